@@ -1,0 +1,190 @@
+//! The app entity and its identifying newtypes.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use super::{AppStoreStatus, HardwareRequirement, Permission, Setting, Tool};
+use crate::common::{EmailAddress, OrgId, UserId};
+
+/// Messages of specification §5 for the package name.
+pub const PACKAGE_NAME_REQUIRED: &str = "Package name is required";
+pub const PACKAGE_NAME_INVALID: &str = "Package name must use lowercase letters, numbers, dots, and hyphens only";
+
+/// Longest package name accepted.
+pub const MAX_PACKAGE_NAME_LEN: usize = 128;
+
+/// An app's globally unique, immutable identifier: lowercase letters, digits, dots and hyphens.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct PackageName(String);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PackageNameError {
+    #[error("{}", PACKAGE_NAME_REQUIRED)]
+    Required,
+    #[error("{}", PACKAGE_NAME_INVALID)]
+    Invalid,
+}
+
+impl PackageName {
+    /// Parses a package name (surrounding white space is trimmed).
+    ///
+    /// # Errors
+    /// [`PackageNameError::Required`] when empty; [`PackageNameError::Invalid`] when it has any character
+    /// other than `a-z`, `0-9`, `.` and `-`, or is longer than 128 characters.
+    pub fn parse(input: &str) -> Result<Self, PackageNameError> {
+        let trimmed = input.trim();
+        if trimmed.is_empty() {
+            return Err(PackageNameError::Required);
+        }
+        let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-';
+        if trimmed.len() > MAX_PACKAGE_NAME_LEN || !trimmed.chars().all(allowed) {
+            return Err(PackageNameError::Invalid);
+        }
+        Ok(Self(trimmed.to_owned()))
+    }
+
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for PackageName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<String> for PackageName {
+    type Error = PackageNameError;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Self::parse(&value)
+    }
+}
+
+impl From<PackageName> for String {
+    fn from(value: PackageName) -> Self {
+        value.0
+    }
+}
+
+/// Background apps run alongside others; only one standard ("Foreground App") runs at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AppType {
+    #[default]
+    Background,
+    Standard,
+}
+
+impl AppType {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Background => "background",
+            Self::Standard => "standard",
+        }
+    }
+
+    /// Parses the stored or submitted form.
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "background" => Some(Self::Background),
+            "standard" => Some(Self::Standard),
+            _ => None,
+        }
+    }
+}
+
+/// An app as stored. Field names follow specification §3.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct App {
+    pub package_name: PackageName,
+    /// The organization that owns the app.
+    pub org_id: OrgId,
+    /// The account that registered it.
+    pub developer_id: UserId,
+    pub name: String,
+    pub description: String,
+    pub onboarding_instructions: String,
+    pub public_url: String,
+    #[serde(rename = "logoURL")]
+    pub logo_url: String,
+    #[serde(rename = "webviewURL")]
+    pub webview_url: Option<String>,
+    pub is_public: bool,
+    pub app_store_status: AppStoreStatus,
+    pub app_type: AppType,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub review_notes: Option<String>,
+    pub reviewed_by: Option<String>,
+    pub reviewed_at: Option<DateTime<Utc>>,
+    pub tools: Vec<Tool>,
+    pub settings: Vec<Setting>,
+    pub hardware_requirements: Vec<HardwareRequirement>,
+    pub permissions: Vec<Permission>,
+    pub shared_with_organization: bool,
+    pub shared_with_emails: Vec<EmailAddress>,
+}
+
+impl App {
+    /// Where the platform sends events: the server URL plus `/webhook`.
+    #[must_use]
+    pub fn webhook_url(&self) -> String {
+        format!("{}/webhook", self.public_url.trim_end_matches('/'))
+    }
+
+    /// Where the uptime monitor checks health: the server URL plus `/health`.
+    #[must_use]
+    pub fn health_url(&self) -> String {
+        format!("{}/health", self.public_url.trim_end_matches('/'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_package_name_of_lowercase_letters_digits_dots_and_hyphens_is_accepted() {
+        assert_eq!(
+            PackageName::parse(" com.example.my-app2 ").unwrap().as_str(),
+            "com.example.my-app2"
+        );
+    }
+
+    #[test]
+    fn an_empty_package_name_is_required() {
+        assert_eq!(PackageName::parse("  "), Err(PackageNameError::Required));
+        assert_eq!(PackageNameError::Required.to_string(), "Package name is required");
+    }
+
+    #[test]
+    fn a_package_name_with_capitals_spaces_or_underscores_is_invalid() {
+        for bad in ["Com.example", "com example", "com_example", "com/example", "émoji"] {
+            assert_eq!(PackageName::parse(bad), Err(PackageNameError::Invalid), "{bad:?}");
+        }
+        assert_eq!(
+            PackageNameError::Invalid.to_string(),
+            "Package name must use lowercase letters, numbers, dots, and hyphens only"
+        );
+    }
+
+    #[test]
+    fn an_overlong_package_name_is_invalid() {
+        assert_eq!(PackageName::parse(&"a".repeat(129)), Err(PackageNameError::Invalid));
+    }
+
+    #[test]
+    fn app_type_defaults_to_background_and_reads_its_two_forms() {
+        assert_eq!(AppType::default(), AppType::Background);
+        assert_eq!(AppType::parse("standard"), Some(AppType::Standard));
+        assert_eq!(AppType::parse("foreground"), None);
+        assert_eq!(serde_json::to_string(&AppType::Standard).unwrap(), "\"standard\"");
+    }
+}

@@ -1,0 +1,98 @@
+//! Who is acting. The HTTP adapter resolves it from the verified token on every request.
+
+use serde::{Deserialize, Serialize};
+
+use super::{EmailAddress, UserId};
+
+/// A platform-wide role (PRODUCT.md §5): `admin` reviews apps and manages platform admins; `reviewer`
+/// only reviews.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlatformRole {
+    Admin,
+    Reviewer,
+}
+
+impl PlatformRole {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Admin => "admin",
+            Self::Reviewer => "reviewer",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "admin" => Some(Self::Admin),
+            "reviewer" => Some(Self::Reviewer),
+            _ => None,
+        }
+    }
+
+    /// Both roles may approve and reject submissions.
+    #[must_use]
+    pub const fn can_review(self) -> bool {
+        true
+    }
+
+    /// Only `admin` may add or remove platform admins and use the maintenance endpoints.
+    #[must_use]
+    pub const fn can_manage_platform(self) -> bool {
+        matches!(self, Self::Admin)
+    }
+}
+
+/// The signed-in account performing a use case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub user_id: UserId,
+    pub email: EmailAddress,
+    /// `Some` when the account is a platform admin or reviewer.
+    pub platform_role: Option<PlatformRole>,
+}
+
+impl Caller {
+    #[must_use]
+    pub fn can_review(&self) -> bool {
+        self.platform_role.is_some_and(PlatformRole::can_review)
+    }
+
+    #[must_use]
+    pub fn can_manage_platform(&self) -> bool {
+        self.platform_role.is_some_and(PlatformRole::can_manage_platform)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn caller(role: Option<PlatformRole>) -> Caller {
+        Caller {
+            user_id: UserId::new(),
+            email: EmailAddress::parse("dev@example.com").unwrap(),
+            platform_role: role,
+        }
+    }
+
+    #[test]
+    fn a_reviewer_may_review_but_not_manage_the_platform() {
+        let reviewer = caller(Some(PlatformRole::Reviewer));
+        assert!(reviewer.can_review());
+        assert!(!reviewer.can_manage_platform());
+    }
+
+    #[test]
+    fn a_platform_admin_may_review_and_manage() {
+        let admin = caller(Some(PlatformRole::Admin));
+        assert!(admin.can_review() && admin.can_manage_platform());
+    }
+
+    #[test]
+    fn a_developer_may_do_neither() {
+        let developer = caller(None);
+        assert!(!developer.can_review() && !developer.can_manage_platform());
+    }
+}

@@ -1,0 +1,17 @@
+//! Values and ports shared by every context.
+
+pub mod caller;
+pub mod clock;
+pub mod email;
+pub mod error;
+pub mod ids;
+pub mod secrets;
+pub mod url;
+
+pub use caller::{Caller, PlatformRole};
+pub use clock::Clock;
+pub use email::EmailAddress;
+pub use error::RepoError;
+pub use ids::{ImageId, InviteId, OrgId, UserId};
+pub use secrets::SecretGenerator;
+pub use url::{PublicUrl, UrlError, normalise_url};

@@ -1,0 +1,8 @@
+//! E-mail: what is sent (rendered messages), the outbox it waits in, and the mailer that delivers it.
+
+pub mod models;
+pub mod ports;
+pub mod service;
+pub mod templates;
+
+pub use models::{EmailKind, OutgoingEmail};
