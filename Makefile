@@ -1,0 +1,62 @@
+# Every command a person or CI runs. `make run` and `make test` work on a fresh machine.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+# The cargo target dir lives outside the clone so that fresh clones (CI) reuse earlier builds; nothing
+# depends on it being there.
+export CARGO_TARGET_DIR ?= $(HOME)/.cache/devportal/target
+CARGO ?= cargo
+NPM ?= npm
+FRONTEND := frontend
+NODE_STAMP := $(FRONTEND)/node_modules/.installed-stamp
+# Crates that must never be reachable from the domain (ARCHITECTURE.md rule 1).
+IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
+
+.PHONY: run build frontend server test test-rust test-frontend lint fmt check-deps clean help
+
+help:
+	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
+	@echo "make test       every test of the repository"
+	@echo "make lint       rustfmt, clippy -D warnings, eslint, tsc, prettier"
+	@echo "make check-deps prove the domain crate reaches no I/O crate"
+
+$(NODE_STAMP): $(FRONTEND)/package.json $(FRONTEND)/package-lock.json
+	cd $(FRONTEND) && $(NPM) ci --no-audit --no-fund
+	touch $@
+
+frontend: $(NODE_STAMP)
+	cd $(FRONTEND) && $(NPM) run build
+
+server:
+	$(CARGO) build --release -p app-server
+
+build: frontend server
+
+run: build
+	mkdir -p data
+	PORTAL_FRONTEND_DIR=$${PORTAL_FRONTEND_DIR:-$(FRONTEND)/dist} $(CARGO_TARGET_DIR)/release/app-server serve
+
+test: test-rust test-frontend check-deps
+
+test-rust:
+	$(CARGO) test --workspace --all-targets --no-fail-fast
+	$(CARGO) test --workspace --doc
+
+test-frontend: $(NODE_STAMP)
+	cd $(FRONTEND) && $(NPM) test
+
+lint: $(NODE_STAMP)
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd $(FRONTEND) && $(NPM) run lint && $(NPM) run typecheck && $(NPM) run format:check
+
+fmt: $(NODE_STAMP)
+	$(CARGO) fmt --all
+	cd $(FRONTEND) && $(NPM) run format
+
+check-deps:
+	CARGO=$(CARGO) scripts/check-deps.sh $(IO_CRATES)
+
+clean:
+	$(CARGO) clean
+	rm -rf $(FRONTEND)/dist $(FRONTEND)/node_modules

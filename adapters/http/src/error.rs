@@ -1,0 +1,220 @@
+//! One error type for every handler, with an exhaustive status map and the JSON envelope
+//! `{"error": "<human message>", "code": "<MACHINE_CODE>", "fields": {...}}` (PRODUCT.md §6).
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError, web};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// An error answered to a client. 5xx variants log their cause and answer a generic message.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the request is malformed or a rule refused it.
+    #[error("{message}")]
+    BadRequest { code: &'static str, message: String },
+    /// 401: no valid session.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: signed in, but not allowed.
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404: nothing there (or nothing the caller may know exists).
+    #[error("{0}")]
+    NotFound(String),
+    /// 409: the state does not allow it (duplicate, illegal transition, only admin…).
+    #[error("{message}")]
+    Conflict { code: &'static str, message: String },
+    /// 413: the body is too large.
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    /// 415: the body's type is not accepted.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 422: field validation failed; `fields` maps each field (API spelling) to its message.
+    #[error("{message}")]
+    Validation { message: String, fields: BTreeMap<String, String> },
+    /// 429: too many attempts; `retry_after` in seconds.
+    #[error("Too many requests. Please try again later.")]
+    TooManyRequests { retry_after: u64 },
+    /// 503: a dependency is down; the cause is logged, not answered.
+    #[error("The service is temporarily unavailable. Please try again shortly.")]
+    Unavailable(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// 500: a bug or an unexpected failure; the cause is logged, not answered.
+    #[error("An unexpected error occurred. Please try again.")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+#[derive(Serialize)]
+struct Envelope<'a> {
+    error: String,
+    code: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fields: Option<&'a BTreeMap<String, String>>,
+}
+
+impl ApiError {
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Self::BadRequest { code, message: message.into() }
+    }
+
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::Conflict { code, message: message.into() }
+    }
+
+    /// The machine-readable code of the envelope.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::BadRequest { code, .. } | Self::Conflict { code, .. } => code,
+            Self::Unauthorized(_) => "UNAUTHORIZED",
+            Self::Forbidden(_) => "FORBIDDEN",
+            Self::NotFound(_) => "NOT_FOUND",
+            Self::PayloadTooLarge(_) => "PAYLOAD_TOO_LARGE",
+            Self::UnsupportedMediaType(_) => "UNSUPPORTED_MEDIA_TYPE",
+            Self::Validation { .. } => "VALIDATION_FAILED",
+            Self::TooManyRequests { .. } => "RATE_LIMITED",
+            Self::Unavailable(_) => "UNAVAILABLE",
+            Self::Internal(_) => "INTERNAL",
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let Self::Unavailable(cause) | Self::Internal(cause) = self {
+            tracing::error!(error.cause_chain = %CauseChain(cause.as_ref()), "request failed");
+        }
+        let fields = match self {
+            Self::Validation { fields, .. } => Some(fields),
+            _ => None,
+        };
+        let mut response = HttpResponse::build(self.status_code());
+        if let Self::TooManyRequests { retry_after } = self {
+            response.insert_header(("Retry-After", retry_after.to_string()));
+        }
+        response.json(Envelope { error: self.to_string(), code: self.code(), fields })
+    }
+}
+
+/// Formats an error with all its sources, for logs.
+struct CauseChain<'a>(&'a (dyn std::error::Error + 'static));
+
+impl fmt::Display for CauseChain<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        while let Some(cause) = source {
+            write!(f, ": {cause}")?;
+            source = cause.source();
+        }
+        Ok(())
+    }
+}
+
+/// Largest JSON body accepted (settings and tools of a big app fit well inside).
+pub const MAX_JSON_BODY: usize = 1024 * 1024;
+
+/// Malformed JSON bodies answer the envelope too, not actix's plain text.
+pub fn json_config() -> web::JsonConfig {
+    web::JsonConfig::default().limit(MAX_JSON_BODY).error_handler(|err, _req| {
+        use actix_web::error::JsonPayloadError as E;
+        let api = match &err {
+            E::OverflowKnownLength { .. } | E::Overflow { .. } => {
+                ApiError::PayloadTooLarge("The request body is too large.".into())
+            }
+            E::ContentType => ApiError::UnsupportedMediaType("Send the body as application/json.".into()),
+            other => ApiError::bad_request("INVALID_JSON", format!("The request body is not valid JSON: {other}")),
+        };
+        api.into()
+    })
+}
+
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err, _req| {
+        ApiError::bad_request("INVALID_QUERY", format!("Invalid query parameters: {err}")).into()
+    })
+}
+
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default()
+        .error_handler(|err, _req| ApiError::bad_request("INVALID_PATH", format!("Invalid path: {err}")).into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::body::to_bytes;
+
+    async fn body_of(error: ApiError) -> (StatusCode, serde_json::Value) {
+        let response = error.error_response();
+        let status = response.status();
+        let bytes = to_bytes(response.into_body()).await.unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_validation_error_answers_422_with_its_fields() {
+        let fields = BTreeMap::from([("name".to_owned(), "Display name is required".to_owned())]);
+        let (status, body) =
+            body_of(ApiError::Validation { message: "Please fix the highlighted fields.".into(), fields }).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(body["code"], "VALIDATION_FAILED");
+        assert_eq!(body["fields"]["name"], "Display name is required");
+    }
+
+    #[tokio::test]
+    async fn an_internal_error_says_nothing_internal() {
+        let cause: Box<dyn std::error::Error + Send + Sync> = "database password is hunter2".into();
+        let (status, body) = body_of(ApiError::Internal(cause)).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(body["error"], "An unexpected error occurred. Please try again.");
+        assert!(!body.to_string().contains("hunter2"));
+        assert!(body.get("fields").is_none());
+    }
+
+    #[tokio::test]
+    async fn a_rate_limit_carries_retry_after() {
+        let response = ApiError::TooManyRequests { retry_after: 42 }.error_response();
+        assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(response.headers().get("Retry-After").unwrap(), "42");
+    }
+
+    #[test]
+    fn every_variant_has_a_distinct_status() {
+        let cause = || -> Box<dyn std::error::Error + Send + Sync> { "x".into() };
+        let statuses: Vec<u16> = [
+            ApiError::bad_request("X", "x"),
+            ApiError::Unauthorized("x".into()),
+            ApiError::Forbidden("x".into()),
+            ApiError::NotFound("x".into()),
+            ApiError::conflict("X", "x"),
+            ApiError::PayloadTooLarge("x".into()),
+            ApiError::UnsupportedMediaType("x".into()),
+            ApiError::Validation { message: "x".into(), fields: BTreeMap::new() },
+            ApiError::TooManyRequests { retry_after: 1 },
+            ApiError::Unavailable(cause()),
+            ApiError::Internal(cause()),
+        ]
+        .iter()
+        .map(|e| e.status_code().as_u16())
+        .collect();
+        assert_eq!(statuses, [400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 500]);
+    }
+}

@@ -1,0 +1,36 @@
+//! The HTTP adapter: routes, the JSON error envelope of PRODUCT.md §6, security headers and the built
+//! web UI (with the single-page-app fallback).
+
+pub mod error;
+pub mod headers;
+pub mod public_config;
+pub mod spa;
+pub mod system;
+
+use actix_web::web;
+
+pub use error::ApiError;
+pub use public_config::PublicConfig;
+
+/// Everything the handlers need, shared across workers.
+#[derive(Debug, Clone)]
+pub struct HttpState {
+    pub public_config: PublicConfig,
+}
+
+/// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
+pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(web::Data::new(state.public_config.clone()))
+            .app_data(error::json_config())
+            .app_data(error::query_config())
+            .app_data(error::path_config())
+            .route("/healthz", web::get().to(system::healthz))
+            .service(
+                web::scope("/api")
+                    .route("/public-config", web::get().to(public_config::get))
+                    .default_service(web::to(system::api_not_found)),
+            )
+            .configure(spa::configure(frontend_dir));
+    }
+}

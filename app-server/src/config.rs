@@ -1,0 +1,219 @@
+//! Configuration from environment variables (PRODUCT.md §8). Every variable is listed in the README.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// A sign-in provider configured as an OIDC client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthProvider {
+    /// `google`, `apple`, `github` or `azure`.
+    pub name: &'static str,
+    pub issuer: String,
+    pub client_id: String,
+    pub client_secret: String,
+}
+
+/// A hosted Supabase used for identity instead of the built-in service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostedSupabase {
+    pub url: String,
+    pub anon_key: String,
+    pub jwt_secret: String,
+}
+
+/// The server's whole configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub bind: SocketAddr,
+    pub public_url: String,
+    pub database_url: String,
+    pub data_dir: PathBuf,
+    pub frontend_dir: PathBuf,
+    pub admin_emails: Vec<String>,
+    pub smtp_url: Option<String>,
+    pub mail_from: String,
+    /// `0` turns the monitor off.
+    pub uptime_interval_secs: u64,
+    pub allow_private_targets: bool,
+    pub demo: bool,
+    pub docs_url: String,
+    pub source_url: String,
+    pub example_app_url: String,
+    pub store_url: String,
+    pub secret_key: Option<String>,
+    pub oauth_providers: Vec<OAuthProvider>,
+    pub supabase: Option<HostedSupabase>,
+}
+
+/// A variable that is set but cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{variable}: {problem}")]
+pub struct ConfigError {
+    pub variable: &'static str,
+    pub problem: String,
+}
+
+const PROVIDERS: [&str; 4] = ["google", "apple", "github", "azure"];
+
+impl Config {
+    /// Reads the process environment (after loading `.env` when present).
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the first variable whose value is unusable.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_vars(&std::env::vars().collect())
+    }
+
+    /// Reads configuration from a set of variables; unset and empty variables take their defaults.
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the first variable whose value is unusable.
+    pub fn from_vars(vars: &HashMap<String, String>) -> Result<Self, ConfigError> {
+        let get = |name: &str| vars.get(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let public_url = get("PORTAL_PUBLIC_URL")
+            .unwrap_or_else(|| "http://127.0.0.1:8080".into())
+            .trim_end_matches('/')
+            .to_owned();
+        let bind_text = get("PORTAL_BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
+        let bind = bind_text.parse().map_err(|e| ConfigError {
+            variable: "PORTAL_BIND",
+            problem: format!("`{bind_text}` is not an address:port ({e})"),
+        })?;
+        let uptime_interval_secs = match get("PORTAL_UPTIME_INTERVAL_SECS") {
+            None => 60,
+            Some(text) => text.parse().map_err(|_| ConfigError {
+                variable: "PORTAL_UPTIME_INTERVAL_SECS",
+                problem: format!("`{text}` is not a whole number of seconds"),
+            })?,
+        };
+        let flag = |name: &'static str| -> Result<bool, ConfigError> {
+            match get(name).as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None | Some("false" | "0" | "no" | "off") => Ok(false),
+                Some("true" | "1" | "yes" | "on") => Ok(true),
+                Some(other) => Err(ConfigError { variable: name, problem: format!("`{other}` is not true or false") }),
+            }
+        };
+        let mut oauth_providers = Vec::new();
+        for name in PROVIDERS {
+            let upper = name.to_ascii_uppercase();
+            let issuer = get(&format!("PORTAL_OAUTH_{upper}_ISSUER"));
+            let client_id = get(&format!("PORTAL_OAUTH_{upper}_CLIENT_ID"));
+            let client_secret = get(&format!("PORTAL_OAUTH_{upper}_CLIENT_SECRET"));
+            match (issuer, client_id, client_secret) {
+                (None, None, None) => {}
+                (Some(issuer), Some(client_id), Some(client_secret)) => {
+                    oauth_providers.push(OAuthProvider { name, issuer, client_id, client_secret });
+                }
+                _ => {
+                    return Err(ConfigError {
+                        variable: "PORTAL_OAUTH_*",
+                        problem: format!("provider {name} needs its _ISSUER, _CLIENT_ID and _CLIENT_SECRET together"),
+                    });
+                }
+            }
+        }
+        let supabase = match (get("SUPABASE_URL"), get("SUPABASE_ANON_KEY"), get("SUPABASE_JWT_SECRET")) {
+            (None, None, None) => None,
+            (Some(url), Some(anon_key), Some(jwt_secret)) => Some(HostedSupabase { url, anon_key, jwt_secret }),
+            _ => {
+                return Err(ConfigError {
+                    variable: "SUPABASE_*",
+                    problem: "SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_JWT_SECRET go together".into(),
+                });
+            }
+        };
+        Ok(Self {
+            bind,
+            store_url: get("PORTAL_STORE_URL").unwrap_or_else(|| public_url.clone()),
+            public_url,
+            database_url: get("DATABASE_URL").unwrap_or_else(|| "sqlite://data/portal.db".into()),
+            data_dir: PathBuf::from(get("PORTAL_DATA_DIR").unwrap_or_else(|| "data".into())),
+            frontend_dir: PathBuf::from(get("PORTAL_FRONTEND_DIR").unwrap_or_else(|| "frontend/dist".into())),
+            admin_emails: get("PORTAL_ADMIN_EMAILS")
+                .map(|list| {
+                    list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
+                })
+                .unwrap_or_default(),
+            smtp_url: get("SMTP_URL"),
+            mail_from: get("PORTAL_MAIL_FROM").unwrap_or_else(|| "Developer Portal <no-reply@localhost>".into()),
+            uptime_interval_secs,
+            allow_private_targets: flag("PORTAL_ALLOW_PRIVATE_TARGETS")?,
+            demo: flag("PORTAL_DEMO")?,
+            docs_url: get("PORTAL_DOCS_URL").unwrap_or_else(|| "https://docs.mentra.glass".into()),
+            source_url: get("PORTAL_SOURCE_URL")
+                .unwrap_or_else(|| "https://github.com/Mentra-Community/MentraOS".into()),
+            example_app_url: get("PORTAL_EXAMPLE_APP_URL")
+                .unwrap_or_else(|| "https://github.com/Mentra-Community/MentraOS-Cloud-Example-App".into()),
+            secret_key: get("PORTAL_SECRET_KEY"),
+            oauth_providers,
+            supabase,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    #[test]
+    fn nothing_set_gives_the_documented_defaults() {
+        let config = Config::from_vars(&HashMap::new()).unwrap();
+        assert_eq!(config.bind.to_string(), "127.0.0.1:8080");
+        assert_eq!(config.public_url, "http://127.0.0.1:8080");
+        assert_eq!(config.store_url, "http://127.0.0.1:8080");
+        assert_eq!(config.database_url, "sqlite://data/portal.db");
+        assert_eq!(config.uptime_interval_secs, 60);
+        assert!(!config.demo && !config.allow_private_targets);
+        assert!(config.oauth_providers.is_empty() && config.supabase.is_none());
+        assert_eq!(config.docs_url, "https://docs.mentra.glass");
+    }
+
+    #[test]
+    fn the_store_url_follows_the_public_url_unless_set() {
+        let config = Config::from_vars(&vars(&[("PORTAL_PUBLIC_URL", "https://portal.example.com/")])).unwrap();
+        assert_eq!(config.public_url, "https://portal.example.com");
+        assert_eq!(config.store_url, "https://portal.example.com");
+    }
+
+    #[test]
+    fn admin_emails_are_split_on_commas() {
+        let config = Config::from_vars(&vars(&[("PORTAL_ADMIN_EMAILS", " a@x.io, ,b@y.io ")])).unwrap();
+        assert_eq!(config.admin_emails, ["a@x.io", "b@y.io"]);
+    }
+
+    #[test]
+    fn an_unusable_bind_address_names_its_variable() {
+        let error = Config::from_vars(&vars(&[("PORTAL_BIND", "localhost")])).unwrap_err();
+        assert_eq!(error.variable, "PORTAL_BIND");
+    }
+
+    #[test]
+    fn a_flag_must_be_true_or_false() {
+        assert!(Config::from_vars(&vars(&[("PORTAL_DEMO", "TRUE")])).unwrap().demo);
+        assert_eq!(Config::from_vars(&vars(&[("PORTAL_DEMO", "maybe")])).unwrap_err().variable, "PORTAL_DEMO");
+    }
+
+    #[test]
+    fn a_provider_needs_all_three_variables() {
+        let partial = vars(&[("PORTAL_OAUTH_GOOGLE_ISSUER", "https://accounts.example.com")]);
+        assert!(Config::from_vars(&partial).is_err());
+        let full = vars(&[
+            ("PORTAL_OAUTH_GOOGLE_ISSUER", "https://accounts.example.com"),
+            ("PORTAL_OAUTH_GOOGLE_CLIENT_ID", "id"),
+            ("PORTAL_OAUTH_GOOGLE_CLIENT_SECRET", "secret"),
+        ]);
+        let config = Config::from_vars(&full).unwrap();
+        assert_eq!(config.oauth_providers[0].name, "google");
+    }
+
+    #[test]
+    fn the_uptime_interval_must_be_a_number() {
+        assert_eq!(Config::from_vars(&vars(&[("PORTAL_UPTIME_INTERVAL_SECS", "0")])).unwrap().uptime_interval_secs, 0);
+        assert!(Config::from_vars(&vars(&[("PORTAL_UPTIME_INTERVAL_SECS", "soon")])).is_err());
+    }
+}

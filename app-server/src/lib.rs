@@ -1,0 +1,9 @@
+//! The developer portal server: configuration, wiring of the adapters around the domain, background
+//! workers and the command line.
+
+pub mod config;
+pub mod startup;
+pub mod telemetry;
+
+pub use config::Config;
+pub use startup::Application;

@@ -1,0 +1,32 @@
+//! `app-server`: the developer portal in one binary.
+
+use app_server::{Application, Config, telemetry};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "app-server", version, about = "Developer portal for smart-glasses apps")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the web UI and the API (the default).
+    Serve,
+}
+
+#[actix_web::main]
+async fn main() -> anyhow::Result<()> {
+    let _ = dotenvy::dotenv();
+    telemetry::init();
+    let cli = Cli::parse();
+    let config = Config::from_env()?;
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => {
+            let application = Application::build(&config)?;
+            application.run_until_stopped().await?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,70 @@
+//! Builds the whole application from a [`Config`]: the one place that names concrete adapters.
+
+use actix_web::dev::Server;
+use actix_web::{App, HttpServer, middleware};
+use http_adapter::public_config::IdentityConfig;
+use http_adapter::{HttpState, PublicConfig};
+use std::net::TcpListener;
+use tracing_actix_web::TracingLogger;
+
+use crate::Config;
+
+/// A built, bound, not yet running server.
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl Application {
+    /// Binds the listener (port 0 picks a free port) and wires every adapter.
+    ///
+    /// # Errors
+    /// When the address cannot be bound.
+    pub fn build(config: &Config) -> anyhow::Result<Self> {
+        let listener = TcpListener::bind(config.bind)
+            .map_err(|e| anyhow::anyhow!("could not listen on {}: {e}", config.bind))?;
+        let port = listener.local_addr()?.port();
+        let state = HttpState { public_config: public_config(config) };
+        let frontend_dir = config.frontend_dir.clone();
+        let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();
+        let server = HttpServer::new(move || {
+            App::new()
+                .wrap(http_adapter::headers::security_headers(&connect_sources))
+                .wrap(middleware::Compress::default())
+                .wrap(TracingLogger::default())
+                .configure(http_adapter::configure(state.clone(), frontend_dir.clone()))
+        })
+        .listen(listener)?
+        .run();
+        tracing::info!(port, address = %config.bind.ip(), "developer portal listening");
+        Ok(Self { port, server })
+    }
+
+    /// The port actually bound.
+    #[must_use]
+    pub const fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until the process is asked to stop (SIGINT/SIGTERM stop it gracefully).
+    ///
+    /// # Errors
+    /// When the server fails.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+fn public_config(config: &Config) -> PublicConfig {
+    let identity = config.supabase.as_ref().map_or_else(
+        || IdentityConfig { url: config.public_url.clone(), anon_key: "built-in".into() },
+        |hosted| IdentityConfig { url: hosted.url.clone(), anon_key: hosted.anon_key.clone() },
+    );
+    PublicConfig {
+        docs_url: config.docs_url.clone(),
+        source_url: config.source_url.clone(),
+        example_app_url: config.example_app_url.clone(),
+        providers: config.oauth_providers.iter().map(|p| p.name.to_owned()).collect(),
+        identity,
+    }
+}

@@ -1,0 +1,43 @@
+//! `spawn_app()`: a real server on a free port with its own data and frontend folders.
+
+use app_server::{Application, Config};
+use std::collections::HashMap;
+use tempfile::TempDir;
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    /// The built web UI this server serves (a tiny stand-in written by the helper).
+    pub frontend: TempDir,
+    _data: TempDir,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+}
+
+pub async fn spawn_app() -> TestApp {
+    let frontend = tempfile::tempdir().expect("temp dir");
+    std::fs::write(frontend.path().join("index.html"), "<!doctype html><title>Developer Portal</title>")
+        .expect("index");
+    std::fs::create_dir(frontend.path().join("assets")).expect("assets dir");
+    std::fs::write(frontend.path().join("assets/app-1234.js"), "console.log('hi')").expect("asset");
+    let data = tempfile::tempdir().expect("temp dir");
+    let vars: HashMap<String, String> = [
+        ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
+        ("PORTAL_FRONTEND_DIR", frontend.path().display().to_string()),
+        ("PORTAL_DATA_DIR", data.path().display().to_string()),
+        ("DATABASE_URL", format!("sqlite://{}/portal.db", data.path().display())),
+        ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let config = Config::from_vars(&vars).expect("config");
+    let application = Application::build(&config).expect("build");
+    let address = format!("http://127.0.0.1:{}", application.port());
+    tokio::spawn(application.run_until_stopped());
+    TestApp { address, client: reqwest::Client::new(), frontend, _data: data }
+}

@@ -1,0 +1,69 @@
+//! The running skeleton: health, public configuration, the web UI and its fallback, JSON 404s.
+
+use crate::helpers::spawn_app;
+use reqwest::StatusCode;
+
+#[tokio::test]
+async fn healthz_answers_ok() {
+    let app = spawn_app().await;
+    let response = app.client.get(app.url("/healthz")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["status"], "ok");
+}
+
+#[tokio::test]
+async fn public_config_names_the_documentation_and_the_identity_service() {
+    let app = spawn_app().await;
+    let body: serde_json::Value =
+        app.client.get(app.url("/api/public-config")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(body["docsUrl"], "https://docs.mentra.glass");
+    assert_eq!(body["providers"], serde_json::json!([]));
+    assert!(body["identity"]["url"].as_str().unwrap().starts_with("http://"));
+}
+
+#[tokio::test]
+async fn the_landing_page_and_unknown_routes_serve_the_web_ui() {
+    let app = spawn_app().await;
+    for path in ["/", "/dashboard", "/apps/com.example.app/edit", "/no/such/page"] {
+        let response = app.client.get(app.url(path)).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
+        assert!(response.text().await.unwrap().contains("Developer Portal"), "{path}");
+    }
+}
+
+#[tokio::test]
+async fn hashed_assets_are_cached_for_a_year() {
+    let app = spawn_app().await;
+    let response = app.client.get(app.url("/assets/app-1234.js")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["cache-control"], "public, max-age=31536000, immutable");
+}
+
+#[tokio::test]
+async fn an_unknown_api_path_is_a_json_404_not_the_web_ui() {
+    let app = spawn_app().await;
+    let response = app.client.get(app.url("/api/nope")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn path_traversal_does_not_leave_the_web_ui_folder() {
+    let app = spawn_app().await;
+    std::fs::write(app.frontend.path().join(".secret"), "hidden").unwrap();
+    let response = app.client.get(app.url("/.secret")).send().await.unwrap();
+    assert!(!response.text().await.unwrap().contains("hidden"));
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let app = spawn_app().await;
+    let response = app.client.get(app.url("/")).send().await.unwrap();
+    let headers = response.headers();
+    assert!(headers["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert_eq!(headers["x-frame-options"], "DENY");
+}
