@@ -1,0 +1,264 @@
+//! The database handle: the backend chosen from the URL scheme, a connection pool, migrations, and the
+//! `read`/`write` helpers that run diesel's blocking calls off the async runtime.
+
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
+use diesel::sqlite::SqliteConnection;
+use diesel::{Connection, MultiConnection};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+use domain::common::RepoError;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+
+/// One connection to either backend.
+#[derive(MultiConnection)]
+pub enum DbConnection {
+    Sqlite(SqliteConnection),
+    Postgres(PgConnection),
+}
+
+/// Which database a [`Db`] talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Why the database could not be opened or migrated.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("DATABASE_URL `{0}` is neither an SQLite path nor a postgres:// URL")]
+    UnsupportedUrl(String),
+    #[error("could not create the folder for the SQLite database {path}: {source}")]
+    CreateDir { path: String, source: std::io::Error },
+    #[error("could not connect to the database: {0}")]
+    Connect(#[from] diesel::ConnectionError),
+    #[error("could not build the connection pool: {0}")]
+    Pool(#[from] diesel::r2d2::PoolError),
+    #[error("could not apply the migrations: {0}")]
+    Migrate(String),
+}
+
+/// A connection string taken apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    Sqlite(String),
+    Postgres(String),
+}
+
+fn parse_url(url: &str) -> Result<Target, DbError> {
+    let url = url.trim();
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok(Target::Postgres(url.to_owned()));
+    }
+    let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+    if path.is_empty() || path.contains("://") {
+        return Err(DbError::UnsupportedUrl(url.to_owned()));
+    }
+    Ok(Target::Sqlite(path.to_owned()))
+}
+
+/// Sets the pragmas every SQLite connection needs: WAL (readers never block the writer), foreign keys,
+/// and a busy timeout so that a second process waits instead of failing.
+#[derive(Debug)]
+struct SqlitePragmas;
+
+impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
+    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
+        if let DbConnection::Sqlite(sqlite) = conn {
+            sqlite
+                .batch_execute(
+                    "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                     PRAGMA foreign_keys = ON;",
+                )
+                .map_err(diesel::r2d2::Error::QueryError)?;
+        }
+        Ok(())
+    }
+}
+
+type DbPool = Pool<ConnectionManager<DbConnection>>;
+
+/// The database: a pool plus, for SQLite, the lock that lets one writer in at a time (SQLite allows one
+/// writer; serialising writers in the process avoids "database is locked" under concurrent requests).
+#[derive(Clone)]
+pub struct Db {
+    pool: DbPool,
+    backend: Backend,
+    write_lock: Option<Arc<Mutex<()>>>,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db").field("backend", &self.backend).finish_non_exhaustive()
+    }
+}
+
+impl Db {
+    /// Opens the database named by `url` (an SQLite path, `sqlite://path`, or a `postgres://` URL).
+    ///
+    /// # Errors
+    /// [`DbError`] with the real cause (an unreachable server, bad credentials, an unwritable folder…).
+    pub fn connect(url: &str, pool_size: u32) -> Result<Self, DbError> {
+        let target = parse_url(url)?;
+        let (backend, connection_url) = match &target {
+            Target::Sqlite(path) => {
+                if let Some(parent) = PathBuf::from(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|source| DbError::CreateDir { path: path.clone(), source })?;
+                }
+                (Backend::Sqlite, path.clone())
+            }
+            Target::Postgres(url) => {
+                // A direct connection first: the pool would hide the cause behind a timeout.
+                PgConnection::establish(url)?;
+                (Backend::Postgres, url.clone())
+            }
+        };
+        let manager = ConnectionManager::<DbConnection>::new(connection_url);
+        let mut builder = Pool::builder()
+            .max_size(pool_size.max(1))
+            .connection_timeout(Duration::from_secs(15));
+        if backend == Backend::Sqlite {
+            builder = builder.connection_customizer(Box::new(SqlitePragmas));
+        }
+        let pool = builder.build(manager)?;
+        let write_lock = (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(())));
+        Ok(Self { pool, backend, write_lock })
+    }
+
+    #[must_use]
+    pub const fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Applies every pending migration; returns the versions applied.
+    ///
+    /// # Errors
+    /// [`DbError::Migrate`] naming the migration that failed.
+    pub fn run_migrations(&self) -> Result<Vec<String>, DbError> {
+        let mut conn = self.pool.get()?;
+        let applied = match &mut *conn {
+            DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
+            DbConnection::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
+        }
+        .map_err(|e| DbError::Migrate(e.to_string()))?;
+        Ok(applied.iter().map(ToString::to_string).collect())
+    }
+
+    /// A pooled connection for blocking work (tests, command-line tools).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when no connection can be had.
+    pub fn connection(&self) -> Result<PooledConnection<ConnectionManager<DbConnection>>, RepoError> {
+        self.pool.get().map_err(|e| RepoError::backend("getting a database connection", e))
+    }
+
+    /// Runs read-only work on a pooled connection, off the async runtime.
+    ///
+    /// # Errors
+    /// What `work` answers, or [`RepoError::Backend`] when no connection can be had.
+    pub async fn read<T, F>(&self, work: F) -> Result<T, RepoError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
+    {
+        let db = self.clone();
+        run_blocking(move || {
+            let mut conn = db.connection()?;
+            work(&mut conn)
+        })
+        .await
+    }
+
+    /// Runs `work` in one transaction (committed when it answers `Ok`, rolled back otherwise), off the
+    /// async runtime; on SQLite, one writer at a time.
+    ///
+    /// # Errors
+    /// What `work` answers, or [`RepoError::Backend`] when the transaction cannot start or commit.
+    pub async fn write<T, F>(&self, work: F) -> Result<T, RepoError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
+    {
+        let db = self.clone();
+        run_blocking(move || {
+            let mut conn = db.connection()?;
+            let _guard = match &db.write_lock {
+                Some(lock) => Some(lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner)),
+                None => None,
+            };
+            conn.transaction(|c| work(c).map_err(TxError::Repo)).map_err(|e| match e {
+                TxError::Repo(repo) => repo,
+                TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
+            })
+        })
+        .await
+    }
+}
+
+/// Lets a transaction carry both our errors and diesel's own (begin/commit failures).
+enum TxError {
+    Repo(RepoError),
+    Diesel(diesel::result::Error),
+}
+
+impl From<diesel::result::Error> for TxError {
+    fn from(value: diesel::result::Error) -> Self {
+        Self::Diesel(value)
+    }
+}
+
+async fn run_blocking<T, F>(work: F) -> Result<T, RepoError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, RepoError> + Send + 'static,
+{
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| RepoError::backend("a database task stopped", e))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backend_is_chosen_from_the_scheme() {
+        assert_eq!(parse_url("postgres://u@h/db").unwrap(), Target::Postgres("postgres://u@h/db".into()));
+        assert_eq!(parse_url("postgresql://h/db").unwrap(), Target::Postgres("postgresql://h/db".into()));
+        assert_eq!(parse_url("sqlite://data/portal.db").unwrap(), Target::Sqlite("data/portal.db".into()));
+        assert_eq!(parse_url("sqlite:///var/lib/p.db").unwrap(), Target::Sqlite("/var/lib/p.db".into()));
+        assert_eq!(parse_url("portal.db").unwrap(), Target::Sqlite("portal.db".into()));
+    }
+
+    #[test]
+    fn other_schemes_are_refused() {
+        assert!(matches!(parse_url("mysql://h/db"), Err(DbError::UnsupportedUrl(_))));
+        assert!(matches!(parse_url(""), Err(DbError::UnsupportedUrl(_))));
+    }
+
+    #[test]
+    fn an_unreachable_postgres_reports_the_real_cause() {
+        let error = Db::connect("postgres://nobody@127.0.0.1:1/none?connect_timeout=2", 1).unwrap_err();
+        let text = error.to_string();
+        assert!(text.starts_with("could not connect to the database"), "{text}");
+        assert!(text.len() > "could not connect to the database: ".len(), "{text}");
+    }
+
+    #[test]
+    fn a_fresh_sqlite_file_is_created_and_migrated() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}/nested/portal.db", dir.path().display());
+        let db = Db::connect(&url, 2).unwrap();
+        assert_eq!(db.backend(), Backend::Sqlite);
+        assert_eq!(db.run_migrations().unwrap().len(), 1);
+        assert!(db.run_migrations().unwrap().is_empty(), "a second run applies nothing");
+        assert!(dir.path().join("nested/portal.db").is_file());
+    }
+}

@@ -1,0 +1,13 @@
+//! Persistence: every repository port of the domain, implemented with diesel for an embedded SQLite
+//! database (the default) and for PostgreSQL (chosen when `DATABASE_URL` is a `postgres://` URL).
+//!
+//! Conventions: timestamps are stored as milliseconds since the Unix epoch (UTC), identifiers as UUID text,
+//! lists and documents as JSON text, so that one `schema.rs` serves both backends.
+
+pub mod connection;
+pub mod convert;
+pub mod schema;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use connection::{Backend, Db, DbConnection, DbError};

@@ -1,0 +1,277 @@
+// The diesel schema of both migration sets. `make schema-check` migrates fresh SQLite and PostgreSQL
+// databases and verifies that every table and column here matches them (name, type, nullability).
+
+diesel::table! {
+    server_secrets (name) {
+        name -> Text,
+        value -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    accounts (id) {
+        id -> Text,
+        email -> Text,
+        password_hash -> Nullable<Text>,
+        email_confirmed_at -> Nullable<BigInt>,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+        last_sign_in_at -> Nullable<BigInt>,
+        profile -> Text,
+    }
+}
+
+diesel::table! {
+    identities (issuer, subject) {
+        issuer -> Text,
+        subject -> Text,
+        user_id -> Text,
+        email -> Text,
+        email_verified -> Bool,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    refresh_tokens (token_hash) {
+        token_hash -> Text,
+        family_id -> Text,
+        user_id -> Text,
+        created_at -> BigInt,
+        last_used_at -> BigInt,
+        family_started_at -> BigInt,
+        revoked_at -> Nullable<BigInt>,
+        replaced_by -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    one_time_codes (id) {
+        id -> Text,
+        purpose -> Text,
+        email -> Text,
+        code_hash -> Text,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+        used_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    platform_admins (email) {
+        email -> Text,
+        role -> Text,
+        added_at -> BigInt,
+        added_by -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    organizations (id) {
+        id -> Text,
+        name -> Text,
+        website -> Nullable<Text>,
+        contact_email -> Nullable<Text>,
+        description -> Nullable<Text>,
+        logo -> Nullable<Text>,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    org_members (org_id, user_id) {
+        org_id -> Text,
+        user_id -> Text,
+        role -> Text,
+        joined_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    org_invites (id) {
+        id -> Text,
+        org_id -> Text,
+        email -> Text,
+        role -> Text,
+        token_hash -> Text,
+        invited_by -> Text,
+        invited_at -> BigInt,
+        expires_at -> BigInt,
+        email_sent_count -> Integer,
+        accepted_at -> Nullable<BigInt>,
+        accepted_by -> Nullable<Text>,
+        cancelled_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    apps (package_name) {
+        package_name -> Text,
+        org_id -> Text,
+        developer_id -> Text,
+        name -> Text,
+        description -> Text,
+        onboarding_instructions -> Text,
+        public_url -> Text,
+        logo_url -> Text,
+        webview_url -> Nullable<Text>,
+        is_public -> Bool,
+        app_store_status -> Text,
+        app_type -> Text,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+        review_notes -> Nullable<Text>,
+        reviewed_by -> Nullable<Text>,
+        reviewed_at -> Nullable<BigInt>,
+        tools -> Text,
+        settings -> Text,
+        hardware_requirements -> Text,
+        permissions -> Text,
+        shared_with_organization -> Bool,
+        shared_with_emails -> Text,
+    }
+}
+
+diesel::table! {
+    app_api_keys (package_name) {
+        package_name -> Text,
+        key_hash -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    app_share_tokens (package_name) {
+        package_name -> Text,
+        token -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    review_events (id) {
+        id -> Text,
+        package_name -> Text,
+        org_id -> Text,
+        kind -> Text,
+        actor_id -> Text,
+        actor_email -> Text,
+        notes -> Nullable<Text>,
+        at -> BigInt,
+        detail -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    images (id) {
+        id -> Text,
+        org_id -> Text,
+        uploaded_by -> Text,
+        content_type -> Text,
+        size -> BigInt,
+        app_package -> Nullable<Text>,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    email_outbox (id) {
+        id -> Text,
+        kind -> Text,
+        recipient -> Text,
+        subject -> Text,
+        body -> Text,
+        link -> Nullable<Text>,
+        created_at -> BigInt,
+        attempts -> Integer,
+        next_attempt_at -> BigInt,
+        lease_until -> Nullable<BigInt>,
+        sent_at -> Nullable<BigInt>,
+        failed_at -> Nullable<BigInt>,
+        last_error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    uptime_monitor (package_name) {
+        package_name -> Text,
+        next_check_at -> BigInt,
+        lease_until -> Nullable<BigInt>,
+        consecutive_failures -> Integer,
+        last_health -> Nullable<Text>,
+        last_online -> Nullable<Bool>,
+        last_checked_at -> Nullable<BigInt>,
+        offline_alert_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    uptime_checks (package_name, checked_at) {
+        package_name -> Text,
+        checked_at -> BigInt,
+        health -> Text,
+        online -> Bool,
+        http_status -> Nullable<Integer>,
+        latency_ms -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    uptime_daily (package_name, day) {
+        package_name -> Text,
+        day -> Text,
+        healthy -> Integer,
+        unhealthy -> Integer,
+        total -> Integer,
+        latency_sum_ms -> BigInt,
+        latency_count -> Integer,
+    }
+}
+
+diesel::table! {
+    uptime_state_changes (package_name, changed_at) {
+        package_name -> Text,
+        changed_at -> BigInt,
+        online -> Bool,
+        health -> Text,
+    }
+}
+
+diesel::joinable!(identities -> accounts (user_id));
+diesel::joinable!(refresh_tokens -> accounts (user_id));
+diesel::joinable!(org_members -> organizations (org_id));
+diesel::joinable!(org_members -> accounts (user_id));
+diesel::joinable!(org_invites -> organizations (org_id));
+diesel::joinable!(apps -> organizations (org_id));
+diesel::joinable!(app_api_keys -> apps (package_name));
+diesel::joinable!(app_share_tokens -> apps (package_name));
+diesel::joinable!(review_events -> apps (package_name));
+diesel::joinable!(images -> organizations (org_id));
+diesel::joinable!(uptime_monitor -> apps (package_name));
+diesel::joinable!(uptime_checks -> apps (package_name));
+diesel::joinable!(uptime_daily -> apps (package_name));
+diesel::joinable!(uptime_state_changes -> apps (package_name));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    server_secrets,
+    accounts,
+    identities,
+    refresh_tokens,
+    one_time_codes,
+    platform_admins,
+    organizations,
+    org_members,
+    org_invites,
+    apps,
+    app_api_keys,
+    app_share_tokens,
+    review_events,
+    images,
+    email_outbox,
+    uptime_monitor,
+    uptime_checks,
+    uptime_daily,
+    uptime_state_changes,
+);

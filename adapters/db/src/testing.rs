@@ -1,0 +1,91 @@
+//! Fresh databases for tests: an SQLite file in a temporary folder, or a PostgreSQL schema of its own
+//! (dropped when the guard goes). Both are migrated.
+//!
+//! PostgreSQL comes from `PORTAL_TEST_DATABASE_URL` (set by `scripts/with-postgres.sh`, which uses the
+//! machine's server on 127.0.0.1:5432 or starts a throwaway cluster), defaulting to
+//! `postgres://postgres@127.0.0.1:5432/postgres`.
+
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use diesel::Connection;
+
+use crate::{Backend, Db};
+
+/// A migrated database for one test. Dropping it removes the SQLite folder or the PostgreSQL schema.
+pub struct TestDb {
+    pub db: Db,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    Sqlite(#[allow(dead_code)] tempfile::TempDir),
+    Postgres { admin_url: String, schema: String },
+}
+
+impl std::ops::Deref for TestDb {
+    type Target = Db;
+    fn deref(&self) -> &Db {
+        &self.db
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Cleanup::Postgres { admin_url, schema } = &self.cleanup {
+            if let Ok(mut conn) = PgConnection::establish(admin_url) {
+                let _ = conn.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"));
+            }
+        }
+    }
+}
+
+/// The PostgreSQL server tests use.
+#[must_use]
+pub fn postgres_admin_url() -> String {
+    std::env::var("PORTAL_TEST_DATABASE_URL")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
+}
+
+/// A fresh, migrated database of the given backend.
+///
+/// # Panics
+/// When the database cannot be created (tests want to fail loudly: a missing PostgreSQL is a failure,
+/// never a silent skip).
+#[must_use]
+pub fn fresh(backend: Backend) -> TestDb {
+    match backend {
+        Backend::Sqlite => fresh_sqlite(),
+        Backend::Postgres => fresh_postgres(),
+    }
+}
+
+fn fresh_sqlite() -> TestDb {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temporary folder: {e}"));
+    let url = format!("sqlite://{}/portal.db", dir.path().display());
+    let db = Db::connect(&url, 8).unwrap_or_else(|e| panic!("SQLite test database: {e}"));
+    db.run_migrations().unwrap_or_else(|e| panic!("SQLite migrations: {e}"));
+    TestDb { db, cleanup: Cleanup::Sqlite(dir) }
+}
+
+fn fresh_postgres() -> TestDb {
+    let admin_url = postgres_admin_url();
+    let schema = format!("test_{}", uuid::Uuid::new_v4().simple());
+    let mut admin = PgConnection::establish(&admin_url).unwrap_or_else(|e| {
+        panic!(
+            "PostgreSQL for tests is not reachable at {admin_url}: {e}. Run the tests through `make test` \
+             (scripts/with-postgres.sh starts a throwaway cluster when none is running)."
+        )
+    });
+    admin
+        .batch_execute(&format!("CREATE SCHEMA \"{schema}\""))
+        .unwrap_or_else(|e| panic!("creating schema {schema}: {e}"));
+    let separator = if admin_url.contains('?') { '&' } else { '?' };
+    let url = format!("{admin_url}{separator}options=-csearch_path%3D{schema}");
+    let db = Db::connect(&url, 8).unwrap_or_else(|e| panic!("PostgreSQL test database: {e}"));
+    let cleanup = Cleanup::Postgres { admin_url, schema };
+    let test_db = TestDb { db, cleanup };
+    test_db.db.run_migrations().unwrap_or_else(|e| panic!("PostgreSQL migrations: {e}"));
+    test_db
+}
