@@ -1,1 +1,112 @@
-//! (being written)
+//! Ports of the mail context: the mailer that delivers one e-mail, and the outbox e-mails wait in.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use super::OutgoingEmail;
+use crate::common::RepoError;
+
+/// Why a delivery failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct MailError {
+    /// `true` when trying again later may succeed (connection refused, timeout, 4xx SMTP reply); `false` when
+    /// it never will (5xx SMTP reply such as an unknown mailbox, a message the server refuses).
+    pub transient: bool,
+    /// What went wrong, for the outbox row and the logs. Never contains credentials.
+    pub message: String,
+}
+
+impl MailError {
+    #[must_use]
+    pub fn transient(message: impl Into<String>) -> Self {
+        Self {
+            transient: true,
+            message: message.into(),
+        }
+    }
+
+    #[must_use]
+    pub fn permanent(message: impl Into<String>) -> Self {
+        Self {
+            transient: false,
+            message: message.into(),
+        }
+    }
+}
+
+/// Delivers one e-mail (SMTP; or, without SMTP configured, a logger that writes the subject and link).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait Mailer: Send + Sync {
+    /// Sends the e-mail now.
+    ///
+    /// # Errors
+    /// [`MailError`] with `transient` set as documented there.
+    async fn send(&self, email: &OutgoingEmail) -> Result<(), MailError>;
+}
+
+/// An e-mail waiting in the outbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxEntry {
+    pub id: Uuid,
+    pub email: OutgoingEmail,
+    /// Failed delivery attempts so far (0 for a new entry).
+    pub attempts: u32,
+    /// When the entry was due when it was claimed.
+    pub next_attempt_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// The outbox table. Entries are written by the repositories of the changes that cause them (in the same
+/// transaction); this port is what the delivery worker uses.
+///
+/// An entry is *due* when it is neither sent nor given up and its `next_attempt_at` is at or before now.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait OutboxRepository: Send + Sync {
+    /// Claims up to `limit` due entries, oldest `next_attempt_at` first, and leases them: in the same
+    /// statement their `next_attempt_at` becomes `lease_until`, so no other instance claims them until the
+    /// lease ends (PostgreSQL: `FOR UPDATE SKIP LOCKED`). An entry whose worker died becomes due again when
+    /// its lease ends, so delivery is at least once.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn claim_due(
+        &self,
+        now: DateTime<Utc>,
+        limit: u32,
+        lease_until: DateTime<Utc>,
+    ) -> Result<Vec<OutboxEntry>, RepoError>;
+
+    /// Records a successful delivery; the entry is never claimed again.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when there is no such entry; [`RepoError::Backend`] when the store fails.
+    async fn mark_sent(&self, id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError>;
+
+    /// Records a failed attempt: sets the attempt count, the next due time and the last error.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when there is no such entry; [`RepoError::Backend`] when the store fails.
+    async fn mark_failed(
+        &self,
+        id: Uuid,
+        attempts: u32,
+        next_attempt_at: DateTime<Utc>,
+        error: &str,
+    ) -> Result<(), RepoError>;
+
+    /// Stops trying: the entry keeps its attempt count and last error and is never claimed again.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when there is no such entry; [`RepoError::Backend`] when the store fails.
+    async fn give_up(
+        &self,
+        id: Uuid,
+        attempts: u32,
+        error: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
+}

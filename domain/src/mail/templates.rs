@@ -1,1 +1,325 @@
-//! (being written)
+//! The text of every e-mail the portal sends: a clear subject and a plain-text body, rendered into an
+//! [`OutgoingEmail`] ready for the outbox.
+//!
+//! Bodies are plain text, so nothing is escaped; but values that came from users (organization and app
+//! names) are put on one line in subjects, so that they cannot add header lines. No secret other than the
+//! link the e-mail is about is ever included.
+
+use chrono::{DateTime, Utc};
+
+use super::{EmailKind, OutgoingEmail};
+use crate::common::EmailAddress;
+use crate::orgs::OrgRole;
+
+/// The product's name as the e-mails write it.
+pub const PRODUCT_NAME: &str = "Developer Portal";
+
+/// Longest user-provided value placed in a subject (characters).
+const MAX_SUBJECT_VALUE: usize = 120;
+
+/// A user-provided value made safe for a subject line: line breaks and other control characters become
+/// spaces, runs of white space collapse, and it is cut at 120 characters.
+fn one_line(value: &str) -> String {
+    let cleaned: String = value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let collapsed = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    collapsed.chars().take(MAX_SUBJECT_VALUE).collect()
+}
+
+fn format_instant(at: DateTime<Utc>) -> String {
+    at.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+fn signature() -> String {
+    format!("\n\n— The {PRODUCT_NAME} team\n")
+}
+
+fn ignore_note() -> &'static str {
+    "If you did not ask for this, you can ignore this e-mail."
+}
+
+fn email(
+    kind: EmailKind,
+    to: &EmailAddress,
+    subject: String,
+    body: String,
+    link: Option<&str>,
+) -> OutgoingEmail {
+    OutgoingEmail {
+        kind,
+        to: to.clone(),
+        subject,
+        text: format!("{body}{}", signature()),
+        link: link.map(str::to_owned),
+    }
+}
+
+/// Sign-up confirmation: the link confirms the address; valid for `valid_minutes`.
+#[must_use]
+pub fn confirm_signup(to: &EmailAddress, link: &str, valid_minutes: u32) -> OutgoingEmail {
+    let body = format!(
+        "Welcome to the {PRODUCT_NAME}!\n\nConfirm your e-mail address to finish creating your account:\n\n\
+         {link}\n\nThis link works once and expires in {valid_minutes} minutes. {}",
+        ignore_note()
+    );
+    email(
+        EmailKind::ConfirmSignup,
+        to,
+        format!("Confirm your e-mail address for the {PRODUCT_NAME}"),
+        body,
+        Some(link),
+    )
+}
+
+/// Password-less sign-in ("magic link"); valid for `valid_minutes`.
+#[must_use]
+pub fn magic_link(to: &EmailAddress, link: &str, valid_minutes: u32) -> OutgoingEmail {
+    let body = format!(
+        "Use this link to sign in to the {PRODUCT_NAME}:\n\n{link}\n\n\
+         This link works once and expires in {valid_minutes} minutes. {}",
+        ignore_note()
+    );
+    email(
+        EmailKind::MagicLink,
+        to,
+        format!("Your sign-in link for the {PRODUCT_NAME}"),
+        body,
+        Some(link),
+    )
+}
+
+/// Password recovery; valid for `valid_minutes`.
+#[must_use]
+pub fn password_recovery(to: &EmailAddress, link: &str, valid_minutes: u32) -> OutgoingEmail {
+    let body = format!(
+        "Someone asked to reset the password of your {PRODUCT_NAME} account.\n\n\
+         Choose a new password here:\n\n{link}\n\nThis link works once and expires in {valid_minutes} minutes. \
+         {} Your password stays unchanged.",
+        ignore_note()
+    );
+    email(
+        EmailKind::PasswordRecovery,
+        to,
+        format!("Reset your {PRODUCT_NAME} password"),
+        body,
+        Some(link),
+    )
+}
+
+/// What an organization invitation says.
+#[derive(Debug, Clone, Copy)]
+pub struct OrgInviteMail<'a> {
+    pub org_name: &'a str,
+    /// The inviting admin's e-mail address.
+    pub inviter: &'a EmailAddress,
+    pub role: OrgRole,
+    pub link: &'a str,
+    pub expires_at: DateTime<Utc>,
+}
+
+fn role_description(role: OrgRole) -> &'static str {
+    match role {
+        OrgRole::Admin => "an admin (full control: managing members and apps)",
+        OrgRole::Member => "a member (manage apps, but not the organization or its members)",
+    }
+}
+
+/// An invitation to join an organization (sent on invite and on every resend).
+#[must_use]
+pub fn org_invite(to: &EmailAddress, invite: &OrgInviteMail<'_>) -> OutgoingEmail {
+    let org = one_line(invite.org_name);
+    let body = format!(
+        "{inviter} invited you to join the organization \"{org}\" on the {PRODUCT_NAME} as {role}.\n\n\
+         Accept the invitation here (sign in or create an account with this e-mail address, {to}):\n\n\
+         {link}\n\nThe invitation expires on {expires}. If you were not expecting it, you can ignore this \
+         e-mail.",
+        inviter = invite.inviter,
+        role = role_description(invite.role),
+        link = invite.link,
+        expires = format_instant(invite.expires_at),
+    );
+    email(
+        EmailKind::OrgInvite,
+        to,
+        format!("You're invited to join {org} on the {PRODUCT_NAME}"),
+        body,
+        Some(invite.link),
+    )
+}
+
+fn notes_paragraph(notes: Option<&str>, heading: &str) -> String {
+    match notes.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(notes) => format!("\n\n{heading}:\n{notes}"),
+        None => String::new(),
+    }
+}
+
+/// The app was approved and is now published; the reviewer's notes are optional.
+#[must_use]
+pub fn app_approved(to: &EmailAddress, app_name: &str, notes: Option<&str>) -> OutgoingEmail {
+    let app = one_line(app_name);
+    let body = format!(
+        "Good news: your app \"{app}\" was approved and is now published in the app store.{}",
+        notes_paragraph(notes, "Reviewer notes")
+    );
+    email(
+        EmailKind::AppApproved,
+        to,
+        format!("Your app {app} was approved"),
+        body,
+        None,
+    )
+}
+
+/// The app was rejected; the reviewer's notes say why (required for a rejection).
+#[must_use]
+pub fn app_rejected(to: &EmailAddress, app_name: &str, notes: &str) -> OutgoingEmail {
+    let app = one_line(app_name);
+    let body = format!(
+        "Your app \"{app}\" was not approved for the app store.{}\n\n\
+         Address the notes, then resubmit the app from the {PRODUCT_NAME}.",
+        notes_paragraph(Some(notes), "Reason")
+    );
+    email(
+        EmailKind::AppRejected,
+        to,
+        format!("Your app {app} was not approved"),
+        body,
+        None,
+    )
+}
+
+/// The uptime monitor sees the app offline since `since`.
+#[must_use]
+pub fn app_offline(
+    to: &EmailAddress,
+    app_name: &str,
+    health_url: &str,
+    since: DateTime<Utc>,
+) -> OutgoingEmail {
+    let app = one_line(app_name);
+    let body = format!(
+        "Your app \"{app}\" has been failing its health checks since {since}.\n\n\
+         Health check: {health_url}\n\nA healthy app answers HTTP 200 with a JSON body whose status is \
+         \"healthy\". We send this at most once a day while the app stays offline.",
+        since = format_instant(since),
+    );
+    email(
+        EmailKind::AppOffline,
+        to,
+        format!("Your app {app} is offline"),
+        body,
+        Some(health_url),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::noon;
+
+    fn to() -> EmailAddress {
+        EmailAddress::parse("dev@example.com").unwrap()
+    }
+
+    const LINK: &str = "https://portal.example.com/auth/v1/verify?token=abc";
+
+    #[test]
+    fn the_account_emails_carry_their_link_its_validity_and_a_clear_subject() {
+        let cases = [
+            (
+                confirm_signup(&to(), LINK, 15),
+                EmailKind::ConfirmSignup,
+                "Confirm your e-mail",
+            ),
+            (magic_link(&to(), LINK, 15), EmailKind::MagicLink, "sign-in link"),
+            (
+                password_recovery(&to(), LINK, 15),
+                EmailKind::PasswordRecovery,
+                "Reset your",
+            ),
+        ];
+        for (mail, kind, subject) in cases {
+            assert_eq!(mail.kind, kind);
+            assert_eq!(mail.to, to());
+            assert!(mail.subject.contains(subject), "{}", mail.subject);
+            assert!(mail.text.contains(LINK));
+            assert!(mail.text.contains("15 minutes"));
+            assert_eq!(mail.link.as_deref(), Some(LINK));
+        }
+    }
+
+    #[test]
+    fn an_invitation_names_the_organization_inviter_role_link_and_expiry() {
+        let inviter = EmailAddress::parse("boss@acme.example.com").unwrap();
+        let link = "https://portal.example.com/invite/accept?token=ff";
+        let mail = org_invite(
+            &to(),
+            &OrgInviteMail {
+                org_name: "Acme",
+                inviter: &inviter,
+                role: OrgRole::Admin,
+                link,
+                expires_at: noon(),
+            },
+        );
+        assert_eq!(mail.kind, EmailKind::OrgInvite);
+        assert_eq!(
+            mail.subject,
+            "You're invited to join Acme on the Developer Portal"
+        );
+        for part in [
+            "boss@acme.example.com",
+            "\"Acme\"",
+            "an admin",
+            link,
+            "2026-03-15 12:00 UTC",
+        ] {
+            assert!(mail.text.contains(part), "missing {part}");
+        }
+        assert_eq!(mail.link.as_deref(), Some(link));
+    }
+
+    #[test]
+    fn user_provided_names_cannot_add_lines_to_a_subject() {
+        let mail = app_approved(&to(), "Evil\r\nBcc: victim@example.com", None);
+        assert_eq!(mail.subject, "Your app Evil Bcc: victim@example.com was approved");
+        assert!(!mail.subject.contains('\n') && !mail.subject.contains('\r'));
+    }
+
+    #[test]
+    fn an_overlong_name_is_cut_in_the_subject() {
+        let mail = app_offline(&to(), &"x".repeat(500), "https://a.example.com/health", noon());
+        assert!(mail.subject.chars().count() < 160);
+    }
+
+    #[test]
+    fn an_approval_includes_notes_only_when_given() {
+        let with = app_approved(&to(), "Notes App", Some("Nice work"));
+        assert!(with.text.contains("Reviewer notes:\nNice work"));
+        let without = app_approved(&to(), "Notes App", Some("  "));
+        assert!(!without.text.contains("Reviewer notes"));
+        assert_eq!(without.kind, EmailKind::AppApproved);
+        assert_eq!(without.link, None);
+    }
+
+    #[test]
+    fn a_rejection_gives_the_reason_and_asks_for_a_resubmission() {
+        let mail = app_rejected(&to(), "Notes App", "Missing privacy policy");
+        assert_eq!(mail.kind, EmailKind::AppRejected);
+        assert_eq!(mail.subject, "Your app Notes App was not approved");
+        assert!(mail.text.contains("Reason:\nMissing privacy policy"));
+        assert!(mail.text.contains("resubmit"));
+    }
+
+    #[test]
+    fn an_outage_email_names_the_health_url_and_since_when() {
+        let url = "https://notes.example.com/health";
+        let mail = app_offline(&to(), "Notes App", url, noon());
+        assert_eq!(mail.kind, EmailKind::AppOffline);
+        assert_eq!(mail.subject, "Your app Notes App is offline");
+        assert!(mail.text.contains(url) && mail.text.contains("2026-03-15 12:00 UTC"));
+    }
+}

@@ -1,8 +1,17 @@
 //! Organizations: profile, members and roles, invitations, and the permission table of PRODUCT.md §3.
 
+pub mod errors;
 pub mod invites;
 pub mod models;
 pub mod ports;
 pub mod service;
 
-pub use models::{Member, OrgAction, OrgProfile, OrgRole, Organization};
+pub use errors::OrgError;
+pub use invites::{Invite, InviteStatus, InviteSummary, InviteToken};
+pub use models::{
+    FieldErrors, Member, NO_ORGANIZATION_SELECTED, OrgAction, OrgDetails, OrgMembership, OrgProfile,
+    OrgProfileInput, OrgRole, Organization, ValidProfileUpdate, personal_org_name, validate_org_name,
+    validate_profile_update,
+};
+pub use ports::{InviteRepository, MemberDirectory, OrgRepository};
+pub use service::{AcceptedInvite, OrgService, PersonalOrgOutcome};

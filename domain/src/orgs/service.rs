@@ -1,1 +1,592 @@
-//! (being written)
+//! Organization use cases (PRODUCT.md §3, specification §2 Organization Settings and Members).
+//!
+//! Every use case on an existing organization first asks the [`MemberDirectory`] for the caller's role:
+//! a non-member gets [`OrgError::NotFound`] (so organization ids do not leak), a member whose role does not
+//! allow the action ([`OrgRole::can`]) gets [`OrgError::AdminOnly`]. The invitation use cases are in
+//! `service/invitations.rs`.
+//!
+//! The HTTP layer routes `DELETE /api/orgs/{orgId}/members/{memberId}` to [`OrgService::leave`] when
+//! `memberId` is the caller, and to [`OrgService::remove_member`] otherwise.
+
+mod invitations;
+#[cfg(test)]
+mod permission_tests;
+#[cfg(test)]
+mod test_support;
+
+use std::sync::Arc;
+
+use super::errors::OrgError;
+use super::ports::{
+    CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, CONFLICT_LAST_ADMIN, InviteRepository, MemberDirectory,
+    OrgRepository,
+};
+use super::{
+    FieldErrors, Member, OrgAction, OrgDetails, OrgMembership, OrgProfileInput, OrgRole, Organization,
+    personal_org_name, validate_org_name, validate_profile_update,
+};
+use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator, UserId};
+
+pub use invitations::AcceptedInvite;
+
+/// The answer of [`OrgService::ensure_personal_org`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PersonalOrgOutcome {
+    /// Whether a personal organization was created by this call (the screen then says so).
+    pub created: bool,
+    /// The caller's organizations afterwards.
+    pub organizations: Vec<OrgMembership>,
+}
+
+/// The ports and settings the organization use cases need.
+pub struct OrgService {
+    orgs: Arc<dyn OrgRepository>,
+    invites: Arc<dyn InviteRepository>,
+    directory: Arc<dyn MemberDirectory>,
+    clock: Arc<dyn Clock>,
+    secrets: Arc<dyn SecretGenerator>,
+    /// The base of invitation links (`PORTAL_PUBLIC_URL`).
+    public_url: String,
+}
+
+fn is_conflict(error: &RepoError, value: &str) -> bool {
+    matches!(error, RepoError::Conflict(v) if v == value)
+}
+
+impl OrgService {
+    #[must_use]
+    pub fn new(
+        orgs: Arc<dyn OrgRepository>,
+        invites: Arc<dyn InviteRepository>,
+        directory: Arc<dyn MemberDirectory>,
+        clock: Arc<dyn Clock>,
+        secrets: Arc<dyn SecretGenerator>,
+        public_url: impl Into<String>,
+    ) -> Self {
+        Self {
+            orgs,
+            invites,
+            directory,
+            clock,
+            secrets,
+            public_url: public_url.into(),
+        }
+    }
+
+    /// The caller's role in `org`, checked against `action`.
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`] for a non-member; [`OrgError::AdminOnly`] when the role may not do `action`.
+    pub async fn authorize(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        action: OrgAction,
+    ) -> Result<OrgRole, OrgError> {
+        match self.directory.role_of(org, caller.user_id).await? {
+            None => Err(OrgError::NotFound),
+            Some(role) if role.can(action) => Ok(role),
+            Some(_) => Err(OrgError::AdminOnly),
+        }
+    }
+
+    async fn existing(&self, org: OrgId) -> Result<Organization, OrgError> {
+        self.orgs.get(org).await?.ok_or(OrgError::NotFound)
+    }
+
+    fn first_admin(&self, caller: &Caller) -> Member {
+        Member {
+            user_id: caller.user_id,
+            email: caller.email.clone(),
+            role: OrgRole::Admin,
+            joined_at: self.clock.now(),
+        }
+    }
+
+    /// The caller's organizations with the caller's role in each (`GET /api/orgs`).
+    ///
+    /// # Errors
+    /// [`OrgError::Repo`] when the store fails.
+    pub async fn list_mine(&self, caller: &Caller) -> Result<Vec<OrgMembership>, OrgError> {
+        Ok(self.orgs.list_for_user(caller.user_id).await?)
+    }
+
+    /// Creates the caller's personal organization (named per specification §3, the caller its admin) when
+    /// the caller belongs to none; called on sign-in. Race-free: two concurrent calls create one.
+    ///
+    /// # Errors
+    /// [`OrgError::Repo`] when the store fails.
+    pub async fn ensure_personal_org(&self, caller: &Caller) -> Result<PersonalOrgOutcome, OrgError> {
+        let existing = self.orgs.list_for_user(caller.user_id).await?;
+        if !existing.is_empty() {
+            return Ok(PersonalOrgOutcome {
+                created: false,
+                organizations: existing,
+            });
+        }
+        let org = Organization::new(personal_org_name(caller.email.as_str()), self.clock.now());
+        match self.orgs.create_personal(&org, &self.first_admin(caller)).await {
+            Ok(()) => Ok(PersonalOrgOutcome {
+                created: true,
+                organizations: vec![OrgMembership {
+                    organization: org,
+                    role: OrgRole::Admin,
+                }],
+            }),
+            Err(error) if is_conflict(&error, CONFLICT_HAS_ORGANIZATION) => Ok(PersonalOrgOutcome {
+                created: false,
+                organizations: self.orgs.list_for_user(caller.user_id).await?,
+            }),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Creates an organization with just a name (`POST /api/orgs {name}`); the caller becomes its admin.
+    /// The profile (contact e-mail…) is completed later in the settings form.
+    ///
+    /// # Errors
+    /// [`OrgError::Validation`] (`name`) for an empty or overlong name; [`OrgError::Repo`] when the store
+    /// fails.
+    pub async fn create(&self, caller: &Caller, name: &str) -> Result<OrgMembership, OrgError> {
+        let name = validate_org_name(name)
+            .map_err(|message| OrgError::Validation(FieldErrors::single("name", message)))?;
+        let org = Organization::new(name, self.clock.now());
+        self.orgs.create(&org, &self.first_admin(caller)).await?;
+        Ok(OrgMembership {
+            organization: org,
+            role: OrgRole::Admin,
+        })
+    }
+
+    /// The organization with the caller's role, its members and its open invitations (any member).
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`] for a non-member or a missing organization; [`OrgError::Repo`] when the store
+    /// fails.
+    pub async fn get(&self, caller: &Caller, org: OrgId) -> Result<OrgDetails, OrgError> {
+        let role = self.authorize(caller, org, OrgAction::View).await?;
+        let organization = self.existing(org).await?;
+        let members = self.orgs.members(org).await?;
+        let now = self.clock.now();
+        let pending_invites = self
+            .invites
+            .pending(org)
+            .await?
+            .iter()
+            .map(|invite| invite.summary(now))
+            .collect();
+        Ok(OrgDetails {
+            organization,
+            role,
+            members,
+            pending_invites,
+        })
+    }
+
+    /// Saves the settings form (admins only): name, contact e-mail (required here), website, description,
+    /// logo.
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::Validation`] as
+    /// [`validate_profile_update`]; [`OrgError::Repo`] when the store fails.
+    pub async fn update_profile(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        input: &OrgProfileInput,
+    ) -> Result<Organization, OrgError> {
+        self.authorize(caller, org, OrgAction::ManageProfile).await?;
+        let valid = validate_profile_update(input).map_err(OrgError::Validation)?;
+        match self
+            .orgs
+            .update_profile(org, &valid.name, &valid.profile, self.clock.now())
+            .await
+        {
+            Err(RepoError::NotFound) => Err(OrgError::NotFound),
+            other => Ok(other?),
+        }
+    }
+
+    /// Deletes the organization (admins only) when it owns no app.
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::AppsRemain`] when it still owns apps;
+    /// [`OrgError::Repo`] when the store fails.
+    pub async fn delete(&self, caller: &Caller, org: OrgId) -> Result<(), OrgError> {
+        self.authorize(caller, org, OrgAction::ManageProfile).await?;
+        match self.orgs.delete(org).await {
+            Ok(()) => Ok(()),
+            Err(RepoError::NotFound) => Err(OrgError::NotFound),
+            Err(error) if is_conflict(&error, CONFLICT_APPS_REMAIN) => Err(OrgError::AppsRemain),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Changes another member's role (admins only). The only admin cannot be demoted.
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::OwnRole`] when `member` is the caller;
+    /// [`OrgError::MemberNotFound`]; [`OrgError::OnlyAdminCannotBeDemoted`]; [`OrgError::Repo`].
+    pub async fn change_role(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        member: UserId,
+        role: OrgRole,
+    ) -> Result<(), OrgError> {
+        self.authorize(caller, org, OrgAction::ManageMembers).await?;
+        if member == caller.user_id {
+            return Err(OrgError::OwnRole);
+        }
+        match self.orgs.set_role(org, member, role).await {
+            Ok(()) => Ok(()),
+            Err(RepoError::NotFound) => Err(OrgError::MemberNotFound),
+            Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotBeDemoted),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Removes another member (admins only); the caller leaves with [`OrgService::leave`] instead.
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::RemoveSelf`] when `member` is the caller;
+    /// [`OrgError::MemberNotFound`]; [`OrgError::OnlyAdminCannotBeRemoved`]; [`OrgError::Repo`].
+    pub async fn remove_member(&self, caller: &Caller, org: OrgId, member: UserId) -> Result<(), OrgError> {
+        self.authorize(caller, org, OrgAction::ManageMembers).await?;
+        if member == caller.user_id {
+            return Err(OrgError::RemoveSelf);
+        }
+        match self.orgs.remove_member(org, member).await {
+            Ok(()) => Ok(()),
+            Err(RepoError::NotFound) => Err(OrgError::MemberNotFound),
+            Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotBeRemoved),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// The caller leaves the organization (any member), unless the caller is its only admin.
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`] for a non-member; [`OrgError::OnlyAdminCannotLeave`]; [`OrgError::Repo`].
+    pub async fn leave(&self, caller: &Caller, org: OrgId) -> Result<(), OrgError> {
+        self.authorize(caller, org, OrgAction::Leave).await?;
+        match self.orgs.remove_member(org, caller.user_id).await {
+            Ok(()) => Ok(()),
+            Err(RepoError::NotFound) => Err(OrgError::NotFound),
+            Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotLeave),
+            Err(error) => Err(error.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use super::*;
+    use crate::testing::{block_on, noon};
+    use mockall::predicate::eq;
+
+    #[test]
+    fn my_organizations_are_listed_with_my_role() {
+        let mut mocks = Mocks::new();
+        mocks
+            .orgs
+            .expect_list_for_user()
+            .with(eq(ME))
+            .returning(|_| Ok(vec![membership(OrgRole::Member)]));
+        let orgs = block_on(mocks.build().list_mine(&me())).unwrap();
+        assert_eq!(orgs, vec![membership(OrgRole::Member)]);
+    }
+
+    #[test]
+    fn a_user_without_an_organization_gets_a_personal_one_as_its_admin() {
+        let mut mocks = Mocks::new();
+        mocks
+            .orgs
+            .expect_list_for_user()
+            .times(1)
+            .returning(|_| Ok(Vec::new()));
+        mocks
+            .orgs
+            .expect_create_personal()
+            .withf(|org, admin| {
+                org.name == "admin's Organization"
+                    && admin.user_id == ME
+                    && admin.role == OrgRole::Admin
+                    && admin.joined_at == noon()
+            })
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let outcome = block_on(mocks.build().ensure_personal_org(&me())).unwrap();
+        assert!(outcome.created);
+        assert_eq!(outcome.organizations.len(), 1);
+        assert_eq!(outcome.organizations[0].role, OrgRole::Admin);
+        assert_eq!(outcome.organizations[0].organization.name, "admin's Organization");
+    }
+
+    #[test]
+    fn a_user_with_an_organization_gets_no_personal_one() {
+        let mut mocks = Mocks::new();
+        mocks
+            .orgs
+            .expect_list_for_user()
+            .returning(|_| Ok(vec![membership(OrgRole::Member)]));
+        let outcome = block_on(mocks.build().ensure_personal_org(&me())).unwrap();
+        assert!(!outcome.created);
+        assert_eq!(outcome.organizations.len(), 1);
+    }
+
+    #[test]
+    fn a_personal_organization_created_concurrently_is_not_created_twice() {
+        let mut mocks = Mocks::new();
+        let mut calls = 0;
+        mocks.orgs.expect_list_for_user().times(2).returning(move |_| {
+            calls += 1;
+            Ok(if calls == 1 {
+                Vec::new()
+            } else {
+                vec![membership(OrgRole::Admin)]
+            })
+        });
+        mocks
+            .orgs
+            .expect_create_personal()
+            .returning(|_, _| Err(RepoError::Conflict(CONFLICT_HAS_ORGANIZATION.into())));
+        let outcome = block_on(mocks.build().ensure_personal_org(&me())).unwrap();
+        assert!(!outcome.created);
+        assert_eq!(outcome.organizations, vec![membership(OrgRole::Admin)]);
+    }
+
+    #[test]
+    fn creating_needs_only_a_name_and_makes_the_caller_admin() {
+        let mut mocks = Mocks::new();
+        mocks
+            .orgs
+            .expect_create()
+            .withf(|org, admin| org.name == "Acme Labs" && admin.user_id == ME && admin.is_admin())
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let created = block_on(mocks.build().create(&me(), "  Acme Labs ")).unwrap();
+        assert_eq!(created.role, OrgRole::Admin);
+        assert_eq!(created.organization.profile.contact_email, None);
+        assert!(!created.organization.is_profile_complete());
+    }
+
+    #[test]
+    fn creating_without_a_name_is_refused_with_the_specifications_message() {
+        let error = block_on(Mocks::new().build().create(&me(), " ")).unwrap_err();
+        assert_eq!(error.to_string(), "Organization name is required");
+        assert_eq!(
+            error.fields().and_then(|f| f.get("name")),
+            Some("Organization name is required")
+        );
+    }
+
+    #[test]
+    fn a_member_sees_the_organization_its_members_and_pending_invites() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Member));
+        mocks
+            .orgs
+            .expect_get()
+            .with(eq(ORG))
+            .returning(|_| Ok(Some(org())));
+        mocks
+            .orgs
+            .expect_members()
+            .returning(|_| Ok(vec![member(ME, OrgRole::Member), member(OTHER, OrgRole::Admin)]));
+        mocks
+            .invites
+            .expect_pending()
+            .returning(|_| Ok(vec![open_invite("new@example.com", noon())]));
+        let details = block_on(mocks.build().get(&me(), ORG)).unwrap();
+        assert_eq!(details.role, OrgRole::Member);
+        assert_eq!(details.members.len(), 2);
+        assert_eq!(details.pending_invites.len(), 1);
+        assert_eq!(details.pending_invites[0].email.as_str(), "new@example.com");
+    }
+
+    #[test]
+    fn an_expired_invite_is_listed_as_expired() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
+        mocks.orgs.expect_members().returning(|_| Ok(Vec::new()));
+        mocks.invites.expect_pending().returning(|_| {
+            Ok(vec![open_invite(
+                "late@example.com",
+                noon() - chrono::Duration::days(8),
+            )])
+        });
+        let details = block_on(mocks.build().get(&me(), ORG)).unwrap();
+        assert_eq!(
+            details.pending_invites[0].status,
+            crate::orgs::invites::InviteStatus::Expired
+        );
+    }
+
+    #[test]
+    fn an_admin_saves_a_valid_profile() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_update_profile()
+            .withf(|org, name, profile, now| {
+                *org == ORG
+                    && name == "Acme"
+                    && profile.website.as_deref() == Some("https://acme.example.com")
+                    && *now == noon()
+            })
+            .times(1)
+            .returning(|_, _, _, _| Ok(org()));
+        let input = OrgProfileInput {
+            name: "Acme".into(),
+            website: Some("acme.example.com".into()),
+            contact_email: Some("dev@acme.example.com".into()),
+            ..OrgProfileInput::default()
+        };
+        assert!(block_on(mocks.build().update_profile(&me(), ORG, &input)).is_ok());
+    }
+
+    #[test]
+    fn a_profile_without_a_contact_email_is_refused() {
+        let mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let input = OrgProfileInput {
+            name: "Acme".into(),
+            ..OrgProfileInput::default()
+        };
+        let error = block_on(mocks.build().update_profile(&me(), ORG, &input)).unwrap_err();
+        assert_eq!(error.to_string(), "Contact email is required");
+    }
+
+    #[test]
+    fn deleting_an_organization_with_apps_is_refused() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_delete()
+            .returning(|_| Err(RepoError::Conflict(CONFLICT_APPS_REMAIN.into())));
+        let error = block_on(mocks.build().delete(&me(), ORG)).unwrap_err();
+        assert!(matches!(error, OrgError::AppsRemain));
+        assert_eq!(error.to_string(), "Move or delete this organization's apps first");
+    }
+
+    #[test]
+    fn an_admin_deletes_an_organization_without_apps() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_delete()
+            .with(eq(ORG))
+            .times(1)
+            .returning(|_| Ok(()));
+        assert!(block_on(mocks.build().delete(&me(), ORG)).is_ok());
+    }
+
+    #[test]
+    fn an_admin_changes_another_members_role() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_set_role()
+            .with(eq(ORG), eq(OTHER), eq(OrgRole::Admin))
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        assert!(block_on(mocks.build().change_role(&me(), ORG, OTHER, OrgRole::Admin)).is_ok());
+    }
+
+    #[test]
+    fn nobody_changes_their_own_role() {
+        let mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let error = block_on(mocks.build().change_role(&me(), ORG, ME, OrgRole::Member)).unwrap_err();
+        assert!(matches!(error, OrgError::OwnRole));
+    }
+
+    #[test]
+    fn the_only_admin_cannot_be_demoted() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_set_role()
+            .returning(|_, _, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
+        let error = block_on(mocks.build().change_role(&me(), ORG, OTHER, OrgRole::Member)).unwrap_err();
+        assert!(matches!(error, OrgError::OnlyAdminCannotBeDemoted));
+    }
+
+    #[test]
+    fn changing_the_role_of_a_non_member_is_not_found() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_set_role()
+            .returning(|_, _, _| Err(RepoError::NotFound));
+        let error = block_on(mocks.build().change_role(&me(), ORG, OTHER, OrgRole::Member)).unwrap_err();
+        assert!(matches!(error, OrgError::MemberNotFound));
+    }
+
+    #[test]
+    fn an_admin_removes_another_member() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_remove_member()
+            .with(eq(ORG), eq(OTHER))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        assert!(block_on(mocks.build().remove_member(&me(), ORG, OTHER)).is_ok());
+    }
+
+    #[test]
+    fn nobody_removes_themselves_they_leave_instead() {
+        let mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let error = block_on(mocks.build().remove_member(&me(), ORG, ME)).unwrap_err();
+        assert!(matches!(error, OrgError::RemoveSelf));
+    }
+
+    #[test]
+    fn the_only_admin_cannot_be_removed() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_remove_member()
+            .returning(|_, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
+        let error = block_on(mocks.build().remove_member(&me(), ORG, OTHER)).unwrap_err();
+        assert!(matches!(error, OrgError::OnlyAdminCannotBeRemoved));
+    }
+
+    #[test]
+    fn a_member_leaves() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Member));
+        mocks
+            .orgs
+            .expect_remove_member()
+            .with(eq(ORG), eq(ME))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        assert!(block_on(mocks.build().leave(&me(), ORG)).is_ok());
+    }
+
+    #[test]
+    fn the_only_admin_cannot_leave() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_remove_member()
+            .returning(|_, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
+        let error = block_on(mocks.build().leave(&me(), ORG)).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "You cannot leave the organization as you are the only admin. Please promote another member to \
+             admin first."
+        );
+    }
+
+    #[test]
+    fn an_unexpected_conflict_is_passed_on_as_a_repository_error() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_delete()
+            .returning(|_| Err(RepoError::Conflict("something_else".into())));
+        let error = block_on(mocks.build().delete(&me(), ORG)).unwrap_err();
+        assert!(matches!(error, OrgError::Repo(RepoError::Conflict(_))));
+    }
+}

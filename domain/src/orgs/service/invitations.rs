@@ -1,0 +1,544 @@
+//! Invitation use cases: invite, resend, cancel (admins), accept (the invitee).
+//!
+//! Invite and resend write the invitation e-mail to the outbox in the same repository call as the change.
+
+use serde::{Deserialize, Serialize};
+
+use super::{OrgService, is_conflict};
+use crate::common::email::INVALID_EMAIL;
+use crate::common::secrets::digest_secret;
+use crate::common::{Caller, EmailAddress, OrgId, RepoError};
+use crate::mail::OutgoingEmail;
+use crate::mail::templates::{self, OrgInviteMail};
+use crate::orgs::errors::OrgError;
+use crate::orgs::invites::{Invite, InviteSummary, InviteToken, invite_link};
+use crate::orgs::ports::{
+    CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, DUPLICATE_INVITE, DUPLICATE_MEMBER,
+};
+use crate::orgs::{FieldErrors, Member, OrgAction, OrgRole, Organization};
+
+/// What accepting answers (specification §3): the organization joined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AcceptedInvite {
+    pub id: OrgId,
+    pub name: String,
+}
+
+fn parse_invitee(email: &str) -> Result<EmailAddress, OrgError> {
+    EmailAddress::parse(email).map_err(|_| OrgError::Validation(FieldErrors::single("email", INVALID_EMAIL)))
+}
+
+impl OrgService {
+    fn invite_email(
+        &self,
+        org: &Organization,
+        caller: &Caller,
+        invite: &Invite,
+        token: &str,
+    ) -> OutgoingEmail {
+        let link = invite_link(&self.public_url, token);
+        templates::org_invite(
+            &invite.email,
+            &OrgInviteMail {
+                org_name: &org.name,
+                inviter: &caller.email,
+                role: invite.role,
+                link: &link,
+                expires_at: invite.expires_at,
+            },
+        )
+    }
+
+    /// Invites an address (admins only) with a role (default member), and queues the e-mail with the link.
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::Validation`] (`email`) for an invalid
+    /// address; [`OrgError::InviteeIsMember`]; [`OrgError::InvitePending`] when an unexpired invitation is
+    /// open for the address (an expired one is replaced); [`OrgError::Repo`].
+    pub async fn invite(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        email: &str,
+        role: Option<OrgRole>,
+    ) -> Result<InviteSummary, OrgError> {
+        self.authorize(caller, org, OrgAction::ManageMembers).await?;
+        let email = parse_invitee(email)?;
+        let organization = self.existing(org).await?;
+        if self.orgs.members(org).await?.iter().any(|m| m.email == email) {
+            return Err(OrgError::InviteeIsMember);
+        }
+        let now = self.clock.now();
+        let pending = self.invites.pending(org).await?;
+        if pending.iter().any(|i| i.is_for(&email) && !i.is_expired(now)) {
+            return Err(OrgError::InvitePending);
+        }
+        let (invite, token) = Invite::issue(
+            org,
+            email,
+            role.unwrap_or_default(),
+            caller.user_id,
+            self.secrets.as_ref(),
+            now,
+        );
+        let outgoing = self.invite_email(&organization, caller, &invite, &token);
+        match self.invites.create(&invite, &outgoing).await {
+            Err(RepoError::Duplicate(what)) if what == DUPLICATE_INVITE => Err(OrgError::InvitePending),
+            other => {
+                other?;
+                Ok(invite.summary(now))
+            }
+        }
+    }
+
+    /// Resends an open, unexpired invitation (admins only): a new token (the old link stops working), the
+    /// expiry moved to seven days from now, one more e-mail counted and queued.
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::Validation`] (`email`);
+    /// [`OrgError::InviteNotFound`]; [`OrgError::ResendExpired`]; [`OrgError::Repo`].
+    pub async fn resend_invite(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        email: &str,
+    ) -> Result<InviteSummary, OrgError> {
+        self.authorize(caller, org, OrgAction::ManageMembers).await?;
+        let email = parse_invitee(email)?;
+        let organization = self.existing(org).await?;
+        let now = self.clock.now();
+        let mut invite = self
+            .invites
+            .pending(org)
+            .await?
+            .into_iter()
+            .find(|i| i.is_for(&email))
+            .ok_or(OrgError::InviteNotFound)?;
+        if invite.is_expired(now) {
+            return Err(OrgError::ResendExpired);
+        }
+        let fresh = InviteToken::issue(self.secrets.as_ref(), now);
+        invite.apply_resend(&fresh);
+        let outgoing = self.invite_email(&organization, caller, &invite, &fresh.token);
+        match self
+            .invites
+            .resend(org, &email, &fresh.token_hash, fresh.expires_at, now, &outgoing)
+            .await
+        {
+            Ok(stored) => Ok(stored.summary(now)),
+            Err(RepoError::NotFound) => Err(OrgError::InviteNotFound),
+            Err(error) if is_conflict(&error, CONFLICT_INVITE_EXPIRED) => Err(OrgError::ResendExpired),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Cancels the open invitation of an address (admins only); its link stops working.
+    ///
+    /// # Errors
+    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::Validation`] (`email`);
+    /// [`OrgError::InviteNotFound`]; [`OrgError::Repo`].
+    pub async fn rescind_invite(&self, caller: &Caller, org: OrgId, email: &str) -> Result<(), OrgError> {
+        self.authorize(caller, org, OrgAction::ManageMembers).await?;
+        let email = parse_invitee(email)?;
+        match self.invites.rescind(org, &email, self.clock.now()).await {
+            Err(RepoError::NotFound) => Err(OrgError::InviteNotFound),
+            other => Ok(other?),
+        }
+    }
+
+    /// Accepts an invitation by its token: the caller joins with the invitation's role. The checks run in
+    /// this order: the token names an open invitation; it was sent to the caller's address; it was not
+    /// accepted; the caller is not a member yet; it has not expired.
+    ///
+    /// # Errors
+    /// [`OrgError::InvalidInvite`] (404) for an unknown, replaced or cancelled token;
+    /// [`OrgError::WrongInvitee`] (403); [`OrgError::InviteAlreadyAccepted`], [`OrgError::AlreadyMember`],
+    /// [`OrgError::InviteExpired`] (400, specification §8); [`OrgError::Repo`].
+    pub async fn accept_invite(&self, caller: &Caller, token: &str) -> Result<AcceptedInvite, OrgError> {
+        let token = token.trim();
+        if token.is_empty() {
+            return Err(OrgError::InvalidInvite);
+        }
+        let invite = self
+            .invites
+            .find_by_token_hash(&digest_secret(token))
+            .await?
+            .filter(|i| i.cancelled_at.is_none())
+            .ok_or(OrgError::InvalidInvite)?;
+        if !invite.is_for(&caller.email) {
+            return Err(OrgError::WrongInvitee);
+        }
+        if invite.accepted_at.is_some() {
+            return Err(OrgError::InviteAlreadyAccepted);
+        }
+        let org_id = invite.org_id;
+        if self.directory.role_of(org_id, caller.user_id).await?.is_some() {
+            return Err(OrgError::AlreadyMember(org_id));
+        }
+        let now = self.clock.now();
+        if invite.is_expired(now) {
+            return Err(OrgError::InviteExpired);
+        }
+        let organization = self.orgs.get(org_id).await?.ok_or(OrgError::InvalidInvite)?;
+        let member = Member {
+            user_id: caller.user_id,
+            email: caller.email.clone(),
+            role: invite.role,
+            joined_at: now,
+        };
+        match self.invites.accept(org_id, invite.id, &member).await {
+            Ok(()) => Ok(AcceptedInvite {
+                id: organization.id,
+                name: organization.name,
+            }),
+            Err(RepoError::NotFound) => Err(OrgError::InvalidInvite),
+            Err(RepoError::Duplicate(what)) if what == DUPLICATE_MEMBER => {
+                Err(OrgError::AlreadyMember(org_id))
+            }
+            Err(error) if is_conflict(&error, CONFLICT_INVITE_CLOSED) => Err(OrgError::InviteAlreadyAccepted),
+            Err(error) => Err(error.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+    use super::*;
+    use crate::mail::EmailKind;
+    use crate::orgs::invites::InviteStatus;
+    use crate::testing::{block_on, noon};
+    use chrono::Duration;
+    use mockall::predicate::eq;
+
+    /// The token [`Mocks::build`]'s generator draws: 32 bytes of 0x7f.
+    fn drawn_token() -> String {
+        "7f".repeat(32)
+    }
+
+    fn admin_with_org() -> Mocks {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_get()
+            .with(eq(ORG))
+            .returning(|_| Ok(Some(org())));
+        mocks
+    }
+
+    fn inviting(existing_members: Vec<Member>, pending: Vec<Invite>) -> Mocks {
+        let mut mocks = admin_with_org();
+        mocks
+            .orgs
+            .expect_members()
+            .return_once(move |_| Ok(existing_members));
+        mocks.invites.expect_pending().return_once(move |_| Ok(pending));
+        mocks
+    }
+
+    #[test]
+    fn an_admin_invites_an_address_and_the_email_is_queued_in_the_same_call() {
+        let mut mocks = inviting(vec![member(ME, OrgRole::Admin)], Vec::new());
+        mocks
+            .invites
+            .expect_create()
+            .withf(|invite, mail| {
+                let link = format!("{PUBLIC_URL}/invite/accept?token={}", drawn_token());
+                invite.org_id == ORG
+                    && invite.email.as_str() == "new@example.com"
+                    && invite.role == OrgRole::Admin
+                    && invite.invited_by == ME
+                    && invite.token_hash == digest_secret(&drawn_token())
+                    && invite.expires_at == noon() + Duration::days(7)
+                    && invite.email_sent_count == 1
+                    && mail.kind == EmailKind::OrgInvite
+                    && mail.to == invite.email
+                    && mail.link.as_deref() == Some(link.as_str())
+                    && mail.text.contains("admin@acme.example.com")
+                    && mail.subject.contains("Acme")
+            })
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let summary = block_on(
+            mocks
+                .build()
+                .invite(&me(), ORG, " New@Example.com ", Some(OrgRole::Admin)),
+        )
+        .unwrap();
+        assert_eq!(summary.email.as_str(), "new@example.com");
+        assert_eq!(summary.status, InviteStatus::Pending);
+    }
+
+    #[test]
+    fn the_invited_role_defaults_to_member() {
+        let mut mocks = inviting(Vec::new(), Vec::new());
+        mocks
+            .invites
+            .expect_create()
+            .withf(|invite, _| invite.role == OrgRole::Member)
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let summary = block_on(mocks.build().invite(&me(), ORG, "new@example.com", None)).unwrap();
+        assert_eq!(summary.role, OrgRole::Member);
+    }
+
+    #[test]
+    fn an_invalid_invitee_address_is_refused_on_the_email_field() {
+        let mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let error = block_on(mocks.build().invite(&me(), ORG, "no-at-sign", None)).unwrap_err();
+        assert_eq!(error.to_string(), "Please enter a valid email address");
+        assert!(error.fields().and_then(|f| f.get("email")).is_some());
+    }
+
+    #[test]
+    fn inviting_an_existing_member_is_a_conflict() {
+        let mocks = inviting(vec![member(OTHER, OrgRole::Member)], Vec::new());
+        let error = block_on(mocks.build().invite(&me(), ORG, "user-2@acme.example.com", None)).unwrap_err();
+        assert!(matches!(error, OrgError::InviteeIsMember));
+    }
+
+    #[test]
+    fn inviting_an_address_with_a_pending_invitation_is_a_conflict() {
+        let mocks = inviting(Vec::new(), vec![open_invite("new@example.com", noon())]);
+        let error = block_on(mocks.build().invite(&me(), ORG, "NEW@example.com", None)).unwrap_err();
+        assert!(matches!(error, OrgError::InvitePending));
+    }
+
+    #[test]
+    fn an_expired_invitation_does_not_block_a_new_one() {
+        let expired = open_invite("new@example.com", noon() - Duration::days(8));
+        let mut mocks = inviting(Vec::new(), vec![expired]);
+        mocks.invites.expect_create().times(1).returning(|_, _| Ok(()));
+        assert!(block_on(mocks.build().invite(&me(), ORG, "new@example.com", None)).is_ok());
+    }
+
+    #[test]
+    fn a_concurrent_duplicate_invitation_is_a_conflict() {
+        let mut mocks = inviting(Vec::new(), Vec::new());
+        mocks
+            .invites
+            .expect_create()
+            .returning(|_, _| Err(RepoError::Duplicate(DUPLICATE_INVITE)));
+        let error = block_on(mocks.build().invite(&me(), ORG, "new@example.com", None)).unwrap_err();
+        assert!(matches!(error, OrgError::InvitePending));
+    }
+
+    #[test]
+    fn a_resend_issues_a_new_token_extends_the_expiry_and_queues_the_email() {
+        let mut mocks = admin_with_org();
+        let invite = open_invite("new@example.com", noon() - Duration::days(3));
+        let old_hash = invite.token_hash.clone();
+        mocks
+            .invites
+            .expect_pending()
+            .return_once(move |_| Ok(vec![invite]));
+        mocks
+            .invites
+            .expect_resend()
+            .withf(move |org, to, hash, expiry, now, mail| {
+                *org == ORG
+                    && to.as_str() == "new@example.com"
+                    && hash == digest_secret(&drawn_token())
+                    && *hash != old_hash
+                    && *expiry == noon() + Duration::days(7)
+                    && *now == noon()
+                    && mail.kind == EmailKind::OrgInvite
+                    && mail.link.as_deref().is_some_and(|l| l.ends_with(&drawn_token()))
+            })
+            .times(1)
+            .returning(|_, _, hash, expiry, _, _| {
+                let mut stored = open_invite("new@example.com", noon() - Duration::days(3));
+                stored.token_hash = hash.to_owned();
+                stored.expires_at = expiry;
+                stored.email_sent_count = 2;
+                Ok(stored)
+            });
+        let summary = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap();
+        assert_eq!(summary.email_sent_count, 2);
+        assert_eq!(summary.expires_at, noon() + Duration::days(7));
+    }
+
+    #[test]
+    fn an_expired_invitation_cannot_be_resent() {
+        let mut mocks = admin_with_org();
+        let expired = open_invite("new@example.com", noon() - Duration::days(7));
+        mocks
+            .invites
+            .expect_pending()
+            .return_once(move |_| Ok(vec![expired]));
+        let error = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        assert!(matches!(error, OrgError::ResendExpired));
+        assert!(error.to_string().contains("expired"));
+    }
+
+    #[test]
+    fn resending_without_a_pending_invitation_is_not_found() {
+        let mut mocks = admin_with_org();
+        mocks.invites.expect_pending().returning(|_| Ok(Vec::new()));
+        let error = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        assert!(matches!(error, OrgError::InviteNotFound));
+    }
+
+    #[test]
+    fn an_admin_cancels_a_pending_invitation() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .invites
+            .expect_rescind()
+            .with(eq(ORG), eq(email("new@example.com")), eq(noon()))
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        assert!(block_on(mocks.build().rescind_invite(&me(), ORG, "New@example.com")).is_ok());
+    }
+
+    #[test]
+    fn cancelling_without_a_pending_invitation_is_not_found() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .invites
+            .expect_rescind()
+            .returning(|_, _, _| Err(RepoError::NotFound));
+        let error = block_on(mocks.build().rescind_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        assert!(matches!(error, OrgError::InviteNotFound));
+    }
+
+    /// Mocks where the token resolves to `invite` and the caller's membership is `role`.
+    fn accepting(invite: Option<Invite>, role: Option<OrgRole>) -> Mocks {
+        let mut mocks = Mocks::new().with_role(role);
+        mocks
+            .invites
+            .expect_find_by_token_hash()
+            .with(eq(digest_secret("the-token")))
+            .return_once(move |_| Ok(invite));
+        mocks
+    }
+
+    fn invite_for_me() -> Invite {
+        let mut invite = open_invite("Admin@Acme.Example.com", noon() - Duration::days(1));
+        invite.role = OrgRole::Admin;
+        invite
+    }
+
+    #[test]
+    fn accepting_joins_with_the_invitations_role_and_answers_the_organization() {
+        let mut mocks = accepting(Some(invite_for_me()), None);
+        mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
+        mocks
+            .invites
+            .expect_accept()
+            .withf(|org, invite, member| {
+                *org == ORG
+                    && invite.0.as_u128() == 99
+                    && member.user_id == ME
+                    && member.role == OrgRole::Admin
+                    && member.joined_at == noon()
+            })
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        let accepted = block_on(mocks.build().accept_invite(&me(), " the-token ")).unwrap();
+        assert_eq!(
+            accepted,
+            AcceptedInvite {
+                id: ORG,
+                name: "Acme".into()
+            }
+        );
+    }
+
+    #[test]
+    fn an_unknown_or_empty_token_is_an_invalid_invitation() {
+        let error = block_on(accepting(None, None).build().accept_invite(&me(), "the-token")).unwrap_err();
+        assert!(matches!(error, OrgError::InvalidInvite));
+        let error = block_on(Mocks::new().build().accept_invite(&me(), "  ")).unwrap_err();
+        assert!(matches!(error, OrgError::InvalidInvite));
+    }
+
+    #[test]
+    fn a_cancelled_invitation_cannot_be_accepted() {
+        let mut invite = invite_for_me();
+        invite.cancelled_at = Some(noon());
+        let error = block_on(
+            accepting(Some(invite), None)
+                .build()
+                .accept_invite(&me(), "the-token"),
+        )
+        .unwrap_err();
+        assert!(matches!(error, OrgError::InvalidInvite));
+    }
+
+    #[test]
+    fn an_invitation_sent_to_another_address_is_forbidden() {
+        let invite = open_invite("someone-else@example.com", noon());
+        let error = block_on(
+            accepting(Some(invite), None)
+                .build()
+                .accept_invite(&me(), "the-token"),
+        )
+        .unwrap_err();
+        assert!(matches!(error, OrgError::WrongInvitee));
+        assert_eq!(
+            error.to_string(),
+            "This invitation was sent to a different email address"
+        );
+    }
+
+    #[test]
+    fn an_accepted_invitation_cannot_be_used_again() {
+        let mut invite = invite_for_me();
+        invite.accepted_at = Some(noon());
+        let error = block_on(
+            accepting(Some(invite), None)
+                .build()
+                .accept_invite(&me(), "the-token"),
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("already been accepted"));
+    }
+
+    #[test]
+    fn a_member_accepting_is_told_so_with_the_organization_id_after_a_colon() {
+        let mocks = accepting(Some(invite_for_me()), Some(OrgRole::Member));
+        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("already a member"));
+        assert!(message.ends_with(&format!(":{ORG}")));
+    }
+
+    #[test]
+    fn an_expired_invitation_cannot_be_accepted() {
+        let invite = open_invite("admin@acme.example.com", noon() - Duration::days(7));
+        let error = block_on(
+            accepting(Some(invite), None)
+                .build()
+                .accept_invite(&me(), "the-token"),
+        )
+        .unwrap_err();
+        assert!(matches!(error, OrgError::InviteExpired));
+        assert!(error.to_string().contains("expired"));
+    }
+
+    #[test]
+    fn a_concurrent_acceptance_is_reported_as_already_accepted() {
+        let mut mocks = accepting(Some(invite_for_me()), None);
+        mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
+        mocks
+            .invites
+            .expect_accept()
+            .returning(|_, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_CLOSED.into())));
+        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        assert!(matches!(error, OrgError::InviteAlreadyAccepted));
+    }
+
+    #[test]
+    fn joining_concurrently_by_another_way_is_reported_as_already_a_member() {
+        let mut mocks = accepting(Some(invite_for_me()), None);
+        mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
+        mocks
+            .invites
+            .expect_accept()
+            .returning(|_, _, _| Err(RepoError::Duplicate(DUPLICATE_MEMBER)));
+        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        assert!(matches!(error, OrgError::AlreadyMember(id) if id == ORG));
+    }
+}

@@ -1,0 +1,108 @@
+//! Fixtures of the organization service tests.
+
+use std::sync::Arc;
+use uuid::Uuid;
+
+use super::OrgService;
+use crate::common::{Caller, EmailAddress, InviteId, OrgId, UserId};
+use crate::orgs::invites::Invite;
+use crate::orgs::ports::{MockInviteRepository, MockMemberDirectory, MockOrgRepository};
+use crate::orgs::{Member, OrgMembership, OrgProfile, OrgRole, Organization};
+use crate::testing::{RepeatingBytes, fixed_clock, noon};
+
+pub const ME: UserId = UserId(Uuid::from_u128(1));
+pub const OTHER: UserId = UserId(Uuid::from_u128(2));
+pub const ORG: OrgId = OrgId(Uuid::from_u128(10));
+pub const PUBLIC_URL: &str = "https://portal.example.com";
+
+pub fn email(text: &str) -> EmailAddress {
+    EmailAddress::parse(text).unwrap()
+}
+
+/// The acting user: `admin@acme.example.com` (whatever role the directory gives).
+pub fn me() -> Caller {
+    Caller {
+        user_id: ME,
+        email: email("admin@acme.example.com"),
+        platform_role: None,
+    }
+}
+
+pub fn org() -> Organization {
+    Organization {
+        id: ORG,
+        name: "Acme".into(),
+        profile: OrgProfile::default(),
+        created_at: noon(),
+        updated_at: noon(),
+    }
+}
+
+pub fn membership(role: OrgRole) -> OrgMembership {
+    OrgMembership {
+        organization: org(),
+        role,
+    }
+}
+
+pub fn member(user: UserId, role: OrgRole) -> Member {
+    let address = if user == ME {
+        "admin@acme.example.com".to_owned()
+    } else {
+        format!("user-{}@acme.example.com", user.0.as_u128())
+    };
+    Member {
+        user_id: user,
+        email: email(&address),
+        role,
+        joined_at: noon(),
+    }
+}
+
+/// An open invitation of `ORG` for `to`, sent at `invited_at` (so it expires seven days later).
+pub fn open_invite(to: &str, invited_at: chrono::DateTime<chrono::Utc>) -> Invite {
+    let (mut invite, _) = Invite::issue(
+        ORG,
+        email(to),
+        OrgRole::Member,
+        OTHER,
+        &RepeatingBytes(0x42),
+        invited_at,
+    );
+    invite.id = InviteId(Uuid::from_u128(99));
+    invite
+}
+
+/// The mocks of one test; expectations are set on the fields, then [`Mocks::build`] makes the service.
+pub struct Mocks {
+    pub orgs: MockOrgRepository,
+    pub invites: MockInviteRepository,
+    pub directory: MockMemberDirectory,
+}
+
+impl Mocks {
+    pub fn new() -> Self {
+        Self {
+            orgs: MockOrgRepository::new(),
+            invites: MockInviteRepository::new(),
+            directory: MockMemberDirectory::new(),
+        }
+    }
+
+    /// The directory answers `role` for the caller in any organization.
+    pub fn with_role(mut self, role: Option<OrgRole>) -> Self {
+        self.directory.expect_role_of().returning(move |_, _| Ok(role));
+        self
+    }
+
+    pub fn build(self) -> OrgService {
+        OrgService::new(
+            Arc::new(self.orgs),
+            Arc::new(self.invites),
+            Arc::new(self.directory),
+            Arc::new(fixed_clock()),
+            Arc::new(RepeatingBytes(0x7f)),
+            PUBLIC_URL,
+        )
+    }
+}
