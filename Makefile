@@ -12,13 +12,14 @@ NODE_STAMP := $(FRONTEND)/node_modules/.installed-stamp
 # Crates that must never be reachable from the domain (ARCHITECTURE.md rule 1).
 IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
 
-.PHONY: run build frontend server test test-rust test-frontend lint fmt check-deps clean help
+.PHONY: run build frontend server test test-rust test-frontend lint fmt check-deps schema-check clean help
 
 help:
 	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
 	@echo "make test       every test of the repository"
 	@echo "make lint       rustfmt, clippy -D warnings, eslint, tsc, prettier"
 	@echo "make check-deps prove the domain crate reaches no I/O crate"
+	@echo "make schema-check verify adapters/db/src/schema.rs against fresh SQLite and PostgreSQL databases"
 
 $(NODE_STAMP): $(FRONTEND)/package.json $(FRONTEND)/package-lock.json
 	cd $(FRONTEND) && $(NPM) ci --no-audit --no-fund
@@ -38,9 +39,17 @@ run: build
 
 test: test-rust test-frontend check-deps
 
+# Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts).
 test-rust:
-	$(CARGO) test --workspace --all-targets --no-fail-fast
+	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --no-fail-fast 2>&1 | tee target-test.log
+	@echo "contract tests on SQLite:     $$(grep -cE '^test .*::sqlite \.\.\. ok$$' target-test.log)"
+	@echo "contract tests on PostgreSQL: $$(grep -cE '^test .*::postgres \.\.\. ok$$' target-test.log)"
+	@rm -f target-test.log
 	$(CARGO) test --workspace --doc
+
+# Migrates fresh SQLite and PostgreSQL databases and checks adapters/db/src/schema.rs against both.
+schema-check:
+	scripts/with-postgres.sh $(CARGO) test -p adapter-db --test schema_check -- --nocapture
 
 test-frontend: $(NODE_STAMP)
 	cd $(FRONTEND) && $(NPM) test

@@ -1,0 +1,81 @@
+//! The database handle itself: transactions, constraint mapping, concurrent writers.
+
+use crate::contract;
+use crate::fixtures;
+use adapter_db::convert::db_error;
+use adapter_db::schema::accounts;
+use diesel::prelude::*;
+use domain::common::RepoError;
+
+contract! {
+    async fn a_failed_write_rolls_back_everything_it_did(db) {
+        let result: Result<(), RepoError> = db
+            .write(|conn| {
+                diesel::insert_into(accounts::table)
+                    .values((
+                        accounts::id.eq("a1"),
+                        accounts::email.eq("one@example.com"),
+                        accounts::created_at.eq(0_i64),
+                        accounts::updated_at.eq(0_i64),
+                    ))
+                    .execute(conn)
+                    .map_err(db_error("insert", "email"))?;
+                Err(RepoError::Conflict("stop".into()))
+            })
+            .await;
+        assert!(matches!(result, Err(RepoError::Conflict(_))));
+        let count: i64 = db
+            .read(|conn| accounts::table.count().get_result(conn).map_err(db_error("count", "")))
+            .await
+            .unwrap();
+        assert_eq!(count, 0, "the insert was rolled back");
+    }
+
+    async fn a_unique_violation_is_a_duplicate(db) {
+        fixtures::account(db, "twice@example.com");
+        let result = db
+            .write(|conn| {
+                diesel::insert_into(accounts::table)
+                    .values((
+                        accounts::id.eq("other-id"),
+                        accounts::email.eq("twice@example.com"),
+                        accounts::created_at.eq(0_i64),
+                        accounts::updated_at.eq(0_i64),
+                    ))
+                    .execute(conn)
+                    .map_err(db_error("insert", "email"))
+            })
+            .await;
+        assert!(matches!(result, Err(RepoError::Duplicate("email"))), "{result:?}");
+    }
+
+    async fn many_concurrent_writers_lose_nothing(db) {
+        let writers = 64;
+        let mut tasks = Vec::new();
+        for i in 0..writers {
+            let db = db.clone();
+            tasks.push(tokio::spawn(async move {
+                db.write(move |conn| {
+                    diesel::insert_into(accounts::table)
+                        .values((
+                            accounts::id.eq(format!("id-{i}")),
+                            accounts::email.eq(format!("user{i}@example.com")),
+                            accounts::created_at.eq(0_i64),
+                            accounts::updated_at.eq(0_i64),
+                        ))
+                        .execute(conn)
+                        .map_err(db_error("insert", "email"))
+                })
+                .await
+            }));
+        }
+        for task in tasks {
+            task.await.expect("task").expect("every write succeeds");
+        }
+        let count: i64 = db
+            .read(|conn| accounts::table.count().get_result(conn).map_err(db_error("count", "")))
+            .await
+            .unwrap();
+        assert_eq!(count, writers);
+    }
+}

@@ -1,0 +1,43 @@
+//! Contract tests of every repository port, each run on a fresh SQLite database and on a fresh PostgreSQL
+//! schema. A test named `x::sqlite` and `x::postgres` is the same contract on the two backends.
+//!
+//! Write a contract with [`contract!`]:
+//! ```ignore
+//! contract! {
+//!     async fn a_created_org_can_be_read_back(db) {
+//!         let repo = DieselOrgRepository::new(db.clone());
+//!         ...
+//!     }
+//! }
+//! ```
+
+/// Expands each `async fn name(db) { … }` into a module `name` with two tests, `sqlite` and `postgres`,
+/// each given a fresh migrated `&Db`.
+#[macro_export]
+macro_rules! contract {
+    ($(async fn $name:ident($db:ident) $body:block)*) => {
+        $(
+            mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+
+                async fn run($db: &adapter_db::Db) $body
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    let test_db = adapter_db::testing::fresh(adapter_db::Backend::Sqlite);
+                    run(&test_db).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    let test_db = adapter_db::testing::fresh(adapter_db::Backend::Postgres);
+                    run(&test_db).await;
+                }
+            }
+        )*
+    };
+}
+
+mod fixtures;
+mod infrastructure;
