@@ -1,6 +1,7 @@
 //! `app-server`: the developer portal in one binary.
 
 use app_server::{Application, Config, telemetry};
+
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -14,6 +15,8 @@ struct Cli {
 enum Command {
     /// Serve the web UI and the API (the default).
     Serve,
+    /// Apply pending database migrations and exit.
+    Migrate,
 }
 
 #[actix_web::main]
@@ -26,6 +29,10 @@ async fn main() -> anyhow::Result<()> {
         Command::Serve => {
             let application = Application::build(&config)?;
             application.run_until_stopped().await?;
+        }
+        Command::Migrate => {
+            app_server::startup::open_database(&config)?;
+            println!("database is up to date");
         }
     }
     Ok(())

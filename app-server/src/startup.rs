@@ -9,6 +9,22 @@ use tracing_actix_web::TracingLogger;
 
 use crate::Config;
 
+/// Connections per instance. SQLite serialises writers in-process, so more connections only help readers.
+const POOL_SIZE: u32 = 16;
+
+/// Opens the configured database and applies pending migrations.
+///
+/// # Errors
+/// With the real cause when the database cannot be opened or migrated.
+pub fn open_database(config: &Config) -> anyhow::Result<db_adapter::Db> {
+    let db = db_adapter::Db::connect(&config.database_url, POOL_SIZE)?;
+    let applied = db.run_migrations()?;
+    if !applied.is_empty() {
+        tracing::info!(migrations = ?applied, "applied database migrations");
+    }
+    Ok(db)
+}
+
 /// A built, bound, not yet running server.
 pub struct Application {
     port: u16,
@@ -21,6 +37,8 @@ impl Application {
     /// # Errors
     /// When the address cannot be bound.
     pub fn build(config: &Config) -> anyhow::Result<Self> {
+        let db = open_database(config)?;
+        tracing::info!(backend = ?db.backend(), "database ready");
         let listener = TcpListener::bind(config.bind)
             .map_err(|e| anyhow::anyhow!("could not listen on {}: {e}", config.bind))?;
         let port = listener.local_addr()?.port();

@@ -36,12 +36,25 @@ pub enum DbError {
     UnsupportedUrl(String),
     #[error("could not create the folder for the SQLite database {path}: {source}")]
     CreateDir { path: String, source: std::io::Error },
+    // The causes are part of the message (not a `source`), so that they are printed once.
     #[error("could not connect to the database: {0}")]
-    Connect(#[from] diesel::ConnectionError),
+    Connect(diesel::ConnectionError),
     #[error("could not build the connection pool: {0}")]
-    Pool(#[from] diesel::r2d2::PoolError),
+    Pool(diesel::r2d2::PoolError),
     #[error("could not apply the migrations: {0}")]
     Migrate(String),
+}
+
+impl From<diesel::ConnectionError> for DbError {
+    fn from(value: diesel::ConnectionError) -> Self {
+        Self::Connect(value)
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for DbError {
+    fn from(value: diesel::r2d2::PoolError) -> Self {
+        Self::Pool(value)
+    }
 }
 
 /// A connection string taken apart.
