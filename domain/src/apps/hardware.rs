@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::permissions::clean_description;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum HardwareType {
@@ -32,4 +34,198 @@ pub struct HardwareRequirement {
     pub level: HardwareLevel,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+}
+
+/// Longest hardware requirement description accepted, in characters.
+pub const MAX_HARDWARE_DESCRIPTION_LEN: usize = 500;
+
+impl HardwareType {
+    /// Every type, in the order the editor offers them.
+    pub const ALL: [Self; 8] = [
+        Self::Camera,
+        Self::Display,
+        Self::Microphone,
+        Self::Speaker,
+        Self::Imu,
+        Self::Button,
+        Self::Light,
+        Self::Wifi,
+    ];
+
+    /// Every type, in the order the editor offers them.
+    #[must_use]
+    pub const fn all() -> [Self; 8] {
+        Self::ALL
+    }
+
+    /// The wire form (`IMU`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Camera => "CAMERA",
+            Self::Display => "DISPLAY",
+            Self::Microphone => "MICROPHONE",
+            Self::Speaker => "SPEAKER",
+            Self::Imu => "IMU",
+            Self::Button => "BUTTON",
+            Self::Light => "LIGHT",
+            Self::Wifi => "WIFI",
+        }
+    }
+}
+
+impl HardwareLevel {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Required => "REQUIRED",
+            Self::Optional => "OPTIONAL",
+        }
+    }
+}
+
+impl HardwareRequirement {
+    /// Whether a device without this hardware cannot install the app.
+    #[must_use]
+    pub const fn blocks_installation(&self) -> bool {
+        matches!(self.level, HardwareLevel::Required)
+    }
+}
+
+/// The types not yet on `existing`, in editor order; empty means the add button reads "All Added".
+#[must_use]
+pub fn available_to_add(existing: &[HardwareRequirement]) -> Vec<HardwareType> {
+    HardwareType::ALL
+        .into_iter()
+        .filter(|kind| !existing.iter().any(|h| h.kind == *kind))
+        .collect()
+}
+
+/// The row the add button creates: the first available type, level `REQUIRED`, no description; `None`
+/// when all types are added.
+#[must_use]
+pub fn new_row(existing: &[HardwareRequirement]) -> Option<HardwareRequirement> {
+    available_to_add(existing)
+        .first()
+        .map(|kind| HardwareRequirement {
+            kind: *kind,
+            level: HardwareLevel::Required,
+            description: None,
+        })
+}
+
+/// Why a hardware requirement list was refused. Each message is shown on the `hardwareRequirements` field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HardwareError {
+    #[error("Hardware requirement {} is listed more than once", .0.as_str())]
+    Duplicate(HardwareType),
+    #[error(
+        "Hardware requirement descriptions must be {} characters or fewer",
+        MAX_HARDWARE_DESCRIPTION_LEN
+    )]
+    DescriptionTooLong(HardwareType),
+}
+
+/// Validates a submitted list: each type at most once, descriptions at most 500 characters. Returns the
+/// list with descriptions trimmed and blank descriptions removed.
+///
+/// # Errors
+/// The first [`HardwareError`] found, in list order.
+pub fn validate_hardware(list: &[HardwareRequirement]) -> Result<Vec<HardwareRequirement>, HardwareError> {
+    let mut out: Vec<HardwareRequirement> = Vec::with_capacity(list.len());
+    for entry in list {
+        if out.iter().any(|h| h.kind == entry.kind) {
+            return Err(HardwareError::Duplicate(entry.kind));
+        }
+        let description = clean_description(entry.description.as_deref());
+        if description
+            .as_ref()
+            .is_some_and(|d| d.chars().count() > MAX_HARDWARE_DESCRIPTION_LEN)
+        {
+            return Err(HardwareError::DescriptionTooLong(entry.kind));
+        }
+        out.push(HardwareRequirement {
+            kind: entry.kind,
+            level: entry.level,
+            description,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(kind: HardwareType, level: HardwareLevel) -> HardwareRequirement {
+        HardwareRequirement {
+            kind,
+            level,
+            description: None,
+        }
+    }
+
+    #[test]
+    fn a_new_hardware_row_defaults_to_required_and_the_first_free_type() {
+        assert_eq!(
+            new_row(&[]),
+            Some(entry(HardwareType::Camera, HardwareLevel::Required))
+        );
+        let row = new_row(&[entry(HardwareType::Camera, HardwareLevel::Optional)]).unwrap();
+        assert_eq!(row.kind, HardwareType::Display);
+        assert_eq!(row.level, HardwareLevel::Required);
+    }
+
+    #[test]
+    fn when_every_hardware_type_is_added_no_row_can_be_added() {
+        let all: Vec<_> = HardwareType::all()
+            .into_iter()
+            .map(|k| entry(k, HardwareLevel::Optional))
+            .collect();
+        assert!(available_to_add(&all).is_empty());
+        assert_eq!(new_row(&all), None);
+    }
+
+    #[test]
+    fn a_hardware_type_listed_twice_is_refused() {
+        let list = [
+            entry(HardwareType::Imu, HardwareLevel::Required),
+            entry(HardwareType::Imu, HardwareLevel::Optional),
+        ];
+        let err = validate_hardware(&list).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Hardware requirement IMU is listed more than once"
+        );
+    }
+
+    #[test]
+    fn an_overlong_hardware_description_is_refused_and_blank_ones_dropped() {
+        let mut long = entry(HardwareType::Wifi, HardwareLevel::Required);
+        long.description = Some("w".repeat(MAX_HARDWARE_DESCRIPTION_LEN + 1));
+        assert_eq!(
+            validate_hardware(&[long]),
+            Err(HardwareError::DescriptionTooLong(HardwareType::Wifi))
+        );
+        let mut blank = entry(HardwareType::Light, HardwareLevel::Optional);
+        blank.description = Some("  ".into());
+        assert_eq!(validate_hardware(&[blank]).unwrap()[0].description, None);
+    }
+
+    #[test]
+    fn only_required_hardware_blocks_installation() {
+        assert!(entry(HardwareType::Display, HardwareLevel::Required).blocks_installation());
+        assert!(!entry(HardwareType::Display, HardwareLevel::Optional).blocks_installation());
+    }
+
+    #[test]
+    fn hardware_wire_forms_match_serde() {
+        for kind in HardwareType::all() {
+            assert_eq!(
+                serde_json::to_string(&kind).unwrap(),
+                format!("\"{}\"", kind.as_str())
+            );
+        }
+        assert_eq!(HardwareLevel::Optional.as_str(), "OPTIONAL");
+    }
 }

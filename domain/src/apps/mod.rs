@@ -18,3 +18,5 @@ pub use permissions::{Permission, PermissionCategory, PermissionType};
 pub use settings::{SelectOption, Setting};
 pub use status::AppStoreStatus;
 pub use tools::{ParameterType, Tool, ToolParameter};
+pub mod keys;
+pub mod sharing;

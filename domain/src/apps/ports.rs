@@ -1,1 +1,238 @@
-//! (being written)
+//! Ports of the apps context.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use super::status::StatusCounts;
+use super::{App, AppStoreStatus, PackageName};
+use crate::common::{EmailAddress, ImageId, OrgId, RepoError};
+use crate::mail::OutgoingEmail;
+use crate::review::ReviewEvent;
+
+/// The review fields written by approve and reject.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewStamp {
+    pub notes: Option<String>,
+    /// The reviewer's e-mail address.
+    pub reviewed_by: String,
+    pub reviewed_at: DateTime<Utc>,
+}
+
+/// One store transition with everything that must be written with it, in one transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatusChange {
+    pub to: AppStoreStatus,
+    /// `Some` writes `reviewNotes`, `reviewedBy` and `reviewedAt` (notes `None` clears them); `None`
+    /// leaves them as they are (publish).
+    pub review: Option<ReviewStamp>,
+    /// The new `updatedAt`.
+    pub at: DateTime<Utc>,
+    /// Appended to the app's review history.
+    pub event: ReviewEvent,
+    /// Put in the outbox.
+    pub emails: Vec<OutgoingEmail>,
+}
+
+/// Stores apps, their API key digests, share tokens and tester lists.
+///
+/// Every method that touches an organization's apps takes its `OrgId` and behaves as if apps of other
+/// organizations did not exist. `admin_…` and `find_by_…` methods are the only unscoped ones.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait AppRepository: Send + Sync {
+    /// Stores a new app with the digest of its API key.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`]`("package_name")` when an app (of any organization) has that package name;
+    /// [`RepoError::Backend`] when the store fails.
+    async fn insert(&self, app: &App, key_hash: &str) -> Result<(), RepoError>;
+
+    /// The organization's app with that package name.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn get(&self, org: OrgId, package: &PackageName) -> Result<Option<App>, RepoError>;
+
+    /// The organization's apps, newest first.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn list(&self, org: OrgId) -> Result<Vec<App>, RepoError>;
+
+    /// Writes the editable fields of `app` (name, description, onboardingInstructions, publicUrl, logoURL,
+    /// webviewURL, appType, settings, tools, hardwareRequirements, permissions, updatedAt) — never the
+    /// status, review fields, key, sharing or organization — provided the stored status is still
+    /// `expected_status`; appends `event` to the review history in the same transaction.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Conflict`] when its
+    /// status is no longer `expected_status`; [`RepoError::Backend`] when the store fails.
+    async fn update(
+        &self,
+        org: OrgId,
+        app: &App,
+        expected_status: AppStoreStatus,
+        event: Option<ReviewEvent>,
+    ) -> Result<(), RepoError>;
+
+    /// Deletes the app with, atomically, its key digest, share tokens, tester list, review history, uptime
+    /// data and image rows. Answers the ids of the image rows removed, whose files the caller deletes.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Backend`] when the store
+    /// fails.
+    async fn delete(&self, org: OrgId, package: &PackageName) -> Result<Vec<ImageId>, RepoError>;
+
+    /// Replaces the key digest; the old key stops working at once.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Backend`] when the store
+    /// fails.
+    async fn replace_key_hash(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        key_hash: &str,
+    ) -> Result<(), RepoError>;
+
+    /// Sets `sharedWithOrganization` and `updatedAt`.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Backend`] when the store
+    /// fails.
+    async fn set_visibility(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        shared_with_organization: bool,
+        at: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
+
+    /// Replaces `sharedWithEmails` and sets `updatedAt`.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Backend`] when the store
+    /// fails.
+    async fn set_share_emails(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        emails: Vec<EmailAddress>,
+        at: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
+
+    /// The app's share token, if one was created.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn share_token(&self, org: OrgId, package: &PackageName) -> Result<Option<String>, RepoError>;
+
+    /// Stores `token` as the app's share token unless it already has one, and answers the token stored
+    /// (so two concurrent creators get the same link).
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Backend`] when the store
+    /// fails.
+    async fn create_share_token(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        token: &str,
+        at: DateTime<Utc>,
+    ) -> Result<String, RepoError>;
+
+    /// Moves the app (with its key, status, settings and history) from one organization to another and
+    /// appends `event`, in one transaction.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when `from` has no such app; [`RepoError::Backend`] when the store fails.
+    async fn move_app(
+        &self,
+        from: OrgId,
+        to: OrgId,
+        package: &PackageName,
+        event: ReviewEvent,
+    ) -> Result<(), RepoError>;
+
+    /// Compare-and-set store transition of an organization's app: when its status is `expected`, writes
+    /// `change.to`, the review fields, `updatedAt`, the event and the e-mails in one transaction, and
+    /// answers the app as stored afterwards.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Conflict`] when its
+    /// status is not `expected`; [`RepoError::Backend`] when the store fails.
+    async fn transition(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        expected: AppStoreStatus,
+        change: StatusChange,
+    ) -> Result<App, RepoError>;
+
+    /// As [`AppRepository::transition`], for a platform reviewer, whatever organization owns the app.
+    ///
+    /// # Errors
+    /// As [`AppRepository::transition`].
+    async fn admin_transition(
+        &self,
+        package: &PackageName,
+        expected: AppStoreStatus,
+        change: StatusChange,
+    ) -> Result<App, RepoError>;
+
+    /// Any app by package name (platform admins and reviewers only).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn admin_get(&self, package: &PackageName) -> Result<Option<App>, RepoError>;
+
+    /// Every app in `status`, oldest `updatedAt` first.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn admin_list_by_status(&self, status: AppStoreStatus) -> Result<Vec<App>, RepoError>;
+
+    /// How many apps are in each status.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn admin_counts(&self) -> Result<StatusCounts, RepoError>;
+
+    /// The app whose key digest is `key_hash` (SDK authentication; the caller checks the key's shape first).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find_by_key_hash(&self, key_hash: &str) -> Result<Option<App>, RepoError>;
+
+    /// The app shared under `token` (the read-only tester page).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find_by_share_token(&self, token: &str) -> Result<Option<App>, RepoError>;
+}
+
+/// What publishing and review e-mails need to know about an organization.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrgContact {
+    pub name: String,
+    pub contact_email: Option<EmailAddress>,
+}
+
+impl OrgContact {
+    /// Publishing needs a non-blank name and a contact e-mail.
+    #[must_use]
+    pub fn is_complete(&self) -> bool {
+        !self.name.trim().is_empty() && self.contact_email.is_some()
+    }
+}
+
+/// Reads an organization's name and contact e-mail (implemented by the adapter that stores organizations).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait OrgProfileLookup: Send + Sync {
+    /// The organization's name and contact e-mail, or `None` when it does not exist.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn profile(&self, org: OrgId) -> Result<Option<OrgContact>, RepoError>;
+}

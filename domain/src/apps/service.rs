@@ -1,1 +1,383 @@
-//! (being written)
+//! App use cases for developers (PRODUCT.md §3, §4). Every use case checks that the caller is a member of
+//! the organization it touches, and that the member's role allows the action; an app of another
+//! organization is reported as not found, never revealed.
+//!
+//! The use cases are split over this file (register, read, edit, delete, keys, permissions) and
+//! `service_store.rs` (publish, sharing, move).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::keys::{PlainApiKey, issue_api_key};
+use super::permissions::validate_permissions;
+use super::ports::{AppRepository, OrgProfileLookup};
+use super::status::IllegalTransition;
+use super::validation::{
+    FieldErrors, RegistrationInput, UpdateInput, changed_fields, validate_registration, validate_update,
+};
+use super::{App, AppStoreStatus, PackageName, Permission};
+use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
+use crate::media::ImageStore;
+use crate::media::models::storage_key;
+use crate::orgs::ports::MemberDirectory;
+use crate::orgs::{OrgAction, OrgRole};
+use crate::review::{ReviewEvent, ReviewEventKind};
+
+#[path = "service_store.rs"]
+mod store;
+pub use store::ShareLink;
+
+#[cfg(test)]
+#[path = "service_fixtures.rs"]
+pub(crate) mod fixtures;
+
+pub const NO_ORGANIZATION: &str = "Please select an organization to create this app";
+pub const PACKAGE_NAME_TAKEN: &str = "This package name is already in use. Please choose another.";
+pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
+pub const ADMINS_ONLY: &str = "Only organization admins can do this";
+pub const APP_NOT_FOUND: &str = "App not found";
+pub const PROFILE_INCOMPLETE: &str = "Your organization profile is incomplete. Please fill out your organization name and contact email before publishing an app.";
+pub const TARGET_ORG_REQUIRED: &str = "Please select a target organization";
+pub const NOT_A_MEMBER_OF_TARGET: &str = "You must be a member of the target organization";
+pub const SAME_ORGANIZATION: &str = "The app already belongs to this organization";
+pub const CHANGED_MEANWHILE: &str = "The app changed meanwhile. Please reload and try again.";
+
+/// Settings of the app use cases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppServiceConfig {
+    /// Base of share links (`PORTAL_STORE_URL`).
+    pub store_base_url: String,
+}
+
+/// Errors of the app use cases; the doc of each variant names its HTTP status, [`AppError::code`] its
+/// machine code and [`AppError::fields`] the field map of validation errors.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// 400: no organization was selected for a new app.
+    #[error("{}", NO_ORGANIZATION)]
+    NoOrganization,
+    /// 400: one or more fields are invalid (field → message).
+    #[error("{}", joined_messages(.0))]
+    Validation(FieldErrors),
+    /// 409: the package name is taken (field `packageName`).
+    #[error("{}", PACKAGE_NAME_TAKEN)]
+    DuplicatePackageName,
+    /// 403: the caller is not a member of the organization.
+    #[error("{}", NOT_A_MEMBER)]
+    NotMember,
+    /// 403: the caller's role does not allow the action.
+    #[error("{}", ADMINS_ONLY)]
+    AdminOnly,
+    /// 404: the organization has no such app.
+    #[error("{}", APP_NOT_FOUND)]
+    NotFound,
+    /// 409: the store status does not allow the action.
+    #[error(transparent)]
+    IllegalTransition(#[from] IllegalTransition),
+    /// 409: the app changed between reading and writing.
+    #[error("{}", CHANGED_MEANWHILE)]
+    Conflict,
+    /// 400 with code `PROFILE_INCOMPLETE`: publishing needs the organization's name and contact e-mail.
+    #[error("{}", PROFILE_INCOMPLETE)]
+    ProfileIncomplete,
+    /// 400: a move without a target organization.
+    #[error("{}", TARGET_ORG_REQUIRED)]
+    TargetOrgRequired,
+    /// 400: a move to the organization that already owns the app.
+    #[error("{}", SAME_ORGANIZATION)]
+    SameOrganization,
+    /// 403: the caller is not a member of the move's target organization.
+    #[error("{}", NOT_A_MEMBER_OF_TARGET)]
+    NotMemberOfTarget,
+    /// 500 (or 503).
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+fn joined_messages(fields: &FieldErrors) -> String {
+    let mut out = String::new();
+    for (i, message) in fields.values().enumerate() {
+        if i > 0 {
+            out.push_str("; ");
+        }
+        let _ = write!(out, "{message}");
+    }
+    out
+}
+
+impl AppError {
+    /// The machine code of the error body.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::NoOrganization => "NO_ORGANIZATION",
+            Self::Validation(_) => "VALIDATION",
+            Self::DuplicatePackageName => "PACKAGE_NAME_TAKEN",
+            Self::NotMember | Self::AdminOnly | Self::NotMemberOfTarget => "FORBIDDEN",
+            Self::NotFound => "NOT_FOUND",
+            Self::IllegalTransition(_) => "ILLEGAL_TRANSITION",
+            Self::Conflict => "CONFLICT",
+            Self::ProfileIncomplete => "PROFILE_INCOMPLETE",
+            Self::TargetOrgRequired => "TARGET_ORG_REQUIRED",
+            Self::SameOrganization => "SAME_ORGANIZATION",
+            Self::Repo(_) => "INTERNAL",
+        }
+    }
+
+    /// The field map of the error body, for validation errors and a taken package name.
+    #[must_use]
+    pub fn fields(&self) -> Option<FieldErrors> {
+        match self {
+            Self::Validation(fields) => Some(fields.clone()),
+            Self::DuplicatePackageName => Some(FieldErrors::from([(
+                "packageName".to_owned(),
+                PACKAGE_NAME_TAKEN.to_owned(),
+            )])),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn field(field: &str, message: impl Into<String>) -> Self {
+        Self::Validation(FieldErrors::from([(field.to_owned(), message.into())]))
+    }
+}
+
+/// Maps the error of a write to an existing app.
+pub(crate) fn write_error(error: RepoError) -> AppError {
+    match error {
+        RepoError::NotFound => AppError::NotFound,
+        RepoError::Conflict(_) => AppError::Conflict,
+        other => AppError::Repo(other),
+    }
+}
+
+/// A new app and its API key, shown this once.
+#[derive(Debug, Clone)]
+pub struct Registered {
+    pub app: App,
+    pub api_key: PlainApiKey,
+}
+
+/// The outcome of a delete: files of the app's images that could not be removed (their rows are gone, so
+/// nothing refers to them); the HTTP layer logs them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AppDeleted {
+    pub unremoved_files: Vec<String>,
+}
+
+/// The app use cases.
+pub struct AppService {
+    apps: Arc<dyn AppRepository>,
+    members: Arc<dyn MemberDirectory>,
+    orgs: Arc<dyn OrgProfileLookup>,
+    images: Arc<dyn ImageStore>,
+    clock: Arc<dyn Clock>,
+    secrets: Arc<dyn SecretGenerator>,
+    config: AppServiceConfig,
+}
+
+impl AppService {
+    #[must_use]
+    pub fn new(
+        apps: Arc<dyn AppRepository>,
+        members: Arc<dyn MemberDirectory>,
+        orgs: Arc<dyn OrgProfileLookup>,
+        images: Arc<dyn ImageStore>,
+        clock: Arc<dyn Clock>,
+        secrets: Arc<dyn SecretGenerator>,
+        config: AppServiceConfig,
+    ) -> Self {
+        Self {
+            apps,
+            members,
+            orgs,
+            images,
+            clock,
+            secrets,
+            config,
+        }
+    }
+
+    /// The caller's role in `org`, provided it allows `action`.
+    async fn authorize(&self, caller: &Caller, org: OrgId, action: OrgAction) -> Result<OrgRole, AppError> {
+        match self.members.role_of(org, caller.user_id).await? {
+            None => Err(AppError::NotMember),
+            Some(role) if role.can(action) => Ok(role),
+            Some(_) => Err(AppError::AdminOnly),
+        }
+    }
+
+    async fn load(&self, org: OrgId, package: &PackageName) -> Result<App, AppError> {
+        self.apps.get(org, package).await?.ok_or(AppError::NotFound)
+    }
+
+    /// Writes the editable fields of `next`; when the app is PUBLISHED and something changed, records an
+    /// edit-after-approval event listing the changed fields (PRODUCT.md §4).
+    async fn save_edit(&self, caller: &Caller, current: &App, next: &App) -> Result<(), AppError> {
+        let changed = changed_fields(current, next);
+        let event =
+            (current.app_store_status == AppStoreStatus::Published && !changed.is_empty()).then(|| {
+                ReviewEvent::new(
+                    self.secrets.as_ref(),
+                    current,
+                    ReviewEventKind::EditedAfterApproval,
+                    caller,
+                    next.updated_at,
+                )
+                .with_detail(json!({ "changedFields": changed }))
+            });
+        self.apps
+            .update(current.org_id, next, current.app_store_status, event)
+            .await
+            .map_err(write_error)
+    }
+
+    /// Registers an app in the organization and issues its API key.
+    ///
+    /// # Errors
+    /// [`AppError::NoOrganization`]; [`AppError::NotMember`]; [`AppError::Validation`];
+    /// [`AppError::DuplicatePackageName`]; [`AppError::Repo`].
+    pub async fn register(
+        &self,
+        caller: &Caller,
+        org: Option<OrgId>,
+        input: &RegistrationInput,
+    ) -> Result<Registered, AppError> {
+        let org = org.ok_or(AppError::NoOrganization)?;
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        let new_app = validate_registration(input).map_err(AppError::Validation)?;
+        let key = issue_api_key(self.secrets.as_ref());
+        let app = new_app.into_app(org, caller.user_id, self.clock.now());
+        match self.apps.insert(&app, &key.hash).await {
+            Ok(()) => Ok(Registered {
+                app,
+                api_key: key.plain,
+            }),
+            Err(RepoError::Duplicate(_)) => Err(AppError::DuplicatePackageName),
+            Err(other) => Err(AppError::Repo(other)),
+        }
+    }
+
+    /// The organization's apps, newest first.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::Repo`].
+    pub async fn list(&self, caller: &Caller, org: OrgId) -> Result<Vec<App>, AppError> {
+        self.authorize(caller, org, OrgAction::View).await?;
+        Ok(self.apps.list(org).await?)
+    }
+
+    /// One of the organization's apps.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    pub async fn get(&self, caller: &Caller, org: OrgId, package: &PackageName) -> Result<App, AppError> {
+        self.authorize(caller, org, OrgAction::View).await?;
+        self.load(org, package).await
+    }
+
+    /// Applies the update body. The status is kept (a PUBLISHED app stays PUBLISHED, and the edit is
+    /// recorded in its review history).
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::Validation`]; [`AppError::NotFound`]; [`AppError::Conflict`]
+    /// when the status changed meanwhile; [`AppError::Repo`].
+    pub async fn update(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+        input: &UpdateInput,
+    ) -> Result<App, AppError> {
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        let update = validate_update(input).map_err(AppError::Validation)?;
+        let current = self.load(org, package).await?;
+        let next = update.apply_to(&current, self.clock.now());
+        self.save_edit(caller, &current, &next).await?;
+        Ok(next)
+    }
+
+    /// Deletes the app with its key, share token, images, review history and uptime data; its package
+    /// name becomes free.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    pub async fn delete(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+    ) -> Result<AppDeleted, AppError> {
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        let images = self.apps.delete(org, package).await.map_err(write_error)?;
+        let mut outcome = AppDeleted::default();
+        for id in images {
+            let key = storage_key(id);
+            if self.images.delete(&key).await.is_err() {
+                outcome.unremoved_files.push(key);
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// Issues a new API key; the old one stops working at once.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    pub async fn regenerate_key(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+    ) -> Result<PlainApiKey, AppError> {
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        let key = issue_api_key(self.secrets.as_ref());
+        self.apps
+            .replace_key_hash(org, package, &key.hash)
+            .await
+            .map_err(write_error)?;
+        Ok(key.plain)
+    }
+
+    /// The app's permissions.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    pub async fn permissions(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+    ) -> Result<Vec<Permission>, AppError> {
+        Ok(self.get(caller, org, package).await?.permissions)
+    }
+
+    /// Replaces the app's permissions (each type once; the legacy type only if the app already had it).
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Validation`] on field `permissions`;
+    /// [`AppError::Conflict`]; [`AppError::Repo`].
+    pub async fn set_permissions(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+        permissions: &[Permission],
+    ) -> Result<Vec<Permission>, AppError> {
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        let current = self.load(org, package).await?;
+        let permissions = validate_permissions(permissions, &current.permissions)
+            .map_err(|e| AppError::field("permissions", e.to_string()))?;
+        let mut next = current.clone();
+        next.permissions.clone_from(&permissions);
+        next.updated_at = self.clock.now();
+        self.save_edit(caller, &current, &next).await?;
+        Ok(permissions)
+    }
+}
+
+#[cfg(test)]
+#[path = "service_tests.rs"]
+mod tests;

@@ -1,1 +1,14 @@
-//! (being written)
+//! App review: the platform reviewers' queue, approve and reject, the notification e-mails, and the review
+//! history kept for every app (PRODUCT.md §4, §5).
+//!
+//! The history is written by the apps context in the same transaction as each change (see
+//! [`crate::apps::ports::AppRepository`]); this context reads it.
+
+pub mod emails;
+pub mod models;
+pub mod ports;
+pub mod service;
+
+pub use models::{AdminStats, ReviewEvent, ReviewEventId, ReviewEventKind, ReviewedApp};
+pub use ports::ReviewRepository;
+pub use service::{ReviewConfig, ReviewError, ReviewService};

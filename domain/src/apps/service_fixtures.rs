@@ -1,0 +1,71 @@
+//! Test fixtures shared by the apps and review service tests.
+
+use crate::apps::{App, AppStoreStatus, AppType, PackageName};
+use crate::common::{Caller, EmailAddress, OrgId, PlatformRole, UserId};
+use crate::orgs::OrgRole;
+use crate::orgs::ports::MockMemberDirectory;
+use crate::testing::noon;
+
+pub(crate) fn developer() -> Caller {
+    Caller {
+        user_id: UserId::new(),
+        email: EmailAddress::parse("dev@example.com").unwrap(),
+        platform_role: None,
+    }
+}
+
+pub(crate) fn reviewer() -> Caller {
+    Caller {
+        user_id: UserId::new(),
+        email: EmailAddress::parse("reviewer@portal.example.com").unwrap(),
+        platform_role: Some(PlatformRole::Reviewer),
+    }
+}
+
+pub(crate) fn package() -> PackageName {
+    PackageName::parse("com.example.notes").unwrap()
+}
+
+pub(crate) fn sample_app(org: OrgId, status: AppStoreStatus) -> App {
+    App {
+        package_name: package(),
+        org_id: org,
+        developer_id: UserId::new(),
+        name: "Notes".into(),
+        description: "Takes notes".into(),
+        onboarding_instructions: String::new(),
+        public_url: "https://notes.example.com".into(),
+        logo_url: "https://portal.example.com/api/images/x".into(),
+        webview_url: None,
+        is_public: false,
+        app_store_status: status,
+        app_type: AppType::Background,
+        created_at: noon(),
+        updated_at: noon(),
+        review_notes: None,
+        reviewed_by: None,
+        reviewed_at: None,
+        tools: Vec::new(),
+        settings: Vec::new(),
+        hardware_requirements: Vec::new(),
+        permissions: Vec::new(),
+        shared_with_organization: false,
+        shared_with_emails: Vec::new(),
+    }
+}
+
+/// A directory where the caller has `role` in every organization.
+pub(crate) fn members(role: Option<OrgRole>) -> MockMemberDirectory {
+    let mut members = MockMemberDirectory::new();
+    members.expect_role_of().returning(move |_, _| Ok(role));
+    members
+}
+
+/// A directory answering per organization (`None` elsewhere).
+pub(crate) fn members_by_org(roles: Vec<(OrgId, OrgRole)>) -> MockMemberDirectory {
+    let mut members = MockMemberDirectory::new();
+    members
+        .expect_role_of()
+        .returning(move |org, _| Ok(roles.iter().find(|(o, _)| *o == org).map(|(_, r)| *r)));
+    members
+}

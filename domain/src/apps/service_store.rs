@@ -1,0 +1,193 @@
+//! App use cases around the store and other people: publish, sharing with testers, visibility, and moving
+//! to another organization.
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::{AppError, AppService, write_error};
+use crate::apps::ports::StatusChange;
+use crate::apps::sharing::{install_url, issue_share_token, looks_like_share_token, parse_share_emails};
+use crate::apps::{App, PackageName};
+use crate::common::{Caller, EmailAddress, OrgId};
+use crate::orgs::OrgAction;
+use crate::review::{ReviewEvent, ReviewEventKind};
+
+/// The tester link of an app (`{installUrl}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShareLink {
+    pub install_url: String,
+}
+
+impl AppService {
+    /// Submits the app for review: DEVELOPMENT or REJECTED → SUBMITTED, recorded in its history.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::IllegalTransition`] from SUBMITTED or
+    /// PUBLISHED; [`AppError::ProfileIncomplete`] when the organization lacks a name or contact e-mail;
+    /// [`AppError::Conflict`] when the status changed meanwhile; [`AppError::Repo`].
+    pub async fn publish(&self, caller: &Caller, org: OrgId, package: &PackageName) -> Result<App, AppError> {
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        let app = self.load(org, package).await?;
+        let to = app.app_store_status.publish()?;
+        let complete = self.orgs.profile(org).await?.is_some_and(|p| p.is_complete());
+        if !complete {
+            return Err(AppError::ProfileIncomplete);
+        }
+        let now = self.clock.now();
+        let change = StatusChange {
+            to,
+            review: None,
+            at: now,
+            event: ReviewEvent::new(
+                self.secrets.as_ref(),
+                &app,
+                ReviewEventKind::Submitted,
+                caller,
+                now,
+            ),
+            emails: Vec::new(),
+        };
+        self.apps
+            .transition(org, package, app.app_store_status, change)
+            .await
+            .map_err(write_error)
+    }
+
+    /// The tester link; the share token is created on first use and the same link answered afterwards.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    pub async fn share_link(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+    ) -> Result<ShareLink, AppError> {
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        self.load(org, package).await?;
+        let token = match self.apps.share_token(org, package).await? {
+            Some(token) => token,
+            None => {
+                let candidate = issue_share_token(self.secrets.as_ref());
+                self.apps
+                    .create_share_token(org, package, &candidate, self.clock.now())
+                    .await
+                    .map_err(write_error)?
+            }
+        };
+        Ok(ShareLink {
+            install_url: install_url(&self.config.store_base_url, &token),
+        })
+    }
+
+    /// Replaces the tester list (`sharedWithEmails`): each entry must be an address; duplicates are kept
+    /// once.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::Validation`] on field `emails`; [`AppError::NotFound`];
+    /// [`AppError::Repo`].
+    pub async fn set_share_emails(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+        emails: &[String],
+    ) -> Result<Vec<EmailAddress>, AppError> {
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        let emails = parse_share_emails(emails).map_err(|e| AppError::field("emails", e.to_string()))?;
+        self.apps
+            .set_share_emails(org, package, emails.clone(), self.clock.now())
+            .await
+            .map_err(write_error)?;
+        Ok(emails)
+    }
+
+    /// Stores the tester list and answers the tester link (`POST …/share {emails}`).
+    ///
+    /// # Errors
+    /// As [`AppService::set_share_emails`] and [`AppService::share_link`].
+    pub async fn share_with(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+        emails: &[String],
+    ) -> Result<ShareLink, AppError> {
+        self.set_share_emails(caller, org, package, emails).await?;
+        self.share_link(caller, org, package).await
+    }
+
+    /// Sets whether the whole organization sees the app (`sharedWithOrganization`).
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    pub async fn set_visibility(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+        shared_with_organization: bool,
+    ) -> Result<(), AppError> {
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        self.apps
+            .set_visibility(org, package, shared_with_organization, self.clock.now())
+            .await
+            .map_err(write_error)
+    }
+
+    /// The app shared under a tester link (read-only tester page; no sign-in needed).
+    ///
+    /// # Errors
+    /// [`AppError::NotFound`] when the token is malformed or unknown; [`AppError::Repo`].
+    pub async fn shared_app(&self, token: &str) -> Result<App, AppError> {
+        if !looks_like_share_token(token) {
+            return Err(AppError::NotFound);
+        }
+        self.apps
+            .find_by_share_token(token)
+            .await?
+            .ok_or(AppError::NotFound)
+    }
+
+    /// Moves the app to another organization. The caller must be an admin of the source and at least a
+    /// member of the target; the app keeps its key, status and settings; the move is recorded.
+    ///
+    /// # Errors
+    /// [`AppError::TargetOrgRequired`]; [`AppError::SameOrganization`]; [`AppError::NotMember`] or
+    /// [`AppError::AdminOnly`] in the source; [`AppError::NotMemberOfTarget`]; [`AppError::NotFound`];
+    /// [`AppError::Repo`].
+    pub async fn move_to(
+        &self,
+        caller: &Caller,
+        from: OrgId,
+        package: &PackageName,
+        target: Option<OrgId>,
+    ) -> Result<App, AppError> {
+        let target = target.ok_or(AppError::TargetOrgRequired)?;
+        if target == from {
+            return Err(AppError::SameOrganization);
+        }
+        self.authorize(caller, from, OrgAction::MoveAppOut).await?;
+        match self.members.role_of(target, caller.user_id).await? {
+            Some(role) if role.can(OrgAction::ReceiveApp) => {}
+            _ => return Err(AppError::NotMemberOfTarget),
+        }
+        let mut app = self.load(from, package).await?;
+        let event = ReviewEvent::new(
+            self.secrets.as_ref(),
+            &app,
+            ReviewEventKind::Moved,
+            caller,
+            self.clock.now(),
+        )
+        .in_org(target)
+        .with_detail(json!({ "fromOrgId": from, "toOrgId": target }));
+        self.apps
+            .move_app(from, target, package, event)
+            .await
+            .map_err(write_error)?;
+        app.org_id = target;
+        Ok(app)
+    }
+}

@@ -1,0 +1,644 @@
+//! Tests of the app use cases, with mocked ports.
+
+use std::sync::Arc;
+
+use mockall::predicate::eq;
+
+use super::fixtures::{developer, members, members_by_org, package, sample_app};
+use super::*;
+use crate::apps::PermissionType;
+use crate::apps::ports::{MockAppRepository, MockOrgProfileLookup, OrgContact};
+use crate::common::secrets::digest_secret;
+use crate::common::{EmailAddress, ImageId};
+use crate::media::ports::MockImageStore;
+use crate::orgs::ports::MockMemberDirectory;
+use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
+
+struct Harness {
+    apps: MockAppRepository,
+    members: MockMemberDirectory,
+    orgs: MockOrgProfileLookup,
+    images: MockImageStore,
+}
+
+impl Harness {
+    fn new(role: Option<OrgRole>) -> Self {
+        Self {
+            apps: MockAppRepository::new(),
+            members: members(role),
+            orgs: MockOrgProfileLookup::new(),
+            images: MockImageStore::new(),
+        }
+    }
+
+    fn member() -> Self {
+        Self::new(Some(OrgRole::Member))
+    }
+
+    fn with_app(mut self, app: App) -> Self {
+        self.apps
+            .expect_get()
+            .returning(move |_, _| Ok(Some(app.clone())));
+        self
+    }
+
+    fn service(self) -> AppService {
+        AppService::new(
+            Arc::new(self.apps),
+            Arc::new(self.members),
+            Arc::new(self.orgs),
+            Arc::new(self.images),
+            Arc::new(fixed_clock()),
+            Arc::new(RepeatingBytes(0x11)),
+            AppServiceConfig {
+                store_base_url: "https://store.example.com".into(),
+            },
+        )
+    }
+}
+
+fn registration() -> RegistrationInput {
+    RegistrationInput {
+        package_name: "com.example.notes".into(),
+        name: "Notes".into(),
+        description: "Takes notes".into(),
+        public_url: "notes.example.com".into(),
+        logo_url: "https://portal.example.com/api/images/1".into(),
+        ..RegistrationInput::default()
+    }
+}
+
+fn complete_profile() -> MockOrgProfileLookup {
+    let mut orgs = MockOrgProfileLookup::new();
+    orgs.expect_profile().returning(|_| {
+        Ok(Some(OrgContact {
+            name: "Acme".into(),
+            contact_email: Some(EmailAddress::parse("ops@acme.example").unwrap()),
+        }))
+    });
+    orgs
+}
+
+// ---- register, read ----
+
+#[test]
+fn a_member_registers_an_app_and_gets_its_key_once() {
+    let org = OrgId::new();
+    let who = developer();
+    let mut h = Harness::member();
+    let expected_key = format!("mk_{}", "11".repeat(32));
+    let expected_hash = digest_secret(&expected_key);
+    h.apps
+        .expect_insert()
+        .withf(move |app, hash| app.org_id == org && hash == expected_hash)
+        .times(1)
+        .returning(|_, _| Ok(()));
+    let registered = block_on(h.service().register(&who, Some(org), &registration())).unwrap();
+    assert_eq!(registered.api_key.expose(), expected_key);
+    assert_eq!(registered.app.developer_id, who.user_id);
+    assert_eq!(registered.app.app_store_status, AppStoreStatus::Development);
+    assert_eq!(registered.app.public_url, "https://notes.example.com");
+    assert_eq!(registered.app.created_at, noon());
+}
+
+#[test]
+fn registering_without_an_organization_asks_to_select_one() {
+    let err = block_on(
+        Harness::member()
+            .service()
+            .register(&developer(), None, &registration()),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Please select an organization to create this app"
+    );
+    assert_eq!(err.code(), "NO_ORGANIZATION");
+}
+
+#[test]
+fn a_non_member_cannot_register_an_app() {
+    let err = block_on(Harness::new(None).service().register(
+        &developer(),
+        Some(OrgId::new()),
+        &registration(),
+    ))
+    .unwrap_err();
+    assert!(matches!(err, AppError::NotMember));
+}
+
+#[test]
+fn an_invalid_registration_reports_its_fields_and_stores_nothing() {
+    let input = RegistrationInput {
+        name: String::new(),
+        ..registration()
+    };
+    let err = block_on(
+        Harness::member()
+            .service()
+            .register(&developer(), Some(OrgId::new()), &input),
+    )
+    .unwrap_err();
+    assert_eq!(err.fields().unwrap()["name"], "Display name is required");
+    assert_eq!(err.to_string(), "Display name is required");
+}
+
+#[test]
+fn a_taken_package_name_is_reported_on_the_package_name_field() {
+    let mut h = Harness::member();
+    h.apps
+        .expect_insert()
+        .returning(|_, _| Err(RepoError::Duplicate("package_name")));
+    let err = block_on(
+        h.service()
+            .register(&developer(), Some(OrgId::new()), &registration()),
+    )
+    .unwrap_err();
+    assert!(matches!(err, AppError::DuplicatePackageName));
+    assert_eq!(
+        err.fields().unwrap()["packageName"],
+        "This package name is already in use. Please choose another."
+    );
+}
+
+#[test]
+fn a_member_lists_the_organizations_apps() {
+    let org = OrgId::new();
+    let mut h = Harness::member();
+    h.apps
+        .expect_list()
+        .with(eq(org))
+        .returning(move |org| Ok(vec![sample_app(org, AppStoreStatus::Development)]));
+    let apps = block_on(h.service().list(&developer(), org)).unwrap();
+    assert_eq!(apps.len(), 1);
+}
+
+#[test]
+fn an_outsider_cannot_list_an_organizations_apps() {
+    let err = block_on(Harness::new(None).service().list(&developer(), OrgId::new())).unwrap_err();
+    assert_eq!(err.to_string(), "You are not a member of this organization");
+}
+
+#[test]
+fn an_app_of_another_organization_is_not_found() {
+    let mut h = Harness::member();
+    h.apps.expect_get().returning(|_, _| Ok(None));
+    let err = block_on(h.service().get(&developer(), OrgId::new(), &package())).unwrap_err();
+    assert!(matches!(err, AppError::NotFound));
+    assert_eq!(err.code(), "NOT_FOUND");
+}
+
+// ---- update ----
+
+fn rename(name: &str) -> UpdateInput {
+    UpdateInput {
+        name: Some(name.into()),
+        ..UpdateInput::default()
+    }
+}
+
+#[test]
+fn editing_a_development_app_records_no_review_event() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Development));
+    h.apps
+        .expect_update()
+        .withf(|_, app, expected, event| {
+            app.name == "Renamed" && *expected == AppStoreStatus::Development && event.is_none()
+        })
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    let app = block_on(
+        h.service()
+            .update(&developer(), org, &package(), &rename("Renamed")),
+    )
+    .unwrap();
+    assert_eq!(app.name, "Renamed");
+}
+
+#[test]
+fn editing_a_published_app_keeps_it_published_and_records_what_changed() {
+    let org = OrgId::new();
+    let who = developer();
+    let actor = who.user_id;
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
+    h.apps
+        .expect_update()
+        .withf(move |_, app, expected, event| {
+            let event = event.as_ref().unwrap();
+            app.app_store_status == AppStoreStatus::Published
+                && *expected == AppStoreStatus::Published
+                && event.kind == ReviewEventKind::EditedAfterApproval
+                && event.actor == actor
+                && event.detail == Some(serde_json::json!({"changedFields": ["name"]}))
+        })
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    let app = block_on(h.service().update(&who, org, &package(), &rename("Notes 2"))).unwrap();
+    assert_eq!(app.app_store_status, AppStoreStatus::Published);
+}
+
+#[test]
+fn an_unchanged_published_app_records_no_edit_event() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
+    h.apps
+        .expect_update()
+        .withf(|_, _, _, event| event.is_none())
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    block_on(
+        h.service()
+            .update(&developer(), org, &package(), &rename("Notes")),
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_edit_that_races_a_status_change_is_a_conflict() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Submitted));
+    h.apps
+        .expect_update()
+        .returning(|_, _, _, _| Err(RepoError::Conflict("status".into())));
+    let err = block_on(h.service().update(&developer(), org, &package(), &rename("X"))).unwrap_err();
+    assert!(matches!(err, AppError::Conflict));
+}
+
+#[test]
+fn an_invalid_update_is_refused_before_the_app_is_read() {
+    let err = block_on(Harness::member().service().update(
+        &developer(),
+        OrgId::new(),
+        &package(),
+        &rename(" "),
+    ))
+    .unwrap_err();
+    assert_eq!(err.fields().unwrap()["name"], "Display name is required");
+}
+
+// ---- delete, keys ----
+
+#[test]
+fn deleting_an_app_removes_its_image_files_and_reports_those_left() {
+    let org = OrgId::new();
+    let (kept, gone) = (ImageId::new(), ImageId::new());
+    let mut h = Harness::member();
+    h.apps
+        .expect_delete()
+        .with(eq(org), eq(package()))
+        .times(1)
+        .returning(move |_, _| Ok(vec![gone, kept]));
+    let kept_key = kept.to_string();
+    h.images.expect_delete().times(2).returning(move |key| {
+        if key == kept_key {
+            Err(RepoError::backend("disk", "busy"))
+        } else {
+            Ok(())
+        }
+    });
+    let outcome = block_on(h.service().delete(&developer(), org, &package())).unwrap();
+    assert_eq!(outcome.unremoved_files, vec![kept.to_string()]);
+}
+
+#[test]
+fn deleting_a_missing_app_is_not_found() {
+    let mut h = Harness::member();
+    h.apps.expect_delete().returning(|_, _| Err(RepoError::NotFound));
+    let err = block_on(h.service().delete(&developer(), OrgId::new(), &package())).unwrap_err();
+    assert!(matches!(err, AppError::NotFound));
+}
+
+#[test]
+fn regenerating_a_key_stores_only_the_new_digest() {
+    let org = OrgId::new();
+    let mut h = Harness::member();
+    let expected = digest_secret(&format!("mk_{}", "11".repeat(32)));
+    h.apps
+        .expect_replace_key_hash()
+        .withf(move |o, _, hash| *o == org && hash == expected)
+        .times(1)
+        .returning(|_, _, _| Ok(()));
+    let key = block_on(h.service().regenerate_key(&developer(), org, &package())).unwrap();
+    assert!(key.expose().starts_with("mk_"));
+}
+
+// ---- permissions ----
+
+fn perm(kind: PermissionType) -> Permission {
+    Permission {
+        kind,
+        description: None,
+    }
+}
+
+#[test]
+fn the_permissions_of_an_app_are_read_by_members() {
+    let org = OrgId::new();
+    let mut app = sample_app(org, AppStoreStatus::Development);
+    app.permissions = vec![perm(PermissionType::Camera)];
+    let got = block_on(
+        Harness::member()
+            .with_app(app)
+            .service()
+            .permissions(&developer(), org, &package()),
+    )
+    .unwrap();
+    assert_eq!(got, vec![perm(PermissionType::Camera)]);
+}
+
+#[test]
+fn setting_permissions_keeps_a_legacy_type_the_app_already_had() {
+    let org = OrgId::new();
+    let mut app = sample_app(org, AppStoreStatus::Development);
+    app.permissions = vec![perm(PermissionType::Notifications)];
+    let mut h = Harness::member().with_app(app);
+    h.apps
+        .expect_update()
+        .withf(|_, app, _, _| app.permissions.len() == 2 && app.updated_at == noon())
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    let wanted = [
+        perm(PermissionType::Notifications),
+        perm(PermissionType::Microphone),
+    ];
+    let saved = block_on(
+        h.service()
+            .set_permissions(&developer(), org, &package(), &wanted),
+    )
+    .unwrap();
+    assert_eq!(saved, wanted.to_vec());
+}
+
+#[test]
+fn a_newly_added_legacy_permission_is_refused_on_the_permissions_field() {
+    let org = OrgId::new();
+    let h = Harness::member().with_app(sample_app(org, AppStoreStatus::Development));
+    let err = block_on(h.service().set_permissions(
+        &developer(),
+        org,
+        &package(),
+        &[perm(PermissionType::Notifications)],
+    ))
+    .unwrap_err();
+    assert!(err.fields().unwrap()["permissions"].contains("legacy"));
+}
+
+#[test]
+fn changing_the_permissions_of_a_published_app_is_recorded() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
+    h.apps
+        .expect_update()
+        .withf(|_, _, _, event| {
+            event.as_ref().and_then(|e| e.detail.clone())
+                == Some(serde_json::json!({"changedFields": ["permissions"]}))
+        })
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    block_on(
+        h.service()
+            .set_permissions(&developer(), org, &package(), &[perm(PermissionType::Camera)]),
+    )
+    .unwrap();
+}
+
+// ---- publish ----
+
+#[test]
+fn publishing_a_development_app_submits_it_and_records_the_submission() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Development));
+    h.orgs = complete_profile();
+    h.apps
+        .expect_transition()
+        .withf(move |o, _, expected, change| {
+            *o == org
+                && *expected == AppStoreStatus::Development
+                && change.to == AppStoreStatus::Submitted
+                && change.review.is_none()
+                && change.event.kind == ReviewEventKind::Submitted
+                && change.emails.is_empty()
+        })
+        .times(1)
+        .returning(|o, _, _, change| {
+            let mut app = sample_app(o, change.to);
+            app.updated_at = change.at;
+            Ok(app)
+        });
+    let app = block_on(h.service().publish(&developer(), org, &package())).unwrap();
+    assert_eq!(app.app_store_status, AppStoreStatus::Submitted);
+}
+
+#[test]
+fn a_rejected_app_can_be_resubmitted_through_the_service() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Rejected));
+    h.orgs = complete_profile();
+    h.apps
+        .expect_transition()
+        .withf(|_, _, expected, _| *expected == AppStoreStatus::Rejected)
+        .times(1)
+        .returning(|o, _, _, change| Ok(sample_app(o, change.to)));
+    assert!(block_on(h.service().publish(&developer(), org, &package())).is_ok());
+}
+
+#[test]
+fn publishing_needs_an_organization_name_and_contact_email() {
+    for contact in [
+        OrgContact {
+            name: "Acme".into(),
+            contact_email: None,
+        },
+        OrgContact {
+            name: "  ".into(),
+            contact_email: Some(EmailAddress::parse("a@b.co").unwrap()),
+        },
+    ] {
+        let org = OrgId::new();
+        let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Development));
+        h.orgs
+            .expect_profile()
+            .returning(move |_| Ok(Some(contact.clone())));
+        let err = block_on(h.service().publish(&developer(), org, &package())).unwrap_err();
+        assert_eq!(err.code(), "PROFILE_INCOMPLETE");
+        assert_eq!(
+            err.to_string(),
+            "Your organization profile is incomplete. Please fill out your organization name and contact email before publishing an app."
+        );
+    }
+}
+
+#[test]
+fn publishing_a_submitted_or_published_app_is_an_illegal_transition() {
+    for status in [AppStoreStatus::Submitted, AppStoreStatus::Published] {
+        let org = OrgId::new();
+        let h = Harness::member().with_app(sample_app(org, status));
+        let err = block_on(h.service().publish(&developer(), org, &package())).unwrap_err();
+        assert!(matches!(err, AppError::IllegalTransition(_)), "{status:?}");
+        assert_eq!(err.code(), "ILLEGAL_TRANSITION");
+    }
+}
+
+#[test]
+fn a_publish_that_loses_a_race_is_a_conflict() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Development));
+    h.orgs = complete_profile();
+    h.apps
+        .expect_transition()
+        .returning(|_, _, _, _| Err(RepoError::Conflict("status".into())));
+    let err = block_on(h.service().publish(&developer(), org, &package())).unwrap_err();
+    assert!(matches!(err, AppError::Conflict));
+}
+
+// ---- sharing ----
+
+#[test]
+fn the_first_share_link_request_creates_the_token() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Development));
+    h.apps.expect_share_token().returning(|_, _| Ok(None));
+    h.apps
+        .expect_create_share_token()
+        .withf(|_, _, token, _| token == "11".repeat(32))
+        .times(1)
+        .returning(|_, _, token, _| Ok(token.to_owned()));
+    let link = block_on(h.service().share_link(&developer(), org, &package())).unwrap();
+    assert_eq!(
+        link.install_url,
+        format!("https://store.example.com/install/{}", "11".repeat(32))
+    );
+}
+
+#[test]
+fn an_existing_share_token_is_reused() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
+    h.apps
+        .expect_share_token()
+        .returning(|_, _| Ok(Some("abc".into())));
+    let link = block_on(h.service().share_link(&developer(), org, &package())).unwrap();
+    assert_eq!(link.install_url, "https://store.example.com/install/abc");
+    assert_eq!(
+        serde_json::to_value(&link).unwrap()["installUrl"],
+        link.install_url
+    );
+}
+
+#[test]
+fn tester_emails_are_stored_validated_and_de_duplicated() {
+    let org = OrgId::new();
+    let mut h = Harness::member();
+    h.apps
+        .expect_set_share_emails()
+        .withf(|_, _, emails, _| emails.len() == 1 && emails[0].as_str() == "t@example.com")
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    let raw = ["t@example.com".to_owned(), "T@Example.com".to_owned()];
+    let saved = block_on(h.service().set_share_emails(&developer(), org, &package(), &raw)).unwrap();
+    assert_eq!(saved.len(), 1);
+}
+
+#[test]
+fn an_invalid_tester_email_is_refused_on_the_emails_field() {
+    let err = block_on(Harness::member().service().set_share_emails(
+        &developer(),
+        OrgId::new(),
+        &package(),
+        &["nope".to_owned()],
+    ))
+    .unwrap_err();
+    assert!(err.fields().unwrap()["emails"].starts_with("Please enter a valid email address"));
+}
+
+#[test]
+fn a_malformed_share_token_is_not_found_without_a_lookup() {
+    let err = block_on(Harness::member().service().shared_app("../etc")).unwrap_err();
+    assert!(matches!(err, AppError::NotFound));
+}
+
+#[test]
+fn visibility_is_written_for_the_organizations_app() {
+    let org = OrgId::new();
+    let mut h = Harness::member();
+    h.apps
+        .expect_set_visibility()
+        .with(eq(org), eq(package()), eq(true), eq(noon()))
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    block_on(h.service().set_visibility(&developer(), org, &package(), true)).unwrap();
+}
+
+// ---- move ----
+
+#[test]
+fn a_move_needs_a_target_organization() {
+    let err = block_on(
+        Harness::member()
+            .service()
+            .move_to(&developer(), OrgId::new(), &package(), None),
+    )
+    .unwrap_err();
+    assert_eq!(err.to_string(), "Please select a target organization");
+}
+
+#[test]
+fn a_move_to_the_same_organization_is_refused() {
+    let org = OrgId::new();
+    let err = block_on(
+        Harness::member()
+            .service()
+            .move_to(&developer(), org, &package(), Some(org)),
+    )
+    .unwrap_err();
+    assert!(matches!(err, AppError::SameOrganization));
+}
+
+#[test]
+fn a_member_of_the_source_cannot_move_an_app_out() {
+    let (from, to) = (OrgId::new(), OrgId::new());
+    let mut h = Harness::member();
+    h.members = members_by_org(vec![(from, OrgRole::Member), (to, OrgRole::Admin)]);
+    let err = block_on(h.service().move_to(&developer(), from, &package(), Some(to))).unwrap_err();
+    assert!(matches!(err, AppError::AdminOnly));
+}
+
+#[test]
+fn a_move_to_an_organization_the_caller_is_not_in_is_refused() {
+    let (from, to) = (OrgId::new(), OrgId::new());
+    let mut h = Harness::member();
+    h.members = members_by_org(vec![(from, OrgRole::Admin)]);
+    let err = block_on(h.service().move_to(&developer(), from, &package(), Some(to))).unwrap_err();
+    assert!(matches!(err, AppError::NotMemberOfTarget));
+}
+
+#[test]
+fn a_moved_app_keeps_its_status_and_the_move_is_recorded_in_the_target() {
+    let (from, to) = (OrgId::new(), OrgId::new());
+    let mut h = Harness::member().with_app(sample_app(from, AppStoreStatus::Published));
+    h.members = members_by_org(vec![(from, OrgRole::Admin), (to, OrgRole::Member)]);
+    h.apps
+        .expect_move_app()
+        .withf(move |f, t, _, event| {
+            *f == from
+                && *t == to
+                && event.kind == ReviewEventKind::Moved
+                && event.org_id == to
+                && event.detail
+                    == Some(serde_json::json!({"fromOrgId": from.to_string(), "toOrgId": to.to_string()}))
+        })
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    let app = block_on(h.service().move_to(&developer(), from, &package(), Some(to))).unwrap();
+    assert_eq!(
+        (app.org_id, app.app_store_status),
+        (to, AppStoreStatus::Published)
+    );
+}
+
+#[test]
+fn errors_without_fields_carry_no_field_map() {
+    assert_eq!(AppError::NotFound.fields(), None);
+    assert_eq!(AppError::AdminOnly.code(), "FORBIDDEN");
+}

@@ -1,0 +1,233 @@
+//! Image rules (specification §5, §9; PRODUCT.md §4): PNG, JPEG, GIF and WebP only, recognised by their
+//! content, at most 10 MB; delivered at `{public_base}/api/images/{id}`.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::apps::PackageName;
+use crate::common::{ImageId, OrgId, SecretGenerator, UserId};
+
+/// Largest upload accepted: 10 MB.
+pub const MAX_IMAGE_BYTES: usize = 10 * 1024 * 1024;
+
+pub const INVALID_IMAGE_TYPE: &str = "Please select a valid image file (PNG, JPEG, GIF, or WebP)";
+pub const IMAGE_TOO_LARGE: &str = "Image size must be less than 10MB";
+
+/// The path under which images are delivered.
+pub const IMAGE_PATH: &str = "/api/images/";
+
+/// An accepted image format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImageFormat {
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+}
+
+impl ImageFormat {
+    /// Recognises the format from the first bytes of the content (never from a file name or a claimed
+    /// type).
+    #[must_use]
+    pub fn detect(bytes: &[u8]) -> Option<Self> {
+        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+            Some(Self::Png)
+        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+            Some(Self::Jpeg)
+        } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+            Some(Self::Gif)
+        } else if bytes.len() >= 12
+            && bytes.starts_with(b"RIFF")
+            && bytes.get(8..12) == Some(b"WEBP".as_slice())
+        {
+            Some(Self::Webp)
+        } else {
+            None
+        }
+    }
+
+    #[must_use]
+    pub const fn content_type(self) -> &'static str {
+        match self {
+            Self::Png => "image/png",
+            Self::Jpeg => "image/jpeg",
+            Self::Gif => "image/gif",
+            Self::Webp => "image/webp",
+        }
+    }
+
+    #[must_use]
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Self::Png => "png",
+            Self::Jpeg => "jpg",
+            Self::Gif => "gif",
+            Self::Webp => "webp",
+        }
+    }
+}
+
+/// Why an upload was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ImageRejection {
+    /// Not PNG, JPEG, GIF or WebP by content (HTTP 415).
+    #[error("{}", INVALID_IMAGE_TYPE)]
+    InvalidType,
+    /// Larger than 10 MB (HTTP 413).
+    #[error("{}", IMAGE_TOO_LARGE)]
+    TooLarge,
+}
+
+/// Checks an upload: size first (at most 10 MB), then type by magic bytes.
+///
+/// # Errors
+/// [`ImageRejection::TooLarge`] or [`ImageRejection::InvalidType`] (an empty file is not an image).
+pub fn check_upload(bytes: &[u8]) -> Result<ImageFormat, ImageRejection> {
+    if bytes.len() > MAX_IMAGE_BYTES {
+        return Err(ImageRejection::TooLarge);
+    }
+    ImageFormat::detect(bytes).ok_or(ImageRejection::InvalidType)
+}
+
+/// A stored image.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageMeta {
+    pub id: ImageId,
+    pub org_id: OrgId,
+    pub uploaded_by: UserId,
+    pub content_type: String,
+    /// Bytes.
+    pub size: u64,
+    pub created_at: DateTime<Utc>,
+    /// The app the image was uploaded for, when the upload said so (a logo is often uploaded before its
+    /// app exists, so this is a hint, not a reference).
+    pub app_package: Option<PackageName>,
+}
+
+impl ImageMeta {
+    /// The server-generated name the bytes are stored under.
+    #[must_use]
+    pub fn storage_key(&self) -> String {
+        storage_key(self.id)
+    }
+}
+
+/// The server-generated name an image's bytes are stored under: its id.
+#[must_use]
+pub fn storage_key(id: ImageId) -> String {
+    id.to_string()
+}
+
+/// A fresh image id drawn from the randomness port.
+#[must_use]
+pub fn new_image_id(secrets: &dyn SecretGenerator) -> ImageId {
+    ImageId(crate::review::models::random_uuid(secrets))
+}
+
+/// The delivery URL of an image: `{public_base}/api/images/{id}`.
+#[must_use]
+pub fn image_url(public_base: &str, id: ImageId) -> String {
+    format!("{}{IMAGE_PATH}{id}", public_base.trim_end_matches('/'))
+}
+
+/// Reads an image reference as sent by the browser: a bare id, or a delivery URL (absolute or a path,
+/// with or without a query or fragment) whose last segment is the id.
+#[must_use]
+pub fn parse_image_ref(value: &str) -> Option<ImageId> {
+    let value = value.trim();
+    let without_suffix = value.split(['?', '#']).next().unwrap_or_default();
+    let id_text = match without_suffix.rfind(IMAGE_PATH) {
+        Some(at) => &without_suffix[at + IMAGE_PATH.len()..],
+        None => without_suffix,
+    };
+    if id_text.contains('/') {
+        return None;
+    }
+    id_text.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::RepeatingBytes;
+
+    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+
+    #[test]
+    fn each_allowed_format_is_recognised_by_its_magic_bytes() {
+        assert_eq!(ImageFormat::detect(PNG), Some(ImageFormat::Png));
+        assert_eq!(
+            ImageFormat::detect(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]),
+            Some(ImageFormat::Jpeg)
+        );
+        assert_eq!(ImageFormat::detect(b"GIF89a\x01\0"), Some(ImageFormat::Gif));
+        assert_eq!(ImageFormat::detect(b"GIF87a\x01\0"), Some(ImageFormat::Gif));
+        assert_eq!(
+            ImageFormat::detect(b"RIFF\x24\0\0\0WEBPVP8 "),
+            Some(ImageFormat::Webp)
+        );
+    }
+
+    #[test]
+    fn other_content_is_not_an_image_whatever_it_claims() {
+        for bad in [
+            b"".as_slice(),
+            b"<svg xmlns=",
+            b"%PDF-1.7",
+            b"RIFF\x24\0\0\0WAVEfmt ",
+            b"BM\x36\0",
+        ] {
+            assert_eq!(check_upload(bad), Err(ImageRejection::InvalidType), "{bad:?}");
+        }
+        assert_eq!(
+            ImageRejection::InvalidType.to_string(),
+            "Please select a valid image file (PNG, JPEG, GIF, or WebP)"
+        );
+    }
+
+    #[test]
+    fn an_image_of_exactly_ten_megabytes_is_accepted_and_one_byte_more_is_not() {
+        let mut bytes = PNG.to_vec();
+        bytes.resize(MAX_IMAGE_BYTES, 0);
+        assert_eq!(check_upload(&bytes), Ok(ImageFormat::Png));
+        bytes.push(0);
+        assert_eq!(check_upload(&bytes), Err(ImageRejection::TooLarge));
+        assert_eq!(
+            ImageRejection::TooLarge.to_string(),
+            "Image size must be less than 10MB"
+        );
+    }
+
+    #[test]
+    fn content_types_and_extensions_follow_the_format() {
+        assert_eq!(ImageFormat::Jpeg.content_type(), "image/jpeg");
+        assert_eq!(ImageFormat::Jpeg.extension(), "jpg");
+        assert_eq!(ImageFormat::Webp.content_type(), "image/webp");
+    }
+
+    #[test]
+    fn the_delivery_url_is_under_the_public_base() {
+        let id = new_image_id(&RepeatingBytes(3));
+        assert_eq!(
+            image_url("https://portal.example.com/", id),
+            format!("https://portal.example.com/api/images/{id}")
+        );
+    }
+
+    #[test]
+    fn the_image_id_is_taken_from_a_delivery_url_or_a_bare_id() {
+        let id = new_image_id(&RepeatingBytes(9));
+        assert_eq!(parse_image_ref(&image_url("http://127.0.0.1:8080", id)), Some(id));
+        assert_eq!(parse_image_ref(&format!("/api/images/{id}?v=2#x")), Some(id));
+        assert_eq!(parse_image_ref(&format!(" {id} ")), Some(id));
+    }
+
+    #[test]
+    fn a_reference_that_is_not_an_image_id_reads_as_none() {
+        assert_eq!(parse_image_ref("https://example.com/logo.png"), None);
+        assert_eq!(parse_image_ref("/api/images/abc/def"), None);
+        assert_eq!(parse_image_ref(""), None);
+    }
+}

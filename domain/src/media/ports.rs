@@ -1,0 +1,75 @@
+//! Ports of the media context.
+
+use async_trait::async_trait;
+
+use super::ImageMeta;
+use crate::apps::PackageName;
+use crate::common::{ImageId, OrgId, RepoError};
+
+/// Where image bytes live (local disk by default, S3-compatible storage optional), under server-generated
+/// keys.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait ImageStore: Send + Sync {
+    /// Stores `bytes` under `key`, replacing anything there.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the storage fails.
+    async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> Result<(), RepoError>;
+
+    /// The bytes and content type stored under `key`.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the storage fails.
+    async fn get(&self, key: &str) -> Result<Option<(Vec<u8>, String)>, RepoError>;
+
+    /// Removes `key`; removing a missing key succeeds.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the storage fails.
+    async fn delete(&self, key: &str) -> Result<(), RepoError>;
+}
+
+/// The image rows: who uploaded what, for which organization.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait ImageRepository: Send + Sync {
+    /// Stores a new image row.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`]`("image_id")` when the id exists; [`RepoError::Backend`] when the store fails.
+    async fn insert(&self, image: &ImageMeta) -> Result<(), RepoError>;
+
+    /// The organization's image with that id.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn get(&self, org: OrgId, id: ImageId) -> Result<Option<ImageMeta>, RepoError>;
+
+    /// Any image by id, for delivery: images are public once uploaded (logos are shown to anyone). The
+    /// only unscoped read.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn get_for_delivery(&self, id: ImageId) -> Result<Option<ImageMeta>, RepoError>;
+
+    /// Stores `new` and removes the organization's image `old`, in one transaction.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no image `old`; [`RepoError::Backend`] when the
+    /// store fails.
+    async fn replace(&self, org: OrgId, old: ImageId, new: &ImageMeta) -> Result<(), RepoError>;
+
+    /// Removes the organization's image row.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no such image; [`RepoError::Backend`] when the
+    /// store fails.
+    async fn delete(&self, org: OrgId, id: ImageId) -> Result<(), RepoError>;
+
+    /// The organization's images uploaded for an app, oldest first.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn list_for_app(&self, org: OrgId, package: &PackageName) -> Result<Vec<ImageMeta>, RepoError>;
+}

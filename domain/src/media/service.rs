@@ -1,0 +1,415 @@
+//! Image use cases: upload (optionally replacing an image), delete, and delivery.
+//!
+//! Uploading is open to every member of the organization (PRODUCT.md §3: members manage apps). Setting an
+//! image as the organization's logo is a profile edit, checked (admin only) where the profile is saved.
+
+use std::sync::Arc;
+
+use super::models::{check_upload, image_url, new_image_id, storage_key};
+use super::{ImageMeta, ImageRejection, ImageRepository, ImageStore};
+use crate::apps::PackageName;
+use crate::common::{Caller, Clock, ImageId, OrgId, RepoError, SecretGenerator};
+use crate::orgs::OrgAction;
+use crate::orgs::ports::MemberDirectory;
+
+pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
+pub const IMAGE_NOT_FOUND: &str = "Image not found";
+
+/// Settings of the media use cases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MediaConfig {
+    /// Base of delivery URLs (the server's public URL).
+    pub public_base: String,
+}
+
+/// An upload as received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UploadRequest {
+    pub bytes: Vec<u8>,
+    /// The `appPackageName` metadata, if sent.
+    pub app_package: Option<PackageName>,
+    /// The image this upload replaces (`replaceImageId`: an id or a delivery URL, see
+    /// [`super::models::parse_image_ref`]).
+    pub replace: Option<ImageId>,
+}
+
+/// A stored upload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UploadedImage {
+    pub meta: ImageMeta,
+    /// The delivery URL (the response's `url`).
+    pub url: String,
+    /// The replaced image's file when it could not be removed (its row is gone, so nothing refers to it);
+    /// the HTTP layer logs it.
+    pub unremoved_file: Option<String>,
+}
+
+/// Errors of the media use cases; the doc of each variant names its HTTP status.
+#[derive(Debug, thiserror::Error)]
+pub enum MediaError {
+    /// 403: the caller is not a member of the organization.
+    #[error("{}", NOT_A_MEMBER)]
+    NotMember,
+    /// 413 (too large) or 415 (not an allowed image type).
+    #[error(transparent)]
+    Rejected(#[from] ImageRejection),
+    /// 404: the organization has no such image.
+    #[error("{}", IMAGE_NOT_FOUND)]
+    NotFound,
+    /// 500 (or 503).
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+impl MediaError {
+    /// The machine code of the error body.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::NotMember => "FORBIDDEN",
+            Self::Rejected(ImageRejection::InvalidType) => "INVALID_IMAGE_TYPE",
+            Self::Rejected(ImageRejection::TooLarge) => "IMAGE_TOO_LARGE",
+            Self::NotFound => "NOT_FOUND",
+            Self::Repo(_) => "INTERNAL",
+        }
+    }
+}
+
+/// The image use cases.
+pub struct MediaService {
+    images: Arc<dyn ImageRepository>,
+    store: Arc<dyn ImageStore>,
+    members: Arc<dyn MemberDirectory>,
+    clock: Arc<dyn Clock>,
+    secrets: Arc<dyn SecretGenerator>,
+    config: MediaConfig,
+}
+
+impl MediaService {
+    #[must_use]
+    pub fn new(
+        images: Arc<dyn ImageRepository>,
+        store: Arc<dyn ImageStore>,
+        members: Arc<dyn MemberDirectory>,
+        clock: Arc<dyn Clock>,
+        secrets: Arc<dyn SecretGenerator>,
+        config: MediaConfig,
+    ) -> Self {
+        Self {
+            images,
+            store,
+            members,
+            clock,
+            secrets,
+            config,
+        }
+    }
+
+    async fn require_member(&self, caller: &Caller, org: OrgId) -> Result<(), MediaError> {
+        match self.members.role_of(org, caller.user_id).await? {
+            Some(role) if role.can(OrgAction::ManageApps) => Ok(()),
+            _ => Err(MediaError::NotMember),
+        }
+    }
+
+    /// Stores an image for the organization, optionally replacing one of its images, and answers its URL.
+    ///
+    /// # Errors
+    /// [`MediaError::NotMember`]; [`MediaError::Rejected`] when the content is not an allowed image or is
+    /// over 10 MB; [`MediaError::NotFound`] when the image to replace is not the organization's;
+    /// [`MediaError::Repo`].
+    pub async fn upload(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        request: UploadRequest,
+    ) -> Result<UploadedImage, MediaError> {
+        self.require_member(caller, org).await?;
+        let format = check_upload(&request.bytes)?;
+        let replaced = match request.replace {
+            Some(old) => Some(self.images.get(org, old).await?.ok_or(MediaError::NotFound)?),
+            None => None,
+        };
+        let meta = ImageMeta {
+            id: new_image_id(self.secrets.as_ref()),
+            org_id: org,
+            uploaded_by: caller.user_id,
+            content_type: format.content_type().to_owned(),
+            size: u64::try_from(request.bytes.len()).unwrap_or(u64::MAX),
+            created_at: self.clock.now(),
+            app_package: request.app_package,
+        };
+        let key = meta.storage_key();
+        self.store.put(&key, request.bytes, format.content_type()).await?;
+        let stored = match &replaced {
+            Some(old) => self.images.replace(org, old.id, &meta).await,
+            None => self.images.insert(&meta).await,
+        };
+        if let Err(error) = stored {
+            // The row was not written, so the file must not stay behind; the row error is what matters.
+            let _ = self.store.delete(&key).await;
+            return Err(match error {
+                RepoError::NotFound => MediaError::NotFound,
+                other => MediaError::Repo(other),
+            });
+        }
+        let mut unremoved_file = None;
+        if let Some(old) = replaced {
+            let old_key = old.storage_key();
+            if self.store.delete(&old_key).await.is_err() {
+                unremoved_file = Some(old_key);
+            }
+        }
+        Ok(UploadedImage {
+            url: image_url(&self.config.public_base, meta.id),
+            meta,
+            unremoved_file,
+        })
+    }
+
+    /// Deletes one of the organization's images: the file first, then the row, so that a failure leaves
+    /// nothing unreferenced and the call can be repeated.
+    ///
+    /// # Errors
+    /// [`MediaError::NotMember`]; [`MediaError::NotFound`] when the organization has no such image;
+    /// [`MediaError::Repo`].
+    pub async fn delete(&self, caller: &Caller, org: OrgId, id: ImageId) -> Result<(), MediaError> {
+        self.require_member(caller, org).await?;
+        let image = self.images.get(org, id).await?.ok_or(MediaError::NotFound)?;
+        self.store.delete(&image.storage_key()).await?;
+        self.images.delete(org, id).await.map_err(|e| match e {
+            RepoError::NotFound => MediaError::NotFound,
+            other => MediaError::Repo(other),
+        })
+    }
+
+    /// The bytes and content type of an image, for public delivery.
+    ///
+    /// # Errors
+    /// [`MediaError::NotFound`] when there is no such image (or its file is gone); [`MediaError::Repo`].
+    pub async fn fetch(&self, id: ImageId) -> Result<(Vec<u8>, String), MediaError> {
+        let meta = self
+            .images
+            .get_for_delivery(id)
+            .await?
+            .ok_or(MediaError::NotFound)?;
+        self.store
+            .get(&storage_key(meta.id))
+            .await?
+            .ok_or(MediaError::NotFound)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::{EmailAddress, UserId};
+    use crate::media::ports::{MockImageRepository, MockImageStore};
+    use crate::orgs::OrgRole;
+    use crate::orgs::ports::MockMemberDirectory;
+    use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
+    use mockall::predicate::eq;
+
+    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+
+    fn caller() -> Caller {
+        Caller {
+            user_id: UserId::new(),
+            email: EmailAddress::parse("dev@example.com").unwrap(),
+            platform_role: None,
+        }
+    }
+
+    fn members(role: Option<OrgRole>) -> MockMemberDirectory {
+        let mut members = MockMemberDirectory::new();
+        members.expect_role_of().returning(move |_, _| Ok(role));
+        members
+    }
+
+    fn service(images: MockImageRepository, store: MockImageStore, role: Option<OrgRole>) -> MediaService {
+        MediaService::new(
+            Arc::new(images),
+            Arc::new(store),
+            Arc::new(members(role)),
+            Arc::new(fixed_clock()),
+            Arc::new(RepeatingBytes(0x42)),
+            MediaConfig {
+                public_base: "https://portal.example.com".into(),
+            },
+        )
+    }
+
+    fn upload(bytes: &[u8]) -> UploadRequest {
+        UploadRequest {
+            bytes: bytes.to_vec(),
+            app_package: None,
+            replace: None,
+        }
+    }
+
+    fn stored_image(org: OrgId) -> ImageMeta {
+        ImageMeta {
+            id: ImageId::new(),
+            org_id: org,
+            uploaded_by: UserId::new(),
+            content_type: "image/png".into(),
+            size: 10,
+            created_at: noon(),
+            app_package: None,
+        }
+    }
+
+    #[test]
+    fn a_member_uploads_a_png_and_gets_its_delivery_url() {
+        let org = OrgId::new();
+        let who = caller();
+        let mut store = MockImageStore::new();
+        store
+            .expect_put()
+            .withf(|_, bytes, ct| bytes.as_slice() == PNG && ct == "image/png")
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        let mut images = MockImageRepository::new();
+        let uploader = who.user_id;
+        images
+            .expect_insert()
+            .withf(move |m| m.org_id == org && m.uploaded_by == uploader && m.size == PNG.len() as u64)
+            .times(1)
+            .returning(|_| Ok(()));
+        let uploaded =
+            block_on(service(images, store, Some(OrgRole::Member)).upload(&who, org, upload(PNG))).unwrap();
+        assert_eq!(
+            uploaded.url,
+            format!("https://portal.example.com/api/images/{}", uploaded.meta.id)
+        );
+        assert_eq!(uploaded.meta.created_at, noon());
+        assert_eq!(uploaded.unremoved_file, None);
+    }
+
+    #[test]
+    fn someone_outside_the_organization_cannot_upload() {
+        let svc = service(MockImageRepository::new(), MockImageStore::new(), None);
+        let err = block_on(svc.upload(&caller(), OrgId::new(), upload(PNG))).unwrap_err();
+        assert!(matches!(err, MediaError::NotMember));
+        assert_eq!(err.to_string(), NOT_A_MEMBER);
+    }
+
+    #[test]
+    fn a_file_that_is_not_an_image_is_refused_before_anything_is_stored() {
+        let svc = service(
+            MockImageRepository::new(),
+            MockImageStore::new(),
+            Some(OrgRole::Admin),
+        );
+        let err = block_on(svc.upload(&caller(), OrgId::new(), upload(b"<html>"))).unwrap_err();
+        assert!(matches!(err, MediaError::Rejected(ImageRejection::InvalidType)));
+        assert_eq!(err.code(), "INVALID_IMAGE_TYPE");
+    }
+
+    #[test]
+    fn replacing_an_image_of_another_organization_is_not_found() {
+        let mut images = MockImageRepository::new();
+        images.expect_get().returning(|_, _| Ok(None));
+        let svc = service(images, MockImageStore::new(), Some(OrgRole::Member));
+        let request = UploadRequest {
+            replace: Some(ImageId::new()),
+            ..upload(PNG)
+        };
+        let err = block_on(svc.upload(&caller(), OrgId::new(), request)).unwrap_err();
+        assert!(matches!(err, MediaError::NotFound));
+    }
+
+    #[test]
+    fn replacing_an_image_swaps_the_rows_and_removes_the_old_file() {
+        let org = OrgId::new();
+        let old = stored_image(org);
+        let old_id = old.id;
+        let mut images = MockImageRepository::new();
+        images
+            .expect_get()
+            .with(eq(org), eq(old_id))
+            .returning(move |_, _| Ok(Some(old.clone())));
+        images
+            .expect_replace()
+            .withf(move |o, id, _| *o == org && *id == old_id)
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        let mut store = MockImageStore::new();
+        store.expect_put().returning(|_, _, _| Ok(()));
+        store
+            .expect_delete()
+            .with(eq(old_id.to_string()))
+            .times(1)
+            .returning(|_| Err(RepoError::backend("disk", "read-only")));
+        let request = UploadRequest {
+            replace: Some(old_id),
+            ..upload(PNG)
+        };
+        let uploaded =
+            block_on(service(images, store, Some(OrgRole::Member)).upload(&caller(), org, request)).unwrap();
+        assert_eq!(uploaded.unremoved_file, Some(old_id.to_string()));
+    }
+
+    #[test]
+    fn a_failed_row_insert_removes_the_file_just_stored() {
+        let mut images = MockImageRepository::new();
+        images
+            .expect_insert()
+            .returning(|_| Err(RepoError::backend("db", "down")));
+        let mut store = MockImageStore::new();
+        store.expect_put().returning(|_, _, _| Ok(()));
+        store.expect_delete().times(1).returning(|_| Ok(()));
+        let err = block_on(service(images, store, Some(OrgRole::Member)).upload(
+            &caller(),
+            OrgId::new(),
+            upload(PNG),
+        ))
+        .unwrap_err();
+        assert!(matches!(err, MediaError::Repo(_)));
+    }
+
+    #[test]
+    fn deleting_removes_the_file_then_the_row() {
+        let org = OrgId::new();
+        let image = stored_image(org);
+        let id = image.id;
+        let mut images = MockImageRepository::new();
+        images.expect_get().returning(move |_, _| Ok(Some(image.clone())));
+        images
+            .expect_delete()
+            .with(eq(org), eq(id))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let mut store = MockImageStore::new();
+        store
+            .expect_delete()
+            .with(eq(id.to_string()))
+            .times(1)
+            .returning(|_| Ok(()));
+        block_on(service(images, store, Some(OrgRole::Member)).delete(&caller(), org, id)).unwrap();
+    }
+
+    #[test]
+    fn deleting_an_image_of_another_organization_is_not_found() {
+        let mut images = MockImageRepository::new();
+        images.expect_get().returning(|_, _| Ok(None));
+        let svc = service(images, MockImageStore::new(), Some(OrgRole::Admin));
+        let err = block_on(svc.delete(&caller(), OrgId::new(), ImageId::new())).unwrap_err();
+        assert_eq!(err.to_string(), "Image not found");
+    }
+
+    #[test]
+    fn delivery_answers_the_stored_bytes_and_type() {
+        let image = stored_image(OrgId::new());
+        let mut images = MockImageRepository::new();
+        images
+            .expect_get_for_delivery()
+            .returning(move |_| Ok(Some(image.clone())));
+        let mut store = MockImageStore::new();
+        store
+            .expect_get()
+            .returning(|_| Ok(Some((PNG.to_vec(), "image/png".to_owned()))));
+        let (bytes, content_type) = block_on(service(images, store, None).fetch(ImageId::new())).unwrap();
+        assert_eq!((bytes.as_slice(), content_type.as_str()), (PNG, "image/png"));
+    }
+}

@@ -1,0 +1,600 @@
+//! The platform reviewers' use cases (PRODUCT.md §4, §5) and the review history as the developer sees it.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::emails::{approved_email, rejected_email};
+use super::{AdminStats, ReviewEvent, ReviewEventKind, ReviewRepository, ReviewedApp};
+use crate::apps::ports::{AppRepository, OrgProfileLookup, ReviewStamp, StatusChange};
+use crate::apps::status::{IllegalTransition, REVIEW_NOTES_REQUIRED, RejectError};
+use crate::apps::{App, AppStoreStatus, PackageName};
+use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
+use crate::orgs::OrgAction;
+use crate::orgs::ports::MemberDirectory;
+
+pub const REVIEWERS_ONLY: &str = "Only platform admins and reviewers can do this";
+pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
+pub const APP_NOT_FOUND: &str = "App not found";
+pub const STATUS_CHANGED: &str = "The app's status changed meanwhile. Please reload and try again.";
+
+/// Settings of the review use cases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewConfig {
+    /// Base of links in e-mails (the portal's public URL).
+    pub portal_url: String,
+    /// How many submissions the dashboard's Recent Submissions list shows.
+    pub recent_submissions: usize,
+}
+
+/// Errors of the review use cases; the doc of each variant names its HTTP status.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// 403: the caller is not a platform admin or reviewer.
+    #[error("{}", REVIEWERS_ONLY)]
+    Forbidden,
+    /// 403: the caller is not a member of the organization (developer history).
+    #[error("{}", NOT_A_MEMBER)]
+    NotMember,
+    /// 404: no such app (for the developer: not in that organization).
+    #[error("{}", APP_NOT_FOUND)]
+    NotFound,
+    /// 400: a rejection without notes.
+    #[error("{}", REVIEW_NOTES_REQUIRED)]
+    NotesRequired,
+    /// 409: the app is not SUBMITTED.
+    #[error(transparent)]
+    IllegalTransition(#[from] IllegalTransition),
+    /// 409: the status changed between reading and writing (another reviewer decided first).
+    #[error("{}", STATUS_CHANGED)]
+    Conflict,
+    /// 500 (or 503).
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+impl ReviewError {
+    /// The machine code of the error body.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::Forbidden | Self::NotMember => "FORBIDDEN",
+            Self::NotFound => "NOT_FOUND",
+            Self::NotesRequired => "REVIEW_NOTES_REQUIRED",
+            Self::IllegalTransition(_) => "ILLEGAL_TRANSITION",
+            Self::Conflict => "CONFLICT",
+            Self::Repo(_) => "INTERNAL",
+        }
+    }
+}
+
+fn write_error(error: RepoError) -> ReviewError {
+    match error {
+        RepoError::NotFound => ReviewError::NotFound,
+        RepoError::Conflict(_) => ReviewError::Conflict,
+        other => ReviewError::Repo(other),
+    }
+}
+
+/// The review use cases.
+pub struct ReviewService {
+    apps: Arc<dyn AppRepository>,
+    reviews: Arc<dyn ReviewRepository>,
+    orgs: Arc<dyn OrgProfileLookup>,
+    members: Arc<dyn MemberDirectory>,
+    clock: Arc<dyn Clock>,
+    secrets: Arc<dyn SecretGenerator>,
+    config: ReviewConfig,
+}
+
+impl ReviewService {
+    #[must_use]
+    pub fn new(
+        apps: Arc<dyn AppRepository>,
+        reviews: Arc<dyn ReviewRepository>,
+        orgs: Arc<dyn OrgProfileLookup>,
+        members: Arc<dyn MemberDirectory>,
+        clock: Arc<dyn Clock>,
+        secrets: Arc<dyn SecretGenerator>,
+        config: ReviewConfig,
+    ) -> Self {
+        Self {
+            apps,
+            reviews,
+            orgs,
+            members,
+            clock,
+            secrets,
+            config,
+        }
+    }
+
+    fn require_reviewer(caller: &Caller) -> Result<(), ReviewError> {
+        if caller.can_review() {
+            Ok(())
+        } else {
+            Err(ReviewError::Forbidden)
+        }
+    }
+
+    /// The dashboard: counts per status and the newest submissions.
+    ///
+    /// # Errors
+    /// [`ReviewError::Forbidden`]; [`ReviewError::Repo`].
+    pub async fn stats(&self, caller: &Caller) -> Result<AdminStats, ReviewError> {
+        Self::require_reviewer(caller)?;
+        let counts = self.apps.admin_counts().await?;
+        let mut recent = self.apps.admin_list_by_status(AppStoreStatus::Submitted).await?;
+        recent.sort_by_key(|app| std::cmp::Reverse(app.updated_at));
+        recent.truncate(self.config.recent_submissions);
+        Ok(AdminStats {
+            counts,
+            recent_submissions: recent,
+        })
+    }
+
+    /// The review queue: every SUBMITTED app, oldest submission first, with its organization's name.
+    ///
+    /// # Errors
+    /// [`ReviewError::Forbidden`]; [`ReviewError::Repo`].
+    pub async fn submitted(&self, caller: &Caller) -> Result<Vec<ReviewedApp>, ReviewError> {
+        Self::require_reviewer(caller)?;
+        let apps = self.apps.admin_list_by_status(AppStoreStatus::Submitted).await?;
+        let mut names: BTreeMap<OrgId, Option<String>> = BTreeMap::new();
+        let mut out = Vec::with_capacity(apps.len());
+        for app in apps {
+            let name = match names.get(&app.org_id) {
+                Some(name) => name.clone(),
+                None => {
+                    let name = self.orgs.profile(app.org_id).await?.map(|p| p.name);
+                    names.insert(app.org_id, name.clone());
+                    name
+                }
+            };
+            out.push(ReviewedApp {
+                app,
+                organization_name: name,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Any app, with its organization's name (the review dialog).
+    ///
+    /// # Errors
+    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`]; [`ReviewError::Repo`].
+    pub async fn app(&self, caller: &Caller, package: &PackageName) -> Result<ReviewedApp, ReviewError> {
+        Self::require_reviewer(caller)?;
+        let app = self.apps.admin_get(package).await?.ok_or(ReviewError::NotFound)?;
+        let organization_name = self.orgs.profile(app.org_id).await?.map(|p| p.name);
+        Ok(ReviewedApp {
+            app,
+            organization_name,
+        })
+    }
+
+    /// Any app's review history, oldest first.
+    ///
+    /// # Errors
+    /// [`ReviewError::Forbidden`]; [`ReviewError::Repo`].
+    pub async fn admin_history(
+        &self,
+        caller: &Caller,
+        package: &PackageName,
+    ) -> Result<Vec<ReviewEvent>, ReviewError> {
+        Self::require_reviewer(caller)?;
+        Ok(self.reviews.admin_history(package).await?)
+    }
+
+    /// The review history of one of the organization's apps, for its members.
+    ///
+    /// # Errors
+    /// [`ReviewError::NotMember`]; [`ReviewError::NotFound`] when the organization has no such app;
+    /// [`ReviewError::Repo`].
+    pub async fn history(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+    ) -> Result<Vec<ReviewEvent>, ReviewError> {
+        match self.members.role_of(org, caller.user_id).await? {
+            Some(role) if role.can(OrgAction::View) => {}
+            _ => return Err(ReviewError::NotMember),
+        }
+        self.reviews
+            .history(org, package)
+            .await?
+            .ok_or(ReviewError::NotFound)
+    }
+
+    /// SUBMITTED → PUBLISHED, with optional notes; e-mails the organization's contact.
+    ///
+    /// # Errors
+    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`]; [`ReviewError::IllegalTransition`] when the
+    /// app is not SUBMITTED; [`ReviewError::Conflict`] when another decision came first; [`ReviewError::Repo`].
+    pub async fn approve(
+        &self,
+        caller: &Caller,
+        package: &PackageName,
+        notes: Option<&str>,
+    ) -> Result<App, ReviewError> {
+        Self::require_reviewer(caller)?;
+        let app = self.apps.admin_get(package).await?.ok_or(ReviewError::NotFound)?;
+        let to = app.app_store_status.approve()?;
+        let notes = notes.map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned);
+        let emails = match self.contact_of(&app).await? {
+            Some(to) => vec![approved_email(
+                to,
+                &app,
+                notes.as_deref(),
+                &self.config.portal_url,
+            )],
+            None => Vec::new(),
+        };
+        self.decide(caller, &app, to, ReviewEventKind::Approved, notes, emails)
+            .await
+    }
+
+    /// SUBMITTED → REJECTED, with required notes; e-mails the organization's contact.
+    ///
+    /// # Errors
+    /// [`ReviewError::Forbidden`]; [`ReviewError::NotesRequired`] when the notes are blank;
+    /// [`ReviewError::NotFound`]; [`ReviewError::IllegalTransition`] when the app is not SUBMITTED;
+    /// [`ReviewError::Conflict`] when another decision came first; [`ReviewError::Repo`].
+    pub async fn reject(
+        &self,
+        caller: &Caller,
+        package: &PackageName,
+        notes: Option<&str>,
+    ) -> Result<App, ReviewError> {
+        Self::require_reviewer(caller)?;
+        if notes.is_none_or(|n| n.trim().is_empty()) {
+            return Err(ReviewError::NotesRequired);
+        }
+        let app = self.apps.admin_get(package).await?.ok_or(ReviewError::NotFound)?;
+        let (to, notes) = app.app_store_status.reject(notes).map_err(|e| match e {
+            RejectError::NotesRequired => ReviewError::NotesRequired,
+            RejectError::Illegal(illegal) => ReviewError::IllegalTransition(illegal),
+        })?;
+        let emails = match self.contact_of(&app).await? {
+            Some(to) => vec![rejected_email(to, &app, &notes, &self.config.portal_url)],
+            None => Vec::new(),
+        };
+        self.decide(caller, &app, to, ReviewEventKind::Rejected, Some(notes), emails)
+            .await
+    }
+
+    async fn contact_of(&self, app: &App) -> Result<Option<crate::common::EmailAddress>, ReviewError> {
+        Ok(self.orgs.profile(app.org_id).await?.and_then(|p| p.contact_email))
+    }
+
+    async fn decide(
+        &self,
+        caller: &Caller,
+        app: &App,
+        to: AppStoreStatus,
+        kind: ReviewEventKind,
+        notes: Option<String>,
+        emails: Vec<crate::mail::OutgoingEmail>,
+    ) -> Result<App, ReviewError> {
+        let now = self.clock.now();
+        let event = ReviewEvent::new(self.secrets.as_ref(), app, kind, caller, now).with_notes(notes.clone());
+        let change = StatusChange {
+            to,
+            review: Some(ReviewStamp {
+                notes,
+                reviewed_by: caller.email.to_string(),
+                reviewed_at: now,
+            }),
+            at: now,
+            event,
+            emails,
+        };
+        self.apps
+            .admin_transition(&app.package_name, AppStoreStatus::Submitted, change)
+            .await
+            .map_err(write_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apps::ports::{MockAppRepository, MockOrgProfileLookup, OrgContact};
+    use crate::apps::service::fixtures::{developer, members, package, reviewer, sample_app};
+    use crate::apps::status::StatusCounts;
+    use crate::common::EmailAddress;
+    use crate::mail::EmailKind;
+    use crate::orgs::OrgRole;
+    use crate::review::ports::MockReviewRepository;
+    use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
+    use chrono::Duration;
+
+    struct Harness {
+        apps: MockAppRepository,
+        reviews: MockReviewRepository,
+        orgs: MockOrgProfileLookup,
+        role: Option<OrgRole>,
+    }
+
+    impl Harness {
+        fn new() -> Self {
+            Self {
+                apps: MockAppRepository::new(),
+                reviews: MockReviewRepository::new(),
+                orgs: MockOrgProfileLookup::new(),
+                role: None,
+            }
+        }
+
+        fn with_app(mut self, status: AppStoreStatus) -> Self {
+            self.apps
+                .expect_admin_get()
+                .returning(move |_| Ok(Some(sample_app(OrgId::new(), status))));
+            self
+        }
+
+        fn with_contact(mut self, email: Option<&str>) -> Self {
+            let email = email.map(|e| EmailAddress::parse(e).unwrap());
+            self.orgs.expect_profile().returning(move |_| {
+                Ok(Some(OrgContact {
+                    name: "Acme".into(),
+                    contact_email: email.clone(),
+                }))
+            });
+            self
+        }
+
+        fn service(self) -> ReviewService {
+            ReviewService::new(
+                Arc::new(self.apps),
+                Arc::new(self.reviews),
+                Arc::new(self.orgs),
+                Arc::new(members(self.role)),
+                Arc::new(fixed_clock()),
+                Arc::new(RepeatingBytes(0x22)),
+                ReviewConfig {
+                    portal_url: "https://portal.example.com".into(),
+                    recent_submissions: 2,
+                },
+            )
+        }
+    }
+
+    fn echo_transition(
+        apps: &mut MockAppRepository,
+        check: impl Fn(&StatusChange) -> bool + Send + Sync + 'static,
+    ) {
+        apps.expect_admin_transition()
+            .withf(move |_, expected, change| *expected == AppStoreStatus::Submitted && check(change))
+            .times(1)
+            .returning(|_, _, change| {
+                let mut app = sample_app(change.event.org_id, change.to);
+                app.review_notes = change.review.as_ref().and_then(|r| r.notes.clone());
+                Ok(app)
+            });
+    }
+
+    #[test]
+    fn a_developer_cannot_use_the_review_tools() {
+        let svc = Harness::new().service();
+        let who = developer();
+        assert!(matches!(block_on(svc.stats(&who)), Err(ReviewError::Forbidden)));
+        assert!(matches!(
+            block_on(svc.submitted(&who)),
+            Err(ReviewError::Forbidden)
+        ));
+        assert!(matches!(
+            block_on(svc.approve(&who, &package(), None)),
+            Err(ReviewError::Forbidden)
+        ));
+        let err = block_on(svc.reject(&who, &package(), Some("no"))).unwrap_err();
+        assert_eq!(err.to_string(), REVIEWERS_ONLY);
+    }
+
+    #[test]
+    fn the_dashboard_shows_counts_and_the_newest_submissions_first() {
+        let mut h = Harness::new();
+        h.apps.expect_admin_counts().returning(|| {
+            Ok(StatusCounts {
+                development: 5,
+                submitted: 3,
+                published: 2,
+                rejected: 1,
+            })
+        });
+        h.apps
+            .expect_admin_list_by_status()
+            .withf(|s| *s == AppStoreStatus::Submitted)
+            .returning(|_| {
+                Ok((0..3)
+                    .map(|i| {
+                        let mut app = sample_app(OrgId::new(), AppStoreStatus::Submitted);
+                        app.name = format!("app {i}");
+                        app.updated_at = noon() + Duration::minutes(i);
+                        app
+                    })
+                    .collect())
+            });
+        let stats = block_on(h.service().stats(&reviewer())).unwrap();
+        assert_eq!(stats.counts.total(), 11);
+        let names: Vec<_> = stats.recent_submissions.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["app 2", "app 1"]);
+    }
+
+    #[test]
+    fn the_queue_names_each_organization_looking_each_up_once() {
+        let org = OrgId::new();
+        let mut h = Harness::new();
+        h.apps
+            .expect_admin_list_by_status()
+            .returning(move |_| Ok(vec![sample_app(org, AppStoreStatus::Submitted); 2]));
+        h.orgs.expect_profile().times(1).returning(|_| {
+            Ok(Some(OrgContact {
+                name: "Acme".into(),
+                contact_email: None,
+            }))
+        });
+        let queue = block_on(h.service().submitted(&reviewer())).unwrap();
+        assert_eq!(queue.len(), 2);
+        assert!(
+            queue
+                .iter()
+                .all(|r| r.organization_name.as_deref() == Some("Acme"))
+        );
+    }
+
+    #[test]
+    fn the_review_dialog_names_the_developer_by_organization_else_by_id() {
+        let mut h = Harness::new().with_app(AppStoreStatus::Submitted);
+        h.orgs.expect_profile().returning(|_| Ok(None));
+        let reviewed = block_on(h.service().app(&reviewer(), &package())).unwrap();
+        assert_eq!(reviewed.developer_label(), reviewed.app.developer_id.to_string());
+        let named = ReviewedApp {
+            organization_name: Some("Acme".into()),
+            ..reviewed
+        };
+        assert_eq!(named.developer_label(), "Acme");
+    }
+
+    #[test]
+    fn approving_stamps_the_review_records_it_and_emails_the_contact() {
+        let who = reviewer();
+        let actor = who.user_id;
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(Some("ops@acme.example"));
+        echo_transition(&mut h.apps, move |change| {
+            let stamp = change.review.as_ref().unwrap();
+            change.to == AppStoreStatus::Published
+                && stamp.notes.as_deref() == Some("Looks great")
+                && stamp.reviewed_by == "reviewer@portal.example.com"
+                && stamp.reviewed_at == noon()
+                && change.event.kind == ReviewEventKind::Approved
+                && change.event.actor == actor
+                && change.emails.len() == 1
+                && change.emails[0].kind == EmailKind::AppApproved
+                && change.emails[0].to.as_str() == "ops@acme.example"
+        });
+        let app = block_on(h.service().approve(&who, &package(), Some(" Looks great "))).unwrap();
+        assert_eq!(app.app_store_status, AppStoreStatus::Published);
+    }
+
+    #[test]
+    fn approving_with_blank_notes_stores_no_notes() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(Some("ops@acme.example"));
+        echo_transition(&mut h.apps, |change| {
+            change.review.as_ref().is_some_and(|r| r.notes.is_none()) && change.event.notes.is_none()
+        });
+        block_on(h.service().approve(&reviewer(), &package(), Some("  "))).unwrap();
+    }
+
+    #[test]
+    fn without_a_contact_email_the_decision_sends_nothing() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(None);
+        echo_transition(&mut h.apps, |change| change.emails.is_empty());
+        block_on(h.service().approve(&reviewer(), &package(), None)).unwrap();
+    }
+
+    #[test]
+    fn only_a_submitted_app_can_be_approved_by_a_reviewer() {
+        let h = Harness::new().with_app(AppStoreStatus::Published);
+        let err = block_on(h.service().approve(&reviewer(), &package(), None)).unwrap_err();
+        assert!(matches!(err, ReviewError::IllegalTransition(_)));
+        assert_eq!(err.code(), "ILLEGAL_TRANSITION");
+    }
+
+    #[test]
+    fn approving_an_unknown_app_is_not_found() {
+        let mut h = Harness::new();
+        h.apps.expect_admin_get().returning(|_| Ok(None));
+        let err = block_on(h.service().approve(&reviewer(), &package(), None)).unwrap_err();
+        assert_eq!(err.to_string(), "App not found");
+    }
+
+    #[test]
+    fn a_rejection_needs_notes_and_reads_nothing_without_them() {
+        let svc = Harness::new().service();
+        for notes in [None, Some(""), Some("   ")] {
+            let err = block_on(svc.reject(&reviewer(), &package(), notes)).unwrap_err();
+            assert!(matches!(err, ReviewError::NotesRequired), "{notes:?}");
+            assert_eq!(err.code(), "REVIEW_NOTES_REQUIRED");
+        }
+    }
+
+    #[test]
+    fn rejecting_records_the_notes_and_emails_them_to_the_contact() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(Some("ops@acme.example"));
+        echo_transition(&mut h.apps, |change| {
+            change.to == AppStoreStatus::Rejected
+                && change.event.kind == ReviewEventKind::Rejected
+                && change.event.notes.as_deref() == Some("Logo is blurry")
+                && change.emails[0].kind == EmailKind::AppRejected
+                && change.emails[0].text.contains("Logo is blurry")
+        });
+        let app = block_on(
+            h.service()
+                .reject(&reviewer(), &package(), Some("Logo is blurry\n")),
+        )
+        .unwrap();
+        assert_eq!(app.review_notes.as_deref(), Some("Logo is blurry"));
+    }
+
+    #[test]
+    fn a_decision_that_loses_the_race_to_another_reviewer_is_a_conflict() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(None);
+        h.apps
+            .expect_admin_transition()
+            .returning(|_, _, _| Err(RepoError::Conflict("status".into())));
+        let err = block_on(h.service().reject(&reviewer(), &package(), Some("no"))).unwrap_err();
+        assert!(matches!(err, ReviewError::Conflict));
+    }
+
+    #[test]
+    fn members_read_their_apps_history_and_outsiders_cannot() {
+        let org = OrgId::new();
+        let mut h = Harness::new();
+        h.role = Some(OrgRole::Member);
+        h.reviews.expect_history().returning(|_, _| Ok(Some(Vec::new())));
+        assert_eq!(
+            block_on(h.service().history(&developer(), org, &package())).unwrap(),
+            Vec::new()
+        );
+        let err = block_on(Harness::new().service().history(&developer(), org, &package())).unwrap_err();
+        assert!(matches!(err, ReviewError::NotMember));
+    }
+
+    #[test]
+    fn the_history_of_an_app_outside_the_organization_is_not_found() {
+        let mut h = Harness::new();
+        h.role = Some(OrgRole::Admin);
+        h.reviews.expect_history().returning(|_, _| Ok(None));
+        let err = block_on(h.service().history(&developer(), OrgId::new(), &package())).unwrap_err();
+        assert!(matches!(err, ReviewError::NotFound));
+    }
+
+    #[test]
+    fn reviewers_read_any_apps_history() {
+        let mut h = Harness::new();
+        h.reviews
+            .expect_admin_history()
+            .times(1)
+            .returning(|_| Ok(Vec::new()));
+        assert!(
+            block_on(h.service().admin_history(&reviewer(), &package()))
+                .unwrap()
+                .is_empty()
+        );
+        assert!(matches!(
+            block_on(Harness::new().service().admin_history(&developer(), &package())),
+            Err(ReviewError::Forbidden)
+        ));
+    }
+}
