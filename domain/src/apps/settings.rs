@@ -1,7 +1,30 @@
 //! App settings: the eleven setting types of specification §3, in the JSON shape of the `@mentra/sdk`.
+//!
+//! - [`validate_settings`] holds the rules every write (create, update, import) applies to a settings list
+//!   (see `settings/validate.rs`);
+//! - [`convert_setting`] and [`new_setting`] are the editor's type change and new-setting defaults
+//!   (specification §4, see `settings/convert.rs`); `settings/properties.rs` holds the property tests
+//!   that tie conversion and validation together.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::fmt;
+
+mod convert;
+mod error;
+#[cfg(test)]
+mod properties;
+mod validate;
+
+pub use convert::{
+    SAMPLE_OPTION_LABEL, SAMPLE_OPTION_VALUE, SLIDER_DEFAULT_MAX, SLIDER_DEFAULT_MIN, convert_setting,
+    new_setting,
+};
+pub use error::{SettingIssue, SettingsError};
+pub use validate::{
+    MAX_KEY_LEN, MAX_LABEL_LEN, MAX_OPTIONS, MAX_PLACEHOLDER_LEN, MAX_SETTINGS, MAX_TEXT_DEFAULT_LEN,
+    SECONDS_PER_DAY, validate_settings,
+};
 
 /// One option of a select-like setting. The value is any JSON scalar, as in the SDK.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -10,7 +33,28 @@ pub struct SelectOption {
     pub value: Value,
 }
 
+impl SelectOption {
+    #[must_use]
+    pub fn new(label: impl Into<String>, value: impl Into<Value>) -> Self {
+        Self {
+            label: label.into(),
+            value: value.into(),
+        }
+    }
+}
+
+fn slider_default_min() -> f64 {
+    SLIDER_DEFAULT_MIN
+}
+
+fn slider_default_max() -> f64 {
+    SLIDER_DEFAULT_MAX
+}
+
 /// A setting. Every kind but `group` and `titleValue` has a `key` and a `label`.
+///
+/// When read from JSON, a missing `defaultValue` of a toggle or text kind is `false` or `""`, and a missing
+/// slider `min`/`max` is 0/100 (specification §9).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum Setting {
@@ -19,13 +63,24 @@ pub enum Setting {
     #[serde(rename = "titleValue")]
     TitleValue { label: String, value: Value },
     #[serde(rename = "toggle", rename_all = "camelCase")]
-    Toggle { key: String, label: String, default_value: bool },
+    Toggle {
+        key: String,
+        label: String,
+        #[serde(default)]
+        default_value: bool,
+    },
     #[serde(rename = "text", rename_all = "camelCase")]
-    Text { key: String, label: String, default_value: String },
+    Text {
+        key: String,
+        label: String,
+        #[serde(default)]
+        default_value: String,
+    },
     #[serde(rename = "text_no_save_button", rename_all = "camelCase")]
     TextNoSaveButton {
         key: String,
         label: String,
+        #[serde(default)]
         default_value: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         max_lines: Option<u32>,
@@ -55,7 +110,15 @@ pub enum Setting {
         default_value: Vec<Value>,
     },
     #[serde(rename = "slider", rename_all = "camelCase")]
-    Slider { key: String, label: String, min: f64, max: f64, default_value: f64 },
+    Slider {
+        key: String,
+        label: String,
+        #[serde(default = "slider_default_min")]
+        min: f64,
+        #[serde(default = "slider_default_max")]
+        max: f64,
+        default_value: f64,
+    },
     #[serde(rename = "numeric_input", rename_all = "camelCase")]
     NumericInput {
         key: String,
@@ -79,4 +142,351 @@ pub enum Setting {
         #[serde(default)]
         show_seconds: bool,
     },
+}
+
+/// The eleven setting types, named as on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SettingType {
+    #[serde(rename = "group")]
+    Group,
+    #[serde(rename = "titleValue")]
+    TitleValue,
+    #[serde(rename = "toggle")]
+    Toggle,
+    #[serde(rename = "text")]
+    Text,
+    #[serde(rename = "text_no_save_button")]
+    TextNoSaveButton,
+    #[serde(rename = "select")]
+    Select,
+    #[serde(rename = "select_with_search")]
+    SelectWithSearch,
+    #[serde(rename = "multiselect")]
+    Multiselect,
+    #[serde(rename = "slider")]
+    Slider,
+    #[serde(rename = "numeric_input")]
+    NumericInput,
+    #[serde(rename = "time_picker")]
+    TimePicker,
+}
+
+impl SettingType {
+    /// Every type, in the order the editor's type menu lists them.
+    pub const ALL: [Self; 11] = [
+        Self::Toggle,
+        Self::Text,
+        Self::TextNoSaveButton,
+        Self::Select,
+        Self::SelectWithSearch,
+        Self::Multiselect,
+        Self::Slider,
+        Self::Group,
+        Self::TitleValue,
+        Self::NumericInput,
+        Self::TimePicker,
+    ];
+
+    /// The wire name (`text_no_save_button`, `titleValue`, …).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Group => "group",
+            Self::TitleValue => "titleValue",
+            Self::Toggle => "toggle",
+            Self::Text => "text",
+            Self::TextNoSaveButton => "text_no_save_button",
+            Self::Select => "select",
+            Self::SelectWithSearch => "select_with_search",
+            Self::Multiselect => "multiselect",
+            Self::Slider => "slider",
+            Self::NumericInput => "numeric_input",
+            Self::TimePicker => "time_picker",
+        }
+    }
+
+    /// Reads a wire name; names are case-sensitive, as in the SDK.
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == value)
+    }
+
+    /// Whether settings of this type have a `key` and a `label` (all but `group` and `titleValue`).
+    #[must_use]
+    pub const fn is_keyed(self) -> bool {
+        !matches!(self, Self::Group | Self::TitleValue)
+    }
+
+    /// Whether settings of this type have `options` (`select`, `select_with_search`, `multiselect`).
+    #[must_use]
+    pub const fn is_select_like(self) -> bool {
+        matches!(self, Self::Select | Self::SelectWithSearch | Self::Multiselect)
+    }
+}
+
+impl fmt::Display for SettingType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Setting {
+    /// The setting's type.
+    #[must_use]
+    pub const fn setting_type(&self) -> SettingType {
+        match self {
+            Self::Group { .. } => SettingType::Group,
+            Self::TitleValue { .. } => SettingType::TitleValue,
+            Self::Toggle { .. } => SettingType::Toggle,
+            Self::Text { .. } => SettingType::Text,
+            Self::TextNoSaveButton { .. } => SettingType::TextNoSaveButton,
+            Self::Select { .. } => SettingType::Select,
+            Self::SelectWithSearch { .. } => SettingType::SelectWithSearch,
+            Self::Multiselect { .. } => SettingType::Multiselect,
+            Self::Slider { .. } => SettingType::Slider,
+            Self::NumericInput { .. } => SettingType::NumericInput,
+            Self::TimePicker { .. } => SettingType::TimePicker,
+        }
+    }
+
+    /// The wire name of the setting's type.
+    #[must_use]
+    pub const fn type_name(&self) -> &'static str {
+        self.setting_type().as_str()
+    }
+
+    /// The key of a keyed setting; `None` for `group` and `titleValue`.
+    #[must_use]
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            Self::Group { .. } | Self::TitleValue { .. } => None,
+            Self::Toggle { key, .. }
+            | Self::Text { key, .. }
+            | Self::TextNoSaveButton { key, .. }
+            | Self::Select { key, .. }
+            | Self::SelectWithSearch { key, .. }
+            | Self::Multiselect { key, .. }
+            | Self::Slider { key, .. }
+            | Self::NumericInput { key, .. }
+            | Self::TimePicker { key, .. } => Some(key),
+        }
+    }
+
+    /// The label; `None` for a `group`, which has a title instead.
+    #[must_use]
+    pub fn label(&self) -> Option<&str> {
+        match self {
+            Self::Group { .. } => None,
+            Self::TitleValue { label, .. }
+            | Self::Toggle { label, .. }
+            | Self::Text { label, .. }
+            | Self::TextNoSaveButton { label, .. }
+            | Self::Select { label, .. }
+            | Self::SelectWithSearch { label, .. }
+            | Self::Multiselect { label, .. }
+            | Self::Slider { label, .. }
+            | Self::NumericInput { label, .. }
+            | Self::TimePicker { label, .. } => Some(label),
+        }
+    }
+
+    /// The title of a `group`; `None` for every other kind.
+    #[must_use]
+    pub fn title(&self) -> Option<&str> {
+        match self {
+            Self::Group { title } => Some(title),
+            _ => None,
+        }
+    }
+
+    /// The options of a select-like setting; `None` for every other kind.
+    #[must_use]
+    pub fn options(&self) -> Option<&[SelectOption]> {
+        match self {
+            Self::Select { options, .. }
+            | Self::SelectWithSearch { options, .. }
+            | Self::Multiselect { options, .. } => Some(options),
+            _ => None,
+        }
+    }
+
+    /// The default as JSON: the `value` of a `titleValue`, an array for a `multiselect`, `None` for a
+    /// `group` and for a select without a default.
+    #[must_use]
+    pub fn default_value(&self) -> Option<Value> {
+        match self {
+            Self::Group { .. } => None,
+            Self::TitleValue { value, .. } => Some(value.clone()),
+            Self::Toggle { default_value, .. } => Some(Value::Bool(*default_value)),
+            Self::Text { default_value, .. } | Self::TextNoSaveButton { default_value, .. } => {
+                Some(Value::String(default_value.clone()))
+            }
+            Self::Select { default_value, .. } | Self::SelectWithSearch { default_value, .. } => {
+                default_value.clone()
+            }
+            Self::Multiselect { default_value, .. } => Some(Value::Array(default_value.clone())),
+            Self::Slider { default_value, .. } | Self::NumericInput { default_value, .. } => {
+                serde_json::Number::from_f64(*default_value).map(Value::Number)
+            }
+            Self::TimePicker { default_value, .. } => Some(Value::from(*default_value)),
+        }
+    }
+}
+
+/// Whether two JSON values are the same setting value: numbers compare by numeric value (`1` equals
+/// `1.0`), everything else structurally.
+#[must_use]
+pub fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x == y,
+        },
+        _ => a == b,
+    }
+}
+
+/// Whether `value` is the value of one of `options`.
+#[must_use]
+pub fn is_option_value(options: &[SelectOption], value: &Value) -> bool {
+    options.iter().any(|option| same_value(&option.value, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_setting_type_round_trips_through_its_wire_name() {
+        for kind in SettingType::ALL {
+            assert_eq!(SettingType::parse(kind.as_str()), Some(kind));
+            assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.as_str()));
+        }
+        let names: Vec<&str> = SettingType::ALL.iter().map(|kind| kind.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "toggle",
+                "text",
+                "text_no_save_button",
+                "select",
+                "select_with_search",
+                "multiselect",
+                "slider",
+                "group",
+                "titleValue",
+                "numeric_input",
+                "time_picker"
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_or_differently_cased_type_names_are_not_setting_types() {
+        assert_eq!(SettingType::parse("Toggle"), None);
+        assert_eq!(SettingType::parse("checkbox"), None);
+        assert_eq!(SettingType::parse("titlevalue"), None);
+    }
+
+    #[test]
+    fn only_group_and_title_value_are_keyless() {
+        let keyless: Vec<SettingType> = SettingType::ALL.into_iter().filter(|k| !k.is_keyed()).collect();
+        assert_eq!(keyless, [SettingType::Group, SettingType::TitleValue]);
+        let select_like: Vec<SettingType> = SettingType::ALL
+            .into_iter()
+            .filter(|k| k.is_select_like())
+            .collect();
+        assert_eq!(
+            select_like,
+            [
+                SettingType::Select,
+                SettingType::SelectWithSearch,
+                SettingType::Multiselect
+            ]
+        );
+    }
+
+    #[test]
+    fn a_setting_exposes_its_key_label_title_and_type_name() {
+        let toggle = Setting::Toggle {
+            key: "dark".into(),
+            label: "Dark mode".into(),
+            default_value: true,
+        };
+        assert_eq!(toggle.key(), Some("dark"));
+        assert_eq!(toggle.label(), Some("Dark mode"));
+        assert_eq!(toggle.title(), None);
+        assert_eq!(toggle.type_name(), "toggle");
+
+        let group = Setting::Group {
+            title: "Display".into(),
+        };
+        assert_eq!(
+            (group.key(), group.label(), group.title()),
+            (None, None, Some("Display"))
+        );
+        assert_eq!(group.type_name(), "group");
+
+        let title_value = Setting::TitleValue {
+            label: "Version".into(),
+            value: json!("1.2"),
+        };
+        assert_eq!((title_value.key(), title_value.label()), (None, Some("Version")));
+        assert_eq!(title_value.type_name(), "titleValue");
+    }
+
+    #[test]
+    fn a_setting_reads_and_writes_the_sdk_json_shape() {
+        let json = json!({
+            "type": "select",
+            "key": "units",
+            "label": "Units",
+            "options": [{"label": "Metric", "value": "metric"}, {"label": "Imperial", "value": "imperial"}],
+            "defaultValue": "metric"
+        });
+        let setting: Setting = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(setting.options().map(<[SelectOption]>::len), Some(2));
+        assert_eq!(serde_json::to_value(&setting).unwrap(), json);
+    }
+
+    #[test]
+    fn missing_toggle_text_and_slider_bounds_read_as_their_defaults() {
+        let toggle: Setting =
+            serde_json::from_value(json!({"type": "toggle", "key": "k", "label": "L"})).unwrap();
+        assert_eq!(toggle.default_value(), Some(json!(false)));
+        let text: Setting =
+            serde_json::from_value(json!({"type": "text", "key": "k", "label": "L"})).unwrap();
+        assert_eq!(text.default_value(), Some(json!("")));
+        let slider: Setting =
+            serde_json::from_value(json!({"type": "slider", "key": "k", "label": "L", "defaultValue": 5}))
+                .unwrap();
+        assert!(matches!(slider, Setting::Slider { min, max, .. } if min == 0.0 && max == 100.0));
+    }
+
+    #[test]
+    fn the_default_value_of_each_kind_is_its_json_form() {
+        let multi = Setting::Multiselect {
+            key: "k".into(),
+            label: "L".into(),
+            options: vec![SelectOption::new("A", "a")],
+            default_value: vec![json!("a")],
+        };
+        assert_eq!(multi.default_value(), Some(json!(["a"])));
+        let time = Setting::TimePicker {
+            key: "k".into(),
+            label: "L".into(),
+            default_value: 60,
+            show_seconds: false,
+        };
+        assert_eq!(time.default_value(), Some(json!(60)));
+        assert_eq!(Setting::Group { title: "G".into() }.default_value(), None);
+    }
+
+    #[test]
+    fn numbers_are_the_same_value_whatever_their_json_representation() {
+        assert!(same_value(&json!(1), &json!(1.0)));
+        assert!(!same_value(&json!(1), &json!("1")));
+        assert!(is_option_value(&[SelectOption::new("One", 1)], &json!(1.0)));
+    }
 }

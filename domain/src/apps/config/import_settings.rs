@@ -1,0 +1,460 @@
+//! The shape checks of one imported setting (specification §5, with all eleven types accepted as
+//! PRODUCT.md §4 decides). Messages name the setting's index; the rules that apply to every write (unique
+//! keys, defaults among options, …) run afterwards on the whole list.
+
+use serde_json::{Map, Value};
+
+use super::ConfigError;
+use super::import::SUPPORTED_SETTING_TYPES;
+use crate::apps::settings::{SECONDS_PER_DAY, SelectOption, Setting, SettingType};
+
+type Object = Map<String, Value>;
+
+/// Reads the setting at `index` of the file's `settings`.
+pub(super) fn parse_setting(index: usize, value: &Value) -> Result<Setting, ConfigError> {
+    let fail = |message: String| ConfigError::InvalidEntry {
+        path: format!("settings[{index}]"),
+        message,
+    };
+    let keyed_shape = || {
+        fail(format!(
+            "Setting at index {index} needs a string key, label and type."
+        ))
+    };
+
+    let object = value
+        .as_object()
+        .ok_or_else(|| fail(format!("Setting at index {index} must be an object.")))?;
+    let type_name = object
+        .get("type")
+        .and_then(Value::as_str)
+        .ok_or_else(keyed_shape)?;
+    let kind = SettingType::parse(type_name).ok_or_else(|| {
+        fail(format!(
+            "Setting at index {index} has unsupported type \"{type_name}\". Supported types: {SUPPORTED_SETTING_TYPES}."
+        ))
+    })?;
+
+    match kind {
+        SettingType::Group => {
+            let title = string(object, "title")
+                .ok_or_else(|| fail(format!("Setting at index {index}: a group needs a string title.")))?;
+            return Ok(Setting::Group { title });
+        }
+        SettingType::TitleValue => {
+            let shape = || {
+                fail(format!(
+                    "Setting at index {index}: a titleValue needs a string label and a value."
+                ))
+            };
+            let label = string(object, "label").ok_or_else(shape)?;
+            let value = present(object, "value").cloned().ok_or_else(shape)?;
+            return Ok(Setting::TitleValue { label, value });
+        }
+        _ => {}
+    }
+
+    let (Some(key), Some(label)) = (string(object, "key"), string(object, "label")) else {
+        return Err(keyed_shape());
+    };
+    let default = present(object, "defaultValue");
+    let setting = match kind {
+        SettingType::Toggle => {
+            let default_value = match default {
+                None => false,
+                Some(value) => value.as_bool().ok_or_else(|| {
+                    fail(format!(
+                        "Setting at index {index}: toggle defaultValue must be a boolean."
+                    ))
+                })?,
+            };
+            Setting::Toggle {
+                key,
+                label,
+                default_value,
+            }
+        }
+        SettingType::Text | SettingType::TextNoSaveButton => {
+            let default_value = match default {
+                None => String::new(),
+                Some(value) => value.as_str().map(str::to_owned).ok_or_else(|| {
+                    fail(format!(
+                        "Setting at index {index}: {type_name} defaultValue must be a string."
+                    ))
+                })?,
+            };
+            if kind == SettingType::Text {
+                Setting::Text {
+                    key,
+                    label,
+                    default_value,
+                }
+            } else {
+                let max_lines = match present(object, "maxLines") {
+                    None => None,
+                    Some(value) => Some(whole_number(value).filter(|n| *n > 0).ok_or_else(|| {
+                        fail(format!(
+                            "Setting at index {index}: maxLines must be a positive whole number if provided."
+                        ))
+                    })?),
+                };
+                Setting::TextNoSaveButton {
+                    key,
+                    label,
+                    default_value,
+                    max_lines,
+                }
+            }
+        }
+        SettingType::Select | SettingType::SelectWithSearch | SettingType::Multiselect => {
+            let options = parse_options(index, type_name, object)?;
+            match kind {
+                SettingType::Select => Setting::Select {
+                    key,
+                    label,
+                    options,
+                    default_value: default.cloned(),
+                },
+                SettingType::SelectWithSearch => Setting::SelectWithSearch {
+                    key,
+                    label,
+                    options,
+                    default_value: default.cloned(),
+                },
+                _ => {
+                    let default_value = match default {
+                        None => Vec::new(),
+                        Some(value) => value.as_array().cloned().ok_or_else(|| {
+                            fail(format!(
+                                "Setting at index {index}: multiselect defaultValue must be an array."
+                            ))
+                        })?,
+                    };
+                    Setting::Multiselect {
+                        key,
+                        label,
+                        options,
+                        default_value,
+                    }
+                }
+            }
+        }
+        SettingType::Slider => {
+            let number = |field| present(object, field).and_then(Value::as_f64);
+            let (Some(default_value), Some(min), Some(max)) =
+                (number("defaultValue"), number("min"), number("max"))
+            else {
+                return Err(fail(format!(
+                    "Setting at index {index}: slider needs a numeric defaultValue, min and max."
+                )));
+            };
+            if min > max {
+                return Err(fail(format!(
+                    "Setting at index {index}: slider min must not be greater than max."
+                )));
+            }
+            Setting::Slider {
+                key,
+                label,
+                min,
+                max,
+                default_value,
+            }
+        }
+        SettingType::NumericInput => {
+            let default_value = default.and_then(Value::as_f64).ok_or_else(|| {
+                fail(format!(
+                    "Setting at index {index}: numeric_input needs a numeric defaultValue."
+                ))
+            })?;
+            let mut bounds = [None; 3];
+            for (slot, field) in bounds.iter_mut().zip(["min", "max", "step"]) {
+                if let Some(value) = present(object, field) {
+                    *slot = Some(value.as_f64().ok_or_else(|| {
+                        fail(format!(
+                            "Setting at index {index}: numeric_input min, max and step must be numbers if provided."
+                        ))
+                    })?);
+                }
+            }
+            let [min, max, step] = bounds;
+            let placeholder = match present(object, "placeholder") {
+                None => None,
+                Some(value) => Some(value.as_str().map(str::to_owned).ok_or_else(|| {
+                    fail(format!(
+                        "Setting at index {index}: numeric_input placeholder must be a string if provided."
+                    ))
+                })?),
+            };
+            Setting::NumericInput {
+                key,
+                label,
+                min,
+                max,
+                step,
+                placeholder,
+                default_value,
+            }
+        }
+        SettingType::TimePicker => {
+            let default_value = default.and_then(whole_number).filter(|n| *n < SECONDS_PER_DAY).ok_or_else(|| {
+                fail(format!(
+                    "Setting at index {index}: time_picker needs a defaultValue in whole seconds from 0 to 86399."
+                ))
+            })?;
+            let show_seconds = match present(object, "showSeconds") {
+                None => false,
+                Some(value) => value.as_bool().ok_or_else(|| {
+                    fail(format!(
+                        "Setting at index {index}: time_picker showSeconds must be a boolean if provided."
+                    ))
+                })?,
+            };
+            Setting::TimePicker {
+                key,
+                label,
+                default_value,
+                show_seconds,
+            }
+        }
+        SettingType::Group | SettingType::TitleValue => return Err(keyed_shape()),
+    };
+    Ok(setting)
+}
+
+fn parse_options(index: usize, type_name: &str, object: &Object) -> Result<Vec<SelectOption>, ConfigError> {
+    let fail = |message: String| ConfigError::InvalidEntry {
+        path: format!("settings[{index}]"),
+        message,
+    };
+    let items = object.get("options").and_then(Value::as_array).ok_or_else(|| {
+        fail(format!(
+            "Setting at index {index}: {type_name} needs an options array."
+        ))
+    })?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(position, item)| {
+            let option = item.as_object();
+            let label = option.and_then(|o| string(o, "label"));
+            let value = option.and_then(|o| present(o, "value"));
+            match (label, value) {
+                (Some(label), Some(value)) => Ok(SelectOption {
+                    label,
+                    value: value.clone(),
+                }),
+                _ => Err(fail(format!(
+                    "Setting at index {index}: option at index {position} needs a string label and a value."
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// A field that is there and not `null`.
+fn present<'a>(object: &'a Object, field: &str) -> Option<&'a Value> {
+    object.get(field).filter(|value| !value.is_null())
+}
+
+fn string(object: &Object, field: &str) -> Option<String> {
+    object.get(field).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// A non-negative whole number that fits in `u32` (`3600` or `3600.0`).
+fn whole_number(value: &Value) -> Option<u32> {
+    if let Some(n) = value.as_u64() {
+        return u32::try_from(n).ok();
+    }
+    let n = value.as_f64()?;
+    (n.fract() == 0.0 && n >= 0.0 && n <= f64::from(u32::MAX)).then(|| format!("{n:.0}").parse().ok())?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn message(value: Value) -> String {
+        parse_setting(3, &value).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_setting_entry_must_be_an_object() {
+        assert_eq!(message(json!("toggle")), "Setting at index 3 must be an object.");
+    }
+
+    #[test]
+    fn a_group_needs_a_string_title() {
+        assert_eq!(
+            parse_setting(0, &json!({"type": "group", "title": "Display"})).unwrap(),
+            Setting::Group {
+                title: "Display".into()
+            }
+        );
+        assert_eq!(
+            message(json!({"type": "group", "label": "x"})),
+            "Setting at index 3: a group needs a string title."
+        );
+    }
+
+    #[test]
+    fn a_title_value_needs_a_string_label_and_a_value() {
+        assert_eq!(
+            parse_setting(0, &json!({"type": "titleValue", "label": "Version", "value": 2})).unwrap(),
+            Setting::TitleValue {
+                label: "Version".into(),
+                value: json!(2)
+            }
+        );
+        for bad in [
+            json!({"type": "titleValue", "label": "Version"}),
+            json!({"type": "titleValue", "value": 1}),
+        ] {
+            assert_eq!(
+                message(bad),
+                "Setting at index 3: a titleValue needs a string label and a value."
+            );
+        }
+    }
+
+    #[test]
+    fn other_settings_need_a_string_key_label_and_type() {
+        for bad in [
+            json!({"key": "k", "label": "L"}),
+            json!({"type": 5, "key": "k", "label": "L"}),
+            json!({"type": "toggle", "label": "L"}),
+            json!({"type": "toggle", "key": "k", "label": 1}),
+        ] {
+            assert_eq!(
+                message(bad),
+                "Setting at index 3 needs a string key, label and type."
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_type_lists_all_eleven_supported_types() {
+        assert_eq!(
+            message(json!({"type": "checkbox", "key": "k", "label": "L"})),
+            "Setting at index 3 has unsupported type \"checkbox\". Supported types: toggle, text, \
+             text_no_save_button, select, select_with_search, multiselect, slider, group, titleValue, \
+             numeric_input, time_picker."
+        );
+    }
+
+    #[test]
+    fn a_toggle_default_must_be_a_boolean_and_defaults_to_false() {
+        assert_eq!(
+            message(json!({"type": "toggle", "key": "k", "label": "L", "defaultValue": "yes"})),
+            "Setting at index 3: toggle defaultValue must be a boolean."
+        );
+        assert_eq!(
+            parse_setting(0, &json!({"type": "toggle", "key": "k", "label": "L"}))
+                .unwrap()
+                .default_value(),
+            Some(json!(false))
+        );
+    }
+
+    #[test]
+    fn a_text_default_must_be_a_string() {
+        assert_eq!(
+            message(json!({"type": "text_no_save_button", "key": "k", "label": "L", "defaultValue": 3})),
+            "Setting at index 3: text_no_save_button defaultValue must be a string."
+        );
+        assert_eq!(
+            message(json!({"type": "text_no_save_button", "key": "k", "label": "L", "maxLines": 0})),
+            "Setting at index 3: maxLines must be a positive whole number if provided."
+        );
+    }
+
+    #[test]
+    fn select_like_settings_need_an_options_array_of_labelled_values() {
+        assert_eq!(
+            message(json!({"type": "select_with_search", "key": "k", "label": "L"})),
+            "Setting at index 3: select_with_search needs an options array."
+        );
+        assert_eq!(
+            message(
+                json!({"type": "multiselect", "key": "k", "label": "L", "options": [{"label": "A", "value": 1}, {"label": "B"}]})
+            ),
+            "Setting at index 3: option at index 1 needs a string label and a value."
+        );
+    }
+
+    #[test]
+    fn a_multiselect_default_must_be_an_array() {
+        assert_eq!(
+            message(
+                json!({"type": "multiselect", "key": "k", "label": "L", "options": [], "defaultValue": "a"})
+            ),
+            "Setting at index 3: multiselect defaultValue must be an array."
+        );
+    }
+
+    #[test]
+    fn a_slider_needs_numbers_with_min_not_above_max() {
+        assert_eq!(
+            message(json!({"type": "slider", "key": "k", "label": "L", "min": 0, "max": 10})),
+            "Setting at index 3: slider needs a numeric defaultValue, min and max."
+        );
+        assert_eq!(
+            message(
+                json!({"type": "slider", "key": "k", "label": "L", "min": 10, "max": 0, "defaultValue": 5})
+            ),
+            "Setting at index 3: slider min must not be greater than max."
+        );
+    }
+
+    #[test]
+    fn a_numeric_input_needs_a_numeric_default_and_numeric_bounds() {
+        assert_eq!(
+            message(json!({"type": "numeric_input", "key": "k", "label": "L"})),
+            "Setting at index 3: numeric_input needs a numeric defaultValue."
+        );
+        assert_eq!(
+            message(
+                json!({"type": "numeric_input", "key": "k", "label": "L", "defaultValue": 1, "step": "1"})
+            ),
+            "Setting at index 3: numeric_input min, max and step must be numbers if provided."
+        );
+        assert_eq!(
+            message(
+                json!({"type": "numeric_input", "key": "k", "label": "L", "defaultValue": 1, "placeholder": 2})
+            ),
+            "Setting at index 3: numeric_input placeholder must be a string if provided."
+        );
+    }
+
+    #[test]
+    fn a_time_picker_needs_whole_seconds_within_a_day() {
+        assert_eq!(
+            parse_setting(
+                0,
+                &json!({"type": "time_picker", "key": "k", "label": "L", "defaultValue": 3600.0})
+            )
+            .unwrap()
+            .default_value(),
+            Some(json!(3600))
+        );
+        for bad in [json!(86_400), json!(-1), json!(1.5), json!("08:00")] {
+            assert_eq!(
+                message(json!({"type": "time_picker", "key": "k", "label": "L", "defaultValue": bad})),
+                "Setting at index 3: time_picker needs a defaultValue in whole seconds from 0 to 86399."
+            );
+        }
+        assert_eq!(
+            message(
+                json!({"type": "time_picker", "key": "k", "label": "L", "defaultValue": 0, "showSeconds": 1})
+            ),
+            "Setting at index 3: time_picker showSeconds must be a boolean if provided."
+        );
+    }
+
+    #[test]
+    fn an_invalid_entry_names_its_path() {
+        let error = parse_setting(3, &json!(null)).unwrap_err();
+        assert!(matches!(error, ConfigError::InvalidEntry { ref path, .. } if path == "settings[3]"));
+    }
+}

@@ -1,0 +1,121 @@
+//! Configuration files: the JSON an app's settings, tools, permissions and descriptive fields are exported
+//! to and imported from (specification §3 "Configuration file fields", §5 import rules; PRODUCT.md §4).
+//!
+//! The import flow is: [`check_config_file`] (name, emptiness, JSON syntax) → [`validate_config`] (shape
+//! of every field, then the settings and tools rules every write applies) → [`import_summary`] for the
+//! confirmation → [`apply_config`] → save. [`export_config`] writes a file that passes [`validate_config`]
+//! and the `@mentra/sdk` `validateAppConfig` check (it carries a `version`).
+
+use std::collections::BTreeMap;
+
+use super::settings::SettingsError;
+use super::tools::ToolsError;
+use super::{AppType, Permission, Setting, Tool};
+
+mod apply;
+mod export;
+mod file;
+mod import;
+mod import_settings;
+
+#[cfg(test)]
+mod fixtures;
+
+pub use apply::{ImportSummary, apply_config, import_summary};
+pub use export::{EXPORT_VERSION, export_config, export_file_name};
+pub use file::{check_config_file, read_config_file};
+pub use import::{PERMISSION_TYPE_NAMES, SUPPORTED_SETTING_TYPES, validate_config};
+
+/// What a valid configuration file holds. Every field is optional: a field the file does not have leaves
+/// the app's value alone when applied.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AppConfig {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// Written by export, read for information only (apps have no version).
+    pub version: Option<String>,
+    pub onboarding_instructions: Option<String>,
+    pub public_url: Option<String>,
+    pub logo_url: Option<String>,
+    pub webview_url: Option<String>,
+    pub app_type: Option<AppType>,
+    pub permissions: Option<Vec<Permission>>,
+    pub settings: Option<Vec<Setting>>,
+    pub tools: Option<Vec<Tool>>,
+}
+
+/// Why a chosen file cannot be read as a configuration (specification §5, exact messages). Each means
+/// HTTP 400.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigFileError {
+    /// The file name does not end in `.json`.
+    #[error("Please select a JSON file.")]
+    NotAJsonFile,
+    /// The file has nothing but white space.
+    #[error("The selected file is empty.")]
+    Empty,
+    /// The contents are not JSON.
+    #[error("Invalid JSON format. Please check the file content.")]
+    InvalidJson,
+}
+
+/// Why a parsed configuration is refused. Each variant means HTTP 400; [`ConfigError::fields`] gives the
+/// `fields` map. Messages take the specification's form `Optional field "x" must be ... if provided.`;
+/// entries of `settings`, `tools` and `permissions` are named by their index.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// The top level is not a JSON object.
+    #[error("Configuration must be a JSON object.")]
+    NotAnObject,
+    /// `name`, `description`, `publicUrl` or `logoURL` is present but not a non-blank string.
+    #[error("Optional field \"{0}\" must be a non-empty string if provided.")]
+    NotANonEmptyString(&'static str),
+    /// `version`, `webviewURL` or `onboardingInstructions` is present but not a string.
+    #[error("Optional field \"{0}\" must be a string if provided.")]
+    NotAString(&'static str),
+    /// `settings`, `tools` or `permissions` is present but not an array.
+    #[error("Optional field \"{0}\" must be an array if provided.")]
+    NotAnArray(&'static str),
+    /// `appType` is present but neither `background` nor `standard`.
+    #[error("Optional field \"appType\" must be either \"background\" or \"standard\" if provided.")]
+    InvalidAppType,
+    /// An entry of `settings`, `tools` or `permissions` has the wrong shape.
+    #[error("{message}")]
+    InvalidEntry {
+        /// `settings[2]`, `tools[0]`, `permissions[1]`.
+        path: String,
+        message: String,
+    },
+    /// The settings are well-formed but break a rule of [`validate_settings`](super::settings::validate_settings).
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// The tools are well-formed but break a rule of [`validate_tools`](super::tools::validate_tools).
+    #[error(transparent)]
+    Tools(#[from] ToolsError),
+}
+
+impl ConfigError {
+    /// Field path → message, for the API's `fields` map (empty for [`ConfigError::NotAnObject`]).
+    #[must_use]
+    pub fn fields(&self) -> BTreeMap<String, String> {
+        match self {
+            Self::NotAnObject => BTreeMap::new(),
+            Self::NotANonEmptyString(field) | Self::NotAString(field) | Self::NotAnArray(field) => {
+                BTreeMap::from([((*field).to_owned(), self.to_string())])
+            }
+            Self::InvalidAppType => BTreeMap::from([("appType".to_owned(), self.to_string())]),
+            Self::InvalidEntry { path, message } => BTreeMap::from([(path.clone(), message.clone())]),
+            Self::Settings(error) => error.fields(),
+            Self::Tools(error) => error.fields(),
+        }
+    }
+}
+
+/// Either step of reading a configuration file failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    #[error(transparent)]
+    File(#[from] ConfigFileError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
