@@ -7,7 +7,9 @@ use crate::common::clock::FixedClock;
 
 /// 2026-03-15 12:00:00 UTC.
 pub fn noon() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 3, 15, 12, 0, 0).single().unwrap_or_default()
+    Utc.with_ymd_and_hms(2026, 3, 15, 12, 0, 0)
+        .single()
+        .unwrap_or_default()
 }
 
 pub fn fixed_clock() -> FixedClock {

@@ -9,7 +9,8 @@ use crate::common::{EmailAddress, OrgId, UserId};
 
 /// Messages of specification §5 for the package name.
 pub const PACKAGE_NAME_REQUIRED: &str = "Package name is required";
-pub const PACKAGE_NAME_INVALID: &str = "Package name must use lowercase letters, numbers, dots, and hyphens only";
+pub const PACKAGE_NAME_INVALID: &str =
+    "Package name must use lowercase letters, numbers, dots, and hyphens only";
 
 /// Longest package name accepted.
 pub const MAX_PACKAGE_NAME_LEN: usize = 128;
@@ -166,7 +167,13 @@ mod tests {
 
     #[test]
     fn a_package_name_with_capitals_spaces_or_underscores_is_invalid() {
-        for bad in ["Com.example", "com example", "com_example", "com/example", "émoji"] {
+        for bad in [
+            "Com.example",
+            "com example",
+            "com_example",
+            "com/example",
+            "émoji",
+        ] {
             assert_eq!(PackageName::parse(bad), Err(PackageNameError::Invalid), "{bad:?}");
         }
         assert_eq!(
@@ -177,7 +184,10 @@ mod tests {
 
     #[test]
     fn an_overlong_package_name_is_invalid() {
-        assert_eq!(PackageName::parse(&"a".repeat(129)), Err(PackageNameError::Invalid));
+        assert_eq!(
+            PackageName::parse(&"a".repeat(129)),
+            Err(PackageNameError::Invalid)
+        );
     }
 
     #[test]

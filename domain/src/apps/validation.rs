@@ -209,9 +209,14 @@ pub fn changed_fields(before: &App, after: &App) -> Vec<&'static str> {
 /// # Errors
 /// The field errors of the settings and tools rules.
 pub fn validate_app_config(settings: &[Setting], tools: &[Tool]) -> Result<(), FieldErrors> {
-    // the lead wires settings::validate_settings and tools::validate_tools here at merge
-    let _ = (settings, tools);
-    Ok(())
+    let mut errors = FieldErrors::new();
+    if let Err(problems) = super::settings::validate_settings(settings) {
+        errors.extend(problems.fields());
+    }
+    if let Err(problems) = super::tools::validate_tools(tools) {
+        errors.extend(problems.fields());
+    }
+    if errors.is_empty() { Ok(()) } else { Err(errors) }
 }
 
 /// Validates a registration.
@@ -416,6 +421,33 @@ fn app_type(errors: &mut FieldErrors, value: &str) -> Option<AppType> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn settings_and_tools_are_validated_together_with_paths_to_each_problem() {
+        use crate::apps::{Setting, Tool};
+        let settings = vec![
+            Setting::Toggle {
+                key: "dup".into(),
+                label: "A".into(),
+                default_value: false,
+            },
+            Setting::Toggle {
+                key: "dup".into(),
+                label: "B".into(),
+                default_value: true,
+            },
+        ];
+        let tools = vec![Tool {
+            id: String::new(),
+            description: "Does things".into(),
+            activation_phrases: vec![],
+            parameters: indexmap::IndexMap::new(),
+        }];
+        let errors = super::validate_app_config(&settings, &tools).unwrap_err();
+        assert!(errors.keys().any(|k| k.starts_with("settings[1]")), "{errors:?}");
+        assert!(errors.keys().any(|k| k.starts_with("tools[0]")), "{errors:?}");
+        assert!(super::validate_app_config(&settings[..1], &[]).is_ok());
+    }
+
     use super::*;
     use crate::apps::{HardwareLevel, HardwareType, PermissionType};
     use crate::testing::noon;

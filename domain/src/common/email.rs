@@ -85,8 +85,21 @@ mod tests {
 
     #[test]
     fn an_address_needs_text_at_text_dot_text() {
-        for bad in ["", "   ", "ada", "ada@", "@example.com", "ada@example", "ada@example.", "ada@.com"] {
-            assert_eq!(EmailAddress::parse(bad), Err(InvalidEmail), "{bad:?} should be refused");
+        for bad in [
+            "",
+            "   ",
+            "ada",
+            "ada@",
+            "@example.com",
+            "ada@example",
+            "ada@example.",
+            "ada@.com",
+        ] {
+            assert_eq!(
+                EmailAddress::parse(bad),
+                Err(InvalidEmail),
+                "{bad:?} should be refused"
+            );
         }
     }
 
@@ -109,7 +122,10 @@ mod tests {
 
     #[test]
     fn the_local_part_is_the_text_before_the_at_sign() {
-        assert_eq!(EmailAddress::parse("john@example.com").unwrap().local_part(), "john");
+        assert_eq!(
+            EmailAddress::parse("john@example.com").unwrap().local_part(),
+            "john"
+        );
     }
 
     #[test]

@@ -177,7 +177,12 @@ mod tests {
 
     #[test]
     fn a_url_without_a_host_or_with_spaces_is_invalid() {
-        for bad in ["https://", "not a url", "https://exa mple.com", "ftp://example.com"] {
+        for bad in [
+            "https://",
+            "not a url",
+            "https://exa mple.com",
+            "ftp://example.com",
+        ] {
             assert_eq!(PublicUrl::parse(bad), Err(UrlError::Invalid), "{bad:?}");
         }
     }
