@@ -1,0 +1,24 @@
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { useDispatch, useSelector, useStore } from 'react-redux';
+
+import { baseApi } from '../api/baseApi';
+
+const rootReducer = combineSlices(baseApi);
+
+export type RootState = ReturnType<typeof rootReducer>;
+
+/** Builds a store; tests build a fresh one each, optionally with a preloaded state. */
+export function makeStore(preloadedState?: Partial<RootState>) {
+  return configureStore({
+    reducer: rootReducer,
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(baseApi.middleware),
+    preloadedState,
+  });
+}
+
+export type AppStore = ReturnType<typeof makeStore>;
+export type AppDispatch = AppStore['dispatch'];
+
+export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
+export const useAppSelector = useSelector.withTypes<RootState>();
+export const useAppStore = useStore.withTypes<AppStore>();

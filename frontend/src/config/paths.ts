@@ -1,0 +1,58 @@
+/**
+ * Every route of the portal (specification §2, route table).
+ *
+ * `paths` builds links; `routePatterns` holds the react-router patterns for
+ * the routes that take parameters. Components never spell a route by hand.
+ */
+
+const withQuery = (path: string, query: Record<string, string | undefined>): string => {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, value);
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+};
+
+export const paths = {
+  /** Public landing page. */
+  home: '/',
+  /** Sign-in screen; `token` carries an organization invitation. */
+  signIn: (inviteToken?: string) => withQuery('/signin', { token: inviteToken }),
+  /** Aliases of the sign-in screen. */
+  login: '/login',
+  signUp: '/signup',
+  inviteAccept: (inviteToken?: string) => withQuery('/invite/accept', { token: inviteToken }),
+  dashboard: '/dashboard',
+  apps: '/apps',
+  appCreate: '/apps/create',
+  appEdit: (packageName: string) => `/apps/${encodeURIComponent(packageName)}/edit`,
+  orgSettings: (
+    query: { welcome?: boolean; orgName?: string; orgId?: string; existing?: boolean } = {},
+  ) =>
+    withQuery('/org-settings', {
+      welcome: query.welcome ? 'true' : undefined,
+      orgName: query.orgName,
+      orgId: query.orgId,
+      existing: query.existing ? 'true' : undefined,
+    }),
+  members: '/members',
+  admin: '/admin',
+} as const;
+
+/** Route patterns as react-router matches them. */
+export const routePatterns = {
+  home: '/',
+  signIn: '/signin',
+  login: '/login',
+  signUp: '/signup',
+  inviteAccept: '/invite/accept',
+  dashboard: '/dashboard',
+  apps: '/apps',
+  appCreate: '/apps/create',
+  appEdit: '/apps/:packageName/edit',
+  orgSettings: '/org-settings',
+  members: '/members',
+  admin: '/admin',
+  notFound: '*',
+} as const;

@@ -1,0 +1,51 @@
+import type { PublicConfig } from './types';
+
+/** Used while the configuration loads, when it cannot be fetched, and for missing fields. */
+export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
+  docsUrl: 'https://docs.mentra.glass',
+  sourceUrl: 'https://github.com/Mentra-Community/MentraOS',
+  exampleAppUrl: 'https://github.com/Mentra-Community/MentraOS-Cloud-Example-App',
+  providers: [],
+  identity: { url: '', anonKey: '' },
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isHttpUrl = (value: unknown): value is string => {
+  if (typeof value !== 'string') return false;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Reads the server's answer field by field. Links must be http(s) URLs (they
+ * end up in `href`s); anything missing or malformed falls back to the default.
+ */
+export function normalizePublicConfig(raw: unknown): PublicConfig {
+  const body = isRecord(raw) ? raw : {};
+  const identity = isRecord(body.identity) ? body.identity : {};
+  const providers = Array.isArray(body.providers)
+    ? body.providers.filter((p): p is string => typeof p === 'string' && p.length > 0)
+    : DEFAULT_PUBLIC_CONFIG.providers;
+
+  return {
+    docsUrl: isHttpUrl(body.docsUrl) ? body.docsUrl : DEFAULT_PUBLIC_CONFIG.docsUrl,
+    sourceUrl: isHttpUrl(body.sourceUrl) ? body.sourceUrl : DEFAULT_PUBLIC_CONFIG.sourceUrl,
+    exampleAppUrl: isHttpUrl(body.exampleAppUrl)
+      ? body.exampleAppUrl
+      : DEFAULT_PUBLIC_CONFIG.exampleAppUrl,
+    providers,
+    identity: {
+      url: typeof identity.url === 'string' ? identity.url : DEFAULT_PUBLIC_CONFIG.identity.url,
+      anonKey:
+        typeof identity.anonKey === 'string'
+          ? identity.anonKey
+          : DEFAULT_PUBLIC_CONFIG.identity.anonKey,
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { renderHook, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { ReactNode } from 'react';
+import { Provider } from 'react-redux';
+import { describe, expect, it } from 'vitest';
+
+import { makeStore } from '../../app/store';
+import { testPublicConfig } from '../../testing/handlers';
+import { server } from '../../testing/server';
+import { DEFAULT_PUBLIC_CONFIG, normalizePublicConfig, usePublicConfig } from '.';
+
+function renderUsePublicConfig() {
+  const store = makeStore();
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <Provider store={store}>{children}</Provider>
+  );
+  return renderHook(() => usePublicConfig(), { wrapper });
+}
+
+describe('usePublicConfig', () => {
+  it('gives the defaults while loading, then the server configuration', async () => {
+    const { result } = renderUsePublicConfig();
+
+    expect(result.current).toEqual(DEFAULT_PUBLIC_CONFIG);
+    await waitFor(() => {
+      expect(result.current).toEqual(testPublicConfig);
+    });
+  });
+
+  it('keeps the defaults when the server cannot be reached', async () => {
+    let calls = 0;
+    server.use(
+      http.get('*/api/public-config', () => {
+        calls += 1;
+        return HttpResponse.error();
+      }),
+    );
+    const { result } = renderUsePublicConfig();
+
+    await waitFor(() => {
+      expect(calls).toBe(1);
+    });
+    expect(result.current).toEqual(DEFAULT_PUBLIC_CONFIG);
+  });
+});
+
+describe('normalizePublicConfig', () => {
+  it('keeps a well-formed configuration as it is', () => {
+    expect(normalizePublicConfig(testPublicConfig)).toEqual(testPublicConfig);
+  });
+
+  it('falls back field by field on missing or malformed values', () => {
+    const config = normalizePublicConfig({
+      docsUrl: 'javascript:alert(1)',
+      sourceUrl: 'not a url',
+      exampleAppUrl: 'https://example.test/app',
+      providers: ['google', 3, ''],
+      identity: { url: 'https://id.example.test' },
+    });
+
+    expect(config).toEqual({
+      docsUrl: DEFAULT_PUBLIC_CONFIG.docsUrl,
+      sourceUrl: DEFAULT_PUBLIC_CONFIG.sourceUrl,
+      exampleAppUrl: 'https://example.test/app',
+      providers: ['google'],
+      identity: { url: 'https://id.example.test', anonKey: '' },
+    });
+  });
+
+  it.each([null, 'text', 42, []])(
+    'gives the defaults for a body that is not an object (%j)',
+    (raw) => {
+      expect(normalizePublicConfig(raw)).toEqual(DEFAULT_PUBLIC_CONFIG);
+    },
+  );
+});

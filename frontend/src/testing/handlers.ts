@@ -1,0 +1,16 @@
+import { http, HttpResponse } from 'msw';
+
+import type { PublicConfig } from '../features/publicConfig';
+
+/** What the fake server answers for `GET /api/public-config` unless a test says otherwise. */
+export const testPublicConfig: PublicConfig = {
+  docsUrl: 'https://docs.portal.test/',
+  sourceUrl: 'https://git.portal.test/os',
+  exampleAppUrl: 'https://git.portal.test/example-app',
+  providers: ['google', 'apple'],
+  identity: { url: 'http://localhost:3000', anonKey: 'test-anon-key' },
+};
+
+export const handlers = [
+  http.get('*/api/public-config', () => HttpResponse.json(testPublicConfig)),
+];

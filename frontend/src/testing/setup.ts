@@ -1,0 +1,52 @@
+import '@testing-library/jest-dom/vitest';
+
+import { cleanup } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+import { server } from './server';
+
+// jsdom has no matchMedia; MUI's colour-scheme handling asks for it.
+if (typeof window.matchMedia !== 'function') {
+  Object.defineProperty(window, 'matchMedia', {
+    writable: true,
+    value: (query: string): MediaQueryList => {
+      const list: MediaQueryList = {
+        matches: false,
+        media: query,
+        onchange: null,
+        // Deprecated, but part of the type and still called by some libraries.
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
+        addListener: () => undefined,
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
+        removeListener: () => undefined,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        dispatchEvent: () => false,
+      };
+      return list;
+    },
+  });
+}
+
+// RTK Query builds `new Request('/api/…')`. Node's Request (used under jsdom)
+// has no page URL to resolve a relative path against, so give it the one the
+// browser would use.
+const NodeRequest = globalThis.Request;
+class PageRelativeRequest extends NodeRequest {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(typeof input === 'string' ? new URL(input, window.location.href) : input, init);
+  }
+}
+globalThis.Request = PageRelativeRequest;
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+});
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  window.localStorage.clear();
+});
+afterAll(() => {
+  server.close();
+});

@@ -1,0 +1,29 @@
+/// <reference types="vitest/config" />
+import react from '@vitejs/plugin-react';
+import { defineConfig, type ProxyOptions } from 'vite';
+
+// The app-server (Rust) serves the product API under /api and the built-in
+// identity service under /auth. In development Vite proxies both to it.
+const backend = process.env.PORTAL_DEV_BACKEND ?? 'http://127.0.0.1:8080';
+
+const proxy: Record<string, ProxyOptions> = {
+  '/api/': { target: backend },
+  '/auth/': { target: backend },
+};
+
+export default defineConfig({
+  plugins: [react()],
+  server: { proxy },
+  preview: { proxy },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/testing/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    restoreMocks: true,
+  },
+});
