@@ -152,7 +152,7 @@ fn parse_email(input: &str) -> Result<EmailAddress, IdentityError> {
 #[cfg(test)]
 mod tests {
     use super::super::models::OneTimeCode;
-    use super::super::test_support::{Mocks, account, config, email};
+    use super::super::test_support::{InMemoryCodes, Mocks, account, config, email};
     use super::*;
     use crate::mail::EmailKind;
     use crate::testing::{block_on, noon};
@@ -407,5 +407,111 @@ mod tests {
         assert_eq!(VerifyKind::parse("magiclink"), Some(VerifyKind::MagicLink));
         assert_eq!(VerifyKind::parse("email"), Some(VerifyKind::Email));
         assert_eq!(VerifyKind::parse("invite"), None);
+    }
+
+    fn link_token(mail: &crate::mail::OutgoingEmail) -> String {
+        let link = mail.link.clone().unwrap();
+        link.split("token=")
+            .nth(1)
+            .unwrap()
+            .split('&')
+            .next()
+            .unwrap()
+            .to_owned()
+    }
+
+    fn typed_code(mail: &crate::mail::OutgoingEmail) -> String {
+        mail.text.split("enter this code: ").nth(1).unwrap()[..6].to_owned()
+    }
+
+    #[test]
+    fn a_link_works_once_and_then_neither_it_nor_the_code_from_the_same_email_works() {
+        let mut m = Mocks::new();
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.allow_sessions();
+        let store = std::sync::Arc::new(InMemoryCodes::default());
+        let service = m.service_with_codes(config(), store.clone());
+        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        let mail = store.outbox.lock().unwrap()[0].clone();
+        let (token, code) = (link_token(&mail), typed_code(&mail));
+        assert!(block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token))).is_ok());
+        let again = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token)));
+        assert!(matches!(again, Err(IdentityError::InvalidCode)));
+        let sibling = VerifySecret::Code {
+            email: "dev@example.com",
+            code: &code,
+        };
+        assert!(matches!(
+            block_on(service.verify(VerifyKind::Email, sibling)),
+            Err(IdentityError::InvalidCode)
+        ));
+    }
+
+    #[test]
+    fn a_typed_code_works_once_for_its_own_address_only() {
+        let mut m = Mocks::new();
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.allow_sessions();
+        let store = std::sync::Arc::new(InMemoryCodes::default());
+        let service = m.service_with_codes(config(), store.clone());
+        block_on(service.request_recovery("dev@example.com", None)).unwrap();
+        let code = typed_code(&store.outbox.lock().unwrap()[0]);
+        let elsewhere = VerifySecret::Code {
+            email: "other@example.com",
+            code: &code,
+        };
+        assert!(block_on(service.verify(VerifyKind::Recovery, elsewhere)).is_err());
+        let mine = VerifySecret::Code {
+            email: "dev@example.com",
+            code: &code,
+        };
+        let session = block_on(service.verify(VerifyKind::Recovery, mine)).unwrap();
+        assert_eq!(session.user.account.email.as_str(), "dev@example.com");
+        assert!(block_on(service.verify(VerifyKind::Recovery, mine)).is_err());
+    }
+
+    #[test]
+    fn a_code_fifteen_minutes_old_has_expired() {
+        let store = std::sync::Arc::new(InMemoryCodes::default());
+        let issued = noon() - chrono::Duration::minutes(15);
+        store.codes.lock().unwrap().push(OneTimeCode::issue(
+            OtpPurpose::MagicLink,
+            email("dev@example.com"),
+            digest_secret("old-link"),
+            issued,
+        ));
+        store.codes.lock().unwrap().push(OneTimeCode::issue(
+            OtpPurpose::MagicLink,
+            email("dev@example.com"),
+            digest_secret("fresh-link"),
+            issued + chrono::Duration::seconds(1),
+        ));
+        let mut m = Mocks::new();
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.allow_sessions();
+        let service = m.service_with_codes(config(), store);
+        let stale = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("old-link")));
+        assert!(matches!(stale, Err(IdentityError::InvalidCode)));
+        assert!(block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("fresh-link"))).is_ok());
+    }
+
+    #[test]
+    fn a_recovery_link_is_not_a_magic_link() {
+        let store = std::sync::Arc::new(InMemoryCodes::default());
+        store.codes.lock().unwrap().push(OneTimeCode::issue(
+            OtpPurpose::Recovery,
+            email("dev@example.com"),
+            digest_secret("recovery-link"),
+            noon(),
+        ));
+        let service = Mocks::new().service_with_codes(config(), store);
+        let wrong_kind = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("recovery-link")));
+        assert!(matches!(wrong_kind, Err(IdentityError::InvalidCode)));
     }
 }

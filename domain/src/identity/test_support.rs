@@ -1,18 +1,21 @@
 //! Builders shared by the identity tests.
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use serde_json::json;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use uuid::Uuid;
 
-use super::models::{Account, AuthMethod, ExternalIdentity, RefreshToken};
+use super::models::{Account, AuthMethod, ExternalIdentity, OneTimeCode, OtpPurpose, RefreshToken};
 use super::ports::{
     MockAccountRepository, MockIdentityLinkRepository, MockOneTimeCodeRepository, MockPasswordHasher,
-    MockRefreshTokenRepository, MockTokenSigner,
+    MockRefreshTokenRepository, MockTokenSigner, OneTimeCodeRepository,
 };
 use super::service::{IdentityConfig, IdentityPorts, IdentityService};
 use super::tokens::{AccessGrant, AccessTokenClaims};
+use crate::common::RepoError;
 use crate::common::{EmailAddress, UserId};
+use crate::mail::OutgoingEmail;
 use crate::testing::{RepeatingBytes, fixed_clock, noon};
 
 pub fn email(text: &str) -> EmailAddress {
@@ -112,13 +115,23 @@ impl Mocks {
         self.service_with(config())
     }
 
-    pub fn service_with(self, config: IdentityConfig) -> IdentityService {
+    pub fn service_with(mut self, config: IdentityConfig) -> IdentityService {
+        let codes = Arc::new(std::mem::take(&mut self.codes));
+        self.service_with_codes(config, codes)
+    }
+
+    /// As [`Mocks::service_with`], with another code store (the mock in `self.codes` is dropped).
+    pub fn service_with_codes(
+        self,
+        config: IdentityConfig,
+        codes: Arc<dyn OneTimeCodeRepository>,
+    ) -> IdentityService {
         IdentityService::new(
             IdentityPorts {
                 accounts: Arc::new(self.accounts),
                 links: Arc::new(self.links),
                 refresh_tokens: Arc::new(self.refresh_tokens),
-                codes: Arc::new(self.codes),
+                codes,
                 hasher: Arc::new(self.hasher),
                 signer: Arc::new(self.signer),
                 clock: Arc::new(fixed_clock()),
@@ -126,5 +139,53 @@ impl Mocks {
             },
             config,
         )
+    }
+}
+
+/// A code store that follows the port contract in memory: single use, expiry, siblings used together.
+#[derive(Default)]
+pub struct InMemoryCodes {
+    pub codes: Mutex<Vec<OneTimeCode>>,
+    pub outbox: Mutex<Vec<OutgoingEmail>>,
+}
+
+#[async_trait]
+impl OneTimeCodeRepository for InMemoryCodes {
+    async fn insert_with_email(&self, codes: &[OneTimeCode], email: &OutgoingEmail) -> Result<(), RepoError> {
+        self.codes.lock().unwrap().extend_from_slice(codes);
+        self.outbox.lock().unwrap().push(email.clone());
+        Ok(())
+    }
+
+    async fn consume(
+        &self,
+        code_hash: &str,
+        purpose: OtpPurpose,
+        now: DateTime<Utc>,
+    ) -> Result<Option<OneTimeCode>, RepoError> {
+        let mut codes = self.codes.lock().unwrap();
+        let Some(found) = codes
+            .iter()
+            .find(|c| c.code_hash == code_hash && c.purpose == purpose && c.is_usable(now))
+            .cloned()
+        else {
+            return Ok(None);
+        };
+        for code in codes.iter_mut() {
+            if code.email == found.email && code.purpose == purpose && code.used_at.is_none() {
+                code.used_at = Some(now);
+            }
+        }
+        Ok(Some(OneTimeCode {
+            used_at: Some(now),
+            ..found
+        }))
+    }
+
+    async fn prune_expired(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
+        let mut codes = self.codes.lock().unwrap();
+        let before = codes.len();
+        codes.retain(|c| c.expires_at >= cutoff);
+        Ok((before - codes.len()) as u64)
     }
 }
