@@ -1,1 +1,37 @@
-//! (being written)
+//! Identity: the built-in Supabase-Auth-compatible identity service (accounts, password policy, sessions with
+//! rotating refresh tokens, e-mail links and codes, provider sign-in), the product's core token, the
+//! platform-admin list, and the rate limits of the identity endpoints (PRODUCT.md §1, §5).
+
+pub mod account;
+pub mod admins;
+pub mod codes;
+pub mod core_token;
+pub mod emails;
+pub mod errors;
+pub mod external;
+pub mod models;
+pub mod password;
+pub mod ports;
+pub mod rate_limit;
+pub mod service;
+pub mod signup;
+pub mod tokens;
+
+#[cfg(test)]
+mod test_support;
+
+pub use account::UserUpdate;
+pub use admins::{AdminCheck, PlatformAdminError, PlatformAdminService};
+pub use codes::{VerifyKind, VerifySecret};
+pub use core_token::{AuthError, CoreToken, CoreTokenService};
+pub use errors::{FieldErrors, IdentityError};
+pub use external::ProviderProfile;
+pub use models::{
+    Account, AuthMethod, ExternalIdentity, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshRefusal,
+    RefreshToken,
+};
+pub use password::{PasswordError, check_password};
+pub use rate_limit::{ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy};
+pub use service::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
+pub use signup::{SignUpOutcome, SignUpRequest};
+pub use tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};

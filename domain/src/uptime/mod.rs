@@ -1,1 +1,21 @@
-//! (being written)
+//! Uptime: the health monitor of submitted and published apps (PRODUCT.md §5), its rules (health words and
+//! badges, check interpretation, day colours, monthly uptime), the month charts and outage e-mails.
+
+pub mod alert;
+pub mod calendar;
+pub mod models;
+pub mod month_view;
+pub mod ports;
+pub mod service;
+
+pub use calendar::{MonthError, YearMonth, days_in_month, is_leap_year};
+pub use models::{
+    Badge, CheckOutcome, DailyRollup, DayColour, HealthState, ProbeError, ProbeResult, RefusalReason,
+    body_status_of, uptime_percent,
+};
+pub use month_view::{DayBar, MonthView, build_month_view};
+pub use ports::{AppUptimeState, HealthProber, LatestStatus, MonitoredApp, UptimeRepository};
+pub use service::{
+    AppHealth, AppMonthDetail, AppMonthRow, CheckReport, DayProblems, MonthStatus, PingResult, RoundReport,
+    UptimeConfig, UptimeError, UptimeService,
+};

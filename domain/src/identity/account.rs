@@ -1,0 +1,283 @@
+//! The signed-in user's own account: `GET /user` and `PUT /user` of the identity service.
+//!
+//! Changing the password needs only a valid session (as in Supabase Auth without "secure password change"):
+//! a recovery session is the proof for a forgotten password. A new password ends every other session.
+
+use serde_json::Value;
+
+use super::errors::{FieldErrors, IdentityError};
+use super::models::{display_name_of, merge_profile};
+use super::password::check_password;
+use super::service::{IdentityService, UserRecord};
+use super::tokens::AccessTokenClaims;
+use crate::common::EmailAddress;
+use crate::common::email::INVALID_EMAIL;
+
+/// What `PUT /user` may change.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct UserUpdate<'a> {
+    /// Must be the current address: changing it is not offered.
+    pub email: Option<&'a str>,
+    pub password: Option<&'a str>,
+    /// Merged into the profile (Supabase `data`).
+    pub data: Option<&'a Value>,
+}
+
+impl IdentityService {
+    /// Verifies an identity access token presented to the identity service itself. A core token, a refresh
+    /// token or anything else is refused.
+    ///
+    /// # Errors
+    /// [`IdentityError::InvalidAccessToken`].
+    pub async fn authenticate_access(&self, bearer: &str) -> Result<AccessTokenClaims, IdentityError> {
+        let now = self.clock.now();
+        let claims = self
+            .signer
+            .verify_access(bearer.trim(), now)
+            .await
+            .map_err(IdentityError::InvalidAccessToken)?;
+        claims.check(now).map_err(IdentityError::InvalidAccessToken)?;
+        Ok(claims)
+    }
+
+    /// `GET /user`.
+    ///
+    /// # Errors
+    /// [`IdentityError::UserNotFound`] when the account is gone; a port failure.
+    pub async fn get_user(&self, claims: &AccessTokenClaims) -> Result<UserRecord, IdentityError> {
+        let account = self
+            .accounts
+            .get(claims.sub)
+            .await?
+            .ok_or(IdentityError::UserNotFound)?;
+        self.user_record(account).await
+    }
+
+    /// `PUT /user`: sets a new password (password policy; other sessions end) and/or merges profile data.
+    ///
+    /// # Errors
+    /// [`IdentityError::Validation`] (`email`, `password`, `data`); [`IdentityError::EmailChangeUnsupported`]
+    /// for another address; [`IdentityError::UserNotFound`]; a port failure.
+    pub async fn update_user(
+        &self,
+        claims: &AccessTokenClaims,
+        update: UserUpdate<'_>,
+    ) -> Result<UserRecord, IdentityError> {
+        let mut account = self
+            .accounts
+            .get(claims.sub)
+            .await?
+            .ok_or(IdentityError::UserNotFound)?;
+        let mut fields = FieldErrors::default();
+        if let Some(requested) = update.email {
+            match EmailAddress::parse(requested) {
+                Ok(address) if address == account.email => {}
+                Ok(_) => return Err(IdentityError::EmailChangeUnsupported),
+                Err(_) => fields.add("email", INVALID_EMAIL),
+            }
+        }
+        if let Some(password) = update.password
+            && let Err(error) = check_password(password, Some(&account.email))
+        {
+            fields.add("password", error.to_string());
+        }
+        let profile = match update.data.map(|data| merge_profile(&account.profile, data)) {
+            Some(Ok(profile)) => Some(profile),
+            Some(Err(error)) => {
+                fields.add("data", error.to_string());
+                None
+            }
+            None => None,
+        };
+        if !fields.is_empty() {
+            return Err(IdentityError::Validation(fields));
+        }
+        let now = self.clock.now();
+        if let Some(password) = update.password {
+            let hash = self.hasher.hash(password).await?;
+            self.accounts
+                .set_password(account.id, Some(hash.clone()), now)
+                .await?;
+            self.refresh_tokens
+                .revoke_all_for_user(account.id, Some(claims.session_id), now)
+                .await?;
+            account.password_hash = Some(hash);
+            account.updated_at = now;
+        }
+        if let Some(profile) = profile {
+            let stored = self
+                .accounts
+                .update_profile(account.id, display_name_of(&profile), &profile, now)
+                .await?;
+            account = stored;
+        }
+        self.user_record(account).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{Mocks, access_claims, account};
+    use super::super::tokens::TokenError;
+    use super::*;
+    use crate::testing::{block_on, noon};
+    use mockall::predicate::eq;
+    use serde_json::json;
+
+    #[test]
+    fn a_valid_access_token_authenticates() {
+        let mut m = Mocks::new();
+        let claims = access_claims(noon());
+        let expected = claims.clone();
+        m.signer
+            .expect_verify_access()
+            .with(eq("tok"), eq(noon()))
+            .returning(move |_, _| Ok(claims.clone()));
+        assert_eq!(
+            block_on(m.service().authenticate_access(" tok ")).unwrap(),
+            expected
+        );
+    }
+
+    #[test]
+    fn a_core_token_or_refresh_token_is_not_an_identity_session() {
+        let mut m = Mocks::new();
+        m.signer
+            .expect_verify_access()
+            .returning(|_, _| Err(TokenError::Invalid));
+        let error = block_on(m.service().authenticate_access("core.jwt.token")).unwrap_err();
+        assert!(matches!(
+            error,
+            IdentityError::InvalidAccessToken(TokenError::Invalid)
+        ));
+        assert_eq!(error.error_code(), "bad_jwt");
+    }
+
+    #[test]
+    fn claims_of_the_wrong_kind_are_refused_even_when_the_signer_lets_them_through() {
+        let mut m = Mocks::new();
+        let mut forged = access_claims(noon());
+        forged.aud = "devportal-core".into();
+        m.signer
+            .expect_verify_access()
+            .returning(move |_, _| Ok(forged.clone()));
+        assert!(block_on(m.service().authenticate_access("x")).is_err());
+    }
+
+    #[test]
+    fn a_new_password_is_checked_hashed_and_ends_the_other_sessions() {
+        let mut m = Mocks::new();
+        let claims = access_claims(noon());
+        let (user, family) = (claims.sub, claims.session_id);
+        m.accounts.expect_get().returning(move |_| {
+            let mut a = account("dev@example.com", true);
+            a.id = user;
+            Ok(Some(a))
+        });
+        m.hasher.expect_hash().returning(|_| Ok("new-hash".into()));
+        m.accounts
+            .expect_set_password()
+            .withf(move |id, hash, _| *id == user && hash.as_deref() == Some("new-hash"))
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
+            .with(eq(user), eq(Some(family)), eq(noon()))
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+        let update = UserUpdate {
+            password: Some("a brand new passphrase"),
+            ..UserUpdate::default()
+        };
+        let record = block_on(m.service().update_user(&claims, update)).unwrap();
+        assert_eq!(record.account.password_hash.as_deref(), Some("new-hash"));
+    }
+
+    #[test]
+    fn a_new_password_must_follow_the_policy() {
+        let service = fresh_with_account().service();
+        let claims = access_claims(noon());
+        for (password, message) in [
+            ("short", "Password must be at least 12 characters"),
+            (
+                "qwertyuiop123",
+                "This password is too common. Choose a less common one.",
+            ),
+            (
+                "dev@example.com",
+                "Password must not be your email address or a part of it",
+            ),
+        ] {
+            let update = UserUpdate {
+                password: Some(password),
+                ..UserUpdate::default()
+            };
+            let error = block_on(service.update_user(&claims, update)).unwrap_err();
+            assert_eq!(error.fields().unwrap().get("password"), Some(message));
+        }
+    }
+
+    fn fresh_with_account() -> Mocks {
+        let mut m = Mocks::new();
+        m.accounts
+            .expect_get()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m
+    }
+
+    #[test]
+    fn profile_data_is_merged_and_names_the_user() {
+        let mut m = Mocks::new();
+        m.accounts
+            .expect_get()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.accounts
+            .expect_update_profile()
+            .withf(|_, name, profile, _| name.as_deref() == Some("Ada") && profile == &json!({"name": "Ada"}))
+            .times(1)
+            .returning(|_, name, profile, _| {
+                let mut a = account("dev@example.com", true);
+                a.display_name = name;
+                a.profile = profile.clone();
+                Ok(a)
+            });
+        m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+        let data = json!({"name": "Ada"});
+        let update = UserUpdate {
+            data: Some(&data),
+            ..UserUpdate::default()
+        };
+        let record = block_on(m.service().update_user(&access_claims(noon()), update)).unwrap();
+        assert_eq!(record.account.display_name.as_deref(), Some("Ada"));
+    }
+
+    #[test]
+    fn changing_the_email_address_is_not_offered_but_repeating_it_is_harmless() {
+        let mut m = fresh_with_account();
+        m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+        let service = m.service();
+        let claims = access_claims(noon());
+        let other = UserUpdate {
+            email: Some("other@example.com"),
+            ..UserUpdate::default()
+        };
+        assert!(matches!(
+            block_on(service.update_user(&claims, other)),
+            Err(IdentityError::EmailChangeUnsupported)
+        ));
+        let same = UserUpdate {
+            email: Some("DEV@example.com"),
+            ..UserUpdate::default()
+        };
+        assert!(block_on(service.update_user(&claims, same)).is_ok());
+    }
+
+    #[test]
+    fn a_deleted_account_is_not_found() {
+        let mut m = Mocks::new();
+        m.accounts.expect_get().returning(|_| Ok(None));
+        let error = block_on(m.service().get_user(&access_claims(noon()))).unwrap_err();
+        assert!(matches!(error, IdentityError::UserNotFound));
+    }
+}

@@ -1,0 +1,400 @@
+//! Platform admins and reviewers (PRODUCT.md §5; `GET /api/admin/check`, `GET|POST /api/admin/users`,
+//! `DELETE /api/admin/users/{email}`).
+//!
+//! `isAdmin` of the check is true for both roles: a reviewer needs the Admin Panel to review apps and see
+//! uptime; `role` says which. Only an `admin` grants and revokes. The platform always keeps at least one
+//! `admin`: removing or demoting the last one is refused (409), checked here and again by the repository in
+//! its transaction (two admins revoking each other at once cannot both succeed).
+
+use std::sync::Arc;
+
+use super::errors::FieldErrors;
+use super::models::{PlatformAdmin, would_leave_no_admin};
+use super::ports::PlatformAdminRepository;
+use crate::common::email::INVALID_EMAIL;
+use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError};
+
+pub const ROLE_INVALID: &str = "Role must be admin or reviewer";
+pub const LAST_ADMIN: &str = "You cannot remove the last platform admin. Add another admin first.";
+
+/// The answer of `GET /api/admin/check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AdminCheck {
+    pub is_admin: bool,
+    pub role: Option<PlatformRole>,
+}
+
+/// What the platform-admin use cases can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum PlatformAdminError {
+    /// 403: the caller has no platform role (listing), or is not an `admin` (granting, revoking).
+    #[error("Platform admin access required")]
+    Forbidden,
+    /// 400: a malformed e-mail (`email`) or role (`role`).
+    #[error("{0}")]
+    Validation(FieldErrors),
+    /// 404: the e-mail has no platform role.
+    #[error("Platform admin not found")]
+    NotFound,
+    /// 409: the change would leave the platform without an admin.
+    #[error("{}", LAST_ADMIN)]
+    LastAdmin,
+    #[error(transparent)]
+    Repo(RepoError),
+}
+
+impl From<RepoError> for PlatformAdminError {
+    fn from(error: RepoError) -> Self {
+        match error {
+            RepoError::Conflict(_) => Self::LastAdmin,
+            RepoError::NotFound => Self::NotFound,
+            other => Self::Repo(other),
+        }
+    }
+}
+
+/// Manages the platform-admin list.
+pub struct PlatformAdminService {
+    admins: Arc<dyn PlatformAdminRepository>,
+    clock: Arc<dyn Clock>,
+}
+
+impl PlatformAdminService {
+    #[must_use]
+    pub fn new(admins: Arc<dyn PlatformAdminRepository>, clock: Arc<dyn Clock>) -> Self {
+        Self { admins, clock }
+    }
+
+    /// Whether the caller may open the Admin Panel, and with which role (already resolved on the caller).
+    #[must_use]
+    pub fn check(caller: &Caller) -> AdminCheck {
+        AdminCheck {
+            is_admin: caller.platform_role.is_some(),
+            role: caller.platform_role,
+        }
+    }
+
+    /// Everyone with a platform role. Admins and reviewers may list.
+    ///
+    /// # Errors
+    /// [`PlatformAdminError::Forbidden`]; a store failure.
+    pub async fn list(&self, caller: &Caller) -> Result<Vec<PlatformAdmin>, PlatformAdminError> {
+        if !caller.can_review() {
+            return Err(PlatformAdminError::Forbidden);
+        }
+        Ok(self.admins.list().await?)
+    }
+
+    /// Adds a platform admin or reviewer, or changes the role of one. Only an `admin` may.
+    ///
+    /// # Errors
+    /// [`PlatformAdminError::Forbidden`]; [`PlatformAdminError::Validation`]; [`PlatformAdminError::LastAdmin`]
+    /// when demoting the last admin; a store failure.
+    pub async fn grant(
+        &self,
+        caller: &Caller,
+        email: &str,
+        role: &str,
+    ) -> Result<PlatformAdmin, PlatformAdminError> {
+        if !caller.can_manage_platform() {
+            return Err(PlatformAdminError::Forbidden);
+        }
+        let mut fields = FieldErrors::default();
+        let email = EmailAddress::parse(email)
+            .map_err(|_| fields.add("email", INVALID_EMAIL))
+            .ok();
+        let role = PlatformRole::parse(role.trim()).or_else(|| {
+            fields.add("role", ROLE_INVALID);
+            None
+        });
+        let (Some(email), Some(role)) = (email, role) else {
+            return Err(PlatformAdminError::Validation(fields));
+        };
+        if role != PlatformRole::Admin && would_leave_no_admin(&self.admins.list().await?, &email, Some(role))
+        {
+            return Err(PlatformAdminError::LastAdmin);
+        }
+        Ok(self
+            .admins
+            .upsert(&email, role, Some(caller.email.clone()), self.clock.now())
+            .await?)
+    }
+
+    /// Removes a platform admin or reviewer. Only an `admin` may; the last admin stays.
+    ///
+    /// # Errors
+    /// [`PlatformAdminError::Forbidden`]; [`PlatformAdminError::NotFound`] (also for a malformed e-mail);
+    /// [`PlatformAdminError::LastAdmin`]; a store failure.
+    pub async fn revoke(&self, caller: &Caller, email: &str) -> Result<(), PlatformAdminError> {
+        if !caller.can_manage_platform() {
+            return Err(PlatformAdminError::Forbidden);
+        }
+        let email = EmailAddress::parse(email).map_err(|_| PlatformAdminError::NotFound)?;
+        let admins = self.admins.list().await?;
+        if !admins.iter().any(|a| a.email == email) {
+            return Err(PlatformAdminError::NotFound);
+        }
+        if would_leave_no_admin(&admins, &email, None) {
+            return Err(PlatformAdminError::LastAdmin);
+        }
+        Ok(self.admins.remove(&email).await?)
+    }
+
+    /// Makes each configured e-mail (`PORTAL_ADMIN_EMAILS`: separated by commas or white space) an `admin`
+    /// unless it already has a role (a role changed since is kept). Answers the e-mails added.
+    ///
+    /// # Errors
+    /// [`PlatformAdminError::Validation`] (`emails`, naming the first bad entry) before anything is written;
+    /// a store failure.
+    pub async fn seed(&self, configured: &str) -> Result<Vec<EmailAddress>, PlatformAdminError> {
+        let mut emails = Vec::new();
+        for entry in configured
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|e| !e.is_empty())
+        {
+            let email = EmailAddress::parse(entry).map_err(|_| {
+                PlatformAdminError::Validation(FieldErrors::single(
+                    "emails",
+                    format!("Invalid platform admin email: {entry}"),
+                ))
+            })?;
+            if !emails.contains(&email) {
+                emails.push(email);
+            }
+        }
+        let mut added = Vec::new();
+        for email in emails {
+            if self.admins.get(&email).await?.is_none() {
+                self.admins
+                    .upsert(&email, PlatformRole::Admin, None, self.clock.now())
+                    .await?;
+                added.push(email);
+            }
+        }
+        Ok(added)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ports::MockPlatformAdminRepository;
+    use super::super::test_support::email;
+    use super::*;
+    use crate::common::UserId;
+    use crate::testing::{block_on, fixed_clock, noon};
+    use mockall::predicate::eq;
+
+    fn caller(role: Option<PlatformRole>) -> Caller {
+        Caller {
+            user_id: UserId::new(),
+            email: email("me@x.io"),
+            platform_role: role,
+        }
+    }
+
+    fn entry(address: &str, role: PlatformRole) -> PlatformAdmin {
+        PlatformAdmin {
+            email: email(address),
+            role,
+            added_at: noon(),
+            added_by: None,
+        }
+    }
+
+    fn service(repo: MockPlatformAdminRepository) -> PlatformAdminService {
+        PlatformAdminService::new(Arc::new(repo), Arc::new(fixed_clock()))
+    }
+
+    #[test]
+    fn the_check_is_true_for_admins_and_reviewers_and_names_the_role() {
+        let reviewer = PlatformAdminService::check(&caller(Some(PlatformRole::Reviewer)));
+        assert_eq!(
+            reviewer,
+            AdminCheck {
+                is_admin: true,
+                role: Some(PlatformRole::Reviewer)
+            }
+        );
+        assert_eq!(
+            PlatformAdminService::check(&caller(None)),
+            AdminCheck {
+                is_admin: false,
+                role: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_developer_may_not_list_grant_or_revoke() {
+        let service = service(MockPlatformAdminRepository::new());
+        let dev = caller(None);
+        assert!(matches!(
+            block_on(service.list(&dev)),
+            Err(PlatformAdminError::Forbidden)
+        ));
+        assert!(matches!(
+            block_on(service.grant(&dev, "a@x.io", "admin")),
+            Err(PlatformAdminError::Forbidden)
+        ));
+        assert!(matches!(
+            block_on(service.revoke(&dev, "a@x.io")),
+            Err(PlatformAdminError::Forbidden)
+        ));
+    }
+
+    #[test]
+    fn a_reviewer_may_list_but_not_grant_or_revoke() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_list()
+            .returning(|| Ok(vec![entry("a@x.io", PlatformRole::Admin)]));
+        let service = service(repo);
+        let reviewer = caller(Some(PlatformRole::Reviewer));
+        assert_eq!(block_on(service.list(&reviewer)).unwrap().len(), 1);
+        assert!(matches!(
+            block_on(service.grant(&reviewer, "b@x.io", "reviewer")),
+            Err(PlatformAdminError::Forbidden)
+        ));
+        assert!(matches!(
+            block_on(service.revoke(&reviewer, "a@x.io")),
+            Err(PlatformAdminError::Forbidden)
+        ));
+    }
+
+    #[test]
+    fn an_admin_grants_a_role_recording_who_added_it() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_list()
+            .returning(|| Ok(vec![entry("me@x.io", PlatformRole::Admin)]));
+        repo.expect_upsert()
+            .with(
+                eq(email("new@x.io")),
+                eq(PlatformRole::Reviewer),
+                eq(Some(email("me@x.io"))),
+                eq(noon()),
+            )
+            .times(1)
+            .returning(|e, r, by, at| {
+                Ok(PlatformAdmin {
+                    email: e.clone(),
+                    role: r,
+                    added_at: at,
+                    added_by: by,
+                })
+            });
+        let granted =
+            block_on(service(repo).grant(&caller(Some(PlatformRole::Admin)), " New@X.io ", "reviewer"))
+                .unwrap();
+        assert_eq!(granted.role, PlatformRole::Reviewer);
+    }
+
+    #[test]
+    fn a_grant_needs_a_valid_email_and_role() {
+        let service = service(MockPlatformAdminRepository::new());
+        let error = block_on(service.grant(&caller(Some(PlatformRole::Admin)), "nope", "owner")).unwrap_err();
+        let PlatformAdminError::Validation(fields) = error else {
+            panic!("expected validation")
+        };
+        assert_eq!(fields.get("email"), Some("Please enter a valid email address"));
+        assert_eq!(fields.get("role"), Some("Role must be admin or reviewer"));
+    }
+
+    #[test]
+    fn the_last_admin_cannot_be_demoted_or_revoked() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_list().returning(|| {
+            Ok(vec![
+                entry("me@x.io", PlatformRole::Admin),
+                entry("r@x.io", PlatformRole::Reviewer),
+            ])
+        });
+        repo.expect_upsert().never();
+        repo.expect_remove().never();
+        let service = service(repo);
+        let admin = caller(Some(PlatformRole::Admin));
+        let demote = block_on(service.grant(&admin, "me@x.io", "reviewer")).unwrap_err();
+        assert!(matches!(demote, PlatformAdminError::LastAdmin));
+        let revoke = block_on(service.revoke(&admin, "me@x.io")).unwrap_err();
+        assert!(matches!(revoke, PlatformAdminError::LastAdmin));
+        assert_eq!(
+            revoke.to_string(),
+            "You cannot remove the last platform admin. Add another admin first."
+        );
+    }
+
+    #[test]
+    fn an_admin_revokes_another_and_the_repositorys_race_guard_maps_to_409() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_list().returning(|| {
+            Ok(vec![
+                entry("me@x.io", PlatformRole::Admin),
+                entry("b@x.io", PlatformRole::Admin),
+            ])
+        });
+        repo.expect_remove()
+            .with(eq(email("b@x.io")))
+            .times(1)
+            .returning(|_| Ok(()));
+        repo.expect_remove()
+            .returning(|_| Err(RepoError::Conflict("last admin".into())));
+        let service = service(repo);
+        let admin = caller(Some(PlatformRole::Admin));
+        block_on(service.revoke(&admin, "b@x.io")).unwrap();
+        assert!(matches!(
+            block_on(service.revoke(&admin, "me@x.io")),
+            Err(PlatformAdminError::LastAdmin)
+        ));
+    }
+
+    #[test]
+    fn revoking_an_unknown_email_is_not_found() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_list()
+            .returning(|| Ok(vec![entry("me@x.io", PlatformRole::Admin)]));
+        let service = service(repo);
+        let admin = caller(Some(PlatformRole::Admin));
+        assert!(matches!(
+            block_on(service.revoke(&admin, "ghost@x.io")),
+            Err(PlatformAdminError::NotFound)
+        ));
+        assert!(matches!(
+            block_on(service.revoke(&admin, "not-an-email")),
+            Err(PlatformAdminError::NotFound)
+        ));
+    }
+
+    #[test]
+    fn seeding_adds_configured_emails_once_and_keeps_existing_roles() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_get().with(eq(email("kept@x.io"))).returning(|e| {
+            Ok(Some(PlatformAdmin {
+                email: e.clone(),
+                role: PlatformRole::Reviewer,
+                added_at: noon(),
+                added_by: None,
+            }))
+        });
+        repo.expect_get().returning(|_| Ok(None));
+        repo.expect_upsert()
+            .withf(|e, r, by, _| e.as_str() == "first@x.io" && *r == PlatformRole::Admin && by.is_none())
+            .times(1)
+            .returning(|e, r, by, at| {
+                Ok(PlatformAdmin {
+                    email: e.clone(),
+                    role: r,
+                    added_at: at,
+                    added_by: by,
+                })
+            });
+        let added = block_on(service(repo).seed(" First@x.io, kept@x.io\nfirst@x.io ,")).unwrap();
+        assert_eq!(added, vec![email("first@x.io")]);
+    }
+
+    #[test]
+    fn seeding_refuses_a_bad_entry_before_writing_anything() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_get().never();
+        repo.expect_upsert().never();
+        let error = block_on(service(repo).seed("ok@x.io, broken")).unwrap_err();
+        assert_eq!(error.to_string(), "Invalid platform admin email: broken");
+    }
+}

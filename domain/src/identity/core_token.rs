@@ -1,0 +1,295 @@
+//! The product's own session: `POST /api/auth/exchange-token` turns an identity access token into a core
+//! token, and every product API request is authenticated from its bearer (PRODUCT.md §1).
+//!
+//! The product API accepts a core token or, as the specification's fallback, a valid identity access token;
+//! nothing else: refresh tokens, invitation and share tokens, e-mail links and API keys are opaque strings
+//! that neither verification accepts.
+
+use chrono::{DateTime, TimeZone, Utc};
+use std::sync::Arc;
+
+use super::ports::{PlatformAdminRepository, TokenSigner};
+use super::tokens::{CoreTokenClaims, TokenError};
+use crate::common::{Caller, Clock, EmailAddress, RepoError, UserId};
+
+/// A signed core token and when it expires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoreToken {
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// What authenticating a product request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    /// 401: no token, or not a valid core or identity access token; the source says whether it expired.
+    #[error("Invalid or expired token")]
+    Unauthenticated(#[source] TokenError),
+    /// 500: the core token could not be signed.
+    #[error("could not sign the core token")]
+    Signing(#[source] TokenError),
+    /// 500: the platform-admin store failed.
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+impl AuthError {
+    /// Whether the token was well signed but expired (the client should refresh and exchange again).
+    #[must_use]
+    pub fn is_expired(&self) -> bool {
+        matches!(self, Self::Unauthenticated(TokenError::Expired))
+    }
+}
+
+/// Exchanges identity tokens for core tokens and authenticates product requests.
+pub struct CoreTokenService {
+    signer: Arc<dyn TokenSigner>,
+    admins: Arc<dyn PlatformAdminRepository>,
+    clock: Arc<dyn Clock>,
+    issuer: String,
+}
+
+impl CoreTokenService {
+    /// `issuer` is the `iss` of core tokens (the portal's public URL).
+    #[must_use]
+    pub fn new(
+        signer: Arc<dyn TokenSigner>,
+        admins: Arc<dyn PlatformAdminRepository>,
+        clock: Arc<dyn Clock>,
+        issuer: String,
+    ) -> Self {
+        Self {
+            signer,
+            admins,
+            clock,
+            issuer,
+        }
+    }
+
+    /// Verifies an identity access token (built-in or hosted) and signs a core token for the same user,
+    /// valid one hour. A core token cannot be exchanged for another.
+    ///
+    /// # Errors
+    /// [`AuthError::Unauthenticated`] when the identity token is not valid; [`AuthError::Signing`].
+    pub async fn exchange(&self, identity_access_token: &str) -> Result<CoreToken, AuthError> {
+        let now = self.clock.now();
+        let claims = self
+            .signer
+            .verify_access(identity_access_token.trim(), now)
+            .await
+            .and_then(|claims| claims.check(now).map(|()| claims))
+            .map_err(AuthError::Unauthenticated)?;
+        let core = CoreTokenClaims::issue(claims.sub, claims.email, &self.issuer, now);
+        let token = self.signer.sign_core(&core).await.map_err(AuthError::Signing)?;
+        let expires_at = Utc.timestamp_opt(core.exp, 0).single().unwrap_or(now);
+        Ok(CoreToken { token, expires_at })
+    }
+
+    /// Resolves the caller of a product request from its bearer token: a core token, else an identity
+    /// access token. The platform role comes from the platform-admin list (by e-mail).
+    ///
+    /// # Errors
+    /// [`AuthError::Unauthenticated`] (expired when either kind said so); [`AuthError::Repo`].
+    pub async fn authenticate(&self, bearer: &str) -> Result<Caller, AuthError> {
+        let token = bearer.trim();
+        if token.is_empty() {
+            return Err(AuthError::Unauthenticated(TokenError::Invalid));
+        }
+        let (user_id, email) = self.verify_either(token).await?;
+        let platform_role = self.admins.get(&email).await?.map(|admin| admin.role);
+        Ok(Caller {
+            user_id,
+            email,
+            platform_role,
+        })
+    }
+
+    async fn verify_either(&self, token: &str) -> Result<(UserId, EmailAddress), AuthError> {
+        let now = self.clock.now();
+        let core = self
+            .signer
+            .verify_core(token, now)
+            .await
+            .and_then(|claims| claims.check(now).map(|()| claims));
+        let core_error = match core {
+            Ok(claims) => return Ok((claims.sub, claims.email)),
+            Err(error) => error,
+        };
+        let access = self
+            .signer
+            .verify_access(token, now)
+            .await
+            .and_then(|claims| claims.check(now).map(|()| claims));
+        match access {
+            Ok(claims) => Ok((claims.sub, claims.email)),
+            Err(access_error) => {
+                let expired = core_error == TokenError::Expired || access_error == TokenError::Expired;
+                let error = if expired {
+                    TokenError::Expired
+                } else {
+                    TokenError::Invalid
+                };
+                Err(AuthError::Unauthenticated(error))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::models::PlatformAdmin;
+    use super::super::ports::{MockPlatformAdminRepository, MockTokenSigner};
+    use super::super::test_support::{access_claims, email};
+    use super::*;
+    use crate::common::PlatformRole;
+    use crate::testing::{block_on, fixed_clock, noon};
+    use chrono::Duration;
+    use mockall::predicate::eq;
+
+    fn service(signer: MockTokenSigner, admins: MockPlatformAdminRepository) -> CoreTokenService {
+        CoreTokenService::new(
+            Arc::new(signer),
+            Arc::new(admins),
+            Arc::new(fixed_clock()),
+            "https://portal.test".into(),
+        )
+    }
+
+    fn no_admins() -> MockPlatformAdminRepository {
+        let mut admins = MockPlatformAdminRepository::new();
+        admins.expect_get().returning(|_| Ok(None));
+        admins
+    }
+
+    #[test]
+    fn an_identity_access_token_is_exchanged_for_a_one_hour_core_token() {
+        let mut signer = MockTokenSigner::new();
+        let claims = access_claims(noon());
+        let (sub, mail) = (claims.sub, claims.email.clone());
+        signer
+            .expect_verify_access()
+            .with(eq("idtoken"), eq(noon()))
+            .returning(move |_, _| Ok(claims.clone()));
+        signer
+            .expect_sign_core()
+            .withf(move |c| {
+                c.sub == sub
+                    && c.email == mail
+                    && c.aud == "devportal-core"
+                    && c.typ == "core"
+                    && c.exp - c.iat == 3600
+            })
+            .returning(|_| Ok("core-token".into()));
+        let core = block_on(service(signer, MockPlatformAdminRepository::new()).exchange("idtoken")).unwrap();
+        assert_eq!(
+            core,
+            CoreToken {
+                token: "core-token".into(),
+                expires_at: noon() + Duration::hours(1)
+            }
+        );
+    }
+
+    #[test]
+    fn a_core_token_cannot_be_exchanged() {
+        let mut signer = MockTokenSigner::new();
+        signer
+            .expect_verify_access()
+            .returning(|_, _| Err(TokenError::Invalid));
+        signer.expect_sign_core().never();
+        let error =
+            block_on(service(signer, MockPlatformAdminRepository::new()).exchange("core")).unwrap_err();
+        assert!(matches!(error, AuthError::Unauthenticated(TokenError::Invalid)));
+    }
+
+    #[test]
+    fn a_core_token_authenticates_with_the_platform_role_from_the_admin_list() {
+        let mut signer = MockTokenSigner::new();
+        let core = CoreTokenClaims::issue(UserId::new(), email("boss@example.com"), "iss", noon());
+        let sub = core.sub;
+        signer
+            .expect_verify_core()
+            .returning(move |_, _| Ok(core.clone()));
+        signer.expect_verify_access().never();
+        let mut admins = MockPlatformAdminRepository::new();
+        admins
+            .expect_get()
+            .with(eq(email("boss@example.com")))
+            .returning(|e| {
+                Ok(Some(PlatformAdmin {
+                    email: e.clone(),
+                    role: PlatformRole::Reviewer,
+                    added_at: noon(),
+                    added_by: None,
+                }))
+            });
+        let caller = block_on(service(signer, admins).authenticate("Bearer-less core")).unwrap();
+        assert_eq!(caller.user_id, sub);
+        assert_eq!(caller.platform_role, Some(PlatformRole::Reviewer));
+    }
+
+    #[test]
+    fn an_identity_access_token_is_the_fallback() {
+        let mut signer = MockTokenSigner::new();
+        let claims = access_claims(noon());
+        let sub = claims.sub;
+        signer
+            .expect_verify_core()
+            .returning(|_, _| Err(TokenError::Invalid));
+        signer
+            .expect_verify_access()
+            .returning(move |_, _| Ok(claims.clone()));
+        let caller = block_on(service(signer, no_admins()).authenticate("idtoken")).unwrap();
+        assert_eq!((caller.user_id, caller.platform_role), (sub, None));
+    }
+
+    #[test]
+    fn anything_else_is_unauthenticated() {
+        let mut signer = MockTokenSigner::new();
+        signer
+            .expect_verify_core()
+            .returning(|_, _| Err(TokenError::Invalid));
+        signer
+            .expect_verify_access()
+            .returning(|_, _| Err(TokenError::Invalid));
+        let service = service(signer, MockPlatformAdminRepository::new());
+        for bearer in ["", "   ", "a-refresh-token", "dp_live_apikey", "invite-token"] {
+            let error = block_on(service.authenticate(bearer)).unwrap_err();
+            assert!(
+                matches!(error, AuthError::Unauthenticated(TokenError::Invalid)),
+                "{bearer:?}"
+            );
+            assert!(!error.is_expired());
+        }
+    }
+
+    #[test]
+    fn an_expired_token_says_so() {
+        let mut signer = MockTokenSigner::new();
+        signer
+            .expect_verify_core()
+            .returning(|_, _| Err(TokenError::Expired));
+        signer
+            .expect_verify_access()
+            .returning(|_, _| Err(TokenError::Invalid));
+        let error =
+            block_on(service(signer, MockPlatformAdminRepository::new()).authenticate("old")).unwrap_err();
+        assert!(error.is_expired());
+        assert_eq!(error.to_string(), "Invalid or expired token");
+    }
+
+    #[test]
+    fn core_claims_past_their_expiry_are_refused_even_if_the_signer_returns_them() {
+        let mut signer = MockTokenSigner::new();
+        let core = CoreTokenClaims::issue(UserId::new(), email("a@b.co"), "iss", noon() - Duration::hours(2));
+        signer
+            .expect_verify_core()
+            .returning(move |_, _| Ok(core.clone()));
+        signer
+            .expect_verify_access()
+            .returning(|_, _| Err(TokenError::Invalid));
+        let error =
+            block_on(service(signer, MockPlatformAdminRepository::new()).authenticate("t")).unwrap_err();
+        assert!(error.is_expired());
+    }
+}

@@ -1,0 +1,191 @@
+//! The errors of the identity use cases, with the HTTP status and the Supabase `error_code` each means.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::ports::PasswordHashError;
+use super::tokens::TokenError;
+use crate::common::RepoError;
+
+/// Field name (the API's name) → message.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldErrors(pub BTreeMap<&'static str, String>);
+
+impl FieldErrors {
+    #[must_use]
+    pub fn single(field: &'static str, message: impl Into<String>) -> Self {
+        let mut map = BTreeMap::new();
+        map.insert(field, message.into());
+        Self(map)
+    }
+
+    pub fn add(&mut self, field: &'static str, message: impl Into<String>) {
+        self.0.entry(field).or_insert_with(|| message.into());
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    #[must_use]
+    pub fn get(&self, field: &str) -> Option<&str> {
+        self.0.get(field).map(String::as_str)
+    }
+}
+
+impl fmt::Display for FieldErrors {
+    /// The messages, `email` first, then the other fields in name order, joined by a space.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let email = self.0.get("email").into_iter();
+        let others = self.0.iter().filter(|(k, _)| **k != "email").map(|(_, v)| v);
+        let messages: Vec<&str> = email.chain(others).map(String::as_str).collect();
+        f.write_str(&messages.join(" "))
+    }
+}
+
+/// Message of a wrong e-mail or password (identical whether or not the e-mail has an account).
+pub const INVALID_CREDENTIALS: &str = "Invalid login credentials";
+pub const EMAIL_NOT_CONFIRMED: &str = "Email not confirmed";
+pub const USER_ALREADY_EXISTS: &str = "User already registered";
+pub const CODE_INVALID: &str = "Token has expired or is invalid";
+
+/// What an identity use case can fail with. Each variant's doc names its HTTP status; [`error_code`]
+/// gives the Supabase Auth `error_code`.
+///
+/// [`error_code`]: IdentityError::error_code
+#[derive(Debug, thiserror::Error)]
+pub enum IdentityError {
+    /// 422: an invalid e-mail address or a password the policy refuses (`fields` says which).
+    #[error("{0}")]
+    Validation(FieldErrors),
+    /// 400: wrong e-mail or password, or no such account, or no password on it.
+    #[error("{}", INVALID_CREDENTIALS)]
+    InvalidCredentials,
+    /// 400: right password, but the e-mail address is not confirmed yet.
+    #[error("{}", EMAIL_NOT_CONFIRMED)]
+    EmailNotConfirmed,
+    /// 422: sign-up of a taken address when accounts are confirmed at once (then no uniform answer is
+    /// possible: the other answer is a session).
+    #[error("{}", USER_ALREADY_EXISTS)]
+    UserAlreadyExists,
+    /// 422: sign-up is turned off on this server.
+    #[error("Signups not allowed for this instance")]
+    SignupsDisabled,
+    /// 400: no such refresh token.
+    #[error("Invalid Refresh Token: Refresh Token Not Found")]
+    RefreshTokenNotFound,
+    /// 400: the refresh token was already used; the whole session has been revoked.
+    #[error("Invalid Refresh Token: Already Used")]
+    RefreshTokenReused,
+    /// 400: the session was signed out, idle for 7 days or started 30 days ago.
+    #[error("Invalid Refresh Token: Session Expired")]
+    SessionExpired,
+    /// 403: the e-mail code or link is unknown, used or expired.
+    #[error("{}", CODE_INVALID)]
+    InvalidCode,
+    /// 401: the bearer is not a valid identity access token.
+    #[error("Invalid or expired access token")]
+    InvalidAccessToken(#[source] TokenError),
+    /// 404: the token's account no longer exists.
+    #[error("User not found")]
+    UserNotFound,
+    /// 422: the sign-in provider shared no e-mail address, or one it has not verified.
+    #[error("The sign-in provider did not share a verified email address")]
+    ProviderEmailMissing,
+    /// 409: an account with the provider's e-mail exists, but the provider did not verify the address or
+    /// the account has not confirmed it, so they are not joined.
+    #[error(
+        "An account with this email address already exists. Sign in with it first, or confirm its email address."
+    )]
+    AccountNotLinkable,
+    /// 422: changing the e-mail address is not offered.
+    #[error("Changing the email address is not supported")]
+    EmailChangeUnsupported,
+    /// 500: the password hasher failed.
+    #[error(transparent)]
+    Hasher(#[from] PasswordHashError),
+    /// 500: a token could not be signed.
+    #[error("could not sign a token")]
+    Signing(#[source] TokenError),
+    /// 500 (or as mapped): the store failed.
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+impl IdentityError {
+    /// The Supabase Auth `error_code` of this error.
+    #[must_use]
+    pub fn error_code(&self) -> &'static str {
+        match self {
+            Self::Validation(fields) if fields.get("password").is_some() && fields.get("email").is_none() => {
+                "weak_password"
+            }
+            Self::Validation(fields) if fields.get("email").is_some() => "email_address_invalid",
+            Self::Validation(_) => "validation_failed",
+            Self::InvalidCredentials => "invalid_credentials",
+            Self::EmailNotConfirmed => "email_not_confirmed",
+            Self::UserAlreadyExists => "user_already_exists",
+            Self::SignupsDisabled => "signup_disabled",
+            Self::RefreshTokenNotFound => "refresh_token_not_found",
+            Self::RefreshTokenReused => "refresh_token_already_used",
+            Self::SessionExpired => "session_expired",
+            Self::InvalidCode => "otp_expired",
+            Self::InvalidAccessToken(_) => "bad_jwt",
+            Self::UserNotFound => "user_not_found",
+            Self::ProviderEmailMissing => "provider_email_needs_verification",
+            Self::AccountNotLinkable => "identity_already_exists",
+            Self::EmailChangeUnsupported => "feature_not_supported",
+            Self::Hasher(_) | Self::Signing(_) | Self::Repo(_) => "unexpected_failure",
+        }
+    }
+
+    /// The field messages of a validation error.
+    #[must_use]
+    pub fn fields(&self) -> Option<&FieldErrors> {
+        match self {
+            Self::Validation(fields) => Some(fields),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_errors_read_email_first_then_by_field_name() {
+        let mut fields = FieldErrors::single("password", "Password is required");
+        fields.add("email", "Please enter a valid email address");
+        assert_eq!(
+            fields.to_string(),
+            "Please enter a valid email address Password is required"
+        );
+    }
+
+    #[test]
+    fn a_password_only_validation_error_is_a_weak_password() {
+        let weak = IdentityError::Validation(FieldErrors::single("password", "too short"));
+        assert_eq!(weak.error_code(), "weak_password");
+        let bad_email = IdentityError::Validation(FieldErrors::single("email", "bad"));
+        assert_eq!(bad_email.error_code(), "email_address_invalid");
+        assert_eq!(bad_email.fields().and_then(|f| f.get("email")), Some("bad"));
+    }
+
+    #[test]
+    fn the_credential_messages_are_the_supabase_ones() {
+        assert_eq!(
+            IdentityError::InvalidCredentials.to_string(),
+            "Invalid login credentials"
+        );
+        assert_eq!(
+            IdentityError::EmailNotConfirmed.to_string(),
+            "Email not confirmed"
+        );
+        assert_eq!(
+            IdentityError::InvalidCode.to_string(),
+            "Token has expired or is invalid"
+        );
+    }
+}

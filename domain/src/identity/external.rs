@@ -1,0 +1,282 @@
+//! Sign-in with an external OpenID Connect provider (google, apple, github, azure), after the adapter has
+//! completed the code exchange and verified the provider's ID token.
+//!
+//! The rule (PRODUCT.md §1): an external identity is found by `(issuer, subject)`. A new identity
+//! - joins the account with the same e-mail only when the provider says the e-mail is verified **and** the
+//!   account's e-mail is confirmed;
+//! - is refused when such an account exists but either condition fails (otherwise whoever controls an
+//!   unverified address at some provider, or pre-registered an address, could take over the other side);
+//! - creates a new, confirmed account when none has the e-mail and the provider verified it;
+//! - is refused when the provider shares no e-mail, or one it has not verified (an account needs an
+//!   address somebody proved to own).
+
+use serde_json::Value;
+
+use super::errors::IdentityError;
+use super::models::{Account, AuthMethod, ExternalIdentity, display_name_of, merge_profile};
+use super::service::{IdentityService, Session};
+use crate::common::{EmailAddress, RepoError};
+
+/// What the provider told about the user.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderProfile {
+    pub issuer: String,
+    pub subject: String,
+    /// `google`, `apple`, `github`, `azure`.
+    pub provider: String,
+    pub email: Option<String>,
+    pub email_verified: bool,
+    /// Name and picture claims, kept as the initial profile of a new account.
+    pub claims: Value,
+}
+
+impl IdentityService {
+    /// Signs in (or up) with a provider identity; see the module documentation for the joining rule.
+    ///
+    /// # Errors
+    /// [`IdentityError::ProviderEmailMissing`] when the provider shared no usable e-mail, or did not verify
+    /// it for a new account; [`IdentityError::AccountNotLinkable`] when an account has the e-mail but may not
+    /// be joined; [`IdentityError::SignupsDisabled`]; [`IdentityError::UserNotFound`] when a linked account
+    /// is gone; a port failure.
+    pub async fn sign_in_with_provider(&self, profile: ProviderProfile) -> Result<Session, IdentityError> {
+        if let Some(link) = self.links.find(&profile.issuer, &profile.subject).await? {
+            let account = self
+                .accounts
+                .get(link.user_id)
+                .await?
+                .ok_or(IdentityError::UserNotFound)?;
+            return self.start_session(account, AuthMethod::OAuth).await;
+        }
+        let email = profile
+            .email
+            .as_deref()
+            .and_then(|e| EmailAddress::parse(e).ok())
+            .ok_or(IdentityError::ProviderEmailMissing)?;
+        let account = match self.accounts.find_by_email(&email).await? {
+            Some(existing) if profile.email_verified && existing.is_confirmed() => existing,
+            Some(_) => return Err(IdentityError::AccountNotLinkable),
+            None if !profile.email_verified => return Err(IdentityError::ProviderEmailMissing),
+            None if !self.config.signups_enabled => return Err(IdentityError::SignupsDisabled),
+            None => {
+                self.create_provider_account(email.clone(), &profile.claims)
+                    .await?
+            }
+        };
+        let identity = ExternalIdentity {
+            issuer: profile.issuer,
+            subject: profile.subject,
+            provider: profile.provider,
+            user_id: account.id,
+            email: Some(email),
+            email_verified: profile.email_verified,
+            linked_at: self.clock.now(),
+        };
+        match self.links.link(&identity).await {
+            Ok(()) => {}
+            Err(RepoError::Duplicate(_)) => {
+                // Linked concurrently: fine when to this same account.
+                let linked = self.links.find(&identity.issuer, &identity.subject).await?;
+                if linked.map(|l| l.user_id) != Some(account.id) {
+                    return Err(IdentityError::AccountNotLinkable);
+                }
+            }
+            Err(other) => return Err(other.into()),
+        }
+        self.start_session(account, AuthMethod::OAuth).await
+    }
+
+    async fn create_provider_account(
+        &self,
+        email: EmailAddress,
+        claims: &Value,
+    ) -> Result<Account, IdentityError> {
+        let now = self.clock.now();
+        let mut account = Account::new(email, now);
+        account.email_confirmed_at = Some(now);
+        let kept = keep_profile_claims(claims);
+        account.display_name = display_name_of(&kept);
+        account.profile = kept;
+        match self.accounts.create(&account).await {
+            Ok(()) => Ok(account),
+            Err(RepoError::Duplicate(_)) => Err(IdentityError::AccountNotLinkable),
+            Err(other) => Err(other.into()),
+        }
+    }
+}
+
+/// The provider claims worth keeping in a new profile: `name`, `full_name`, `picture`, `avatar_url`
+/// (strings only), merged as Supabase does.
+fn keep_profile_claims(claims: &Value) -> Value {
+    let empty = Value::Object(serde_json::Map::new());
+    let kept: serde_json::Map<String, Value> = ["name", "full_name", "picture", "avatar_url"]
+        .iter()
+        .filter_map(|key| {
+            let value = claims.get(key)?;
+            value.is_string().then(|| ((*key).to_owned(), value.clone()))
+        })
+        .collect();
+    merge_profile(&empty, &Value::Object(kept)).unwrap_or(empty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{Mocks, account, identity};
+    use super::*;
+    use crate::testing::{block_on, noon};
+    use serde_json::json;
+
+    fn google(email: Option<&str>, verified: bool) -> ProviderProfile {
+        ProviderProfile {
+            issuer: "https://accounts.google.com".into(),
+            subject: "g-123".into(),
+            provider: "google".into(),
+            email: email.map(str::to_owned),
+            email_verified: verified,
+            claims: json!({"name": "Ada", "picture": "https://img.test/a.png", "hd": 7}),
+        }
+    }
+
+    #[test]
+    fn a_known_provider_identity_signs_in_to_its_account() {
+        let mut m = Mocks::new();
+        let stored = account("dev@example.com", true);
+        let link = identity("google", stored.id);
+        m.links
+            .expect_find()
+            .returning(move |_, _| Ok(Some(link.clone())));
+        m.accounts
+            .expect_get()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.allow_session_storage();
+        m.signer
+            .expect_sign_access()
+            .withf(|c| c.amr[0].method == "oauth")
+            .returning(|_| Ok("access".into()));
+        block_on(
+            m.service()
+                .sign_in_with_provider(google(Some("other@example.com"), false)),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_verified_provider_email_joins_a_confirmed_account() {
+        let mut m = Mocks::new();
+        let stored = account("dev@example.com", true);
+        let id = stored.id;
+        m.links.expect_find().returning(|_, _| Ok(None));
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.links
+            .expect_link()
+            .withf(move |l| l.user_id == id && l.subject == "g-123" && l.linked_at == noon())
+            .times(1)
+            .returning(|_| Ok(()));
+        m.allow_sessions();
+        let session = block_on(
+            m.service()
+                .sign_in_with_provider(google(Some("Dev@Example.com"), true)),
+        )
+        .unwrap();
+        assert_eq!(session.user.account.id, id);
+    }
+
+    #[test]
+    fn an_unverified_provider_email_does_not_join_an_existing_account() {
+        let mut m = Mocks::new();
+        m.links.expect_find().returning(|_, _| Ok(None));
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.links.expect_link().never();
+        let error = block_on(
+            m.service()
+                .sign_in_with_provider(google(Some("dev@example.com"), false)),
+        )
+        .unwrap_err();
+        assert!(matches!(error, IdentityError::AccountNotLinkable));
+    }
+
+    #[test]
+    fn a_verified_provider_email_does_not_join_an_unconfirmed_account() {
+        let mut m = Mocks::new();
+        m.links.expect_find().returning(|_, _| Ok(None));
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", false))));
+        m.links.expect_link().never();
+        let error = block_on(
+            m.service()
+                .sign_in_with_provider(google(Some("dev@example.com"), true)),
+        )
+        .unwrap_err();
+        assert!(matches!(error, IdentityError::AccountNotLinkable));
+    }
+
+    #[test]
+    fn a_new_verified_provider_user_gets_a_confirmed_account_with_name_and_picture() {
+        let mut m = Mocks::new();
+        m.links.expect_find().returning(|_, _| Ok(None));
+        m.accounts.expect_find_by_email().returning(|_| Ok(None));
+        m.accounts
+            .expect_create()
+            .withf(|a| {
+                a.is_confirmed()
+                    && a.password_hash.is_none()
+                    && a.display_name.as_deref() == Some("Ada")
+                    && a.profile == json!({"name": "Ada", "picture": "https://img.test/a.png"})
+            })
+            .times(1)
+            .returning(|_| Ok(()));
+        m.links.expect_link().times(1).returning(|_| Ok(()));
+        m.allow_sessions();
+        block_on(
+            m.service()
+                .sign_in_with_provider(google(Some("new@example.com"), true)),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_provider_without_a_verified_email_cannot_create_an_account() {
+        for profile in [
+            google(None, true),
+            google(Some("not an email"), true),
+            google(Some("new@example.com"), false),
+        ] {
+            let mut m = Mocks::new();
+            m.links.expect_find().returning(|_, _| Ok(None));
+            m.accounts.expect_find_by_email().returning(|_| Ok(None));
+            m.accounts.expect_create().never();
+            let error = block_on(m.service().sign_in_with_provider(profile)).unwrap_err();
+            assert!(matches!(error, IdentityError::ProviderEmailMissing));
+        }
+    }
+
+    #[test]
+    fn a_concurrent_link_to_the_same_account_is_accepted() {
+        let mut m = Mocks::new();
+        let stored = account("dev@example.com", true);
+        let link = identity("google", stored.id);
+        let mut finds = 0;
+        m.links.expect_find().returning(move |_, _| {
+            finds += 1;
+            Ok((finds > 1).then(|| link.clone()))
+        });
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.links
+            .expect_link()
+            .returning(|_| Err(RepoError::Duplicate("identity")));
+        m.allow_sessions();
+        assert!(
+            block_on(
+                m.service()
+                    .sign_in_with_provider(google(Some("dev@example.com"), true))
+            )
+            .is_ok()
+        );
+    }
+}

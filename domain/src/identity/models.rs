@@ -1,0 +1,547 @@
+//! Entities of the built-in identity service (PRODUCT.md §1) and of the platform-admin list (§5), with the
+//! pure rules that decide whether a refresh token or a one-time code may still be used.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+use uuid::Uuid;
+
+use crate::common::{EmailAddress, PlatformRole, UserId};
+
+/// How long an access token of the identity service lives (seconds), as Supabase Auth's default.
+pub const ACCESS_TOKEN_TTL_SECS: i64 = 3600;
+/// How long a core token lives (seconds): one hour (PRODUCT.md §1).
+pub const CORE_TOKEN_TTL_SECS: i64 = 3600;
+/// A session whose refresh token was not used for this long has ended (7 days idle).
+pub const REFRESH_IDLE_TIMEOUT_DAYS: i64 = 7;
+/// A session ends this long after it started, however often it was refreshed (30 days absolute).
+pub const REFRESH_ABSOLUTE_TIMEOUT_DAYS: i64 = 30;
+/// E-mail codes and links are valid this long (15 minutes).
+pub const ONE_TIME_CODE_TTL_MINUTES: i64 = 15;
+/// Random bytes in a refresh token and in an e-mail link token (256 bits).
+pub const OPAQUE_TOKEN_BYTES: usize = 32;
+
+/// An account of the built-in identity service.
+///
+/// `Debug` never prints the password hash.
+#[derive(Clone, PartialEq)]
+pub struct Account {
+    pub id: UserId,
+    /// Unique (compared lower-cased, as [`EmailAddress`] stores it).
+    pub email: EmailAddress,
+    /// `None` for accounts that only sign in with a provider or an e-mail link.
+    pub password_hash: Option<String>,
+    pub email_confirmed_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub last_sign_in_at: Option<DateTime<Utc>>,
+    /// Taken from the profile's `display_name`, `full_name` or `name` (see [`display_name_of`]).
+    pub display_name: Option<String>,
+    /// The user's own metadata (Supabase `user_metadata`): always a JSON object.
+    pub profile: Value,
+}
+
+impl Account {
+    /// A new, unconfirmed account without a password.
+    #[must_use]
+    pub fn new(email: EmailAddress, now: DateTime<Utc>) -> Self {
+        Self {
+            id: UserId::new(),
+            email,
+            password_hash: None,
+            email_confirmed_at: None,
+            created_at: now,
+            updated_at: now,
+            last_sign_in_at: None,
+            display_name: None,
+            profile: Value::Object(serde_json::Map::new()),
+        }
+    }
+
+    #[must_use]
+    pub const fn is_confirmed(&self) -> bool {
+        self.email_confirmed_at.is_some()
+    }
+}
+
+impl fmt::Debug for Account {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Account")
+            .field("id", &self.id)
+            .field("email", &self.email)
+            .field(
+                "password_hash",
+                &self.password_hash.as_ref().map(|_| "<redacted>"),
+            )
+            .field("email_confirmed_at", &self.email_confirmed_at)
+            .field("created_at", &self.created_at)
+            .field("updated_at", &self.updated_at)
+            .field("last_sign_in_at", &self.last_sign_in_at)
+            .field("display_name", &self.display_name)
+            .field("profile", &self.profile)
+            .finish()
+    }
+}
+
+/// Longest display name kept (characters).
+pub const MAX_DISPLAY_NAME_CHARS: usize = 100;
+/// Largest profile accepted, serialised (bytes).
+pub const MAX_PROFILE_BYTES: usize = 16 * 1024;
+
+/// The display name a profile carries: its `display_name`, else `full_name`, else `name` string, trimmed,
+/// cut at 100 characters; `None` when none is a non-empty string.
+#[must_use]
+pub fn display_name_of(profile: &Value) -> Option<String> {
+    ["display_name", "full_name", "name"].iter().find_map(|key| {
+        let text = profile.get(key)?.as_str()?.trim();
+        (!text.is_empty()).then(|| text.chars().take(MAX_DISPLAY_NAME_CHARS).collect())
+    })
+}
+
+/// Why a profile change was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ProfileError {
+    #[error("User data must be a JSON object")]
+    NotAnObject,
+    #[error("User data is too large")]
+    TooLarge,
+}
+
+/// Merges a profile change into a profile the way Supabase Auth merges `data`: shallowly, key by key; a
+/// `null` value removes the key.
+///
+/// # Errors
+/// [`ProfileError::NotAnObject`] when the change is not a JSON object; [`ProfileError::TooLarge`] when the
+/// result is larger than 16 KiB serialised.
+pub fn merge_profile(existing: &Value, change: &Value) -> Result<Value, ProfileError> {
+    let change = change.as_object().ok_or(ProfileError::NotAnObject)?;
+    let mut merged = existing.as_object().cloned().unwrap_or_default();
+    for (key, value) in change {
+        if value.is_null() {
+            merged.remove(key);
+        } else {
+            merged.insert(key.clone(), value.clone());
+        }
+    }
+    let merged = Value::Object(merged);
+    if merged.to_string().len() > MAX_PROFILE_BYTES {
+        return Err(ProfileError::TooLarge);
+    }
+    Ok(merged)
+}
+
+/// How a session was started; becomes the `amr` claim of its access tokens (Supabase method names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AuthMethod {
+    #[serde(rename = "password")]
+    Password,
+    /// A six-digit code typed from an e-mail.
+    #[serde(rename = "otp")]
+    Otp,
+    #[serde(rename = "magiclink")]
+    MagicLink,
+    #[serde(rename = "recovery")]
+    Recovery,
+    /// The sign-up confirmation link.
+    #[serde(rename = "email/signup")]
+    EmailSignup,
+    #[serde(rename = "oauth")]
+    OAuth,
+}
+
+impl AuthMethod {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Password => "password",
+            Self::Otp => "otp",
+            Self::MagicLink => "magiclink",
+            Self::Recovery => "recovery",
+            Self::EmailSignup => "email/signup",
+            Self::OAuth => "oauth",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        [
+            Self::Password,
+            Self::Otp,
+            Self::MagicLink,
+            Self::Recovery,
+            Self::EmailSignup,
+            Self::OAuth,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == value)
+    }
+}
+
+/// An account's identity at an external OpenID Connect provider, found by `(issuer, subject)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternalIdentity {
+    /// The provider's issuer URL.
+    pub issuer: String,
+    /// The provider's `sub`.
+    pub subject: String,
+    /// The provider's short name (`google`, `apple`, `github`, `azure`).
+    pub provider: String,
+    pub user_id: UserId,
+    pub email: Option<EmailAddress>,
+    pub email_verified: bool,
+    pub linked_at: DateTime<Utc>,
+}
+
+/// A stored refresh token. The token itself is never stored, only its SHA-256 digest.
+///
+/// A *family* is one session: every rotation issues a successor in the same family; the family id is the
+/// session id of the access tokens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefreshToken {
+    pub token_hash: String,
+    pub family_id: Uuid,
+    pub user_id: UserId,
+    /// How the session started; carried over on rotation.
+    pub method: AuthMethod,
+    pub created_at: DateTime<Utc>,
+    /// When this token was issued or last presented.
+    pub last_used_at: DateTime<Utc>,
+    pub family_started_at: DateTime<Utc>,
+    pub revoked_at: Option<DateTime<Utc>>,
+    /// The digest of the token that replaced this one; `Some` means this one was used.
+    pub replaced_by: Option<String>,
+}
+
+/// Why a refresh token may not be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefreshRefusal {
+    /// The session was signed out or revoked.
+    Revoked,
+    /// The token was already exchanged: presenting it again is reuse (the whole family must be revoked).
+    Reused,
+    /// Not used for 7 days.
+    Idle,
+    /// The session started more than 30 days ago.
+    TooOld,
+}
+
+impl RefreshToken {
+    /// The first token of a new session.
+    #[must_use]
+    pub fn start(token_hash: String, user_id: UserId, method: AuthMethod, now: DateTime<Utc>) -> Self {
+        Self {
+            token_hash,
+            family_id: Uuid::new_v4(),
+            user_id,
+            method,
+            created_at: now,
+            last_used_at: now,
+            family_started_at: now,
+            revoked_at: None,
+            replaced_by: None,
+        }
+    }
+
+    /// The successor of this token in the same session.
+    #[must_use]
+    pub fn successor(&self, token_hash: String, now: DateTime<Utc>) -> Self {
+        Self {
+            token_hash,
+            family_id: self.family_id,
+            user_id: self.user_id,
+            method: self.method,
+            created_at: now,
+            last_used_at: now,
+            family_started_at: self.family_started_at,
+            revoked_at: None,
+            replaced_by: None,
+        }
+    }
+
+    /// Whether this token may be exchanged now. Revocation is checked first, then reuse, then the idle and
+    /// absolute timeouts.
+    ///
+    /// # Errors
+    /// The [`RefreshRefusal`] that applies.
+    pub fn check_usable(&self, now: DateTime<Utc>) -> Result<(), RefreshRefusal> {
+        if self.revoked_at.is_some() {
+            return Err(RefreshRefusal::Revoked);
+        }
+        if self.replaced_by.is_some() {
+            return Err(RefreshRefusal::Reused);
+        }
+        if now - self.family_started_at >= Duration::days(REFRESH_ABSOLUTE_TIMEOUT_DAYS) {
+            return Err(RefreshRefusal::TooOld);
+        }
+        if now - self.last_used_at >= Duration::days(REFRESH_IDLE_TIMEOUT_DAYS) {
+            return Err(RefreshRefusal::Idle);
+        }
+        Ok(())
+    }
+}
+
+/// What an e-mail code or link is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OtpPurpose {
+    Signup,
+    MagicLink,
+    Recovery,
+    /// Reserved: changing the e-mail address is not offered yet (see `IdentityError::EmailChangeUnsupported`).
+    EmailChange,
+}
+
+impl OtpPurpose {
+    /// The `type` of Supabase's `/verify` for this purpose.
+    #[must_use]
+    pub const fn verify_type(self) -> &'static str {
+        match self {
+            Self::Signup => "signup",
+            Self::MagicLink => "magiclink",
+            Self::Recovery => "recovery",
+            Self::EmailChange => "email_change",
+        }
+    }
+
+    /// The `amr` method of a session started by this code.
+    #[must_use]
+    pub const fn auth_method(self, typed_code: bool) -> AuthMethod {
+        match (self, typed_code) {
+            (Self::Recovery, _) => AuthMethod::Recovery,
+            (_, true) => AuthMethod::Otp,
+            (Self::Signup, false) => AuthMethod::EmailSignup,
+            (Self::MagicLink | Self::EmailChange, false) => AuthMethod::MagicLink,
+        }
+    }
+}
+
+/// A single-use e-mail code or link token, stored as a digest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OneTimeCode {
+    pub id: Uuid,
+    pub purpose: OtpPurpose,
+    pub email: EmailAddress,
+    pub code_hash: String,
+    pub created_at: DateTime<Utc>,
+    /// `created_at` + 15 minutes.
+    pub expires_at: DateTime<Utc>,
+    pub used_at: Option<DateTime<Utc>>,
+}
+
+impl OneTimeCode {
+    /// A fresh code valid for 15 minutes.
+    #[must_use]
+    pub fn issue(purpose: OtpPurpose, email: EmailAddress, code_hash: String, now: DateTime<Utc>) -> Self {
+        Self {
+            id: Uuid::new_v4(),
+            purpose,
+            email,
+            code_hash,
+            created_at: now,
+            expires_at: now + Duration::minutes(ONE_TIME_CODE_TTL_MINUTES),
+            used_at: None,
+        }
+    }
+
+    /// Unused and not yet expired (a code expires at exactly `expires_at`).
+    #[must_use]
+    pub fn is_usable(&self, now: DateTime<Utc>) -> bool {
+        self.used_at.is_none() && now < self.expires_at
+    }
+}
+
+/// A platform admin or reviewer (PRODUCT.md §5), keyed by e-mail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlatformAdmin {
+    pub email: EmailAddress,
+    pub role: PlatformRole,
+    pub added_at: DateTime<Utc>,
+    /// `None` when seeded from configuration or the command line.
+    pub added_by: Option<EmailAddress>,
+}
+
+/// Whether changing `email` to `new_role` (`None` = removing it) would leave the platform without any
+/// `admin`. Adapters and the service use the same rule.
+#[must_use]
+pub fn would_leave_no_admin(
+    admins: &[PlatformAdmin],
+    email: &EmailAddress,
+    new_role: Option<PlatformRole>,
+) -> bool {
+    if new_role == Some(PlatformRole::Admin) {
+        return false;
+    }
+    let target_is_admin = admins
+        .iter()
+        .any(|a| &a.email == email && a.role == PlatformRole::Admin);
+    let admin_count = admins.iter().filter(|a| a.role == PlatformRole::Admin).count();
+    target_is_admin && admin_count <= 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::noon;
+    use serde_json::json;
+
+    fn email(text: &str) -> EmailAddress {
+        EmailAddress::parse(text).unwrap()
+    }
+
+    fn token(now: DateTime<Utc>) -> RefreshToken {
+        RefreshToken::start("h1".into(), UserId::new(), AuthMethod::Password, now)
+    }
+
+    #[test]
+    fn an_accounts_debug_output_hides_the_password_hash() {
+        let mut account = Account::new(email("a@b.co"), noon());
+        account.password_hash = Some("$argon2id$secret".into());
+        let printed = format!("{account:?}");
+        assert!(!printed.contains("argon2id"));
+        assert!(printed.contains("<redacted>"));
+    }
+
+    #[test]
+    fn a_new_account_is_unconfirmed_with_an_empty_profile() {
+        let account = Account::new(email("a@b.co"), noon());
+        assert!(!account.is_confirmed());
+        assert_eq!(account.profile, json!({}));
+    }
+
+    #[test]
+    fn a_fresh_refresh_token_is_usable() {
+        assert_eq!(token(noon()).check_usable(noon()), Ok(()));
+    }
+
+    #[test]
+    fn a_refresh_token_unused_for_seven_days_is_idle() {
+        let t = token(noon());
+        assert_eq!(
+            t.check_usable(noon() + Duration::days(7) - Duration::seconds(1)),
+            Ok(())
+        );
+        assert_eq!(
+            t.check_usable(noon() + Duration::days(7)),
+            Err(RefreshRefusal::Idle)
+        );
+    }
+
+    #[test]
+    fn a_session_ends_thirty_days_after_it_started_even_when_refreshed_daily() {
+        let first = token(noon());
+        let later = noon() + Duration::days(30);
+        let recent = first.successor("h2".into(), later - Duration::days(1));
+        assert_eq!(recent.family_id, first.family_id);
+        assert_eq!(recent.check_usable(later), Err(RefreshRefusal::TooOld));
+        assert_eq!(recent.check_usable(later - Duration::seconds(1)), Ok(()));
+    }
+
+    #[test]
+    fn a_replaced_refresh_token_is_reuse_and_a_revoked_one_is_revoked() {
+        let mut t = token(noon());
+        t.replaced_by = Some("h2".into());
+        assert_eq!(t.check_usable(noon()), Err(RefreshRefusal::Reused));
+        t.revoked_at = Some(noon());
+        assert_eq!(t.check_usable(noon()), Err(RefreshRefusal::Revoked));
+    }
+
+    #[test]
+    fn a_one_time_code_is_valid_for_fifteen_minutes_and_once() {
+        let mut code = OneTimeCode::issue(OtpPurpose::MagicLink, email("a@b.co"), "h".into(), noon());
+        assert_eq!(code.expires_at, noon() + Duration::minutes(15));
+        assert!(code.is_usable(noon() + Duration::minutes(14)));
+        assert!(!code.is_usable(noon() + Duration::minutes(15)));
+        code.used_at = Some(noon());
+        assert!(!code.is_usable(noon()));
+    }
+
+    #[test]
+    fn a_code_purpose_gives_the_supabase_verify_type_and_session_method() {
+        assert_eq!(OtpPurpose::Signup.verify_type(), "signup");
+        assert_eq!(OtpPurpose::MagicLink.verify_type(), "magiclink");
+        assert_eq!(OtpPurpose::Recovery.verify_type(), "recovery");
+        assert_eq!(OtpPurpose::Signup.auth_method(false), AuthMethod::EmailSignup);
+        assert_eq!(OtpPurpose::MagicLink.auth_method(true), AuthMethod::Otp);
+        assert_eq!(OtpPurpose::Recovery.auth_method(true), AuthMethod::Recovery);
+    }
+
+    #[test]
+    fn auth_methods_round_trip_through_their_supabase_names() {
+        for method in [AuthMethod::Password, AuthMethod::EmailSignup, AuthMethod::OAuth] {
+            assert_eq!(AuthMethod::parse(method.as_str()), Some(method));
+            assert_eq!(serde_json::to_value(method).unwrap(), json!(method.as_str()));
+        }
+        assert_eq!(AuthMethod::parse("sms"), None);
+    }
+
+    #[test]
+    fn profile_changes_merge_shallowly_and_null_removes_a_key() {
+        let merged = merge_profile(&json!({"a": 1, "b": 2}), &json!({"b": null, "c": 3})).unwrap();
+        assert_eq!(merged, json!({"a": 1, "c": 3}));
+    }
+
+    #[test]
+    fn a_profile_change_must_be_a_small_object() {
+        assert_eq!(
+            merge_profile(&json!({}), &json!([1])),
+            Err(ProfileError::NotAnObject)
+        );
+        let huge = json!({"bio": "x".repeat(MAX_PROFILE_BYTES)});
+        assert_eq!(merge_profile(&json!({}), &huge), Err(ProfileError::TooLarge));
+    }
+
+    #[test]
+    fn the_display_name_comes_from_display_name_then_full_name_then_name() {
+        assert_eq!(
+            display_name_of(&json!({"name": "N", "full_name": " Ada "})),
+            Some("Ada".into())
+        );
+        assert_eq!(
+            display_name_of(&json!({"display_name": "D", "name": "N"})),
+            Some("D".into())
+        );
+        assert_eq!(display_name_of(&json!({"name": "  "})), None);
+        let long = display_name_of(&json!({"name": "é".repeat(150)})).unwrap();
+        assert_eq!(long.chars().count(), MAX_DISPLAY_NAME_CHARS);
+    }
+
+    fn admin(text: &str, role: PlatformRole) -> PlatformAdmin {
+        PlatformAdmin {
+            email: email(text),
+            role,
+            added_at: noon(),
+            added_by: None,
+        }
+    }
+
+    #[test]
+    fn removing_or_demoting_the_only_admin_would_leave_no_admin() {
+        let admins = [
+            admin("a@x.io", PlatformRole::Admin),
+            admin("r@x.io", PlatformRole::Reviewer),
+        ];
+        assert!(would_leave_no_admin(&admins, &email("a@x.io"), None));
+        assert!(would_leave_no_admin(
+            &admins,
+            &email("a@x.io"),
+            Some(PlatformRole::Reviewer)
+        ));
+        assert!(!would_leave_no_admin(&admins, &email("r@x.io"), None));
+        assert!(!would_leave_no_admin(
+            &admins,
+            &email("a@x.io"),
+            Some(PlatformRole::Admin)
+        ));
+    }
+
+    #[test]
+    fn removing_one_of_two_admins_leaves_an_admin() {
+        let admins = [
+            admin("a@x.io", PlatformRole::Admin),
+            admin("b@x.io", PlatformRole::Admin),
+        ];
+        assert!(!would_leave_no_admin(&admins, &email("a@x.io"), None));
+    }
+}

@@ -1,0 +1,279 @@
+//! Ports of the identity context: token signing, password hashing and the stores of accounts, provider
+//! links, refresh tokens, e-mail codes and platform admins.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::models::{Account, ExternalIdentity, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshToken};
+use super::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
+use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
+use crate::mail::OutgoingEmail;
+
+/// Signs and verifies the two token kinds, each with its own key.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait TokenSigner: Send + Sync {
+    /// Signs a core token with the core key.
+    ///
+    /// # Errors
+    /// [`TokenError::Signing`] when no core key is available.
+    async fn sign_core(&self, claims: &CoreTokenClaims) -> Result<String, TokenError>;
+
+    /// Verifies a core token's signature with the core key and its claims with
+    /// [`CoreTokenClaims::check`] at `now`.
+    ///
+    /// # Errors
+    /// [`TokenError::Expired`] when well signed but expired; [`TokenError::Invalid`] for anything else
+    /// (malformed, another key — an access token —, another audience or `typ`).
+    async fn verify_core(&self, token: &str, now: DateTime<Utc>) -> Result<CoreTokenClaims, TokenError>;
+
+    /// Signs an identity access token with the identity key.
+    ///
+    /// # Errors
+    /// [`TokenError::Signing`] when this adapter cannot sign (a hosted identity service signs its own).
+    async fn sign_access(&self, claims: &AccessTokenClaims) -> Result<String, TokenError>;
+
+    /// Verifies an identity access token (the built-in service's key, or the hosted service's secret or
+    /// JWKS) and its claims with [`AccessTokenClaims::check`] at `now`.
+    ///
+    /// # Errors
+    /// [`TokenError::Expired`] when well signed but expired; [`TokenError::Invalid`] for anything else
+    /// (malformed, the core key — a core token —, another audience or role).
+    async fn verify_access(&self, token: &str, now: DateTime<Utc>) -> Result<AccessTokenClaims, TokenError>;
+}
+
+/// The password hasher failed (not: the password was wrong).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("password hashing failed: {0}")]
+pub struct PasswordHashError(pub String);
+
+/// Slow, salted password hashing (argon2id in production, tiny parameters in tests).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait PasswordHasher: Send + Sync {
+    /// A self-describing hash (PHC string) of the password with a fresh salt.
+    ///
+    /// # Errors
+    /// [`PasswordHashError`] when the hasher fails.
+    async fn hash(&self, password: &str) -> Result<String, PasswordHashError>;
+
+    /// Whether the password matches the hash: `Ok(false)` for a wrong password.
+    ///
+    /// # Errors
+    /// [`PasswordHashError`] only when the stored hash cannot be read or the hasher fails.
+    async fn verify(&self, password: &str, hash: &str) -> Result<bool, PasswordHashError>;
+
+    /// Spends the time of one [`PasswordHasher::verify`] against a real hash and discards the result. Called
+    /// when the e-mail has no account (or no password), so that the answer's timing does not tell.
+    async fn waste_verify(&self, password: &str);
+}
+
+/// Accounts of the built-in identity service.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait AccountRepository: Send + Sync {
+    /// Stores a new account.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`]`("email")` when an account has this e-mail; [`RepoError::Backend`] when the
+    /// store fails.
+    async fn create(&self, account: &Account) -> Result<(), RepoError>;
+
+    /// The account with this e-mail (already lower-cased by [`EmailAddress`]).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find_by_email(&self, email: &EmailAddress) -> Result<Option<Account>, RepoError>;
+
+    /// The account with this id.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn get(&self, id: UserId) -> Result<Option<Account>, RepoError>;
+
+    /// Replaces the password hash (`None` removes the password) and sets `updated_at`.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when there is no such account; [`RepoError::Backend`] when the store fails.
+    async fn set_password(
+        &self,
+        id: UserId,
+        password_hash: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
+
+    /// Sets `email_confirmed_at` to `now` unless it is already set (idempotent).
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when there is no such account; [`RepoError::Backend`] when the store fails.
+    async fn confirm_email(&self, id: UserId, now: DateTime<Utc>) -> Result<(), RepoError>;
+
+    /// Sets `last_sign_in_at` to `now`.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when there is no such account; [`RepoError::Backend`] when the store fails.
+    async fn touch_sign_in(&self, id: UserId, now: DateTime<Utc>) -> Result<(), RepoError>;
+
+    /// Replaces the display name and profile, sets `updated_at`, and answers the account as stored.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when there is no such account; [`RepoError::Backend`] when the store fails.
+    async fn update_profile(
+        &self,
+        id: UserId,
+        display_name: Option<String>,
+        profile: &Value,
+        now: DateTime<Utc>,
+    ) -> Result<Account, RepoError>;
+}
+
+/// Links between accounts and external (OIDC) identities.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait IdentityLinkRepository: Send + Sync {
+    /// The link of this provider identity.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find(&self, issuer: &str, subject: &str) -> Result<Option<ExternalIdentity>, RepoError>;
+
+    /// Stores a link.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`]`("identity")` when `(issuer, subject)` is already linked;
+    /// [`RepoError::Backend`] when the store fails.
+    async fn link(&self, identity: &ExternalIdentity) -> Result<(), RepoError>;
+
+    /// Every identity linked to the account, oldest first.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn list_for_user(&self, user: UserId) -> Result<Vec<ExternalIdentity>, RepoError>;
+}
+
+/// Refresh tokens, stored as digests, grouped in families (sessions).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait RefreshTokenRepository: Send + Sync {
+    /// Stores the first token of a session.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`]`("token_hash")` when the digest exists; [`RepoError::Backend`] when the store
+    /// fails.
+    async fn insert(&self, token: &RefreshToken) -> Result<(), RepoError>;
+
+    /// The token with this digest, used or not.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find_by_hash(&self, token_hash: &str) -> Result<Option<RefreshToken>, RepoError>;
+
+    /// In one transaction: marks `old_hash` used (`replaced_by` = the successor's digest, `last_used_at` =
+    /// `now`) only if it is neither replaced nor revoked, and stores the successor.
+    ///
+    /// # Errors
+    /// [`RepoError::Conflict`] when the old token was already replaced or revoked (a concurrent or repeated
+    /// use); [`RepoError::NotFound`] when it does not exist; [`RepoError::Backend`] when the store fails.
+    async fn rotate(
+        &self,
+        old_hash: &str,
+        successor: &RefreshToken,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
+
+    /// Revokes every token of the family (idempotent; an unknown family is not an error).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn revoke_family(&self, family_id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError>;
+
+    /// Revokes every token of the user, except those of `keep_family` when given (idempotent).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn revoke_all_for_user(
+        &self,
+        user: UserId,
+        keep_family: Option<Uuid>,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
+
+    /// Deletes tokens of families started before `cutoff` (past the 30-day limit) and revoked tokens older
+    /// than `cutoff`; answers how many rows went.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn prune_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError>;
+}
+
+/// Single-use e-mail codes and link tokens, stored as digests.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait OneTimeCodeRepository: Send + Sync {
+    /// In one transaction: stores the codes (a link token and a six-digit code of one request) and puts the
+    /// e-mail that carries them in the outbox.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`]`("code_hash")` when a digest exists; [`RepoError::Backend`] when the store
+    /// fails (then neither the codes nor the e-mail are stored).
+    async fn insert_with_email(&self, codes: &[OneTimeCode], email: &OutgoingEmail) -> Result<(), RepoError>;
+
+    /// Compare-and-set: if a code with this digest and purpose is unused and `now < expires_at`, marks it —
+    /// and every other unused code of the same e-mail and purpose — used at `now`, and answers it (with
+    /// `used_at` set). `None` when there is no such usable code, so a code works once.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn consume(
+        &self,
+        code_hash: &str,
+        purpose: OtpPurpose,
+        now: DateTime<Utc>,
+    ) -> Result<Option<OneTimeCode>, RepoError>;
+
+    /// Deletes codes that expired before `cutoff`; answers how many.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn prune_expired(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError>;
+}
+
+/// The platform admins and reviewers (PRODUCT.md §5).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait PlatformAdminRepository: Send + Sync {
+    /// Everyone with a platform role, ordered by e-mail.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn list(&self) -> Result<Vec<PlatformAdmin>, RepoError>;
+
+    /// The entry of this e-mail.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn get(&self, email: &EmailAddress) -> Result<Option<PlatformAdmin>, RepoError>;
+
+    /// Adds the e-mail with the role, or changes the role of an existing entry (keeping its `added_at` and
+    /// `added_by`); answers the entry as stored. Guarded in the same transaction: refuses to turn the last
+    /// `admin` into a `reviewer` (see [`super::models::would_leave_no_admin`]).
+    ///
+    /// # Errors
+    /// [`RepoError::Conflict`] when it would leave no admin; [`RepoError::Backend`] when the store fails.
+    async fn upsert(
+        &self,
+        email: &EmailAddress,
+        role: PlatformRole,
+        added_by: Option<EmailAddress>,
+        now: DateTime<Utc>,
+    ) -> Result<PlatformAdmin, RepoError>;
+
+    /// Removes the entry. Guarded in the same transaction: refuses to remove the last `admin`.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the e-mail has no entry; [`RepoError::Conflict`] when it is the last
+    /// admin; [`RepoError::Backend`] when the store fails.
+    async fn remove(&self, email: &EmailAddress) -> Result<(), RepoError>;
+}

@@ -1,0 +1,602 @@
+//! The built-in identity service (PRODUCT.md §1): the domain side of the Supabase-Auth-compatible
+//! `/auth/v1` subset. This file holds the service, its sessions, password sign-in, refresh and sign-out;
+//! sign-up, e-mail codes, the user endpoint and provider sign-in are in the sibling files.
+//!
+//! Sessions: an access token (one hour) and an opaque refresh token (32 random bytes, stored as a SHA-256
+//! digest). Each refresh rotates the refresh token; presenting a rotated token again revokes its whole
+//! family (session). A session ends after 7 days without a refresh, or 30 days after it started.
+//!
+//! Access tokens are stateless: after sign-out they stay valid until they expire (at most one hour).
+
+use std::sync::Arc;
+
+use super::emails::{code_email, verify_link};
+use super::errors::IdentityError;
+use super::models::{
+    ACCESS_TOKEN_TTL_SECS, Account, AuthMethod, ExternalIdentity, OPAQUE_TOKEN_BYTES, OneTimeCode,
+    OtpPurpose, RefreshRefusal, RefreshToken,
+};
+use super::ports::{
+    AccountRepository, IdentityLinkRepository, OneTimeCodeRepository, PasswordHasher, RefreshTokenRepository,
+    TokenSigner,
+};
+use super::tokens::{AccessGrant, AccessTokenClaims};
+use crate::common::secrets::digest_secret;
+use crate::common::{Clock, EmailAddress, RepoError, SecretGenerator};
+
+/// Settings of the identity service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdentityConfig {
+    /// Base of the links in e-mails (`PORTAL_PUBLIC_URL`), e.g. `https://portal.example.com`.
+    pub public_url: String,
+    /// `iss` of access tokens, e.g. `https://portal.example.com/auth/v1`.
+    pub issuer: String,
+    /// `true` when a mailer can deliver (SMTP configured): sign-up then sends a confirmation link and the
+    /// account cannot sign in with its password until confirmed. `false` confirms accounts at once.
+    pub require_email_confirmation: bool,
+    /// `false` refuses new accounts (sign-up, e-mail links for unknown addresses, new provider accounts).
+    pub signups_enabled: bool,
+}
+
+/// The ports the identity service uses.
+pub struct IdentityPorts {
+    pub accounts: Arc<dyn AccountRepository>,
+    pub links: Arc<dyn IdentityLinkRepository>,
+    pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    pub codes: Arc<dyn OneTimeCodeRepository>,
+    pub hasher: Arc<dyn PasswordHasher>,
+    pub signer: Arc<dyn TokenSigner>,
+    pub clock: Arc<dyn Clock>,
+    pub secrets: Arc<dyn SecretGenerator>,
+}
+
+/// An account with the provider identities linked to it (the Supabase `user` object's data).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserRecord {
+    pub account: Account,
+    pub identities: Vec<ExternalIdentity>,
+}
+
+impl UserRecord {
+    /// `email` (when the account has a password or no provider), then each linked provider once.
+    #[must_use]
+    pub fn providers(&self) -> Vec<String> {
+        let mut providers = Vec::new();
+        if self.account.password_hash.is_some() || self.identities.is_empty() {
+            providers.push("email".to_owned());
+        }
+        for identity in &self.identities {
+            if !providers.contains(&identity.provider) {
+                providers.push(identity.provider.clone());
+            }
+        }
+        providers
+    }
+}
+
+/// A signed-in session, in the shape of Supabase's token response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub access_token: String,
+    /// Always `bearer`.
+    pub token_type: &'static str,
+    /// Seconds the access token lives (3600).
+    pub expires_in: i64,
+    /// When the access token expires (seconds since the epoch).
+    pub expires_at: i64,
+    /// The opaque refresh token; only its digest is stored.
+    pub refresh_token: String,
+    pub user: UserRecord,
+}
+
+/// Which sessions a sign-out ends (Supabase's `scope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SignOutScope {
+    /// Every session of the user (Supabase's default).
+    #[default]
+    Global,
+    /// Only the session of the presented access token.
+    Local,
+    /// Every session except the presented one.
+    Others,
+}
+
+/// The identity use cases. Rate limiting is the HTTP adapter's (see [`super::rate_limit`]).
+pub struct IdentityService {
+    pub(super) accounts: Arc<dyn AccountRepository>,
+    pub(super) links: Arc<dyn IdentityLinkRepository>,
+    pub(super) refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    pub(super) codes: Arc<dyn OneTimeCodeRepository>,
+    pub(super) hasher: Arc<dyn PasswordHasher>,
+    pub(super) signer: Arc<dyn TokenSigner>,
+    pub(super) clock: Arc<dyn Clock>,
+    pub(super) secrets: Arc<dyn SecretGenerator>,
+    pub(super) config: IdentityConfig,
+}
+
+impl IdentityService {
+    #[must_use]
+    pub fn new(ports: IdentityPorts, config: IdentityConfig) -> Self {
+        Self {
+            accounts: ports.accounts,
+            links: ports.links,
+            refresh_tokens: ports.refresh_tokens,
+            codes: ports.codes,
+            hasher: ports.hasher,
+            signer: ports.signer,
+            clock: ports.clock,
+            secrets: ports.secrets,
+            config,
+        }
+    }
+
+    #[must_use]
+    pub const fn config(&self) -> &IdentityConfig {
+        &self.config
+    }
+
+    /// `POST /token?grant_type=password`. The answer to a wrong password is the same as to an e-mail without
+    /// an account (and takes a hash verification too); only the right password of an unconfirmed account
+    /// learns "Email not confirmed".
+    ///
+    /// # Errors
+    /// [`IdentityError::InvalidCredentials`], [`IdentityError::EmailNotConfirmed`], or a port failure.
+    pub async fn sign_in_with_password(&self, email: &str, password: &str) -> Result<Session, IdentityError> {
+        let account = match EmailAddress::parse(email) {
+            Ok(address) => self.accounts.find_by_email(&address).await?,
+            Err(_) => None,
+        };
+        let Some((account, hash)) = account.and_then(|a| a.password_hash.clone().map(|h| (a, h))) else {
+            self.hasher.waste_verify(password).await;
+            return Err(IdentityError::InvalidCredentials);
+        };
+        if !self.hasher.verify(password, &hash).await? {
+            return Err(IdentityError::InvalidCredentials);
+        }
+        if !account.is_confirmed() {
+            return Err(IdentityError::EmailNotConfirmed);
+        }
+        self.start_session(account, AuthMethod::Password).await
+    }
+
+    /// `POST /token?grant_type=refresh_token`: exchanges a refresh token for a new session token pair.
+    ///
+    /// Presenting a token that was already exchanged (or losing the race to exchange it) revokes its whole
+    /// family, so a stolen token stops working for thief and owner alike.
+    ///
+    /// # Errors
+    /// [`IdentityError::RefreshTokenNotFound`] for an unknown token; [`IdentityError::RefreshTokenReused`]
+    /// on reuse; [`IdentityError::SessionExpired`] for a revoked, idle (7 days) or old (30 days) session;
+    /// [`IdentityError::UserNotFound`] when the account is gone; or a port failure.
+    pub async fn refresh(&self, refresh_token: &str) -> Result<Session, IdentityError> {
+        let now = self.clock.now();
+        let Some(old) = self
+            .refresh_tokens
+            .find_by_hash(&digest_secret(refresh_token))
+            .await?
+        else {
+            return Err(IdentityError::RefreshTokenNotFound);
+        };
+        match old.check_usable(now) {
+            Ok(()) => {}
+            Err(RefreshRefusal::Revoked) => return Err(IdentityError::SessionExpired),
+            Err(RefreshRefusal::Reused) => {
+                self.refresh_tokens.revoke_family(old.family_id, now).await?;
+                return Err(IdentityError::RefreshTokenReused);
+            }
+            Err(RefreshRefusal::Idle | RefreshRefusal::TooOld) => {
+                self.refresh_tokens.revoke_family(old.family_id, now).await?;
+                return Err(IdentityError::SessionExpired);
+            }
+        }
+        let Some(account) = self.accounts.get(old.user_id).await? else {
+            self.refresh_tokens.revoke_family(old.family_id, now).await?;
+            return Err(IdentityError::UserNotFound);
+        };
+        let secret = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
+        let successor = old.successor(digest_secret(&secret), now);
+        match self.refresh_tokens.rotate(&old.token_hash, &successor, now).await {
+            Ok(()) => {}
+            Err(RepoError::Conflict(_)) => {
+                self.refresh_tokens.revoke_family(old.family_id, now).await?;
+                return Err(IdentityError::RefreshTokenReused);
+            }
+            Err(RepoError::NotFound) => return Err(IdentityError::RefreshTokenNotFound),
+            Err(other) => return Err(other.into()),
+        }
+        let user = self.user_record(account).await?;
+        self.session_for(user, &successor, secret).await
+    }
+
+    /// `POST /logout`: ends the presented session, all of the user's sessions, or all others.
+    ///
+    /// # Errors
+    /// A port failure.
+    pub async fn sign_out(
+        &self,
+        claims: &AccessTokenClaims,
+        scope: SignOutScope,
+    ) -> Result<(), IdentityError> {
+        let now = self.clock.now();
+        match scope {
+            SignOutScope::Local => self.refresh_tokens.revoke_family(claims.session_id, now).await?,
+            SignOutScope::Global => {
+                self.refresh_tokens
+                    .revoke_all_for_user(claims.sub, None, now)
+                    .await?
+            }
+            SignOutScope::Others => {
+                self.refresh_tokens
+                    .revoke_all_for_user(claims.sub, Some(claims.session_id), now)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a new session (a new refresh-token family) for the account and records the sign-in.
+    pub(super) async fn start_session(
+        &self,
+        mut account: Account,
+        method: AuthMethod,
+    ) -> Result<Session, IdentityError> {
+        let now = self.clock.now();
+        let secret = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
+        let token = RefreshToken::start(digest_secret(&secret), account.id, method, now);
+        self.refresh_tokens.insert(&token).await?;
+        self.accounts.touch_sign_in(account.id, now).await?;
+        account.last_sign_in_at = Some(now);
+        let user = self.user_record(account).await?;
+        self.session_for(user, &token, secret).await
+    }
+
+    pub(super) async fn user_record(&self, account: Account) -> Result<UserRecord, IdentityError> {
+        let identities = self.links.list_for_user(account.id).await?;
+        Ok(UserRecord { account, identities })
+    }
+
+    async fn session_for(
+        &self,
+        user: UserRecord,
+        token: &RefreshToken,
+        refresh_secret: String,
+    ) -> Result<Session, IdentityError> {
+        let now = self.clock.now();
+        let claims = AccessTokenClaims::issue(
+            AccessGrant {
+                user_id: user.account.id,
+                email: &user.account.email,
+                session_id: token.family_id,
+                method: token.method,
+                authenticated_at: token.family_started_at,
+                providers: user.providers(),
+                user_metadata: user.account.profile.clone(),
+            },
+            &self.config.issuer,
+            now,
+        );
+        let access_token = self
+            .signer
+            .sign_access(&claims)
+            .await
+            .map_err(IdentityError::Signing)?;
+        Ok(Session {
+            access_token,
+            token_type: "bearer",
+            expires_in: ACCESS_TOKEN_TTL_SECS,
+            expires_at: claims.exp,
+            refresh_token: refresh_secret,
+            user,
+        })
+    }
+
+    /// Issues a link token and a six-digit code for the e-mail and puts the e-mail carrying them in the
+    /// outbox, atomically.
+    pub(super) async fn send_codes(
+        &self,
+        purpose: OtpPurpose,
+        to: &EmailAddress,
+        redirect_to: Option<&str>,
+    ) -> Result<(), IdentityError> {
+        let now = self.clock.now();
+        let link_token = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
+        let code = six_digit_code(&self.secrets.random_bytes(8));
+        let codes = [
+            OneTimeCode::issue(purpose, to.clone(), digest_secret(&link_token), now),
+            OneTimeCode::issue(purpose, to.clone(), typed_code_digest(to, &code), now),
+        ];
+        let link = verify_link(&self.config.public_url, &link_token, purpose, redirect_to);
+        let email = code_email(purpose, to, &link, &code);
+        self.codes.insert_with_email(&codes, &email).await?;
+        Ok(())
+    }
+}
+
+/// Six decimal digits from eight random bytes (the modulo bias is below 10⁻¹³).
+#[must_use]
+pub fn six_digit_code(bytes: &[u8]) -> String {
+    let mut buffer = [0u8; 8];
+    for (slot, byte) in buffer.iter_mut().zip(bytes) {
+        *slot = *byte;
+    }
+    format!("{:06}", u64::from_be_bytes(buffer) % 1_000_000)
+}
+
+/// The stored digest of a typed six-digit code: bound to the e-mail, since codes repeat across addresses.
+#[must_use]
+pub fn typed_code_digest(email: &EmailAddress, code: &str) -> String {
+    digest_secret(&format!("{}\n{}", email.as_str(), code.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{Mocks, account, email, refresh_row};
+    use super::*;
+    use crate::testing::{block_on, noon};
+    use chrono::Duration;
+    use mockall::predicate::eq;
+
+    #[test]
+    fn six_digit_codes_are_zero_padded_digits() {
+        assert_eq!(six_digit_code(&[0, 0, 0, 0, 0, 0, 0, 7]), "000007");
+        let code = six_digit_code(&[0xab; 8]);
+        assert_eq!(code.len(), 6);
+        assert!(code.chars().all(|c| c.is_ascii_digit()));
+    }
+
+    #[test]
+    fn a_typed_code_digest_depends_on_the_email() {
+        assert_ne!(
+            typed_code_digest(&email("a@x.io"), "123456"),
+            typed_code_digest(&email("b@x.io"), "123456")
+        );
+        assert_eq!(
+            typed_code_digest(&email("a@x.io"), " 123456 "),
+            typed_code_digest(&email("a@x.io"), "123456")
+        );
+    }
+
+    #[test]
+    fn the_right_password_of_a_confirmed_account_starts_a_session() {
+        let mut m = Mocks::new();
+        let stored = account("dev@example.com", true);
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.hasher
+            .expect_verify()
+            .withf(|p, h| p == "correct horse 9" && h == "hash")
+            .returning(|_, _| Ok(true));
+        m.allow_sessions();
+        let session = block_on(
+            m.service()
+                .sign_in_with_password("Dev@Example.com", "correct horse 9"),
+        )
+        .unwrap();
+        assert_eq!(session.token_type, "bearer");
+        assert_eq!(session.expires_in, 3600);
+        assert_eq!(session.expires_at, noon().timestamp() + 3600);
+        assert_eq!(session.refresh_token.len(), 64);
+        assert_eq!(session.user.account.last_sign_in_at, Some(noon()));
+    }
+
+    #[test]
+    fn a_wrong_password_and_an_unknown_email_get_the_same_answer() {
+        let mut m = Mocks::new();
+        let stored = account("dev@example.com", true);
+        m.accounts
+            .expect_find_by_email()
+            .with(eq(email("dev@example.com")))
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.accounts.expect_find_by_email().returning(|_| Ok(None));
+        m.hasher.expect_verify().returning(|_, _| Ok(false));
+        m.hasher.expect_waste_verify().times(2).return_const(());
+        let service = m.service();
+        let wrong =
+            block_on(service.sign_in_with_password("dev@example.com", "not the password")).unwrap_err();
+        let unknown =
+            block_on(service.sign_in_with_password("nobody@example.com", "whatever-pass")).unwrap_err();
+        let malformed = block_on(service.sign_in_with_password("not-an-email", "whatever-pass")).unwrap_err();
+        for error in [wrong, unknown, malformed] {
+            assert!(matches!(error, IdentityError::InvalidCredentials));
+            assert_eq!(error.to_string(), "Invalid login credentials");
+        }
+    }
+
+    #[test]
+    fn an_account_without_a_password_cannot_sign_in_with_one() {
+        let mut m = Mocks::new();
+        let mut stored = account("dev@example.com", true);
+        stored.password_hash = None;
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.hasher.expect_waste_verify().times(1).return_const(());
+        let error = block_on(
+            m.service()
+                .sign_in_with_password("dev@example.com", "anything-goes"),
+        )
+        .unwrap_err();
+        assert!(matches!(error, IdentityError::InvalidCredentials));
+    }
+
+    #[test]
+    fn an_unconfirmed_account_with_the_right_password_is_told_to_confirm() {
+        let mut m = Mocks::new();
+        let stored = account("dev@example.com", false);
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.hasher.expect_verify().returning(|_, _| Ok(true));
+        let error = block_on(
+            m.service()
+                .sign_in_with_password("dev@example.com", "right-password"),
+        )
+        .unwrap_err();
+        assert_eq!(error.to_string(), "Email not confirmed");
+    }
+
+    #[test]
+    fn a_refresh_rotates_the_token_within_the_same_family() {
+        let mut m = Mocks::new();
+        let old = refresh_row(noon() - Duration::hours(2));
+        let family = old.family_id;
+        let user = old.user_id;
+        let presented = "old-secret";
+        let old_hash = digest_secret(presented);
+        let row = RefreshToken {
+            token_hash: old_hash.clone(),
+            ..old
+        };
+        m.refresh_tokens
+            .expect_find_by_hash()
+            .with(eq(old_hash.clone()))
+            .returning(move |_| Ok(Some(row.clone())));
+        let mut stored = account("dev@example.com", true);
+        stored.id = user;
+        m.accounts
+            .expect_get()
+            .with(eq(user))
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.refresh_tokens
+            .expect_rotate()
+            .withf(move |old, new, _| old == old_hash && new.family_id == family && new.replaced_by.is_none())
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+        m.signer
+            .expect_sign_access()
+            .withf(move |c| c.session_id == family && c.amr[0].method == "password")
+            .returning(|_| Ok("access".into()));
+        let session = block_on(m.service().refresh(presented)).unwrap();
+        assert_ne!(session.refresh_token, presented);
+        assert_eq!(session.access_token, "access");
+    }
+
+    #[test]
+    fn reusing_a_rotated_refresh_token_revokes_the_whole_family() {
+        let mut m = Mocks::new();
+        let mut old = refresh_row(noon() - Duration::hours(2));
+        old.replaced_by = Some("successor".into());
+        let family = old.family_id;
+        m.refresh_tokens
+            .expect_find_by_hash()
+            .returning(move |_| Ok(Some(old.clone())));
+        m.refresh_tokens
+            .expect_revoke_family()
+            .with(eq(family), eq(noon()))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let error = block_on(m.service().refresh("stolen")).unwrap_err();
+        assert!(matches!(error, IdentityError::RefreshTokenReused));
+        assert_eq!(error.to_string(), "Invalid Refresh Token: Already Used");
+    }
+
+    #[test]
+    fn losing_the_rotation_race_counts_as_reuse() {
+        let mut m = Mocks::new();
+        let old = refresh_row(noon() - Duration::minutes(5));
+        let (family, user) = (old.family_id, old.user_id);
+        m.refresh_tokens
+            .expect_find_by_hash()
+            .returning(move |_| Ok(Some(old.clone())));
+        m.accounts.expect_get().returning(move |_| {
+            let mut a = account("dev@example.com", true);
+            a.id = user;
+            Ok(Some(a))
+        });
+        m.refresh_tokens
+            .expect_rotate()
+            .returning(|_, _, _| Err(RepoError::Conflict("already used".into())));
+        m.refresh_tokens
+            .expect_revoke_family()
+            .with(eq(family), eq(noon()))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let error = block_on(m.service().refresh("twice")).unwrap_err();
+        assert!(matches!(error, IdentityError::RefreshTokenReused));
+    }
+
+    #[test]
+    fn an_idle_or_old_session_cannot_refresh_and_is_revoked() {
+        for (last_used, started) in [
+            (Duration::days(8), Duration::days(8)),
+            (Duration::hours(1), Duration::days(31)),
+        ] {
+            let mut m = Mocks::new();
+            let mut old = refresh_row(noon() - last_used);
+            old.family_started_at = noon() - started;
+            m.refresh_tokens
+                .expect_find_by_hash()
+                .returning(move |_| Ok(Some(old.clone())));
+            m.refresh_tokens
+                .expect_revoke_family()
+                .times(1)
+                .returning(|_, _| Ok(()));
+            let error = block_on(m.service().refresh("late")).unwrap_err();
+            assert_eq!(error.to_string(), "Invalid Refresh Token: Session Expired");
+        }
+    }
+
+    #[test]
+    fn an_unknown_or_signed_out_refresh_token_is_refused() {
+        let mut m = Mocks::new();
+        let mut revoked = refresh_row(noon());
+        revoked.revoked_at = Some(noon());
+        let revoked_hash = digest_secret("revoked");
+        m.refresh_tokens
+            .expect_find_by_hash()
+            .with(eq(revoked_hash))
+            .returning(move |_| Ok(Some(revoked.clone())));
+        m.refresh_tokens.expect_find_by_hash().returning(|_| Ok(None));
+        let service = m.service();
+        assert!(matches!(
+            block_on(service.refresh("unknown")),
+            Err(IdentityError::RefreshTokenNotFound)
+        ));
+        assert!(matches!(
+            block_on(service.refresh("revoked")),
+            Err(IdentityError::SessionExpired)
+        ));
+    }
+
+    #[test]
+    fn signing_out_revokes_the_session_family_or_all_sessions() {
+        let claims = super::super::test_support::access_claims(noon());
+        let (family, user) = (claims.session_id, claims.sub);
+        let mut m = Mocks::new();
+        m.refresh_tokens
+            .expect_revoke_family()
+            .with(eq(family), eq(noon()))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
+            .with(eq(user), eq(None), eq(noon()))
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
+            .with(eq(user), eq(Some(family)), eq(noon()))
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        let service = m.service();
+        block_on(service.sign_out(&claims, SignOutScope::Local)).unwrap();
+        block_on(service.sign_out(&claims, SignOutScope::Global)).unwrap();
+        block_on(service.sign_out(&claims, SignOutScope::Others)).unwrap();
+    }
+
+    #[test]
+    fn providers_list_email_then_each_linked_provider_once() {
+        let mut record = UserRecord {
+            account: account("a@x.io", true),
+            identities: vec![],
+        };
+        assert_eq!(record.providers(), ["email"]);
+        let link = super::super::test_support::identity("google", record.account.id);
+        record.identities = vec![link.clone(), link];
+        assert_eq!(record.providers(), ["email", "google"]);
+        record.account.password_hash = None;
+        assert_eq!(record.providers(), ["google"]);
+    }
+}

@@ -1,0 +1,191 @@
+//! Builders shared by the identity tests.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde_json::json;
+use std::sync::{Arc, Mutex};
+use uuid::Uuid;
+
+use super::models::{Account, AuthMethod, ExternalIdentity, OneTimeCode, OtpPurpose, RefreshToken};
+use super::ports::{
+    MockAccountRepository, MockIdentityLinkRepository, MockOneTimeCodeRepository, MockPasswordHasher,
+    MockRefreshTokenRepository, MockTokenSigner, OneTimeCodeRepository,
+};
+use super::service::{IdentityConfig, IdentityPorts, IdentityService};
+use super::tokens::{AccessGrant, AccessTokenClaims};
+use crate::common::RepoError;
+use crate::common::{EmailAddress, UserId};
+use crate::mail::OutgoingEmail;
+use crate::testing::{RepeatingBytes, fixed_clock, noon};
+
+pub fn email(text: &str) -> EmailAddress {
+    EmailAddress::parse(text).unwrap()
+}
+
+/// An account with the password hash `hash`, confirmed at noon or not.
+pub fn account(address: &str, confirmed: bool) -> Account {
+    let mut account = Account::new(email(address), noon() - chrono::Duration::days(3));
+    account.password_hash = Some("hash".into());
+    account.email_confirmed_at = confirmed.then(|| noon() - chrono::Duration::days(2));
+    account
+}
+
+/// A usable refresh-token row last used (and started) at `at`.
+pub fn refresh_row(at: DateTime<Utc>) -> RefreshToken {
+    RefreshToken::start("stored-hash".into(), UserId::new(), AuthMethod::Password, at)
+}
+
+pub fn identity(provider: &str, user_id: UserId) -> ExternalIdentity {
+    ExternalIdentity {
+        issuer: format!("https://{provider}.test"),
+        subject: "sub-1".into(),
+        provider: provider.into(),
+        user_id,
+        email: None,
+        email_verified: true,
+        linked_at: noon(),
+    }
+}
+
+pub fn access_claims(now: DateTime<Utc>) -> AccessTokenClaims {
+    let address = email("dev@example.com");
+    AccessTokenClaims::issue(
+        AccessGrant {
+            user_id: UserId::new(),
+            email: &address,
+            session_id: Uuid::new_v4(),
+            method: AuthMethod::Password,
+            authenticated_at: now,
+            providers: vec!["email".into()],
+            user_metadata: json!({}),
+        },
+        "https://portal.test/auth/v1",
+        now,
+    )
+}
+
+pub fn config() -> IdentityConfig {
+    IdentityConfig {
+        public_url: "https://portal.test".into(),
+        issuer: "https://portal.test/auth/v1".into(),
+        require_email_confirmation: false,
+        signups_enabled: true,
+    }
+}
+
+/// One mock per port; the clock is fixed at noon and the secrets repeat the byte 7.
+pub struct Mocks {
+    pub accounts: MockAccountRepository,
+    pub links: MockIdentityLinkRepository,
+    pub refresh_tokens: MockRefreshTokenRepository,
+    pub codes: MockOneTimeCodeRepository,
+    pub hasher: MockPasswordHasher,
+    pub signer: MockTokenSigner,
+}
+
+impl Mocks {
+    pub fn new() -> Self {
+        Self {
+            accounts: MockAccountRepository::new(),
+            links: MockIdentityLinkRepository::new(),
+            refresh_tokens: MockRefreshTokenRepository::new(),
+            codes: MockOneTimeCodeRepository::new(),
+            hasher: MockPasswordHasher::new(),
+            signer: MockTokenSigner::new(),
+        }
+    }
+
+    /// Starting a session succeeds: the refresh token is stored, the sign-in recorded, no provider is
+    /// linked, and the access token signs as `access-token`.
+    pub fn allow_sessions(&mut self) {
+        self.allow_session_storage();
+        self.signer
+            .expect_sign_access()
+            .returning(|_| Ok("access-token".into()));
+    }
+
+    /// As [`Mocks::allow_sessions`], without the signer (for tests that check the claims).
+    pub fn allow_session_storage(&mut self) {
+        self.refresh_tokens.expect_insert().returning(|_| Ok(()));
+        self.accounts.expect_touch_sign_in().returning(|_, _| Ok(()));
+        self.links.expect_list_for_user().returning(|_| Ok(vec![]));
+    }
+
+    pub fn service(self) -> IdentityService {
+        self.service_with(config())
+    }
+
+    pub fn service_with(mut self, config: IdentityConfig) -> IdentityService {
+        let codes = Arc::new(std::mem::take(&mut self.codes));
+        self.service_with_codes(config, codes)
+    }
+
+    /// As [`Mocks::service_with`], with another code store (the mock in `self.codes` is dropped).
+    pub fn service_with_codes(
+        self,
+        config: IdentityConfig,
+        codes: Arc<dyn OneTimeCodeRepository>,
+    ) -> IdentityService {
+        IdentityService::new(
+            IdentityPorts {
+                accounts: Arc::new(self.accounts),
+                links: Arc::new(self.links),
+                refresh_tokens: Arc::new(self.refresh_tokens),
+                codes,
+                hasher: Arc::new(self.hasher),
+                signer: Arc::new(self.signer),
+                clock: Arc::new(fixed_clock()),
+                secrets: Arc::new(RepeatingBytes(7)),
+            },
+            config,
+        )
+    }
+}
+
+/// A code store that follows the port contract in memory: single use, expiry, siblings used together.
+#[derive(Default)]
+pub struct InMemoryCodes {
+    pub codes: Mutex<Vec<OneTimeCode>>,
+    pub outbox: Mutex<Vec<OutgoingEmail>>,
+}
+
+#[async_trait]
+impl OneTimeCodeRepository for InMemoryCodes {
+    async fn insert_with_email(&self, codes: &[OneTimeCode], email: &OutgoingEmail) -> Result<(), RepoError> {
+        self.codes.lock().unwrap().extend_from_slice(codes);
+        self.outbox.lock().unwrap().push(email.clone());
+        Ok(())
+    }
+
+    async fn consume(
+        &self,
+        code_hash: &str,
+        purpose: OtpPurpose,
+        now: DateTime<Utc>,
+    ) -> Result<Option<OneTimeCode>, RepoError> {
+        let mut codes = self.codes.lock().unwrap();
+        let Some(found) = codes
+            .iter()
+            .find(|c| c.code_hash == code_hash && c.purpose == purpose && c.is_usable(now))
+            .cloned()
+        else {
+            return Ok(None);
+        };
+        for code in codes.iter_mut() {
+            if code.email == found.email && code.purpose == purpose && code.used_at.is_none() {
+                code.used_at = Some(now);
+            }
+        }
+        Ok(Some(OneTimeCode {
+            used_at: Some(now),
+            ..found
+        }))
+    }
+
+    async fn prune_expired(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
+        let mut codes = self.codes.lock().unwrap();
+        let before = codes.len();
+        codes.retain(|c| c.expires_at >= cutoff);
+        Ok((before - codes.len()) as u64)
+    }
+}

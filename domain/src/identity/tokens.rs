@@ -1,0 +1,286 @@
+//! The two kinds of signed tokens: the identity service's access tokens (Supabase shape, audience
+//! `authenticated`) and the product's own core token (audience `devportal-core`, `typ` `core`).
+//!
+//! The kinds never cross: the signer signs them with different keys, and each `check` refuses claims of the
+//! other kind, so a core token is never accepted by the identity service and an access token is never taken
+//! for a core token (PRODUCT.md §1).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::models::{ACCESS_TOKEN_TTL_SECS, AuthMethod, CORE_TOKEN_TTL_SECS};
+use crate::common::{EmailAddress, UserId};
+
+/// `aud` of a core token.
+pub const CORE_AUDIENCE: &str = "devportal-core";
+/// `typ` of a core token.
+pub const CORE_TYP: &str = "core";
+/// `aud` and `role` of an identity access token (as Supabase Auth).
+pub const ACCESS_AUDIENCE: &str = "authenticated";
+pub const ACCESS_ROLE: &str = "authenticated";
+/// Authenticator assurance level of a password, code, link or provider sign-in.
+pub const AAL1: &str = "aal1";
+
+/// Why a token was not accepted, or could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    /// Well signed, but `exp` is not after now.
+    #[error("token has expired")]
+    Expired,
+    /// Malformed, badly signed, signed with another kind's key, or carrying another kind's claims.
+    #[error("token is invalid")]
+    Invalid,
+    /// The signer could not sign (for example, a verify-only adapter for a hosted identity service).
+    #[error("token signing failed: {0}")]
+    Signing(String),
+}
+
+/// The claims of a core token: who, and until when. No organization claims (PRODUCT.md §1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoreTokenClaims {
+    pub sub: UserId,
+    pub email: EmailAddress,
+    /// Seconds since the epoch.
+    pub iat: i64,
+    pub exp: i64,
+    pub aud: String,
+    pub typ: String,
+    pub iss: String,
+}
+
+impl CoreTokenClaims {
+    /// Claims for a core token issued now, valid one hour.
+    #[must_use]
+    pub fn issue(sub: UserId, email: EmailAddress, issuer: &str, now: DateTime<Utc>) -> Self {
+        let iat = now.timestamp();
+        Self {
+            sub,
+            email,
+            iat,
+            exp: iat + CORE_TOKEN_TTL_SECS,
+            aud: CORE_AUDIENCE.to_owned(),
+            typ: CORE_TYP.to_owned(),
+            iss: issuer.to_owned(),
+        }
+    }
+
+    /// Refuses claims of another kind, then expired ones.
+    ///
+    /// # Errors
+    /// [`TokenError::Invalid`] unless `aud` is `devportal-core` and `typ` is `core`; [`TokenError::Expired`]
+    /// when `exp` is not after `now`.
+    pub fn check(&self, now: DateTime<Utc>) -> Result<(), TokenError> {
+        if self.aud != CORE_AUDIENCE || self.typ != CORE_TYP {
+            return Err(TokenError::Invalid);
+        }
+        if self.exp <= now.timestamp() {
+            return Err(TokenError::Expired);
+        }
+        Ok(())
+    }
+}
+
+/// One entry of the `amr` claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmrEntry {
+    /// A Supabase method name (`password`, `otp`, `magiclink`, `oauth`…); a hosted service may send others.
+    pub method: String,
+    pub timestamp: i64,
+}
+
+/// `app_metadata` of an access token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct AppMetadata {
+    #[serde(default)]
+    pub provider: String,
+    #[serde(default)]
+    pub providers: Vec<String>,
+}
+
+/// The claims of an identity access token, in the shape Supabase Auth issues (so `supabase-js` reads them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AccessTokenClaims {
+    pub iss: String,
+    pub sub: UserId,
+    pub aud: String,
+    pub exp: i64,
+    pub iat: i64,
+    pub email: EmailAddress,
+    #[serde(default)]
+    pub phone: String,
+    #[serde(default)]
+    pub app_metadata: AppMetadata,
+    #[serde(default)]
+    pub user_metadata: Value,
+    pub role: String,
+    pub aal: String,
+    #[serde(default)]
+    pub amr: Vec<AmrEntry>,
+    pub session_id: Uuid,
+    #[serde(default)]
+    pub is_anonymous: bool,
+}
+
+/// What an access token is issued for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessGrant<'a> {
+    pub user_id: UserId,
+    pub email: &'a EmailAddress,
+    pub session_id: Uuid,
+    pub method: AuthMethod,
+    /// When the session was authenticated (the `amr` timestamp).
+    pub authenticated_at: DateTime<Utc>,
+    /// `email`, or the providers linked to the account.
+    pub providers: Vec<String>,
+    pub user_metadata: Value,
+}
+
+impl AccessTokenClaims {
+    /// Claims for an access token issued now, valid one hour.
+    #[must_use]
+    pub fn issue(grant: AccessGrant<'_>, issuer: &str, now: DateTime<Utc>) -> Self {
+        let iat = now.timestamp();
+        let provider = grant
+            .providers
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "email".to_owned());
+        Self {
+            iss: issuer.to_owned(),
+            sub: grant.user_id,
+            aud: ACCESS_AUDIENCE.to_owned(),
+            exp: iat + ACCESS_TOKEN_TTL_SECS,
+            iat,
+            email: grant.email.clone(),
+            phone: String::new(),
+            app_metadata: AppMetadata {
+                provider,
+                providers: grant.providers,
+            },
+            user_metadata: grant.user_metadata,
+            role: ACCESS_ROLE.to_owned(),
+            aal: AAL1.to_owned(),
+            amr: vec![AmrEntry {
+                method: grant.method.as_str().to_owned(),
+                timestamp: grant.authenticated_at.timestamp(),
+            }],
+            session_id: grant.session_id,
+            is_anonymous: false,
+        }
+    }
+
+    /// Refuses claims of another kind (a core token, an anonymous or service-role token), then expired ones.
+    ///
+    /// # Errors
+    /// [`TokenError::Invalid`] unless `aud` and `role` are `authenticated` and the token is not anonymous;
+    /// [`TokenError::Expired`] when `exp` is not after `now`.
+    pub fn check(&self, now: DateTime<Utc>) -> Result<(), TokenError> {
+        if self.aud != ACCESS_AUDIENCE || self.role != ACCESS_ROLE || self.is_anonymous {
+            return Err(TokenError::Invalid);
+        }
+        if self.exp <= now.timestamp() {
+            return Err(TokenError::Expired);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::noon;
+    use chrono::Duration;
+    use serde_json::json;
+
+    fn email() -> EmailAddress {
+        EmailAddress::parse("dev@example.com").unwrap()
+    }
+
+    fn access_claims(now: DateTime<Utc>) -> AccessTokenClaims {
+        let address = email();
+        AccessTokenClaims::issue(
+            AccessGrant {
+                user_id: UserId::new(),
+                email: &address,
+                session_id: Uuid::new_v4(),
+                method: AuthMethod::Password,
+                authenticated_at: now,
+                providers: vec!["email".into()],
+                user_metadata: json!({}),
+            },
+            "https://portal.test/auth/v1",
+            now,
+        )
+    }
+
+    #[test]
+    fn a_core_token_lives_one_hour_with_its_own_audience_and_type() {
+        let claims = CoreTokenClaims::issue(UserId::new(), email(), "https://portal.test", noon());
+        assert_eq!(claims.exp - claims.iat, 3600);
+        assert_eq!(
+            (claims.aud.as_str(), claims.typ.as_str()),
+            ("devportal-core", "core")
+        );
+        assert_eq!(claims.check(noon()), Ok(()));
+        assert_eq!(
+            claims.check(noon() + Duration::hours(1)),
+            Err(TokenError::Expired)
+        );
+    }
+
+    #[test]
+    fn an_access_token_has_the_supabase_shape() {
+        let claims = access_claims(noon());
+        let value = serde_json::to_value(&claims).unwrap();
+        assert_eq!(value["aud"], "authenticated");
+        assert_eq!(value["role"], "authenticated");
+        assert_eq!(value["aal"], "aal1");
+        assert_eq!(value["amr"][0]["method"], "password");
+        assert_eq!(value["app_metadata"]["provider"], "email");
+        assert_eq!(
+            value["exp"].as_i64().unwrap() - value["iat"].as_i64().unwrap(),
+            3600
+        );
+        assert!(value["session_id"].is_string());
+        assert_eq!(claims.check(noon()), Ok(()));
+        assert_eq!(
+            claims.check(noon() + Duration::hours(1)),
+            Err(TokenError::Expired)
+        );
+    }
+
+    #[test]
+    fn core_claims_are_never_accepted_as_access_claims() {
+        let core = CoreTokenClaims::issue(UserId::new(), email(), "https://portal.test", noon());
+        let as_json = serde_json::to_value(&core).unwrap();
+        // A core token lacks the access token's role and session; even forced into shape, its audience fails.
+        assert!(serde_json::from_value::<AccessTokenClaims>(as_json).is_err());
+        let mut forged = access_claims(noon());
+        forged.aud = CORE_AUDIENCE.into();
+        assert_eq!(forged.check(noon()), Err(TokenError::Invalid));
+    }
+
+    #[test]
+    fn access_claims_are_never_accepted_as_core_claims() {
+        let access = serde_json::to_value(access_claims(noon())).unwrap();
+        assert!(serde_json::from_value::<CoreTokenClaims>(access).is_err());
+        let mut forged = CoreTokenClaims::issue(UserId::new(), email(), "iss", noon());
+        forged.aud = ACCESS_AUDIENCE.into();
+        assert_eq!(forged.check(noon()), Err(TokenError::Invalid));
+        forged.aud = CORE_AUDIENCE.into();
+        forged.typ = "access".into();
+        assert_eq!(forged.check(noon()), Err(TokenError::Invalid));
+    }
+
+    #[test]
+    fn anonymous_or_service_role_access_tokens_are_refused() {
+        let mut anonymous = access_claims(noon());
+        anonymous.is_anonymous = true;
+        assert_eq!(anonymous.check(noon()), Err(TokenError::Invalid));
+        let mut service = access_claims(noon());
+        service.role = "service_role".into();
+        assert_eq!(service.check(noon()), Err(TokenError::Invalid));
+    }
+}

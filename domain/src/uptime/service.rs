@@ -1,0 +1,455 @@
+//! Uptime use cases: the monitor round (lease, probe, classify, record, alert) and the admin views (status of
+//! every app, the App Status month tab, an app's month and a day's problems, the ping).
+//!
+//! Concurrency is the worker's: it may call [`UptimeService::lease_due`] and then
+//! [`UptimeService::check_app`] for several apps at once; [`UptimeService::run_checks`] does one round
+//! sequentially.
+
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::alert::{ALERT_EVERY_HOURS, OFFLINE_CHECKS_BEFORE_ALERT, offline_alert_due, offline_alert_email};
+use super::calendar::{MonthError, YearMonth};
+use super::models::{Badge, CheckOutcome, DailyRollup, HealthState};
+use super::month_view::{DayBar, MonthView, build_month_view};
+use super::ports::{AppUptimeState, HealthProber, MonitoredApp, UptimeRepository};
+use crate::apps::{AppStoreStatus, PackageName};
+use crate::common::{Caller, Clock, RepoError};
+
+/// Settings of the monitor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UptimeConfig {
+    /// How often each app is checked (`PORTAL_UPTIME_INTERVAL_SECS`, 60 s).
+    pub interval: Duration,
+    /// How long a leased app stays reserved for the instance checking it (2 minutes: a 10 s probe plus room).
+    pub lease: Duration,
+    /// Most apps leased per round.
+    pub batch_limit: u32,
+    /// Offline checks in a row before an outage e-mail (5).
+    pub offline_threshold: u32,
+    /// At most one outage e-mail per app per this period (24 h).
+    pub alert_every: Duration,
+    /// How long raw checks are kept (48 h); rollups stay.
+    pub raw_retention: Duration,
+    /// Base of the link in outage e-mails (`PORTAL_PUBLIC_URL`).
+    pub public_url: String,
+}
+
+impl UptimeConfig {
+    /// The defaults of PRODUCT.md §5 with the given public URL.
+    #[must_use]
+    pub fn new(public_url: impl Into<String>) -> Self {
+        Self {
+            interval: Duration::seconds(60),
+            lease: Duration::minutes(2),
+            batch_limit: 200,
+            offline_threshold: OFFLINE_CHECKS_BEFORE_ALERT,
+            alert_every: Duration::hours(ALERT_EVERY_HOURS),
+            raw_retention: Duration::hours(48),
+            public_url: public_url.into(),
+        }
+    }
+}
+
+/// What the uptime use cases can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum UptimeError {
+    /// 403: the caller is neither platform admin nor reviewer.
+    #[error("Platform admin access required")]
+    Forbidden,
+    /// 400: the month or year query parameter is out of range.
+    #[error(transparent)]
+    InvalidMonth(#[from] MonthError),
+    /// 404: the ping URL is not a registered app's health URL.
+    #[error("No registered app has this health URL")]
+    UnknownHealthUrl,
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+/// The result of checking one app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    pub outcome: CheckOutcome,
+    /// `false` when the app was deleted during the check (nothing stored).
+    pub recorded: bool,
+    pub alert_queued: bool,
+}
+
+/// The result of one monitor round.
+#[derive(Debug, Default)]
+pub struct RoundReport {
+    pub checked: Vec<CheckReport>,
+    /// Apps whose check could not be stored; the worker logs them and the next round retries.
+    pub failures: Vec<(PackageName, UptimeError)>,
+}
+
+/// An app's current badge (`GET /api/app-uptime/status`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppHealth {
+    pub package_name: PackageName,
+    /// `None` for an app no longer monitored.
+    pub name: Option<String>,
+    /// `None` before its first check.
+    pub health: Option<HealthState>,
+    pub badge: Badge,
+    pub checked_at: Option<DateTime<Utc>>,
+}
+
+/// One row of the App Status tab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppMonthRow {
+    pub package_name: PackageName,
+    pub name: Option<String>,
+    /// For the tab's status filter; `None` for an app no longer monitored.
+    pub store_status: Option<AppStoreStatus>,
+    pub badge: Badge,
+    pub health: Option<HealthState>,
+    pub checked_at: Option<DateTime<Utc>>,
+    pub view: MonthView,
+}
+
+/// The App Status tab for a month.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MonthStatus {
+    pub month: YearMonth,
+    pub previous: Option<YearMonth>,
+    pub next: Option<YearMonth>,
+    /// Monitored apps and apps with checks in the month, by package name.
+    pub apps: Vec<AppMonthRow>,
+}
+
+/// An app's detail view for a month.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppMonthDetail {
+    pub package_name: PackageName,
+    /// `None` before the first check.
+    pub state: Option<AppUptimeState>,
+    pub badge: Badge,
+    pub view: MonthView,
+}
+
+/// A day's Problems list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DayProblems {
+    pub package_name: PackageName,
+    pub day: NaiveDate,
+    pub bar: DayBar,
+    /// Unhealthy or offline checks, newest first.
+    pub problems: Vec<CheckOutcome>,
+    /// `false` when the day is older than the raw-check retention: the counts remain, the list is gone.
+    pub details_kept: bool,
+}
+
+/// The answer of the admin ping.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PingResult {
+    pub package_name: PackageName,
+    /// An HTTP answer arrived.
+    pub success: bool,
+    pub http_status: Option<u16>,
+    pub body_status: Option<String>,
+    pub health: HealthState,
+    pub latency_ms: Option<u32>,
+}
+
+/// The uptime monitor and its views.
+pub struct UptimeService {
+    repo: Arc<dyn UptimeRepository>,
+    prober: Arc<dyn HealthProber>,
+    clock: Arc<dyn Clock>,
+    config: UptimeConfig,
+}
+
+impl UptimeService {
+    #[must_use]
+    pub fn new(
+        repo: Arc<dyn UptimeRepository>,
+        prober: Arc<dyn HealthProber>,
+        clock: Arc<dyn Clock>,
+        config: UptimeConfig,
+    ) -> Self {
+        Self {
+            repo,
+            prober,
+            clock,
+            config,
+        }
+    }
+
+    /// Leases the apps due for a check.
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn lease_due(&self) -> Result<Vec<MonitoredApp>, UptimeError> {
+        let now = self.clock.now();
+        Ok(self
+            .repo
+            .lease_due_apps(
+                now,
+                now - self.config.interval,
+                self.config.batch_limit,
+                now + self.config.lease,
+            )
+            .await?)
+    }
+
+    /// Checks one app: probe, classify, record atomically; then, when it has been offline for 5 checks in a
+    /// row and no outage e-mail went out within 24 hours, queues one to the organization's contact.
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn check_app(&self, app: &MonitoredApp) -> Result<CheckReport, UptimeError> {
+        let now = self.clock.now();
+        let probe = self.prober.probe(&app.health_url).await;
+        let outcome = CheckOutcome::classify(app.package_name.clone(), now, &probe);
+        let state = match self.repo.record(&outcome).await {
+            Ok(state) => state,
+            Err(RepoError::NotFound) => {
+                return Ok(CheckReport {
+                    outcome,
+                    recorded: false,
+                    alert_queued: false,
+                });
+            }
+            Err(other) => return Err(other.into()),
+        };
+        let mut alert_queued = false;
+        if offline_alert_due(
+            &state,
+            now,
+            self.config.offline_threshold,
+            self.config.alert_every,
+        ) && let Some(to) = &app.contact_email
+        {
+            let email = offline_alert_email(app, to, &state, &self.config.public_url);
+            alert_queued = self
+                .repo
+                .queue_offline_alert(&app.package_name, &email, now, now - self.config.alert_every)
+                .await?;
+        }
+        Ok(CheckReport {
+            outcome,
+            recorded: true,
+            alert_queued,
+        })
+    }
+
+    /// One monitor round: leases the due apps and checks each in turn. A failed check does not stop the
+    /// round; it is reported.
+    ///
+    /// # Errors
+    /// A store failure while leasing.
+    pub async fn run_checks(&self) -> Result<RoundReport, UptimeError> {
+        let mut report = RoundReport::default();
+        for app in self.lease_due().await? {
+            match self.check_app(&app).await {
+                Ok(checked) => report.checked.push(checked),
+                Err(error) => report.failures.push((app.package_name, error)),
+            }
+        }
+        Ok(report)
+    }
+
+    /// Deletes raw checks past the retention (48 h); answers how many.
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn prune(&self) -> Result<u64, UptimeError> {
+        Ok(self
+            .repo
+            .prune_raw_before(self.clock.now() - self.config.raw_retention)
+            .await?)
+    }
+
+    /// The badge of every monitored or checked app.
+    ///
+    /// # Errors
+    /// [`UptimeError::Forbidden`]; a store failure.
+    pub async fn status_all(&self, caller: &Caller) -> Result<Vec<AppHealth>, UptimeError> {
+        require_review(caller)?;
+        let mut apps: BTreeMap<PackageName, AppHealth> = BTreeMap::new();
+        for app in self.repo.all_monitored_apps().await? {
+            apps.insert(
+                app.package_name.clone(),
+                AppHealth {
+                    package_name: app.package_name,
+                    name: Some(app.name),
+                    health: None,
+                    badge: Badge::Offline,
+                    checked_at: None,
+                },
+            );
+        }
+        for latest in self.repo.all_latest_status().await? {
+            let entry = apps
+                .entry(latest.package_name.clone())
+                .or_insert_with(|| AppHealth {
+                    package_name: latest.package_name,
+                    name: None,
+                    health: None,
+                    badge: Badge::Offline,
+                    checked_at: None,
+                });
+            entry.health = Some(latest.health);
+            entry.badge = latest.health.badge();
+            entry.checked_at = Some(latest.checked_at);
+        }
+        Ok(apps.into_values().collect())
+    }
+
+    /// The App Status tab: per app, the month's uptime, a bar per day and the current badge.
+    ///
+    /// # Errors
+    /// [`UptimeError::Forbidden`]; [`UptimeError::InvalidMonth`]; a store failure.
+    pub async fn month(&self, caller: &Caller, year: i32, month: u32) -> Result<MonthStatus, UptimeError> {
+        require_review(caller)?;
+        let month = YearMonth::new(year, month)?;
+        let mut rollups: BTreeMap<PackageName, Vec<DailyRollup>> = BTreeMap::new();
+        for rollup in self.repo.all_month_rollups(month).await? {
+            rollups
+                .entry(rollup.package_name.clone())
+                .or_default()
+                .push(rollup);
+        }
+        let monitored: BTreeMap<PackageName, MonitoredApp> = self
+            .repo
+            .all_monitored_apps()
+            .await?
+            .into_iter()
+            .map(|app| (app.package_name.clone(), app))
+            .collect();
+        let latest: BTreeMap<PackageName, (HealthState, DateTime<Utc>)> = self
+            .repo
+            .all_latest_status()
+            .await?
+            .into_iter()
+            .map(|l| (l.package_name, (l.health, l.checked_at)))
+            .collect();
+        let mut packages: Vec<&PackageName> = monitored.keys().chain(rollups.keys()).collect();
+        packages.sort();
+        packages.dedup();
+        let apps = packages
+            .into_iter()
+            .map(|package| {
+                let app = monitored.get(package);
+                let current = latest.get(package);
+                AppMonthRow {
+                    package_name: package.clone(),
+                    name: app.map(|a| a.name.clone()),
+                    store_status: app.map(|a| a.store_status),
+                    badge: current.map_or(Badge::Offline, |(health, _)| health.badge()),
+                    health: current.map(|(health, _)| *health),
+                    checked_at: current.map(|(_, at)| *at),
+                    view: build_month_view(month, rollups.get(package).map_or(&[], Vec::as_slice)),
+                }
+            })
+            .collect();
+        Ok(MonthStatus {
+            month,
+            previous: month.previous(),
+            next: month.next(),
+            apps,
+        })
+    }
+
+    /// An app's detail view: its current state and the month chart.
+    ///
+    /// # Errors
+    /// [`UptimeError::Forbidden`]; [`UptimeError::InvalidMonth`]; a store failure.
+    pub async fn app_month(
+        &self,
+        caller: &Caller,
+        package: &PackageName,
+        year: i32,
+        month: u32,
+    ) -> Result<AppMonthDetail, UptimeError> {
+        require_review(caller)?;
+        let month = YearMonth::new(year, month)?;
+        let state = self.repo.app_state(package).await?;
+        let rollups = self.repo.app_month_rollups(package, month).await?;
+        Ok(AppMonthDetail {
+            package_name: package.clone(),
+            badge: if state.as_ref().is_some_and(|s| s.online) {
+                Badge::Online
+            } else {
+                Badge::Offline
+            },
+            state,
+            view: build_month_view(month, &rollups),
+        })
+    }
+
+    /// A day's Problems list: the unhealthy or offline checks of that UTC day, with the day's counts.
+    ///
+    /// # Errors
+    /// [`UptimeError::Forbidden`]; a store failure.
+    pub async fn day_problems(
+        &self,
+        caller: &Caller,
+        package: &PackageName,
+        day: NaiveDate,
+    ) -> Result<DayProblems, UptimeError> {
+        require_review(caller)?;
+        let month = YearMonth::of(day);
+        let rollups = self.repo.app_month_rollups(package, month).await?;
+        let view = build_month_view(month, &rollups);
+        let bar = view.bars.into_iter().find(|b| b.day == day).unwrap_or(DayBar {
+            day,
+            colour: super::models::DayColour::Grey,
+            healthy: 0,
+            unhealthy: 0,
+            total: 0,
+            average_latency_ms: None,
+        });
+        let mut problems = self.repo.problem_checks(package, day).await?;
+        problems.retain(CheckOutcome::is_problem);
+        problems.sort_by_key(|p| std::cmp::Reverse(p.checked_at));
+        let oldest_kept = (self.clock.now() - self.config.raw_retention).date_naive();
+        Ok(DayProblems {
+            package_name: package.clone(),
+            day,
+            bar,
+            problems,
+            details_kept: day >= oldest_kept,
+        })
+    }
+
+    /// `GET /api/app-uptime/ping?url=`: checks a registered app's health URL now (not recorded). Only URLs
+    /// that are some app's health URL are probed, and the stored URL is the one used.
+    ///
+    /// # Errors
+    /// [`UptimeError::Forbidden`]; [`UptimeError::UnknownHealthUrl`]; a store failure.
+    pub async fn ping(&self, caller: &Caller, url: &str) -> Result<PingResult, UptimeError> {
+        require_review(caller)?;
+        let app = self
+            .repo
+            .find_app_by_health_url(url.trim())
+            .await?
+            .ok_or(UptimeError::UnknownHealthUrl)?;
+        let probe = self.prober.probe(&app.health_url).await;
+        let outcome = CheckOutcome::classify(app.package_name.clone(), self.clock.now(), &probe);
+        let body_status = probe.as_ref().ok().and_then(|answer| answer.body_status.clone());
+        Ok(PingResult {
+            package_name: app.package_name,
+            success: probe.is_ok(),
+            http_status: outcome.http_status,
+            body_status,
+            health: outcome.health,
+            latency_ms: outcome.latency_ms,
+        })
+    }
+}
+
+fn require_review(caller: &Caller) -> Result<(), UptimeError> {
+    if caller.can_review() {
+        Ok(())
+    } else {
+        Err(UptimeError::Forbidden)
+    }
+}
+
+#[cfg(test)]
+#[path = "service_tests.rs"]
+mod tests;
