@@ -70,7 +70,11 @@ impl Config {
     /// # Errors
     /// [`ConfigError`] naming the first variable whose value is unusable.
     pub fn from_vars(vars: &HashMap<String, String>) -> Result<Self, ConfigError> {
-        let get = |name: &str| vars.get(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        let get = |name: &str| {
+            vars.get(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
         let public_url = get("PORTAL_PUBLIC_URL")
             .unwrap_or_else(|| "http://127.0.0.1:8080".into())
             .trim_end_matches('/')
@@ -91,7 +95,10 @@ impl Config {
             match get(name).as_deref().map(str::to_ascii_lowercase).as_deref() {
                 None | Some("false" | "0" | "no" | "off") => Ok(false),
                 Some("true" | "1" | "yes" | "on") => Ok(true),
-                Some(other) => Err(ConfigError { variable: name, problem: format!("`{other}` is not true or false") }),
+                Some(other) => Err(ConfigError {
+                    variable: name,
+                    problem: format!("`{other}` is not true or false"),
+                }),
             }
         };
         let mut oauth_providers = Vec::new();
@@ -103,19 +110,34 @@ impl Config {
             match (issuer, client_id, client_secret) {
                 (None, None, None) => {}
                 (Some(issuer), Some(client_id), Some(client_secret)) => {
-                    oauth_providers.push(OAuthProvider { name, issuer, client_id, client_secret });
+                    oauth_providers.push(OAuthProvider {
+                        name,
+                        issuer,
+                        client_id,
+                        client_secret,
+                    });
                 }
                 _ => {
                     return Err(ConfigError {
                         variable: "PORTAL_OAUTH_*",
-                        problem: format!("provider {name} needs its _ISSUER, _CLIENT_ID and _CLIENT_SECRET together"),
+                        problem: format!(
+                            "provider {name} needs its _ISSUER, _CLIENT_ID and _CLIENT_SECRET together"
+                        ),
                     });
                 }
             }
         }
-        let supabase = match (get("SUPABASE_URL"), get("SUPABASE_ANON_KEY"), get("SUPABASE_JWT_SECRET")) {
+        let supabase = match (
+            get("SUPABASE_URL"),
+            get("SUPABASE_ANON_KEY"),
+            get("SUPABASE_JWT_SECRET"),
+        ) {
             (None, None, None) => None,
-            (Some(url), Some(anon_key), Some(jwt_secret)) => Some(HostedSupabase { url, anon_key, jwt_secret }),
+            (Some(url), Some(anon_key), Some(jwt_secret)) => Some(HostedSupabase {
+                url,
+                anon_key,
+                jwt_secret,
+            }),
             _ => {
                 return Err(ConfigError {
                     variable: "SUPABASE_*",
@@ -132,11 +154,16 @@ impl Config {
             frontend_dir: PathBuf::from(get("PORTAL_FRONTEND_DIR").unwrap_or_else(|| "frontend/dist".into())),
             admin_emails: get("PORTAL_ADMIN_EMAILS")
                 .map(|list| {
-                    list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
+                    list.split(',')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned)
+                        .collect()
                 })
                 .unwrap_or_default(),
             smtp_url: get("SMTP_URL"),
-            mail_from: get("PORTAL_MAIL_FROM").unwrap_or_else(|| "Developer Portal <no-reply@localhost>".into()),
+            mail_from: get("PORTAL_MAIL_FROM")
+                .unwrap_or_else(|| "Developer Portal <no-reply@localhost>".into()),
             uptime_interval_secs,
             allow_private_targets: flag("PORTAL_ALLOW_PRIVATE_TARGETS")?,
             demo: flag("PORTAL_DEMO")?,
@@ -157,7 +184,10 @@ mod tests {
     use super::*;
 
     fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
-        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
     }
 
     #[test]
@@ -175,7 +205,8 @@ mod tests {
 
     #[test]
     fn the_store_url_follows_the_public_url_unless_set() {
-        let config = Config::from_vars(&vars(&[("PORTAL_PUBLIC_URL", "https://portal.example.com/")])).unwrap();
+        let config =
+            Config::from_vars(&vars(&[("PORTAL_PUBLIC_URL", "https://portal.example.com/")])).unwrap();
         assert_eq!(config.public_url, "https://portal.example.com");
         assert_eq!(config.store_url, "https://portal.example.com");
     }
@@ -195,7 +226,12 @@ mod tests {
     #[test]
     fn a_flag_must_be_true_or_false() {
         assert!(Config::from_vars(&vars(&[("PORTAL_DEMO", "TRUE")])).unwrap().demo);
-        assert_eq!(Config::from_vars(&vars(&[("PORTAL_DEMO", "maybe")])).unwrap_err().variable, "PORTAL_DEMO");
+        assert_eq!(
+            Config::from_vars(&vars(&[("PORTAL_DEMO", "maybe")]))
+                .unwrap_err()
+                .variable,
+            "PORTAL_DEMO"
+        );
     }
 
     #[test]
@@ -213,7 +249,12 @@ mod tests {
 
     #[test]
     fn the_uptime_interval_must_be_a_number() {
-        assert_eq!(Config::from_vars(&vars(&[("PORTAL_UPTIME_INTERVAL_SECS", "0")])).unwrap().uptime_interval_secs, 0);
+        assert_eq!(
+            Config::from_vars(&vars(&[("PORTAL_UPTIME_INTERVAL_SECS", "0")]))
+                .unwrap()
+                .uptime_interval_secs,
+            0
+        );
         assert!(Config::from_vars(&vars(&[("PORTAL_UPTIME_INTERVAL_SECS", "soon")])).is_err());
     }
 }

@@ -5,7 +5,11 @@ use app_server::{Application, Config, telemetry};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "app-server", version, about = "Developer portal for smart-glasses apps")]
+#[command(
+    name = "app-server",
+    version,
+    about = "Developer portal for smart-glasses apps"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

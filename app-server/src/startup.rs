@@ -42,7 +42,9 @@ impl Application {
         let listener = TcpListener::bind(config.bind)
             .map_err(|e| anyhow::anyhow!("could not listen on {}: {e}", config.bind))?;
         let port = listener.local_addr()?.port();
-        let state = HttpState { public_config: public_config(config) };
+        let state = HttpState {
+            public_config: public_config(config),
+        };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();
         let server = HttpServer::new(move || {
@@ -75,8 +77,14 @@ impl Application {
 
 fn public_config(config: &Config) -> PublicConfig {
     let identity = config.supabase.as_ref().map_or_else(
-        || IdentityConfig { url: config.public_url.clone(), anon_key: "built-in".into() },
-        |hosted| IdentityConfig { url: hosted.url.clone(), anon_key: hosted.anon_key.clone() },
+        || IdentityConfig {
+            url: config.public_url.clone(),
+            anon_key: "built-in".into(),
+        },
+        |hosted| IdentityConfig {
+            url: hosted.url.clone(),
+            anon_key: hosted.anon_key.clone(),
+        },
     );
     PublicConfig {
         docs_url: config.docs_url.clone(),

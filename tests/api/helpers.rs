@@ -20,8 +20,11 @@ impl TestApp {
 
 pub async fn spawn_app() -> TestApp {
     let frontend = tempfile::tempdir().expect("temp dir");
-    std::fs::write(frontend.path().join("index.html"), "<!doctype html><title>Developer Portal</title>")
-        .expect("index");
+    std::fs::write(
+        frontend.path().join("index.html"),
+        "<!doctype html><title>Developer Portal</title>",
+    )
+    .expect("index");
     std::fs::create_dir(frontend.path().join("assets")).expect("assets dir");
     std::fs::write(frontend.path().join("assets/app-1234.js"), "console.log('hi')").expect("asset");
     let data = tempfile::tempdir().expect("temp dir");
@@ -29,7 +32,10 @@ pub async fn spawn_app() -> TestApp {
         ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
         ("PORTAL_FRONTEND_DIR", frontend.path().display().to_string()),
         ("PORTAL_DATA_DIR", data.path().display().to_string()),
-        ("DATABASE_URL", format!("sqlite://{}/portal.db", data.path().display())),
+        (
+            "DATABASE_URL",
+            format!("sqlite://{}/portal.db", data.path().display()),
+        ),
         ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
     ]
     .into_iter()
@@ -39,5 +45,10 @@ pub async fn spawn_app() -> TestApp {
     let application = Application::build(&config).expect("build");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run_until_stopped());
-    TestApp { address, client: reqwest::Client::new(), frontend, _data: data }
+    TestApp {
+        address,
+        client: reqwest::Client::new(),
+        frontend,
+        _data: data,
+    }
 }

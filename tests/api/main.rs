@@ -1,4 +1,6 @@
 //! One test binary for every black-box API test (fast to link, shares one helper).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test-only crate: a failed setup should panic
+
 mod helpers;
 mod skeleton;

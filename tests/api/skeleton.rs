@@ -15,8 +15,15 @@ async fn healthz_answers_ok() {
 #[tokio::test]
 async fn public_config_names_the_documentation_and_the_identity_service() {
     let app = spawn_app().await;
-    let body: serde_json::Value =
-        app.client.get(app.url("/api/public-config")).send().await.unwrap().json().await.unwrap();
+    let body: serde_json::Value = app
+        .client
+        .get(app.url("/api/public-config"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(body["docsUrl"], "https://docs.mentra.glass");
     assert_eq!(body["providers"], serde_json::json!([]));
     assert!(body["identity"]["url"].as_str().unwrap().starts_with("http://"));
@@ -29,16 +36,27 @@ async fn the_landing_page_and_unknown_routes_serve_the_web_ui() {
         let response = app.client.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
-        assert!(response.text().await.unwrap().contains("Developer Portal"), "{path}");
+        assert!(
+            response.text().await.unwrap().contains("Developer Portal"),
+            "{path}"
+        );
     }
 }
 
 #[tokio::test]
 async fn hashed_assets_are_cached_for_a_year() {
     let app = spawn_app().await;
-    let response = app.client.get(app.url("/assets/app-1234.js")).send().await.unwrap();
+    let response = app
+        .client
+        .get(app.url("/assets/app-1234.js"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
-    assert_eq!(response.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(
+        response.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
 }
 
 #[tokio::test]
@@ -63,7 +81,12 @@ async fn every_answer_carries_the_security_headers() {
     let app = spawn_app().await;
     let response = app.client.get(app.url("/")).send().await.unwrap();
     let headers = response.headers();
-    assert!(headers["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+    assert!(
+        headers["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .contains("frame-ancestors 'none'")
+    );
     assert_eq!(headers["x-content-type-options"], "nosniff");
     assert_eq!(headers["x-frame-options"], "DENY");
 }

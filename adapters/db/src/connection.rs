@@ -69,7 +69,10 @@ fn parse_url(url: &str) -> Result<Target, DbError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         return Ok(Target::Postgres(url.to_owned()));
     }
-    let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
     if path.is_empty() || path.contains("://") {
         return Err(DbError::UnsupportedUrl(url.to_owned()));
     }
@@ -108,7 +111,9 @@ pub struct Db {
 
 impl std::fmt::Debug for Db {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Db").field("backend", &self.backend).finish_non_exhaustive()
+        f.debug_struct("Db")
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
     }
 }
 
@@ -122,8 +127,10 @@ impl Db {
         let (backend, connection_url) = match &target {
             Target::Sqlite(path) => {
                 if let Some(parent) = PathBuf::from(path).parent().filter(|p| !p.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(parent)
-                        .map_err(|source| DbError::CreateDir { path: path.clone(), source })?;
+                    std::fs::create_dir_all(parent).map_err(|source| DbError::CreateDir {
+                        path: path.clone(),
+                        source,
+                    })?;
                 }
                 (Backend::Sqlite, path.clone())
             }
@@ -142,7 +149,11 @@ impl Db {
         }
         let pool = builder.build(manager)?;
         let write_lock = (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(())));
-        Ok(Self { pool, backend, write_lock })
+        Ok(Self {
+            pool,
+            backend,
+            write_lock,
+        })
     }
 
     #[must_use]
@@ -169,7 +180,9 @@ impl Db {
     /// # Errors
     /// [`RepoError::Backend`] when no connection can be had.
     pub fn connection(&self) -> Result<PooledConnection<ConnectionManager<DbConnection>>, RepoError> {
-        self.pool.get().map_err(|e| RepoError::backend("getting a database connection", e))
+        self.pool
+            .get()
+            .map_err(|e| RepoError::backend("getting a database connection", e))
     }
 
     /// Runs read-only work on a pooled connection, off the async runtime.
@@ -202,14 +215,15 @@ impl Db {
         let db = self.clone();
         run_blocking(move || {
             let mut conn = db.connection()?;
-            let _guard = match &db.write_lock {
-                Some(lock) => Some(lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner)),
-                None => None,
-            };
-            conn.transaction(|c| work(c).map_err(TxError::Repo)).map_err(|e| match e {
-                TxError::Repo(repo) => repo,
-                TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
-            })
+            let _guard = db
+                .write_lock
+                .as_ref()
+                .map(|lock| lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+            conn.transaction(|c| work(c).map_err(TxError::Repo))
+                .map_err(|e| match e {
+                    TxError::Repo(repo) => repo,
+                    TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
+                })
         })
         .await
     }
@@ -243,16 +257,34 @@ mod tests {
 
     #[test]
     fn the_backend_is_chosen_from_the_scheme() {
-        assert_eq!(parse_url("postgres://u@h/db").unwrap(), Target::Postgres("postgres://u@h/db".into()));
-        assert_eq!(parse_url("postgresql://h/db").unwrap(), Target::Postgres("postgresql://h/db".into()));
-        assert_eq!(parse_url("sqlite://data/portal.db").unwrap(), Target::Sqlite("data/portal.db".into()));
-        assert_eq!(parse_url("sqlite:///var/lib/p.db").unwrap(), Target::Sqlite("/var/lib/p.db".into()));
-        assert_eq!(parse_url("portal.db").unwrap(), Target::Sqlite("portal.db".into()));
+        assert_eq!(
+            parse_url("postgres://u@h/db").unwrap(),
+            Target::Postgres("postgres://u@h/db".into())
+        );
+        assert_eq!(
+            parse_url("postgresql://h/db").unwrap(),
+            Target::Postgres("postgresql://h/db".into())
+        );
+        assert_eq!(
+            parse_url("sqlite://data/portal.db").unwrap(),
+            Target::Sqlite("data/portal.db".into())
+        );
+        assert_eq!(
+            parse_url("sqlite:///var/lib/p.db").unwrap(),
+            Target::Sqlite("/var/lib/p.db".into())
+        );
+        assert_eq!(
+            parse_url("portal.db").unwrap(),
+            Target::Sqlite("portal.db".into())
+        );
     }
 
     #[test]
     fn other_schemes_are_refused() {
-        assert!(matches!(parse_url("mysql://h/db"), Err(DbError::UnsupportedUrl(_))));
+        assert!(matches!(
+            parse_url("mysql://h/db"),
+            Err(DbError::UnsupportedUrl(_))
+        ));
         assert!(matches!(parse_url(""), Err(DbError::UnsupportedUrl(_))));
     }
 
@@ -271,7 +303,10 @@ mod tests {
         let db = Db::connect(&url, 2).unwrap();
         assert_eq!(db.backend(), Backend::Sqlite);
         assert_eq!(db.run_migrations().unwrap().len(), 1);
-        assert!(db.run_migrations().unwrap().is_empty(), "a second run applies nothing");
+        assert!(
+            db.run_migrations().unwrap().is_empty(),
+            "a second run applies nothing"
+        );
         assert!(dir.path().join("nested/portal.db").is_file());
     }
 }

@@ -55,13 +55,13 @@ pub fn parse_stored<T, E: std::fmt::Display>(
     text: &str,
     parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T, RepoError> {
-    parse(text).map_err(|e| RepoError::backend(format!("reading the column {column}"), format!("`{text}`: {e}")))
+    parse(text)
+        .map_err(|e| RepoError::backend(format!("reading the column {column}"), format!("`{text}`: {e}")))
 }
 
 /// Maps a diesel error: a unique violation becomes [`RepoError::Duplicate`] naming `what`; a foreign-key
 /// violation becomes [`RepoError::NotFound`] (the row referred to does not exist); everything else is
 /// wrapped with `context`.
-#[must_use]
 pub fn db_error(context: &'static str, what: &'static str) -> impl Fn(DieselError) -> RepoError {
     move |error| match &error {
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => RepoError::Duplicate(what),
@@ -71,7 +71,6 @@ pub fn db_error(context: &'static str, what: &'static str) -> impl Fn(DieselErro
 }
 
 /// Wraps any diesel error with context (for queries where no constraint can fire).
-#[must_use]
 pub fn backend(context: &'static str) -> impl Fn(DieselError) -> RepoError {
     move |error| RepoError::backend(context, error)
 }

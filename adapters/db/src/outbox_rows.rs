@@ -15,7 +15,11 @@ use crate::schema::email_outbox;
 ///
 /// # Errors
 /// [`RepoError::Backend`] when the insert fails (the caller's transaction then rolls back).
-pub fn enqueue(conn: &mut DbConnection, emails: &[OutgoingEmail], now: DateTime<Utc>) -> Result<(), RepoError> {
+pub fn enqueue(
+    conn: &mut DbConnection,
+    emails: &[OutgoingEmail],
+    now: DateTime<Utc>,
+) -> Result<(), RepoError> {
     let at = to_millis(now);
     for email in emails {
         diesel::insert_into(email_outbox::table)

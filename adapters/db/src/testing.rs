@@ -5,9 +5,9 @@
 //! machine's server on 127.0.0.1:5432 or starts a throwaway cluster), defaulting to
 //! `postgres://postgres@127.0.0.1:5432/postgres`.
 
+use diesel::Connection;
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
-use diesel::Connection;
 
 use crate::{Backend, Db};
 
@@ -31,10 +31,10 @@ impl std::ops::Deref for TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
-        if let Cleanup::Postgres { admin_url, schema } = &self.cleanup {
-            if let Ok(mut conn) = PgConnection::establish(admin_url) {
-                let _ = conn.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"));
-            }
+        if let Cleanup::Postgres { admin_url, schema } = &self.cleanup
+            && let Ok(mut conn) = PgConnection::establish(admin_url)
+        {
+            let _ = conn.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"));
         }
     }
 }
@@ -65,8 +65,12 @@ fn fresh_sqlite() -> TestDb {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temporary folder: {e}"));
     let url = format!("sqlite://{}/portal.db", dir.path().display());
     let db = Db::connect(&url, 8).unwrap_or_else(|e| panic!("SQLite test database: {e}"));
-    db.run_migrations().unwrap_or_else(|e| panic!("SQLite migrations: {e}"));
-    TestDb { db, cleanup: Cleanup::Sqlite(dir) }
+    db.run_migrations()
+        .unwrap_or_else(|e| panic!("SQLite migrations: {e}"));
+    TestDb {
+        db,
+        cleanup: Cleanup::Sqlite(dir),
+    }
 }
 
 fn fresh_postgres() -> TestDb {
@@ -86,6 +90,9 @@ fn fresh_postgres() -> TestDb {
     let db = Db::connect(&url, 8).unwrap_or_else(|e| panic!("PostgreSQL test database: {e}"));
     let cleanup = Cleanup::Postgres { admin_url, schema };
     let test_db = TestDb { db, cleanup };
-    test_db.db.run_migrations().unwrap_or_else(|e| panic!("PostgreSQL migrations: {e}"));
+    test_db
+        .db
+        .run_migrations()
+        .unwrap_or_else(|e| panic!("PostgreSQL migrations: {e}"));
     test_db
 }

@@ -2,6 +2,8 @@
 //! the committed `src/schema.rs` describes them exactly: the same tables, the same columns in the same
 //! order, each with the same type and nullability.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test-only crate: a failed setup should panic
+
 use adapter_db::testing::fresh;
 use adapter_db::{Backend, DbConnection};
 use diesel::prelude::*;
@@ -17,17 +19,20 @@ fn declared() -> Tables {
     let mut current: Option<String> = None;
     for line in source.lines().map(str::trim) {
         if let Some(rest) = line.strip_suffix('{').map(str::trim) {
-            if let Some((name, _keys)) = rest.split_once(' ') {
-                if !name.contains("::") {
-                    current = Some(name.to_owned());
-                    tables.insert(name.to_owned(), Vec::new());
-                }
+            if let Some((name, _keys)) = rest.split_once(' ')
+                && !name.contains("::")
+            {
+                current = Some(name.to_owned());
+                tables.insert(name.to_owned(), Vec::new());
             }
         } else if line == "}" {
             current = None;
         } else if let (Some(table), Some((column, kind))) = (&current, line.split_once("->")) {
             let kind = kind.trim().trim_end_matches(',').to_owned();
-            tables.get_mut(table).expect("table").push((column.trim().to_owned(), kind));
+            tables
+                .get_mut(table)
+                .expect("table")
+                .push((column.trim().to_owned(), kind));
         }
     }
     tables
@@ -75,7 +80,11 @@ fn diesel_type(sql: &str) -> String {
 }
 
 fn with_null(kind: String, nullable: bool) -> String {
-    if nullable { format!("Nullable<{kind}>") } else { kind }
+    if nullable {
+        format!("Nullable<{kind}>")
+    } else {
+        kind
+    }
 }
 
 fn actual(backend: Backend) -> Tables {
@@ -91,8 +100,9 @@ fn actual(backend: Backend) -> Tables {
             .load(c)
             .expect("tables");
             for Name { name } in names {
-                let columns: Vec<SqliteColumn> =
-                    diesel::sql_query(format!("PRAGMA table_info('{name}')")).load(c).expect("columns");
+                let columns: Vec<SqliteColumn> = diesel::sql_query(format!("PRAGMA table_info('{name}')"))
+                    .load(c)
+                    .expect("columns");
                 let described = columns
                     .into_iter()
                     .map(|col| {
@@ -119,10 +129,10 @@ fn actual(backend: Backend) -> Tables {
                     "boolean" => "Bool",
                     other => panic!("no diesel type for the PostgreSQL type {other}"),
                 };
-                tables
-                    .entry(col.table_name)
-                    .or_default()
-                    .push((col.column_name, with_null(kind.to_owned(), col.is_nullable == "YES")));
+                tables.entry(col.table_name).or_default().push((
+                    col.column_name,
+                    with_null(kind.to_owned(), col.is_nullable == "YES"),
+                ));
             }
         }
     }
@@ -139,9 +149,15 @@ fn assert_matches(backend: Backend) {
         "{backend:?}: the tables differ"
     );
     for (table, columns) in &declared {
-        assert_eq!(columns, &actual[table], "{backend:?}: the columns of `{table}` differ");
+        assert_eq!(
+            columns, &actual[table],
+            "{backend:?}: the columns of `{table}` differ"
+        );
     }
-    println!("schema-check: {backend:?} matches schema.rs ({} tables)", declared.len());
+    println!(
+        "schema-check: {backend:?} matches schema.rs ({} tables)",
+        declared.len()
+    );
 }
 
 #[test]

@@ -33,7 +33,10 @@ pub enum ApiError {
     UnsupportedMediaType(String),
     /// 422: field validation failed; `fields` maps each field (API spelling) to its message.
     #[error("{message}")]
-    Validation { message: String, fields: BTreeMap<String, String> },
+    Validation {
+        message: String,
+        fields: BTreeMap<String, String>,
+    },
     /// 429: too many attempts; `retry_after` in seconds.
     #[error("Too many requests. Please try again later.")]
     TooManyRequests { retry_after: u64 },
@@ -55,11 +58,17 @@ struct Envelope<'a> {
 
 impl ApiError {
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
-        Self::BadRequest { code, message: message.into() }
+        Self::BadRequest {
+            code,
+            message: message.into(),
+        }
     }
 
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        Self::Conflict { code, message: message.into() }
+        Self::Conflict {
+            code,
+            message: message.into(),
+        }
     }
 
     /// The machine-readable code of the envelope.
@@ -109,7 +118,11 @@ impl ResponseError for ApiError {
         if let Self::TooManyRequests { retry_after } = self {
             response.insert_header(("Retry-After", retry_after.to_string()));
         }
-        response.json(Envelope { error: self.to_string(), code: self.code(), fields })
+        response.json(Envelope {
+            error: self.to_string(),
+            code: self.code(),
+            fields,
+        })
     }
 }
 
@@ -133,17 +146,22 @@ pub const MAX_JSON_BODY: usize = 1024 * 1024;
 
 /// Malformed JSON bodies answer the envelope too, not actix's plain text.
 pub fn json_config() -> web::JsonConfig {
-    web::JsonConfig::default().limit(MAX_JSON_BODY).error_handler(|err, _req| {
-        use actix_web::error::JsonPayloadError as E;
-        let api = match &err {
-            E::OverflowKnownLength { .. } | E::Overflow { .. } => {
-                ApiError::PayloadTooLarge("The request body is too large.".into())
-            }
-            E::ContentType => ApiError::UnsupportedMediaType("Send the body as application/json.".into()),
-            other => ApiError::bad_request("INVALID_JSON", format!("The request body is not valid JSON: {other}")),
-        };
-        api.into()
-    })
+    web::JsonConfig::default()
+        .limit(MAX_JSON_BODY)
+        .error_handler(|err, _req| {
+            use actix_web::error::JsonPayloadError as E;
+            let api = match &err {
+                E::OverflowKnownLength { .. } | E::Overflow { .. } => {
+                    ApiError::PayloadTooLarge("The request body is too large.".into())
+                }
+                E::ContentType => ApiError::UnsupportedMediaType("Send the body as application/json.".into()),
+                other => ApiError::bad_request(
+                    "INVALID_JSON",
+                    format!("The request body is not valid JSON: {other}"),
+                ),
+            };
+            api.into()
+        })
 }
 
 pub fn query_config() -> web::QueryConfig {
@@ -153,8 +171,9 @@ pub fn query_config() -> web::QueryConfig {
 }
 
 pub fn path_config() -> web::PathConfig {
-    web::PathConfig::default()
-        .error_handler(|err, _req| ApiError::bad_request("INVALID_PATH", format!("Invalid path: {err}")).into())
+    web::PathConfig::default().error_handler(|err, _req| {
+        ApiError::bad_request("INVALID_PATH", format!("Invalid path: {err}")).into()
+    })
 }
 
 #[cfg(test)]
@@ -172,8 +191,11 @@ mod tests {
     #[tokio::test]
     async fn a_validation_error_answers_422_with_its_fields() {
         let fields = BTreeMap::from([("name".to_owned(), "Display name is required".to_owned())]);
-        let (status, body) =
-            body_of(ApiError::Validation { message: "Please fix the highlighted fields.".into(), fields }).await;
+        let (status, body) = body_of(ApiError::Validation {
+            message: "Please fix the highlighted fields.".into(),
+            fields,
+        })
+        .await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(body["code"], "VALIDATION_FAILED");
         assert_eq!(body["fields"]["name"], "Display name is required");
@@ -207,7 +229,10 @@ mod tests {
             ApiError::conflict("X", "x"),
             ApiError::PayloadTooLarge("x".into()),
             ApiError::UnsupportedMediaType("x".into()),
-            ApiError::Validation { message: "x".into(), fields: BTreeMap::new() },
+            ApiError::Validation {
+                message: "x".into(),
+                fields: BTreeMap::new(),
+            },
             ApiError::TooManyRequests { retry_after: 1 },
             ApiError::Unavailable(cause()),
             ApiError::Internal(cause()),

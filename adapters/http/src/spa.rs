@@ -52,8 +52,14 @@ fn file_response(req: &HttpRequest, path: &Path, immutable: bool) -> HttpRespons
     match NamedFile::open(path) {
         Ok(file) => {
             let mut response = file.use_etag(true).use_last_modified(true).into_response(req);
-            let cache = if immutable { "public, max-age=31536000, immutable" } else { "no-cache" };
-            response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static(cache));
+            let cache = if immutable {
+                "public, max-age=31536000, immutable"
+            } else {
+                "no-cache"
+            };
+            response
+                .headers_mut()
+                .insert(CACHE_CONTROL, HeaderValue::from_static(cache));
             response
         }
         Err(error) => {
@@ -69,7 +75,10 @@ mod tests {
 
     #[test]
     fn ordinary_paths_are_safe() {
-        assert_eq!(safe_relative("/assets/app.js"), Some(PathBuf::from("assets/app.js")));
+        assert_eq!(
+            safe_relative("/assets/app.js"),
+            Some(PathBuf::from("assets/app.js"))
+        );
         assert_eq!(safe_relative("/"), Some(PathBuf::new()));
     }
 

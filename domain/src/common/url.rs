@@ -21,7 +21,11 @@ pub fn normalise_url(input: &str) -> String {
     let rest = strip_scheme(trimmed, "https://")
         .or_else(|| strip_scheme(trimmed, "http://"))
         .unwrap_or(trimmed);
-    format!("https://{}", rest.trim_end_matches('/'))
+    // Slashes and white space together: "x /" must not leave "x " behind (normalising must be idempotent).
+    format!(
+        "https://{}",
+        rest.trim_end_matches(|c: char| c == '/' || c.is_whitespace())
+    )
 }
 
 fn strip_scheme<'a>(value: &'a str, scheme: &str) -> Option<&'a str> {
@@ -148,6 +152,12 @@ mod tests {
     fn trailing_slashes_are_removed() {
         assert_eq!(normalise_url("https://example.com///"), "https://example.com");
         assert_eq!(normalise_url("https://example.com/a/"), "https://example.com/a");
+    }
+
+    #[test]
+    fn white_space_before_a_trailing_slash_goes_too() {
+        assert_eq!(normalise_url("0 /"), "https://0");
+        assert_eq!(normalise_url("example.com / / "), "https://example.com");
     }
 
     #[test]

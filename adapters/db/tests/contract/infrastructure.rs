@@ -1,6 +1,5 @@
 //! The database handle itself: transactions, constraint mapping, concurrent writers.
 
-use crate::contract;
 use crate::fixtures;
 use adapter_db::convert::db_error;
 use adapter_db::schema::accounts;

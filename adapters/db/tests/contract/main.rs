@@ -11,6 +11,8 @@
 //! }
 //! ```
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test-only crate: a failed setup should panic
+
 /// Expands each `async fn name(db) { … }` into a module `name` with two tests, `sqlite` and `postgres`,
 /// each given a fresh migrated `&Db`.
 #[macro_export]
