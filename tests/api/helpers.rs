@@ -1,5 +1,7 @@
 //! `spawn_app()`: a real server on a free port with its own data and frontend folders.
 
+use adapter_db::Backend;
+use adapter_db::testing::TestDb;
 use app_server::{Application, Config};
 use std::collections::HashMap;
 use tempfile::TempDir;
@@ -10,6 +12,8 @@ pub struct TestApp {
     /// The built web UI this server serves (a tiny stand-in written by the helper).
     pub frontend: TempDir,
     _data: TempDir,
+    /// The PostgreSQL schema of a server started on PostgreSQL (dropped with the app).
+    _database: Option<TestDb>,
 }
 
 impl TestApp {
@@ -18,7 +22,13 @@ impl TestApp {
     }
 }
 
+/// A server on a fresh SQLite database (the default).
 pub async fn spawn_app() -> TestApp {
+    spawn_app_on(Backend::Sqlite).await
+}
+
+/// A server on a fresh database of the given backend.
+pub async fn spawn_app_on(backend: Backend) -> TestApp {
     let frontend = tempfile::tempdir().expect("temp dir");
     std::fs::write(
         frontend.path().join("index.html"),
@@ -28,6 +38,13 @@ pub async fn spawn_app() -> TestApp {
     std::fs::create_dir(frontend.path().join("assets")).expect("assets dir");
     std::fs::write(frontend.path().join("assets/app-1234.js"), "console.log('hi')").expect("asset");
     let data = tempfile::tempdir().expect("temp dir");
+    let (database_url, database) = match backend {
+        Backend::Sqlite => (format!("sqlite://{}/portal.db", data.path().display()), None),
+        Backend::Postgres => {
+            let test_db = adapter_db::testing::fresh(Backend::Postgres);
+            (test_db.url().to_owned(), Some(test_db))
+        }
+    };
     let vars: HashMap<String, String> = [
         ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
         ("PORTAL_FRONTEND_DIR", frontend.path().display().to_string()),
@@ -50,5 +67,6 @@ pub async fn spawn_app() -> TestApp {
         client: reqwest::Client::new(),
         frontend,
         _data: data,
+        _database: database,
     }
 }

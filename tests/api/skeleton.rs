@@ -1,6 +1,7 @@
 //! The running skeleton: health, public configuration, the web UI and its fallback, JSON 404s.
 
-use crate::helpers::spawn_app;
+use crate::helpers::{spawn_app, spawn_app_on};
+use adapter_db::Backend;
 use reqwest::StatusCode;
 
 #[tokio::test]
@@ -89,4 +90,21 @@ async fn every_answer_carries_the_security_headers() {
     );
     assert_eq!(headers["x-content-type-options"], "nosniff");
     assert_eq!(headers["x-frame-options"], "DENY");
+}
+
+#[tokio::test]
+async fn the_server_starts_and_serves_on_postgresql_too() {
+    let app = spawn_app_on(Backend::Postgres).await;
+    let response = app.client.get(app.url("/healthz")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: serde_json::Value = app
+        .client
+        .get(app.url("/api/public-config"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["docsUrl"], "https://docs.mentra.glass");
 }

@@ -14,7 +14,16 @@ use crate::{Backend, Db};
 /// A migrated database for one test. Dropping it removes the SQLite folder or the PostgreSQL schema.
 pub struct TestDb {
     pub db: Db,
+    url: String,
     cleanup: Cleanup,
+}
+
+impl TestDb {
+    /// The connection URL of this database (for a server under test to open it too).
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.url
+    }
 }
 
 enum Cleanup {
@@ -69,6 +78,7 @@ fn fresh_sqlite() -> TestDb {
         .unwrap_or_else(|e| panic!("SQLite migrations: {e}"));
     TestDb {
         db,
+        url,
         cleanup: Cleanup::Sqlite(dir),
     }
 }
@@ -89,7 +99,7 @@ fn fresh_postgres() -> TestDb {
     let url = format!("{admin_url}{separator}options=-csearch_path%3D{schema}");
     let db = Db::connect(&url, 8).unwrap_or_else(|e| panic!("PostgreSQL test database: {e}"));
     let cleanup = Cleanup::Postgres { admin_url, schema };
-    let test_db = TestDb { db, cleanup };
+    let test_db = TestDb { db, url, cleanup };
     test_db
         .db
         .run_migrations()
