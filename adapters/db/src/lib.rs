@@ -6,6 +6,7 @@
 
 pub mod connection;
 pub mod convert;
+pub mod repos;
 pub mod schema;
 #[cfg(feature = "testing")]
 pub mod testing;

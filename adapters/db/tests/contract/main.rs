@@ -41,3 +41,6 @@ macro_rules! contract {
 
 mod fixtures;
 mod infrastructure;
+mod invites;
+mod orgs;
+mod outbox;
