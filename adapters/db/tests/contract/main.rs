@@ -43,3 +43,6 @@ macro_rules! contract {
 
 mod fixtures;
 mod infrastructure;
+mod invites;
+mod orgs;
+mod outbox;

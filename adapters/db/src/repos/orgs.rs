@@ -1,0 +1,443 @@
+//! Organizations and their members: [`DieselOrgRepository`] and [`DieselMemberDirectory`].
+//!
+//! The only-admin guards are compare-and-set inside one write transaction: the change is made, then the
+//! admins that remain are counted, and the transaction is rolled back when none does. On PostgreSQL the
+//! organization's member rows are locked first (`FOR UPDATE`, in user-id order), so two admins demoting or
+//! removing each other at once are serialised and the second sees the first's change; on SQLite
+//! [`Db::write`] already lets one writer in at a time.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use domain::common::{EmailAddress, OrgId, RepoError, UserId};
+use domain::orgs::ports::{
+    CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, CONFLICT_LAST_ADMIN, DUPLICATE_MEMBER,
+};
+use domain::orgs::{
+    Member, MemberDirectory, OrgMembership, OrgProfile, OrgRepository, OrgRole, Organization,
+};
+
+use crate::convert::{backend, db_error, from_millis, parse_stored, to_millis};
+use crate::schema::{accounts, apps, org_invites, org_members, organizations};
+use crate::{Db, DbConnection};
+
+/// [`RepoError::Duplicate`] value of [`OrgRepository::create`] when the organization id exists.
+const DUPLICATE_ORGANIZATION: &str = "organization";
+
+/// One row of `organizations`.
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = organizations)]
+struct OrgRow {
+    id: String,
+    name: String,
+    website: Option<String>,
+    contact_email: Option<String>,
+    description: Option<String>,
+    logo: Option<String>,
+    created_at: i64,
+    updated_at: i64,
+}
+
+impl OrgRow {
+    fn from_domain(org: &Organization) -> Self {
+        Self {
+            id: org.id.to_string(),
+            name: org.name.clone(),
+            website: org.profile.website.clone(),
+            contact_email: org.profile.contact_email.as_ref().map(ToString::to_string),
+            description: org.profile.description.clone(),
+            logo: org.profile.logo.clone(),
+            created_at: to_millis(org.created_at),
+            updated_at: to_millis(org.updated_at),
+        }
+    }
+
+    fn into_domain(self) -> Result<Organization, RepoError> {
+        Ok(Organization {
+            id: parse_stored("organizations.id", &self.id, str::parse::<OrgId>)?,
+            name: self.name,
+            profile: OrgProfile {
+                website: self.website,
+                contact_email: self
+                    .contact_email
+                    .map(|text| parse_stored("organizations.contact_email", &text, EmailAddress::parse))
+                    .transpose()?,
+                description: self.description,
+                logo: self.logo,
+            },
+            created_at: from_millis(self.created_at)?,
+            updated_at: from_millis(self.updated_at)?,
+        })
+    }
+}
+
+/// One row of `org_members`.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = org_members)]
+struct NewMemberRow {
+    org_id: String,
+    user_id: String,
+    role: &'static str,
+    joined_at: i64,
+}
+
+impl NewMemberRow {
+    fn new(org: OrgId, member: &Member, role: OrgRole) -> Self {
+        Self {
+            org_id: org.to_string(),
+            user_id: member.user_id.to_string(),
+            role: role.as_str(),
+            joined_at: to_millis(member.joined_at),
+        }
+    }
+}
+
+/// A member row joined with the account's address: `(user_id, role, joined_at, email)`.
+type MemberTuple = (String, String, i64, String);
+
+fn member_from(row: MemberTuple) -> Result<Member, RepoError> {
+    let (user_id, role, joined_at, email) = row;
+    Ok(Member {
+        user_id: parse_stored("org_members.user_id", &user_id, str::parse::<UserId>)?,
+        email: parse_stored("accounts.email", &email, EmailAddress::parse)?,
+        role: parse_role(&role)?,
+        joined_at: from_millis(joined_at)?,
+    })
+}
+
+fn parse_role(text: &str) -> Result<OrgRole, RepoError> {
+    parse_stored("org_members.role", text, |t| {
+        OrgRole::parse(t).ok_or("unknown role")
+    })
+}
+
+/// Inserts a member; the member row's unique key and foreign keys give the documented errors.
+///
+/// # Errors
+/// [`RepoError::Duplicate`]`("member")` when the user is already a member; [`RepoError::NotFound`] when the
+/// organization or the account does not exist.
+pub(crate) fn insert_member(
+    conn: &mut DbConnection,
+    org: OrgId,
+    member: &Member,
+    role: OrgRole,
+) -> Result<(), RepoError> {
+    diesel::insert_into(org_members::table)
+        .values(NewMemberRow::new(org, member, role))
+        .execute(conn)
+        .map_err(db_error("inserting an organization member", DUPLICATE_MEMBER))?;
+    Ok(())
+}
+
+fn insert_org_with_admin(
+    conn: &mut DbConnection,
+    org: &Organization,
+    admin: &Member,
+) -> Result<(), RepoError> {
+    diesel::insert_into(organizations::table)
+        .values(OrgRow::from_domain(org))
+        .execute(conn)
+        .map_err(db_error("inserting an organization", DUPLICATE_ORGANIZATION))?;
+    insert_member(conn, org.id, admin, OrgRole::Admin)
+}
+
+/// PostgreSQL: locks the organization's member rows until the transaction ends (SQLite: nothing to do, one
+/// writer at a time).
+fn lock_members(conn: &mut DbConnection, org: &str) -> Result<(), RepoError> {
+    if let DbConnection::Postgres(pg) = conn {
+        org_members::table
+            .filter(org_members::org_id.eq(org))
+            .order(org_members::user_id)
+            .select(org_members::user_id)
+            .for_update()
+            .load::<String>(pg)
+            .map_err(backend("locking the organization's members"))?;
+    }
+    Ok(())
+}
+
+fn role_in(conn: &mut DbConnection, org: &str, user: &str) -> Result<Option<OrgRole>, RepoError> {
+    org_members::table
+        .filter(org_members::org_id.eq(org))
+        .filter(org_members::user_id.eq(user))
+        .select(org_members::role)
+        .first::<String>(conn)
+        .optional()
+        .map_err(backend("reading a member's role"))?
+        .map(|role| parse_role(&role))
+        .transpose()
+}
+
+fn admin_count(conn: &mut DbConnection, org: &str) -> Result<i64, RepoError> {
+    org_members::table
+        .filter(org_members::org_id.eq(org))
+        .filter(org_members::role.eq(OrgRole::Admin.as_str()))
+        .count()
+        .get_result(conn)
+        .map_err(backend("counting the organization's admins"))
+}
+
+/// The guard after a change: when `previous` was admin, at least one admin must remain.
+fn ensure_an_admin_remains(conn: &mut DbConnection, org: &str, previous: OrgRole) -> Result<(), RepoError> {
+    if previous == OrgRole::Admin && admin_count(conn, org)? == 0 {
+        return Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.to_owned()));
+    }
+    Ok(())
+}
+
+/// [`MemberDirectory`] on `org_members`.
+#[derive(Debug, Clone)]
+pub struct DieselMemberDirectory {
+    db: Db,
+}
+
+impl DieselMemberDirectory {
+    #[must_use]
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+}
+
+#[async_trait]
+impl MemberDirectory for DieselMemberDirectory {
+    async fn role_of(&self, org: OrgId, user: UserId) -> Result<Option<OrgRole>, RepoError> {
+        self.db
+            .read(move |conn| role_in(conn, &org.to_string(), &user.to_string()))
+            .await
+    }
+}
+
+/// [`OrgRepository`] on `organizations` and `org_members`.
+#[derive(Debug, Clone)]
+pub struct DieselOrgRepository {
+    db: Db,
+}
+
+impl DieselOrgRepository {
+    #[must_use]
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+}
+
+#[async_trait]
+impl OrgRepository for DieselOrgRepository {
+    /// The first member is stored as an admin whatever role `first_admin` carries.
+    async fn create(&self, org: &Organization, first_admin: &Member) -> Result<(), RepoError> {
+        let (org, admin) = (org.clone(), first_admin.clone());
+        self.db
+            .write(move |conn| insert_org_with_admin(conn, &org, &admin))
+            .await
+    }
+
+    /// Serialised per user: PostgreSQL locks the user's account row first; SQLite has one writer at a time.
+    async fn create_personal(&self, org: &Organization, first_admin: &Member) -> Result<(), RepoError> {
+        let (org, admin) = (org.clone(), first_admin.clone());
+        self.db
+            .write(move |conn| {
+                let user = admin.user_id.to_string();
+                if let DbConnection::Postgres(pg) = conn {
+                    accounts::table
+                        .filter(accounts::id.eq(&user))
+                        .select(accounts::id)
+                        .for_no_key_update()
+                        .load::<String>(pg)
+                        .map_err(backend("locking the account"))?;
+                }
+                let memberships: i64 = org_members::table
+                    .filter(org_members::user_id.eq(&user))
+                    .count()
+                    .get_result(conn)
+                    .map_err(backend("counting the user's organizations"))?;
+                if memberships > 0 {
+                    return Err(RepoError::Conflict(CONFLICT_HAS_ORGANIZATION.to_owned()));
+                }
+                insert_org_with_admin(conn, &org, &admin)
+            })
+            .await
+    }
+
+    async fn get(&self, org: OrgId) -> Result<Option<Organization>, RepoError> {
+        self.db
+            .read(move |conn| {
+                organizations::table
+                    .find(org.to_string())
+                    .select(OrgRow::as_select())
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("reading an organization"))?
+                    .map(OrgRow::into_domain)
+                    .transpose()
+            })
+            .await
+    }
+
+    async fn list_for_user(&self, user: UserId) -> Result<Vec<OrgMembership>, RepoError> {
+        self.db
+            .read(move |conn| {
+                let rows: Vec<(OrgRow, String)> = org_members::table
+                    .inner_join(organizations::table)
+                    .filter(org_members::user_id.eq(user.to_string()))
+                    .order((org_members::joined_at, org_members::org_id))
+                    .select((OrgRow::as_select(), org_members::role))
+                    .load(conn)
+                    .map_err(backend("listing the user's organizations"))?;
+                rows.into_iter()
+                    .map(|(org, role)| {
+                        Ok(OrgMembership {
+                            organization: org.into_domain()?,
+                            role: parse_role(&role)?,
+                        })
+                    })
+                    .collect()
+            })
+            .await
+    }
+
+    async fn update_profile(
+        &self,
+        org: OrgId,
+        name: &str,
+        profile: &OrgProfile,
+        now: DateTime<Utc>,
+    ) -> Result<Organization, RepoError> {
+        let (name, profile) = (name.to_owned(), profile.clone());
+        self.db
+            .write(move |conn| {
+                let id = org.to_string();
+                let changed = diesel::update(organizations::table.find(&id))
+                    .set((
+                        organizations::name.eq(&name),
+                        organizations::website.eq(&profile.website),
+                        organizations::contact_email
+                            .eq(profile.contact_email.as_ref().map(EmailAddress::as_str)),
+                        organizations::description.eq(&profile.description),
+                        organizations::logo.eq(&profile.logo),
+                        organizations::updated_at.eq(to_millis(now)),
+                    ))
+                    .execute(conn)
+                    .map_err(backend("updating an organization's profile"))?;
+                if changed == 0 {
+                    return Err(RepoError::NotFound);
+                }
+                organizations::table
+                    .find(&id)
+                    .select(OrgRow::as_select())
+                    .first(conn)
+                    .map_err(backend("reading the updated organization"))?
+                    .into_domain()
+            })
+            .await
+    }
+
+    /// PostgreSQL locks the organization row first, so an app inserted concurrently (its foreign key
+    /// holds a share lock on that row) is either counted or fails on the deleted organization.
+    async fn delete(&self, org: OrgId) -> Result<(), RepoError> {
+        self.db
+            .write(move |conn| {
+                let id = org.to_string();
+                if let DbConnection::Postgres(pg) = conn {
+                    organizations::table
+                        .find(&id)
+                        .select(organizations::id)
+                        .for_update()
+                        .load::<String>(pg)
+                        .map_err(backend("locking the organization"))?;
+                }
+                let owned_apps: i64 = apps::table
+                    .filter(apps::org_id.eq(&id))
+                    .count()
+                    .get_result(conn)
+                    .map_err(backend("counting the organization's apps"))?;
+                if owned_apps > 0 {
+                    return Err(RepoError::Conflict(CONFLICT_APPS_REMAIN.to_owned()));
+                }
+                diesel::delete(org_invites::table.filter(org_invites::org_id.eq(&id)))
+                    .execute(conn)
+                    .map_err(backend("deleting the organization's invitations"))?;
+                diesel::delete(org_members::table.filter(org_members::org_id.eq(&id)))
+                    .execute(conn)
+                    .map_err(backend("deleting the organization's members"))?;
+                // Only `apps` refers to an organization without cascading: a foreign-key violation here is an
+                // app that appeared meanwhile.
+                let deleted = diesel::delete(organizations::table.find(&id))
+                    .execute(conn)
+                    .map_err(|error| match error {
+                        DieselError::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
+                            RepoError::Conflict(CONFLICT_APPS_REMAIN.to_owned())
+                        }
+                        other => RepoError::backend("deleting an organization", other),
+                    })?;
+                if deleted == 0 {
+                    return Err(RepoError::NotFound);
+                }
+                Ok(())
+            })
+            .await
+    }
+
+    async fn members(&self, org: OrgId) -> Result<Vec<Member>, RepoError> {
+        self.db
+            .read(move |conn| {
+                let rows: Vec<MemberTuple> = org_members::table
+                    .inner_join(accounts::table)
+                    .filter(org_members::org_id.eq(org.to_string()))
+                    .order((org_members::joined_at, org_members::user_id))
+                    .select((
+                        org_members::user_id,
+                        org_members::role,
+                        org_members::joined_at,
+                        accounts::email,
+                    ))
+                    .load(conn)
+                    .map_err(backend("listing the organization's members"))?;
+                rows.into_iter().map(member_from).collect()
+            })
+            .await
+    }
+
+    async fn add_member(&self, org: OrgId, member: &Member) -> Result<(), RepoError> {
+        let member = member.clone();
+        self.db
+            .write(move |conn| insert_member(conn, org, &member, member.role))
+            .await
+    }
+
+    async fn set_role(&self, org: OrgId, user: UserId, role: OrgRole) -> Result<(), RepoError> {
+        self.db
+            .write(move |conn| {
+                let (org, user) = (org.to_string(), user.to_string());
+                lock_members(conn, &org)?;
+                let previous = role_in(conn, &org, &user)?.ok_or(RepoError::NotFound)?;
+                diesel::update(
+                    org_members::table
+                        .filter(org_members::org_id.eq(&org))
+                        .filter(org_members::user_id.eq(&user)),
+                )
+                .set(org_members::role.eq(role.as_str()))
+                .execute(conn)
+                .map_err(backend("changing a member's role"))?;
+                ensure_an_admin_remains(conn, &org, previous)
+            })
+            .await
+    }
+
+    async fn remove_member(&self, org: OrgId, user: UserId) -> Result<(), RepoError> {
+        self.db
+            .write(move |conn| {
+                let (org, user) = (org.to_string(), user.to_string());
+                lock_members(conn, &org)?;
+                let previous = role_in(conn, &org, &user)?.ok_or(RepoError::NotFound)?;
+                diesel::delete(
+                    org_members::table
+                        .filter(org_members::org_id.eq(&org))
+                        .filter(org_members::user_id.eq(&user)),
+                )
+                .execute(conn)
+                .map_err(backend("removing a member"))?;
+                ensure_an_admin_remains(conn, &org, previous)
+            })
+            .await
+    }
+}
