@@ -39,5 +39,9 @@ macro_rules! contract {
     };
 }
 
+mod apps;
+mod apps_store;
 mod fixtures;
+mod images;
 mod infrastructure;
+mod reviews;
