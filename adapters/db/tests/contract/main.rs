@@ -41,8 +41,12 @@ macro_rules! contract {
     };
 }
 
+mod apps;
+mod apps_store;
 mod fixtures;
+mod images;
 mod infrastructure;
 mod invites;
 mod orgs;
 mod outbox;
+mod reviews;
