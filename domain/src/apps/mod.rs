@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod hardware;
+pub mod list_errors;
 pub mod models;
 pub mod permissions;
 pub mod ports;

@@ -11,8 +11,9 @@
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
-use std::fmt;
+use std::collections::HashSet;
+
+use super::list_errors::{ListErrors, ListIssue, ToolsList};
 
 /// Most tools an app may have.
 pub const MAX_TOOLS: usize = 100;
@@ -129,74 +130,10 @@ pub fn join_comma_list(items: &[String]) -> String {
 }
 
 /// One problem found in a tools list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolIssue {
-    /// The position of the tool in the list; `None` for a problem of the whole list.
-    pub index: Option<usize>,
-    /// The field inside the tool (`id`, `activationPhrases[0]`, `parameters.city.enum`); empty for a
-    /// problem of the whole list.
-    pub field: String,
-    pub message: String,
-}
+pub type ToolIssue = ListIssue<ToolsList>;
 
-impl ToolIssue {
-    /// Where the problem is, as the API's `fields` map names it: `tools`, `tools[1].id`.
-    #[must_use]
-    pub fn path(&self) -> String {
-        let mut path = String::from("tools");
-        if let Some(index) = self.index {
-            path.push_str(&format!("[{index}]"));
-        }
-        if !self.field.is_empty() {
-            path.push('.');
-            path.push_str(&self.field);
-        }
-        path
-    }
-}
-
-impl fmt::Display for ToolIssue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.index {
-            Some(index) => write!(f, "Tool at index {index}: {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-/// A tools list broke at least one rule. The HTTP layer answers 400 with [`ToolsError::fields`]; the
-/// message is the first problem, naming the tool's index.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}", self.first())]
-pub struct ToolsError {
-    issues: Vec<ToolIssue>,
-}
-
-impl ToolsError {
-    /// Every problem, in list order.
-    #[must_use]
-    pub fn issues(&self) -> &[ToolIssue] {
-        &self.issues
-    }
-
-    /// The first problem (there is always one).
-    #[must_use]
-    pub fn first(&self) -> &ToolIssue {
-        &self.issues[0]
-    }
-
-    /// Field path → message (the first message for each path).
-    #[must_use]
-    pub fn fields(&self) -> BTreeMap<String, String> {
-        let mut fields = BTreeMap::new();
-        for issue in &self.issues {
-            fields
-                .entry(issue.path())
-                .or_insert_with(|| issue.message.clone());
-        }
-        fields
-    }
-}
+/// A tools list broke at least one rule; see [`ListErrors`].
+pub type ToolsError = ListErrors<ToolsList>;
 
 /// Checks a whole tools list against the rules of this module.
 ///
@@ -205,20 +142,16 @@ impl ToolsError {
 pub fn validate_tools(tools: &[Tool]) -> Result<(), ToolsError> {
     let mut issues = Vec::new();
     if tools.len() > MAX_TOOLS {
-        issues.push(ToolIssue {
-            index: None,
-            field: String::new(),
-            message: format!("An app can have at most {MAX_TOOLS} tools"),
-        });
+        issues.push(ToolIssue::new(
+            None,
+            "",
+            format!("An app can have at most {MAX_TOOLS} tools"),
+        ));
     }
     let mut seen_ids = HashSet::new();
     for (index, tool) in tools.iter().enumerate() {
         let mut push = |field: String, message: String| {
-            issues.push(ToolIssue {
-                index: Some(index),
-                field,
-                message,
-            });
+            issues.push(ToolIssue::new(Some(index), field, message));
         };
         if let Some(message) = text_problem(&tool.id, "Tool id", MAX_TOOL_ID_LEN) {
             push("id".into(), message);
@@ -285,11 +218,7 @@ pub fn validate_tools(tools: &[Tool]) -> Result<(), ToolsError> {
             }
         }
     }
-    if issues.is_empty() {
-        Ok(())
-    } else {
-        Err(ToolsError { issues })
-    }
+    ToolsError::from_issues(issues).map_or(Ok(()), Err)
 }
 
 /// "X is required" for a blank value, "X must be at most N characters" for a long one.
@@ -306,6 +235,7 @@ fn text_problem(value: &str, what: &str, max: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn parameter(kind: ParameterType, allowed: Option<Vec<&str>>) -> ToolParameter {
         ToolParameter {

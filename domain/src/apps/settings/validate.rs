@@ -39,11 +39,11 @@ pub const SECONDS_PER_DAY: u32 = 86_400;
 pub fn validate_settings(settings: &[Setting]) -> Result<(), SettingsError> {
     let mut issues = Vec::new();
     if settings.len() > MAX_SETTINGS {
-        issues.push(SettingIssue {
-            index: None,
-            field: String::new(),
-            message: format!("An app can have at most {MAX_SETTINGS} settings"),
-        });
+        issues.push(SettingIssue::new(
+            None,
+            "",
+            format!("An app can have at most {MAX_SETTINGS} settings"),
+        ));
     }
     let mut seen_keys = HashSet::new();
     for (index, setting) in settings.iter().enumerate() {
@@ -68,11 +68,8 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn push(&mut self, field: impl Into<String>, message: impl Into<String>) {
-        self.issues.push(SettingIssue {
-            index: Some(self.index),
-            field: field.into(),
-            message: message.into(),
-        });
+        self.issues
+            .push(SettingIssue::new(Some(self.index), field, message));
     }
 
     fn setting(&mut self, setting: &Setting) {
