@@ -7,6 +7,7 @@
 pub mod connection;
 pub mod convert;
 pub mod outbox_rows;
+pub mod repos;
 pub mod schema;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -19,6 +19,7 @@ diesel::table! {
         updated_at -> BigInt,
         last_sign_in_at -> Nullable<BigInt>,
         profile -> Text,
+        display_name -> Nullable<Text>,
     }
 }
 
@@ -27,9 +28,10 @@ diesel::table! {
         issuer -> Text,
         subject -> Text,
         user_id -> Text,
-        email -> Text,
+        email -> Nullable<Text>,
         email_verified -> Bool,
         created_at -> BigInt,
+        provider -> Text,
     }
 }
 
@@ -43,6 +45,7 @@ diesel::table! {
         family_started_at -> BigInt,
         revoked_at -> Nullable<BigInt>,
         replaced_by -> Nullable<Text>,
+        method -> Text,
     }
 }
 
@@ -204,6 +207,7 @@ diesel::table! {
         last_online -> Nullable<Bool>,
         last_checked_at -> Nullable<BigInt>,
         offline_alert_at -> Nullable<BigInt>,
+        last_changed_at -> Nullable<BigInt>,
     }
 }
 
@@ -215,6 +219,7 @@ diesel::table! {
         online -> Bool,
         http_status -> Nullable<Integer>,
         latency_ms -> Nullable<Integer>,
+        healthy -> Bool,
     }
 }
 

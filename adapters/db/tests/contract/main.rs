@@ -41,5 +41,11 @@ macro_rules! contract {
     };
 }
 
+mod accounts;
+mod admins;
+mod codes;
 mod fixtures;
 mod infrastructure;
+mod secrets;
+mod sessions;
+mod uptime;
