@@ -19,6 +19,7 @@ diesel::table! {
         updated_at -> BigInt,
         last_sign_in_at -> Nullable<BigInt>,
         profile -> Text,
+        display_name -> Nullable<Text>,
     }
 }
 
@@ -27,9 +28,10 @@ diesel::table! {
         issuer -> Text,
         subject -> Text,
         user_id -> Text,
-        email -> Text,
+        email -> Nullable<Text>,
         email_verified -> Bool,
         created_at -> BigInt,
+        provider -> Text,
     }
 }
 
@@ -43,6 +45,7 @@ diesel::table! {
         family_started_at -> BigInt,
         revoked_at -> Nullable<BigInt>,
         replaced_by -> Nullable<Text>,
+        method -> Text,
     }
 }
 
@@ -197,13 +200,14 @@ diesel::table! {
 diesel::table! {
     uptime_monitor (package_name) {
         package_name -> Text,
-        next_check_at -> BigInt,
+        check_slot_at -> BigInt,
         lease_until -> Nullable<BigInt>,
         consecutive_failures -> Integer,
         last_health -> Nullable<Text>,
         last_online -> Nullable<Bool>,
         last_checked_at -> Nullable<BigInt>,
         offline_alert_at -> Nullable<BigInt>,
+        last_changed_at -> Nullable<BigInt>,
     }
 }
 
@@ -215,6 +219,7 @@ diesel::table! {
         online -> Bool,
         http_status -> Nullable<Integer>,
         latency_ms -> Nullable<Integer>,
+        healthy -> Bool,
     }
 }
 

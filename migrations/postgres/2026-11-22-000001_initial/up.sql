@@ -15,16 +15,18 @@ CREATE TABLE accounts (
     created_at BIGINT NOT NULL,
     updated_at BIGINT NOT NULL,
     last_sign_in_at BIGINT,
-    profile TEXT NOT NULL DEFAULT '{}'
+    profile TEXT NOT NULL DEFAULT '{}',
+    display_name TEXT
 );
 
 CREATE TABLE identities (
     issuer TEXT NOT NULL,
     subject TEXT NOT NULL,
     user_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    email TEXT NOT NULL,
+    email TEXT,
     email_verified BOOLEAN NOT NULL,
     created_at BIGINT NOT NULL,
+    provider TEXT NOT NULL,
     PRIMARY KEY (issuer, subject)
 );
 CREATE INDEX identities_user_id ON identities(user_id);
@@ -37,7 +39,8 @@ CREATE TABLE refresh_tokens (
     last_used_at BIGINT NOT NULL,
     family_started_at BIGINT NOT NULL,
     revoked_at BIGINT,
-    replaced_by TEXT
+    replaced_by TEXT,
+    method TEXT NOT NULL
 );
 CREATE INDEX refresh_tokens_family_id ON refresh_tokens(family_id);
 CREATE INDEX refresh_tokens_user_id ON refresh_tokens(user_id);
@@ -179,17 +182,20 @@ CREATE TABLE email_outbox (
 );
 CREATE INDEX email_outbox_due ON email_outbox(sent_at, failed_at, next_attempt_at);
 
+-- check_slot_at is the key of the due scan (not the next check time): the time of the last check (0 before the first); an app is due
+-- once it is before `now - interval` (the port passes that instant as `due_before`).
 CREATE TABLE uptime_monitor (
     package_name TEXT PRIMARY KEY NOT NULL REFERENCES apps(package_name) ON DELETE CASCADE,
-    next_check_at BIGINT NOT NULL,
+    check_slot_at BIGINT NOT NULL,
     lease_until BIGINT,
     consecutive_failures INTEGER NOT NULL,
     last_health TEXT,
     last_online BOOLEAN,
     last_checked_at BIGINT,
-    offline_alert_at BIGINT
+    offline_alert_at BIGINT,
+    last_changed_at BIGINT
 );
-CREATE INDEX uptime_monitor_due ON uptime_monitor(next_check_at);
+CREATE INDEX uptime_monitor_due ON uptime_monitor(check_slot_at);
 
 CREATE TABLE uptime_checks (
     package_name TEXT NOT NULL REFERENCES apps(package_name) ON DELETE CASCADE,
@@ -198,6 +204,7 @@ CREATE TABLE uptime_checks (
     online BOOLEAN NOT NULL,
     http_status INTEGER,
     latency_ms INTEGER,
+    healthy BOOLEAN NOT NULL,
     PRIMARY KEY (package_name, checked_at)
 );
 CREATE INDEX uptime_checks_checked_at ON uptime_checks(checked_at);

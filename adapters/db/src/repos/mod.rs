@@ -1,15 +1,27 @@
 //! The diesel implementations of the domain's repository ports, one module per context.
 
+pub mod accounts;
+pub mod admins;
 pub mod apps;
+pub mod codes;
 pub mod images;
 pub mod invites;
 pub mod orgs;
 pub mod outbox;
 pub mod reviews;
+pub mod secrets;
+pub mod sessions;
+pub mod uptime;
 
+pub use accounts::{DieselAccountRepository, DieselIdentityLinkRepository};
+pub use admins::DieselPlatformAdminRepository;
 pub use apps::{DieselAppRepository, DieselOrgProfileLookup};
+pub use codes::DieselOneTimeCodeRepository;
 pub use images::DieselImageRepository;
 pub use invites::DieselInviteRepository;
 pub use orgs::{DieselMemberDirectory, DieselOrgRepository};
 pub use outbox::{DieselOutboxRepository, enqueue_emails};
 pub use reviews::DieselReviewRepository;
+pub use secrets::ServerSecrets;
+pub use sessions::DieselRefreshTokenRepository;
+pub use uptime::DieselUptimeRepository;

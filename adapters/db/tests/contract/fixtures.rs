@@ -233,7 +233,7 @@ pub mod app_fixtures {
         diesel::insert_into(uptime_monitor::table)
             .values((
                 uptime_monitor::package_name.eq(name),
-                uptime_monitor::next_check_at.eq(1_700_000_000_000_i64),
+                uptime_monitor::check_slot_at.eq(1_700_000_000_000_i64),
                 uptime_monitor::consecutive_failures.eq(0),
             ))
             .execute(&mut *conn)
@@ -244,6 +244,7 @@ pub mod app_fixtures {
                 uptime_checks::checked_at.eq(1_700_000_000_000_i64),
                 uptime_checks::health.eq("healthy"),
                 uptime_checks::online.eq(true),
+                uptime_checks::healthy.eq(true),
             ))
             .execute(&mut *conn)
             .expect("insert uptime check");
@@ -350,4 +351,50 @@ pub mod app_fixtures {
             .load(&mut *conn)
             .expect("read outbox")
     }
+}
+
+/// Inserts an app of `org` with the given public URL and store status (`SUBMITTED`, `PUBLISHED`…), plus its
+/// API key, for the uptime contracts; answers its package name.
+pub fn uptime_app(
+    db: &Db,
+    org: OrgId,
+    package: &str,
+    public_url: &str,
+    status: &str,
+) -> domain::apps::PackageName {
+    use adapter_db::schema::{app_api_keys, apps};
+    let mut conn = db.connection().expect("connection");
+    diesel::insert_into(apps::table)
+        .values((
+            apps::package_name.eq(package),
+            apps::org_id.eq(org.to_string()),
+            apps::developer_id.eq("developer"),
+            apps::name.eq(format!("App {package}")),
+            apps::description.eq(""),
+            apps::onboarding_instructions.eq(""),
+            apps::public_url.eq(public_url),
+            apps::logo_url.eq("https://logo.test/l.png"),
+            apps::is_public.eq(true),
+            apps::app_store_status.eq(status),
+            apps::app_type.eq("standard"),
+            apps::created_at.eq(1_700_000_000_000_i64),
+            apps::updated_at.eq(1_700_000_000_000_i64),
+            apps::tools.eq("[]"),
+            apps::settings.eq("[]"),
+            apps::hardware_requirements.eq("[]"),
+            apps::permissions.eq("[]"),
+            apps::shared_with_organization.eq(false),
+            apps::shared_with_emails.eq("[]"),
+        ))
+        .execute(&mut *conn)
+        .expect("insert app");
+    diesel::insert_into(app_api_keys::table)
+        .values((
+            app_api_keys::package_name.eq(package),
+            app_api_keys::key_hash.eq(format!("key-hash-{package}")),
+            app_api_keys::created_at.eq(1_700_000_000_000_i64),
+        ))
+        .execute(&mut *conn)
+        .expect("insert app key");
+    domain::apps::PackageName::parse(package).expect("package name")
 }

@@ -41,8 +41,11 @@ macro_rules! contract {
     };
 }
 
+mod accounts;
+mod admins;
 mod apps;
 mod apps_store;
+mod codes;
 mod fixtures;
 mod images;
 mod infrastructure;
@@ -50,3 +53,6 @@ mod invites;
 mod orgs;
 mod outbox;
 mod reviews;
+mod secrets;
+mod sessions;
+mod uptime;

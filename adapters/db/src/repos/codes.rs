@@ -1,0 +1,174 @@
+//! Single-use e-mail codes and link tokens (`one_time_codes`), stored as digests.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use domain::common::{EmailAddress, RepoError};
+use domain::identity::models::{OneTimeCode, OtpPurpose};
+use domain::identity::ports::OneTimeCodeRepository;
+use domain::mail::OutgoingEmail;
+use uuid::Uuid;
+
+use crate::Db;
+use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
+use crate::outbox_rows;
+use crate::schema::one_time_codes;
+
+/// The stored text of a purpose.
+const fn purpose_text(purpose: OtpPurpose) -> &'static str {
+    match purpose {
+        OtpPurpose::Signup => "signup",
+        OtpPurpose::MagicLink => "magic_link",
+        OtpPurpose::Recovery => "recovery",
+        OtpPurpose::EmailChange => "email_change",
+    }
+}
+
+fn parse_purpose(text: &str) -> Result<OtpPurpose, &'static str> {
+    [
+        OtpPurpose::Signup,
+        OtpPurpose::MagicLink,
+        OtpPurpose::Recovery,
+        OtpPurpose::EmailChange,
+    ]
+    .into_iter()
+    .find(|p| purpose_text(*p) == text)
+    .ok_or("unknown purpose")
+}
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = one_time_codes)]
+struct CodeRow {
+    id: String,
+    purpose: String,
+    email: String,
+    code_hash: String,
+    created_at: i64,
+    expires_at: i64,
+    used_at: Option<i64>,
+}
+
+impl CodeRow {
+    fn from_domain(code: &OneTimeCode) -> Self {
+        Self {
+            id: code.id.to_string(),
+            purpose: purpose_text(code.purpose).to_owned(),
+            email: code.email.as_str().to_owned(),
+            code_hash: code.code_hash.clone(),
+            created_at: to_millis(code.created_at),
+            expires_at: to_millis(code.expires_at),
+            used_at: code.used_at.map(to_millis),
+        }
+    }
+
+    fn into_domain(self) -> Result<OneTimeCode, RepoError> {
+        Ok(OneTimeCode {
+            id: parse_stored("one_time_codes.id", &self.id, Uuid::parse_str)?,
+            purpose: parse_stored("one_time_codes.purpose", &self.purpose, parse_purpose)?,
+            email: parse_stored("one_time_codes.email", &self.email, EmailAddress::parse)?,
+            code_hash: self.code_hash,
+            created_at: from_millis(self.created_at)?,
+            expires_at: from_millis(self.expires_at)?,
+            used_at: from_millis_opt(self.used_at)?,
+        })
+    }
+}
+
+/// [`OneTimeCodeRepository`] on the `one_time_codes` table; e-mails go to `email_outbox`.
+#[derive(Debug, Clone)]
+pub struct DieselOneTimeCodeRepository {
+    db: Db,
+}
+
+impl DieselOneTimeCodeRepository {
+    #[must_use]
+    pub const fn new(db: Db) -> Self {
+        Self { db }
+    }
+}
+
+/// The inner answer of a consume whose code was taken by a concurrent consume: rolls the transaction back.
+const LOST_RACE: &str = "one-time code used concurrently";
+
+#[async_trait]
+impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
+    async fn insert_with_email(&self, codes: &[OneTimeCode], email: &OutgoingEmail) -> Result<(), RepoError> {
+        let rows: Vec<CodeRow> = codes.iter().map(CodeRow::from_domain).collect();
+        // The e-mail is due when the codes were issued (the service's clock).
+        let now = codes.first().map_or_else(Utc::now, |c| c.created_at);
+        let email = email.clone();
+        self.db
+            .write(move |conn| {
+                for row in &rows {
+                    diesel::insert_into(one_time_codes::table)
+                        .values(row)
+                        .execute(conn)
+                        .map_err(db_error("storing a one-time code", "code_hash"))?;
+                }
+                outbox_rows::enqueue(conn, std::slice::from_ref(&email), now)
+            })
+            .await
+    }
+
+    async fn consume(
+        &self,
+        code_hash: &str,
+        purpose: OtpPurpose,
+        now: DateTime<Utc>,
+    ) -> Result<Option<OneTimeCode>, RepoError> {
+        let code_hash = code_hash.to_owned();
+        let at = to_millis(now);
+        let result = self
+            .db
+            .write(move |conn| {
+                let Some(found) = one_time_codes::table
+                    .filter(one_time_codes::code_hash.eq(&code_hash))
+                    .filter(one_time_codes::purpose.eq(purpose_text(purpose)))
+                    .filter(one_time_codes::used_at.is_null())
+                    .filter(one_time_codes::expires_at.gt(at))
+                    .select(CodeRow::as_select())
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("finding a one-time code"))?
+                else {
+                    return Ok(None);
+                };
+                // One statement marks the code and its unused siblings (same e-mail and purpose); a concurrent
+                // consume of any of them waits for the row locks and then finds them used.
+                let marked: Vec<String> = diesel::update(
+                    one_time_codes::table
+                        .filter(one_time_codes::email.eq(&found.email))
+                        .filter(one_time_codes::purpose.eq(&found.purpose))
+                        .filter(one_time_codes::used_at.is_null()),
+                )
+                .set(one_time_codes::used_at.eq(at))
+                .returning(one_time_codes::id)
+                .get_results(conn)
+                .map_err(backend("using a one-time code"))?;
+                if !marked.contains(&found.id) {
+                    // Another consume used it first; undo marking codes issued since.
+                    return Err(RepoError::Conflict(LOST_RACE.to_owned()));
+                }
+                let mut code = found.into_domain()?;
+                code.used_at = Some(now);
+                Ok(Some(code))
+            })
+            .await;
+        match result {
+            Err(RepoError::Conflict(reason)) if reason == LOST_RACE => Ok(None),
+            other => other,
+        }
+    }
+
+    async fn prune_expired(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
+        let cutoff = to_millis(cutoff);
+        self.db
+            .write(move |conn| {
+                diesel::delete(one_time_codes::table.filter(one_time_codes::expires_at.lt(cutoff)))
+                    .execute(conn)
+                    .map_err(backend("pruning one-time codes"))
+                    .map(|n| n as u64)
+            })
+            .await
+    }
+}

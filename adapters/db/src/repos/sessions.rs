@@ -1,0 +1,207 @@
+//! Refresh tokens (`refresh_tokens`): stored as digests, grouped in families (sessions), rotated with a
+//! compare-and-set so that a token is exchanged once.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use domain::common::{RepoError, UserId};
+use domain::identity::models::{AuthMethod, RefreshToken};
+use domain::identity::ports::RefreshTokenRepository;
+use uuid::Uuid;
+
+use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
+use crate::schema::refresh_tokens;
+use crate::{Db, DbConnection};
+
+/// The conflict a second use of a refresh token answers.
+pub const ALREADY_USED: &str = "already used";
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = refresh_tokens)]
+struct RefreshTokenRow {
+    token_hash: String,
+    family_id: String,
+    user_id: String,
+    created_at: i64,
+    last_used_at: i64,
+    family_started_at: i64,
+    revoked_at: Option<i64>,
+    replaced_by: Option<String>,
+    method: String,
+}
+
+impl RefreshTokenRow {
+    fn from_domain(token: &RefreshToken) -> Self {
+        Self {
+            token_hash: token.token_hash.clone(),
+            family_id: token.family_id.to_string(),
+            user_id: token.user_id.to_string(),
+            created_at: to_millis(token.created_at),
+            last_used_at: to_millis(token.last_used_at),
+            family_started_at: to_millis(token.family_started_at),
+            revoked_at: token.revoked_at.map(to_millis),
+            replaced_by: token.replaced_by.clone(),
+            method: token.method.as_str().to_owned(),
+        }
+    }
+
+    fn into_domain(self) -> Result<RefreshToken, RepoError> {
+        Ok(RefreshToken {
+            family_id: parse_stored("refresh_tokens.family_id", &self.family_id, Uuid::parse_str)?,
+            user_id: parse_stored("refresh_tokens.user_id", &self.user_id, str::parse::<UserId>)?,
+            method: parse_stored("refresh_tokens.method", &self.method, |m| {
+                AuthMethod::parse(m).ok_or("unknown sign-in method")
+            })?,
+            created_at: from_millis(self.created_at)?,
+            last_used_at: from_millis(self.last_used_at)?,
+            family_started_at: from_millis(self.family_started_at)?,
+            revoked_at: from_millis_opt(self.revoked_at)?,
+            replaced_by: self.replaced_by,
+            token_hash: self.token_hash,
+        })
+    }
+}
+
+fn insert_token(conn: &mut DbConnection, row: &RefreshTokenRow) -> Result<(), RepoError> {
+    diesel::insert_into(refresh_tokens::table)
+        .values(row)
+        .execute(conn)
+        .map_err(db_error("storing a refresh token", "token_hash"))
+        .map(drop)
+}
+
+/// [`RefreshTokenRepository`] on the `refresh_tokens` table.
+#[derive(Debug, Clone)]
+pub struct DieselRefreshTokenRepository {
+    db: Db,
+}
+
+impl DieselRefreshTokenRepository {
+    #[must_use]
+    pub const fn new(db: Db) -> Self {
+        Self { db }
+    }
+}
+
+#[async_trait]
+impl RefreshTokenRepository for DieselRefreshTokenRepository {
+    async fn insert(&self, token: &RefreshToken) -> Result<(), RepoError> {
+        let row = RefreshTokenRow::from_domain(token);
+        self.db.write(move |conn| insert_token(conn, &row)).await
+    }
+
+    async fn find_by_hash(&self, token_hash: &str) -> Result<Option<RefreshToken>, RepoError> {
+        let token_hash = token_hash.to_owned();
+        self.db
+            .read(move |conn| {
+                refresh_tokens::table
+                    .find(token_hash)
+                    .select(RefreshTokenRow::as_select())
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("reading a refresh token"))?
+                    .map(RefreshTokenRow::into_domain)
+                    .transpose()
+            })
+            .await
+    }
+
+    async fn rotate(
+        &self,
+        old_hash: &str,
+        successor: &RefreshToken,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        let old_hash = old_hash.to_owned();
+        let row = RefreshTokenRow::from_domain(successor);
+        self.db
+            .write(move |conn| {
+                // The compare-and-set: on PostgreSQL a concurrent rotation waits for the row lock and then
+                // finds `replaced_by` set; on SQLite writers are serialised.
+                let changed = diesel::update(
+                    refresh_tokens::table
+                        .find(&old_hash)
+                        .filter(refresh_tokens::replaced_by.is_null())
+                        .filter(refresh_tokens::revoked_at.is_null()),
+                )
+                .set((
+                    refresh_tokens::replaced_by.eq(&row.token_hash),
+                    refresh_tokens::last_used_at.eq(to_millis(now)),
+                ))
+                .execute(conn)
+                .map_err(backend("rotating a refresh token"))?;
+                if changed == 0 {
+                    let exists: i64 = refresh_tokens::table
+                        .find(&old_hash)
+                        .count()
+                        .get_result(conn)
+                        .map_err(backend("reading a refresh token"))?;
+                    return Err(if exists > 0 {
+                        RepoError::Conflict(ALREADY_USED.to_owned())
+                    } else {
+                        RepoError::NotFound
+                    });
+                }
+                insert_token(conn, &row)
+            })
+            .await
+    }
+
+    async fn revoke_family(&self, family_id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError> {
+        self.db
+            .write(move |conn| {
+                diesel::update(
+                    refresh_tokens::table
+                        .filter(refresh_tokens::family_id.eq(family_id.to_string()))
+                        .filter(refresh_tokens::revoked_at.is_null()),
+                )
+                .set(refresh_tokens::revoked_at.eq(to_millis(now)))
+                .execute(conn)
+                .map_err(backend("revoking a session"))
+                .map(drop)
+            })
+            .await
+    }
+
+    async fn revoke_all_for_user(
+        &self,
+        user: UserId,
+        keep_family: Option<Uuid>,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        self.db
+            .write(move |conn| {
+                let mut query = diesel::update(refresh_tokens::table)
+                    .filter(refresh_tokens::user_id.eq(user.to_string()))
+                    .filter(refresh_tokens::revoked_at.is_null())
+                    .into_boxed();
+                if let Some(keep) = keep_family {
+                    query = query.filter(refresh_tokens::family_id.ne(keep.to_string()));
+                }
+                query
+                    .set(refresh_tokens::revoked_at.eq(to_millis(now)))
+                    .execute(conn)
+                    .map_err(backend("revoking a user's sessions"))
+                    .map(drop)
+            })
+            .await
+    }
+
+    async fn prune_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
+        let cutoff = to_millis(cutoff);
+        self.db
+            .write(move |conn| {
+                diesel::delete(
+                    refresh_tokens::table.filter(
+                        refresh_tokens::family_started_at
+                            .lt(cutoff)
+                            .or(refresh_tokens::revoked_at.lt(cutoff)),
+                    ),
+                )
+                .execute(conn)
+                .map_err(backend("pruning refresh tokens"))
+                .map(|n| n as u64)
+            })
+            .await
+    }
+}

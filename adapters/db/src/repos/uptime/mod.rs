@@ -1,0 +1,478 @@
+//! Uptime data: the per-app monitor state and lease (`uptime_monitor`), raw checks (`uptime_checks`),
+//! per-app-per-UTC-day rollups (`uptime_daily`, `day` as `YYYY-MM-DD`) and state changes
+//! (`uptime_state_changes`).
+//!
+//! `uptime_monitor.check_slot_at` is the key of the due scan: the time of the last check, 0 before the first.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Days, NaiveDate, Utc};
+use diesel::dsl::{exists, not};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer};
+use domain::apps::PackageName;
+use domain::common::RepoError;
+use domain::mail::OutgoingEmail;
+use domain::uptime::calendar::YearMonth;
+use domain::uptime::models::{CheckOutcome, DailyRollup};
+use domain::uptime::ports::{AppUptimeState, LatestStatus, MonitoredApp, UptimeRepository};
+
+use crate::convert::{backend, from_millis, to_millis};
+use crate::schema::{apps, organizations, uptime_checks, uptime_daily, uptime_monitor, uptime_state_changes};
+use crate::{Db, DbConnection, outbox_rows};
+
+mod rows;
+
+use rows::{AppTuple, CheckRow, DailyRow, MONITORED, MonitorRow, day_text, health, monitored_app, package};
+
+macro_rules! app_query {
+    () => {
+        apps::table.inner_join(organizations::table).select((
+            apps::package_name,
+            apps::name,
+            apps::public_url,
+            apps::app_store_status,
+            organizations::contact_email,
+        ))
+    };
+}
+
+fn load_monitor(conn: &mut DbConnection, package_name: &str) -> Result<Option<MonitorRow>, RepoError> {
+    uptime_monitor::table
+        .find(package_name)
+        .select(MonitorRow::as_select())
+        .first(conn)
+        .optional()
+        .map_err(backend("reading an app's uptime state"))
+}
+
+/// Creates the monitor rows of SUBMITTED and PUBLISHED apps that have none (due at once). Concurrent
+/// instances may do this at the same time, so a row that appeared meanwhile is skipped.
+fn create_missing_monitors(conn: &mut DbConnection) -> Result<(), RepoError> {
+    let missing = apps::table
+        .filter(apps::app_store_status.eq_any(MONITORED))
+        .filter(not(exists(
+            uptime_monitor::table.filter(uptime_monitor::package_name.eq(apps::package_name)),
+        )))
+        // One order for every instance, so that concurrent inserts wait on each other without deadlocking.
+        .order(apps::package_name.asc())
+        .select((
+            apps::package_name,
+            0_i64.into_sql::<BigInt>(),
+            0_i32.into_sql::<Integer>(),
+        ));
+    let insert = diesel::insert_into(uptime_monitor::table)
+        .values(missing)
+        .into_columns((
+            uptime_monitor::package_name,
+            uptime_monitor::check_slot_at,
+            uptime_monitor::consecutive_failures,
+        ))
+        .on_conflict_do_nothing();
+    match conn {
+        DbConnection::Sqlite(c) => insert.execute(c),
+        DbConnection::Postgres(c) => insert.execute(c),
+    }
+    .map_err(backend("creating uptime monitor rows"))
+    .map(drop)
+}
+
+/// Loads the apps of `packages`, in that order.
+fn load_apps(conn: &mut DbConnection, packages: &[String]) -> Result<Vec<MonitoredApp>, RepoError> {
+    let mut rows: Vec<AppTuple> = app_query!()
+        .filter(apps::package_name.eq_any(packages))
+        .load(conn)
+        .map_err(backend("reading monitored apps"))?;
+    rows.sort_by_key(|row| packages.iter().position(|p| *p == row.0));
+    rows.into_iter().map(monitored_app).collect()
+}
+
+/// Adds one check to the app's rollup of its UTC day, creating the rollup.
+fn add_to_rollup(conn: &mut DbConnection, outcome: &CheckOutcome) -> Result<(), RepoError> {
+    let up = i32::from(outcome.is_up());
+    let latency = outcome.latency_ms.map_or(0, i64::from);
+    let measured = i32::from(outcome.latency_ms.is_some());
+    let key = (outcome.package_name.as_str(), day_text(outcome.day()));
+    let changed = diesel::update(uptime_daily::table.find((key.0, key.1.as_str())))
+        .set((
+            uptime_daily::healthy.eq(uptime_daily::healthy + up),
+            uptime_daily::unhealthy.eq(uptime_daily::unhealthy + (1 - up)),
+            uptime_daily::total.eq(uptime_daily::total + 1),
+            uptime_daily::latency_sum_ms.eq(uptime_daily::latency_sum_ms + latency),
+            uptime_daily::latency_count.eq(uptime_daily::latency_count + measured),
+        ))
+        .execute(conn)
+        .map_err(backend("updating a daily uptime rollup"))?;
+    if changed > 0 {
+        return Ok(());
+    }
+    diesel::insert_into(uptime_daily::table)
+        .values(DailyRow {
+            package_name: key.0.to_owned(),
+            day: key.1,
+            healthy: up,
+            unhealthy: 1 - up,
+            total: 1,
+            latency_sum_ms: latency,
+            latency_count: measured,
+        })
+        .execute(conn)
+        .map_err(backend("creating a daily uptime rollup"))
+        .map(drop)
+}
+
+/// Maps a write that refers to the app: a foreign-key violation means the app was deleted meanwhile.
+fn app_write(context: &'static str) -> impl Fn(diesel::result::Error) -> RepoError {
+    move |error| match &error {
+        diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::ForeignKeyViolation, _) => {
+            RepoError::NotFound
+        }
+        _ => RepoError::backend(context, error),
+    }
+}
+
+/// [`UptimeRepository`] on the uptime tables, reading apps and organizations.
+#[derive(Debug, Clone)]
+pub struct DieselUptimeRepository {
+    db: Db,
+}
+
+impl DieselUptimeRepository {
+    #[must_use]
+    pub const fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    async fn month_rollups(
+        &self,
+        package: Option<&PackageName>,
+        month: YearMonth,
+    ) -> Result<Vec<DailyRollup>, RepoError> {
+        let package = package.map(|p| p.as_str().to_owned());
+        let first = month.day(1).map(day_text);
+        let last = month.day(month.days()).map(day_text);
+        let (Some(first), Some(last)) = (first, last) else {
+            return Ok(Vec::new());
+        };
+        self.db
+            .read(move |conn| {
+                let mut query = uptime_daily::table
+                    .filter(uptime_daily::day.ge(first))
+                    .filter(uptime_daily::day.le(last))
+                    .order((uptime_daily::package_name.asc(), uptime_daily::day.asc()))
+                    .select(DailyRow::as_select())
+                    .into_boxed();
+                if let Some(package) = package {
+                    query = query.filter(uptime_daily::package_name.eq(package));
+                }
+                query
+                    .load(conn)
+                    .map_err(backend("reading daily uptime rollups"))?
+                    .into_iter()
+                    .map(DailyRow::into_domain)
+                    .collect()
+            })
+            .await
+    }
+}
+
+#[async_trait]
+impl UptimeRepository for DieselUptimeRepository {
+    async fn lease_due_apps(
+        &self,
+        now: DateTime<Utc>,
+        due_before: DateTime<Utc>,
+        limit: u32,
+        lease_until: DateTime<Utc>,
+    ) -> Result<Vec<MonitoredApp>, RepoError> {
+        let (now, due, until) = (to_millis(now), to_millis(due_before), to_millis(lease_until));
+        self.db
+            .write(move |conn| {
+                create_missing_monitors(conn)?;
+                let candidates: Vec<String> = uptime_monitor::table
+                    .inner_join(apps::table)
+                    .filter(apps::app_store_status.eq_any(MONITORED))
+                    .filter(uptime_monitor::check_slot_at.lt(due))
+                    .filter(
+                        uptime_monitor::lease_until
+                            .is_null()
+                            .or(uptime_monitor::lease_until.le(now)),
+                    )
+                    .order((
+                        uptime_monitor::check_slot_at.asc(),
+                        uptime_monitor::package_name.asc(),
+                    ))
+                    .limit(i64::from(limit))
+                    .select(uptime_monitor::package_name)
+                    .load(conn)
+                    .map_err(backend("finding apps due for a check"))?;
+                // Each lease is a conditional update: a concurrent instance that leased the app first makes
+                // it miss (on PostgreSQL it waits for that row and re-checks the condition).
+                let mut leased = Vec::with_capacity(candidates.len());
+                for package_name in candidates {
+                    let changed = diesel::update(
+                        uptime_monitor::table
+                            .find(&package_name)
+                            .filter(uptime_monitor::check_slot_at.lt(due))
+                            .filter(
+                                uptime_monitor::lease_until
+                                    .is_null()
+                                    .or(uptime_monitor::lease_until.le(now)),
+                            ),
+                    )
+                    .set(uptime_monitor::lease_until.eq(until))
+                    .execute(conn)
+                    .map_err(backend("leasing an app for a check"))?;
+                    if changed > 0 {
+                        leased.push(package_name);
+                    }
+                }
+                load_apps(conn, &leased)
+            })
+            .await
+    }
+
+    async fn record(&self, outcome: &CheckOutcome) -> Result<AppUptimeState, RepoError> {
+        let outcome = outcome.clone();
+        self.db
+            .write(move |conn| {
+                let package_name = outcome.package_name.as_str().to_owned();
+                // Touching the row first takes its lock on PostgreSQL: a concurrent record of the same app
+                // waits, so the read below is the latest state.
+                let touched = diesel::update(uptime_monitor::table.find(&package_name))
+                    .set(uptime_monitor::lease_until.eq(None::<i64>))
+                    .execute(conn)
+                    .map_err(backend("releasing an uptime lease"))?;
+                if touched == 0 {
+                    diesel::insert_into(uptime_monitor::table)
+                        .values((
+                            uptime_monitor::package_name.eq(&package_name),
+                            uptime_monitor::check_slot_at.eq(0_i64),
+                            uptime_monitor::consecutive_failures.eq(0),
+                        ))
+                        .execute(conn)
+                        .map_err(app_write("creating an uptime monitor row"))?;
+                }
+                let previous = load_monitor(conn, &package_name)?.ok_or(RepoError::NotFound)?;
+                diesel::insert_into(uptime_checks::table)
+                    .values(CheckRow::from_domain(&outcome))
+                    .execute(conn)
+                    .map_err(app_write("storing a health check"))?;
+                add_to_rollup(conn, &outcome)?;
+
+                let checked_at = to_millis(outcome.checked_at);
+                let flipped = previous.last_online != Some(outcome.online);
+                if flipped {
+                    diesel::insert_into(uptime_state_changes::table)
+                        .values((
+                            uptime_state_changes::package_name.eq(&package_name),
+                            uptime_state_changes::changed_at.eq(checked_at),
+                            uptime_state_changes::online.eq(outcome.online),
+                            uptime_state_changes::health.eq(outcome.health.as_str()),
+                        ))
+                        .execute(conn)
+                        .map_err(app_write("storing an uptime state change"))?;
+                }
+                let consecutive = if outcome.online {
+                    0
+                } else {
+                    previous.consecutive_failures.saturating_add(1)
+                };
+                let changed_at = if flipped {
+                    Some(checked_at)
+                } else {
+                    previous.last_changed_at
+                };
+                diesel::update(uptime_monitor::table.find(&package_name))
+                    .set((
+                        uptime_monitor::check_slot_at.eq(checked_at),
+                        uptime_monitor::lease_until.eq(None::<i64>),
+                        uptime_monitor::consecutive_failures.eq(consecutive),
+                        uptime_monitor::last_health.eq(outcome.health.as_str()),
+                        uptime_monitor::last_online.eq(outcome.online),
+                        uptime_monitor::last_checked_at.eq(checked_at),
+                        uptime_monitor::last_changed_at.eq(changed_at),
+                    ))
+                    .execute(conn)
+                    .map_err(backend("updating an app's uptime state"))?;
+                load_monitor(conn, &package_name)?
+                    .ok_or(RepoError::NotFound)?
+                    .into_state()?
+                    .ok_or_else(|| RepoError::backend("recording a check", "the state was not stored"))
+            })
+            .await
+    }
+
+    async fn queue_offline_alert(
+        &self,
+        package: &PackageName,
+        email: &OutgoingEmail,
+        now: DateTime<Utc>,
+        not_since: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
+        let package_name = package.as_str().to_owned();
+        let email = email.clone();
+        self.db
+            .write(move |conn| {
+                let changed = diesel::update(
+                    uptime_monitor::table
+                        .find(&package_name)
+                        .filter(uptime_monitor::last_checked_at.is_not_null())
+                        .filter(
+                            uptime_monitor::offline_alert_at
+                                .is_null()
+                                .or(uptime_monitor::offline_alert_at.lt(to_millis(not_since))),
+                        ),
+                )
+                .set(uptime_monitor::offline_alert_at.eq(to_millis(now)))
+                .execute(conn)
+                .map_err(backend("marking an outage e-mail"))?;
+                if changed > 0 {
+                    outbox_rows::enqueue(conn, std::slice::from_ref(&email), now)?;
+                    return Ok(true);
+                }
+                let has_state =
+                    load_monitor(conn, &package_name)?.is_some_and(|m| m.last_checked_at.is_some());
+                if has_state {
+                    Ok(false)
+                } else {
+                    Err(RepoError::NotFound)
+                }
+            })
+            .await
+    }
+
+    async fn app_state(&self, package: &PackageName) -> Result<Option<AppUptimeState>, RepoError> {
+        let package_name = package.as_str().to_owned();
+        self.db
+            .read(move |conn| {
+                load_monitor(conn, &package_name)?
+                    .map(MonitorRow::into_state)
+                    .transpose()
+                    .map(Option::flatten)
+            })
+            .await
+    }
+
+    async fn all_monitored_apps(&self) -> Result<Vec<MonitoredApp>, RepoError> {
+        self.db
+            .read(|conn| {
+                app_query!()
+                    .filter(apps::app_store_status.eq_any(MONITORED))
+                    .order(apps::package_name.asc())
+                    .load::<AppTuple>(conn)
+                    .map_err(backend("listing monitored apps"))?
+                    .into_iter()
+                    .map(monitored_app)
+                    .collect()
+            })
+            .await
+    }
+
+    async fn find_app_by_health_url(&self, url: &str) -> Result<Option<MonitoredApp>, RepoError> {
+        let Some(base) = url.strip_suffix("/health") else {
+            return Ok(None);
+        };
+        let url = url.to_owned();
+        let bases = vec![base.to_owned(), format!("{base}/")];
+        self.db
+            .read(move |conn| {
+                let rows: Vec<AppTuple> = app_query!()
+                    .filter(apps::public_url.eq_any(bases))
+                    .order(apps::package_name.asc())
+                    .load(conn)
+                    .map_err(backend("finding an app by its health URL"))?;
+                for row in rows {
+                    let app = monitored_app(row)?;
+                    if app.health_url == url {
+                        return Ok(Some(app));
+                    }
+                }
+                Ok(None)
+            })
+            .await
+    }
+
+    async fn all_month_rollups(&self, month: YearMonth) -> Result<Vec<DailyRollup>, RepoError> {
+        self.month_rollups(None, month).await
+    }
+
+    async fn app_month_rollups(
+        &self,
+        package: &PackageName,
+        month: YearMonth,
+    ) -> Result<Vec<DailyRollup>, RepoError> {
+        self.month_rollups(Some(package), month).await
+    }
+
+    async fn problem_checks(
+        &self,
+        package: &PackageName,
+        day: NaiveDate,
+    ) -> Result<Vec<CheckOutcome>, RepoError> {
+        let package_name = package.as_str().to_owned();
+        let start = day.and_hms_opt(0, 0, 0).map(|t| to_millis(t.and_utc()));
+        let end = day
+            .checked_add_days(Days::new(1))
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map(|t| to_millis(t.and_utc()));
+        let (Some(start), Some(end)) = (start, end) else {
+            return Ok(Vec::new());
+        };
+        self.db
+            .read(move |conn| {
+                uptime_checks::table
+                    .filter(uptime_checks::package_name.eq(package_name))
+                    .filter(uptime_checks::checked_at.ge(start))
+                    .filter(uptime_checks::checked_at.lt(end))
+                    .filter(not(uptime_checks::healthy).or(not(uptime_checks::online)))
+                    .order(uptime_checks::checked_at.desc())
+                    .select(CheckRow::as_select())
+                    .load(conn)
+                    .map_err(backend("reading problem checks"))?
+                    .into_iter()
+                    .map(CheckRow::into_domain)
+                    .collect()
+            })
+            .await
+    }
+
+    async fn all_latest_status(&self) -> Result<Vec<LatestStatus>, RepoError> {
+        self.db
+            .read(|conn| {
+                let rows: Vec<(String, Option<String>, Option<i64>)> = uptime_monitor::table
+                    .filter(uptime_monitor::last_checked_at.is_not_null())
+                    .filter(uptime_monitor::last_health.is_not_null())
+                    .order(uptime_monitor::package_name.asc())
+                    .select((
+                        uptime_monitor::package_name,
+                        uptime_monitor::last_health,
+                        uptime_monitor::last_checked_at,
+                    ))
+                    .load(conn)
+                    .map_err(backend("reading the latest checks"))?;
+                rows.into_iter()
+                    .filter_map(|(p, h, at)| Some((p, h?, at?)))
+                    .map(|(package_name, last_health, checked_at)| {
+                        Ok(LatestStatus {
+                            package_name: package("uptime_monitor.package_name", &package_name)?,
+                            health: health("uptime_monitor.last_health", &last_health)?,
+                            checked_at: from_millis(checked_at)?,
+                        })
+                    })
+                    .collect()
+            })
+            .await
+    }
+
+    async fn prune_raw_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
+        let cutoff = to_millis(cutoff);
+        self.db
+            .write(move |conn| {
+                diesel::delete(uptime_checks::table.filter(uptime_checks::checked_at.lt(cutoff)))
+                    .execute(conn)
+                    .map_err(backend("pruning raw checks"))
+                    .map(|n| n as u64)
+            })
+            .await
+    }
+}

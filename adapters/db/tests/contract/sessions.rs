@@ -1,0 +1,165 @@
+//! Refresh tokens: storage, compare-and-set rotation, revocation and pruning.
+
+use crate::fixtures;
+use adapter_db::repos::DieselRefreshTokenRepository;
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use domain::common::RepoError;
+use domain::identity::models::{AuthMethod, RefreshToken};
+use domain::identity::ports::RefreshTokenRepository;
+use uuid::Uuid;
+
+fn noon() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 14, 12, 0, 0).unwrap() + Duration::milliseconds(7)
+}
+
+async fn stored(repo: &DieselRefreshTokenRepository, hash: &str) -> RefreshToken {
+    repo.find_by_hash(hash).await.unwrap().expect("stored token")
+}
+
+contract! {
+    async fn an_inserted_token_reads_back_and_its_digest_is_unique(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let user = fixtures::account(db, "s@example.com");
+        let token = RefreshToken::start("h1".into(), user, AuthMethod::EmailSignup, noon());
+        repo.insert(&token).await.unwrap();
+        assert_eq!(repo.find_by_hash("h1").await.unwrap(), Some(token));
+        assert_eq!(repo.find_by_hash("nope").await.unwrap(), None);
+        let again = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
+        let result = repo.insert(&again).await;
+        assert!(matches!(result, Err(RepoError::Duplicate("token_hash"))), "{result:?}");
+    }
+
+    async fn a_rotation_marks_the_old_token_used_and_stores_the_successor(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let user = fixtures::account(db, "s@example.com");
+        let first = RefreshToken::start("h1".into(), user, AuthMethod::OAuth, noon());
+        repo.insert(&first).await.unwrap();
+        let later = noon() + Duration::hours(1);
+        let successor = first.successor("h2".into(), later);
+        repo.rotate("h1", &successor, later).await.unwrap();
+        let old = stored(&repo, "h1").await;
+        assert_eq!((old.replaced_by.as_deref(), old.last_used_at), (Some("h2"), later));
+        assert_eq!(old.revoked_at, None);
+        let new = stored(&repo, "h2").await;
+        assert_eq!(new, successor);
+        assert_eq!((new.family_id, new.method, new.family_started_at), (first.family_id, AuthMethod::OAuth, noon()));
+    }
+
+    async fn rotating_a_used_revoked_or_unknown_token_fails_and_stores_nothing(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let user = fixtures::account(db, "s@example.com");
+        let first = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
+        repo.insert(&first).await.unwrap();
+        repo.rotate("h1", &first.successor("h2".into(), noon()), noon()).await.unwrap();
+        let reuse = repo.rotate("h1", &first.successor("h3".into(), noon()), noon()).await;
+        assert!(matches!(reuse, Err(RepoError::Conflict(_))), "{reuse:?}");
+        assert_eq!(repo.find_by_hash("h3").await.unwrap(), None, "no successor of a reused token");
+        assert_eq!(stored(&repo, "h1").await.replaced_by.as_deref(), Some("h2"));
+
+        let other = RefreshToken::start("r1".into(), user, AuthMethod::Password, noon());
+        repo.insert(&other).await.unwrap();
+        repo.revoke_family(other.family_id, noon()).await.unwrap();
+        let revoked = repo.rotate("r1", &other.successor("r2".into(), noon()), noon()).await;
+        assert!(matches!(revoked, Err(RepoError::Conflict(_))), "{revoked:?}");
+        assert_eq!(repo.find_by_hash("r2").await.unwrap(), None);
+
+        let unknown = repo.rotate("missing", &first.successor("m2".into(), noon()), noon()).await;
+        assert!(matches!(unknown, Err(RepoError::NotFound)), "{unknown:?}");
+        assert_eq!(repo.find_by_hash("m2").await.unwrap(), None);
+    }
+
+    async fn of_concurrent_rotations_of_one_token_exactly_one_wins(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let user = fixtures::account(db, "race@example.com");
+        let first = RefreshToken::start("h0".into(), user, AuthMethod::Password, noon());
+        repo.insert(&first).await.unwrap();
+        let mut tasks = Vec::new();
+        for i in 0..8 {
+            let repo = repo.clone();
+            let successor = first.successor(format!("next-{i}"), noon());
+            tasks.push(tokio::spawn(async move { repo.rotate("h0", &successor, noon()).await }));
+        }
+        let mut wins = 0;
+        for task in tasks {
+            match task.await.unwrap() {
+                Ok(()) => wins += 1,
+                Err(RepoError::Conflict(_)) => {}
+                Err(other) => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(wins, 1);
+        let winner = stored(&repo, "h0").await.replaced_by.unwrap();
+        let mut successors = 0;
+        for i in 0..8 {
+            if repo.find_by_hash(&format!("next-{i}")).await.unwrap().is_some() {
+                successors += 1;
+                assert_eq!(winner, format!("next-{i}"));
+            }
+        }
+        assert_eq!(successors, 1, "only the winner's successor is stored");
+    }
+
+    async fn revoking_a_family_revokes_only_its_tokens_once(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let user = fixtures::account(db, "s@example.com");
+        let first = RefreshToken::start("a1".into(), user, AuthMethod::Password, noon());
+        let other = RefreshToken::start("b1".into(), user, AuthMethod::Password, noon());
+        repo.insert(&first).await.unwrap();
+        repo.insert(&other).await.unwrap();
+        repo.rotate("a1", &first.successor("a2".into(), noon()), noon()).await.unwrap();
+        let at = noon() + Duration::minutes(1);
+        repo.revoke_family(first.family_id, at).await.unwrap();
+        repo.revoke_family(first.family_id, at + Duration::minutes(5)).await.unwrap();
+        assert_eq!(stored(&repo, "a1").await.revoked_at, Some(at));
+        assert_eq!(stored(&repo, "a2").await.revoked_at, Some(at), "idempotent: the first time stays");
+        assert_eq!(stored(&repo, "b1").await.revoked_at, None);
+        repo.revoke_family(Uuid::new_v4(), at).await.unwrap();
+    }
+
+    async fn revoking_all_of_a_users_sessions_can_keep_one(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let user = fixtures::account(db, "s@example.com");
+        let someone = fixtures::account(db, "else@example.com");
+        let keep = RefreshToken::start("keep".into(), user, AuthMethod::Password, noon());
+        let drop1 = RefreshToken::start("drop1".into(), user, AuthMethod::Otp, noon());
+        let drop2 = RefreshToken::start("drop2".into(), user, AuthMethod::MagicLink, noon());
+        let foreign = RefreshToken::start("foreign".into(), someone, AuthMethod::Password, noon());
+        for token in [&keep, &drop1, &drop2, &foreign] {
+            repo.insert(token).await.unwrap();
+        }
+        repo.revoke_all_for_user(user, Some(keep.family_id), noon()).await.unwrap();
+        assert_eq!(stored(&repo, "keep").await.revoked_at, None);
+        assert_eq!(stored(&repo, "drop1").await.revoked_at, Some(noon()));
+        assert_eq!(stored(&repo, "drop2").await.revoked_at, Some(noon()));
+        assert_eq!(stored(&repo, "foreign").await.revoked_at, None);
+        let later = noon() + Duration::hours(1);
+        repo.revoke_all_for_user(user, None, later).await.unwrap();
+        assert_eq!(stored(&repo, "keep").await.revoked_at, Some(later));
+        assert_eq!(stored(&repo, "drop1").await.revoked_at, Some(noon()), "idempotent");
+        assert_eq!(stored(&repo, "foreign").await.revoked_at, None);
+    }
+
+    async fn pruning_deletes_old_families_and_long_revoked_tokens(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let user = fixtures::account(db, "s@example.com");
+        let cutoff = noon();
+        let ancient = RefreshToken::start("ancient".into(), user, AuthMethod::Password, cutoff - Duration::days(31));
+        let ancient_next = ancient.successor("ancient-next".into(), cutoff - Duration::days(1));
+        let revoked_long_ago = RefreshToken::start("revoked".into(), user, AuthMethod::Password, cutoff + Duration::hours(1));
+        let revoked_recently = RefreshToken::start("recent".into(), user, AuthMethod::Password, cutoff + Duration::hours(1));
+        let live = RefreshToken::start("live".into(), user, AuthMethod::Password, cutoff);
+        for token in [&ancient, &ancient_next, &revoked_long_ago, &revoked_recently, &live] {
+            repo.insert(token).await.unwrap();
+        }
+        repo.revoke_family(revoked_long_ago.family_id, cutoff - Duration::seconds(1)).await.unwrap();
+        repo.revoke_family(revoked_recently.family_id, cutoff).await.unwrap();
+        assert_eq!(repo.prune_before(cutoff).await.unwrap(), 3);
+        for gone in ["ancient", "ancient-next", "revoked"] {
+            assert_eq!(repo.find_by_hash(gone).await.unwrap(), None, "{gone}");
+        }
+        for kept in ["recent", "live"] {
+            assert!(repo.find_by_hash(kept).await.unwrap().is_some(), "{kept}");
+        }
+        assert_eq!(repo.prune_before(cutoff).await.unwrap(), 0);
+    }
+}
