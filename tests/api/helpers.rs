@@ -13,7 +13,7 @@ pub struct TestApp {
     pub frontend: TempDir,
     _data: TempDir,
     /// The PostgreSQL schema of a server started on PostgreSQL (dropped with the app).
-    _database: Option<TestDb>,
+    pub database: Option<TestDb>,
 }
 
 impl TestApp {
@@ -41,7 +41,8 @@ pub async fn spawn_app_on(backend: Backend) -> TestApp {
     let (database_url, database) = match backend {
         Backend::Sqlite => (format!("sqlite://{}/portal.db", data.path().display()), None),
         Backend::Postgres => {
-            let test_db = adapter_db::testing::fresh(Backend::Postgres);
+            // Left unmigrated: the server must migrate it itself.
+            let test_db = adapter_db::testing::empty(Backend::Postgres);
             (test_db.url().to_owned(), Some(test_db))
         }
     };
@@ -49,10 +50,7 @@ pub async fn spawn_app_on(backend: Backend) -> TestApp {
         ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
         ("PORTAL_FRONTEND_DIR", frontend.path().display().to_string()),
         ("PORTAL_DATA_DIR", data.path().display().to_string()),
-        (
-            "DATABASE_URL",
-            format!("sqlite://{}/portal.db", data.path().display()),
-        ),
+        ("DATABASE_URL", database_url.clone()),
         ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
     ]
     .into_iter()
@@ -67,6 +65,6 @@ pub async fn spawn_app_on(backend: Backend) -> TestApp {
         client: reqwest::Client::new(),
         frontend,
         _data: data,
-        _database: database,
+        database,
     }
 }

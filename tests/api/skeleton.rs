@@ -2,6 +2,7 @@
 
 use crate::helpers::{spawn_app, spawn_app_on};
 use adapter_db::Backend;
+use diesel::RunQueryDsl;
 use reqwest::StatusCode;
 
 #[tokio::test]
@@ -95,6 +96,16 @@ async fn every_answer_carries_the_security_headers() {
 #[tokio::test]
 async fn the_server_starts_and_serves_on_postgresql_too() {
     let app = spawn_app_on(Backend::Postgres).await;
+    // The server migrated the empty PostgreSQL schema it was given.
+    let database = app.database.as_ref().unwrap();
+    assert_eq!(database.backend(), Backend::Postgres);
+    let mut conn = database.connection().unwrap();
+    let applied: i64 = diesel::dsl::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+        "(SELECT count(*) FROM __diesel_schema_migrations)",
+    ))
+    .get_result(&mut *conn)
+    .unwrap();
+    assert_eq!(applied, 1);
     let response = app.client.get(app.url("/healthz")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     let body: serde_json::Value = app

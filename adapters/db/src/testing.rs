@@ -70,6 +70,27 @@ pub fn fresh(backend: Backend) -> TestDb {
     }
 }
 
+/// A fresh database of the given backend with no tables yet (for testing that a server migrates it).
+///
+/// # Panics
+/// As [`fresh`].
+#[must_use]
+pub fn empty(backend: Backend) -> TestDb {
+    match backend {
+        Backend::Sqlite => {
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temporary folder: {e}"));
+            let url = format!("sqlite://{}/portal.db", dir.path().display());
+            let db = Db::connect(&url, 8).unwrap_or_else(|e| panic!("SQLite test database: {e}"));
+            TestDb {
+                db,
+                url,
+                cleanup: Cleanup::Sqlite(dir),
+            }
+        }
+        Backend::Postgres => postgres_schema(),
+    }
+}
+
 fn fresh_sqlite() -> TestDb {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temporary folder: {e}"));
     let url = format!("sqlite://{}/portal.db", dir.path().display());
@@ -84,6 +105,15 @@ fn fresh_sqlite() -> TestDb {
 }
 
 fn fresh_postgres() -> TestDb {
+    let test_db = postgres_schema();
+    test_db
+        .db
+        .run_migrations()
+        .unwrap_or_else(|e| panic!("PostgreSQL migrations: {e}"));
+    test_db
+}
+
+fn postgres_schema() -> TestDb {
     let admin_url = postgres_admin_url();
     let schema = format!("test_{}", uuid::Uuid::new_v4().simple());
     let mut admin = PgConnection::establish(&admin_url).unwrap_or_else(|e| {
@@ -99,10 +129,5 @@ fn fresh_postgres() -> TestDb {
     let url = format!("{admin_url}{separator}options=-csearch_path%3D{schema}");
     let db = Db::connect(&url, 8).unwrap_or_else(|e| panic!("PostgreSQL test database: {e}"));
     let cleanup = Cleanup::Postgres { admin_url, schema };
-    let test_db = TestDb { db, url, cleanup };
-    test_db
-        .db
-        .run_migrations()
-        .unwrap_or_else(|e| panic!("PostgreSQL migrations: {e}"));
-    test_db
+    TestDb { db, url, cleanup }
 }
