@@ -1,8 +1,10 @@
 //! The developer portal server: configuration, wiring of the adapters around the domain, background
 //! workers and the command line.
 
+pub mod admin_cli;
 pub mod config;
 pub mod startup;
+pub mod system;
 pub mod telemetry;
 
 pub use config::Config;

@@ -1,7 +1,7 @@
 //! `app-server`: the developer portal in one binary.
 
+use app_server::admin_cli::{self, AdminCommand};
 use app_server::{Application, Config, telemetry};
-
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -21,6 +21,11 @@ enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Manage platform admins (who review apps and watch uptime).
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
 }
 
 #[actix_web::main]
@@ -31,12 +36,22 @@ async fn main() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
-            let application = Application::build(&config)?;
+            let application = Application::build(&config).await?;
             application.run_until_stopped().await?;
         }
         Command::Migrate => {
             app_server::startup::open_database(&config)?;
             println!("database is up to date");
+        }
+        Command::Admin { command } => {
+            let db = app_server::startup::open_database(&config)?;
+            match admin_cli::run(&db, command).await {
+                Ok(output) => println!("{output}"),
+                Err(error) => {
+                    eprintln!("app-server admin: {error}");
+                    std::process::exit(1);
+                }
+            }
         }
     }
     Ok(())

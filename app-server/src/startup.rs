@@ -35,10 +35,12 @@ impl Application {
     /// Binds the listener (port 0 picks a free port) and wires every adapter.
     ///
     /// # Errors
-    /// When the address cannot be bound.
-    pub fn build(config: &Config) -> anyhow::Result<Self> {
+    /// When the database cannot be opened or migrated, a configured admin e-mail is invalid, or the address
+    /// cannot be bound.
+    pub async fn build(config: &Config) -> anyhow::Result<Self> {
         let db = open_database(config)?;
         tracing::info!(backend = ?db.backend(), "database ready");
+        seed_platform_admins(config, &db).await?;
         let listener = TcpListener::bind(config.bind)
             .map_err(|e| anyhow::anyhow!("could not listen on {}: {e}", config.bind))?;
         let port = listener.local_addr()?.port();
@@ -73,6 +75,27 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// Makes the addresses of `PORTAL_ADMIN_EMAILS` platform admins (those that have no role yet).
+async fn seed_platform_admins(config: &Config, db: &db_adapter::Db) -> anyhow::Result<()> {
+    if config.admin_emails.is_empty() {
+        return Ok(());
+    }
+    let added = crate::admin_cli::service(db)
+        .seed(&config.admin_emails.join(","))
+        .await
+        .map_err(|e| anyhow::anyhow!("PORTAL_ADMIN_EMAILS: {e}"))?;
+    for email in &added {
+        tracing::info!(%email, "made a platform admin from PORTAL_ADMIN_EMAILS");
+    }
+    if config.smtp_url.is_none() {
+        tracing::warn!(
+            "PORTAL_ADMIN_EMAILS is set and no SMTP server is configured: accounts are confirmed at sign-up, \
+             so whoever signs up first with one of these addresses gets its platform role"
+        );
+    }
+    Ok(())
 }
 
 fn public_config(config: &Config) -> PublicConfig {

@@ -8,6 +8,8 @@ use tempfile::TempDir;
 
 pub struct TestApp {
     pub address: String,
+    /// The database the server uses (the same file or schema).
+    pub database_url: String,
     pub client: reqwest::Client,
     /// The built web UI this server serves (a tiny stand-in written by the helper).
     pub frontend: TempDir,
@@ -29,6 +31,11 @@ pub async fn spawn_app() -> TestApp {
 
 /// A server on a fresh database of the given backend.
 pub async fn spawn_app_on(backend: Backend) -> TestApp {
+    spawn_app_with(backend, &[]).await
+}
+
+/// A server on a fresh database, with extra configuration variables.
+pub async fn spawn_app_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
     let frontend = tempfile::tempdir().expect("temp dir");
     std::fs::write(
         frontend.path().join("index.html"),
@@ -55,13 +62,16 @@ pub async fn spawn_app_on(backend: Backend) -> TestApp {
     ]
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
+    .chain(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())))
     .collect();
     let config = Config::from_vars(&vars).expect("config");
-    let application = Application::build(&config).expect("build");
+    let database_url = config.database_url.clone();
+    let application = Application::build(&config).await.expect("build");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run_until_stopped());
     TestApp {
         address,
+        database_url,
         client: reqwest::Client::new(),
         frontend,
         _data: data,

@@ -2,5 +2,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test-only crate: a failed setup should panic
 
+mod admins;
 mod helpers;
 mod skeleton;

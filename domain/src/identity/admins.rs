@@ -99,6 +99,53 @@ impl PlatformAdminService {
         if !caller.can_manage_platform() {
             return Err(PlatformAdminError::Forbidden);
         }
+        self.upsert(email, role, Some(caller.email.clone())).await
+    }
+
+    /// Removes a platform admin or reviewer. Only an `admin` may; the last admin stays.
+    ///
+    /// # Errors
+    /// [`PlatformAdminError::Forbidden`]; [`PlatformAdminError::NotFound`] (also for a malformed e-mail);
+    /// [`PlatformAdminError::LastAdmin`]; a store failure.
+    pub async fn revoke(&self, caller: &Caller, email: &str) -> Result<(), PlatformAdminError> {
+        if !caller.can_manage_platform() {
+            return Err(PlatformAdminError::Forbidden);
+        }
+        self.remove(email).await
+    }
+
+    /// [`PlatformAdminService::grant`] for the operator at the command line (`app-server admin grant`):
+    /// whoever can run the server binary against its database is trusted, so no caller is checked. The
+    /// same rules hold otherwise (valid e-mail and role, the last admin stays).
+    ///
+    /// # Errors
+    /// As [`PlatformAdminService::grant`], without `Forbidden`.
+    pub async fn operator_grant(&self, email: &str, role: &str) -> Result<PlatformAdmin, PlatformAdminError> {
+        self.upsert(email, role, None).await
+    }
+
+    /// [`PlatformAdminService::revoke`] for the operator at the command line (`app-server admin revoke`).
+    ///
+    /// # Errors
+    /// As [`PlatformAdminService::revoke`], without `Forbidden`.
+    pub async fn operator_revoke(&self, email: &str) -> Result<(), PlatformAdminError> {
+        self.remove(email).await
+    }
+
+    /// Everyone with a platform role, for the operator at the command line (`app-server admin list`).
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn operator_list(&self) -> Result<Vec<PlatformAdmin>, PlatformAdminError> {
+        Ok(self.admins.list().await?)
+    }
+
+    async fn upsert(
+        &self,
+        email: &str,
+        role: &str,
+        by: Option<EmailAddress>,
+    ) -> Result<PlatformAdmin, PlatformAdminError> {
         let mut fields = FieldErrors::default();
         let email = EmailAddress::parse(email)
             .map_err(|_| fields.add("email", INVALID_EMAIL))
@@ -114,21 +161,10 @@ impl PlatformAdminService {
         {
             return Err(PlatformAdminError::LastAdmin);
         }
-        Ok(self
-            .admins
-            .upsert(&email, role, Some(caller.email.clone()), self.clock.now())
-            .await?)
+        Ok(self.admins.upsert(&email, role, by, self.clock.now()).await?)
     }
 
-    /// Removes a platform admin or reviewer. Only an `admin` may; the last admin stays.
-    ///
-    /// # Errors
-    /// [`PlatformAdminError::Forbidden`]; [`PlatformAdminError::NotFound`] (also for a malformed e-mail);
-    /// [`PlatformAdminError::LastAdmin`]; a store failure.
-    pub async fn revoke(&self, caller: &Caller, email: &str) -> Result<(), PlatformAdminError> {
-        if !caller.can_manage_platform() {
-            return Err(PlatformAdminError::Forbidden);
-        }
+    async fn remove(&self, email: &str) -> Result<(), PlatformAdminError> {
         let email = EmailAddress::parse(email).map_err(|_| PlatformAdminError::NotFound)?;
         let admins = self.admins.list().await?;
         if !admins.iter().any(|a| a.email == email) {
@@ -319,6 +355,43 @@ mod tests {
             revoke.to_string(),
             "You cannot remove the last platform admin. Add another admin first."
         );
+    }
+
+    #[test]
+    fn the_operator_grants_without_a_caller_and_nobody_is_recorded_as_adding() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_list().returning(|| Ok(vec![]));
+        repo.expect_upsert()
+            .withf(|email, role, by, _| {
+                email.as_str() == "first@x.io" && *role == PlatformRole::Admin && by.is_none()
+            })
+            .times(1)
+            .returning(|email, role, _, _| Ok(entry(email.as_str(), role)));
+        let granted = block_on(service(repo).operator_grant("First@X.io", "admin")).unwrap();
+        assert_eq!(granted.email.as_str(), "first@x.io");
+    }
+
+    #[test]
+    fn the_operator_keeps_the_same_rules_as_an_admin() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_list()
+            .returning(|| Ok(vec![entry("only@x.io", PlatformRole::Admin)]));
+        repo.expect_upsert().never();
+        repo.expect_remove().never();
+        let service = service(repo);
+        let bad = block_on(service.operator_grant("nope", "boss")).unwrap_err();
+        let PlatformAdminError::Validation(fields) = bad else {
+            panic!("expected a validation error")
+        };
+        assert!(fields.get("email").is_some() && fields.get("role").is_some());
+        assert!(matches!(
+            block_on(service.operator_revoke("only@x.io")),
+            Err(PlatformAdminError::LastAdmin)
+        ));
+        assert!(matches!(
+            block_on(service.operator_revoke("stranger@x.io")),
+            Err(PlatformAdminError::NotFound)
+        ));
     }
 
     #[test]

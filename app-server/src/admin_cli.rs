@@ -1,0 +1,82 @@
+//! `app-server admin grant|revoke|list`: platform admins from the command line. Whoever can run the
+//! binary against the database is trusted (that is how the first admin is made).
+
+use clap::Subcommand;
+use db_adapter::Db;
+use db_adapter::repos::DieselPlatformAdminRepository;
+use domain::identity::admins::{PlatformAdminError, PlatformAdminService};
+use std::sync::Arc;
+
+use crate::system::SystemClock;
+
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Give an e-mail address a platform role (the account gets it when it signs in with that address).
+    Grant {
+        email: String,
+        /// `admin` (reviews apps and manages platform admins) or `reviewer` (reviews only).
+        #[arg(long, default_value = "admin")]
+        role: String,
+    },
+    /// Remove an e-mail address's platform role (the last admin cannot be removed).
+    Revoke { email: String },
+    /// List everyone with a platform role.
+    List,
+}
+
+/// The platform-admin service over the database.
+#[must_use]
+pub fn service(db: &Db) -> PlatformAdminService {
+    PlatformAdminService::new(
+        Arc::new(DieselPlatformAdminRepository::new(db.clone())),
+        Arc::new(SystemClock),
+    )
+}
+
+/// Runs one admin command and answers what to print.
+///
+/// # Errors
+/// The rule that refused the change (invalid e-mail or role, last admin, unknown e-mail) or a store failure.
+pub async fn run(db: &Db, command: AdminCommand) -> Result<String, PlatformAdminError> {
+    let service = service(db);
+    match command {
+        AdminCommand::Grant { email, role } => {
+            let admin = service.operator_grant(&email, &role).await?;
+            Ok(format!(
+                "{} is now a platform {}",
+                admin.email,
+                admin.role.as_str()
+            ))
+        }
+        AdminCommand::Revoke { email } => {
+            service.operator_revoke(&email).await?;
+            Ok(format!(
+                "{} no longer has a platform role",
+                email.trim().to_lowercase()
+            ))
+        }
+        AdminCommand::List => {
+            let admins = service.operator_list().await?;
+            if admins.is_empty() {
+                return Ok("No platform admins yet. Add one with: app-server admin grant EMAIL".into());
+            }
+            let mut out = format!(
+                "{:<40} {:<9} {:<20} {}\n",
+                "EMAIL", "ROLE", "ADDED (UTC)", "ADDED BY"
+            );
+            for admin in admins {
+                out.push_str(&format!(
+                    "{:<40} {:<9} {:<20} {}\n",
+                    admin.email.as_str(),
+                    admin.role.as_str(),
+                    admin.added_at.format("%Y-%m-%d %H:%M"),
+                    admin
+                        .added_by
+                        .as_ref()
+                        .map_or("command line / configuration", |e| e.as_str()),
+                ));
+            }
+            Ok(out.trim_end().to_owned())
+        }
+    }
+}
