@@ -1,9 +1,10 @@
 //! Problems found in one of an app's lists (settings, tools): each problem knows the entry's position and
 //! the field inside it, so the HTTP layer can answer a `fields` map such as `settings[2].options[0].label`.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
+
+use crate::common::FieldErrors;
 
 /// Which list a problem belongs to.
 pub trait ListKind: fmt::Debug + Clone + PartialEq + Eq + 'static {
@@ -87,16 +88,13 @@ impl<K: ListKind> ListErrors<K> {
         &self.issues[0]
     }
 
-    /// Field path → message (the first message for each path).
+    /// Field path → message (the first message for each path), in list order.
     #[must_use]
-    pub fn fields(&self) -> BTreeMap<String, String> {
-        let mut fields = BTreeMap::new();
-        for issue in &self.issues {
-            fields
-                .entry(issue.path())
-                .or_insert_with(|| issue.message.clone());
-        }
-        fields
+    pub fn fields(&self) -> FieldErrors {
+        self.issues
+            .iter()
+            .map(|issue| (issue.path(), issue.message.clone()))
+            .collect()
     }
 }
 
@@ -143,7 +141,7 @@ mod tests {
             ListIssue::new(Some(0), "id", "second"),
         ])
         .unwrap();
-        assert_eq!(errors.fields()["tools[0].id"], "first");
+        assert_eq!(errors.fields().get("tools[0].id"), Some("first"));
         assert_eq!(errors.to_string(), "Tool at index 0: first");
     }
 }

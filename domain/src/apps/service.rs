@@ -5,7 +5,6 @@
 //! The use cases are split over this file (register, read, edit, delete, keys, permissions) and
 //! `service_store.rs` (publish, sharing, move).
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use serde_json::json;
@@ -59,7 +58,7 @@ pub enum AppError {
     #[error("{}", NO_ORGANIZATION)]
     NoOrganization,
     /// 400: one or more fields are invalid (field → message).
-    #[error("{}", joined_messages(.0))]
+    #[error("{}", .0.joined("; "))]
     Validation(FieldErrors),
     /// 409: the package name is taken (field `packageName`).
     #[error("{}", PACKAGE_NAME_TAKEN)]
@@ -96,17 +95,6 @@ pub enum AppError {
     Repo(#[from] RepoError),
 }
 
-fn joined_messages(fields: &FieldErrors) -> String {
-    let mut out = String::new();
-    for (i, message) in fields.values().enumerate() {
-        if i > 0 {
-            out.push_str("; ");
-        }
-        let _ = write!(out, "{message}");
-    }
-    out
-}
-
 impl AppError {
     /// The machine code of the error body.
     #[must_use]
@@ -131,16 +119,13 @@ impl AppError {
     pub fn fields(&self) -> Option<FieldErrors> {
         match self {
             Self::Validation(fields) => Some(fields.clone()),
-            Self::DuplicatePackageName => Some(FieldErrors::from([(
-                "packageName".to_owned(),
-                PACKAGE_NAME_TAKEN.to_owned(),
-            )])),
+            Self::DuplicatePackageName => Some(FieldErrors::single("packageName", PACKAGE_NAME_TAKEN)),
             _ => None,
         }
     }
 
     pub(crate) fn field(field: &str, message: impl Into<String>) -> Self {
-        Self::Validation(FieldErrors::from([(field.to_owned(), message.into())]))
+        Self::Validation(FieldErrors::single(field, message))
     }
 }
 

@@ -303,7 +303,7 @@ mod tests {
         blank.description = String::new();
         let error = validate_tools(&[blank]).unwrap_err();
         assert_eq!(
-            error.fields(),
+            error.fields().to_map(),
             BTreeMap::from([
                 ("tools[0].id".to_owned(), "Tool id is required".to_owned()),
                 (

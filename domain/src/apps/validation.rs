@@ -1,8 +1,6 @@
 //! Validation of the register and update bodies (specification §5), from the raw values received to a
 //! validated [`NewApp`] or [`AppUpdate`], or a map of field errors keyed by the API's camelCase names.
 
-use std::collections::BTreeMap;
-
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
@@ -13,7 +11,7 @@ use crate::common::url::{MAX_URL_LEN, UrlError};
 use crate::common::{OrgId, PublicUrl, UserId};
 
 /// Field name (camelCase, as in the API) → message.
-pub type FieldErrors = BTreeMap<String, String>;
+pub use crate::common::FieldErrors;
 
 pub const NAME_REQUIRED: &str = "Display name is required";
 pub const DESCRIPTION_REQUIRED: &str = "Description is required";
@@ -211,10 +209,10 @@ pub fn changed_fields(before: &App, after: &App) -> Vec<&'static str> {
 pub fn validate_app_config(settings: &[Setting], tools: &[Tool]) -> Result<(), FieldErrors> {
     let mut errors = FieldErrors::new();
     if let Err(problems) = super::settings::validate_settings(settings) {
-        errors.extend(problems.fields());
+        errors.merge(problems.fields());
     }
     if let Err(problems) = super::tools::validate_tools(tools) {
-        errors.extend(problems.fields());
+        errors.merge(problems.fields());
     }
     if errors.is_empty() { Ok(()) } else { Err(errors) }
 }
@@ -226,7 +224,7 @@ pub fn validate_app_config(settings: &[Setting], tools: &[Tool]) -> Result<(), F
 pub fn validate_registration(input: &RegistrationInput) -> Result<NewApp, FieldErrors> {
     let mut errors = FieldErrors::new();
     let package_name = PackageName::parse(&input.package_name)
-        .map_err(|e| errors.insert("packageName".into(), e.to_string()))
+        .map_err(|e| errors.add("packageName", e.to_string()))
         .ok();
     let name = required_text(
         &mut errors,
@@ -256,10 +254,10 @@ pub fn validate_registration(input: &RegistrationInput) -> Result<NewApp, FieldE
         Some(value) => app_type(&mut errors, value),
     };
     let permissions = validate_permissions(&input.permissions, &[])
-        .map_err(|e| errors.insert("permissions".into(), e.to_string()))
+        .map_err(|e| errors.add("permissions", e.to_string()))
         .ok();
     let hardware = validate_hardware(&input.hardware_requirements)
-        .map_err(|e| errors.insert("hardwareRequirements".into(), e.to_string()))
+        .map_err(|e| errors.add("hardwareRequirements", e.to_string()))
         .ok();
     // Every `None` above recorded an error, so with no errors every value is present.
     let (Some(package_name), Some(public_url), true) = (package_name, public_url, errors.is_empty()) else {
@@ -322,7 +320,7 @@ pub fn validate_update(input: &UpdateInput) -> Result<AppUpdate, FieldErrors> {
         tools: input.tools.clone(),
         hardware_requirements: input.hardware_requirements.as_deref().and_then(|list| {
             validate_hardware(list)
-                .map_err(|e| errors.insert("hardwareRequirements".into(), e.to_string()))
+                .map_err(|e| errors.add("hardwareRequirements", e.to_string()))
                 .ok()
         }),
     };
@@ -330,7 +328,7 @@ pub fn validate_update(input: &UpdateInput) -> Result<AppUpdate, FieldErrors> {
         let settings = input.settings.as_deref().unwrap_or_default();
         let tools = input.tools.as_deref().unwrap_or_default();
         if let Err(config_errors) = validate_app_config(settings, tools) {
-            errors.extend(config_errors);
+            errors.merge(config_errors);
         }
     }
     if errors.is_empty() {
@@ -356,14 +354,14 @@ fn required_text(
     } else {
         return Some(trimmed.to_owned());
     };
-    errors.insert(field.to_owned(), message.to_owned());
+    errors.add(field.to_owned(), message.to_owned());
     None
 }
 
 fn onboarding(errors: &mut FieldErrors, value: &str) -> Option<String> {
     let trimmed = value.trim();
     if trimmed.chars().count() > MAX_ONBOARDING_LEN {
-        errors.insert("onboardingInstructions".into(), ONBOARDING_TOO_LONG.into());
+        errors.add("onboardingInstructions", ONBOARDING_TOO_LONG);
         return None;
     }
     Some(trimmed.to_owned())
@@ -377,7 +375,7 @@ fn public_url(errors: &mut FieldErrors, value: &str) -> Option<PublicUrl> {
             } else {
                 INVALID_URL
             };
-            errors.insert("publicUrl".into(), message.into())
+            errors.add("publicUrl", message)
         })
         .ok()
 }
@@ -393,7 +391,7 @@ fn logo_url(errors: &mut FieldErrors, value: &str) -> Option<String> {
     } else {
         INVALID_URL
     };
-    errors.insert("logoURL".into(), message.into());
+    errors.add("logoURL", message);
     None
 }
 
@@ -407,14 +405,14 @@ fn is_web_url(value: &str) -> bool {
 
 fn webview_url(errors: &mut FieldErrors, value: &str) -> Option<Option<PublicUrl>> {
     PublicUrl::parse_optional(value)
-        .map_err(|_| errors.insert("webviewURL".into(), INVALID_URL.into()))
+        .map_err(|_| errors.add("webviewURL", INVALID_URL))
         .ok()
 }
 
 fn app_type(errors: &mut FieldErrors, value: &str) -> Option<AppType> {
     let parsed = AppType::parse(value);
     if parsed.is_none() {
-        errors.insert("appType".into(), INVALID_APP_TYPE.into());
+        errors.add("appType", INVALID_APP_TYPE);
     }
     parsed
 }

@@ -1,48 +1,10 @@
 //! The errors of the identity use cases, with the HTTP status and the Supabase `error_code` each means.
 
-use std::collections::BTreeMap;
-use std::fmt;
-
 use super::ports::PasswordHashError;
 use super::tokens::TokenError;
 use crate::common::RepoError;
 
-/// Field name (the API's name) → message.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FieldErrors(pub BTreeMap<&'static str, String>);
-
-impl FieldErrors {
-    #[must_use]
-    pub fn single(field: &'static str, message: impl Into<String>) -> Self {
-        let mut map = BTreeMap::new();
-        map.insert(field, message.into());
-        Self(map)
-    }
-
-    pub fn add(&mut self, field: &'static str, message: impl Into<String>) {
-        self.0.entry(field).or_insert_with(|| message.into());
-    }
-
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    #[must_use]
-    pub fn get(&self, field: &str) -> Option<&str> {
-        self.0.get(field).map(String::as_str)
-    }
-}
-
-impl fmt::Display for FieldErrors {
-    /// The messages, `email` first, then the other fields in name order, joined by a space.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let email = self.0.get("email").into_iter();
-        let others = self.0.iter().filter(|(k, _)| **k != "email").map(|(_, v)| v);
-        let messages: Vec<&str> = email.chain(others).map(String::as_str).collect();
-        f.write_str(&messages.join(" "))
-    }
-}
+pub use crate::common::FieldErrors;
 
 /// Message of a wrong e-mail or password (identical whether or not the e-mail has an account).
 pub const INVALID_CREDENTIALS: &str = "Invalid login credentials";
@@ -57,7 +19,7 @@ pub const CODE_INVALID: &str = "Token has expired or is invalid";
 #[derive(Debug, thiserror::Error)]
 pub enum IdentityError {
     /// 422: an invalid e-mail address or a password the policy refuses (`fields` says which).
-    #[error("{0}")]
+    #[error("{}", .0.joined(" "))]
     Validation(FieldErrors),
     /// 400: wrong e-mail or password, or no such account, or no password on it.
     #[error("{}", INVALID_CREDENTIALS)]
@@ -155,11 +117,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn field_errors_read_email_first_then_by_field_name() {
-        let mut fields = FieldErrors::single("password", "Password is required");
-        fields.add("email", "Please enter a valid email address");
+    fn a_validation_error_reads_every_message_in_the_order_found() {
+        let mut fields = FieldErrors::single("email", "Please enter a valid email address");
+        fields.add("password", "Password is required");
         assert_eq!(
-            fields.to_string(),
+            IdentityError::Validation(fields).to_string(),
             "Please enter a valid email address Password is required"
         );
     }

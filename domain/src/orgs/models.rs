@@ -111,9 +111,6 @@ pub struct Member {
 // publishing is refused until it is set.
 // ---------------------------------------------------------------------------------------------------------
 
-use std::collections::BTreeMap;
-use std::fmt;
-
 use crate::common::email::INVALID_EMAIL;
 use crate::common::url::{INVALID_URL, MAX_URL_LEN};
 use crate::common::{PublicUrl, UrlError};
@@ -139,57 +136,7 @@ pub const PERSONAL_ORG_SUFFIX: &str = "'s Organization";
 /// The name used when the e-mail has no usable local part (specification §3).
 pub const PERSONAL_ORG_FALLBACK_OWNER: &str = "User";
 
-/// The order in which the settings form shows its fields; the first failing field gives the summary message.
-const FIELD_ORDER: [&str; 6] = ["name", "website", "contactEmail", "description", "logo", "email"];
-
-/// Validation failures by field (the API's camelCase field name → the message), for the `fields` member of
-/// the error body (PRODUCT.md §6). Its `Display` is the message of the first failing field in form order.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FieldErrors(pub BTreeMap<&'static str, String>);
-
-impl FieldErrors {
-    /// One failing field.
-    #[must_use]
-    pub fn single(field: &'static str, message: impl Into<String>) -> Self {
-        let mut errors = Self::default();
-        errors.add(field, message);
-        errors
-    }
-
-    /// Records a failure; the first message of a field is kept.
-    pub fn add(&mut self, field: &'static str, message: impl Into<String>) {
-        self.0.entry(field).or_insert_with(|| message.into());
-    }
-
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The message of one field, if it failed.
-    #[must_use]
-    pub fn get(&self, field: &str) -> Option<&str> {
-        self.0.get(field).map(String::as_str)
-    }
-
-    /// The message summarising the failure: the first failing field in form order.
-    #[must_use]
-    pub fn first_message(&self) -> &str {
-        FIELD_ORDER
-            .iter()
-            .find_map(|field| self.get(field))
-            .or_else(|| self.0.values().next().map(String::as_str))
-            .unwrap_or("Invalid input")
-    }
-}
-
-impl fmt::Display for FieldErrors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.first_message())
-    }
-}
-
-impl std::error::Error for FieldErrors {}
+pub use crate::common::FieldErrors;
 
 /// Checks an organization name: trimmed, required, at most [`MAX_ORG_NAME_LEN`] characters. Names need not be
 /// unique (PRODUCT.md §3).
@@ -538,7 +485,7 @@ mod rules_tests {
             logo: None,
         })
         .unwrap_err();
-        assert_eq!(errors.0.len(), 3);
+        assert_eq!(errors.len(), 3);
         assert_eq!(errors.to_string(), "Organization name is required");
     }
 

@@ -6,7 +6,7 @@
 //! confirmation → [`apply_config`] → save. [`export_config`] writes a file that passes [`validate_config`]
 //! and the `@mentra/sdk` `validateAppConfig` check (it carries a `version`).
 
-use std::collections::BTreeMap;
+use crate::common::FieldErrors;
 
 use super::settings::SettingsError;
 use super::tools::ToolsError;
@@ -97,14 +97,14 @@ pub enum ConfigError {
 impl ConfigError {
     /// Field path → message, for the API's `fields` map (empty for [`ConfigError::NotAnObject`]).
     #[must_use]
-    pub fn fields(&self) -> BTreeMap<String, String> {
+    pub fn fields(&self) -> FieldErrors {
         match self {
-            Self::NotAnObject => BTreeMap::new(),
+            Self::NotAnObject => FieldErrors::new(),
             Self::NotANonEmptyString(field) | Self::NotAString(field) | Self::NotAnArray(field) => {
-                BTreeMap::from([((*field).to_owned(), self.to_string())])
+                FieldErrors::single(*field, self.to_string())
             }
-            Self::InvalidAppType => BTreeMap::from([("appType".to_owned(), self.to_string())]),
-            Self::InvalidEntry { path, message } => BTreeMap::from([(path.clone(), message.clone())]),
+            Self::InvalidAppType => FieldErrors::single("appType", self.to_string()),
+            Self::InvalidEntry { path, message } => FieldErrors::single(path.clone(), message.clone()),
             Self::Settings(error) => error.fields(),
             Self::Tools(error) => error.fields(),
         }

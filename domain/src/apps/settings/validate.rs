@@ -361,7 +361,7 @@ mod tests {
     fn a_keyed_setting_needs_a_key_and_a_label() {
         let error = validate_settings(&[toggle(" ", "")]).unwrap_err();
         assert_eq!(
-            error.fields(),
+            error.fields().to_map(),
             BTreeMap::from([
                 ("settings[0].key".to_owned(), "Setting key is required".to_owned()),
                 (
@@ -460,7 +460,7 @@ mod tests {
         )])
         .unwrap_err();
         assert_eq!(
-            error.fields(),
+            error.fields().to_map(),
             BTreeMap::from([
                 (
                     "settings[0].options[0].label".to_owned(),
