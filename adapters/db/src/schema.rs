@@ -58,6 +58,7 @@ diesel::table! {
         created_at -> BigInt,
         expires_at -> BigInt,
         used_at -> Nullable<BigInt>,
+        pending_password_hash -> Nullable<Text>,
     }
 }
 

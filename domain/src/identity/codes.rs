@@ -84,7 +84,8 @@ impl IdentityService {
                 Err(other) => return Err(other.into()),
             }
         }
-        self.send_codes(OtpPurpose::MagicLink, &email, redirect_to).await
+        self.send_codes(OtpPurpose::MagicLink, &email, redirect_to, None)
+            .await
     }
 
     /// `POST /recover`: e-mails a password-reset link and code when the address has an account. Same answer
@@ -99,7 +100,8 @@ impl IdentityService {
     ) -> Result<(), IdentityError> {
         let email = parse_email(email)?;
         if self.accounts.find_by_email(&email).await?.is_some() {
-            self.send_codes(OtpPurpose::Recovery, &email, redirect_to).await?;
+            self.send_codes(OtpPurpose::Recovery, &email, redirect_to, None)
+                .await?;
         }
         Ok(())
     }
@@ -136,8 +138,15 @@ impl IdentityService {
             self.accounts.confirm_email(account.id, now).await?;
             account.email_confirmed_at = Some(now);
             if code.purpose != OtpPurpose::Signup && account.password_hash.is_some() {
+                // Whoever set a password before the mailbox owner proved the address loses it.
                 self.accounts.set_password(account.id, None, now).await?;
                 account.password_hash = None;
+            } else if let Some(pending) = code.pending_password_hash.clone() {
+                // A repeated sign-up: its password takes effect only through its own code.
+                self.accounts
+                    .set_password(account.id, Some(pending.clone()), now)
+                    .await?;
+                account.password_hash = Some(pending);
             }
         }
         self.start_session(account, code.purpose.auth_method(typed)).await
@@ -364,6 +373,34 @@ mod tests {
         let session = block_on(m.service().verify(VerifyKind::Signup, VerifySecret::Link("t"))).unwrap();
         assert_eq!(session.user.account.email_confirmed_at, Some(noon()));
         assert!(session.user.account.password_hash.is_some());
+    }
+
+    #[test]
+    fn confirming_a_repeated_sign_up_sets_the_password_that_came_with_its_own_code() {
+        let mut m = Mocks::new();
+        m.codes.expect_consume().returning(|_, _, _| {
+            let mut code = consumed(OtpPurpose::Signup, "dev@example.com");
+            code.pending_password_hash = Some("hash-of-the-second-sign-up".into());
+            Ok(Some(code))
+        });
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", false))));
+        m.accounts
+            .expect_confirm_email()
+            .times(1)
+            .returning(|_, _| Ok(()));
+        m.accounts
+            .expect_set_password()
+            .withf(|_, hash, _| hash.as_deref() == Some("hash-of-the-second-sign-up"))
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.allow_sessions();
+        let session = block_on(m.service().verify(VerifyKind::Signup, VerifySecret::Link("t"))).unwrap();
+        assert_eq!(
+            session.user.account.password_hash.as_deref(),
+            Some("hash-of-the-second-sign-up")
+        );
     }
 
     #[test]

@@ -6,13 +6,13 @@ use crate::common::EmailAddress;
 use crate::mail::{EmailKind, OutgoingEmail};
 
 /// The link of an e-mail: the identity service's `GET /auth/v1/verify` with the token, its type and, when
-/// given, where to go afterwards (all query values percent-encoded).
+/// given and safe (see [`safe_redirect`]), where to go afterwards (all query values percent-encoded).
 #[must_use]
 pub fn verify_link(public_url: &str, token: &str, purpose: OtpPurpose, redirect_to: Option<&str>) -> String {
     let mut query = url::form_urlencoded::Serializer::new(String::new());
     query.append_pair("token", token);
     query.append_pair("type", purpose.verify_type());
-    if let Some(target) = redirect_to.filter(|t| !t.is_empty()) {
+    if let Some(target) = redirect_to.and_then(|t| safe_redirect(public_url, t)) {
         query.append_pair("redirect_to", target);
     }
     format!(
@@ -20,6 +20,25 @@ pub fn verify_link(public_url: &str, token: &str, purpose: OtpPurpose, redirect_
         public_url.trim_end_matches('/'),
         query.finish()
     )
+}
+
+/// `redirect_to` if it stays on this portal: a URL with the same scheme, host and port as `public_url`, or
+/// a path on it (`/dashboard`, not `//elsewhere`). Anything else is dropped, because `/verify` sends the
+/// browser there with the new session's tokens.
+#[must_use]
+pub fn safe_redirect<'a>(public_url: &str, redirect_to: &'a str) -> Option<&'a str> {
+    let target = redirect_to.trim();
+    if target.is_empty() {
+        return None;
+    }
+    if target.starts_with('/') {
+        let is_path = !target.starts_with("//") && !target.starts_with("/\\");
+        return is_path.then_some(target);
+    }
+    let (Ok(base), Ok(candidate)) = (url::Url::parse(public_url), url::Url::parse(target)) else {
+        return None;
+    };
+    (base.origin() == candidate.origin()).then_some(target)
 }
 
 /// The kind of e-mail that carries a code of this purpose (e-mail change, not offered, reads as a
@@ -69,6 +88,47 @@ pub fn code_email(purpose: OtpPurpose, to: &EmailAddress, link: &str, code: &str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_redirect_on_the_portal_is_kept_and_any_other_is_dropped() {
+        let base = "http://127.0.0.1:8080";
+        assert_eq!(
+            safe_redirect(base, "http://127.0.0.1:8080/dashboard"),
+            Some("http://127.0.0.1:8080/dashboard")
+        );
+        assert_eq!(
+            safe_redirect(base, "/signin?token=abc"),
+            Some("/signin?token=abc")
+        );
+        for bad in [
+            "https://evil.example",
+            "//evil.example/x",
+            "/\\evil.example",
+            "http://127.0.0.1:9999/",
+            "javascript:alert(1)",
+            " ",
+        ] {
+            assert_eq!(safe_redirect(base, bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn an_e_mail_link_never_carries_a_foreign_redirect() {
+        let link = verify_link(
+            "https://portal.example",
+            "tok",
+            OtpPurpose::MagicLink,
+            Some("https://evil.example"),
+        );
+        assert!(!link.contains("redirect_to"), "{link}");
+        let kept = verify_link(
+            "https://portal.example",
+            "tok",
+            OtpPurpose::MagicLink,
+            Some("/dashboard"),
+        );
+        assert!(kept.contains("redirect_to=%2Fdashboard"), "{kept}");
+    }
 
     fn to() -> EmailAddress {
         EmailAddress::parse("dev@example.com").unwrap()

@@ -327,6 +327,10 @@ pub struct OneTimeCode {
     /// `created_at` + 15 minutes.
     pub expires_at: DateTime<Utc>,
     pub used_at: Option<DateTime<Utc>>,
+    /// For a repeated sign-up of an unconfirmed address: the argon2 hash of the password chosen in *that*
+    /// sign-up, applied only when this code is verified (so whoever confirms from the mailbox gets the
+    /// password of the sign-up that sent the e-mail they clicked, and nobody can overwrite it before).
+    pub pending_password_hash: Option<String>,
 }
 
 impl OneTimeCode {
@@ -341,6 +345,7 @@ impl OneTimeCode {
             created_at: now,
             expires_at: now + Duration::minutes(ONE_TIME_CODE_TTL_MINUTES),
             used_at: None,
+            pending_password_hash: None,
         }
     }
 

@@ -297,6 +297,7 @@ impl IdentityService {
         purpose: OtpPurpose,
         to: &EmailAddress,
         redirect_to: Option<&str>,
+        pending_password_hash: Option<String>,
     ) -> Result<(), IdentityError> {
         let now = self.clock.now();
         let link_token = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
@@ -304,7 +305,11 @@ impl IdentityService {
         let codes = [
             OneTimeCode::issue(purpose, to.clone(), digest_secret(&link_token), now),
             OneTimeCode::issue(purpose, to.clone(), typed_code_digest(to, &code), now),
-        ];
+        ]
+        .map(|mut issued| {
+            issued.pending_password_hash.clone_from(&pending_password_hash);
+            issued
+        });
         let link = verify_link(&self.config.public_url, &link_token, purpose, redirect_to);
         let email = code_email(purpose, to, &link, &code);
         self.codes.insert_with_email(&codes, &email).await?;

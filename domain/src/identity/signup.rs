@@ -1,9 +1,10 @@
 //! Sign-up (`POST /auth/v1/signup`).
 //!
 //! With confirmation required (a mailer is configured), the answer is the same whether or not the address
-//! already has an account: "confirmation sent". For an unconfirmed existing account the new password
-//! replaces the old one (nobody has proved they own the address yet, so the latest sign-up is the one the
-//! mailbox owner confirms) and a fresh link is sent; for a confirmed one nothing is sent.
+//! already has an account: "confirmation sent", after the same work (a password hash). For an unconfirmed
+//! existing account the stored password is *not* replaced: the new password travels with the new codes and
+//! takes effect only when one of them is verified, so a stranger who signs up with someone else's address
+//! cannot set the password that the mailbox owner then confirms. For a confirmed one nothing is sent.
 //!
 //! Without confirmation (no mailer), accounts are confirmed and signed in at once, so a taken address
 //! cannot be hidden: it answers "User already registered" (sign-up is rate-limited per IP).
@@ -91,7 +92,7 @@ impl IdentityService {
             Err(other) => return Err(other.into()),
         }
         if self.config.require_email_confirmation {
-            self.send_codes(OtpPurpose::Signup, &account.email, request.redirect_to)
+            self.send_codes(OtpPurpose::Signup, &account.email, request.redirect_to, None)
                 .await?;
             return Ok(SignUpOutcome::ConfirmationSent {
                 user_id: account.id,
@@ -110,18 +111,21 @@ impl IdentityService {
         if !self.config.require_email_confirmation {
             return Err(IdentityError::UserAlreadyExists);
         }
+        // Hash in every branch, so that the answer takes as long whether or not the address is confirmed.
+        let hash = self.hasher.hash(request.password).await?;
         if existing.is_confirmed() {
             return Ok(SignUpOutcome::ConfirmationSent {
                 user_id: UserId::new(),
                 email: existing.email,
             });
         }
-        let hash = self.hasher.hash(request.password).await?;
-        self.accounts
-            .set_password(existing.id, Some(hash), self.clock.now())
-            .await?;
-        self.send_codes(OtpPurpose::Signup, &existing.email, request.redirect_to)
-            .await?;
+        self.send_codes(
+            OtpPurpose::Signup,
+            &existing.email,
+            request.redirect_to,
+            Some(hash),
+        )
+        .await?;
         Ok(SignUpOutcome::ConfirmationSent {
             user_id: existing.id,
             email: existing.email,
@@ -227,6 +231,10 @@ mod tests {
         m.accounts
             .expect_find_by_email()
             .returning(move |_| Ok(Some(existing.clone())));
+        // The same work as for a new address (a password hash), so timing does not tell them apart.
+        m.hasher.expect_hash().times(1).returning(|_| Ok("unused".into()));
+        m.accounts.expect_set_password().never();
+        m.codes.expect_insert_with_email().never();
         let outcome = block_on(
             m.service_with(confirming())
                 .sign_up(request("taken@example.com", GOOD)),
@@ -240,7 +248,7 @@ mod tests {
     }
 
     #[test]
-    fn signing_up_again_for_an_unconfirmed_address_replaces_the_password_and_resends() {
+    fn signing_up_again_for_an_unconfirmed_address_keeps_the_password_and_sends_it_with_the_new_codes() {
         let mut m = Mocks::new();
         let existing = account("pending@example.com", false);
         let id = existing.id;
@@ -248,13 +256,16 @@ mod tests {
             .expect_find_by_email()
             .returning(move |_| Ok(Some(existing.clone())));
         m.hasher.expect_hash().returning(|_| Ok("new-hash".into()));
-        m.accounts
-            .expect_set_password()
-            .withf(move |i, h, _| *i == id && h.as_deref() == Some("new-hash"))
-            .times(1)
-            .returning(|_, _, _| Ok(()));
+        // Nobody has proved the address yet: the stored password must not change now.
+        m.accounts.expect_set_password().never();
         m.codes
             .expect_insert_with_email()
+            .withf(|codes, _| {
+                codes.len() == 2
+                    && codes
+                        .iter()
+                        .all(|c| c.pending_password_hash.as_deref() == Some("new-hash"))
+            })
             .times(1)
             .returning(|_, _| Ok(()));
         let outcome = block_on(

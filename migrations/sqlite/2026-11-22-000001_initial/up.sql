@@ -52,7 +52,8 @@ CREATE TABLE one_time_codes (
     code_hash TEXT NOT NULL UNIQUE,
     created_at BIGINT NOT NULL,
     expires_at BIGINT NOT NULL,
-    used_at BIGINT
+    used_at BIGINT,
+    pending_password_hash TEXT
 );
 CREATE INDEX one_time_codes_email ON one_time_codes(email, purpose);
 

@@ -46,6 +46,7 @@ struct CodeRow {
     created_at: i64,
     expires_at: i64,
     used_at: Option<i64>,
+    pending_password_hash: Option<String>,
 }
 
 impl CodeRow {
@@ -58,6 +59,7 @@ impl CodeRow {
             created_at: to_millis(code.created_at),
             expires_at: to_millis(code.expires_at),
             used_at: code.used_at.map(to_millis),
+            pending_password_hash: code.pending_password_hash.clone(),
         }
     }
 
@@ -70,6 +72,7 @@ impl CodeRow {
             created_at: from_millis(self.created_at)?,
             expires_at: from_millis(self.expires_at)?,
             used_at: from_millis_opt(self.used_at)?,
+            pending_password_hash: self.pending_password_hash,
         })
     }
 }
