@@ -14,7 +14,7 @@ pub mod tools;
 pub mod validation;
 
 pub use hardware::{HardwareLevel, HardwareRequirement, HardwareType};
-pub use models::{App, AppType, PackageName};
+pub use models::{App, AppType, PackageName, TesterView};
 pub use permissions::{Permission, PermissionCategory, PermissionType};
 pub use settings::{SelectOption, Setting, SettingType, convert_setting, new_setting, validate_settings};
 pub use status::AppStoreStatus;

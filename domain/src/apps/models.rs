@@ -147,6 +147,40 @@ impl App {
     }
 }
 
+/// What anyone holding a tester link sees: enough to try the app, nothing about the organization, the
+/// reviewers or the other testers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TesterView {
+    pub package_name: PackageName,
+    pub name: String,
+    pub description: String,
+    pub onboarding_instructions: String,
+    #[serde(rename = "logoURL")]
+    pub logo_url: String,
+    #[serde(rename = "webviewURL")]
+    pub webview_url: Option<String>,
+    pub app_type: AppType,
+    pub permissions: Vec<Permission>,
+    pub hardware_requirements: Vec<HardwareRequirement>,
+}
+
+impl From<App> for TesterView {
+    fn from(app: App) -> Self {
+        Self {
+            package_name: app.package_name,
+            name: app.name,
+            description: app.description,
+            onboarding_instructions: app.onboarding_instructions,
+            logo_url: app.logo_url,
+            webview_url: app.webview_url,
+            app_type: app.app_type,
+            permissions: app.permissions,
+            hardware_requirements: app.hardware_requirements,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{AppError, AppService, write_error};
+use crate::apps::models::TesterView;
 use crate::apps::ports::StatusChange;
 use crate::apps::sharing::{install_url, issue_share_token, looks_like_share_token, parse_share_emails};
 use crate::apps::{App, PackageName};
@@ -136,17 +137,19 @@ impl AppService {
             .map_err(write_error)
     }
 
-    /// The app shared under a tester link (read-only tester page; no sign-in needed).
+    /// The app shared under a tester link (read-only tester page; no sign-in needed): only the
+    /// [`TesterView`], never the organization, review notes, reviewer or other testers' addresses.
     ///
     /// # Errors
     /// [`AppError::NotFound`] when the token is malformed or unknown; [`AppError::Repo`].
-    pub async fn shared_app(&self, token: &str) -> Result<App, AppError> {
+    pub async fn shared_app(&self, token: &str) -> Result<TesterView, AppError> {
         if !looks_like_share_token(token) {
             return Err(AppError::NotFound);
         }
         self.apps
             .find_by_share_token(token)
             .await?
+            .map(TesterView::from)
             .ok_or(AppError::NotFound)
     }
 

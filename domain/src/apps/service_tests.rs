@@ -559,6 +559,35 @@ fn a_malformed_share_token_is_not_found_without_a_lookup() {
 }
 
 #[test]
+fn a_tester_link_shows_the_app_but_nothing_about_the_org_reviewers_or_other_testers() {
+    let mut h = Harness::member();
+    h.apps.expect_find_by_share_token().times(1).returning(|_| {
+        let mut app = sample_app(OrgId::new(), AppStoreStatus::Rejected);
+        app.review_notes = Some("internal notes".into());
+        app.reviewed_by = Some("reviewer@example.com".into());
+        app.shared_with_emails = vec![EmailAddress::parse("tester@example.com").unwrap()];
+        Ok(Some(app))
+    });
+    let view = block_on(h.service().shared_app(&"ab".repeat(32))).unwrap();
+    let json = serde_json::to_value(&view).unwrap();
+    assert_eq!(json["packageName"], package().as_str());
+    for hidden in [
+        "orgId",
+        "developerId",
+        "reviewNotes",
+        "reviewedBy",
+        "sharedWithEmails",
+        "appStoreStatus",
+    ] {
+        assert!(
+            json.get(hidden).is_none(),
+            "{hidden} must not be shown to testers"
+        );
+    }
+    assert!(!json.to_string().contains("tester@example.com"));
+}
+
+#[test]
 fn visibility_is_written_for_the_organizations_app() {
     let org = OrgId::new();
     let mut h = Harness::member();

@@ -74,12 +74,12 @@ impl PlatformAdminService {
         }
     }
 
-    /// Everyone with a platform role. Admins and reviewers may list.
+    /// Everyone with a platform role. Only an `admin` may list (reviewers need not see who else reviews).
     ///
     /// # Errors
     /// [`PlatformAdminError::Forbidden`]; a store failure.
     pub async fn list(&self, caller: &Caller) -> Result<Vec<PlatformAdmin>, PlatformAdminError> {
-        if !caller.can_review() {
+        if !caller.can_manage_platform() {
             return Err(PlatformAdminError::Forbidden);
         }
         Ok(self.admins.list().await?)
@@ -279,13 +279,15 @@ mod tests {
     }
 
     #[test]
-    fn a_reviewer_may_list_but_not_grant_or_revoke() {
+    fn a_reviewer_may_not_list_grant_or_revoke() {
         let mut repo = MockPlatformAdminRepository::new();
-        repo.expect_list()
-            .returning(|| Ok(vec![entry("a@x.io", PlatformRole::Admin)]));
+        repo.expect_list().never();
         let service = service(repo);
         let reviewer = caller(Some(PlatformRole::Reviewer));
-        assert_eq!(block_on(service.list(&reviewer)).unwrap().len(), 1);
+        assert!(matches!(
+            block_on(service.list(&reviewer)),
+            Err(PlatformAdminError::Forbidden)
+        ));
         assert!(matches!(
             block_on(service.grant(&reviewer, "b@x.io", "reviewer")),
             Err(PlatformAdminError::Forbidden)

@@ -18,8 +18,9 @@ pub const PRODUCT_NAME: &str = "Developer Portal";
 const MAX_SUBJECT_VALUE: usize = 120;
 
 /// A user-provided value made safe for a subject line: line breaks and other control characters become
-/// spaces, runs of white space collapse, and it is cut at 120 characters.
-fn one_line(value: &str) -> String {
+/// spaces, runs of white space collapse, and it is cut at 120 characters. Every subject that carries a
+/// user-provided value goes through it, so no value can add a header line.
+pub(crate) fn one_line(value: &str) -> String {
     let cleaned: String = value
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })

@@ -2,6 +2,7 @@
 
 use crate::apps::App;
 use crate::common::EmailAddress;
+use crate::mail::templates::one_line;
 use crate::mail::{EmailKind, OutgoingEmail};
 
 /// The app's edit page in the portal, where the developer sees the status and the notes.
@@ -12,15 +13,6 @@ pub fn app_link(portal_url: &str, app: &App) -> String {
         portal_url.trim_end_matches('/'),
         app.package_name
     )
-}
-
-/// One line, no control characters: app names go into subjects.
-fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .trim()
-        .to_owned()
 }
 
 /// "Your app … has been approved".

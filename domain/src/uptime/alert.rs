@@ -65,7 +65,7 @@ pub fn offline_alert_email(
     OutgoingEmail {
         kind: EmailKind::AppOffline,
         to: to.clone(),
-        subject: format!("{} is offline", app.name),
+        subject: format!("{} is offline", crate::mail::templates::one_line(&app.name)),
         text,
         link: Some(link),
     }
@@ -123,6 +123,21 @@ mod tests {
             Some(noon() - Duration::hours(24) + Duration::seconds(1))
         )));
         assert!(due(&state(false, 9, Some(noon() - Duration::hours(24)))));
+    }
+
+    #[test]
+    fn an_app_name_with_a_line_break_cannot_add_a_header_line() {
+        let app = MonitoredApp {
+            package_name: PackageName::parse("com.example.app").unwrap(),
+            name: "Captions\r\nBcc: victim@example.com".into(),
+            health_url: "https://app.example.com/health".into(),
+            store_status: AppStoreStatus::Published,
+            contact_email: None,
+        };
+        let to = EmailAddress::parse("ops@example.com").unwrap();
+        let email = offline_alert_email(&app, &to, &state(false, 5, None), "https://portal.test/");
+        assert_eq!(email.subject, "Captions Bcc: victim@example.com is offline");
+        assert!(!email.subject.contains(['\r', '\n']));
     }
 
     #[test]
