@@ -14,6 +14,9 @@ use std::time::Duration;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+const MIGRATION_LOCK: &str = "SELECT pg_advisory_lock(hashtext('devportal-migrations:' || current_schema()))";
+const MIGRATION_UNLOCK: &str =
+    "SELECT pg_advisory_unlock(hashtext('devportal-migrations:' || current_schema()))";
 
 /// One connection to either backend.
 #[derive(MultiConnection)]
@@ -32,8 +35,14 @@ pub enum Backend {
 /// Why the database could not be opened or migrated.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    #[error("DATABASE_URL `{0}` is neither an SQLite path nor a postgres:// URL")]
+    /// Only the scheme is shown: the rest may hold a password.
+    #[error("DATABASE_URL (scheme `{0}`) is neither an SQLite path nor a postgres:// URL")]
     UnsupportedUrl(String),
+    #[error(
+        "DATABASE_URL: an in-memory SQLite database would be a different empty database per connection; \
+         give a file path"
+    )]
+    InMemorySqlite,
     #[error("could not create the folder for the SQLite database {path}: {source}")]
     CreateDir { path: String, source: std::io::Error },
     // The causes are part of the message (not a `source`), so that they are printed once.
@@ -74,7 +83,11 @@ fn parse_url(url: &str) -> Result<Target, DbError> {
         .or_else(|| url.strip_prefix("sqlite:"))
         .unwrap_or(url);
     if path.is_empty() || path.contains("://") {
-        return Err(DbError::UnsupportedUrl(url.to_owned()));
+        let scheme = url.split_once("://").map_or("none", |(scheme, _)| scheme);
+        return Err(DbError::UnsupportedUrl(scheme.to_owned()));
+    }
+    if path == ":memory:" || path.contains("mode=memory") {
+        return Err(DbError::InMemorySqlite);
     }
     Ok(Target::Sqlite(path.to_owned()))
 }
@@ -167,12 +180,28 @@ impl Db {
     /// [`DbError::Migrate`] naming the migration that failed.
     pub fn run_migrations(&self) -> Result<Vec<String>, DbError> {
         let mut conn = self.pool.get()?;
-        let applied = match &mut *conn {
-            DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
-            DbConnection::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
+        let versions = |applied: Vec<diesel::migration::MigrationVersion<'_>>| {
+            applied.iter().map(ToString::to_string).collect::<Vec<_>>()
+        };
+        match &mut *conn {
+            DbConnection::Sqlite(c) => c
+                .run_pending_migrations(SQLITE_MIGRATIONS)
+                .map(versions)
+                .map_err(|e| DbError::Migrate(e.to_string())),
+            DbConnection::Postgres(c) => {
+                // Several instances may start at once: one migrates, the others wait and then find nothing
+                // to do. The lock is per schema, so separate schemas (tests) do not wait for each other.
+                c.batch_execute(MIGRATION_LOCK)
+                    .map_err(|e| DbError::Migrate(e.to_string()))?;
+                let result = c
+                    .run_pending_migrations(POSTGRES_MIGRATIONS)
+                    .map(versions)
+                    .map_err(|e| DbError::Migrate(e.to_string()));
+                c.batch_execute(MIGRATION_UNLOCK)
+                    .map_err(|e| DbError::Migrate(e.to_string()))?;
+                result
+            }
         }
-        .map_err(|e| DbError::Migrate(e.to_string()))?;
-        Ok(applied.iter().map(ToString::to_string).collect())
     }
 
     /// A pooled connection for blocking work (tests, command-line tools).
@@ -214,11 +243,13 @@ impl Db {
     {
         let db = self.clone();
         run_blocking(move || {
-            let mut conn = db.connection()?;
+            // The lock first, then a connection: writers waiting their turn must not hold pooled
+            // connections that readers need.
             let _guard = db
                 .write_lock
                 .as_ref()
                 .map(|lock| lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+            let mut conn = db.connection()?;
             conn.transaction(|c| work(c).map_err(TxError::Repo))
                 .map_err(|e| match e {
                     TxError::Repo(repo) => repo,
@@ -280,12 +311,21 @@ mod tests {
     }
 
     #[test]
-    fn other_schemes_are_refused() {
-        assert!(matches!(
-            parse_url("mysql://h/db"),
-            Err(DbError::UnsupportedUrl(_))
-        ));
+    fn other_schemes_are_refused_without_echoing_the_url() {
+        let error = parse_url("mysql://user:hunter2@h/db").unwrap_err();
+        assert!(matches!(error, DbError::UnsupportedUrl(_)));
+        assert!(!error.to_string().contains("hunter2"), "{error}");
+        assert!(error.to_string().contains("mysql"), "{error}");
         assert!(matches!(parse_url(""), Err(DbError::UnsupportedUrl(_))));
+    }
+
+    #[test]
+    fn an_in_memory_sqlite_database_is_refused() {
+        assert!(matches!(
+            parse_url("sqlite::memory:"),
+            Err(DbError::InMemorySqlite)
+        ));
+        assert!(matches!(parse_url(":memory:"), Err(DbError::InMemorySqlite)));
     }
 
     #[test]

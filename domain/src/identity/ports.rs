@@ -216,7 +216,7 @@ pub trait OneTimeCodeRepository: Send + Sync {
     /// e-mail that carries them in the outbox.
     ///
     /// # Errors
-    /// [`RepoError::Duplicate`]`("code_hash")` when a digest exists; [`RepoError::Backend`] when the store
+    /// [`RepoError::Duplicate`]`("one_time_code")` when a code's id exists (digests may repeat); [`RepoError::Backend`] when the store
     /// fails (then neither the codes nor the e-mail are stored).
     async fn insert_with_email(&self, codes: &[OneTimeCode], email: &OutgoingEmail) -> Result<(), RepoError>;
 

@@ -49,13 +49,16 @@ CREATE TABLE one_time_codes (
     id TEXT PRIMARY KEY NOT NULL,
     purpose TEXT NOT NULL,
     email TEXT NOT NULL,
-    code_hash TEXT NOT NULL UNIQUE,
+    code_hash TEXT NOT NULL,
     created_at BIGINT NOT NULL,
     expires_at BIGINT NOT NULL,
     used_at BIGINT,
     pending_password_hash TEXT
 );
 CREATE INDEX one_time_codes_email ON one_time_codes(email, purpose);
+-- Not unique: a typed code's digest is sha256(email, six digits), which repeats across an address's
+-- requests; a lookup matches digest, purpose, unused and unexpired.
+CREATE INDEX one_time_codes_code_hash ON one_time_codes(code_hash);
 
 CREATE TABLE platform_admins (
     email TEXT PRIMARY KEY NOT NULL,

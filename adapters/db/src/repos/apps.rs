@@ -291,6 +291,9 @@ impl AppRepository for DieselAppRepository {
         self.db
             .write(move |conn| {
                 let org = org.to_string();
+                // Lock the app row in this org first: a move or delete committing between the check and
+                // the key update must not hand the new key to an org that no longer owns the app.
+                lock_in_org(conn, &org, &package)?;
                 let app = load_in_org(conn, &org, &package)?.ok_or(RepoError::NotFound)?;
                 let replaced =
                     diesel::update(app_api_keys::table.filter(app_api_keys::package_name.eq(&package)))

@@ -106,7 +106,7 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
                     diesel::insert_into(one_time_codes::table)
                         .values(row)
                         .execute(conn)
-                        .map_err(db_error("storing a one-time code", "code_hash"))?;
+                        .map_err(db_error("storing a one-time code", "one_time_code"))?;
                 }
                 outbox_rows::enqueue(conn, std::slice::from_ref(&email), now)
             })

@@ -19,6 +19,11 @@ use crate::convert::{backend, from_millis, parse_stored, to_millis};
 use crate::schema::email_outbox;
 use crate::{Db, DbConnection};
 
+/// What stays of a body once the e-mail is delivered or abandoned: bodies and links carry live secrets
+/// (invitation links, sign-in links, codes), which the outbox must not keep.
+const REDACTED_SENT: &str = "[delivered; the body was removed because it carried a link or code]";
+const REDACTED_GIVEN_UP: &str = "[not delivered; the body was removed because it carried a link or code]";
+
 /// The columns of a row that an [`OutboxEntry`] needs.
 #[derive(Debug, Queryable, Selectable)]
 #[diesel(table_name = email_outbox)]
@@ -170,6 +175,8 @@ impl OutboxRepository for DieselOutboxRepository {
                     .set((
                         email_outbox::sent_at.eq(Some(to_millis(now))),
                         email_outbox::lease_until.eq(None::<i64>),
+                        email_outbox::body.eq(REDACTED_SENT),
+                        email_outbox::link.eq(None::<String>),
                     ))
                     .execute(conn)
                     .map_err(backend("marking an outbox entry sent"))?;
@@ -218,6 +225,8 @@ impl OutboxRepository for DieselOutboxRepository {
                         email_outbox::last_error.eq(Some(&error)),
                         email_outbox::failed_at.eq(Some(to_millis(now))),
                         email_outbox::lease_until.eq(None::<i64>),
+                        email_outbox::body.eq(REDACTED_GIVEN_UP),
+                        email_outbox::link.eq(None::<String>),
                     ))
                     .execute(conn)
                     .map_err(backend("giving up an outbox entry"))?;

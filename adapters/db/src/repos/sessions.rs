@@ -10,7 +10,7 @@ use domain::identity::ports::RefreshTokenRepository;
 use uuid::Uuid;
 
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
-use crate::schema::refresh_tokens;
+use crate::schema::{accounts, refresh_tokens};
 use crate::{Db, DbConnection};
 
 /// The conflict a second use of a refresh token answers.
@@ -70,6 +70,22 @@ fn insert_token(conn: &mut DbConnection, row: &RefreshTokenRow) -> Result<(), Re
         .map(drop)
 }
 
+/// PostgreSQL: serialises one user's session changes on their account row (rotation and revocation both
+/// take it first), so that a revocation which starts while a rotation is in flight runs after it commits and
+/// also revokes the token it rotated in. (At READ COMMITTED the revoking UPDATE would otherwise miss it.)
+/// SQLite: nothing to do, one writer at a time.
+fn lock_account(conn: &mut DbConnection, user: &str) -> Result<(), RepoError> {
+    if let DbConnection::Postgres(pg) = conn {
+        accounts::table
+            .find(user)
+            .select(accounts::id)
+            .for_no_key_update()
+            .load::<String>(pg)
+            .map_err(backend("locking the account's sessions"))?;
+    }
+    Ok(())
+}
+
 /// [`RefreshTokenRepository`] on the `refresh_tokens` table.
 #[derive(Debug, Clone)]
 pub struct DieselRefreshTokenRepository {
@@ -116,6 +132,7 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
         let row = RefreshTokenRow::from_domain(successor);
         self.db
             .write(move |conn| {
+                lock_account(conn, &row.user_id)?;
                 // The compare-and-set: on PostgreSQL a concurrent rotation waits for the row lock and then
                 // finds `replaced_by` set; on SQLite writers are serialised.
                 let changed = diesel::update(
@@ -150,6 +167,14 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
     async fn revoke_family(&self, family_id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError> {
         self.db
             .write(move |conn| {
+                let owner: Option<String> = refresh_tokens::table
+                    .filter(refresh_tokens::family_id.eq(family_id.to_string()))
+                    .select(refresh_tokens::user_id)
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("reading a session's owner"))?;
+                let Some(owner) = owner else { return Ok(()) };
+                lock_account(conn, &owner)?;
                 diesel::update(
                     refresh_tokens::table
                         .filter(refresh_tokens::family_id.eq(family_id.to_string()))
@@ -171,6 +196,7 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
     ) -> Result<(), RepoError> {
         self.db
             .write(move |conn| {
+                lock_account(conn, &user.to_string())?;
                 let mut query = diesel::update(refresh_tokens::table)
                     .filter(refresh_tokens::user_id.eq(user.to_string()))
                     .filter(refresh_tokens::revoked_at.is_null())

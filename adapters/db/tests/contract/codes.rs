@@ -78,21 +78,33 @@ contract! {
         assert_eq!(used, OneTimeCode { used_at: Some(noon()), ..codes[1].clone() });
     }
 
-    async fn a_duplicate_digest_stores_neither_the_codes_nor_the_email(db) {
+    async fn a_failed_insert_stores_neither_the_codes_nor_the_email(db) {
         let repo = DieselOneTimeCodeRepository::new(db.clone());
-        repo.insert_with_email(&pair("a@example.com", OtpPurpose::Signup, "1", noon()), &mail("a@example.com"))
-            .await
-            .unwrap();
+        let first = pair("a@example.com", OtpPurpose::Signup, "1", noon());
+        repo.insert_with_email(&first, &mail("a@example.com")).await.unwrap();
         let mut clash = pair("b@example.com", OtpPurpose::Signup, "2", noon());
-        clash[1].code_hash = "link-1".into();
+        clash[1].id = first[0].id;
         let result = repo.insert_with_email(&clash, &mail("b@example.com")).await;
-        assert!(matches!(result, Err(RepoError::Duplicate("code_hash"))), "{result:?}");
+        assert!(matches!(result, Err(RepoError::Duplicate("one_time_code"))), "{result:?}");
         assert_eq!(outbox(db).await.len(), 1, "the second e-mail was rolled back");
         assert_eq!(
             repo.consume("link-2", OtpPurpose::Signup, noon()).await.unwrap(),
             None,
             "the first code of the failed request was rolled back"
         );
+    }
+
+    async fn a_repeated_digest_is_stored_and_either_copy_works_once(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        let later = noon() + Duration::minutes(1);
+        repo.insert_with_email(&pair("a@example.com", OtpPurpose::Recovery, "same", noon()), &mail("a@example.com"))
+            .await
+            .unwrap();
+        repo.insert_with_email(&pair("a@example.com", OtpPurpose::Recovery, "same", later), &mail("a@example.com"))
+            .await
+            .unwrap();
+        assert!(repo.consume("code-same", OtpPurpose::Recovery, later).await.unwrap().is_some());
+        assert!(repo.consume("code-same", OtpPurpose::Recovery, later).await.unwrap().is_none());
     }
 
     async fn a_code_works_once_and_uses_up_its_siblings_only(db) {

@@ -78,3 +78,20 @@ contract! {
         assert_eq!(count, writers);
     }
 }
+
+/// Two instances starting at once on one PostgreSQL database: one migrates, the other waits and finds
+/// nothing left to do (an advisory lock per schema). SQLite has one process, so only PostgreSQL is tested.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_migrating_one_postgres_schema_at_once_both_start() {
+    let empty = adapter_db::testing::empty(adapter_db::Backend::Postgres);
+    let first = adapter_db::Db::connect(empty.url(), 2).unwrap();
+    let second = adapter_db::Db::connect(empty.url(), 2).unwrap();
+    let a = tokio::task::spawn_blocking(move || first.run_migrations());
+    let b = tokio::task::spawn_blocking(move || second.run_migrations());
+    let (a, b) = (a.await.unwrap().unwrap(), b.await.unwrap().unwrap());
+    assert_eq!(
+        a.len() + b.len(),
+        1,
+        "the migration ran exactly once: {a:?} {b:?}"
+    );
+}

@@ -138,6 +138,30 @@ contract! {
         assert!(outbox.claim_due(at(100), 10, at(105)).await.unwrap().is_empty());
     }
 
+    async fn a_delivered_or_abandoned_entry_keeps_no_link_or_code(db) {
+        let outbox = DieselOutboxRepository::new(db.clone());
+        let secret = |subject: &str| OutgoingEmail {
+            link: Some(format!("https://portal.test/invite/accept?token=secret-{subject}")),
+            text: format!("Accept: https://portal.test/invite/accept?token=secret-{subject} code 123456"),
+            ..mail("a@example.com", subject)
+        };
+        enqueue(db, vec![secret("sent"), secret("failed")], at(0)).await;
+        let claimed = outbox.claim_due(at(0), 10, at(5)).await.unwrap();
+        let id_of = |subject: &str| claimed.iter().find(|e| e.email.subject == subject).unwrap().id;
+        outbox.mark_sent(id_of("sent"), at(1)).await.unwrap();
+        outbox.give_up(id_of("failed"), 10, "mailbox unavailable", at(1)).await.unwrap();
+        let mut conn = db.connection().unwrap();
+        let rows: Vec<(String, Option<String>)> = email_outbox::table
+            .select((email_outbox::body, email_outbox::link))
+            .load(&mut *conn)
+            .unwrap();
+        assert_eq!(rows.len(), 2);
+        for (body, link) in rows {
+            assert!(link.is_none());
+            assert!(!body.contains("secret") && !body.contains("123456"), "{body}");
+        }
+    }
+
     async fn a_failed_attempt_is_retried_at_its_next_time(db) {
         let outbox = DieselOutboxRepository::new(db.clone());
         enqueue(db, vec![mail("a@example.com", "one")], at(0)).await;
