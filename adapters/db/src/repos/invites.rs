@@ -18,7 +18,7 @@ use domain::orgs::{Invite, InviteRepository, Member, OrgRole};
 use super::orgs::insert_member;
 use super::outbox::enqueue_emails;
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
-use crate::schema::{org_invites, org_members};
+use crate::schema::{org_invites, org_members, organizations};
 use crate::{Db, DbConnection};
 
 /// One row of `org_invites`.
@@ -89,6 +89,23 @@ macro_rules! open_invites_of {
     };
 }
 
+/// PostgreSQL: takes a key-share lock on the organization row before touching its invitations, so that
+/// every transaction locks the organization first, then its invitations (deleting an organization locks
+/// its row for update, then deletes the invitations; accepting would otherwise lock an invitation first and
+/// then wait on the organization for the new member's foreign key: a deadlock). SQLite: one writer at a
+/// time, nothing to do.
+fn lock_organization(conn: &mut DbConnection, org: &str) -> Result<(), RepoError> {
+    if let DbConnection::Postgres(pg) = conn {
+        organizations::table
+            .find(org)
+            .select(organizations::id)
+            .for_key_share()
+            .load::<String>(pg)
+            .map_err(backend("locking the organization"))?;
+    }
+    Ok(())
+}
+
 fn open_invite(conn: &mut DbConnection, org: &str, email: &str) -> Result<Option<Invite>, RepoError> {
     open_invites_of!(org, email)
         .select(InviteRow::as_select())
@@ -121,6 +138,7 @@ impl InviteRepository for DieselInviteRepository {
         self.db
             .write(move |conn| {
                 let row = InviteRow::from_domain(&invite)?;
+                lock_organization(conn, &row.org_id)?;
                 diesel::update(
                     open_invites_of!(&row.org_id, &row.email)
                         .filter(org_invites::expires_at.le(row.invited_at)),
@@ -229,6 +247,7 @@ impl InviteRepository for DieselInviteRepository {
         self.db
             .write(move |conn| {
                 let (org_text, invite_text) = (org.to_string(), invite.to_string());
+                lock_organization(conn, &org_text)?;
                 let exists: i64 = org_invites::table
                     .filter(org_invites::id.eq(&invite_text))
                     .filter(org_invites::org_id.eq(&org_text))

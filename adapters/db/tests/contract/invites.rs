@@ -364,4 +364,25 @@ contract! {
         assert!(results.iter().any(|r| matches!(r, Err(RepoError::Conflict(c)) if c == "invite_closed")));
         assert_eq!(s.orgs.members(s.org).await.unwrap().len(), 2);
     }
+
+    async fn accepting_while_the_organization_is_deleted_never_deadlocks(db) {
+        for round in 0..5 {
+            let s = setup(db).await;
+            let address = format!("joiner{round}@example.com");
+            let new = invite(s.org, s.admin, &address, &format!("race-{round}"), 0);
+            s.invites.create(&new, &mail(&address, "l")).await.unwrap();
+            let joiner = fixtures::account(db, &address);
+            let (invites, orgs, org) = (s.invites.clone(), s.orgs.clone(), s.org);
+            let member = joining(joiner, &address, OrgRole::Member, 1);
+            let accept = tokio::spawn(async move { invites.accept(org, new.id, &member).await });
+            let delete = tokio::spawn(async move { orgs.delete(org).await });
+            let (accepted, deleted) = (accept.await.unwrap(), delete.await.unwrap());
+            assert!(deleted.is_ok(), "round {round}: {deleted:?}");
+            assert!(
+                accepted.is_ok() || matches!(accepted, Err(RepoError::NotFound)),
+                "round {round}: {accepted:?}"
+            );
+            assert!(s.orgs.get(org).await.unwrap().is_none());
+        }
+    }
 }
