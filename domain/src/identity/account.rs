@@ -3,10 +3,11 @@
 //! Changing the password needs only a valid session (as in Supabase Auth without "secure password change"):
 //! a recovery session is the proof for a forgotten password. A new password ends every other session.
 
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::errors::{FieldErrors, IdentityError};
-use super::models::{display_name_of, merge_profile};
+use super::models::{Account, display_name_of, merge_profile};
 use super::password::check_password;
 use super::service::{IdentityService, UserRecord};
 use super::tokens::AccessTokenClaims;
@@ -19,9 +20,14 @@ pub struct UserUpdate<'a> {
     /// Must be the current address: changing it is not offered.
     pub email: Option<&'a str>,
     pub password: Option<&'a str>,
+    /// The current password, needed with `password` unless the session signed in recently.
+    pub current_password: Option<&'a str>,
     /// Merged into the profile (Supabase `data`).
     pub data: Option<&'a Value>,
 }
+
+/// How recent a sign-in must be to change the password without the current one (a recovery link signs in).
+pub const RECENT_SIGN_IN_MINUTES: i64 = 10;
 
 impl IdentityService {
     /// Verifies an identity access token presented to the identity service itself. A core token, a refresh
@@ -94,6 +100,8 @@ impl IdentityService {
         }
         let now = self.clock.now();
         if let Some(password) = update.password {
+            self.check_may_change_password(claims, &account, update.current_password, now)
+                .await?;
             let hash = self.hasher.hash(password).await?;
             self.accounts
                 .set_password(account.id, Some(hash.clone()), now)
@@ -112,6 +120,39 @@ impl IdentityService {
             account = stored;
         }
         self.user_record(account).await
+    }
+}
+
+impl IdentityService {
+    /// A stolen access token alone must not be enough to take the account over: the session must have
+    /// signed in within [`RECENT_SIGN_IN_MINUTES`], or the current password must be given.
+    async fn check_may_change_password(
+        &self,
+        claims: &AccessTokenClaims,
+        account: &Account,
+        current_password: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), IdentityError> {
+        let signed_in_at = claims
+            .amr
+            .iter()
+            .map(|entry| entry.timestamp)
+            .max()
+            .unwrap_or(claims.iat);
+        if now.timestamp() - signed_in_at <= RECENT_SIGN_IN_MINUTES * 60 {
+            return Ok(());
+        }
+        let Some(current) = current_password else {
+            return Err(IdentityError::ReauthenticationNeeded);
+        };
+        let Some(hash) = account.password_hash.as_deref() else {
+            return Err(IdentityError::ReauthenticationNeeded);
+        };
+        if self.hasher.verify(current, hash).await? {
+            Ok(())
+        } else {
+            Err(IdentityError::InvalidCredentials)
+        }
     }
 }
 
@@ -192,6 +233,68 @@ mod tests {
         };
         let record = block_on(m.service().update_user(&claims, update)).unwrap();
         assert_eq!(record.account.password_hash.as_deref(), Some("new-hash"));
+    }
+
+    /// A session that signed in an hour ago (a stolen token, say).
+    fn stale_session() -> (Mocks, AccessTokenClaims) {
+        let claims = access_claims(noon() - chrono::Duration::hours(1));
+        let user = claims.sub;
+        let mut m = Mocks::new();
+        m.accounts.expect_get().returning(move |_| {
+            let mut a = account("dev@example.com", true);
+            a.id = user;
+            a.password_hash = Some("current-hash".into());
+            Ok(Some(a))
+        });
+        (m, claims)
+    }
+
+    #[test]
+    fn a_session_that_signed_in_long_ago_needs_the_current_password_to_change_it() {
+        let (mut m, claims) = stale_session();
+        m.accounts.expect_set_password().never();
+        m.refresh_tokens.expect_revoke_all_for_user().never();
+        let update = UserUpdate {
+            password: Some("a brand new passphrase"),
+            ..UserUpdate::default()
+        };
+        let error = block_on(m.service().update_user(&claims, update)).unwrap_err();
+        assert!(matches!(error, IdentityError::ReauthenticationNeeded));
+        assert_eq!(error.error_code(), "reauthentication_needed");
+    }
+
+    #[test]
+    fn the_right_current_password_allows_the_change_and_a_wrong_one_is_refused() {
+        let (mut m, claims) = stale_session();
+        m.hasher
+            .expect_verify()
+            .returning(|given, hash| Ok(given == "the old passphrase" && hash == "current-hash"));
+        m.hasher.expect_hash().returning(|_| Ok("new-hash".into()));
+        m.accounts
+            .expect_set_password()
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+        let service = m.service();
+        let wrong = UserUpdate {
+            password: Some("a brand new passphrase"),
+            current_password: Some("a guess"),
+            ..UserUpdate::default()
+        };
+        assert!(matches!(
+            block_on(service.update_user(&claims, wrong)),
+            Err(IdentityError::InvalidCredentials)
+        ));
+        let right = UserUpdate {
+            password: Some("a brand new passphrase"),
+            current_password: Some("the old passphrase"),
+            ..UserUpdate::default()
+        };
+        assert!(block_on(service.update_user(&claims, right)).is_ok());
     }
 
     #[test]

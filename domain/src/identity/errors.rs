@@ -61,6 +61,11 @@ pub enum IdentityError {
         "An account with this email address already exists. Sign in with it first, or confirm its email address."
     )]
     AccountNotLinkable,
+    /// 400: changing the password needs the current password (`current_password`) unless the session
+    /// signed in within the last [`RECENT_SIGN_IN_MINUTES`](super::account::RECENT_SIGN_IN_MINUTES) minutes
+    /// (which covers a password-recovery link); a wrong current password is [`IdentityError::InvalidCredentials`].
+    #[error("Enter your current password to set a new one.")]
+    ReauthenticationNeeded,
     /// 422: changing the e-mail address is not offered.
     #[error("Changing the email address is not supported")]
     EmailChangeUnsupported,
@@ -98,6 +103,7 @@ impl IdentityError {
             Self::ProviderEmailMissing => "provider_email_needs_verification",
             Self::AccountNotLinkable => "identity_already_exists",
             Self::EmailChangeUnsupported => "feature_not_supported",
+            Self::ReauthenticationNeeded => "reauthentication_needed",
             Self::Hasher(_) | Self::Signing(_) | Self::Repo(_) => "unexpected_failure",
         }
     }
