@@ -211,11 +211,13 @@ pub trait AppRepository: Send + Sync {
     async fn find_by_share_token(&self, token: &str) -> Result<Option<App>, RepoError>;
 }
 
-/// What publishing and review e-mails need to know about an organization.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What publishing, review e-mails and image rules need to know about an organization.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct OrgContact {
     pub name: String,
     pub contact_email: Option<EmailAddress>,
+    /// The profile's logo (an image URL), which only admins may replace or delete.
+    pub logo: Option<String>,
 }
 
 impl OrgContact {
@@ -230,7 +232,7 @@ impl OrgContact {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait OrgProfileLookup: Send + Sync {
-    /// The organization's name and contact e-mail, or `None` when it does not exist.
+    /// The organization's name, contact e-mail and logo, or `None` when it does not exist.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.

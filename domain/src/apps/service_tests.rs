@@ -74,6 +74,7 @@ fn complete_profile() -> MockOrgProfileLookup {
         Ok(Some(OrgContact {
             name: "Acme".into(),
             contact_email: Some(EmailAddress::parse("ops@acme.example").unwrap()),
+            logo: None,
         }))
     });
     orgs
@@ -449,10 +450,12 @@ fn publishing_needs_an_organization_name_and_contact_email() {
         OrgContact {
             name: "Acme".into(),
             contact_email: None,
+            logo: None,
         },
         OrgContact {
             name: "  ".into(),
             contact_email: Some(EmailAddress::parse("a@b.co").unwrap()),
+            logo: None,
         },
     ] {
         let org = OrgId::new();

@@ -5,15 +5,17 @@
 
 use std::sync::Arc;
 
-use super::models::{check_upload, image_url, new_image_id, storage_key};
+use super::models::{check_upload, image_url, new_image_id, parse_image_ref, storage_key};
 use super::{ImageMeta, ImageRejection, ImageRepository, ImageStore};
 use crate::apps::PackageName;
+use crate::apps::ports::OrgProfileLookup;
 use crate::common::{Caller, Clock, ImageId, OrgId, RepoError, SecretGenerator};
 use crate::orgs::OrgAction;
 use crate::orgs::ports::MemberDirectory;
 
 pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
 pub const IMAGE_NOT_FOUND: &str = "Image not found";
+pub const LOGO_ADMIN_ONLY: &str = "Only an organization admin can replace or delete the organization's logo";
 
 /// Settings of the media use cases.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,6 +58,9 @@ pub enum MediaError {
     /// 404: the organization has no such image.
     #[error("{}", IMAGE_NOT_FOUND)]
     NotFound,
+    /// 403: the image is the organization's logo, and the caller is not an admin (PRODUCT.md §3).
+    #[error("{}", LOGO_ADMIN_ONLY)]
+    LogoAdminOnly,
     /// 500 (or 503).
     #[error(transparent)]
     Repo(#[from] RepoError),
@@ -70,6 +75,7 @@ impl MediaError {
             Self::Rejected(ImageRejection::InvalidType) => "INVALID_IMAGE_TYPE",
             Self::Rejected(ImageRejection::TooLarge) => "IMAGE_TOO_LARGE",
             Self::NotFound => "NOT_FOUND",
+            Self::LogoAdminOnly => "FORBIDDEN",
             Self::Repo(_) => "INTERNAL",
         }
     }
@@ -80,6 +86,7 @@ pub struct MediaService {
     images: Arc<dyn ImageRepository>,
     store: Arc<dyn ImageStore>,
     members: Arc<dyn MemberDirectory>,
+    orgs: Arc<dyn OrgProfileLookup>,
     clock: Arc<dyn Clock>,
     secrets: Arc<dyn SecretGenerator>,
     config: MediaConfig,
@@ -91,6 +98,7 @@ impl MediaService {
         images: Arc<dyn ImageRepository>,
         store: Arc<dyn ImageStore>,
         members: Arc<dyn MemberDirectory>,
+        orgs: Arc<dyn OrgProfileLookup>,
         clock: Arc<dyn Clock>,
         secrets: Arc<dyn SecretGenerator>,
         config: MediaConfig,
@@ -99,6 +107,7 @@ impl MediaService {
             images,
             store,
             members,
+            orgs,
             clock,
             secrets,
             config,
@@ -109,6 +118,24 @@ impl MediaService {
         match self.members.role_of(org, caller.user_id).await? {
             Some(role) if role.can(OrgAction::ManageApps) => Ok(()),
             _ => Err(MediaError::NotMember),
+        }
+    }
+
+    /// Replacing or deleting the image the organization profile shows as its logo is an admin's act, like
+    /// editing the profile (PRODUCT.md §3); any other image of the organization is a member's.
+    async fn require_may_change(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        image: ImageId,
+    ) -> Result<(), MediaError> {
+        let logo = self.orgs.profile(org).await?.and_then(|profile| profile.logo);
+        if logo.as_deref().and_then(parse_image_ref) != Some(image) {
+            return Ok(());
+        }
+        match self.members.role_of(org, caller.user_id).await? {
+            Some(role) if role.can(OrgAction::ManageProfile) => Ok(()),
+            _ => Err(MediaError::LogoAdminOnly),
         }
     }
 
@@ -127,7 +154,11 @@ impl MediaService {
         self.require_member(caller, org).await?;
         let format = check_upload(&request.bytes)?;
         let replaced = match request.replace {
-            Some(old) => Some(self.images.get(org, old).await?.ok_or(MediaError::NotFound)?),
+            Some(old) => {
+                let found = self.images.get(org, old).await?.ok_or(MediaError::NotFound)?;
+                self.require_may_change(caller, org, old).await?;
+                Some(found)
+            }
             None => None,
         };
         let meta = ImageMeta {
@@ -176,6 +207,7 @@ impl MediaService {
     pub async fn delete(&self, caller: &Caller, org: OrgId, id: ImageId) -> Result<(), MediaError> {
         self.require_member(caller, org).await?;
         let image = self.images.get(org, id).await?.ok_or(MediaError::NotFound)?;
+        self.require_may_change(caller, org, id).await?;
         self.store.delete(&image.storage_key()).await?;
         self.images.delete(org, id).await.map_err(|e| match e {
             RepoError::NotFound => MediaError::NotFound,
@@ -203,6 +235,7 @@ impl MediaService {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apps::ports::{MockOrgProfileLookup, OrgContact};
     use crate::common::{EmailAddress, UserId};
     use crate::media::ports::{MockImageRepository, MockImageStore};
     use crate::orgs::OrgRole;
@@ -227,10 +260,28 @@ mod tests {
     }
 
     fn service(images: MockImageRepository, store: MockImageStore, role: Option<OrgRole>) -> MediaService {
+        service_with_logo(images, store, role, None)
+    }
+
+    fn service_with_logo(
+        images: MockImageRepository,
+        store: MockImageStore,
+        role: Option<OrgRole>,
+        logo: Option<String>,
+    ) -> MediaService {
+        let mut orgs = MockOrgProfileLookup::new();
+        orgs.expect_profile().returning(move |_| {
+            Ok(Some(OrgContact {
+                name: "Acme".into(),
+                logo: logo.clone(),
+                ..OrgContact::default()
+            }))
+        });
         MediaService::new(
             Arc::new(images),
             Arc::new(store),
             Arc::new(members(role)),
+            Arc::new(orgs),
             Arc::new(fixed_clock()),
             Arc::new(RepeatingBytes(0x42)),
             MediaConfig {
@@ -387,6 +438,46 @@ mod tests {
             .times(1)
             .returning(|_| Ok(()));
         block_on(service(images, store, Some(OrgRole::Member)).delete(&caller(), org, id)).unwrap();
+    }
+
+    #[test]
+    fn only_an_admin_may_delete_or_replace_the_organizations_logo() {
+        let org = OrgId::new();
+        let image = stored_image(org);
+        let id = image.id;
+        let logo = Some(format!("https://portal.example.com/api/images/{id}"));
+        let refusing = |role| {
+            let mut images = MockImageRepository::new();
+            let found = image.clone();
+            images.expect_get().returning(move |_, _| Ok(Some(found.clone())));
+            images.expect_delete().never();
+            images.expect_replace().never();
+            let mut store = MockImageStore::new();
+            store.expect_delete().never();
+            store.expect_put().never();
+            service_with_logo(images, store, Some(role), logo.clone())
+        };
+        let member = refusing(OrgRole::Member);
+        assert!(matches!(
+            block_on(member.delete(&caller(), org, id)),
+            Err(MediaError::LogoAdminOnly)
+        ));
+        let replace = UploadRequest {
+            replace: Some(id),
+            ..upload(PNG)
+        };
+        assert!(matches!(
+            block_on(member.upload(&caller(), org, replace)),
+            Err(MediaError::LogoAdminOnly)
+        ));
+
+        let mut images = MockImageRepository::new();
+        images.expect_get().returning(move |_, _| Ok(Some(image.clone())));
+        images.expect_delete().times(1).returning(|_, _| Ok(()));
+        let mut store = MockImageStore::new();
+        store.expect_delete().times(1).returning(|_| Ok(()));
+        let admin = service_with_logo(images, store, Some(OrgRole::Admin), logo.clone());
+        block_on(admin.delete(&caller(), org, id)).unwrap();
     }
 
     #[test]

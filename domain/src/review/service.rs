@@ -339,6 +339,7 @@ mod tests {
                 Ok(Some(OrgContact {
                     name: "Acme".into(),
                     contact_email: email.clone(),
+                    logo: None,
                 }))
             });
             self
@@ -432,6 +433,7 @@ mod tests {
             Ok(Some(OrgContact {
                 name: "Acme".into(),
                 contact_email: None,
+                logo: None,
             }))
         });
         let queue = block_on(h.service().submitted(&reviewer())).unwrap();

@@ -277,7 +277,7 @@ contract! {
     async fn the_org_profile_answers_name_and_contact(db) {
         let lookup = DieselOrgProfileLookup::new(db.clone());
         let acme = fixtures::organization(db, "Acme");
-        assert_eq!(lookup.profile(acme).await.unwrap(), Some(OrgContact { name: "Acme".into(), contact_email: None }));
+        assert_eq!(lookup.profile(acme).await.unwrap(), Some(OrgContact { name: "Acme".into(), contact_email: None, logo: None }));
         fx::org_contact(db, acme, Some("Contact@Acme.example.com"));
         let profile = lookup.profile(acme).await.unwrap().expect("profile");
         assert_eq!(profile.contact_email, Some(fixtures::email("contact@acme.example.com")));
@@ -285,5 +285,16 @@ contract! {
         fx::org_contact(db, acme, Some("  "));
         assert_eq!(lookup.profile(acme).await.unwrap().expect("profile").contact_email, None);
         assert_eq!(lookup.profile(OrgId::new()).await.unwrap(), None);
+        {
+            use adapter_db::schema::organizations;
+            use diesel::prelude::*;
+            let mut conn = db.connection().unwrap();
+            diesel::update(organizations::table.find(acme.to_string()))
+                .set(organizations::logo.eq("/api/images/logo-id"))
+                .execute(&mut *conn)
+                .unwrap();
+        }
+        let with_logo = lookup.profile(acme).await.unwrap().expect("profile");
+        assert_eq!(with_logo.logo.as_deref(), Some("/api/images/logo-id"));
     }
 }

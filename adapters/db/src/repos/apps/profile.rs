@@ -27,13 +27,17 @@ impl OrgProfileLookup for DieselOrgProfileLookup {
     async fn profile(&self, org: OrgId) -> Result<Option<OrgContact>, RepoError> {
         self.db
             .read(move |conn| {
-                let row: Option<(String, Option<String>)> = organizations::table
+                let row: Option<(String, Option<String>, Option<String>)> = organizations::table
                     .filter(organizations::id.eq(org.to_string()))
-                    .select((organizations::name, organizations::contact_email))
+                    .select((
+                        organizations::name,
+                        organizations::contact_email,
+                        organizations::logo,
+                    ))
                     .first(conn)
                     .optional()
                     .map_err(backend("reading an organization's profile"))?;
-                let Some((name, contact)) = row else {
+                let Some((name, contact, logo)) = row else {
                     return Ok(None);
                 };
                 // A blank stored contact is no contact.
@@ -43,7 +47,11 @@ impl OrgProfileLookup for DieselOrgProfileLookup {
                     .filter(|text| !text.is_empty())
                     .map(|text| parse_stored("organizations.contact_email", text, EmailAddress::parse))
                     .transpose()?;
-                Ok(Some(OrgContact { name, contact_email }))
+                Ok(Some(OrgContact {
+                    name,
+                    contact_email,
+                    logo,
+                }))
             })
             .await
     }
