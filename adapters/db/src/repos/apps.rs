@@ -47,6 +47,10 @@ fn rows_to_apps(rows: Vec<AppRow>) -> Result<Vec<App>, RepoError> {
     rows.into_iter().map(AppRow::into_app).collect()
 }
 
+fn into_app(row: Option<AppRow>) -> Result<Option<App>, RepoError> {
+    row.map(AppRow::into_app).transpose()
+}
+
 /// The organization's app, if it has one by that name.
 fn load_in_org(conn: &mut DbConnection, org: &str, package: &str) -> Result<Option<App>, RepoError> {
     apps::table
@@ -55,9 +59,8 @@ fn load_in_org(conn: &mut DbConnection, org: &str, package: &str) -> Result<Opti
         .select(AppRow::as_select())
         .first(conn)
         .optional()
-        .map_err(backend("reading an app"))?
-        .map(AppRow::into_app)
-        .transpose()
+        .map_err(backend("reading an app"))
+        .and_then(into_app)
 }
 
 /// Any app by package name.
@@ -67,9 +70,8 @@ fn load_any(conn: &mut DbConnection, package: &str) -> Result<Option<App>, RepoE
         .select(AppRow::as_select())
         .first(conn)
         .optional()
-        .map_err(backend("reading an app"))?
-        .map(AppRow::into_app)
-        .transpose()
+        .map_err(backend("reading an app"))
+        .and_then(into_app)
 }
 
 /// Fails with [`RepoError::NotFound`] unless the organization has the app. Inside a write, it also locks
@@ -550,9 +552,8 @@ impl AppRepository for DieselAppRepository {
                     .select(AppRow::as_select())
                     .first(conn)
                     .optional()
-                    .map_err(backend("finding an app by key"))?
-                    .map(AppRow::into_app)
-                    .transpose()
+                    .map_err(backend("finding an app by key"))
+                    .and_then(into_app)
             })
             .await
     }
@@ -567,9 +568,8 @@ impl AppRepository for DieselAppRepository {
                     .select(AppRow::as_select())
                     .first(conn)
                     .optional()
-                    .map_err(backend("finding an app by share token"))?
-                    .map(AppRow::into_app)
-                    .transpose()
+                    .map_err(backend("finding an app by share token"))
+                    .and_then(into_app)
             })
             .await
     }
