@@ -1,7 +1,8 @@
 //! `app-server`: the developer portal in one binary.
 
 use app_server::admin_cli::{self, AdminCommand};
-use app_server::{Application, Config, telemetry};
+use app_server::telemetry::{self, LogFormat};
+use app_server::{Application, Config};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -31,7 +32,9 @@ enum Command {
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
     let _ = dotenvy::dotenv();
-    telemetry::init();
+    let log_format = LogFormat::parse(&std::env::var("PORTAL_LOG_FORMAT").unwrap_or_default())
+        .map_err(anyhow::Error::msg)?;
+    telemetry::init(log_format);
     let cli = Cli::parse();
     let config = Config::from_env()?;
     match cli.command.unwrap_or(Command::Serve) {

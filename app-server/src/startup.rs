@@ -5,7 +5,6 @@ use actix_web::{App, HttpServer, middleware};
 use http_adapter::public_config::IdentityConfig;
 use http_adapter::{HttpState, PublicConfig};
 use std::net::TcpListener;
-use tracing_actix_web::TracingLogger;
 
 use crate::Config;
 
@@ -53,7 +52,7 @@ impl Application {
             App::new()
                 .wrap(http_adapter::headers::security_headers(&connect_sources))
                 .wrap(middleware::Compress::default())
-                .wrap(TracingLogger::default())
+                .wrap(middleware::from_fn(http_adapter::request_log::log_request))
                 .configure(http_adapter::configure(state.clone(), frontend_dir.clone()))
         })
         .listen(listener)?

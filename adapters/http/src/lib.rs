@@ -4,6 +4,7 @@
 pub mod error;
 pub mod headers;
 pub mod public_config;
+pub mod request_log;
 pub mod spa;
 pub mod system;
 
