@@ -22,6 +22,8 @@ enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Print the OpenAPI document of the product API (JSON) and exit.
+    Openapi,
     /// Manage platform admins (who review apps and watch uptime).
     Admin {
         #[command(subcommand)]
@@ -31,14 +33,19 @@ enum Command {
 
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
+    let command = Cli::parse().command.unwrap_or(Command::Serve);
+    if let Command::Openapi = command {
+        // Needs no configuration: the document is built from the code.
+        println!("{}", http_adapter::openapi::document_json()?);
+        return Ok(());
+    }
     let _ = dotenvy::dotenv();
     let log_format = LogFormat::parse(&std::env::var("PORTAL_LOG_FORMAT").unwrap_or_default())
         .map_err(anyhow::Error::msg)?;
     telemetry::init(log_format);
-    let cli = Cli::parse();
     let config = Config::from_env()?;
-    match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => {
+    match command {
+        Command::Serve | Command::Openapi => {
             let application = Application::build(&config).await?;
             application.run_until_stopped().await?;
         }

@@ -4,4 +4,5 @@
 
 mod admins;
 mod helpers;
+mod openapi;
 mod skeleton;

@@ -3,6 +3,7 @@
 
 pub mod error;
 pub mod headers;
+pub mod openapi;
 pub mod public_config;
 pub mod request_log;
 pub mod spa;
@@ -28,10 +29,22 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .app_data(error::path_config())
             .route("/healthz", web::get().to(system::healthz))
             .service(
+                utoipa_swagger_ui::SwaggerUi::new("/api/docs/{_:.*}")
+                    .url("/api/openapi.json", openapi::document()),
+            )
+            .route("/api/docs", web::get().to(openapi_docs_redirect))
+            .service(
                 web::scope("/api")
                     .route("/public-config", web::get().to(public_config::get))
                     .default_service(web::to(system::api_not_found)),
             )
             .configure(spa::configure(frontend_dir));
     }
+}
+
+/// `/api/docs` → `/api/docs/` (the Swagger UI's own path).
+async fn openapi_docs_redirect() -> actix_web::HttpResponse {
+    actix_web::HttpResponse::PermanentRedirect()
+        .insert_header(("Location", "/api/docs/"))
+        .finish()
 }

@@ -3,9 +3,10 @@
 
 use actix_web::{HttpResponse, web};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 /// Where the browser's identity client talks to, and with which public key.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IdentityConfig {
     /// Base URL of the Supabase-compatible auth API (the built-in one is this server's origin).
@@ -15,7 +16,7 @@ pub struct IdentityConfig {
 }
 
 /// The public configuration, served as is.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PublicConfig {
     pub docs_url: String,
@@ -26,6 +27,8 @@ pub struct PublicConfig {
     pub identity: IdentityConfig,
 }
 
+/// `GET /api/public-config`.
+#[utoipa::path(get, path = "/api/public-config", tag = "system", responses((status = 200, description = "Links, identity service and sign-in providers", body = PublicConfig)))]
 pub async fn get(config: web::Data<PublicConfig>) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-cache"))

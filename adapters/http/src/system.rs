@@ -6,6 +6,7 @@ use serde_json::json;
 use crate::ApiError;
 
 /// `GET /healthz`: the process is up and serving.
+#[utoipa::path(get, path = "/healthz", tag = "system", responses((status = 200, description = "The process is up", body = crate::openapi::Health)))]
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))

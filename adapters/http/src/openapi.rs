@@ -1,0 +1,100 @@
+//! The OpenAPI document of the product API, generated from the handlers' annotations: served at
+//! `/api/openapi.json`, browsable at `/api/docs`, and printed by `app-server openapi` (from which the
+//! frontend's API types are generated). Every handler under `/api` is listed in [`ApiDoc`].
+
+use std::collections::BTreeMap;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+/// The error envelope every error answers (PRODUCT.md §6).
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)] // Documents `error::Envelope`, which is serialised by reference.
+pub struct ErrorBody {
+    /// A human-readable message, in the specification's wording where it gives one.
+    #[schema(example = "Display name is required")]
+    error: String,
+    /// A machine-readable code, e.g. `VALIDATION_FAILED`, `PROFILE_INCOMPLETE`, `RATE_LIMITED`.
+    #[schema(example = "VALIDATION_FAILED")]
+    code: String,
+    /// Validation errors only: the field (API spelling or path such as `settings[2].key`) → message.
+    fields: Option<BTreeMap<String, String>>,
+}
+
+/// `GET /healthz`'s body.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct Health {
+    #[schema(example = "ok")]
+    status: String,
+}
+
+/// The name of the bearer security scheme (a core token, or an identity access token as fallback).
+pub const BEARER: &str = "bearer";
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            BEARER,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some(
+                        "The core token from POST /api/auth/exchange-token, or an identity access token.",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Developer Portal API",
+        description = "The product API of the developer portal for smart-glasses apps. Errors answer \
+                       `{error, code, fields?}` with a distinct status per kind of failure."
+    ),
+    paths(crate::system::healthz, crate::public_config::get),
+    components(schemas(ErrorBody, Health)),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "system", description = "Health and the browser's start-up configuration"),
+    )
+)]
+pub struct ApiDoc;
+
+/// The document as served.
+#[must_use]
+pub fn document() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+/// The document as pretty JSON (what `app-server openapi` prints).
+///
+/// # Errors
+/// When serialisation fails (it does not for a document built from annotations).
+pub fn document_json() -> Result<String, serde_json::Error> {
+    document().to_pretty_json()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_document_describes_the_system_endpoints_and_the_error_envelope() {
+        let json: serde_json::Value = serde_json::from_str(&document_json().unwrap()).unwrap();
+        assert_eq!(json["openapi"].as_str().unwrap().chars().next(), Some('3'));
+        assert!(json["paths"]["/healthz"]["get"].is_object());
+        assert!(json["paths"]["/api/public-config"]["get"].is_object());
+        let envelope = &json["components"]["schemas"]["ErrorBody"]["properties"];
+        for field in ["error", "code", "fields"] {
+            assert!(envelope[field].is_object(), "{field} missing from ErrorBody");
+        }
+        assert_eq!(json["components"]["securitySchemes"][BEARER]["scheme"], "bearer");
+    }
+}
