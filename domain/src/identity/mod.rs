@@ -31,7 +31,9 @@ pub use models::{
     RefreshToken,
 };
 pub use password::{PasswordError, check_password};
-pub use rate_limit::{ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy};
+pub use rate_limit::{
+    ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy, RateLimitStore, RateLimiter, WindowCounts,
+};
 pub use service::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
 pub use signup::{SignUpOutcome, SignUpRequest};
 pub use tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
