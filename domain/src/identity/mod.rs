@@ -12,6 +12,7 @@ pub mod external;
 pub mod models;
 pub mod password;
 pub mod ports;
+pub mod profile;
 pub mod rate_limit;
 pub mod service;
 pub mod signup;
@@ -31,6 +32,7 @@ pub use models::{
     RefreshToken,
 };
 pub use password::{PasswordError, check_password};
+pub use profile::ProfileChange;
 pub use rate_limit::{
     ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy, RateLimitStore, RateLimiter, WindowCounts,
 };
