@@ -4,4 +4,5 @@
 
 mod admins;
 mod helpers;
+mod identity;
 mod skeleton;
