@@ -1,5 +1,7 @@
 //! Configuration from environment variables (PRODUCT.md §8). Every variable is listed in the README.
 
+use http_adapter::client_ip::TrustedProxies;
+use identity_adapter::HashCost;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -44,6 +46,12 @@ pub struct Config {
     pub secret_key: Option<String>,
     pub oauth_providers: Vec<OAuthProvider>,
     pub supabase: Option<HostedSupabase>,
+    /// `PORTAL_TRUSTED_PROXIES`: proxies whose `X-Forwarded-For` names the client (default none: the
+    /// socket peer is the client).
+    pub trusted_proxies: TrustedProxies,
+    /// The cost of password hashes: always [`HashCost::Production`] from the environment; the black-box
+    /// tests set [`HashCost::TestsOnly`] on the built value.
+    pub password_hashing: HashCost,
 }
 
 /// A variable that is set but cannot be used.
@@ -145,8 +153,15 @@ impl Config {
                 });
             }
         };
+        let trusted_proxies = TrustedProxies::parse(&get("PORTAL_TRUSTED_PROXIES").unwrap_or_default())
+            .map_err(|problem| ConfigError {
+                variable: "PORTAL_TRUSTED_PROXIES",
+                problem,
+            })?;
         Ok(Self {
             bind,
+            trusted_proxies,
+            password_hashing: HashCost::Production,
             store_url: get("PORTAL_STORE_URL").unwrap_or_else(|| public_url.clone()),
             public_url,
             database_url: get("DATABASE_URL").unwrap_or_else(|| "sqlite://data/portal.db".into()),
@@ -245,6 +260,20 @@ mod tests {
         ]);
         let config = Config::from_vars(&full).unwrap();
         assert_eq!(config.oauth_providers[0].name, "google");
+    }
+
+    #[test]
+    fn trusted_proxies_default_to_none_and_bad_entries_name_the_variable() {
+        let config = Config::from_vars(&HashMap::new()).unwrap();
+        assert_eq!(config.trusted_proxies, TrustedProxies::default());
+        assert_eq!(config.password_hashing, HashCost::Production);
+        let set = Config::from_vars(&vars(&[("PORTAL_TRUSTED_PROXIES", "10.0.0.0/8, ::1")])).unwrap();
+        assert_eq!(
+            set.trusted_proxies,
+            TrustedProxies::parse("10.0.0.0/8,::1").unwrap()
+        );
+        let error = Config::from_vars(&vars(&[("PORTAL_TRUSTED_PROXIES", "proxy.internal")])).unwrap_err();
+        assert_eq!(error.variable, "PORTAL_TRUSTED_PROXIES");
     }
 
     #[test]

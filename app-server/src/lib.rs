@@ -3,6 +3,7 @@
 
 pub mod admin_cli;
 pub mod config;
+pub mod identity;
 pub mod startup;
 pub mod system;
 pub mod telemetry;

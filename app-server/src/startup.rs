@@ -8,6 +8,11 @@ use std::net::TcpListener;
 
 use crate::Config;
 
+/// The public key the browser's identity client sends to the built-in service (`apikey` and `Authorization`
+/// on public endpoints). It grants nothing: the built-in service accepts and ignores it, as Supabase's
+/// anonymous key grants nothing beyond public endpoints.
+pub const BUILT_IN_ANON_KEY: &str = "built-in";
+
 /// Connections per instance. SQLite serialises writers in-process, so more connections only help readers.
 const POOL_SIZE: u32 = 16;
 
@@ -43,8 +48,11 @@ impl Application {
         let listener = TcpListener::bind(config.bind)
             .map_err(|e| anyhow::anyhow!("could not listen on {}: {e}", config.bind))?;
         let port = listener.local_addr()?.port();
+        let identity = crate::identity::wire(config, &db).await?;
         let state = HttpState {
             public_config: public_config(config),
+            identity: Some(identity.identity),
+            auth: identity.auth,
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();
@@ -100,11 +108,15 @@ async fn seed_platform_admins(config: &Config, db: &db_adapter::Db) -> anyhow::R
 fn public_config(config: &Config) -> PublicConfig {
     let identity = config.supabase.as_ref().map_or_else(
         || IdentityConfig {
+            kind: "builtin",
             url: config.public_url.clone(),
-            anon_key: "built-in".into(),
+            auth_url: crate::identity::access_issuer(config),
+            anon_key: BUILT_IN_ANON_KEY.into(),
         },
         |hosted| IdentityConfig {
-            url: hosted.url.clone(),
+            kind: "supabase",
+            url: hosted.url.trim_end_matches('/').to_owned(),
+            auth_url: format!("{}/auth/v1", hosted.url.trim_end_matches('/')),
             anon_key: hosted.anon_key.clone(),
         },
     );

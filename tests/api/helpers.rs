@@ -64,7 +64,8 @@ pub async fn spawn_app_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp
     .map(|(k, v)| (k.to_owned(), v))
     .chain(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())))
     .collect();
-    let config = Config::from_vars(&vars).expect("config");
+    let mut config = Config::from_vars(&vars).expect("config");
+    config.password_hashing = identity_adapter::HashCost::TestsOnly;
     let database_url = config.database_url.clone();
     let application = Application::build(&config).await.expect("build");
     let address = format!("http://127.0.0.1:{}", application.port());

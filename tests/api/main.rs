@@ -4,5 +4,6 @@
 
 mod admins;
 mod helpers;
+mod identity;
 mod openapi;
 mod skeleton;

@@ -245,6 +245,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    rate_limit_counters (key, window_start) {
+        key -> Text,
+        window_start -> BigInt,
+        count -> BigInt,
+    }
+}
+
 diesel::joinable!(identities -> accounts (user_id));
 diesel::joinable!(refresh_tokens -> accounts (user_id));
 diesel::joinable!(org_members -> organizations (org_id));
@@ -280,4 +288,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     uptime_checks,
     uptime_daily,
     uptime_state_changes,
+    rate_limit_counters,
 );

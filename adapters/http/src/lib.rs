@@ -1,8 +1,11 @@
 //! The HTTP adapter: routes, the JSON error envelope of PRODUCT.md §6, security headers and the built
 //! web UI (with the single-page-app fallback).
 
+pub mod auth;
+pub mod client_ip;
 pub mod error;
 pub mod headers;
+pub mod identity;
 pub mod openapi;
 pub mod public_config;
 pub mod request_log;
@@ -18,12 +21,20 @@ pub use public_config::PublicConfig;
 #[derive(Debug, Clone)]
 pub struct HttpState {
     pub public_config: PublicConfig,
+    /// The built-in identity service (`/auth/v1`); `None` with a hosted Supabase.
+    pub identity: Option<identity::IdentityApi>,
+    /// Authentication of the product API.
+    pub auth: auth::ProductAuth,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
 pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
+        if let Some(identity) = state.identity.clone() {
+            cfg.configure(identity::configure(identity));
+        }
         cfg.app_data(web::Data::new(state.public_config.clone()))
+            .app_data(web::Data::new(state.auth.clone()))
             .app_data(error::json_config())
             .app_data(error::query_config())
             .app_data(error::path_config())
@@ -36,6 +47,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .service(
                 web::scope("/api")
                     .route("/public-config", web::get().to(public_config::get))
+                    .configure(auth::routes)
                     .default_service(web::to(system::api_not_found)),
             )
             .configure(spa::configure(frontend_dir));

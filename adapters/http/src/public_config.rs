@@ -9,8 +9,13 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IdentityConfig {
-    /// Base URL of the Supabase-compatible auth API (the built-in one is this server's origin).
+    /// `builtin` (this server's `/auth/v1`) or `supabase` (a hosted Supabase).
+    pub kind: &'static str,
+    /// The project URL to give `createClient` of `@supabase/supabase-js` (it appends `/auth/v1`): this
+    /// server's public URL for the built-in service.
     pub url: String,
+    /// The auth API itself (`url` + `/auth/v1`), for a bare `AuthClient`.
+    pub auth_url: String,
     /// The public anonymous-role key the client sends.
     pub anon_key: String,
 }

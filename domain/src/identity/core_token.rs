@@ -8,7 +8,7 @@
 use chrono::{DateTime, TimeZone, Utc};
 use std::sync::Arc;
 
-use super::ports::{PlatformAdminRepository, TokenSigner};
+use super::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use super::tokens::{CoreTokenClaims, TokenError};
 use crate::common::{Caller, Clock, EmailAddress, RepoError, UserId};
 
@@ -47,6 +47,9 @@ pub struct CoreTokenService {
     admins: Arc<dyn PlatformAdminRepository>,
     clock: Arc<dyn Clock>,
     issuer: String,
+    /// The built-in identity service's sessions: an access token whose session was signed out or revoked
+    /// cannot be exchanged. `None` for a hosted identity service (its sessions are not ours to see).
+    sessions: Option<Arc<dyn RefreshTokenRepository>>,
 }
 
 impl CoreTokenService {
@@ -63,14 +66,24 @@ impl CoreTokenService {
             admins,
             clock,
             issuer,
+            sessions: None,
         }
     }
 
+    /// Refuses to exchange an access token whose session (refresh-token family) is no longer live.
+    #[must_use]
+    pub fn with_sessions(mut self, sessions: Arc<dyn RefreshTokenRepository>) -> Self {
+        self.sessions = Some(sessions);
+        self
+    }
+
     /// Verifies an identity access token (built-in or hosted) and signs a core token for the same user,
-    /// valid one hour. A core token cannot be exchanged for another.
+    /// valid one hour but never longer than the access token. A core token cannot be exchanged for
+    /// another, and neither can the access token of a session that was signed out, revoked, or has expired.
     ///
     /// # Errors
-    /// [`AuthError::Unauthenticated`] when the identity token is not valid; [`AuthError::Signing`].
+    /// [`AuthError::Unauthenticated`] when the identity token is not valid or its session is over;
+    /// [`AuthError::Signing`]; [`AuthError::Repo`].
     pub async fn exchange(&self, identity_access_token: &str) -> Result<CoreToken, AuthError> {
         let now = self.clock.now();
         let claims = self
@@ -79,7 +92,17 @@ impl CoreTokenService {
             .await
             .and_then(|claims| claims.check(now).map(|()| claims))
             .map_err(AuthError::Unauthenticated)?;
-        let core = CoreTokenClaims::issue(claims.sub, claims.email, &self.issuer, now);
+        if let Some(sessions) = &self.sessions {
+            let live = sessions
+                .current_of_family(claims.session_id)
+                .await?
+                .is_some_and(|head| head.user_id == claims.sub && head.check_usable(now).is_ok());
+            if !live {
+                return Err(AuthError::Unauthenticated(TokenError::Invalid));
+            }
+        }
+        let mut core = CoreTokenClaims::issue(claims.sub, claims.email, &self.issuer, now);
+        core.exp = core.exp.min(claims.exp);
         let token = self.signer.sign_core(&core).await.map_err(AuthError::Signing)?;
         let expires_at = Utc.timestamp_opt(core.exp, 0).single().unwrap_or(now);
         Ok(CoreToken { token, expires_at })
@@ -138,8 +161,10 @@ impl CoreTokenService {
 #[cfg(test)]
 mod tests {
     use super::super::models::PlatformAdmin;
-    use super::super::ports::{MockPlatformAdminRepository, MockTokenSigner};
+    use super::super::models::{AuthMethod, RefreshToken};
+    use super::super::ports::{MockPlatformAdminRepository, MockRefreshTokenRepository, MockTokenSigner};
     use super::super::test_support::{access_claims, email};
+    use super::super::tokens::AccessTokenClaims;
     use super::*;
     use crate::common::PlatformRole;
     use crate::testing::{block_on, fixed_clock, noon};
@@ -188,6 +213,81 @@ mod tests {
                 expires_at: noon() + Duration::hours(1)
             }
         );
+    }
+
+    #[test]
+    fn a_core_token_never_outlives_the_access_token_it_came_from() {
+        let mut signer = MockTokenSigner::new();
+        // Issued 50 minutes ago: 10 minutes left.
+        let claims = access_claims(noon() - Duration::minutes(50));
+        let access_exp = claims.exp;
+        signer
+            .expect_verify_access()
+            .returning(move |_, _| Ok(claims.clone()));
+        signer
+            .expect_sign_core()
+            .withf(move |c| c.exp == access_exp)
+            .returning(|_| Ok("core-token".into()));
+        let core = block_on(service(signer, MockPlatformAdminRepository::new()).exchange("idtoken")).unwrap();
+        assert_eq!(core.expires_at, noon() + Duration::minutes(10));
+    }
+
+    fn with_session(
+        signer: MockTokenSigner,
+        head: impl Fn(&AccessTokenClaims) -> Option<RefreshToken> + Send + Sync + 'static,
+        claims: &AccessTokenClaims,
+    ) -> CoreTokenService {
+        let mut sessions = MockRefreshTokenRepository::new();
+        let found = head(claims);
+        sessions
+            .expect_current_of_family()
+            .with(eq(claims.session_id))
+            .returning(move |_| Ok(found.clone()));
+        service(signer, MockPlatformAdminRepository::new()).with_sessions(Arc::new(sessions))
+    }
+
+    fn live_head(claims: &AccessTokenClaims) -> RefreshToken {
+        let mut head = RefreshToken::start("h".into(), claims.sub, AuthMethod::Password, noon());
+        head.family_id = claims.session_id;
+        head
+    }
+
+    #[test]
+    fn the_access_token_of_a_live_session_is_exchanged() {
+        let claims = access_claims(noon());
+        let mut signer = MockTokenSigner::new();
+        let returned = claims.clone();
+        signer
+            .expect_verify_access()
+            .returning(move |_, _| Ok(returned.clone()));
+        signer.expect_sign_core().returning(|_| Ok("core".into()));
+        let service = with_session(signer, |c| Some(live_head(c)), &claims);
+        assert!(block_on(service.exchange("idtoken")).is_ok());
+    }
+
+    #[test]
+    fn the_access_token_of_a_signed_out_or_expired_session_is_not_exchanged() {
+        let idle = |c: &AccessTokenClaims| {
+            let mut head = live_head(c);
+            head.last_used_at = noon() - Duration::days(8);
+            Some(head)
+        };
+        for head in [
+            Box::new(|_: &AccessTokenClaims| None)
+                as Box<dyn Fn(&AccessTokenClaims) -> Option<RefreshToken> + Send + Sync>,
+            Box::new(idle),
+        ] {
+            let claims = access_claims(noon());
+            let mut signer = MockTokenSigner::new();
+            let returned = claims.clone();
+            signer
+                .expect_verify_access()
+                .returning(move |_, _| Ok(returned.clone()));
+            signer.expect_sign_core().never();
+            let service = with_session(signer, head, &claims);
+            let error = block_on(service.exchange("idtoken")).unwrap_err();
+            assert!(matches!(error, AuthError::Unauthenticated(TokenError::Invalid)));
+        }
     }
 
     #[test]

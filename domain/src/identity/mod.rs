@@ -12,6 +12,7 @@ pub mod external;
 pub mod models;
 pub mod password;
 pub mod ports;
+pub mod profile;
 pub mod rate_limit;
 pub mod service;
 pub mod signup;
@@ -31,7 +32,10 @@ pub use models::{
     RefreshToken,
 };
 pub use password::{PasswordError, check_password};
-pub use rate_limit::{ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy};
+pub use profile::ProfileChange;
+pub use rate_limit::{
+    ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy, RateLimitStore, RateLimiter, WindowCounts,
+};
 pub use service::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
 pub use signup::{SignUpOutcome, SignUpRequest};
 pub use tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};

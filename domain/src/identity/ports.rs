@@ -183,6 +183,14 @@ pub trait RefreshTokenRepository: Send + Sync {
         now: DateTime<Utc>,
     ) -> Result<(), RepoError>;
 
+    /// The live head of a session: the token of the family that is neither replaced nor revoked (`None`
+    /// when the session was signed out, revoked for reuse, or never existed). Its
+    /// [`RefreshToken::check_usable`] says whether the session is idle or too old.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn current_of_family(&self, family_id: Uuid) -> Result<Option<RefreshToken>, RepoError>;
+
     /// Revokes every token of the family (idempotent; an unknown family is not an error).
     ///
     /// # Errors

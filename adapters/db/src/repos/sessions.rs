@@ -164,6 +164,24 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
             .await
     }
 
+    async fn current_of_family(&self, family_id: Uuid) -> Result<Option<RefreshToken>, RepoError> {
+        self.db
+            .read(move |conn| {
+                refresh_tokens::table
+                    .filter(refresh_tokens::family_id.eq(family_id.to_string()))
+                    .filter(refresh_tokens::replaced_by.is_null())
+                    .filter(refresh_tokens::revoked_at.is_null())
+                    .order(refresh_tokens::created_at.desc())
+                    .select(RefreshTokenRow::as_select())
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("reading a session"))?
+                    .map(RefreshTokenRow::into_domain)
+                    .transpose()
+            })
+            .await
+    }
+
     async fn revoke_family(&self, family_id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError> {
         self.db
             .write(move |conn| {

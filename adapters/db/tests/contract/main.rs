@@ -52,6 +52,7 @@ mod infrastructure;
 mod invites;
 mod orgs;
 mod outbox;
+mod rate_limits;
 mod reviews;
 mod secrets;
 mod sessions;

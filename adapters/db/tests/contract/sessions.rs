@@ -17,6 +17,24 @@ async fn stored(repo: &DieselRefreshTokenRepository, hash: &str) -> RefreshToken
 }
 
 contract! {
+    async fn the_current_token_of_a_session_is_its_unreplaced_unrevoked_one(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let user = fixtures::account(db, "s@example.com");
+        let first = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
+        repo.insert(&first).await.unwrap();
+        assert_eq!(repo.current_of_family(first.family_id).await.unwrap(), Some(first.clone()));
+        let later = noon() + Duration::minutes(5);
+        let second = first.successor("h2".into(), later);
+        repo.rotate("h1", &second, later).await.unwrap();
+        assert_eq!(
+            repo.current_of_family(first.family_id).await.unwrap().map(|t| t.token_hash),
+            Some("h2".to_owned())
+        );
+        assert_eq!(repo.current_of_family(Uuid::new_v4()).await.unwrap(), None);
+        repo.revoke_family(first.family_id, later).await.unwrap();
+        assert_eq!(repo.current_of_family(first.family_id).await.unwrap(), None);
+    }
+
     async fn an_inserted_token_reads_back_and_its_digest_is_unique(db) {
         let repo = DieselRefreshTokenRepository::new(db.clone());
         let user = fixtures::account(db, "s@example.com");

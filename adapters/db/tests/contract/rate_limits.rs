@@ -1,0 +1,49 @@
+//! Rate-limit counters: per key and window, the previous window read back, atomic under concurrent hits,
+//! pruned by age.
+
+use adapter_db::repos::DieselRateLimitStore;
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use domain::identity::rate_limit::{RateLimitStore, WindowCounts};
+use std::sync::Arc;
+
+fn window(at_secs: i64) -> DateTime<Utc> {
+    Utc.timestamp_opt(1_773_576_000 + at_secs, 0).unwrap()
+}
+
+contract! {
+    async fn hits_count_per_key_and_window(db) {
+        let store = DieselRateLimitStore::new(db.clone());
+        assert_eq!(store.hit("k1", window(0), 60).await.unwrap(), WindowCounts { previous: 0, current: 1 });
+        assert_eq!(store.hit("k1", window(0), 60).await.unwrap(), WindowCounts { previous: 0, current: 2 });
+        assert_eq!(store.hit("k2", window(0), 60).await.unwrap(), WindowCounts { previous: 0, current: 1 });
+        // The next window starts at one and sees the two of the window before.
+        assert_eq!(store.hit("k1", window(60), 60).await.unwrap(), WindowCounts { previous: 2, current: 1 });
+        // Two windows later, the first is no longer the previous one.
+        assert_eq!(store.hit("k1", window(180), 60).await.unwrap(), WindowCounts { previous: 0, current: 1 });
+    }
+
+    async fn concurrent_hits_are_all_counted(db) {
+        let store = Arc::new(DieselRateLimitStore::new(db.clone()));
+        let hits = (0..20).map(|_| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.hit("busy", window(0), 60).await.unwrap().current })
+        });
+        let mut seen: Vec<u32> = futures::future::join_all(hits)
+            .await
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (1..=20).collect::<Vec<u32>>());
+    }
+
+    async fn pruning_removes_windows_that_started_before_the_cutoff(db) {
+        let store = DieselRateLimitStore::new(db.clone());
+        store.hit("old", window(0), 60).await.unwrap();
+        store.hit("new", window(600), 60).await.unwrap();
+        assert_eq!(store.prune_before(window(300)).await.unwrap(), 1);
+        assert_eq!(store.hit("old", window(0), 60).await.unwrap().current, 1);
+        assert_eq!(store.hit("new", window(600), 60).await.unwrap().current, 2);
+        assert_eq!(store.prune_before(window(0) - Duration::seconds(1)).await.unwrap(), 0);
+    }
+}

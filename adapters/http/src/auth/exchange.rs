@@ -1,0 +1,53 @@
+//! `POST /api/auth/exchange-token {supabaseToken}` → `{coreToken, expiresAt}`.
+
+use actix_web::{HttpResponse, web};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+use super::ProductAuth;
+use super::principal::auth_error;
+use crate::ApiError;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExchangeRequest {
+    pub supabase_token: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExchangeResponse {
+    pub core_token: String,
+    /// When the core token expires (never after the identity access token it came from).
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Exchanges an identity access token of a live session for a core token.
+///
+/// # Errors
+/// 422 without `supabaseToken`; 401 when it is not a valid identity access token (a core token, a refresh
+/// token, an expired or signed-out session's token).
+pub async fn exchange_token(
+    auth: web::Data<ProductAuth>,
+    body: web::Json<ExchangeRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let Some(token) = body
+        .supabase_token
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    else {
+        return Err(ApiError::Validation {
+            message: "supabaseToken is required".into(),
+            fields: BTreeMap::from([("supabaseToken".to_owned(), "supabaseToken is required".to_owned())]),
+        });
+    };
+    let core = auth.core_tokens.exchange(token).await.map_err(auth_error)?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(ExchangeResponse {
+            core_token: core.token,
+            expires_at: core.expires_at,
+        }))
+}

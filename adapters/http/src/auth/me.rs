@@ -1,0 +1,124 @@
+//! `GET /api/dev/auth/me` and `PUT /api/dev/auth/profile`: the signed-in user.
+
+use actix_web::{HttpResponse, web};
+use chrono::{DateTime, Utc};
+use domain::common::{Caller, PlatformRole};
+use domain::identity::{IdentityError, ProfileChange, UserRecord};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+use super::{Principal, ProductAuth};
+use crate::ApiError;
+
+/// The signed-in user.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MeResponse {
+    pub id: String,
+    pub email: String,
+    pub display_name: Option<String>,
+    /// Free-form profile data (the identity service's `user_metadata`).
+    pub profile: Value,
+    pub email_confirmed: bool,
+    /// `email` and/or linked sign-in providers.
+    pub providers: Vec<String>,
+    pub created_at: Option<DateTime<Utc>>,
+    pub last_sign_in_at: Option<DateTime<Utc>>,
+    pub is_admin: bool,
+    /// `admin`, `reviewer`, or `null`.
+    pub platform_role: Option<PlatformRole>,
+}
+
+impl MeResponse {
+    fn of(caller: &Caller, user: Option<&UserRecord>) -> Self {
+        let base = Self {
+            id: caller.user_id.to_string(),
+            email: caller.email.as_str().to_owned(),
+            display_name: None,
+            profile: Value::Object(Map::new()),
+            email_confirmed: false,
+            providers: Vec::new(),
+            created_at: None,
+            last_sign_in_at: None,
+            is_admin: caller.platform_role.is_some(),
+            platform_role: caller.platform_role,
+        };
+        let Some(user) = user else { return base };
+        let account = &user.account;
+        Self {
+            display_name: account.display_name.clone(),
+            profile: account.profile.clone(),
+            email_confirmed: account.is_confirmed(),
+            providers: user.providers(),
+            created_at: Some(account.created_at),
+            last_sign_in_at: account.last_sign_in_at,
+            ..base
+        }
+    }
+}
+
+fn identity_error(error: IdentityError) -> ApiError {
+    match error {
+        IdentityError::UserNotFound => ApiError::Unauthorized("Your account no longer exists.".into()),
+        IdentityError::Validation(fields) => ApiError::Validation {
+            message: fields.joined(" "),
+            fields: fields.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
+        },
+        other => ApiError::Internal(Box::new(other)),
+    }
+}
+
+/// # Errors
+/// 401 without a valid session or when the account is gone.
+pub async fn me(auth: web::Data<ProductAuth>, principal: Principal) -> Result<HttpResponse, ApiError> {
+    let user = match &auth.identity {
+        Some(identity) => Some(identity.account_of(&principal.0).await.map_err(identity_error)?),
+        None => None,
+    };
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(MeResponse::of(&principal.0, user.as_ref())))
+}
+
+fn field_error(field: &str, message: &str) -> ApiError {
+    ApiError::Validation {
+        message: message.to_owned(),
+        fields: BTreeMap::from([(field.to_owned(), message.to_owned())]),
+    }
+}
+
+/// Body: `{"displayName"?: string | null, "profile"?: object}` (profile keys merge; a `null` value removes
+/// its key).
+///
+/// # Errors
+/// 422 for another field or a wrong type, a too long name or a too large profile; 401; 409 with a hosted
+/// identity service (profiles live there).
+pub async fn update_profile(
+    auth: web::Data<ProductAuth>,
+    principal: Principal,
+    body: web::Json<Map<String, Value>>,
+) -> Result<HttpResponse, ApiError> {
+    let Some(identity) = &auth.identity else {
+        return Err(ApiError::conflict(
+            "PROFILE_MANAGED_ELSEWHERE",
+            "Profiles are managed by the hosted identity service.",
+        ));
+    };
+    let mut change = ProfileChange::default();
+    for (key, value) in body.iter() {
+        match (key.as_str(), value) {
+            ("displayName", Value::Null) => change.display_name = Some(None),
+            ("displayName", Value::String(name)) => change.display_name = Some(Some(name)),
+            ("displayName", _) => return Err(field_error("displayName", "Display name must be text")),
+            ("profile", Value::Object(_)) => change.profile = Some(value),
+            ("profile", _) => return Err(field_error("profile", "Profile must be a JSON object")),
+            (other, _) => return Err(field_error(other, "Unknown field")),
+        }
+    }
+    let user = identity
+        .update_profile(&principal.0, change)
+        .await
+        .map_err(identity_error)?;
+    Ok(HttpResponse::Ok().json(MeResponse::of(&principal.0, Some(&user))))
+}

@@ -1,0 +1,40 @@
+//! Authentication of the product API (PRODUCT.md §1): the [`Principal`] extractor (a core token, or as the
+//! specification's fallback a valid identity access token; nothing else), `POST /api/auth/exchange-token`,
+//! the signed-in user (`GET /api/dev/auth/me`, `PUT /api/dev/auth/profile`) and `GET /api/admin/check`.
+
+pub mod admin;
+pub mod exchange;
+pub mod me;
+pub mod principal;
+
+use actix_web::web;
+use domain::identity::{CoreTokenService, IdentityService};
+use std::sync::Arc;
+
+pub use principal::Principal;
+
+/// What the product API's authentication needs.
+#[derive(Clone)]
+pub struct ProductAuth {
+    pub core_tokens: Arc<CoreTokenService>,
+    /// The built-in identity service's accounts (`None` with a hosted Supabase: the user is then what its
+    /// token says).
+    pub identity: Option<Arc<IdentityService>>,
+}
+
+impl std::fmt::Debug for ProductAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProductAuth")
+            .field("built_in_identity", &self.identity.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Registers the routes of this module inside the `/api` scope ([`ProductAuth`] is app data of the whole
+/// application, so that [`Principal`] works in every scope).
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/auth/exchange-token", web::post().to(exchange::exchange_token))
+        .route("/dev/auth/me", web::get().to(me::me))
+        .route("/dev/auth/profile", web::put().to(me::update_profile))
+        .route("/admin/check", web::get().to(admin::check));
+}

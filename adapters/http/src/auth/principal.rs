@@ -1,0 +1,59 @@
+//! [`Principal`]: the caller of a product API request, from `Authorization: Bearer <token>` where the token
+//! is a core token or an identity access token. Refresh tokens, API keys, e-mail link tokens, invitation
+//! and share tokens are opaque strings that neither verification accepts: 401 in the envelope of
+//! PRODUCT.md §6.
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, web};
+use domain::common::Caller;
+use domain::identity::AuthError;
+use std::future::Future;
+use std::pin::Pin;
+
+use super::ProductAuth;
+use crate::ApiError;
+use crate::identity::bearer_token;
+
+pub const SIGN_IN_REQUIRED: &str = "Please sign in to continue.";
+pub const SESSION_EXPIRED: &str = "Your session has expired. Please sign in again.";
+
+/// The authenticated caller.
+#[derive(Debug, Clone)]
+pub struct Principal(pub Caller);
+
+impl FromRequest for Principal {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let auth = request.app_data::<web::Data<ProductAuth>>().cloned();
+        let token = bearer_token(request).map(str::to_owned);
+        Box::pin(async move {
+            let Some(auth) = auth else {
+                return Err(ApiError::Internal(
+                    "the product authentication is not configured".into(),
+                ));
+            };
+            let Some(token) = token else {
+                return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
+            };
+            match auth.core_tokens.authenticate(&token).await {
+                Ok(caller) => Ok(Self(caller)),
+                Err(error) => Err(auth_error(error)),
+            }
+        })
+    }
+}
+
+/// The API error of a failed authentication or exchange.
+#[must_use]
+pub fn auth_error(error: AuthError) -> ApiError {
+    if error.is_expired() {
+        return ApiError::Unauthorized(SESSION_EXPIRED.into());
+    }
+    match error {
+        AuthError::Unauthenticated(_) => ApiError::Unauthorized(SIGN_IN_REQUIRED.into()),
+        AuthError::Signing(cause) => ApiError::Internal(Box::new(cause)),
+        AuthError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+    }
+}

@@ -1,0 +1,236 @@
+//! The built-in identity service under `/auth/v1`: the subset of the Supabase Auth (GoTrue) REST API that
+//! `@supabase/supabase-js` calls (PRODUCT.md §1), with its request and response shapes, error bodies and
+//! status codes. One module per resource; the JSON shapes are in [`dto`], the errors in [`error`].
+//!
+//! Not here yet, and where it goes: OAuth (`GET /authorize`, `GET|POST /callback`) gets its own module
+//! registered in [`configure`]; `grant_type=pkce` is one more arm in [`token::token`] (and a `code_challenge`
+//! kept with the e-mail codes); a hosted Supabase replaces this whole scope (the server then registers no
+//! `/auth/v1` and public-config points the browser at the hosted URL).
+
+pub mod dto;
+pub mod error;
+pub mod logout;
+pub mod otp;
+pub mod recover;
+pub mod settings;
+pub mod signup;
+pub mod token;
+pub mod user;
+pub mod verify;
+
+use actix_web::http::header;
+use actix_web::middleware::DefaultHeaders;
+use actix_web::{HttpRequest, web};
+use domain::common::Clock;
+use domain::identity::{AuthAction, IdentityService, RateDecision, RateLimiter};
+use serde::Deserialize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use crate::client_ip::{TrustedProxies, rate_limit_subject};
+pub use error::AuthApiError;
+
+/// The API version whose error shape this service answers (auth-js reads `code` from it on).
+pub const API_VERSION: &str = "2024-01-01";
+const PRUNE_EVERY_SECS: i64 = 600;
+
+/// What the `/auth/v1` handlers share.
+#[derive(Clone)]
+pub struct IdentityApi {
+    pub service: Arc<IdentityService>,
+    pub limiter: Arc<RateLimiter>,
+    pub proxies: TrustedProxies,
+    pub clock: Arc<dyn Clock>,
+    /// Sign-in providers configured (`google`, `apple`, `github`, `azure`), for `GET /settings`.
+    pub providers: Vec<String>,
+    last_prune: Arc<AtomicI64>,
+}
+
+impl std::fmt::Debug for IdentityApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdentityApi")
+            .field("providers", &self.providers)
+            .finish_non_exhaustive()
+    }
+}
+
+impl IdentityApi {
+    #[must_use]
+    pub fn new(
+        service: Arc<IdentityService>,
+        limiter: Arc<RateLimiter>,
+        proxies: TrustedProxies,
+        clock: Arc<dyn Clock>,
+        providers: Vec<String>,
+    ) -> Self {
+        Self {
+            service,
+            limiter,
+            proxies,
+            clock,
+            providers,
+            last_prune: Arc::new(AtomicI64::new(0)),
+        }
+    }
+
+    /// Counts the attempt against the client address's and the e-mail's limits; 429 when over either.
+    pub(crate) async fn limit(
+        &self,
+        request: &HttpRequest,
+        action: AuthAction,
+        email: Option<&str>,
+    ) -> Result<(), AuthApiError> {
+        let subject = self
+            .proxies
+            .client_address(request)
+            .map_or_else(|| "unknown".to_owned(), rate_limit_subject);
+        let decision = self
+            .limiter
+            .check(action, &subject, email)
+            .await
+            .map_err(AuthApiError::internal)?;
+        self.prune_now_and_then().await;
+        match decision {
+            RateDecision::Allowed { .. } => Ok(()),
+            RateDecision::Limited { retry_after_secs } => {
+                tracing::warn!(action = action.as_str(), "identity rate limit reached");
+                let sends_email = matches!(action, AuthAction::Otp | AuthAction::Recover);
+                Err(AuthApiError::rate_limited(sends_email, retry_after_secs))
+            }
+        }
+    }
+
+    /// Deletes stale counters at most every ten minutes per instance.
+    async fn prune_now_and_then(&self) {
+        let now = self.clock.now().timestamp();
+        let last = self.last_prune.load(Ordering::Relaxed);
+        if now - last < PRUNE_EVERY_SECS
+            || self
+                .last_prune
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        if let Err(error) = self.limiter.prune().await {
+            tracing::warn!(%error, "could not prune rate-limit counters");
+        }
+    }
+}
+
+/// `?redirect_to=` of the e-mail-sending endpoints (supabase-js's `emailRedirectTo`, `redirectTo`).
+#[derive(Debug, Deserialize)]
+pub struct RedirectQuery {
+    pub redirect_to: Option<String>,
+}
+
+/// The token of `Authorization: Bearer <token>` (scheme case-insensitive), if any.
+#[must_use]
+pub fn bearer_token(request: &HttpRequest) -> Option<&str> {
+    let value = request.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// The bearer of an endpoint that needs a signed-in user: an identity access token, nothing else.
+pub(crate) async fn access_claims(
+    api: &IdentityApi,
+    request: &HttpRequest,
+) -> Result<domain::identity::AccessTokenClaims, AuthApiError> {
+    let token = bearer_token(request).ok_or_else(AuthApiError::no_authorization)?;
+    Ok(api.service.authenticate_access(token).await?)
+}
+
+/// A non-empty trimmed text.
+pub(crate) fn present(value: Option<&String>) -> Option<&str> {
+    value.map(|v| v.trim()).filter(|v| !v.is_empty())
+}
+
+fn json_config() -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(64 * 1024)
+        .error_handler(|err, _req| {
+            AuthApiError::new(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "bad_json",
+                format!("Could not parse request body as JSON: {err}"),
+            )
+            .into()
+        })
+}
+
+fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err, _req| {
+        AuthApiError::validation(format!("Invalid query parameters: {err}")).into()
+    })
+}
+
+/// Browsers call this service from any origin with bearer tokens (no cookies), as Supabase allows.
+fn cors() -> actix_cors::Cors {
+    actix_cors::Cors::default()
+        .allow_any_origin()
+        .allowed_methods(["GET", "POST", "PUT", "DELETE", "OPTIONS"])
+        .allow_any_header()
+        .expose_headers(["x-supabase-api-version", "x-sb-error-code", "retry-after"])
+        .max_age(3600)
+}
+
+/// Registers `/auth/v1`.
+pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.service(
+            web::scope("/auth/v1")
+                .app_data(web::Data::new(api))
+                .app_data(json_config())
+                .app_data(query_config())
+                .wrap(
+                    DefaultHeaders::new()
+                        .add(("x-supabase-api-version", API_VERSION))
+                        .add((header::CACHE_CONTROL, "no-store")),
+                )
+                .wrap(cors())
+                .route("/signup", web::post().to(signup::sign_up))
+                .route("/token", web::post().to(token::token))
+                .route("/otp", web::post().to(otp::otp))
+                .route("/verify", web::get().to(verify::verify_link))
+                .route("/verify", web::post().to(verify::verify))
+                .route("/recover", web::post().to(recover::recover))
+                .route("/user", web::get().to(user::get_user))
+                .route("/user", web::put().to(user::update_user))
+                .route("/logout", web::post().to(logout::logout))
+                .route("/settings", web::get().to(settings::settings))
+                .default_service(web::to(not_found)),
+        );
+    }
+}
+
+async fn not_found() -> Result<actix_web::HttpResponse, AuthApiError> {
+    Err(AuthApiError::new(
+        actix_web::http::StatusCode::NOT_FOUND,
+        "not_found",
+        "Not Found",
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    #[test]
+    fn the_bearer_token_is_read_case_insensitively_and_empty_is_none() {
+        let request = TestRequest::default()
+            .insert_header(("Authorization", "bearer abc.def"))
+            .to_http_request();
+        assert_eq!(bearer_token(&request), Some("abc.def"));
+        let empty = TestRequest::default()
+            .insert_header(("Authorization", "Bearer "))
+            .to_http_request();
+        assert_eq!(bearer_token(&empty), None);
+        let basic = TestRequest::default()
+            .insert_header(("Authorization", "Basic abc"))
+            .to_http_request();
+        assert_eq!(bearer_token(&basic), None);
+    }
+}

@@ -1,0 +1,33 @@
+//! `POST /auth/v1/recover` (supabase-js `resetPasswordForEmail`).
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use domain::identity::AuthAction;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{AuthApiError, IdentityApi, RedirectQuery, present};
+
+#[derive(Debug, Deserialize)]
+pub struct RecoverBody {
+    pub email: Option<String>,
+}
+
+/// E-mails a recovery link and code when the address has an account; answers `{}` either way.
+///
+/// # Errors
+/// 400 `validation_failed` (no or invalid e-mail); 429 `over_email_send_rate_limit`.
+pub async fn recover(
+    api: web::Data<IdentityApi>,
+    request: HttpRequest,
+    query: web::Query<RedirectQuery>,
+    body: web::Json<RecoverBody>,
+) -> Result<HttpResponse, AuthApiError> {
+    let Some(email) = present(body.email.as_ref()) else {
+        return Err(AuthApiError::validation("Password recovery requires an email"));
+    };
+    api.limit(&request, AuthAction::Recover, Some(email)).await?;
+    api.service
+        .request_recovery(email, query.redirect_to.as_deref())
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({})))
+}

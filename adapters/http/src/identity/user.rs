@@ -1,0 +1,54 @@
+//! `GET /auth/v1/user` and `PUT /auth/v1/user` (supabase-js `getUser`, `updateUser`). Only an identity
+//! access token is accepted: a core token, a refresh token or the anon key is refused.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use domain::identity::UserUpdate;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::dto::UserDto;
+use super::{AuthApiError, IdentityApi, access_claims};
+
+/// # Errors
+/// 401 `no_authorization` without a bearer; 403 `bad_jwt` for anything but a valid access token; 403
+/// `user_not_found`.
+pub async fn get_user(
+    api: web::Data<IdentityApi>,
+    request: HttpRequest,
+) -> Result<HttpResponse, AuthApiError> {
+    let claims = access_claims(&api, &request).await?;
+    let user = api.service.get_user(&claims).await?;
+    Ok(HttpResponse::Ok().json(UserDto::from(&user)))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct UpdateUserBody {
+    pub email: Option<String>,
+    pub password: Option<String>,
+    pub current_password: Option<String>,
+    pub data: Option<Value>,
+}
+
+/// # Errors
+/// As [`get_user`], and 422 `weak_password`, 400 `reauthentication_needed`, 400 `invalid_credentials` (a
+/// wrong current password), 422 `feature_not_supported` (another e-mail address).
+pub async fn update_user(
+    api: web::Data<IdentityApi>,
+    request: HttpRequest,
+    body: web::Json<UpdateUserBody>,
+) -> Result<HttpResponse, AuthApiError> {
+    let claims = access_claims(&api, &request).await?;
+    let user = api
+        .service
+        .update_user(
+            &claims,
+            UserUpdate {
+                email: body.email.as_deref(),
+                password: body.password.as_deref(),
+                current_password: body.current_password.as_deref(),
+                data: body.data.as_ref(),
+            },
+        )
+        .await?;
+    Ok(HttpResponse::Ok().json(UserDto::from(&user)))
+}
