@@ -7,14 +7,21 @@ use serde::Serialize;
 
 use super::Principal;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdminCheckResponse {
     pub is_admin: bool,
     /// `admin`, `reviewer`, or `null`.
+    #[schema(value_type = Option<String>, example = "admin")]
     pub role: Option<PlatformRole>,
 }
 
+/// Whether the caller is a platform admin or reviewer.
+#[utoipa::path(get, path = "/api/admin/check", tag = "auth", security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller's platform role", body = AdminCheckResponse),
+        (status = 401, description = "No valid core token or identity access token", body = crate::openapi::ErrorBody),
+    ))]
 pub async fn check(principal: Principal) -> HttpResponse {
     let check = PlatformAdminService::check(&principal.0);
     HttpResponse::Ok()

@@ -9,13 +9,13 @@ use super::ProductAuth;
 use super::principal::auth_error;
 use crate::ApiError;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExchangeRequest {
     pub supabase_token: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExchangeResponse {
     pub core_token: String,
@@ -28,6 +28,12 @@ pub struct ExchangeResponse {
 /// # Errors
 /// 422 without `supabaseToken`; 401 when it is not a valid identity access token (a core token, a refresh
 /// token, an expired or signed-out session's token).
+#[utoipa::path(post, path = "/api/auth/exchange-token", tag = "auth", request_body = ExchangeRequest,
+    responses(
+        (status = 200, description = "A core token for the product API", body = ExchangeResponse),
+        (status = 401, description = "Not a valid identity access token of a live session", body = crate::openapi::ErrorBody),
+        (status = 422, description = "supabaseToken is missing", body = crate::openapi::ErrorBody),
+    ))]
 pub async fn exchange_token(
     auth: web::Data<ProductAuth>,
     body: web::Json<ExchangeRequest>,

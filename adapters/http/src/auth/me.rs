@@ -12,13 +12,14 @@ use super::{Principal, ProductAuth};
 use crate::ApiError;
 
 /// The signed-in user.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MeResponse {
     pub id: String,
     pub email: String,
     pub display_name: Option<String>,
     /// Free-form profile data (the identity service's `user_metadata`).
+    #[schema(value_type = Object)]
     pub profile: Value,
     pub email_confirmed: bool,
     /// `email` and/or linked sign-in providers.
@@ -27,6 +28,7 @@ pub struct MeResponse {
     pub last_sign_in_at: Option<DateTime<Utc>>,
     pub is_admin: bool,
     /// `admin`, `reviewer`, or `null`.
+    #[schema(value_type = Option<String>, example = "reviewer")]
     pub platform_role: Option<PlatformRole>,
 }
 
@@ -71,6 +73,12 @@ fn identity_error(error: IdentityError) -> ApiError {
 
 /// # Errors
 /// 401 without a valid session or when the account is gone.
+/// The signed-in user.
+#[utoipa::path(get, path = "/api/dev/auth/me", tag = "auth", security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The signed-in user", body = MeResponse),
+        (status = 401, description = "No valid core token or identity access token", body = crate::openapi::ErrorBody),
+    ))]
 pub async fn me(auth: web::Data<ProductAuth>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let user = match &auth.identity {
         Some(identity) => Some(identity.account_of(&principal.0).await.map_err(identity_error)?),
@@ -94,6 +102,27 @@ fn field_error(field: &str, message: &str) -> ApiError {
 /// # Errors
 /// 422 for another field or a wrong type, a too long name or a too large profile; 401; 409 with a hosted
 /// identity service (profiles live there).
+/// The body of `PUT /api/dev/auth/profile` (documentation only: the handler reads the fields one by one so
+/// that an unknown field is refused by name).
+#[derive(Debug, utoipa::ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct ProfileUpdate {
+    /// The display name; `null` removes it.
+    display_name: Option<String>,
+    /// Profile keys to merge; a `null` value removes its key.
+    #[schema(value_type = Option<Object>)]
+    profile: Option<Value>,
+}
+
+/// Changes the signed-in user's display name or profile.
+#[utoipa::path(put, path = "/api/dev/auth/profile", tag = "auth", security(("bearer" = [])), request_body = ProfileUpdate,
+    responses(
+        (status = 200, description = "The updated user", body = MeResponse),
+        (status = 401, description = "No valid core token or identity access token", body = crate::openapi::ErrorBody),
+        (status = 409, description = "Profiles are managed by a hosted identity service", body = crate::openapi::ErrorBody),
+        (status = 422, description = "A field is unknown or of the wrong type", body = crate::openapi::ErrorBody),
+    ))]
 pub async fn update_profile(
     auth: web::Data<ProductAuth>,
     principal: Principal,
