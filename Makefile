@@ -41,6 +41,7 @@ test: test-rust test-frontend check-deps
 
 # Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts).
 test-rust:
+	scripts/test-tools.sh
 	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --no-fail-fast 2>&1 | tee target-test.log
 	@echo "contract tests on SQLite:     $$(grep -cE '^test .*::sqlite \.\.\. ok$$' target-test.log)"
 	@echo "contract tests on PostgreSQL: $$(grep -cE '^test .*::postgres \.\.\. ok$$' target-test.log)"

@@ -35,6 +35,8 @@ pub struct Config {
     pub admin_emails: Vec<String>,
     pub smtp_url: Option<String>,
     pub mail_from: String,
+    /// `false` leaves e-mails in the outbox for another instance to deliver (`PORTAL_MAIL_WORKER`).
+    pub mail_worker: bool,
     /// `0` turns the monitor off.
     pub uptime_interval_secs: u64,
     pub allow_private_targets: bool,
@@ -179,6 +181,7 @@ impl Config {
             smtp_url: get("SMTP_URL"),
             mail_from: get("PORTAL_MAIL_FROM")
                 .unwrap_or_else(|| "Developer Portal <no-reply@localhost>".into()),
+            mail_worker: get("PORTAL_MAIL_WORKER").is_none() || flag("PORTAL_MAIL_WORKER")?,
             uptime_interval_secs,
             allow_private_targets: flag("PORTAL_ALLOW_PRIVATE_TARGETS")?,
             demo: flag("PORTAL_DEMO")?,

@@ -7,6 +7,7 @@ pub mod identity;
 pub mod startup;
 pub mod system;
 pub mod telemetry;
+pub mod workers;
 
 pub use config::Config;
 pub use startup::Application;

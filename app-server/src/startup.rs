@@ -33,6 +33,7 @@ pub fn open_database(config: &Config) -> anyhow::Result<db_adapter::Db> {
 pub struct Application {
     port: u16,
     server: Server,
+    workers: crate::workers::Workers,
 }
 
 impl Application {
@@ -65,8 +66,13 @@ impl Application {
         })
         .listen(listener)?
         .run();
+        let workers = crate::workers::Workers::start(config, &db)?;
         tracing::info!(port, address = %config.bind.ip(), "developer portal listening");
-        Ok(Self { port, server })
+        Ok(Self {
+            port,
+            server,
+            workers,
+        })
     }
 
     /// The port actually bound.
@@ -80,7 +86,9 @@ impl Application {
     /// # Errors
     /// When the server fails.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let served = self.server.await;
+        self.workers.stop().await;
+        served
     }
 }
 

@@ -5,5 +5,6 @@
 mod admins;
 mod helpers;
 mod identity;
+mod mail;
 mod openapi;
 mod skeleton;

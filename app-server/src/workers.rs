@@ -1,0 +1,199 @@
+//! Background work of the server: delivering the e-mail outbox (PRODUCT.md §2) and pruning expired rows.
+//! Each worker is a task that stops when the server stops. State lives in the database, so a restart loses
+//! nothing, and the outbox's leases keep several instances from sending one e-mail twice.
+
+use chrono::Duration as Span;
+use db_adapter::Db;
+use db_adapter::repos::{
+    DieselOneTimeCodeRepository, DieselOutboxRepository, DieselRateLimitStore, DieselRefreshTokenRepository,
+    DieselUptimeRepository,
+};
+use domain::common::Clock;
+use domain::identity::ports::{OneTimeCodeRepository, RefreshTokenRepository};
+use domain::identity::{RateLimitPolicy, RateLimiter};
+use domain::mail::{Mailer, OutboxService, RetryPolicy};
+use domain::uptime::UptimeRepository;
+use mail_adapter::{LogMailer, SmtpMailer};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::Config;
+use crate::system::SystemClock;
+
+/// How often an idle outbox worker looks for due e-mails.
+const OUTBOX_POLL: Duration = Duration::from_secs(1);
+/// How often expired rows are pruned.
+const PRUNE_EVERY: Duration = Duration::from_secs(60 * 60);
+/// Codes are kept a day past their expiry (for support questions), then deleted.
+const CODES_KEPT: Span = Span::days(1);
+/// Refresh tokens of sessions older than the 30-day limit, and revoked ones, go after this.
+const SESSIONS_KEPT: Span = Span::days(31);
+/// Raw uptime checks are kept 48 hours (the daily rollups stay).
+const RAW_CHECKS_KEPT: Span = Span::hours(48);
+
+/// The running workers; [`Workers::stop`] ends them.
+pub struct Workers {
+    stop: watch::Sender<bool>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+/// The mailer `SMTP_URL` asks for: SMTP, or the log-only mailer when unset.
+///
+/// # Errors
+/// An unusable `SMTP_URL` or `PORTAL_MAIL_FROM`.
+pub fn mailer(config: &Config) -> anyhow::Result<Arc<dyn Mailer>> {
+    match &config.smtp_url {
+        Some(url) => {
+            let smtp = SmtpMailer::new(url, &config.mail_from).map_err(|e| anyhow::anyhow!("{e}"))?;
+            tracing::info!(server = %smtp.server(), "e-mails are delivered through SMTP");
+            Ok(Arc::new(smtp))
+        }
+        None => {
+            tracing::info!("no SMTP_URL: e-mails are written to this log (subject and link) instead of sent");
+            Ok(Arc::new(LogMailer))
+        }
+    }
+}
+
+impl Workers {
+    /// Starts the outbox worker and the pruning job on the current runtime.
+    ///
+    /// # Errors
+    /// As [`mailer`].
+    pub fn start(config: &Config, db: &Db) -> anyhow::Result<Self> {
+        let (stop, stopped) = watch::channel(false);
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        let outbox = OutboxService::new(
+            Arc::new(DieselOutboxRepository::new(db.clone())),
+            mailer(config)?,
+            clock.clone(),
+            RetryPolicy::default(),
+        );
+        let mut handles = vec![tokio::spawn(prune(Pruner::new(db, clock), stopped.clone()))];
+        if config.mail_worker {
+            handles.push(tokio::spawn(deliver_outbox(outbox, stopped)));
+        } else {
+            tracing::info!("PORTAL_MAIL_WORKER=false: this instance leaves e-mails for another to deliver");
+        }
+        Ok(Self { stop, handles })
+    }
+
+    /// Asks every worker to stop and waits (a few seconds at most) for them to finish what they are doing.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        for handle in self.handles {
+            let _ = tokio::time::timeout(Duration::from_secs(5), handle).await;
+        }
+    }
+}
+
+/// Waits `delay`, or less when the server stops; answers whether to go on.
+async fn pause(delay: Duration, stopped: &mut watch::Receiver<bool>) -> bool {
+    if *stopped.borrow() {
+        return false;
+    }
+    tokio::select! {
+        () = tokio::time::sleep(delay) => true,
+        _ = stopped.changed() => false,
+    }
+}
+
+async fn deliver_outbox(outbox: OutboxService, mut stopped: watch::Receiver<bool>) {
+    let batch = outbox.policy().batch_size as usize;
+    loop {
+        let full_batch = match outbox.deliver_due().await {
+            Ok(report) => {
+                if report.claimed > 0 {
+                    tracing::info!(
+                        sent = report.sent,
+                        retried = report.retried,
+                        given_up = report.given_up,
+                        "outbox delivery"
+                    );
+                }
+                report.claimed >= batch
+            }
+            Err(error) => {
+                tracing::error!(%error, "outbox delivery failed; trying again shortly");
+                false
+            }
+        };
+        let delay = if full_batch { Duration::ZERO } else { OUTBOX_POLL };
+        if !pause(delay, &mut stopped).await {
+            return;
+        }
+    }
+}
+
+struct Pruner {
+    clock: Arc<dyn Clock>,
+    codes: DieselOneTimeCodeRepository,
+    sessions: DieselRefreshTokenRepository,
+    uptime: DieselUptimeRepository,
+    rate_limits: RateLimiter,
+}
+
+impl Pruner {
+    fn new(db: &Db, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            codes: DieselOneTimeCodeRepository::new(db.clone()),
+            sessions: DieselRefreshTokenRepository::new(db.clone()),
+            uptime: DieselUptimeRepository::new(db.clone()),
+            rate_limits: RateLimiter::new(
+                Arc::new(DieselRateLimitStore::new(db.clone())),
+                clock.clone(),
+                RateLimitPolicy::default(),
+            ),
+            clock,
+        }
+    }
+
+    /// One round; answers how many rows of each kind went. A failure of one kind does not stop the others.
+    async fn run(&self) -> [(&'static str, Result<u64, String>); 4] {
+        let now = self.clock.now();
+        [
+            (
+                "one_time_codes",
+                self.codes
+                    .prune_expired(now - CODES_KEPT)
+                    .await
+                    .map_err(|e| e.to_string()),
+            ),
+            (
+                "refresh_tokens",
+                self.sessions
+                    .prune_before(now - SESSIONS_KEPT)
+                    .await
+                    .map_err(|e| e.to_string()),
+            ),
+            (
+                "uptime_checks",
+                self.uptime
+                    .prune_raw_before(now - RAW_CHECKS_KEPT)
+                    .await
+                    .map_err(|e| e.to_string()),
+            ),
+            (
+                "rate_limits",
+                self.rate_limits.prune().await.map_err(|e| e.to_string()),
+            ),
+        ]
+    }
+}
+
+async fn prune(pruner: Pruner, mut stopped: watch::Receiver<bool>) {
+    loop {
+        for (what, outcome) in pruner.run().await {
+            match outcome {
+                Ok(0) => {}
+                Ok(rows) => tracing::info!(what, rows, "pruned expired rows"),
+                Err(error) => tracing::error!(what, %error, "pruning failed"),
+            }
+        }
+        if !pause(PRUNE_EVERY, &mut stopped).await {
+            return;
+        }
+    }
+}
