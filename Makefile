@@ -9,14 +9,17 @@ CARGO ?= cargo
 NPM ?= npm
 FRONTEND := frontend
 NODE_STAMP := $(FRONTEND)/node_modules/.installed-stamp
+E2E := tests/e2e
+E2E_STAMP := $(E2E)/node_modules/.installed-stamp
 # Crates that must never be reachable from the domain (ARCHITECTURE.md rule 1).
 IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
 
-.PHONY: run build frontend server test test-rust test-frontend lint fmt check-deps schema-check clean help
+.PHONY: run build frontend server test test-rust test-frontend test-e2e lint fmt check-deps schema-check clean help
 
 help:
 	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
 	@echo "make test       every test of the repository"
+	@echo "make test-e2e   browser journeys in Chromium against a real server and SMTP server"
 	@echo "make lint       rustfmt, clippy -D warnings, eslint, tsc, prettier"
 	@echo "make check-deps prove the domain crate reaches no I/O crate"
 	@echo "make schema-check verify adapters/db/src/schema.rs against fresh SQLite and PostgreSQL databases"
@@ -37,7 +40,7 @@ run: build
 	mkdir -p data
 	PORTAL_FRONTEND_DIR=$${PORTAL_FRONTEND_DIR:-$(FRONTEND)/dist} $(CARGO_TARGET_DIR)/release/app-server serve
 
-test: test-rust test-frontend check-deps
+test: test-rust test-frontend test-e2e check-deps
 
 # Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts).
 test-rust:
@@ -51,6 +54,17 @@ test-rust:
 # Migrates fresh SQLite and PostgreSQL databases and checks adapters/db/src/schema.rs against both.
 schema-check:
 	scripts/with-postgres.sh $(CARGO) test -p adapter-db --test schema_check -- --nocapture
+
+$(E2E_STAMP): $(E2E)/package.json $(E2E)/package-lock.json
+	cd $(E2E) && $(NPM) ci --no-audit --no-fund
+	touch $@
+
+# Browser journeys in Debian's Chromium against the real server (debug build) sending real e-mail (aiosmtpd).
+test-e2e: $(NODE_STAMP) $(E2E_STAMP)
+	scripts/test-tools.sh --browser
+	cd $(FRONTEND) && $(NPM) run build
+	$(CARGO) build -p app-server
+	cd $(E2E) && APP_SERVER=$${APP_SERVER:-$(CARGO_TARGET_DIR)/debug/app-server} $(NPM) test
 
 test-frontend: $(NODE_STAMP)
 	cd $(FRONTEND) && $(NPM) test

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { renderRoute } from '../testing/render';
@@ -36,6 +36,8 @@ describe('router', () => {
 
     await user.click(await screen.findByRole('link', { name: 'Sign In' }));
 
-    expect(router.state.location.pathname).toBe('/signin');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/signin');
+    });
   });
 });

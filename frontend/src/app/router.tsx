@@ -2,6 +2,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 
 import { PageSpinner } from '../components/PageSpinner';
 import { routePatterns } from '../config/paths';
+import { RequireAuth } from '../features/auth/RequireAuth';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 
@@ -22,6 +23,36 @@ export const routes: RouteObject[] = [
         lazy: async () => ({
           Component: (await import('../features/landing/LandingPage')).LandingPage,
         }),
+      },
+      ...[
+        routePatterns.signIn,
+        routePatterns.login,
+        routePatterns.signUp,
+        routePatterns.inviteAccept,
+      ].map((path) => ({
+        path,
+        lazy: async () => ({
+          Component: (await import('../features/auth/SignInPage')).SignInPage,
+        }),
+      })),
+      {
+        // Authenticated pages: the guard, then the layout with the top bar and the sidebar.
+        element: <RequireAuth />,
+        children: [
+          {
+            lazy: async () => ({
+              Component: (await import('../features/layout/AppLayout')).AppLayout,
+            }),
+            children: [
+              {
+                path: routePatterns.dashboard,
+                lazy: async () => ({
+                  Component: (await import('../features/dashboard/DashboardPage')).DashboardPage,
+                }),
+              },
+            ],
+          },
+        ],
       },
       {
         path: routePatterns.notFound,

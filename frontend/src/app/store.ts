@@ -2,8 +2,9 @@ import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { useDispatch, useSelector, useStore } from 'react-redux';
 
 import { baseApi } from '../api/baseApi';
+import { authSlice } from '../features/auth/authSlice';
 
-const rootReducer = combineSlices(baseApi);
+const rootReducer = combineSlices(baseApi, authSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

@@ -8,7 +8,11 @@ export const testPublicConfig: PublicConfig = {
   sourceUrl: 'https://git.portal.test/os',
   exampleAppUrl: 'https://git.portal.test/example-app',
   providers: ['google', 'apple'],
-  identity: { url: 'http://localhost:3000', anonKey: 'test-anon-key' },
+  identity: {
+    url: 'http://localhost:3000',
+    authUrl: 'http://localhost:3000/auth/v1',
+    anonKey: 'test-anon-key',
+  },
 };
 
 export const handlers = [

@@ -6,7 +6,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   sourceUrl: 'https://github.com/Mentra-Community/MentraOS',
   exampleAppUrl: 'https://github.com/Mentra-Community/MentraOS-Cloud-Example-App',
   providers: [],
-  identity: { url: '', anonKey: '' },
+  identity: { url: '', authUrl: '', anonKey: '' },
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -42,6 +42,11 @@ export function normalizePublicConfig(raw: unknown): PublicConfig {
     providers,
     identity: {
       url: typeof identity.url === 'string' ? identity.url : DEFAULT_PUBLIC_CONFIG.identity.url,
+      authUrl: isHttpUrl(identity.authUrl)
+        ? identity.authUrl
+        : isHttpUrl(identity.url)
+          ? `${identity.url.replace(/\/+$/, '')}/auth/v1`
+          : DEFAULT_PUBLIC_CONFIG.identity.authUrl,
       anonKey:
         typeof identity.anonKey === 'string'
           ? identity.anonKey

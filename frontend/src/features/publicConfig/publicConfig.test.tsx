@@ -63,7 +63,11 @@ describe('normalizePublicConfig', () => {
       sourceUrl: DEFAULT_PUBLIC_CONFIG.sourceUrl,
       exampleAppUrl: 'https://example.test/app',
       providers: ['google'],
-      identity: { url: 'https://id.example.test', anonKey: '' },
+      identity: {
+        url: 'https://id.example.test',
+        authUrl: 'https://id.example.test/auth/v1',
+        anonKey: '',
+      },
     });
   });
 

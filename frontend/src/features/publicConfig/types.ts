@@ -9,5 +9,11 @@ export interface PublicConfig {
   /** Third-party sign-in providers configured on this server, e.g. `google`, `apple`. */
   providers: string[];
   /** The identity service the auth client talks to. */
-  identity: { url: string; anonKey: string };
+  identity: {
+    /** The project URL (the built-in service is this server's origin). */
+    url: string;
+    /** Base of the Supabase-compatible auth API (`<url>/auth/v1`). */
+    authUrl: string;
+    anonKey: string;
+  };
 }

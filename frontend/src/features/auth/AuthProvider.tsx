@@ -1,0 +1,92 @@
+import type { GoTrueClient, Session } from '@supabase/auth-js';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+
+import { baseApi } from '../../api/baseApi';
+import { useAppDispatch } from '../../app/store';
+import { useGetPublicConfigQuery } from '../publicConfig';
+import { AuthClientContext } from './AuthClientContext';
+import { recoveryEnded, recoveryStarted, signedIn, signedOut } from './authSlice';
+import { createAuthClient, currentAuthClient } from './client';
+import { exchangeToken } from './exchange';
+import { forgetSession, rememberSession } from './storage';
+
+/**
+ * Keeps the Redux auth state in step with the identity client: a session (at start-up, after sign-in,
+ * after each refresh) is exchanged for a core token; no session means signed out. Sequenced on the
+ * client's own events, with no artificial delays (PRODUCT.md §7).
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const dispatch = useAppDispatch();
+  const { data: config, isError } = useGetPublicConfigQuery();
+  const authUrl = config?.identity.authUrl ?? '';
+  const anonKey = config?.identity.anonKey ?? '';
+  const client = useMemo<GoTrueClient | null>(
+    () => (authUrl ? createAuthClient(authUrl, anonKey) : currentAuthClient()),
+    [authUrl, anonKey],
+  );
+  // The access token last exchanged: the client may report one session several times.
+  const exchanged = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (isError && !client) {
+      dispatch(
+        signedOut({
+          severity: 'error',
+          text: 'Sign-in is unavailable: the server could not be reached. Please try again.',
+        }),
+      );
+    }
+  }, [isError, client, dispatch]);
+
+  useEffect(() => {
+    if (!client) return;
+    let active = true;
+
+    const establish = async (session: Session) => {
+      if (exchanged.current === session.access_token) return;
+      exchanged.current = session.access_token;
+      const result = await exchangeToken(session.access_token);
+      if (!active) return;
+      if (!result.ok && result.reason === 'refused') {
+        exchanged.current = null;
+        forgetSession();
+        await client.signOut({ scope: 'local' });
+        dispatch(
+          signedOut({ severity: 'error', text: 'Your session has ended. Please sign in again.' }),
+        );
+        return;
+      }
+      const coreToken = result.ok ? result.coreToken : null;
+      const email = session.user.email ?? '';
+      rememberSession(coreToken, email);
+      dispatch(
+        signedIn({
+          user: { id: session.user.id, email },
+          accessToken: session.access_token,
+          coreToken,
+        }),
+      );
+    };
+
+    const { data } = client.onAuthStateChange((event, session) => {
+      if (event === 'PASSWORD_RECOVERY') dispatch(recoveryStarted());
+      if (event === 'USER_UPDATED') dispatch(recoveryEnded());
+      if (session) {
+        // Not awaited inside the callback: the client holds its lock while it runs.
+        void establish(session);
+      } else if (event === 'INITIAL_SESSION' || event === 'SIGNED_OUT') {
+        exchanged.current = null;
+        forgetSession();
+        dispatch(signedOut());
+        // Nothing cached for one user may show to the next.
+        if (event === 'SIGNED_OUT') dispatch(baseApi.util.resetApiState());
+      }
+    });
+    return () => {
+      active = false;
+      data.subscription.unsubscribe();
+    };
+  }, [client, dispatch]);
+
+  return <AuthClientContext value={client}>{children}</AuthClientContext>;
+}

@@ -1,0 +1,289 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { isAuthError, type GoTrueClient } from '@supabase/auth-js';
+import { useState, type SyntheticEvent } from 'react';
+
+import { authRedirectUrl } from './client';
+
+/** The widget's views (spec §2). */
+export type AuthView =
+  'sign_in' | 'sign_up' | 'forgotten_password' | 'magic_link' | 'update_password' | 'verify_otp';
+
+type Message = { severity: 'success' | 'error' | 'info'; text: string } | null;
+
+export const UNEXPECTED_ERROR = 'An unexpected error occurred. Please try again.';
+export const EMPTY_EMAIL = 'Please enter your email address.';
+export const MISSING_CREDENTIALS = 'Please enter your email address and password.';
+
+const TITLES: Record<AuthView, string> = {
+  sign_in: 'Sign in with email',
+  sign_up: 'Create an account',
+  forgotten_password: 'Reset your password',
+  magic_link: 'Sign in with a magic link',
+  update_password: 'Choose a new password',
+  verify_otp: 'Sign in with a code',
+};
+
+/** A provider's error as it returned it; anything else as the generic message (spec §8). */
+function errorText(error: unknown): string {
+  return isAuthError(error) && error.message ? error.message : UNEXPECTED_ERROR;
+}
+
+/** The id of the widget's heading, for a dialog around it to be named by. */
+export const AUTH_WIDGET_TITLE_ID = 'auth-widget-title';
+
+interface Props {
+  client: GoTrueClient | null;
+  view: AuthView;
+  onViewChange: (view: AuthView) => void;
+  /** The invitation token to keep across e-mail links. */
+  inviteToken?: string | null;
+  /** Called after a password update (the USER_UPDATED event also switches the view to sign_in). */
+  onPasswordUpdated?: () => void;
+}
+
+/**
+ * The authentication widget: sign in, create an account, forgotten password, magic link, six-digit code
+ * and new password, against the identity service through the real auth client. Changing view clears the
+ * form's messages.
+ */
+export function AuthWidget({ client, view, onViewChange, inviteToken, onPasswordUpdated }: Props) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [codeSent, setCodeSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Message>(null);
+
+  const switchTo = (next: AuthView) => {
+    setMessage(null);
+    setCodeSent(false);
+    setCode('');
+    onViewChange(next);
+  };
+
+  const run = async (work: (auth: GoTrueClient) => Promise<Message>) => {
+    if (!client) {
+      setMessage({ severity: 'error', text: UNEXPECTED_ERROR });
+      return;
+    }
+    setBusy(true);
+    setMessage(null);
+    try {
+      setMessage(await work(client));
+    } catch (error) {
+      setMessage({ severity: 'error', text: errorText(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fail = (text: string): Message => ({ severity: 'error', text });
+  const trimmedEmail = email.trim();
+
+  /** What the current view does with the form: a refusal of its input, or the work to run. */
+  const plan = (): { invalid: string } | { work: (auth: GoTrueClient) => Promise<Message> } => {
+    const redirectTo = authRedirectUrl(inviteToken);
+    switch (view) {
+      case 'sign_in':
+        if (!trimmedEmail || !password) return { invalid: MISSING_CREDENTIALS };
+        return {
+          work: async (auth) => {
+            const { error } = await auth.signInWithPassword({ email: trimmedEmail, password });
+            return error ? fail(errorText(error)) : null;
+          },
+        };
+      case 'sign_up':
+        if (!trimmedEmail || !password) return { invalid: MISSING_CREDENTIALS };
+        return {
+          work: async (auth) => {
+            const { data, error } = await auth.signUp({
+              email: trimmedEmail,
+              password,
+              options: { emailRedirectTo: redirectTo },
+            });
+            if (error) return fail(errorText(error));
+            // Without e-mail confirmation the server answers with a session: the user is in.
+            return data.session
+              ? null
+              : {
+                  severity: 'success',
+                  text: 'Account created! Check your email for confirmation.',
+                };
+          },
+        };
+      case 'forgotten_password':
+        if (!trimmedEmail) return { invalid: EMPTY_EMAIL };
+        return {
+          work: async (auth) => {
+            const { error } = await auth.resetPasswordForEmail(trimmedEmail, { redirectTo });
+            return error
+              ? fail(errorText(error))
+              : { severity: 'success', text: 'Check your email for the password reset link' };
+          },
+        };
+      case 'magic_link':
+        if (!trimmedEmail) return { invalid: EMPTY_EMAIL };
+        return {
+          work: async (auth) => {
+            const { error } = await auth.signInWithOtp({
+              email: trimmedEmail,
+              options: { emailRedirectTo: redirectTo },
+            });
+            return error
+              ? fail(errorText(error))
+              : { severity: 'success', text: 'Check your email for the magic link' };
+          },
+        };
+      case 'verify_otp':
+        if (!trimmedEmail) return { invalid: EMPTY_EMAIL };
+        if (!codeSent) {
+          return {
+            work: async (auth) => {
+              const { error } = await auth.signInWithOtp({
+                email: trimmedEmail,
+                options: { emailRedirectTo: redirectTo },
+              });
+              if (error) return fail(errorText(error));
+              setCodeSent(true);
+              return { severity: 'success', text: 'Check your email for the six-digit code' };
+            },
+          };
+        }
+        if (!/^\d{6}$/.test(code.trim())) {
+          return { invalid: 'Please enter the six-digit code from the email.' };
+        }
+        return {
+          work: async (auth) => {
+            const { error } = await auth.verifyOtp({
+              email: trimmedEmail,
+              token: code.trim(),
+              type: 'email',
+            });
+            return error ? fail(errorText(error)) : null;
+          },
+        };
+      case 'update_password':
+        if (!password) return { invalid: 'Please enter a new password.' };
+        return {
+          work: async (auth) => {
+            const { error } = await auth.updateUser({ password });
+            if (error) return fail(errorText(error));
+            onPasswordUpdated?.();
+            return { severity: 'success', text: 'Your password has been updated' };
+          },
+        };
+    }
+  };
+
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const planned = plan();
+    if ('invalid' in planned) {
+      setMessage(fail(planned.invalid));
+      return;
+    }
+    void run(planned.work);
+  };
+
+  const needsEmail = view !== 'update_password';
+  const needsPassword = view === 'sign_in' || view === 'sign_up' || view === 'update_password';
+  const submitLabel: Record<AuthView, string> = {
+    sign_in: 'Sign in',
+    sign_up: 'Create account',
+    forgotten_password: 'Send reset link',
+    magic_link: 'Send magic link',
+    update_password: 'Update password',
+    verify_otp: codeSent ? 'Verify code' : 'Send code',
+  };
+
+  const viewLink = (target: AuthView, label: string) => (
+    <Link
+      component="button"
+      type="button"
+      variant="body2"
+      onClick={() => {
+        switchTo(target);
+      }}
+    >
+      {label}
+    </Link>
+  );
+
+  return (
+    <Stack component="form" noValidate onSubmit={submit} spacing={2} aria-label={TITLES[view]}>
+      <Typography variant="h6" component="h2" id={AUTH_WIDGET_TITLE_ID}>
+        {TITLES[view]}
+      </Typography>
+      {message && (
+        <Alert severity={message.severity} role={message.severity === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </Alert>
+      )}
+      {needsEmail && (
+        <TextField
+          label="Email address"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          fullWidth
+          value={email}
+          disabled={view === 'verify_otp' && codeSent}
+          onChange={(event) => {
+            setEmail(event.target.value);
+          }}
+        />
+      )}
+      {needsPassword && (
+        <TextField
+          label={view === 'update_password' ? 'New password' : 'Password'}
+          type="password"
+          name="password"
+          autoComplete={view === 'sign_in' ? 'current-password' : 'new-password'}
+          required
+          fullWidth
+          value={password}
+          helperText={view === 'sign_in' ? undefined : 'At least 12 characters.'}
+          onChange={(event) => {
+            setPassword(event.target.value);
+          }}
+        />
+      )}
+      {view === 'verify_otp' && codeSent && (
+        <TextField
+          label="Six-digit code"
+          name="code"
+          autoComplete="one-time-code"
+          required
+          fullWidth
+          value={code}
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+          onChange={(event) => {
+            setCode(event.target.value);
+          }}
+        />
+      )}
+      <Button type="submit" variant="contained" size="large" disabled={busy} fullWidth>
+        {busy ? 'Please wait…' : submitLabel[view]}
+      </Button>
+      <Stack spacing={0.75} sx={{ alignItems: 'flex-start' }}>
+        {view === 'sign_in' && (
+          <>
+            {viewLink('forgotten_password', 'Forgot your password?')}
+            {viewLink('magic_link', 'Email me a magic link')}
+            {viewLink('verify_otp', 'Sign in with a code')}
+            {viewLink('sign_up', "Don't have an account? Create one")}
+          </>
+        )}
+        {view === 'sign_up' && viewLink('sign_in', 'Already have an account? Sign in')}
+        {(view === 'forgotten_password' || view === 'magic_link' || view === 'verify_otp') &&
+          viewLink('sign_in', 'Back to sign in with a password')}
+      </Stack>
+    </Stack>
+  );
+}

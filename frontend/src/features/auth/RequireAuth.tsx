@@ -1,0 +1,26 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+
+import { useAppSelector } from '../../app/store';
+import { PageSpinner } from '../../components/PageSpinner';
+import { paths } from '../../config/paths';
+import { selectAuthStatus } from './authSlice';
+
+/** Where a signed-out visitor was going, so that sign-in can take them there. */
+export interface FromState {
+  from?: string;
+}
+
+/**
+ * Guards the authenticated routes (spec §2): a spinner while the session loads, the sign-in screen for
+ * visitors without one.
+ */
+export function RequireAuth() {
+  const status = useAppSelector(selectAuthStatus);
+  const location = useLocation();
+  if (status === 'loading') return <PageSpinner label="Checking your session" />;
+  if (status === 'signedOut') {
+    const from = `${location.pathname}${location.search}`;
+    return <Navigate to={paths.signIn()} replace state={{ from } satisfies FromState} />;
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,239 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Dialog from '@mui/material/Dialog';
+import DialogContent from '@mui/material/DialogContent';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import CloseIcon from '@mui/icons-material/Close';
+import EmailIcon from '@mui/icons-material/Email';
+import { isAuthError, type Provider } from '@supabase/auth-js';
+import { useState } from 'react';
+import { Navigate, Link as RouterLink, useLocation, useSearchParams } from 'react-router';
+
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { Logo } from '../../components/Logo';
+import { PageSpinner } from '../../components/PageSpinner';
+import { paths } from '../../config/paths';
+import { usePublicConfig } from '../publicConfig';
+import { useAuthClient } from './AuthClientContext';
+import { AUTH_WIDGET_TITLE_ID, AuthWidget, UNEXPECTED_ERROR, type AuthView } from './AuthWidget';
+import { noticeShown, selectAuth } from './authSlice';
+import { authRedirectUrl } from './client';
+import type { FromState } from './RequireAuth';
+
+/** The two providers of the sign-in screen (spec §2), with the names people know them by. */
+const PROVIDERS: { id: Provider; label: string }[] = [
+  { id: 'google', label: 'Google' },
+  { id: 'apple', label: 'Apple' },
+];
+
+/**
+ * `/signin` (and `/login`, `/signup`, `/invite/accept`): the welcome screen with e-mail sign-in in a dialog
+ * and the providers. `?token=` carries an organization invitation and is kept across sign-in.
+ */
+export function SignInPage() {
+  const auth = useAppSelector(selectAuth);
+  const dispatch = useAppDispatch();
+  const client = useAuthClient();
+  const config = usePublicConfig();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const inviteToken = searchParams.get('token');
+  const startsAsSignUp = location.pathname === paths.signUp;
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [view, setView] = useState<AuthView>(startsAsSignUp ? 'sign_up' : 'sign_in');
+  const [providerMessage, setProviderMessage] = useState<string | null>(null);
+
+  // A recovery link signs the user in for one purpose: choosing a new password.
+  const shownView: AuthView = auth.recovery ? 'update_password' : view;
+  const shownOpen = dialogOpen || auth.recovery;
+
+  if (auth.status === 'loading') return <PageSpinner label="Checking your session" />;
+
+  if (auth.status === 'signedIn' && !auth.recovery) {
+    if (!inviteToken) {
+      const from = (location.state as FromState | null)?.from;
+      return <Navigate to={from ?? paths.dashboard} replace />;
+    }
+    return <SignedInWithInvitation email={auth.user?.email ?? ''} />;
+  }
+
+  const openDialog = (initial: AuthView) => {
+    setView(initial);
+    setDialogOpen(true);
+  };
+
+  const signInWith = async (provider: Provider, label: string) => {
+    setProviderMessage(null);
+    if (!config.providers.includes(provider)) {
+      setProviderMessage(`${label} sign-in is not configured on this server.`);
+      return;
+    }
+    if (!client) {
+      setProviderMessage(UNEXPECTED_ERROR);
+      return;
+    }
+    try {
+      const { error } = await client.signInWithOAuth({
+        provider,
+        options: { redirectTo: authRedirectUrl(inviteToken) },
+      });
+      if (error) setProviderMessage(error.message ? error.message : UNEXPECTED_ERROR);
+    } catch (error) {
+      setProviderMessage(isAuthError(error) ? error.message : UNEXPECTED_ERROR);
+    }
+  };
+
+  return (
+    <Box
+      component="main"
+      id="main"
+      sx={{
+        minHeight: '100dvh',
+        display: 'grid',
+        placeItems: 'center',
+        p: 2,
+        bgcolor: 'background.default',
+      }}
+    >
+      <Card sx={{ width: '100%', maxWidth: 440 }} variant="outlined">
+        <CardContent sx={{ p: { xs: 3, sm: 4 } }}>
+          <Stack spacing={3}>
+            <Link
+              component={RouterLink}
+              to={paths.home}
+              underline="none"
+              color="inherit"
+              sx={{ display: 'flex', alignItems: 'center', gap: 1.25, alignSelf: 'center' }}
+            >
+              <Logo size={40} />
+              <Typography component="span" sx={{ fontWeight: 700, fontSize: '1.25rem' }}>
+                Developer Portal
+              </Typography>
+            </Link>
+            <Box sx={{ textAlign: 'center' }}>
+              <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 1 }}>
+                Welcome
+              </Typography>
+              <Typography color="text.secondary">
+                Sign in to build and publish apps for smart glasses.
+              </Typography>
+            </Box>
+            {inviteToken && (
+              <Alert severity="info">
+                You have been invited to an organization. Sign in or create an account to accept.
+              </Alert>
+            )}
+            {auth.notice && (
+              <Alert
+                severity={auth.notice.severity}
+                onClose={() => dispatch(noticeShown(null))}
+                role={auth.notice.severity === 'error' ? 'alert' : 'status'}
+              >
+                {auth.notice.text}
+              </Alert>
+            )}
+            <Button
+              variant="contained"
+              size="large"
+              startIcon={<EmailIcon />}
+              onClick={() => {
+                openDialog(startsAsSignUp ? 'sign_up' : 'sign_in');
+              }}
+            >
+              Continue with Email
+            </Button>
+            <Divider>
+              <Typography variant="body2" color="text.secondary">
+                Or continue with
+              </Typography>
+            </Divider>
+            <Stack direction="row" spacing={1.5}>
+              {PROVIDERS.map(({ id, label }) => (
+                <Button
+                  key={id}
+                  variant="outlined"
+                  size="large"
+                  fullWidth
+                  onClick={() => void signInWith(id, label)}
+                >
+                  {label}
+                </Button>
+              ))}
+            </Stack>
+            {providerMessage && (
+              <Alert severity="warning" role="alert">
+                {providerMessage}
+              </Alert>
+            )}
+          </Stack>
+        </CardContent>
+      </Card>
+      <Dialog
+        open={shownOpen}
+        onClose={() => {
+          setDialogOpen(false);
+        }}
+        fullWidth
+        maxWidth="xs"
+        aria-labelledby={AUTH_WIDGET_TITLE_ID}
+      >
+        <IconButton
+          aria-label="Close"
+          onClick={() => {
+            setDialogOpen(false);
+          }}
+          sx={{ position: 'absolute', right: 8, top: 8 }}
+        >
+          <CloseIcon />
+        </IconButton>
+        <DialogContent sx={{ pt: 3 }}>
+          <AuthWidget
+            client={client}
+            view={shownView}
+            onViewChange={setView}
+            inviteToken={inviteToken}
+            onPasswordUpdated={() => {
+              dispatch(
+                noticeShown({ severity: 'success', text: 'Your password has been updated' }),
+              );
+            }}
+          />
+        </DialogContent>
+      </Dialog>
+    </Box>
+  );
+}
+
+/** A signed-in user who followed an invitation link. */
+function SignedInWithInvitation({ email }: { email: string }) {
+  return (
+    <Box
+      component="main"
+      id="main"
+      sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center', p: 2 }}
+    >
+      <Card sx={{ width: '100%', maxWidth: 440 }} variant="outlined">
+        <CardContent sx={{ p: 4 }}>
+          <Stack spacing={2}>
+            <Typography variant="h5" component="h1">
+              You are signed in
+            </Typography>
+            <Typography>
+              Signed in as <strong>{email}</strong>. Your invitation link is kept on this page.
+            </Typography>
+            <Button component={RouterLink} to={paths.dashboard} variant="contained">
+              Continue to dashboard
+            </Button>
+          </Stack>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

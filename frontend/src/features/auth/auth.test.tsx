@@ -1,0 +1,217 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { server } from '../../testing/server';
+import { renderRoute } from '../../testing/render';
+import { testPublicConfig } from '../../testing/handlers';
+
+const AUTH = testPublicConfig.identity.authUrl;
+
+function session(email: string, accessToken = 'access-1') {
+  return {
+    access_token: accessToken,
+    token_type: 'bearer',
+    expires_in: 3600,
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    refresh_token: 'refresh-1',
+    user: {
+      id: '7d1f1e4e-1111-4c3a-9d55-2f1b1d6c0a01',
+      aud: 'authenticated',
+      role: 'authenticated',
+      email,
+      app_metadata: { provider: 'email', providers: ['email'] },
+      user_metadata: {},
+      created_at: new Date().toISOString(),
+    },
+  };
+}
+
+/** The identity service and the product API as a signed-in browser meets them. */
+function serveSignIn({ isAdmin = false } = {}) {
+  const bearers: string[] = [];
+  server.use(
+    http.post(`${AUTH}/token`, () => HttpResponse.json(session('ada@example.com'))),
+    http.post('*/api/auth/exchange-token', async ({ request }) => {
+      const body = (await request.json()) as { supabaseToken: string };
+      return body.supabaseToken === 'access-1'
+        ? HttpResponse.json({ coreToken: 'core-1' })
+        : HttpResponse.json({ error: 'no', code: 'UNAUTHORIZED' }, { status: 401 });
+    }),
+    http.get('*/api/admin/check', ({ request }) => {
+      bearers.push(request.headers.get('Authorization') ?? '');
+      return HttpResponse.json({ isAdmin, role: isAdmin ? 'admin' : null });
+    }),
+    http.post(`${AUTH}/logout`, () => new HttpResponse(null, { status: 204 })),
+  );
+  return { bearers };
+}
+
+async function signInThroughTheDialog(user: ReturnType<typeof renderRoute>['user']) {
+  await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
+  const dialog = await screen.findByRole('dialog');
+  await user.type(within(dialog).getByLabelText(/Email address/), 'ada@example.com');
+  await user.type(within(dialog).getByLabelText(/^Password/), 'a long enough passphrase');
+  await user.click(within(dialog).getByRole('button', { name: 'Sign in' }));
+}
+
+describe('sign-in', () => {
+  it('sends a signed-out visitor of an authenticated page to the sign-in screen', async () => {
+    const { router } = renderRoute('/dashboard');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/signin');
+    expect(screen.getByRole('button', { name: 'Google' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Apple' })).toBeInTheDocument();
+    expect(screen.getByText('Or continue with')).toBeInTheDocument();
+  });
+
+  it('signs in with e-mail, exchanges the core token and lands on the dashboard', async () => {
+    const { bearers } = serveSignIn({ isAdmin: true });
+    const { user, router } = renderRoute('/signin');
+
+    await signInThroughTheDialog(user);
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Developer Dashboard' }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(localStorage.getItem('coreToken')).toBe('core-1');
+    expect(localStorage.getItem('userEmail')).toBe('ada@example.com');
+    // The admin check runs with the core token, and reveals the Admin Panel.
+    expect(await screen.findAllByRole('link', { name: 'Admin Panel' })).not.toHaveLength(0);
+    expect(bearers).toContain('Bearer core-1');
+    expect(screen.getByRole('link', { name: 'Create App' })).toHaveAttribute(
+      'href',
+      '/apps/create',
+    );
+  });
+
+  it('hides the Admin Panel from a user who is not a platform admin', async () => {
+    const { bearers } = serveSignIn({ isAdmin: false });
+    const { user } = renderRoute('/signin');
+
+    await signInThroughTheDialog(user);
+
+    await screen.findByRole('heading', { level: 1, name: 'Developer Dashboard' });
+    await waitFor(() => {
+      expect(bearers).toContain('Bearer core-1');
+    });
+    expect(screen.queryByRole('link', { name: 'Admin Panel' })).not.toBeInTheDocument();
+  });
+
+  it('shows the identity service error as it returned it', async () => {
+    server.use(
+      http.post(`${AUTH}/token`, () =>
+        HttpResponse.json(
+          {
+            code: 'invalid_credentials',
+            error_code: 'invalid_credentials',
+            msg: 'Invalid login credentials',
+          },
+          { status: 400, headers: { 'x-supabase-api-version': '2024-01-01' } },
+        ),
+      ),
+    );
+    const { user } = renderRoute('/signin');
+
+    await signInThroughTheDialog(user);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid login credentials');
+  });
+
+  it('refuses an empty form, and toggling to create-account clears the message', async () => {
+    const { user } = renderRoute('/signin');
+    await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
+    const dialog = await screen.findByRole('dialog');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Sign in' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Please enter your email address and password.',
+    );
+
+    await user.click(
+      within(dialog).getByRole('button', { name: "Don't have an account? Create one" }),
+    );
+    expect(within(dialog).getByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says when an account waits for its e-mail confirmation', async () => {
+    server.use(
+      http.post(`${AUTH}/signup`, () =>
+        HttpResponse.json({
+          ...session('new@example.com').user,
+          confirmation_sent_at: new Date().toISOString(),
+        }),
+      ),
+    );
+    const { user } = renderRoute('/signup');
+    await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/Email address/), 'new@example.com');
+    await user.type(within(dialog).getByLabelText(/^Password/), 'a long enough passphrase');
+    await user.click(within(dialog).getByRole('button', { name: 'Create account' }));
+
+    expect(await within(dialog).findByRole('status')).toHaveTextContent(
+      'Account created! Check your email for confirmation.',
+    );
+  });
+
+  it('asks for the e-mail before sending a magic link', async () => {
+    const { user } = renderRoute('/signin');
+    await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Email me a magic link' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send magic link' }));
+
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Please enter your email address.');
+  });
+
+  it('says a provider is not configured instead of redirecting', async () => {
+    server.use(
+      http.get('*/api/public-config', () =>
+        HttpResponse.json({ ...testPublicConfig, providers: [] }),
+      ),
+    );
+    const { user } = renderRoute('/signin');
+
+    await user.click(await screen.findByRole('button', { name: 'Google' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Google sign-in is not configured on this server.',
+    );
+  });
+
+  it('signs out: storage is cleared and the sign-in screen shows', async () => {
+    serveSignIn();
+    const { user, router } = renderRoute('/signin');
+    await signInThroughTheDialog(user);
+    await screen.findByRole('heading', { level: 1, name: 'Developer Dashboard' });
+
+    await user.click(screen.getByRole('button', { name: 'Sign Out' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/signin');
+    expect(localStorage.getItem('coreToken')).toBeNull();
+    expect(localStorage.getItem('userEmail')).toBeNull();
+  });
+
+  it('signs out a session the product API refuses to exchange', async () => {
+    server.use(
+      http.post(`${AUTH}/token`, () => HttpResponse.json(session('ada@example.com', 'revoked'))),
+      http.post('*/api/auth/exchange-token', () =>
+        HttpResponse.json({ error: 'Session ended', code: 'UNAUTHORIZED' }, { status: 401 }),
+      ),
+      http.post(`${AUTH}/logout`, () => new HttpResponse(null, { status: 204 })),
+    );
+    const { user } = renderRoute('/signin');
+
+    await signInThroughTheDialog(user);
+
+    expect(
+      await screen.findByText('Your session has ended. Please sign in again.'),
+    ).toBeInTheDocument();
+    expect(localStorage.getItem('coreToken')).toBeNull();
+  });
+});

@@ -1,0 +1,68 @@
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import { Link as RouterLink } from 'react-router';
+
+import { useAppSelector } from '../../app/store';
+import { NewTabHint } from '../../components/NewTabHint';
+import { externalLinkProps } from '../../components/externalLinkProps';
+import { paths } from '../../config/paths';
+import { selectAuthUser } from '../auth/authSlice';
+import { usePublicConfig } from '../publicConfig';
+
+/** `/dashboard` (spec §2): title, Create App, and the Getting Started card. */
+export function DashboardPage() {
+  const config = usePublicConfig();
+  const user = useAppSelector(selectAuthUser);
+  const docs = config.docsUrl.replace(/\/+$/, '');
+
+  return (
+    <Stack spacing={3}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+      >
+        <div>
+          <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
+            Developer Dashboard
+          </Typography>
+          {user && <Typography color="text.secondary">Signed in as {user.email}</Typography>}
+        </div>
+        <Button
+          component={RouterLink}
+          to={paths.appCreate}
+          variant="contained"
+          startIcon={<AddIcon />}
+        >
+          Create App
+        </Button>
+      </Stack>
+      <Card variant="outlined">
+        <CardContent>
+          <Typography variant="h6" component="h2" gutterBottom>
+            Getting Started
+          </Typography>
+          <Typography color="text.secondary" sx={{ mb: 2 }}>
+            Build an app for smart glasses with the TypeScript SDK, register it here, and share it
+            with testers before you publish it.
+          </Typography>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <Link href={`${docs}/quickstart`} {...externalLinkProps}>
+              Quick Start Guide
+              <NewTabHint />
+            </Link>
+            <Link href={docs} {...externalLinkProps}>
+              API Documentation
+              <NewTabHint />
+            </Link>
+          </Stack>
+        </CardContent>
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,162 @@
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Snackbar from '@mui/material/Snackbar';
+import Alert from '@mui/material/Alert';
+import Stack from '@mui/material/Stack';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import MenuIcon from '@mui/icons-material/Menu';
+import { useState } from 'react';
+import { Outlet, Link as RouterLink, useNavigate } from 'react-router';
+
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { Logo } from '../../components/Logo';
+import { NewTabHint } from '../../components/NewTabHint';
+import { externalLinkProps } from '../../components/externalLinkProps';
+import { paths } from '../../config/paths';
+import { ColorModeToggle } from '../../theme/ColorModeToggle';
+import { useAuthClient } from '../auth/AuthClientContext';
+import { noticeShown, selectAuth } from '../auth/authSlice';
+import { usePublicConfig } from '../publicConfig';
+import { SidebarNav } from './SidebarNav';
+
+/** The top bar is 16 units (64 px) high and the sidebar 64 units (256 px) wide (spec §2). */
+export const TOP_BAR_HEIGHT = 64;
+export const SIDEBAR_WIDTH = 256;
+
+/** The layout of every authenticated page: fixed top bar, sidebar (a drawer on small screens), content. */
+export function AppLayout() {
+  const config = usePublicConfig();
+  const auth = useAppSelector(selectAuth);
+  const dispatch = useAppDispatch();
+  const client = useAuthClient();
+  const navigate = useNavigate();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      await client?.signOut();
+    } finally {
+      setSigningOut(false);
+      void navigate(paths.signIn(), { replace: true });
+    }
+  };
+
+  const closeDrawer = () => {
+    setDrawerOpen(false);
+  };
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100dvh' }}>
+      <AppBar
+        position="fixed"
+        color="inherit"
+        elevation={0}
+        sx={{
+          height: TOP_BAR_HEIGHT,
+          justifyContent: 'center',
+          borderBottom: 1,
+          borderColor: 'divider',
+          bgcolor: 'background.paper',
+          zIndex: (theme) => theme.zIndex.drawer + 1,
+        }}
+      >
+        <Toolbar sx={{ gap: 1 }}>
+          <IconButton
+            edge="start"
+            aria-label="Open navigation"
+            aria-controls="sidebar-drawer"
+            aria-expanded={drawerOpen}
+            onClick={() => {
+              setDrawerOpen(true);
+            }}
+            sx={{ display: { md: 'none' } }}
+          >
+            <MenuIcon />
+          </IconButton>
+          <Link
+            component={RouterLink}
+            to={paths.dashboard}
+            underline="none"
+            color="inherit"
+            sx={{ display: 'flex', alignItems: 'center', gap: 1.25, mr: 'auto', borderRadius: 1 }}
+          >
+            <Logo size={32} />
+            <Typography component="span" sx={{ fontWeight: 700, fontSize: '1.125rem' }}>
+              Developer Portal
+            </Typography>
+          </Link>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Button
+              href={config.docsUrl}
+              {...externalLinkProps}
+              color="inherit"
+              sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
+            >
+              Documentation
+              <NewTabHint />
+            </Button>
+            <ColorModeToggle />
+            <Button variant="outlined" onClick={() => void signOut()} disabled={signingOut}>
+              Sign Out
+            </Button>
+          </Stack>
+        </Toolbar>
+      </AppBar>
+      <Drawer
+        id="sidebar-drawer"
+        variant="temporary"
+        open={drawerOpen}
+        onClose={closeDrawer}
+        sx={{ display: { md: 'none' }, '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH } }}
+      >
+        <SidebarNav onNavigate={closeDrawer} />
+      </Drawer>
+      <Drawer
+        variant="permanent"
+        sx={{
+          display: { xs: 'none', md: 'block' },
+          width: SIDEBAR_WIDTH,
+          flexShrink: 0,
+          '& .MuiDrawer-paper': {
+            width: SIDEBAR_WIDTH,
+            top: TOP_BAR_HEIGHT,
+            height: `calc(100% - ${TOP_BAR_HEIGHT}px)`,
+          },
+        }}
+        open
+      >
+        <SidebarNav />
+      </Drawer>
+      <Box
+        component="main"
+        id="main"
+        sx={{ flexGrow: 1, minWidth: 0, pt: `${TOP_BAR_HEIGHT}px`, bgcolor: 'background.default' }}
+      >
+        <Box sx={{ p: { xs: 2, sm: 3, md: 4 }, maxWidth: 1200, mx: 'auto' }}>
+          <Outlet />
+        </Box>
+      </Box>
+      <Snackbar
+        open={auth.notice !== null}
+        autoHideDuration={6000}
+        onClose={() => dispatch(noticeShown(null))}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      >
+        <Alert
+          severity={auth.notice?.severity ?? 'info'}
+          variant="filled"
+          onClose={() => dispatch(noticeShown(null))}
+        >
+          {auth.notice?.text}
+        </Alert>
+      </Snackbar>
+    </Box>
+  );
+}

@@ -1,0 +1,101 @@
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Toolbar from '@mui/material/Toolbar';
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import AppsIcon from '@mui/icons-material/Apps';
+import DashboardIcon from '@mui/icons-material/Dashboard';
+import GroupIcon from '@mui/icons-material/Group';
+import MenuBookIcon from '@mui/icons-material/MenuBook';
+import SettingsIcon from '@mui/icons-material/Settings';
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+
+import { useAppSelector } from '../../app/store';
+import { NewTabHint } from '../../components/NewTabHint';
+import { externalLinkProps } from '../../components/externalLinkProps';
+import { paths } from '../../config/paths';
+import { useGetAdminCheckQuery } from '../auth/api';
+import { selectCoreToken } from '../auth/authSlice';
+import { usePublicConfig } from '../publicConfig';
+
+interface Item {
+  to: string;
+  label: string;
+  icon: ReactNode;
+}
+
+const ITEMS: Item[] = [
+  { to: paths.dashboard, label: 'Dashboard', icon: <DashboardIcon /> },
+  { to: paths.apps, label: 'My Apps', icon: <AppsIcon /> },
+  { to: paths.orgSettings(), label: 'Organization Settings', icon: <SettingsIcon /> },
+  { to: paths.members, label: 'Members', icon: <GroupIcon /> },
+];
+
+/**
+ * The sidebar's links (spec §2); the current page's link is highlighted. Admin Panel shows only when the
+ * admin check says so, and the check runs only once a core token is stored.
+ */
+export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
+  const config = usePublicConfig();
+  const coreToken = useAppSelector(selectCoreToken);
+  const { data: adminCheck } = useGetAdminCheckQuery(undefined, { skip: !coreToken });
+
+  const link = ({ to, label, icon }: Item) => (
+    <ListItem key={to} disablePadding>
+      <ListItemButton
+        component={NavLink}
+        to={to}
+        end={to === paths.dashboard}
+        onClick={onNavigate}
+        sx={{
+          borderRadius: 1,
+          mx: 1,
+          '&.active': {
+            bgcolor: 'action.selected',
+            color: 'primary.main',
+            fontWeight: 600,
+            '& .MuiListItemIcon-root': { color: 'primary.main' },
+          },
+        }}
+      >
+        <ListItemIcon sx={{ minWidth: 40 }}>{icon}</ListItemIcon>
+        <ListItemText primary={label} />
+      </ListItemButton>
+    </ListItem>
+  );
+
+  return (
+    <nav aria-label="Main">
+      {/* Room for the fixed top bar when this is the small-screen drawer. */}
+      {onNavigate && <Toolbar />}
+      <List sx={{ py: 2 }}>
+        {ITEMS.map(link)}
+        <ListItem disablePadding>
+          <ListItemButton
+            component="a"
+            href={config.docsUrl}
+            {...externalLinkProps}
+            sx={{ borderRadius: 1, mx: 1 }}
+          >
+            <ListItemIcon sx={{ minWidth: 40 }}>
+              <MenuBookIcon />
+            </ListItemIcon>
+            <ListItemText
+              primary={
+                <>
+                  Documentation
+                  <NewTabHint />
+                </>
+              }
+            />
+          </ListItemButton>
+        </ListItem>
+        {adminCheck?.isAdmin &&
+          link({ to: paths.admin, label: 'Admin Panel', icon: <AdminPanelSettingsIcon /> })}
+      </List>
+    </nav>
+  );
+}

@@ -1,0 +1,203 @@
+// The real things a journey needs, started and stopped by the test: an SMTP server that keeps what it
+// receives (aiosmtpd), the portal's own server on a fresh SQLite database, and Debian's Chromium.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repoRoot = resolve(here, '../../..');
+export const outputDir = resolve(here, '../output');
+const require = createRequire(import.meta.url);
+
+/** A free TCP port on the loopback interface. */
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+  });
+}
+
+/** Polls `check` until it answers something truthy, or fails with `what` after `timeoutMs`. */
+export async function waitFor(what, check, timeoutMs = 20000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Undoes quoted-printable encoding (soft breaks and =XX bytes, read as UTF-8). */
+export function decodeQuotedPrintable(text) {
+  const joined = text.replace(/=\r?\n/g, '');
+  const bytes = [];
+  for (let i = 0; i < joined.length; i++) {
+    if (joined[i] === '=' && /^[0-9A-F]{2}$/i.test(joined.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(joined.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(joined[i], 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** An SMTP server on a free port writing each message into a maildir. */
+export async function startSmtp() {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'portal-mail-'));
+  const child = spawn(
+    'python3',
+    ['-m', 'aiosmtpd', '-n', '-l', `127.0.0.1:${port}`, '-c', 'aiosmtpd.handlers.Mailbox', join(dir, 'mail')],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  await waitFor('the SMTP server', () => canConnect(port));
+  const messages = () => {
+    const folder = join(dir, 'mail', 'new');
+    let files = [];
+    try {
+      files = readdirSync(folder).sort();
+    } catch {
+      return [];
+    }
+    return files.map((f) => decodeQuotedPrintable(readFileSync(join(folder, f), 'utf8')));
+  };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    /** Waits for the `n`-th (1-based) message to `to` and answers it with its link and code. */
+    async mailTo(to, n = 1) {
+      const message = await waitFor(`e-mail #${n} to ${to}`, () => {
+        const mine = messages().filter((m) => new RegExp(`^To: ${to}$`, 'mi').test(m));
+        return mine.length >= n ? mine[n - 1] : null;
+      });
+      const link = message.match(/https?:\/\/[^\s"<>]+\/auth\/v1\/verify\?[^\s"<>]+/)?.[0]?.replaceAll('&amp;', '&');
+      const code = message.match(/enter this code: (\d{6})/)?.[1];
+      const subject = message.match(/^Subject: (.*)$/m)?.[1];
+      return { message, link, code, subject };
+    },
+    async stop() {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function canConnect(port) {
+  return new Promise((ok) => {
+    import('node:net').then(({ connect }) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        ok(true);
+      });
+      socket.once('error', () => ok(false));
+    });
+  });
+}
+
+/** The app-server binary the journeys run (built by `make test-e2e`). */
+export function appServerBinary() {
+  if (process.env.APP_SERVER) return process.env.APP_SERVER;
+  const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/devportal/target');
+  return join(target, 'debug', 'app-server');
+}
+
+/** The portal on a fresh SQLite database; `env` adds configuration (e.g. SMTP_URL). */
+export async function startPortal(env = {}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-data-'));
+  const url = `http://127.0.0.1:${port}`;
+  const logs = [];
+  const child = spawn(appServerBinary(), ['serve'], {
+    cwd: dataDir,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      RUST_LOG: 'info',
+      PORTAL_BIND: `127.0.0.1:${port}`,
+      PORTAL_PUBLIC_URL: url,
+      DATABASE_URL: `sqlite://${join(dataDir, 'portal.db')}`,
+      PORTAL_DATA_DIR: dataDir,
+      PORTAL_FRONTEND_DIR: join(repoRoot, 'frontend', 'dist'),
+      PORTAL_UPTIME_INTERVAL_SECS: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (chunk) => logs.push(chunk.toString()));
+  child.stderr.on('data', (chunk) => logs.push(chunk.toString()));
+  const exited = new Promise((ok) => child.once('exit', ok));
+  await waitFor(`the portal at ${url} (logs: ${logs.join('').slice(-2000)})`, async () => {
+    if (child.exitCode !== null) throw new Error(`app-server exited: ${logs.join('')}`);
+    const response = await fetch(`${url}/healthz`);
+    return response.ok;
+  });
+  return {
+    url,
+    logs: () => logs.join(''),
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless. */
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** Writes a screenshot of the page under tests/e2e/output/. */
+export async function screenshot(page, name) {
+  mkdirSync(outputDir, { recursive: true });
+  await page.screenshot({ path: join(outputDir, `${name}.png`), fullPage: true });
+}
+
+/** Runs axe-core in the page; answers the serious and critical violations (none is the goal). */
+export async function seriousA11yViolations(page) {
+  const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: source });
+  const result = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    return await axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Keeps a journey's logs when it fails. */
+export function saveLogs(name, text) {
+  mkdirSync(outputDir, { recursive: true });
+  writeFileSync(join(outputDir, `${name}.log`), text);
+}
