@@ -189,11 +189,12 @@ async fn sign_up_sign_in_user_refresh_reuse_and_logout() {
         assert_eq!((status, code.as_str()), (400, "session_expired"));
 
         // Sign-out (global) ends every other session too.
+        let third = app.sign_in("dev@example.com").await;
         let other = app.sign_in("dev@example.com").await;
         let logout = app
             .client
             .post(app.url("/auth/v1/logout?scope=global"))
-            .bearer_auth(access)
+            .bearer_auth(third["access_token"].as_str().unwrap())
             .send()
             .await
             .unwrap();
@@ -208,6 +209,20 @@ async fn sign_up_sign_in_user_refresh_reuse_and_logout() {
         // And a signed-out session's access token can no longer be exchanged for a core token.
         let exchange = app.exchange(other["access_token"].as_str().unwrap()).await;
         assert_eq!(exchange.status(), StatusCode::UNAUTHORIZED);
+        // Nor is it a session anywhere else: not for the identity service, not for the product API.
+        let (status, code, _) = error_of(
+            app.get_bearer("/auth/v1/user", other["access_token"].as_str().unwrap())
+                .await,
+        )
+        .await;
+        assert_eq!((status, code.as_str()), (403, "session_not_found"), "{backend:?}");
+        let me = app
+            .get_bearer("/api/dev/auth/me", other["access_token"].as_str().unwrap())
+            .await;
+        assert_eq!(me.status(), StatusCode::UNAUTHORIZED, "{backend:?}");
+        // The session whose refresh token was reused is over too.
+        let (status, code, _) = error_of(app.get_bearer("/auth/v1/user", access).await).await;
+        assert_eq!((status, code.as_str()), (403, "session_not_found"));
     }
 }
 

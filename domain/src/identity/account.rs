@@ -31,10 +31,11 @@ pub const RECENT_SIGN_IN_MINUTES: i64 = 10;
 
 impl IdentityService {
     /// Verifies an identity access token presented to the identity service itself. A core token, a refresh
-    /// token or anything else is refused.
+    /// token or anything else is refused, and so is the token of a session that has ended (signed out,
+    /// revoked for reuse, idle or too old), as Supabase Auth does.
     ///
     /// # Errors
-    /// [`IdentityError::InvalidAccessToken`].
+    /// [`IdentityError::InvalidAccessToken`]; [`IdentityError::SessionNotFound`]; a port failure.
     pub async fn authenticate_access(&self, bearer: &str) -> Result<AccessTokenClaims, IdentityError> {
         let now = self.clock.now();
         let claims = self
@@ -43,6 +44,14 @@ impl IdentityService {
             .await
             .map_err(IdentityError::InvalidAccessToken)?;
         claims.check(now).map_err(IdentityError::InvalidAccessToken)?;
+        let live = self
+            .refresh_tokens
+            .current_of_family(claims.session_id)
+            .await?
+            .is_some_and(|head| head.user_id == claims.sub && head.check_usable(now).is_ok());
+        if !live {
+            return Err(IdentityError::SessionNotFound);
+        }
         Ok(claims)
     }
 
@@ -158,7 +167,7 @@ impl IdentityService {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{Mocks, access_claims, account};
+    use super::super::test_support::{Mocks, access_claims, account, refresh_row};
     use super::super::tokens::TokenError;
     use super::*;
     use crate::testing::{block_on, noon};
@@ -170,14 +179,42 @@ mod tests {
         let mut m = Mocks::new();
         let claims = access_claims(noon());
         let expected = claims.clone();
+        let mut head = refresh_row(noon());
+        head.family_id = claims.session_id;
+        head.user_id = claims.sub;
         m.signer
             .expect_verify_access()
             .with(eq("tok"), eq(noon()))
             .returning(move |_, _| Ok(claims.clone()));
+        m.refresh_tokens
+            .expect_current_of_family()
+            .with(eq(expected.session_id))
+            .returning(move |_| Ok(Some(head.clone())));
         assert_eq!(
             block_on(m.service().authenticate_access(" tok ")).unwrap(),
             expected
         );
+    }
+
+    #[test]
+    fn the_access_token_of_a_signed_out_or_idle_session_is_refused() {
+        let claims = access_claims(noon());
+        let mut idle = refresh_row(noon() - chrono::Duration::days(8));
+        idle.family_id = claims.session_id;
+        idle.user_id = claims.sub;
+        for head in [None, Some(idle)] {
+            let mut m = Mocks::new();
+            let presented = claims.clone();
+            m.signer
+                .expect_verify_access()
+                .returning(move |_, _| Ok(presented.clone()));
+            m.refresh_tokens
+                .expect_current_of_family()
+                .returning(move |_| Ok(head.clone()));
+            let error = block_on(m.service().authenticate_access("tok")).unwrap_err();
+            assert!(matches!(error, IdentityError::SessionNotFound));
+            assert_eq!(error.error_code(), "session_not_found");
+        }
     }
 
     #[test]

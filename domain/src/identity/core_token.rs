@@ -9,7 +9,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use std::sync::Arc;
 
 use super::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
-use super::tokens::{CoreTokenClaims, TokenError};
+use super::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::common::{Caller, Clock, EmailAddress, RepoError, UserId};
 
 /// A signed core token and when it expires.
@@ -92,14 +92,8 @@ impl CoreTokenService {
             .await
             .and_then(|claims| claims.check(now).map(|()| claims))
             .map_err(AuthError::Unauthenticated)?;
-        if let Some(sessions) = &self.sessions {
-            let live = sessions
-                .current_of_family(claims.session_id)
-                .await?
-                .is_some_and(|head| head.user_id == claims.sub && head.check_usable(now).is_ok());
-            if !live {
-                return Err(AuthError::Unauthenticated(TokenError::Invalid));
-            }
+        if !self.session_is_live(&claims, now).await? {
+            return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
         let mut core = CoreTokenClaims::issue(claims.sub, claims.email, &self.issuer, now);
         core.exp = core.exp.min(claims.exp);
@@ -127,6 +121,22 @@ impl CoreTokenService {
         })
     }
 
+    /// Whether the access token's session is still live; always so when sessions are not known here (a
+    /// hosted identity service keeps them).
+    async fn session_is_live(
+        &self,
+        claims: &AccessTokenClaims,
+        now: DateTime<Utc>,
+    ) -> Result<bool, AuthError> {
+        let Some(sessions) = &self.sessions else {
+            return Ok(true);
+        };
+        Ok(sessions
+            .current_of_family(claims.session_id)
+            .await?
+            .is_some_and(|head| head.user_id == claims.sub && head.check_usable(now).is_ok()))
+    }
+
     async fn verify_either(&self, token: &str) -> Result<(UserId, EmailAddress), AuthError> {
         let now = self.clock.now();
         let core = self
@@ -144,7 +154,14 @@ impl CoreTokenService {
             .await
             .and_then(|claims| claims.check(now).map(|()| claims));
         match access {
-            Ok(claims) => Ok((claims.sub, claims.email)),
+            Ok(claims) => {
+                // An access token is accepted only while its session lives (signed out means out).
+                if self.session_is_live(&claims, now).await? {
+                    Ok((claims.sub, claims.email))
+                } else {
+                    Err(AuthError::Unauthenticated(TokenError::Invalid))
+                }
+            }
             Err(access_error) => {
                 let expired = core_error == TokenError::Expired || access_error == TokenError::Expired;
                 let error = if expired {

@@ -49,6 +49,10 @@ pub enum IdentityError {
     /// 401: the bearer is not a valid identity access token.
     #[error("Invalid or expired access token")]
     InvalidAccessToken(#[source] TokenError),
+    /// 403: the access token's session was signed out, revoked or has expired (the token itself is still
+    /// well signed and unexpired).
+    #[error("Session from session_id claim in JWT does not exist")]
+    SessionNotFound,
     /// 404: the token's account no longer exists.
     #[error("User not found")]
     UserNotFound,
@@ -99,6 +103,7 @@ impl IdentityError {
             Self::SessionExpired => "session_expired",
             Self::InvalidCode => "otp_expired",
             Self::InvalidAccessToken(_) => "bad_jwt",
+            Self::SessionNotFound => "session_not_found",
             Self::UserNotFound => "user_not_found",
             Self::ProviderEmailMissing => "provider_email_needs_verification",
             Self::AccountNotLinkable => "identity_already_exists",

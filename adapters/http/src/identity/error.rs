@@ -125,7 +125,9 @@ impl From<IdentityError> for AuthApiError {
             | E::ProviderEmailMissing
             | E::AccountNotLinkable
             | E::EmailChangeUnsupported => StatusCode::UNPROCESSABLE_ENTITY,
-            E::InvalidCode | E::InvalidAccessToken(_) | E::UserNotFound => StatusCode::FORBIDDEN,
+            E::InvalidCode | E::InvalidAccessToken(_) | E::SessionNotFound | E::UserNotFound => {
+                StatusCode::FORBIDDEN
+            }
             E::Hasher(_) | E::Signing(_) | E::Repo(_) => return Self::internal(error),
         };
         let weak_password = (code == "weak_password").then(Vec::new);
