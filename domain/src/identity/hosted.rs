@@ -85,9 +85,13 @@ impl HostedAccounts {
         if let Some(existing) = self.accounts.get(claims.sub).await? {
             return self.keep_current(existing, claims, proven, now).await;
         }
-        if self.accounts.find_by_email(&claims.email).await?.is_some() {
-            // Another id (the id itself was just found absent).
-            return Err(HostedAccountError::EmailInUse { user: claims.sub });
+        match self.accounts.find_by_email(&claims.email).await? {
+            // A concurrent first request of the same user made the row since.
+            Some(same) if same.id == claims.sub => {
+                return self.keep_current(same, claims, proven, now).await;
+            }
+            Some(_) => return Err(HostedAccountError::EmailInUse { user: claims.sub }),
+            None => {}
         }
         let mut account = Account::new(claims.email.clone(), now);
         account.id = claims.sub;
@@ -101,6 +105,9 @@ impl HostedAccounts {
                 match self.accounts.get(claims.sub).await? {
                     Some(existing) => self.keep_current(existing, claims, proven, now).await,
                     None => match self.accounts.find_by_email(&claims.email).await? {
+                        Some(same) if same.id == claims.sub => {
+                            self.keep_current(same, claims, proven, now).await
+                        }
                         Some(_) => Err(HostedAccountError::EmailInUse { user: claims.sub }),
                         None => Err(RepoError::Conflict(
                             "the account of a hosted user could not be stored".into(),
@@ -327,6 +334,22 @@ mod tests {
             .times(1)
             .in_sequence(&mut seq)
             .returning(move |_| Ok(Some(row.clone())));
+        let account = block_on(service(accounts).ensure(&claims)).unwrap();
+        assert_eq!(account.id, claims.sub);
+    }
+
+    #[test]
+    fn a_row_made_by_a_concurrent_request_between_the_two_reads_is_used() {
+        // The id was absent at the first read; by the e-mail lookup the same user's other request has made it.
+        let claims = with_method("password");
+        let row = stored(&claims, false);
+        let mut accounts = MockAccountRepository::new();
+        accounts.expect_get().times(1).returning(|_| Ok(None));
+        accounts
+            .expect_find_by_email()
+            .times(1)
+            .returning(move |_| Ok(Some(row.clone())));
+        accounts.expect_create().never();
         let account = block_on(service(accounts).ensure(&claims)).unwrap();
         assert_eq!(account.id, claims.sub);
     }
