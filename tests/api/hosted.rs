@@ -361,3 +361,24 @@ async fn a_hosted_configuration_without_its_anon_key_does_not_start() {
     let error = app_server::Config::from_vars(&vars).unwrap_err();
     assert_eq!(error.variable, "SUPABASE_*");
 }
+
+#[tokio::test]
+async fn without_a_secret_the_server_starts_on_the_projects_jwks_and_refuses_hs256() {
+    // The project is unreachable: the keys are read on first use, so the server starts, and a token it
+    // cannot check is refused (never accepted, never a server error).
+    let unreachable = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", unreachable.local_addr().unwrap());
+    drop(unreachable);
+    let app = spawn_app_with(
+        Backend::Sqlite,
+        &[("SUPABASE_URL", url.as_str()), ("SUPABASE_ANON_KEY", "anon")],
+    )
+    .await;
+    let token = sign(&claims(&new_user(), "dev@example.com"), SECRET);
+    assert_eq!(
+        app.exchange_hosted(&token).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let health = app.client.get(app.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+}
