@@ -16,12 +16,36 @@ pub struct OAuthProvider {
     pub client_secret: String,
 }
 
-/// A hosted Supabase used for identity instead of the built-in service.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A hosted Supabase used for identity instead of the built-in service. Its access tokens are verified
+/// with the project's JWT secret (HS256), its JWKS (RS256/ES256), or both.
+#[derive(Clone, PartialEq, Eq)]
 pub struct HostedSupabase {
+    /// The project URL, without a trailing `/`.
     pub url: String,
     pub anon_key: String,
-    pub jwt_secret: String,
+    /// `SUPABASE_JWT_SECRET`: verifies HS256 tokens when set.
+    pub jwt_secret: Option<String>,
+    /// `SUPABASE_JWKS_URL`, or `<url>/auth/v1/.well-known/jwks.json` when no secret is set: verifies
+    /// RS256/ES256 tokens. `None` when only the secret is used.
+    pub jwks_url: Option<String>,
+}
+
+impl HostedSupabase {
+    /// The auth API of the project, also the `iss` of its access tokens.
+    #[must_use]
+    pub fn auth_url(&self) -> String {
+        format!("{}/auth/v1", self.url)
+    }
+}
+
+impl std::fmt::Debug for HostedSupabase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostedSupabase")
+            .field("url", &self.url)
+            .field("jwt_secret", &self.jwt_secret.as_ref().map(|_| "<redacted>"))
+            .field("jwks_url", &self.jwks_url)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The server's whole configuration.
@@ -137,24 +161,7 @@ impl Config {
                 }
             }
         }
-        let supabase = match (
-            get("SUPABASE_URL"),
-            get("SUPABASE_ANON_KEY"),
-            get("SUPABASE_JWT_SECRET"),
-        ) {
-            (None, None, None) => None,
-            (Some(url), Some(anon_key), Some(jwt_secret)) => Some(HostedSupabase {
-                url,
-                anon_key,
-                jwt_secret,
-            }),
-            _ => {
-                return Err(ConfigError {
-                    variable: "SUPABASE_*",
-                    problem: "SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_JWT_SECRET go together".into(),
-                });
-            }
-        };
+        let supabase = hosted_supabase(&get)?;
         let trusted_proxies = TrustedProxies::parse(&get("PORTAL_TRUSTED_PROXIES").unwrap_or_default())
             .map_err(|problem| ConfigError {
                 variable: "PORTAL_TRUSTED_PROXIES",
@@ -195,6 +202,64 @@ impl Config {
             supabase,
         })
     }
+}
+
+/// `SUPABASE_URL` and `SUPABASE_ANON_KEY` together turn the hosted mode on; `SUPABASE_JWT_SECRET` and/or
+/// `SUPABASE_JWKS_URL` say how its tokens are verified (without the secret, the project's JWKS at its
+/// standard address).
+fn hosted_supabase(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<HostedSupabase>, ConfigError> {
+    let url = get("SUPABASE_URL");
+    let anon_key = get("SUPABASE_ANON_KEY");
+    let jwt_secret = get("SUPABASE_JWT_SECRET");
+    let jwks_url = get("SUPABASE_JWKS_URL");
+    if url.is_none() && anon_key.is_none() && jwt_secret.is_none() && jwks_url.is_none() {
+        return Ok(None);
+    }
+    let (Some(url), Some(anon_key)) = (url, anon_key) else {
+        return Err(ConfigError {
+            variable: "SUPABASE_*",
+            problem: "a hosted Supabase needs SUPABASE_URL and SUPABASE_ANON_KEY (and SUPABASE_JWT_SECRET \
+                      unless its tokens are checked with the project's JWKS)"
+                .into(),
+        });
+    };
+    let http_url = |variable: &'static str, text: &str| -> Result<String, ConfigError> {
+        let host = text
+            .strip_prefix("https://")
+            .or_else(|| text.strip_prefix("http://"))
+            .and_then(|rest| rest.split('/').next())
+            .filter(|host| !host.is_empty() && !host.contains(char::is_whitespace));
+        match host {
+            Some(_) => Ok(text.trim_end_matches('/').to_owned()),
+            None => Err(ConfigError {
+                variable,
+                problem: format!("`{text}` is not an http(s) URL"),
+            }),
+        }
+    };
+    let url = http_url("SUPABASE_URL", &url)?;
+    if let Some(secret) = &jwt_secret
+        && secret.chars().count() < identity_adapter::hosted::MIN_HOSTED_SECRET_CHARS
+    {
+        return Err(ConfigError {
+            variable: "SUPABASE_JWT_SECRET",
+            problem: format!(
+                "must be at least {} characters long",
+                identity_adapter::hosted::MIN_HOSTED_SECRET_CHARS
+            ),
+        });
+    }
+    let jwks_url = match (jwks_url, &jwt_secret) {
+        (Some(explicit), _) => Some(http_url("SUPABASE_JWKS_URL", &explicit)?),
+        (None, None) => Some(format!("{url}/auth/v1/.well-known/jwks.json")),
+        (None, Some(_)) => None,
+    };
+    Ok(Some(HostedSupabase {
+        url,
+        anon_key,
+        jwt_secret,
+        jwks_url,
+    }))
 }
 
 #[cfg(test)]
@@ -288,5 +353,87 @@ mod tests {
             0
         );
         assert!(Config::from_vars(&vars(&[("PORTAL_UPTIME_INTERVAL_SECS", "soon")])).is_err());
+    }
+
+    const SECRET: &str = "super-secret-jwt-token-with-at-least-32-characters-long";
+
+    #[test]
+    fn a_hosted_supabase_with_its_secret_verifies_hs256_only() {
+        let config = Config::from_vars(&vars(&[
+            ("SUPABASE_URL", "https://project.supabase.co/"),
+            ("SUPABASE_ANON_KEY", "anon"),
+            ("SUPABASE_JWT_SECRET", SECRET),
+        ]))
+        .unwrap();
+        let hosted = config.supabase.unwrap();
+        assert_eq!(hosted.url, "https://project.supabase.co");
+        assert_eq!(hosted.auth_url(), "https://project.supabase.co/auth/v1");
+        assert_eq!(hosted.jwt_secret.as_deref(), Some(SECRET));
+        assert_eq!(hosted.jwks_url, None);
+        assert!(!format!("{hosted:?}").contains(SECRET));
+    }
+
+    #[test]
+    fn without_a_secret_the_projects_jwks_is_used() {
+        let config = Config::from_vars(&vars(&[
+            ("SUPABASE_URL", "https://project.supabase.co"),
+            ("SUPABASE_ANON_KEY", "anon"),
+        ]))
+        .unwrap();
+        let hosted = config.supabase.unwrap();
+        assert_eq!(hosted.jwt_secret, None);
+        assert_eq!(
+            hosted.jwks_url.as_deref(),
+            Some("https://project.supabase.co/auth/v1/.well-known/jwks.json")
+        );
+        let both = Config::from_vars(&vars(&[
+            ("SUPABASE_URL", "https://project.supabase.co"),
+            ("SUPABASE_ANON_KEY", "anon"),
+            ("SUPABASE_JWT_SECRET", SECRET),
+            ("SUPABASE_JWKS_URL", "http://127.0.0.1:9999/keys.json"),
+        ]))
+        .unwrap()
+        .supabase
+        .unwrap();
+        assert_eq!(both.jwks_url.as_deref(), Some("http://127.0.0.1:9999/keys.json"));
+        assert!(both.jwt_secret.is_some());
+    }
+
+    #[test]
+    fn a_hosted_supabase_needs_its_url_and_anon_key_and_usable_values() {
+        for partial in [
+            vec![("SUPABASE_URL", "https://project.supabase.co")],
+            vec![("SUPABASE_ANON_KEY", "anon")],
+            vec![("SUPABASE_JWT_SECRET", SECRET)],
+            vec![("SUPABASE_JWKS_URL", "https://project.supabase.co/keys")],
+        ] {
+            assert_eq!(
+                Config::from_vars(&vars(&partial)).unwrap_err().variable,
+                "SUPABASE_*"
+            );
+        }
+        let bad_url = vars(&[
+            ("SUPABASE_URL", "project.supabase.co"),
+            ("SUPABASE_ANON_KEY", "anon"),
+        ]);
+        assert_eq!(Config::from_vars(&bad_url).unwrap_err().variable, "SUPABASE_URL");
+        let short = vars(&[
+            ("SUPABASE_URL", "https://project.supabase.co"),
+            ("SUPABASE_ANON_KEY", "anon"),
+            ("SUPABASE_JWT_SECRET", "short"),
+        ]);
+        assert_eq!(
+            Config::from_vars(&short).unwrap_err().variable,
+            "SUPABASE_JWT_SECRET"
+        );
+        let bad_jwks = vars(&[
+            ("SUPABASE_URL", "https://project.supabase.co"),
+            ("SUPABASE_ANON_KEY", "anon"),
+            ("SUPABASE_JWKS_URL", "file:///etc/keys"),
+        ]);
+        assert_eq!(
+            Config::from_vars(&bad_jwks).unwrap_err().variable,
+            "SUPABASE_JWKS_URL"
+        );
     }
 }

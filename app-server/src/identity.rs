@@ -1,7 +1,11 @@
 //! Wiring of the built-in identity service (PRODUCT.md §1): the signing keys, the identity use cases over
 //! the database repositories and the identity adapter, the rate limiter, and the product API's token
-//! service. Kept apart from `startup.rs` so that other wiring (the mail worker, OAuth providers, a hosted
-//! Supabase) can be added beside it.
+//! service. Kept apart from `startup.rs` so that other wiring (the mail worker, OAuth providers) can be
+//! added beside it.
+//!
+//! With a hosted Supabase (`SUPABASE_URL`…), `/auth/v1` is not served: this server only verifies the
+//! project's access tokens, signs its own core tokens, and makes the local account of a hosted user on
+//! first use ([`wire_hosted`]).
 
 use db_adapter::Db;
 use db_adapter::repos::{
@@ -10,21 +14,26 @@ use db_adapter::repos::{
 };
 use domain::common::Clock;
 use domain::identity::{
-    CoreTokenService, IdentityConfig, IdentityPorts, IdentityService, RateLimitPolicy, RateLimiter,
+    CoreTokenService, HostedAccounts, IdentityConfig, IdentityPorts, IdentityService, RateLimitPolicy,
+    RateLimiter,
 };
 use http_adapter::auth::ProductAuth;
 use http_adapter::identity::IdentityApi;
 use identity_adapter::keys::{ACCESS_KEY_SECRET_NAME, CORE_KEY_SECRET_NAME};
-use identity_adapter::{Argon2Hasher, JwtSigner, OsSecretGenerator, SigningKeys};
+use identity_adapter::{
+    Argon2Hasher, HostedTokenVerifier, HostedVerification, JwksCache, JwksSettings, JwtSigner,
+    OsSecretGenerator, SigningKeys,
+};
 use std::sync::Arc;
 
 use crate::Config;
+use crate::config::HostedSupabase;
 use crate::system::SystemClock;
 
 /// The identity parts of the HTTP state.
 pub struct IdentityWiring {
-    /// `/auth/v1`.
-    pub identity: IdentityApi,
+    /// `/auth/v1`; `None` with a hosted Supabase.
+    pub identity: Option<IdentityApi>,
     /// The product API's authentication.
     pub auth: ProductAuth,
 }
@@ -57,14 +66,10 @@ pub fn access_issuer(config: &Config) -> String {
 /// Builds the identity service, its rate limiter and the product API's token service.
 ///
 /// # Errors
-/// As [`signing_keys`]; when the password hasher cannot start; when a hosted Supabase is configured (not
-/// supported yet).
+/// As [`signing_keys`]; when the password hasher cannot start; as [`wire_hosted`].
 pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
-    if config.supabase.is_some() {
-        anyhow::bail!(
-            "SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET: a hosted Supabase is not supported yet; \
-             unset them to use the built-in identity service"
-        );
+    if let Some(hosted) = &config.supabase {
+        return wire_hosted(config, hosted, db).await;
     }
     let keys = signing_keys(config, db).await?;
     let issuer = access_issuer(config);
@@ -108,16 +113,71 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     .with_sessions(refresh_tokens);
     let providers = config.oauth_providers.iter().map(|p| p.name.to_owned()).collect();
     Ok(IdentityWiring {
-        identity: IdentityApi::new(
+        identity: Some(IdentityApi::new(
             service.clone(),
             Arc::new(limiter),
             config.trusted_proxies.clone(),
             clock,
             providers,
-        ),
+        )),
         auth: ProductAuth {
             core_tokens: Arc::new(core_tokens),
             identity: Some(service),
+        },
+    })
+}
+
+/// The product API's authentication with a hosted Supabase: its access tokens verified (HS256 with its
+/// secret and/or RS256/ES256 with its JWKS), core tokens signed with this server's core key, and the local
+/// account of a hosted user made on first use. Hosted sessions are not visible here: a hosted access token
+/// is trusted until its `exp`.
+///
+/// # Errors
+/// As [`signing_keys`]; when the JWKS client cannot be built or the secret is unusable.
+pub async fn wire_hosted(
+    config: &Config,
+    hosted: &HostedSupabase,
+    db: &Db,
+) -> anyhow::Result<IdentityWiring> {
+    let keys = signing_keys(config, db).await?;
+    let jwks = hosted
+        .jwks_url
+        .as_ref()
+        .map(|url| JwksCache::new(JwksSettings::new(url.clone())))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("SUPABASE_JWKS_URL: {e}"))?;
+    let verifier = HostedTokenVerifier::new(
+        &keys,
+        &config.public_url,
+        HostedVerification {
+            issuer: hosted.auth_url(),
+            jwt_secret: hosted.jwt_secret.clone(),
+            jwks,
+        },
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    tracing::info!(
+        url = %hosted.url,
+        hs256 = hosted.jwt_secret.is_some(),
+        jwks = hosted.jwks_url.as_deref().unwrap_or("none"),
+        "identity: a hosted Supabase (the built-in /auth/v1 is off)"
+    );
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let core_tokens = CoreTokenService::new(
+        Arc::new(verifier),
+        Arc::new(DieselPlatformAdminRepository::new(db.clone())),
+        clock.clone(),
+        config.public_url.clone(),
+    )
+    .with_hosted_accounts(HostedAccounts::new(
+        Arc::new(DieselAccountRepository::new(db.clone())),
+        clock,
+    ));
+    Ok(IdentityWiring {
+        identity: None,
+        auth: ProductAuth {
+            core_tokens: Arc::new(core_tokens),
+            identity: None,
         },
     })
 }

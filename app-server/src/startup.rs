@@ -52,7 +52,7 @@ impl Application {
         let identity = crate::identity::wire(config, &db).await?;
         let state = HttpState {
             public_config: public_config(config),
-            identity: Some(identity.identity),
+            identity: identity.identity,
             auth: identity.auth,
         };
         let frontend_dir = config.frontend_dir.clone();
@@ -122,9 +122,9 @@ fn public_config(config: &Config) -> PublicConfig {
             anon_key: BUILT_IN_ANON_KEY.into(),
         },
         |hosted| IdentityConfig {
-            kind: "supabase",
-            url: hosted.url.trim_end_matches('/').to_owned(),
-            auth_url: format!("{}/auth/v1", hosted.url.trim_end_matches('/')),
+            kind: "hosted",
+            url: hosted.url.clone(),
+            auth_url: hosted.auth_url(),
             anon_key: hosted.anon_key.clone(),
         },
     );

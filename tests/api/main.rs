@@ -4,6 +4,7 @@
 
 mod admins;
 mod helpers;
+mod hosted;
 mod identity;
 mod mail;
 mod openapi;

@@ -32,6 +32,9 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
     move |cfg| {
         if let Some(identity) = state.identity.clone() {
             cfg.configure(identity::configure(identity));
+        } else {
+            // A hosted identity service: nothing of `/auth/v1` is served here (not even the web UI).
+            cfg.service(web::scope("/auth/v1").default_service(web::to(system::api_not_found)));
         }
         cfg.app_data(web::Data::new(state.public_config.clone()))
             .app_data(web::Data::new(state.auth.clone()))

@@ -9,10 +9,10 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IdentityConfig {
-    /// `builtin` (this server's `/auth/v1`) or `supabase` (a hosted Supabase).
+    /// `builtin` (this server's `/auth/v1`) or `hosted` (a hosted Supabase).
     pub kind: &'static str,
     /// The project URL to give `createClient` of `@supabase/supabase-js` (it appends `/auth/v1`): this
-    /// server's public URL for the built-in service.
+    /// server's public URL for the built-in service, the project URL for a hosted Supabase.
     pub url: String,
     /// The auth API itself (`url` + `/auth/v1`), for a bare `AuthClient`.
     pub auth_url: String,

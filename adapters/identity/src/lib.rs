@@ -3,14 +3,19 @@
 //! kind, HS256 pinned, `iss` and `aud` checked), and the operating system's random generator
 //! ([`OsSecretGenerator`]).
 //!
-//! A hosted Supabase (PRODUCT.md §1, second adapter) would add a verifier of its access tokens beside
-//! [`JwtSigner`]; the key material is kept apart in [`SigningKeys`] so that such a verifier can reuse it.
+//! With a hosted Supabase (PRODUCT.md §1, second adapter), [`HostedTokenVerifier`] takes the place of
+//! [`JwtSigner`]: it signs core tokens with the same core key and only verifies the project's access tokens
+//! (HS256 with its secret, or RS256/ES256 with its JWKS, [`JwksCache`]).
 
+pub mod hosted;
+pub mod jwks;
 pub mod keys;
 pub mod password;
 pub mod random;
 pub mod tokens;
 
+pub use hosted::{HostedConfigError, HostedTokenVerifier, HostedVerification};
+pub use jwks::{JwksCache, JwksError, JwksSettings};
 pub use keys::{KeyError, SigningKeys};
 pub use password::{Argon2Hasher, HashCost};
 pub use random::OsSecretGenerator;

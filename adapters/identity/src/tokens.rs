@@ -18,14 +18,14 @@ use crate::keys::SigningKeys;
 
 const ALGORITHM: Algorithm = Algorithm::HS256;
 
-struct Kind {
+pub(crate) struct Kind {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
 }
 
 impl Kind {
-    fn new(key: &[u8], audience: &str, issuer: &str) -> Self {
+    pub(crate) fn new(key: &[u8], audience: &str, issuer: &str) -> Self {
         let mut validation = Validation::new(ALGORITHM);
         validation.algorithms = vec![ALGORITHM];
         validation.set_audience(&[audience]);
@@ -42,12 +42,12 @@ impl Kind {
         }
     }
 
-    fn sign<T: Serialize>(&self, claims: &T) -> Result<String, TokenError> {
+    pub(crate) fn sign<T: Serialize>(&self, claims: &T) -> Result<String, TokenError> {
         jsonwebtoken::encode(&Header::new(ALGORITHM), claims, &self.encoding)
             .map_err(|e| TokenError::Signing(e.to_string()))
     }
 
-    fn verify<T: DeserializeOwned>(&self, token: &str) -> Result<T, TokenError> {
+    pub(crate) fn verify<T: DeserializeOwned>(&self, token: &str) -> Result<T, TokenError> {
         jsonwebtoken::decode::<T>(token.trim(), &self.decoding, &self.validation)
             .map(|data| data.claims)
             .map_err(|_| TokenError::Invalid)

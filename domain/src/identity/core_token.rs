@@ -8,6 +8,7 @@
 use chrono::{DateTime, TimeZone, Utc};
 use std::sync::Arc;
 
+use super::hosted::{HostedAccountError, HostedAccounts};
 use super::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use super::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::common::{Caller, Clock, EmailAddress, RepoError, UserId};
@@ -28,9 +29,21 @@ pub enum AuthError {
     /// 500: the core token could not be signed.
     #[error("could not sign the core token")]
     Signing(#[source] TokenError),
-    /// 500: the platform-admin store failed.
+    /// 409: a hosted user whose e-mail belongs to another local account (see [`HostedAccounts`]).
+    #[error("This e-mail address belongs to another account on this server.")]
+    EmailInUse { user: UserId },
+    /// 500: the platform-admin or account store failed.
     #[error(transparent)]
     Repo(#[from] RepoError),
+}
+
+impl From<HostedAccountError> for AuthError {
+    fn from(error: HostedAccountError) -> Self {
+        match error {
+            HostedAccountError::EmailInUse { user } => Self::EmailInUse { user },
+            HostedAccountError::Repo(cause) => Self::Repo(cause),
+        }
+    }
 }
 
 impl AuthError {
@@ -50,6 +63,8 @@ pub struct CoreTokenService {
     /// The built-in identity service's sessions: an access token whose session was signed out or revoked
     /// cannot be exchanged. `None` for a hosted identity service (its sessions are not ours to see).
     sessions: Option<Arc<dyn RefreshTokenRepository>>,
+    /// With a hosted identity service: makes the local account of a hosted user on first use.
+    hosted: Option<HostedAccounts>,
 }
 
 impl CoreTokenService {
@@ -67,7 +82,17 @@ impl CoreTokenService {
             clock,
             issuer,
             sessions: None,
+            hosted: None,
         }
+    }
+
+    /// With a hosted identity service: every verified access token (exchanged, or used directly as the
+    /// fallback) gets its local account made or brought up to date first. Hosted sessions are not ours to
+    /// see, so a hosted access token is trusted until its `exp`.
+    #[must_use]
+    pub fn with_hosted_accounts(mut self, hosted: HostedAccounts) -> Self {
+        self.hosted = Some(hosted);
+        self
     }
 
     /// Refuses to exchange an access token whose session (refresh-token family) is no longer live.
@@ -83,6 +108,7 @@ impl CoreTokenService {
     ///
     /// # Errors
     /// [`AuthError::Unauthenticated`] when the identity token is not valid or its session is over;
+    /// [`AuthError::EmailInUse`] for a hosted user whose e-mail another local account has;
     /// [`AuthError::Signing`]; [`AuthError::Repo`].
     pub async fn exchange(&self, identity_access_token: &str) -> Result<CoreToken, AuthError> {
         let now = self.clock.now();
@@ -95,6 +121,9 @@ impl CoreTokenService {
         if !self.session_is_live(&claims, now).await? {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
+        if let Some(hosted) = &self.hosted {
+            hosted.ensure(&claims).await?;
+        }
         let mut core = CoreTokenClaims::issue(claims.sub, claims.email, &self.issuer, now);
         core.exp = core.exp.min(claims.exp);
         let token = self.signer.sign_core(&core).await.map_err(AuthError::Signing)?;
@@ -106,7 +135,8 @@ impl CoreTokenService {
     /// access token. The platform role comes from the platform-admin list (by e-mail).
     ///
     /// # Errors
-    /// [`AuthError::Unauthenticated`] (expired when either kind said so); [`AuthError::Repo`].
+    /// [`AuthError::Unauthenticated`] (expired when either kind said so); [`AuthError::EmailInUse`] as
+    /// [`Self::exchange`]; [`AuthError::Repo`].
     pub async fn authenticate(&self, bearer: &str) -> Result<Caller, AuthError> {
         let token = bearer.trim();
         if token.is_empty() {
@@ -156,11 +186,13 @@ impl CoreTokenService {
         match access {
             Ok(claims) => {
                 // An access token is accepted only while its session lives (signed out means out).
-                if self.session_is_live(&claims, now).await? {
-                    Ok((claims.sub, claims.email))
-                } else {
-                    Err(AuthError::Unauthenticated(TokenError::Invalid))
+                if !self.session_is_live(&claims, now).await? {
+                    return Err(AuthError::Unauthenticated(TokenError::Invalid));
                 }
+                if let Some(hosted) = &self.hosted {
+                    hosted.ensure(&claims).await?;
+                }
+                Ok((claims.sub, claims.email))
             }
             Err(access_error) => {
                 let expired = core_error == TokenError::Expired || access_error == TokenError::Expired;
@@ -408,5 +440,73 @@ mod tests {
         let error =
             block_on(service(signer, MockPlatformAdminRepository::new()).authenticate("t")).unwrap_err();
         assert!(error.is_expired());
+    }
+
+    fn hosted(accounts: super::super::ports::MockAccountRepository) -> HostedAccounts {
+        HostedAccounts::new(Arc::new(accounts), Arc::new(fixed_clock()))
+    }
+
+    #[test]
+    fn a_hosted_access_token_gets_its_local_account_before_it_is_exchanged() {
+        let claims = access_claims(noon());
+        let sub = claims.sub;
+        let mut signer = MockTokenSigner::new();
+        let returned = claims.clone();
+        signer
+            .expect_verify_access()
+            .returning(move |_, _| Ok(returned.clone()));
+        signer.expect_sign_core().returning(|_| Ok("core".into()));
+        let mut accounts = super::super::ports::MockAccountRepository::new();
+        accounts.expect_get().returning(|_| Ok(None));
+        accounts.expect_find_by_email().returning(|_| Ok(None));
+        accounts
+            .expect_create()
+            .withf(move |a| a.id == sub)
+            .times(1)
+            .returning(|_| Ok(()));
+        let service =
+            service(signer, MockPlatformAdminRepository::new()).with_hosted_accounts(hosted(accounts));
+        assert!(block_on(service.exchange("hosted")).is_ok());
+    }
+
+    #[test]
+    fn a_hosted_user_whose_email_another_account_has_gets_no_core_token() {
+        let claims = access_claims(noon());
+        let mut signer = MockTokenSigner::new();
+        let returned = claims.clone();
+        signer
+            .expect_verify_access()
+            .returning(move |_, _| Ok(returned.clone()));
+        signer
+            .expect_verify_core()
+            .returning(|_, _| Err(TokenError::Invalid));
+        signer.expect_sign_core().never();
+        let mut accounts = super::super::ports::MockAccountRepository::new();
+        accounts.expect_get().returning(|_| Ok(None));
+        accounts
+            .expect_find_by_email()
+            .returning(|address| Ok(Some(super::super::models::Account::new(address.clone(), noon()))));
+        accounts.expect_create().never();
+        let service =
+            service(signer, MockPlatformAdminRepository::new()).with_hosted_accounts(hosted(accounts));
+        let error = block_on(service.exchange("hosted")).unwrap_err();
+        assert!(matches!(error, AuthError::EmailInUse { user } if user == claims.sub));
+        // The same token used directly on the product API is refused alike.
+        let error = block_on(service.authenticate("hosted")).unwrap_err();
+        assert!(matches!(error, AuthError::EmailInUse { .. }));
+    }
+
+    #[test]
+    fn a_core_token_needs_no_account_lookup_in_hosted_mode() {
+        let mut signer = MockTokenSigner::new();
+        let core = CoreTokenClaims::issue(UserId::new(), email("a@b.co"), "iss", noon());
+        signer
+            .expect_verify_core()
+            .returning(move |_, _| Ok(core.clone()));
+        let mut accounts = super::super::ports::MockAccountRepository::new();
+        accounts.expect_get().never();
+        accounts.expect_create().never();
+        let service = service(signer, no_admins()).with_hosted_accounts(hosted(accounts));
+        assert!(block_on(service.authenticate("core")).is_ok());
     }
 }

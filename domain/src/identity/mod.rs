@@ -9,6 +9,7 @@ pub mod core_token;
 pub mod emails;
 pub mod errors;
 pub mod external;
+pub mod hosted;
 pub mod models;
 pub mod password;
 pub mod ports;
@@ -27,6 +28,7 @@ pub use codes::{VerifyKind, VerifySecret};
 pub use core_token::{AuthError, CoreToken, CoreTokenService};
 pub use errors::{FieldErrors, IdentityError};
 pub use external::ProviderProfile;
+pub use hosted::{HostedAccountError, HostedAccounts, email_proven};
 pub use models::{
     Account, AuthMethod, ExternalIdentity, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshRefusal,
     RefreshToken,

@@ -127,6 +127,21 @@ pub trait AccountRepository: Send + Sync {
         profile: &Value,
         now: DateTime<Utc>,
     ) -> Result<Account, RepoError>;
+
+    /// Replaces the e-mail, sets `email_confirmed_at` to `confirmed_at` (`None`: the new address is not
+    /// proven) and `updated_at` to `now`. Used for a hosted identity service's users, whose address changes
+    /// there.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`]`("email")` when another account has the e-mail; [`RepoError::NotFound`] when
+    /// there is no such account; [`RepoError::Backend`] when the store fails.
+    async fn change_email(
+        &self,
+        id: UserId,
+        email: &EmailAddress,
+        confirmed_at: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
 }
 
 /// Links between accounts and external (OIDC) identities.

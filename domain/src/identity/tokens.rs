@@ -97,6 +97,10 @@ pub struct AppMetadata {
     pub provider: String,
     #[serde(default)]
     pub providers: Vec<String>,
+    /// Set only by a hosted identity service's operator (Supabase's `app_metadata` is writable by the
+    /// service role alone): whether the address is verified. Never set on the built-in service's tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email_verified: Option<bool>,
 }
 
 /// The claims of an identity access token, in the shape Supabase Auth issues (so `supabase-js` reads them).
@@ -121,6 +125,10 @@ pub struct AccessTokenClaims {
     pub session_id: Uuid,
     #[serde(default)]
     pub is_anonymous: bool,
+    /// A hosted identity service's own assertion that the address is verified (a custom access-token
+    /// hook may add it). Never set on the built-in service's tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email_verified: Option<bool>,
 }
 
 /// What an access token is issued for.
@@ -158,6 +166,7 @@ impl AccessTokenClaims {
             app_metadata: AppMetadata {
                 provider,
                 providers: grant.providers,
+                email_verified: None,
             },
             user_metadata: grant.user_metadata,
             role: ACCESS_ROLE.to_owned(),
@@ -168,6 +177,7 @@ impl AccessTokenClaims {
             }],
             session_id: grant.session_id,
             is_anonymous: false,
+            email_verified: None,
         }
     }
 

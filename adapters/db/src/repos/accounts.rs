@@ -210,6 +210,29 @@ impl AccountRepository for DieselAccountRepository {
             })
             .await
     }
+
+    async fn change_email(
+        &self,
+        id: UserId,
+        email: &EmailAddress,
+        confirmed_at: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        let email = email.as_str().to_owned();
+        self.db
+            .write(move |conn| {
+                diesel::update(accounts::table.find(id.to_string()))
+                    .set((
+                        accounts::email.eq(email),
+                        accounts::email_confirmed_at.eq(confirmed_at.map(to_millis)),
+                        accounts::updated_at.eq(to_millis(now)),
+                    ))
+                    .execute(conn)
+                    .map_err(db_error("changing an e-mail", "email"))
+                    .and_then(found)
+            })
+            .await
+    }
 }
 
 #[derive(Queryable, Selectable, Insertable)]

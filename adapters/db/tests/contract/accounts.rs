@@ -118,6 +118,58 @@ contract! {
         assert!(matches!(missing, Err(RepoError::NotFound)), "{missing:?}");
     }
 
+    async fn an_email_change_moves_the_address_and_its_confirmation(db) {
+        let repo = DieselAccountRepository::new(db.clone());
+        let account = full_account("before@example.com");
+        let other = full_account("taken@example.com");
+        repo.create(&account).await.unwrap();
+        repo.create(&other).await.unwrap();
+        let later = noon() + Duration::hours(2);
+        repo.change_email(account.id, &email("after@example.com"), None, later).await.unwrap();
+        let stored = repo.get(account.id).await.unwrap().unwrap();
+        assert_eq!(stored.email, email("after@example.com"));
+        assert_eq!((stored.email_confirmed_at, stored.updated_at), (None, later));
+        assert_eq!(stored.password_hash, account.password_hash);
+        assert_eq!(repo.find_by_email(&email("before@example.com")).await.unwrap(), None);
+        repo.change_email(account.id, &email("after@example.com"), Some(later), later).await.unwrap();
+        assert_eq!(repo.get(account.id).await.unwrap().unwrap().email_confirmed_at, Some(later));
+        let taken = repo.change_email(account.id, &email("TAKEN@example.com"), None, later).await;
+        assert!(matches!(taken, Err(RepoError::Duplicate("email"))), "{taken:?}");
+        assert_eq!(repo.get(account.id).await.unwrap().unwrap().email, email("after@example.com"));
+        assert_eq!(repo.get(other.id).await.unwrap(), Some(other));
+        let missing = repo.change_email(UserId::new(), &email("x@example.com"), None, later).await;
+        assert!(matches!(missing, Err(RepoError::NotFound)), "{missing:?}");
+    }
+
+    async fn concurrent_creates_of_one_id_store_one_row(db) {
+        // Two first requests of one hosted user race to create its account: one wins, the other is told
+        // `Duplicate` and finds the winner's row.
+        let repo = DieselAccountRepository::new(db.clone());
+        let first = Account::new(email("race@example.com"), noon());
+        let tasks: Vec<_> = (0..4)
+            .map(|_| {
+                let (repo, account) = (repo.clone(), first.clone());
+                tokio::spawn(async move { repo.create(&account).await })
+            })
+            .collect();
+        let mut wins = 0;
+        for task in tasks {
+            match task.await.unwrap() {
+                Ok(()) => wins += 1,
+                Err(RepoError::Duplicate("email")) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(wins, 1);
+        assert_eq!(repo.get(first.id).await.unwrap(), Some(first.clone()));
+        // The same id with another e-mail is a duplicate too (the primary key).
+        let mut same_id = Account::new(email("another@example.com"), noon());
+        same_id.id = first.id;
+        let result = repo.create(&same_id).await;
+        assert!(matches!(result, Err(RepoError::Duplicate(_))), "{result:?}");
+        assert_eq!(repo.find_by_email(&email("another@example.com")).await.unwrap(), None);
+    }
+
     async fn a_provider_identity_link_reads_back(db) {
         let repo = DieselIdentityLinkRepository::new(db.clone());
         let user = fixtures::account(db, "linked@example.com");

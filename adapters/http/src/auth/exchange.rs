@@ -27,11 +27,13 @@ pub struct ExchangeResponse {
 ///
 /// # Errors
 /// 422 without `supabaseToken`; 401 when it is not a valid identity access token (a core token, a refresh
-/// token, an expired or signed-out session's token).
+/// token, an expired or signed-out session's token); 409 `EMAIL_IN_USE` when a hosted user's e-mail
+/// belongs to another local account.
 #[utoipa::path(post, path = "/api/auth/exchange-token", tag = "auth", request_body = ExchangeRequest,
     responses(
         (status = 200, description = "A core token for the product API", body = ExchangeResponse),
         (status = 401, description = "Not a valid identity access token of a live session", body = crate::openapi::ErrorBody),
+        (status = 409, description = "A hosted user's e-mail belongs to another account on this server", body = crate::openapi::ErrorBody),
         (status = 422, description = "supabaseToken is missing", body = crate::openapi::ErrorBody),
     ))]
 pub async fn exchange_token(

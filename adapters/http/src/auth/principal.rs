@@ -16,6 +16,8 @@ use crate::identity::bearer_token;
 
 pub const SIGN_IN_REQUIRED: &str = "Please sign in to continue.";
 pub const SESSION_EXPIRED: &str = "Your session has expired. Please sign in again.";
+pub const EMAIL_IN_USE: &str =
+    "This e-mail address belongs to another account on this server. Ask an administrator for help.";
 
 /// The authenticated caller.
 #[derive(Debug, Clone)]
@@ -53,6 +55,13 @@ pub fn auth_error(error: AuthError) -> ApiError {
     }
     match error {
         AuthError::Unauthenticated(_) => ApiError::Unauthorized(SIGN_IN_REQUIRED.into()),
+        AuthError::EmailInUse { user } => {
+            tracing::warn!(
+                user_id = %user,
+                "refused a hosted user: the token's e-mail belongs to another local account"
+            );
+            ApiError::conflict("EMAIL_IN_USE", EMAIL_IN_USE)
+        }
         AuthError::Signing(cause) => ApiError::Internal(Box::new(cause)),
         AuthError::Repo(cause) => ApiError::Internal(Box::new(cause)),
     }
