@@ -10,6 +10,13 @@ if ! python3 -c 'import aiosmtpd' >/dev/null 2>&1; then
     || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-aiosmtpd; }
 fi
 
+# The local OpenID Connect provider of the OAuth tests (oauth2-mock-server; the tests also run this themselves).
+mock_dir="$(dirname "$0")/../tests/oidc-mock"
+if [ ! -f "$mock_dir/node_modules/oauth2-mock-server/package.json" ]; then
+  echo "test-tools: installing the mock OpenID Connect provider (tests/oidc-mock)"
+  (cd "$mock_dir" && npm ci --no-audit --no-fund --silent)
+fi
+
 if [[ "${1:-}" == "--browser" ]] && ! command -v chromium >/dev/null 2>&1; then
   echo "test-tools: installing Debian's chromium (browser journeys)"
   apt-get update -qq

@@ -112,14 +112,18 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     )
     .with_sessions(refresh_tokens);
     let providers = config.oauth_providers.iter().map(|p| p.name.to_owned()).collect();
+    let oauth = crate::oauth::wire(config, db, service.clone(), clock.clone())?;
     Ok(IdentityWiring {
-        identity: Some(IdentityApi::new(
-            service.clone(),
-            Arc::new(limiter),
-            config.trusted_proxies.clone(),
-            clock,
-            providers,
-        )),
+        identity: Some(
+            IdentityApi::new(
+                service.clone(),
+                Arc::new(limiter),
+                config.trusted_proxies.clone(),
+                clock,
+                providers,
+            )
+            .with_oauth(oauth),
+        ),
         auth: ProductAuth {
             core_tokens: Arc::new(core_tokens),
             identity: Some(service),

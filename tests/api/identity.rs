@@ -361,7 +361,7 @@ async fn errors_have_the_gotrue_shape_and_status() {
     assert_eq!((status, code.as_str()), (403, "bad_jwt"));
     let unknown = app
         .client
-        .get(app.url("/auth/v1/authorize"))
+        .get(app.url("/auth/v1/factors"))
         .send()
         .await
         .unwrap();

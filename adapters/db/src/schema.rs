@@ -253,6 +253,36 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    oauth_flows (state_hash) {
+        state_hash -> Text,
+        provider -> Text,
+        code_challenge -> Text,
+        code_challenge_method -> Text,
+        redirect_to -> Text,
+        nonce -> Text,
+        provider_verifier -> Text,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    oauth_auth_codes (code_hash) {
+        code_hash -> Text,
+        code_challenge -> Text,
+        code_challenge_method -> Text,
+        provider -> Text,
+        issuer -> Text,
+        subject -> Text,
+        email -> Nullable<Text>,
+        email_verified -> Bool,
+        claims -> Text,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+    }
+}
+
 diesel::joinable!(identities -> accounts (user_id));
 diesel::joinable!(refresh_tokens -> accounts (user_id));
 diesel::joinable!(org_members -> organizations (org_id));
@@ -289,4 +319,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     uptime_daily,
     uptime_state_changes,
     rate_limit_counters,
+    oauth_flows,
+    oauth_auth_codes,
 );

@@ -6,6 +6,7 @@ pub mod client_ip;
 pub mod error;
 pub mod headers;
 pub mod identity;
+pub mod oauth;
 pub mod openapi;
 pub mod public_config;
 pub mod request_log;

@@ -11,6 +11,7 @@ pub mod errors;
 pub mod external;
 pub mod hosted;
 pub mod models;
+pub mod oauth;
 pub mod password;
 pub mod ports;
 pub mod profile;

@@ -201,3 +201,30 @@ export function saveLogs(name, text) {
   mkdirSync(outputDir, { recursive: true });
   writeFileSync(join(outputDir, `${name}.log`), text);
 }
+
+/** The local OpenID Connect provider of tests/oidc-mock (auto-approving; its user is mock@example.com). */
+export async function startOidcProvider() {
+  const child = spawn('node', [join(repoRoot, 'tests', 'oidc-mock', 'server.js'), '0'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const issuer = await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error('the OIDC provider did not start')), 20000);
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk.toString();
+      const ready = text.match(/READY (\S+)/);
+      if (ready) {
+        clearTimeout(timer);
+        ok(ready[1]);
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`the OIDC provider exited (${code})`)));
+  });
+  return {
+    issuer,
+    async stop() {
+      child.stdin.end();
+      child.kill();
+    },
+  };
+}

@@ -50,6 +50,7 @@ mod fixtures;
 mod images;
 mod infrastructure;
 mod invites;
+mod oauth;
 mod orgs;
 mod outbox;
 mod rate_limits;

@@ -43,6 +43,8 @@ pub struct IdentityApi {
     pub clock: Arc<dyn Clock>,
     /// Sign-in providers configured (`google`, `apple`, `github`, `azure`), for `GET /settings`.
     pub providers: Vec<String>,
+    /// Sign-in with OpenID Connect providers (`/authorize`, `/callback`, `grant_type=pkce`).
+    pub oauth: Option<crate::oauth::OAuthApi>,
     last_prune: Arc<AtomicI64>,
 }
 
@@ -69,8 +71,17 @@ impl IdentityApi {
             proxies,
             clock,
             providers,
+            oauth: None,
             last_prune: Arc::new(AtomicI64::new(0)),
         }
+    }
+
+    /// Adds provider sign-in; `GET /settings` then lists the providers that started.
+    #[must_use]
+    pub fn with_oauth(mut self, oauth: crate::oauth::OAuthApi) -> Self {
+        self.providers = oauth.providers();
+        self.oauth = Some(oauth);
+        self
     }
 
     /// Counts the attempt against the client address's and the e-mail's limits; 429 when over either.
@@ -179,6 +190,7 @@ fn cors() -> actix_cors::Cors {
 /// Registers `/auth/v1`.
 pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
+        let oauth = api.oauth.clone();
         cfg.service(
             web::scope("/auth/v1")
                 .app_data(web::Data::new(api))
@@ -200,6 +212,11 @@ pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
                 .route("/user", web::put().to(user::update_user))
                 .route("/logout", web::post().to(logout::logout))
                 .route("/settings", web::get().to(settings::settings))
+                .configure(|scope| {
+                    if let Some(oauth) = oauth {
+                        crate::oauth::configure(oauth)(scope);
+                    }
+                })
                 .default_service(web::to(not_found)),
         );
     }

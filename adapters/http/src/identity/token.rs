@@ -1,5 +1,5 @@
 //! `POST /auth/v1/token?grant_type=password|refresh_token` (supabase-js `signInWithPassword` and the
-//! session refresh). `pkce` and `id_token` are answered "unsupported" until OAuth lands (one more arm here).
+//! session refresh), and `pkce` (the end of a provider sign-in). `id_token` is answered "unsupported".
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::identity::AuthAction;
@@ -19,6 +19,9 @@ pub struct TokenBody {
     pub phone: Option<String>,
     pub password: Option<String>,
     pub refresh_token: Option<String>,
+    /// `grant_type=pkce`: the code the provider sign-in answered, and the verifier of its challenge.
+    pub auth_code: Option<String>,
+    pub code_verifier: Option<String>,
 }
 
 /// Answers a session.
@@ -46,6 +49,14 @@ pub async fn token(
                 return Err(AuthApiError::validation("refresh_token required"));
             };
             api.service.refresh(refresh_token).await?
+        }
+        Some("pkce") => {
+            let Some(oauth) = api.oauth.as_ref() else {
+                return Err(AuthApiError::validation("unsupported_grant_type"));
+            };
+            api.limit(&request, AuthAction::SignIn, None).await?;
+            crate::oauth::exchange_pkce(oauth, body.auth_code.as_deref(), body.code_verifier.as_deref())
+                .await?
         }
         _ => return Err(AuthApiError::validation("unsupported_grant_type")),
     };

@@ -5,8 +5,13 @@ import { baseApi } from '../../api/baseApi';
 import { useAppDispatch } from '../../app/store';
 import { useGetPublicConfigQuery } from '../publicConfig';
 import { AuthClientContext } from './AuthClientContext';
-import { recoveryEnded, recoveryStarted, signedIn, signedOut } from './authSlice';
-import { createAuthClient, currentAuthClient } from './client';
+import { noticeShown, recoveryEnded, recoveryStarted, signedIn, signedOut } from './authSlice';
+import {
+  completeProviderSignIn,
+  createAuthClient,
+  createOAuthClient,
+  currentAuthClient,
+} from './client';
 import { exchangeToken } from './exchange';
 import { forgetSession, rememberSession } from './storage';
 
@@ -87,6 +92,29 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       data.subscription.unsubscribe();
     };
   }, [client, dispatch]);
+
+  // A provider sign-in comes back to the sign-in page with `?code=` (or `?error_description=`): the code
+  // is exchanged once (the query is removed from the address at once) and the session handed over.
+  useEffect(() => {
+    if (!client || !authUrl) return;
+    const returned = new URL(window.location.href);
+    const code = returned.searchParams.get('code');
+    const providerError = returned.searchParams.get('error_description');
+    if (returned.pathname !== '/signin' || (!code && !providerError)) return;
+    for (const name of ['code', 'error', 'error_code', 'error_description']) {
+      returned.searchParams.delete(name);
+    }
+    window.history.replaceState(window.history.state, '', returned.toString());
+    if (providerError) {
+      dispatch(noticeShown({ severity: 'error', text: providerError }));
+    } else if (code) {
+      void completeProviderSignIn(client, createOAuthClient(authUrl, anonKey), code).then(
+        (message) => {
+          if (message) dispatch(noticeShown({ severity: 'error', text: message }));
+        },
+      );
+    }
+  }, [client, dispatch, authUrl, anonKey]);
 
   return <AuthClientContext value={client}>{children}</AuthClientContext>;
 }

@@ -24,7 +24,7 @@ import { usePublicConfig } from '../publicConfig';
 import { useAuthClient } from './AuthClientContext';
 import { AUTH_WIDGET_TITLE_ID, AuthWidget, UNEXPECTED_ERROR, type AuthView } from './AuthWidget';
 import { noticeShown, selectAuth } from './authSlice';
-import { authRedirectUrl } from './client';
+import { authRedirectUrl, createOAuthClient } from './client';
 import type { FromState } from './RequireAuth';
 
 /** The two providers of the sign-in screen (spec §2), with the names people know them by. */
@@ -75,12 +75,13 @@ export function SignInPage() {
       setProviderMessage(`${label} sign-in is not configured on this server.`);
       return;
     }
-    if (!client) {
+    if (!client || !config.identity.authUrl) {
       setProviderMessage(UNEXPECTED_ERROR);
       return;
     }
     try {
-      const { error } = await client.signInWithOAuth({
+      const oauth = createOAuthClient(config.identity.authUrl, config.identity.anonKey);
+      const { error } = await oauth.signInWithOAuth({
         provider,
         options: { redirectTo: authRedirectUrl(inviteToken) },
       });

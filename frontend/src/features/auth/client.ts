@@ -38,3 +38,56 @@ export function authRedirectUrl(inviteToken?: string | null): string {
   if (inviteToken) url.searchParams.set('token', inviteToken);
   return url.toString();
 }
+
+/** Storage key of the provider sign-in client (apart from the session's). */
+export const OAUTH_STORAGE_KEY = 'portal-auth-oauth';
+
+let currentOAuth: { key: string; client: GoTrueClient } | null = null;
+
+/**
+ * A second client for provider sign-in only: the identity service answers provider sign-in with the PKCE
+ * code flow, while e-mail links come back in the URL fragment (the implicit flow) to the main client. This
+ * one keeps only the PKCE verifier across the redirect, and never keeps or refreshes a session: the
+ * session it obtains is handed to the main client.
+ */
+export function createOAuthClient(authUrl: string, anonKey: string): GoTrueClient {
+  const key = `${authUrl}\n${anonKey}`;
+  if (currentOAuth?.key === key) return currentOAuth.client;
+  const client = new AuthClient({
+    url: authUrl,
+    headers: { apikey: anonKey, Authorization: `Bearer ${anonKey}` },
+    storageKey: OAUTH_STORAGE_KEY,
+    autoRefreshToken: false,
+    persistSession: true,
+    detectSessionInUrl: false,
+    flowType: 'pkce',
+  });
+  currentOAuth = { key, client };
+  return client;
+}
+
+/**
+ * Finishes a provider sign-in that came back to this page with `?code=`: exchanges the code (with the
+ * verifier kept before the redirect) and hands the session to the main client. Answers an error message,
+ * or null.
+ */
+export async function completeProviderSignIn(
+  main: GoTrueClient,
+  oauth: GoTrueClient,
+  code: string,
+): Promise<string | null> {
+  const { data, error } = await oauth.exchangeCodeForSession(code);
+  // The provider client keeps nothing: the main client owns the session and its refreshes.
+  try {
+    localStorage.removeItem(OAUTH_STORAGE_KEY);
+    localStorage.removeItem(`${OAUTH_STORAGE_KEY}-code-verifier`);
+  } catch {
+    // Storage unavailable: nothing was kept either.
+  }
+  if (error) return error.message || 'Sign-in with the provider failed. Please try again.';
+  const { error: handOver } = await main.setSession({
+    access_token: data.session.access_token,
+    refresh_token: data.session.refresh_token,
+  });
+  return handOver ? handOver.message : null;
+}

@@ -1,0 +1,652 @@
+//! Sign-in with an OpenID Connect provider through the built-in identity service, in the Supabase Auth
+//! (GoTrue) PKCE flow that `@supabase/supabase-js` drives (PRODUCT.md §1):
+//!
+//! 1. `GET /auth/v1/authorize?provider=google&redirect_to=…&code_challenge=…&code_challenge_method=s256`:
+//!    [`OAuthService::authorize`] keeps a *flow* (the browser's PKCE challenge, where to return, and our own
+//!    state, nonce and PKCE verifier towards the provider) and answers the provider's authorization URL.
+//! 2. The provider sends the browser to `GET|POST /auth/v1/callback?state=…&code=…` (Apple posts a form):
+//!    [`OAuthService::callback`] takes the flow (single use, 10 minutes), has the [`OidcProvider`] exchange
+//!    the code and verify the ID token, and issues an *auth code* (single use, 5 minutes, stored as a
+//!    digest, bound to the browser's challenge), which the browser receives as `redirect_to?code=…`.
+//! 3. `POST /auth/v1/token?grant_type=pkce {auth_code, code_verifier}`: [`OAuthService::exchange_pkce`]
+//!    takes the auth code, checks the verifier against the challenge and signs in with
+//!    [`IdentityService::sign_in_with_provider`] (the linking rule lives there).
+//!
+//! The provider's verified profile waits with the auth code; the account is joined or created when the code
+//! is exchanged, so a linking refusal is the answer of step 3.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Duration, Utc};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::emails::safe_redirect;
+use super::errors::IdentityError;
+use super::external::ProviderProfile;
+use super::service::{IdentityService, Session};
+use crate::common::secrets::{digest_secret, digests_match};
+use crate::common::{Clock, RepoError, SecretGenerator};
+
+/// How long the provider may take to send the browser back.
+pub const FLOW_TTL_MINUTES: i64 = 10;
+/// How long the browser may take to exchange the auth code.
+pub const AUTH_CODE_TTL_MINUTES: i64 = 5;
+/// The providers the sign-in widget knows.
+pub const KNOWN_PROVIDERS: [&str; 4] = ["google", "apple", "github", "azure"];
+const SECRET_BYTES: usize = 32;
+
+/// The name shown to people, e.g. `Google`.
+#[must_use]
+pub fn provider_label(name: &str) -> &str {
+    match name {
+        "google" => "Google",
+        "apple" => "Apple",
+        "github" => "GitHub",
+        "azure" => "Microsoft (Azure)",
+        other => other,
+    }
+}
+
+/// How the browser derived its PKCE challenge from its verifier (RFC 7636).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChallengeMethod {
+    /// `BASE64URL(SHA-256(verifier))`, what supabase-js sends where Web Crypto is available.
+    S256,
+    /// The verifier itself: supabase-js falls back to it on pages without Web Crypto (plain HTTP).
+    Plain,
+}
+
+impl ChallengeMethod {
+    /// `s256` or `plain`, case-insensitively.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.to_ascii_lowercase().as_str() {
+            "s256" => Some(Self::S256),
+            "plain" => Some(Self::Plain),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::S256 => "s256",
+            Self::Plain => "plain",
+        }
+    }
+}
+
+/// A validated PKCE challenge: 43 to 128 characters of `[A-Za-z0-9._~-]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeChallenge {
+    pub method: ChallengeMethod,
+    pub value: String,
+}
+
+impl CodeChallenge {
+    /// The challenge of an `/authorize` request. Both parameters are required: this service offers only
+    /// the PKCE flow (no tokens in URLs).
+    ///
+    /// # Errors
+    /// [`OAuthError::PkceRequired`] when either is missing; [`OAuthError::InvalidChallenge`] for an unknown
+    /// method or a malformed challenge.
+    pub fn parse(challenge: Option<&str>, method: Option<&str>) -> Result<Self, OAuthError> {
+        let challenge = challenge.map(str::trim).filter(|c| !c.is_empty());
+        let method = method.map(str::trim).filter(|m| !m.is_empty());
+        let (Some(value), Some(method)) = (challenge, method) else {
+            return Err(OAuthError::PkceRequired);
+        };
+        let method = ChallengeMethod::parse(method).ok_or(OAuthError::InvalidChallenge(
+            "code challenge method not supported",
+        ))?;
+        if !(43..=128).contains(&value.len()) {
+            return Err(OAuthError::InvalidChallenge(
+                "code challenge has to be between 43 and 128 characters",
+            ));
+        }
+        if !value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
+        {
+            return Err(OAuthError::InvalidChallenge(
+                "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes",
+            ));
+        }
+        Ok(Self {
+            method,
+            value: value.to_owned(),
+        })
+    }
+
+    /// Whether the verifier belongs to this challenge (compared in constant time).
+    #[must_use]
+    pub fn matches(&self, verifier: &str) -> bool {
+        let derived = match self.method {
+            ChallengeMethod::S256 => s256_challenge(verifier),
+            ChallengeMethod::Plain => verifier.to_owned(),
+        };
+        digests_match(&digest_secret(&derived), &digest_secret(&self.value))
+    }
+}
+
+/// `BASE64URL-NOPAD(SHA-256(verifier))`, the S256 challenge of RFC 7636 §4.2.
+#[must_use]
+pub fn s256_challenge(verifier: &str) -> String {
+    base64url(&Sha256::digest(verifier.as_bytes()))
+}
+
+fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..=chunk.len() {
+            let index = (n >> (18 - 6 * i)) & 0x3f;
+            out.push(char::from(ALPHABET[index as usize]));
+        }
+    }
+    out
+}
+
+/// A sign-in in progress between `/authorize` and `/callback`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthFlow {
+    /// SHA-256 of the `state` sent to the provider (the key of the flow).
+    pub state_hash: String,
+    pub provider: String,
+    /// The browser's challenge, handed on to the auth code.
+    pub challenge: CodeChallenge,
+    /// Absolute URL of a page of this portal.
+    pub redirect_to: String,
+    /// The `nonce` the provider must put in its ID token.
+    pub nonce: String,
+    /// Our PKCE verifier towards the provider.
+    pub provider_verifier: String,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// The single-use code the browser exchanges for a session, with the verified provider profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuthCode {
+    /// SHA-256 of the code.
+    pub code_hash: String,
+    pub challenge: CodeChallenge,
+    pub profile: ProviderProfile,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Flows and auth codes, each taken (read and deleted) once.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait OAuthFlowRepository: Send + Sync {
+    /// Stores a flow.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`]`("oauth_flow")` when the state digest exists; [`RepoError::Backend`] when
+    /// the store fails.
+    async fn insert_flow(&self, flow: &OAuthFlow) -> Result<(), RepoError>;
+
+    /// Deletes the flow with this state digest and answers it, expired or not; `None` when there is none
+    /// (never stored, or already taken: of concurrent callers exactly one gets it).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn take_flow(&self, state_hash: &str) -> Result<Option<OAuthFlow>, RepoError>;
+
+    /// Stores an auth code.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`]`("oauth_auth_code")` when the digest exists; [`RepoError::Backend`] when the
+    /// store fails.
+    async fn insert_code(&self, code: &AuthCode) -> Result<(), RepoError>;
+
+    /// Deletes the auth code with this digest and answers it, expired or not; `None` when there is none
+    /// (of concurrent callers exactly one gets it).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn take_code(&self, code_hash: &str) -> Result<Option<AuthCode>, RepoError>;
+
+    /// Deletes flows and codes that expired before `cutoff`; answers how many rows went.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn prune_expired(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError>;
+}
+
+/// What the provider adapter needs to build the authorization URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthorizationRequest {
+    pub state: String,
+    pub nonce: String,
+    /// Our PKCE verifier; the adapter sends its S256 challenge when the provider supports PKCE.
+    pub pkce_verifier: String,
+    /// This service's `/auth/v1/callback`.
+    pub redirect_uri: String,
+}
+
+/// What came back to `/callback`, for the code exchange.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeExchange {
+    pub code: String,
+    pub pkce_verifier: String,
+    /// The ID token's `nonce` must equal it.
+    pub nonce: String,
+    pub redirect_uri: String,
+    /// Apple's `user` form field (JSON with the name, sent on the first sign-in only), if any.
+    pub user_hint: Option<String>,
+}
+
+/// Why a provider adapter failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OidcError {
+    /// The provider could not be reached or answered something unreadable (discovery, keys, token).
+    #[error("the sign-in provider is unavailable: {0}")]
+    Unavailable(String),
+    /// The provider refused the authorization code.
+    #[error("the sign-in provider refused the authorization code: {0}")]
+    Rejected(String),
+    /// The ID token failed a check: signature, `iss`, `aud`, `nonce`, `exp`, or a missing claim.
+    #[error("the ID token could not be verified: {0}")]
+    InvalidIdToken(String),
+}
+
+/// One configured OpenID Connect provider.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait OidcProvider: Send + Sync {
+    /// The provider's authorization URL for this request (`response_type=code`, `scope=openid email
+    /// profile`, `state`, `nonce`, PKCE when supported; Apple's `response_mode=form_post`).
+    ///
+    /// # Errors
+    /// [`OidcError::Unavailable`] when the provider's configuration cannot be discovered.
+    async fn authorization_url(&self, request: &AuthorizationRequest) -> Result<String, OidcError>;
+
+    /// Exchanges the code at the token endpoint and answers the profile of the verified ID token (signature
+    /// with the provider's published keys, `iss`, `aud`, `nonce`, `exp`).
+    ///
+    /// # Errors
+    /// [`OidcError::Rejected`] when the provider refuses the code; [`OidcError::InvalidIdToken`] when the ID
+    /// token fails a check; [`OidcError::Unavailable`] otherwise.
+    async fn exchange(&self, exchange: &CodeExchange) -> Result<ProviderProfile, OidcError>;
+}
+
+/// The errors of the OAuth flow. Each variant's doc names its HTTP status (as GoTrue answers it); on the
+/// callback they travel as `error`, `error_code` and `error_description` query parameters instead.
+#[derive(Debug, thiserror::Error)]
+pub enum OAuthError {
+    /// 400 `validation_failed`: a provider this service does not know.
+    #[error("Unsupported provider: Provider {0} could not be found")]
+    UnknownProvider(String),
+    /// 400 `provider_disabled`: a known provider without configuration on this server.
+    #[error("Sign-in with {} is not configured on this server", provider_label(.0))]
+    ProviderNotConfigured(String),
+    /// 400 `validation_failed`: `code_challenge` and `code_challenge_method` are required.
+    #[error("PKCE flow requires code_challenge_method and code_challenge")]
+    PkceRequired,
+    /// 400 `validation_failed`: a malformed challenge or an unknown method.
+    #[error("{0}")]
+    InvalidChallenge(&'static str),
+    /// 400 `validation_failed`: `redirect_to` is not a page of this portal.
+    #[error("redirect_to must be a page of this portal")]
+    RedirectNotAllowed,
+    /// 400 `bad_oauth_callback`: the callback carries no `state`.
+    #[error("OAuth state parameter missing")]
+    StateMissing,
+    /// 400 `bad_oauth_state`: no flow has this state (unknown, or already used).
+    #[error("OAuth state not found or expired")]
+    StateUnknown,
+    /// 400 `bad_oauth_state`: the flow is older than [`FLOW_TTL_MINUTES`].
+    #[error("OAuth state has expired")]
+    StateExpired,
+    /// 400 `bad_oauth_callback`: the callback carries no authorization code.
+    #[error("OAuth callback with missing authorization code")]
+    CodeMissing,
+    /// 403 (`error` is the provider's): the provider answered an error, e.g. the user declined.
+    #[error("{description}")]
+    ProviderDenied { error: String, description: String },
+    /// 400 `bad_oauth_callback` (rejected code, invalid ID token) or 503 (unavailable provider).
+    #[error(transparent)]
+    Provider(#[from] OidcError),
+    /// 400 `validation_failed`: `auth_code` or `code_verifier` is missing.
+    #[error("invalid request: both auth code and code verifier should be non-empty")]
+    ExchangeIncomplete,
+    /// 404 `flow_state_not_found`: no such auth code (unknown, or already exchanged).
+    #[error("invalid flow state, no valid flow state found")]
+    FlowNotFound,
+    /// 422 `flow_state_expired`: the auth code is older than [`AUTH_CODE_TTL_MINUTES`].
+    #[error("invalid flow state, flow state has expired")]
+    FlowExpired,
+    /// 400 `bad_code_verifier`: the verifier does not match the challenge (the code is spent).
+    #[error("code challenge does not match previously saved code verifier")]
+    BadCodeVerifier,
+    /// As the identity error says (the linking rule, disabled sign-ups, a failing store).
+    #[error(transparent)]
+    Identity(#[from] IdentityError),
+    /// 500: the store failed.
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+impl OAuthError {
+    /// The Supabase Auth `error_code`.
+    #[must_use]
+    pub fn error_code(&self) -> &'static str {
+        match self {
+            Self::UnknownProvider(_)
+            | Self::PkceRequired
+            | Self::InvalidChallenge(_)
+            | Self::RedirectNotAllowed
+            | Self::ExchangeIncomplete => "validation_failed",
+            Self::ProviderNotConfigured(_) => "provider_disabled",
+            Self::StateMissing | Self::CodeMissing | Self::ProviderDenied { .. } => "bad_oauth_callback",
+            Self::Provider(OidcError::Unavailable(_)) | Self::Repo(_) => "unexpected_failure",
+            Self::Provider(_) => "bad_oauth_callback",
+            Self::StateUnknown | Self::StateExpired => "bad_oauth_state",
+            Self::FlowNotFound => "flow_state_not_found",
+            Self::FlowExpired => "flow_state_expired",
+            Self::BadCodeVerifier => "bad_code_verifier",
+            Self::Identity(inner) => inner.error_code(),
+        }
+    }
+}
+
+/// Parameters of `GET /authorize`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuthorizeRequest<'a> {
+    pub provider: Option<&'a str>,
+    pub redirect_to: Option<&'a str>,
+    pub code_challenge: Option<&'a str>,
+    pub code_challenge_method: Option<&'a str>,
+}
+
+/// Parameters of `GET|POST /callback`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallbackRequest<'a> {
+    pub state: Option<&'a str>,
+    pub code: Option<&'a str>,
+    /// The provider's error (`access_denied`, …) and its description.
+    pub error: Option<&'a str>,
+    pub error_description: Option<&'a str>,
+    /// Apple's `user` form field.
+    pub user: Option<&'a str>,
+}
+
+/// Where the callback sends the browser, and with what.
+#[derive(Debug)]
+pub struct CallbackOutcome {
+    /// The flow's `redirect_to`, or the portal's home when the flow is unknown.
+    pub redirect_to: String,
+    /// The auth code for `?code=`, or the error.
+    pub result: Result<String, OAuthError>,
+}
+
+/// Settings of the OAuth flow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthConfig {
+    /// `PORTAL_PUBLIC_URL`: `redirect_to` must stay on its origin.
+    pub public_url: String,
+}
+
+impl OAuthConfig {
+    /// This service's callback, registered with every provider: `<public_url>/auth/v1/callback`.
+    #[must_use]
+    pub fn callback_url(&self) -> String {
+        format!("{}/auth/v1/callback", self.public_url.trim_end_matches('/'))
+    }
+}
+
+/// The use cases of the OAuth flow.
+pub struct OAuthService {
+    identity: Arc<IdentityService>,
+    flows: Arc<dyn OAuthFlowRepository>,
+    providers: BTreeMap<String, Arc<dyn OidcProvider>>,
+    clock: Arc<dyn Clock>,
+    secrets: Arc<dyn SecretGenerator>,
+    config: OAuthConfig,
+}
+
+impl OAuthService {
+    /// `providers` maps a name of [`KNOWN_PROVIDERS`] to its configured adapter; other names are ignored.
+    #[must_use]
+    pub fn new(
+        identity: Arc<IdentityService>,
+        flows: Arc<dyn OAuthFlowRepository>,
+        providers: BTreeMap<String, Arc<dyn OidcProvider>>,
+        clock: Arc<dyn Clock>,
+        secrets: Arc<dyn SecretGenerator>,
+        config: OAuthConfig,
+    ) -> Self {
+        let providers = providers
+            .into_iter()
+            .filter(|(name, _)| KNOWN_PROVIDERS.contains(&name.as_str()))
+            .collect();
+        Self {
+            identity,
+            flows,
+            providers,
+            clock,
+            secrets,
+            config,
+        }
+    }
+
+    /// Whether the provider is configured here (`GET /settings`'s `external` map).
+    #[must_use]
+    pub fn is_configured(&self, provider: &str) -> bool {
+        self.providers.contains_key(provider)
+    }
+
+    /// The configured providers, by name.
+    #[must_use]
+    pub fn configured(&self) -> Vec<&str> {
+        self.providers.keys().map(String::as_str).collect()
+    }
+
+    /// Where a refused request goes when it named no usable `redirect_to`: the portal's home.
+    #[must_use]
+    pub fn home(&self) -> String {
+        format!("{}/", self.config.public_url.trim_end_matches('/'))
+    }
+
+    /// `redirect_to` as an absolute URL of this portal (a path is joined to the public URL; a fragment is
+    /// dropped); the portal's home when absent.
+    ///
+    /// # Errors
+    /// [`OAuthError::RedirectNotAllowed`] for another origin or anything that is not a URL or a path.
+    pub fn redirect_target(&self, redirect_to: Option<&str>) -> Result<String, OAuthError> {
+        let Some(requested) = redirect_to.map(str::trim).filter(|t| !t.is_empty()) else {
+            return Ok(self.home());
+        };
+        let target =
+            safe_redirect(&self.config.public_url, requested).ok_or(OAuthError::RedirectNotAllowed)?;
+        let absolute = if target.starts_with('/') {
+            format!("{}{target}", self.config.public_url.trim_end_matches('/'))
+        } else {
+            target.to_owned()
+        };
+        Ok(absolute.split('#').next().unwrap_or_default().to_owned())
+    }
+
+    /// `GET /authorize`: starts a flow and answers the provider's authorization URL.
+    ///
+    /// # Errors
+    /// [`OAuthError::UnknownProvider`], [`OAuthError::ProviderNotConfigured`], [`OAuthError::PkceRequired`],
+    /// [`OAuthError::InvalidChallenge`], [`OAuthError::RedirectNotAllowed`], an unavailable provider, or a
+    /// failing store.
+    pub async fn authorize(&self, request: AuthorizeRequest<'_>) -> Result<String, OAuthError> {
+        let name = request
+            .provider
+            .map(str::trim)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let provider = self.provider(&name)?;
+        let redirect_to = self.redirect_target(request.redirect_to)?;
+        let challenge = CodeChallenge::parse(request.code_challenge, request.code_challenge_method)?;
+        let now = self.clock.now();
+        let state = self.secrets.token_hex(SECRET_BYTES);
+        let flow = OAuthFlow {
+            state_hash: digest_secret(&state),
+            provider: name,
+            challenge,
+            redirect_to,
+            nonce: self.secrets.token_hex(SECRET_BYTES),
+            provider_verifier: base64url(&self.secrets.random_bytes(SECRET_BYTES)),
+            created_at: now,
+            expires_at: now + Duration::minutes(FLOW_TTL_MINUTES),
+        };
+        let url = provider
+            .authorization_url(&AuthorizationRequest {
+                state,
+                nonce: flow.nonce.clone(),
+                pkce_verifier: flow.provider_verifier.clone(),
+                redirect_uri: self.config.callback_url(),
+            })
+            .await?;
+        self.flows.insert_flow(&flow).await?;
+        Ok(url)
+    }
+
+    /// `GET|POST /callback`: takes the flow named by `state`, exchanges the provider's code, and issues the
+    /// auth code for the flow's `redirect_to`.
+    pub async fn callback(&self, request: CallbackRequest<'_>) -> CallbackOutcome {
+        let Some(state) = request.state.map(str::trim).filter(|s| !s.is_empty()) else {
+            return self.refused(OAuthError::StateMissing);
+        };
+        let flow = match self.flows.take_flow(&digest_secret(state)).await {
+            Ok(Some(flow)) => flow,
+            Ok(None) => return self.refused(OAuthError::StateUnknown),
+            Err(error) => return self.refused(error.into()),
+        };
+        let result = self.finish_callback(&flow, &request).await;
+        CallbackOutcome {
+            redirect_to: flow.redirect_to,
+            result,
+        }
+    }
+
+    fn refused(&self, error: OAuthError) -> CallbackOutcome {
+        CallbackOutcome {
+            redirect_to: self.home(),
+            result: Err(error),
+        }
+    }
+
+    async fn finish_callback(
+        &self,
+        flow: &OAuthFlow,
+        request: &CallbackRequest<'_>,
+    ) -> Result<String, OAuthError> {
+        let now = self.clock.now();
+        if now >= flow.expires_at {
+            return Err(OAuthError::StateExpired);
+        }
+        if let Some(error) = request.error.map(str::trim).filter(|e| !e.is_empty()) {
+            return Err(OAuthError::ProviderDenied {
+                error: oauth_error_name(error),
+                description: request
+                    .error_description
+                    .map(str::trim)
+                    .filter(|d| !d.is_empty())
+                    .unwrap_or("The sign-in provider did not complete the sign-in")
+                    .chars()
+                    .take(200)
+                    .collect(),
+            });
+        }
+        let code = request
+            .code
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .ok_or(OAuthError::CodeMissing)?;
+        let provider = self.provider(&flow.provider)?;
+        let profile = provider
+            .exchange(&CodeExchange {
+                code: code.to_owned(),
+                pkce_verifier: flow.provider_verifier.clone(),
+                nonce: flow.nonce.clone(),
+                redirect_uri: self.config.callback_url(),
+                user_hint: request.user.map(str::to_owned),
+            })
+            .await?;
+        let auth_code = self.secrets.token_hex(SECRET_BYTES);
+        let now = self.clock.now();
+        self.flows
+            .insert_code(&AuthCode {
+                code_hash: digest_secret(&auth_code),
+                challenge: flow.challenge.clone(),
+                profile,
+                created_at: now,
+                expires_at: now + Duration::minutes(AUTH_CODE_TTL_MINUTES),
+            })
+            .await?;
+        Ok(auth_code)
+    }
+
+    /// `POST /token?grant_type=pkce`: exchanges the auth code, with the verifier of its challenge, for a
+    /// session. The code is spent by the first attempt, right or wrong.
+    ///
+    /// # Errors
+    /// [`OAuthError::ExchangeIncomplete`], [`OAuthError::FlowNotFound`], [`OAuthError::FlowExpired`],
+    /// [`OAuthError::BadCodeVerifier`], the linking rule's [`IdentityError`]s, or a failing store.
+    pub async fn exchange_pkce(&self, auth_code: &str, code_verifier: &str) -> Result<Session, OAuthError> {
+        let (auth_code, code_verifier) = (auth_code.trim(), code_verifier.trim());
+        if auth_code.is_empty() || code_verifier.is_empty() {
+            return Err(OAuthError::ExchangeIncomplete);
+        }
+        let code = self
+            .flows
+            .take_code(&digest_secret(auth_code))
+            .await?
+            .ok_or(OAuthError::FlowNotFound)?;
+        if self.clock.now() >= code.expires_at {
+            return Err(OAuthError::FlowExpired);
+        }
+        if !code.challenge.matches(code_verifier) {
+            return Err(OAuthError::BadCodeVerifier);
+        }
+        Ok(self.identity.sign_in_with_provider(code.profile).await?)
+    }
+
+    fn provider(&self, name: &str) -> Result<&Arc<dyn OidcProvider>, OAuthError> {
+        if !KNOWN_PROVIDERS.contains(&name) {
+            let shown: String = name.chars().take(40).collect();
+            return Err(OAuthError::UnknownProvider(shown));
+        }
+        self.providers
+            .get(name)
+            .ok_or_else(|| OAuthError::ProviderNotConfigured(name.to_owned()))
+    }
+
+    /// Deletes flows and auth codes that have expired; answers how many rows went.
+    ///
+    /// # Errors
+    /// A failing store.
+    pub async fn prune_expired(&self) -> Result<u64, RepoError> {
+        self.flows.prune_expired(self.clock.now()).await
+    }
+}
+
+/// The provider's `error` reduced to an OAuth error name (`[a-z_]`, at most 40 characters).
+fn oauth_error_name(error: &str) -> String {
+    let name: String = error
+        .chars()
+        .filter(|c| c.is_ascii_lowercase() || *c == '_')
+        .take(40)
+        .collect();
+    if name.is_empty() {
+        "access_denied".to_owned()
+    } else {
+        name
+    }
+}
+
+#[cfg(test)]
+#[path = "oauth_tests.rs"]
+mod tests;

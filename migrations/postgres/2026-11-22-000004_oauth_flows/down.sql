@@ -1,0 +1,2 @@
+DROP TABLE oauth_auth_codes;
+DROP TABLE oauth_flows;

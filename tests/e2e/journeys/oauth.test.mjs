@@ -1,0 +1,51 @@
+// Sign-in with a provider (Google, as a local OpenID Connect provider) in a real Chromium against a real
+// portal: the button goes through /auth/v1/authorize, the provider and /callback, and back to the dashboard.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { launchBrowser, saveLogs, screenshot, startOidcProvider, startPortal } from '../support/harness.mjs';
+
+let oidc;
+let portal;
+let browser;
+
+before(async () => {
+  oidc = await startOidcProvider();
+  portal = await startPortal({
+    PORTAL_OAUTH_GOOGLE_ISSUER: oidc.issuer,
+    PORTAL_OAUTH_GOOGLE_CLIENT_ID: 'portal-client',
+    PORTAL_OAUTH_GOOGLE_CLIENT_SECRET: 'test-only-secret',
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  if (portal) saveLogs('oauth-portal', portal.logs());
+  await portal?.stop();
+  await oidc?.stop();
+});
+
+test('Google sign-in reaches the dashboard, and the account is kept for the next sign-in', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  for (let round = 0; round < 2; round++) {
+    await page.goto(`${portal.url}/signin`);
+    await page.getByRole('button', { name: 'Google' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
+    await page.getByText('Signed in as mock@example.com').waitFor();
+    assert.ok(await page.evaluate(() => localStorage.getItem('coreToken')), 'a core token is stored');
+    assert.equal(new URL(page.url()).search, '', 'the code is removed from the address');
+    if (round === 0) await screenshot(page, 'oauth-dashboard');
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+  }
+});
+
+test('Apple, not configured here, says so instead of redirecting', async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${portal.url}/signin`);
+  await page.getByRole('button', { name: 'Apple' }).click();
+  await page.getByText('Apple sign-in is not configured on this server.').waitFor();
+  assert.equal(new URL(page.url()).pathname, '/signin');
+});
