@@ -14,7 +14,7 @@ E2E_STAMP := $(E2E)/node_modules/.installed-stamp
 # Crates that must never be reachable from the domain (ARCHITECTURE.md rule 1).
 IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
 
-.PHONY: run build frontend server test test-rust test-frontend test-e2e lint fmt check-deps schema-check clean help
+.PHONY: run build frontend server test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
 
 help:
 	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
@@ -23,6 +23,7 @@ help:
 	@echo "make lint       rustfmt, clippy -D warnings, eslint, tsc, prettier"
 	@echo "make check-deps prove the domain crate reaches no I/O crate"
 	@echo "make schema-check verify adapters/db/src/schema.rs against fresh SQLite and PostgreSQL databases"
+	@echo "make api-types  regenerate frontend/src/api/schema.gen.ts from the server's OpenAPI document"
 
 $(NODE_STAMP): $(FRONTEND)/package.json $(FRONTEND)/package-lock.json
 	cd $(FRONTEND) && $(NPM) ci --no-audit --no-fund
@@ -40,7 +41,7 @@ run: build
 	mkdir -p data
 	PORTAL_FRONTEND_DIR=$${PORTAL_FRONTEND_DIR:-$(FRONTEND)/dist} $(CARGO_TARGET_DIR)/release/app-server serve
 
-test: test-rust test-frontend test-e2e check-deps
+test: test-rust test-frontend check-api-types test-e2e check-deps
 
 # Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts).
 test-rust:
@@ -65,6 +66,13 @@ test-e2e: $(NODE_STAMP) $(E2E_STAMP)
 	cd $(FRONTEND) && $(NPM) run build
 	$(CARGO) build -p app-server
 	cd $(E2E) && APP_SERVER=$${APP_SERVER:-$(CARGO_TARGET_DIR)/debug/app-server} $(NPM) test
+
+# The frontend's API types come from the server's OpenAPI document; `make test` fails when they are stale.
+api-types: $(NODE_STAMP)
+	scripts/api-types.sh
+
+check-api-types: $(NODE_STAMP)
+	scripts/api-types.sh --check
 
 test-frontend: $(NODE_STAMP)
 	cd $(FRONTEND) && $(NPM) test

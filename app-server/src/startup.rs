@@ -2,7 +2,7 @@
 
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, middleware};
-use http_adapter::public_config::IdentityConfig;
+use http_adapter::public_config::{IdentityConfig, IdentityKind};
 use http_adapter::{HttpState, PublicConfig};
 use std::net::TcpListener;
 
@@ -116,13 +116,13 @@ async fn seed_platform_admins(config: &Config, db: &db_adapter::Db) -> anyhow::R
 fn public_config(config: &Config) -> PublicConfig {
     let identity = config.supabase.as_ref().map_or_else(
         || IdentityConfig {
-            kind: "builtin",
+            kind: IdentityKind::Builtin,
             url: config.public_url.clone(),
             auth_url: crate::identity::access_issuer(config),
             anon_key: BUILT_IN_ANON_KEY.into(),
         },
         |hosted| IdentityConfig {
-            kind: "hosted",
+            kind: IdentityKind::Hosted,
             url: hosted.url.clone(),
             auth_url: hosted.auth_url(),
             anon_key: hosted.anon_key.clone(),

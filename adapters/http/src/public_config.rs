@@ -5,12 +5,22 @@ use actix_web::{HttpResponse, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+/// Which identity service signs people in.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum IdentityKind {
+    /// This server's own `/auth/v1`.
+    Builtin,
+    /// A hosted Supabase project.
+    Hosted,
+}
+
 /// Where the browser's identity client talks to, and with which public key.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IdentityConfig {
     /// `builtin` (this server's `/auth/v1`) or `hosted` (a hosted Supabase).
-    pub kind: &'static str,
+    pub kind: IdentityKind,
     /// The project URL to give `createClient` of `@supabase/supabase-js` (it appends `/auth/v1`): this
     /// server's public URL for the built-in service, the project URL for a hosted Supabase.
     pub url: String,

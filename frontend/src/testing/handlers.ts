@@ -9,6 +9,7 @@ export const testPublicConfig: PublicConfig = {
   exampleAppUrl: 'https://git.portal.test/example-app',
   providers: ['google', 'apple'],
   identity: {
+    kind: 'builtin',
     url: 'http://localhost:3000',
     authUrl: 'http://localhost:3000/auth/v1',
     anonKey: 'test-anon-key',

@@ -1,19 +1,18 @@
 //! `GET /api/admin/check` → `{isAdmin, role}` (specification §7): whether the caller may open the Admin Panel.
 
 use actix_web::HttpResponse;
-use domain::common::PlatformRole;
 use domain::identity::PlatformAdminService;
 use serde::Serialize;
 
-use super::Principal;
+use super::{Principal, RoleName};
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdminCheckResponse {
     pub is_admin: bool,
     /// `admin`, `reviewer`, or `null`.
-    #[schema(value_type = Option<String>, example = "admin")]
-    pub role: Option<PlatformRole>,
+    #[schema(required = true)]
+    pub role: Option<RoleName>,
 }
 
 /// Whether the caller is a platform admin or reviewer.
@@ -28,6 +27,6 @@ pub async fn check(principal: Principal) -> HttpResponse {
         .insert_header(("Cache-Control", "no-store"))
         .json(AdminCheckResponse {
             is_admin: check.is_admin,
-            role: check.role,
+            role: check.role.map(RoleName::from),
         })
 }

@@ -2,13 +2,13 @@
 
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, Utc};
-use domain::common::{Caller, PlatformRole};
+use domain::common::Caller;
 use domain::identity::{IdentityError, ProfileChange, UserRecord};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-use super::{Principal, ProductAuth};
+use super::{Principal, ProductAuth, RoleName};
 use crate::ApiError;
 
 /// The signed-in user.
@@ -19,7 +19,7 @@ pub struct MeResponse {
     pub email: String,
     pub display_name: Option<String>,
     /// Free-form profile data (the identity service's `user_metadata`).
-    #[schema(value_type = Object)]
+    #[schema(value_type = HashMap<String, serde_json::Value>)]
     pub profile: Value,
     pub email_confirmed: bool,
     /// `email` and/or linked sign-in providers.
@@ -28,8 +28,8 @@ pub struct MeResponse {
     pub last_sign_in_at: Option<DateTime<Utc>>,
     pub is_admin: bool,
     /// `admin`, `reviewer`, or `null`.
-    #[schema(value_type = Option<String>, example = "reviewer")]
-    pub platform_role: Option<PlatformRole>,
+    #[schema(required = true)]
+    pub platform_role: Option<RoleName>,
 }
 
 impl MeResponse {
@@ -44,7 +44,7 @@ impl MeResponse {
             created_at: None,
             last_sign_in_at: None,
             is_admin: caller.platform_role.is_some(),
-            platform_role: caller.platform_role,
+            platform_role: caller.platform_role.map(RoleName::from),
         };
         let Some(user) = user else { return base };
         let account = &user.account;

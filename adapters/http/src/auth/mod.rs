@@ -8,10 +8,29 @@ pub mod me;
 pub mod principal;
 
 use actix_web::web;
+use domain::common::PlatformRole;
 use domain::identity::{CoreTokenService, IdentityService};
+use serde::Serialize;
 use std::sync::Arc;
 
 pub use principal::Principal;
+
+/// A platform role as the API spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RoleName {
+    Admin,
+    Reviewer,
+}
+
+impl From<PlatformRole> for RoleName {
+    fn from(role: PlatformRole) -> Self {
+        match role {
+            PlatformRole::Admin => Self::Admin,
+            PlatformRole::Reviewer => Self::Reviewer,
+        }
+    }
+}
 
 /// What the product API's authentication needs.
 #[derive(Clone)]

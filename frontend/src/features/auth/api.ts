@@ -1,10 +1,7 @@
 import { baseApi } from '../../api/baseApi';
+import type { AdminCheck } from '../../api/types';
 
-/** `GET /api/admin/check` (spec §7). */
-export interface AdminCheck {
-  isAdmin: boolean;
-  role: 'admin' | 'reviewer' | null;
-}
+export type { AdminCheck };
 
 export const authApi = baseApi.injectEndpoints({
   endpoints: (build) => ({

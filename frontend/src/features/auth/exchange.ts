@@ -1,3 +1,5 @@
+import type { ExchangeRequest, ExchangeResponse } from '../../api/types';
+
 /** Why a core token could not be had. */
 export type ExchangeFailure =
   /** The identity session is not (or no longer) valid: sign out. */
@@ -21,11 +23,11 @@ export async function exchangeToken(
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       credentials: 'include',
-      body: JSON.stringify({ supabaseToken: accessToken }),
+      body: JSON.stringify({ supabaseToken: accessToken } satisfies ExchangeRequest),
     });
     if (response.status === 401) return { ok: false, reason: 'refused' };
     if (!response.ok) return { ok: false, reason: 'unavailable' };
-    const body = (await response.json()) as { coreToken?: unknown };
+    const body = (await response.json()) as Partial<ExchangeResponse>;
     return typeof body.coreToken === 'string'
       ? { ok: true, coreToken: body.coreToken }
       : { ok: false, reason: 'unavailable' };

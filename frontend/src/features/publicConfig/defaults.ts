@@ -6,7 +6,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   sourceUrl: 'https://github.com/Mentra-Community/MentraOS',
   exampleAppUrl: 'https://github.com/Mentra-Community/MentraOS-Cloud-Example-App',
   providers: [],
-  identity: { url: '', authUrl: '', anonKey: '' },
+  identity: { kind: 'builtin', url: '', authUrl: '', anonKey: '' },
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -41,6 +41,7 @@ export function normalizePublicConfig(raw: unknown): PublicConfig {
       : DEFAULT_PUBLIC_CONFIG.exampleAppUrl,
     providers,
     identity: {
+      kind: identity.kind === 'hosted' ? 'hosted' : 'builtin',
       url: typeof identity.url === 'string' ? identity.url : DEFAULT_PUBLIC_CONFIG.identity.url,
       authUrl: isHttpUrl(identity.authUrl)
         ? identity.authUrl

@@ -64,6 +64,7 @@ describe('normalizePublicConfig', () => {
       exampleAppUrl: 'https://example.test/app',
       providers: ['google'],
       identity: {
+        kind: 'builtin',
         url: 'https://id.example.test',
         authUrl: 'https://id.example.test/auth/v1',
         anonKey: '',
