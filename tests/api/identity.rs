@@ -462,6 +462,58 @@ async fn unknown_addresses_get_the_same_answer_and_no_email() {
 }
 
 #[tokio::test]
+async fn redirect_targets_stay_on_the_portal_whatever_hides_in_them() {
+    let app = spawn_app().await;
+    app.sign_up("dev@example.com").await;
+    let browser = no_redirects();
+
+    // The e-mail carries the resolved URL, not what was sent.
+    app.auth_post(
+        "/otp?redirect_to=%2Fa%2F..%2Fdashboard",
+        json!({"email": "dev@example.com"}),
+    )
+    .await;
+    let (link, _) = app.last_email("dev@example.com");
+    assert!(
+        link.contains("redirect_to=http%3A%2F%2F127.0.0.1%3A8080%2Fdashboard"),
+        "{link}"
+    );
+
+    // A tab (browsers drop it, so `/\t/evil.example` opens `//evil.example`) or a newline refuses the
+    // target: the e-mail has none and the link goes home.
+    for smuggled in [
+        "%2F%09%2Fevil.example",
+        "%2F%0A%2Fevil.example",
+        "%2F%5C%2Fevil.example",
+    ] {
+        app.auth_post(
+            &format!("/otp?redirect_to={smuggled}"),
+            json!({"email": "dev@example.com"}),
+        )
+        .await;
+        let (link, _) = app.last_email("dev@example.com");
+        assert!(!link.contains("redirect_to"), "{smuggled}: {link}");
+    }
+
+    // `/verify` checks again what it receives: a link edited by hand goes home.
+    let (link, _) = app.last_email("dev@example.com");
+    let edited = format!("{}&redirect_to=%2F%09%2Fevil.example", local(&app, &link));
+    let followed = browser.get(edited).send().await.unwrap();
+    assert_eq!(followed.status(), StatusCode::SEE_OTHER);
+    let location = followed.headers()["location"].to_str().unwrap();
+    assert!(location.starts_with("http://127.0.0.1:8080/#"), "{location}");
+
+    // So does `/authorize`, before anything else.
+    let started = browser
+        .get(app.url("/auth/v1/authorize?provider=google&redirect_to=%2F%09%2Fevil.example"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(started.status(), StatusCode::BAD_REQUEST);
+    assert!(started.headers().get("location").is_none());
+}
+
+#[tokio::test]
 async fn a_recovery_link_signs_in_as_recovery_and_lets_the_password_change() {
     let app = spawn_app().await;
     app.sign_up("dev@example.com").await;

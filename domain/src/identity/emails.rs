@@ -6,14 +6,15 @@ use crate::common::EmailAddress;
 use crate::mail::{EmailKind, OutgoingEmail};
 
 /// The link of an e-mail: the identity service's `GET /auth/v1/verify` with the token, its type and, when
-/// given and safe (see [`safe_redirect`]), where to go afterwards (all query values percent-encoded).
+/// given and on this portal (see [`resolve_redirect`]), the resolved URL to go to afterwards (all query
+/// values percent-encoded).
 #[must_use]
 pub fn verify_link(public_url: &str, token: &str, purpose: OtpPurpose, redirect_to: Option<&str>) -> String {
     let mut query = url::form_urlencoded::Serializer::new(String::new());
     query.append_pair("token", token);
     query.append_pair("type", purpose.verify_type());
-    if let Some(target) = redirect_to.and_then(|t| safe_redirect(public_url, t)) {
-        query.append_pair("redirect_to", target);
+    if let Some(target) = redirect_to.and_then(|t| resolve_redirect(public_url, t)) {
+        query.append_pair("redirect_to", &target);
     }
     format!(
         "{}/auth/v1/verify?{}",
@@ -22,23 +23,29 @@ pub fn verify_link(public_url: &str, token: &str, purpose: OtpPurpose, redirect_
     )
 }
 
-/// `redirect_to` if it stays on this portal: a URL with the same scheme, host and port as `public_url`, or
-/// a path on it (`/dashboard`, not `//elsewhere`). Anything else is dropped, because `/verify` sends the
-/// browser there with the new session's tokens.
+/// `redirect_to` resolved against `public_url`, if it stays on this portal: an absolute URL with the same
+/// scheme, host and port, or a path (`/dashboard`). The answer is the resolved absolute URL without its
+/// fragment — what a browser would open — so that what is checked is what is used. A target with white
+/// space or a control character anywhere is refused, not cleaned: browsers drop tabs and newlines inside
+/// URLs, so `/\t/evil.example` would open `//evil.example`. Anything else is refused too, because `/verify`
+/// and provider sign-in send the browser there with the new session's tokens.
 #[must_use]
-pub fn safe_redirect<'a>(public_url: &str, redirect_to: &'a str) -> Option<&'a str> {
-    let target = redirect_to.trim();
-    if target.is_empty() {
+pub fn resolve_redirect(public_url: &str, redirect_to: &str) -> Option<String> {
+    if redirect_to.is_empty() || redirect_to.chars().any(|c| c.is_control() || c.is_whitespace()) {
         return None;
     }
-    if target.starts_with('/') {
-        let is_path = !target.starts_with("//") && !target.starts_with("/\\");
-        return is_path.then_some(target);
-    }
-    let (Ok(base), Ok(candidate)) = (url::Url::parse(public_url), url::Url::parse(target)) else {
-        return None;
+    let base = url::Url::parse(public_url).ok()?;
+    let mut resolved = if redirect_to.starts_with('/') {
+        base.join(redirect_to).ok()?
+    } else {
+        url::Url::parse(redirect_to).ok()?
     };
-    (base.origin() == candidate.origin()).then_some(target)
+    let same_origin = resolved.origin() == base.origin() && matches!(resolved.scheme(), "http" | "https");
+    if !same_origin || !resolved.username().is_empty() || resolved.password().is_some() {
+        return None;
+    }
+    resolved.set_fragment(None);
+    Some(resolved.into())
 }
 
 /// The kind of e-mail that carries a code of this purpose (e-mail change, not offered, reads as a
@@ -90,25 +97,50 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_redirect_on_the_portal_is_kept_and_any_other_is_dropped() {
+    fn a_redirect_on_the_portal_is_resolved_and_any_other_is_refused() {
         let base = "http://127.0.0.1:8080";
         assert_eq!(
-            safe_redirect(base, "http://127.0.0.1:8080/dashboard"),
+            resolve_redirect(base, "http://127.0.0.1:8080/dashboard#x").as_deref(),
             Some("http://127.0.0.1:8080/dashboard")
         );
         assert_eq!(
-            safe_redirect(base, "/signin?token=abc"),
-            Some("/signin?token=abc")
+            resolve_redirect(base, "/signin?token=abc").as_deref(),
+            Some("http://127.0.0.1:8080/signin?token=abc")
+        );
+        assert_eq!(
+            resolve_redirect(base, "/a/../dashboard").as_deref(),
+            Some("http://127.0.0.1:8080/dashboard")
         );
         for bad in [
             "https://evil.example",
             "//evil.example/x",
             "/\\evil.example",
+            "/\\/evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\r//evil.example",
+            "/%09/evil.example/../",
+            " /dashboard",
+            "/dashboard ",
+            "/dash board",
+            "/\u{a0}/evil.example",
+            "/\u{2028}/evil.example",
             "http://127.0.0.1:9999/",
+            "https://127.0.0.1:8080/",
+            "http://user:pw@127.0.0.1:8080/",
             "javascript:alert(1)",
+            "dashboard",
+            "",
             " ",
         ] {
-            assert_eq!(safe_redirect(base, bad), None, "{bad:?}");
+            let resolved = resolve_redirect(base, bad);
+            let stays = resolved
+                .as_deref()
+                .is_some_and(|url| url.starts_with("http://127.0.0.1:8080/"));
+            assert!(resolved.is_none() || stays, "{bad:?} → {resolved:?}");
+            if bad != "/%09/evil.example/../" {
+                assert_eq!(resolved, None, "{bad:?}");
+            }
         }
     }
 
@@ -127,7 +159,17 @@ mod tests {
             OtpPurpose::MagicLink,
             Some("/dashboard"),
         );
-        assert!(kept.contains("redirect_to=%2Fdashboard"), "{kept}");
+        assert!(
+            kept.contains("redirect_to=https%3A%2F%2Fportal.example%2Fdashboard"),
+            "{kept}"
+        );
+        let smuggled = verify_link(
+            "https://portal.example",
+            "tok",
+            OtpPurpose::MagicLink,
+            Some("/\t/evil.example"),
+        );
+        assert!(!smuggled.contains("redirect_to"), "{smuggled}");
     }
 
     fn to() -> EmailAddress {

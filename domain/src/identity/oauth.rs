@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::emails::safe_redirect;
+use super::emails::resolve_redirect;
 use super::errors::IdentityError;
 use super::external::ProviderProfile;
 use super::service::{IdentityService, Session};
@@ -461,17 +461,10 @@ impl OAuthService {
     /// # Errors
     /// [`OAuthError::RedirectNotAllowed`] for another origin or anything that is not a URL or a path.
     pub fn redirect_target(&self, redirect_to: Option<&str>) -> Result<String, OAuthError> {
-        let Some(requested) = redirect_to.map(str::trim).filter(|t| !t.is_empty()) else {
+        let Some(requested) = redirect_to.filter(|t| !t.is_empty()) else {
             return Ok(self.home());
         };
-        let target =
-            safe_redirect(&self.config.public_url, requested).ok_or(OAuthError::RedirectNotAllowed)?;
-        let absolute = if target.starts_with('/') {
-            format!("{}{target}", self.config.public_url.trim_end_matches('/'))
-        } else {
-            target.to_owned()
-        };
-        Ok(absolute.split('#').next().unwrap_or_default().to_owned())
+        resolve_redirect(&self.config.public_url, requested).ok_or(OAuthError::RedirectNotAllowed)
     }
 
     /// `GET /authorize`: starts a flow and answers the provider's authorization URL.

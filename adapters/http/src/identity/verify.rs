@@ -8,7 +8,7 @@
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::emails::safe_redirect;
+use domain::identity::emails::resolve_redirect;
 use domain::identity::{AuthAction, IdentityError, Session, VerifyKind, VerifySecret};
 use serde::Deserialize;
 
@@ -85,14 +85,11 @@ pub struct VerifyLinkQuery {
 }
 
 /// Where the browser goes after the link: a page of this portal named by `redirect_to`, else its home.
+/// The link's `redirect_to` is checked again here: a link may have been made by hand.
 fn target(public_url: &str, redirect_to: Option<&str>) -> String {
-    let base = public_url.trim_end_matches('/');
-    let chosen = match redirect_to.and_then(|t| safe_redirect(public_url, t)) {
-        Some(path) if path.starts_with('/') => format!("{base}{path}"),
-        Some(url) => url.to_owned(),
-        None => format!("{base}/"),
-    };
-    chosen.split('#').next().unwrap_or_default().to_owned()
+    redirect_to
+        .and_then(|t| resolve_redirect(public_url, t))
+        .unwrap_or_else(|| format!("{}/", public_url.trim_end_matches('/')))
 }
 
 fn fragment(pairs: &[(&str, &str)]) -> String {
