@@ -38,7 +38,6 @@ server:
 build: frontend server
 
 run: build
-	mkdir -p data
 	PORTAL_FRONTEND_DIR=$${PORTAL_FRONTEND_DIR:-$(FRONTEND)/dist} $(CARGO_TARGET_DIR)/release/app-server serve
 
 test: test-rust test-frontend check-api-types test-e2e check-deps

@@ -43,7 +43,7 @@ pub enum DbError {
          give a file path"
     )]
     InMemorySqlite,
-    #[error("could not create the folder for the SQLite database {path}: {source}")]
+    #[error("could not create or protect the SQLite database {path} or its folder: {source}")]
     CreateDir { path: String, source: std::io::Error },
     // The causes are part of the message (not a `source`), so that they are printed once.
     #[error("could not connect to the database: {0}")]
@@ -130,6 +130,38 @@ impl std::fmt::Debug for Db {
     }
 }
 
+/// Makes the SQLite file's folders (only those that do not exist yet, as 0700) and the file itself (0600,
+/// tightened if it exists): it holds password digests, sessions and the signing keys. SQLite gives its
+/// `-wal` and `-shm` files the database file's mode.
+fn private_sqlite_file(path: &str) -> std::io::Result<()> {
+    if path == ":memory:" || path.starts_with("file:") {
+        return Ok(());
+    }
+    let file = PathBuf::from(path);
+    if let Some(parent) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(parent)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let opened = options.open(&file)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let metadata = opened.metadata()?;
+        if metadata.permissions().mode() & 0o077 != 0 {
+            opened.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    drop(opened);
+    Ok(())
+}
+
 impl Db {
     /// Opens the database named by `url` (an SQLite path, `sqlite://path`, or a `postgres://` URL).
     ///
@@ -139,12 +171,10 @@ impl Db {
         let target = parse_url(url)?;
         let (backend, connection_url) = match &target {
             Target::Sqlite(path) => {
-                if let Some(parent) = PathBuf::from(path).parent().filter(|p| !p.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(parent).map_err(|source| DbError::CreateDir {
-                        path: path.clone(),
-                        source,
-                    })?;
-                }
+                private_sqlite_file(path).map_err(|source| DbError::CreateDir {
+                    path: path.clone(),
+                    source,
+                })?;
                 (Backend::Sqlite, path.clone())
             }
             Target::Postgres(url) => {
@@ -351,5 +381,30 @@ mod tests {
             "a second run applies nothing"
         );
         assert!(dir.path().join("nested/portal.db").is_file());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_sqlite_file_and_the_folders_made_for_it_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}/data/portal.db", dir.path().display());
+        let db = Db::connect(&url, 1).unwrap();
+        db.run_migrations().unwrap();
+        assert_eq!(mode(&dir.path().join("data")), 0o700);
+        assert_eq!(mode(&dir.path().join("data/portal.db")), 0o600);
+        drop(db);
+
+        // A file left readable by others is tightened; an existing folder is left as it is.
+        let existing = dir.path().join("shared");
+        std::fs::create_dir(&existing).unwrap();
+        std::fs::set_permissions(&existing, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let loose = existing.join("portal.db");
+        std::fs::write(&loose, b"").unwrap();
+        std::fs::set_permissions(&loose, std::fs::Permissions::from_mode(0o644)).unwrap();
+        Db::connect(&format!("sqlite://{}", loose.display()), 1).unwrap();
+        assert_eq!(mode(&loose), 0o600);
+        assert_eq!(mode(&existing), 0o755);
     }
 }
