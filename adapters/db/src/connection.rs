@@ -280,13 +280,42 @@ impl Db {
                 .as_ref()
                 .map(|lock| lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
             let mut conn = db.connection()?;
-            conn.transaction(|c| work(c).map_err(TxError::Repo))
-                .map_err(|e| match e {
-                    TxError::Repo(repo) => repo,
-                    TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
-                })
+            let outcome = match &mut *conn {
+                DbConnection::Sqlite(_) => immediate_transaction(&mut conn, work),
+                DbConnection::Postgres(_) => conn.transaction(|c| work(c).map_err(TxError::Repo)),
+            };
+            outcome.map_err(|e| match e {
+                TxError::Repo(repo) => repo,
+                TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
+            })
         })
         .await
+    }
+}
+
+/// An SQLite transaction that takes the write lock when it begins (`BEGIN IMMEDIATE`), so that it waits
+/// (busy timeout) for a writer of another process — the `admin` command while the server runs — instead
+/// of failing with "database is locked" when a read inside it turns into a write. Begun through diesel's
+/// transaction manager, so that diesel knows the connection is in a transaction (a panic inside `work`
+/// leaves it marked broken, and the pool drops it).
+fn immediate_transaction<T, F>(conn: &mut DbConnection, work: F) -> Result<T, TxError>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, RepoError>,
+{
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    type Manager = <DbConnection as Connection>::TransactionManager;
+    if let DbConnection::Sqlite(sqlite) = conn {
+        AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
+    }
+    match work(conn) {
+        Ok(value) => {
+            Manager::commit_transaction(conn)?;
+            Ok(value)
+        }
+        Err(error) => {
+            Manager::rollback_transaction(conn)?;
+            Err(TxError::Repo(error))
+        }
     }
 }
 
@@ -381,6 +410,71 @@ mod tests {
             "a second run applies nothing"
         );
         assert!(dir.path().join("nested/portal.db").is_file());
+    }
+
+    /// Two processes (here two pools, each with its own in-process lock) writing one SQLite file: a
+    /// deferred transaction that reads and then writes would fail at once with "database is locked" when
+    /// the other wrote in between; every write must wait its turn instead.
+    #[test]
+    fn writers_of_two_processes_on_one_sqlite_file_wait_instead_of_failing() {
+        use diesel::RunQueryDsl;
+        use diesel::sql_types::BigInt;
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = BigInt)]
+            n: i64,
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}/portal.db", dir.path().display());
+        let first = Db::connect(&url, 4).unwrap();
+        first.run_migrations().unwrap();
+        first
+            .connection()
+            .unwrap()
+            .batch_execute("CREATE TABLE counter (n BIGINT NOT NULL); INSERT INTO counter VALUES (0);")
+            .unwrap();
+        let second = Db::connect(&url, 4).unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(4)
+            .build()
+            .unwrap();
+        let rounds = 40;
+        let results = runtime.block_on(async {
+            let mut tasks = Vec::new();
+            for i in 0..rounds {
+                let db = if i % 2 == 0 { first.clone() } else { second.clone() };
+                tasks.push(tokio::spawn(async move {
+                    db.write(|conn| {
+                        // Read first, then write: the upgrade that fails in a deferred transaction.
+                        let current = diesel::sql_query("SELECT n FROM counter")
+                            .get_result::<Count>(conn)
+                            .map_err(|e| RepoError::backend("reading", e))?;
+                        std::thread::sleep(Duration::from_millis(2));
+                        diesel::sql_query(format!("UPDATE counter SET n = {}", current.n + 1))
+                            .execute(conn)
+                            .map_err(|e| RepoError::backend("writing", e))?;
+                        Ok(())
+                    })
+                    .await
+                }));
+            }
+            let mut outcomes = Vec::new();
+            for task in tasks {
+                outcomes.push(task.await.unwrap());
+            }
+            outcomes
+        });
+        let failures: Vec<_> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+        assert!(
+            failures.is_empty(),
+            "{} failed: {:?}",
+            failures.len(),
+            failures.first()
+        );
+        let total = diesel::sql_query("SELECT n FROM counter")
+            .get_result::<Count>(&mut *first.connection().unwrap())
+            .unwrap();
+        assert_eq!(total.n, rounds, "no update was lost");
     }
 
     #[cfg(unix)]
