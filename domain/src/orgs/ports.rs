@@ -179,13 +179,22 @@ pub trait InviteRepository: Send + Sync {
     /// the store fails.
     async fn rescind(&self, org: OrgId, email: &EmailAddress, now: DateTime<Utc>) -> Result<(), RepoError>;
 
-    /// Accepts the invitation, in one transaction: marks it accepted at `member.joined_at` (compare-and-set
-    /// on it being open) and adds `member`.
+    /// Accepts the invitation, in one transaction: marks it accepted at `member.joined_at` and adds
+    /// `member` — only while, inside that write, it is open, still carries `token_hash` (a resend racing
+    /// the accept replaces the token, and the old link must not get through) and has not expired at
+    /// `member.joined_at`.
     ///
     /// # Errors
     /// [`RepoError::Conflict`]`(`[`CONFLICT_INVITE_CLOSED`]`)` when it was accepted or cancelled meanwhile;
+    /// [`RepoError::Conflict`]`(`[`CONFLICT_INVITE_EXPIRED`]`)` when it has expired;
     /// [`RepoError::Duplicate`]`(`[`DUPLICATE_MEMBER`]`)` when the user is already a member (nothing is
-    /// changed); [`RepoError::NotFound`] when the invitation or organization does not exist;
-    /// [`RepoError::Backend`] when the store fails.
-    async fn accept(&self, org: OrgId, invite: InviteId, member: &Member) -> Result<(), RepoError>;
+    /// changed); [`RepoError::NotFound`] when the invitation or organization does not exist or the token
+    /// was replaced; [`RepoError::Backend`] when the store fails.
+    async fn accept(
+        &self,
+        org: OrgId,
+        invite: InviteId,
+        token_hash: &str,
+        member: &Member,
+    ) -> Result<(), RepoError>;
 }

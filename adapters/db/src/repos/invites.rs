@@ -242,25 +242,49 @@ impl InviteRepository for DieselInviteRepository {
     }
 
     /// The member is added with `member.role`; `accepted_by` is set to `member.user_id`.
-    async fn accept(&self, org: OrgId, invite: InviteId, member: &Member) -> Result<(), RepoError> {
-        let member = member.clone();
+    async fn accept(
+        &self,
+        org: OrgId,
+        invite: InviteId,
+        token_hash: &str,
+        member: &Member,
+    ) -> Result<(), RepoError> {
+        let (member, token_hash) = (member.clone(), token_hash.to_owned());
         self.db
             .write(move |conn| {
                 let (org_text, invite_text) = (org.to_string(), invite.to_string());
                 lock_organization(conn, &org_text)?;
-                let exists: i64 = org_invites::table
+                let stored: Option<(String, i64, Option<i64>, Option<i64>)> = org_invites::table
                     .filter(org_invites::id.eq(&invite_text))
                     .filter(org_invites::org_id.eq(&org_text))
-                    .count()
-                    .get_result(conn)
+                    .select((
+                        org_invites::token_hash,
+                        org_invites::expires_at,
+                        org_invites::accepted_at,
+                        org_invites::cancelled_at,
+                    ))
+                    .first(conn)
+                    .optional()
                     .map_err(backend("reading an invitation"))?;
-                if exists == 0 {
+                let Some((current_hash, expires_at, accepted_at, cancelled_at)) = stored else {
+                    return Err(RepoError::NotFound);
+                };
+                if accepted_at.is_some() || cancelled_at.is_some() {
+                    return Err(RepoError::Conflict(CONFLICT_INVITE_CLOSED.to_owned()));
+                }
+                if current_hash != token_hash {
                     return Err(RepoError::NotFound);
                 }
+                if expires_at <= to_millis(member.joined_at) {
+                    return Err(RepoError::Conflict(CONFLICT_INVITE_EXPIRED.to_owned()));
+                }
+                // Compare-and-set on everything just checked: a writer of another process cannot slip in.
                 let accepted = diesel::update(
                     org_invites::table
                         .filter(org_invites::id.eq(&invite_text))
                         .filter(org_invites::org_id.eq(&org_text))
+                        .filter(org_invites::token_hash.eq(&token_hash))
+                        .filter(org_invites::expires_at.gt(to_millis(member.joined_at)))
                         .filter(org_invites::accepted_at.is_null())
                         .filter(org_invites::cancelled_at.is_null()),
                 )

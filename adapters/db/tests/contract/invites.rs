@@ -197,7 +197,7 @@ contract! {
             s.invites.create(i, &mail(i.email.as_str(), "l")).await.unwrap();
         }
         let cy = fixtures::account(db, "c@example.com");
-        s.invites.accept(s.org, accepted.id, &joining(cy, "c@example.com", OrgRole::Member, 40)).await.unwrap();
+        s.invites.accept(s.org, accepted.id, &accepted.token_hash, &joining(cy, "c@example.com", OrgRole::Member, 40)).await.unwrap();
         s.invites.rescind(s.org, &email("d@example.com"), at(40)).await.unwrap();
 
         assert_eq!(s.invites.pending(s.org).await.unwrap(), vec![expired, newer]);
@@ -291,7 +291,7 @@ contract! {
         new.role = OrgRole::Admin;
         s.invites.create(&new, &mail("eve@example.com", "l")).await.unwrap();
         let eve = fixtures::account(db, "eve@example.com");
-        s.invites.accept(s.org, new.id, &joining(eve, "eve@example.com", OrgRole::Admin, 9)).await.unwrap();
+        s.invites.accept(s.org, new.id, &new.token_hash, &joining(eve, "eve@example.com", OrgRole::Admin, 9)).await.unwrap();
 
         let stored = s.invites.find_by_token_hash("h1").await.unwrap().unwrap();
         assert_eq!(stored.accepted_at, Some(at(9)));
@@ -310,14 +310,14 @@ contract! {
         let bob = fixtures::account(db, "bob@example.com");
         let accepted = invite(s.org, s.admin, "eve@example.com", "h1", 0);
         s.invites.create(&accepted, &mail("eve@example.com", "l")).await.unwrap();
-        s.invites.accept(s.org, accepted.id, &joining(eve, "eve@example.com", OrgRole::Member, 1)).await.unwrap();
-        let again = s.invites.accept(s.org, accepted.id, &joining(eve, "eve@example.com", OrgRole::Member, 2)).await;
+        s.invites.accept(s.org, accepted.id, &accepted.token_hash, &joining(eve, "eve@example.com", OrgRole::Member, 1)).await.unwrap();
+        let again = s.invites.accept(s.org, accepted.id, &accepted.token_hash, &joining(eve, "eve@example.com", OrgRole::Member, 2)).await;
         assert!(matches!(&again, Err(RepoError::Conflict(c)) if c == "invite_closed"), "{again:?}");
 
         let cancelled = invite(s.org, s.admin, "bob@example.com", "h2", 0);
         s.invites.create(&cancelled, &mail("bob@example.com", "l")).await.unwrap();
         s.invites.rescind(s.org, &email("bob@example.com"), at(1)).await.unwrap();
-        let result = s.invites.accept(s.org, cancelled.id, &joining(bob, "bob@example.com", OrgRole::Member, 2)).await;
+        let result = s.invites.accept(s.org, cancelled.id, &cancelled.token_hash, &joining(bob, "bob@example.com", OrgRole::Member, 2)).await;
         assert!(matches!(&result, Err(RepoError::Conflict(c)) if c == "invite_closed"), "{result:?}");
         assert_eq!(DieselMemberDirectory::new(db.clone()).role_of(s.org, bob).await.unwrap(), None);
         assert_eq!(s.invites.find_by_token_hash("h1").await.unwrap().unwrap().accepted_at, Some(at(1)));
@@ -329,7 +329,7 @@ contract! {
         fixtures::member(db, s.org, eve, "member", at(0));
         let new = invite(s.org, s.admin, "eve@example.com", "h1", 0);
         s.invites.create(&new, &mail("eve@example.com", "l")).await.unwrap();
-        let result = s.invites.accept(s.org, new.id, &joining(eve, "eve@example.com", OrgRole::Admin, 5)).await;
+        let result = s.invites.accept(s.org, new.id, &new.token_hash, &joining(eve, "eve@example.com", OrgRole::Admin, 5)).await;
         assert!(matches!(result, Err(RepoError::Duplicate("member"))), "{result:?}");
         assert_eq!(s.invites.pending(s.org).await.unwrap(), vec![new], "the invitation is still open");
         assert_eq!(accepted_by(db, s.invites.pending(s.org).await.unwrap()[0].id), None);
@@ -343,10 +343,30 @@ contract! {
         let new = invite(s.org, s.admin, "eve@example.com", "h1", 0);
         s.invites.create(&new, &mail("eve@example.com", "l")).await.unwrap();
         let member = joining(eve, "eve@example.com", OrgRole::Member, 1);
-        assert!(matches!(s.invites.accept(s.org, InviteId::new(), &member).await, Err(RepoError::NotFound)));
-        assert!(matches!(other.invites.accept(other.org, new.id, &member).await, Err(RepoError::NotFound)));
+        assert!(matches!(s.invites.accept(s.org, InviteId::new(), "h1", &member).await, Err(RepoError::NotFound)));
+        assert!(matches!(other.invites.accept(other.org, new.id, &new.token_hash, &member).await, Err(RepoError::NotFound)));
         assert_eq!(DieselMemberDirectory::new(db.clone()).role_of(other.org, eve).await.unwrap(), None);
         assert_eq!(s.invites.pending(s.org).await.unwrap(), vec![new]);
+    }
+
+    async fn accepting_checks_the_token_and_the_expiry_inside_the_write(db) {
+        let s = setup(db).await;
+        let eve = fixtures::account(db, "eve@example.com");
+        let new = invite(s.org, s.admin, "eve@example.com", "h1", 0);
+        s.invites.create(&new, &mail("eve@example.com", "l")).await.unwrap();
+        // Resent meanwhile: the old link no longer names the invitation.
+        s.invites.resend(s.org, &email("eve@example.com"), "h2", at(0) + Duration::days(7), at(1), &mail("eve@example.com", "l2")).await.unwrap();
+        let stale = s.invites.accept(s.org, new.id, "h1", &joining(eve, "eve@example.com", OrgRole::Member, 2)).await;
+        assert!(matches!(stale, Err(RepoError::NotFound)), "{stale:?}");
+        // Expired at the moment of joining (the resend kept the first expiry here).
+        let late = joining(eve, "eve@example.com", OrgRole::Member, 0) ;
+        let late = Member { joined_at: at(0) + Duration::days(7), ..late };
+        let expired = s.invites.accept(s.org, new.id, "h2", &late).await;
+        assert!(matches!(&expired, Err(RepoError::Conflict(c)) if c == "invite_expired"), "{expired:?}");
+        assert_eq!(DieselMemberDirectory::new(db.clone()).role_of(s.org, eve).await.unwrap(), None);
+        // The current token, in time, joins.
+        s.invites.accept(s.org, new.id, "h2", &joining(eve, "eve@example.com", OrgRole::Member, 3)).await.unwrap();
+        assert_eq!(DieselMemberDirectory::new(db.clone()).role_of(s.org, eve).await.unwrap(), Some(OrgRole::Member));
     }
 
     async fn two_concurrent_accepts_of_one_invitation_add_one_member(db) {
@@ -357,8 +377,9 @@ contract! {
         let mallory = fixtures::account(db, "mallory@example.com");
         let (first, second) = (s.invites.clone(), s.invites.clone());
         let org = s.org;
-        let a = tokio::spawn(async move { first.accept(org, new.id, &joining(eve, "eve@example.com", OrgRole::Member, 1)).await });
-        let b = tokio::spawn(async move { second.accept(org, new.id, &joining(mallory, "mallory@example.com", OrgRole::Member, 1)).await });
+        let (id, hash) = (new.id, new.token_hash.clone());
+        let a = tokio::spawn(async move { first.accept(org, id, "h1", &joining(eve, "eve@example.com", OrgRole::Member, 1)).await });
+        let b = tokio::spawn(async move { second.accept(org, id, &hash, &joining(mallory, "mallory@example.com", OrgRole::Member, 1)).await });
         let results = [a.await.unwrap(), b.await.unwrap()];
         assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1, "{results:?}");
         assert!(results.iter().any(|r| matches!(r, Err(RepoError::Conflict(c)) if c == "invite_closed")));
@@ -374,7 +395,7 @@ contract! {
             let joiner = fixtures::account(db, &address);
             let (invites, orgs, org) = (s.invites.clone(), s.orgs.clone(), s.org);
             let member = joining(joiner, &address, OrgRole::Member, 1);
-            let accept = tokio::spawn(async move { invites.accept(org, new.id, &member).await });
+            let accept = tokio::spawn(async move { invites.accept(org, new.id, &new.token_hash, &member).await });
             let delete = tokio::spawn(async move { orgs.delete(org).await });
             let (accepted, deleted) = (accept.await.unwrap(), delete.await.unwrap());
             assert!(deleted.is_ok(), "round {round}: {deleted:?}");

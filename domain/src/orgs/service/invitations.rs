@@ -160,9 +160,10 @@ impl OrgService {
         if token.is_empty() {
             return Err(OrgError::InvalidInvite);
         }
+        let token_hash = digest_secret(token);
         let invite = self
             .invites
-            .find_by_token_hash(&digest_secret(token))
+            .find_by_token_hash(&token_hash)
             .await?
             .filter(|i| i.cancelled_at.is_none())
             .ok_or(OrgError::InvalidInvite)?;
@@ -187,7 +188,7 @@ impl OrgService {
             role: invite.role,
             joined_at: now,
         };
-        match self.invites.accept(org_id, invite.id, &member).await {
+        match self.invites.accept(org_id, invite.id, &token_hash, &member).await {
             Ok(()) => Ok(AcceptedInvite {
                 id: organization.id,
                 name: organization.name,
@@ -197,6 +198,7 @@ impl OrgService {
                 Err(OrgError::AlreadyMember(org_id))
             }
             Err(error) if is_conflict(&error, CONFLICT_INVITE_CLOSED) => Err(OrgError::InviteAlreadyAccepted),
+            Err(error) if is_conflict(&error, CONFLICT_INVITE_EXPIRED) => Err(OrgError::InviteExpired),
             Err(error) => Err(error.into()),
         }
     }
@@ -427,15 +429,16 @@ mod tests {
         mocks
             .invites
             .expect_accept()
-            .withf(|org, invite, member| {
+            .withf(|org, invite, token_hash, member| {
                 *org == ORG
                     && invite.0.as_u128() == 99
+                    && token_hash == digest_secret("the-token")
                     && member.user_id == ME
                     && member.role == OrgRole::Admin
                     && member.joined_at == noon()
             })
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         let accepted = block_on(mocks.build().accept_invite(&me(), " the-token ")).unwrap();
         assert_eq!(
             accepted,
@@ -525,7 +528,7 @@ mod tests {
         mocks
             .invites
             .expect_accept()
-            .returning(|_, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_CLOSED.into())));
+            .returning(|_, _, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_CLOSED.into())));
         let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::InviteAlreadyAccepted));
     }
@@ -537,8 +540,32 @@ mod tests {
         mocks
             .invites
             .expect_accept()
-            .returning(|_, _, _| Err(RepoError::Duplicate(DUPLICATE_MEMBER)));
+            .returning(|_, _, _, _| Err(RepoError::Duplicate(DUPLICATE_MEMBER)));
         let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::AlreadyMember(id) if id == ORG));
+    }
+
+    #[test]
+    fn an_invitation_that_expires_before_the_write_is_reported_as_expired() {
+        let mut mocks = accepting(Some(invite_for_me()), None);
+        mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
+        mocks
+            .invites
+            .expect_accept()
+            .returning(|_, _, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_EXPIRED.into())));
+        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        assert!(matches!(error, OrgError::InviteExpired));
+    }
+
+    #[test]
+    fn a_token_replaced_before_the_write_is_an_invalid_invitation() {
+        let mut mocks = accepting(Some(invite_for_me()), None);
+        mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
+        mocks
+            .invites
+            .expect_accept()
+            .returning(|_, _, _, _| Err(RepoError::NotFound));
+        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        assert!(matches!(error, OrgError::InvalidInvite));
     }
 }
