@@ -54,6 +54,9 @@ impl Application {
             public_config: public_config(config),
             identity: identity.identity,
             auth: identity.auth,
+            memberships: http_adapter::auth::Memberships(std::sync::Arc::new(
+                db_adapter::repos::DieselMemberDirectory::new(db.clone()),
+            )),
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();

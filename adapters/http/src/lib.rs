@@ -26,6 +26,8 @@ pub struct HttpState {
     pub identity: Option<identity::IdentityApi>,
     /// Authentication of the product API.
     pub auth: auth::ProductAuth,
+    /// Memberships, for the `x-org-id` check of org-scoped requests ([`auth::OrgScope`]).
+    pub memberships: auth::Memberships,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -39,6 +41,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
         }
         cfg.app_data(web::Data::new(state.public_config.clone()))
             .app_data(web::Data::new(state.auth.clone()))
+            .app_data(web::Data::new(state.memberships.clone()))
             .app_data(error::json_config())
             .app_data(error::query_config())
             .app_data(error::path_config())

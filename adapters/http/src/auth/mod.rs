@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod exchange;
 pub mod me;
+pub mod org_scope;
 pub mod principal;
 
 use actix_web::web;
@@ -13,6 +14,7 @@ use domain::identity::{CoreTokenService, IdentityService};
 use serde::Serialize;
 use std::sync::Arc;
 
+pub use org_scope::{Memberships, OrgScope};
 pub use principal::Principal;
 
 /// A platform role as the API spells it.

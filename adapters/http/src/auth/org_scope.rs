@@ -1,0 +1,135 @@
+//! [`OrgScope`]: the organization an org-scoped request names in the `x-org-id` header, checked against
+//! the caller's memberships before the handler runs (PRODUCT.md §3: never trusted blindly). A header
+//! naming an organization the caller does not belong to is refused with 403 and nothing happens.
+//! Requests that name the organization in their path leave the check to the domain service instead.
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, web};
+use domain::common::{Caller, OrgId};
+use domain::orgs::{MemberDirectory, OrgRole};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use super::Principal;
+use crate::ApiError;
+
+/// The header that names the organization of an org-scoped request (specification §7).
+pub const ORG_HEADER: &str = "x-org-id";
+pub const ORG_REQUIRED: &str = "Choose an organization first: the x-org-id header is missing.";
+pub const ORG_MALFORMED: &str = "The x-org-id header is not an organization id.";
+pub const NOT_A_MEMBER: &str = "You are not a member of this organization.";
+
+/// Who belongs to which organization: app data of the whole application, for [`OrgScope`].
+#[derive(Clone)]
+pub struct Memberships(pub Arc<dyn MemberDirectory>);
+
+impl std::fmt::Debug for Memberships {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memberships")
+    }
+}
+
+/// The caller, and the organization of `x-org-id` with the caller's role in it.
+#[derive(Debug, Clone)]
+pub struct OrgScope {
+    pub caller: Caller,
+    pub org: OrgId,
+    pub role: OrgRole,
+}
+
+impl FromRequest for OrgScope {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let principal = Principal::from_request(request, payload);
+        let memberships = request.app_data::<web::Data<Memberships>>().cloned();
+        let header = request
+            .headers()
+            .get(ORG_HEADER)
+            .map(|value| value.to_str().map(|text| text.trim().to_owned()));
+        Box::pin(async move {
+            // Authentication first: an anonymous caller learns nothing about organizations.
+            let Principal(caller) = principal.await?;
+            resolve(caller, memberships, header).await
+        })
+    }
+}
+
+type HeaderValue = Option<Result<String, actix_web::http::header::ToStrError>>;
+
+async fn resolve(
+    caller: Caller,
+    memberships: Option<web::Data<Memberships>>,
+    header: HeaderValue,
+) -> Result<OrgScope, ApiError> {
+    let Some(memberships) = memberships else {
+        return Err(ApiError::Internal(
+            "the membership directory is not configured".into(),
+        ));
+    };
+    let org = match header {
+        Some(Ok(text)) if !text.is_empty() => text
+            .parse::<OrgId>()
+            .map_err(|_| ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED))?,
+        Some(Err(_)) => return Err(ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED)),
+        None | Some(Ok(_)) => return Err(ApiError::bad_request("ORG_REQUIRED", ORG_REQUIRED)),
+    };
+    let role = memberships
+        .0
+        .role_of(org, caller.user_id)
+        .await
+        .map_err(|error| ApiError::Internal(Box::new(error)))?
+        .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
+    Ok(OrgScope { caller, org, role })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use async_trait::async_trait;
+    use domain::common::{RepoError, UserId};
+
+    struct OneMember {
+        org: OrgId,
+        user: UserId,
+    }
+
+    #[async_trait]
+    impl MemberDirectory for OneMember {
+        async fn role_of(&self, org: OrgId, user: UserId) -> Result<Option<OrgRole>, RepoError> {
+            Ok((org == self.org && user == self.user).then_some(OrgRole::Member))
+        }
+    }
+
+    async fn scope_of(header: Option<&str>, caller: &Caller, org: OrgId) -> Result<OrgScope, ApiError> {
+        let memberships = Memberships(Arc::new(OneMember {
+            org,
+            user: caller.user_id,
+        }));
+        let header = header.map(|text| Ok(text.to_owned()));
+        resolve(caller.clone(), Some(web::Data::new(memberships)), header).await
+    }
+
+    #[actix_web::test]
+    async fn a_member_gets_the_scope_and_anything_else_is_refused() {
+        let caller = Caller {
+            user_id: UserId::new(),
+            email: domain::common::EmailAddress::parse("dev@example.com").unwrap(),
+            platform_role: None,
+        };
+        let org = OrgId::new();
+        let scope = scope_of(Some(&org.to_string()), &caller, org).await.unwrap();
+        assert_eq!((scope.org, scope.role), (org, OrgRole::Member));
+
+        let forged = scope_of(Some(&OrgId::new().to_string()), &caller, org)
+            .await
+            .unwrap_err();
+        assert!(matches!(forged, ApiError::Forbidden(_)), "{forged:?}");
+        let missing = scope_of(None, &caller, org).await.unwrap_err();
+        assert_eq!(missing.code(), "ORG_REQUIRED");
+        let malformed = scope_of(Some("../etc"), &caller, org).await.unwrap_err();
+        assert_eq!(malformed.code(), "ORG_MALFORMED");
+    }
+}
