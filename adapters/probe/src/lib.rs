@@ -1,0 +1,202 @@
+//! [`HttpProber`]: the [`HealthProber`] of the uptime monitor, over one shared reqwest client (keep-alive
+//! across checks).
+//!
+//! - The host is resolved by the prober's own resolver, which refuses the whole name when any address is not
+//!   public ([`address::is_public`]); reqwest then connects only to the addresses that were checked, so a
+//!   name cannot resolve to a public address for the check and a private one for the connection (DNS
+//!   rebinding). Literal IP hosts, which reqwest does not resolve, are checked before the request.
+//! - No redirect is followed (a 3xx is a refusal), no cookie is kept, at most 64 KB of body is read, and a
+//!   check gives up after its time limit (10 s), body included.
+//! - `allow_private` (`PORTAL_ALLOW_PRIVATE_TARGETS`) lifts the address rule, for local development and
+//!   tests; nothing else changes.
+
+pub mod address;
+
+use async_trait::async_trait;
+use domain::uptime::{HealthProber, ProbeError, ProbeResult, RefusalReason, body_status_of};
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The most body read from a health URL.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// How long a check may take, body included (specification §9: ping timeout 10 s).
+pub const CHECK_TIMEOUT: Duration = Duration::from_secs(10);
+/// Idle keep-alive connections kept per host.
+const IDLE_PER_HOST: usize = 2;
+
+/// How the prober behaves.
+#[derive(Debug, Clone, Copy)]
+pub struct ProbeConfig {
+    /// Allow loopback, private and other non-public targets (local development and tests only).
+    pub allow_private: bool,
+    /// The time limit of one check.
+    pub timeout: Duration,
+}
+
+impl Default for ProbeConfig {
+    fn default() -> Self {
+        Self {
+            allow_private: false,
+            timeout: CHECK_TIMEOUT,
+        }
+    }
+}
+
+/// Why the client could not be built.
+#[derive(Debug, thiserror::Error)]
+#[error("could not build the health-check HTTP client: {0}")]
+pub struct BuildError(#[from] reqwest::Error);
+
+/// The health prober of the uptime monitor.
+#[derive(Debug, Clone)]
+pub struct HttpProber {
+    client: reqwest::Client,
+    config: ProbeConfig,
+}
+
+/// The error the resolver answers for a name with a non-public address; found again in reqwest's error
+/// chain to report [`RefusalReason::PrivateTarget`].
+#[derive(Debug, thiserror::Error)]
+#[error("the name resolves to an address that is not public")]
+struct PrivateTarget;
+
+/// Resolves with the system resolver and refuses names with any non-public address.
+#[derive(Debug)]
+struct CheckedResolver {
+    allow_private: bool,
+}
+
+impl Resolve for CheckedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let allow_private = self.allow_private;
+        Box::pin(async move {
+            let host = name.as_str().to_owned();
+            let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            if found.is_empty() {
+                return Err(format!("{host} has no address").into());
+            }
+            if !allow_private && found.iter().any(|a| !address::is_public(a.ip())) {
+                return Err(Box::new(PrivateTarget) as Box<dyn std::error::Error + Send + Sync>);
+            }
+            let addrs: Addrs = Box::new(found.into_iter());
+            Ok(addrs)
+        })
+    }
+}
+
+impl HttpProber {
+    /// # Errors
+    /// [`BuildError`] when the TLS backend cannot be set up.
+    pub fn new(config: ProbeConfig) -> Result<Self, BuildError> {
+        let client = reqwest::Client::builder()
+            .dns_resolver(Arc::new(CheckedResolver {
+                allow_private: config.allow_private,
+            }))
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(config.timeout)
+            .connect_timeout(config.timeout)
+            .pool_max_idle_per_host(IDLE_PER_HOST)
+            .pool_idle_timeout(Duration::from_secs(90))
+            .user_agent(concat!("developer-portal-uptime/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(Self { client, config })
+    }
+
+    async fn check(&self, url: &str) -> Result<ProbeResult, ProbeError> {
+        let parsed = url::Url::parse(url).map_err(|_| ProbeError::Unreachable("not a URL".into()))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(ProbeError::Unreachable("not an http(s) URL".into()));
+        }
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return Err(ProbeError::Unreachable("credentials in the URL".into()));
+        }
+        let literal = match parsed.host() {
+            Some(url::Host::Ipv4(ip)) => Some(IpAddr::V4(ip)),
+            Some(url::Host::Ipv6(ip)) => Some(IpAddr::V6(ip)),
+            Some(url::Host::Domain(_)) => None,
+            None => return Err(ProbeError::Unreachable("no host".into())),
+        };
+        if let Some(ip) = literal
+            && !self.config.allow_private
+            && !address::is_public(ip)
+        {
+            return Err(ProbeError::Refused(RefusalReason::PrivateTarget));
+        }
+
+        let started = Instant::now();
+        let mut response = self
+            .client
+            .get(parsed)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .send()
+            .await
+            .map_err(|e| classify(&e))?;
+        let latency_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
+        let status = response.status();
+        if status.is_redirection() {
+            return Err(ProbeError::Refused(RefusalReason::Redirect));
+        }
+        if response
+            .content_length()
+            .is_some_and(|length| length > MAX_BODY_BYTES as u64)
+        {
+            return Err(ProbeError::Refused(RefusalReason::TooLarge));
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|e| classify(&e))? {
+            if body.len() + chunk.len() > MAX_BODY_BYTES {
+                return Err(ProbeError::Refused(RefusalReason::TooLarge));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(ProbeResult {
+            http_status: status.as_u16(),
+            body_status: body_status_of(&body),
+            latency_ms,
+        })
+    }
+}
+
+#[async_trait]
+impl HealthProber for HttpProber {
+    async fn probe(&self, url: &str) -> Result<ProbeResult, ProbeError> {
+        // reqwest's own timeout covers the body too; this one also bounds name resolution.
+        match tokio::time::timeout(self.config.timeout, self.check(url)).await {
+            Ok(result) => result,
+            Err(_) => Err(ProbeError::Timeout),
+        }
+    }
+}
+
+/// A reqwest failure as the uptime record's reason.
+fn classify(error: &reqwest::Error) -> ProbeError {
+    if error.is_timeout() {
+        return ProbeError::Timeout;
+    }
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    let mut chain = Vec::new();
+    while let Some(current) = source {
+        if current.is::<PrivateTarget>() {
+            return ProbeError::Refused(RefusalReason::PrivateTarget);
+        }
+        chain.push(current.to_string());
+        source = current.source();
+    }
+    let text = chain.join(": ").to_lowercase();
+    let reason =
+        if text.contains("dns error") || text.contains("has no address") || text.contains("failed to lookup")
+        {
+            "DNS: the name could not be resolved"
+        } else if text.contains("connection refused") {
+            "the connection was refused"
+        } else if text.contains("certificate") || text.contains("tls") || text.contains("handshake") {
+            "TLS: the secure connection failed"
+        } else if error.is_body() || error.is_decode() {
+            "the answer broke off"
+        } else {
+            "the server could not be reached"
+        };
+    ProbeError::Unreachable(reason.to_owned())
+}
