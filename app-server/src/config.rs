@@ -48,6 +48,9 @@ impl std::fmt::Debug for HostedSupabase {
     }
 }
 
+/// Health checks in flight at once unless `PORTAL_UPTIME_CONCURRENCY` says otherwise.
+pub const DEFAULT_UPTIME_CONCURRENCY: usize = 64;
+
 /// The server's whole configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -63,6 +66,8 @@ pub struct Config {
     pub mail_worker: bool,
     /// `0` turns the monitor off.
     pub uptime_interval_secs: u64,
+    /// Health checks in flight at once (`PORTAL_UPTIME_CONCURRENCY`).
+    pub uptime_concurrency: usize,
     pub allow_private_targets: bool,
     pub demo: bool,
     pub docs_url: String,
@@ -118,6 +123,18 @@ impl Config {
             variable: "PORTAL_BIND",
             problem: format!("`{bind_text}` is not an address:port ({e})"),
         })?;
+        let uptime_concurrency = match get("PORTAL_UPTIME_CONCURRENCY") {
+            None => DEFAULT_UPTIME_CONCURRENCY,
+            Some(text) => text
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=4096).contains(n))
+                .ok_or_else(|| ConfigError {
+                    variable: "PORTAL_UPTIME_CONCURRENCY",
+                    problem: format!("`{text}` is not a number of checks from 1 to 4096"),
+                })?,
+        };
         let uptime_interval_secs = match get("PORTAL_UPTIME_INTERVAL_SECS") {
             None => 60,
             Some(text) => text.parse().map_err(|_| ConfigError {
@@ -190,6 +207,7 @@ impl Config {
                 .unwrap_or_else(|| "Developer Portal <no-reply@localhost>".into()),
             mail_worker: get("PORTAL_MAIL_WORKER").is_none() || flag("PORTAL_MAIL_WORKER")?,
             uptime_interval_secs,
+            uptime_concurrency,
             allow_private_targets: flag("PORTAL_ALLOW_PRIVATE_TARGETS")?,
             demo: flag("PORTAL_DEMO")?,
             docs_url: get("PORTAL_DOCS_URL").unwrap_or_else(|| "https://docs.mentra.glass".into()),
@@ -353,6 +371,16 @@ mod tests {
             0
         );
         assert!(Config::from_vars(&vars(&[("PORTAL_UPTIME_INTERVAL_SECS", "soon")])).is_err());
+        assert_eq!(Config::from_vars(&vars(&[])).unwrap().uptime_concurrency, 64);
+        assert_eq!(
+            Config::from_vars(&vars(&[("PORTAL_UPTIME_CONCURRENCY", "8")]))
+                .unwrap()
+                .uptime_concurrency,
+            8
+        );
+        for bad in ["0", "many", "100000"] {
+            assert!(Config::from_vars(&vars(&[("PORTAL_UPTIME_CONCURRENCY", bad)])).is_err());
+        }
     }
 
     const SECRET: &str = "super-secret-jwt-token-with-at-least-32-characters-long";

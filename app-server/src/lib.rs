@@ -8,6 +8,7 @@ pub mod oauth;
 pub mod startup;
 pub mod system;
 pub mod telemetry;
+pub mod uptime;
 pub mod workers;
 
 pub use config::Config;

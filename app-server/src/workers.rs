@@ -1,4 +1,5 @@
-//! Background work of the server: delivering the e-mail outbox (PRODUCT.md §2) and pruning expired rows.
+//! Background work of the server: delivering the e-mail outbox (PRODUCT.md §2), the uptime monitor
+//! (`crate::uptime`) and pruning expired rows.
 //! Each worker is a task that stops when the server stops. State lives in the database, so a restart loses
 //! nothing, and the outbox's leases keep several instances from sending one e-mail twice.
 
@@ -72,6 +73,12 @@ impl Workers {
             RetryPolicy::default(),
         );
         let mut handles = vec![tokio::spawn(prune(Pruner::new(db, clock), stopped.clone()))];
+        if config.uptime_interval_secs > 0 {
+            let monitor = crate::uptime::Monitor::from_config(config, db)?;
+            handles.push(tokio::spawn(monitor.run(stopped.clone())));
+        } else {
+            tracing::info!("PORTAL_UPTIME_INTERVAL_SECS=0: this instance checks no app's health");
+        }
         if config.mail_worker {
             handles.push(tokio::spawn(deliver_outbox(outbox, stopped)));
         } else {

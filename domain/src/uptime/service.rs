@@ -178,6 +178,12 @@ impl UptimeService {
         }
     }
 
+    /// Most apps one [`Self::lease_due`] answers.
+    #[must_use]
+    pub const fn batch_limit(&self) -> u32 {
+        self.config.batch_limit
+    }
+
     /// Leases the apps due for a check.
     ///
     /// # Errors
