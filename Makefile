@@ -11,10 +11,11 @@ FRONTEND := frontend
 NODE_STAMP := $(FRONTEND)/node_modules/.installed-stamp
 E2E := tests/e2e
 E2E_STAMP := $(E2E)/node_modules/.installed-stamp
+BENCH_STAMP := bench/node_modules/.installed-stamp
 # Crates that must never be reachable from the domain (ARCHITECTURE.md rule 1).
 IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
 
-.PHONY: run build frontend server test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
+.PHONY: bench bench-short run build frontend server test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
 
 help:
 	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
@@ -23,6 +24,7 @@ help:
 	@echo "make lint       rustfmt, clippy -D warnings, eslint, tsc, prettier"
 	@echo "make check-deps prove the domain crate reaches no I/O crate"
 	@echo "make schema-check verify adapters/db/src/schema.rs against fresh SQLite and PostgreSQL databases"
+	@echo "make bench      build in release mode and measure the figures of docs/benchmarks.md (target/bench/report.md)"
 	@echo "make api-types  regenerate frontend/src/api/schema.gen.ts from the server's OpenAPI document"
 
 $(NODE_STAMP): $(FRONTEND)/package.json $(FRONTEND)/package-lock.json
@@ -40,7 +42,7 @@ build: frontend server
 run: build
 	PORTAL_FRONTEND_DIR=$${PORTAL_FRONTEND_DIR:-$(FRONTEND)/dist} $(CARGO_TARGET_DIR)/release/app-server serve
 
-test: test-rust test-frontend check-api-types test-e2e check-deps
+test: test-rust test-frontend check-api-types test-e2e bench-short check-deps
 
 # Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts).
 test-rust:
@@ -72,6 +74,24 @@ api-types: $(NODE_STAMP)
 
 check-api-types: $(NODE_STAMP)
 	scripts/api-types.sh --check
+
+$(BENCH_STAMP): bench/package.json bench/package-lock.json
+	cd bench && $(NPM) ci --no-audit --no-fund
+	touch $@
+
+# The figures next to their targets, measured on the release build (target/bench/report.md and .json).
+bench: $(NODE_STAMP) $(BENCH_STAMP)
+	scripts/test-tools.sh --browser
+	cd $(FRONTEND) && $(NPM) run build
+	$(CARGO) build --release -p app-server
+	node bench/run.mjs
+
+# The same harness with fewer repetitions, on the debug build that test-e2e made: it must keep working.
+bench-short: $(NODE_STAMP) $(BENCH_STAMP)
+	scripts/test-tools.sh --browser
+	test -f $(FRONTEND)/dist/.vite/manifest.json || (cd $(FRONTEND) && $(NPM) run build)
+	$(CARGO) build -p app-server
+	node bench/run.mjs --short --server $(CARGO_TARGET_DIR)/debug/app-server
 
 test-frontend: $(NODE_STAMP)
 	cd $(FRONTEND) && $(NPM) test

@@ -18,6 +18,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // dist/.vite/manifest.json: which chunks each route loads (make bench measures them).
+    manifest: true,
   },
   test: {
     environment: 'jsdom',
