@@ -50,6 +50,18 @@ export const routes: RouteObject[] = [
                   Component: (await import('../features/dashboard/DashboardPage')).DashboardPage,
                 }),
               },
+              {
+                path: routePatterns.orgSettings,
+                lazy: async () => ({
+                  Component: (await import('../features/orgs/OrgSettingsPage')).OrgSettingsPage,
+                }),
+              },
+              {
+                path: routePatterns.members,
+                lazy: async () => ({
+                  Component: (await import('../features/orgs/MembersPage')).MembersPage,
+                }),
+              },
             ],
           },
         ],

@@ -3,8 +3,9 @@ import { useDispatch, useSelector, useStore } from 'react-redux';
 
 import { baseApi } from '../api/baseApi';
 import { authSlice } from '../features/auth/authSlice';
+import { orgSlice } from '../features/orgs/orgSlice';
 
-const rootReducer = combineSlices(baseApi, authSlice);
+const rootReducer = combineSlices(baseApi, authSlice, orgSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

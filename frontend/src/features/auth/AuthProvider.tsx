@@ -1,17 +1,12 @@
 import type { GoTrueClient, Session } from '@supabase/auth-js';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 import { baseApi } from '../../api/baseApi';
 import { useAppDispatch } from '../../app/store';
 import { useGetPublicConfigQuery } from '../publicConfig';
 import { AuthClientContext } from './AuthClientContext';
 import { noticeShown, recoveryEnded, recoveryStarted, signedIn, signedOut } from './authSlice';
-import {
-  completeProviderSignIn,
-  createAuthClient,
-  createOAuthClient,
-  currentAuthClient,
-} from './client';
+import { orgSelected } from '../orgs/orgSlice';
 import { exchangeToken } from './exchange';
 import { forgetSession, rememberSession } from './storage';
 
@@ -25,10 +20,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { data: config, isError } = useGetPublicConfigQuery();
   const authUrl = config?.identity.authUrl ?? '';
   const anonKey = config?.identity.anonKey ?? '';
-  const client = useMemo<GoTrueClient | null>(
-    () => (authUrl ? createAuthClient(authUrl, anonKey) : currentAuthClient()),
-    [authUrl, anonKey],
-  );
+  // The auth client is loaded on demand: the landing page paints without it (make bench, first route).
+  const [client, setClient] = useState<GoTrueClient | null>(null);
+  useEffect(() => {
+    if (!authUrl) return;
+    let live = true;
+    void import('./client').then(({ createAuthClient }) => {
+      if (live) setClient(createAuthClient(authUrl, anonKey));
+    });
+    return () => {
+      live = false;
+    };
+  }, [authUrl, anonKey]);
   // The access token last exchanged: the client may report one session several times.
   const exchanged = useRef<string | null>(null);
 
@@ -84,7 +87,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         forgetSession();
         dispatch(signedOut());
         // Nothing cached for one user may show to the next.
-        if (event === 'SIGNED_OUT') dispatch(baseApi.util.resetApiState());
+        if (event === 'SIGNED_OUT') {
+          dispatch(baseApi.util.resetApiState());
+          dispatch(orgSelected(null));
+        }
       }
     });
     return () => {
@@ -108,11 +114,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (providerError) {
       dispatch(noticeShown({ severity: 'error', text: providerError }));
     } else if (code) {
-      void completeProviderSignIn(client, createOAuthClient(authUrl, anonKey), code).then(
-        (message) => {
+      void import('./client')
+        .then(({ completeProviderSignIn, createOAuthClient }) =>
+          completeProviderSignIn(client, createOAuthClient(authUrl, anonKey), code),
+        )
+        .then((message) => {
           if (message) dispatch(noticeShown({ severity: 'error', text: message }));
-        },
-      );
+        });
     }
   }, [client, dispatch, authUrl, anonKey]);
 

@@ -25,6 +25,7 @@ import { useAuthClient } from './AuthClientContext';
 import { AUTH_WIDGET_TITLE_ID, AuthWidget, UNEXPECTED_ERROR, type AuthView } from './AuthWidget';
 import { noticeShown, selectAuth } from './authSlice';
 import { authRedirectUrl, createOAuthClient } from './client';
+import { AcceptInvitation } from '../orgs/AcceptInvitation';
 import type { FromState } from './RequireAuth';
 
 /** The two providers of the sign-in screen (spec §2), with the names people know them by. */
@@ -61,7 +62,7 @@ export function SignInPage() {
       const from = (location.state as FromState | null)?.from;
       return <Navigate to={from ?? paths.dashboard} replace />;
     }
-    return <SignedInWithInvitation email={auth.user?.email ?? ''} />;
+    return <AcceptInvitation token={inviteToken} />;
   }
 
   const openDialog = (initial: AuthView) => {
@@ -208,33 +209,6 @@ export function SignInPage() {
           />
         </DialogContent>
       </Dialog>
-    </Box>
-  );
-}
-
-/** A signed-in user who followed an invitation link. */
-function SignedInWithInvitation({ email }: { email: string }) {
-  return (
-    <Box
-      component="main"
-      id="main"
-      sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center', p: 2 }}
-    >
-      <Card sx={{ width: '100%', maxWidth: 440 }} variant="outlined">
-        <CardContent sx={{ p: 4 }}>
-          <Stack spacing={2}>
-            <Typography variant="h5" component="h1">
-              You are signed in
-            </Typography>
-            <Typography>
-              Signed in as <strong>{email}</strong>. Your invitation link is kept on this page.
-            </Typography>
-            <Button component={RouterLink} to={paths.dashboard} variant="contained">
-              Continue to dashboard
-            </Button>
-          </Stack>
-        </CardContent>
-      </Card>
     </Box>
   );
 }

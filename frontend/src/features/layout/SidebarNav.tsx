@@ -19,6 +19,7 @@ import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { useGetAdminCheckQuery } from '../auth/api';
 import { selectCoreToken } from '../auth/authSlice';
+import { OrgSwitcher } from '../orgs/OrgSwitcher';
 import { usePublicConfig } from '../publicConfig';
 
 interface Item {
@@ -71,6 +72,7 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
     <nav aria-label="Main">
       {/* Room for the fixed top bar when this is the small-screen drawer. */}
       {onNavigate && <Toolbar />}
+      <OrgSwitcher />
       <List sx={{ py: 2 }}>
         {ITEMS.map(link)}
         <ListItem disablePadding>

@@ -1,0 +1,481 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormHelperText from '@mui/material/FormHelperText';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import PersonIcon from '@mui/icons-material/Person';
+import { useEffect, useState, type SyntheticEvent } from 'react';
+
+import { errorMessage } from '../../api/errors';
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { noticeShown, selectAuthUser } from '../auth/authSlice';
+import {
+  useChangeRoleMutation,
+  useGetOrgQuery,
+  useInviteMemberMutation,
+  useRemoveMemberMutation,
+  useResendInviteMutation,
+  useRescindInviteMutation,
+} from './api';
+import type { OrgMember, OrgRole, Organization, PendingInvite } from './types';
+import { ONLY_ADMIN_HINT, usDate } from './format';
+import { useCurrentOrg } from './useCurrentOrg';
+
+/** How long the invitation confirmation stays (spec §2: 3 seconds). */
+const INVITED_BANNER_MS = 3000;
+
+const roleLabel = (role: OrgRole) => (role === 'admin' ? 'Admin' : 'Member');
+
+function RoleIcon({ role }: { role: OrgRole }) {
+  return role === 'admin' ? (
+    <AdminPanelSettingsIcon fontSize="small" color="primary" titleAccess="Admin" />
+  ) : (
+    <PersonIcon fontSize="small" color="action" titleAccess="Member" />
+  );
+}
+
+/** `/members` (spec §2): the members table, pending invitations and the invite form. */
+export function MembersPage() {
+  const { current, isAdmin, isLoading: orgsLoading, isError: orgsFailed } = useCurrentOrg();
+  const details = useGetOrgQuery(current?.id ?? '', { skip: !current });
+  const org = details.data ?? current;
+
+  const subtitle = `Manage members of the organization${isAdmin ? '' : ' (read-only view)'}`;
+  let body;
+  if (orgsLoading || (current && details.isLoading)) {
+    body = (
+      <Typography role="status" color="text.secondary">
+        Loading members...
+      </Typography>
+    );
+  } else if (orgsFailed || details.isError) {
+    body = <Alert severity="error">Failed to load members</Alert>;
+  } else if (!org) {
+    body = (
+      <Alert severity="info">
+        You don&apos;t have an active organization. Please create or join an organization first.
+      </Alert>
+    );
+  } else {
+    body = (
+      <>
+        <MembersTable org={org} isAdmin={isAdmin} />
+        {isAdmin && <InviteForm org={org} />}
+      </>
+    );
+  }
+
+  return (
+    <Stack spacing={3}>
+      <div>
+        <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
+          Organization Members
+        </Typography>
+        {org && <Typography color="text.secondary">{subtitle}</Typography>}
+      </div>
+      {body}
+    </Stack>
+  );
+}
+
+type Pending =
+  | { kind: 'remove'; member: OrgMember }
+  | { kind: 'leave'; member: OrgMember }
+  | { kind: 'cancel'; invite: PendingInvite }
+  | null;
+
+function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean }) {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectAuthUser);
+  const [confirming, setConfirming] = useState<Pending>(null);
+  const [changeRole] = useChangeRoleMutation();
+  const [removeMember, removal] = useRemoveMemberMutation();
+  const [resend] = useResendInviteMutation();
+  const [rescind, rescinding] = useRescindInviteMutation();
+  const notify = (severity: 'success' | 'error', text: string) =>
+    dispatch(noticeShown({ severity, text }));
+
+  const isMe = (member: OrgMember) =>
+    member.user.id === user?.id || member.user.email.toLowerCase() === user?.email.toLowerCase();
+  const admins = org.members.filter((member) => member.role === 'admin').length;
+  // The moment the page opened: an invitation expiring while it is open shows as expired on the next visit.
+  const [now] = useState(() => Date.now());
+
+  const onRole = async (member: OrgMember, role: OrgRole) => {
+    try {
+      await changeRole({ orgId: org.id, memberId: member.user.id, role }).unwrap();
+      notify('success', 'Member role updated');
+    } catch (error) {
+      notify('error', errorMessage(error, 'Failed to update member role'));
+    }
+  };
+
+  const onConfirm = async () => {
+    if (!confirming) return;
+    try {
+      if (confirming.kind === 'cancel') {
+        await rescind({ orgId: org.id, email: confirming.invite.email }).unwrap();
+        notify('success', 'Invitation cancelled.');
+      } else {
+        await removeMember({
+          orgId: org.id,
+          memberId: confirming.member.user.id,
+          leaving: confirming.kind === 'leave',
+        }).unwrap();
+        notify(
+          'success',
+          confirming.kind === 'leave'
+            ? 'You have left the organization.'
+            : 'Member removed from organization',
+        );
+      }
+    } catch (error) {
+      const fallback =
+        confirming.kind === 'cancel'
+          ? 'Failed to cancel invitation.'
+          : confirming.kind === 'leave'
+            ? 'Failed to leave organization.'
+            : 'Failed to remove member';
+      notify('error', errorMessage(error, fallback));
+    }
+    setConfirming(null);
+  };
+
+  const onResend = async (invite: PendingInvite) => {
+    try {
+      await resend({ orgId: org.id, email: invite.email }).unwrap();
+      notify('success', `Invitation resent to ${invite.email}`);
+    } catch (error) {
+      notify('error', errorMessage(error, 'Failed to resend invitation.'));
+    }
+  };
+
+  return (
+    <>
+      <TableContainer component={Card} variant="outlined">
+        <Table aria-label="Members">
+          <TableHead>
+            <TableRow>
+              <TableCell>Email</TableCell>
+              <TableCell>Role</TableCell>
+              <TableCell>Joined</TableCell>
+              {isAdmin && <TableCell align="right">Actions</TableCell>}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {org.members.length === 0 && org.pendingInvites.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={isAdmin ? 4 : 3}>No members found</TableCell>
+              </TableRow>
+            )}
+            {org.members.map((member) => {
+              const mine = isMe(member);
+              const onlyAdmin = mine && member.role === 'admin' && admins <= 1;
+              return (
+                <TableRow key={member.user.id}>
+                  <TableCell>
+                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                      <RoleIcon role={member.role} />
+                      <span>
+                        {member.user.email}
+                        {mine && ' (you)'}
+                      </span>
+                    </Stack>
+                  </TableCell>
+                  <TableCell>
+                    {isAdmin && !mine ? (
+                      <TextField
+                        select
+                        size="small"
+                        value={member.role}
+                        onChange={(event) => void onRole(member, event.target.value as OrgRole)}
+                        slotProps={{ htmlInput: { 'aria-label': `Role of ${member.user.email}` } }}
+                      >
+                        <MenuItem value="admin">Admin</MenuItem>
+                        <MenuItem value="member">Member</MenuItem>
+                      </TextField>
+                    ) : (
+                      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                        <span>{roleLabel(member.role)}</span>
+                        {mine && !isAdmin && (
+                          <LeaveButton
+                            disabled={onlyAdmin}
+                            onClick={() => {
+                              setConfirming({ kind: 'leave', member });
+                            }}
+                          />
+                        )}
+                      </Stack>
+                    )}
+                  </TableCell>
+                  <TableCell>{usDate(member.joinedAt)}</TableCell>
+                  {isAdmin && (
+                    <TableCell align="right">
+                      {mine ? (
+                        <LeaveButton
+                          disabled={onlyAdmin}
+                          onClick={() => {
+                            setConfirming({ kind: 'leave', member });
+                          }}
+                        />
+                      ) : (
+                        <Button
+                          color="error"
+                          size="small"
+                          onClick={() => {
+                            setConfirming({ kind: 'remove', member });
+                          }}
+                        >
+                          Remove
+                        </Button>
+                      )}
+                    </TableCell>
+                  )}
+                </TableRow>
+              );
+            })}
+            {org.pendingInvites.map((invite) => {
+              const expired = new Date(invite.expiresAt).getTime() <= now;
+              return (
+                <TableRow key={`invite-${invite.email}`} sx={{ opacity: 0.65 }}>
+                  <TableCell>
+                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                      <RoleIcon role={invite.role} />
+                      <span>
+                        {invite.email} (pending)
+                        {expired && (
+                          <Typography
+                            component="span"
+                            color="error"
+                            sx={{ ml: 1, fontWeight: 600 }}
+                          >
+                            Expired
+                          </Typography>
+                        )}
+                      </span>
+                    </Stack>
+                  </TableCell>
+                  <TableCell>{roleLabel(invite.role)}</TableCell>
+                  <TableCell>
+                    Invited {usDate(invite.invitedAt)}
+                    {invite.emailSentCount > 1 && (
+                      <Typography variant="body2" color="text.secondary">
+                        Resent {invite.emailSentCount - 1} times
+                      </Typography>
+                    )}
+                  </TableCell>
+                  {isAdmin && (
+                    <TableCell align="right">
+                      {!expired && (
+                        <Button size="small" onClick={() => void onResend(invite)}>
+                          Resend
+                        </Button>
+                      )}
+                      <Button
+                        size="small"
+                        color="error"
+                        onClick={() => {
+                          setConfirming({ kind: 'cancel', invite });
+                        }}
+                      >
+                        Cancel
+                      </Button>
+                    </TableCell>
+                  )}
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <ConfirmDialog
+        pending={confirming}
+        busy={removal.isLoading || rescinding.isLoading}
+        onClose={() => {
+          setConfirming(null);
+        }}
+        onConfirm={() => void onConfirm()}
+      />
+    </>
+  );
+}
+
+function LeaveButton({ disabled, onClick }: { disabled: boolean; onClick: () => void }) {
+  if (!disabled) {
+    return (
+      <Button size="small" color="warning" onClick={onClick}>
+        Leave
+      </Button>
+    );
+  }
+  return (
+    <Box sx={{ display: 'inline-flex', flexDirection: 'column', alignItems: 'flex-end' }}>
+      <Tooltip title={ONLY_ADMIN_HINT}>
+        <span>
+          <Button size="small" color="warning" disabled aria-describedby="only-admin-hint">
+            Leave
+          </Button>
+        </span>
+      </Tooltip>
+      <FormHelperText id="only-admin-hint" sx={{ maxWidth: 260, textAlign: 'right' }}>
+        {ONLY_ADMIN_HINT}
+      </FormHelperText>
+    </Box>
+  );
+}
+
+function ConfirmDialog({
+  pending,
+  busy,
+  onClose,
+  onConfirm,
+}: {
+  pending: Pending;
+  busy: boolean;
+  onClose: () => void;
+  onConfirm: () => void;
+}) {
+  let title = '';
+  let text = '';
+  let action = '';
+  if (pending?.kind === 'remove') {
+    title = 'Remove member?';
+    text = `${pending.member.user.email} will lose access to this organization.`;
+    action = 'Remove';
+  } else if (pending?.kind === 'leave') {
+    title = 'Leave organization?';
+    text =
+      pending.member.role === 'admin'
+        ? 'You will lose your admin access to this organization. To come back, another admin will have to invite you again.'
+        : 'You will lose access to this organization. To come back, an admin will have to invite you again.';
+    action = 'Leave';
+  } else if (pending?.kind === 'cancel') {
+    title = 'Cancel invitation?';
+    text = `The invitation to ${pending.invite.email} will stop working.`;
+    action = 'Cancel Invitation';
+  }
+  return (
+    <Dialog open={pending !== null} onClose={onClose}>
+      <DialogTitle>{title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText>{text}</DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Keep</Button>
+        <Button color="error" onClick={onConfirm} disabled={busy}>
+          {action}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function InviteForm({ org }: { org: Organization }) {
+  const dispatch = useAppDispatch();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<OrgRole>('member');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  const [invite, { isLoading }] = useInviteMemberMutation();
+
+  useEffect(() => {
+    if (!sent) return;
+    const timer = setTimeout(() => {
+      setSent(false);
+    }, INVITED_BANNER_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [sent]);
+
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const address = email.trim();
+    if (!address.includes('@')) {
+      setInvalid('Please enter a valid email address');
+      return;
+    }
+    try {
+      await invite({ orgId: org.id, email: address, role }).unwrap();
+      setEmail('');
+      setRole('member');
+      setSent(true);
+      dispatch(noticeShown({ severity: 'success', text: `Invitation sent to ${address}` }));
+    } catch (error) {
+      setFailure(errorMessage(error, 'Failed to send invitation. Please try again.'));
+      dispatch(noticeShown({ severity: 'error', text: 'Failed to send invitation.' }));
+    }
+  };
+
+  return (
+    <Card variant="outlined" component="section" aria-labelledby="invite-title">
+      <CardContent>
+        <Stack component="form" spacing={2} onSubmit={(event) => void submit(event)} noValidate>
+          <Typography id="invite-title" variant="h6" component="h2">
+            Invite New Member
+          </Typography>
+          {sent && <Alert severity="success">Invitation sent successfully!</Alert>}
+          {failure && <Alert severity="error">{failure}</Alert>}
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField
+              label="Email Address"
+              type="email"
+              required
+              placeholder="colleague@example.com"
+              value={email}
+              onChange={(event) => {
+                setEmail(event.target.value);
+                setInvalid(null);
+              }}
+              error={Boolean(invalid)}
+              helperText={invalid}
+              sx={{ flex: 1 }}
+            />
+            <TextField
+              select
+              label="Role"
+              value={role}
+              onChange={(event) => {
+                setRole(event.target.value as OrgRole);
+              }}
+              sx={{ minWidth: 160 }}
+            >
+              <MenuItem value="member">Member</MenuItem>
+              <MenuItem value="admin">Admin</MenuItem>
+            </TextField>
+          </Stack>
+          <Typography variant="body2" color="text.secondary">
+            {role === 'admin'
+              ? 'Admin: full control, managing members and apps.'
+              : 'Member: manages apps, but not the organization or its members.'}
+          </Typography>
+          <Box>
+            <Button type="submit" variant="contained" disabled={isLoading}>
+              {isLoading ? 'Sending...' : 'Send Invitation'}
+            </Button>
+          </Box>
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

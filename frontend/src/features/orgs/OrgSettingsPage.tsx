@@ -1,0 +1,420 @@
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import BusinessIcon from '@mui/icons-material/Business';
+import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+
+import { errorMessage } from '../../api/errors';
+import { useAppDispatch } from '../../app/store';
+import { paths } from '../../config/paths';
+import { noticeShown } from '../auth/authSlice';
+import { useCreateOrgMutation, useDeleteOrgMutation, useUpdateOrgMutation } from './api';
+import { orgSelected } from './orgSlice';
+import type { Organization } from './types';
+import { useCurrentOrg } from './useCurrentOrg';
+import { validateOrgForm, type OrgFormErrors, type OrgFormValues } from './validation';
+
+const NEW_ORG = '__new__';
+/** How long the save confirmation stays (spec §9). */
+const SAVED_BANNER_MS = 3000;
+
+function valuesOf(org: Organization): OrgFormValues {
+  return {
+    name: org.name,
+    website: org.profile.website ?? '',
+    contactEmail: org.profile.contactEmail ?? '',
+    description: org.profile.description ?? '',
+    logo: org.profile.logo ?? '',
+  };
+}
+
+/** `/org-settings` (spec §2): the selector, the profile form (read-only for members), delete. */
+export function OrgSettingsPage() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const { orgs, current, isAdmin, isLoading, isError, refetch } = useCurrentOrg();
+  const requestedId = params.get('orgId');
+
+  // `?orgId=` selects that organization once it is among the user's.
+  useEffect(() => {
+    if (requestedId && orgs.some((org) => org.id === requestedId) && current?.id !== requestedId) {
+      dispatch(orgSelected(requestedId));
+    }
+  }, [requestedId, orgs, current, dispatch]);
+
+  const [creating, setCreating] = useState(false);
+
+  if (isLoading) {
+    return (
+      <Stack sx={{ alignItems: 'center', py: 8 }} role="status" aria-live="polite">
+        <CircularProgress aria-label="Loading organization" />
+      </Stack>
+    );
+  }
+  if (isError) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={refetch}>
+            Retry
+          </Button>
+        }
+      >
+        Failed to load organization data. Please try again.
+      </Alert>
+    );
+  }
+
+  return (
+    <Stack spacing={3}>
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
+        Organization Settings
+      </Typography>
+      {params.get('welcome') === 'true' && (
+        <Alert severity="success">
+          Welcome to {params.get('orgName') ?? current?.name ?? 'your new organization'}! You have
+          joined the organization.
+        </Alert>
+      )}
+      {params.get('existing') === 'true' && (
+        <Alert severity="info">You are already a member of this organization.</Alert>
+      )}
+      {orgs.length === 0 || !current ? (
+        <Card variant="outlined">
+          <CardContent>
+            <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+              <Typography>
+                You don&apos;t have an active organization. Please create or join an organization
+                first.
+              </Typography>
+              <Button
+                variant="contained"
+                startIcon={<AddIcon />}
+                onClick={() => {
+                  setCreating(true);
+                }}
+              >
+                New Organization
+              </Button>
+            </Stack>
+          </CardContent>
+        </Card>
+      ) : (
+        <>
+          <TextField
+            select
+            label="Organization"
+            value={current.id}
+            onChange={(event) => {
+              if (event.target.value === NEW_ORG) setCreating(true);
+              else dispatch(orgSelected(event.target.value));
+            }}
+            sx={{ maxWidth: 420 }}
+          >
+            {orgs.map((org) => (
+              <MenuItem key={org.id} value={org.id}>
+                {org.name}
+              </MenuItem>
+            ))}
+            <MenuItem value={NEW_ORG}>
+              <AddIcon fontSize="small" sx={{ mr: 1 }} /> New Organization
+            </MenuItem>
+          </TextField>
+          <OrgProfileForm key={current.id} org={current} editable={isAdmin} />
+          {isAdmin && (
+            <DeleteOrganization
+              org={current}
+              onDeleted={() => {
+                dispatch(orgSelected(null));
+                void navigate(paths.orgSettings(), { replace: true });
+              }}
+            />
+          )}
+        </>
+      )}
+      <NewOrganizationDialog
+        open={creating}
+        onClose={() => {
+          setCreating(false);
+        }}
+      />
+    </Stack>
+  );
+}
+
+function OrgProfileForm({ org, editable }: { org: Organization; editable: boolean }) {
+  const [values, setValues] = useState<OrgFormValues>(() => valuesOf(org));
+  const [errors, setErrors] = useState<OrgFormErrors>({});
+  const [saved, setSaved] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [update, { isLoading: saving }] = useUpdateOrgMutation();
+  const dispatch = useAppDispatch();
+
+  useEffect(() => {
+    if (!saved) return;
+    const timer = setTimeout(() => {
+      setSaved(false);
+    }, SAVED_BANNER_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [saved]);
+
+  const field = (name: keyof OrgFormValues) => ({
+    name,
+    value: values[name],
+    onChange: (event: { target: { value: string } }) => {
+      setValues((previous) => ({ ...previous, [name]: event.target.value }));
+      setErrors((previous) => ({ ...previous, [name]: undefined }));
+    },
+    error: Boolean(errors[name]),
+    helperText: errors[name],
+    disabled: !editable || saving,
+    fullWidth: true,
+  });
+
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const found = validateOrgForm(values);
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) return;
+    try {
+      await update({
+        orgId: org.id,
+        change: {
+          name: values.name.trim(),
+          profile: {
+            website: values.website.trim() || null,
+            contactEmail: values.contactEmail.trim(),
+            description: values.description.trim() || null,
+            logo: values.logo.trim() || null,
+          },
+        },
+      }).unwrap();
+      setSaved(true);
+      dispatch(noticeShown({ severity: 'success', text: 'Organization updated successfully' }));
+    } catch (error) {
+      setFailure(errorMessage(error, 'Failed to update organization. Please try again.'));
+    }
+  };
+
+  return (
+    <Card variant="outlined" component="section" aria-labelledby="org-profile-title">
+      <CardContent>
+        <Stack component="form" spacing={2.5} onSubmit={(event) => void submit(event)} noValidate>
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <Avatar
+              src={values.logo || undefined}
+              alt={values.logo ? `${org.name} logo` : undefined}
+              variant="rounded"
+              sx={{ width: 56, height: 56 }}
+            >
+              <BusinessIcon />
+            </Avatar>
+            <Typography id="org-profile-title" variant="h6" component="h2">
+              Organization profile
+            </Typography>
+          </Stack>
+          {!editable && <Alert severity="info">Contact an administrator to make changes.</Alert>}
+          {saved && <Alert severity="success">Organization updated successfully</Alert>}
+          {failure && <Alert severity="error">{failure}</Alert>}
+          <TextField label="Organization name" required {...field('name')} />
+          <TextField
+            label="Website"
+            type="url"
+            placeholder="https://example.com"
+            {...field('website')}
+          />
+          <TextField
+            label="Contact email"
+            type="email"
+            required
+            placeholder="contact@example.com"
+            {...field('contactEmail')}
+          />
+          <TextField label="Description" multiline minRows={3} {...field('description')} />
+          <TextField
+            label="Logo URL"
+            type="url"
+            placeholder="https://example.com/logo.png"
+            {...field('logo')}
+          />
+          {editable && (
+            <Box>
+              <Button type="submit" variant="contained" disabled={saving}>
+                {saving ? 'Saving...' : 'Save Changes'}
+              </Button>
+            </Box>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DeleteOrganization({ org, onDeleted }: { org: Organization; onDeleted: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [remove, { isLoading }] = useDeleteOrgMutation();
+  const dispatch = useAppDispatch();
+
+  const confirm = async () => {
+    setFailure(null);
+    try {
+      await remove(org.id).unwrap();
+      setOpen(false);
+      dispatch(noticeShown({ severity: 'success', text: 'Organization deleted successfully' }));
+      onDeleted();
+    } catch (error) {
+      setFailure(errorMessage(error, 'Failed to delete organization.'));
+    }
+  };
+
+  return (
+    <Card variant="outlined" sx={{ borderColor: 'error.main' }}>
+      <CardContent>
+        <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+          <Typography variant="h6" component="h2">
+            Delete organization
+          </Typography>
+          <Typography color="text.secondary">
+            Deleting removes the organization and its members. An organization that still owns apps
+            cannot be deleted: move or delete its apps first.
+          </Typography>
+          <Button
+            color="error"
+            variant="outlined"
+            onClick={() => {
+              setFailure(null);
+              setOpen(true);
+            }}
+          >
+            Delete Organization
+          </Button>
+        </Stack>
+      </CardContent>
+      <Dialog
+        open={open}
+        onClose={() => {
+          setOpen(false);
+        }}
+      >
+        <DialogTitle>Delete {org.name}?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            This cannot be undone. Members lose access to the organization.
+          </DialogContentText>
+          {failure && (
+            <Alert severity="error" sx={{ mt: 2 }}>
+              {failure}
+            </Alert>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button
+            onClick={() => {
+              setOpen(false);
+            }}
+          >
+            Cancel
+          </Button>
+          <Button color="error" onClick={() => void confirm()} disabled={isLoading}>
+            {isLoading ? 'Deleting...' : 'Delete'}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Card>
+  );
+}
+
+function NewOrganizationDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [name, setName] = useState('');
+  const [contactEmail, setContactEmail] = useState('');
+  const [errors, setErrors] = useState<OrgFormErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [create, { isLoading }] = useCreateOrgMutation();
+  const dispatch = useAppDispatch();
+
+  const close = () => {
+    setName('');
+    setContactEmail('');
+    setErrors({});
+    setFailure(null);
+    onClose();
+  };
+
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const found = validateOrgForm({ name, contactEmail, website: '', description: '', logo: '' });
+    setErrors(found);
+    if (found.name || found.contactEmail) return;
+    try {
+      const org = await create({ name: name.trim(), contactEmail: contactEmail.trim() }).unwrap();
+      dispatch(orgSelected(org.id));
+      dispatch(noticeShown({ severity: 'success', text: 'Organization created successfully' }));
+      close();
+    } catch (error) {
+      setFailure(errorMessage(error, 'Failed to create organization'));
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={close} fullWidth maxWidth="xs">
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <DialogTitle>New Organization</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {failure && <Alert severity="error">{failure}</Alert>}
+            <TextField
+              label="Organization name"
+              required
+              autoFocus
+              value={name}
+              onChange={(event) => {
+                setName(event.target.value);
+              }}
+              error={Boolean(errors.name)}
+              helperText={errors.name}
+            />
+            <TextField
+              label="Contact email"
+              type="email"
+              required
+              value={contactEmail}
+              onChange={(event) => {
+                setContactEmail(event.target.value);
+              }}
+              error={Boolean(errors.contactEmail)}
+              helperText={errors.contactEmail}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close}>Cancel</Button>
+          <Button type="submit" variant="contained" disabled={isLoading}>
+            {isLoading ? 'Creating...' : 'Create'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

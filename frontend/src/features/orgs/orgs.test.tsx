@@ -1,0 +1,339 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { makeStore } from '../../app/store';
+import { renderWithProviders } from '../../testing/render';
+import { server } from '../../testing/server';
+import { OrgSwitcher } from './OrgSwitcher';
+import { MembersPage } from './MembersPage';
+import { OrgSettingsPage } from './OrgSettingsPage';
+import { ProfileIncompleteBanner } from './ProfileIncompleteBanner';
+import { acceptanceFailure } from './acceptance';
+import type { Organization } from './types';
+
+const ME = { id: 'u-ada', email: 'ada@example.com' };
+const BOB = { id: 'u-bob', email: 'bob@example.com' };
+
+function signedInStore() {
+  return makeStore({
+    auth: {
+      status: 'signedIn',
+      user: ME,
+      accessToken: 'access-1',
+      coreToken: 'core-1',
+      recovery: false,
+      notice: null,
+    },
+  });
+}
+
+function org(overrides: Partial<Organization> = {}): Organization {
+  return {
+    id: 'org-1',
+    name: "ada's Organization",
+    profile: { contactEmail: 'team@acme.test', website: null, description: null, logo: null },
+    members: [
+      { user: ME, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
+      { user: BOB, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },
+    ],
+    pendingInvites: [
+      {
+        email: 'cy@example.com',
+        role: 'member',
+        invitedAt: '2026-11-20T10:00:00Z',
+        expiresAt: '2999-01-01T00:00:00Z',
+        emailSentCount: 3,
+      },
+      {
+        email: 'old@example.com',
+        role: 'admin',
+        invitedAt: '2026-01-01T10:00:00Z',
+        expiresAt: '2026-01-08T10:00:00Z',
+        emailSentCount: 1,
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** The organization calls, answering `orgs`; records what was sent. */
+function serveOrgs(orgs: Organization[]) {
+  const sent: { method: string; path: string; body: unknown; auth: string | null }[] = [];
+  const record = async (request: Request) => {
+    const body: unknown = request.method === 'GET' ? null : await request.json().catch(() => null);
+    sent.push({
+      method: request.method,
+      path: new URL(request.url).pathname,
+      body,
+      auth: request.headers.get('Authorization'),
+    });
+  };
+  server.use(
+    http.get('*/api/orgs', async ({ request }) => {
+      await record(request);
+      return HttpResponse.json({ success: true, data: orgs });
+    }),
+    http.get('*/api/orgs/:orgId', async ({ request, params }) => {
+      await record(request);
+      const found = orgs.find((o) => o.id === params.orgId);
+      return found
+        ? HttpResponse.json({ success: true, data: found })
+        : HttpResponse.json(
+            { error: 'Organization not found', code: 'NOT_FOUND' },
+            { status: 404 },
+          );
+    }),
+    http.put('*/api/orgs/:orgId', async ({ request }) => {
+      await record(request);
+      return HttpResponse.json({ success: true, data: orgs[0] });
+    }),
+    http.post('*/api/orgs', async ({ request }) => {
+      await record(request);
+      const created = org({ id: 'org-2', name: 'Second' });
+      orgs.push(created);
+      return HttpResponse.json({ success: true, data: created }, { status: 201 });
+    }),
+    http.post('*/api/orgs/:orgId/members', async ({ request }) => {
+      await record(request);
+      return HttpResponse.json({ success: true, data: null }, { status: 201 });
+    }),
+    http.post('*/api/orgs/:orgId/invites/resend', async ({ request }) => {
+      await record(request);
+      return HttpResponse.json({ success: true, data: null });
+    }),
+  );
+  return sent;
+}
+
+describe('members', () => {
+  it('shows an admin the members, the pending invitations and their actions', async () => {
+    serveOrgs([org()]);
+    renderWithProviders(<MembersPage />, { store: signedInStore() });
+
+    const table = await screen.findByRole('table', { name: 'Members' });
+    expect(screen.getByText('Manage members of the organization')).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Actions' })).toBeInTheDocument();
+    // Bob's role can change and he can be removed; the only admin cannot leave.
+    expect(within(table).getByLabelText('Role of bob@example.com')).toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'Remove' })).toBeEnabled();
+    expect(within(table).getByRole('button', { name: 'Leave' })).toBeDisabled();
+    expect(
+      screen.getByText(
+        'You cannot leave as you are the only admin. Promote another member to admin first.',
+      ),
+    ).toBeInTheDocument();
+    // Pending invitations: resent count, expiry, Resend only while valid.
+    expect(within(table).getByText('cy@example.com (pending)')).toBeInTheDocument();
+    expect(within(table).getByText('Resent 2 times')).toBeInTheDocument();
+    expect(within(table).getByText('Expired')).toBeInTheDocument();
+    expect(within(table).getAllByRole('button', { name: 'Resend' })).toHaveLength(1);
+    expect(within(table).getAllByRole('button', { name: 'Cancel' })).toHaveLength(2);
+    expect(screen.getByRole('heading', { name: 'Invite New Member' })).toBeInTheDocument();
+  });
+
+  it('invites by e-mail with the chosen role, refusing an address without an at-sign', async () => {
+    const sent = serveOrgs([org()]);
+    const { user } = renderWithProviders(<MembersPage />, { store: signedInStore() });
+    const address = await screen.findByLabelText(/Email Address/);
+
+    await user.type(address, 'not-an-address');
+    await user.click(screen.getByRole('button', { name: 'Send Invitation' }));
+    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(sent.some((s) => s.path.endsWith('/members'))).toBe(false);
+
+    await user.clear(address);
+    await user.type(address, 'dee@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send Invitation' }));
+    expect(await screen.findByText('Invitation sent successfully!')).toBeInTheDocument();
+    const invite = sent.find((s) => s.method === 'POST' && s.path === '/api/orgs/org-1/members');
+    expect(invite?.body).toEqual({ email: 'dee@example.com', role: 'member' });
+    expect(invite?.auth).toBe('Bearer core-1');
+  });
+
+  it('gives a member the read-only view with a Leave button of their own', async () => {
+    serveOrgs([
+      org({
+        members: [
+          { user: BOB, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
+          { user: ME, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },
+        ],
+      }),
+    ]);
+    renderWithProviders(<MembersPage />, { store: signedInStore() });
+
+    expect(
+      await screen.findByText('Manage members of the organization (read-only view)'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Actions' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Remove' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Invite New Member' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Leave' })).toBeEnabled();
+  });
+
+  it('says so when the user has no organization, and when loading fails', async () => {
+    serveOrgs([]);
+    renderWithProviders(<MembersPage />, { store: signedInStore() });
+    expect(
+      await screen.findByText(
+        "You don't have an active organization. Please create or join an organization first.",
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the load failure', async () => {
+    server.use(
+      http.get('*/api/orgs', () =>
+        HttpResponse.json({ error: 'boom', code: 'INTERNAL' }, { status: 500 }),
+      ),
+    );
+    renderWithProviders(<MembersPage />, { store: signedInStore() });
+    expect(await screen.findByText('Failed to load members')).toBeInTheDocument();
+  });
+});
+
+describe('organization settings', () => {
+  it('lets an admin save the profile after checking the required fields', async () => {
+    const sent = serveOrgs([org()]);
+    const { user } = renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    const name = await screen.findByLabelText(/Organization name/);
+    const contact = screen.getByLabelText(/Contact email/);
+
+    await user.clear(name);
+    await user.clear(contact);
+    await user.type(contact, 'nope');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(screen.getByText('Organization name is required')).toBeInTheDocument();
+    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+
+    await user.type(name, 'Acme');
+    await user.clear(contact);
+    await user.type(contact, 'hello@acme.test');
+    await user.type(screen.getByLabelText(/Website/), 'https://acme.test');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => {
+      expect(sent.some((s) => s.method === 'PUT')).toBe(true);
+    });
+    expect(sent.find((s) => s.method === 'PUT')?.body).toEqual({
+      name: 'Acme',
+      profile: {
+        website: 'https://acme.test',
+        contactEmail: 'hello@acme.test',
+        description: null,
+        logo: null,
+      },
+    });
+    expect(await screen.findAllByText('Organization updated successfully')).not.toHaveLength(0);
+  });
+
+  it('shows a member a read-only form', async () => {
+    serveOrgs([
+      org({
+        members: [
+          { user: BOB, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
+          { user: ME, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },
+        ],
+      }),
+    ]);
+    renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    expect(
+      await screen.findByText('Contact an administrator to make changes.'),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText(/Organization name/)).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete Organization' })).not.toBeInTheDocument();
+  });
+
+  it('creates an organization from the New Organization dialog', async () => {
+    const sent = serveOrgs([org()]);
+    const { user, store } = renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    await user.click(await screen.findByRole('combobox', { name: 'Organization' }));
+    await user.click(await screen.findByRole('option', { name: /New Organization/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(within(dialog).getByText('Organization name is required')).toBeInTheDocument();
+    expect(within(dialog).getByText('Contact email is required')).toBeInTheDocument();
+
+    await user.type(within(dialog).getByLabelText(/Organization name/), 'Second');
+    await user.type(within(dialog).getByLabelText(/Contact email/), 'second@acme.test');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => {
+      expect(store.getState().org.currentOrgId).toBe('org-2');
+    });
+    expect(sent.find((s) => s.method === 'POST' && s.path === '/api/orgs')?.body).toEqual({
+      name: 'Second',
+      contactEmail: 'second@acme.test',
+    });
+  });
+
+  it('shows the welcome banner of an accepted invitation', async () => {
+    serveOrgs([org()]);
+    renderWithProviders(<OrgSettingsPage />, {
+      store: signedInStore(),
+      route: '/?welcome=true&orgName=Acme&orgId=org-1',
+    });
+    expect(await screen.findByText(/Welcome to Acme!/)).toBeInTheDocument();
+  });
+
+  it('says when the organization cannot be loaded', async () => {
+    server.use(
+      http.get('*/api/orgs', () =>
+        HttpResponse.json({ error: 'boom', code: 'INTERNAL' }, { status: 500 }),
+      ),
+    );
+    renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    expect(
+      await screen.findByText('Failed to load organization data. Please try again.'),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('layout pieces', () => {
+  it('warns on every page while the organization has no contact e-mail', async () => {
+    serveOrgs([org({ profile: { contactEmail: null } })]);
+    renderWithProviders(<ProfileIncompleteBanner />, { store: signedInStore() });
+    expect(await screen.findByText('Organization profile incomplete')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Complete the organization profile/ })).toHaveAttribute(
+      'href',
+      '/org-settings',
+    );
+  });
+
+  it('shows the switcher only with more than one organization', async () => {
+    serveOrgs([org(), org({ id: 'org-2', name: 'Second' })]);
+    const { user, store } = renderWithProviders(<OrgSwitcher />, { store: signedInStore() });
+    await user.click(await screen.findByRole('combobox', { name: 'Organization' }));
+    await user.click(await screen.findByRole('option', { name: 'Second' }));
+    expect(store.getState().org.currentOrgId).toBe('org-2');
+    expect(store.getState().auth.notice?.text).toBe('Switched to Second');
+  });
+});
+
+describe('accepting an invitation', () => {
+  const failure = (status: number, error?: string) =>
+    acceptanceFailure({ status, data: error ? { error, code: 'X' } : undefined });
+
+  it('answers each failure of spec §8 with its message and destination', () => {
+    expect(failure(400, 'You are already a member of this organization:org-9')).toEqual({
+      to: '/org-settings?orgId=org-9&existing=true',
+      notice: { severity: 'info', text: 'You are already a member of this organization' },
+    });
+    expect(failure(400, 'This invitation has already been accepted')).toEqual({
+      to: '/dashboard',
+      notice: { severity: 'info', text: 'This invitation has already been used' },
+    });
+    expect(failure(400, 'This invitation has expired')).toEqual({
+      to: '/dashboard',
+      notice: {
+        severity: 'error',
+        text: 'This invitation has expired. Please request a new invitation.',
+      },
+    });
+    expect(failure(403, 'This invitation was sent to another address').notice.text).toBe(
+      'Invitation error: This invitation was sent to another address',
+    );
+    expect(failure(500).notice.text).toBe(
+      'Failed to accept the invitation. It may be invalid or expired.',
+    );
+  });
+});

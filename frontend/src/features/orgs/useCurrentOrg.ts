@@ -1,0 +1,67 @@
+import { useEffect } from 'react';
+
+import { useAppDispatch, useAppSelector } from '../../app/store';
+import { selectAuthUser, selectBearer } from '../auth/authSlice';
+import { useListOrgsQuery } from './api';
+import { orgSelected, selectCurrentOrgId } from './orgSlice';
+import type { Organization, OrgRole } from './types';
+
+export interface CurrentOrg {
+  orgs: Organization[];
+  /** The organization the screens work on (the stored choice, else the first). */
+  current: Organization | null;
+  /** The signed-in user's role in it. */
+  role: OrgRole | null;
+  isAdmin: boolean;
+  isLoading: boolean;
+  isError: boolean;
+  refetch: () => void;
+}
+
+/** The signed-in user's role in `org`, read from its members. */
+export function roleIn(
+  org: Organization,
+  user: { id: string; email: string } | null,
+): OrgRole | null {
+  if (!user) return null;
+  if (org.role) return org.role;
+  const email = user.email.toLowerCase();
+  const me = org.members.find(
+    (member) => member.user.id === user.id || member.user.email.toLowerCase() === email,
+  );
+  return me?.role ?? null;
+}
+
+/** The user's organizations and the current one; keeps the stored choice valid. */
+export function useCurrentOrg(): CurrentOrg {
+  const dispatch = useAppDispatch();
+  const bearer = useAppSelector(selectBearer);
+  const user = useAppSelector(selectAuthUser);
+  const storedId = useAppSelector(selectCurrentOrgId);
+  const {
+    data: orgs = [],
+    isLoading,
+    isFetching,
+    isError,
+    refetch,
+  } = useListOrgsQuery(undefined, {
+    skip: !bearer,
+  });
+  const current = orgs.find((org) => org.id === storedId) ?? orgs[0] ?? null;
+
+  // Only a fresh list may overrule the stored choice: one just made may not be in the list being refetched.
+  useEffect(() => {
+    if (current && current.id !== storedId && !isFetching) dispatch(orgSelected(current.id));
+  }, [current, storedId, isFetching, dispatch]);
+
+  const role = current ? roleIn(current, user) : null;
+  return {
+    orgs,
+    current,
+    role,
+    isAdmin: role === 'admin',
+    isLoading,
+    isError,
+    refetch: () => void refetch(),
+  };
+}
