@@ -115,7 +115,9 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
 
   const isMe = (member: OrgMember) =>
     member.user.id === user?.id || member.user.email.toLowerCase() === user?.email.toLowerCase();
-  const admins = org.members.filter((member) => member.role === 'admin').length;
+  const members = org.members ?? [];
+  const invites = org.pendingInvites ?? [];
+  const admins = members.filter((member) => member.role === 'admin').length;
   // The moment the page opened: an invitation expiring while it is open shows as expired on the next visit.
   const [now] = useState(() => Date.now());
 
@@ -181,12 +183,12 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
             </TableRow>
           </TableHead>
           <TableBody>
-            {org.members.length === 0 && org.pendingInvites.length === 0 && (
+            {members.length === 0 && invites.length === 0 && (
               <TableRow>
                 <TableCell colSpan={isAdmin ? 4 : 3}>No members found</TableCell>
               </TableRow>
             )}
-            {org.members.map((member) => {
+            {members.map((member) => {
               const mine = isMe(member);
               const onlyAdmin = mine && member.role === 'admin' && admins <= 1;
               return (
@@ -252,7 +254,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                 </TableRow>
               );
             })}
-            {org.pendingInvites.map((invite) => {
+            {invites.map((invite) => {
               const expired = new Date(invite.expiresAt).getTime() <= now;
               return (
                 <TableRow key={`invite-${invite.email}`} sx={{ opacity: 0.65 }}>

@@ -23,13 +23,14 @@ export interface PendingInvite {
   emailSentCount: number;
 }
 
-/** An organization as the API answers it (spec §3). */
+/** An organization as the API answers it (spec §3). The list names the caller's role; one organization's
+ * answer also carries its members and pending invitations. */
 export interface Organization {
   id: string;
   name: string;
   profile: OrgProfile;
-  members: OrgMember[];
-  pendingInvites: PendingInvite[];
+  members?: OrgMember[];
+  pendingInvites?: PendingInvite[];
   /** The caller's own role, where the answer names it. */
   role?: OrgRole;
 }

@@ -26,7 +26,7 @@ export function roleIn(
   if (!user) return null;
   if (org.role) return org.role;
   const email = user.email.toLowerCase();
-  const me = org.members.find(
+  const me = (org.members ?? []).find(
     (member) => member.user.id === user.id || member.user.email.toLowerCase() === email,
   );
   return me?.role ?? null;
