@@ -5,6 +5,7 @@ pub mod admin_cli;
 pub mod config;
 pub mod identity;
 pub mod oauth;
+pub mod orgs;
 pub mod startup;
 pub mod system;
 pub mod telemetry;

@@ -57,6 +57,7 @@ impl Application {
             memberships: http_adapter::auth::Memberships(std::sync::Arc::new(
                 db_adapter::repos::DieselMemberDirectory::new(db.clone()),
             )),
+            orgs: crate::orgs::wire(config, &db),
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();

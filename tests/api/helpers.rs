@@ -82,3 +82,71 @@ pub async fn spawn_app_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp
         database,
     }
 }
+
+/// A user made through the identity service and the product API, as a browser makes one.
+pub struct User {
+    pub id: String,
+    /// The product API's core token.
+    pub token: String,
+}
+
+impl TestApp {
+    /// Signs a new user up (without SMTP the address is confirmed at once), signs in and exchanges the
+    /// access token for a core token.
+    pub async fn new_user(&self, email: &str) -> User {
+        let password = "a sufficiently long passphrase 42";
+        let auth = |path: &str| {
+            self.client
+                .post(self.url(&format!("/auth/v1{path}")))
+                .header("apikey", "built-in")
+                .header("Authorization", "Bearer built-in")
+        };
+        let signed_up = auth("/signup")
+            .json(&serde_json::json!({"email": email, "password": password}))
+            .send()
+            .await
+            .expect("sign-up");
+        assert_eq!(signed_up.status(), reqwest::StatusCode::OK, "sign-up of {email}");
+        let session: serde_json::Value = auth("/token?grant_type=password")
+            .json(&serde_json::json!({"email": email, "password": password}))
+            .send()
+            .await
+            .expect("sign-in")
+            .json()
+            .await
+            .expect("session");
+        let access = session["access_token"].as_str().expect("access token");
+        let exchanged: serde_json::Value = self
+            .client
+            .post(self.url("/api/auth/exchange-token"))
+            .json(&serde_json::json!({"supabaseToken": access}))
+            .send()
+            .await
+            .expect("exchange")
+            .json()
+            .await
+            .expect("core token");
+        User {
+            id: session["user"]["id"].as_str().expect("user id").to_owned(),
+            token: exchanged["coreToken"].as_str().expect("core token").to_owned(),
+        }
+    }
+
+    /// A product API call with a bearer (none for `""`) and an optional JSON body.
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: Option<serde_json::Value>,
+    ) -> reqwest::Response {
+        let mut request = self.client.request(method, self.url(path));
+        if !token.is_empty() {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        request.send().await.expect("request")
+    }
+}

@@ -8,4 +8,5 @@ mod hosted;
 mod identity;
 mod mail;
 mod openapi;
+mod orgs;
 mod skeleton;

@@ -8,6 +8,7 @@ pub mod headers;
 pub mod identity;
 pub mod oauth;
 pub mod openapi;
+pub mod orgs;
 pub mod public_config;
 pub mod request_log;
 pub mod spa;
@@ -28,6 +29,8 @@ pub struct HttpState {
     pub auth: auth::ProductAuth,
     /// Memberships, for the `x-org-id` check of org-scoped requests ([`auth::OrgScope`]).
     pub memberships: auth::Memberships,
+    /// Organizations, members and invitations.
+    pub orgs: orgs::OrgsApi,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -55,6 +58,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
                 web::scope("/api")
                     .route("/public-config", web::get().to(public_config::get))
                     .configure(auth::routes)
+                    .configure(orgs::routes(state.orgs.clone()))
                     .default_service(web::to(system::api_not_found)),
             )
             .configure(spa::configure(frontend_dir));

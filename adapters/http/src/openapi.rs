@@ -65,12 +65,24 @@ impl Modify for BearerAuth {
         crate::auth::me::me,
         crate::auth::me::update_profile,
         crate::auth::admin::check,
+        crate::orgs::list,
+        crate::orgs::create,
+        crate::orgs::get,
+        crate::orgs::update,
+        crate::orgs::delete,
+        crate::orgs::invite,
+        crate::orgs::change_role,
+        crate::orgs::remove_member,
+        crate::orgs::resend,
+        crate::orgs::rescind,
+        crate::orgs::accept,
     ),
     components(schemas(ErrorBody, Health)),
     modifiers(&BearerAuth),
     tags(
         (name = "system", description = "Health and the browser's start-up configuration"),
         (name = "auth", description = "The core token and the signed-in user"),
+        (name = "organizations", description = "Organizations, their members and invitations"),
     )
 )]
 pub struct ApiDoc;
@@ -167,5 +179,23 @@ mod tests {
             missing.is_empty(),
             "routes without an OpenAPI description (add #[utoipa::path] and list them in ApiDoc): {missing:?}"
         );
+    }
+
+    #[test]
+    fn operation_ids_are_unique_so_that_generated_clients_compile() {
+        let json: serde_json::Value = serde_json::from_str(&document_json().unwrap()).unwrap();
+        let mut seen = std::collections::BTreeMap::new();
+        for (path, item) in json["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                if let Some(id) = operation["operationId"].as_str() {
+                    let previous = seen.insert(id.to_owned(), format!("{method} {path}"));
+                    assert!(
+                        previous.is_none(),
+                        "operationId {id} of {method} {path} is also {previous:?}"
+                    );
+                }
+            }
+        }
+        assert!(seen.len() >= 6);
     }
 }

@@ -83,6 +83,132 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/orgs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's organizations, with their role in each. A user with none gets a personal organization
+     *     first, so that a new user's first dashboard already has one.
+     */
+    get: operations['list_orgs'];
+    put?: never;
+    /** Creates an organization with the caller as its admin; with a contact e-mail, the profile has it at once. */
+    post: operations['create_org'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/accept/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Accepts an invitation sent to the caller's address: the caller joins with the invitation's role. */
+    post: operations['accept_invite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One organization with its members and pending invitations. */
+    get: operations['get_org'];
+    /** Changes the name and profile (admins). */
+    put: operations['update_org'];
+    post?: never;
+    /** Deletes the organization (admins); refused while it owns apps. */
+    delete: operations['delete_org'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/invites/rescind': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancels a pending invitation (admins): its link stops working. */
+    post: operations['rescind_invite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/invites/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends a pending invitation again with a new link (admins; only while it has not expired). */
+    post: operations['resend_invite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Invites someone by e-mail (admins); the invitation e-mail goes through the outbox. */
+    post: operations['invite_member'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/members/{memberId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Removes a member (admins), or, when `memberId` is the caller, leaves the organization. */
+    delete: operations['remove_member'];
+    options?: never;
+    head?: never;
+    /** Changes a member's role (admins; not one's own; never the only admin). */
+    patch: operations['change_member_role'];
+    trace?: never;
+  };
   '/api/public-config': {
     parameters: {
       query?: never;
@@ -121,9 +247,105 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description `POST /api/orgs/accept/{token}`: the organization joined. */
+    AcceptedDto: {
+      id: string;
+      name: string;
+    };
     AdminCheckResponse: {
       isAdmin: boolean;
       role: components['schemas']['RoleName'] | null;
+    };
+    /**
+     * @description `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
+     *     e-mail may be left out (it is asked for later).
+     */
+    CreateOrgRequest: {
+      name?: string | null;
+      contactEmail?: string | null;
+    };
+    /** @description The `{success, data}` envelope of the organization calls. */
+    Envelope_AcceptedDto: {
+      success: boolean;
+      /** @description `POST /api/orgs/accept/{token}`: the organization joined. */
+      data: {
+        id: string;
+        name: string;
+      };
+    };
+    /** @description The `{success, data}` envelope of the organization calls. */
+    Envelope_InviteDto: {
+      success: boolean;
+      /** @description A pending invitation (specification §3). */
+      data: {
+        email: string;
+        role: components['schemas']['RoleDto'];
+        /** Format: date-time */
+        invitedAt: string;
+        /** Format: date-time */
+        expiresAt: string;
+        /**
+         * Format: int32
+         * @description How many times the invitation e-mail was sent (1 + resends).
+         */
+        emailSentCount: number;
+        /** @description Whether it has expired (it can no longer be accepted or resent, only cancelled). */
+        expired: boolean;
+      };
+    };
+    /** @description The `{success, data}` envelope of the organization calls. */
+    Envelope_Option_bool: {
+      success: boolean;
+      data: null | boolean;
+    };
+    /** @description The `{success, data}` envelope of the organization calls. */
+    Envelope_OrgDto: {
+      success: boolean;
+      /** @description One organization with its members and pending invitations (`GET /api/orgs/{orgId}`). */
+      data: {
+        id: string;
+        name: string;
+        profile: components['schemas']['ProfileDto'];
+        /** @description The caller's role in it. */
+        role: components['schemas']['RoleDto'];
+        members: components['schemas']['MemberDto'][];
+        pendingInvites: components['schemas']['InviteDto'][];
+        /** Format: date-time */
+        createdAt: string;
+        /** Format: date-time */
+        updatedAt: string;
+      };
+    };
+    /** @description The `{success, data}` envelope of the organization calls. */
+    Envelope_OrgSummaryDto: {
+      success: boolean;
+      /** @description An organization of the caller, with the caller's role (`GET /api/orgs`). */
+      data: {
+        id: string;
+        name: string;
+        profile: components['schemas']['ProfileDto'];
+        /** @description The caller's role in it. */
+        role: components['schemas']['RoleDto'];
+        /** Format: date-time */
+        createdAt: string;
+        /** Format: date-time */
+        updatedAt: string;
+      };
+    };
+    /** @description The `{success, data}` envelope of the organization calls. */
+    Envelope_Vec_OrgSummaryDto: {
+      success: boolean;
+      data: {
+        id: string;
+        name: string;
+        profile: components['schemas']['ProfileDto'];
+        /** @description The caller's role in it. */
+        role: components['schemas']['RoleDto'];
+        /** Format: date-time */
+        createdAt: string;
+        /** Format: date-time */
+        updatedAt: string;
+      }[];
     };
     /** @description The error envelope every error answers (PRODUCT.md §6). */
     ErrorBody: {
@@ -177,6 +399,31 @@ export interface components {
      * @enum {string}
      */
     IdentityKind: 'builtin' | 'hosted';
+    /** @description A pending invitation (specification §3). */
+    InviteDto: {
+      email: string;
+      role: components['schemas']['RoleDto'];
+      /** Format: date-time */
+      invitedAt: string;
+      /** Format: date-time */
+      expiresAt: string;
+      /**
+       * Format: int32
+       * @description How many times the invitation e-mail was sent (1 + resends).
+       */
+      emailSentCount: number;
+      /** @description Whether it has expired (it can no longer be accepted or resent, only cancelled). */
+      expired: boolean;
+    };
+    /** @description `POST /api/orgs/{orgId}/invites/resend` and `/rescind`. */
+    InviteEmailRequest: {
+      email?: string | null;
+    };
+    /** @description `POST /api/orgs/{orgId}/members`. */
+    InviteRequest: {
+      email?: string | null;
+      role?: components['schemas']['RoleDto'] | null;
+    };
     /** @description The signed-in user. */
     MeResponse: {
       id: string;
@@ -195,6 +442,52 @@ export interface components {
       lastSignInAt?: string | null;
       isAdmin: boolean;
       platformRole: components['schemas']['RoleName'] | null;
+    };
+    /** @description A member: `{user: {id, email}, role, joinedAt}` (specification §3). */
+    MemberDto: {
+      user: components['schemas']['MemberUserDto'];
+      role: components['schemas']['RoleDto'];
+      /** Format: date-time */
+      joinedAt: string;
+    };
+    /** @description A member's account. */
+    MemberUserDto: {
+      id: string;
+      email: string;
+    };
+    /** @description One organization with its members and pending invitations (`GET /api/orgs/{orgId}`). */
+    OrgDto: {
+      id: string;
+      name: string;
+      profile: components['schemas']['ProfileDto'];
+      /** @description The caller's role in it. */
+      role: components['schemas']['RoleDto'];
+      members: components['schemas']['MemberDto'][];
+      pendingInvites: components['schemas']['InviteDto'][];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /** @description An organization of the caller, with the caller's role (`GET /api/orgs`). */
+    OrgSummaryDto: {
+      id: string;
+      name: string;
+      profile: components['schemas']['ProfileDto'];
+      /** @description The caller's role in it. */
+      role: components['schemas']['RoleDto'];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /** @description The organization's public profile. */
+    ProfileDto: {
+      website?: string | null;
+      contactEmail?: string | null;
+      description?: string | null;
+      /** @description Image URL of the logo. */
+      logo?: string | null;
     };
     /**
      * @description Body: `{"displayName"?: string | null, "profile"?: object}` (profile keys merge; a `null` value removes
@@ -221,11 +514,29 @@ export interface components {
       providers: string[];
       identity: components['schemas']['IdentityConfig'];
     };
+    /** @description `PATCH /api/orgs/{orgId}/members/{memberId}`. */
+    RoleChangeRequest: {
+      role?: components['schemas']['RoleDto'] | null;
+    };
+    /**
+     * @description An organization role.
+     * @enum {string}
+     */
+    RoleDto: 'admin' | 'member';
     /**
      * @description A platform role as the API spells it.
      * @enum {string}
      */
     RoleName: 'admin' | 'reviewer';
+    /** @description `PUT /api/orgs/{orgId}`: the settings form. The profile may come nested (as answered) or flat. */
+    UpdateOrgRequest: {
+      name?: string | null;
+      profile?: components['schemas']['ProfileDto'] | null;
+      website?: string | null;
+      contactEmail?: string | null;
+      description?: string | null;
+      logo?: string | null;
+    };
   };
   responses: never;
   parameters: never;
@@ -385,6 +696,632 @@ export interface operations {
         };
       };
       /** @description A field is unknown or of the wrong type */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  list_orgs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller's organizations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_Vec_OrgSummaryDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  create_org: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateOrgRequest'];
+      };
+    };
+    responses: {
+      /** @description The new organization */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_OrgSummaryDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Name missing or too long; contact e-mail invalid */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  accept_invite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The token of the invitation link */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The organization joined */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_AcceptedDto'];
+        };
+      };
+      /** @description Expired, already accepted, or already a member (`…:<orgId>`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sent to another address */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown, replaced or cancelled invitation */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  get_org: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The organization */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_OrgDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  update_org: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateOrgRequest'];
+      };
+    };
+    responses: {
+      /** @description The organization as stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_OrgSummaryDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins edit the organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Name or contact e-mail missing or invalid */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  delete_org: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_Option_bool'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins delete the organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization still owns apps */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  rescind_invite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InviteEmailRequest'];
+      };
+    };
+    responses: {
+      /** @description Cancelled */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_Option_bool'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins cancel invitations */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No pending invitation for the address */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  resend_invite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InviteEmailRequest'];
+      };
+    };
+    responses: {
+      /** @description The invitation as resent */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_InviteDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins resend */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No pending invitation for the address */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The invitation has expired */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  invite_member: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InviteRequest'];
+      };
+    };
+    responses: {
+      /** @description The pending invitation */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_InviteDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins invite */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Already a member, or an invitation is pending */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not an e-mail address */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  remove_member: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description The member's user id (the caller's own to leave) */
+        memberId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed, or left */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_Option_bool'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins remove others */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization or member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The only admin cannot leave or be removed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  change_member_role: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description The member's user id */
+        memberId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoleChangeRequest'];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_Option_bool'];
+        };
+      };
+      /** @description One's own role */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins change roles */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization or member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The only admin cannot be demoted */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No role given */
       422: {
         headers: {
           [name: string]: unknown;

@@ -118,8 +118,6 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
   const members = org.members ?? [];
   const invites = org.pendingInvites ?? [];
   const admins = members.filter((member) => member.role === 'admin').length;
-  // The moment the page opened: an invitation expiring while it is open shows as expired on the next visit.
-  const [now] = useState(() => Date.now());
 
   const onRole = async (member: OrgMember, role: OrgRole) => {
     try {
@@ -255,7 +253,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
               );
             })}
             {invites.map((invite) => {
-              const expired = new Date(invite.expiresAt).getTime() <= now;
+              const { expired } = invite;
               return (
                 <TableRow key={`invite-${invite.email}`} sx={{ opacity: 0.65 }}>
                   <TableCell>

@@ -37,6 +37,9 @@ function org(overrides: Partial<Organization> = {}): Organization {
       { user: ME, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
       { user: BOB, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },
     ],
+    role: 'admin',
+    createdAt: '2026-11-01T10:00:00Z',
+    updatedAt: '2026-11-01T10:00:00Z',
     pendingInvites: [
       {
         email: 'cy@example.com',
@@ -44,6 +47,7 @@ function org(overrides: Partial<Organization> = {}): Organization {
         invitedAt: '2026-11-20T10:00:00Z',
         expiresAt: '2999-01-01T00:00:00Z',
         emailSentCount: 3,
+        expired: false,
       },
       {
         email: 'old@example.com',
@@ -51,6 +55,7 @@ function org(overrides: Partial<Organization> = {}): Organization {
         invitedAt: '2026-01-01T10:00:00Z',
         expiresAt: '2026-01-08T10:00:00Z',
         emailSentCount: 1,
+        expired: true,
       },
     ],
     ...overrides,
@@ -154,6 +159,7 @@ describe('members', () => {
   it('gives a member the read-only view with a Leave button of their own', async () => {
     serveOrgs([
       org({
+        role: 'member',
         members: [
           { user: BOB, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
           { user: ME, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },
@@ -229,6 +235,7 @@ describe('organization settings', () => {
   it('shows a member a read-only form', async () => {
     serveOrgs([
       org({
+        role: 'member',
         members: [
           { user: BOB, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
           { user: ME, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },

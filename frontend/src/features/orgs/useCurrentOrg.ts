@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
-import { selectAuthUser, selectBearer } from '../auth/authSlice';
+import { selectBearer } from '../auth/authSlice';
 import { useListOrgsQuery } from './api';
 import { orgSelected, selectCurrentOrgId } from './orgSlice';
 import type { Organization, OrgRole } from './types';
@@ -18,25 +18,10 @@ export interface CurrentOrg {
   refetch: () => void;
 }
 
-/** The signed-in user's role in `org`, read from its members. */
-export function roleIn(
-  org: Organization,
-  user: { id: string; email: string } | null,
-): OrgRole | null {
-  if (!user) return null;
-  if (org.role) return org.role;
-  const email = user.email.toLowerCase();
-  const me = (org.members ?? []).find(
-    (member) => member.user.id === user.id || member.user.email.toLowerCase() === email,
-  );
-  return me?.role ?? null;
-}
-
 /** The user's organizations and the current one; keeps the stored choice valid. */
 export function useCurrentOrg(): CurrentOrg {
   const dispatch = useAppDispatch();
   const bearer = useAppSelector(selectBearer);
-  const user = useAppSelector(selectAuthUser);
   const storedId = useAppSelector(selectCurrentOrgId);
   const {
     data: orgs = [],
@@ -54,7 +39,7 @@ export function useCurrentOrg(): CurrentOrg {
     if (current && current.id !== storedId && !isFetching) dispatch(orgSelected(current.id));
   }, [current, storedId, isFetching, dispatch]);
 
-  const role = current ? roleIn(current, user) : null;
+  const role = current?.role ?? null;
   return {
     orgs,
     current,

@@ -1,0 +1,235 @@
+//! The JSON of the organization calls (specification §3 and §7, PRODUCT.md §6: `{success, data}`), apart
+//! from the domain's types.
+
+use chrono::{DateTime, Utc};
+use domain::orgs::{InviteSummary, Member, OrgDetails, OrgMembership, OrgProfile, OrgRole, Organization};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// An organization role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RoleDto {
+    Admin,
+    Member,
+}
+
+impl From<OrgRole> for RoleDto {
+    fn from(role: OrgRole) -> Self {
+        match role {
+            OrgRole::Admin => Self::Admin,
+            OrgRole::Member => Self::Member,
+        }
+    }
+}
+
+impl From<RoleDto> for OrgRole {
+    fn from(role: RoleDto) -> Self {
+        match role {
+            RoleDto::Admin => Self::Admin,
+            RoleDto::Member => Self::Member,
+        }
+    }
+}
+
+/// The organization's public profile.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileDto {
+    pub website: Option<String>,
+    pub contact_email: Option<String>,
+    pub description: Option<String>,
+    /// Image URL of the logo.
+    pub logo: Option<String>,
+}
+
+impl From<&OrgProfile> for ProfileDto {
+    fn from(profile: &OrgProfile) -> Self {
+        Self {
+            website: profile.website.clone(),
+            contact_email: profile.contact_email.as_ref().map(|e| e.as_str().to_owned()),
+            description: profile.description.clone(),
+            logo: profile.logo.clone(),
+        }
+    }
+}
+
+/// An organization of the caller, with the caller's role (`GET /api/orgs`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrgSummaryDto {
+    pub id: String,
+    pub name: String,
+    pub profile: ProfileDto,
+    /// The caller's role in it.
+    pub role: RoleDto,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl OrgSummaryDto {
+    fn of(organization: &Organization, role: OrgRole) -> Self {
+        Self {
+            id: organization.id.to_string(),
+            name: organization.name.clone(),
+            profile: ProfileDto::from(&organization.profile),
+            role: role.into(),
+            created_at: organization.created_at,
+            updated_at: organization.updated_at,
+        }
+    }
+}
+
+impl From<&OrgMembership> for OrgSummaryDto {
+    fn from(membership: &OrgMembership) -> Self {
+        Self::of(&membership.organization, membership.role)
+    }
+}
+
+/// A member's account.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MemberUserDto {
+    pub id: String,
+    pub email: String,
+}
+
+/// A member: `{user: {id, email}, role, joinedAt}` (specification §3).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberDto {
+    pub user: MemberUserDto,
+    pub role: RoleDto,
+    pub joined_at: DateTime<Utc>,
+}
+
+impl From<&Member> for MemberDto {
+    fn from(member: &Member) -> Self {
+        Self {
+            user: MemberUserDto {
+                id: member.user_id.to_string(),
+                email: member.email.as_str().to_owned(),
+            },
+            role: member.role.into(),
+            joined_at: member.joined_at,
+        }
+    }
+}
+
+/// A pending invitation (specification §3).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InviteDto {
+    pub email: String,
+    pub role: RoleDto,
+    pub invited_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    /// How many times the invitation e-mail was sent (1 + resends).
+    pub email_sent_count: u32,
+    /// Whether it has expired (it can no longer be accepted or resent, only cancelled).
+    pub expired: bool,
+}
+
+impl From<&InviteSummary> for InviteDto {
+    fn from(invite: &InviteSummary) -> Self {
+        Self {
+            email: invite.email.as_str().to_owned(),
+            role: invite.role.into(),
+            invited_at: invite.invited_at,
+            expires_at: invite.expires_at,
+            email_sent_count: invite.email_sent_count,
+            expired: matches!(invite.status, domain::orgs::InviteStatus::Expired),
+        }
+    }
+}
+
+/// One organization with its members and pending invitations (`GET /api/orgs/{orgId}`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrgDto {
+    pub id: String,
+    pub name: String,
+    pub profile: ProfileDto,
+    /// The caller's role in it.
+    pub role: RoleDto,
+    pub members: Vec<MemberDto>,
+    pub pending_invites: Vec<InviteDto>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<&OrgDetails> for OrgDto {
+    fn from(details: &OrgDetails) -> Self {
+        let summary = OrgSummaryDto::of(&details.organization, details.role);
+        Self {
+            id: summary.id,
+            name: summary.name,
+            profile: summary.profile,
+            role: summary.role,
+            members: details.members.iter().map(MemberDto::from).collect(),
+            pending_invites: details.pending_invites.iter().map(InviteDto::from).collect(),
+            created_at: summary.created_at,
+            updated_at: summary.updated_at,
+        }
+    }
+}
+
+/// `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
+/// e-mail may be left out (it is asked for later).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateOrgRequest {
+    pub name: Option<String>,
+    pub contact_email: Option<String>,
+}
+
+/// `PUT /api/orgs/{orgId}`: the settings form. The profile may come nested (as answered) or flat.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateOrgRequest {
+    pub name: Option<String>,
+    pub profile: Option<ProfileDto>,
+    pub website: Option<String>,
+    pub contact_email: Option<String>,
+    pub description: Option<String>,
+    pub logo: Option<String>,
+}
+
+/// `POST /api/orgs/{orgId}/members`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct InviteRequest {
+    pub email: Option<String>,
+    /// `member` unless given (specification §9).
+    pub role: Option<RoleDto>,
+}
+
+/// `PATCH /api/orgs/{orgId}/members/{memberId}`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct RoleChangeRequest {
+    pub role: Option<RoleDto>,
+}
+
+/// `POST /api/orgs/{orgId}/invites/resend` and `/rescind`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct InviteEmailRequest {
+    pub email: Option<String>,
+}
+
+/// `POST /api/orgs/accept/{token}`: the organization joined.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AcceptedDto {
+    pub id: String,
+    pub name: String,
+}
+
+/// The `{success, data}` envelope of the organization calls.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Envelope<T> {
+    pub success: bool,
+    pub data: T,
+}
+
+impl<T> Envelope<T> {
+    pub const fn ok(data: T) -> Self {
+        Self { success: true, data }
+    }
+}

@@ -1,0 +1,417 @@
+//! The organization calls (specification §7 "Organizations", PRODUCT.md §3): organizations, members,
+//! invitations. Every handler takes the [`Principal`]; the organization comes from the path and the domain
+//! checks the caller's membership and role (a non-member gets 404, a member without the role 403).
+
+pub mod dto;
+
+use actix_web::{HttpResponse, web};
+use domain::common::{OrgId, UserId};
+use domain::orgs::{OrgError, OrgProfileInput, OrgService};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use self::dto::{
+    AcceptedDto, CreateOrgRequest, Envelope, InviteDto, InviteEmailRequest, InviteRequest, OrgDto,
+    OrgSummaryDto, RoleChangeRequest, UpdateOrgRequest,
+};
+use crate::ApiError;
+use crate::auth::Principal;
+
+/// What the organization handlers need.
+#[derive(Clone)]
+pub struct OrgsApi {
+    pub service: Arc<OrgService>,
+}
+
+impl std::fmt::Debug for OrgsApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OrgsApi")
+    }
+}
+
+/// Registers the routes of this module inside the `/api` scope.
+pub fn routes(api: OrgsApi) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(web::Data::new(api))
+            .route("/orgs", web::get().to(list))
+            .route("/orgs", web::post().to(create))
+            // Before `/orgs/{orgId}`: `accept` is not an organization id.
+            .route("/orgs/accept/{token}", web::post().to(accept))
+            .route("/orgs/{orgId}", web::get().to(get))
+            .route("/orgs/{orgId}", web::put().to(update))
+            .route("/orgs/{orgId}", web::delete().to(delete))
+            .route("/orgs/{orgId}/members", web::post().to(invite))
+            .route("/orgs/{orgId}/members/{memberId}", web::patch().to(change_role))
+            .route(
+                "/orgs/{orgId}/members/{memberId}",
+                web::delete().to(remove_member),
+            )
+            .route("/orgs/{orgId}/invites/resend", web::post().to(resend))
+            .route("/orgs/{orgId}/invites/rescind", web::post().to(rescind));
+    }
+}
+
+/// The API error of an organization use case.
+#[must_use]
+pub fn org_error(error: OrgError) -> ApiError {
+    let message = error.to_string();
+    match error {
+        OrgError::Validation(fields) => ApiError::Validation {
+            message,
+            fields: fields
+                .iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect::<BTreeMap<_, _>>(),
+        },
+        OrgError::NotFound
+        | OrgError::MemberNotFound
+        | OrgError::InviteNotFound
+        | OrgError::InvalidInvite => ApiError::NotFound(message),
+        OrgError::AdminOnly | OrgError::WrongInvitee => ApiError::Forbidden(message),
+        OrgError::OwnRole | OrgError::RemoveSelf => ApiError::bad_request("NOT_ALLOWED", message),
+        OrgError::InviteExpired => ApiError::bad_request("INVITE_EXPIRED", message),
+        OrgError::InviteAlreadyAccepted => ApiError::bad_request("INVITE_USED", message),
+        OrgError::AlreadyMember(_) => ApiError::bad_request("ALREADY_MEMBER", message),
+        OrgError::OnlyAdminCannotLeave
+        | OrgError::OnlyAdminCannotBeDemoted
+        | OrgError::OnlyAdminCannotBeRemoved => ApiError::conflict("ONLY_ADMIN", message),
+        OrgError::AppsRemain => ApiError::conflict("APPS_REMAIN", message),
+        OrgError::InviteeIsMember => ApiError::conflict("ALREADY_MEMBER", message),
+        OrgError::InvitePending => ApiError::conflict("INVITE_PENDING", message),
+        OrgError::ResendExpired => ApiError::conflict("INVITE_EXPIRED", message),
+        OrgError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+    }
+}
+
+fn org_id(text: &str) -> Result<OrgId, ApiError> {
+    // An id that cannot be one names no organization of the caller's.
+    text.parse()
+        .map_err(|_| ApiError::NotFound(OrgError::NotFound.to_string()))
+}
+
+fn member_id(text: &str) -> Result<UserId, ApiError> {
+    text.parse()
+        .map_err(|_| ApiError::NotFound(OrgError::MemberNotFound.to_string()))
+}
+
+fn required(value: Option<String>, field: &str, message: &str) -> Result<String, ApiError> {
+    match value {
+        Some(text) if !text.trim().is_empty() => Ok(text),
+        _ => Err(ApiError::Validation {
+            message: message.to_owned(),
+            fields: BTreeMap::from([(field.to_owned(), message.to_owned())]),
+        }),
+    }
+}
+
+/// The caller's organizations, with their role in each. A user with none gets a personal organization
+/// first, so that a new user's first dashboard already has one.
+#[utoipa::path(operation_id = "list_orgs", get, path = "/api/orgs", tag = "organizations", security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller's organizations", body = Envelope<Vec<OrgSummaryDto>>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
+    let outcome = api
+        .service
+        .ensure_personal_org(&principal.0)
+        .await
+        .map_err(org_error)?;
+    let orgs: Vec<OrgSummaryDto> = outcome.organizations.iter().map(OrgSummaryDto::from).collect();
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(Envelope::ok(orgs)))
+}
+
+/// Creates an organization with the caller as its admin; with a contact e-mail, the profile has it at once.
+#[utoipa::path(operation_id = "create_org", post, path = "/api/orgs", tag = "organizations", security(("bearer" = [])), request_body = CreateOrgRequest,
+    responses(
+        (status = 201, description = "The new organization", body = Envelope<OrgSummaryDto>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Name missing or too long; contact e-mail invalid", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn create(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    body: web::Json<CreateOrgRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let name = required(body.name, "name", "Organization name is required")?;
+    let contact = body.contact_email.filter(|e| !e.trim().is_empty());
+    let profile = contact.map(|email| OrgProfileInput {
+        name: name.clone(),
+        contact_email: Some(email),
+        ..OrgProfileInput::default()
+    });
+    // Checked before anything is made, so that a bad address leaves no organization behind.
+    if let Some(input) = &profile {
+        domain::orgs::validate_profile_update(input).map_err(|f| org_error(OrgError::Validation(f)))?;
+    }
+    let created = api.service.create(&principal.0, &name).await.map_err(org_error)?;
+    let mut summary = OrgSummaryDto::from(&created);
+    if let Some(input) = profile {
+        let updated = api
+            .service
+            .update_profile(&principal.0, created.organization.id, &input)
+            .await
+            .map_err(org_error)?;
+        summary.profile = dto::ProfileDto::from(&updated.profile);
+        summary.updated_at = updated.updated_at;
+    }
+    Ok(HttpResponse::Created().json(Envelope::ok(summary)))
+}
+
+/// One organization with its members and pending invitations.
+#[utoipa::path(operation_id = "get_org", get, path = "/api/orgs/{orgId}", tag = "organizations", security(("bearer" = [])),
+    params(("orgId" = String, Path, description = "Organization id")),
+    responses(
+        (status = 200, description = "The organization", body = Envelope<OrgDto>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn get(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let details = api
+        .service
+        .get(&principal.0, org_id(&path)?)
+        .await
+        .map_err(org_error)?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(Envelope::ok(OrgDto::from(&details))))
+}
+
+/// Changes the name and profile (admins).
+#[utoipa::path(operation_id = "update_org", put, path = "/api/orgs/{orgId}", tag = "organizations", security(("bearer" = [])), request_body = UpdateOrgRequest,
+    params(("orgId" = String, Path, description = "Organization id")),
+    responses(
+        (status = 200, description = "The organization as stored", body = Envelope<OrgSummaryDto>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Only admins edit the organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Name or contact e-mail missing or invalid", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn update(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    path: web::Path<String>,
+    body: web::Json<UpdateOrgRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let org = org_id(&path)?;
+    let body = body.into_inner();
+    let nested = body.profile.unwrap_or_default();
+    let input = OrgProfileInput {
+        name: body.name.unwrap_or_default(),
+        website: nested.website.or(body.website),
+        contact_email: nested.contact_email.or(body.contact_email),
+        description: nested.description.or(body.description),
+        logo: nested.logo.or(body.logo),
+    };
+    let updated = api
+        .service
+        .update_profile(&principal.0, org, &input)
+        .await
+        .map_err(org_error)?;
+    let details = api.service.get(&principal.0, org).await.map_err(org_error)?;
+    let mut summary = OrgSummaryDto::from(&domain::orgs::OrgMembership {
+        organization: updated,
+        role: details.role,
+    });
+    summary.profile = dto::ProfileDto::from(&details.organization.profile);
+    Ok(HttpResponse::Ok().json(Envelope::ok(summary)))
+}
+
+/// Deletes the organization (admins); refused while it owns apps.
+#[utoipa::path(operation_id = "delete_org", delete, path = "/api/orgs/{orgId}", tag = "organizations", security(("bearer" = [])),
+    params(("orgId" = String, Path, description = "Organization id")),
+    responses(
+        (status = 200, description = "Deleted", body = Envelope<Option<bool>>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Only admins delete the organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The organization still owns apps", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn delete(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    api.service
+        .delete(&principal.0, org_id(&path)?)
+        .await
+        .map_err(org_error)?;
+    Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
+}
+
+/// Invites someone by e-mail (admins); the invitation e-mail goes through the outbox.
+#[utoipa::path(operation_id = "invite_member", post, path = "/api/orgs/{orgId}/members", tag = "organizations", security(("bearer" = [])), request_body = InviteRequest,
+    params(("orgId" = String, Path, description = "Organization id")),
+    responses(
+        (status = 201, description = "The pending invitation", body = Envelope<InviteDto>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Only admins invite", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
+        (status = 409, description = "Already a member, or an invitation is pending", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Not an e-mail address", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn invite(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    path: web::Path<String>,
+    body: web::Json<InviteRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let org = org_id(&path)?;
+    let body = body.into_inner();
+    let email = required(body.email, "email", "Please enter a valid email address")?;
+    let invite = api
+        .service
+        .invite(&principal.0, org, &email, body.role.map(Into::into))
+        .await
+        .map_err(org_error)?;
+    Ok(HttpResponse::Created().json(Envelope::ok(InviteDto::from(&invite))))
+}
+
+/// Changes a member's role (admins; not one's own; never the only admin).
+#[utoipa::path(operation_id = "change_member_role", patch, path = "/api/orgs/{orgId}/members/{memberId}", tag = "organizations", security(("bearer" = [])), request_body = RoleChangeRequest,
+    params(("orgId" = String, Path, description = "Organization id"), ("memberId" = String, Path, description = "The member's user id")),
+    responses(
+        (status = 200, description = "Changed", body = Envelope<Option<bool>>),
+        (status = 400, description = "One's own role", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Only admins change roles", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such organization or member", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The only admin cannot be demoted", body = crate::openapi::ErrorBody),
+        (status = 422, description = "No role given", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn change_role(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    path: web::Path<(String, String)>,
+    body: web::Json<RoleChangeRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let (org, member) = path.into_inner();
+    let Some(role) = body.into_inner().role else {
+        return Err(ApiError::Validation {
+            message: "Choose a role: admin or member".into(),
+            fields: BTreeMap::from([("role".to_owned(), "Choose a role: admin or member".to_owned())]),
+        });
+    };
+    api.service
+        .change_role(&principal.0, org_id(&org)?, member_id(&member)?, role.into())
+        .await
+        .map_err(org_error)?;
+    Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
+}
+
+/// Removes a member (admins), or, when `memberId` is the caller, leaves the organization.
+#[utoipa::path(operation_id = "remove_member", delete, path = "/api/orgs/{orgId}/members/{memberId}", tag = "organizations", security(("bearer" = [])),
+    params(("orgId" = String, Path, description = "Organization id"), ("memberId" = String, Path, description = "The member's user id (the caller's own to leave)")),
+    responses(
+        (status = 200, description = "Removed, or left", body = Envelope<Option<bool>>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Only admins remove others", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such organization or member", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The only admin cannot leave or be removed", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn remove_member(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (org, member) = path.into_inner();
+    let (org, member) = (org_id(&org)?, member_id(&member)?);
+    let done = if member == principal.0.user_id {
+        api.service.leave(&principal.0, org).await
+    } else {
+        api.service.remove_member(&principal.0, org, member).await
+    };
+    done.map_err(org_error)?;
+    Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
+}
+
+/// Sends a pending invitation again with a new link (admins; only while it has not expired).
+#[utoipa::path(operation_id = "resend_invite", post, path = "/api/orgs/{orgId}/invites/resend", tag = "organizations", security(("bearer" = [])), request_body = InviteEmailRequest,
+    params(("orgId" = String, Path, description = "Organization id")),
+    responses(
+        (status = 200, description = "The invitation as resent", body = Envelope<InviteDto>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Only admins resend", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No pending invitation for the address", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The invitation has expired", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn resend(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    path: web::Path<String>,
+    body: web::Json<InviteEmailRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let org = org_id(&path)?;
+    let email = required(
+        body.into_inner().email,
+        "email",
+        "Please enter a valid email address",
+    )?;
+    let invite = api
+        .service
+        .resend_invite(&principal.0, org, &email)
+        .await
+        .map_err(org_error)?;
+    Ok(HttpResponse::Ok().json(Envelope::ok(InviteDto::from(&invite))))
+}
+
+/// Cancels a pending invitation (admins): its link stops working.
+#[utoipa::path(operation_id = "rescind_invite", post, path = "/api/orgs/{orgId}/invites/rescind", tag = "organizations", security(("bearer" = [])), request_body = InviteEmailRequest,
+    params(("orgId" = String, Path, description = "Organization id")),
+    responses(
+        (status = 200, description = "Cancelled", body = Envelope<Option<bool>>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Only admins cancel invitations", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No pending invitation for the address", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn rescind(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    path: web::Path<String>,
+    body: web::Json<InviteEmailRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let org = org_id(&path)?;
+    let email = required(
+        body.into_inner().email,
+        "email",
+        "Please enter a valid email address",
+    )?;
+    api.service
+        .rescind_invite(&principal.0, org, &email)
+        .await
+        .map_err(org_error)?;
+    Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
+}
+
+/// Accepts an invitation sent to the caller's address: the caller joins with the invitation's role.
+#[utoipa::path(operation_id = "accept_invite", post, path = "/api/orgs/accept/{token}", tag = "organizations", security(("bearer" = [])),
+    params(("token" = String, Path, description = "The token of the invitation link")),
+    responses(
+        (status = 200, description = "The organization joined", body = Envelope<AcceptedDto>),
+        (status = 400, description = "Expired, already accepted, or already a member (`…:<orgId>`)", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Sent to another address", body = crate::openapi::ErrorBody),
+        (status = 404, description = "Unknown, replaced or cancelled invitation", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn accept(
+    api: web::Data<OrgsApi>,
+    principal: Principal,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let joined = api
+        .service
+        .accept_invite(&principal.0, &path)
+        .await
+        .map_err(org_error)?;
+    Ok(HttpResponse::Ok().json(Envelope::ok(AcceptedDto {
+        id: joined.id.to_string(),
+        name: joined.name,
+    })))
+}

@@ -1,0 +1,27 @@
+//! Wiring of the organization use cases: the database repositories, the clock, the secret generator and
+//! the public URL (the base of invitation links).
+
+use db_adapter::Db;
+use db_adapter::repos::{DieselInviteRepository, DieselMemberDirectory, DieselOrgRepository};
+use domain::orgs::OrgService;
+use http_adapter::orgs::OrgsApi;
+use identity_adapter::OsSecretGenerator;
+use std::sync::Arc;
+
+use crate::Config;
+use crate::system::SystemClock;
+
+/// The organization handlers' state.
+#[must_use]
+pub fn wire(config: &Config, db: &Db) -> OrgsApi {
+    OrgsApi {
+        service: Arc::new(OrgService::new(
+            Arc::new(DieselOrgRepository::new(db.clone())),
+            Arc::new(DieselInviteRepository::new(db.clone())),
+            Arc::new(DieselMemberDirectory::new(db.clone())),
+            Arc::new(SystemClock),
+            Arc::new(OsSecretGenerator),
+            config.public_url.clone(),
+        )),
+    }
+}

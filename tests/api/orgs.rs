@@ -1,0 +1,482 @@
+//! The organization calls (`/api/orgs…`) as the web UI makes them, on SQLite and PostgreSQL: the personal
+//! organization, profile, members, roles, invitations by e-mail (links read from the outbox), and what
+//! each role may not do.
+
+use crate::helpers::{TestApp, User, spawn_app_on};
+use adapter_db::{Backend, Db};
+use diesel::prelude::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+const BACKENDS: [Backend; 2] = [Backend::Sqlite, Backend::Postgres];
+
+async fn body(response: reqwest::Response) -> (StatusCode, Value) {
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// The token of the newest invitation e-mail to `to`, from the outbox.
+fn invite_token(app: &TestApp, to: &str) -> String {
+    use adapter_db::schema::email_outbox::dsl;
+    let db = Db::connect(&app.database_url, 1).unwrap();
+    let mut conn = db.connection().unwrap();
+    let link: Option<String> = dsl::email_outbox
+        .filter(dsl::recipient.eq(to))
+        .filter(dsl::kind.eq("org_invite"))
+        .order(dsl::created_at.desc())
+        .select(dsl::link)
+        .first(&mut *conn)
+        .unwrap();
+    let link = link.unwrap();
+    assert!(link.contains("/invite/accept?token="), "{link}");
+    link.split("token=").nth(1).unwrap().to_owned()
+}
+
+async fn personal_org(app: &TestApp, user: &User) -> String {
+    let (status, list) = body(app.call(Method::GET, "/api/orgs", &user.token, None).await).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    list["data"][0]["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_new_user_gets_one_personal_organization() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        let ada = app.new_user("ada.lovelace@example.com").await;
+        // Two first visits at once still make one.
+        let (first, second) = tokio::join!(
+            app.call(Method::GET, "/api/orgs", &ada.token, None),
+            app.call(Method::GET, "/api/orgs", &ada.token, None)
+        );
+        let (_, first) = body(first).await;
+        let (_, second) = body(second).await;
+        assert_eq!(first["success"], true);
+        assert_eq!(first["data"].as_array().unwrap().len(), 1, "{backend:?}: {first}");
+        assert_eq!(first["data"][0]["id"], second["data"][0]["id"], "{backend:?}");
+        let org = &first["data"][0];
+        assert_eq!(org["name"], "ada.lovelace's Organization");
+        assert_eq!(org["role"], "admin");
+        assert_eq!(org["profile"]["contactEmail"], Value::Null);
+
+        let (status, _) = body(app.call(Method::GET, "/api/orgs", "", None).await).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+}
+
+#[tokio::test]
+async fn an_admin_creates_edits_and_deletes_an_organization() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        let ada = app.new_user("ada@example.com").await;
+
+        // A bad contact address is refused before anything is made.
+        let (status, refused) = body(
+            app.call(
+                Method::POST,
+                "/api/orgs",
+                &ada.token,
+                Some(json!({"name": "Acme", "contactEmail": "not an address"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        assert!(refused["fields"]["contactEmail"].is_string(), "{refused}");
+        let (status, refused) = body(
+            app.call(Method::POST, "/api/orgs", &ada.token, Some(json!({"name": "  "})))
+                .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(refused["fields"]["name"], "Organization name is required");
+        let (_, list) = body(app.call(Method::GET, "/api/orgs", &ada.token, None).await).await;
+        assert_eq!(list["data"].as_array().unwrap().len(), 1, "only the personal one");
+
+        let (status, created) = body(
+            app.call(
+                Method::POST,
+                "/api/orgs",
+                &ada.token,
+                Some(json!({"name": "Acme", "contactEmail": "team@acme.test"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {created}");
+        let id = created["data"]["id"].as_str().unwrap().to_owned();
+        assert_eq!(created["data"]["profile"]["contactEmail"], "team@acme.test");
+        assert_eq!(created["data"]["role"], "admin");
+
+        let (status, details) = body(
+            app.call(Method::GET, &format!("/api/orgs/{id}"), &ada.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            details["data"]["members"],
+            json!([{
+                "user": {"id": ada.id, "email": "ada@example.com"},
+                "role": "admin",
+                "joinedAt": details["data"]["members"][0]["joinedAt"],
+            }])
+        );
+        assert_eq!(details["data"]["pendingInvites"], json!([]));
+
+        let (status, updated) = body(
+            app.call(
+                Method::PUT,
+                &format!("/api/orgs/{id}"),
+                &ada.token,
+                Some(json!({"name": "Acme Labs", "profile": {
+                    "website": "https://acme.test", "contactEmail": "hello@acme.test",
+                    "description": "Glasses apps", "logo": null
+                }})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{updated}");
+        assert_eq!(updated["data"]["name"], "Acme Labs");
+        assert_eq!(updated["data"]["profile"]["contactEmail"], "hello@acme.test");
+        assert_eq!(updated["data"]["profile"]["website"], "https://acme.test");
+
+        let (status, missing) = body(
+            app.call(
+                Method::PUT,
+                &format!("/api/orgs/{id}"),
+                &ada.token,
+                Some(json!({"name": "Acme Labs", "profile": {"contactEmail": ""}})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{missing}");
+
+        let (status, _) = body(
+            app.call(Method::DELETE, &format!("/api/orgs/{id}"), &ada.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, gone) = body(
+            app.call(Method::GET, &format!("/api/orgs/{id}"), &ada.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(gone["code"], "NOT_FOUND");
+    }
+}
+
+#[tokio::test]
+async fn an_invitation_is_accepted_once_by_its_address_only() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        let ada = app.new_user("ada@example.com").await;
+        let org = personal_org(&app, &ada).await;
+
+        let (status, invited) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/{org}/members"),
+                &ada.token,
+                Some(json!({"email": "Bob@Example.com"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {invited}");
+        assert_eq!(invited["data"]["role"], "member", "the default role");
+        assert_eq!(invited["data"]["emailSentCount"], 1);
+        let (status, again) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/{org}/members"),
+                &ada.token,
+                Some(json!({"email": "bob@example.com"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CONFLICT, "{again}");
+        let token = invite_token(&app, "bob@example.com");
+
+        // Someone else holding the link cannot use it.
+        let carol = app.new_user("carol@example.com").await;
+        let (status, wrong) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/accept/{token}"),
+                &carol.token,
+                None,
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{wrong}");
+
+        let bob = app.new_user("bob@example.com").await;
+        let (status, joined) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/accept/{token}"),
+                &bob.token,
+                None,
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{joined}");
+        assert_eq!(joined["data"]["id"], org.as_str());
+        let (status, used) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/accept/{token}"),
+                &bob.token,
+                None,
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(
+            used["error"].as_str().unwrap().contains("already been accepted"),
+            "{used}"
+        );
+        let (status, unknown) = body(
+            app.call(Method::POST, "/api/orgs/accept/not-a-token", &bob.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{unknown}");
+
+        let (_, details) = body(
+            app.call(Method::GET, &format!("/api/orgs/{org}"), &bob.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(details["data"]["role"], "member");
+        assert_eq!(details["data"]["members"].as_array().unwrap().len(), 2);
+
+        // A second invitation to a member is refused; one to a new address, then joining another way,
+        // answers "already a member" with the organization id after the colon.
+        let (status, _) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/{org}/members"),
+                &ada.token,
+                Some(json!({"email": "bob@example.com"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CONFLICT);
+    }
+}
+
+#[tokio::test]
+async fn resent_links_replace_the_old_ones_and_cancelled_ones_stop_working() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        let ada = app.new_user("ada@example.com").await;
+        let org = personal_org(&app, &ada).await;
+        app.call(
+            Method::POST,
+            &format!("/api/orgs/{org}/members"),
+            &ada.token,
+            Some(json!({"email": "bob@example.com", "role": "admin"})),
+        )
+        .await;
+        let first = invite_token(&app, "bob@example.com");
+        let (status, resent) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/{org}/invites/resend"),
+                &ada.token,
+                Some(json!({"email": "bob@example.com"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}: {resent}");
+        assert_eq!(resent["data"]["emailSentCount"], 2);
+        let second = invite_token(&app, "bob@example.com");
+        assert_ne!(first, second);
+
+        let bob = app.new_user("bob@example.com").await;
+        let (status, _) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/accept/{first}"),
+                &bob.token,
+                None,
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "the old link is dead");
+
+        let (status, _) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/{org}/invites/rescind"),
+                &ada.token,
+                Some(json!({"email": "bob@example.com"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, _) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/accept/{second}"),
+                &bob.token,
+                None,
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "a cancelled link is dead");
+        let (_, details) = body(
+            app.call(Method::GET, &format!("/api/orgs/{org}"), &ada.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(details["data"]["pendingInvites"], json!([]));
+    }
+}
+
+#[tokio::test]
+async fn roles_decide_who_may_change_what_and_the_only_admin_stays() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        let ada = app.new_user("ada@example.com").await;
+        let org = personal_org(&app, &ada).await;
+        app.call(
+            Method::POST,
+            &format!("/api/orgs/{org}/members"),
+            &ada.token,
+            Some(json!({"email": "bob@example.com"})),
+        )
+        .await;
+        let token = invite_token(&app, "bob@example.com");
+        let bob = app.new_user("bob@example.com").await;
+        app.call(
+            Method::POST,
+            &format!("/api/orgs/accept/{token}"),
+            &bob.token,
+            None,
+        )
+        .await;
+        let stranger = app.new_user("eve@example.com").await;
+
+        // A member reads but does not change the organization or its members.
+        let edit = json!({"name": "Taken", "profile": {"contactEmail": "x@y.test"}});
+        for (method, path, payload) in [
+            (Method::PUT, format!("/api/orgs/{org}"), Some(edit.clone())),
+            (Method::DELETE, format!("/api/orgs/{org}"), None),
+            (
+                Method::POST,
+                format!("/api/orgs/{org}/members"),
+                Some(json!({"email": "x@y.test"})),
+            ),
+            (
+                Method::PATCH,
+                format!("/api/orgs/{org}/members/{}", ada.id),
+                Some(json!({"role": "member"})),
+            ),
+            (
+                Method::DELETE,
+                format!("/api/orgs/{org}/members/{}", ada.id),
+                None,
+            ),
+        ] {
+            let (status, answer) =
+                body(app.call(method.clone(), &path, &bob.token, payload.clone()).await).await;
+            assert_eq!(
+                status,
+                StatusCode::FORBIDDEN,
+                "{backend:?} member {method} {path}: {answer}"
+            );
+            // A stranger learns nothing: the organization does not exist for them.
+            let (status, _) = body(app.call(method.clone(), &path, &stranger.token, payload).await).await;
+            assert_eq!(
+                status,
+                StatusCode::NOT_FOUND,
+                "{backend:?} stranger {method} {path}"
+            );
+        }
+        let (status, _) = body(
+            app.call(Method::GET, &format!("/api/orgs/{org}"), &stranger.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+
+        // The only admin cannot leave; no one changes their own role or removes themselves.
+        let (status, only) = body(
+            app.call(
+                Method::DELETE,
+                &format!("/api/orgs/{org}/members/{}", ada.id),
+                &ada.token,
+                None,
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(
+            only["error"],
+            "You cannot leave the organization as you are the only admin. Please promote another member to admin first."
+        );
+        let (status, _) = body(
+            app.call(
+                Method::PATCH,
+                &format!("/api/orgs/{org}/members/{}", ada.id),
+                &ada.token,
+                Some(json!({"role": "member"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+
+        // Promote Bob; then Ada may leave, and Bob is the admin.
+        let (status, _) = body(
+            app.call(
+                Method::PATCH,
+                &format!("/api/orgs/{org}/members/{}", bob.id),
+                &ada.token,
+                Some(json!({"role": "admin"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, _) = body(
+            app.call(
+                Method::DELETE,
+                &format!("/api/orgs/{org}/members/{}", ada.id),
+                &ada.token,
+                None,
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}");
+        let (status, _) = body(
+            app.call(Method::GET, &format!("/api/orgs/{org}"), &ada.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "left");
+        let (_, details) = body(
+            app.call(Method::GET, &format!("/api/orgs/{org}"), &bob.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(details["data"]["role"], "admin");
+    }
+}
