@@ -87,7 +87,9 @@ export async function startSmtp() {
         const mine = messages().filter((m) => new RegExp(`^To: ${to}$`, 'mi').test(m));
         return mine.length >= n ? mine[n - 1] : null;
       });
-      const link = message.match(/https?:\/\/[^\s"<>]+\/auth\/v1\/verify\?[^\s"<>]+/)?.[0]?.replaceAll('&amp;', '&');
+      const link = message
+        .match(/https?:\/\/[^\s"<>]+\/(?:auth\/v1\/verify|invite\/accept)\?[^\s"<>]+/)?.[0]
+        ?.replaceAll('&amp;', '&');
       const code = message.match(/enter this code: (\d{6})/)?.[1];
       const subject = message.match(/^Subject: (.*)$/m)?.[1];
       return { message, link, code, subject };

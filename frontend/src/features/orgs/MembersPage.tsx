@@ -255,7 +255,10 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
             {invites.map((invite) => {
               const { expired } = invite;
               return (
-                <TableRow key={`invite-${invite.email}`} sx={{ opacity: 0.65 }}>
+                <TableRow
+                  key={`invite-${invite.email}`}
+                  sx={{ bgcolor: 'action.hover', '& > td': { color: 'text.secondary' } }}
+                >
                   <TableCell>
                     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                       <RoleIcon role={invite.role} />
@@ -449,6 +452,7 @@ function InviteForm({ org }: { org: Organization }) {
               }}
               error={Boolean(invalid)}
               helperText={invalid}
+              slotProps={{ inputLabel: { shrink: true } }}
               sx={{ flex: 1 }}
             />
             <TextField

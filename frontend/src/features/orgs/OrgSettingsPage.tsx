@@ -165,7 +165,6 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
   const [saved, setSaved] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [update, { isLoading: saving }] = useUpdateOrgMutation();
-  const dispatch = useAppDispatch();
 
   useEffect(() => {
     if (!saved) return;
@@ -188,6 +187,8 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
     helperText: errors[name],
     disabled: !editable || saving,
     fullWidth: true,
+    // The label stays above the field, so that it never covers a placeholder.
+    slotProps: { inputLabel: { shrink: true } },
   });
 
   const submit = async (event: SyntheticEvent) => {
@@ -210,7 +211,6 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
         },
       }).unwrap();
       setSaved(true);
-      dispatch(noticeShown({ severity: 'success', text: 'Organization updated successfully' }));
     } catch (error) {
       setFailure(errorMessage(error, 'Failed to update organization. Please try again.'));
     }

@@ -1,0 +1,141 @@
+// Organization journeys in a real Chromium against a real portal sending real e-mail (spec §2 Organization
+// Settings and Members, §8): the personal organization and its profile banner, completing the profile,
+// inviting a second user who accepts from the caught e-mail, changing roles, the only admin who cannot
+// leave, a member's read-only views, a used invitation; an accessibility scan of each screen.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import {
+  launchBrowser,
+  saveLogs,
+  screenshot,
+  seriousA11yViolations,
+  startPortal,
+  startSmtp,
+} from '../support/harness.mjs';
+
+const PASSWORD = 'glasses are the next screen 42';
+
+let smtp;
+let portal;
+let browser;
+
+before(async () => {
+  smtp = await startSmtp();
+  portal = await startPortal({ SMTP_URL: smtp.url });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  if (portal) saveLogs('orgs-portal', portal.logs());
+  await portal?.stop();
+  await smtp?.stop();
+});
+
+async function newPage() {
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  return context.newPage();
+}
+
+async function expectNoSeriousA11yViolations(page, screen) {
+  const violations = await seriousA11yViolations(page);
+  assert.deepEqual(violations, [], `${screen}: accessibility violations`);
+}
+
+/** Signs up through the dialog on `page` and follows the confirmation e-mail. */
+async function signUp(page, email) {
+  await page.goto(`${portal.url}/signup`);
+  await page.getByRole('button', { name: 'Continue with Email' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email address').fill(email);
+  await dialog.getByLabel('Password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Create account' }).click();
+  await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
+  const mail = await smtp.mailTo(email);
+  assert.ok(mail.link, `a confirmation link in: ${mail.message}`);
+  await page.goto(mail.link);
+}
+
+describe('organization journeys', () => {
+  test('a new user completes the profile, invites a colleague who joins, and roles change', async () => {
+    const ada = await newPage();
+    await signUp(ada, 'ada@example.com');
+    await ada.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
+    // The personal organization exists and has no contact e-mail yet.
+    await ada.getByText('Organization profile incomplete').waitFor();
+    await screenshot(ada, 'orgs-dashboard-banner');
+
+    await ada.getByRole('link', { name: 'Organization Settings' }).click();
+    await ada.getByRole('heading', { level: 1, name: 'Organization Settings' }).waitFor();
+    assert.equal(await ada.getByLabel(/Organization name/).inputValue(), "ada's Organization");
+    await expectNoSeriousA11yViolations(ada, 'organization settings');
+    await ada.getByLabel(/Contact email/).fill('not an address');
+    await ada.getByRole('button', { name: 'Save Changes' }).click();
+    await ada.getByText('Please enter a valid email address').waitFor();
+    await ada.getByLabel(/Organization name/).fill('Acme Glasses');
+    await ada.getByLabel(/Contact email/).fill('team@acme.test');
+    await ada.getByLabel(/Website/).fill('https://acme.test');
+    await ada.getByRole('button', { name: 'Save Changes' }).click();
+    await ada.getByRole('alert').filter({ hasText: 'Organization updated successfully' }).first().waitFor();
+    await ada.getByText('Organization profile incomplete').waitFor({ state: 'detached' });
+    await screenshot(ada, 'orgs-settings-admin');
+
+    await ada.getByRole('link', { name: 'Members' }).click();
+    await ada.getByRole('heading', { level: 1, name: 'Organization Members' }).waitFor();
+    await ada.getByRole('table', { name: 'Members' }).waitFor();
+    // The only admin cannot leave.
+    assert.equal(await ada.getByRole('button', { name: 'Leave' }).isDisabled(), true);
+    await ada.getByText('You cannot leave as you are the only admin. Promote another member to admin first.').waitFor();
+    await ada.getByLabel(/Email Address/).fill('bob@example.com');
+    await ada.getByRole('button', { name: 'Send Invitation' }).click();
+    await ada.getByText('Invitation sent successfully!').waitFor();
+    await ada.getByText('bob@example.com (pending)').waitFor();
+    await screenshot(ada, 'orgs-members-admin');
+    await expectNoSeriousA11yViolations(ada, 'members (admin)');
+
+    // Bob follows the invitation, signs up, confirms, and lands in the organization.
+    const invitation = await smtp.mailTo('bob@example.com');
+    assert.match(invitation.link, /\/invite\/accept\?token=/);
+    const bob = await newPage();
+    await bob.goto(invitation.link);
+    await bob.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+    await bob.getByRole('button', { name: 'Continue with Email' }).click();
+    const dialog = bob.getByRole('dialog');
+    await dialog.getByRole('button', { name: /Sign up|Don't have an account/ }).first().click();
+    await dialog.getByLabel('Email address').fill('bob@example.com');
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Create account' }).click();
+    await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
+    const confirmation = await smtp.mailTo('bob@example.com', 2);
+    await bob.goto(confirmation.link);
+    await bob.getByText(/Welcome to Acme Glasses!/).waitFor();
+    assert.equal(new URL(bob.url()).pathname, '/org-settings');
+    await bob.getByText('Contact an administrator to make changes.').waitFor();
+    await screenshot(bob, 'orgs-settings-member');
+    await expectNoSeriousA11yViolations(bob, 'organization settings (member)');
+
+    await bob.getByRole('link', { name: 'Members' }).click();
+    await bob.getByText('Manage members of the organization (read-only view)').waitFor();
+    assert.equal(await bob.getByRole('button', { name: 'Remove' }).count(), 0);
+    await screenshot(bob, 'orgs-members-member');
+
+    // The invitation was used: opening it again says so.
+    await bob.goto(invitation.link.replace('/invite/accept', '/signin'));
+    await bob.getByText('This invitation has already been used').waitFor();
+
+    // Ada promotes Bob; then Ada may leave, and Bob is the admin.
+    await ada.reload();
+    const role = ada.getByLabel('Role of bob@example.com');
+    await role.click();
+    await ada.getByRole('option', { name: 'Admin' }).click();
+    await ada.getByText('Member role updated').waitFor();
+    await ada.getByRole('button', { name: 'Leave' }).click();
+    await ada.getByRole('dialog').getByText(/lose your admin access/).waitFor();
+    await ada.getByRole('dialog').getByRole('button', { name: 'Leave' }).click();
+    await ada.getByText('You have left the organization.').waitFor();
+
+    await bob.goto(`${portal.url}/members`);
+    await bob.getByText('Manage members of the organization', { exact: true }).waitFor();
+  });
+});
