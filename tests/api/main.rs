@@ -8,5 +8,8 @@ mod helpers;
 mod hosted;
 mod identity;
 mod mail;
+#[path = "../oidc-mock/mock.rs"]
+mod mock;
+mod oauth;
 mod openapi;
 mod skeleton;

@@ -130,9 +130,9 @@ describe('OAuth with PKCE', () => {
     assert.ok(landed.startsWith(`${redirectTo}?`), landed);
     const query = urlParams(landed, 'search');
     assert.equal(query.code, undefined);
-    assert.ok(query.error, landed);
-    assert.ok(query.error_code, landed);
-    assert.match(query.error_description ?? '', /not configured/i, landed);
+    assert.equal(query.error, 'invalid_request', landed);
+    assert.equal(query.error_code, 'provider_disabled', landed);
+    assert.equal(query.error_description, 'Sign-in with Apple is not configured on this server');
   });
 
   test('GET /settings names the configured providers', async () => {
