@@ -20,7 +20,7 @@ IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
 help:
 	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
 	@echo "make test       every test of the repository"
-	@echo "make test-e2e   browser journeys in Chromium against a real server and SMTP server"
+	@echo "make test-e2e   browser journeys (Chromium) and auth-js flows against a real server, SMTP and OIDC provider"
 	@echo "make lint       rustfmt, clippy -D warnings, eslint, tsc, prettier"
 	@echo "make check-deps prove the domain crate reaches no I/O crate"
 	@echo "make schema-check verify adapters/db/src/schema.rs against fresh SQLite and PostgreSQL databases"
@@ -61,7 +61,8 @@ $(E2E_STAMP): $(E2E)/package.json $(E2E)/package-lock.json
 	cd $(E2E) && $(NPM) ci --no-audit --no-fund
 	touch $@
 
-# Browser journeys in Debian's Chromium against the real server (debug build) sending real e-mail (aiosmtpd).
+# Browser journeys in Debian's Chromium and identity flows with @supabase/auth-js (tests/e2e/flows), against the
+# real server (debug build) sending real e-mail (aiosmtpd) and signing in through a local OIDC provider.
 test-e2e: $(NODE_STAMP) $(E2E_STAMP)
 	scripts/test-tools.sh --browser
 	cd $(FRONTEND) && $(NPM) run build

@@ -2,8 +2,7 @@
 //! browser use them: shapes, GoTrue error bodies, e-mail links and codes read from the outbox, rate limits,
 //! and token kinds that must not be interchangeable.
 //!
-//! Idle (7 days) and absolute (30 days) refresh expiry need a clock the server does not let tests set; they
-//! are covered by the domain's tests (`identity::models`, `identity::service`) instead.
+//! Idle (7 days) and absolute (30 days) refresh expiry and expired e-mail codes are in `expiry.rs`.
 
 use crate::helpers::{TestApp, spawn_app, spawn_app_on, spawn_app_with};
 use adapter_db::{Backend, Db};
@@ -11,11 +10,11 @@ use diesel::prelude::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-const PASSWORD: &str = "a sufficiently long passphrase 42";
-const BACKENDS: [Backend; 2] = [Backend::Sqlite, Backend::Postgres];
+pub(crate) const PASSWORD: &str = "a sufficiently long passphrase 42";
+pub(crate) const BACKENDS: [Backend; 2] = [Backend::Sqlite, Backend::Postgres];
 
 impl TestApp {
-    async fn auth_post(&self, path: &str, body: Value) -> reqwest::Response {
+    pub(crate) async fn auth_post(&self, path: &str, body: Value) -> reqwest::Response {
         self.client
             .post(self.url(&format!("/auth/v1{path}")))
             .header("apikey", "built-in")
@@ -27,7 +26,7 @@ impl TestApp {
             .unwrap()
     }
 
-    async fn sign_up(&self, email: &str) -> Value {
+    pub(crate) async fn sign_up(&self, email: &str) -> Value {
         let response = self
             .auth_post(
                 "/signup",
@@ -38,7 +37,7 @@ impl TestApp {
         response.json().await.unwrap()
     }
 
-    async fn sign_in(&self, email: &str) -> Value {
+    pub(crate) async fn sign_in(&self, email: &str) -> Value {
         let response = self
             .auth_post(
                 "/token?grant_type=password",
@@ -49,7 +48,7 @@ impl TestApp {
         response.json().await.unwrap()
     }
 
-    async fn get_bearer(&self, path: &str, token: &str) -> reqwest::Response {
+    pub(crate) async fn get_bearer(&self, path: &str, token: &str) -> reqwest::Response {
         self.client
             .get(self.url(path))
             .bearer_auth(token)
@@ -58,7 +57,7 @@ impl TestApp {
             .unwrap()
     }
 
-    async fn exchange(&self, token: &str) -> reqwest::Response {
+    pub(crate) async fn exchange(&self, token: &str) -> reqwest::Response {
         self.client
             .post(self.url("/api/auth/exchange-token"))
             .json(&json!({"supabaseToken": token}))
@@ -68,7 +67,7 @@ impl TestApp {
     }
 
     /// The link and the body of the newest e-mail to `to` in the outbox.
-    fn last_email(&self, to: &str) -> (String, String) {
+    pub(crate) fn last_email(&self, to: &str) -> (String, String) {
         use adapter_db::schema::email_outbox::dsl;
         let db = Db::connect(&self.database_url, 1).unwrap();
         let mut conn = db.connection().unwrap();
@@ -81,7 +80,7 @@ impl TestApp {
         (link.unwrap(), body)
     }
 
-    fn outbox_count(&self, to: &str) -> i64 {
+    pub(crate) fn outbox_count(&self, to: &str) -> i64 {
         use adapter_db::schema::email_outbox::dsl;
         let db = Db::connect(&self.database_url, 1).unwrap();
         let mut conn = db.connection().unwrap();
@@ -93,31 +92,31 @@ impl TestApp {
     }
 }
 
-fn code_in(body: &str) -> String {
+pub(crate) fn code_in(body: &str) -> String {
     let at = body.find("enter this code: ").unwrap() + "enter this code: ".len();
     body[at..at + 6].to_owned()
 }
 
 /// The e-mail link, pointed at the server under test (links carry the configured public URL).
-fn local(app: &TestApp, link: &str) -> String {
+pub(crate) fn local(app: &TestApp, link: &str) -> String {
     let path = &link[link.find("/auth/v1/").unwrap()..];
     app.url(path)
 }
 
-async fn error_of(response: reqwest::Response) -> (u16, String, Value) {
+pub(crate) async fn error_of(response: reqwest::Response) -> (u16, String, Value) {
     let status = response.status().as_u16();
     let body: Value = response.json().await.unwrap();
     (status, body["code"].as_str().unwrap_or_default().to_owned(), body)
 }
 
-fn no_redirects() -> reqwest::Client {
+pub(crate) fn no_redirects() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap()
 }
 
-fn fragment_of(location: &str) -> std::collections::HashMap<String, String> {
+pub(crate) fn fragment_of(location: &str) -> std::collections::HashMap<String, String> {
     let fragment = location.split_once('#').unwrap().1;
     url_pairs(fragment)
 }
@@ -604,50 +603,130 @@ async fn otp_e_mails_are_limited_per_address() {
 
 #[tokio::test]
 async fn each_token_kind_is_accepted_only_where_it_belongs() {
-    let app = spawn_app().await;
-    app.sign_up("dev@example.com").await;
-    let session = app.sign_in("dev@example.com").await;
-    let access = session["access_token"].as_str().unwrap();
-    let refresh = session["refresh_token"].as_str().unwrap();
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        app.sign_up("dev@example.com").await;
+        let session = app.sign_in("dev@example.com").await;
+        let access = session["access_token"].as_str().unwrap();
+        let refresh = session["refresh_token"].as_str().unwrap();
+        // An unused magic link and code: e-mail secrets are not sessions either.
+        app.auth_post("/otp", json!({"email": "dev@example.com"})).await;
+        let (link, body) = app.last_email("dev@example.com");
+        let link_token = link
+            .split("token=")
+            .nth(1)
+            .unwrap()
+            .split('&')
+            .next()
+            .unwrap()
+            .to_owned();
+        let code = code_in(&body);
 
-    // The access token is exchanged for a core token that expires no later than itself.
-    let exchanged = app.exchange(access).await;
-    assert_eq!(exchanged.status(), StatusCode::OK);
-    let exchanged: Value = exchanged.json().await.unwrap();
-    let core = exchanged["coreToken"].as_str().unwrap();
-    assert!(exchanged["expiresAt"].is_string());
-    assert_ne!(core, access);
+        // The access token is exchanged for a core token that expires no later than itself.
+        let exchanged = app.exchange(access).await;
+        assert_eq!(exchanged.status(), StatusCode::OK);
+        let exchanged: Value = exchanged.json().await.unwrap();
+        let core = exchanged["coreToken"].as_str().unwrap();
+        assert!(exchanged["expiresAt"].is_string());
+        assert_ne!(core, access);
 
-    // The product API takes the core token and, as the fallback, the access token.
-    for token in [core, access] {
-        let me = app.get_bearer("/api/dev/auth/me", token).await;
-        assert_eq!(me.status(), StatusCode::OK);
-    }
-    // Nothing else: refresh token, anon key, garbage, no token.
-    for token in [refresh, "built-in", "a.b.c"] {
-        let me = app.get_bearer("/api/dev/auth/me", token).await;
-        assert_eq!(me.status(), StatusCode::UNAUTHORIZED, "{token}");
-        let body: Value = me.json().await.unwrap();
-        assert_eq!(body["code"], "UNAUTHORIZED");
-        assert!(body["error"].is_string());
-    }
-    let anonymous = app.client.get(app.url("/api/dev/auth/me")).send().await.unwrap();
-    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+        // The product API takes the core token and, as the fallback, the access token.
+        for token in [core, access] {
+            let me = app.get_bearer("/api/dev/auth/me", token).await;
+            assert_eq!(me.status(), StatusCode::OK, "{backend:?}");
+        }
+        // Nothing else: refresh token, anon key, e-mail link or code, garbage, no token.
+        for token in [refresh, "built-in", &link_token, &code, "a.b.c"] {
+            let me = app.get_bearer("/api/dev/auth/me", token).await;
+            assert_eq!(me.status(), StatusCode::UNAUTHORIZED, "{token}");
+            let body: Value = me.json().await.unwrap();
+            assert_eq!(body["code"], "UNAUTHORIZED");
+            assert!(body["error"].is_string());
+        }
+        let anonymous = app.client.get(app.url("/api/dev/auth/me")).send().await.unwrap();
+        assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
 
-    // The identity service refuses the core token; a core or refresh token cannot be exchanged.
-    let user = app.get_bearer("/auth/v1/user", core).await;
-    assert_eq!(error_of(user).await.1, "bad_jwt");
-    for token in [core, refresh] {
-        assert_eq!(app.exchange(token).await.status(), StatusCode::UNAUTHORIZED);
+        // The identity service takes only the access token as a bearer: not the core token, the refresh
+        // token, the anon key or an e-mail secret, for reading, changing or signing out the user.
+        for token in [core, refresh, "built-in", &link_token, &code] {
+            let user = app.get_bearer("/auth/v1/user", token).await;
+            let (status, code, _) = error_of(user).await;
+            assert_eq!((status, code.as_str()), (403, "bad_jwt"), "{backend:?} {token}");
+            let update = app
+                .client
+                .put(app.url("/auth/v1/user"))
+                .bearer_auth(token)
+                .json(&json!({"data": {"full_name": "Mallory"}}))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(error_of(update).await.1, "bad_jwt", "{token}");
+            let logout = app
+                .client
+                .post(app.url("/auth/v1/logout"))
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(error_of(logout).await.1, "bad_jwt", "{token}");
+        }
+        // Only the refresh token refreshes: not the access or core token, not an e-mail secret.
+        for token in [access, core, "built-in", &link_token] {
+            let refreshed = app
+                .auth_post("/token?grant_type=refresh_token", json!({"refresh_token": token}))
+                .await;
+            let (status, code, _) = error_of(refreshed).await;
+            assert_eq!(
+                (status, code.as_str()),
+                (400, "refresh_token_not_found"),
+                "{backend:?} {token}"
+            );
+        }
+        // A token of a session is not an e-mail link.
+        for token in [access, refresh, core] {
+            let verified = app
+                .auth_post("/verify", json!({"type": "magiclink", "token_hash": token}))
+                .await;
+            let (status, code, _) = error_of(verified).await;
+            assert_eq!((status, code.as_str()), (403, "otp_expired"), "{token}");
+        }
+        // Only an identity access token is exchanged: not a core, refresh, anon or e-mail token.
+        for token in [core, refresh, "built-in", &link_token] {
+            assert_eq!(
+                app.exchange(token).await.status(),
+                StatusCode::UNAUTHORIZED,
+                "{token}"
+            );
+        }
+        let missing = app
+            .client
+            .post(app.url("/api/auth/exchange-token"))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(missing.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
+        // None of the refused attempts spent or ended anything: the session, its profile and the e-mail
+        // link are as they were.
+        let user: Value = app
+            .get_bearer("/auth/v1/user", access)
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(user["user_metadata"]["full_name"], "Ada", "{backend:?}");
+        let followed = no_redirects().get(local(&app, &link)).send().await.unwrap();
+        let fragment = fragment_of(followed.headers()["location"].to_str().unwrap());
+        assert_eq!(fragment["type"], "magiclink", "{backend:?}");
+        let refreshed = app
+            .auth_post(
+                "/token?grant_type=refresh_token",
+                json!({"refresh_token": refresh}),
+            )
+            .await;
+        assert_eq!(refreshed.status(), StatusCode::OK, "{backend:?}");
     }
-    let missing = app
-        .client
-        .post(app.url("/api/auth/exchange-token"))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(missing.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 #[tokio::test]

@@ -3,6 +3,7 @@
 //! in the outbox and goes out when the server is back. Needs `python3 -m aiosmtpd` (`make test` installs it).
 
 use crate::helpers::{TestApp, spawn_app_with};
+use crate::identity::{fragment_of, local, no_redirects};
 use adapter_db::{Backend, Db};
 use diesel::prelude::*;
 use reqwest::StatusCode;
@@ -174,21 +175,42 @@ async fn sign_up_sends_a_confirmation_e_mail_in_text_and_html() {
 
 #[tokio::test]
 async fn an_e_mail_that_meets_an_smtp_outage_waits_and_is_delivered_when_smtp_returns() {
-    let port = free_port(); // Nothing listens here yet: the SMTP server is down.
-    let app = app_with_smtp(port, Backend::Sqlite).await;
-    request_magic_link(&app, "patient@example.com").await;
-    wait_until("a failed attempt is recorded", || {
-        outbox_state(&app.database_url, "patient@example.com") == [(1, false)]
-    })
-    .await;
-    let catcher = SmtpCatcher::start(port).await;
-    make_due_now(&app.database_url);
-    wait_until("the e-mail arrives", || catcher.messages().len() == 1).await;
-    assert!(catcher.messages()[0].contains("To: patient@example.com"));
-    wait_until("the outbox records the delivery", || {
-        outbox_state(&app.database_url, "patient@example.com") == [(1, true)]
-    })
-    .await;
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let port = free_port(); // Nothing listens here yet: the SMTP server is down.
+        let app = app_with_smtp(port, backend).await;
+        // The outage neither fails nor holds up the request.
+        let started = Instant::now();
+        request_magic_link(&app, "patient@example.com").await;
+        assert!(started.elapsed() < Duration::from_secs(5), "{backend:?}");
+        wait_until("a failed attempt is recorded", || {
+            outbox_state(&app.database_url, "patient@example.com") == [(1, false)]
+        })
+        .await;
+        let catcher = SmtpCatcher::start(port).await;
+        make_due_now(&app.database_url);
+        wait_until("the e-mail arrives", || catcher.messages().len() == 1).await;
+        let message = quoted_printable_decoded(&catcher.messages()[0]);
+        assert!(message.contains("To: patient@example.com"), "{backend:?}");
+        wait_until("the outbox records the delivery", || {
+            outbox_state(&app.database_url, "patient@example.com") == [(1, true)]
+        })
+        .await;
+        // The link that waited out the outage still signs in.
+        let at = message
+            .find("http://127.0.0.1:8080/auth/v1/verify?token=")
+            .unwrap();
+        let link: String = message[at..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !matches!(c, '"' | '<' | '>'))
+            .collect();
+        let followed = no_redirects()
+            .get(local(&app, &link.replace("&amp;", "&")))
+            .send()
+            .await
+            .unwrap();
+        let fragment = fragment_of(followed.headers()["location"].to_str().unwrap());
+        assert_eq!(fragment["type"], "magiclink", "{backend:?} {link}");
+    }
 }
 
 #[tokio::test]

@@ -3,10 +3,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test-only crate: a failed setup should panic
 
 mod admins;
+mod expiry;
 mod helpers;
 mod hosted;
 mod identity;
 mod mail;
+#[path = "../oidc-mock/mock.rs"]
+mod mock;
+mod oauth;
 mod openapi;
 mod orgs;
 mod skeleton;

@@ -156,7 +156,7 @@ export async function startPortal(env = {}) {
     logs: () => logs.join(''),
     async stop() {
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -229,4 +229,45 @@ export async function startOidcProvider() {
       child.kill();
     },
   };
+}
+
+/** A storage adapter for auth-js that keeps everything in memory (one per client: no shared session). */
+export function memoryStorage() {
+  const items = new Map();
+  return {
+    items,
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key),
+  };
+}
+
+let clientCount = 0;
+
+/**
+ * A real `@supabase/auth-js` client of the portal's built-in identity service, as the browser's supabase-js
+ * builds it (anon key as `apikey` and bearer), with its own in-memory storage and no timers.
+ * `flowType` is `'implicit'` for e-mail links and `'pkce'` for provider sign-in.
+ */
+export async function authClient(portal, { flowType = 'implicit' } = {}) {
+  const { GoTrueClient } = await import('@supabase/auth-js');
+  const storage = memoryStorage();
+  const storageKey = `sb-portal-auth-token-${++clientCount}`;
+  const client = new GoTrueClient({
+    url: `${portal.url}/auth/v1`,
+    headers: { apikey: 'built-in', Authorization: 'Bearer built-in' },
+    storageKey,
+    storage,
+    flowType,
+    autoRefreshToken: false,
+    persistSession: true,
+    detectSessionInUrl: false,
+  });
+  return Object.assign(client, { storage, storageKey });
+}
+
+/** The key/value pairs of a URL's fragment (`#a=1&b=2`), or of its query when `part` is `'search'`. */
+export function urlParams(location, part = 'hash') {
+  const url = new URL(location);
+  return Object.fromEntries(new URLSearchParams(url[part].slice(1)));
 }
