@@ -150,3 +150,28 @@ impl TestApp {
         request.send().await.expect("request")
     }
 }
+
+/// Compares `actual` with the snapshot `tests/api/snapshots/<name>.json`; with `UPDATE_SNAPSHOTS=1` the
+/// snapshot is written instead. Error bodies are pinned this way: a changed message or code is a visible
+/// change in review, not an accident.
+pub fn assert_snapshot(name: &str, actual: &serde_json::Value) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("snapshots")
+        .join(format!("{name}.json"));
+    let pretty = format!("{}\n", serde_json::to_string_pretty(actual).expect("json"));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("folder")).expect("snapshot folder");
+        std::fs::write(&path, pretty).expect("write snapshot");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no snapshot {}: run with UPDATE_SNAPSHOTS=1 and review it",
+            path.display()
+        )
+    });
+    assert_eq!(
+        pretty, expected,
+        "{name} differs from its snapshot (UPDATE_SNAPSHOTS=1 rewrites it; review the change)"
+    );
+}

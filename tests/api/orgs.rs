@@ -480,3 +480,160 @@ async fn roles_decide_who_may_change_what_and_the_only_admin_stays() {
         assert_eq!(details["data"]["role"], "admin");
     }
 }
+
+/// Every error the organization calls answer, pinned (status, code, message, fields), on both databases.
+#[tokio::test]
+async fn organization_error_bodies_are_pinned() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        let ada = app.new_user("ada@example.com").await;
+        let org = personal_org(&app, &ada).await;
+        app.call(
+            Method::POST,
+            &format!("/api/orgs/{org}/members"),
+            &ada.token,
+            Some(json!({"email": "bob@example.com"})),
+        )
+        .await;
+        let token = invite_token(&app, "bob@example.com");
+        let bob = app.new_user("bob@example.com").await;
+        app.call(
+            Method::POST,
+            &format!("/api/orgs/accept/{token}"),
+            &bob.token,
+            None,
+        )
+        .await;
+        let eve = app.new_user("eve@example.com").await;
+        let unknown = "00000000-0000-4000-8000-000000000000";
+
+        let cases: Vec<(&str, Method, String, &str, Option<Value>)> = vec![
+            ("anonymous", Method::GET, "/api/orgs".into(), "", None),
+            (
+                "create without a name",
+                Method::POST,
+                "/api/orgs".into(),
+                &ada.token,
+                Some(json!({})),
+            ),
+            (
+                "create with a bad contact",
+                Method::POST,
+                "/api/orgs".into(),
+                &ada.token,
+                Some(json!({"name": "Acme", "contactEmail": "nope"})),
+            ),
+            (
+                "a stranger reads",
+                Method::GET,
+                format!("/api/orgs/{org}"),
+                &eve.token,
+                None,
+            ),
+            (
+                "an unknown organization",
+                Method::GET,
+                format!("/api/orgs/{unknown}"),
+                &ada.token,
+                None,
+            ),
+            (
+                "not an id",
+                Method::GET,
+                "/api/orgs/not-an-id".into(),
+                &ada.token,
+                None,
+            ),
+            (
+                "a member edits",
+                Method::PUT,
+                format!("/api/orgs/{org}"),
+                &bob.token,
+                Some(json!({"name": "X", "profile": {"contactEmail": "x@y.test"}})),
+            ),
+            (
+                "an update without contact",
+                Method::PUT,
+                format!("/api/orgs/{org}"),
+                &ada.token,
+                Some(json!({"name": "X"})),
+            ),
+            (
+                "invite without an address",
+                Method::POST,
+                format!("/api/orgs/{org}/members"),
+                &ada.token,
+                Some(json!({"email": "nope"})),
+            ),
+            (
+                "invite a member",
+                Method::POST,
+                format!("/api/orgs/{org}/members"),
+                &ada.token,
+                Some(json!({"email": "bob@example.com"})),
+            ),
+            (
+                "own role",
+                Method::PATCH,
+                format!("/api/orgs/{org}/members/{}", ada.id),
+                &ada.token,
+                Some(json!({"role": "member"})),
+            ),
+            (
+                "no role",
+                Method::PATCH,
+                format!("/api/orgs/{org}/members/{}", bob.id),
+                &ada.token,
+                Some(json!({})),
+            ),
+            (
+                "an unknown member",
+                Method::DELETE,
+                format!("/api/orgs/{org}/members/{unknown}"),
+                &ada.token,
+                None,
+            ),
+            (
+                "the only admin leaves",
+                Method::DELETE,
+                format!("/api/orgs/{org}/members/{}", ada.id),
+                &ada.token,
+                None,
+            ),
+            (
+                "resend without an invitation",
+                Method::POST,
+                format!("/api/orgs/{org}/invites/resend"),
+                &ada.token,
+                Some(json!({"email": "nobody@example.com"})),
+            ),
+            (
+                "a used invitation",
+                Method::POST,
+                format!("/api/orgs/accept/{token}"),
+                &bob.token,
+                None,
+            ),
+            (
+                "an unknown invitation",
+                Method::POST,
+                "/api/orgs/accept/nope".into(),
+                &bob.token,
+                None,
+            ),
+            (
+                "bad JSON",
+                Method::POST,
+                "/api/orgs".into(),
+                &ada.token,
+                Some(json!("text")),
+            ),
+        ];
+        let mut answers = serde_json::Map::new();
+        for (name, method, path, token, payload) in cases {
+            let (status, body) = body(app.call(method, &path, token, payload).await).await;
+            answers.insert(name.to_owned(), json!({"status": status.as_u16(), "body": body}));
+        }
+        crate::helpers::assert_snapshot("org_errors", &Value::Object(answers));
+    }
+}

@@ -144,6 +144,16 @@ impl fmt::Display for CauseChain<'_> {
 /// Largest JSON body accepted (settings and tools of a big app fit well inside).
 pub const MAX_JSON_BODY: usize = 1024 * 1024;
 
+/// serde's description of a body of the wrong shape, without the server's own type names.
+fn readable(cause: &serde_json::Error) -> String {
+    let text = cause.to_string();
+    let text = text.split(" at line ").next().unwrap_or_default();
+    match text.find(", expected struct ") {
+        Some(at) => format!("{}, expected a JSON object", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 /// Malformed JSON bodies answer the envelope too, not actix's plain text.
 pub fn json_config() -> web::JsonConfig {
     web::JsonConfig::default()
@@ -155,10 +165,14 @@ pub fn json_config() -> web::JsonConfig {
                     ApiError::PayloadTooLarge("The request body is too large.".into())
                 }
                 E::ContentType => ApiError::UnsupportedMediaType("Send the body as application/json.".into()),
-                other => ApiError::bad_request(
+                E::Deserialize(cause) if cause.is_data() => ApiError::bad_request(
                     "INVALID_JSON",
-                    format!("The request body is not valid JSON: {other}"),
+                    format!(
+                        "The request body does not have the expected shape: {}",
+                        readable(cause)
+                    ),
                 ),
+                _ => ApiError::bad_request("INVALID_JSON", "The request body is not valid JSON."),
             };
             api.into()
         })
