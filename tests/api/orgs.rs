@@ -51,6 +51,11 @@ async fn a_new_user_gets_one_personal_organization() {
         let (_, first) = body(first).await;
         let (_, second) = body(second).await;
         assert_eq!(first["success"], true);
+        // Exactly one of the two calls made it, and says so.
+        assert_ne!(
+            first["personalOrgCreated"], second["personalOrgCreated"],
+            "{backend:?}"
+        );
         assert_eq!(first["data"].as_array().unwrap().len(), 1, "{backend:?}: {first}");
         assert_eq!(first["data"][0]["id"], second["data"][0]["id"], "{backend:?}");
         let org = &first["data"][0];

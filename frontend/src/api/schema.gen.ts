@@ -332,21 +332,6 @@ export interface components {
         updatedAt: string;
       };
     };
-    /** @description The `{success, data}` envelope of the organization calls. */
-    Envelope_Vec_OrgSummaryDto: {
-      success: boolean;
-      data: {
-        id: string;
-        name: string;
-        profile: components['schemas']['ProfileDto'];
-        /** @description The caller's role in it. */
-        role: components['schemas']['RoleDto'];
-        /** Format: date-time */
-        createdAt: string;
-        /** Format: date-time */
-        updatedAt: string;
-      }[];
-    };
     /** @description The error envelope every error answers (PRODUCT.md §6). */
     ErrorBody: {
       /**
@@ -468,6 +453,15 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+    };
+    /**
+     * @description `GET /api/orgs`: the envelope, and whether this call made the caller's personal organization (the
+     *     screen then says so, once).
+     */
+    OrgListDto: {
+      success: boolean;
+      data: components['schemas']['OrgSummaryDto'][];
+      personalOrgCreated: boolean;
     };
     /** @description An organization of the caller, with the caller's role (`GET /api/orgs`). */
     OrgSummaryDto: {
@@ -721,7 +715,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Envelope_Vec_OrgSummaryDto'];
+          'application/json': components['schemas']['OrgListDto'];
         };
       };
       /** @description Not signed in */

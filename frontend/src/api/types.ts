@@ -24,3 +24,4 @@ export type PendingInvite = Schemas['InviteDto'];
 export type CreateOrgRequest = Schemas['CreateOrgRequest'];
 export type UpdateOrgRequest = Schemas['UpdateOrgRequest'];
 export type AcceptedInvite = Schemas['AcceptedDto'];
+export type OrgList = Schemas['OrgListDto'];

@@ -221,6 +221,16 @@ pub struct AcceptedDto {
     pub name: String,
 }
 
+/// `GET /api/orgs`: the envelope, and whether this call made the caller's personal organization (the
+/// screen then says so, once).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrgListDto {
+    pub success: bool,
+    pub data: Vec<OrgSummaryDto>,
+    pub personal_org_created: bool,
+}
+
 /// The `{success, data}` envelope of the organization calls.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Envelope<T> {

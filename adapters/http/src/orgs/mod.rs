@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use self::dto::{
     AcceptedDto, CreateOrgRequest, Envelope, InviteDto, InviteEmailRequest, InviteRequest, OrgDto,
-    OrgSummaryDto, RoleChangeRequest, UpdateOrgRequest,
+    OrgListDto, OrgSummaryDto, RoleChangeRequest, UpdateOrgRequest,
 };
 use crate::ApiError;
 use crate::auth::Principal;
@@ -108,7 +108,7 @@ fn required(value: Option<String>, field: &str, message: &str) -> Result<String,
 /// first, so that a new user's first dashboard already has one.
 #[utoipa::path(operation_id = "list_orgs", get, path = "/api/orgs", tag = "organizations", security(("bearer" = [])),
     responses(
-        (status = 200, description = "The caller's organizations", body = Envelope<Vec<OrgSummaryDto>>),
+        (status = 200, description = "The caller's organizations", body = OrgListDto),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
     ))]
 pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
@@ -120,7 +120,11 @@ pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpR
     let orgs: Vec<OrgSummaryDto> = outcome.organizations.iter().map(OrgSummaryDto::from).collect();
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
-        .json(Envelope::ok(orgs)))
+        .json(OrgListDto {
+            success: true,
+            data: orgs,
+            personal_org_created: outcome.created,
+        }))
 }
 
 /// Creates an organization with the caller as its admin; with a contact e-mail, the profile has it at once.

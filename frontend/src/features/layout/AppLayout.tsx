@@ -22,6 +22,7 @@ import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { useAuthClient } from '../auth/AuthClientContext';
 import { noticeShown, selectAuth } from '../auth/authSlice';
 import { usePublicConfig } from '../publicConfig';
+import { PersonalOrgNotice } from '../orgs/PersonalOrgNotice';
 import { ProfileIncompleteBanner } from '../orgs/ProfileIncompleteBanner';
 import { SidebarNav } from './SidebarNav';
 
@@ -141,6 +142,7 @@ export function AppLayout() {
         sx={{ flexGrow: 1, minWidth: 0, pt: `${TOP_BAR_HEIGHT}px`, bgcolor: 'background.default' }}
       >
         <Box sx={{ p: { xs: 2, sm: 3, md: 4 }, maxWidth: 1200, mx: 'auto' }}>
+          <PersonalOrgNotice />
           <ProfileIncompleteBanner />
           <Outlet />
         </Box>

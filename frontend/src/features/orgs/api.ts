@@ -1,4 +1,5 @@
 import { baseApi, LIST } from '../../api/baseApi';
+import type { OrgList } from '../../api/types';
 import type { Envelope, Organization, OrgProfileChange, OrgRole } from './types';
 
 const unwrap = <T>(response: Envelope<T>): T => response.data;
@@ -6,12 +7,12 @@ const unwrap = <T>(response: Envelope<T>): T => response.data;
 /** The organization calls of spec §7. */
 export const orgsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    listOrgs: build.query<Organization[], void>({
+    /** The caller's organizations; the first call of a new user also makes their personal one. */
+    listOrgs: build.query<OrgList, void>({
       query: () => '/api/orgs',
-      transformResponse: unwrap<Organization[]>,
-      providesTags: (orgs = []) => [
+      providesTags: (list) => [
         { type: 'Org', id: LIST },
-        ...orgs.map((org) => ({ type: 'Org' as const, id: org.id })),
+        ...(list?.data ?? []).map((org) => ({ type: 'Org' as const, id: org.id })),
       ],
     }),
     getOrg: build.query<Organization, string>({

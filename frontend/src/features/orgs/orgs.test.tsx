@@ -6,6 +6,7 @@ import { makeStore } from '../../app/store';
 import { renderWithProviders } from '../../testing/render';
 import { server } from '../../testing/server';
 import { OrgSwitcher } from './OrgSwitcher';
+import { PersonalOrgNotice } from './PersonalOrgNotice';
 import { MembersPage } from './MembersPage';
 import { OrgSettingsPage } from './OrgSettingsPage';
 import { ProfileIncompleteBanner } from './ProfileIncompleteBanner';
@@ -77,7 +78,7 @@ function serveOrgs(orgs: Organization[]) {
   server.use(
     http.get('*/api/orgs', async ({ request }) => {
       await record(request);
-      return HttpResponse.json({ success: true, data: orgs });
+      return HttpResponse.json({ success: true, data: orgs, personalOrgCreated: false });
     }),
     http.get('*/api/orgs/:orgId', async ({ request, params }) => {
       await record(request);
@@ -313,6 +314,22 @@ describe('layout pieces', () => {
     await user.click(await screen.findByRole('option', { name: 'Second' }));
     expect(store.getState().org.currentOrgId).toBe('org-2');
     expect(store.getState().auth.notice?.text).toBe('Switched to Second');
+  });
+});
+
+describe('the personal organization', () => {
+  it('is announced once, when the first list made it', async () => {
+    server.use(
+      http.get('*/api/orgs', () =>
+        HttpResponse.json({ success: true, data: [org()], personalOrgCreated: true }),
+      ),
+    );
+    const { store } = renderWithProviders(<PersonalOrgNotice />, { store: signedInStore() });
+    await waitFor(() => {
+      expect(store.getState().auth.notice?.text).toBe(
+        "A personal organization, ada's Organization, has been created for you.",
+      );
+    });
   });
 });
 

@@ -13,10 +13,14 @@ export interface CurrentOrg {
   /** The signed-in user's role in it. */
   role: OrgRole | null;
   isAdmin: boolean;
+  /** This session's first list made the user's personal organization. */
+  personalOrgCreated: boolean;
   isLoading: boolean;
   isError: boolean;
   refetch: () => void;
 }
+
+const EMPTY: Organization[] = [];
 
 /** The user's organizations and the current one; keeps the stored choice valid. */
 export function useCurrentOrg(): CurrentOrg {
@@ -24,7 +28,7 @@ export function useCurrentOrg(): CurrentOrg {
   const bearer = useAppSelector(selectBearer);
   const storedId = useAppSelector(selectCurrentOrgId);
   const {
-    data: orgs = [],
+    data: list,
     isLoading,
     isFetching,
     isError,
@@ -32,6 +36,7 @@ export function useCurrentOrg(): CurrentOrg {
   } = useListOrgsQuery(undefined, {
     skip: !bearer,
   });
+  const orgs = list?.data ?? EMPTY;
   const current = orgs.find((org) => org.id === storedId) ?? orgs[0] ?? null;
 
   // Only a fresh list may overrule the stored choice: one just made may not be in the list being refetched.
@@ -45,6 +50,7 @@ export function useCurrentOrg(): CurrentOrg {
     current,
     role,
     isAdmin: role === 'admin',
+    personalOrgCreated: list?.personalOrgCreated ?? false,
     isLoading,
     isError,
     refetch: () => void refetch(),
