@@ -7,5 +7,7 @@ mod helpers;
 mod hosted;
 mod identity;
 mod mail;
+#[path = "../oidc-mock/mock.rs"]
+mod mock;
 mod openapi;
 mod skeleton;
