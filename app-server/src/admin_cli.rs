@@ -1,5 +1,7 @@
 //! `app-server admin grant|revoke|list`: platform admins from the command line. Whoever can run the
-//! binary against the database is trusted (that is how the first admin is made).
+//! binary against the database is trusted (that is how the first admin is made): a grant binds at once to
+//! the account that has the address, proven or not; without an account it waits for the first account
+//! that proves the address.
 
 use clap::Subcommand;
 use db_adapter::Db;
@@ -11,7 +13,9 @@ use crate::system::SystemClock;
 
 #[derive(Debug, Subcommand)]
 pub enum AdminCommand {
-    /// Give an e-mail address a platform role (the account gets it when it signs in with that address).
+    /// Give an e-mail address a platform role: the account with that address gets it now (you vouch for it);
+    /// with no account yet, the first account that proves the address (an e-mailed link or code, or a
+    /// provider's verified e-mail) gets it.
     Grant {
         email: String,
         /// `admin` (reviews apps and manages platform admins) or `reviewer` (reviews only).
@@ -42,11 +46,20 @@ pub async fn run(db: &Db, command: AdminCommand) -> Result<String, PlatformAdmin
     match command {
         AdminCommand::Grant { email, role } => {
             let admin = service.operator_grant(&email, &role).await?;
-            Ok(format!(
-                "{} is now a platform {}",
-                admin.email,
-                admin.role.as_str()
-            ))
+            if admin.is_bound() {
+                Ok(format!(
+                    "{} is now a platform {}",
+                    admin.email,
+                    admin.role.as_str()
+                ))
+            } else {
+                Ok(format!(
+                    "{} will be a platform {} once an account proves the address (no account has it yet); \
+                     after the first sign-in with it, run this command again to give the role to that account",
+                    admin.email,
+                    admin.role.as_str()
+                ))
+            }
         }
         AdminCommand::Revoke { email } => {
             service.operator_revoke(&email).await?;
@@ -61,14 +74,15 @@ pub async fn run(db: &Db, command: AdminCommand) -> Result<String, PlatformAdmin
                 return Ok("No platform admins yet. Add one with: app-server admin grant EMAIL".into());
             }
             let mut out = format!(
-                "{:<40} {:<9} {:<20} {}\n",
-                "EMAIL", "ROLE", "ADDED (UTC)", "ADDED BY"
+                "{:<40} {:<9} {:<8} {:<20} {}\n",
+                "EMAIL", "ROLE", "STATUS", "ADDED (UTC)", "ADDED BY"
             );
             for admin in admins {
                 out.push_str(&format!(
-                    "{:<40} {:<9} {:<20} {}\n",
+                    "{:<40} {:<9} {:<8} {:<20} {}\n",
                     admin.email.as_str(),
                     admin.role.as_str(),
+                    if admin.is_bound() { "bound" } else { "pending" },
                     admin.added_at.format("%Y-%m-%d %H:%M"),
                     admin
                         .added_by
@@ -76,6 +90,11 @@ pub async fn run(db: &Db, command: AdminCommand) -> Result<String, PlatformAdmin
                         .map_or("command line / configuration", |e| e.as_str()),
                 ));
             }
+            out.push_str(
+                "\nbound: the role belongs to that account. pending: it waits for the first account that proves \
+                 the address (an e-mailed link or code, or a provider's verified e-mail); `app-server admin \
+                 grant EMAIL` gives it to an account that has the address now.\n",
+            );
             Ok(out.trim_end().to_owned())
         }
     }

@@ -2,6 +2,7 @@
 
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, middleware};
+use domain::common::EmailAddress;
 use http_adapter::public_config::{IdentityConfig, IdentityKind};
 use http_adapter::{HttpState, PublicConfig};
 use std::net::TcpListener;
@@ -96,22 +97,42 @@ impl Application {
     }
 }
 
-/// Makes the addresses of `PORTAL_ADMIN_EMAILS` platform admins (those that have no role yet).
+/// Makes the addresses of `PORTAL_ADMIN_EMAILS` platform admins, each once: an address added at an earlier
+/// start is not added again, so a role revoked since stays revoked. A role binds to an account that proved
+/// the address, else waits for one; a warning says how to finish when nothing can prove it.
 async fn seed_platform_admins(config: &Config, db: &db_adapter::Db) -> anyhow::Result<()> {
     if config.admin_emails.is_empty() {
         return Ok(());
     }
-    let added = crate::admin_cli::service(db)
+    let report = crate::admin_cli::service(db)
         .seed(&config.admin_emails.join(","))
         .await
         .map_err(|e| anyhow::anyhow!("PORTAL_ADMIN_EMAILS: {e}"))?;
-    for email in &added {
-        tracing::info!(%email, "made a platform admin from PORTAL_ADMIN_EMAILS");
+    for admin in &report.added {
+        tracing::info!(email = %admin.email, bound = admin.is_bound(), "made a platform admin from PORTAL_ADMIN_EMAILS");
     }
+    if report.pending.is_empty() {
+        return Ok(());
+    }
+    let pending = report
+        .pending
+        .iter()
+        .map(EmailAddress::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
     if config.smtp_url.is_none() {
         tracing::warn!(
-            "PORTAL_ADMIN_EMAILS is set and no SMTP server is configured: accounts are confirmed at sign-up, \
-             so whoever signs up first with one of these addresses gets its platform role"
+            emails = %pending,
+            "PORTAL_ADMIN_EMAILS: these platform admins wait for an account that proves the address, and with no \
+             SMTP server configured no e-mail can prove it (sign-up confirms at once without proof). Sign in \
+             once with the address, then run `app-server admin grant EMAIL` to give that account the role; or \
+             configure SMTP_URL (or sign in with a provider that verifies the address)"
+        );
+    } else {
+        tracing::info!(
+            emails = %pending,
+            "PORTAL_ADMIN_EMAILS: these platform admins get the role when an account proves the address \
+             (the confirmation link or a code e-mailed to it, or a provider's verified e-mail)"
         );
     }
     Ok(())

@@ -734,6 +734,13 @@ async fn me_profile_and_admin_check() {
     for backend in BACKENDS {
         let app = spawn_app_with(backend, &[("PORTAL_ADMIN_EMAILS", "boss@example.com")]).await;
         app.sign_up("boss@example.com").await;
+        // No SMTP: signing up proves nothing, so the listed role waits until the operator gives it.
+        let db = Db::connect(&app.database_url, 2).unwrap();
+        let grant = app_server::admin_cli::AdminCommand::Grant {
+            email: "boss@example.com".into(),
+            role: "admin".into(),
+        };
+        app_server::admin_cli::run(&db, grant).await.unwrap();
         let session = app.sign_in("boss@example.com").await;
         let core: Value = app
             .exchange(session["access_token"].as_str().unwrap())

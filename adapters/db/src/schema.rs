@@ -20,6 +20,7 @@ diesel::table! {
         last_sign_in_at -> Nullable<BigInt>,
         profile -> Text,
         display_name -> Nullable<Text>,
+        email_proven_at -> Nullable<BigInt>,
     }
 }
 
@@ -63,11 +64,20 @@ diesel::table! {
 }
 
 diesel::table! {
-    platform_admins (email) {
+    platform_admins (id) {
+        id -> Text,
         email -> Text,
+        user_id -> Nullable<Text>,
         role -> Text,
         added_at -> BigInt,
         added_by -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    platform_admin_seeds (email) {
+        email -> Text,
+        seeded_at -> BigInt,
     }
 }
 
@@ -285,6 +295,7 @@ diesel::table! {
 
 diesel::joinable!(identities -> accounts (user_id));
 diesel::joinable!(refresh_tokens -> accounts (user_id));
+diesel::joinable!(platform_admins -> accounts (user_id));
 diesel::joinable!(org_members -> organizations (org_id));
 diesel::joinable!(org_members -> accounts (user_id));
 diesel::joinable!(org_invites -> organizations (org_id));
@@ -305,6 +316,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     refresh_tokens,
     one_time_codes,
     platform_admins,
+    platform_admin_seeds,
     organizations,
     org_members,
     org_invites,

@@ -1,15 +1,21 @@
-//! Platform admins and reviewers (PRODUCT.md §5; `GET /api/admin/check`, `GET|POST /api/admin/users`,
+//! Platform admins and reviewers (PRODUCT.md §1, §5; `GET /api/admin/check`, `GET|POST /api/admin/users`,
 //! `DELETE /api/admin/users/{email}`).
 //!
 //! `isAdmin` of the check is true for both roles: a reviewer needs the Admin Panel to review apps and see
 //! uptime; `role` says which. Only an `admin` grants and revokes. The platform always keeps at least one
-//! `admin`: removing or demoting the last one is refused (409), checked here and again by the repository in
-//! its transaction (two admins revoking each other at once cannot both succeed).
+//! bound `admin`: removing or demoting the last one is refused (409), checked here and again by the
+//! repository in its transaction (two admins revoking each other at once cannot both succeed).
+//!
+//! Roles belong to accounts (see [`PlatformAdmin`]): the caller's role is looked up by account id. A role
+//! given to an address binds at once only to an account that proved the address (or, at the command line,
+//! to any account that has it: the operator vouches); otherwise it waits for the first account that proves
+//! the address. Without that, whoever signs up first with an admin's address on a server that confirms
+//! sign-ups at once (no mailer) would get the role.
 
 use std::sync::Arc;
 
 use super::errors::FieldErrors;
-use super::models::{PlatformAdmin, would_leave_no_admin};
+use super::models::{GrantBinding, PlatformAdmin, grant_for, would_leave_no_admin};
 use super::ports::PlatformAdminRepository;
 use crate::common::email::INVALID_EMAIL;
 use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError};
@@ -53,6 +59,15 @@ impl From<RepoError> for PlatformAdminError {
     }
 }
 
+/// What seeding `PORTAL_ADMIN_EMAILS` did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SeedReport {
+    /// The roles added now (addresses never seeded before that had no role).
+    pub added: Vec<PlatformAdmin>,
+    /// The configured addresses whose role still waits for an account to prove the address.
+    pub pending: Vec<EmailAddress>,
+}
+
 /// Manages the platform-admin list.
 pub struct PlatformAdminService {
     admins: Arc<dyn PlatformAdminRepository>,
@@ -85,7 +100,8 @@ impl PlatformAdminService {
         Ok(self.admins.list().await?)
     }
 
-    /// Adds a platform admin or reviewer, or changes the role of one. Only an `admin` may.
+    /// Adds a platform admin or reviewer, or changes the role of one. Only an `admin` may. The role binds
+    /// at once to an account that proved the address, else it waits for one to.
     ///
     /// # Errors
     /// [`PlatformAdminError::Forbidden`]; [`PlatformAdminError::Validation`]; [`PlatformAdminError::LastAdmin`]
@@ -99,7 +115,13 @@ impl PlatformAdminService {
         if !caller.can_manage_platform() {
             return Err(PlatformAdminError::Forbidden);
         }
-        self.upsert(email, role, Some(caller.email.clone())).await
+        self.upsert(
+            email,
+            role,
+            Some(caller.email.clone()),
+            GrantBinding::ProvenAccount,
+        )
+        .await
     }
 
     /// Removes a platform admin or reviewer. Only an `admin` may; the last admin stays.
@@ -115,13 +137,14 @@ impl PlatformAdminService {
     }
 
     /// [`PlatformAdminService::grant`] for the operator at the command line (`app-server admin grant`):
-    /// whoever can run the server binary against its database is trusted, so no caller is checked. The
-    /// same rules hold otherwise (valid e-mail and role, the last admin stays).
+    /// whoever can run the server binary against its database is trusted, so no caller is checked, and the
+    /// role binds at once to the account that has the address, proven or not (the operator vouches for it).
+    /// The same rules hold otherwise (valid e-mail and role, the last admin stays).
     ///
     /// # Errors
     /// As [`PlatformAdminService::grant`], without `Forbidden`.
     pub async fn operator_grant(&self, email: &str, role: &str) -> Result<PlatformAdmin, PlatformAdminError> {
-        self.upsert(email, role, None).await
+        self.upsert(email, role, None, GrantBinding::AnyAccount).await
     }
 
     /// [`PlatformAdminService::revoke`] for the operator at the command line (`app-server admin revoke`).
@@ -145,6 +168,7 @@ impl PlatformAdminService {
         email: &str,
         role: &str,
         by: Option<EmailAddress>,
+        binding: GrantBinding,
     ) -> Result<PlatformAdmin, PlatformAdminError> {
         let mut fields = FieldErrors::default();
         let email = EmailAddress::parse(email)
@@ -157,32 +181,41 @@ impl PlatformAdminService {
         let (Some(email), Some(role)) = (email, role) else {
             return Err(PlatformAdminError::Validation(fields));
         };
-        if role != PlatformRole::Admin && would_leave_no_admin(&self.admins.list().await?, &email, Some(role))
-        {
-            return Err(PlatformAdminError::LastAdmin);
+        if role != PlatformRole::Admin {
+            let admins = self.admins.list().await?;
+            if grant_for(&admins, &email)
+                .is_some_and(|target| would_leave_no_admin(&admins, target, Some(role)))
+            {
+                return Err(PlatformAdminError::LastAdmin);
+            }
         }
-        Ok(self.admins.upsert(&email, role, by, self.clock.now()).await?)
+        Ok(self
+            .admins
+            .grant(&email, role, by, binding, self.clock.now())
+            .await?)
     }
 
     async fn remove(&self, email: &str) -> Result<(), PlatformAdminError> {
         let email = EmailAddress::parse(email).map_err(|_| PlatformAdminError::NotFound)?;
         let admins = self.admins.list().await?;
-        if !admins.iter().any(|a| a.email == email) {
+        let Some(target) = grant_for(&admins, &email) else {
             return Err(PlatformAdminError::NotFound);
-        }
-        if would_leave_no_admin(&admins, &email, None) {
+        };
+        if would_leave_no_admin(&admins, target, None) {
             return Err(PlatformAdminError::LastAdmin);
         }
         Ok(self.admins.remove(&email).await?)
     }
 
     /// Makes each configured e-mail (`PORTAL_ADMIN_EMAILS`: separated by commas or white space) an `admin`
-    /// unless it already has a role (a role changed since is kept). Answers the e-mails added.
+    /// once: an address seeded before is never added again (so a role revoked since stays revoked), and an
+    /// address that has a role keeps it. The role binds to an account that proved the address, else waits
+    /// for one. Answers what was added and which configured addresses still wait.
     ///
     /// # Errors
     /// [`PlatformAdminError::Validation`] (`emails`, naming the first bad entry) before anything is written;
     /// a store failure.
-    pub async fn seed(&self, configured: &str) -> Result<Vec<EmailAddress>, PlatformAdminError> {
+    pub async fn seed(&self, configured: &str) -> Result<SeedReport, PlatformAdminError> {
         let mut emails = Vec::new();
         for entry in configured
             .split(|c: char| c == ',' || c.is_whitespace())
@@ -198,16 +231,21 @@ impl PlatformAdminService {
                 emails.push(email);
             }
         }
-        let mut added = Vec::new();
-        for email in emails {
-            if self.admins.get(&email).await?.is_none() {
-                self.admins
-                    .upsert(&email, PlatformRole::Admin, None, self.clock.now())
-                    .await?;
-                added.push(email);
+        let mut report = SeedReport::default();
+        if emails.is_empty() {
+            return Ok(report);
+        }
+        for email in &emails {
+            if let Some(added) = self.admins.seed(email, self.clock.now()).await? {
+                report.added.push(added);
             }
         }
-        Ok(added)
+        let admins = self.admins.list().await?;
+        report.pending = emails
+            .into_iter()
+            .filter(|email| grant_for(&admins, email).is_some_and(|a| !a.is_bound()))
+            .collect();
+        Ok(report)
     }
 }
 
@@ -231,6 +269,7 @@ mod tests {
     fn entry(address: &str, role: PlatformRole) -> PlatformAdmin {
         PlatformAdmin {
             email: email(address),
+            user_id: Some(UserId::new()),
             role,
             added_at: noon(),
             added_by: None,
@@ -303,17 +342,19 @@ mod tests {
         let mut repo = MockPlatformAdminRepository::new();
         repo.expect_list()
             .returning(|| Ok(vec![entry("me@x.io", PlatformRole::Admin)]));
-        repo.expect_upsert()
+        repo.expect_grant()
             .with(
                 eq(email("new@x.io")),
                 eq(PlatformRole::Reviewer),
                 eq(Some(email("me@x.io"))),
+                eq(GrantBinding::ProvenAccount),
                 eq(noon()),
             )
             .times(1)
-            .returning(|e, r, by, at| {
+            .returning(|e, r, by, _, at| {
                 Ok(PlatformAdmin {
                     email: e.clone(),
+                    user_id: None,
                     role: r,
                     added_at: at,
                     added_by: by,
@@ -345,7 +386,7 @@ mod tests {
                 entry("r@x.io", PlatformRole::Reviewer),
             ])
         });
-        repo.expect_upsert().never();
+        repo.expect_grant().never();
         repo.expect_remove().never();
         let service = service(repo);
         let admin = caller(Some(PlatformRole::Admin));
@@ -363,12 +404,16 @@ mod tests {
     fn the_operator_grants_without_a_caller_and_nobody_is_recorded_as_adding() {
         let mut repo = MockPlatformAdminRepository::new();
         repo.expect_list().returning(|| Ok(vec![]));
-        repo.expect_upsert()
-            .withf(|email, role, by, _| {
-                email.as_str() == "first@x.io" && *role == PlatformRole::Admin && by.is_none()
+        // The operator vouches for the account that has the address, proven or not.
+        repo.expect_grant()
+            .withf(|email, role, by, binding, _| {
+                email.as_str() == "first@x.io"
+                    && *role == PlatformRole::Admin
+                    && by.is_none()
+                    && *binding == GrantBinding::AnyAccount
             })
             .times(1)
-            .returning(|email, role, _, _| Ok(entry(email.as_str(), role)));
+            .returning(|email, role, _, _, _| Ok(entry(email.as_str(), role)));
         let granted = block_on(service(repo).operator_grant("First@X.io", "admin")).unwrap();
         assert_eq!(granted.email.as_str(), "first@x.io");
     }
@@ -378,7 +423,7 @@ mod tests {
         let mut repo = MockPlatformAdminRepository::new();
         repo.expect_list()
             .returning(|| Ok(vec![entry("only@x.io", PlatformRole::Admin)]));
-        repo.expect_upsert().never();
+        repo.expect_grant().never();
         repo.expect_remove().never();
         let service = service(repo);
         let bad = block_on(service.operator_grant("nope", "boss")).unwrap_err();
@@ -438,37 +483,67 @@ mod tests {
     }
 
     #[test]
-    fn seeding_adds_configured_emails_once_and_keeps_existing_roles() {
+    fn a_pending_admin_does_not_keep_the_last_bound_admin_in_place_and_may_itself_go() {
+        let mut pending = entry("waiting@x.io", PlatformRole::Admin);
+        pending.user_id = None;
+        let list = vec![entry("me@x.io", PlatformRole::Admin), pending];
         let mut repo = MockPlatformAdminRepository::new();
-        repo.expect_get().with(eq(email("kept@x.io"))).returning(|e| {
-            Ok(Some(PlatformAdmin {
-                email: e.clone(),
-                role: PlatformRole::Reviewer,
-                added_at: noon(),
-                added_by: None,
-            }))
-        });
-        repo.expect_get().returning(|_| Ok(None));
-        repo.expect_upsert()
-            .withf(|e, r, by, _| e.as_str() == "first@x.io" && *r == PlatformRole::Admin && by.is_none())
+        repo.expect_list().returning(move || Ok(list.clone()));
+        repo.expect_grant().never();
+        repo.expect_remove()
+            .with(eq(email("waiting@x.io")))
             .times(1)
-            .returning(|e, r, by, at| {
-                Ok(PlatformAdmin {
+            .returning(|_| Ok(()));
+        let service = service(repo);
+        let admin = caller(Some(PlatformRole::Admin));
+        assert!(matches!(
+            block_on(service.grant(&admin, "me@x.io", "reviewer")),
+            Err(PlatformAdminError::LastAdmin)
+        ));
+        assert!(matches!(
+            block_on(service.revoke(&admin, "me@x.io")),
+            Err(PlatformAdminError::LastAdmin)
+        ));
+        block_on(service.revoke(&admin, "waiting@x.io")).unwrap();
+    }
+
+    #[test]
+    fn seeding_adds_each_configured_email_once_and_reports_the_ones_still_pending() {
+        let mut repo = MockPlatformAdminRepository::new();
+        repo.expect_seed()
+            .with(eq(email("first@x.io")), eq(noon()))
+            .times(1)
+            .returning(|e, at| {
+                Ok(Some(PlatformAdmin {
                     email: e.clone(),
-                    role: r,
+                    user_id: None,
+                    role: PlatformRole::Admin,
                     added_at: at,
-                    added_by: by,
-                })
+                    added_by: None,
+                }))
             });
-        let added = block_on(service(repo).seed(" First@x.io, kept@x.io\nfirst@x.io ,")).unwrap();
-        assert_eq!(added, vec![email("first@x.io")]);
+        // Seeded before (its role may since have been revoked): the repository adds nothing.
+        repo.expect_seed()
+            .with(eq(email("kept@x.io")), eq(noon()))
+            .times(1)
+            .returning(|_, _| Ok(None));
+        repo.expect_list().returning(|| {
+            let mut waiting = entry("first@x.io", PlatformRole::Admin);
+            waiting.user_id = None;
+            Ok(vec![waiting, entry("kept@x.io", PlatformRole::Reviewer)])
+        });
+        let report = block_on(service(repo).seed(" First@x.io, kept@x.io\nfirst@x.io ,")).unwrap();
+        assert_eq!(
+            report.added.iter().map(|a| a.email.as_str()).collect::<Vec<_>>(),
+            ["first@x.io"]
+        );
+        assert_eq!(report.pending, vec![email("first@x.io")]);
     }
 
     #[test]
     fn seeding_refuses_a_bad_entry_before_writing_anything() {
         let mut repo = MockPlatformAdminRepository::new();
-        repo.expect_get().never();
-        repo.expect_upsert().never();
+        repo.expect_seed().never();
         let error = block_on(service(repo).seed("ok@x.io, broken")).unwrap_err();
         assert_eq!(error.to_string(), "Invalid platform admin email: broken");
     }

@@ -132,7 +132,9 @@ impl CoreTokenService {
     }
 
     /// Resolves the caller of a product request from its bearer token: a core token, else an identity
-    /// access token. The platform role comes from the platform-admin list (by e-mail).
+    /// access token. The platform role is the one bound to the account id: never read from the e-mail, so
+    /// a role waiting for an address, or bound to an account that had the address before, is not the
+    /// caller's.
     ///
     /// # Errors
     /// [`AuthError::Unauthenticated`] (expired when either kind said so); [`AuthError::EmailInUse`] as
@@ -143,7 +145,7 @@ impl CoreTokenService {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
         let (user_id, email) = self.verify_either(token).await?;
-        let platform_role = self.admins.get(&email).await?.map(|admin| admin.role);
+        let platform_role = self.admins.role_of(user_id).await?;
         Ok(Caller {
             user_id,
             email,
@@ -209,7 +211,6 @@ impl CoreTokenService {
 
 #[cfg(test)]
 mod tests {
-    use super::super::models::PlatformAdmin;
     use super::super::models::{AuthMethod, RefreshToken};
     use super::super::ports::{MockPlatformAdminRepository, MockRefreshTokenRepository, MockTokenSigner};
     use super::super::test_support::{access_claims, email};
@@ -231,7 +232,7 @@ mod tests {
 
     fn no_admins() -> MockPlatformAdminRepository {
         let mut admins = MockPlatformAdminRepository::new();
-        admins.expect_get().returning(|_| Ok(None));
+        admins.expect_role_of().returning(|_| Ok(None));
         admins
     }
 
@@ -352,7 +353,7 @@ mod tests {
     }
 
     #[test]
-    fn a_core_token_authenticates_with_the_platform_role_from_the_admin_list() {
+    fn a_core_token_authenticates_with_the_platform_role_bound_to_its_account() {
         let mut signer = MockTokenSigner::new();
         let core = CoreTokenClaims::issue(UserId::new(), email("boss@example.com"), "iss", noon());
         let sub = core.sub;
@@ -362,16 +363,10 @@ mod tests {
         signer.expect_verify_access().never();
         let mut admins = MockPlatformAdminRepository::new();
         admins
-            .expect_get()
-            .with(eq(email("boss@example.com")))
-            .returning(|e| {
-                Ok(Some(PlatformAdmin {
-                    email: e.clone(),
-                    role: PlatformRole::Reviewer,
-                    added_at: noon(),
-                    added_by: None,
-                }))
-            });
+            .expect_role_of()
+            .with(eq(sub))
+            .times(1)
+            .returning(|_| Ok(Some(PlatformRole::Reviewer)));
         let caller = block_on(service(signer, admins).authenticate("Bearer-less core")).unwrap();
         assert_eq!(caller.user_id, sub);
         assert_eq!(caller.platform_role, Some(PlatformRole::Reviewer));

@@ -4,11 +4,18 @@
 //! The rule (PRODUCT.md §1): an external identity is found by `(issuer, subject)`. A new identity
 //! - joins the account with the same e-mail only when the provider says the e-mail is verified **and** the
 //!   account's e-mail is confirmed;
+//! - when that account's address was never *proven* (confirmed at sign-up because no mailer is configured:
+//!   whoever signed up may not own the mailbox), joins it as its owner: the provider has just proven the
+//!   address, so the password set before and every session of the account end, and the address becomes
+//!   proven. Otherwise a stranger who pre-registered the owner's address would share the account with
+//!   the owner, password and sessions included;
 //! - is refused when such an account exists but either condition fails (otherwise whoever controls an
 //!   unverified address at some provider, or pre-registered an address, could take over the other side);
-//! - creates a new, confirmed account when none has the e-mail and the provider verified it;
+//! - creates a new, confirmed and proven account when none has the e-mail and the provider verified it;
 //! - is refused when the provider shares no e-mail, or one it has not verified (an account needs an
 //!   address somebody proved to own).
+//!
+//! A provider-proven address binds the platform role waiting for it (see the account repository).
 
 use serde_json::Value;
 
@@ -53,7 +60,10 @@ impl IdentityService {
             .and_then(|e| EmailAddress::parse(e).ok())
             .ok_or(IdentityError::ProviderEmailMissing)?;
         let account = match self.accounts.find_by_email(&email).await? {
-            Some(existing) if profile.email_verified && existing.is_confirmed() => existing,
+            Some(existing) if profile.email_verified && existing.is_proven() => existing,
+            Some(existing) if profile.email_verified && existing.is_confirmed() => {
+                self.take_over_unproven(existing).await?
+            }
             Some(_) => return Err(IdentityError::AccountNotLinkable),
             None if !profile.email_verified => return Err(IdentityError::ProviderEmailMissing),
             None if !self.config.signups_enabled => return Err(IdentityError::SignupsDisabled),
@@ -85,6 +95,24 @@ impl IdentityService {
         self.start_session(account, AuthMethod::OAuth).await
     }
 
+    /// The provider proved the address of an account nobody had proven: its password (set by whoever signed
+    /// up, maybe not the owner) is removed and its sessions end before the address is recorded as proven,
+    /// so that a failure half-way leaves an account that is still taken over on the next attempt.
+    async fn take_over_unproven(&self, mut account: Account) -> Result<Account, IdentityError> {
+        let now = self.clock.now();
+        if account.password_hash.is_some() {
+            self.accounts.set_password(account.id, None, now).await?;
+            account.password_hash = None;
+            account.updated_at = now;
+        }
+        self.refresh_tokens
+            .revoke_all_for_user(account.id, None, now)
+            .await?;
+        self.accounts.prove_email(account.id, now).await?;
+        account.email_proven_at = Some(now);
+        Ok(account)
+    }
+
     async fn create_provider_account(
         &self,
         email: EmailAddress,
@@ -93,6 +121,7 @@ impl IdentityService {
         let now = self.clock.now();
         let mut account = Account::new(email, now);
         account.email_confirmed_at = Some(now);
+        account.email_proven_at = Some(now);
         let kept = keep_profile_claims(claims);
         account.display_name = display_name_of(&kept);
         account.profile = kept;
@@ -120,7 +149,7 @@ fn keep_profile_claims(claims: &Value) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{Mocks, account, identity};
+    use super::super::test_support::{Mocks, account, identity, unproven_account};
     use super::*;
     use crate::testing::{block_on, noon};
     use serde_json::json;
@@ -183,6 +212,91 @@ mod tests {
     }
 
     #[test]
+    fn a_verified_provider_email_takes_over_an_account_whose_address_nobody_proved() {
+        // No mailer: a stranger signed up with the owner's address (confirmed at once, not proven) and set a
+        // password. The owner's provider sign-in proves the address: the stranger's password and sessions go.
+        let mut m = Mocks::new();
+        let squatted = unproven_account("owner@example.com");
+        let id = squatted.id;
+        m.links.expect_find().returning(|_, _| Ok(None));
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(squatted.clone())));
+        let mut seq = mockall::Sequence::new();
+        m.accounts
+            .expect_set_password()
+            .withf(move |user, hash, at| *user == id && hash.is_none() && *at == noon())
+            .times(1)
+            .in_sequence(&mut seq)
+            .returning(|_, _, _| Ok(()));
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
+            .withf(move |user, keep, _| *user == id && keep.is_none())
+            .times(1)
+            .in_sequence(&mut seq)
+            .returning(|_, _, _| Ok(()));
+        m.accounts
+            .expect_prove_email()
+            .with(mockall::predicate::eq(id), mockall::predicate::eq(noon()))
+            .times(1)
+            .in_sequence(&mut seq)
+            .returning(|_, _| Ok(()));
+        m.links
+            .expect_link()
+            .withf(move |l| l.user_id == id)
+            .times(1)
+            .in_sequence(&mut seq)
+            .returning(|_| Ok(()));
+        m.allow_sessions();
+        let session = block_on(
+            m.service()
+                .sign_in_with_provider(google(Some("owner@example.com"), true)),
+        )
+        .unwrap();
+        assert_eq!(session.user.account.id, id);
+        assert!(session.user.account.password_hash.is_none());
+        assert!(session.user.account.is_proven());
+    }
+
+    #[test]
+    fn an_unverified_provider_email_does_not_take_over_an_unproven_account() {
+        let mut m = Mocks::new();
+        m.links.expect_find().returning(|_, _| Ok(None));
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(unproven_account("owner@example.com"))));
+        m.accounts.expect_set_password().never();
+        m.refresh_tokens.expect_revoke_all_for_user().never();
+        m.links.expect_link().never();
+        let error = block_on(
+            m.service()
+                .sign_in_with_provider(google(Some("owner@example.com"), false)),
+        )
+        .unwrap_err();
+        assert!(matches!(error, IdentityError::AccountNotLinkable));
+    }
+
+    #[test]
+    fn joining_a_proven_account_keeps_its_password_and_sessions() {
+        let mut m = Mocks::new();
+        m.links.expect_find().returning(|_, _| Ok(None));
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.accounts.expect_set_password().never();
+        m.refresh_tokens.expect_revoke_all_for_user().never();
+        m.accounts.expect_prove_email().never();
+        m.links.expect_link().times(1).returning(|_| Ok(()));
+        m.allow_sessions();
+        let session = block_on(
+            m.service()
+                .sign_in_with_provider(google(Some("dev@example.com"), true)),
+        )
+        .unwrap();
+        assert!(session.user.account.password_hash.is_some());
+    }
+
+    #[test]
     fn an_unverified_provider_email_does_not_join_an_existing_account() {
         let mut m = Mocks::new();
         m.links.expect_find().returning(|_, _| Ok(None));
@@ -223,6 +337,7 @@ mod tests {
             .expect_create()
             .withf(|a| {
                 a.is_confirmed()
+                    && a.is_proven()
                     && a.password_hash.is_none()
                     && a.display_name.as_deref() == Some("Ada")
                     && a.profile == json!({"name": "Ada", "picture": "https://img.test/a.png"})

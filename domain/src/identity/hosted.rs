@@ -11,7 +11,8 @@
 //!   whose token names it is refused ([`HostedAccountError::EmailInUse`]). Otherwise whoever registers an
 //!   address at the hosted service would step into a local account's platform role or invitations.
 //! - The address counts as proven only when the token says so in a place the user cannot write
-//!   ([`email_proven`]); `user_metadata` is the user's own and proves nothing.
+//!   ([`email_proven`]); `user_metadata` is the user's own and proves nothing. Here confirmed and proven
+//!   go together (the hosted service confirms); a proven address binds the platform role waiting for it.
 //! - A hosted user whose e-mail changed at the hosted service gets the new address on the local row (not
 //!   proven until the token says so), unless another account has it.
 //! - Concurrent first requests of one user make one row: a lost insert race re-reads the winner's row.
@@ -96,6 +97,7 @@ impl HostedAccounts {
         let mut account = Account::new(claims.email.clone(), now);
         account.id = claims.sub;
         account.email_confirmed_at = proven.then_some(now);
+        account.email_proven_at = proven.then_some(now);
         account.last_sign_in_at = Some(now);
         match self.accounts.create(&account).await {
             Ok(()) => Ok(account),
@@ -134,10 +136,10 @@ impl HostedAccounts {
             {
                 return Err(HostedAccountError::EmailInUse { user: claims.sub });
             }
-            let confirmed_at = proven.then_some(now);
+            let proven_at = proven.then_some(now);
             match self
                 .accounts
-                .change_email(account.id, &claims.email, confirmed_at, now)
+                .change_email(account.id, &claims.email, proven_at, now)
                 .await
             {
                 Ok(()) => {}
@@ -148,11 +150,13 @@ impl HostedAccounts {
                 Err(other) => return Err(other.into()),
             }
             account.email = claims.email.clone();
-            account.email_confirmed_at = confirmed_at;
+            account.email_confirmed_at = proven_at;
+            account.email_proven_at = proven_at;
             account.updated_at = now;
-        } else if proven && !account.is_confirmed() {
-            self.accounts.confirm_email(account.id, now).await?;
-            account.email_confirmed_at = Some(now);
+        } else if proven && !account.is_proven() {
+            self.accounts.prove_email(account.id, now).await?;
+            account.email_confirmed_at.get_or_insert(now);
+            account.email_proven_at = Some(now);
         }
         Ok(account)
     }
@@ -187,6 +191,7 @@ mod tests {
         let mut account = Account::new(claims.email.clone(), noon() - Duration::days(1));
         account.id = claims.sub;
         account.email_confirmed_at = confirmed.then(|| noon() - Duration::days(1));
+        account.email_proven_at = account.email_confirmed_at;
         account
     }
 
@@ -234,6 +239,7 @@ mod tests {
                 a.id == sub
                     && a.email == address
                     && a.email_confirmed_at.is_none()
+                    && a.email_proven_at.is_none()
                     && a.password_hash.is_none()
                     && a.created_at == noon()
             })
@@ -245,20 +251,17 @@ mod tests {
     }
 
     #[test]
-    fn a_proven_first_request_makes_a_confirmed_account() {
+    fn a_proven_first_request_makes_a_confirmed_and_proven_account() {
         let claims = with_method("magiclink");
         let mut accounts = MockAccountRepository::new();
         accounts.expect_get().returning(|_| Ok(None));
         accounts.expect_find_by_email().returning(|_| Ok(None));
         accounts
             .expect_create()
-            .withf(|a| a.email_confirmed_at == Some(noon()))
+            .withf(|a| a.email_confirmed_at == Some(noon()) && a.email_proven_at == Some(noon()))
             .returning(|_| Ok(()));
-        assert!(
-            block_on(service(accounts).ensure(&claims))
-                .unwrap()
-                .is_confirmed()
-        );
+        let account = block_on(service(accounts).ensure(&claims)).unwrap();
+        assert!(account.is_confirmed() && account.is_proven());
     }
 
     #[test]
@@ -268,29 +271,40 @@ mod tests {
         let mut accounts = MockAccountRepository::new();
         accounts.expect_get().returning(move |_| Ok(Some(row.clone())));
         accounts.expect_create().never();
-        accounts.expect_confirm_email().never();
+        accounts.expect_prove_email().never();
         accounts.expect_change_email().never();
         let account = block_on(service(accounts).ensure(&claims)).unwrap();
         assert_eq!(account.id, claims.sub);
     }
 
     #[test]
-    fn a_known_user_whose_address_is_now_proven_is_confirmed() {
+    fn a_known_user_whose_address_is_now_proven_is_confirmed_and_proven() {
         let claims = with_method("magiclink");
         let row = stored(&claims, false);
         let sub = claims.sub;
         let mut accounts = MockAccountRepository::new();
         accounts.expect_get().returning(move |_| Ok(Some(row.clone())));
         accounts
-            .expect_confirm_email()
+            .expect_prove_email()
             .with(eq(sub), eq(noon()))
             .times(1)
             .returning(|_, _| Ok(()));
-        assert!(
-            block_on(service(accounts).ensure(&claims))
-                .unwrap()
-                .is_confirmed()
-        );
+        let account = block_on(service(accounts).ensure(&claims)).unwrap();
+        assert!(account.is_confirmed() && account.is_proven());
+    }
+
+    #[test]
+    fn a_confirmed_but_unproven_row_is_proven_by_a_proving_token() {
+        // A row confirmed before proof was recorded separately: the next proving token records it.
+        let claims = with_method("magiclink");
+        let mut row = stored(&claims, true);
+        row.email_proven_at = None;
+        let mut accounts = MockAccountRepository::new();
+        accounts.expect_get().returning(move |_| Ok(Some(row.clone())));
+        accounts.expect_prove_email().times(1).returning(|_, _| Ok(()));
+        let account = block_on(service(accounts).ensure(&claims)).unwrap();
+        assert_eq!(account.email_confirmed_at, Some(noon() - Duration::days(1)));
+        assert_eq!(account.email_proven_at, Some(noon()));
     }
 
     #[test]
@@ -389,14 +403,14 @@ mod tests {
         accounts.expect_find_by_email().returning(|_| Ok(None));
         accounts
             .expect_change_email()
-            .withf(move |id, address, confirmed, now| {
-                *id == sub && *address == new_address && confirmed.is_none() && *now == noon()
+            .withf(move |id, address, proven, now| {
+                *id == sub && *address == new_address && proven.is_none() && *now == noon()
             })
             .times(1)
             .returning(|_, _, _, _| Ok(()));
         let account = block_on(service(accounts).ensure(&claims)).unwrap();
         assert_eq!(account.email, claims.email);
-        assert!(!account.is_confirmed());
+        assert!(!account.is_confirmed() && !account.is_proven());
     }
 
     #[test]

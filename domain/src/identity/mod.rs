@@ -24,15 +24,15 @@ pub mod tokens;
 mod test_support;
 
 pub use account::UserUpdate;
-pub use admins::{AdminCheck, PlatformAdminError, PlatformAdminService};
+pub use admins::{AdminCheck, PlatformAdminError, PlatformAdminService, SeedReport};
 pub use codes::{VerifyKind, VerifySecret};
 pub use core_token::{AuthError, CoreToken, CoreTokenService};
 pub use errors::{FieldErrors, IdentityError};
 pub use external::ProviderProfile;
 pub use hosted::{HostedAccountError, HostedAccounts, email_proven};
 pub use models::{
-    Account, AuthMethod, ExternalIdentity, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshRefusal,
-    RefreshToken,
+    Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,
+    RefreshRefusal, RefreshToken,
 };
 pub use password::{PasswordError, check_password};
 pub use profile::ProfileChange;

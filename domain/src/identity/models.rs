@@ -32,7 +32,12 @@ pub struct Account {
     pub email: EmailAddress,
     /// `None` for accounts that only sign in with a provider or an e-mail link.
     pub password_hash: Option<String>,
+    /// When the address became usable: at sign-up when no mailer is configured, else when proven.
     pub email_confirmed_at: Option<DateTime<Utc>>,
+    /// When somebody first showed they own the address: a link or code from an e-mail was used, or a provider
+    /// (or a hosted identity service) asserted a verified e-mail. Never set by the no-mailer confirmation at
+    /// sign-up. Linking a provider identity and binding a platform role need it.
+    pub email_proven_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub last_sign_in_at: Option<DateTime<Utc>>,
@@ -51,6 +56,7 @@ impl Account {
             email,
             password_hash: None,
             email_confirmed_at: None,
+            email_proven_at: None,
             created_at: now,
             updated_at: now,
             last_sign_in_at: None,
@@ -62,6 +68,12 @@ impl Account {
     #[must_use]
     pub const fn is_confirmed(&self) -> bool {
         self.email_confirmed_at.is_some()
+    }
+
+    /// Whether somebody showed they own the address (see `email_proven_at`).
+    #[must_use]
+    pub const fn is_proven(&self) -> bool {
+        self.email_proven_at.is_some()
     }
 }
 
@@ -75,6 +87,7 @@ impl fmt::Debug for Account {
                 &self.password_hash.as_ref().map(|_| "<redacted>"),
             )
             .field("email_confirmed_at", &self.email_confirmed_at)
+            .field("email_proven_at", &self.email_proven_at)
             .field("created_at", &self.created_at)
             .field("updated_at", &self.updated_at)
             .field("last_sign_in_at", &self.last_sign_in_at)
@@ -161,6 +174,17 @@ impl AuthMethod {
             Self::EmailSignup => "email/signup",
             Self::OAuth => "oauth",
         }
+    }
+
+    /// Whether a session started this way shows that the user reads the account's mailbox: the link or code
+    /// came in an e-mail to the address (written to the server log when no mailer is configured, which only
+    /// the operator reads).
+    #[must_use]
+    pub const fn proves_email(self) -> bool {
+        matches!(
+            self,
+            Self::Otp | Self::MagicLink | Self::Recovery | Self::EmailSignup
+        )
     }
 
     #[must_use]
@@ -356,33 +380,71 @@ impl OneTimeCode {
     }
 }
 
-/// A platform admin or reviewer (PRODUCT.md §5), keyed by e-mail.
+/// A platform admin or reviewer (PRODUCT.md §5).
+///
+/// A role belongs to an account, not to an address: once *bound* (`user_id` set) it follows that account,
+/// and a later account with the same address (after an e-mail change) does not inherit it. A role given
+/// to an address that no suitable account has yet is *pending*: it binds to the first account that proves
+/// the address (see [`GrantBinding`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlatformAdmin {
+    /// The bound account's current address; for a pending role, the address it waits for.
     pub email: EmailAddress,
+    /// The account holding the role; `None` while pending.
+    pub user_id: Option<UserId>,
     pub role: PlatformRole,
     pub added_at: DateTime<Utc>,
     /// `None` when seeded from configuration or the command line.
     pub added_by: Option<EmailAddress>,
 }
 
-/// Whether changing `email` to `new_role` (`None` = removing it) would leave the platform without any
-/// `admin`. Adapters and the service use the same rule.
+impl PlatformAdmin {
+    /// Bound to an account (not waiting for a proven address).
+    #[must_use]
+    pub const fn is_bound(&self) -> bool {
+        self.user_id.is_some()
+    }
+}
+
+/// Which account a role given to an address binds to at once; without one it stays pending until an
+/// account proves the address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GrantBinding {
+    /// Only an account whose address is proven (an admin in the panel, `PORTAL_ADMIN_EMAILS`): an address
+    /// anybody could have signed up with when no mailer is configured must not carry a role to them.
+    ProvenAccount,
+    /// Any account that has the address (`app-server admin grant`: the operator vouches for that account).
+    AnyAccount,
+}
+
+/// The role that answers for `email` in `admins`: the role bound to the account that has the address,
+/// else the pending role waiting for it. Adapters and the service use the same rule.
+#[must_use]
+pub fn grant_for<'a>(admins: &'a [PlatformAdmin], email: &EmailAddress) -> Option<&'a PlatformAdmin> {
+    admins
+        .iter()
+        .filter(|a| &a.email == email)
+        .min_by_key(|a| !a.is_bound())
+}
+
+/// Whether changing `target` to `new_role` (`None` = removing it) would leave the platform without any
+/// bound `admin` (a pending admin cannot act, so it does not count). Adapters and the service use the same
+/// rule.
 #[must_use]
 pub fn would_leave_no_admin(
     admins: &[PlatformAdmin],
-    email: &EmailAddress,
+    target: &PlatformAdmin,
     new_role: Option<PlatformRole>,
 ) -> bool {
-    if new_role == Some(PlatformRole::Admin) {
+    if new_role == Some(PlatformRole::Admin) || !target.is_bound() || target.role != PlatformRole::Admin {
         return false;
     }
-    let target_is_admin = admins
+    let acting_admins = admins
         .iter()
-        .any(|a| &a.email == email && a.role == PlatformRole::Admin);
-    let admin_count = admins.iter().filter(|a| a.role == PlatformRole::Admin).count();
-    target_is_admin && admin_count <= 1
+        .filter(|a| a.is_bound() && a.role == PlatformRole::Admin)
+        .count();
+    acting_admins <= 1
 }
 
 #[cfg(test)]
@@ -411,7 +473,7 @@ mod tests {
     #[test]
     fn a_new_account_is_unconfirmed_with_an_empty_profile() {
         let account = Account::new(email("a@b.co"), noon());
-        assert!(!account.is_confirmed());
+        assert!(!account.is_confirmed() && !account.is_proven());
         assert_eq!(account.profile, json!({}));
     }
 
@@ -515,9 +577,17 @@ mod tests {
     fn admin(text: &str, role: PlatformRole) -> PlatformAdmin {
         PlatformAdmin {
             email: email(text),
+            user_id: Some(UserId::new()),
             role,
             added_at: noon(),
             added_by: None,
+        }
+    }
+
+    fn pending(text: &str, role: PlatformRole) -> PlatformAdmin {
+        PlatformAdmin {
+            user_id: None,
+            ..admin(text, role)
         }
     }
 
@@ -527,16 +597,16 @@ mod tests {
             admin("a@x.io", PlatformRole::Admin),
             admin("r@x.io", PlatformRole::Reviewer),
         ];
-        assert!(would_leave_no_admin(&admins, &email("a@x.io"), None));
+        assert!(would_leave_no_admin(&admins, &admins[0], None));
         assert!(would_leave_no_admin(
             &admins,
-            &email("a@x.io"),
+            &admins[0],
             Some(PlatformRole::Reviewer)
         ));
-        assert!(!would_leave_no_admin(&admins, &email("r@x.io"), None));
+        assert!(!would_leave_no_admin(&admins, &admins[1], None));
         assert!(!would_leave_no_admin(
             &admins,
-            &email("a@x.io"),
+            &admins[0],
             Some(PlatformRole::Admin)
         ));
     }
@@ -547,6 +617,40 @@ mod tests {
             admin("a@x.io", PlatformRole::Admin),
             admin("b@x.io", PlatformRole::Admin),
         ];
-        assert!(!would_leave_no_admin(&admins, &email("a@x.io"), None));
+        assert!(!would_leave_no_admin(&admins, &admins[0], None));
+    }
+
+    #[test]
+    fn a_pending_admin_does_not_count_and_may_always_go() {
+        let admins = [
+            admin("a@x.io", PlatformRole::Admin),
+            pending("p@x.io", PlatformRole::Admin),
+        ];
+        assert!(would_leave_no_admin(&admins, &admins[0], None));
+        assert!(!would_leave_no_admin(&admins, &admins[1], None));
+        let only_pending = [pending("p@x.io", PlatformRole::Admin)];
+        assert!(!would_leave_no_admin(&only_pending, &only_pending[0], None));
+    }
+
+    #[test]
+    fn the_role_for_an_address_is_the_bound_one_before_a_pending_one() {
+        let admins = [
+            pending("a@x.io", PlatformRole::Admin),
+            admin("a@x.io", PlatformRole::Reviewer),
+            pending("b@x.io", PlatformRole::Reviewer),
+        ];
+        assert_eq!(grant_for(&admins, &email("a@x.io")), Some(&admins[1]));
+        assert_eq!(grant_for(&admins, &email("b@x.io")), Some(&admins[2]));
+        assert_eq!(grant_for(&admins, &email("c@x.io")), None);
+    }
+
+    #[test]
+    fn only_sessions_from_an_emailed_link_or_code_prove_the_address() {
+        assert!(AuthMethod::Otp.proves_email());
+        assert!(AuthMethod::MagicLink.proves_email());
+        assert!(AuthMethod::Recovery.proves_email());
+        assert!(AuthMethod::EmailSignup.proves_email());
+        assert!(!AuthMethod::Password.proves_email());
+        assert!(!AuthMethod::OAuth.proves_email());
     }
 }

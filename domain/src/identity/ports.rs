@@ -6,7 +6,9 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::models::{Account, ExternalIdentity, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshToken};
+use super::models::{
+    Account, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshToken,
+};
 use super::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
 use crate::mail::OutgoingEmail;
@@ -70,11 +72,16 @@ pub trait PasswordHasher: Send + Sync {
     async fn waste_verify(&self, password: &str);
 }
 
-/// Accounts of the built-in identity service.
+/// Accounts of the built-in identity service (and the local accounts of a hosted one's users).
+///
+/// Every write that makes an account's address proven (creating it proven, [`Self::prove_email`],
+/// [`Self::change_email`] to a proven address) binds, in the same transaction, the platform role waiting
+/// for that address (see [`PlatformAdminRepository`]), so a pending role goes to the first account that
+/// proves the address and to no other.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait AccountRepository: Send + Sync {
-    /// Stores a new account.
+    /// Stores a new account (binding a waiting platform role when it is stored proven).
     ///
     /// # Errors
     /// [`RepoError::Duplicate`]`("email")` when an account has this e-mail; [`RepoError::Backend`] when the
@@ -110,6 +117,13 @@ pub trait AccountRepository: Send + Sync {
     /// [`RepoError::NotFound`] when there is no such account; [`RepoError::Backend`] when the store fails.
     async fn confirm_email(&self, id: UserId, now: DateTime<Utc>) -> Result<(), RepoError>;
 
+    /// Records that the address was proven: sets `email_proven_at`, and `email_confirmed_at` when unset, to
+    /// `now` (the first proof is kept), and binds the platform role waiting for the address to this account.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when there is no such account; [`RepoError::Backend`] when the store fails.
+    async fn prove_email(&self, id: UserId, now: DateTime<Utc>) -> Result<(), RepoError>;
+
     /// Sets `last_sign_in_at` to `now`.
     ///
     /// # Errors
@@ -128,9 +142,10 @@ pub trait AccountRepository: Send + Sync {
         now: DateTime<Utc>,
     ) -> Result<Account, RepoError>;
 
-    /// Replaces the e-mail, sets `email_confirmed_at` to `confirmed_at` (`None`: the new address is not
-    /// proven) and `updated_at` to `now`. Used for a hosted identity service's users, whose address changes
-    /// there.
+    /// Replaces the e-mail, sets `email_confirmed_at` and `email_proven_at` to `proven_at` (`None`: the new
+    /// address is not proven) and `updated_at` to `now`; a proven address binds the platform role waiting
+    /// for it. Used for a hosted identity service's users, whose address changes there. Platform roles
+    /// already bound stay with the account.
     ///
     /// # Errors
     /// [`RepoError::Duplicate`]`("email")` when another account has the e-mail; [`RepoError::NotFound`] when
@@ -139,7 +154,7 @@ pub trait AccountRepository: Send + Sync {
         &self,
         id: UserId,
         email: &EmailAddress,
-        confirmed_at: Option<DateTime<Utc>>,
+        proven_at: Option<DateTime<Utc>>,
         now: DateTime<Utc>,
     ) -> Result<(), RepoError>;
 }
@@ -263,40 +278,58 @@ pub trait OneTimeCodeRepository: Send + Sync {
     async fn prune_expired(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError>;
 }
 
-/// The platform admins and reviewers (PRODUCT.md §5).
+/// The platform admins and reviewers (PRODUCT.md §5): roles bound to accounts, or pending for an address
+/// (see [`PlatformAdmin`]). The guarded changes re-check [`super::models::would_leave_no_admin`] in their
+/// transaction, and find the role of an address with [`super::models::grant_for`].
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait PlatformAdminRepository: Send + Sync {
-    /// Everyone with a platform role, ordered by e-mail.
+    /// Everyone with a platform role, ordered by e-mail (a bound role shows its account's current address).
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
     async fn list(&self) -> Result<Vec<PlatformAdmin>, RepoError>;
 
-    /// The entry of this e-mail.
+    /// The role bound to this account (a pending role is nobody's).
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn get(&self, email: &EmailAddress) -> Result<Option<PlatformAdmin>, RepoError>;
+    async fn role_of(&self, user: UserId) -> Result<Option<PlatformRole>, RepoError>;
 
-    /// Adds the e-mail with the role, or changes the role of an existing entry (keeping its `added_at` and
-    /// `added_by`); answers the entry as stored. Guarded in the same transaction: refuses to turn the last
-    /// `admin` into a `reviewer` (see [`super::models::would_leave_no_admin`]).
+    /// Gives the address the role, or changes the role that answers for it (keeping its `added_at` and
+    /// `added_by`); answers the entry as stored. A new role, or a pending one, binds at once to the account
+    /// `binding` allows; otherwise it waits for the address to be proven. Guarded in the same transaction:
+    /// refuses to turn the last bound `admin` into a `reviewer`.
     ///
     /// # Errors
     /// [`RepoError::Conflict`] when it would leave no admin; [`RepoError::Backend`] when the store fails.
-    async fn upsert(
+    async fn grant(
         &self,
         email: &EmailAddress,
         role: PlatformRole,
         added_by: Option<EmailAddress>,
+        binding: GrantBinding,
         now: DateTime<Utc>,
     ) -> Result<PlatformAdmin, RepoError>;
 
-    /// Removes the entry. Guarded in the same transaction: refuses to remove the last `admin`.
+    /// Removes the role that answers for the address. Guarded in the same transaction: refuses to remove
+    /// the last bound `admin`.
     ///
     /// # Errors
-    /// [`RepoError::NotFound`] when the e-mail has no entry; [`RepoError::Conflict`] when it is the last
+    /// [`RepoError::NotFound`] when the address has no role; [`RepoError::Conflict`] when it is the last
     /// admin; [`RepoError::Backend`] when the store fails.
     async fn remove(&self, email: &EmailAddress) -> Result<(), RepoError>;
+
+    /// Adds a configured address (`PORTAL_ADMIN_EMAILS`) as an `admin` once: in one transaction, records the
+    /// address as seeded and, unless it has a role already, grants `admin` bound as
+    /// [`GrantBinding::ProvenAccount`] allows. An address seeded before is left alone, even when its role
+    /// was revoked since. Answers the role added, `None` when nothing was.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn seed(
+        &self,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+    ) -> Result<Option<PlatformAdmin>, RepoError>;
 }

@@ -234,13 +234,20 @@ impl IdentityService {
         Ok(())
     }
 
-    /// Starts a new session (a new refresh-token family) for the account and records the sign-in.
+    /// Starts a new session (a new refresh-token family) for the account and records the sign-in. A session
+    /// started from an e-mailed link or code ([`AuthMethod::proves_email`]) first records the address as
+    /// proven, which also binds a platform role waiting for it.
     pub(super) async fn start_session(
         &self,
         mut account: Account,
         method: AuthMethod,
     ) -> Result<Session, IdentityError> {
         let now = self.clock.now();
+        if method.proves_email() && !account.is_proven() {
+            self.accounts.prove_email(account.id, now).await?;
+            account.email_confirmed_at.get_or_insert(now);
+            account.email_proven_at = Some(now);
+        }
         let secret = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
         let token = RefreshToken::start(digest_secret(&secret), account.id, method, now);
         self.refresh_tokens.insert(&token).await?;
@@ -335,7 +342,7 @@ pub fn typed_code_digest(email: &EmailAddress, code: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{Mocks, account, email, refresh_row};
+    use super::super::test_support::{Mocks, account, email, refresh_row, unproven_account};
     use super::*;
     use crate::testing::{block_on, noon};
     use chrono::Duration;
@@ -383,6 +390,52 @@ mod tests {
         assert_eq!(session.expires_at, noon().timestamp() + 3600);
         assert_eq!(session.refresh_token.len(), 64);
         assert_eq!(session.user.account.last_sign_in_at, Some(noon()));
+    }
+
+    #[test]
+    fn a_password_session_does_not_prove_the_address() {
+        let mut m = Mocks::new();
+        let stored = unproven_account("dev@example.com");
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.hasher.expect_verify().returning(|_, _| Ok(true));
+        m.accounts.expect_prove_email().never();
+        m.allow_sessions();
+        let session = block_on(
+            m.service()
+                .sign_in_with_password("dev@example.com", "correct horse 9"),
+        )
+        .unwrap();
+        assert!(!session.user.account.is_proven());
+    }
+
+    #[test]
+    fn a_session_from_an_emailed_code_proves_an_address_confirmed_without_proof() {
+        // No mailer: the account was confirmed at sign-up. Using a code that went to the address proves it.
+        let mut m = Mocks::new();
+        let stored = unproven_account("dev@example.com");
+        let id = stored.id;
+        m.codes.expect_consume().returning(|_, purpose, now| {
+            let mut code = OneTimeCode::issue(purpose, email("dev@example.com"), "d".into(), now);
+            code.used_at = Some(now);
+            Ok(Some(code))
+        });
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.accounts
+            .expect_prove_email()
+            .with(eq(id), eq(noon()))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        m.allow_sessions();
+        let session = block_on(m.service().verify(
+            super::super::codes::VerifyKind::MagicLink,
+            super::super::codes::VerifySecret::Link("link-token"),
+        ))
+        .unwrap();
+        assert_eq!(session.user.account.email_proven_at, Some(noon()));
     }
 
     #[test]

@@ -22,11 +22,19 @@ pub fn email(text: &str) -> EmailAddress {
     EmailAddress::parse(text).unwrap()
 }
 
-/// An account with the password hash `hash`, confirmed at noon or not.
+/// An account with the password hash `hash`, confirmed (and proven, as with a mailer) two days ago, or not.
 pub fn account(address: &str, confirmed: bool) -> Account {
     let mut account = Account::new(email(address), noon() - chrono::Duration::days(3));
     account.password_hash = Some("hash".into());
     account.email_confirmed_at = confirmed.then(|| noon() - chrono::Duration::days(2));
+    account.email_proven_at = account.email_confirmed_at;
+    account
+}
+
+/// An account confirmed at sign-up because no mailer was configured: usable, with a password, not proven.
+pub fn unproven_account(address: &str) -> Account {
+    let mut account = account(address, true);
+    account.email_proven_at = None;
     account
 }
 
@@ -95,8 +103,8 @@ impl Mocks {
         }
     }
 
-    /// Starting a session succeeds: the refresh token is stored, the sign-in recorded, no provider is
-    /// linked, and the access token signs as `access-token`.
+    /// Starting a session succeeds: the address may be recorded as proven, the refresh token is stored, the
+    /// sign-in recorded, no provider is linked, and the access token signs as `access-token`.
     pub fn allow_sessions(&mut self) {
         self.allow_session_storage();
         self.signer
@@ -106,6 +114,7 @@ impl Mocks {
 
     /// As [`Mocks::allow_sessions`], without the signer (for tests that check the claims).
     pub fn allow_session_storage(&mut self) {
+        self.accounts.expect_prove_email().returning(|_, _| Ok(()));
         self.refresh_tokens.expect_insert().returning(|_| Ok(()));
         self.accounts.expect_touch_sign_in().returning(|_, _| Ok(()));
         self.links.expect_list_for_user().returning(|_| Ok(vec![]));

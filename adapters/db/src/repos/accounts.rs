@@ -1,5 +1,6 @@
 //! Accounts of the built-in identity service (`accounts`) and their links to external OpenID Connect
-//! identities (`identities`).
+//! identities (`identities`). A write that makes an address proven binds the platform role waiting for it
+//! in the same transaction ([`bind_waiting_role`]).
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -9,6 +10,7 @@ use domain::identity::models::{Account, ExternalIdentity};
 use domain::identity::ports::{AccountRepository, IdentityLinkRepository};
 use serde_json::Value;
 
+use super::admins::bind_waiting_role;
 use crate::Db;
 use crate::convert::{
     backend, db_error, from_json, from_millis, from_millis_opt, parse_stored, to_json, to_millis,
@@ -27,6 +29,7 @@ struct AccountRow {
     last_sign_in_at: Option<i64>,
     profile: String,
     display_name: Option<String>,
+    email_proven_at: Option<i64>,
 }
 
 impl AccountRow {
@@ -41,6 +44,7 @@ impl AccountRow {
             last_sign_in_at: account.last_sign_in_at.map(to_millis),
             profile: to_json(&account.profile)?,
             display_name: account.display_name.clone(),
+            email_proven_at: account.email_proven_at.map(to_millis),
         })
     }
 
@@ -50,6 +54,7 @@ impl AccountRow {
             email: parse_stored("accounts.email", &self.email, EmailAddress::parse)?,
             password_hash: self.password_hash,
             email_confirmed_at: from_millis_opt(self.email_confirmed_at)?,
+            email_proven_at: from_millis_opt(self.email_proven_at)?,
             created_at: from_millis(self.created_at)?,
             updated_at: from_millis(self.updated_at)?,
             last_sign_in_at: from_millis_opt(self.last_sign_in_at)?,
@@ -101,8 +106,11 @@ impl AccountRepository for DieselAccountRepository {
                 diesel::insert_into(accounts::table)
                     .values(&row)
                     .execute(conn)
-                    .map_err(db_error("storing an account", "email"))
-                    .map(drop)
+                    .map_err(db_error("storing an account", "email"))?;
+                if row.email_proven_at.is_some() {
+                    bind_waiting_role(conn, &row.id, &row.email)?;
+                }
+                Ok(())
             })
             .await
     }
@@ -174,6 +182,39 @@ impl AccountRepository for DieselAccountRepository {
             .await
     }
 
+    async fn prove_email(&self, id: UserId, now: DateTime<Utc>) -> Result<(), RepoError> {
+        self.db
+            .write(move |conn| {
+                let id = id.to_string();
+                let email: String = accounts::table
+                    .find(&id)
+                    .select(accounts::email)
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("reading an account"))?
+                    .ok_or(RepoError::NotFound)?;
+                let at = to_millis(now);
+                diesel::update(
+                    accounts::table
+                        .find(&id)
+                        .filter(accounts::email_proven_at.is_null()),
+                )
+                .set(accounts::email_proven_at.eq(at))
+                .execute(conn)
+                .map_err(backend("recording a proven e-mail"))?;
+                diesel::update(
+                    accounts::table
+                        .find(&id)
+                        .filter(accounts::email_confirmed_at.is_null()),
+                )
+                .set(accounts::email_confirmed_at.eq(at))
+                .execute(conn)
+                .map_err(backend("confirming an e-mail"))?;
+                bind_waiting_role(conn, &id, &email)
+            })
+            .await
+    }
+
     async fn touch_sign_in(&self, id: UserId, now: DateTime<Utc>) -> Result<(), RepoError> {
         self.db
             .write(move |conn| {
@@ -215,21 +256,27 @@ impl AccountRepository for DieselAccountRepository {
         &self,
         id: UserId,
         email: &EmailAddress,
-        confirmed_at: Option<DateTime<Utc>>,
+        proven_at: Option<DateTime<Utc>>,
         now: DateTime<Utc>,
     ) -> Result<(), RepoError> {
         let email = email.as_str().to_owned();
         self.db
             .write(move |conn| {
-                diesel::update(accounts::table.find(id.to_string()))
+                let id = id.to_string();
+                diesel::update(accounts::table.find(&id))
                     .set((
-                        accounts::email.eq(email),
-                        accounts::email_confirmed_at.eq(confirmed_at.map(to_millis)),
+                        accounts::email.eq(&email),
+                        accounts::email_confirmed_at.eq(proven_at.map(to_millis)),
+                        accounts::email_proven_at.eq(proven_at.map(to_millis)),
                         accounts::updated_at.eq(to_millis(now)),
                     ))
                     .execute(conn)
                     .map_err(db_error("changing an e-mail", "email"))
-                    .and_then(found)
+                    .and_then(found)?;
+                if proven_at.is_some() {
+                    bind_waiting_role(conn, &id, &email)?;
+                }
+                Ok(())
             })
             .await
     }

@@ -1,15 +1,21 @@
-//! The platform admins and reviewers (`platform_admins`), guarded so that at least one `admin` remains.
+//! The platform admins and reviewers (`platform_admins`, with the addresses `PORTAL_ADMIN_EMAILS` seeded in
+//! `platform_admin_seeds`), guarded so that at least one bound `admin` remains.
+//!
+//! A row is bound to an account (`user_id`) or pending for the address in `email`. A bound row is listed
+//! under its account's current address. [`bind_waiting_role`] is how the account repository binds a pending
+//! row in the transaction that proves an address.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
-use domain::common::{EmailAddress, PlatformRole, RepoError};
-use domain::identity::models::{PlatformAdmin, would_leave_no_admin};
+use domain::common::{EmailAddress, PlatformRole, RepoError, UserId};
+use domain::identity::models::{GrantBinding, PlatformAdmin, grant_for, would_leave_no_admin};
 use domain::identity::ports::PlatformAdminRepository;
+use uuid::Uuid;
 
 use crate::convert::{backend, db_error, from_millis, parse_stored, to_millis};
-use crate::schema::platform_admins;
+use crate::schema::{accounts, platform_admin_seeds, platform_admins};
 use crate::{Db, DbConnection};
 
 /// The conflict of a change that would leave no admin.
@@ -18,19 +24,25 @@ pub const LAST_ADMIN: &str = "last admin";
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = platform_admins)]
 struct AdminRow {
+    id: String,
     email: String,
+    user_id: Option<String>,
     role: String,
     added_at: i64,
     added_by: Option<String>,
 }
 
 impl AdminRow {
-    fn into_domain(self) -> Result<PlatformAdmin, RepoError> {
+    /// The entry, listed under `account_email` when bound (the account's current address).
+    fn into_domain(self, account_email: Option<String>) -> Result<PlatformAdmin, RepoError> {
+        let shown = account_email.unwrap_or(self.email);
         Ok(PlatformAdmin {
-            email: parse_stored("platform_admins.email", &self.email, EmailAddress::parse)?,
-            role: parse_stored("platform_admins.role", &self.role, |r| {
-                PlatformRole::parse(r).ok_or("unknown platform role")
-            })?,
+            email: parse_stored("platform_admins.email", &shown, EmailAddress::parse)?,
+            user_id: self
+                .user_id
+                .map(|id| parse_stored("platform_admins.user_id", &id, str::parse::<UserId>))
+                .transpose()?,
+            role: parse_role(&self.role)?,
             added_at: from_millis(self.added_at)?,
             added_by: self
                 .added_by
@@ -40,29 +52,131 @@ impl AdminRow {
     }
 }
 
-fn load_all(conn: &mut DbConnection) -> Result<Vec<PlatformAdmin>, RepoError> {
-    platform_admins::table
-        .order(platform_admins::email.asc())
-        .select(AdminRow::as_select())
-        .load(conn)
-        .map_err(backend("listing platform admins"))?
-        .into_iter()
-        .map(AdminRow::into_domain)
-        .collect()
+fn parse_role(stored: &str) -> Result<PlatformRole, RepoError> {
+    parse_stored("platform_admins.role", stored, |r| {
+        PlatformRole::parse(r).ok_or("unknown platform role")
+    })
 }
 
-/// Loads the list for a guarded change. On PostgreSQL the table is locked against other writers first, so
-/// that two concurrent changes cannot each see another admin and together remove both (SQLite already
-/// serialises writers).
-fn load_all_for_change(conn: &mut DbConnection) -> Result<Vec<PlatformAdmin>, RepoError> {
+/// Every entry with its row id, ordered by the address shown, a bound entry before a pending one.
+fn load_all(conn: &mut DbConnection) -> Result<Vec<(String, PlatformAdmin)>, RepoError> {
+    let mut entries = platform_admins::table
+        .left_join(accounts::table)
+        .select((AdminRow::as_select(), accounts::email.nullable()))
+        .load::<(AdminRow, Option<String>)>(conn)
+        .map_err(backend("listing platform admins"))?
+        .into_iter()
+        .map(|(row, account_email)| Ok((row.id.clone(), row.into_domain(account_email)?)))
+        .collect::<Result<Vec<_>, RepoError>>()?;
+    entries
+        .sort_by(|(_, a), (_, b)| (a.email.as_str(), !a.is_bound()).cmp(&(b.email.as_str(), !b.is_bound())));
+    Ok(entries)
+}
+
+/// On PostgreSQL, locks the table against other writers, so that two concurrent changes cannot each see
+/// another admin and together remove both, and a grant and a proof of the same address cannot miss each
+/// other (SQLite already serialises writers).
+fn lock_for_change(conn: &mut DbConnection) -> Result<(), RepoError> {
     if let DbConnection::Postgres(pg) = conn {
         pg.batch_execute("LOCK TABLE platform_admins IN SHARE ROW EXCLUSIVE MODE")
             .map_err(backend("locking the platform admins"))?;
     }
+    Ok(())
+}
+
+/// Loads the list for a guarded change, after [`lock_for_change`].
+fn load_all_for_change(conn: &mut DbConnection) -> Result<Vec<(String, PlatformAdmin)>, RepoError> {
+    lock_for_change(conn)?;
     load_all(conn)
 }
 
-/// [`PlatformAdminRepository`] on the `platform_admins` table.
+/// The account a role given to `email` binds to at once under `binding`, if any.
+fn account_to_bind(
+    conn: &mut DbConnection,
+    email: &EmailAddress,
+    binding: GrantBinding,
+) -> Result<Option<String>, RepoError> {
+    let found: Option<(String, Option<i64>)> = accounts::table
+        .filter(accounts::email.eq(email.as_str()))
+        .select((accounts::id, accounts::email_proven_at))
+        .first(conn)
+        .optional()
+        .map_err(backend("finding the account of a platform role"))?;
+    Ok(found.and_then(|(id, proven_at)| match binding {
+        GrantBinding::AnyAccount => Some(id),
+        GrantBinding::ProvenAccount => proven_at.map(|_| id),
+    }))
+}
+
+/// Stores a new role for `email`, bound as `binding` allows; answers it as listed.
+fn insert_role(
+    conn: &mut DbConnection,
+    email: &EmailAddress,
+    role: PlatformRole,
+    added_by: Option<&EmailAddress>,
+    binding: GrantBinding,
+    now: DateTime<Utc>,
+) -> Result<PlatformAdmin, RepoError> {
+    let row = AdminRow {
+        id: Uuid::new_v4().to_string(),
+        email: email.as_str().to_owned(),
+        user_id: account_to_bind(conn, email, binding)?,
+        role: role.as_str().to_owned(),
+        added_at: to_millis(now),
+        added_by: added_by.map(|e| e.as_str().to_owned()),
+    };
+    diesel::insert_into(platform_admins::table)
+        .values(&row)
+        .execute(conn)
+        .map_err(db_error("adding a platform admin", "platform_admin"))?;
+    // The address is the account's (accounts compare e-mails lower-cased, as EmailAddress stores them).
+    row.into_domain(None)
+}
+
+/// Binds the role waiting for `email` to the account `user`, which has just proven that address, in the
+/// caller's transaction. An account that holds a role already keeps it (promoted to `admin` when the
+/// waiting role was `admin`), and the waiting role is used up.
+///
+/// # Errors
+/// [`RepoError::Backend`] when the store fails.
+pub(crate) fn bind_waiting_role(conn: &mut DbConnection, user: &str, email: &str) -> Result<(), RepoError> {
+    lock_for_change(conn)?;
+    let waiting: Option<AdminRow> = platform_admins::table
+        .filter(platform_admins::user_id.is_null())
+        .filter(platform_admins::email.eq(email))
+        .select(AdminRow::as_select())
+        .first(conn)
+        .optional()
+        .map_err(backend("reading a pending platform role"))?;
+    let Some(waiting) = waiting else {
+        return Ok(());
+    };
+    let held: Option<AdminRow> = platform_admins::table
+        .filter(platform_admins::user_id.eq(user))
+        .select(AdminRow::as_select())
+        .first(conn)
+        .optional()
+        .map_err(backend("reading a platform role"))?;
+    let Some(held) = held else {
+        return diesel::update(platform_admins::table.find(&waiting.id))
+            .set(platform_admins::user_id.eq(user))
+            .execute(conn)
+            .map_err(backend("binding a platform role"))
+            .map(drop);
+    };
+    if parse_role(&waiting.role)? == PlatformRole::Admin && parse_role(&held.role)? != PlatformRole::Admin {
+        diesel::update(platform_admins::table.find(&held.id))
+            .set(platform_admins::role.eq(PlatformRole::Admin.as_str()))
+            .execute(conn)
+            .map_err(backend("changing a platform role"))?;
+    }
+    diesel::delete(platform_admins::table.find(&waiting.id))
+        .execute(conn)
+        .map_err(backend("removing a used pending platform role"))
+        .map(drop)
+}
+
+/// [`PlatformAdminRepository`] on the `platform_admins` and `platform_admin_seeds` tables.
 #[derive(Debug, Clone)]
 pub struct DieselPlatformAdminRepository {
     db: Db,
@@ -78,57 +192,68 @@ impl DieselPlatformAdminRepository {
 #[async_trait]
 impl PlatformAdminRepository for DieselPlatformAdminRepository {
     async fn list(&self) -> Result<Vec<PlatformAdmin>, RepoError> {
-        self.db.read(load_all).await
+        self.db
+            .read(|conn| Ok(load_all(conn)?.into_iter().map(|(_, admin)| admin).collect()))
+            .await
     }
 
-    async fn get(&self, email: &EmailAddress) -> Result<Option<PlatformAdmin>, RepoError> {
-        let email = email.as_str().to_owned();
+    async fn role_of(&self, user: UserId) -> Result<Option<PlatformRole>, RepoError> {
         self.db
             .read(move |conn| {
                 platform_admins::table
-                    .find(email)
-                    .select(AdminRow::as_select())
-                    .first(conn)
+                    .filter(platform_admins::user_id.eq(user.to_string()))
+                    .select(platform_admins::role)
+                    .first::<String>(conn)
                     .optional()
-                    .map_err(backend("reading a platform admin"))?
-                    .map(AdminRow::into_domain)
+                    .map_err(backend("reading a platform role"))?
+                    .map(|role| parse_role(&role))
                     .transpose()
             })
             .await
     }
 
-    async fn upsert(
+    async fn grant(
         &self,
         email: &EmailAddress,
         role: PlatformRole,
         added_by: Option<EmailAddress>,
+        binding: GrantBinding,
         now: DateTime<Utc>,
     ) -> Result<PlatformAdmin, RepoError> {
         let email = email.clone();
         self.db
             .write(move |conn| {
-                let admins = load_all_for_change(conn)?;
-                if would_leave_no_admin(&admins, &email, Some(role)) {
+                let entries = load_all_for_change(conn)?;
+                let admins: Vec<PlatformAdmin> = entries.iter().map(|(_, a)| a.clone()).collect();
+                let Some(target) = grant_for(&admins, &email) else {
+                    return insert_role(conn, &email, role, added_by.as_ref(), binding, now);
+                };
+                if would_leave_no_admin(&admins, target, Some(role)) {
                     return Err(RepoError::Conflict(LAST_ADMIN.to_owned()));
                 }
-                if let Some(existing) = admins.into_iter().find(|a| a.email == email) {
-                    diesel::update(platform_admins::table.find(email.as_str()))
-                        .set(platform_admins::role.eq(role.as_str()))
-                        .execute(conn)
-                        .map_err(backend("changing a platform role"))?;
-                    return Ok(PlatformAdmin { role, ..existing });
-                }
-                let row = AdminRow {
-                    email: email.as_str().to_owned(),
-                    role: role.as_str().to_owned(),
-                    added_at: to_millis(now),
-                    added_by: added_by.as_ref().map(|e| e.as_str().to_owned()),
+                let index = admins
+                    .iter()
+                    .position(|a| std::ptr::eq(a, target))
+                    .unwrap_or_default();
+                let id = entries[index].0.clone();
+                let mut changed = PlatformAdmin {
+                    role,
+                    ..target.clone()
                 };
-                diesel::insert_into(platform_admins::table)
-                    .values(&row)
+                if !changed.is_bound()
+                    && let Some(user) = account_to_bind(conn, &email, binding)?
+                {
+                    diesel::update(platform_admins::table.find(&id))
+                        .set(platform_admins::user_id.eq(&user))
+                        .execute(conn)
+                        .map_err(db_error("binding a platform role", "platform_admin"))?;
+                    changed.user_id = Some(parse_stored("accounts.id", &user, str::parse::<UserId>)?);
+                }
+                diesel::update(platform_admins::table.find(&id))
+                    .set(platform_admins::role.eq(role.as_str()))
                     .execute(conn)
-                    .map_err(db_error("adding a platform admin", "email"))?;
-                row.into_domain()
+                    .map_err(backend("changing a platform role"))?;
+                Ok(changed)
             })
             .await
     }
@@ -137,17 +262,66 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
         let email = email.clone();
         self.db
             .write(move |conn| {
-                let admins = load_all_for_change(conn)?;
-                if !admins.iter().any(|a| a.email == email) {
+                let entries = load_all_for_change(conn)?;
+                let admins: Vec<PlatformAdmin> = entries.iter().map(|(_, a)| a.clone()).collect();
+                let Some(target) = grant_for(&admins, &email) else {
                     return Err(RepoError::NotFound);
-                }
-                if would_leave_no_admin(&admins, &email, None) {
+                };
+                if would_leave_no_admin(&admins, target, None) {
                     return Err(RepoError::Conflict(LAST_ADMIN.to_owned()));
                 }
-                diesel::delete(platform_admins::table.find(email.as_str()))
+                let index = admins
+                    .iter()
+                    .position(|a| std::ptr::eq(a, target))
+                    .unwrap_or_default();
+                diesel::delete(platform_admins::table.find(&entries[index].0))
                     .execute(conn)
                     .map_err(backend("removing a platform admin"))
                     .map(drop)
+            })
+            .await
+    }
+
+    async fn seed(
+        &self,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+    ) -> Result<Option<PlatformAdmin>, RepoError> {
+        let email = email.clone();
+        self.db
+            .write(move |conn| {
+                let entries = load_all_for_change(conn)?;
+                let seeded_before: i64 = platform_admin_seeds::table
+                    .find(email.as_str())
+                    .count()
+                    .get_result(conn)
+                    .map_err(backend("reading the seeded platform admins"))?;
+                if seeded_before > 0 {
+                    return Ok(None);
+                }
+                diesel::insert_into(platform_admin_seeds::table)
+                    .values((
+                        platform_admin_seeds::email.eq(email.as_str()),
+                        platform_admin_seeds::seeded_at.eq(to_millis(now)),
+                    ))
+                    .execute(conn)
+                    .map_err(db_error(
+                        "recording a seeded platform admin",
+                        "platform_admin_seed",
+                    ))?;
+                let admins: Vec<PlatformAdmin> = entries.into_iter().map(|(_, a)| a).collect();
+                if grant_for(&admins, &email).is_some() {
+                    return Ok(None);
+                }
+                insert_role(
+                    conn,
+                    &email,
+                    PlatformRole::Admin,
+                    None,
+                    GrantBinding::ProvenAccount,
+                    now,
+                )
+                .map(Some)
             })
             .await
     }

@@ -16,6 +16,7 @@ fn full_account(address: &str) -> Account {
     let mut account = Account::new(email(address), noon());
     account.password_hash = Some("$argon2id$hash".into());
     account.email_confirmed_at = Some(noon() + Duration::minutes(1));
+    account.email_proven_at = Some(noon() + Duration::minutes(1));
     account.last_sign_in_at = Some(noon() + Duration::minutes(2));
     account.display_name = Some("Ada".into());
     account.profile = json!({"full_name": "Ada", "nested": {"n": [1, 2]}});
@@ -83,6 +84,30 @@ contract! {
         assert!(matches!(missing, Err(RepoError::NotFound)), "{missing:?}");
     }
 
+    async fn proving_an_email_keeps_the_first_proof_and_confirms_if_needed(db) {
+        let repo = DieselAccountRepository::new(db.clone());
+        let unconfirmed = Account::new(email("new@example.com"), noon());
+        repo.create(&unconfirmed).await.unwrap();
+        repo.prove_email(unconfirmed.id, noon() + Duration::minutes(5)).await.unwrap();
+        repo.prove_email(unconfirmed.id, noon() + Duration::minutes(9)).await.unwrap();
+        let stored = repo.get(unconfirmed.id).await.unwrap().unwrap();
+        let first = Some(noon() + Duration::minutes(5));
+        assert_eq!((stored.email_confirmed_at, stored.email_proven_at), (first, first));
+        // Confirmed at sign-up without a mailer: proving keeps that confirmation time.
+        let mut confirmed = Account::new(email("confirmed@example.com"), noon());
+        confirmed.email_confirmed_at = Some(noon());
+        repo.create(&confirmed).await.unwrap();
+        assert!(!repo.get(confirmed.id).await.unwrap().unwrap().is_proven());
+        repo.prove_email(confirmed.id, noon() + Duration::hours(1)).await.unwrap();
+        let stored = repo.get(confirmed.id).await.unwrap().unwrap();
+        assert_eq!(
+            (stored.email_confirmed_at, stored.email_proven_at),
+            (Some(noon()), Some(noon() + Duration::hours(1)))
+        );
+        let missing = repo.prove_email(UserId::new(), noon()).await;
+        assert!(matches!(missing, Err(RepoError::NotFound)), "{missing:?}");
+    }
+
     async fn a_sign_in_is_recorded(db) {
         let repo = DieselAccountRepository::new(db.clone());
         let account = Account::new(email("signin@example.com"), noon());
@@ -128,11 +153,12 @@ contract! {
         repo.change_email(account.id, &email("after@example.com"), None, later).await.unwrap();
         let stored = repo.get(account.id).await.unwrap().unwrap();
         assert_eq!(stored.email, email("after@example.com"));
-        assert_eq!((stored.email_confirmed_at, stored.updated_at), (None, later));
+        assert_eq!((stored.email_confirmed_at, stored.email_proven_at, stored.updated_at), (None, None, later));
         assert_eq!(stored.password_hash, account.password_hash);
         assert_eq!(repo.find_by_email(&email("before@example.com")).await.unwrap(), None);
         repo.change_email(account.id, &email("after@example.com"), Some(later), later).await.unwrap();
-        assert_eq!(repo.get(account.id).await.unwrap().unwrap().email_confirmed_at, Some(later));
+        let stored = repo.get(account.id).await.unwrap().unwrap();
+        assert_eq!((stored.email_confirmed_at, stored.email_proven_at), (Some(later), Some(later)));
         let taken = repo.change_email(account.id, &email("TAKEN@example.com"), None, later).await;
         assert!(matches!(taken, Err(RepoError::Duplicate("email"))), "{taken:?}");
         assert_eq!(repo.get(account.id).await.unwrap().unwrap().email, email("after@example.com"));
