@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test-only crate: a failed setup should panic
 
 mod admins;
+mod authz_matrix;
 mod expiry;
 mod helpers;
 mod hosted;
@@ -12,5 +13,6 @@ mod mail;
 mod mock;
 mod oauth;
 mod openapi;
+mod org_fixtures;
 mod orgs;
 mod skeleton;

@@ -4,7 +4,7 @@
 
 pub mod dto;
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use domain::common::{OrgId, UserId};
 use domain::orgs::{OrgError, OrgProfileInput, OrgService};
 use std::collections::BTreeMap;
@@ -15,7 +15,53 @@ use self::dto::{
     OrgListDto, OrgSummaryDto, RoleChangeRequest, UpdateOrgRequest,
 };
 use crate::ApiError;
-use crate::auth::Principal;
+use crate::auth::org_scope::{NOT_A_MEMBER, ORG_HEADER, ORG_MALFORMED};
+use crate::auth::{Memberships, Principal};
+
+/// The answer of the header check when `x-org-id` and the path disagree.
+pub const ORG_MISMATCH: &str = "The x-org-id header names another organization than the request's path.";
+
+/// The organization calls name their organization in the path and need no `x-org-id`; a client may still
+/// send it, and then it is never trusted blindly (PRODUCT.md §3): it must be an organization id (400), one
+/// the caller belongs to (403), and the path's when the path names one (403) — checked before anything
+/// happens.
+///
+/// # Errors
+/// As above; 500 when the membership directory is missing or fails.
+async fn check_org_header(
+    request: &HttpRequest,
+    principal: &Principal,
+    path_org: Option<&str>,
+) -> Result<(), ApiError> {
+    let Some(value) = request.headers().get(ORG_HEADER) else {
+        return Ok(());
+    };
+    let text = value
+        .to_str()
+        .map_err(|_| ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED))?
+        .trim();
+    if text.is_empty() {
+        return Ok(());
+    }
+    let header_org: OrgId = text
+        .parse()
+        .map_err(|_| ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED))?;
+    if let Some(path_org) = path_org
+        && path_org.parse::<OrgId>().ok() != Some(header_org)
+    {
+        return Err(ApiError::Forbidden(ORG_MISMATCH.into()));
+    }
+    let memberships = request
+        .app_data::<web::Data<Memberships>>()
+        .ok_or_else(|| ApiError::Internal("the membership directory is not configured".into()))?;
+    memberships
+        .0
+        .role_of(header_org, principal.0.user_id)
+        .await
+        .map_err(|error| ApiError::Internal(Box::new(error)))?
+        .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
+    Ok(())
+}
 
 /// What the organization handlers need.
 #[derive(Clone)]
@@ -111,7 +157,12 @@ fn required(value: Option<String>, field: &str, message: &str) -> Result<String,
         (status = 200, description = "The caller's organizations", body = OrgListDto),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
     ))]
-pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
+pub async fn list(
+    api: web::Data<OrgsApi>,
+    request: HttpRequest,
+    principal: Principal,
+) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, None).await?;
     let outcome = api
         .service
         .ensure_personal_org(&principal.0)
@@ -136,9 +187,11 @@ pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpR
     ))]
 pub async fn create(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     body: web::Json<CreateOrgRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, None).await?;
     let body = body.into_inner();
     let name = required(body.name, "name", "Organization name is required")?;
     let contact = body.contact_email.filter(|e| !e.trim().is_empty());
@@ -175,9 +228,11 @@ pub async fn create(
     ))]
 pub async fn get(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, Some(&path)).await?;
     let details = api
         .service
         .get(&principal.0, org_id(&path)?)
@@ -200,10 +255,12 @@ pub async fn get(
     ))]
 pub async fn update(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
     body: web::Json<UpdateOrgRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, Some(&path)).await?;
     let org = org_id(&path)?;
     let body = body.into_inner();
     let nested = body.profile.unwrap_or_default();
@@ -240,9 +297,11 @@ pub async fn update(
     ))]
 pub async fn delete(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, Some(&path)).await?;
     api.service
         .delete(&principal.0, org_id(&path)?)
         .await
@@ -263,10 +322,12 @@ pub async fn delete(
     ))]
 pub async fn invite(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
     body: web::Json<InviteRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, Some(&path)).await?;
     let org = org_id(&path)?;
     let body = body.into_inner();
     let email = required(body.email, "email", "Please enter a valid email address")?;
@@ -292,10 +353,12 @@ pub async fn invite(
     ))]
 pub async fn change_role(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<(String, String)>,
     body: web::Json<RoleChangeRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, Some(&path.0)).await?;
     let (org, member) = path.into_inner();
     let Some(role) = body.into_inner().role else {
         return Err(ApiError::Validation {
@@ -322,9 +385,11 @@ pub async fn change_role(
     ))]
 pub async fn remove_member(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, Some(&path.0)).await?;
     let (org, member) = path.into_inner();
     let (org, member) = (org_id(&org)?, member_id(&member)?);
     let done = if member == principal.0.user_id {
@@ -348,10 +413,12 @@ pub async fn remove_member(
     ))]
 pub async fn resend(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
     body: web::Json<InviteEmailRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, Some(&path)).await?;
     let org = org_id(&path)?;
     let email = required(
         body.into_inner().email,
@@ -377,10 +444,12 @@ pub async fn resend(
     ))]
 pub async fn rescind(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
     body: web::Json<InviteEmailRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, Some(&path)).await?;
     let org = org_id(&path)?;
     let email = required(
         body.into_inner().email,
@@ -406,9 +475,11 @@ pub async fn rescind(
     ))]
 pub async fn accept(
     api: web::Data<OrgsApi>,
+    request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
+    check_org_header(&request, &principal, None).await?;
     let joined = api
         .service
         .accept_invite(&principal.0, &path)

@@ -1,0 +1,546 @@
+//! The authorization matrix of the organization API, as data: for every `/api/orgs` endpoint, every kind of
+//! caller and every target, the status the server must answer (PRODUCT.md §3: membership and role are
+//! checked on every request; a non-member learns nothing, 404; `x-org-id` is never trusted blindly, 403).
+//!
+//! The table must name every `/api/orgs` route of the served OpenAPI document, each with the three targets:
+//! a route without rows fails the test. Requests that a wrongly trusted `x-org-id` would let through must
+//! change nothing: the state is compared before and after each of them.
+//!
+//! One server per backend, the users and organizations set up once. The requests are built so that the
+//! allowed ones can run again (idempotent changes, fresh addresses, a refusal after the authorization such as
+//! the only admin leaving or an organization that still owns an app).
+
+use crate::helpers::TestApp;
+use crate::org_fixtures::{
+    BACKENDS, User, accept, add_member, call, code, create_org, get, insert_app, invite, invite_token, send,
+    sign_in, sign_up, spawn,
+};
+use adapter_db::{Backend, Db};
+use app_server::admin_cli::{self, AdminCommand};
+use reqwest::Method;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+/// Who calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Caller {
+    /// No `Authorization` header.
+    Anonymous,
+    /// Signed in, in no organization of the test (only the personal one).
+    Stranger,
+    /// A member of the organization.
+    Member,
+    /// An admin of the organization.
+    Admin,
+    /// A platform reviewer, not in the organization.
+    Reviewer,
+    /// A platform admin (granted by `app-server admin grant`), not in the organization.
+    PlatformAdmin,
+}
+
+/// The columns of every row, in order.
+const CALLERS: [Caller; 6] = [
+    Caller::Anonymous,
+    Caller::Stranger,
+    Caller::Member,
+    Caller::Admin,
+    Caller::Reviewer,
+    Caller::PlatformAdmin,
+];
+
+/// What the request points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// The organization (of the member and the admin) in the path; no `x-org-id`.
+    Own,
+    /// Another organization (nobody of the callers belongs to it) in the path; no `x-org-id`.
+    Other,
+    /// The organization in the path (if any), and `x-org-id` naming the other organization.
+    Forged,
+}
+
+/// Not applicable: the endpoint names no organization (the row is still there, so that the table shows it).
+const NA: u16 = 0;
+
+/// One row: an endpoint and target, and the expected status per caller (the order of [`CALLERS`]).
+struct Row {
+    method: &'static str,
+    path: &'static str,
+    target: Target,
+    expected: [u16; 6],
+}
+
+const fn row(method: &'static str, path: &'static str, target: Target, expected: [u16; 6]) -> Row {
+    Row {
+        method,
+        path,
+        target,
+        expected,
+    }
+}
+
+use Target::{Forged, Other, Own};
+
+/// The matrix. Columns: anonymous, stranger, member, admin, platform reviewer, platform admin.
+#[rustfmt::skip]
+const MATRIX: &[Row] = &[
+    row("GET",    "/api/orgs",                             Own,    [401, 200, 200, 200, 200, 200]),
+    row("GET",    "/api/orgs",                             Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/orgs",                             Forged, [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs",                             Own,    [401, 201, 201, 201, 201, 201]),
+    row("POST",   "/api/orgs",                             Other,  [NA, NA, NA, NA, NA, NA]),
+    row("POST",   "/api/orgs",                             Forged, [401, 403, 403, 403, 403, 403]),
+    row("GET",    "/api/orgs/{orgId}",                     Own,    [401, 404, 200, 200, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}",                     Other,  [401, 404, 404, 404, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}",                     Forged, [401, 403, 403, 403, 403, 403]),
+    row("PUT",    "/api/orgs/{orgId}",                     Own,    [401, 404, 403, 200, 404, 404]),
+    row("PUT",    "/api/orgs/{orgId}",                     Other,  [401, 404, 404, 404, 404, 404]),
+    row("PUT",    "/api/orgs/{orgId}",                     Forged, [401, 403, 403, 403, 403, 403]),
+    // The admin's delete passes the authorization and is refused because the organization owns an app.
+    row("DELETE", "/api/orgs/{orgId}",                     Own,    [401, 404, 403, 409, 404, 404]),
+    row("DELETE", "/api/orgs/{orgId}",                     Other,  [401, 404, 404, 404, 404, 404]),
+    row("DELETE", "/api/orgs/{orgId}",                     Forged, [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs/{orgId}/members",             Own,    [401, 404, 403, 201, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/members",             Other,  [401, 404, 404, 404, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/members",             Forged, [401, 403, 403, 403, 403, 403]),
+    // memberId: the member (made admin, then put back).
+    row("PATCH",  "/api/orgs/{orgId}/members/{memberId}",  Own,    [401, 404, 403, 200, 404, 404]),
+    row("PATCH",  "/api/orgs/{orgId}/members/{memberId}",  Other,  [401, 404, 404, 404, 404, 404]),
+    row("PATCH",  "/api/orgs/{orgId}/members/{memberId}",  Forged, [401, 403, 403, 403, 403, 403]),
+    // memberId: the only admin (the admin leaving is refused: 409).
+    row("DELETE", "/api/orgs/{orgId}/members/{memberId}",  Own,    [401, 404, 403, 409, 404, 404]),
+    row("DELETE", "/api/orgs/{orgId}/members/{memberId}",  Other,  [401, 404, 404, 404, 404, 404]),
+    row("DELETE", "/api/orgs/{orgId}/members/{memberId}",  Forged, [401, 403, 403, 403, 403, 403]),
+    // The token of an invitation to an address none of the callers has.
+    row("POST",   "/api/orgs/accept/{token}",              Own,    [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs/accept/{token}",              Other,  [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs/accept/{token}",              Forged, [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs/{orgId}/invites/resend",      Own,    [401, 404, 403, 200, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/invites/resend",      Other,  [401, 404, 404, 404, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/invites/resend",      Forged, [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs/{orgId}/invites/rescind",     Own,    [401, 404, 403, 200, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/invites/rescind",     Other,  [401, 404, 404, 404, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/invites/rescind",     Forged, [401, 403, 403, 403, 403, 403]),
+];
+
+/// The address with a pending invitation in both organizations (resent by the allowed rows).
+const PENDING: &str = "pending@example.com";
+/// The address of the invitations whose tokens the accept rows use (nobody of the callers has it).
+const INVITEE: &str = "invitee@example.com";
+
+/// The users and organizations, set up once per server.
+struct World {
+    stranger: User,
+    member: User,
+    admin: User,
+    reviewer: User,
+    platform_admin: User,
+    /// The other organization's admin (not a caller of the matrix).
+    other_admin: User,
+    org: String,
+    other_org: String,
+    own_accept_token: String,
+    other_accept_token: String,
+}
+
+impl World {
+    fn user(&self, caller: Caller) -> Option<&User> {
+        match caller {
+            Caller::Anonymous => None,
+            Caller::Stranger => Some(&self.stranger),
+            Caller::Member => Some(&self.member),
+            Caller::Admin => Some(&self.admin),
+            Caller::Reviewer => Some(&self.reviewer),
+            Caller::PlatformAdmin => Some(&self.platform_admin),
+        }
+    }
+}
+
+async fn platform_user(app: &TestApp, email: &str, role: &str) -> User {
+    sign_up(app, email).await;
+    let db = Db::connect(&app.database_url, 1).unwrap();
+    admin_cli::run(
+        &db,
+        AdminCommand::Grant {
+            email: email.into(),
+            role: role.into(),
+        },
+    )
+    .await
+    .unwrap();
+    let user = sign_in(app, email).await;
+    let (status, check) = get(app, "/api/admin/check", &user).await;
+    assert_eq!((status, check["isAdmin"].as_bool()), (200, Some(true)), "{check}");
+    assert_eq!(check["role"], role);
+    user
+}
+
+async fn set_up(app: &TestApp) -> World {
+    let admin = sign_up(app, "admin@example.com").await;
+    let member = sign_up(app, "member@example.com").await;
+    let stranger = sign_up(app, "stranger@example.com").await;
+    let other_admin = sign_up(app, "other-admin@example.com").await;
+    let reviewer = platform_user(app, "reviewer@example.com", "reviewer").await;
+    let platform_admin = platform_user(app, "platform-admin@example.com", "admin").await;
+
+    let org = create_org(app, &admin, "The Organization").await;
+    let other_org = create_org(app, &other_admin, "Another Organization").await;
+    add_member(app, &admin, &org, &member, "member").await;
+    for (owner, id, package) in [
+        (&admin, &org, "com.example.own"),
+        (&other_admin, &other_org, "com.example.other"),
+    ] {
+        insert_app(app, id, &owner.id, package);
+        invite(app, owner, id, PENDING, "member").await;
+    }
+    let own_accept_token = invite(app, &admin, &org, INVITEE, "member").await;
+    let (status, _) = call(
+        app,
+        Method::POST,
+        &format!("/api/orgs/{other_org}/members"),
+        Some(&other_admin.token),
+        None,
+        Some(&json!({"email": INVITEE})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let other_accept_token = invite_token(app, INVITEE);
+    assert_ne!(own_accept_token, other_accept_token);
+
+    let world = World {
+        stranger,
+        member,
+        admin,
+        reviewer,
+        platform_admin,
+        other_admin,
+        org,
+        other_org,
+        own_accept_token,
+        other_accept_token,
+    };
+    // Every signed-in caller lists once now, so that its personal organization exists before the matrix
+    // compares states.
+    for caller in CALLERS {
+        if let Some(user) = world.user(caller) {
+            let (status, _) = get(app, "/api/orgs", user).await;
+            assert_eq!(status, 200);
+        }
+    }
+    world
+}
+
+/// A request of the matrix, and what to do after an allowed one.
+struct Request {
+    path: String,
+    header: Option<String>,
+    body: Option<Value>,
+    /// Put the member back after the allowed role change.
+    restore_member_role: bool,
+}
+
+/// Builds the request of `(method, path)` for `target`; `n` makes addresses unique.
+async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Request {
+    let (org, org_admin, member_id, only_admin_id, accept_token) = match row.target {
+        Target::Own | Target::Forged => (
+            &world.org,
+            &world.admin,
+            &world.member.id,
+            &world.admin.id,
+            &world.own_accept_token,
+        ),
+        Target::Other => (
+            &world.other_org,
+            &world.other_admin,
+            &world.other_admin.id,
+            &world.other_admin.id,
+            &world.other_accept_token,
+        ),
+    };
+    let header = (row.target == Target::Forged).then(|| world.other_org.clone());
+    let mut restore_member_role = false;
+    let (path, body) = match (row.method, row.path) {
+        ("GET", "/api/orgs") => ("/api/orgs".to_owned(), None),
+        ("POST", "/api/orgs") => ("/api/orgs".to_owned(), Some(json!({"name": format!("Made {n}")}))),
+        ("GET" | "DELETE", "/api/orgs/{orgId}") => (format!("/api/orgs/{org}"), None),
+        ("PUT", "/api/orgs/{orgId}") => (
+            format!("/api/orgs/{org}"),
+            Some(json!({"name": format!("Renamed {n}"),
+                        "profile": {"contactEmail": "team@example.com"}})),
+        ),
+        ("POST", "/api/orgs/{orgId}/members") => (
+            format!("/api/orgs/{org}/members"),
+            Some(json!({"email": format!("new-{n}@example.com"), "role": "admin"})),
+        ),
+        ("PATCH", "/api/orgs/{orgId}/members/{memberId}") => {
+            restore_member_role = true;
+            (
+                format!("/api/orgs/{org}/members/{member_id}"),
+                Some(json!({"role": "admin"})),
+            )
+        }
+        ("DELETE", "/api/orgs/{orgId}/members/{memberId}") => {
+            (format!("/api/orgs/{org}/members/{only_admin_id}"), None)
+        }
+        ("POST", "/api/orgs/accept/{token}") => (format!("/api/orgs/accept/{accept_token}"), None),
+        ("POST", "/api/orgs/{orgId}/invites/resend") => (
+            format!("/api/orgs/{org}/invites/resend"),
+            Some(json!({"email": PENDING})),
+        ),
+        ("POST", "/api/orgs/{orgId}/invites/rescind") => {
+            // A fresh invitation for each request, made by the organization's own admin.
+            let email = format!("rescind-{n}@example.com");
+            invite(app, org_admin, org, &email, "member").await;
+            (
+                format!("/api/orgs/{org}/invites/rescind"),
+                Some(json!({"email": email})),
+            )
+        }
+        (method, path) => panic!("the matrix has a row for {method} {path} but no request for it"),
+    };
+    Request {
+        path,
+        header,
+        body,
+        restore_member_role,
+    }
+}
+
+/// What a wrongly trusted header could change: both organizations as their admins see them, and the
+/// caller's organizations.
+async fn state(app: &TestApp, world: &World, caller: Option<&User>) -> Value {
+    let (_, own) = get(app, &format!("/api/orgs/{}", world.org), &world.admin).await;
+    let (_, other) = get(app, &format!("/api/orgs/{}", world.other_org), &world.other_admin).await;
+    let mine = match caller {
+        Some(user) => get(app, "/api/orgs", user).await.1["data"].clone(),
+        None => Value::Null,
+    };
+    json!([own, other, mine])
+}
+
+/// `(METHOD, path)` of every `/api/orgs` route the served OpenAPI document describes.
+async fn documented_routes(app: &TestApp) -> BTreeSet<(String, String)> {
+    let doc: Value = app
+        .client
+        .get(app.url("/api/openapi.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut routes = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        if path == "/api/orgs" || path.starts_with("/api/orgs/") {
+            for method in item.as_object().unwrap().keys() {
+                if ["get", "post", "put", "patch", "delete"].contains(&method.as_str()) {
+                    routes.insert((method.to_uppercase(), path.clone()));
+                }
+            }
+        }
+    }
+    routes
+}
+
+fn check_the_table_covers(documented: &BTreeSet<(String, String)>) {
+    let in_table: BTreeSet<(String, String)> = MATRIX
+        .iter()
+        .map(|r| (r.method.to_owned(), r.path.to_owned()))
+        .collect();
+    let missing: Vec<_> = documented.difference(&in_table).collect();
+    assert!(
+        missing.is_empty(),
+        "organization routes without rows in the authorization matrix: {missing:?}"
+    );
+    let stale: Vec<_> = in_table.difference(documented).collect();
+    assert!(
+        stale.is_empty(),
+        "matrix rows for routes the server does not have: {stale:?}"
+    );
+    for (method, path) in &in_table {
+        let targets: Vec<Target> = MATRIX
+            .iter()
+            .filter(|r| r.method == method && r.path == path)
+            .map(|r| r.target)
+            .collect();
+        assert_eq!(
+            targets,
+            [Own, Other, Forged],
+            "{method} {path} needs exactly one row per target"
+        );
+    }
+}
+
+async fn run_matrix(backend: Backend) {
+    let app = spawn(backend).await;
+    let documented = documented_routes(&app).await;
+    assert!(documented.len() >= 11, "{documented:?}");
+    check_the_table_covers(&documented);
+    let world = set_up(&app).await;
+
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (index, row) in MATRIX.iter().enumerate() {
+        for (column, caller) in CALLERS.iter().enumerate() {
+            let expected = row.expected[column];
+            if expected == NA {
+                continue;
+            }
+            let n = index * CALLERS.len() + column;
+            let request = request_for(&app, &world, row, n).await;
+            let user = world.user(*caller);
+            let before = if row.target == Target::Forged {
+                Some(state(&app, &world, user).await)
+            } else {
+                None
+            };
+            let method = Method::from_bytes(row.method.as_bytes()).unwrap();
+            let (status, body) = call(
+                &app,
+                method,
+                &request.path,
+                user.map(|u| u.token.as_str()),
+                request.header.as_deref(),
+                request.body.as_ref(),
+            )
+            .await;
+            checked += 1;
+            if status != expected {
+                failures.push(format!(
+                    "{} {} {:?} as {caller:?}: expected {expected}, got {status} {body}",
+                    row.method, row.path, row.target
+                ));
+            }
+            if let Some(before) = before {
+                let after = state(&app, &world, user).await;
+                if before != after {
+                    failures.push(format!(
+                        "{} {} with a forged x-org-id as {caller:?} changed the state",
+                        row.method, row.path
+                    ));
+                }
+            }
+            if request.restore_member_role && status == 200 {
+                let (status, body) = send(
+                    &app,
+                    Method::PATCH,
+                    &format!("/api/orgs/{}/members/{}", world.org, world.member.id),
+                    &world.admin,
+                    json!({"role": "member"}),
+                )
+                .await;
+                assert_eq!(status, 200, "{body}");
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{backend:?}: {} of {checked} cells failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // The allowed requests did what they say, and nobody joined through a token of someone else's.
+    let (_, own) = get(&app, &format!("/api/orgs/{}", world.org), &world.admin).await;
+    assert_eq!(own["data"]["members"].as_array().unwrap().len(), 2, "{own}");
+    let put = MATRIX
+        .iter()
+        .position(|r| r.method == "PUT" && r.target == Own)
+        .unwrap();
+    assert_eq!(
+        own["data"]["name"],
+        format!("Renamed {}", put * CALLERS.len() + 3)
+    );
+    let (status, _) = accept(&app, &world.stranger, &world.own_accept_token).await;
+    assert_eq!(status, 403);
+}
+
+#[tokio::test]
+async fn the_authorization_matrix_holds_on_sqlite() {
+    run_matrix(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn the_authorization_matrix_holds_on_postgres() {
+    run_matrix(Backend::Postgres).await;
+}
+
+#[tokio::test]
+async fn an_org_header_that_disagrees_is_refused_and_changes_nothing() {
+    for backend in BACKENDS {
+        let app = spawn(backend).await;
+        let alice = sign_up(&app, "alice@example.com").await;
+        let olga = sign_up(&app, "olga@example.com").await;
+        let mine = create_org(&app, &alice, "Acme").await;
+        let also_mine = create_org(&app, &alice, "Acme Two").await;
+        let theirs = create_org(&app, &olga, "Other").await;
+        let path = format!("/api/orgs/{mine}");
+        let form = json!({"name": "Renamed", "profile": {"contactEmail": "dev@acme.example.com"}});
+        let (_, before) = get(&app, &path, &alice).await;
+
+        for (header, status, expected) in [
+            (theirs.as_str(), 403, "FORBIDDEN"),
+            (also_mine.as_str(), 403, "FORBIDDEN"),
+            ("not-an-id", 400, "ORG_MALFORMED"),
+        ] {
+            let (got, body) = call(
+                &app,
+                Method::PUT,
+                &path,
+                Some(&alice.token),
+                Some(header),
+                Some(&form),
+            )
+            .await;
+            assert_eq!(
+                (got, code(&body)),
+                (status, expected),
+                "{backend:?} {header}: {body}"
+            );
+            let (got, body) = call(
+                &app,
+                Method::DELETE,
+                &path,
+                Some(&alice.token),
+                Some(header),
+                None,
+            )
+            .await;
+            assert_eq!(got, status, "{body}");
+        }
+        let (_, after) = get(&app, &path, &alice).await;
+        assert_eq!(before, after, "a refused request changed nothing");
+        // A header naming an organization of the caller's is fine where no path names one.
+        let (status, _) = call(
+            &app,
+            Method::GET,
+            "/api/orgs",
+            Some(&alice.token),
+            Some(&also_mine),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200);
+        let (status, _) = call(
+            &app,
+            Method::GET,
+            "/api/orgs",
+            Some(&alice.token),
+            Some(&theirs),
+            None,
+        )
+        .await;
+        assert_eq!(status, 403);
+        // The header agreeing with the path is accepted.
+        let (status, body) = call(
+            &app,
+            Method::PUT,
+            &path,
+            Some(&alice.token),
+            Some(&mine),
+            Some(&form),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["data"]["name"], "Renamed");
+    }
+}
