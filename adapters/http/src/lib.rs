@@ -6,6 +6,7 @@ pub mod client_ip;
 pub mod error;
 pub mod headers;
 pub mod identity;
+pub mod images;
 pub mod oauth;
 pub mod openapi;
 pub mod public_config;
@@ -28,6 +29,8 @@ pub struct HttpState {
     pub auth: auth::ProductAuth,
     /// Memberships, for the `x-org-id` check of org-scoped requests ([`auth::OrgScope`]).
     pub memberships: auth::Memberships,
+    /// The image use cases (`/api/dev/images`, `/api/images`).
+    pub images: images::ImagesApi,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -42,6 +45,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
         cfg.app_data(web::Data::new(state.public_config.clone()))
             .app_data(web::Data::new(state.auth.clone()))
             .app_data(web::Data::new(state.memberships.clone()))
+            .app_data(web::Data::new(state.images.clone()))
             .app_data(error::json_config())
             .app_data(error::query_config())
             .app_data(error::path_config())
@@ -55,6 +59,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
                 web::scope("/api")
                     .route("/public-config", web::get().to(public_config::get))
                     .configure(auth::routes)
+                    .configure(images::routes)
                     .default_service(web::to(system::api_not_found)),
             )
             .configure(spa::configure(frontend_dir));

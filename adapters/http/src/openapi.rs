@@ -65,12 +65,16 @@ impl Modify for BearerAuth {
         crate::auth::me::me,
         crate::auth::me::update_profile,
         crate::auth::admin::check,
+        crate::images::upload,
+        crate::images::delete,
+        crate::images::deliver,
     ),
     components(schemas(ErrorBody, Health)),
     modifiers(&BearerAuth),
     tags(
         (name = "system", description = "Health and the browser's start-up configuration"),
         (name = "auth", description = "The core token and the signed-in user"),
+        (name = "images", description = "Image upload, deletion and delivery"),
     )
 )]
 pub struct ApiDoc;
