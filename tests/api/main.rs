@@ -6,6 +6,7 @@ mod admins;
 mod helpers;
 mod hosted;
 mod identity;
+mod images;
 mod mail;
 mod openapi;
 mod skeleton;

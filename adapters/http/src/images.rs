@@ -173,7 +173,11 @@ async fn read_upload(request: &HttpRequest, payload: web::Payload) -> Result<Upl
     if declared.is_some_and(|length| length > MAX_IMAGE_BYTES + MAX_FORM_OVERHEAD) {
         return Err(image_too_large());
     }
-    let mut multipart = Multipart::new(request.headers(), payload);
+    read_parts(Multipart::new(request.headers(), payload)).await
+}
+
+/// Reads the parts as they stream in, each with its limit.
+async fn read_parts(mut multipart: Multipart) -> Result<UploadParts, ApiError> {
     let mut parts = UploadParts::default();
     let mut count = 0;
     while let Some(field) = multipart.next().await {
@@ -383,6 +387,56 @@ mod tests {
         assert_eq!(served_type("IMAGE/WEBP"), "image/webp");
         assert_eq!(served_type("text/html"), "application/octet-stream");
         assert_eq!(served_type("image/svg+xml"), "application/octet-stream");
+    }
+
+    /// A multipart body whose file part does not end before 25 MB, counting the chunks the reader pulls. Each
+    /// chunk arrives after a pause (as from a socket), so the reader gets to act between chunks.
+    fn endless_file_part(pulled: Arc<std::sync::atomic::AtomicUsize>) -> Multipart {
+        use std::sync::atomic::Ordering;
+        const CHUNKS: usize = 400;
+        let head = actix_web::web::Bytes::from_static(
+            b"--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\r\n\x89PNG\r\n\x1a\n",
+        );
+        let chunk = actix_web::web::Bytes::from(vec![0_u8; 64 * 1024]);
+        let body = futures_util::stream::unfold(0_usize, move |sent| {
+            let chunk = chunk.clone();
+            let pulled = pulled.clone();
+            async move {
+                tokio::task::yield_now().await;
+                if sent == CHUNKS {
+                    return None;
+                }
+                pulled.fetch_add(1, Ordering::Relaxed);
+                Some((Ok::<_, actix_web::error::PayloadError>(chunk), sent + 1))
+            }
+        });
+        let stream = futures_util::stream::once(async move { Ok(head) }).chain(body);
+        let mut headers = actix_web::http::header::HeaderMap::new();
+        headers.insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("multipart/form-data; boundary=XYZ"),
+        );
+        Multipart::new(&headers, stream)
+    }
+
+    #[actix_web::test]
+    async fn a_file_part_is_refused_as_soon_as_it_passes_ten_megabytes() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let pulled = Arc::new(AtomicUsize::new(0));
+        let read = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            read_parts(endless_file_part(pulled.clone())),
+        )
+        .await
+        .expect("the reader stops at the limit instead of reading an endless body");
+        let error = read.err().unwrap();
+        assert_eq!(error.status_code().as_u16(), 413);
+        assert_eq!(error.to_string(), "Image size must be less than 10MB");
+        let read_bytes = pulled.load(Ordering::Relaxed) * 64 * 1024;
+        assert!(
+            read_bytes <= MAX_IMAGE_BYTES + 2 * 64 * 1024,
+            "read {read_bytes} bytes for a 10 MB limit"
+        );
     }
 
     #[test]

@@ -204,6 +204,22 @@ mod tests {
         );
     }
 
+    /// The reader's limits alone (without the header check before them) refuse a bomb before its pixels are
+    /// allocated: without them, decoding this 69-byte file asks for 40 GB.
+    #[test]
+    fn the_decoder_limits_alone_refuse_a_bomb() {
+        for (width, height) in [(100_000, 100_000), (8192, 8192)] {
+            let bomb = png_declaring(width, height);
+            let mut reader = ImageReader::with_format(Cursor::new(bomb.as_slice()), image::ImageFormat::Png);
+            reader.limits(limits());
+            let refused = reader.decode();
+            assert!(
+                matches!(refused, Err(ImageError::Limits(_))),
+                "{width}x{height}: {refused:?}"
+            );
+        }
+    }
+
     #[test]
     fn a_truncated_png_is_refused() {
         let whole = encoded(image::ImageFormat::Png, 64, 64);
