@@ -65,9 +65,11 @@ impl S3ImageStore {
     /// # Errors
     /// When the settings cannot make a client (e.g. a malformed endpoint).
     pub fn new(settings: &S3Settings) -> Result<Self, object_store::Error> {
-        let mut retry = RetryConfig::default();
-        retry.max_retries = 2;
-        retry.retry_timeout = Duration::from_secs(10);
+        let retry = RetryConfig {
+            max_retries: 2,
+            retry_timeout: Duration::from_secs(10),
+            ..RetryConfig::default()
+        };
         let client = ClientOptions::new()
             .with_connect_timeout(Duration::from_secs(5))
             .with_timeout(Duration::from_secs(30));
