@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the real services the tests drive when they are missing: a local SMTP server (aiosmtpd, from PyPI)
-# and, with `--browser`, Debian's Chromium for the browser journeys. Safe to run again: it only installs
+# Installs the real services the tests drive when they are missing: a local SMTP server (aiosmtpd, from PyPI),
+# a local S3-compatible server (moto_server, from PyPI `moto[server]`) and, with `--browser`, Debian's Chromium
+# for the browser journeys. Safe to run again: it only installs
 # what is not there.
 set -euo pipefail
 
@@ -8,6 +9,12 @@ if ! python3 -c 'import aiosmtpd' >/dev/null 2>&1; then
   echo "test-tools: installing aiosmtpd (local SMTP server for the e-mail tests)"
   python3 -m pip install --quiet --disable-pip-version-check aiosmtpd \
     || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-aiosmtpd; }
+fi
+
+if ! command -v moto_server >/dev/null 2>&1; then
+  echo "test-tools: installing moto[server] (local S3-compatible server for the image store tests)"
+  python3 -m pip install --quiet --disable-pip-version-check 'moto[server]' \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-moto; }
 fi
 
 # The local OpenID Connect provider of the OAuth tests (oauth2-mock-server; the tests also run this themselves).

@@ -2,6 +2,7 @@
 
 use http_adapter::client_ip::TrustedProxies;
 use identity_adapter::HashCost;
+use media_adapter::S3Settings;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -48,6 +49,15 @@ impl std::fmt::Debug for HostedSupabase {
     }
 }
 
+/// Where image bytes are kept (`PORTAL_IMAGE_STORE`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImageStoreConfig {
+    /// Files under `{PORTAL_DATA_DIR}/images` (the default).
+    Local,
+    /// An S3-compatible bucket (`PORTAL_S3_*`).
+    S3(S3Settings),
+}
+
 /// Health checks in flight at once unless `PORTAL_UPTIME_CONCURRENCY` says otherwise.
 pub const DEFAULT_UPTIME_CONCURRENCY: usize = 64;
 
@@ -58,6 +68,8 @@ pub struct Config {
     pub public_url: String,
     pub database_url: String,
     pub data_dir: PathBuf,
+    /// Where image bytes are kept.
+    pub image_store: ImageStoreConfig,
     pub frontend_dir: PathBuf,
     pub admin_emails: Vec<String>,
     pub smtp_url: Option<String>,
@@ -179,6 +191,7 @@ impl Config {
             }
         }
         let supabase = hosted_supabase(&get)?;
+        let image_store = image_store(&get)?;
         let trusted_proxies = TrustedProxies::parse(&get("PORTAL_TRUSTED_PROXIES").unwrap_or_default())
             .map_err(|problem| ConfigError {
                 variable: "PORTAL_TRUSTED_PROXIES",
@@ -192,6 +205,7 @@ impl Config {
             public_url,
             database_url: get("DATABASE_URL").unwrap_or_else(|| "sqlite://data/portal.db".into()),
             data_dir: PathBuf::from(get("PORTAL_DATA_DIR").unwrap_or_else(|| "data".into())),
+            image_store,
             frontend_dir: PathBuf::from(get("PORTAL_FRONTEND_DIR").unwrap_or_else(|| "frontend/dist".into())),
             admin_emails: get("PORTAL_ADMIN_EMAILS")
                 .map(|list| {
@@ -219,6 +233,72 @@ impl Config {
             oauth_providers,
             supabase,
         })
+    }
+}
+
+/// The variables of the S3-compatible image store.
+const S3_VARIABLES: [&str; 5] = [
+    "PORTAL_S3_BUCKET",
+    "PORTAL_S3_ENDPOINT",
+    "PORTAL_S3_REGION",
+    "PORTAL_S3_ACCESS_KEY_ID",
+    "PORTAL_S3_SECRET_ACCESS_KEY",
+];
+
+/// `PORTAL_IMAGE_STORE`: `local` (default) or `s3`, which needs `PORTAL_S3_BUCKET` and takes the other
+/// `PORTAL_S3_*` variables. `PORTAL_S3_*` set without `s3` is refused, so that a typo does not silently keep
+/// images on local disk.
+fn image_store(get: &dyn Fn(&str) -> Option<String>) -> Result<ImageStoreConfig, ConfigError> {
+    let kind = get("PORTAL_IMAGE_STORE").map(|kind| kind.to_ascii_lowercase());
+    match kind.as_deref() {
+        None | Some("local") => {
+            if let Some(set) = S3_VARIABLES.into_iter().find(|name| get(name).is_some()) {
+                return Err(ConfigError {
+                    variable: "PORTAL_IMAGE_STORE",
+                    problem: format!("{set} is set: use PORTAL_IMAGE_STORE=s3 to keep images in S3"),
+                });
+            }
+            Ok(ImageStoreConfig::Local)
+        }
+        Some("s3") => {
+            let bucket = get("PORTAL_S3_BUCKET").ok_or_else(|| ConfigError {
+                variable: "PORTAL_S3_BUCKET",
+                problem: "PORTAL_IMAGE_STORE=s3 needs the bucket name".into(),
+            })?;
+            let endpoint = get("PORTAL_S3_ENDPOINT")
+                .map(|text| {
+                    let host = text
+                        .strip_prefix("https://")
+                        .or_else(|| text.strip_prefix("http://"))
+                        .and_then(|rest| rest.split('/').next())
+                        .filter(|host| !host.is_empty() && !host.contains(char::is_whitespace));
+                    host.map(|_| text.trim_end_matches('/').to_owned())
+                        .ok_or_else(|| ConfigError {
+                            variable: "PORTAL_S3_ENDPOINT",
+                            problem: format!("`{text}` is not an http(s) URL"),
+                        })
+                })
+                .transpose()?;
+            let access_key_id = get("PORTAL_S3_ACCESS_KEY_ID");
+            let secret_access_key = get("PORTAL_S3_SECRET_ACCESS_KEY");
+            if access_key_id.is_some() != secret_access_key.is_some() {
+                return Err(ConfigError {
+                    variable: "PORTAL_S3_ACCESS_KEY_ID",
+                    problem: "PORTAL_S3_ACCESS_KEY_ID and PORTAL_S3_SECRET_ACCESS_KEY go together".into(),
+                });
+            }
+            Ok(ImageStoreConfig::S3(S3Settings {
+                bucket,
+                endpoint,
+                region: get("PORTAL_S3_REGION").unwrap_or_else(|| "us-east-1".into()),
+                access_key_id,
+                secret_access_key,
+            }))
+        }
+        Some(other) => Err(ConfigError {
+            variable: "PORTAL_IMAGE_STORE",
+            problem: format!("`{other}` is not local or s3"),
+        }),
     }
 }
 
@@ -302,6 +382,64 @@ mod tests {
         assert!(!config.demo && !config.allow_private_targets);
         assert!(config.oauth_providers.is_empty() && config.supabase.is_none());
         assert_eq!(config.docs_url, "https://docs.mentra.glass");
+        assert_eq!(config.image_store, ImageStoreConfig::Local);
+    }
+
+    #[test]
+    fn the_s3_image_store_needs_its_bucket_and_keys_in_pairs() {
+        let config = Config::from_vars(&vars(&[
+            ("PORTAL_IMAGE_STORE", "S3"),
+            ("PORTAL_S3_BUCKET", "portal-images"),
+            ("PORTAL_S3_ENDPOINT", "http://127.0.0.1:9000/"),
+            ("PORTAL_S3_ACCESS_KEY_ID", "id"),
+            ("PORTAL_S3_SECRET_ACCESS_KEY", "very-secret"),
+        ]))
+        .unwrap();
+        let ImageStoreConfig::S3(settings) = &config.image_store else {
+            panic!("expected S3: {:?}", config.image_store)
+        };
+        assert_eq!(settings.bucket, "portal-images");
+        assert_eq!(settings.endpoint.as_deref(), Some("http://127.0.0.1:9000"));
+        assert_eq!(settings.region, "us-east-1");
+        assert!(!format!("{config:?}").contains("very-secret"));
+
+        let aws = Config::from_vars(&vars(&[
+            ("PORTAL_IMAGE_STORE", "s3"),
+            ("PORTAL_S3_BUCKET", "b"),
+            ("PORTAL_S3_REGION", "eu-west-3"),
+        ]))
+        .unwrap();
+        assert!(
+            matches!(&aws.image_store, ImageStoreConfig::S3(s) if s.endpoint.is_none() && s.region == "eu-west-3")
+        );
+
+        for (bad, variable) in [
+            (vec![("PORTAL_IMAGE_STORE", "s3")], "PORTAL_S3_BUCKET"),
+            (vec![("PORTAL_IMAGE_STORE", "ftp")], "PORTAL_IMAGE_STORE"),
+            (vec![("PORTAL_S3_BUCKET", "b")], "PORTAL_IMAGE_STORE"),
+            (
+                vec![
+                    ("PORTAL_IMAGE_STORE", "s3"),
+                    ("PORTAL_S3_BUCKET", "b"),
+                    ("PORTAL_S3_ENDPOINT", "minio:9000"),
+                ],
+                "PORTAL_S3_ENDPOINT",
+            ),
+            (
+                vec![
+                    ("PORTAL_IMAGE_STORE", "s3"),
+                    ("PORTAL_S3_BUCKET", "b"),
+                    ("PORTAL_S3_ACCESS_KEY_ID", "id"),
+                ],
+                "PORTAL_S3_ACCESS_KEY_ID",
+            ),
+        ] {
+            assert_eq!(
+                Config::from_vars(&vars(&bad)).unwrap_err().variable,
+                variable,
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

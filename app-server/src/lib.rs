@@ -4,6 +4,7 @@
 pub mod admin_cli;
 pub mod config;
 pub mod identity;
+pub mod media;
 pub mod oauth;
 pub mod orgs;
 pub mod startup;

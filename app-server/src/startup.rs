@@ -51,6 +51,7 @@ impl Application {
             .map_err(|e| anyhow::anyhow!("could not listen on {}: {e}", config.bind))?;
         let port = listener.local_addr()?.port();
         let identity = crate::identity::wire(config, &db).await?;
+        let image_store = crate::media::image_store(config)?;
         let state = HttpState {
             public_config: public_config(config),
             identity: identity.identity,
@@ -59,6 +60,11 @@ impl Application {
                 db_adapter::repos::DieselMemberDirectory::new(db.clone()),
             )),
             orgs: crate::orgs::wire(config, &db),
+            images: http_adapter::images::ImagesApi(std::sync::Arc::new(crate::media::service(
+                config,
+                &db,
+                image_store,
+            ))),
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();

@@ -8,6 +8,7 @@ mod expiry;
 mod helpers;
 mod hosted;
 mod identity;
+mod images;
 mod mail;
 #[path = "../oidc-mock/mock.rs"]
 mod mock;

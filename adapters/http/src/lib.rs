@@ -6,6 +6,7 @@ pub mod client_ip;
 pub mod error;
 pub mod headers;
 pub mod identity;
+pub mod images;
 pub mod oauth;
 pub mod openapi;
 pub mod orgs;
@@ -31,6 +32,8 @@ pub struct HttpState {
     pub memberships: auth::Memberships,
     /// Organizations, members and invitations.
     pub orgs: orgs::OrgsApi,
+    /// The image use cases (`/api/dev/images`, `/api/images`).
+    pub images: images::ImagesApi,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -45,6 +48,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
         cfg.app_data(web::Data::new(state.public_config.clone()))
             .app_data(web::Data::new(state.auth.clone()))
             .app_data(web::Data::new(state.memberships.clone()))
+            .app_data(web::Data::new(state.images.clone()))
             .app_data(error::json_config())
             .app_data(error::query_config())
             .app_data(error::path_config())
@@ -59,6 +63,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
                     .route("/public-config", web::get().to(public_config::get))
                     .configure(auth::routes)
                     .configure(orgs::routes(state.orgs.clone()))
+                    .configure(images::routes)
                     .default_service(web::to(system::api_not_found)),
             )
             .configure(spa::configure(frontend_dir));

@@ -76,6 +76,9 @@ impl Modify for BearerAuth {
         crate::orgs::resend,
         crate::orgs::rescind,
         crate::orgs::accept,
+        crate::images::upload,
+        crate::images::delete,
+        crate::images::deliver,
     ),
     components(schemas(ErrorBody, Health)),
     modifiers(&BearerAuth),
@@ -83,6 +86,7 @@ impl Modify for BearerAuth {
         (name = "system", description = "Health and the browser's start-up configuration"),
         (name = "auth", description = "The core token and the signed-in user"),
         (name = "organizations", description = "Organizations, their members and invitations"),
+        (name = "images", description = "Image upload, deletion and delivery"),
     )
 )]
 pub struct ApiDoc;

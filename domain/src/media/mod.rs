@@ -1,11 +1,11 @@
 //! Images: upload checks by content, metadata, storage ports and the upload/replace/delete use cases.
-//! Pixel-dimension limits are checked by the adapter that decodes images; this context checks type (by
-//! magic bytes) and size.
+//! This context checks size and type (by magic bytes), then asks the [`ImageInspector`] port to decode the
+//! content under pixel limits and checks what it found ([`models::check_inspected`]).
 
 pub mod models;
 pub mod ports;
 pub mod service;
 
-pub use models::{ImageFormat, ImageMeta, ImageRejection};
-pub use ports::{ImageRepository, ImageStore};
-pub use service::{MediaConfig, MediaError, MediaService, UploadRequest, UploadedImage};
+pub use models::{ImageFormat, ImageMeta, ImageRejection, InspectedImage};
+pub use ports::{ImageInspector, ImageRepository, ImageStore};
+pub use service::{MediaConfig, MediaError, MediaPorts, MediaService, UploadRequest, UploadedImage};

@@ -1,5 +1,6 @@
 //! Image rules (specification §5, §9; PRODUCT.md §4): PNG, JPEG, GIF and WebP only, recognised by their
-//! content, at most 10 MB; delivered at `{public_base}/api/images/{id}`.
+//! content (magic bytes, then a full decode under pixel limits), at most 10 MB; delivered at
+//! `{public_base}/api/images/{id}`.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -12,6 +13,14 @@ pub const MAX_IMAGE_BYTES: usize = 10 * 1024 * 1024;
 
 pub const INVALID_IMAGE_TYPE: &str = "Please select a valid image file (PNG, JPEG, GIF, or WebP)";
 pub const IMAGE_TOO_LARGE: &str = "Image size must be less than 10MB";
+pub const IMAGE_TOO_MANY_PIXELS: &str =
+    "Image dimensions must be at most 8192 pixels per side and 16 megapixels in total";
+
+/// Widest and tallest image accepted, in pixels. Logos are recommended at 512×512; the limit only keeps a
+/// small file that declares huge dimensions (a decompression bomb) from being decoded.
+pub const MAX_IMAGE_SIDE: u32 = 8192;
+/// Most pixels accepted in one image (16 megapixels: 64 MB once decoded to 8-bit RGBA).
+pub const MAX_IMAGE_PIXELS: u64 = 16 * 1024 * 1024;
 
 /// The path under which images are delivered.
 pub const IMAGE_PATH: &str = "/api/images/";
@@ -77,6 +86,37 @@ pub enum ImageRejection {
     /// Larger than 10 MB (HTTP 413).
     #[error("{}", IMAGE_TOO_LARGE)]
     TooLarge,
+    /// Wider or taller than [`MAX_IMAGE_SIDE`], or more than [`MAX_IMAGE_PIXELS`] (HTTP 413).
+    #[error("{}", IMAGE_TOO_MANY_PIXELS)]
+    TooManyPixels,
+}
+
+/// What decoding an upload found (see [`super::ImageInspector`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InspectedImage {
+    /// The format the decoder read the content as.
+    pub format: ImageFormat,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Checks what the decoder found against the format the magic bytes announced and the pixel limits.
+///
+/// # Errors
+/// [`ImageRejection::InvalidType`] when the decoder read another format than the magic bytes say, or an
+/// image without pixels; [`ImageRejection::TooManyPixels`] past [`MAX_IMAGE_SIDE`] or
+/// [`MAX_IMAGE_PIXELS`].
+pub fn check_inspected(announced: ImageFormat, found: InspectedImage) -> Result<(), ImageRejection> {
+    if found.format != announced || found.width == 0 || found.height == 0 {
+        return Err(ImageRejection::InvalidType);
+    }
+    if found.width > MAX_IMAGE_SIDE
+        || found.height > MAX_IMAGE_SIDE
+        || u64::from(found.width) * u64::from(found.height) > MAX_IMAGE_PIXELS
+    {
+        return Err(ImageRejection::TooManyPixels);
+    }
+    Ok(())
 }
 
 /// Checks an upload: size first (at most 10 MB), then type by magic bytes.
@@ -197,6 +237,53 @@ mod tests {
         assert_eq!(
             ImageRejection::TooLarge.to_string(),
             "Image size must be less than 10MB"
+        );
+    }
+
+    fn found(format: ImageFormat, width: u32, height: u32) -> InspectedImage {
+        InspectedImage {
+            format,
+            width,
+            height,
+        }
+    }
+
+    #[test]
+    fn a_decoded_image_must_be_the_announced_format() {
+        assert_eq!(
+            check_inspected(ImageFormat::Png, found(ImageFormat::Png, 512, 512)),
+            Ok(())
+        );
+        assert_eq!(
+            check_inspected(ImageFormat::Png, found(ImageFormat::Gif, 512, 512)),
+            Err(ImageRejection::InvalidType)
+        );
+        assert_eq!(
+            check_inspected(ImageFormat::Webp, found(ImageFormat::Webp, 0, 10)),
+            Err(ImageRejection::InvalidType)
+        );
+    }
+
+    #[test]
+    fn pixel_limits_apply_per_side_and_in_total() {
+        let png = ImageFormat::Png;
+        assert_eq!(check_inspected(png, found(png, MAX_IMAGE_SIDE, 2048)), Ok(()));
+        assert_eq!(check_inspected(png, found(png, 4096, 4096)), Ok(()));
+        for (width, height) in [
+            (MAX_IMAGE_SIDE + 1, 1),
+            (1, MAX_IMAGE_SIDE + 1),
+            (4097, 4096),
+            (100_000, 100_000),
+        ] {
+            assert_eq!(
+                check_inspected(png, found(png, width, height)),
+                Err(ImageRejection::TooManyPixels),
+                "{width}x{height}"
+            );
+        }
+        assert_eq!(
+            ImageRejection::TooManyPixels.to_string(),
+            "Image dimensions must be at most 8192 pixels per side and 16 megapixels in total"
         );
     }
 

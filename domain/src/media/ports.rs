@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 
-use super::ImageMeta;
+use super::{ImageMeta, ImageRejection, InspectedImage};
 use crate::apps::PackageName;
 use crate::common::{ImageId, OrgId, RepoError};
 
@@ -28,6 +28,21 @@ pub trait ImageStore: Send + Sync {
     /// # Errors
     /// [`RepoError::Backend`] when the storage fails.
     async fn delete(&self, key: &str) -> Result<(), RepoError>;
+}
+
+/// Decodes an upload whose magic bytes announced an allowed format. The adapter sets its pixel and
+/// allocation limits *before* decoding, so that a small file declaring huge dimensions is refused without
+/// the memory it asks for being allocated, and decodes the whole image, so that a truncated or corrupt file
+/// is refused too.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait ImageInspector: Send + Sync {
+    /// The format and dimensions of a fully decoded image.
+    ///
+    /// # Errors
+    /// [`ImageRejection::InvalidType`] when the content does not decode (truncated, corrupt, not an allowed
+    /// format); [`ImageRejection::TooManyPixels`] when its dimensions or decoding memory pass the limits.
+    async fn inspect(&self, bytes: &[u8]) -> Result<InspectedImage, ImageRejection>;
 }
 
 /// The image rows: who uploaded what, for which organization.

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use super::models::{check_upload, image_url, new_image_id, parse_image_ref, storage_key};
-use super::{ImageMeta, ImageRejection, ImageRepository, ImageStore};
+use super::models::{check_inspected, check_upload, image_url, new_image_id, parse_image_ref, storage_key};
+use super::{ImageInspector, ImageMeta, ImageRejection, ImageRepository, ImageStore};
 use crate::apps::PackageName;
 use crate::apps::ports::OrgProfileLookup;
 use crate::common::{Caller, Clock, ImageId, OrgId, RepoError, SecretGenerator};
@@ -52,7 +52,7 @@ pub enum MediaError {
     /// 403: the caller is not a member of the organization.
     #[error("{}", NOT_A_MEMBER)]
     NotMember,
-    /// 413 (too large) or 415 (not an allowed image type).
+    /// 413 (too large, in bytes or pixels) or 415 (not an allowed image type, or not decodable).
     #[error(transparent)]
     Rejected(#[from] ImageRejection),
     /// 404: the organization has no such image.
@@ -74,6 +74,7 @@ impl MediaError {
             Self::NotMember => "FORBIDDEN",
             Self::Rejected(ImageRejection::InvalidType) => "INVALID_IMAGE_TYPE",
             Self::Rejected(ImageRejection::TooLarge) => "IMAGE_TOO_LARGE",
+            Self::Rejected(ImageRejection::TooManyPixels) => "IMAGE_DIMENSIONS_TOO_LARGE",
             Self::NotFound => "NOT_FOUND",
             Self::LogoAdminOnly => "FORBIDDEN",
             Self::Repo(_) => "INTERNAL",
@@ -81,10 +82,22 @@ impl MediaError {
     }
 }
 
+/// The ports the image use cases run on.
+pub struct MediaPorts {
+    pub images: Arc<dyn ImageRepository>,
+    pub store: Arc<dyn ImageStore>,
+    pub inspector: Arc<dyn ImageInspector>,
+    pub members: Arc<dyn MemberDirectory>,
+    pub orgs: Arc<dyn OrgProfileLookup>,
+    pub clock: Arc<dyn Clock>,
+    pub secrets: Arc<dyn SecretGenerator>,
+}
+
 /// The image use cases.
 pub struct MediaService {
     images: Arc<dyn ImageRepository>,
     store: Arc<dyn ImageStore>,
+    inspector: Arc<dyn ImageInspector>,
     members: Arc<dyn MemberDirectory>,
     orgs: Arc<dyn OrgProfileLookup>,
     clock: Arc<dyn Clock>,
@@ -94,18 +107,20 @@ pub struct MediaService {
 
 impl MediaService {
     #[must_use]
-    pub fn new(
-        images: Arc<dyn ImageRepository>,
-        store: Arc<dyn ImageStore>,
-        members: Arc<dyn MemberDirectory>,
-        orgs: Arc<dyn OrgProfileLookup>,
-        clock: Arc<dyn Clock>,
-        secrets: Arc<dyn SecretGenerator>,
-        config: MediaConfig,
-    ) -> Self {
+    pub fn new(ports: MediaPorts, config: MediaConfig) -> Self {
+        let MediaPorts {
+            images,
+            store,
+            inspector,
+            members,
+            orgs,
+            clock,
+            secrets,
+        } = ports;
         Self {
             images,
             store,
+            inspector,
             members,
             orgs,
             clock,
@@ -142,9 +157,9 @@ impl MediaService {
     /// Stores an image for the organization, optionally replacing one of its images, and answers its URL.
     ///
     /// # Errors
-    /// [`MediaError::NotMember`]; [`MediaError::Rejected`] when the content is not an allowed image or is
-    /// over 10 MB; [`MediaError::NotFound`] when the image to replace is not the organization's;
-    /// [`MediaError::Repo`].
+    /// [`MediaError::NotMember`]; [`MediaError::Rejected`] when the content is not an allowed image (by its
+    /// magic bytes, or because it does not decode as that format), is over 10 MB or has too many pixels;
+    /// [`MediaError::NotFound`] when the image to replace is not the organization's; [`MediaError::Repo`].
     pub async fn upload(
         &self,
         caller: &Caller,
@@ -152,7 +167,10 @@ impl MediaService {
         request: UploadRequest,
     ) -> Result<UploadedImage, MediaError> {
         self.require_member(caller, org).await?;
+        // Content decides the type: a PNG named `logo.gif` is stored and served as a PNG.
         let format = check_upload(&request.bytes)?;
+        let found = self.inspector.inspect(&request.bytes).await?;
+        check_inspected(format, found)?;
         let replaced = match request.replace {
             Some(old) => {
                 let found = self.images.get(org, old).await?.ok_or(MediaError::NotFound)?;
@@ -237,7 +255,8 @@ mod tests {
     use super::*;
     use crate::apps::ports::{MockOrgProfileLookup, OrgContact};
     use crate::common::{EmailAddress, UserId};
-    use crate::media::ports::{MockImageRepository, MockImageStore};
+    use crate::media::ports::{MockImageInspector, MockImageRepository, MockImageStore};
+    use crate::media::{ImageFormat, InspectedImage};
     use crate::orgs::OrgRole;
     use crate::orgs::ports::MockMemberDirectory;
     use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
@@ -263,9 +282,34 @@ mod tests {
         service_with_logo(images, store, role, None)
     }
 
+    /// An inspector that finds a 512×512 PNG in everything.
+    fn png_inspector() -> MockImageInspector {
+        inspector_finding(Ok(InspectedImage {
+            format: ImageFormat::Png,
+            width: 512,
+            height: 512,
+        }))
+    }
+
+    fn inspector_finding(found: Result<InspectedImage, ImageRejection>) -> MockImageInspector {
+        let mut inspector = MockImageInspector::new();
+        inspector.expect_inspect().returning(move |_| found);
+        inspector
+    }
+
     fn service_with_logo(
         images: MockImageRepository,
         store: MockImageStore,
+        role: Option<OrgRole>,
+        logo: Option<String>,
+    ) -> MediaService {
+        service_with(images, store, png_inspector(), role, logo)
+    }
+
+    fn service_with(
+        images: MockImageRepository,
+        store: MockImageStore,
+        inspector: MockImageInspector,
         role: Option<OrgRole>,
         logo: Option<String>,
     ) -> MediaService {
@@ -278,12 +322,15 @@ mod tests {
             }))
         });
         MediaService::new(
-            Arc::new(images),
-            Arc::new(store),
-            Arc::new(members(role)),
-            Arc::new(orgs),
-            Arc::new(fixed_clock()),
-            Arc::new(RepeatingBytes(0x42)),
+            MediaPorts {
+                images: Arc::new(images),
+                store: Arc::new(store),
+                inspector: Arc::new(inspector),
+                members: Arc::new(members(role)),
+                orgs: Arc::new(orgs),
+                clock: Arc::new(fixed_clock()),
+                secrets: Arc::new(RepeatingBytes(0x42)),
+            },
             MediaConfig {
                 public_base: "https://portal.example.com".into(),
             },
@@ -355,6 +402,72 @@ mod tests {
         let err = block_on(svc.upload(&caller(), OrgId::new(), upload(b"<html>"))).unwrap_err();
         assert!(matches!(err, MediaError::Rejected(ImageRejection::InvalidType)));
         assert_eq!(err.code(), "INVALID_IMAGE_TYPE");
+    }
+
+    /// Nothing may be stored, and nothing replaced, when decoding refuses the content.
+    fn refusing_service(inspector: MockImageInspector) -> MediaService {
+        let mut images = MockImageRepository::new();
+        images.expect_insert().never();
+        images.expect_replace().never();
+        images.expect_get().never();
+        let mut store = MockImageStore::new();
+        store.expect_put().never();
+        store.expect_delete().never();
+        service_with(images, store, inspector, Some(OrgRole::Admin), None)
+    }
+
+    #[test]
+    fn an_image_that_does_not_decode_is_refused_before_anything_is_stored() {
+        let svc = refusing_service(inspector_finding(Err(ImageRejection::InvalidType)));
+        let request = UploadRequest {
+            replace: Some(ImageId::new()),
+            ..upload(PNG)
+        };
+        let err = block_on(svc.upload(&caller(), OrgId::new(), request)).unwrap_err();
+        assert!(matches!(err, MediaError::Rejected(ImageRejection::InvalidType)));
+    }
+
+    #[test]
+    fn a_decompression_bomb_is_refused_as_too_many_pixels() {
+        let svc = refusing_service(inspector_finding(Err(ImageRejection::TooManyPixels)));
+        let err = block_on(svc.upload(&caller(), OrgId::new(), upload(PNG))).unwrap_err();
+        assert!(matches!(err, MediaError::Rejected(ImageRejection::TooManyPixels)));
+        assert_eq!(err.code(), "IMAGE_DIMENSIONS_TOO_LARGE");
+
+        // An inspector that reports the dimensions without enforcing them is still held to the limits.
+        let svc = refusing_service(inspector_finding(Ok(InspectedImage {
+            format: ImageFormat::Png,
+            width: 100_000,
+            height: 100_000,
+        })));
+        let err = block_on(svc.upload(&caller(), OrgId::new(), upload(PNG))).unwrap_err();
+        assert!(matches!(err, MediaError::Rejected(ImageRejection::TooManyPixels)));
+    }
+
+    #[test]
+    fn content_whose_decoded_format_differs_from_its_magic_bytes_is_refused() {
+        let svc = refusing_service(inspector_finding(Ok(InspectedImage {
+            format: ImageFormat::Gif,
+            width: 16,
+            height: 16,
+        })));
+        let err = block_on(svc.upload(&caller(), OrgId::new(), upload(PNG))).unwrap_err();
+        assert!(matches!(err, MediaError::Rejected(ImageRejection::InvalidType)));
+    }
+
+    #[test]
+    fn a_non_member_is_refused_before_the_content_is_decoded() {
+        let mut inspector = MockImageInspector::new();
+        inspector.expect_inspect().never();
+        let svc = service_with(
+            MockImageRepository::new(),
+            MockImageStore::new(),
+            inspector,
+            None,
+            None,
+        );
+        let err = block_on(svc.upload(&caller(), OrgId::new(), upload(PNG))).unwrap_err();
+        assert!(matches!(err, MediaError::NotMember));
     }
 
     #[test]

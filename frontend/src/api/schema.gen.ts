@@ -83,6 +83,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dev/images/upload': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Uploads an image for the organization of `x-org-id`, optionally replacing one of its images, and
+     *     answers its delivery URL.
+     */
+    post: operations['upload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/images/{imageId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Deletes one of the organization's images: its file and its row. */
+    delete: operations['delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/images/{imageId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An image's bytes, for anyone (logos are public). Served with its true type, never sniffed, never
+     *     run as a document, and cached for long (an id's bytes never change).
+     */
+    get: operations['deliver'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/orgs': {
     parameters: {
       query?: never;
@@ -263,6 +320,10 @@ export interface components {
     CreateOrgRequest: {
       name?: string | null;
       contactEmail?: string | null;
+    };
+    /** @description The answer of a delete. */
+    DeleteResponse: {
+      success: boolean;
     };
     /** @description The `{success, data}` envelope of the organization calls. */
     Envelope_AcceptedDto: {
@@ -531,6 +592,23 @@ export interface components {
       description?: string | null;
       logo?: string | null;
     };
+    /** @description The multipart body of `POST /api/dev/images/upload` (documentation only). */
+    UploadForm: {
+      /**
+       * Format: binary
+       * @description The image: PNG, JPEG, GIF or WebP by content, at most 10 MB.
+       */
+      file: string;
+      /** @description JSON text: `{"appPackageName"?: string, "replaceImageId"?: string}`. */
+      metadata?: string | null;
+      /** @description The image this upload replaces: an id or a delivery URL; its file and row are removed. */
+      replaceImageId?: string | null;
+    };
+    /** @description The stored image's delivery URL. */
+    UploadResponse: {
+      /** @example https://portal.example.com/api/images/0b5c6a3e-7f1d-4c1e-9a8b-2f0e3d4c5b6a */
+      url: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -691,6 +769,193 @@ export interface operations {
       };
       /** @description A field is unknown or of the wrong type */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  upload: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The organization the image belongs to */
+        'x-org-id': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': components['schemas']['UploadForm'];
+      };
+    };
+    responses: {
+      /** @description Stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UploadResponse'];
+        };
+      };
+      /** @description No file, a malformed form or metadata, or a missing or malformed x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the organization; replacing the logo needs an admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The image to replace is not the organization's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over 10 MB, or too many pixels */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a PNG, JPEG, GIF or WebP image by content, or not multipart */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description appPackageName is not a package name */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  delete: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The organization the image belongs to */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The image id (the last segment of its URL) */
+        imageId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeleteResponse'];
+        };
+      };
+      /** @description A missing or malformed x-org-id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the organization; deleting the logo needs an admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such image */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The image id */
+        imageId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The image bytes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': unknown;
+          'image/jpeg': unknown;
+          'image/gif': unknown;
+          'image/webp': unknown;
+        };
+      };
+      /** @description No such image */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,0 +1,483 @@
+//! Images (specification §7 "Images", PRODUCT.md §4): `POST /api/dev/images/upload`,
+//! `DELETE /api/dev/images/{imageId}` (both in the organization of `x-org-id`), and the public delivery
+//! `GET /api/images/{imageId}` at the URL the upload answers.
+//!
+//! The upload is read from the multipart stream with its limits applied while reading: the file part is
+//! refused (413) as soon as it passes 10 MB, so no more than that is ever held, and a declared body far
+//! larger than that is refused before anything is read. The type is decided by the content (the domain's
+//! magic-byte check and decode), never by the file name or the part's declared type.
+
+use actix_multipart::{Field, Multipart, MultipartError};
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use domain::apps::PackageName;
+use domain::common::ImageId;
+use domain::media::models::{MAX_IMAGE_BYTES, parse_image_ref};
+use domain::media::service::IMAGE_NOT_FOUND;
+use domain::media::{ImageFormat, ImageRejection, MediaError, MediaService, UploadRequest};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::ApiError;
+use crate::auth::OrgScope;
+
+/// The image use cases, as app data.
+#[derive(Clone)]
+pub struct ImagesApi(pub Arc<MediaService>);
+
+impl std::fmt::Debug for ImagesApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ImagesApi")
+    }
+}
+
+/// Room for the multipart framing and the small fields beside a 10 MB file; a declared body larger than
+/// the file limit plus this is refused before it is read.
+pub const MAX_FORM_OVERHEAD: usize = 64 * 1024;
+/// The largest `metadata` or `replaceImageId` part.
+pub const MAX_TEXT_PART: usize = 8 * 1024;
+/// The most parts an upload may have (`file`, `metadata`, `replaceImageId`).
+pub const MAX_PARTS: usize = 3;
+/// Images never change under their id (a replacement gets a new one), so they may be cached for a year.
+pub const IMAGE_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
+
+pub const FILE_REQUIRED: &str = "No file uploaded";
+pub const NOT_MULTIPART: &str = "Send the image as multipart/form-data with a `file` part.";
+
+/// Registers the routes of this module inside the `/api` scope.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/dev/images/upload", web::post().to(upload))
+        .route("/dev/images/{imageId}", web::delete().to(delete))
+        .route("/images/{imageId}", web::get().to(deliver));
+}
+
+/// Every media error's answer, in one place.
+fn media_error(error: MediaError) -> ApiError {
+    let message = error.to_string();
+    match error {
+        MediaError::NotMember | MediaError::LogoAdminOnly => ApiError::Forbidden(message),
+        MediaError::Rejected(ImageRejection::InvalidType) => ApiError::UnsupportedMediaType(message),
+        MediaError::Rejected(ImageRejection::TooLarge | ImageRejection::TooManyPixels) => {
+            ApiError::PayloadTooLarge(message)
+        }
+        MediaError::NotFound => ApiError::NotFound(message),
+        MediaError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+    }
+}
+
+fn multipart_error(error: &MultipartError) -> ApiError {
+    match error {
+        MultipartError::ContentTypeMissing
+        | MultipartError::ContentTypeParse
+        | MultipartError::ContentTypeIncompatible
+        | MultipartError::BoundaryMissing => ApiError::UnsupportedMediaType(NOT_MULTIPART.into()),
+        other => ApiError::bad_request(
+            "INVALID_MULTIPART",
+            format!("The upload could not be read: {other}"),
+        ),
+    }
+}
+
+/// Reads a part into memory, refusing it with `too_large` as soon as it passes `limit` bytes: nothing past
+/// the limit is kept.
+async fn read_part(
+    field: &mut Field,
+    limit: usize,
+    too_large: fn() -> ApiError,
+) -> Result<Vec<u8>, ApiError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.next().await {
+        let chunk = chunk.map_err(|e| multipart_error(&e))?;
+        if bytes.len() + chunk.len() > limit {
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+fn image_too_large() -> ApiError {
+    media_error(MediaError::Rejected(ImageRejection::TooLarge))
+}
+
+fn part_too_large() -> ApiError {
+    ApiError::PayloadTooLarge(format!(
+        "A form field other than the file is over {MAX_TEXT_PART} bytes."
+    ))
+}
+
+fn text_of(bytes: Vec<u8>, part: &str) -> Result<String, ApiError> {
+    String::from_utf8(bytes)
+        .map(|text| text.trim().to_owned())
+        .map_err(|_| {
+            ApiError::bad_request(
+                "INVALID_MULTIPART",
+                format!("The `{part}` part is not UTF-8 text."),
+            )
+        })
+}
+
+/// The optional `metadata` part (JSON).
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadMetadata {
+    /// The app the image is for (a hint: the app may not exist yet).
+    pub app_package_name: Option<String>,
+    /// The image this upload replaces: an id or a delivery URL (also accepted as its own part).
+    pub replace_image_id: Option<String>,
+}
+
+/// The multipart body of `POST /api/dev/images/upload` (documentation only).
+#[derive(Debug, utoipa::ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct UploadForm {
+    /// The image: PNG, JPEG, GIF or WebP by content, at most 10 MB.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+    /// JSON text: `{"appPackageName"?: string, "replaceImageId"?: string}`.
+    metadata: Option<String>,
+    /// The image this upload replaces: an id or a delivery URL; its file and row are removed.
+    replace_image_id: Option<String>,
+}
+
+/// The stored image's delivery URL.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UploadResponse {
+    #[schema(example = "https://portal.example.com/api/images/0b5c6a3e-7f1d-4c1e-9a8b-2f0e3d4c5b6a")]
+    pub url: String,
+}
+
+/// The answer of a delete.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct DeleteResponse {
+    pub success: bool,
+}
+
+/// The parts of an upload, read with their limits.
+#[derive(Default)]
+struct UploadParts {
+    file: Option<Vec<u8>>,
+    metadata: Option<String>,
+    replace: Option<String>,
+}
+
+async fn read_upload(request: &HttpRequest, payload: web::Payload) -> Result<UploadParts, ApiError> {
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|text| text.parse::<usize>().ok());
+    if declared.is_some_and(|length| length > MAX_IMAGE_BYTES + MAX_FORM_OVERHEAD) {
+        return Err(image_too_large());
+    }
+    read_parts(Multipart::new(request.headers(), payload)).await
+}
+
+/// Reads the parts as they stream in, each with its limit.
+async fn read_parts(mut multipart: Multipart) -> Result<UploadParts, ApiError> {
+    let mut parts = UploadParts::default();
+    let mut count = 0;
+    while let Some(field) = multipart.next().await {
+        let mut field = field.map_err(|e| multipart_error(&e))?;
+        count += 1;
+        if count > MAX_PARTS {
+            return Err(ApiError::bad_request(
+                "INVALID_MULTIPART",
+                "The upload has too many parts.",
+            ));
+        }
+        let name = field.name().unwrap_or_default().to_owned();
+        let duplicate =
+            || ApiError::bad_request("INVALID_MULTIPART", format!("The `{name}` part is sent twice."));
+        match name.as_str() {
+            "file" if parts.file.is_some() => return Err(duplicate()),
+            "file" => parts.file = Some(read_part(&mut field, MAX_IMAGE_BYTES, image_too_large).await?),
+            "metadata" if parts.metadata.is_some() => return Err(duplicate()),
+            "metadata" => {
+                let bytes = read_part(&mut field, MAX_TEXT_PART, part_too_large).await?;
+                parts.metadata = Some(text_of(bytes, "metadata")?);
+            }
+            "replaceImageId" if parts.replace.is_some() => return Err(duplicate()),
+            "replaceImageId" => {
+                let bytes = read_part(&mut field, MAX_TEXT_PART, part_too_large).await?;
+                parts.replace = Some(text_of(bytes, "replaceImageId")?);
+            }
+            other => {
+                return Err(ApiError::bad_request(
+                    "INVALID_MULTIPART",
+                    format!(
+                        "Unexpected form part `{other}`: send `file`, and optionally `metadata` and `replaceImageId`."
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(parts)
+}
+
+/// Turns the read parts into the domain's request.
+fn upload_request(parts: UploadParts) -> Result<UploadRequest, ApiError> {
+    let Some(bytes) = parts.file else {
+        return Err(ApiError::bad_request("FILE_REQUIRED", FILE_REQUIRED));
+    };
+    let metadata: UploadMetadata = match parts.metadata.as_deref() {
+        None | Some("") => UploadMetadata::default(),
+        Some(text) => serde_json::from_str(text).map_err(|e| {
+            ApiError::bad_request(
+                "INVALID_METADATA",
+                format!("The `metadata` part is not the expected JSON: {e}"),
+            )
+        })?,
+    };
+    let app_package = match metadata.app_package_name.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => Some(PackageName::parse(text).map_err(|error| {
+            let message = error.to_string();
+            ApiError::Validation {
+                message: message.clone(),
+                fields: BTreeMap::from([("appPackageName".to_owned(), message)]),
+            }
+        })?),
+    };
+    let replace = match parts.replace.or(metadata.replace_image_id) {
+        Some(text) if !text.trim().is_empty() => {
+            // A reference that is no image id cannot name one of the organization's images.
+            Some(parse_image_ref(&text).ok_or_else(|| ApiError::NotFound(IMAGE_NOT_FOUND.into()))?)
+        }
+        _ => None,
+    };
+    Ok(UploadRequest {
+        bytes,
+        app_package,
+        replace,
+    })
+}
+
+/// Uploads an image for the organization of `x-org-id`, optionally replacing one of its images, and
+/// answers its delivery URL.
+#[utoipa::path(post, path = "/api/dev/images/upload", tag = "images", security(("bearer" = [])),
+    params(("x-org-id" = String, Header, description = "The organization the image belongs to")),
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Stored", body = UploadResponse),
+        (status = 400, description = "No file, a malformed form or metadata, or a missing or malformed x-org-id", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the organization; replacing the logo needs an admin", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The image to replace is not the organization's", body = crate::openapi::ErrorBody),
+        (status = 413, description = "Over 10 MB, or too many pixels", body = crate::openapi::ErrorBody),
+        (status = 415, description = "Not a PNG, JPEG, GIF or WebP image by content, or not multipart", body = crate::openapi::ErrorBody),
+        (status = 422, description = "appPackageName is not a package name", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn upload(
+    api: web::Data<ImagesApi>,
+    scope: OrgScope,
+    request: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let parts = read_upload(&request, payload).await?;
+    let upload = upload_request(parts)?;
+    let stored = api
+        .0
+        .upload(&scope.caller, scope.org, upload)
+        .await
+        .map_err(media_error)?;
+    if let Some(file) = &stored.unremoved_file {
+        tracing::warn!(key = %file, image_id = %stored.meta.id, "the replaced image's file could not be removed");
+    }
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(UploadResponse { url: stored.url }))
+}
+
+/// Deletes one of the organization's images: its file and its row.
+#[utoipa::path(delete, path = "/api/dev/images/{imageId}", tag = "images", security(("bearer" = [])),
+    params(
+        ("imageId" = String, Path, description = "The image id (the last segment of its URL)"),
+        ("x-org-id" = String, Header, description = "The organization the image belongs to"),
+    ),
+    responses(
+        (status = 200, description = "Deleted", body = DeleteResponse),
+        (status = 400, description = "A missing or malformed x-org-id", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the organization; deleting the logo needs an admin", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such image", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn delete(
+    api: web::Data<ImagesApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path
+        .parse::<ImageId>()
+        .map_err(|_| ApiError::NotFound(IMAGE_NOT_FOUND.into()))?;
+    api.0
+        .delete(&scope.caller, scope.org, id)
+        .await
+        .map_err(media_error)?;
+    Ok(HttpResponse::Ok().json(DeleteResponse { success: true }))
+}
+
+/// The served content type: the stored one when it is one of the accepted image types, else a type no
+/// browser renders.
+fn served_type(stored: &str) -> &'static str {
+    [
+        ImageFormat::Png,
+        ImageFormat::Jpeg,
+        ImageFormat::Gif,
+        ImageFormat::Webp,
+    ]
+    .into_iter()
+    .map(ImageFormat::content_type)
+    .find(|known| known.eq_ignore_ascii_case(stored))
+    .unwrap_or("application/octet-stream")
+}
+
+/// An image's bytes, for anyone (logos are public). Served with its true type, never sniffed, never
+/// run as a document, and cached for long (an id's bytes never change).
+#[utoipa::path(get, path = "/api/images/{imageId}", tag = "images",
+    params(("imageId" = String, Path, description = "The image id")),
+    responses(
+        (status = 200, description = "The image bytes", content(
+            ("image/png"), ("image/jpeg"), ("image/gif"), ("image/webp"),
+        )),
+        (status = 404, description = "No such image", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn deliver(api: web::Data<ImagesApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let id = path
+        .parse::<ImageId>()
+        .map_err(|_| ApiError::NotFound(IMAGE_NOT_FOUND.into()))?;
+    let (bytes, content_type) = api.0.fetch(id).await.map_err(media_error)?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, served_type(&content_type)))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::CONTENT_DISPOSITION, "inline"))
+        .insert_header((header::CACHE_CONTROL, IMAGE_CACHE_CONTROL))
+        .insert_header((header::CONTENT_SECURITY_POLICY, "default-src 'none'; sandbox"))
+        .body(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::ResponseError;
+
+    #[test]
+    fn every_media_error_has_its_status() {
+        let statuses: Vec<u16> = [
+            MediaError::NotMember,
+            MediaError::LogoAdminOnly,
+            MediaError::Rejected(ImageRejection::InvalidType),
+            MediaError::Rejected(ImageRejection::TooLarge),
+            MediaError::Rejected(ImageRejection::TooManyPixels),
+            MediaError::NotFound,
+            MediaError::Repo(domain::common::RepoError::NotFound),
+        ]
+        .into_iter()
+        .map(|e| media_error(e).status_code().as_u16())
+        .collect();
+        assert_eq!(statuses, [403, 403, 415, 413, 413, 404, 500]);
+    }
+
+    #[test]
+    fn only_image_types_are_served_as_such() {
+        assert_eq!(served_type("image/png"), "image/png");
+        assert_eq!(served_type("IMAGE/WEBP"), "image/webp");
+        assert_eq!(served_type("text/html"), "application/octet-stream");
+        assert_eq!(served_type("image/svg+xml"), "application/octet-stream");
+    }
+
+    /// A multipart body whose file part does not end before 25 MB, counting the chunks the reader pulls. Each
+    /// chunk arrives after a pause (as from a socket), so the reader gets to act between chunks.
+    fn endless_file_part(pulled: Arc<std::sync::atomic::AtomicUsize>) -> Multipart {
+        use std::sync::atomic::Ordering;
+        const CHUNKS: usize = 400;
+        let head = actix_web::web::Bytes::from_static(
+            b"--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\r\n\x89PNG\r\n\x1a\n",
+        );
+        let chunk = actix_web::web::Bytes::from(vec![0_u8; 64 * 1024]);
+        let body = futures_util::stream::unfold(0_usize, move |sent| {
+            let chunk = chunk.clone();
+            let pulled = pulled.clone();
+            async move {
+                tokio::task::yield_now().await;
+                if sent == CHUNKS {
+                    return None;
+                }
+                pulled.fetch_add(1, Ordering::Relaxed);
+                Some((Ok::<_, actix_web::error::PayloadError>(chunk), sent + 1))
+            }
+        });
+        let stream = futures_util::stream::once(async move { Ok(head) }).chain(body);
+        let mut headers = actix_web::http::header::HeaderMap::new();
+        headers.insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("multipart/form-data; boundary=XYZ"),
+        );
+        Multipart::new(&headers, stream)
+    }
+
+    #[actix_web::test]
+    async fn a_file_part_is_refused_as_soon_as_it_passes_ten_megabytes() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let pulled = Arc::new(AtomicUsize::new(0));
+        let read = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            read_parts(endless_file_part(pulled.clone())),
+        )
+        .await
+        .expect("the reader stops at the limit instead of reading an endless body");
+        let error = read.err().unwrap();
+        assert_eq!(error.status_code().as_u16(), 413);
+        assert_eq!(error.to_string(), "Image size must be less than 10MB");
+        let read_bytes = pulled.load(Ordering::Relaxed) * 64 * 1024;
+        assert!(
+            read_bytes <= MAX_IMAGE_BYTES + 2 * 64 * 1024,
+            "read {read_bytes} bytes for a 10 MB limit"
+        );
+    }
+
+    #[test]
+    fn the_form_parts_become_the_domains_request() {
+        let id = ImageId::new();
+        let request = upload_request(UploadParts {
+            file: Some(vec![1, 2]),
+            metadata: Some(format!(
+                r#"{{"appPackageName":"com.example.app","replaceImageId":"/api/images/{id}"}}"#
+            )),
+            replace: None,
+        })
+        .unwrap();
+        assert_eq!(request.app_package.unwrap().as_str(), "com.example.app");
+        assert_eq!(request.replace, Some(id));
+
+        let missing = upload_request(UploadParts::default()).err().unwrap();
+        assert_eq!(missing.code(), "FILE_REQUIRED");
+        let bad_package = upload_request(UploadParts {
+            file: Some(vec![1]),
+            metadata: Some(r#"{"appPackageName":"Not A Package"}"#.into()),
+            replace: None,
+        })
+        .err()
+        .unwrap();
+        assert_eq!(bad_package.code(), "VALIDATION_FAILED");
+        let bad_ref = upload_request(UploadParts {
+            file: Some(vec![1]),
+            metadata: None,
+            replace: Some("https://elsewhere.example/logo.png".into()),
+        })
+        .err()
+        .unwrap();
+        assert_eq!(bad_ref.code(), "NOT_FOUND");
+        let bad_json = upload_request(UploadParts {
+            file: Some(vec![1]),
+            metadata: Some("{".into()),
+            replace: None,
+        })
+        .err()
+        .unwrap();
+        assert_eq!(bad_json.code(), "INVALID_METADATA");
+    }
+}

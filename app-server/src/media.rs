@@ -1,0 +1,61 @@
+//! Wiring of the images (PRODUCT.md §4): the configured image store (local disk under `PORTAL_DATA_DIR`, or
+//! an S3-compatible bucket), the decoding inspector, and the media use cases over the database
+//! repositories.
+
+use db_adapter::Db;
+use db_adapter::repos::{DieselImageRepository, DieselMemberDirectory, DieselOrgProfileLookup};
+use domain::media::{ImageStore, MediaConfig, MediaPorts, MediaService};
+use identity_adapter::OsSecretGenerator;
+use media_adapter::{ImageCrateInspector, LocalImageStore, S3ImageStore};
+use std::sync::Arc;
+
+use crate::Config;
+use crate::config::ImageStoreConfig;
+use crate::system::SystemClock;
+
+/// The configured image store. Other use cases that remove images (deleting an app) take the same one.
+///
+/// # Errors
+/// When the local folder cannot be made private, or the S3 settings cannot make a client.
+pub fn image_store(config: &Config) -> anyhow::Result<Arc<dyn ImageStore>> {
+    Ok(match &config.image_store {
+        ImageStoreConfig::Local => {
+            let store = LocalImageStore::open(&config.data_dir).map_err(|e| {
+                anyhow::anyhow!(
+                    "PORTAL_DATA_DIR: cannot use {}/images: {e}",
+                    config.data_dir.display()
+                )
+            })?;
+            tracing::info!(folder = %store.root().display(), "image store: local disk");
+            Arc::new(store)
+        }
+        ImageStoreConfig::S3(settings) => {
+            let store = S3ImageStore::new(settings).map_err(|e| anyhow::anyhow!("PORTAL_S3_*: {e}"))?;
+            tracing::info!(
+                bucket = %settings.bucket,
+                endpoint = settings.endpoint.as_deref().unwrap_or("AWS"),
+                "image store: S3-compatible"
+            );
+            Arc::new(store)
+        }
+    })
+}
+
+/// The media use cases over `store`.
+#[must_use]
+pub fn service(config: &Config, db: &Db, store: Arc<dyn ImageStore>) -> MediaService {
+    MediaService::new(
+        MediaPorts {
+            images: Arc::new(DieselImageRepository::new(db.clone())),
+            store,
+            inspector: Arc::new(ImageCrateInspector::new()),
+            members: Arc::new(DieselMemberDirectory::new(db.clone())),
+            orgs: Arc::new(DieselOrgProfileLookup::new(db.clone())),
+            clock: Arc::new(SystemClock),
+            secrets: Arc::new(OsSecretGenerator),
+        },
+        MediaConfig {
+            public_base: config.public_url.clone(),
+        },
+    )
+}
