@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use super::digests::DigestKey;
 use super::emails::{code_email, verify_link};
 use super::errors::IdentityError;
 use super::models::{
@@ -48,6 +49,8 @@ pub struct IdentityPorts {
     pub signer: Arc<dyn TokenSigner>,
     pub clock: Arc<dyn Clock>,
     pub secrets: Arc<dyn SecretGenerator>,
+    /// The key of typed-code digests and sign-up decoy ids (not a port: a value from the server secret).
+    pub digest_key: DigestKey,
 }
 
 /// An account with the provider identities linked to it (the Supabase `user` object's data).
@@ -111,6 +114,7 @@ pub struct IdentityService {
     pub(super) signer: Arc<dyn TokenSigner>,
     pub(super) clock: Arc<dyn Clock>,
     pub(super) secrets: Arc<dyn SecretGenerator>,
+    pub(super) digest_key: DigestKey,
     pub(super) config: IdentityConfig,
 }
 
@@ -126,6 +130,7 @@ impl IdentityService {
             signer: ports.signer,
             clock: ports.clock,
             secrets: ports.secrets,
+            digest_key: ports.digest_key,
             config,
         }
     }
@@ -290,24 +295,33 @@ impl IdentityService {
         })
     }
 
+    /// The stored digest of a typed six-digit code: keyed with the server's digest key and bound to the
+    /// e-mail, since codes repeat across addresses.
+    pub(super) fn typed_code_digest(&self, email: &EmailAddress, code: &str) -> String {
+        self.digest_key.typed_code(email, code)
+    }
+
     /// Issues a link token and a six-digit code for the e-mail and puts the e-mail carrying them in the
-    /// outbox, atomically.
+    /// outbox, atomically (the store retires the earlier unused codes of the address and purpose).
     pub(super) async fn send_codes(
         &self,
         purpose: OtpPurpose,
         to: &EmailAddress,
         redirect_to: Option<&str>,
-        pending_password_hash: Option<String>,
+        pending: Option<PendingSignUp>,
     ) -> Result<(), IdentityError> {
         let now = self.clock.now();
         let link_token = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
         let code = six_digit_code(&self.secrets.random_bytes(8));
         let codes = [
             OneTimeCode::issue(purpose, to.clone(), digest_secret(&link_token), now),
-            OneTimeCode::issue(purpose, to.clone(), typed_code_digest(to, &code), now),
+            OneTimeCode::issue(purpose, to.clone(), self.typed_code_digest(to, &code), now),
         ]
         .map(|mut issued| {
-            issued.pending_password_hash.clone_from(&pending_password_hash);
+            if let Some(pending) = &pending {
+                issued.pending_password_hash = Some(pending.password_hash.clone());
+                issued.browser_hash = Some(pending.browser_hash.clone());
+            }
             issued
         });
         let link = verify_link(&self.config.public_url, &link_token, purpose, redirect_to);
@@ -327,10 +341,11 @@ pub fn six_digit_code(bytes: &[u8]) -> String {
     format!("{:06}", u64::from_be_bytes(buffer) % 1_000_000)
 }
 
-/// The stored digest of a typed six-digit code: bound to the e-mail, since codes repeat across addresses.
-#[must_use]
-pub fn typed_code_digest(email: &EmailAddress, code: &str) -> String {
-    digest_secret(&format!("{}\n{}", email.as_str(), code.trim()))
+/// What a sign-up's codes carry: the password it chose and the digest of the value it left in its browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct PendingSignUp {
+    pub password_hash: String,
+    pub browser_hash: String,
 }
 
 #[cfg(test)]
@@ -350,15 +365,14 @@ mod tests {
     }
 
     #[test]
-    fn a_typed_code_digest_depends_on_the_email() {
-        assert_ne!(
-            typed_code_digest(&email("a@x.io"), "123456"),
-            typed_code_digest(&email("b@x.io"), "123456")
-        );
-        assert_eq!(
-            typed_code_digest(&email("a@x.io"), " 123456 "),
-            typed_code_digest(&email("a@x.io"), "123456")
-        );
+    fn a_typed_code_digest_is_keyed_and_depends_on_the_email() {
+        let service = Mocks::new().service();
+        let digest = service.typed_code_digest(&email("a@x.io"), "123456");
+        assert_ne!(digest, service.typed_code_digest(&email("b@x.io"), "123456"));
+        assert_eq!(digest, service.typed_code_digest(&email("a@x.io"), " 123456 "));
+        // Not the unkeyed digest whoever holds a copy of the database could recompute.
+        assert_ne!(digest, digest_secret("a@x.io\n123456"));
+        assert_eq!(digest, super::super::test_support::digest_key().typed_code(&email("a@x.io"), "123456"));
     }
 
     #[test]
