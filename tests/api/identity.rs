@@ -958,3 +958,32 @@ async fn rate_limits_count_ipv6_clients_by_their_slash_64() {
         assert_eq!(otp(host, "v4@example.com".into()).await.unwrap().status(), StatusCode::OK);
     }
 }
+
+#[tokio::test]
+async fn a_weak_password_of_twelve_characters_or_more_is_refused() {
+    let app = spawn_app().await;
+    for (password, message) in [
+        ("P@ssw0rd2024!!", "Password is too weak: "),
+        ("sunshine2024!", "This password is too common."),
+    ] {
+        let response = app
+            .auth_post("/signup", json!({"email": "a@example.com", "password": password}))
+            .await;
+        let (status, code, body) = error_of(response).await;
+        assert_eq!((status, code.as_str()), (422, "weak_password"), "{password}: {body}");
+        assert_eq!(body["error_code"], "weak_password");
+        assert!(body["weak_password"]["reasons"].is_array(), "{body}");
+        assert!(body["msg"].as_str().unwrap().starts_with(message), "{body}");
+    }
+    // Changing the password checks it the same way.
+    let session = app.sign_up("a@example.com").await;
+    let changed = app
+        .client
+        .put(app.url("/auth/v1/user"))
+        .bearer_auth(session["access_token"].as_str().unwrap())
+        .json(&json!({"password": "Qwertyuiop!2030"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error_of(changed).await.1, "weak_password");
+}
