@@ -861,7 +861,14 @@ async fn confirming_a_sign_up_installs_its_password_only_in_the_browser_that_sig
             .sign_up_awaiting("victim@example.com", "the attackers passphrase 1")
             .await;
         assert!(answer.get("access_token").is_none());
-        assert!(!app.password_works("victim@example.com", "the attackers passphrase 1").await);
+        // Before confirmation, the sign-up's own password learns only that the address waits.
+        let early = app
+            .auth_post(
+                "/token?grant_type=password",
+                json!({"email": "victim@example.com", "password": "the attackers passphrase 1"}),
+            )
+            .await;
+        assert_eq!(error_of(early).await.1, "email_not_confirmed", "{backend:?}");
         let fragment = app.follow_link("victim@example.com", None).await;
         assert_eq!(fragment["type"], "signup", "{backend:?}");
         let user: Value = app

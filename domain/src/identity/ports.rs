@@ -259,6 +259,13 @@ pub trait OneTimeCodeRepository: Send + Sync {
         now: DateTime<Utc>,
     ) -> Result<Option<OneTimeCode>, RepoError>;
 
+    /// The pending password hash of the e-mail's newest usable sign-up code (unused, `now < expires_at`), if
+    /// any: the password an unconfirmed sign-up chose.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn pending_password(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<Option<String>, RepoError>;
+
     /// Counts one failed typed code for the e-mail at `now`, atomically across instances. A count whose last
     /// failure is [`FAILED_CODES_FORGOTTEN_AFTER_MINUTES`](super::models::FAILED_CODES_FORGOTTEN_AFTER_MINUTES) or more before `now` starts again. On reaching
     /// [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES), in the same transaction, marks every unused code of the e-mail (every purpose)

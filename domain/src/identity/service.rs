@@ -142,7 +142,7 @@ impl IdentityService {
 
     /// `POST /token?grant_type=password`. The answer to a wrong password is the same as to an e-mail without
     /// an account (and takes a hash verification too); only the right password of an unconfirmed account
-    /// learns "Email not confirmed".
+    /// (the one its pending sign-up chose) learns "Email not confirmed".
     ///
     /// # Errors
     /// [`IdentityError::InvalidCredentials`], [`IdentityError::EmailNotConfirmed`], or a port failure.
@@ -151,7 +151,15 @@ impl IdentityService {
             Ok(address) => self.accounts.find_by_email(&address).await?,
             Err(_) => None,
         };
-        let Some((account, hash)) = account.and_then(|a| a.password_hash.clone().map(|h| (a, h))) else {
+        // An unconfirmed account holds no password yet: its sign-up's password waits with its codes.
+        let account = match account {
+            Some(a) if a.password_hash.is_none() && !a.is_confirmed() => {
+                let pending = self.codes.pending_password(&a.email, self.clock.now()).await?;
+                pending.map(|hash| (a, hash))
+            }
+            other => other.and_then(|a| a.password_hash.clone().map(|h| (a, h))),
+        };
+        let Some((account, hash)) = account else {
             self.hasher.waste_verify(password).await;
             return Err(IdentityError::InvalidCredentials);
         };
@@ -453,6 +461,28 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(error.to_string(), "Email not confirmed");
+    }
+
+    #[test]
+    fn the_password_of_a_pending_sign_up_is_told_to_confirm_and_another_is_invalid() {
+        let mut m = Mocks::new();
+        let mut stored = account("dev@example.com", false);
+        stored.password_hash = None;
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.codes
+            .expect_pending_password()
+            .with(eq(email("dev@example.com")), eq(noon()))
+            .returning(|_, _| Ok(Some("pending".into())));
+        m.hasher
+            .expect_verify()
+            .returning(|p, h| Ok(h == "pending" && p == "right-password"));
+        let service = m.service();
+        let right = block_on(service.sign_in_with_password("dev@example.com", "right-password"));
+        assert!(matches!(right, Err(IdentityError::EmailNotConfirmed)));
+        let wrong = block_on(service.sign_in_with_password("dev@example.com", "wrong-password"));
+        assert!(matches!(wrong, Err(IdentityError::InvalidCredentials)));
     }
 
     #[test]

@@ -228,6 +228,17 @@ impl OneTimeCodeRepository for InMemoryCodes {
         }))
     }
 
+    async fn pending_password(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<Option<String>, RepoError> {
+        Ok(self
+            .codes
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|c| c.email == *email && c.purpose == OtpPurpose::Signup && c.is_usable(now))
+            .max_by_key(|c| c.created_at)
+            .and_then(|c| c.pending_password_hash.clone()))
+    }
+
     async fn record_failed_code(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<bool, RepoError> {
         let forget = now - chrono::Duration::minutes(FAILED_CODES_FORGOTTEN_AFTER_MINUTES);
         let mut failures = self.failures.lock().unwrap();

@@ -214,6 +214,26 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
         }
     }
 
+    async fn pending_password(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<Option<String>, RepoError> {
+        let email = email.as_str().to_owned();
+        let at = to_millis(now);
+        self.db
+            .read(move |conn| {
+                one_time_codes::table
+                    .filter(one_time_codes::email.eq(&email))
+                    .filter(one_time_codes::purpose.eq(purpose_text(OtpPurpose::Signup)))
+                    .filter(one_time_codes::used_at.is_null())
+                    .filter(one_time_codes::expires_at.gt(at))
+                    .order(one_time_codes::created_at.desc())
+                    .select(one_time_codes::pending_password_hash)
+                    .first::<Option<String>>(conn)
+                    .optional()
+                    .map(Option::flatten)
+                    .map_err(backend("reading a pending sign-up password"))
+            })
+            .await
+    }
+
     async fn record_failed_code(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<bool, RepoError> {
         let email = email.as_str().to_owned();
         let at = to_millis(now);

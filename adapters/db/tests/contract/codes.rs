@@ -230,6 +230,25 @@ contract! {
         assert_eq!(used, OneTimeCode { used_at: Some(noon()), ..codes[0].clone() });
     }
 
+    async fn the_pending_password_is_the_newest_usable_sign_up_s(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        let a = email("a@example.com");
+        assert_eq!(repo.pending_password(&a, noon()).await.unwrap(), None);
+        for (tag, minute) in [("first", 0), ("second", 1)] {
+            let mut codes = pair("a@example.com", OtpPurpose::Signup, tag, noon() + Duration::minutes(minute));
+            for code in &mut codes {
+                code.pending_password_hash = Some(format!("hash-{tag}"));
+            }
+            repo.insert_with_email(&codes, &mail("a@example.com")).await.unwrap();
+        }
+        let now = noon() + Duration::minutes(2);
+        assert_eq!(repo.pending_password(&a, now).await.unwrap().as_deref(), Some("hash-second"));
+        assert_eq!(repo.pending_password(&email("b@example.com"), now).await.unwrap(), None);
+        assert_eq!(repo.pending_password(&a, noon() + Duration::minutes(16)).await.unwrap(), None, "expired");
+        assert!(usable(&repo, "code-second", OtpPurpose::Signup, now).await);
+        assert_eq!(repo.pending_password(&a, now).await.unwrap(), None, "used");
+    }
+
     async fn five_failed_codes_use_up_every_live_code_of_the_address(db) {
         let repo = DieselOneTimeCodeRepository::new(db.clone());
         for (address, purpose, tag) in [
