@@ -13,15 +13,16 @@ use db_adapter::repos::{
     DieselPlatformAdminRepository, DieselRateLimitStore, DieselRefreshTokenRepository, ServerSecrets,
 };
 use domain::common::Clock;
+use domain::identity::DigestKey;
 use domain::identity::{
     CoreTokenService, HostedAccounts, IdentityConfig, IdentityPorts, IdentityService, RateLimitPolicy,
     RateLimiter,
 };
 use http_adapter::auth::ProductAuth;
 use http_adapter::identity::IdentityApi;
-use domain::identity::DigestKey;
 use identity_adapter::keys::{
-    ACCESS_KEY_SECRET_NAME, CORE_KEY_SECRET_NAME, DIGEST_KEY_SECRET_NAME, derive_digest_key, digest_key_from_hex,
+    ACCESS_KEY_SECRET_NAME, CORE_KEY_SECRET_NAME, DIGEST_KEY_SECRET_NAME, derive_digest_key,
+    digest_key_from_hex,
 };
 use identity_adapter::{
     Argon2Hasher, HostedTokenVerifier, HostedVerification, JwksCache, JwksSettings, JwtSigner,

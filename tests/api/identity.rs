@@ -359,12 +359,7 @@ async fn errors_have_the_gotrue_shape_and_status() {
     let anon = app.get_bearer("/auth/v1/user", "built-in").await;
     let (status, code, _) = error_of(anon).await;
     assert_eq!((status, code.as_str()), (403, "bad_jwt"));
-    let unknown = app
-        .client
-        .get(app.url("/auth/v1/factors"))
-        .send()
-        .await
-        .unwrap();
+    let unknown = app.client.get(app.url("/auth/v1/factors")).send().await.unwrap();
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
     let bad_json = app
         .client
@@ -821,7 +816,11 @@ async fn a_second_code_request_retires_the_first() {
         let stale_link = no_redirects().get(local(&app, &first_link)).send().await.unwrap();
         let fragment = fragment_of(stale_link.headers()["location"].to_str().unwrap());
         assert_eq!(fragment["error_code"], "otp_expired", "{backend:?}");
-        assert_eq!(verify(code_in(&second)).await.status(), StatusCode::OK, "{backend:?}");
+        assert_eq!(
+            verify(code_in(&second)).await.status(),
+            StatusCode::OK,
+            "{backend:?}"
+        );
     }
 }
 
@@ -848,7 +847,11 @@ async fn five_wrong_codes_use_up_the_right_one() {
         // A new e-mail's code works again.
         app.auth_post("/otp", json!({"email": "dev@example.com"})).await;
         let (_, body) = app.last_email("dev@example.com");
-        assert_eq!(verify(code_in(&body)).await.status(), StatusCode::OK, "{backend:?}");
+        assert_eq!(
+            verify(code_in(&body)).await.status(),
+            StatusCode::OK,
+            "{backend:?}"
+        );
     }
 }
 
@@ -879,7 +882,8 @@ async fn confirming_a_sign_up_installs_its_password_only_in_the_browser_that_sig
             .unwrap();
         assert!(user["email_confirmed_at"].is_string(), "{user}");
         assert!(
-            !app.password_works("victim@example.com", "the attackers passphrase 1").await,
+            !app.password_works("victim@example.com", "the attackers passphrase 1")
+                .await,
             "{backend:?}: the stranger's password was installed"
         );
 
@@ -887,7 +891,10 @@ async fn confirming_a_sign_up_installs_its_password_only_in_the_browser_that_sig
         let (_, cookie) = app.sign_up_awaiting("ada@example.com", PASSWORD).await;
         let fragment = app.follow_link("ada@example.com", Some(&cookie)).await;
         assert!(fragment.contains_key("access_token"));
-        assert!(app.password_works("ada@example.com", PASSWORD).await, "{backend:?}");
+        assert!(
+            app.password_works("ada@example.com", PASSWORD).await,
+            "{backend:?}"
+        );
 
         // A typed code with the cookie installs it too; the same code without it would not.
         let (_, cookie) = app.sign_up_awaiting("grace@example.com", PASSWORD).await;
@@ -902,7 +909,10 @@ async fn confirming_a_sign_up_installs_its_password_only_in_the_browser_that_sig
             .await
             .unwrap();
         assert_eq!(verified.status(), StatusCode::OK);
-        assert!(app.password_works("grace@example.com", PASSWORD).await, "{backend:?}");
+        assert!(
+            app.password_works("grace@example.com", PASSWORD).await,
+            "{backend:?}"
+        );
     }
 }
 
@@ -912,11 +922,22 @@ async fn sign_up_answers_for_a_confirmed_address_are_identical_and_shaped_as_for
         let app = confirming_app(backend).await;
         let (_, cookie) = app.sign_up_awaiting("taken@example.com", PASSWORD).await;
         app.follow_link("taken@example.com", Some(&cookie)).await;
-        let (first, _) = app.sign_up_awaiting("taken@example.com", "another passphrase 123").await;
-        let (second, _) = app.sign_up_awaiting("taken@example.com", "another passphrase 123").await;
-        let (fresh, _) = app.sign_up_awaiting("fresh@example.com", "another passphrase 123").await;
-        let (fresh_again, _) = app.sign_up_awaiting("fresh@example.com", "another passphrase 123").await;
-        assert_eq!(first["id"], second["id"], "{backend:?}: the id of a confirmed address is stable");
+        let (first, _) = app
+            .sign_up_awaiting("taken@example.com", "another passphrase 123")
+            .await;
+        let (second, _) = app
+            .sign_up_awaiting("taken@example.com", "another passphrase 123")
+            .await;
+        let (fresh, _) = app
+            .sign_up_awaiting("fresh@example.com", "another passphrase 123")
+            .await;
+        let (fresh_again, _) = app
+            .sign_up_awaiting("fresh@example.com", "another passphrase 123")
+            .await;
+        assert_eq!(
+            first["id"], second["id"],
+            "{backend:?}: the id of a confirmed address is stable"
+        );
         assert_eq!(fresh["id"], fresh_again["id"]);
         let confirmed_id = app.sign_in("taken@example.com").await["user"]["id"].clone();
         assert_ne!(first["id"], confirmed_id, "the real id is not revealed");
@@ -935,7 +956,11 @@ async fn sign_up_answers_for_a_confirmed_address_are_identical_and_shaped_as_for
             first["id"].as_str().unwrap().len(),
             fresh["id"].as_str().unwrap().len()
         );
-        assert_eq!(&first["id"].as_str().unwrap()[14..15], "4", "a version-4 id like any other");
+        assert_eq!(
+            &first["id"].as_str().unwrap()[14..15],
+            "4",
+            "a version-4 id like any other"
+        );
     }
 }
 
@@ -956,13 +981,18 @@ async fn rate_limits_count_ipv6_clients_by_their_slash_64() {
         let sent = otp(hosts[i % 3], format!("u{i}@example.com")).await.unwrap();
         assert_eq!(sent.status(), StatusCode::OK);
     }
-    let limited = otp("2001:db8:1:2:abcd::7", "late@example.com".into()).await.unwrap();
+    let limited = otp("2001:db8:1:2:abcd::7", "late@example.com".into())
+        .await
+        .unwrap();
     assert_eq!(limited.status(), StatusCode::TOO_MANY_REQUESTS);
     let next_network = otp("2001:db8:1:3::1", "late@example.com".into()).await.unwrap();
     assert_eq!(next_network.status(), StatusCode::OK);
     // IPv4 clients are counted one address at a time.
     for host in ["198.51.100.1", "198.51.100.2"] {
-        assert_eq!(otp(host, "v4@example.com".into()).await.unwrap().status(), StatusCode::OK);
+        assert_eq!(
+            otp(host, "v4@example.com".into()).await.unwrap().status(),
+            StatusCode::OK
+        );
     }
 }
 
@@ -977,7 +1007,11 @@ async fn a_weak_password_of_twelve_characters_or_more_is_refused() {
             .auth_post("/signup", json!({"email": "a@example.com", "password": password}))
             .await;
         let (status, code, body) = error_of(response).await;
-        assert_eq!((status, code.as_str()), (422, "weak_password"), "{password}: {body}");
+        assert_eq!(
+            (status, code.as_str()),
+            (422, "weak_password"),
+            "{password}: {body}"
+        );
         assert_eq!(body["error_code"], "weak_password");
         assert!(body["weak_password"]["reasons"].is_array(), "{body}");
         assert!(body["msg"].as_str().unwrap().starts_with(message), "{body}");

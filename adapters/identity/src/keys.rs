@@ -154,7 +154,10 @@ mod tests {
         assert_eq!(digest, derive_digest_key(master).unwrap());
         assert_ne!(digest, DigestKey::new(keys.access.clone()));
         assert_ne!(digest, DigestKey::new(keys.core.clone()));
-        assert_ne!(digest, derive_digest_key("another master secret of 32+ chars").unwrap());
+        assert_ne!(
+            digest,
+            derive_digest_key("another master secret of 32+ chars").unwrap()
+        );
         assert_eq!(derive_digest_key("short"), Err(KeyError::MasterTooShort));
     }
 

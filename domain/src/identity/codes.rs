@@ -332,10 +332,11 @@ mod tests {
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("dev@example.com", true))));
         m.allow_sessions();
-        let session = block_on(
-            m.service()
-                .verify(VerifyKind::MagicLink, VerifySecret::Link("link-token"), None),
-        )
+        let session = block_on(m.service().verify(
+            VerifyKind::MagicLink,
+            VerifySecret::Link("link-token"),
+            None,
+        ))
         .unwrap();
         assert_eq!(session.user.account.email.as_str(), "dev@example.com");
     }
@@ -459,11 +460,7 @@ mod tests {
             email: "dev@example.com",
             code: "123456",
         };
-        block_on(
-            m.service()
-                .verify(VerifyKind::Email, code, Some("browser-value")),
-        )
-        .unwrap();
+        block_on(m.service().verify(VerifyKind::Email, code, Some("browser-value"))).unwrap();
     }
 
     #[test]
@@ -511,7 +508,11 @@ mod tests {
             .times(1)
             .returning(|_, _, _| Ok(()));
         m.allow_sessions();
-        let session = block_on(m.service().verify(VerifyKind::MagicLink, VerifySecret::Link("t"), None)).unwrap();
+        let session = block_on(
+            m.service()
+                .verify(VerifyKind::MagicLink, VerifySecret::Link("t"), None),
+        )
+        .unwrap();
         assert!(session.user.account.password_hash.is_none());
     }
 
@@ -523,7 +524,10 @@ mod tests {
             .returning(|_, _, _| Ok(Some(consumed(OtpPurpose::Recovery, "gone@example.com"))));
         m.accounts.expect_find_by_email().returning(|_| Ok(None));
         assert!(matches!(
-            block_on(m.service().verify(VerifyKind::Recovery, VerifySecret::Link("t"), None)),
+            block_on(
+                m.service()
+                    .verify(VerifyKind::Recovery, VerifySecret::Link("t"), None)
+            ),
             Err(IdentityError::InvalidCode)
         ));
     }
@@ -624,7 +628,9 @@ mod tests {
         let service = m.service_with_codes(config(), store);
         let stale = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("old-link"), None));
         assert!(matches!(stale, Err(IdentityError::InvalidCode)));
-        assert!(block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("fresh-link"), None)).is_ok());
+        assert!(
+            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("fresh-link"), None)).is_ok()
+        );
     }
 
     #[test]
@@ -637,7 +643,8 @@ mod tests {
             noon(),
         ));
         let service = Mocks::new().service_with_codes(config(), store);
-        let wrong_kind = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("recovery-link"), None));
+        let wrong_kind =
+            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("recovery-link"), None));
         assert!(matches!(wrong_kind, Err(IdentityError::InvalidCode)));
     }
 
@@ -695,7 +702,10 @@ mod tests {
         };
         let code = typed_code(&magic);
         for _ in 0..5 {
-            assert!(matches!(wrong_code(&service, &code), Err(IdentityError::InvalidCode)));
+            assert!(matches!(
+                wrong_code(&service, &code),
+                Err(IdentityError::InvalidCode)
+            ));
         }
         let right = VerifySecret::Code {
             email: "dev@example.com",

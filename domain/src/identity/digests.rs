@@ -109,7 +109,7 @@ mod tests {
         let stored = key(1).typed_code(&email("a@x.io"), "123456");
         for guess in [
             digest_secret("a@x.io\n123456"),
-            digest_secret("a@x.io\0123456"),
+            digest_secret("a@x.io\u{0}123456"),
             digest_secret("123456"),
             DigestKey::new(Vec::new()).typed_code(&email("a@x.io"), "123456"),
         ] {

@@ -264,7 +264,11 @@ pub trait OneTimeCodeRepository: Send + Sync {
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn pending_password(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<Option<String>, RepoError>;
+    async fn pending_password(
+        &self,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, RepoError>;
 
     /// Counts one failed typed code for the e-mail at `now`, atomically across instances. A count whose last
     /// failure is [`FAILED_CODES_FORGOTTEN_AFTER_MINUTES`](super::models::FAILED_CODES_FORGOTTEN_AFTER_MINUTES) or more before `now` starts again. On reaching

@@ -380,7 +380,10 @@ mod tests {
         assert_eq!(digest, service.typed_code_digest(&email("a@x.io"), " 123456 "));
         // Not the unkeyed digest whoever holds a copy of the database could recompute.
         assert_ne!(digest, digest_secret("a@x.io\n123456"));
-        assert_eq!(digest, super::super::test_support::digest_key().typed_code(&email("a@x.io"), "123456"));
+        assert_eq!(
+            digest,
+            super::super::test_support::digest_key().typed_code(&email("a@x.io"), "123456")
+        );
     }
 
     #[test]

@@ -266,7 +266,10 @@ mod tests {
             .expect_find_by_email()
             .returning(move |_| Ok(Some(existing.clone())));
         // The same work in every branch (a password hash), so timing does not tell them apart.
-        m.hasher.expect_hash().times(1).returning(|_| Ok("new-hash".into()));
+        m.hasher
+            .expect_hash()
+            .times(1)
+            .returning(|_| Ok("new-hash".into()));
         // Nobody has proved the address: no stored password changes now.
         m.accounts.expect_set_password().never();
         m.codes.expect_insert_with_email().returning(|_, _| Ok(()));
@@ -292,7 +295,12 @@ mod tests {
         let answer = || block_on(service.sign_up(request("taken@example.com", GOOD))).unwrap();
         let (first, second) = (answer(), answer());
         assert_eq!(first, second, "two sign-ups of a confirmed address answer alike");
-        let SignUpOutcome::ConfirmationSent { user_id, email, browser } = first else {
+        let SignUpOutcome::ConfirmationSent {
+            user_id,
+            email,
+            browser,
+        } = first
+        else {
             panic!("expected uniform answer")
         };
         assert_ne!(user_id, existing_id);
@@ -309,7 +317,12 @@ mod tests {
         let confirmed = sign_up_of(account("taken@example.com", true));
         let unconfirmed = sign_up_of(account("taken@example.com", false));
         for outcome in [confirmed, unconfirmed] {
-            let SignUpOutcome::ConfirmationSent { user_id, email, browser } = outcome else {
+            let SignUpOutcome::ConfirmationSent {
+                user_id,
+                email,
+                browser,
+            } = outcome
+            else {
                 panic!("expected confirmation")
             };
             assert_eq!(user_id.as_uuid().get_version_num(), 4);

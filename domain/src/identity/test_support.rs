@@ -8,8 +8,8 @@ use uuid::Uuid;
 
 use super::digests::DigestKey;
 use super::models::{
-    Account, AuthMethod, ExternalIdentity, FAILED_CODES_FORGOTTEN_AFTER_MINUTES, MAX_FAILED_CODES, OneTimeCode,
-    OtpPurpose, RefreshToken,
+    Account, AuthMethod, ExternalIdentity, FAILED_CODES_FORGOTTEN_AFTER_MINUTES, MAX_FAILED_CODES,
+    OneTimeCode, OtpPurpose, RefreshToken,
 };
 use super::ports::{
     MockAccountRepository, MockIdentityLinkRepository, MockOneTimeCodeRepository, MockPasswordHasher,
@@ -168,7 +168,10 @@ pub struct CountingBytes(std::sync::atomic::AtomicU8);
 
 impl SecretGenerator for CountingBytes {
     fn random_bytes(&self, len: usize) -> Vec<u8> {
-        let byte = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_add(1);
+        let byte = self
+            .0
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .wrapping_add(1);
         vec![byte; len]
     }
 }
@@ -228,7 +231,11 @@ impl OneTimeCodeRepository for InMemoryCodes {
         }))
     }
 
-    async fn pending_password(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<Option<String>, RepoError> {
+    async fn pending_password(
+        &self,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, RepoError> {
         Ok(self
             .codes
             .lock()

@@ -214,7 +214,11 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
         }
     }
 
-    async fn pending_password(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<Option<String>, RepoError> {
+    async fn pending_password(
+        &self,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, RepoError> {
         let email = email.as_str().to_owned();
         let at = to_millis(now);
         self.db
@@ -263,9 +267,10 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
         let cutoff = to_millis(cutoff);
         self.db
             .write(move |conn| {
-                let codes = diesel::delete(one_time_codes::table.filter(one_time_codes::expires_at.lt(cutoff)))
-                    .execute(conn)
-                    .map_err(backend("pruning one-time codes"))?;
+                let codes =
+                    diesel::delete(one_time_codes::table.filter(one_time_codes::expires_at.lt(cutoff)))
+                        .execute(conn)
+                        .map_err(backend("pruning one-time codes"))?;
                 let failures =
                     diesel::delete(failed_codes::table.filter(failed_codes::last_failed_at.lt(cutoff)))
                         .execute(conn)

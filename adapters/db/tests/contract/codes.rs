@@ -184,7 +184,12 @@ contract! {
 }
 
 /// Whether the code with this digest can still be used (consuming it if so).
-async fn usable(repo: &DieselOneTimeCodeRepository, hash: &str, purpose: OtpPurpose, now: DateTime<Utc>) -> bool {
+async fn usable(
+    repo: &DieselOneTimeCodeRepository,
+    hash: &str,
+    purpose: OtpPurpose,
+    now: DateTime<Utc>,
+) -> bool {
     repo.consume(hash, purpose, now).await.unwrap().is_some()
 }
 
