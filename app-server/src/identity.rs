@@ -13,13 +13,17 @@ use db_adapter::repos::{
     DieselPlatformAdminRepository, DieselRateLimitStore, DieselRefreshTokenRepository, ServerSecrets,
 };
 use domain::common::Clock;
+use domain::identity::DigestKey;
 use domain::identity::{
     CoreTokenService, HostedAccounts, IdentityConfig, IdentityPorts, IdentityService, RateLimitPolicy,
     RateLimiter,
 };
 use http_adapter::auth::ProductAuth;
 use http_adapter::identity::IdentityApi;
-use identity_adapter::keys::{ACCESS_KEY_SECRET_NAME, CORE_KEY_SECRET_NAME};
+use identity_adapter::keys::{
+    ACCESS_KEY_SECRET_NAME, CORE_KEY_SECRET_NAME, DIGEST_KEY_SECRET_NAME, derive_digest_key,
+    digest_key_from_hex,
+};
 use identity_adapter::{
     Argon2Hasher, HostedTokenVerifier, HostedVerification, JwksCache, JwksSettings, JwtSigner,
     OsSecretGenerator, SigningKeys,
@@ -57,6 +61,21 @@ pub async fn signing_keys(config: &Config, db: &Db) -> anyhow::Result<SigningKey
     SigningKeys::from_hex(&access, &core).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
+/// The key of the identity service's keyed digests (typed codes, sign-up decoy ids): derived from
+/// `PORTAL_SECRET_KEY` when set, else generated once and kept in the database, as the signing keys.
+///
+/// # Errors
+/// A too short `PORTAL_SECRET_KEY`, an unusable stored key, or a database failure.
+pub async fn digest_key(config: &Config, db: &Db) -> anyhow::Result<DigestKey> {
+    if let Some(master) = &config.secret_key {
+        return derive_digest_key(master).map_err(|e| anyhow::anyhow!("{e}"));
+    }
+    let stored = ServerSecrets::new(db.clone())
+        .get_or_create(DIGEST_KEY_SECRET_NAME, SigningKeys::generate_hex)
+        .await?;
+    digest_key_from_hex(&stored).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
 /// The `iss` of identity access tokens: the auth API's own URL.
 #[must_use]
 pub fn access_issuer(config: &Config) -> String {
@@ -72,6 +91,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
         return wire_hosted(config, hosted, db).await;
     }
     let keys = signing_keys(config, db).await?;
+    let digest_key = digest_key(config, db).await?;
     let issuer = access_issuer(config);
     let signer = Arc::new(JwtSigner::new(&keys, &issuer, &config.public_url));
     let cost = config.password_hashing;
@@ -90,6 +110,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             signer: signer.clone(),
             clock: clock.clone(),
             secrets: Arc::new(OsSecretGenerator),
+            digest_key,
         },
         IdentityConfig {
             public_url: config.public_url.clone(),

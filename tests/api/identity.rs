@@ -872,3 +872,297 @@ async fn public_config_names_the_built_in_identity_service() {
         })
     );
 }
+
+/// A server that requires e-mail confirmation (SMTP configured; the delivery worker stays off, so the
+/// e-mails wait in the outbox for the test to read).
+async fn confirming_app(backend: Backend) -> TestApp {
+    spawn_app_with(backend, &[("SMTP_URL", "smtp://127.0.0.1:9")]).await
+}
+
+/// The value of the sign-up cookie a response sets, with the whole `Set-Cookie` line.
+fn signup_cookie(response: &reqwest::Response) -> (String, String) {
+    let line = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("portal-signup-browser="))
+        .expect("a sign-up cookie")
+        .to_owned();
+    let value = line["portal-signup-browser=".len()..]
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    (value, line)
+}
+
+impl TestApp {
+    /// Signs up with SMTP configured; answers the body and the sign-up cookie's value.
+    async fn sign_up_awaiting(&self, email: &str, password: &str) -> (Value, String) {
+        let response = self
+            .auth_post("/signup", json!({"email": email, "password": password}))
+            .await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let (cookie, line) = signup_cookie(&response);
+        for attribute in ["HttpOnly", "SameSite=Lax", "Path=/auth/v1", "Max-Age=900"] {
+            assert!(line.contains(attribute), "{line}");
+        }
+        (response.json().await.unwrap(), cookie)
+    }
+
+    async fn password_works(&self, email: &str, password: &str) -> bool {
+        self.auth_post(
+            "/token?grant_type=password",
+            json!({"email": email, "password": password}),
+        )
+        .await
+        .status()
+            == StatusCode::OK
+    }
+
+    /// Follows the newest e-mail link to `to`, from a browser holding the sign-up cookie `cookie` (or none).
+    async fn follow_link(&self, to: &str, cookie: Option<&str>) -> std::collections::HashMap<String, String> {
+        let (link, _) = self.last_email(to);
+        let mut request = no_redirects().get(local(self, &link));
+        if let Some(value) = cookie {
+            request = request.header("Cookie", format!("portal-signup-browser={value}"));
+        }
+        let followed = request.send().await.unwrap();
+        assert_eq!(followed.status(), StatusCode::SEE_OTHER);
+        fragment_of(followed.headers()["location"].to_str().unwrap())
+    }
+}
+
+#[tokio::test]
+async fn a_second_code_request_retires_the_first() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        app.sign_up("dev@example.com").await;
+        app.auth_post("/otp", json!({"email": "dev@example.com"})).await;
+        let (first_link, first) = app.last_email("dev@example.com");
+        app.auth_post("/otp", json!({"email": "dev@example.com"})).await;
+        let (_, second) = app.last_email("dev@example.com");
+        let verify = |code: String| {
+            app.auth_post(
+                "/verify",
+                json!({"type": "email", "email": "dev@example.com", "token": code}),
+            )
+        };
+        let (status, code, _) = error_of(verify(code_in(&first)).await).await;
+        assert_eq!((status, code.as_str()), (403, "otp_expired"), "{backend:?}");
+        let stale_link = no_redirects().get(local(&app, &first_link)).send().await.unwrap();
+        let fragment = fragment_of(stale_link.headers()["location"].to_str().unwrap());
+        assert_eq!(fragment["error_code"], "otp_expired", "{backend:?}");
+        assert_eq!(
+            verify(code_in(&second)).await.status(),
+            StatusCode::OK,
+            "{backend:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn five_wrong_codes_use_up_the_right_one() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        app.sign_up("dev@example.com").await;
+        app.auth_post("/otp", json!({"email": "dev@example.com"})).await;
+        let (_, body) = app.last_email("dev@example.com");
+        let right = code_in(&body);
+        let wrong = format!("{:06}", (right.parse::<u32>().unwrap() + 1) % 1_000_000);
+        let verify = |code: String| {
+            app.auth_post(
+                "/verify",
+                json!({"type": "email", "email": "dev@example.com", "token": code}),
+            )
+        };
+        for _ in 0..5 {
+            assert_eq!(error_of(verify(wrong.clone()).await).await.1, "otp_expired");
+        }
+        let (status, code, _) = error_of(verify(right).await).await;
+        assert_eq!((status, code.as_str()), (403, "otp_expired"), "{backend:?}");
+        // A new e-mail's code works again.
+        app.auth_post("/otp", json!({"email": "dev@example.com"})).await;
+        let (_, body) = app.last_email("dev@example.com");
+        assert_eq!(
+            verify(code_in(&body)).await.status(),
+            StatusCode::OK,
+            "{backend:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn confirming_a_sign_up_installs_its_password_only_in_the_browser_that_signed_up() {
+    for backend in BACKENDS {
+        let app = confirming_app(backend).await;
+        // Someone signs up with another person's address; the owner confirms from their own browser.
+        let (answer, _attacker_cookie) = app
+            .sign_up_awaiting("victim@example.com", "the attackers passphrase 1")
+            .await;
+        assert!(answer.get("access_token").is_none());
+        // Before confirmation, the sign-up's own password learns only that the address waits.
+        let early = app
+            .auth_post(
+                "/token?grant_type=password",
+                json!({"email": "victim@example.com", "password": "the attackers passphrase 1"}),
+            )
+            .await;
+        assert_eq!(error_of(early).await.1, "email_not_confirmed", "{backend:?}");
+        let fragment = app.follow_link("victim@example.com", None).await;
+        assert_eq!(fragment["type"], "signup", "{backend:?}");
+        let user: Value = app
+            .get_bearer("/auth/v1/user", &fragment["access_token"])
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert!(user["email_confirmed_at"].is_string(), "{user}");
+        assert!(
+            !app.password_works("victim@example.com", "the attackers passphrase 1")
+                .await,
+            "{backend:?}: the stranger's password was installed"
+        );
+
+        // The same browser that signed up (its cookie comes back with the link): the password is set.
+        let (_, cookie) = app.sign_up_awaiting("ada@example.com", PASSWORD).await;
+        let fragment = app.follow_link("ada@example.com", Some(&cookie)).await;
+        assert!(fragment.contains_key("access_token"));
+        assert!(
+            app.password_works("ada@example.com", PASSWORD).await,
+            "{backend:?}"
+        );
+
+        // A typed code with the cookie installs it too; the same code without it would not.
+        let (_, cookie) = app.sign_up_awaiting("grace@example.com", PASSWORD).await;
+        let (_, body) = app.last_email("grace@example.com");
+        let verified = app
+            .client
+            .post(app.url("/auth/v1/verify"))
+            .header("apikey", "built-in")
+            .header("Cookie", format!("portal-signup-browser={cookie}"))
+            .json(&json!({"type": "email", "email": "grace@example.com", "token": code_in(&body)}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(verified.status(), StatusCode::OK);
+        assert!(
+            app.password_works("grace@example.com", PASSWORD).await,
+            "{backend:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn sign_up_answers_for_a_confirmed_address_are_identical_and_shaped_as_for_a_new_one() {
+    for backend in BACKENDS {
+        let app = confirming_app(backend).await;
+        let (_, cookie) = app.sign_up_awaiting("taken@example.com", PASSWORD).await;
+        app.follow_link("taken@example.com", Some(&cookie)).await;
+        let (first, _) = app
+            .sign_up_awaiting("taken@example.com", "another passphrase 123")
+            .await;
+        let (second, _) = app
+            .sign_up_awaiting("taken@example.com", "another passphrase 123")
+            .await;
+        let (fresh, _) = app
+            .sign_up_awaiting("fresh@example.com", "another passphrase 123")
+            .await;
+        let (fresh_again, _) = app
+            .sign_up_awaiting("fresh@example.com", "another passphrase 123")
+            .await;
+        assert_eq!(
+            first["id"], second["id"],
+            "{backend:?}: the id of a confirmed address is stable"
+        );
+        assert_eq!(fresh["id"], fresh_again["id"]);
+        let confirmed_id = app.sign_in("taken@example.com").await["user"]["id"].clone();
+        assert_ne!(first["id"], confirmed_id, "the real id is not revealed");
+        // Every field: the same keys and, but for the id, address and instants, the same values.
+        let normalised = |answer: &Value| {
+            let mut answer = answer.clone();
+            for key in ["id", "email", "confirmation_sent_at", "created_at", "updated_at"] {
+                assert!(answer[key].is_string(), "{key}: {answer}");
+                answer[key] = json!("…");
+            }
+            answer
+        };
+        assert_eq!(normalised(&first), normalised(&fresh), "{backend:?}");
+        assert_eq!(normalised(&first), normalised(&second));
+        assert_eq!(
+            first["id"].as_str().unwrap().len(),
+            fresh["id"].as_str().unwrap().len()
+        );
+        assert_eq!(
+            &first["id"].as_str().unwrap()[14..15],
+            "4",
+            "a version-4 id like any other"
+        );
+    }
+}
+
+#[tokio::test]
+async fn rate_limits_count_ipv6_clients_by_their_slash_64() {
+    let app = spawn_app_with(Backend::Sqlite, &[("PORTAL_TRUSTED_PROXIES", "127.0.0.1")]).await;
+    let otp = |client: &'static str, email: String| {
+        app.client
+            .post(app.url("/auth/v1/otp"))
+            .header("apikey", "built-in")
+            .header("X-Forwarded-For", client)
+            .json(&json!({"email": email, "create_user": false}))
+            .send()
+    };
+    // Ten e-mail requests an hour per client address: spread over one /64, they are one client.
+    let hosts = ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff::9"];
+    for i in 0..10 {
+        let sent = otp(hosts[i % 3], format!("u{i}@example.com")).await.unwrap();
+        assert_eq!(sent.status(), StatusCode::OK);
+    }
+    let limited = otp("2001:db8:1:2:abcd::7", "late@example.com".into())
+        .await
+        .unwrap();
+    assert_eq!(limited.status(), StatusCode::TOO_MANY_REQUESTS);
+    let next_network = otp("2001:db8:1:3::1", "late@example.com".into()).await.unwrap();
+    assert_eq!(next_network.status(), StatusCode::OK);
+    // IPv4 clients are counted one address at a time.
+    for host in ["198.51.100.1", "198.51.100.2"] {
+        assert_eq!(
+            otp(host, "v4@example.com".into()).await.unwrap().status(),
+            StatusCode::OK
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_weak_password_of_twelve_characters_or_more_is_refused() {
+    let app = spawn_app().await;
+    for (password, message) in [
+        ("P@ssw0rd2024!!", "Password is too weak: "),
+        ("sunshine2024!", "This password is too common."),
+    ] {
+        let response = app
+            .auth_post("/signup", json!({"email": "a@example.com", "password": password}))
+            .await;
+        let (status, code, body) = error_of(response).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (422, "weak_password"),
+            "{password}: {body}"
+        );
+        assert_eq!(body["error_code"], "weak_password");
+        assert!(body["weak_password"]["reasons"].is_array(), "{body}");
+        assert!(body["msg"].as_str().unwrap().starts_with(message), "{body}");
+    }
+    // Changing the password checks it the same way.
+    let session = app.sign_up("a@example.com").await;
+    let changed = app
+        .client
+        .put(app.url("/auth/v1/user"))
+        .bearer_auth(session["access_token"].as_str().unwrap())
+        .json(&json!({"password": "Qwertyuiop!2030"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error_of(changed).await.1, "weak_password");
+}

@@ -60,6 +60,15 @@ diesel::table! {
         expires_at -> BigInt,
         used_at -> Nullable<BigInt>,
         pending_password_hash -> Nullable<Text>,
+        browser_hash -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    failed_codes (email) {
+        email -> Text,
+        failures -> BigInt,
+        last_failed_at -> BigInt,
     }
 }
 
@@ -315,6 +324,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     identities,
     refresh_tokens,
     one_time_codes,
+    failed_codes,
     platform_admins,
     platform_admin_seeds,
     organizations,

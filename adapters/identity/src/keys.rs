@@ -1,7 +1,9 @@
-//! The signing keys: one for identity access tokens, another for core tokens (PRODUCT.md §1), either
-//! derived from `PORTAL_SECRET_KEY` (so that every instance has the same keys) or generated once and kept
-//! in the database's server secrets.
+//! The signing keys: one for identity access tokens, another for core tokens (PRODUCT.md §1), and a third
+//! for the identity service's keyed digests (typed codes, sign-up decoy ids), each either derived from
+//! `PORTAL_SECRET_KEY` (so that every instance has the same keys) or generated once and kept in the
+//! database's server secrets.
 
+use domain::identity::DigestKey;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::fmt;
@@ -13,9 +15,11 @@ pub const KEY_BYTES: usize = 32;
 /// Names of the generated keys among the server secrets.
 pub const ACCESS_KEY_SECRET_NAME: &str = "jwt_access_key";
 pub const CORE_KEY_SECRET_NAME: &str = "jwt_core_key";
+pub const DIGEST_KEY_SECRET_NAME: &str = "identity_digest_key";
 
 const ACCESS_LABEL: &[u8] = b"devportal identity access token key v1";
 const CORE_LABEL: &[u8] = b"devportal core token key v1";
+const DIGEST_LABEL: &[u8] = b"devportal identity digest key v1";
 
 /// Unusable key material.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -104,6 +108,31 @@ impl SigningKeys {
     }
 }
 
+/// The key of the identity service's keyed digests derived from `PORTAL_SECRET_KEY` with its own label (so
+/// it is neither signing key).
+///
+/// # Errors
+/// [`KeyError::MasterTooShort`].
+pub fn derive_digest_key(master: &str) -> Result<DigestKey, KeyError> {
+    if master.chars().count() < MIN_MASTER_SECRET_CHARS {
+        return Err(KeyError::MasterTooShort);
+    }
+    Ok(DigestKey::new(derive(master.as_bytes(), DIGEST_LABEL)))
+}
+
+/// The key of the identity service's keyed digests stored as hex (the server secret
+/// [`DIGEST_KEY_SECRET_NAME`], made with [`SigningKeys::generate_hex`]).
+///
+/// # Errors
+/// [`KeyError::BadStoredKey`] for a key that is not long enough hex.
+pub fn digest_key_from_hex(text: &str) -> Result<DigestKey, KeyError> {
+    hex::decode(text.trim())
+        .ok()
+        .filter(|bytes| bytes.len() >= KEY_BYTES)
+        .map(DigestKey::new)
+        .ok_or(KeyError::BadStoredKey(DIGEST_KEY_SECRET_NAME))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +144,30 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a.access, a.core);
         assert_eq!(a.access.len(), 32);
+    }
+
+    #[test]
+    fn the_digest_key_is_derived_apart_from_the_signing_keys() {
+        let master = "a master secret of at least 32 chars";
+        let keys = SigningKeys::derive_from_master(master).unwrap();
+        let digest = derive_digest_key(master).unwrap();
+        assert_eq!(digest, derive_digest_key(master).unwrap());
+        assert_ne!(digest, DigestKey::new(keys.access.clone()));
+        assert_ne!(digest, DigestKey::new(keys.core.clone()));
+        assert_ne!(
+            digest,
+            derive_digest_key("another master secret of 32+ chars").unwrap()
+        );
+        assert_eq!(derive_digest_key("short"), Err(KeyError::MasterTooShort));
+    }
+
+    #[test]
+    fn a_stored_digest_key_must_be_long_hex() {
+        assert!(digest_key_from_hex(&SigningKeys::generate_hex()).is_ok());
+        assert_eq!(
+            digest_key_from_hex("abcd"),
+            Err(KeyError::BadStoredKey(DIGEST_KEY_SECRET_NAME))
+        );
     }
 
     #[test]

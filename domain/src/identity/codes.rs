@@ -2,18 +2,27 @@
 //! their verification (`POST|GET /verify`).
 //!
 //! Requests answer the same whether or not the address has an account. Each request sends one e-mail with a
-//! link token (32 random bytes) and a six-digit code; both are stored only as digests, valid 15 minutes, and
-//! using either one uses up both (the repository's `consume` marks every code of that e-mail and purpose).
+//! link token (32 random bytes) and a six-digit code; both are stored only as digests (the code's keyed with
+//! the server's key, so a copy of the database does not give it away), valid 15 minutes, and using either
+//! one uses up both (the repository's `consume` marks every code of that e-mail and purpose). A new request
+//! retires the earlier unused codes of the same address and purpose.
 //!
-//! Verifying a code proves the mailbox, so it confirms the e-mail. When a magic link or recovery confirms an
-//! account for the first time, any password set before is removed: whoever set it had not proved owning
-//! the address (a pre-registered account cannot be taken over).
+//! [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES) wrong typed codes for an address (counted in the store, so across instances) use up
+//! every live code of that address, whatever its purpose; a right one clears the count. A link's token
+//! names no address, so a wrong one counts against none (the per-IP rate limit bounds those guesses, and
+//! 256-bit tokens cannot be guessed anyway).
+//!
+//! Verifying a code proves the mailbox, so it confirms the e-mail. When a code confirms an account for the
+//! first time, the account's password becomes the one its sign-up chose only if the code comes back from
+//! the browser that signed up (the `browser` value its answer left there); otherwise the account is
+//! confirmed without a password: whoever chose it had not proved owning the address, so a stranger who
+//! signs up with someone else's address cannot set the password the mailbox owner then confirms.
 
 use super::errors::{FieldErrors, IdentityError};
-use super::models::{Account, OtpPurpose};
-use super::service::{IdentityService, Session, typed_code_digest};
+use super::models::{Account, OneTimeCode, OtpPurpose};
+use super::service::{IdentityService, Session};
 use crate::common::email::INVALID_EMAIL;
-use crate::common::secrets::digest_secret;
+use crate::common::secrets::{digest_secret, digests_match};
 use crate::common::{EmailAddress, RepoError};
 
 /// Supabase's verification `type`s.
@@ -107,18 +116,24 @@ impl IdentityService {
     }
 
     /// `POST|GET /verify`: uses up a link or code and starts a session (a recovery session lets the user set
-    /// a new password with `update_user`).
+    /// a new password with `update_user`). `browser` is the value a sign-up answer left in the browser that
+    /// presents the code (its cookie), if any.
     ///
     /// # Errors
     /// [`IdentityError::InvalidCode`] when the code is unknown, of another kind, used or expired (or its
     /// account is gone); a port failure.
-    pub async fn verify(&self, kind: VerifyKind, secret: VerifySecret<'_>) -> Result<Session, IdentityError> {
+    pub async fn verify(
+        &self,
+        kind: VerifyKind,
+        secret: VerifySecret<'_>,
+        browser: Option<&str>,
+    ) -> Result<Session, IdentityError> {
         let now = self.clock.now();
-        let (digest, typed) = match secret {
-            VerifySecret::Link(token) => (digest_secret(token.trim()), false),
+        let (digest, typed_for) = match secret {
+            VerifySecret::Link(token) => (digest_secret(token.trim()), None),
             VerifySecret::Code { email, code } => {
                 let email = EmailAddress::parse(email).map_err(|_| IdentityError::InvalidCode)?;
-                (typed_code_digest(&email, code), true)
+                (self.typed_code_digest(&email, code), Some(email))
             }
         };
         let mut consumed = None;
@@ -129,6 +144,10 @@ impl IdentityService {
             }
         }
         let Some(code) = consumed else {
+            if let Some(email) = typed_for {
+                // The answer is the same whether or not this failure used up the address's codes.
+                self.codes.record_failed_code(&email, now).await?;
+            }
             return Err(IdentityError::InvalidCode);
         };
         let Some(mut account) = self.accounts.find_by_email(&code.email).await? else {
@@ -137,20 +156,30 @@ impl IdentityService {
         if !account.is_confirmed() {
             self.accounts.confirm_email(account.id, now).await?;
             account.email_confirmed_at = Some(now);
-            if code.purpose != OtpPurpose::Signup && account.password_hash.is_some() {
-                // Whoever set a password before the mailbox owner proved the address loses it.
-                self.accounts.set_password(account.id, None, now).await?;
-                account.password_hash = None;
-            } else if let Some(pending) = code.pending_password_hash.clone() {
-                // A repeated sign-up: its password takes effect only through its own code.
+            // Only the sign-up's own browser gets the password it chose; anyone else's password goes.
+            let password = code
+                .pending_password_hash
+                .clone()
+                .filter(|_| from_signing_up_browser(&code, browser));
+            if password.is_some() || account.password_hash.is_some() {
                 self.accounts
-                    .set_password(account.id, Some(pending.clone()), now)
+                    .set_password(account.id, password.clone(), now)
                     .await?;
-                account.password_hash = Some(pending);
+                account.password_hash = password;
             }
         }
+        let typed = typed_for.is_some();
         self.start_session(account, code.purpose.auth_method(typed)).await
     }
+}
+
+/// Whether a sign-up code comes back with the value its sign-up left in the browser.
+fn from_signing_up_browser(code: &OneTimeCode, browser: Option<&str>) -> bool {
+    code.purpose == OtpPurpose::Signup
+        && matches!(
+            (code.browser_hash.as_deref(), browser.map(str::trim).filter(|b| !b.is_empty())),
+            (Some(stored), Some(presented)) if digests_match(stored, &digest_secret(presented))
+        )
 }
 
 fn parse_email(input: &str) -> Result<EmailAddress, IdentityError> {
@@ -303,10 +332,11 @@ mod tests {
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("dev@example.com", true))));
         m.allow_sessions();
-        let session = block_on(
-            m.service()
-                .verify(VerifyKind::MagicLink, VerifySecret::Link("link-token")),
-        )
+        let session = block_on(m.service().verify(
+            VerifyKind::MagicLink,
+            VerifySecret::Link("link-token"),
+            None,
+        ))
         .unwrap();
         assert_eq!(session.user.account.email.as_str(), "dev@example.com");
     }
@@ -317,7 +347,7 @@ mod tests {
         m.codes.expect_consume().returning(|_, _, _| Ok(None));
         let error = block_on(
             m.service()
-                .verify(VerifyKind::Recovery, VerifySecret::Link("again")),
+                .verify(VerifyKind::Recovery, VerifySecret::Link("again"), None),
         )
         .unwrap_err();
         assert!(matches!(error, IdentityError::InvalidCode));
@@ -328,7 +358,7 @@ mod tests {
     #[test]
     fn a_typed_code_is_looked_up_with_its_email_and_the_email_type_tries_both_purposes() {
         let mut m = Mocks::new();
-        let digest = typed_code_digest(&email("dev@example.com"), "123456");
+        let digest = super::super::test_support::digest_key().typed_code(&email("dev@example.com"), "123456");
         m.codes
             .expect_consume()
             .with(eq(digest.clone()), eq(OtpPurpose::MagicLink), eq(noon()))
@@ -351,15 +381,24 @@ mod tests {
             email: "Dev@Example.com",
             code: "123456",
         };
-        block_on(m.service().verify(VerifyKind::Email, secret)).unwrap();
+        block_on(m.service().verify(VerifyKind::Email, secret, None)).unwrap();
     }
 
-    #[test]
-    fn confirming_a_sign_up_confirms_the_email_and_keeps_the_password() {
+    /// A sign-up code carrying the password `pending` chosen from the browser that holds `browser`.
+    fn sign_up_code(pending: &str, browser: &str) -> OneTimeCode {
+        let mut code = consumed(OtpPurpose::Signup, "dev@example.com");
+        code.pending_password_hash = Some(pending.into());
+        code.browser_hash = Some(digest_secret(browser));
+        code
+    }
+
+    /// Verifies a sign-up link from a browser holding `browser` (or none) for an unconfirmed account with
+    /// the password hash `hash`, expecting the account's password to become `installed`.
+    fn confirm_sign_up(browser: Option<&str>, installed: Option<&'static str>) -> Session {
         let mut m = Mocks::new();
         m.codes
             .expect_consume()
-            .returning(|_, _, _| Ok(Some(consumed(OtpPurpose::Signup, "dev@example.com"))));
+            .returning(|_, _, _| Ok(Some(sign_up_code("hash-chosen-at-sign-up", "browser-value"))));
         m.accounts
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("dev@example.com", false))));
@@ -368,39 +407,86 @@ mod tests {
             .with(mockall::predicate::always(), eq(noon()))
             .times(1)
             .returning(|_, _| Ok(()));
-        m.accounts.expect_set_password().never();
+        m.accounts
+            .expect_set_password()
+            .withf(move |_, hash, _| hash.as_deref() == installed)
+            .times(1)
+            .returning(|_, _, _| Ok(()));
         m.allow_sessions();
-        let session = block_on(m.service().verify(VerifyKind::Signup, VerifySecret::Link("t"))).unwrap();
-        assert_eq!(session.user.account.email_confirmed_at, Some(noon()));
-        assert!(session.user.account.password_hash.is_some());
+        block_on(
+            m.service()
+                .verify(VerifyKind::Signup, VerifySecret::Link("t"), browser),
+        )
+        .unwrap()
     }
 
     #[test]
-    fn confirming_a_repeated_sign_up_sets_the_password_that_came_with_its_own_code() {
+    fn confirming_a_sign_up_from_the_browser_that_signed_up_installs_its_password() {
+        let session = confirm_sign_up(Some("browser-value"), Some("hash-chosen-at-sign-up"));
+        assert_eq!(session.user.account.email_confirmed_at, Some(noon()));
+        assert_eq!(
+            session.user.account.password_hash.as_deref(),
+            Some("hash-chosen-at-sign-up")
+        );
+    }
+
+    #[test]
+    fn confirming_a_sign_up_from_another_browser_confirms_and_signs_in_without_a_password() {
+        for browser in [None, Some("another-browser"), Some("")] {
+            let session = confirm_sign_up(browser, None);
+            assert_eq!(session.user.account.email_confirmed_at, Some(noon()));
+            // Neither the sign-up's password nor one already on the unconfirmed account survives.
+            assert!(session.user.account.password_hash.is_none(), "{browser:?}");
+        }
+    }
+
+    #[test]
+    fn a_typed_sign_up_code_from_the_browser_that_signed_up_installs_its_password_too() {
+        let mut m = Mocks::new();
+        m.codes.expect_consume().returning(|_, purpose, _| {
+            Ok((purpose == OtpPurpose::Signup).then(|| sign_up_code("chosen", "browser-value")))
+        });
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", false))));
+        m.accounts.expect_confirm_email().returning(|_, _| Ok(()));
+        m.accounts
+            .expect_set_password()
+            .withf(|_, hash, _| hash.as_deref() == Some("chosen"))
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.allow_sessions();
+        let code = VerifySecret::Code {
+            email: "dev@example.com",
+            code: "123456",
+        };
+        block_on(m.service().verify(VerifyKind::Email, code, Some("browser-value"))).unwrap();
+    }
+
+    #[test]
+    fn the_browser_value_of_a_magic_link_installs_nothing() {
         let mut m = Mocks::new();
         m.codes.expect_consume().returning(|_, _, _| {
-            let mut code = consumed(OtpPurpose::Signup, "dev@example.com");
-            code.pending_password_hash = Some("hash-of-the-second-sign-up".into());
+            let mut code = sign_up_code("chosen", "browser-value");
+            code.purpose = OtpPurpose::MagicLink;
             Ok(Some(code))
         });
         m.accounts
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("dev@example.com", false))));
-        m.accounts
-            .expect_confirm_email()
-            .times(1)
-            .returning(|_, _| Ok(()));
+        m.accounts.expect_confirm_email().returning(|_, _| Ok(()));
         m.accounts
             .expect_set_password()
-            .withf(|_, hash, _| hash.as_deref() == Some("hash-of-the-second-sign-up"))
+            .withf(|_, hash, _| hash.is_none())
             .times(1)
             .returning(|_, _, _| Ok(()));
         m.allow_sessions();
-        let session = block_on(m.service().verify(VerifyKind::Signup, VerifySecret::Link("t"))).unwrap();
-        assert_eq!(
-            session.user.account.password_hash.as_deref(),
-            Some("hash-of-the-second-sign-up")
-        );
+        block_on(m.service().verify(
+            VerifyKind::MagicLink,
+            VerifySecret::Link("t"),
+            Some("browser-value"),
+        ))
+        .unwrap();
     }
 
     #[test]
@@ -422,7 +508,11 @@ mod tests {
             .times(1)
             .returning(|_, _, _| Ok(()));
         m.allow_sessions();
-        let session = block_on(m.service().verify(VerifyKind::MagicLink, VerifySecret::Link("t"))).unwrap();
+        let session = block_on(
+            m.service()
+                .verify(VerifyKind::MagicLink, VerifySecret::Link("t"), None),
+        )
+        .unwrap();
         assert!(session.user.account.password_hash.is_none());
     }
 
@@ -434,7 +524,10 @@ mod tests {
             .returning(|_, _, _| Ok(Some(consumed(OtpPurpose::Recovery, "gone@example.com"))));
         m.accounts.expect_find_by_email().returning(|_| Ok(None));
         assert!(matches!(
-            block_on(m.service().verify(VerifyKind::Recovery, VerifySecret::Link("t"))),
+            block_on(
+                m.service()
+                    .verify(VerifyKind::Recovery, VerifySecret::Link("t"), None)
+            ),
             Err(IdentityError::InvalidCode)
         ));
     }
@@ -473,15 +566,15 @@ mod tests {
         block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
         let mail = store.outbox.lock().unwrap()[0].clone();
         let (token, code) = (link_token(&mail), typed_code(&mail));
-        assert!(block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token))).is_ok());
-        let again = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token)));
+        assert!(block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None)).is_ok());
+        let again = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None));
         assert!(matches!(again, Err(IdentityError::InvalidCode)));
         let sibling = VerifySecret::Code {
             email: "dev@example.com",
             code: &code,
         };
         assert!(matches!(
-            block_on(service.verify(VerifyKind::Email, sibling)),
+            block_on(service.verify(VerifyKind::Email, sibling, None)),
             Err(IdentityError::InvalidCode)
         ));
     }
@@ -501,14 +594,14 @@ mod tests {
             email: "other@example.com",
             code: &code,
         };
-        assert!(block_on(service.verify(VerifyKind::Recovery, elsewhere)).is_err());
+        assert!(block_on(service.verify(VerifyKind::Recovery, elsewhere, None)).is_err());
         let mine = VerifySecret::Code {
             email: "dev@example.com",
             code: &code,
         };
-        let session = block_on(service.verify(VerifyKind::Recovery, mine)).unwrap();
+        let session = block_on(service.verify(VerifyKind::Recovery, mine, None)).unwrap();
         assert_eq!(session.user.account.email.as_str(), "dev@example.com");
-        assert!(block_on(service.verify(VerifyKind::Recovery, mine)).is_err());
+        assert!(block_on(service.verify(VerifyKind::Recovery, mine, None)).is_err());
     }
 
     #[test]
@@ -533,9 +626,11 @@ mod tests {
             .returning(|_| Ok(Some(account("dev@example.com", true))));
         m.allow_sessions();
         let service = m.service_with_codes(config(), store);
-        let stale = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("old-link")));
+        let stale = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("old-link"), None));
         assert!(matches!(stale, Err(IdentityError::InvalidCode)));
-        assert!(block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("fresh-link"))).is_ok());
+        assert!(
+            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("fresh-link"), None)).is_ok()
+        );
     }
 
     #[test]
@@ -548,7 +643,137 @@ mod tests {
             noon(),
         ));
         let service = Mocks::new().service_with_codes(config(), store);
-        let wrong_kind = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("recovery-link")));
+        let wrong_kind =
+            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("recovery-link"), None));
         assert!(matches!(wrong_kind, Err(IdentityError::InvalidCode)));
+    }
+
+    #[test]
+    fn a_wrong_typed_code_is_counted_against_its_address_and_a_wrong_link_against_none() {
+        let mut m = Mocks::new();
+        m.codes.expect_consume().returning(|_, _, _| Ok(None));
+        m.codes
+            .expect_record_failed_code()
+            .with(eq(email("dev@example.com")), eq(noon()))
+            .times(1)
+            .returning(|_, _| Ok(false));
+        let service = m.service();
+        let typed = VerifySecret::Code {
+            email: " Dev@Example.com",
+            code: "000000",
+        };
+        assert!(matches!(
+            block_on(service.verify(VerifyKind::Email, typed, None)),
+            Err(IdentityError::InvalidCode)
+        ));
+        // The mock refuses a second failure: a link names no address.
+        assert!(matches!(
+            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("wrong"), None)),
+            Err(IdentityError::InvalidCode)
+        ));
+    }
+
+    fn wrong_code(service: &IdentityService, right: &str) -> Result<Session, IdentityError> {
+        let wrong = format!("{:06}", (right.parse::<u32>().unwrap() + 1) % 1_000_000);
+        block_on(service.verify(
+            VerifyKind::Email,
+            VerifySecret::Code {
+                email: "dev@example.com",
+                code: &wrong,
+            },
+            None,
+        ))
+    }
+
+    #[test]
+    fn five_wrong_codes_use_up_every_live_code_of_the_address() {
+        let mut m = Mocks::new();
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.allow_sessions();
+        let store = std::sync::Arc::new(InMemoryCodes::default());
+        let service = m.service_with_codes(config(), store.clone());
+        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.request_recovery("dev@example.com", None)).unwrap();
+        let (magic, recovery) = {
+            let outbox = store.outbox.lock().unwrap();
+            (outbox[0].clone(), outbox[1].clone())
+        };
+        let code = typed_code(&magic);
+        for _ in 0..5 {
+            assert!(matches!(
+                wrong_code(&service, &code),
+                Err(IdentityError::InvalidCode)
+            ));
+        }
+        let right = VerifySecret::Code {
+            email: "dev@example.com",
+            code: &code,
+        };
+        assert!(matches!(
+            block_on(service.verify(VerifyKind::Email, right, None)),
+            Err(IdentityError::InvalidCode)
+        ));
+        // Every purpose went: the recovery link of the other e-mail too.
+        let token = link_token(&recovery);
+        assert!(matches!(
+            block_on(service.verify(VerifyKind::Recovery, VerifySecret::Link(&token), None)),
+            Err(IdentityError::InvalidCode)
+        ));
+    }
+
+    #[test]
+    fn a_right_code_clears_the_count_of_wrong_ones() {
+        let mut m = Mocks::new();
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.allow_sessions();
+        let store = std::sync::Arc::new(InMemoryCodes::default());
+        let service = m.service_with_codes(config(), store.clone());
+        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        let code = typed_code(&store.outbox.lock().unwrap()[0]);
+        for _ in 0..4 {
+            assert!(wrong_code(&service, &code).is_err());
+        }
+        let right = VerifySecret::Code {
+            email: "dev@example.com",
+            code: &code,
+        };
+        assert!(block_on(service.verify(VerifyKind::Email, right, None)).is_ok());
+        // Four more wrong ones after the success do not reach five.
+        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        let code = typed_code(&store.outbox.lock().unwrap()[1]);
+        for _ in 0..4 {
+            assert!(wrong_code(&service, &code).is_err());
+        }
+        let right = VerifySecret::Code {
+            email: "dev@example.com",
+            code: &code,
+        };
+        assert!(block_on(service.verify(VerifyKind::Email, right, None)).is_ok());
+    }
+
+    #[test]
+    fn a_new_request_retires_the_earlier_codes_of_the_same_purpose_only() {
+        let mut m = Mocks::new();
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.allow_sessions();
+        let store = std::sync::Arc::new(InMemoryCodes::default());
+        let service = m.service_with_codes(config(), store.clone());
+        block_on(service.request_recovery("dev@example.com", None)).unwrap();
+        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        let outbox = store.outbox.lock().unwrap().clone();
+        let first = link_token(&outbox[1]);
+        assert!(matches!(
+            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&first), None)),
+            Err(IdentityError::InvalidCode)
+        ));
+        let recovery = link_token(&outbox[0]);
+        assert!(block_on(service.verify(VerifyKind::Recovery, VerifySecret::Link(&recovery), None)).is_ok());
     }
 }

@@ -19,6 +19,12 @@ pub const REFRESH_IDLE_TIMEOUT_DAYS: i64 = 7;
 pub const REFRESH_ABSOLUTE_TIMEOUT_DAYS: i64 = 30;
 /// E-mail codes and links are valid this long (15 minutes).
 pub const ONE_TIME_CODE_TTL_MINUTES: i64 = 15;
+/// This many failed typed codes for one address (counted by every instance together) use up every live
+/// code of that address, whatever its purpose; a successful code clears the count.
+pub const MAX_FAILED_CODES: u32 = 5;
+/// Failed typed codes are forgotten this long after the last one (by then every code they could have been
+/// aimed at has expired).
+pub const FAILED_CODES_FORGOTTEN_AFTER_MINUTES: i64 = ONE_TIME_CODE_TTL_MINUTES;
 /// Random bytes in a refresh token and in an e-mail link token (256 bits).
 pub const OPAQUE_TOKEN_BYTES: usize = 32;
 
@@ -351,10 +357,14 @@ pub struct OneTimeCode {
     /// `created_at` + 15 minutes.
     pub expires_at: DateTime<Utc>,
     pub used_at: Option<DateTime<Utc>>,
-    /// For a repeated sign-up of an unconfirmed address: the argon2 hash of the password chosen in *that*
-    /// sign-up, applied only when this code is verified (so whoever confirms from the mailbox gets the
-    /// password of the sign-up that sent the e-mail they clicked, and nobody can overwrite it before).
+    /// For a sign-up of an unconfirmed address: the argon2 hash of the password chosen in *that* sign-up.
+    /// An unconfirmed account holds no password; this one is installed only when this code is verified
+    /// from the browser that signed up (see `browser_hash`).
     pub pending_password_hash: Option<String>,
+    /// For a sign-up: the digest of the random value the sign-up answer left in the browser that made it
+    /// (a cookie). Its pending password is installed only when the code comes back with that value, so
+    /// confirming from another browser never installs a password chosen by someone else.
+    pub browser_hash: Option<String>,
 }
 
 impl OneTimeCode {
@@ -370,6 +380,7 @@ impl OneTimeCode {
             expires_at: now + Duration::minutes(ONE_TIME_CODE_TTL_MINUTES),
             used_at: None,
             pending_password_hash: None,
+            browser_hash: None,
         }
     }
 

@@ -1,5 +1,12 @@
 //! The password policy (PRODUCT.md §1, OWASP ASVS 5.0 level 2): 12 to 128 characters, no composition rules,
-//! refused when common or when it is the account's own e-mail address.
+//! refused when common, when it is the account's own e-mail address, or when it is too weak beyond its
+//! length: a word people often choose (or a keyboard run) with digits and symbols around it, letters swapped
+//! for look-alike digits (`p@ssw0rd2024!`) or repeated.
+//!
+//! Two lists: the bundled one of very common passwords (most of them shorter than 12 characters), and one
+//! generated here from patterns — common words and keyboard runs followed by years, digit runs and symbols
+//! — keeping what is at least 12 characters long (several thousand entries). The pattern check below
+//! catches the variations the generated list does not spell out.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -16,6 +23,8 @@ pub const PASSWORD_TOO_SHORT: &str = "Password must be at least 12 characters";
 pub const PASSWORD_TOO_LONG: &str = "Password must be at most 128 characters";
 pub const PASSWORD_TOO_COMMON: &str = "This password is too common. Choose a less common one.";
 pub const PASSWORD_IS_EMAIL: &str = "Password must not be your email address or a part of it";
+pub const PASSWORD_TOO_WEAK: &str = "Password is too weak: a common word or keyboard pattern with digits or \
+     symbols added is easy to guess. Use a few unrelated words instead.";
 
 /// The bundled list: about a thousand very common passwords, lower-case, one a line.
 const COMMON_PASSWORDS_TEXT: &str = include_str!("common_passwords.txt");
@@ -27,6 +36,430 @@ static COMMON_PASSWORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
         .filter(|line| !line.is_empty())
         .collect()
 });
+
+/// Words people often build passwords on (lower-case; at least four letters). Written for this project.
+const COMMON_WORDS: &[&str] = &[
+    "password",
+    "passwort",
+    "letmein",
+    "welcome",
+    "admin",
+    "administrator",
+    "login",
+    "master",
+    "dragon",
+    "monkey",
+    "football",
+    "baseball",
+    "basketball",
+    "soccer",
+    "hockey",
+    "tennis",
+    "golfer",
+    "sunshine",
+    "princess",
+    "shadow",
+    "superman",
+    "batman",
+    "spiderman",
+    "starwars",
+    "pokemon",
+    "pikachu",
+    "iloveyou",
+    "loveyou",
+    "trustno",
+    "whatever",
+    "freedom",
+    "michael",
+    "jennifer",
+    "jessica",
+    "charlie",
+    "thomas",
+    "daniel",
+    "andrew",
+    "joshua",
+    "matthew",
+    "jordan",
+    "hunter",
+    "ranger",
+    "buster",
+    "tigger",
+    "ginger",
+    "pepper",
+    "summer",
+    "winter",
+    "autumn",
+    "spring",
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "chocolate",
+    "cookie",
+    "banana",
+    "orange",
+    "cheese",
+    "computer",
+    "internet",
+    "secret",
+    "security",
+    "changeme",
+    "default",
+    "guest",
+    "hello",
+    "helloworld",
+    "family",
+    "forever",
+    "blessed",
+    "jesus",
+    "angel",
+    "butterfly",
+    "flower",
+    "purple",
+    "yellow",
+    "silver",
+    "golden",
+    "diamond",
+    "london",
+    "paris",
+    "berlin",
+    "newyork",
+    "chicago",
+    "america",
+    "canada",
+    "germany",
+    "england",
+    "mustang",
+    "ferrari",
+    "porsche",
+    "harley",
+    "liverpool",
+    "arsenal",
+    "chelsea",
+    "barcelona",
+    "madrid",
+    "juventus",
+    "matrix",
+    "cowboys",
+    "yankees",
+    "lakers",
+    "eagles",
+    "steelers",
+    "packers",
+    "dolphins",
+    "tigers",
+    "warrior",
+    "thunder",
+    "phoenix",
+    "samsung",
+    "google",
+    "facebook",
+    "microsoft",
+    "apple",
+    "android",
+    "iphone",
+    "nintendo",
+    "playstation",
+    "minecraft",
+    "fortnite",
+    "roblox",
+    "developer",
+    "devportal",
+    "portal",
+    "glasses",
+    "smartglasses",
+    "testing",
+    "test",
+    "demo",
+    "sample",
+    "example",
+    "user",
+    "username",
+    "company",
+    "office",
+    "coffee",
+    "music",
+    "guitar",
+    "rainbow",
+    "unicorn",
+    "kitten",
+    "puppy",
+    "snoopy",
+    "mickey",
+    "garfield",
+    "naruto",
+    "loveme",
+    "lovely",
+    "babygirl",
+    "sweetheart",
+    "friends",
+    "nothing",
+    "anything",
+    "something",
+    "access",
+    "private",
+    "qwerty",
+    "qwertz",
+    "azerty",
+    "asdfgh",
+    "zxcvbn",
+    "abcdef",
+    "letmeinnow",
+    "superstar",
+    "rockstar",
+    "midnight",
+    "starlight",
+    "moonlight",
+    "sunflower",
+    "elephant",
+    "dolphin",
+    "penguin",
+    "tiger",
+    "lion",
+    "eagle",
+    "falcon",
+    "wizard",
+    "magic",
+    "knight",
+    "pirate",
+    "ninja",
+    "samurai",
+    "zombie",
+    "vampire",
+    "hacker",
+    "gamer",
+    "player",
+    "winner",
+    "champion",
+    "freedom",
+    "liberty",
+    "victory",
+    "heaven",
+    "prince",
+    "queen",
+    "king",
+    "mother",
+    "father",
+    "sister",
+    "brother",
+    "daughter",
+    "summertime",
+    "christmas",
+    "holiday",
+    "vacation",
+];
+
+/// Keyboard runs and sequences (lower-case).
+const KEYBOARD_RUNS: &[&str] = &[
+    "qwertyuiop",
+    "qwertyuio",
+    "qwertyui",
+    "qwertyu",
+    "qwerty",
+    "asdfghjkl",
+    "asdfghjk",
+    "asdfgh",
+    "asdf",
+    "zxcvbnm",
+    "zxcvbn",
+    "zxcv",
+    "qazwsx",
+    "qazwsxedc",
+    "qazwsxedcrfv",
+    "1qaz2wsx",
+    "1qaz2wsx3edc",
+    "zaq12wsx",
+    "1q2w3e4r",
+    "1q2w3e4r5t",
+    "1q2w3e4r5t6y",
+    "q1w2e3r4",
+    "q1w2e3r4t5",
+    "qweasdzxc",
+    "abcdefgh",
+    "abcdefghijkl",
+    "abc123",
+    "abcd1234",
+    "qwer1234",
+    "asdf1234",
+    "zxcv1234",
+    "poiuytrewq",
+    "lkjhgfdsa",
+    "mnbvcxz",
+    "azertyuiop",
+    "qwertzuiop",
+    "1234qwer",
+    "passw0rd",
+    "p4ssw0rd",
+    "iloveu",
+];
+
+/// What is put after a word: years, digit runs, symbols.
+fn suffixes() -> Vec<String> {
+    let mut suffixes: Vec<String> = [
+        "",
+        "1",
+        "12",
+        "123",
+        "1234",
+        "12345",
+        "123456",
+        "1234567",
+        "12345678",
+        "123456789",
+        "0",
+        "00",
+        "01",
+        "007",
+        "11",
+        "13",
+        "21",
+        "22",
+        "23",
+        "69",
+        "77",
+        "88",
+        "99",
+        "100",
+        "111",
+        "123123",
+        "321",
+        "54321",
+        "2580",
+        "!",
+        "!!",
+        "!!!",
+        "!@#",
+        "@123",
+        "#1",
+        "1!",
+        "12!",
+        "123!",
+        "1234!",
+        "$",
+        "*",
+        ".",
+        "?",
+        "_1",
+        "-1",
+        "@",
+        "#",
+        "123$",
+        "123.",
+        "1@",
+        "!1",
+        "1111",
+        "0000",
+        "2468",
+        "1357",
+        "246810",
+        "12341234",
+        "112233",
+        "121212",
+        "696969",
+        "777777",
+        "987654321",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    for year in 1960..=2030 {
+        suffixes.push(year.to_string());
+        suffixes.push(format!("{year}!"));
+    }
+    suffixes
+}
+
+/// The generated list: each common word and keyboard run followed by each suffix, and each word doubled,
+/// keeping what is at least [`MIN_PASSWORD_CHARS`] long.
+static GENERATED_PASSWORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    let suffixes = suffixes();
+    let doubled = COMMON_WORDS.iter().map(|w| format!("{w}{w}"));
+    COMMON_WORDS
+        .iter()
+        .chain(KEYBOARD_RUNS)
+        .flat_map(|base| suffixes.iter().map(move |suffix| format!("{base}{suffix}")))
+        .chain(doubled)
+        .filter(|candidate| candidate.chars().count() >= MIN_PASSWORD_CHARS)
+        .collect()
+});
+
+static WEAK_BASES: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| COMMON_WORDS.iter().chain(KEYBOARD_RUNS).copied().collect());
+
+/// Reads look-alike digits and symbols as the letters they stand for (`p@ssw0rd` → `password`).
+fn unleet(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '0' => 'o',
+            '1' | '!' => 'i',
+            '3' => 'e',
+            '4' | '@' => 'a',
+            '5' | '$' => 's',
+            '7' => 't',
+            '8' => 'b',
+            other => other,
+        })
+        .collect()
+}
+
+/// Whether the (lower-cased) password is a sequence or repeated group, or a common word or keyboard run —
+/// possibly repeated, with look-alike characters, separated by symbols — with only digits and symbols
+/// around it.
+fn is_decorated_common_word(lowered: &str) -> bool {
+    let decoration = |c: char| c.is_ascii_digit() || c.is_ascii_punctuation() || c.is_whitespace();
+    if is_sequence(lowered) {
+        return true;
+    }
+    let core = lowered.trim_matches(decoration);
+    if core.is_empty() {
+        return false;
+    }
+    let candidates = [core.to_owned(), unleet(core)];
+    candidates.iter().any(|candidate| {
+        let letters: String = candidate.chars().filter(|c| !decoration(*c)).collect();
+        // The word itself, or the word repeated (`passwordpassword`, `monkey-monkey`).
+        WEAK_BASES.contains(candidate.as_str())
+            || WEAK_BASES.contains(letters.as_str())
+            || WEAK_BASES
+                .iter()
+                .any(|base| letters.len() > base.len() && letters == base.repeat(letters.len() / base.len()))
+    })
+}
+
+/// Whether the text is a run of consecutive characters going up or down (`123456789012`, `abcdefghijkl`)
+/// or one short group repeated (`121212121212`).
+fn is_sequence(text: &str) -> bool {
+    let chars: Vec<u32> = text.chars().map(u32::from).collect();
+    if chars.len() < 2 {
+        return true;
+    }
+    let wraps = |a: u32, b: u32, step: i64| {
+        let (a, b) = (i64::from(a), i64::from(b));
+        b - a == step
+            || (a == i64::from(u32::from('9')) && b == i64::from(u32::from('0')) && step == 1)
+            || (a == i64::from(u32::from('0')) && b == i64::from(u32::from('9')) && step == -1)
+    };
+    let up = chars.windows(2).all(|w| wraps(w[0], w[1], 1));
+    let down = chars.windows(2).all(|w| wraps(w[0], w[1], -1));
+    let repeated = (1..=4).any(|period| {
+        chars.len() >= 2 * period && chars.iter().enumerate().all(|(i, c)| *c == chars[i % period])
+    });
+    up || down || repeated
+}
 
 /// Why a password was refused. The Display texts are the messages shown to the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -41,12 +474,15 @@ pub enum PasswordError {
     TooCommon,
     #[error("{}", PASSWORD_IS_EMAIL)]
     SameAsEmail,
+    #[error("{}", PASSWORD_TOO_WEAK)]
+    TooWeak,
 }
 
-/// Whether the bundled list holds this password (compared lower-cased).
+/// Whether the bundled or the generated list holds this password (compared lower-cased).
 #[must_use]
 pub fn is_common_password(password: &str) -> bool {
-    COMMON_PASSWORDS.contains(password.to_lowercase().as_str())
+    let lowered = password.to_lowercase();
+    COMMON_PASSWORDS.contains(lowered.as_str()) || GENERATED_PASSWORDS.contains(&lowered)
 }
 
 /// Number of entries in the bundled list.
@@ -55,9 +491,16 @@ pub fn common_password_count() -> usize {
     COMMON_PASSWORDS.len()
 }
 
+/// Number of entries of the generated list (all at least 12 characters long).
+#[must_use]
+pub fn generated_password_count() -> usize {
+    GENERATED_PASSWORDS.len()
+}
+
 /// Checks a new password, in this order: present, at least 12 characters, at most 128 characters, not the
-/// e-mail address or its local part (case-insensitive), not common (the bundled list, case-insensitive, or
-/// one character repeated).
+/// e-mail address or its local part (case-insensitive), not common (either list, case-insensitive, or one
+/// character repeated), not weak (a common word or keyboard run with only digits and symbols around it, a
+/// sequence or a repeated group).
 ///
 /// # Errors
 /// The first [`PasswordError`] that applies.
@@ -80,8 +523,14 @@ pub fn check_password(password: &str, email: Option<&EmailAddress>) -> Result<()
     }
     let mut distinct = lowered.chars();
     let first = distinct.next();
-    if COMMON_PASSWORDS.contains(lowered.as_str()) || distinct.all(|c| Some(c) == first) {
+    if COMMON_PASSWORDS.contains(lowered.as_str())
+        || GENERATED_PASSWORDS.contains(&lowered)
+        || distinct.all(|c| Some(c) == first)
+    {
         return Err(PasswordError::TooCommon);
+    }
+    if is_decorated_common_word(&lowered) {
+        return Err(PasswordError::TooWeak);
     }
     Ok(())
 }
@@ -124,7 +573,8 @@ mod tests {
 
     #[test]
     fn more_than_128_characters_are_too_long() {
-        let ok = "ab1-".repeat(32);
+        // 128 characters that are not one short group repeated (that would be weak).
+        let ok: String = "violet-harbour-tram-42 ".repeat(6).chars().take(128).collect();
         assert_eq!(check_password(&ok, None), Ok(()));
         assert_eq!(
             check_password(&format!("{ok}x"), None),
@@ -135,7 +585,7 @@ mod tests {
             "Password must be at most 128 characters"
         );
         // 128 four-byte characters (512 bytes) are still within the limit.
-        let emoji: String = "🦀🐍🐘🐳".repeat(32);
+        let emoji: String = "🦀🐍🐘🐳🦊".repeat(26).chars().take(128).collect();
         assert_eq!(check_password(&emoji, None), Ok(()));
     }
 
@@ -183,6 +633,69 @@ mod tests {
             PasswordError::SameAsEmail.to_string(),
             "Password must not be your email address or a part of it"
         );
+    }
+
+    #[test]
+    fn the_generated_list_holds_thousands_of_long_pattern_passwords() {
+        let count = generated_password_count();
+        assert!((3000..=60_000).contains(&count), "{count}");
+        assert!(
+            GENERATED_PASSWORDS
+                .iter()
+                .all(|p| p.chars().count() >= MIN_PASSWORD_CHARS)
+        );
+        assert!(GENERATED_PASSWORDS.iter().all(|p| *p == p.to_lowercase()));
+        for listed in [
+            "sunshine2024!",
+            "Football1234",
+            "qwertyuiop123",
+            "monkeymonkey",
+            "1qaz2wsx3edc",
+        ] {
+            assert!(is_common_password(listed), "{listed}");
+            assert_eq!(
+                check_password(listed, None),
+                Err(PasswordError::TooCommon),
+                "{listed}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_common_word_dressed_up_with_digits_symbols_or_look_alikes_is_too_weak() {
+        for weak in [
+            "P@ssw0rd2024!!",
+            "!!Welcome-2031",
+            "dragon_dragon_dragon",
+            "Summer#2033$%",
+            "3456789012345",
+            "876543210987",
+            "474747474747",
+            "bcdefghijklmn",
+            "qwertyuiop!!!!",
+        ] {
+            assert_eq!(check_password(weak, None), Err(PasswordError::TooWeak), "{weak}");
+        }
+        assert!(
+            PasswordError::TooWeak
+                .to_string()
+                .starts_with("Password is too weak: ")
+        );
+    }
+
+    #[test]
+    fn passphrases_and_random_strings_are_strong_enough() {
+        for strong in [
+            "violet-harbour-tram-42",
+            "a sufficiently long passphrase 42",
+            "glasses are the next screen 42",
+            "kx9!vb2#qm7z",
+            "correct horse battery staple",
+            "Sunshine over the harbour 7",
+            "748291036455",
+        ] {
+            assert_eq!(check_password(strong, None), Ok(()), "{strong}");
+        }
     }
 
     #[test]

@@ -246,21 +246,24 @@ pub trait RefreshTokenRepository: Send + Sync {
     async fn prune_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError>;
 }
 
-/// Single-use e-mail codes and link tokens, stored as digests.
+/// Single-use e-mail codes and link tokens, stored as digests, and the count of failed typed codes per
+/// address (in the store, so that every instance shares it).
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait OneTimeCodeRepository: Send + Sync {
-    /// In one transaction: stores the codes (a link token and a six-digit code of one request) and puts the
-    /// e-mail that carries them in the outbox.
+    /// In one transaction: retires (marks used at the new codes' `created_at`) every unused code of the same
+    /// e-mail and purpose, stores the codes (a link token and a six-digit code of one request) and puts the
+    /// e-mail that carries them in the outbox. So only the newest request of an address and purpose works.
     ///
     /// # Errors
-    /// [`RepoError::Duplicate`]`("one_time_code")` when a code's id exists (digests may repeat); [`RepoError::Backend`] when the store
-    /// fails (then neither the codes nor the e-mail are stored).
+    /// [`RepoError::Duplicate`]`("one_time_code")` when a code's id exists (digests may repeat);
+    /// [`RepoError::Backend`] when the store fails (then nothing is retired or stored, and no e-mail).
     async fn insert_with_email(&self, codes: &[OneTimeCode], email: &OutgoingEmail) -> Result<(), RepoError>;
 
     /// Compare-and-set: if a code with this digest and purpose is unused and `now < expires_at`, marks it —
-    /// and every other unused code of the same e-mail and purpose — used at `now`, and answers it (with
-    /// `used_at` set). `None` when there is no such usable code, so a code works once.
+    /// and every other unused code of the same e-mail and purpose — used at `now`, clears the failed-code
+    /// count of its e-mail, and answers it (with `used_at` set). `None` when there is no such usable code,
+    /// so a code works once.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
@@ -271,7 +274,28 @@ pub trait OneTimeCodeRepository: Send + Sync {
         now: DateTime<Utc>,
     ) -> Result<Option<OneTimeCode>, RepoError>;
 
-    /// Deletes codes that expired before `cutoff`; answers how many.
+    /// The pending password hash of the e-mail's newest usable sign-up code (unused, `now < expires_at`), if
+    /// any: the password an unconfirmed sign-up chose.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn pending_password(
+        &self,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, RepoError>;
+
+    /// Counts one failed typed code for the e-mail at `now`, atomically across instances. A count whose last
+    /// failure is [`FAILED_CODES_FORGOTTEN_AFTER_MINUTES`](super::models::FAILED_CODES_FORGOTTEN_AFTER_MINUTES) or more before `now` starts again. On reaching
+    /// [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES), in the same transaction, marks every unused code of the e-mail (every purpose)
+    /// used at `now` and clears the count; answers `true` then.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn record_failed_code(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<bool, RepoError>;
+
+    /// Deletes codes that expired before `cutoff` and failed-code counts whose last failure was before
+    /// `cutoff`; answers how many rows went.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.

@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use super::digests::DigestKey;
 use super::emails::{code_email, verify_link};
 use super::errors::IdentityError;
 use super::models::{
@@ -48,6 +49,8 @@ pub struct IdentityPorts {
     pub signer: Arc<dyn TokenSigner>,
     pub clock: Arc<dyn Clock>,
     pub secrets: Arc<dyn SecretGenerator>,
+    /// The key of typed-code digests and sign-up decoy ids (not a port: a value from the server secret).
+    pub digest_key: DigestKey,
 }
 
 /// An account with the provider identities linked to it (the Supabase `user` object's data).
@@ -111,6 +114,7 @@ pub struct IdentityService {
     pub(super) signer: Arc<dyn TokenSigner>,
     pub(super) clock: Arc<dyn Clock>,
     pub(super) secrets: Arc<dyn SecretGenerator>,
+    pub(super) digest_key: DigestKey,
     pub(super) config: IdentityConfig,
 }
 
@@ -126,6 +130,7 @@ impl IdentityService {
             signer: ports.signer,
             clock: ports.clock,
             secrets: ports.secrets,
+            digest_key: ports.digest_key,
             config,
         }
     }
@@ -137,7 +142,7 @@ impl IdentityService {
 
     /// `POST /token?grant_type=password`. The answer to a wrong password is the same as to an e-mail without
     /// an account (and takes a hash verification too); only the right password of an unconfirmed account
-    /// learns "Email not confirmed".
+    /// (the one its pending sign-up chose) learns "Email not confirmed".
     ///
     /// # Errors
     /// [`IdentityError::InvalidCredentials`], [`IdentityError::EmailNotConfirmed`], or a port failure.
@@ -146,7 +151,15 @@ impl IdentityService {
             Ok(address) => self.accounts.find_by_email(&address).await?,
             Err(_) => None,
         };
-        let Some((account, hash)) = account.and_then(|a| a.password_hash.clone().map(|h| (a, h))) else {
+        // An unconfirmed account holds no password yet: its sign-up's password waits with its codes.
+        let account = match account {
+            Some(a) if a.password_hash.is_none() && !a.is_confirmed() => {
+                let pending = self.codes.pending_password(&a.email, self.clock.now()).await?;
+                pending.map(|hash| (a, hash))
+            }
+            other => other.and_then(|a| a.password_hash.clone().map(|h| (a, h))),
+        };
+        let Some((account, hash)) = account else {
             self.hasher.waste_verify(password).await;
             return Err(IdentityError::InvalidCredentials);
         };
@@ -297,24 +310,33 @@ impl IdentityService {
         })
     }
 
+    /// The stored digest of a typed six-digit code: keyed with the server's digest key and bound to the
+    /// e-mail, since codes repeat across addresses.
+    pub(super) fn typed_code_digest(&self, email: &EmailAddress, code: &str) -> String {
+        self.digest_key.typed_code(email, code)
+    }
+
     /// Issues a link token and a six-digit code for the e-mail and puts the e-mail carrying them in the
-    /// outbox, atomically.
+    /// outbox, atomically (the store retires the earlier unused codes of the address and purpose).
     pub(super) async fn send_codes(
         &self,
         purpose: OtpPurpose,
         to: &EmailAddress,
         redirect_to: Option<&str>,
-        pending_password_hash: Option<String>,
+        pending: Option<PendingSignUp>,
     ) -> Result<(), IdentityError> {
         let now = self.clock.now();
         let link_token = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
         let code = six_digit_code(&self.secrets.random_bytes(8));
         let codes = [
             OneTimeCode::issue(purpose, to.clone(), digest_secret(&link_token), now),
-            OneTimeCode::issue(purpose, to.clone(), typed_code_digest(to, &code), now),
+            OneTimeCode::issue(purpose, to.clone(), self.typed_code_digest(to, &code), now),
         ]
         .map(|mut issued| {
-            issued.pending_password_hash.clone_from(&pending_password_hash);
+            if let Some(pending) = &pending {
+                issued.pending_password_hash = Some(pending.password_hash.clone());
+                issued.browser_hash = Some(pending.browser_hash.clone());
+            }
             issued
         });
         let link = verify_link(&self.config.public_url, &link_token, purpose, redirect_to);
@@ -334,10 +356,11 @@ pub fn six_digit_code(bytes: &[u8]) -> String {
     format!("{:06}", u64::from_be_bytes(buffer) % 1_000_000)
 }
 
-/// The stored digest of a typed six-digit code: bound to the e-mail, since codes repeat across addresses.
-#[must_use]
-pub fn typed_code_digest(email: &EmailAddress, code: &str) -> String {
-    digest_secret(&format!("{}\n{}", email.as_str(), code.trim()))
+/// What a sign-up's codes carry: the password it chose and the digest of the value it left in its browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct PendingSignUp {
+    pub password_hash: String,
+    pub browser_hash: String,
 }
 
 #[cfg(test)]
@@ -357,14 +380,16 @@ mod tests {
     }
 
     #[test]
-    fn a_typed_code_digest_depends_on_the_email() {
-        assert_ne!(
-            typed_code_digest(&email("a@x.io"), "123456"),
-            typed_code_digest(&email("b@x.io"), "123456")
-        );
+    fn a_typed_code_digest_is_keyed_and_depends_on_the_email() {
+        let service = Mocks::new().service();
+        let digest = service.typed_code_digest(&email("a@x.io"), "123456");
+        assert_ne!(digest, service.typed_code_digest(&email("b@x.io"), "123456"));
+        assert_eq!(digest, service.typed_code_digest(&email("a@x.io"), " 123456 "));
+        // Not the unkeyed digest whoever holds a copy of the database could recompute.
+        assert_ne!(digest, digest_secret("a@x.io\n123456"));
         assert_eq!(
-            typed_code_digest(&email("a@x.io"), " 123456 "),
-            typed_code_digest(&email("a@x.io"), "123456")
+            digest,
+            super::super::test_support::digest_key().typed_code(&email("a@x.io"), "123456")
         );
     }
 
@@ -433,6 +458,7 @@ mod tests {
         let session = block_on(m.service().verify(
             super::super::codes::VerifyKind::MagicLink,
             super::super::codes::VerifySecret::Link("link-token"),
+            None,
         ))
         .unwrap();
         assert_eq!(session.user.account.email_proven_at, Some(noon()));
@@ -492,6 +518,28 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(error.to_string(), "Email not confirmed");
+    }
+
+    #[test]
+    fn the_password_of_a_pending_sign_up_is_told_to_confirm_and_another_is_invalid() {
+        let mut m = Mocks::new();
+        let mut stored = account("dev@example.com", false);
+        stored.password_hash = None;
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(stored.clone())));
+        m.codes
+            .expect_pending_password()
+            .with(eq(email("dev@example.com")), eq(noon()))
+            .returning(|_, _| Ok(Some("pending".into())));
+        m.hasher
+            .expect_verify()
+            .returning(|p, h| Ok(h == "pending" && p == "right-password"));
+        let service = m.service();
+        let right = block_on(service.sign_in_with_password("dev@example.com", "right-password"));
+        assert!(matches!(right, Err(IdentityError::EmailNotConfirmed)));
+        let wrong = block_on(service.sign_in_with_password("dev@example.com", "wrong-password"));
+        assert!(matches!(wrong, Err(IdentityError::InvalidCredentials)));
     }
 
     #[test]

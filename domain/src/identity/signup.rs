@@ -1,10 +1,13 @@
 //! Sign-up (`POST /auth/v1/signup`).
 //!
 //! With confirmation required (a mailer is configured), the answer is the same whether or not the address
-//! already has an account: "confirmation sent", after the same work (a password hash). For an unconfirmed
-//! existing account the stored password is *not* replaced: the new password travels with the new codes and
-//! takes effect only when one of them is verified, so a stranger who signs up with someone else's address
-//! cannot set the password that the mailbox owner then confirms. For a confirmed one nothing is sent.
+//! already has an account: "confirmation sent", after the same work (a password hash), with an id that is
+//! the same at every sign-up of the address (the account's own while it is unconfirmed, a keyed digest of
+//! the address once it is confirmed) and a fresh browser value. An unconfirmed account holds no password:
+//! the chosen one travels with the codes of its sign-up, together with the digest of the browser value, and
+//! is installed only when one of those codes comes back from that browser (see [`super::codes`]). So a
+//! stranger who signs up with someone else's address never sets the password the mailbox owner confirms.
+//! For a confirmed address nothing is sent.
 //!
 //! Without confirmation (no mailer), accounts are confirmed and signed in at once, so a taken address
 //! cannot be hidden: it answers "User already registered" (sign-up is rate-limited per IP).
@@ -12,10 +15,11 @@
 use serde_json::Value;
 
 use super::errors::{FieldErrors, IdentityError};
-use super::models::{Account, AuthMethod, OtpPurpose, display_name_of, merge_profile};
+use super::models::{Account, AuthMethod, OPAQUE_TOKEN_BYTES, OtpPurpose, display_name_of, merge_profile};
 use super::password::check_password;
-use super::service::{IdentityService, Session};
+use super::service::{IdentityService, PendingSignUp, Session};
 use crate::common::email::INVALID_EMAIL;
+use crate::common::secrets::digest_secret;
 use crate::common::{EmailAddress, RepoError, UserId};
 
 /// What the sign-up form sends.
@@ -35,8 +39,14 @@ pub enum SignUpOutcome {
     /// No confirmation needed: the account exists and is signed in.
     SignedIn(Box<Session>),
     /// A confirmation link was sent (or, for an already confirmed address, silently not): the same answer
-    /// either way. `user_id` is the new account's id, or a random one.
-    ConfirmationSent { user_id: UserId, email: EmailAddress },
+    /// either way. `user_id` is the unconfirmed account's id, or for a confirmed address a stable decoy.
+    /// `browser` is the random value to leave in the browser that signed up (a cookie): a code of this
+    /// sign-up installs its password only when verified with it.
+    ConfirmationSent {
+        user_id: UserId,
+        email: EmailAddress,
+        browser: String,
+    },
 }
 
 impl IdentityService {
@@ -70,14 +80,20 @@ impl IdentityService {
         };
 
         if let Some(existing) = self.accounts.find_by_email(&email).await? {
-            return self.sign_up_existing(existing, request).await;
+            if !self.config.require_email_confirmation {
+                return Err(IdentityError::UserAlreadyExists);
+            }
+            let hash = self.hasher.hash(request.password).await?;
+            return self.sign_up_existing(existing, hash, request).await;
         }
         let now = self.clock.now();
         let mut account = Account::new(email, now);
-        account.password_hash = Some(self.hasher.hash(request.password).await?);
+        let hash = self.hasher.hash(request.password).await?;
         account.display_name = display_name_of(&profile);
         account.profile = profile;
+        // With confirmation, the password waits with the codes until the address is proven from this browser.
         if !self.config.require_email_confirmation {
+            account.password_hash = Some(hash.clone());
             account.email_confirmed_at = Some(now);
         }
         match self.accounts.create(&account).await {
@@ -85,50 +101,64 @@ impl IdentityService {
             Err(RepoError::Duplicate(_)) => {
                 // Lost a race with another sign-up of the same address: answer as for an existing one.
                 if let Some(existing) = self.accounts.find_by_email(&account.email).await? {
-                    return self.sign_up_existing(existing, request).await;
+                    return self.sign_up_existing(existing, hash, request).await;
                 }
                 return Err(IdentityError::UserAlreadyExists);
             }
             Err(other) => return Err(other.into()),
         }
         if self.config.require_email_confirmation {
-            self.send_codes(OtpPurpose::Signup, &account.email, request.redirect_to, None)
-                .await?;
-            return Ok(SignUpOutcome::ConfirmationSent {
-                user_id: account.id,
-                email: account.email,
-            });
+            return self.awaiting_confirmation(account, hash, request).await;
         }
         let session = self.start_session(account, AuthMethod::Password).await?;
         Ok(SignUpOutcome::SignedIn(Box::new(session)))
     }
 
+    /// A sign-up of an address that has an account. `hash` is the chosen password's: computed in every
+    /// branch, so that the answer takes as long whether or not the address is taken or confirmed.
     async fn sign_up_existing(
         &self,
         existing: Account,
+        hash: String,
         request: SignUpRequest<'_>,
     ) -> Result<SignUpOutcome, IdentityError> {
         if !self.config.require_email_confirmation {
             return Err(IdentityError::UserAlreadyExists);
         }
-        // Hash in every branch, so that the answer takes as long whether or not the address is confirmed.
-        let hash = self.hasher.hash(request.password).await?;
         if existing.is_confirmed() {
             return Ok(SignUpOutcome::ConfirmationSent {
-                user_id: UserId::new(),
+                user_id: self.digest_key.decoy_user_id(&existing.email),
                 email: existing.email,
+                browser: self.secrets.token_hex(OPAQUE_TOKEN_BYTES),
             });
         }
+        self.awaiting_confirmation(existing, hash, request).await
+    }
+
+    /// Sends the confirmation of an unconfirmed account, its codes carrying the chosen password and the
+    /// digest of a fresh browser value.
+    async fn awaiting_confirmation(
+        &self,
+        account: Account,
+        hash: String,
+        request: SignUpRequest<'_>,
+    ) -> Result<SignUpOutcome, IdentityError> {
+        let browser = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
+        let pending = PendingSignUp {
+            password_hash: hash,
+            browser_hash: digest_secret(&browser),
+        };
         self.send_codes(
             OtpPurpose::Signup,
-            &existing.email,
+            &account.email,
             request.redirect_to,
-            Some(hash),
+            Some(pending),
         )
         .await?;
         Ok(SignUpOutcome::ConfirmationSent {
-            user_id: existing.id,
-            email: existing.email,
+            user_id: account.id,
+            email: account.email,
+            browser,
         })
     }
 }
@@ -191,21 +221,26 @@ mod tests {
     }
 
     #[test]
-    fn with_a_mailer_sign_up_sends_a_single_use_confirmation_link_and_code() {
+    fn with_a_mailer_sign_up_sends_codes_carrying_the_password_and_leaves_no_password_on_the_account() {
         let mut m = Mocks::new();
         m.accounts.expect_find_by_email().returning(|_| Ok(None));
         m.hasher.expect_hash().returning(|_| Ok("argon".into()));
+        // The account waits unconfirmed and without a password: whoever proves the address decides.
         m.accounts
             .expect_create()
-            .withf(|a| a.email_confirmed_at.is_none())
+            .withf(|a| a.email_confirmed_at.is_none() && a.password_hash.is_none())
+            .times(1)
             .returning(|_| Ok(()));
         m.codes
             .expect_insert_with_email()
             .withf(|codes, mail| {
                 codes.len() == 2
-                    && codes
-                        .iter()
-                        .all(|c| c.purpose == OtpPurpose::Signup && c.used_at.is_none())
+                    && codes.iter().all(|c| {
+                        c.purpose == OtpPurpose::Signup
+                            && c.used_at.is_none()
+                            && c.pending_password_hash.as_deref() == Some("argon")
+                            && c.browser_hash.as_deref() == Some(digest_secret(&"07".repeat(32)).as_str())
+                    })
                     && codes[0].code_hash != codes[1].code_hash
                     && mail.kind == EmailKind::ConfirmSignup
                     && mail.to.as_str() == "new@example.com"
@@ -218,33 +253,82 @@ mod tests {
                 .sign_up(request("new@example.com", GOOD)),
         )
         .unwrap();
-        assert!(
-            matches!(outcome, SignUpOutcome::ConfirmationSent { email, .. } if email.as_str() == "new@example.com")
-        );
+        let SignUpOutcome::ConfirmationSent { email, browser, .. } = outcome else {
+            panic!("expected confirmation")
+        };
+        assert_eq!(email.as_str(), "new@example.com");
+        assert_eq!(browser, "07".repeat(32));
+    }
+
+    fn sign_up_of(existing: Account) -> SignUpOutcome {
+        let mut m = Mocks::new();
+        m.accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(existing.clone())));
+        // The same work in every branch (a password hash), so timing does not tell them apart.
+        m.hasher
+            .expect_hash()
+            .times(1)
+            .returning(|_| Ok("new-hash".into()));
+        // Nobody has proved the address: no stored password changes now.
+        m.accounts.expect_set_password().never();
+        m.codes.expect_insert_with_email().returning(|_, _| Ok(()));
+        block_on(
+            m.service_with(confirming())
+                .sign_up(request("taken@example.com", GOOD)),
+        )
+        .unwrap()
     }
 
     #[test]
-    fn with_a_mailer_a_taken_confirmed_address_gets_the_same_answer_and_no_email() {
+    fn with_a_mailer_a_taken_confirmed_address_gets_a_stable_decoy_id_and_no_email() {
         let mut m = Mocks::new();
         let existing = account("taken@example.com", true);
         let existing_id = existing.id;
         m.accounts
             .expect_find_by_email()
             .returning(move |_| Ok(Some(existing.clone())));
-        // The same work as for a new address (a password hash), so timing does not tell them apart.
-        m.hasher.expect_hash().times(1).returning(|_| Ok("unused".into()));
+        m.hasher.expect_hash().times(2).returning(|_| Ok("unused".into()));
         m.accounts.expect_set_password().never();
         m.codes.expect_insert_with_email().never();
-        let outcome = block_on(
-            m.service_with(confirming())
-                .sign_up(request("taken@example.com", GOOD)),
-        )
-        .unwrap();
-        let SignUpOutcome::ConfirmationSent { user_id, email } = outcome else {
+        let service = m.service_with(confirming());
+        let answer = || block_on(service.sign_up(request("taken@example.com", GOOD))).unwrap();
+        let (first, second) = (answer(), answer());
+        assert_eq!(first, second, "two sign-ups of a confirmed address answer alike");
+        let SignUpOutcome::ConfirmationSent {
+            user_id,
+            email,
+            browser,
+        } = first
+        else {
             panic!("expected uniform answer")
         };
         assert_ne!(user_id, existing_id);
+        assert_eq!(
+            user_id,
+            super::super::test_support::digest_key().decoy_user_id(&email)
+        );
         assert_eq!(email.as_str(), "taken@example.com");
+        assert_eq!(browser.len(), 64);
+    }
+
+    #[test]
+    fn a_confirmed_and_an_unconfirmed_address_answer_in_the_same_shape() {
+        let confirmed = sign_up_of(account("taken@example.com", true));
+        let unconfirmed = sign_up_of(account("taken@example.com", false));
+        for outcome in [confirmed, unconfirmed] {
+            let SignUpOutcome::ConfirmationSent {
+                user_id,
+                email,
+                browser,
+            } = outcome
+            else {
+                panic!("expected confirmation")
+            };
+            assert_eq!(user_id.as_uuid().get_version_num(), 4);
+            assert_eq!(email.as_str(), "taken@example.com");
+            assert_eq!(browser.len(), 64);
+        }
     }
 
     #[test]
@@ -262,9 +346,9 @@ mod tests {
             .expect_insert_with_email()
             .withf(|codes, _| {
                 codes.len() == 2
-                    && codes
-                        .iter()
-                        .all(|c| c.pending_password_hash.as_deref() == Some("new-hash"))
+                    && codes.iter().all(|c| {
+                        c.pending_password_hash.as_deref() == Some("new-hash") && c.browser_hash.is_some()
+                    })
             })
             .times(1)
             .returning(|_, _| Ok(()));

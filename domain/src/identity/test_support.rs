@@ -6,7 +6,11 @@ use serde_json::json;
 use std::sync::{Arc, Mutex};
 use uuid::Uuid;
 
-use super::models::{Account, AuthMethod, ExternalIdentity, OneTimeCode, OtpPurpose, RefreshToken};
+use super::digests::DigestKey;
+use super::models::{
+    Account, AuthMethod, ExternalIdentity, FAILED_CODES_FORGOTTEN_AFTER_MINUTES, MAX_FAILED_CODES,
+    OneTimeCode, OtpPurpose, RefreshToken,
+};
 use super::ports::{
     MockAccountRepository, MockIdentityLinkRepository, MockOneTimeCodeRepository, MockPasswordHasher,
     MockRefreshTokenRepository, MockTokenSigner, OneTimeCodeRepository,
@@ -14,7 +18,7 @@ use super::ports::{
 use super::service::{IdentityConfig, IdentityPorts, IdentityService};
 use super::tokens::{AccessGrant, AccessTokenClaims};
 use crate::common::RepoError;
-use crate::common::{EmailAddress, UserId};
+use crate::common::{EmailAddress, SecretGenerator, UserId};
 use crate::mail::OutgoingEmail;
 use crate::testing::{RepeatingBytes, fixed_clock, noon};
 
@@ -72,6 +76,11 @@ pub fn access_claims(now: DateTime<Utc>) -> AccessTokenClaims {
     )
 }
 
+/// The digest key of the services the tests build.
+pub fn digest_key() -> DigestKey {
+    DigestKey::new(b"a test key for typed-code digests".to_vec())
+}
+
 pub fn config() -> IdentityConfig {
     IdentityConfig {
         public_url: "https://portal.test".into(),
@@ -126,14 +135,24 @@ impl Mocks {
 
     pub fn service_with(mut self, config: IdentityConfig) -> IdentityService {
         let codes = Arc::new(std::mem::take(&mut self.codes));
-        self.service_with_codes(config, codes)
+        self.build(config, codes, Arc::new(RepeatingBytes(7)))
     }
 
-    /// As [`Mocks::service_with`], with another code store (the mock in `self.codes` is dropped).
+    /// As [`Mocks::service_with`], with another code store (the mock in `self.codes` is dropped); each
+    /// random draw repeats a new byte, so every request's link and code differ.
     pub fn service_with_codes(
         self,
         config: IdentityConfig,
         codes: Arc<dyn OneTimeCodeRepository>,
+    ) -> IdentityService {
+        self.build(config, codes, Arc::new(CountingBytes::default()))
+    }
+
+    fn build(
+        self,
+        config: IdentityConfig,
+        codes: Arc<dyn OneTimeCodeRepository>,
+        secrets: Arc<dyn SecretGenerator>,
     ) -> IdentityService {
         IdentityService::new(
             IdentityPorts {
@@ -144,24 +163,50 @@ impl Mocks {
                 hasher: Arc::new(self.hasher),
                 signer: Arc::new(self.signer),
                 clock: Arc::new(fixed_clock()),
-                secrets: Arc::new(RepeatingBytes(7)),
+                secrets,
+                digest_key: digest_key(),
             },
             config,
         )
     }
 }
 
-/// A code store that follows the port contract in memory: single use, expiry, siblings used together.
+/// A generator whose every draw repeats the next byte (1, 2, 3…).
+#[derive(Default)]
+pub struct CountingBytes(std::sync::atomic::AtomicU8);
+
+impl SecretGenerator for CountingBytes {
+    fn random_bytes(&self, len: usize) -> Vec<u8> {
+        let byte = self
+            .0
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .wrapping_add(1);
+        vec![byte; len]
+    }
+}
+
+/// A code store that follows the port contract in memory: single use, expiry, siblings used together, a new
+/// request retiring the earlier ones, failed typed codes counted per address.
 #[derive(Default)]
 pub struct InMemoryCodes {
     pub codes: Mutex<Vec<OneTimeCode>>,
     pub outbox: Mutex<Vec<OutgoingEmail>>,
+    /// Per e-mail: (failures, last failure).
+    pub failures: Mutex<Vec<(EmailAddress, u32, DateTime<Utc>)>>,
 }
 
 #[async_trait]
 impl OneTimeCodeRepository for InMemoryCodes {
     async fn insert_with_email(&self, codes: &[OneTimeCode], email: &OutgoingEmail) -> Result<(), RepoError> {
-        self.codes.lock().unwrap().extend_from_slice(codes);
+        let mut stored = self.codes.lock().unwrap();
+        for new in codes {
+            for old in stored.iter_mut() {
+                if old.email == new.email && old.purpose == new.purpose && old.used_at.is_none() {
+                    old.used_at = Some(new.created_at);
+                }
+            }
+        }
+        stored.extend_from_slice(codes);
         self.outbox.lock().unwrap().push(email.clone());
         Ok(())
     }
@@ -185,10 +230,56 @@ impl OneTimeCodeRepository for InMemoryCodes {
                 code.used_at = Some(now);
             }
         }
+        self.failures
+            .lock()
+            .unwrap()
+            .retain(|(email, _, _)| *email != found.email);
         Ok(Some(OneTimeCode {
             used_at: Some(now),
             ..found
         }))
+    }
+
+    async fn pending_password(
+        &self,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, RepoError> {
+        Ok(self
+            .codes
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|c| c.email == *email && c.purpose == OtpPurpose::Signup && c.is_usable(now))
+            .max_by_key(|c| c.created_at)
+            .and_then(|c| c.pending_password_hash.clone()))
+    }
+
+    async fn record_failed_code(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<bool, RepoError> {
+        let forget = now - chrono::Duration::minutes(FAILED_CODES_FORGOTTEN_AFTER_MINUTES);
+        let mut failures = self.failures.lock().unwrap();
+        failures.retain(|(e, _, last)| e != email || *last > forget);
+        let count = match failures.iter_mut().find(|(e, _, _)| e == email) {
+            Some(row) => {
+                row.1 += 1;
+                row.2 = now;
+                row.1
+            }
+            None => {
+                failures.push((email.clone(), 1, now));
+                1
+            }
+        };
+        if count < MAX_FAILED_CODES {
+            return Ok(false);
+        }
+        failures.retain(|(e, _, _)| e != email);
+        for code in self.codes.lock().unwrap().iter_mut() {
+            if code.email == *email && code.used_at.is_none() {
+                code.used_at = Some(now);
+            }
+        }
+        Ok(true)
     }
 
     async fn prune_expired(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {

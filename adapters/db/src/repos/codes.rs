@@ -1,18 +1,22 @@
-//! Single-use e-mail codes and link tokens (`one_time_codes`), stored as digests.
+//! Single-use e-mail codes and link tokens (`one_time_codes`), stored as digests, and the count of failed
+//! typed codes per address (`failed_codes`), shared by every instance.
 
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
+use diesel::upsert::excluded;
 use domain::common::{EmailAddress, RepoError};
-use domain::identity::models::{OneTimeCode, OtpPurpose};
+use domain::identity::models::{
+    FAILED_CODES_FORGOTTEN_AFTER_MINUTES, MAX_FAILED_CODES, OneTimeCode, OtpPurpose,
+};
 use domain::identity::ports::OneTimeCodeRepository;
 use domain::mail::OutgoingEmail;
 use uuid::Uuid;
 
-use crate::Db;
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::outbox_rows;
-use crate::schema::one_time_codes;
+use crate::schema::{failed_codes, one_time_codes};
+use crate::{Db, DbConnection};
 
 /// The stored text of a purpose.
 const fn purpose_text(purpose: OtpPurpose) -> &'static str {
@@ -47,6 +51,7 @@ struct CodeRow {
     expires_at: i64,
     used_at: Option<i64>,
     pending_password_hash: Option<String>,
+    browser_hash: Option<String>,
 }
 
 impl CodeRow {
@@ -60,6 +65,7 @@ impl CodeRow {
             expires_at: to_millis(code.expires_at),
             used_at: code.used_at.map(to_millis),
             pending_password_hash: code.pending_password_hash.clone(),
+            browser_hash: code.browser_hash.clone(),
         }
     }
 
@@ -73,6 +79,7 @@ impl CodeRow {
             expires_at: from_millis(self.expires_at)?,
             used_at: from_millis_opt(self.used_at)?,
             pending_password_hash: self.pending_password_hash,
+            browser_hash: self.browser_hash,
         })
     }
 }
@@ -93,6 +100,43 @@ impl DieselOneTimeCodeRepository {
 /// The inner answer of a consume whose code was taken by a concurrent consume: rolls the transaction back.
 const LOST_RACE: &str = "one-time code used concurrently";
 
+/// Marks every unused code of the e-mail (of one purpose, or of all) used at `at`.
+fn retire(conn: &mut DbConnection, email: &str, purpose: Option<&str>, at: i64) -> Result<usize, RepoError> {
+    let mut query = diesel::update(one_time_codes::table)
+        .filter(one_time_codes::email.eq(email))
+        .filter(one_time_codes::used_at.is_null())
+        .into_boxed();
+    if let Some(purpose) = purpose {
+        query = query.filter(one_time_codes::purpose.eq(purpose));
+    }
+    query
+        .set(one_time_codes::used_at.eq(at))
+        .execute(conn)
+        .map_err(backend("retiring one-time codes"))
+}
+
+/// Adds one to the failures of the e-mail (atomic on both databases) and answers the new count.
+fn count_failure(conn: &mut DbConnection, email: &str, at: i64) -> Result<i64, RepoError> {
+    let upsert = diesel::insert_into(failed_codes::table)
+        .values((
+            failed_codes::email.eq(email),
+            failed_codes::failures.eq(1_i64),
+            failed_codes::last_failed_at.eq(at),
+        ))
+        .on_conflict(failed_codes::email)
+        .do_update()
+        .set((
+            failed_codes::failures.eq(failed_codes::failures + excluded(failed_codes::failures)),
+            failed_codes::last_failed_at.eq(excluded(failed_codes::last_failed_at)),
+        ))
+        .returning(failed_codes::failures);
+    match conn {
+        DbConnection::Sqlite(c) => upsert.get_result(c),
+        DbConnection::Postgres(c) => upsert.get_result(c),
+    }
+    .map_err(backend("counting a failed code"))
+}
+
 #[async_trait]
 impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
     async fn insert_with_email(&self, codes: &[OneTimeCode], email: &OutgoingEmail) -> Result<(), RepoError> {
@@ -102,6 +146,10 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
         let email = email.clone();
         self.db
             .write(move |conn| {
+                // Only the newest request of an address and purpose works.
+                for row in &rows {
+                    retire(conn, &row.email, Some(&row.purpose), row.created_at)?;
+                }
                 for row in &rows {
                     diesel::insert_into(one_time_codes::table)
                         .values(row)
@@ -152,6 +200,9 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
                     // Another consume used it first; undo marking codes issued since.
                     return Err(RepoError::Conflict(LOST_RACE.to_owned()));
                 }
+                diesel::delete(failed_codes::table.find(&found.email))
+                    .execute(conn)
+                    .map_err(backend("clearing failed codes"))?;
                 let mut code = found.into_domain()?;
                 code.used_at = Some(now);
                 Ok(Some(code))
@@ -163,14 +214,68 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
         }
     }
 
+    async fn pending_password(
+        &self,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, RepoError> {
+        let email = email.as_str().to_owned();
+        let at = to_millis(now);
+        self.db
+            .read(move |conn| {
+                one_time_codes::table
+                    .filter(one_time_codes::email.eq(&email))
+                    .filter(one_time_codes::purpose.eq(purpose_text(OtpPurpose::Signup)))
+                    .filter(one_time_codes::used_at.is_null())
+                    .filter(one_time_codes::expires_at.gt(at))
+                    .order(one_time_codes::created_at.desc())
+                    .select(one_time_codes::pending_password_hash)
+                    .first::<Option<String>>(conn)
+                    .optional()
+                    .map(Option::flatten)
+                    .map_err(backend("reading a pending sign-up password"))
+            })
+            .await
+    }
+
+    async fn record_failed_code(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<bool, RepoError> {
+        let email = email.as_str().to_owned();
+        let at = to_millis(now);
+        let forgotten = to_millis(now - Duration::minutes(FAILED_CODES_FORGOTTEN_AFTER_MINUTES));
+        self.db
+            .write(move |conn| {
+                diesel::delete(
+                    failed_codes::table
+                        .filter(failed_codes::email.eq(&email))
+                        .filter(failed_codes::last_failed_at.le(forgotten)),
+                )
+                .execute(conn)
+                .map_err(backend("forgetting old failed codes"))?;
+                if count_failure(conn, &email, at)? < i64::from(MAX_FAILED_CODES) {
+                    return Ok(false);
+                }
+                retire(conn, &email, None, at)?;
+                diesel::delete(failed_codes::table.find(&email))
+                    .execute(conn)
+                    .map_err(backend("clearing failed codes"))?;
+                Ok(true)
+            })
+            .await
+    }
+
     async fn prune_expired(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
         let cutoff = to_millis(cutoff);
         self.db
             .write(move |conn| {
-                diesel::delete(one_time_codes::table.filter(one_time_codes::expires_at.lt(cutoff)))
-                    .execute(conn)
-                    .map_err(backend("pruning one-time codes"))
-                    .map(|n| n as u64)
+                let codes =
+                    diesel::delete(one_time_codes::table.filter(one_time_codes::expires_at.lt(cutoff)))
+                        .execute(conn)
+                        .map_err(backend("pruning one-time codes"))?;
+                let failures =
+                    diesel::delete(failed_codes::table.filter(failed_codes::last_failed_at.lt(cutoff)))
+                        .execute(conn)
+                        .map_err(backend("pruning failed codes"))?;
+                Ok((codes + failures) as u64)
             })
             .await
     }

@@ -182,3 +182,174 @@ contract! {
         assert!(repo.consume("code-new", OtpPurpose::Signup, fresh).await.unwrap().is_some());
     }
 }
+
+/// Whether the code with this digest can still be used (consuming it if so).
+async fn usable(
+    repo: &DieselOneTimeCodeRepository,
+    hash: &str,
+    purpose: OtpPurpose,
+    now: DateTime<Utc>,
+) -> bool {
+    repo.consume(hash, purpose, now).await.unwrap().is_some()
+}
+
+contract! {
+    async fn a_new_request_retires_the_earlier_unused_codes_of_its_address_and_purpose(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        let later = noon() + Duration::minutes(1);
+        for (address, purpose, tag, at) in [
+            ("a@example.com", OtpPurpose::MagicLink, "old", noon()),
+            ("a@example.com", OtpPurpose::Recovery, "recovery", noon()),
+            ("b@example.com", OtpPurpose::MagicLink, "other", noon()),
+            ("a@example.com", OtpPurpose::MagicLink, "new", later),
+        ] {
+            repo.insert_with_email(&pair(address, purpose, tag, at), &mail(address)).await.unwrap();
+        }
+        let now = later + Duration::minutes(1);
+        assert!(!usable(&repo, "link-old", OtpPurpose::MagicLink, now).await, "retired by the newer request");
+        assert!(!usable(&repo, "code-old", OtpPurpose::MagicLink, now).await, "retired by the newer request");
+        assert!(usable(&repo, "code-new", OtpPurpose::MagicLink, now).await);
+        assert!(usable(&repo, "link-recovery", OtpPurpose::Recovery, now).await, "another purpose stays");
+        assert!(usable(&repo, "link-other", OtpPurpose::MagicLink, now).await, "another address stays");
+    }
+
+    async fn a_failed_insert_retires_nothing(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        let first = pair("a@example.com", OtpPurpose::Signup, "1", noon());
+        repo.insert_with_email(&first, &mail("a@example.com")).await.unwrap();
+        let mut clash = pair("a@example.com", OtpPurpose::Signup, "2", noon() + Duration::minutes(1));
+        clash[1].id = first[0].id;
+        assert!(repo.insert_with_email(&clash, &mail("a@example.com")).await.is_err());
+        assert!(usable(&repo, "code-1", OtpPurpose::Signup, noon() + Duration::minutes(2)).await);
+    }
+
+    async fn a_sign_up_code_keeps_its_pending_password_and_browser_digest(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        let mut codes = pair("a@example.com", OtpPurpose::Signup, "1", noon());
+        for code in &mut codes {
+            code.pending_password_hash = Some("argon".into());
+            code.browser_hash = Some("browser-digest".into());
+        }
+        repo.insert_with_email(&codes, &mail("a@example.com")).await.unwrap();
+        let used = repo.consume("link-1", OtpPurpose::Signup, noon()).await.unwrap().unwrap();
+        assert_eq!(used, OneTimeCode { used_at: Some(noon()), ..codes[0].clone() });
+    }
+
+    async fn the_pending_password_is_the_newest_usable_sign_up_s(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        let a = email("a@example.com");
+        assert_eq!(repo.pending_password(&a, noon()).await.unwrap(), None);
+        for (tag, minute) in [("first", 0), ("second", 1)] {
+            let mut codes = pair("a@example.com", OtpPurpose::Signup, tag, noon() + Duration::minutes(minute));
+            for code in &mut codes {
+                code.pending_password_hash = Some(format!("hash-{tag}"));
+            }
+            repo.insert_with_email(&codes, &mail("a@example.com")).await.unwrap();
+        }
+        let now = noon() + Duration::minutes(2);
+        assert_eq!(repo.pending_password(&a, now).await.unwrap().as_deref(), Some("hash-second"));
+        assert_eq!(repo.pending_password(&email("b@example.com"), now).await.unwrap(), None);
+        assert_eq!(repo.pending_password(&a, noon() + Duration::minutes(16)).await.unwrap(), None, "expired");
+        assert!(usable(&repo, "code-second", OtpPurpose::Signup, now).await);
+        assert_eq!(repo.pending_password(&a, now).await.unwrap(), None, "used");
+    }
+
+    async fn five_failed_codes_use_up_every_live_code_of_the_address(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        for (address, purpose, tag) in [
+            ("a@example.com", OtpPurpose::MagicLink, "magic"),
+            ("a@example.com", OtpPurpose::Recovery, "recovery"),
+            ("b@example.com", OtpPurpose::MagicLink, "other"),
+        ] {
+            repo.insert_with_email(&pair(address, purpose, tag, noon()), &mail(address)).await.unwrap();
+        }
+        let a = email("a@example.com");
+        for minute in 1..5 {
+            assert!(!repo.record_failed_code(&a, noon() + Duration::minutes(minute)).await.unwrap());
+        }
+        let fifth = noon() + Duration::minutes(5);
+        assert!(repo.record_failed_code(&a, fifth).await.unwrap(), "the fifth failure uses the codes up");
+        for (hash, purpose) in [
+            ("link-magic", OtpPurpose::MagicLink),
+            ("code-magic", OtpPurpose::MagicLink),
+            ("link-recovery", OtpPurpose::Recovery),
+            ("code-recovery", OtpPurpose::Recovery),
+        ] {
+            assert!(!usable(&repo, hash, purpose, fifth).await, "{hash}");
+        }
+        assert!(usable(&repo, "code-other", OtpPurpose::MagicLink, fifth).await, "another address stays");
+        // The count starts again: a new request's code survives four more failures.
+        repo.insert_with_email(&pair("a@example.com", OtpPurpose::MagicLink, "next", fifth), &mail("a@example.com"))
+            .await
+            .unwrap();
+        for _ in 0..4 {
+            assert!(!repo.record_failed_code(&a, fifth).await.unwrap());
+        }
+        assert!(usable(&repo, "code-next", OtpPurpose::MagicLink, fifth).await);
+    }
+
+    async fn a_successful_code_clears_the_failures_of_its_address(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        let a = email("a@example.com");
+        for _ in 0..4 {
+            assert!(!repo.record_failed_code(&a, noon()).await.unwrap());
+        }
+        repo.insert_with_email(&pair("a@example.com", OtpPurpose::MagicLink, "1", noon()), &mail("a@example.com"))
+            .await
+            .unwrap();
+        assert!(usable(&repo, "code-1", OtpPurpose::MagicLink, noon()).await);
+        for _ in 0..4 {
+            assert!(!repo.record_failed_code(&a, noon()).await.unwrap(), "counting from zero again");
+        }
+        assert!(repo.record_failed_code(&a, noon()).await.unwrap());
+    }
+
+    async fn failures_are_forgotten_fifteen_quiet_minutes_after_the_last(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        let a = email("a@example.com");
+        for minute in [0, 10, 20, 30] {
+            assert!(!repo.record_failed_code(&a, noon() + Duration::minutes(minute)).await.unwrap());
+        }
+        // 15 minutes after the fourth, the count starts again at one.
+        let quiet = noon() + Duration::minutes(45);
+        for _ in 0..4 {
+            assert!(!repo.record_failed_code(&a, quiet).await.unwrap());
+        }
+        assert!(repo.record_failed_code(&a, quiet + Duration::minutes(14)).await.unwrap());
+    }
+
+    async fn pruning_also_deletes_failure_counts_older_than_the_cutoff(db) {
+        let repo = DieselOneTimeCodeRepository::new(db.clone());
+        repo.record_failed_code(&email("old@example.com"), noon()).await.unwrap();
+        repo.record_failed_code(&email("new@example.com"), noon() + Duration::hours(1)).await.unwrap();
+        assert_eq!(repo.prune_expired(noon() + Duration::minutes(30)).await.unwrap(), 1);
+        assert_eq!(repo.prune_expired(noon() + Duration::minutes(30)).await.unwrap(), 0);
+    }
+}
+
+shared_contract! {
+    async fn two_instances_share_the_failure_count(first, second) {
+        let one = DieselOneTimeCodeRepository::new(first.clone());
+        let two = DieselOneTimeCodeRepository::new(second.clone());
+        one.insert_with_email(&pair("a@example.com", OtpPurpose::MagicLink, "1", noon()), &mail("a@example.com"))
+            .await
+            .unwrap();
+        let a = email("a@example.com");
+        // Ten failures at once, half on each instance: the fifth and the tenth use the codes up.
+        let tasks: Vec<_> = (0..10)
+            .map(|i| {
+                let repo = if i % 2 == 0 { one.clone() } else { two.clone() };
+                let a = a.clone();
+                tokio::spawn(async move { repo.record_failed_code(&a, noon()).await.unwrap() })
+            })
+            .collect();
+        let mut killed = 0;
+        for task in tasks {
+            if task.await.unwrap() {
+                killed += 1;
+            }
+        }
+        assert_eq!(killed, 2);
+        assert!(!usable(&two, "code-1", OtpPurpose::MagicLink, noon()).await);
+    }
+}

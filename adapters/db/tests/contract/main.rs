@@ -41,6 +41,38 @@ macro_rules! contract {
     };
 }
 
+/// As [`contract!`], for state that several server instances share: each `async fn name(first, second)` gets
+/// one fresh migrated database opened twice (two pools, as two instances on one database have).
+#[macro_export]
+macro_rules! shared_contract {
+    ($(async fn $name:ident($first:ident, $second:ident) $body:block)*) => {
+        $(
+            mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+
+                async fn run($first: &adapter_db::Db, $second: &adapter_db::Db) $body
+
+                async fn on(backend: adapter_db::Backend) {
+                    let test_db = adapter_db::testing::fresh(backend);
+                    let other = adapter_db::Db::connect(test_db.url(), 4).unwrap();
+                    run(&test_db, &other).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    on(adapter_db::Backend::Sqlite).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    on(adapter_db::Backend::Postgres).await;
+                }
+            }
+        )*
+    };
+}
+
 mod accounts;
 mod admins;
 mod apps;

@@ -47,3 +47,48 @@ contract! {
         assert_eq!(store.prune_before(window(0) - Duration::seconds(1)).await.unwrap(), 0);
     }
 }
+
+shared_contract! {
+    async fn two_instances_share_one_counter(first, second) {
+        let one = Arc::new(DieselRateLimitStore::new(first.clone()));
+        let two = Arc::new(DieselRateLimitStore::new(second.clone()));
+        let hits = (0..20).map(|i| {
+            let store = if i % 2 == 0 { Arc::clone(&one) } else { Arc::clone(&two) };
+            tokio::spawn(async move { store.hit("shared", window(0), 60).await.unwrap().current })
+        });
+        let mut seen: Vec<u32> = futures::future::join_all(hits)
+            .await
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (1..=20).collect::<Vec<u32>>(), "every hit counted once, whichever instance took it");
+        // The next window on either instance sees the 20 as its previous window.
+        assert_eq!(two.hit("shared", window(60), 60).await.unwrap(), WindowCounts { previous: 20, current: 1 });
+        assert_eq!(one.hit("shared", window(60), 60).await.unwrap(), WindowCounts { previous: 20, current: 2 });
+    }
+
+    async fn a_sliding_window_limit_holds_across_two_instances(first, second) {
+        use domain::identity::rate_limit::{AuthAction, Limit, RateLimitPolicy, RateLimiter};
+        use domain::identity::ActionLimits;
+        let policy = RateLimitPolicy {
+            sign_in: ActionLimits { per_ip: Limit::new(3, 60), per_account: Limit::new(3, 60) },
+            ..RateLimitPolicy::default()
+        };
+        // Half-way through a window: half of the previous window's attempts still count.
+        let clock = Arc::new(domain::common::clock::FixedClock(window(60) + Duration::seconds(30)));
+        let on = |db: &adapter_db::Db| {
+            RateLimiter::new(Arc::new(DieselRateLimitStore::new(db.clone())), clock.clone(), policy)
+        };
+        let (one, two) = (on(first), on(second));
+        // Four attempts in the window before (at its start, through the store directly).
+        let key = |ip: &str| domain::common::secrets::digest_secret(&RateLimitPolicy::ip_key(AuthAction::SignIn, ip));
+        for _ in 0..4 {
+            DieselRateLimitStore::new(first.clone()).hit(&key("10.0.0.1"), window(0), 60).await.unwrap();
+        }
+        // 4 × ½ + 1 = 3 is allowed; the next, on the other instance, is not.
+        assert!(!one.check(AuthAction::SignIn, "10.0.0.1", None).await.unwrap().is_limited());
+        assert!(two.check(AuthAction::SignIn, "10.0.0.1", None).await.unwrap().is_limited());
+        assert!(!two.check(AuthAction::SignIn, "10.0.0.2", None).await.unwrap().is_limited());
+    }
+}

@@ -129,6 +129,37 @@ impl IdentityApi {
     }
 }
 
+/// The cookie a sign-up answer leaves in the browser that signed up: a code of that sign-up installs the
+/// chosen password only when it comes back with it (see `domain::identity::codes`). HttpOnly, SameSite=Lax
+/// (the e-mail link is a top-level navigation, which still carries it), only for `/auth/v1`, and as
+/// short-lived as the codes. supabase-js calls `/auth/v1` with `fetch` from the same origin, whose default
+/// credentials mode keeps and sends it.
+pub const SIGNUP_BROWSER_COOKIE: &str = "portal-signup-browser";
+
+/// The sign-up cookie carrying `value` (an empty value with no lifetime removes it).
+pub(crate) fn signup_browser_cookie(public_url: &str, value: &str) -> actix_web::cookie::Cookie<'static> {
+    let lifetime = if value.is_empty() {
+        0
+    } else {
+        domain::identity::models::ONE_TIME_CODE_TTL_MINUTES * 60
+    };
+    actix_web::cookie::Cookie::build(SIGNUP_BROWSER_COOKIE, value.to_owned())
+        .path("/auth/v1")
+        .http_only(true)
+        .same_site(actix_web::cookie::SameSite::Lax)
+        .secure(public_url.starts_with("https://"))
+        .max_age(actix_web::cookie::time::Duration::seconds(lifetime))
+        .finish()
+}
+
+/// The value of the sign-up cookie the request carries, if any.
+pub(crate) fn signup_browser(request: &HttpRequest) -> Option<String> {
+    request
+        .cookie(SIGNUP_BROWSER_COOKIE)
+        .map(|cookie| cookie.value().to_owned())
+        .filter(|value| !value.is_empty())
+}
+
 /// `?redirect_to=` of the e-mail-sending endpoints (supabase-js's `emailRedirectTo`, `redirectTo`).
 #[derive(Debug, Deserialize)]
 pub struct RedirectQuery {
@@ -234,6 +265,24 @@ async fn not_found() -> Result<actix_web::HttpResponse, AuthApiError> {
 mod tests {
     use super::*;
     use actix_web::test::TestRequest;
+
+    #[test]
+    fn the_sign_up_cookie_is_http_only_lax_for_the_auth_api_and_short_lived() {
+        let cookie = signup_browser_cookie("http://127.0.0.1:8080", "v").to_string();
+        assert_eq!(
+            cookie,
+            "portal-signup-browser=v; HttpOnly; SameSite=Lax; Path=/auth/v1; Max-Age=900"
+        );
+        let secure = signup_browser_cookie("https://portal.example.com", "v").to_string();
+        assert!(secure.contains("; Secure"), "{secure}");
+        let removal = signup_browser_cookie("http://127.0.0.1:8080", "").to_string();
+        assert!(removal.contains("Max-Age=0"), "{removal}");
+        let request = TestRequest::default()
+            .insert_header(("Cookie", "other=1; portal-signup-browser=abc"))
+            .to_http_request();
+        assert_eq!(signup_browser(&request).as_deref(), Some("abc"));
+        assert_eq!(signup_browser(&TestRequest::default().to_http_request()), None);
+    }
 
     #[test]
     fn the_bearer_token_is_read_case_insensitively_and_empty_is_none() {

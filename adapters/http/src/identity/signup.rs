@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::dto::{SessionDto, UserDto};
-use super::{AuthApiError, IdentityApi, RedirectQuery, present};
+use super::{AuthApiError, IdentityApi, RedirectQuery, present, signup_browser_cookie};
 
 #[derive(Debug, Deserialize)]
 pub struct SignUpBody {
@@ -19,7 +19,8 @@ pub struct SignUpBody {
 }
 
 /// Creates an account. Without e-mail confirmation (no SMTP) the answer is a session; with it, the user
-/// awaiting confirmation (the same answer whether or not the address is taken).
+/// awaiting confirmation (the same answer whether or not the address is taken) and the sign-up cookie
+/// ([`super::SIGNUP_BROWSER_COOKIE`]) that lets this browser's confirmation install the chosen password.
 ///
 /// # Errors
 /// 400 `validation_failed` for a missing e-mail or password; 422 `weak_password`, `user_already_exists`,
@@ -55,8 +56,12 @@ pub async fn sign_up(
         .await?;
     Ok(match outcome {
         SignUpOutcome::SignedIn(session) => HttpResponse::Ok().json(SessionDto::from(session.as_ref())),
-        SignUpOutcome::ConfirmationSent { user_id, email } => {
-            HttpResponse::Ok().json(UserDto::awaiting_confirmation(user_id, &email, api.clock.now()))
-        }
+        SignUpOutcome::ConfirmationSent {
+            user_id,
+            email,
+            browser,
+        } => HttpResponse::Ok()
+            .cookie(signup_browser_cookie(&api.service.config().public_url, &browser))
+            .json(UserDto::awaiting_confirmation(user_id, &email, api.clock.now())),
     })
 }

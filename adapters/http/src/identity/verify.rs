@@ -13,7 +13,7 @@ use domain::identity::{AuthAction, IdentityError, Session, VerifyKind, VerifySec
 use serde::Deserialize;
 
 use super::dto::SessionDto;
-use super::{AuthApiError, IdentityApi, present};
+use super::{AuthApiError, IdentityApi, present, signup_browser, signup_browser_cookie};
 
 #[derive(Debug, Deserialize)]
 pub struct VerifyBody {
@@ -72,8 +72,13 @@ pub async fn verify(
         VerifySecret::Link(_) => None,
     };
     api.limit(&request, AuthAction::Verify, email).await?;
-    let session = api.service.verify(kind, secret).await?;
-    Ok(HttpResponse::Ok().json(SessionDto::from(&session)))
+    let browser = signup_browser(&request);
+    let session = api.service.verify(kind, secret, browser.as_deref()).await?;
+    let mut response = HttpResponse::Ok();
+    if browser.is_some() {
+        response.cookie(signup_browser_cookie(&api.service.config().public_url, ""));
+    }
+    Ok(response.json(SessionDto::from(&session)))
 }
 
 #[derive(Debug, Deserialize)]
@@ -159,8 +164,22 @@ pub async fn verify_link(
     if let Err(error) = api.limit(&request, AuthAction::Verify, None).await {
         return error_redirect(&to, &error);
     }
-    match api.service.verify(kind, VerifySecret::Link(token)).await {
-        Ok(session) => session_redirect(&to, &session, kind_text),
+    let browser = signup_browser(&request);
+    match api
+        .service
+        .verify(kind, VerifySecret::Link(token), browser.as_deref())
+        .await
+    {
+        Ok(session) => {
+            let mut response = session_redirect(&to, &session, kind_text);
+            if browser.is_some() {
+                let spent = signup_browser_cookie(&api.service.config().public_url, "");
+                if let Err(error) = response.add_cookie(&spent) {
+                    tracing::warn!(%error, "could not remove the sign-up cookie");
+                }
+            }
+            response
+        }
         Err(IdentityError::InvalidCode) => error_redirect(
             &to,
             &AuthApiError::new(
