@@ -85,7 +85,7 @@ describe('sign-up and password', () => {
     assert.equal(error, null);
     const mail = await smtp.mailTo(email);
 
-    const followed = await fetch(mail.link, { redirect: 'manual' });
+    const followed = await client.browserFetch(mail.link, { redirect: 'manual' });
     assert.ok([302, 303].includes(followed.status), `a redirect, got ${followed.status}`);
     const location = followed.headers.get('location');
     assert.ok(location.startsWith(`${portal.url}/dashboard#`), location);
@@ -152,7 +152,7 @@ describe('sign-up and password', () => {
 
     const mail = await smtp.mailTo(email, 2);
     assert.equal(new URL(mail.link).searchParams.get('type'), 'recovery', mail.message);
-    const followed = await fetch(mail.link, { redirect: 'manual' });
+    const followed = await client.browserFetch(mail.link, { redirect: 'manual' });
     const location = followed.headers.get('location');
     assert.ok(location.startsWith(`${portal.url}/signin#`), location);
     const fragment = urlParams(location);

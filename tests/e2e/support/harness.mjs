@@ -245,6 +245,30 @@ export function memoryStorage() {
 let clientCount = 0;
 
 /**
+ * `fetch` with a cookie jar, as a browser keeps one: what the identity service sets (the sign-up's browser
+ * cookie) goes back with the next requests to it. Without it, confirming a sign-up installs no password.
+ */
+export function cookieFetch() {
+  const jar = new Map();
+  const withCookies = async (input, init = {}) => {
+    const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
+    if (jar.size > 0) headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(input, { ...init, headers });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      const gone = value === '' || attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
+      if (gone) jar.delete(name);
+      else jar.set(name, value);
+    }
+    return response;
+  };
+  return { jar, fetch: withCookies };
+}
+
+/**
  * A real `@supabase/auth-js` client of the portal's built-in identity service, as the browser's supabase-js
  * builds it (anon key as `apikey` and bearer), with its own in-memory storage and no timers.
  * `flowType` is `'implicit'` for e-mail links and `'pkce'` for provider sign-in.
@@ -253,7 +277,9 @@ export async function authClient(portal, { flowType = 'implicit' } = {}) {
   const { GoTrueClient } = await import('@supabase/auth-js');
   const storage = memoryStorage();
   const storageKey = `sb-portal-auth-token-${++clientCount}`;
+  const browser = cookieFetch();
   const client = new GoTrueClient({
+    fetch: browser.fetch,
     url: `${portal.url}/auth/v1`,
     headers: { apikey: 'built-in', Authorization: 'Bearer built-in' },
     storageKey,
@@ -263,7 +289,7 @@ export async function authClient(portal, { flowType = 'implicit' } = {}) {
     persistSession: true,
     detectSessionInUrl: false,
   });
-  return Object.assign(client, { storage, storageKey });
+  return Object.assign(client, { storage, storageKey, browserFetch: browser.fetch });
 }
 
 /** The key/value pairs of a URL's fragment (`#a=1&b=2`), or of its query when `part` is `'search'`. */
