@@ -6,7 +6,7 @@
 use actix_web::{App, HttpResponse, HttpServer, web};
 use app_server::uptime::{Monitor, ProbeConfig, service_with_probe};
 use db_adapter::repos::DieselUptimeRepository;
-use db_adapter::schema::{app_api_keys, apps, organizations};
+use db_adapter::schema::{app_api_keys, organizations};
 use db_adapter::testing::{TestDb, fresh};
 use db_adapter::{Backend, Db};
 use diesel::prelude::*;
@@ -66,31 +66,8 @@ async fn silent_server(most_open: Arc<AtomicUsize>) -> u16 {
 }
 
 fn insert_app(db: &Db, org: &str, package: &str, public_url: &str, status: &str) {
+    db_adapter::testing::insert_app(db, org, "developer", package, public_url, status);
     let mut conn = db.connection().unwrap();
-    diesel::insert_into(apps::table)
-        .values((
-            apps::package_name.eq(package),
-            apps::org_id.eq(org),
-            apps::developer_id.eq("developer"),
-            apps::name.eq(package),
-            apps::description.eq(""),
-            apps::onboarding_instructions.eq(""),
-            apps::public_url.eq(public_url),
-            apps::logo_url.eq("https://logo.test/l.png"),
-            apps::is_public.eq(true),
-            apps::app_store_status.eq(status),
-            apps::app_type.eq("standard"),
-            apps::created_at.eq(1_700_000_000_000_i64),
-            apps::updated_at.eq(1_700_000_000_000_i64),
-            apps::tools.eq("[]"),
-            apps::settings.eq("[]"),
-            apps::hardware_requirements.eq("[]"),
-            apps::permissions.eq("[]"),
-            apps::shared_with_organization.eq(false),
-            apps::shared_with_emails.eq("[]"),
-        ))
-        .execute(&mut *conn)
-        .unwrap();
     diesel::insert_into(app_api_keys::table)
         .values((
             app_api_keys::package_name.eq(package),

@@ -170,33 +170,14 @@ pub fn invite_token(app: &TestApp, email: &str) -> String {
 
 /// Inserts an app owned by `org` (the app API is not part of this slice; the row is what deleting checks).
 pub fn insert_app(app: &TestApp, org: &str, developer: &str, package_name: &str) {
-    use adapter_db::schema::apps;
-    let db = db(app);
-    let mut conn = db.connection().unwrap();
-    diesel::insert_into(apps::table)
-        .values((
-            apps::package_name.eq(package_name),
-            apps::org_id.eq(org),
-            apps::developer_id.eq(developer),
-            apps::name.eq("App"),
-            apps::description.eq(""),
-            apps::onboarding_instructions.eq(""),
-            apps::public_url.eq("https://app.example.com"),
-            apps::logo_url.eq("https://app.example.com/logo.png"),
-            apps::is_public.eq(false),
-            apps::app_store_status.eq("development"),
-            apps::app_type.eq("standard"),
-            apps::created_at.eq(1_700_000_000_000_i64),
-            apps::updated_at.eq(1_700_000_000_000_i64),
-            apps::tools.eq("[]"),
-            apps::settings.eq("[]"),
-            apps::hardware_requirements.eq("[]"),
-            apps::permissions.eq("[]"),
-            apps::shared_with_organization.eq(false),
-            apps::shared_with_emails.eq("[]"),
-        ))
-        .execute(&mut *conn)
-        .unwrap();
+    adapter_db::testing::insert_app(
+        &db(app),
+        org,
+        developer,
+        package_name,
+        "https://app.example.com",
+        "development",
+    );
 }
 
 pub fn code(body: &Value) -> &str {

@@ -131,3 +131,46 @@ fn postgres_schema() -> TestDb {
     let cleanup = Cleanup::Postgres { admin_url, schema };
     TestDb { db, url, cleanup }
 }
+
+/// Inserts a minimal app row behind the API's back, for tests of what reads apps (deleting an
+/// organization, the uptime monitor) before they go through the app API. `store_status` is the stored
+/// spelling (`development`, `SUBMITTED`, `PUBLISHED`…).
+///
+/// # Panics
+/// When the row cannot be written.
+pub fn insert_app(
+    db: &Db,
+    org: &str,
+    developer: &str,
+    package_name: &str,
+    public_url: &str,
+    store_status: &str,
+) {
+    use crate::schema::apps;
+    use diesel::{ExpressionMethods, RunQueryDsl};
+    let mut conn = db.connection().unwrap_or_else(|e| panic!("connection: {e}"));
+    diesel::insert_into(apps::table)
+        .values((
+            apps::package_name.eq(package_name),
+            apps::org_id.eq(org),
+            apps::developer_id.eq(developer),
+            apps::name.eq(package_name),
+            apps::description.eq(""),
+            apps::onboarding_instructions.eq(""),
+            apps::public_url.eq(public_url),
+            apps::logo_url.eq("https://app.example.com/logo.png"),
+            apps::is_public.eq(false),
+            apps::app_store_status.eq(store_status),
+            apps::app_type.eq("standard"),
+            apps::created_at.eq(1_700_000_000_000_i64),
+            apps::updated_at.eq(1_700_000_000_000_i64),
+            apps::tools.eq("[]"),
+            apps::settings.eq("[]"),
+            apps::hardware_requirements.eq("[]"),
+            apps::permissions.eq("[]"),
+            apps::shared_with_organization.eq(false),
+            apps::shared_with_emails.eq("[]"),
+        ))
+        .execute(&mut *conn)
+        .unwrap_or_else(|e| panic!("insert app {package_name}: {e}"));
+}
