@@ -10,6 +10,7 @@ import {
   saveLogs,
   screenshot,
   seriousA11yViolations,
+  sqliteRun,
   startPortal,
   startSmtp,
 } from '../support/harness.mjs';
@@ -142,5 +143,53 @@ describe('organization journeys', () => {
 
     await bob.goto(`${portal.url}/members`);
     await bob.getByText('Manage members of the organization', { exact: true }).waitFor();
+  });
+
+  test('an expired invitation can no longer be resent, and opening it says so', async () => {
+    const eve = await newPage();
+    await signUp(eve, 'eve@example.com');
+    await eve.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
+    await eve.getByRole('link', { name: 'Members' }).click();
+    await eve.getByLabel(/Email Address/).fill('carol@example.com');
+    await eve.getByRole('button', { name: 'Send Invitation' }).click();
+    await eve.getByText('Invitation sent successfully!').waitFor();
+    const row = eve.getByRole('row').filter({ hasText: 'carol@example.com (pending)' });
+    await row.getByRole('button', { name: 'Resend' }).waitFor();
+
+    // Seven days pass: the invitation's expiry is now behind us (no API may age it).
+    const invitation = await smtp.mailTo('carol@example.com');
+    const aged = sqliteRun(
+      portal.databasePath,
+      'UPDATE org_invites SET expires_at = ? WHERE lower(email) = ? AND accepted_at IS NULL',
+      [Date.now() - 60_000, 'carol@example.com'],
+    );
+    assert.equal(aged, 1);
+
+    await eve.reload();
+    await row.getByText('Expired').waitFor();
+    assert.equal(await row.getByRole('button', { name: 'Resend' }).count(), 0);
+    await row.getByRole('button', { name: 'Cancel' }).waitFor();
+    await screenshot(eve, 'orgs-members-expired-invite');
+    await expectNoSeriousA11yViolations(eve, 'members (expired invitation)');
+
+    // Carol follows the old link, signs up and confirms: the invitation has expired, she is not a member.
+    const carol = await newPage();
+    await carol.goto(invitation.link);
+    await carol.getByRole('button', { name: 'Continue with Email' }).click();
+    const dialog = carol.getByRole('dialog');
+    await dialog.getByRole('button', { name: /Sign up|Don't have an account/ }).first().click();
+    await dialog.getByLabel('Email address').fill('carol@example.com');
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Create account' }).click();
+    await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
+    const confirmation = await smtp.mailTo('carol@example.com', 2);
+    await carol.goto(confirmation.link);
+    await carol.getByText('This invitation has expired. Please request a new invitation.').waitFor();
+    assert.equal(new URL(carol.url()).pathname, '/dashboard');
+    await screenshot(carol, 'orgs-invite-expired');
+
+    await eve.reload();
+    await eve.getByText('carol@example.com (pending)').waitFor();
+    await eve.getByRole('cell', { name: 'carol@example.com', exact: true }).waitFor({ state: 'detached' });
   });
 });

@@ -1,6 +1,6 @@
 // The real things a journey needs, started and stopped by the test: an SMTP server that keeps what it
 // receives (aiosmtpd), the portal's own server on a fresh SQLite database, and Debian's Chromium.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, homedir } from 'node:os';
@@ -153,6 +153,8 @@ export async function startPortal(env = {}) {
   });
   return {
     url,
+    /** The SQLite file, for tests that must age stored rows (an expired invitation). */
+    databasePath: join(dataDir, 'portal.db'),
     logs: () => logs.join(''),
     async stop() {
       child.kill('SIGTERM');
@@ -296,4 +298,22 @@ export async function authClient(portal, { flowType = 'implicit' } = {}) {
 export function urlParams(location, part = 'hash') {
   const url = new URL(location);
   return Object.fromEntries(new URLSearchParams(url[part].slice(1)));
+}
+
+/**
+ * Runs one SQL statement with `params` on the portal's SQLite file (through Python's sqlite3 module, which
+ * Debian's python3 carries); answers the number of rows changed. For tests that must age stored rows, such
+ * as an invitation past its expiry, which no API may do.
+ */
+export function sqliteRun(databasePath, sql, params = []) {
+  const script =
+    'import json, sqlite3, sys\n' +
+    'db = sqlite3.connect(sys.argv[1], timeout=10)\n' +
+    'changed = db.execute(sys.argv[2], json.loads(sys.argv[3])).rowcount\n' +
+    'db.commit()\n' +
+    'print(changed)\n';
+  const out = execFileSync('python3', ['-c', script, databasePath, sql, JSON.stringify(params)], {
+    encoding: 'utf8',
+  });
+  return Number(out.trim());
 }
