@@ -190,6 +190,9 @@ async fn sign_up_sign_in_user_refresh_reuse_and_logout() {
         // Sign-out (global) ends every other session too.
         let third = app.sign_in("dev@example.com").await;
         let other = app.sign_in("dev@example.com").await;
+        let other_core = core_token_of(&app, other["access_token"].as_str().unwrap()).await;
+        let me = app.get_bearer("/api/dev/auth/me", &other_core).await;
+        assert_eq!(me.status(), StatusCode::OK, "{backend:?}");
         let logout = app
             .client
             .post(app.url("/auth/v1/logout?scope=global"))
@@ -219,10 +222,19 @@ async fn sign_up_sign_in_user_refresh_reuse_and_logout() {
             .get_bearer("/api/dev/auth/me", other["access_token"].as_str().unwrap())
             .await;
         assert_eq!(me.status(), StatusCode::UNAUTHORIZED, "{backend:?}");
+        // A core token exchanged from that session dies with it, hours before its own expiry.
+        let me = app.get_bearer("/api/dev/auth/me", &other_core).await;
+        assert_eq!(me.status(), StatusCode::UNAUTHORIZED, "{backend:?}");
         // The session whose refresh token was reused is over too.
         let (status, code, _) = error_of(app.get_bearer("/auth/v1/user", access).await).await;
         assert_eq!((status, code.as_str()), (403, "session_not_found"));
     }
+}
+
+/// Exchanges an identity access token for a core token.
+async fn core_token_of(app: &TestApp, access_token: &str) -> String {
+    let body: Value = app.exchange(access_token).await.json().await.unwrap();
+    body["coreToken"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test]

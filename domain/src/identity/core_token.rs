@@ -7,6 +7,7 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 use std::sync::Arc;
+use uuid::Uuid;
 
 use super::hosted::{HostedAccountError, HostedAccounts};
 use super::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
@@ -126,6 +127,9 @@ impl CoreTokenService {
         }
         let mut core = CoreTokenClaims::issue(claims.sub, claims.email, &self.issuer, now);
         core.exp = core.exp.min(claims.exp);
+        if self.sessions.is_some() {
+            core.sid = Some(claims.session_id);
+        }
         let token = self.signer.sign_core(&core).await.map_err(AuthError::Signing)?;
         let expires_at = Utc.timestamp_opt(core.exp, 0).single().unwrap_or(now);
         Ok(CoreToken { token, expires_at })
@@ -160,13 +164,38 @@ impl CoreTokenService {
         claims: &AccessTokenClaims,
         now: DateTime<Utc>,
     ) -> Result<bool, AuthError> {
+        self.family_is_live(claims.session_id, claims.sub, now).await
+    }
+
+    /// Whether the session (refresh-token family) `family` of `user` is still live: not signed out, revoked
+    /// or expired. Always so when sessions are not known here.
+    async fn family_is_live(
+        &self,
+        family: Uuid,
+        user: UserId,
+        now: DateTime<Utc>,
+    ) -> Result<bool, AuthError> {
         let Some(sessions) = &self.sessions else {
             return Ok(true);
         };
         Ok(sessions
-            .current_of_family(claims.session_id)
+            .current_of_family(family)
             .await?
-            .is_some_and(|head| head.user_id == claims.sub && head.check_usable(now).is_ok()))
+            .is_some_and(|head| head.user_id == user && head.check_usable(now).is_ok()))
+    }
+
+    /// A core token is accepted while the session it was exchanged from lives. With the built-in identity
+    /// service every core token names its session; one that names none was not made here for this server.
+    async fn core_session_is_live(
+        &self,
+        claims: &CoreTokenClaims,
+        now: DateTime<Utc>,
+    ) -> Result<bool, AuthError> {
+        match (claims.sid, &self.sessions) {
+            (_, None) => Ok(true),
+            (None, Some(_)) => Ok(false),
+            (Some(family), Some(_)) => self.family_is_live(family, claims.sub, now).await,
+        }
     }
 
     async fn verify_either(&self, token: &str) -> Result<(UserId, EmailAddress), AuthError> {
@@ -177,7 +206,13 @@ impl CoreTokenService {
             .await
             .and_then(|claims| claims.check(now).map(|()| claims));
         let core_error = match core {
-            Ok(claims) => return Ok((claims.sub, claims.email)),
+            Ok(claims) => {
+                // Signed out, revoked or taken over: the core token dies with its session.
+                if !self.core_session_is_live(&claims, now).await? {
+                    return Err(AuthError::Unauthenticated(TokenError::Invalid));
+                }
+                return Ok((claims.sub, claims.email));
+            }
             Err(error) => error,
         };
         let access = self
@@ -338,6 +373,72 @@ mod tests {
             let error = block_on(service.exchange("idtoken")).unwrap_err();
             assert!(matches!(error, AuthError::Unauthenticated(TokenError::Invalid)));
         }
+    }
+
+    #[test]
+    fn a_core_token_names_the_session_it_was_exchanged_from() {
+        let claims = access_claims(noon());
+        let session = claims.session_id;
+        let mut signer = MockTokenSigner::new();
+        let returned = claims.clone();
+        signer
+            .expect_verify_access()
+            .returning(move |_, _| Ok(returned.clone()));
+        signer
+            .expect_sign_core()
+            .withf(move |c| c.sid == Some(session))
+            .returning(|_| Ok("core".into()));
+        let service = with_session(signer, |c| Some(live_head(c)), &claims);
+        assert!(block_on(service.exchange("idtoken")).is_ok());
+    }
+
+    /// A service knowing sessions, whose signer takes `core` as a valid core token.
+    fn authenticating(core: CoreTokenClaims, head: Option<RefreshToken>) -> CoreTokenService {
+        let mut signer = MockTokenSigner::new();
+        signer
+            .expect_verify_core()
+            .returning(move |_, _| Ok(core.clone()));
+        signer
+            .expect_verify_access()
+            .returning(|_, _| Err(TokenError::Invalid));
+        let mut sessions = MockRefreshTokenRepository::new();
+        sessions
+            .expect_current_of_family()
+            .returning(move |_| Ok(head.clone()));
+        service(signer, no_admins()).with_sessions(Arc::new(sessions))
+    }
+
+    #[test]
+    fn a_core_token_authenticates_while_its_session_lives() {
+        let claims = access_claims(noon());
+        let mut core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), "iss", noon());
+        core.sid = Some(claims.session_id);
+        let caller = block_on(authenticating(core, Some(live_head(&claims))).authenticate("core")).unwrap();
+        assert_eq!(caller.user_id, claims.sub);
+    }
+
+    #[test]
+    fn a_core_token_dies_with_its_signed_out_revoked_or_taken_over_session() {
+        let claims = access_claims(noon());
+        let mut revoked = live_head(&claims);
+        revoked.revoked_at = Some(noon() - Duration::minutes(1));
+        let mut someone_else = live_head(&claims);
+        someone_else.user_id = UserId::new();
+        for head in [None, Some(revoked), Some(someone_else)] {
+            let mut core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), "iss", noon());
+            core.sid = Some(claims.session_id);
+            let error = block_on(authenticating(core, head).authenticate("core")).unwrap_err();
+            assert!(matches!(error, AuthError::Unauthenticated(TokenError::Invalid)));
+        }
+    }
+
+    #[test]
+    fn a_core_token_without_a_session_is_refused_where_sessions_are_known() {
+        let claims = access_claims(noon());
+        let core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), "iss", noon());
+        let error =
+            block_on(authenticating(core, Some(live_head(&claims))).authenticate("core")).unwrap_err();
+        assert!(matches!(error, AuthError::Unauthenticated(TokenError::Invalid)));
     }
 
     #[test]

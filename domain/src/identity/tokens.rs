@@ -48,6 +48,10 @@ pub struct CoreTokenClaims {
     pub aud: String,
     pub typ: String,
     pub iss: String,
+    /// The built-in identity service's session (refresh-token family) the token was exchanged from: the
+    /// core token dies with it (signed out, revoked, taken over). Absent for a hosted identity service.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<Uuid>,
 }
 
 impl CoreTokenClaims {
@@ -63,6 +67,7 @@ impl CoreTokenClaims {
             aud: CORE_AUDIENCE.to_owned(),
             typ: CORE_TYP.to_owned(),
             iss: issuer.to_owned(),
+            sid: None,
         }
     }
 
