@@ -120,6 +120,13 @@ fn config_import_vectors_hold() {
         match case["valid"].as_bool() {
             Some(true) => {
                 let config = result.unwrap_or_else(|e| panic!("refused with {e:?}: {case}"));
+                if let Some(settings) = case.get("settings") {
+                    let actual = serde_json::to_value(&config.settings).unwrap();
+                    assert!(
+                        same_json(&actual, settings),
+                        "settings imported as {actual}: {case}"
+                    );
+                }
                 if let Some(summary) = case.get("summary") {
                     let actual = serde_json::to_value(import_summary(&config)).unwrap();
                     assert_eq!(&actual, summary, "{case}");

@@ -262,7 +262,8 @@ fn text_from(value: Option<&Value>) -> String {
 /// A finite number as JavaScript's `String(n)` writes it (ECMA-262 `Number::toString`): `-0` as `0`, no
 /// `.0` on whole numbers, plain digits from 1e-6 up to 1e21 and exponent form (`1e+21`, `1.5e-7`)
 /// outside, with the shortest digits that read back as the same number.
-fn js_number_text(value: f64) -> String {
+#[must_use]
+pub fn js_number_text(value: f64) -> String {
     if value == 0.0 {
         return "0".to_owned();
     }
