@@ -786,4 +786,70 @@ mod tests {
         let error = parse(3, &json!(null)).unwrap_err();
         assert!(matches!(error, ConfigError::InvalidEntry { ref path, .. } if path == "settings[3]"));
     }
+
+    mod fitted {
+        use super::super::*;
+        use crate::apps::settings::validate_settings;
+        use proptest::prelude::*;
+        use serde_json::json;
+
+        fn value() -> impl Strategy<Value = Value> {
+            prop_oneof![
+                "[a-c]".prop_map(Value::from),
+                (-3i64..3).prop_map(Value::from),
+                any::<bool>().prop_map(Value::from),
+                Just(Value::Null),
+            ]
+        }
+
+        fn number() -> impl Strategy<Value = f64> {
+            prop_oneof![-1e6f64..1e6, (-5i32..5).prop_map(f64::from)]
+        }
+
+        proptest! {
+            /// Whatever default a file gives a select-like setting with options, a slider or a numeric input
+            /// with ordered bounds, or a time picker, the imported setting passes the write rules.
+            #[test]
+            fn every_fitted_setting_passes_the_write_rules(
+                options in prop::collection::vec(value(), 1..4),
+                default in value(),
+                defaults in prop::collection::vec(value(), 0..4),
+                (low, high, given) in (number(), number(), number()),
+                seconds in -1e6f64..1e6,
+                bounds in 0usize..4,
+            ) {
+                let (min, max) = (low.min(high), low.max(high));
+                let options: Vec<Value> = options
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, value)| json!({"label": format!("O{i}"), "value": value}))
+                    .collect();
+                let (numeric_min, numeric_max) = match bounds {
+                    0 => (None, None),
+                    1 => (Some(min), None),
+                    2 => (None, Some(max)),
+                    _ => (Some(min), Some(max)),
+                };
+                let mut numeric = json!({"type": "numeric_input", "key": "n", "label": "N", "defaultValue": given});
+                if let Some(min) = numeric_min { numeric["min"] = json!(min); }
+                if let Some(max) = numeric_max { numeric["max"] = json!(max); }
+                let file = [
+                    json!({"type": "select", "key": "s", "label": "S", "options": options, "defaultValue": default}),
+                    json!({"type": "select_with_search", "key": "w", "label": "W", "options": options, "defaultValue": default}),
+                    json!({"type": "multiselect", "key": "m", "label": "M", "options": options, "defaultValue": defaults}),
+                    json!({"type": "slider", "key": "l", "label": "L", "min": min, "max": max, "defaultValue": given}),
+                    numeric,
+                    json!({"type": "time_picker", "key": "t", "label": "T", "defaultValue": seconds}),
+                ];
+                let mut adjustments = Vec::new();
+                let settings: Vec<Setting> = file
+                    .iter()
+                    .enumerate()
+                    .map(|(i, entry)| read_setting(i, entry, &mut adjustments).unwrap())
+                    .collect();
+                prop_assert_eq!(validate_settings(&settings), Ok(()));
+                prop_assert!(adjustments.len() <= settings.len());
+            }
+        }
+    }
 }
