@@ -198,6 +198,24 @@ const MATRIX: &[Row] = &[
     row("GET",    "/api/images/{imageId}",                             Own,    [200, 200, 200, 200, 200, 200]),
     row("GET",    "/api/images/{imageId}",                             Other,  [200, 200, 200, 200, 200, 200]),
     row("GET",    "/api/images/{imageId}",                             Forged, [200, 200, 200, 200, 200, 200]),
+
+    // Uptime: platform staff only, across organizations; x-org-id plays no part (a forged one changes
+    // nothing). The ping names an unregistered URL: staff get 404 and nothing is fetched.
+    row("GET",    "/api/app-uptime/status",                            Own,    [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/status",                            Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/app-uptime/status",                            Forged, [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/get-app-uptime-days",               Own,    [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/get-app-uptime-days",               Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/app-uptime/get-app-uptime-days",               Forged, [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/apps/{packageName}",                Own,    [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/apps/{packageName}",                Other,  [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/apps/{packageName}",                Forged, [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/apps/{packageName}/days/{day}",     Own,    [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/apps/{packageName}/days/{day}",     Other,  [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/apps/{packageName}/days/{day}",     Forged, [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/app-uptime/ping",                              Own,    [401, 403, 403, 403, 404, 404]),
+    row("GET",    "/api/app-uptime/ping",                              Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/app-uptime/ping",                              Forged, [401, 403, 403, 403, 404, 404]),
 ];
 
 /// Documented routes without rows, each for a reason: they touch no organization and are covered by the
@@ -541,6 +559,21 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
             };
             (format!("/api/images/{id}"), None)
         }
+        ("GET", "/api/app-uptime/status") => ("/api/app-uptime/status".to_owned(), None),
+        ("GET", "/api/app-uptime/get-app-uptime-days") => (
+            "/api/app-uptime/get-app-uptime-days?month=2&year=2026".to_owned(),
+            None,
+        ),
+        ("GET", "/api/app-uptime/apps/{packageName}") => {
+            (format!("/api/app-uptime/apps/{package}?month=2&year=2026"), None)
+        }
+        ("GET", "/api/app-uptime/apps/{packageName}/days/{day}") => {
+            (format!("/api/app-uptime/apps/{package}/days/2026-02-03"), None)
+        }
+        ("GET", "/api/app-uptime/ping") => (
+            "/api/app-uptime/ping?url=https%3A%2F%2Funregistered.example.com%2Fhealth".to_owned(),
+            None,
+        ),
         ("GET", "/api/orgs") => ("/api/orgs".to_owned(), None),
         ("POST", "/api/orgs") => ("/api/orgs".to_owned(), Some(json!({"name": format!("Made {n}")}))),
         ("GET" | "DELETE", "/api/orgs/{orgId}") => (format!("/api/orgs/{org}"), None),
