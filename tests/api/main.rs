@@ -17,5 +17,6 @@ mod oauth;
 mod openapi;
 mod org_fixtures;
 mod orgs;
+mod review;
 mod skeleton;
 mod uptime;

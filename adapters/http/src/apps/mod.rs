@@ -15,7 +15,7 @@ use domain::apps::service::{AppError, AppService};
 use domain::apps::validation::{RegistrationInput, UpdateInput};
 use domain::apps::{App, PackageName, Permission};
 use domain::common::FieldErrors;
-use domain::review::{ReviewError, ReviewService};
+use domain::review::ReviewService;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -27,6 +27,7 @@ use self::dto::{
     TesterViewDoc, UpdateAppRequest, VisibilityRequest,
 };
 use crate::ApiError;
+use crate::admin::review_error;
 use crate::auth::OrgScope;
 
 /// The summary message of a refused body whose fields are listed in `fields`.
@@ -110,18 +111,6 @@ pub fn app_error(error: AppError) -> ApiError {
         }
         AppError::NotFound => ApiError::NotFound(message),
         AppError::Repo(cause) => ApiError::Internal(Box::new(cause)),
-    }
-}
-
-fn review_error(error: ReviewError) -> ApiError {
-    let message = error.to_string();
-    match error {
-        ReviewError::Forbidden | ReviewError::NotMember => ApiError::Forbidden(message),
-        ReviewError::NotFound => ApiError::NotFound(message),
-        ReviewError::NotesRequired => ApiError::bad_request("REVIEW_NOTES_REQUIRED", message),
-        ReviewError::IllegalTransition(_) => ApiError::conflict("ILLEGAL_TRANSITION", message),
-        ReviewError::Conflict => ApiError::conflict("CONFLICT", message),
-        ReviewError::Repo(cause) => ApiError::Internal(Box::new(cause)),
     }
 }
 
