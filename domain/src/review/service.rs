@@ -659,24 +659,6 @@ mod tests {
     }
 
     #[test]
-    fn a_review_by_a_member_of_the_apps_organization_is_recorded_as_a_self_review() {
-        let mut h = Harness::new()
-            .with_app(AppStoreStatus::Submitted)
-            .with_contact(None);
-        h.role = Some(OrgRole::Member);
-        echo_transition(&mut h.apps, |change| {
-            change.event.detail == Some(serde_json::json!({"selfReview": true}))
-        });
-        block_on(h.service().approve(&reviewer(), &package(), None)).unwrap();
-
-        let mut h = Harness::new()
-            .with_app(AppStoreStatus::Submitted)
-            .with_contact(None);
-        echo_transition(&mut h.apps, |change| change.event.detail.is_none());
-        block_on(h.service().reject(&reviewer(), &package(), Some("Needs work"))).unwrap();
-    }
-
-    #[test]
     fn approving_with_blank_notes_stores_no_notes() {
         let mut h = Harness::new()
             .with_app(AppStoreStatus::Submitted)
