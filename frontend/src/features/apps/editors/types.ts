@@ -4,7 +4,17 @@
  * added, a new permission on the first available type, a new hardware entry `REQUIRED`.
  */
 
-export const PERMISSION_TYPES = [
+import type {
+  HardwareLevel,
+  HardwareRequirement,
+  HardwareType,
+  Permission,
+  PermissionType,
+} from '../types';
+
+export type { HardwareLevel, HardwareRequirement, HardwareType, Permission, PermissionType };
+
+export const PERMISSION_TYPES: readonly PermissionType[] = [
   'MICROPHONE',
   'LOCATION',
   'BACKGROUND_LOCATION',
@@ -14,17 +24,11 @@ export const PERMISSION_TYPES = [
   'READ_NOTIFICATIONS',
   'POST_NOTIFICATIONS',
   'ALL',
-] as const;
-export type PermissionType = (typeof PERMISSION_TYPES)[number];
+];
 
 export type PermissionCategory = 'phone' | 'audio' | 'location' | 'calendar' | 'camera' | 'system';
 
-export interface Permission {
-  type: PermissionType;
-  description?: string | null;
-}
-
-export const HARDWARE_TYPES = [
+export const HARDWARE_TYPES: readonly HardwareType[] = [
   'CAMERA',
   'DISPLAY',
   'MICROPHONE',
@@ -33,15 +37,7 @@ export const HARDWARE_TYPES = [
   'BUTTON',
   'LIGHT',
   'WIFI',
-] as const;
-export type HardwareType = (typeof HARDWARE_TYPES)[number];
-export type HardwareLevel = 'REQUIRED' | 'OPTIONAL';
-
-export interface HardwareRequirement {
-  type: HardwareType;
-  level: HardwareLevel;
-  description?: string | null;
-}
+];
 
 /** What the add button reads when no type remains (specification §2). */
 export const ALL_ADDED_LABEL = 'All Added';
