@@ -11,10 +11,11 @@ import { useAppSelector } from '../../app/store';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
+import { AppsTable } from '../apps/list/AppsTable';
 import { selectAuthUser } from '../auth/authSlice';
 import { usePublicConfig } from '../publicConfig';
 
-/** `/dashboard` (spec §2): title, Create App, and the Getting Started card. */
+/** `/dashboard` (spec §2): title, Create App, the Getting Started card and the first three apps. */
 export function DashboardPage() {
   const config = usePublicConfig();
   const user = useAppSelector(selectAuthUser);
@@ -63,6 +64,7 @@ export function DashboardPage() {
           </Stack>
         </CardContent>
       </Card>
+      <AppsTable limit={3} viewAll />
     </Stack>
   );
 }
