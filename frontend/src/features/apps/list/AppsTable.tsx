@@ -288,7 +288,7 @@ function AppRow({ app, onAction }: { app: App; onAction: (kind: DialogKind) => v
         <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
           <StatusChip status={app.appStoreStatus} />
           {app.appStoreStatus === 'REJECTED' && (
-            <Tooltip title={app.reviewNotes ?? 'No notes were given.'}>
+            <Tooltip title={app.reviewNotes ?? 'No notes were given.'} describeChild>
               <Link
                 component={RouterLink}
                 to={paths.appEdit(app.packageName)}
