@@ -58,7 +58,7 @@ describe('editor rules', () => {
   });
 });
 
-describe('PermissionsEditor', () => {
+describe('PermissionsEditor', { timeout: 20_000 }, () => {
   it('opens a new row in edit mode on the first available type with an empty description', async () => {
     const user = userEvent.setup();
     render(<PermissionsHarness initial={[{ type: 'MICROPHONE', description: 'To listen' }]} />);
@@ -141,7 +141,7 @@ describe('PermissionsEditor', () => {
   });
 });
 
-describe('HardwareEditor', () => {
+describe('HardwareEditor', { timeout: 20_000 }, () => {
   it('adds a REQUIRED row in edit mode and changes its level', async () => {
     const user = userEvent.setup();
     render(<HardwareHarness initial={[]} />);

@@ -36,7 +36,7 @@ function ToolsHarness({ initial }: { initial: Tool[] }) {
 
 const current = <T,>() => JSON.parse(screen.getByTestId('value').textContent) as T[];
 
-describe('SettingsEditor', () => {
+describe('SettingsEditor', { timeout: 20_000 }, () => {
   it('adds a toggle and converts it to a slider with the 0 to 100 defaults, keeping key and label', async () => {
     const user = userEvent.setup();
     render(<SettingsHarness initial={[]} />);
@@ -119,7 +119,7 @@ describe('SettingsEditor', () => {
   });
 });
 
-describe('ToolsEditor', () => {
+describe('ToolsEditor', { timeout: 20_000 }, () => {
   it('builds a tool with comma-separated phrases and a string parameter with allowed values', async () => {
     const user = userEvent.setup();
     render(<ToolsHarness initial={[]} />);
@@ -150,7 +150,7 @@ describe('ToolsEditor', () => {
         },
       },
     ]);
-  }, 20_000);
+  });
 
   it('drops allowed values when a parameter stops being a string', async () => {
     const user = userEvent.setup();
