@@ -5,15 +5,20 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
 
 import { useAppSelector } from '../../app/store';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
-import { AppsTable } from '../apps/list/AppsTable';
 import { selectAuthUser } from '../auth/authSlice';
 import { usePublicConfig } from '../publicConfig';
+
+// The table and its dialogs load after the page itself, so that the dashboard shows at once.
+const AppsTable = lazy(async () => ({
+  default: (await import('../apps/list/AppsTable')).AppsTable,
+}));
 
 /** `/dashboard` (spec §2): title, Create App, the Getting Started card and the first three apps. */
 export function DashboardPage() {
@@ -64,7 +69,15 @@ export function DashboardPage() {
           </Stack>
         </CardContent>
       </Card>
-      <AppsTable limit={3} viewAll />
+      <Suspense
+        fallback={
+          <Stack sx={{ alignItems: 'center', py: 6 }} role="status" aria-live="polite">
+            <Typography>Loading Apps...</Typography>
+          </Stack>
+        }
+      >
+        <AppsTable limit={3} viewAll />
+      </Suspense>
     </Stack>
   );
 }
