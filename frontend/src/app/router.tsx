@@ -70,6 +70,12 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: routePatterns.appEdit,
+                lazy: async () => ({
+                  Component: (await import('../features/apps/edit/EditAppPage')).EditAppPage,
+                }),
+              },
+              {
                 path: routePatterns.orgSettings,
                 lazy: async () => ({
                   Component: (await import('../features/orgs/OrgSettingsPage')).OrgSettingsPage,

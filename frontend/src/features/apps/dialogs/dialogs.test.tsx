@@ -134,7 +134,7 @@ describe('share dialog', () => {
       }),
       http.post('*/api/dev/apps/:pkg/share', async ({ request }) => {
         await recordRequest(request, sent);
-        const { emails } = sent[sent.length - 1].body as { emails: string[] };
+        const { emails } = sent.at(-1)?.body as { emails: string[] };
         return HttpResponse.json({
           installUrl: `http://portal.test/install/${token}`,
           sharedWithEmails: emails,

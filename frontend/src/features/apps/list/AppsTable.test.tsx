@@ -54,12 +54,17 @@ describe('apps table', () => {
     const table = await screen.findByRole('table');
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(5);
-    expect(within(rows[1]).getByText('Weather')).toBeInTheDocument();
-    expect(within(rows[1]).getByText('com.acme.weather')).toBeInTheDocument();
-    expect(within(rows[1]).getByText('Development')).toBeInTheDocument();
-    expect(within(rows[2]).getByText('Rejected')).toBeInTheDocument();
-    expect(within(rows[3]).getByText('Published')).toBeInTheDocument();
-    expect(within(rows[4]).getByText('Submitted')).toBeInTheDocument();
+    const row = (index: number) => {
+      const found = rows[index];
+      if (!found) throw new Error(`no row ${index}`);
+      return within(found);
+    };
+    expect(row(1).getByText('Weather')).toBeInTheDocument();
+    expect(row(1).getByText('com.acme.weather')).toBeInTheDocument();
+    expect(row(1).getByText('Development')).toBeInTheDocument();
+    expect(row(2).getByText('Rejected')).toBeInTheDocument();
+    expect(row(3).getByText('Published')).toBeInTheDocument();
+    expect(row(4).getByText('Submitted')).toBeInTheDocument();
     expect(sent[0]).toMatchObject({ path: '/api/dev/apps', orgId: 'org-1', auth: 'Bearer core-1' });
   });
 
