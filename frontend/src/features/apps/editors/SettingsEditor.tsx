@@ -6,6 +6,7 @@ import {
   useSensor,
   useSensors,
   type DragEndEvent,
+  type UniqueIdentifier,
 } from '@dnd-kit/core';
 import {
   arrayMove,
@@ -87,6 +88,13 @@ export function SettingsEditor({ value, onChange, errors = {}, disabled = false 
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
+  const position = (id: UniqueIdentifier) => ids.indexOf(String(id)) + 1;
+  const describe = (id: UniqueIdentifier) => {
+    const index = ids.indexOf(String(id));
+    const setting = value[index];
+    return setting ? settingName(setting, index) : 'the setting';
+  };
+
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
     const from = ids.indexOf(String(active.id));
@@ -122,6 +130,20 @@ export function SettingsEditor({ value, onChange, errors = {}, disabled = false 
           collisionDetection={closestCenter}
           onDragEnd={onDragEnd}
           accessibility={{
+            announcements: {
+              onDragStart: ({ active }) =>
+                `Picked up ${describe(active.id)}, at position ${String(position(active.id))} of ${String(value.length)}.`,
+              onDragOver: ({ active, over }) =>
+                over
+                  ? `${describe(active.id)} is over position ${String(position(over.id))} of ${String(value.length)}.`
+                  : `${describe(active.id)} is no longer over a position.`,
+              onDragEnd: ({ active, over }) =>
+                over
+                  ? `Dropped ${describe(active.id)} at position ${String(position(over.id))} of ${String(value.length)}.`
+                  : `Dropped ${describe(active.id)}.`,
+              onDragCancel: ({ active }) =>
+                `Moving ${describe(active.id)} was cancelled; it stays at position ${String(position(active.id))}.`,
+            },
             screenReaderInstructions: {
               draggable:
                 'To reorder a setting, press Space or Enter on its handle, move it with the arrow keys, and press Space or Enter again to drop it. Press Escape to cancel.',
