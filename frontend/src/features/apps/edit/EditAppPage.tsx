@@ -311,7 +311,7 @@ function EditAppForm({ app, orgId, orgs }: FormProps) {
 
   return (
     <>
-      <Card variant="outlined">
+      <Card variant="outlined" sx={{ overflow: 'visible' }}>
         <CardContent>
           <Stack
             component="form"
@@ -513,7 +513,7 @@ function EditAppForm({ app, orgId, orgs }: FormProps) {
               )}
               <Box>
                 <Button
-                  color="warning"
+                  variant="outlined"
                   onClick={() => {
                     setDialog('move');
                   }}
@@ -533,21 +533,35 @@ function EditAppForm({ app, orgId, orgs }: FormProps) {
             <Section title="Review History" id="edit-app-history">
               <ReviewHistory orgId={orgId} packageName={app.packageName} />
             </Section>
-            {banner && (
-              <Alert
-                severity={banner.severity}
-                role={banner.severity === 'error' ? 'alert' : 'status'}
-              >
-                {banner.text}
-              </Alert>
-            )}
-            <Stack direction="row" spacing={2}>
-              <Button type="submit" variant="contained" disabled={saving || uploading}>
-                {saving ? 'Saving...' : 'Save Changes'}
-              </Button>
-              <Button component={RouterLink} to={paths.apps} disabled={saving}>
-                Back
-              </Button>
+            {/* Save stays in reach on this long form. */}
+            <Stack
+              spacing={1.5}
+              sx={{
+                position: 'sticky',
+                bottom: 0,
+                zIndex: 2,
+                bgcolor: 'background.paper',
+                borderTop: 1,
+                borderColor: 'divider',
+                py: 2,
+              }}
+            >
+              {banner && (
+                <Alert
+                  severity={banner.severity}
+                  role={banner.severity === 'error' ? 'alert' : 'status'}
+                >
+                  {banner.text}
+                </Alert>
+              )}
+              <Stack direction="row" spacing={2}>
+                <Button type="submit" variant="contained" disabled={saving || uploading}>
+                  {saving ? 'Saving...' : 'Save Changes'}
+                </Button>
+                <Button component={RouterLink} to={paths.apps} disabled={saving}>
+                  Back
+                </Button>
+              </Stack>
             </Stack>
           </Stack>
         </CardContent>
@@ -581,7 +595,7 @@ function EditAppForm({ app, orgId, orgs }: FormProps) {
           </Button>
           <Button
             variant="contained"
-            color="warning"
+            color="error"
             onClick={() => {
               setConfirmAdded(null);
               void save(normalised(values));

@@ -149,7 +149,7 @@ function MoveAppDialogBody({ onClose, orgId, packageName, appName, orgs }: Props
             </Button>
             <Button
               variant="contained"
-              color="warning"
+              color="error"
               onClick={() => void confirm()}
               disabled={isLoading}
               startIcon={isLoading ? <CircularProgress size={16} color="inherit" /> : undefined}

@@ -69,7 +69,7 @@ export function ReviewHistory({ orgId, packageName }: { orgId: string; packageNa
               <Typography sx={{ fontWeight: 500 }}>
                 {kindLabels[entry.kind] ?? entry.kind}
               </Typography>
-              {entry.selfReview && <Chip size="small" color="warning" label="Self-review" />}
+              {entry.selfReview && <Chip size="small" variant="outlined" label="Self-review" />}
             </Stack>
             <Typography variant="body2" color="text.secondary">
               {formatDateTime(entry.at)} by {entry.actorEmail}

@@ -11,7 +11,6 @@ import {
 import {
   arrayMove,
   SortableContext,
-  sortableKeyboardCoordinates,
   useSortable,
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
@@ -46,6 +45,7 @@ import {
 } from '../config/settings';
 import type { SelectOption, Setting, SettingType, SettingValue } from '../types';
 import { NumberField } from './fields';
+import { oneRowAtATime } from './keyboardCoordinates';
 import { omit, secondsToTime, timeToSeconds } from './time';
 
 interface Props {
@@ -85,7 +85,7 @@ export function SettingsEditor({ value, onChange, errors = {}, disabled = false 
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 8 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+    useSensor(KeyboardSensor, { coordinateGetter: oneRowAtATime, scrollBehavior: 'auto' }),
   );
 
   const position = (id: UniqueIdentifier) => ids.indexOf(String(id)) + 1;
