@@ -117,7 +117,7 @@ describe('Edit App page', { timeout: 20_000 }, () => {
       body: {
         name: 'Weather Pro',
         publicUrl: 'https://weather.acme.test',
-        webviewURL: null,
+        webviewURL: '',
         appType: 'background',
         settings: [],
         tools: [],

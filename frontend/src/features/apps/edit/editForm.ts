@@ -85,16 +85,18 @@ export function validateEditApp(values: EditAppValues): EditAppErrors {
   return errors;
 }
 
-/** The `PUT` body (only the fields the server writes). */
+/**
+ * The `PUT` body (only the fields the server writes). The webview URL is always sent as text: the server
+ * reads `null` as "unchanged" and an empty string as "cleared".
+ */
 export function updateBody(values: EditAppValues): UpdateAppRequest {
-  const webview = normaliseUrl(values.webviewURL);
   return {
     name: values.name.trim(),
     description: values.description.trim(),
     onboardingInstructions: values.onboardingInstructions.trim(),
     publicUrl: normaliseUrl(values.publicUrl),
     logoURL: values.logoURL.trim(),
-    webviewURL: webview || null,
+    webviewURL: normaliseUrl(values.webviewURL),
     appType: values.appType,
     settings: values.settings,
     tools: values.tools,
