@@ -26,7 +26,7 @@ function Harness({ initial }: { initial: string }) {
   );
 }
 
-describe('image upload', () => {
+describe('image upload', { timeout: 20000 }, () => {
   it('replaces the current image, sending its id with the organization and the token', async () => {
     const seen: { replace: FormDataEntryValue | null; org: string | null; auth: string | null }[] =
       [];

@@ -6,7 +6,7 @@ import { makeStore } from '../../app/store';
 import { renderRoute } from '../../testing/render';
 import { server } from '../../testing/server';
 
-describe('tester page', () => {
+describe('tester page', { timeout: 20000 }, () => {
   it('shows the shared app to someone signed out', async () => {
     server.use(
       http.get('*/api/install/:token', ({ params }) =>

@@ -23,7 +23,7 @@ import { COPY_INDICATOR_MS } from './useCopyToClipboard';
 const APP = testApp();
 const NEW_KEY = 'dp_live_0123456789abcdefghijklmnopqrstuvwxyz';
 
-describe('API key dialog', () => {
+describe('API key dialog', { timeout: 20000 }, () => {
   it('regenerates after a warning, shows the new key once and copies it', async () => {
     const sent: SentRequest[] = [];
     server.use(
@@ -123,7 +123,7 @@ describe('API key dialog', () => {
   });
 });
 
-describe('share dialog', () => {
+describe('share dialog', { timeout: 20000 }, () => {
   function serveShare() {
     const sent: SentRequest[] = [];
     let token = 'tok-1';
@@ -233,7 +233,7 @@ describe('share dialog', () => {
   });
 });
 
-describe('delete dialog', () => {
+describe('delete dialog', { timeout: 20000 }, () => {
   it('shows the failure and stays open', async () => {
     server.use(
       http.delete('*/api/dev/apps/:pkg', () =>
@@ -273,7 +273,7 @@ describe('delete dialog', () => {
   });
 });
 
-describe('publish dialog', () => {
+describe('publish dialog', { timeout: 20000 }, () => {
   it('lists the checklist and submits, with the success toast text', async () => {
     serveOrgs();
     const sent: SentRequest[] = [];

@@ -41,7 +41,7 @@ const TIMER = testApp({
 });
 const QUIZ = testApp({ packageName: 'com.acme.quiz', name: 'Quiz', appStoreStatus: 'SUBMITTED' });
 
-describe('apps table', () => {
+describe('apps table', { timeout: 20000 }, () => {
   it('shows Loading Apps... and then the apps of the current organization with their status', async () => {
     serveOrgs();
     const sent = serveApps(async () => {
