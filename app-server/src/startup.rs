@@ -63,8 +63,9 @@ impl Application {
             images: http_adapter::images::ImagesApi(std::sync::Arc::new(crate::media::service(
                 config,
                 &db,
-                image_store,
+                image_store.clone(),
             ))),
+            apps: crate::apps::wire(config, &db, image_store),
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();

@@ -10,9 +10,14 @@ use std::fmt;
 /// An error answered to a client. 5xx variants log their cause and answer a generic message.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// 400: the request is malformed or a rule refused it.
+    /// 400: the request is malformed or a rule refused it; `fields` (field or path → message) when the rule
+    /// names fields (the app calls' `VALIDATION`).
     #[error("{message}")]
-    BadRequest { code: &'static str, message: String },
+    BadRequest {
+        code: &'static str,
+        message: String,
+        fields: Option<BTreeMap<String, String>>,
+    },
     /// 401: no valid session.
     #[error("{0}")]
     Unauthorized(String),
@@ -22,9 +27,14 @@ pub enum ApiError {
     /// 404: nothing there (or nothing the caller may know exists).
     #[error("{0}")]
     NotFound(String),
-    /// 409: the state does not allow it (duplicate, illegal transition, only admin…).
+    /// 409: the state does not allow it (duplicate, illegal transition, only admin…); `fields` when a field
+    /// is the cause (a taken package name).
     #[error("{message}")]
-    Conflict { code: &'static str, message: String },
+    Conflict {
+        code: &'static str,
+        message: String,
+        fields: Option<BTreeMap<String, String>>,
+    },
     /// 413: the body is too large.
     #[error("{0}")]
     PayloadTooLarge(String),
@@ -61,6 +71,7 @@ impl ApiError {
         Self::BadRequest {
             code,
             message: message.into(),
+            fields: None,
         }
     }
 
@@ -68,7 +79,19 @@ impl ApiError {
         Self::Conflict {
             code,
             message: message.into(),
+            fields: None,
         }
+    }
+
+    /// The same error naming the fields at fault (400, 409 and 422 answer them; other kinds ignore them).
+    #[must_use]
+    pub fn with_fields(mut self, named: BTreeMap<String, String>) -> Self {
+        match &mut self {
+            Self::BadRequest { fields, .. } | Self::Conflict { fields, .. } => *fields = Some(named),
+            Self::Validation { fields, .. } => *fields = named,
+            _ => {}
+        }
+        self
     }
 
     /// The machine-readable code of the envelope.
@@ -112,6 +135,7 @@ impl ResponseError for ApiError {
         }
         let fields = match self {
             Self::Validation { fields, .. } => Some(fields),
+            Self::BadRequest { fields, .. } | Self::Conflict { fields, .. } => fields.as_ref(),
             _ => None,
         };
         let mut response = HttpResponse::build(self.status_code());
@@ -213,6 +237,18 @@ mod tests {
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(body["code"], "VALIDATION_FAILED");
         assert_eq!(body["fields"]["name"], "Display name is required");
+    }
+
+    #[tokio::test]
+    async fn a_bad_request_or_conflict_may_name_its_fields() {
+        let fields = BTreeMap::from([("packageName".to_owned(), "taken".to_owned())]);
+        let (status, body) =
+            body_of(ApiError::conflict("PACKAGE_NAME_TAKEN", "taken").with_fields(fields)).await;
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(body["fields"]["packageName"], "taken");
+        let (status, body) = body_of(ApiError::bad_request("NO_ORGANIZATION", "x")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body.get("fields").is_none());
     }
 
     #[tokio::test]

@@ -1,6 +1,7 @@
 //! The HTTP adapter: routes, the JSON error envelope of PRODUCT.md §6, security headers and the built
 //! web UI (with the single-page-app fallback).
 
+pub mod apps;
 pub mod auth;
 pub mod client_ip;
 pub mod error;
@@ -34,6 +35,8 @@ pub struct HttpState {
     pub orgs: orgs::OrgsApi,
     /// The image use cases (`/api/dev/images`, `/api/images`).
     pub images: images::ImagesApi,
+    /// Apps, their keys, sharing and review history (`/api/dev/apps`, `/api/permissions`, `/api/install`).
+    pub apps: apps::AppsApi,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -64,6 +67,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
                     .configure(auth::routes)
                     .configure(orgs::routes(state.orgs.clone()))
                     .configure(images::routes)
+                    .configure(apps::routes(state.apps.clone()))
                     .default_service(web::to(system::api_not_found)),
             )
             .configure(spa::configure(frontend_dir));

@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use serde_json::json;
+
 use super::emails::{approved_email, rejected_email};
 use super::{AdminStats, ReviewEvent, ReviewEventKind, ReviewRepository, ReviewedApp};
 use crate::apps::ports::{AppRepository, OrgProfileLookup, ReviewStamp, StatusChange};
@@ -277,7 +279,13 @@ impl ReviewService {
         emails: Vec<crate::mail::OutgoingEmail>,
     ) -> Result<App, ReviewError> {
         let now = self.clock.now();
-        let event = ReviewEvent::new(self.secrets.as_ref(), app, kind, caller, now).with_notes(notes.clone());
+        let mut event =
+            ReviewEvent::new(self.secrets.as_ref(), app, kind, caller, now).with_notes(notes.clone());
+        // A review by a member of the app's own organization is allowed, and recorded as a self-review
+        // (PRODUCT.md §4).
+        if self.members.role_of(app.org_id, caller.user_id).await?.is_some() {
+            event = event.with_detail(json!({ "selfReview": true }));
+        }
         let change = StatusChange {
             to,
             review: Some(ReviewStamp {
@@ -479,6 +487,24 @@ mod tests {
         });
         let app = block_on(h.service().approve(&who, &package(), Some(" Looks great "))).unwrap();
         assert_eq!(app.app_store_status, AppStoreStatus::Published);
+    }
+
+    #[test]
+    fn a_review_by_a_member_of_the_apps_organization_is_recorded_as_a_self_review() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(None);
+        h.role = Some(OrgRole::Member);
+        echo_transition(&mut h.apps, |change| {
+            change.event.detail == Some(serde_json::json!({"selfReview": true}))
+        });
+        block_on(h.service().approve(&reviewer(), &package(), None)).unwrap();
+
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(None);
+        echo_transition(&mut h.apps, |change| change.event.detail.is_none());
+        block_on(h.service().reject(&reviewer(), &package(), Some("Needs work"))).unwrap();
     }
 
     #[test]

@@ -188,7 +188,7 @@ impl AppRepository for DieselAppRepository {
         org: OrgId,
         app: &App,
         expected_status: AppStoreStatus,
-        event: Option<ReviewEvent>,
+        events: Vec<ReviewEvent>,
     ) -> Result<(), RepoError> {
         let edit = AppEdit::from_app(app)?;
         let package = app.package_name.as_str().to_owned();
@@ -211,7 +211,7 @@ impl AppRepository for DieselAppRepository {
                 if changed == 0 {
                     return Err(RepoError::Conflict(STATUS_CONFLICT.to_owned()));
                 }
-                if let Some(event) = &event {
+                for event in &events {
                     insert_event(conn, event)?;
                 }
                 Ok(())
@@ -426,6 +426,34 @@ impl AppRepository for DieselAppRepository {
                     .execute(conn)
                     .map_err(db_error("storing an app's share token", "share_token"))?;
                 Ok(token)
+            })
+            .await
+    }
+
+    async fn replace_share_token(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        token: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        let package = package.as_str().to_owned();
+        let token = token.to_owned();
+        self.db
+            .write(move |conn| {
+                lock_in_org(conn, &org.to_string(), &package)?;
+                diesel::delete(app_share_tokens::table.filter(app_share_tokens::package_name.eq(&package)))
+                    .execute(conn)
+                    .map_err(backend("removing an app's share token"))?;
+                diesel::insert_into(app_share_tokens::table)
+                    .values((
+                        app_share_tokens::package_name.eq(&package),
+                        app_share_tokens::token.eq(&token),
+                        app_share_tokens::created_at.eq(to_millis(at)),
+                    ))
+                    .execute(conn)
+                    .map_err(db_error("storing an app's share token", "share_token"))?;
+                Ok(())
             })
             .await
     }
