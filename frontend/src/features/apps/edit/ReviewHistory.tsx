@@ -13,13 +13,16 @@ const kindLabels: Record<string, string> = {
   submitted: 'Submitted for review',
   approved: 'Approved',
   rejected: 'Rejected',
-  edited_after_approval: 'Edited',
+  edited: 'Edited while waiting for review',
+  edited_after_approval: 'Edited after approval',
+  resubmitted: 'Sent back to review (permission added)',
   moved: 'Moved to another organization',
 };
 
-function changedFields(entry: AppHistoryEntry): string[] {
-  const fields = entry.detail?.changedFields;
-  return Array.isArray(fields) ? fields.filter((f): f is string => typeof f === 'string') : [];
+/** A list of texts in the entry's detail (`changedFields`, `addedPermissions`). */
+function detailList(entry: AppHistoryEntry, name: string): string[] {
+  const list = entry.detail?.[name];
+  return Array.isArray(list) ? list.filter((f): f is string => typeof f === 'string') : [];
 }
 
 /** The app's review history, newest first, with the reviewers' notes. */
@@ -57,7 +60,8 @@ export function ReviewHistory({ orgId, packageName }: { orgId: string; packageNa
   return (
     <Stack component="ol" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
       {[...data].reverse().map((entry) => {
-        const fields = changedFields(entry);
+        const fields = detailList(entry, 'changedFields');
+        const added = detailList(entry, 'addedPermissions');
         return (
           <Stack
             component="li"
@@ -76,6 +80,9 @@ export function ReviewHistory({ orgId, packageName }: { orgId: string; packageNa
             </Typography>
             {fields.length > 0 && (
               <Typography variant="body2">Changed: {fields.join(', ')}</Typography>
+            )}
+            {added.length > 0 && (
+              <Typography variant="body2">Permissions added: {added.join(', ')}</Typography>
             )}
             {entry.notes && (
               <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>
