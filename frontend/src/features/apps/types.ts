@@ -1,33 +1,38 @@
+import type {
+  AppDoc,
+  AppStoreStatusDoc,
+  AppTypeDoc,
+  HardwareLevelDoc,
+  HardwareTypeDoc,
+  HistoryEntryDoc,
+  PermissionTypeDoc,
+  RegisterAppDoc,
+  TesterViewDoc,
+  UpdateAppDoc,
+} from '../../api/types';
+
 /**
- * The apps API's wire shapes (the domain `App` serialization, spec §3). Hand-written to match the
- * contract until the generated OpenAPI types name them; then these become aliases of `src/api/types.ts`.
+ * The apps API's wire shapes (the domain `App` serialization, spec §3). The enums are the generated
+ * OpenAPI types (`src/api/types.ts`); the records are written out here because the OpenAPI document
+ * describes settings and tools only as objects and marks fields the server always sends as optional. The
+ * checks at the end of this file fail to compile when these and the generated types drift apart.
  */
 
-export type AppStoreStatus = 'DEVELOPMENT' | 'SUBMITTED' | 'PUBLISHED' | 'REJECTED';
+export type AppStoreStatus = AppStoreStatusDoc;
 
 /** `background` apps run alongside others; one `standard` ("Foreground App") runs at a time. */
-export type AppType = 'background' | 'standard';
+export type AppType = AppTypeDoc;
 
-export type PermissionType =
-  | 'MICROPHONE'
-  | 'LOCATION'
-  | 'BACKGROUND_LOCATION'
-  | 'CALENDAR'
-  | 'CAMERA'
-  | 'NOTIFICATIONS'
-  | 'READ_NOTIFICATIONS'
-  | 'POST_NOTIFICATIONS'
-  | 'ALL';
+export type PermissionType = PermissionTypeDoc;
 
 export interface Permission {
   type: PermissionType;
   description?: string;
 }
 
-export type HardwareType =
-  'CAMERA' | 'DISPLAY' | 'MICROPHONE' | 'SPEAKER' | 'IMU' | 'BUTTON' | 'LIGHT' | 'WIFI';
+export type HardwareType = HardwareTypeDoc;
 
-export type HardwareLevel = 'REQUIRED' | 'OPTIONAL';
+export type HardwareLevel = HardwareLevelDoc;
 
 export interface HardwareRequirement {
   type: HardwareType;
@@ -176,7 +181,8 @@ export type ReviewEventKindName =
 /** One entry of `GET /api/dev/apps/{pkg}/history` (oldest first). */
 export interface AppHistoryEntry {
   id: string;
-  kind: ReviewEventKindName;
+  /** A `ReviewEventKindName`; a newer server may send others. */
+  kind: string;
   at: string;
   actorEmail: string;
   notes?: string | null;
@@ -199,3 +205,17 @@ export interface TesterView {
 
 /** The exported configuration file (`GET /api/dev/apps/{pkg}/config`), read as JSON. */
 export type AppConfigFile = Record<string, unknown>;
+
+// Compile-time checks against the generated OpenAPI types: what the server answers must fit these shapes
+// (fields and enums), and what the screens send must fit the documented request bodies.
+type Fits<A, B> = [A] extends [B] ? true : false;
+type Check<T extends true> = T;
+type Untyped = 'settings' | 'tools';
+export type AppFitsDoc = Check<Fits<Omit<App, Untyped>, Omit<AppDoc, Untyped>>>;
+export type DocFieldsAreApps = Check<Fits<keyof AppDoc, keyof App>>;
+export type TesterViewFitsDoc = Check<Fits<TesterView, TesterViewDoc>>;
+export type RegisterFitsDoc = Check<Fits<RegisterAppRequest, RegisterAppDoc>>;
+export type UpdateFitsDoc = Check<
+  Fits<Omit<UpdateAppRequest, Untyped>, Omit<UpdateAppDoc, Untyped>>
+>;
+export type HistoryFitsDoc = Check<Fits<keyof HistoryEntryDoc, keyof AppHistoryEntry>>;
