@@ -4,7 +4,8 @@
 // imports the file back and saves; adding a permission to a published app warns that it goes back to
 // review. Each screen is scanned with axe-core and photographed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -28,7 +29,9 @@ let browser;
 
 before(async () => {
   smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url });
+  // PORTAL_FRONTEND_DIR, when set, serves another build of the web UI than frontend/dist.
+  const frontend = process.env.PORTAL_FRONTEND_DIR;
+  portal = await startPortal({ SMTP_URL: smtp.url, ...(frontend ? { PORTAL_FRONTEND_DIR: frontend } : {}) });
   browser = await launchBrowser();
 });
 
@@ -38,6 +41,39 @@ after(async () => {
   await portal?.stop();
   await smtp?.stop();
 });
+
+/**
+ * The portal's SQLite file: the harness's `databasePath` when it has one, else the working directory of
+ * the app-server process bound to the portal's port (the harness starts it in its data directory).
+ */
+function databasePath() {
+  if (portal.databasePath) return portal.databasePath;
+  const bind = `PORTAL_BIND=${new URL(portal.url).host}`;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      if (environ.includes(bind)) return join(readlinkSync(`/proc/${pid}/cwd`), 'portal.db');
+    } catch {
+      // Not ours, or gone.
+    }
+  }
+  throw new Error(`no app-server process with ${bind}`);
+}
+
+/** One SQL statement on the portal's database (what no API may do, such as publishing without a review). */
+function sqlite(sql, params) {
+  if (harness.sqliteRun) return harness.sqliteRun(databasePath(), sql, params);
+  const script =
+    'import json, sqlite3, sys\n' +
+    'db = sqlite3.connect(sys.argv[1], timeout=10)\n' +
+    'changed = db.execute(sys.argv[2], json.loads(sys.argv[3])).rowcount\n' +
+    'db.commit()\n' +
+    'print(changed)\n';
+  const out = execFileSync('python3', ['-c', script, databasePath(), sql, JSON.stringify(params)], {
+    encoding: 'utf8',
+  });
+  return Number(out.trim());
+}
 
 async function expectNoSeriousA11yViolations(page, screen) {
   const violations = await seriousA11yViolations(page);
@@ -78,8 +114,8 @@ async function addSetting(page, type, key, label) {
     await row.getByRole('combobox', { name: 'Type' }).click();
     await page.getByRole('option', { name: type, exact: true }).click();
   }
-  await row.getByRole('textbox', { name: 'Key' }).fill(key);
-  await row.getByRole('textbox', { name: 'Label' }).fill(label);
+  await row.getByRole('textbox', { name: 'Key', exact: true }).fill(key);
+  await row.getByRole('textbox', { name: 'Label', exact: true }).fill(label);
   return row;
 }
 
@@ -238,17 +274,14 @@ describe('edit app journey', () => {
     await expectNoSeriousA11yViolations(page, 'import confirmation');
     await importDialog.getByRole('button', { name: 'Import' }).click();
     await page.getByText('Configuration imported successfully! Remember to save changes.').waitFor();
+    await importDialog.waitFor({ state: 'hidden' });
     assert.equal(await page.getByLabel(/Display Name/).inputValue(), 'Weather Pro');
     assert.deepEqual(await settingLabels(page), ['Units', 'Metric units', 'Volume']);
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByText('App updated successfully').waitFor();
 
     // A published app: adding a permission warns that it goes back to review.
-    const changed = harness.sqliteRun(
-      portal.databasePath,
-      "UPDATE apps SET app_store_status = 'PUBLISHED' WHERE package_name = ?",
-      [PKG],
-    );
+    const changed = sqlite("UPDATE apps SET app_store_status = 'PUBLISHED' WHERE package_name = ?", [PKG]);
     assert.equal(changed, 1);
     await page.reload();
     await page.getByLabel(/Display Name/).waitFor();
