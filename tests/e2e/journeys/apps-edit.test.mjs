@@ -280,6 +280,21 @@ describe('edit app journey', () => {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByText('App updated successfully').waitFor();
 
+    // The share and API key dialogs open from their sections.
+    await page.getByRole('region', { name: 'Share with Testers' }).getByRole('button', { name: 'Share with Testers' }).click();
+    const share = page.getByRole('dialog', { name: 'Share Weather Pro with Testers' });
+    const link = await share.getByLabel('Install link').inputValue();
+    assert.match(link, /\/install\/[^/]+$/);
+    await screenshot(page, 'apps-edit-share');
+    await expectNoSeriousA11yViolations(page, 'share dialog');
+    await share.getByRole('button', { name: 'Close' }).click();
+    await share.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Manage API Key' }).click();
+    const key = page.getByRole('dialog', { name: 'API Key for Weather Pro' });
+    await key.getByRole('button', { name: 'Regenerate API Key' }).waitFor();
+    await key.getByRole('button', { name: 'Close' }).click();
+    await key.waitFor({ state: 'hidden' });
+
     // A published app: adding a permission warns that it goes back to review.
     const changed = sqlite("UPDATE apps SET app_store_status = 'PUBLISHED' WHERE package_name = ?", [PKG]);
     assert.equal(changed, 1);
