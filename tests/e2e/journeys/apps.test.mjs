@@ -92,6 +92,10 @@ async function newPage({ clipboard = false } = {}) {
 }
 
 async function expectNoSeriousA11yViolations(page, screen) {
+  // A dialog fading in has partial opacity, which axe reads as low contrast: scan once transitions end.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
+  );
   const violations = await seriousA11yViolations(page);
   assert.deepEqual(violations, [], `${screen}: accessibility violations`);
 }

@@ -149,7 +149,7 @@ function ApiKeyDialogBody({
       <DialogActions>
         {step === 'view' && (
           <Button
-            color="warning"
+            color="error"
             onClick={() => {
               setFailure(null);
               setStep('confirm');
@@ -169,7 +169,7 @@ function ApiKeyDialogBody({
               Cancel
             </Button>
             <Button
-              color="warning"
+              color="error"
               variant="contained"
               onClick={() => void confirmRegenerate()}
               disabled={isLoading}

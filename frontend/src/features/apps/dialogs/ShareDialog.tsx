@@ -251,7 +251,7 @@ function ShareDialogBody({ onClose, orgId, app }: ShareDialogProps) {
       <DialogActions>
         {!confirmingReset && (
           <Button
-            color="warning"
+            color="error"
             onClick={() => {
               setNote(null);
               setConfirmingReset(true);
