@@ -311,6 +311,9 @@ describe('edit app journey', () => {
     await warning.getByRole('button', { name: 'Save and Resubmit' }).click();
     await page.getByText('App updated successfully').waitFor();
     await page.getByRole('region', { name: 'App Status' }).getByText('Submitted').waitFor();
+    const history = page.getByRole('region', { name: 'Review History' });
+    await history.getByText('Sent back to review (permission added)').waitFor();
+    await history.getByText('Permissions added: LOCATION').waitFor();
 
     // The move dialog: its warnings and the missing target.
     await page.getByRole('button', { name: 'Move to Another Organization' }).click();
