@@ -1,8 +1,9 @@
 // Edit App journey in a real Chromium against a real portal (spec §2 Edit App, §4, §5, §8): a developer
 // edits every section of a new app, adds settings of several types and reorders them with the keyboard,
 // adds an AI tool, saves and sees it all again after a reload, exports the configuration, changes the form,
-// imports the file back and saves; adding a permission to a published app warns that it goes back to
-// review. Each screen is scanned with axe-core and photographed.
+// imports the file back and saves; opens the share and API key dialogs; adding a permission to a published
+// app warns that it goes back to review; finally the app moves to an organization made from the move
+// dialog. Each screen is scanned with axe-core and photographed.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -323,7 +324,16 @@ describe('edit app journey', () => {
     await move.getByText('Please select a target organization').waitFor();
     await screenshot(page, 'apps-edit-move');
     await expectNoSeriousA11yViolations(page, 'move dialog');
-    await move.getByRole('button', { name: 'Cancel' }).click();
+    // A new organization made from the dialog becomes the target; the app moves and the list follows.
+    await move.getByRole('button', { name: 'Create New Organization' }).click();
+    const create = page.getByRole('dialog', { name: 'Create New Organization' });
+    await create.getByLabel(/Organization name/).fill('Weather Labs');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await create.waitFor({ state: 'hidden' });
+    assert.match(await move.getByRole('combobox', { name: 'Target organization' }).textContent(), /Weather Labs/);
+    await move.getByRole('button', { name: 'Move App' }).click();
+    await move.getByText('App moved to new organization successfully').waitFor();
+    await page.waitForURL(`${portal.url}/apps`);
 
     await context.close();
   });
