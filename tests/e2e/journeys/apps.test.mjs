@@ -91,11 +91,22 @@ async function newPage({ clipboard = false } = {}) {
   return context.newPage();
 }
 
-async function expectNoSeriousA11yViolations(page, screen) {
-  // A dialog fading in has partial opacity, which axe reads as low contrast: scan once transitions end.
+/** Waits for CSS transitions (dialogs and menus fading) to end. */
+async function settled(page) {
   await page.waitForFunction(() =>
     document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
   );
+}
+
+/** A screenshot once the page is still. */
+async function shot(page, name) {
+  await settled(page);
+  await screenshot(page, name);
+}
+
+async function expectNoSeriousA11yViolations(page, screen) {
+  // A dialog fading in has partial opacity, which axe reads as low contrast: scan once transitions end.
+  await settled(page);
   const violations = await seriousA11yViolations(page);
   assert.deepEqual(violations, [], `${screen}: accessibility violations`);
 }
@@ -127,7 +138,7 @@ describe('app journeys', () => {
     await ada.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
     await ada.getByText('Get started by creating your first app').waitFor();
     await ada.getByText('No apps to display').waitFor();
-    await screenshot(ada, 'apps-dashboard-empty');
+    await shot(ada, 'apps-dashboard-empty');
     await expectNoSeriousA11yViolations(ada, 'dashboard (no apps)');
 
     // Create App: every required field is checked first.
@@ -144,7 +155,7 @@ describe('app journeys', () => {
     ]) {
       await ada.getByText(message).waitFor();
     }
-    await screenshot(ada, 'apps-create-errors');
+    await shot(ada, 'apps-create-errors');
     await expectNoSeriousA11yViolations(ada, 'create app (errors)');
 
     await ada.getByLabel(/Package Name/).fill('Com.Acme.Weather');
@@ -166,7 +177,7 @@ describe('app journeys', () => {
     await ada.getByRole('img', { name: 'App logo preview' }).waitFor();
     await ada.getByRole('radio', { name: /Foreground App/ }).check();
     await ada.getByRole('button', { name: 'Add Permission' }).click();
-    await screenshot(ada, 'apps-create-filled');
+    await shot(ada, 'apps-create-filled');
     await ada.getByRole('button', { name: 'Create App' }).click();
 
     // The key is shown once and copied.
@@ -177,7 +188,7 @@ describe('app journeys', () => {
     assert.ok(key.length > 10, `a key longer than 10 characters: ${key}`);
     await keyDialog.getByText('Copied to clipboard').waitFor();
     assert.equal(await ada.evaluate(() => navigator.clipboard.readText()), key);
-    await screenshot(ada, 'apps-create-key');
+    await shot(ada, 'apps-create-key');
     await expectNoSeriousA11yViolations(ada, 'API key dialog');
     await keyDialog.getByRole('button', { name: 'Close' }).click();
     await ada.waitForURL(`**/apps/${PACKAGE}/edit`);
@@ -191,7 +202,7 @@ describe('app journeys', () => {
     await ada.getByText('No apps match your search criteria').waitFor();
     await ada.getByRole('textbox', { name: 'Search your apps' }).fill('WEATHER');
     await row.waitFor();
-    await screenshot(ada, 'apps-list');
+    await shot(ada, 'apps-list');
     await expectNoSeriousA11yViolations(ada, 'my apps');
 
     // Share: the link opens the tester page for someone signed out.
@@ -207,7 +218,7 @@ describe('app journeys', () => {
     await share.getByLabel('Tester email').press('Enter');
     await share.getByRole('button', { name: 'Save Testers' }).click();
     await share.getByText('Tester list saved').waitFor();
-    await screenshot(ada, 'apps-share');
+    await shot(ada, 'apps-share');
     await expectNoSeriousA11yViolations(ada, 'share dialog');
     await share.getByRole('button', { name: 'Close' }).click();
 
@@ -217,10 +228,62 @@ describe('app journeys', () => {
     await tester.getByText('Say "weather" to hear the forecast.').waitFor();
     await tester.getByText('Foreground App').waitFor();
     await tester.getByText('Microphone').waitFor();
-    await screenshot(tester, 'apps-tester-page');
+    await shot(tester, 'apps-tester-page');
     await expectNoSeriousA11yViolations(tester, 'tester page');
     await tester.goto(`${portal.url}/install/not-a-token`);
     await tester.getByRole('heading', { name: 'Test link not found' }).waitFor();
+
+    // Resetting the link retires the old one at once.
+    await rowAction(ada, 'Weather', 'Share with Testers');
+    const again = ada.getByRole('dialog', { name: 'Share Weather with Testers' });
+    await again.getByTestId('install-url').waitFor();
+    await again.getByRole('button', { name: 'Reset Link' }).click();
+    await again.getByText(/The current link stops working at once/).waitFor();
+    await again.getByRole('alert').getByRole('button', { name: 'Reset Link' }).click();
+    await again.getByText('A new link was made. The old link no longer works.').waitFor();
+    const newInstallUrl = await again.getByTestId('install-url').inputValue();
+    assert.notEqual(newInstallUrl, installUrl);
+    await again.getByRole('button', { name: 'Close' }).click();
+    await tester.goto(installUrl);
+    await tester.getByRole('heading', { name: 'Test link not found' }).waitFor();
+    await tester.goto(newInstallUrl);
+    await tester.getByRole('heading', { level: 1, name: 'Weather' }).waitFor();
+
+    // A new key from the list: shown once, and different.
+    await rowAction(ada, 'Weather', 'Manage API Key');
+    const manage = ada.getByRole('dialog', { name: 'API Key for Weather' });
+    await manage.getByRole('button', { name: 'Regenerate API Key' }).click();
+    await manage.getByText(/current key stops working at once/).waitFor();
+    await manage.getByRole('button', { name: 'Yes, Regenerate' }).click();
+    await manage.getByText('API key regenerated successfully').waitFor();
+    const newKey = await manage.getByTestId('api-key').inputValue();
+    assert.ok(newKey.length > 10 && newKey !== key, 'a new key');
+    await manage.getByRole('button', { name: 'Close' }).click();
+
+    // The package name is taken now.
+    await ada.goto(`${portal.url}/apps/create`);
+    await ada.getByLabel(/Package Name/).fill(PACKAGE);
+    await ada.getByLabel(/Display Name/).fill('Weather Again');
+    await ada.getByLabel(/^Description/).fill('Same name');
+    await ada.getByLabel(/Server URL/).fill('weather2.acme.test');
+    await ada.getByTestId('image-upload-input').setInputFiles({
+      name: 'logo.png',
+      mimeType: 'image/png',
+      buffer: logoPng(32),
+    });
+    await ada.getByRole('img', { name: 'App logo preview' }).waitFor();
+    await ada.getByRole('button', { name: 'Create App' }).click();
+    await ada.getByRole('alert').filter({ hasText: 'Package name is already in use' }).waitFor();
+    await ada.getByText('This package name is already in use. Please choose another.').waitFor();
+    await shot(ada, 'apps-create-taken');
+
+    // The dashboard shows it, with View All.
+    await ada.getByRole('link', { name: 'Dashboard' }).click();
+    await ada.getByRole('link', { name: 'Weather' }).waitFor();
+    await expectNoSeriousA11yViolations(ada, 'dashboard (one app)');
+    await shot(ada, 'apps-dashboard');
+    await ada.getByRole('link', { name: 'View All' }).click();
+    await ada.getByRole('heading', { level: 1, name: 'My Apps' }).waitFor();
 
     // Publish: the checklist asks for the organization's contact e-mail first.
     await rowAction(ada, 'Weather', 'Publish to App Store');
@@ -231,7 +294,7 @@ describe('app journeys', () => {
       )
       .waitFor();
     assert.equal(await publish.getByRole('button', { name: 'Submit for Review' }).isDisabled(), true);
-    await screenshot(ada, 'apps-publish-incomplete');
+    await shot(ada, 'apps-publish-incomplete');
     await expectNoSeriousA11yViolations(ada, 'publish dialog (profile incomplete)');
     await publish.getByRole('link', { name: 'Complete Organization Profile' }).click();
     await ada.getByRole('heading', { level: 1, name: 'Organization Settings' }).waitFor();
@@ -244,20 +307,20 @@ describe('app journeys', () => {
     await ada.getByRole('img', { name: /logo preview/ }).waitFor();
     await ada.getByRole('button', { name: 'Save Changes' }).click();
     await ada.getByRole('alert').filter({ hasText: 'Organization updated successfully' }).first().waitFor();
-    await screenshot(ada, 'apps-org-logo');
+    await shot(ada, 'apps-org-logo');
 
     await ada.getByRole('link', { name: 'My Apps' }).click();
     await rowAction(ada, 'Weather', 'Publish to App Store');
     const ready = ada.getByRole('dialog', { name: 'Publish to App Store' });
     await ready.getByText('Server URL uses HTTPS').waitFor();
-    await screenshot(ada, 'apps-publish-ready');
+    await shot(ada, 'apps-publish-ready');
     await ready.getByRole('button', { name: 'Submit for Review' }).click();
     await ada.getByText('App submitted for publication!').waitFor();
     await row.getByText('Submitted').waitFor();
     await ada.getByRole('button', { name: 'Actions for Weather' }).click();
     assert.equal(await ada.getByRole('menuitem', { name: /App Store/ }).count(), 0);
     await ada.keyboard.press('Escape');
-    await screenshot(ada, 'apps-list-submitted');
+    await shot(ada, 'apps-list-submitted');
 
     // Delete: confirmed, and the list is empty again.
     await rowAction(ada, 'Weather', 'Delete App');
@@ -268,7 +331,7 @@ describe('app journeys', () => {
     await ada.getByText('Get started by creating your first app').waitFor();
 
     // The deleted app's link no longer opens.
-    await tester.goto(installUrl);
+    await tester.goto(newInstallUrl);
     await tester.getByRole('heading', { name: 'Test link not found' }).waitFor();
   });
 });
