@@ -37,6 +37,24 @@ function serveApp(app: App | null, status = 200) {
           selfReview: false,
           detail: null,
         },
+        {
+          id: 'e2',
+          kind: 'resubmitted',
+          at: '2026-11-13T09:30:00Z',
+          actorEmail: 'ada@example.com',
+          notes: null,
+          selfReview: false,
+          detail: { addedPermissions: ['CAMERA'] },
+        },
+        {
+          id: 'e3',
+          kind: 'approved',
+          at: '2026-11-14T09:30:00Z',
+          actorEmail: 'grace@acme.test',
+          notes: null,
+          selfReview: true,
+          detail: null,
+        },
       ]),
     ),
   );
@@ -85,6 +103,9 @@ describe('Edit App page', { timeout: 20_000 }, () => {
     ]);
     expect(screen.getByText(/plus \/webhook\. HTTPS is required/)).toBeInTheDocument();
     expect(await screen.findByText('Notes: The logo is blurry')).toBeInTheDocument();
+    expect(screen.getByText('Sent back to review (permission added)')).toBeInTheDocument();
+    expect(screen.getByText('Permissions added: CAMERA')).toBeInTheDocument();
+    expect(screen.getByText('Self-review')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Publish to App Store' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Apps' })).toHaveAttribute('href', '/apps');
   });
@@ -102,10 +123,10 @@ describe('Edit App page', { timeout: 20_000 }, () => {
     const { user } = renderPage();
     const name = await screen.findByRole('textbox', { name: /Display Name/ });
     await user.clear(name);
-    await user.type(name, 'Weather Pro');
+    await user.paste('Weather Pro');
     const url = screen.getByRole('textbox', { name: /Server URL/ });
     await user.clear(url);
-    await user.type(url, 'http://weather.acme.test/');
+    await user.paste('http://weather.acme.test/');
     await user.tab();
     expect(url).toHaveValue('https://weather.acme.test');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
