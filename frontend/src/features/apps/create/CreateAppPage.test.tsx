@@ -90,6 +90,14 @@ describe('create app', { timeout: 30000 }, () => {
     ).toBeInTheDocument();
   });
 
+  it('asks for an organization when the user has none', async () => {
+    serveOrgs([]);
+    renderCreate();
+    expect(
+      await screen.findByText('Please select an organization to create this app'),
+    ).toBeInTheDocument();
+  });
+
   it('normalises the server URL on blur', async () => {
     serveOrgs();
     const { user } = renderCreate();

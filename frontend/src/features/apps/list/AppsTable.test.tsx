@@ -141,6 +141,32 @@ describe('apps table', { timeout: 20000 }, () => {
     expect(calls).toBe(3);
   });
 
+  it('gives up after three attempts on 401, and does not retry other failures', async () => {
+    serveOrgs();
+    let calls = 0;
+    serveApps(() => {
+      calls += 1;
+      return HttpResponse.json({ error: 'Unauthorized', code: 'UNAUTHORIZED' }, { status: 401 });
+    });
+    renderWithProviders(<AppsTable />, { store: signedInStore() });
+    expect(
+      await screen.findByText('Failed to load Apps. Please try again.', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(calls).toBe(3);
+  });
+
+  it('loads once when the server fails otherwise', async () => {
+    serveOrgs();
+    let calls = 0;
+    serveApps(() => {
+      calls += 1;
+      return HttpResponse.json({ error: 'boom', code: 'INTERNAL' }, { status: 500 });
+    });
+    renderWithProviders(<AppsTable />, { store: signedInStore() });
+    expect(await screen.findByText('Failed to load Apps. Please try again.')).toBeInTheDocument();
+    expect(calls).toBe(1);
+  });
+
   it('offers publish in development, resubmit when rejected, and neither once submitted', async () => {
     serveOrgs();
     serveApps([WEATHER, NOTES, QUIZ]);
