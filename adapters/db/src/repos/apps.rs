@@ -93,6 +93,18 @@ fn lock_in_org(conn: &mut DbConnection, org: &str, package: &str) -> Result<(), 
     }
 }
 
+/// The status column as stored (a legacy spelling such as `development` reads as its status, and the
+/// compare-and-set of a write must match what is stored, not its normalised form).
+fn stored_status(conn: &mut DbConnection, package: &str) -> Result<String, RepoError> {
+    apps::table
+        .filter(apps::package_name.eq(package))
+        .select(apps::app_store_status)
+        .first::<String>(conn)
+        .optional()
+        .map_err(backend("reading an app's store status"))?
+        .ok_or(RepoError::NotFound)
+}
+
 /// The compare-and-set store transition of `current` (read in the same transaction): the status, the
 /// review fields, `updatedAt`, the event and the e-mails, or nothing at all.
 fn apply_transition(
@@ -105,11 +117,12 @@ fn apply_transition(
         return Err(RepoError::Conflict(STATUS_CONFLICT.to_owned()));
     }
     let package = current.package_name.as_str();
+    let stored = stored_status(conn, package)?;
     let changed = diesel::update(
         apps::table
             .filter(apps::package_name.eq(package))
             .filter(apps::org_id.eq(current.org_id.to_string()))
-            .filter(apps::app_store_status.eq(expected.as_str())),
+            .filter(apps::app_store_status.eq(&stored)),
     )
     .set((
         apps::app_store_status.eq(change.to.as_str()),
@@ -199,11 +212,12 @@ impl AppRepository for DieselAppRepository {
                 if current.app_store_status != expected_status {
                     return Err(RepoError::Conflict(STATUS_CONFLICT.to_owned()));
                 }
+                let stored = stored_status(conn, &package)?;
                 let changed = diesel::update(
                     apps::table
                         .filter(apps::package_name.eq(&package))
                         .filter(apps::org_id.eq(&org))
-                        .filter(apps::app_store_status.eq(expected_status.as_str())),
+                        .filter(apps::app_store_status.eq(&stored)),
                 )
                 .set(&edit)
                 .execute(conn)

@@ -183,6 +183,29 @@ contract! {
         assert_eq!(history.admin_history(&package(PKG)).await.unwrap(), vec![edit]);
     }
 
+    async fn an_app_stored_with_a_legacy_status_spelling_can_be_edited_and_published(db) {
+        let repo = DieselAppRepository::new(db.clone());
+        let org = fixtures::organization(db, "Acme");
+        let developer = domain::common::UserId::new().to_string();
+        adapter_db::testing::insert_app(db, &org.to_string(), &developer, PKG, "https://a.example.com", "development");
+        let app = repo.get(org, &package(PKG)).await.unwrap().expect("app");
+        assert_eq!(app.app_store_status, AppStoreStatus::Development);
+        let mut next = app.clone();
+        next.name = "Edited".into();
+        repo.update(org, &next, AppStoreStatus::Development, Vec::new()).await.unwrap();
+        let stored = repo.get(org, &package(PKG)).await.unwrap().expect("app");
+        assert_eq!((stored.name.as_str(), stored.app_store_status), ("Edited", AppStoreStatus::Development));
+        let change = domain::apps::ports::StatusChange {
+            to: AppStoreStatus::Submitted,
+            review: None,
+            at: at(9),
+            event: event(org, PKG, ReviewEventKind::Submitted, 9),
+            emails: Vec::new(),
+        };
+        let submitted = repo.transition(org, &package(PKG), AppStoreStatus::Development, change).await.unwrap();
+        assert_eq!(submitted.app_store_status, AppStoreStatus::Submitted);
+    }
+
     async fn update_may_send_a_published_app_back_to_submitted_with_its_events(db) {
         let repo = DieselAppRepository::new(db.clone());
         let org = fixtures::organization(db, "Acme");
