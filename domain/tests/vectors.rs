@@ -5,9 +5,10 @@
 
 use std::path::PathBuf;
 
+use domain::apps::PackageName;
 use domain::apps::config::{check_config_file, import_summary, validate_config};
 use domain::apps::settings::{Setting, SettingType, convert_setting};
-use domain::common::normalise_url;
+use domain::common::{PublicUrl, UrlError, normalise_url};
 use serde_json::Value;
 
 fn cases(file: &str) -> Vec<Value> {
@@ -60,6 +61,33 @@ fn url_normalisation_vectors_hold() {
             expected,
             "normalising is idempotent: {case}"
         );
+        let parsed = PublicUrl::parse(text(case, "input"));
+        match text(case, "result") {
+            "valid" => assert_eq!(parsed.map(String::from).as_deref(), Ok(expected), "{case}"),
+            "invalid" => assert_eq!(parsed, Err(UrlError::Invalid), "{case}"),
+            "empty" => assert_eq!(parsed, Err(UrlError::Empty), "{case}"),
+            other => panic!("unknown result {other}: {case}"),
+        }
+    }
+}
+
+#[test]
+fn package_name_vectors_hold() {
+    let cases = cases("package_name.json");
+    assert!(cases.len() >= 20, "at least 20 package name cases");
+    for case in &cases {
+        let result = PackageName::parse(text(case, "input"));
+        match case["valid"].as_bool() {
+            Some(true) => {
+                let name = result.unwrap_or_else(|e| panic!("refused with {e}: {case}"));
+                assert_eq!(name.as_str(), text(case, "expected"), "{case}");
+            }
+            Some(false) => {
+                let error = result.expect_err(&format!("accepted: {case}"));
+                assert_eq!(error.to_string(), text(case, "error"), "{case}");
+            }
+            None => panic!("case without a boolean valid: {case}"),
+        }
     }
 }
 
@@ -92,6 +120,13 @@ fn config_import_vectors_hold() {
         match case["valid"].as_bool() {
             Some(true) => {
                 let config = result.unwrap_or_else(|e| panic!("refused with {e:?}: {case}"));
+                if let Some(settings) = case.get("settings") {
+                    let actual = serde_json::to_value(&config.settings).unwrap();
+                    assert!(
+                        same_json(&actual, settings),
+                        "settings imported as {actual}: {case}"
+                    );
+                }
                 if let Some(summary) = case.get("summary") {
                     let actual = serde_json::to_value(import_summary(&config)).unwrap();
                     assert_eq!(&actual, summary, "{case}");

@@ -5,12 +5,18 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use super::{AppStoreStatus, HardwareRequirement, Permission, Setting, Tool};
+use crate::common::url::trim_blank;
 use crate::common::{EmailAddress, OrgId, UserId};
 
 /// Messages of specification §5 for the package name.
 pub const PACKAGE_NAME_REQUIRED: &str = "Package name is required";
 pub const PACKAGE_NAME_INVALID: &str =
     "Package name must use lowercase letters, numbers, dots, and hyphens only";
+/// A name with an empty dot-separated part (`.`, `..`, `.a`, `a.`, `a..b`) would be an unreachable path
+/// segment in the browser (`/apps/../edit`).
+pub const PACKAGE_NAME_EMPTY_PART: &str =
+    "Package name cannot start or end with a dot or have two dots in a row";
+pub const PACKAGE_NAME_TOO_LONG: &str = "Package name must be 128 characters or fewer";
 
 /// Longest package name accepted.
 pub const MAX_PACKAGE_NAME_LEN: usize = 128;
@@ -26,22 +32,36 @@ pub enum PackageNameError {
     Required,
     #[error("{}", PACKAGE_NAME_INVALID)]
     Invalid,
+    #[error("{}", PACKAGE_NAME_EMPTY_PART)]
+    EmptyPart,
+    #[error("{}", PACKAGE_NAME_TOO_LONG)]
+    TooLong,
 }
 
 impl PackageName {
-    /// Parses a package name (surrounding white space is trimmed).
+    /// Parses a package name (surrounding white space and a byte-order mark are trimmed, as the browser
+    /// trims).
     ///
     /// # Errors
-    /// [`PackageNameError::Required`] when empty; [`PackageNameError::Invalid`] when it has any character
-    /// other than `a-z`, `0-9`, `.` and `-`, or is longer than 128 characters.
+    /// In this order: [`PackageNameError::Required`] when empty; [`PackageNameError::Invalid`] when it has
+    /// any character other than `a-z`, `0-9`, `.` and `-`; [`PackageNameError::EmptyPart`] when it starts or
+    /// ends with a dot or has two dots in a row (`.` and `..` included); [`PackageNameError::TooLong`] when
+    /// it is longer than 128 characters. The browser checks the same (`tests/vectors/package_name.json`).
     pub fn parse(input: &str) -> Result<Self, PackageNameError> {
-        let trimmed = input.trim();
+        let trimmed = trim_blank(input);
         if trimmed.is_empty() {
             return Err(PackageNameError::Required);
         }
         let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-';
-        if trimmed.len() > MAX_PACKAGE_NAME_LEN || !trimmed.chars().all(allowed) {
+        if !trimmed.chars().all(allowed) {
             return Err(PackageNameError::Invalid);
+        }
+        if trimmed.split('.').any(str::is_empty) {
+            return Err(PackageNameError::EmptyPart);
+        }
+        // Only ASCII is left, so bytes are characters.
+        if trimmed.len() > MAX_PACKAGE_NAME_LEN {
+            return Err(PackageNameError::TooLong);
         }
         Ok(Self(trimmed.to_owned()))
     }
@@ -217,11 +237,52 @@ mod tests {
     }
 
     #[test]
-    fn an_overlong_package_name_is_invalid() {
+    fn an_overlong_package_name_is_told_its_length_not_its_characters() {
+        assert!(PackageName::parse(&"a".repeat(128)).is_ok());
         assert_eq!(
             PackageName::parse(&"a".repeat(129)),
+            Err(PackageNameError::TooLong)
+        );
+        assert_eq!(
+            PackageNameError::TooLong.to_string(),
+            "Package name must be 128 characters or fewer"
+        );
+        // Bad characters are named first, whatever the length.
+        assert_eq!(
+            PackageName::parse(&"A".repeat(129)),
             Err(PackageNameError::Invalid)
         );
+    }
+
+    #[test]
+    fn a_package_name_with_an_empty_dot_separated_part_is_refused() {
+        for bad in [
+            ".",
+            "..",
+            "...",
+            ".com.example",
+            "com.example.",
+            "com..example",
+            "-..",
+        ] {
+            assert_eq!(
+                PackageName::parse(bad),
+                Err(PackageNameError::EmptyPart),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            PackageNameError::EmptyPart.to_string(),
+            "Package name cannot start or end with a dot or have two dots in a row"
+        );
+        for good in ["a", "a.b", "-", "a-.-b", "1.2.3"] {
+            assert!(PackageName::parse(good).is_ok(), "{good:?}");
+        }
+    }
+
+    #[test]
+    fn a_stored_package_name_with_an_empty_part_does_not_deserialise() {
+        assert!(serde_json::from_str::<PackageName>("\"..\"").is_err());
     }
 
     #[test]

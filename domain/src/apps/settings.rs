@@ -18,7 +18,7 @@ mod validate;
 
 pub use convert::{
     SAMPLE_OPTION_LABEL, SAMPLE_OPTION_VALUE, SLIDER_DEFAULT_MAX, SLIDER_DEFAULT_MIN, convert_setting,
-    new_setting,
+    js_number_text, new_setting,
 };
 pub use error::{SettingIssue, SettingsError};
 pub use validate::{

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::hardware::validate_hardware;
 use super::permissions::validate_permissions;
 use super::{App, AppStoreStatus, AppType, HardwareRequirement, PackageName, Permission, Setting, Tool};
-use crate::common::url::{MAX_URL_LEN, UrlError};
+use crate::common::url::{MAX_URL_LEN, UrlError, is_blank, is_invisible};
 use crate::common::{OrgId, PublicUrl, UserId};
 
 /// Field name (camelCase, as in the API) → message.
@@ -381,7 +381,8 @@ fn public_url(errors: &mut FieldErrors, value: &str) -> Option<PublicUrl> {
 }
 
 /// The logo comes from the image upload, whose URL is under the server's own public URL; that may be plain
-/// `http` on a local install, so it is checked (absolute `http(s)` URL with a host) but not normalised.
+/// `http` on a local install, so it is checked (absolute `http(s)` URL with a host, no credentials, no
+/// white space or invisible characters) but not normalised.
 fn logo_url(errors: &mut FieldErrors, value: &str) -> Option<String> {
     let trimmed = value.trim();
     let message = if trimmed.is_empty() {
@@ -396,10 +397,13 @@ fn logo_url(errors: &mut FieldErrors, value: &str) -> Option<String> {
 }
 
 fn is_web_url(value: &str) -> bool {
-    value.len() <= MAX_URL_LEN
-        && !value.chars().any(char::is_whitespace)
+    value.chars().count() <= MAX_URL_LEN
+        && !value.chars().any(|c| is_blank(c) || is_invisible(c))
         && url::Url::parse(value).is_ok_and(|u| {
-            matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
+            matches!(u.scheme(), "http" | "https")
+                && u.host_str().is_some_and(|h| !h.is_empty())
+                && u.username().is_empty()
+                && u.password().is_none()
         })
 }
 
@@ -508,6 +512,51 @@ mod tests {
     }
 
     #[test]
+    fn a_package_name_of_dots_or_over_the_length_limit_is_refused_with_its_own_message() {
+        for (name, message) in [
+            (
+                "..",
+                "Package name cannot start or end with a dot or have two dots in a row",
+            ),
+            (
+                "com..example",
+                "Package name cannot start or end with a dot or have two dots in a row",
+            ),
+            (&"a".repeat(129), "Package name must be 128 characters or fewer"),
+        ] {
+            let errors = errors_of(&RegistrationInput {
+                package_name: name.to_owned(),
+                ..valid()
+            });
+            assert_eq!(errors["packageName"], message, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn server_and_webview_urls_with_credentials_a_scheme_typo_or_invisible_characters_are_invalid() {
+        for bad in [
+            "https://user:pass@example.com",
+            "http:/example.com",
+            "https:////example.com",
+            "https://exa\u{200b}mple.com",
+        ] {
+            let errors = errors_of(&RegistrationInput {
+                public_url: bad.into(),
+                webview_url: Some(bad.into()),
+                ..valid()
+            });
+            assert_eq!(errors["publicUrl"], "Please enter a valid URL", "{bad:?}");
+            assert_eq!(errors["webviewURL"], "Please enter a valid URL", "{bad:?}");
+        }
+        let update = validate_update(&UpdateInput {
+            public_url: Some("\u{feff}http://example.com/".into()),
+            ..UpdateInput::default()
+        })
+        .unwrap();
+        assert_eq!(update.public_url.unwrap().as_str(), "https://example.com");
+    }
+
+    #[test]
     fn a_server_url_that_does_not_parse_is_invalid() {
         let errors = errors_of(&RegistrationInput {
             public_url: "not a url".into(),
@@ -522,6 +571,8 @@ mod tests {
             "logo.png",
             "ftp://example.com/logo.png",
             "https://exa mple.com/l.png",
+            "https://user:pass@example.com/l.png",
+            "https://exa\u{200b}mple.com/l.png",
         ] {
             let errors = errors_of(&RegistrationInput {
                 logo_url: bad.into(),

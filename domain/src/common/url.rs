@@ -9,12 +9,26 @@ use std::fmt;
 /// The message for a URL that does not parse (specification §5).
 pub const INVALID_URL: &str = "Please enter a valid URL";
 
-/// Normalises a URL the way the specification describes: trim white space; an empty value stays empty;
-/// upgrade `http://` to `https://`; add `https://` when there is no `http(s)://` scheme; remove trailing
-/// slashes after the scheme. The scheme is written in lower case. Idempotent and total.
+/// White space as either side trims it: Rust's (Unicode `White_Space`) and the browser's `String.trim`,
+/// which also removes the byte-order mark U+FEFF (a pasted value may start with one).
+#[must_use]
+pub fn is_blank(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
+}
+
+/// `value` without leading and trailing [`is_blank`] characters, as the browser's `String.trim` does.
+#[must_use]
+pub fn trim_blank(value: &str) -> &str {
+    value.trim_matches(is_blank)
+}
+
+/// Normalises a URL the way the specification describes: trim white space (and a byte-order mark); an
+/// empty value stays empty; upgrade `http://` to `https://`; add `https://` when there is no `http(s)://`
+/// scheme; remove trailing slashes after the scheme. The scheme is written in lower case. Idempotent and
+/// total.
 #[must_use]
 pub fn normalise_url(input: &str) -> String {
-    let trimmed = input.trim();
+    let trimmed = trim_blank(input);
     if trimmed.is_empty() {
         return String::new();
     }
@@ -24,8 +38,64 @@ pub fn normalise_url(input: &str) -> String {
     // Slashes and white space together: "x /" must not leave "x " behind (normalising must be idempotent).
     format!(
         "https://{}",
-        rest.trim_end_matches(|c: char| c == '/' || c.is_whitespace())
+        rest.trim_end_matches(|c: char| c == '/' || is_blank(c))
     )
+}
+
+/// Characters that show nothing: controls (`Cc`) and Unicode's `Default_Ignorable_Code_Point` set (zero-
+/// width space and joiners, direction marks, soft hyphen, variation selectors, the byte-order mark…). The
+/// URL parser silently drops some of them from a host, so `exa\u{200b}mple.com` would be stored with a
+/// character nobody can see. The browser lists the same ranges (`frontend/src/utils/url.ts`).
+#[must_use]
+pub fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{061C}'
+                | '\u{115F}'..='\u{1160}'
+                | '\u{17B4}'..='\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF0}'..='\u{FFF8}'
+                | '\u{1BCA0}'..='\u{1BCA3}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E0FFF}'
+        )
+}
+
+/// The authority (`host[:port]`, with any `user:pass@`) of a normalised `https://` URL as typed: the text
+/// after the scheme up to the first `/`, `?`, `#` or backslash (which the URL parser reads as a slash).
+fn authority(normalised: &str) -> &str {
+    let rest = &normalised["https://".len()..];
+    let end = rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// Whether a typed authority is a plain `host` or `host:port` with a non-empty, all-digit port. Refuses an
+/// empty authority (`https:////example.com`, which the parser would read as `example.com`), credentials
+/// (`user:pass@host`) and an empty or non-numeric port (`http:/example.com` normalises to
+/// `https://http:/example.com`, whose host would be `http`).
+fn is_plain_authority(authority: &str) -> bool {
+    if authority.is_empty() || authority.contains('@') {
+        return false;
+    }
+    // The port follows the last colon outside an IPv6 literal (`[::1]:8443`).
+    let after_literal = authority.rfind(']').map_or(0, |i| i + 1);
+    match authority[after_literal..].rfind(':') {
+        Some(colon) => {
+            let port = &authority[after_literal + colon + 1..];
+            !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => true,
+    }
 }
 
 fn strip_scheme<'a>(value: &'a str, scheme: &str) -> Option<&'a str> {
@@ -57,17 +127,20 @@ impl PublicUrl {
     ///
     /// # Errors
     /// [`UrlError::Empty`] for an empty value, [`UrlError::Invalid`] when the normalised value is longer
-    /// than 2048 characters, contains white space, carries a second scheme (`ftp://x` normalises to
-    /// `https://ftp://x`), or is not an absolute URL with a host.
+    /// than 2048 characters, contains white space or an invisible character ([`is_invisible`]), carries a
+    /// second scheme (`ftp://x` normalises to `https://ftp://x`), has an authority that is not a plain
+    /// `host[:port]` (credentials, an empty authority, an empty or non-numeric port), or is not an
+    /// absolute URL with a host. The browser checks the same (`tests/vectors/url_normalisation.json`).
     pub fn parse(input: &str) -> Result<Self, UrlError> {
         let normalised = normalise_url(input);
         if normalised.is_empty() {
             return Err(UrlError::Empty);
         }
         let after_scheme = &normalised["https://".len()..];
-        if normalised.len() > MAX_URL_LEN
-            || normalised.chars().any(char::is_whitespace)
+        if normalised.chars().count() > MAX_URL_LEN
+            || normalised.chars().any(|c| is_blank(c) || is_invisible(c))
             || after_scheme.contains("://")
+            || !is_plain_authority(authority(&normalised))
         {
             return Err(UrlError::Invalid);
         }
@@ -194,6 +267,81 @@ mod tests {
             "ftp://example.com",
         ] {
             assert_eq!(PublicUrl::parse(bad), Err(UrlError::Invalid), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_leading_or_trailing_byte_order_mark_is_trimmed_as_the_browser_does() {
+        assert_eq!(
+            normalise_url("\u{feff}https://example.com"),
+            "https://example.com"
+        );
+        assert_eq!(
+            normalise_url("example.com\u{feff}/\u{feff}"),
+            "https://example.com"
+        );
+        assert_eq!(
+            PublicUrl::parse("\u{feff}example.com").unwrap().as_str(),
+            "https://example.com"
+        );
+        assert_eq!(PublicUrl::parse("\u{feff}"), Err(UrlError::Empty));
+    }
+
+    #[test]
+    fn credentials_in_a_url_are_refused() {
+        for bad in [
+            "https://user:pass@example.com",
+            "https://user@example.com/path",
+            "https://@example.com",
+            "user:pass@example.com",
+        ] {
+            assert_eq!(PublicUrl::parse(bad), Err(UrlError::Invalid), "{bad:?}");
+        }
+        // An @ after the host is part of the path or query, not a credential.
+        assert!(PublicUrl::parse("https://example.com/@me?by=a@b").is_ok());
+    }
+
+    #[test]
+    fn a_scheme_typo_or_extra_slashes_are_refused_not_read_as_another_host() {
+        for bad in [
+            "http:/example.com",
+            "https:/example.com",
+            "http:example.com",
+            "https:////example.com",
+            "https:///example.com",
+            "//example.com",
+            "https://example.com:/path",
+            "https://example.com:abc",
+        ] {
+            assert_eq!(PublicUrl::parse(bad), Err(UrlError::Invalid), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn invisible_characters_are_refused() {
+        for bad in [
+            "https://exa\u{200b}mple.com",
+            "https://example.com\u{200d}",
+            "https://exa\u{00ad}mple.com",
+            "https://example.com/a\u{2060}b",
+            "https://example.com/\u{0007}",
+            "https://\u{feff}example.com",
+        ] {
+            assert_eq!(PublicUrl::parse(bad), Err(UrlError::Invalid), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn ports_and_ip_literals_are_still_accepted() {
+        for good in [
+            "localhost:3000",
+            "https://example.com:8443/webhook",
+            "https://[::1]:8443",
+            "https://[::1]",
+            "https://127.0.0.1:8080",
+            "https://bücher.example",
+        ] {
+            assert!(PublicUrl::parse(good).is_ok(), "{good:?}");
         }
     }
 

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkPackageName, packageNameError } from './packageName';
 
 type Vector =
-  | { input: string; valid: true; expected: string }
-  | { input: string; valid: false; error: string };
+  { input: string; valid: true; expected: string } | { input: string; valid: false; error: string };
 
 // The vectors the Rust domain runs too (tests/vectors at the repository root).
 const files = import.meta.glob<{ cases: Vector[] }>('../../../tests/vectors/package_name.json', {

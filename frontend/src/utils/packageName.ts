@@ -2,10 +2,13 @@
  * Package name rules (specification §5), checked in the Create App form before the server checks the same
  * rules. Both run the vectors in `tests/vectors/package_name.json`.
  *
- * Surrounding white space is trimmed; then, in order, the first problem wins: empty; a character other
- * than `a-z`, `0-9`, `.` and `-`; an empty dot-separated part (`.`, `..`, a leading or trailing dot, two
- * dots in a row), which would be an unreachable path segment (`/apps/../edit`); more than 128 characters.
+ * Surrounding white space (and a byte-order mark) is trimmed as the server trims; then, in order, the
+ * first problem wins: empty; a character other than `a-z`, `0-9`, `.` and `-`; an empty dot-separated
+ * part (`.`, `..`, a leading or trailing dot, two dots in a row), which would be an unreachable path
+ * segment (`/apps/../edit`); more than 128 characters.
  */
+
+import { trimBlank } from './url';
 
 export const MAX_PACKAGE_NAME_LENGTH = 128;
 
@@ -20,7 +23,7 @@ export type PackageNameCheck = { ok: true; value: string } | { ok: false; error:
 
 /** Checks a package name as typed; a valid one comes back trimmed, as the server stores it. */
 export function checkPackageName(input: string): PackageNameCheck {
-  const value = input.trim();
+  const value = trimBlank(input);
   if (value === '') return { ok: false, error: PACKAGE_NAME_REQUIRED };
   if (!/^[a-z0-9.-]+$/u.test(value)) return { ok: false, error: PACKAGE_NAME_INVALID };
   if (value.split('.').some((part) => part === '')) {

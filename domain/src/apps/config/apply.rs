@@ -2,13 +2,14 @@
 
 use serde::Serialize;
 
-use super::AppConfig;
+use super::{AppConfig, ImportAdjustment};
 use crate::apps::App;
 use crate::apps::settings::Setting;
 use crate::common::normalise_url;
 
 /// What the import confirmation shows (specification §3): the descriptive fields the file sets and how
-/// many settings (groups not counted), tools and permissions it holds. A list the file lacks counts 0.
+/// many settings (groups not counted), tools and permissions it holds, and the defaults import fitted to
+/// their settings (empty when none). A list the file lacks counts 0.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportSummary {
@@ -22,6 +23,7 @@ pub struct ImportSummary {
     pub logo_url: Option<String>,
     #[serde(rename = "webviewURL")]
     pub webview_url: Option<String>,
+    pub adjustments: Vec<ImportAdjustment>,
 }
 
 /// Summarises a configuration for the import confirmation.
@@ -41,6 +43,7 @@ pub fn import_summary(config: &AppConfig) -> ImportSummary {
         public_url: config.public_url.clone(),
         logo_url: config.logo_url.clone(),
         webview_url: config.webview_url.clone(),
+        adjustments: config.adjustments.clone(),
     }
 }
 
@@ -117,8 +120,24 @@ mod tests {
             json!({
                 "name": "Weather", "description": "Forecasts", "settingsCount": 0, "toolsCount": 1,
                 "permissionsCount": 1, "publicUrl": "https://w.example.com",
-                "logoURL": "https://cdn.example.com/w.png", "webviewURL": "https://w.example.com/view"
+                "logoURL": "https://cdn.example.com/w.png", "webviewURL": "https://w.example.com/view",
+                "adjustments": []
             })
+        );
+    }
+
+    #[test]
+    fn the_summary_lists_the_defaults_import_fitted() {
+        let config = validate_config(&json!({"settings": [
+            {"type": "slider", "key": "v", "label": "V", "min": 0, "max": 10, "defaultValue": -0.5}
+        ]}))
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(import_summary(&config)).unwrap()["adjustments"],
+            json!([{
+                "path": "settings[0]",
+                "message": "Setting at index 0 (\"v\"): default -0.5 is outside 0 to 10 and was set to the minimum, 0."
+            }])
         );
     }
 

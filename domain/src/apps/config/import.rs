@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
-use super::import_settings::parse_setting;
+use super::import_settings::read_setting;
 use super::{AppConfig, ConfigError};
 use crate::apps::settings::validate_settings;
 use crate::apps::tools::{ParameterType, Tool, ToolParameter, validate_tools};
@@ -37,7 +37,9 @@ pub const PERMISSION_TYPE_NAMES: [&str; 9] = [
 /// 3. `version`, `webviewURL`, `onboardingInstructions`, if present, are strings;
 /// 4. `settings`, `tools`, `permissions`, if present, are arrays;
 /// 5. `appType`, if present, is `background` or `standard`;
-/// 6. each setting, tool and permission has the right shape (messages name its index);
+/// 6. each setting, tool and permission has the right shape (messages name its index); a setting default
+///    that does not fit its setting is fitted by the rules of a type change and listed in
+///    [`AppConfig::adjustments`];
 /// 7. the settings pass [`validate_settings`], the tools [`validate_tools`], and no permission type is
 ///    listed twice.
 ///
@@ -68,12 +70,13 @@ pub fn validate_config(value: &Value) -> Result<AppConfig, ConfigError> {
         ),
     };
 
+    let mut adjustments = Vec::new();
     let settings = settings
         .map(|items| {
             items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| parse_setting(i, item))
+                .map(|(i, item)| read_setting(i, item, &mut adjustments))
                 .collect::<Result<Vec<_>, _>>()
         })
         .transpose()?;
@@ -106,6 +109,7 @@ pub fn validate_config(value: &Value) -> Result<AppConfig, ConfigError> {
         permissions,
         settings,
         tools,
+        adjustments,
     })
 }
 
@@ -265,6 +269,7 @@ fn parse_permissions(items: &[Value]) -> Result<Vec<Permission>, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apps::Setting;
     use serde_json::json;
 
     fn message(value: Value) -> String {
@@ -355,11 +360,55 @@ mod tests {
         );
         assert!(error.fields().contains("settings[1].key"));
         assert_eq!(
-            message(
-                json!({"settings": [{"type": "select", "key": "u", "label": "U", "options": [{"label": "A", "value": "a"}], "defaultValue": "b"}]})
-            ),
-            "Setting at index 0: Default value must be one of the options"
+            message(json!({"settings": [{"type": "select", "key": "u", "label": "U", "options": []}]})),
+            "Setting at index 0: At least one option is required"
         );
+        assert_eq!(
+            message(json!({"settings": [{"type": "toggle", "key": " ", "label": "U"}]})),
+            "Setting at index 0: Setting key is required"
+        );
+    }
+
+    #[test]
+    fn what_the_sdk_accepts_imports_with_defaults_fitted_and_listed() {
+        let config = validate_config(&json!({"settings": [
+            {"type": "group", "title": ""},
+            {"type": "titleValue", "label": "Status", "value": null},
+            {"type": "select", "key": "u", "label": "U", "options": [{"label": "None", "value": null}, {"label": "A", "value": "a"}], "defaultValue": "b"},
+            {"type": "multiselect", "key": "m", "label": "M", "options": [{"label": "A", "value": "a"}], "defaultValue": ["a", "z", 7]},
+            {"type": "slider", "key": "s", "label": "S", "min": 10, "max": 20, "defaultValue": 25},
+            {"type": "toggle", "key": "t", "label": "T", "defaultValue": true}
+        ]}))
+        .unwrap();
+        let settings = config.settings.unwrap();
+        assert_eq!(settings[0], Setting::Group { title: String::new() });
+        assert_eq!(settings[1].default_value(), Some(json!(null)));
+        assert_eq!(settings[2].default_value(), None);
+        assert_eq!(settings[3].default_value(), Some(json!(["a"])));
+        assert_eq!(settings[4].default_value(), Some(json!(10.0)));
+        let messages: Vec<(&str, &str)> = config
+            .adjustments
+            .iter()
+            .map(|a| (a.path.as_str(), a.message.as_str()))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                (
+                    "settings[2]",
+                    "Setting at index 2 (\"u\"): default \"b\" is not one of the options and was cleared."
+                ),
+                (
+                    "settings[3]",
+                    "Setting at index 3 (\"m\"): defaults not among the options were removed (\"z\", 7)."
+                ),
+                (
+                    "settings[4]",
+                    "Setting at index 4 (\"s\"): default 25 is outside 10 to 20 and was set to the minimum, 10."
+                ),
+            ]
+        );
+        assert_eq!(validate_settings(&settings), Ok(()));
     }
 
     #[test]

@@ -1,17 +1,193 @@
 //! The shape checks of one imported setting (specification §5, with all eleven types accepted as
 //! PRODUCT.md §4 decides). Messages name the setting's index; the rules that apply to every write (unique
-//! keys, defaults among options, …) run afterwards on the whole list.
+//! keys, option labels, …) run afterwards on the whole list.
+//!
+//! Import accepts what the specification and `@mentra/sdk` `validateAppConfig` accept: a group's title
+//! may be empty, a titleValue's value and an option's value may be `null`, and a default that does not fit
+//! its setting is fitted by the rules of a type change ([`ImportAdjustment`]) instead of refused. A
+//! select-like setting still needs an options array (and the write rules at least one option), and a keyed
+//! setting a non-empty key, so that every exported file imports again and saves.
 
 use serde_json::{Map, Value};
 
-use super::ConfigError;
 use super::import::SUPPORTED_SETTING_TYPES;
-use crate::apps::settings::{SECONDS_PER_DAY, SelectOption, Setting, SettingType};
+use super::{ConfigError, ImportAdjustment};
+use crate::apps::settings::{
+    SECONDS_PER_DAY, SelectOption, Setting, SettingType, is_option_value, js_number_text,
+};
 
 type Object = Map<String, Value>;
 
-/// Reads the setting at `index` of the file's `settings`.
-pub(super) fn parse_setting(index: usize, value: &Value) -> Result<Setting, ConfigError> {
+/// Reads the setting at `index` of the file's `settings`, fitted ([`fit_default`]); a fitted default is
+/// recorded in `adjustments`.
+pub(super) fn read_setting(
+    index: usize,
+    value: &Value,
+    adjustments: &mut Vec<ImportAdjustment>,
+) -> Result<Setting, ConfigError> {
+    let (setting, parse_note) = parse_setting(index, value)?;
+    let (setting, fit_note) = fit_default(setting);
+    if let Some(note) = parse_note.or(fit_note) {
+        let key = setting.key().unwrap_or_default();
+        adjustments.push(ImportAdjustment {
+            path: format!("settings[{index}]"),
+            message: format!("Setting at index {index} (\"{key}\"): {note}."),
+        });
+    }
+    Ok(setting)
+}
+
+/// A setting whose default fits it, by the rules of a type change (specification §4), and what was
+/// changed: a select default not among the options is cleared; multiselect defaults not among them are
+/// removed; a slider default outside min–max falls back to the minimum; a numeric input default outside
+/// its bounds to the minimum (the maximum when it has no minimum); a time picker default that is not a
+/// whole number of seconds under 24 hours to 0. A setting without options is left for the write rules to
+/// refuse.
+pub(super) fn fit_default(setting: Setting) -> (Setting, Option<String>) {
+    match setting {
+        Setting::Select {
+            key,
+            label,
+            options,
+            default_value,
+        } => {
+            let (default_value, note) = fit_single(&options, default_value);
+            (
+                Setting::Select {
+                    key,
+                    label,
+                    options,
+                    default_value,
+                },
+                note,
+            )
+        }
+        Setting::SelectWithSearch {
+            key,
+            label,
+            options,
+            default_value,
+        } => {
+            let (default_value, note) = fit_single(&options, default_value);
+            (
+                Setting::SelectWithSearch {
+                    key,
+                    label,
+                    options,
+                    default_value,
+                },
+                note,
+            )
+        }
+        Setting::Multiselect {
+            key,
+            label,
+            options,
+            default_value,
+        } if !options.is_empty() => {
+            let (kept, removed): (Vec<Value>, Vec<Value>) = default_value
+                .into_iter()
+                .partition(|value| is_option_value(&options, value));
+            let note = (!removed.is_empty()).then(|| {
+                let list: Vec<String> = removed.iter().map(value_text).collect();
+                format!(
+                    "defaults not among the options were removed ({})",
+                    list.join(", ")
+                )
+            });
+            (
+                Setting::Multiselect {
+                    key,
+                    label,
+                    options,
+                    default_value: kept,
+                },
+                note,
+            )
+        }
+        Setting::Slider {
+            key,
+            label,
+            min,
+            max,
+            default_value,
+        } if min <= max && !(min..=max).contains(&default_value) => {
+            let note = format!(
+                "default {} is outside {} to {} and was set to the minimum, {}",
+                js_number_text(default_value),
+                js_number_text(min),
+                js_number_text(max),
+                js_number_text(min)
+            );
+            (
+                Setting::Slider {
+                    key,
+                    label,
+                    min,
+                    max,
+                    default_value: min,
+                },
+                Some(note),
+            )
+        }
+        Setting::NumericInput {
+            key,
+            label,
+            min,
+            max,
+            step,
+            placeholder,
+            default_value,
+        } if min.zip(max).is_none_or(|(min, max)| min <= max)
+            && (min.is_some_and(|min| default_value < min) || max.is_some_and(|max| default_value > max)) =>
+        {
+            let fitted = min.or(max).unwrap_or(default_value);
+            let note = format!(
+                "default {} is outside the minimum and maximum and was set to {}",
+                js_number_text(default_value),
+                js_number_text(fitted)
+            );
+            (
+                Setting::NumericInput {
+                    key,
+                    label,
+                    min,
+                    max,
+                    step,
+                    placeholder,
+                    default_value: fitted,
+                },
+                Some(note),
+            )
+        }
+        other => (other, None),
+    }
+}
+
+fn fit_single(options: &[SelectOption], default: Option<Value>) -> (Option<Value>, Option<String>) {
+    match default {
+        Some(value) if !options.is_empty() && !is_option_value(options, &value) => {
+            let note = format!(
+                "default {} is not one of the options and was cleared",
+                value_text(&value)
+            );
+            (None, Some(note))
+        }
+        other => (other, None),
+    }
+}
+
+/// A JSON value as a message shows it: text in quotes, numbers as JavaScript writes them.
+fn value_text(value: &Value) -> String {
+    match value.as_f64() {
+        Some(number) if value.is_number() => js_number_text(number),
+        _ => value.to_string(),
+    }
+}
+
+/// Reads the setting at `index` of the file's `settings`, as the file has it, except for a time picker
+/// default that a `u32` of seconds cannot hold: that one is fitted here, and the note says so.
+fn parse_setting(index: usize, value: &Value) -> Result<(Setting, Option<String>), ConfigError> {
     let fail = |message: String| ConfigError::InvalidEntry {
         path: format!("settings[{index}]"),
         message,
@@ -39,7 +215,7 @@ pub(super) fn parse_setting(index: usize, value: &Value) -> Result<Setting, Conf
         SettingType::Group => {
             let title = string(object, "title")
                 .ok_or_else(|| fail(format!("Setting at index {index}: a group needs a string title.")))?;
-            return Ok(Setting::Group { title });
+            return Ok((Setting::Group { title }, None));
         }
         SettingType::TitleValue => {
             let shape = || {
@@ -48,8 +224,9 @@ pub(super) fn parse_setting(index: usize, value: &Value) -> Result<Setting, Conf
                 ))
             };
             let label = string(object, "label").ok_or_else(shape)?;
-            let value = present(object, "value").cloned().ok_or_else(shape)?;
-            return Ok(Setting::TitleValue { label, value });
+            // `null` is a value (the SDK asks only that the field be there).
+            let value = object.get("value").cloned().ok_or_else(shape)?;
+            return Ok((Setting::TitleValue { label, value }, None));
         }
         _ => {}
     }
@@ -58,6 +235,7 @@ pub(super) fn parse_setting(index: usize, value: &Value) -> Result<Setting, Conf
         return Err(keyed_shape());
     };
     let default = present(object, "defaultValue");
+    let mut note = None;
     let setting = match kind {
         SettingType::Toggle => {
             let default_value = match default {
@@ -197,11 +375,21 @@ pub(super) fn parse_setting(index: usize, value: &Value) -> Result<Setting, Conf
             }
         }
         SettingType::TimePicker => {
-            let default_value = default.and_then(whole_number).filter(|n| *n < SECONDS_PER_DAY).ok_or_else(|| {
+            let number = default.and_then(Value::as_f64).ok_or_else(|| {
                 fail(format!(
-                    "Setting at index {index}: time_picker needs a defaultValue in whole seconds from 0 to 86399."
+                    "Setting at index {index}: time_picker needs a numeric defaultValue."
                 ))
             })?;
+            let default_value = match default.and_then(whole_number).filter(|n| *n < SECONDS_PER_DAY) {
+                Some(seconds) => seconds,
+                None => {
+                    note = Some(format!(
+                        "default {} is not a whole number of seconds under 24 hours and was set to 0",
+                        js_number_text(number)
+                    ));
+                    0
+                }
+            };
             let show_seconds = match present(object, "showSeconds") {
                 None => false,
                 Some(value) => value.as_bool().ok_or_else(|| {
@@ -219,7 +407,7 @@ pub(super) fn parse_setting(index: usize, value: &Value) -> Result<Setting, Conf
         }
         SettingType::Group | SettingType::TitleValue => return Err(keyed_shape()),
     };
-    Ok(setting)
+    Ok((setting, note))
 }
 
 fn parse_options(index: usize, type_name: &str, object: &Object) -> Result<Vec<SelectOption>, ConfigError> {
@@ -238,7 +426,8 @@ fn parse_options(index: usize, type_name: &str, object: &Object) -> Result<Vec<S
         .map(|(position, item)| {
             let option = item.as_object();
             let label = option.and_then(|o| string(o, "label"));
-            let value = option.and_then(|o| present(o, "value"));
+            // `null` is a value, as in the SDK.
+            let value = option.and_then(|o| o.get("value"));
             match (label, value) {
                 (Some(label), Some(value)) => Ok(SelectOption {
                     label,
@@ -275,8 +464,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn parse(index: usize, value: &Value) -> Result<Setting, ConfigError> {
+        parse_setting(index, value).map(|(setting, _)| setting)
+    }
+
     fn message(value: Value) -> String {
-        parse_setting(3, &value).unwrap_err().to_string()
+        parse(3, &value).unwrap_err().to_string()
     }
 
     #[test]
@@ -287,7 +480,7 @@ mod tests {
     #[test]
     fn a_group_needs_a_string_title() {
         assert_eq!(
-            parse_setting(0, &json!({"type": "group", "title": "Display"})).unwrap(),
+            parse(0, &json!({"type": "group", "title": "Display"})).unwrap(),
             Setting::Group {
                 title: "Display".into()
             }
@@ -301,7 +494,7 @@ mod tests {
     #[test]
     fn a_title_value_needs_a_string_label_and_a_value() {
         assert_eq!(
-            parse_setting(0, &json!({"type": "titleValue", "label": "Version", "value": 2})).unwrap(),
+            parse(0, &json!({"type": "titleValue", "label": "Version", "value": 2})).unwrap(),
             Setting::TitleValue {
                 label: "Version".into(),
                 value: json!(2)
@@ -350,7 +543,7 @@ mod tests {
             "Setting at index 3: toggle defaultValue must be a boolean."
         );
         assert_eq!(
-            parse_setting(0, &json!({"type": "toggle", "key": "k", "label": "L"}))
+            parse(0, &json!({"type": "toggle", "key": "k", "label": "L"}))
                 .unwrap()
                 .default_value(),
             Some(json!(false))
@@ -428,9 +621,9 @@ mod tests {
     }
 
     #[test]
-    fn a_time_picker_needs_whole_seconds_within_a_day() {
+    fn a_time_picker_needs_a_numeric_default_fitted_to_whole_seconds_within_a_day() {
         assert_eq!(
-            parse_setting(
+            parse(
                 0,
                 &json!({"type": "time_picker", "key": "k", "label": "L", "defaultValue": 3600.0})
             )
@@ -438,10 +631,29 @@ mod tests {
             .default_value(),
             Some(json!(3600))
         );
-        for bad in [json!(86_400), json!(-1), json!(1.5), json!("08:00")] {
+        for (outside, shown) in [(json!(86_400), "86400"), (json!(-1), "-1"), (json!(1.5), "1.5")] {
+            let mut adjustments = Vec::new();
+            let setting = read_setting(
+                1,
+                &json!({"type": "time_picker", "key": "k", "label": "L", "defaultValue": outside}),
+                &mut adjustments,
+            )
+            .unwrap();
+            assert_eq!(setting.default_value(), Some(json!(0)));
+            assert_eq!(
+                adjustments,
+                [ImportAdjustment {
+                    path: "settings[1]".into(),
+                    message: format!(
+                        "Setting at index 1 (\"k\"): default {shown} is not a whole number of seconds under 24 hours and was set to 0."
+                    ),
+                }]
+            );
+        }
+        for bad in [json!("08:00"), json!(null)] {
             assert_eq!(
                 message(json!({"type": "time_picker", "key": "k", "label": "L", "defaultValue": bad})),
-                "Setting at index 3: time_picker needs a defaultValue in whole seconds from 0 to 86399."
+                "Setting at index 3: time_picker needs a numeric defaultValue."
             );
         }
         assert_eq!(
@@ -453,8 +665,191 @@ mod tests {
     }
 
     #[test]
+    fn a_group_title_may_be_empty_and_null_is_a_title_value_or_option_value() {
+        assert_eq!(
+            parse(0, &json!({"type": "group", "title": ""})).unwrap(),
+            Setting::Group { title: String::new() }
+        );
+        assert_eq!(
+            parse(
+                0,
+                &json!({"type": "titleValue", "label": "Status", "value": null})
+            )
+            .unwrap(),
+            Setting::TitleValue {
+                label: "Status".into(),
+                value: Value::Null
+            }
+        );
+        let select = parse(
+            0,
+            &json!({"type": "select", "key": "k", "label": "L", "options": [{"label": "None", "value": null}]}),
+        )
+        .unwrap();
+        assert!(matches!(select, Setting::Select { ref options, .. } if options[0].value.is_null()));
+    }
+
+    #[test]
+    fn a_select_default_not_among_the_options_is_cleared() {
+        let options = vec![SelectOption::new("A", "a"), SelectOption::new("One", 1)];
+        let (fitted, note) = fit_default(Setting::SelectWithSearch {
+            key: "k".into(),
+            label: "L".into(),
+            options: options.clone(),
+            default_value: Some(json!(2.0)),
+        });
+        assert_eq!(fitted.default_value(), None);
+        assert_eq!(
+            note.as_deref(),
+            Some("default 2 is not one of the options and was cleared")
+        );
+        // 1.0 is the option 1, as in the browser; an absent default stays absent.
+        for kept in [Some(json!(1.0)), Some(json!("a")), None] {
+            let setting = Setting::Select {
+                key: "k".into(),
+                label: "L".into(),
+                options: options.clone(),
+                default_value: kept,
+            };
+            assert_eq!(fit_default(setting.clone()), (setting, None));
+        }
+    }
+
+    #[test]
+    fn multiselect_defaults_not_among_the_options_are_removed() {
+        let (fitted, note) = fit_default(Setting::Multiselect {
+            key: "k".into(),
+            label: "L".into(),
+            options: vec![SelectOption::new("A", "a"), SelectOption::new("B", "b")],
+            default_value: vec![json!("b"), json!("x"), json!(true), json!("a")],
+        });
+        assert_eq!(fitted.default_value(), Some(json!(["b", "a"])));
+        assert_eq!(
+            note.as_deref(),
+            Some("defaults not among the options were removed (\"x\", true)")
+        );
+    }
+
+    #[test]
+    fn a_slider_default_out_of_range_falls_back_to_the_minimum() {
+        let slider = |default_value| Setting::Slider {
+            key: "k".into(),
+            label: "L".into(),
+            min: -5.0,
+            max: 5.0,
+            default_value,
+        };
+        let (fitted, note) = fit_default(slider(7.5));
+        assert_eq!(fitted, slider(-5.0));
+        assert_eq!(
+            note.as_deref(),
+            Some("default 7.5 is outside -5 to 5 and was set to the minimum, -5")
+        );
+        assert_eq!(fit_default(slider(5.0)), (slider(5.0), None));
+    }
+
+    #[test]
+    fn a_numeric_input_default_out_of_its_bounds_goes_to_the_minimum_else_the_maximum() {
+        let numeric = |min, max, default_value| Setting::NumericInput {
+            key: "k".into(),
+            label: "L".into(),
+            min,
+            max,
+            step: None,
+            placeholder: None,
+            default_value,
+        };
+        assert_eq!(
+            fit_default(numeric(Some(1.0), Some(9.0), 0.0)).0,
+            numeric(Some(1.0), Some(9.0), 1.0)
+        );
+        assert_eq!(
+            fit_default(numeric(None, Some(-3.0), 0.0)),
+            (
+                numeric(None, Some(-3.0), -3.0),
+                Some("default 0 is outside the minimum and maximum and was set to -3".into())
+            )
+        );
+        assert_eq!(
+            fit_default(numeric(None, None, 1e9)),
+            (numeric(None, None, 1e9), None)
+        );
+        // Bounds the wrong way round are left for the write rules to refuse.
+        assert_eq!(
+            fit_default(numeric(Some(5.0), Some(1.0), 9.0)),
+            (numeric(Some(5.0), Some(1.0), 9.0), None)
+        );
+    }
+
+    #[test]
     fn an_invalid_entry_names_its_path() {
-        let error = parse_setting(3, &json!(null)).unwrap_err();
+        let error = parse(3, &json!(null)).unwrap_err();
         assert!(matches!(error, ConfigError::InvalidEntry { ref path, .. } if path == "settings[3]"));
+    }
+
+    mod fitted {
+        use super::super::*;
+        use crate::apps::settings::validate_settings;
+        use proptest::prelude::*;
+        use serde_json::json;
+
+        fn value() -> impl Strategy<Value = Value> {
+            prop_oneof![
+                "[a-c]".prop_map(Value::from),
+                (-3i64..3).prop_map(Value::from),
+                any::<bool>().prop_map(Value::from),
+                Just(Value::Null),
+            ]
+        }
+
+        fn number() -> impl Strategy<Value = f64> {
+            prop_oneof![-1e6f64..1e6, (-5i32..5).prop_map(f64::from)]
+        }
+
+        proptest! {
+            /// Whatever default a file gives a select-like setting with options, a slider or a numeric input
+            /// with ordered bounds, or a time picker, the imported setting passes the write rules.
+            #[test]
+            fn every_fitted_setting_passes_the_write_rules(
+                options in prop::collection::vec(value(), 1..4),
+                default in value(),
+                defaults in prop::collection::vec(value(), 0..4),
+                (low, high, given) in (number(), number(), number()),
+                seconds in -1e6f64..1e6,
+                bounds in 0usize..4,
+            ) {
+                let (min, max) = (low.min(high), low.max(high));
+                let options: Vec<Value> = options
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, value)| json!({"label": format!("O{i}"), "value": value}))
+                    .collect();
+                let (numeric_min, numeric_max) = match bounds {
+                    0 => (None, None),
+                    1 => (Some(min), None),
+                    2 => (None, Some(max)),
+                    _ => (Some(min), Some(max)),
+                };
+                let mut numeric = json!({"type": "numeric_input", "key": "n", "label": "N", "defaultValue": given});
+                if let Some(min) = numeric_min { numeric["min"] = json!(min); }
+                if let Some(max) = numeric_max { numeric["max"] = json!(max); }
+                let file = [
+                    json!({"type": "select", "key": "s", "label": "S", "options": options, "defaultValue": default}),
+                    json!({"type": "select_with_search", "key": "w", "label": "W", "options": options, "defaultValue": default}),
+                    json!({"type": "multiselect", "key": "m", "label": "M", "options": options, "defaultValue": defaults}),
+                    json!({"type": "slider", "key": "l", "label": "L", "min": min, "max": max, "defaultValue": given}),
+                    numeric,
+                    json!({"type": "time_picker", "key": "t", "label": "T", "defaultValue": seconds}),
+                ];
+                let mut adjustments = Vec::new();
+                let settings: Vec<Setting> = file
+                    .iter()
+                    .enumerate()
+                    .map(|(i, entry)| read_setting(i, entry, &mut adjustments).unwrap())
+                    .collect();
+                prop_assert_eq!(validate_settings(&settings), Ok(()));
+                prop_assert!(adjustments.len() <= settings.len());
+            }
+        }
     }
 }

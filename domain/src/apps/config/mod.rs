@@ -6,6 +6,8 @@
 //! confirmation → [`apply_config`] → save. [`export_config`] writes a file that passes [`validate_config`]
 //! and the `@mentra/sdk` `validateAppConfig` check (it carries a `version`).
 
+use serde::Serialize;
+
 use crate::common::FieldErrors;
 
 use super::settings::SettingsError;
@@ -42,6 +44,21 @@ pub struct AppConfig {
     pub permissions: Option<Vec<Permission>>,
     pub settings: Option<Vec<Setting>>,
     pub tools: Option<Vec<Tool>>,
+    /// Defaults the file gave that did not fit their setting and were fitted on import, in file order.
+    pub adjustments: Vec<ImportAdjustment>,
+}
+
+/// A default that import fitted to its setting by the rules of a type change (specification §4): a
+/// select default not among the options is cleared, multiselect defaults are filtered to the options, a
+/// slider default out of range falls back to the minimum (a numeric input's to its minimum, else its
+/// maximum; a time picker's to midnight). The `@mentra/sdk` accepts such files, so import does too and
+/// says what it changed in the summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportAdjustment {
+    /// `settings[2]`.
+    pub path: String,
+    /// `Setting at index 2 ("units"): default "kelvin" is not one of the options and was cleared.`
+    pub message: String,
 }
 
 /// Why a chosen file cannot be read as a configuration (specification §5, exact messages). Each means

@@ -10,7 +10,8 @@
 //!   titleValue, an array for a multiselect), or `""` when there was none;
 //! - **toggle**: the old default when it was a boolean, else `false`;
 //! - **text** and **text_no_save_button**: the old default when it was a string (of at most
-//!   [`MAX_TEXT_DEFAULT_LEN`] characters) or a number (written as JavaScript would: `5`, `0.5`), else
+//!   [`MAX_TEXT_DEFAULT_LEN`] characters) or a number (written as JavaScript would: `5`, `0.5`, `-0` as
+//!   `0`, `1e+21`), else
 //!   `""`; no `maxLines`;
 //! - **select**, **select_with_search**: the old options when the old setting had some, else one sample
 //!   option ([`SAMPLE_OPTION_LABEL`] / [`SAMPLE_OPTION_VALUE`]); the old default (the first one of a
@@ -248,23 +249,47 @@ fn number_from(value: Option<&Value>) -> Option<f64> {
 fn text_from(value: Option<&Value>) -> String {
     match value {
         Some(Value::String(text)) if text.chars().count() <= MAX_TEXT_DEFAULT_LEN => text.clone(),
-        Some(Value::Number(number)) => match (number.as_i64(), number.as_u64(), number.as_f64()) {
-            (Some(i), _, _) => i.to_string(),
-            (_, Some(u), _) => u.to_string(),
-            (_, _, Some(f)) => format_float(f),
-            _ => String::new(),
-        },
+        // The browser reads every JSON number as a double, so a large integer loses its last digits there.
+        Some(Value::Number(number)) => number
+            .as_f64()
+            .filter(|n| n.is_finite())
+            .map(js_number_text)
+            .unwrap_or_default(),
         _ => String::new(),
     }
 }
 
-/// A float as JavaScript's `String(n)` writes ordinary values: no `.0` on whole numbers.
-fn format_float(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{value:.0}")
-    } else {
-        value.to_string()
+/// A finite number as JavaScript's `String(n)` writes it (ECMA-262 `Number::toString`): `-0` as `0`, no
+/// `.0` on whole numbers, plain digits from 1e-6 up to 1e21 and exponent form (`1e+21`, `1.5e-7`)
+/// outside, with the shortest digits that read back as the same number.
+#[must_use]
+pub fn js_number_text(value: f64) -> String {
+    if value == 0.0 {
+        return "0".to_owned();
     }
+    // Rust's `{:e}` gives the shortest round-trip digits: "-1.5e-7", "1e21".
+    let scientific = format!("{:e}", value.abs());
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((scientific.as_str(), "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let k = i64::try_from(digits.len()).unwrap_or(i64::MAX);
+    // ECMA-262's n: the decimal point sits after n digits.
+    let n = exponent.parse::<i64>().unwrap_or(0) + 1;
+    let sign = if value < 0.0 { "-" } else { "" };
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat(usize::try_from(n - k).unwrap_or(0)))
+    } else if 0 < n && n <= 21 {
+        let (whole, fraction) = digits.split_at(usize::try_from(n).unwrap_or(0));
+        format!("{whole}.{fraction}")
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat(usize::try_from(-n).unwrap_or(0)))
+    } else {
+        let e = n - 1;
+        let e_sign = if e < 0 { '-' } else { '+' };
+        let (first, rest) = digits.split_at(1);
+        let point = if rest.is_empty() { "" } else { "." };
+        format!("{first}{point}{rest}e{e_sign}{}", e.abs())
+    };
+    format!("{sign}{body}")
 }
 
 fn single_default(old: Option<Value>, options: &[SelectOption]) -> Option<Value> {
@@ -392,6 +417,49 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn a_negative_zero_default_becomes_the_text_0_as_in_the_browser() {
+        let slider = Setting::Slider {
+            key: "v".into(),
+            label: "V".into(),
+            min: -1.0,
+            max: 1.0,
+            default_value: -0.0,
+        };
+        assert_eq!(
+            convert_setting(&slider, SettingType::Text).default_value(),
+            Some(json!("0"))
+        );
+    }
+
+    #[test]
+    fn numbers_are_written_as_javascripts_string_writes_them() {
+        for (value, text) in [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (5.0, "5"),
+            (-5.0, "-5"),
+            (0.5, "0.5"),
+            (-0.25, "-0.25"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (123.456, "123.456"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1.5e21, "1.5e+21"),
+            (-2.5e22, "-2.5e+22"),
+            (1e-6, "0.000001"),
+            (1.5e-6, "0.0000015"),
+            (1e-7, "1e-7"),
+            (-1.25e-7, "-1.25e-7"),
+            (12_345_678_901_234_567_890.0, "12345678901234567000"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+            (5e-324, "5e-324"),
+        ] {
+            assert_eq!(js_number_text(value), text, "{value:e}");
+        }
     }
 
     #[test]

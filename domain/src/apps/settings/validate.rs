@@ -3,9 +3,13 @@
 //!
 //! - keyed kinds need a non-empty `key` and `label`; keys are unique within the app (their character set
 //!   is not checked, as in the specification);
-//! - a `group` needs a non-empty `title`, a `titleValue` a non-empty `label`;
-//! - select-like kinds need at least one option, each with a non-empty label and a non-null value; a
-//!   select's default (if any) is one of the option values, a multiselect's defaults are all option values;
+//! - a `group`'s `title` may be empty (a divider without a heading; the specification and `@mentra/sdk`
+//!   ask only for a string); a `titleValue` needs a non-empty `label` and may show any value, `null`
+//!   included;
+//! - select-like kinds need at least one option, each with a non-empty label and a value (any JSON value,
+//!   `null` included, as in the SDK); a select's default (if any) is one of the option values, a
+//!   multiselect's defaults are all option values (import fits a default that is not, see
+//!   `config/import_settings.rs`);
 //! - a slider has `min ≤ max` and its default within them; a numeric input has `min ≤ max` when both are
 //!   given, its default within the bounds that are given and a positive step;
 //! - a time picker's default is under 24 hours; a no-save text field shows at least one line;
@@ -75,7 +79,12 @@ impl Checker<'_> {
     fn setting(&mut self, setting: &Setting) {
         match setting {
             Setting::Group { title } => {
-                self.required_text("title", title, "Group title", MAX_LABEL_LEN);
+                if title.chars().count() > MAX_LABEL_LEN {
+                    self.push(
+                        "title",
+                        format!("Group title must be at most {MAX_LABEL_LEN} characters"),
+                    );
+                }
             }
             Setting::TitleValue { label, .. } => self.label(label),
             Setting::Toggle { key, label, .. } => self.key_and_label(key, label),
@@ -231,9 +240,6 @@ impl Checker<'_> {
                     format!("options[{position}].label"),
                     format!("Option label must be at most {MAX_LABEL_LEN} characters"),
                 );
-            }
-            if option.value.is_null() {
-                self.push(format!("options[{position}].value"), "Option value is required");
             }
         }
     }
@@ -407,10 +413,13 @@ mod tests {
     }
 
     #[test]
-    fn a_group_needs_a_title_and_a_title_value_a_label() {
+    fn a_group_title_may_be_empty_but_a_title_value_needs_a_label() {
         assert_eq!(
-            messages(&[Setting::Group { title: String::new() }]),
-            ["Group title is required"]
+            validate_settings(&[
+                Setting::Group { title: String::new() },
+                Setting::Group { title: "  ".into() }
+            ]),
+            Ok(())
         );
         assert_eq!(
             messages(&[Setting::Group {
@@ -424,6 +433,13 @@ mod tests {
                 value: json!(1)
             }]),
             ["Setting label is required"]
+        );
+        assert_eq!(
+            validate_settings(&[Setting::TitleValue {
+                label: "Nothing yet".into(),
+                value: json!(null)
+            }]),
+            Ok(())
         );
     }
 
@@ -449,7 +465,7 @@ mod tests {
     }
 
     #[test]
-    fn a_select_needs_options_with_labels_and_values() {
+    fn a_select_needs_options_with_labels_and_any_value_null_included() {
         assert_eq!(
             messages(&[select(vec![], None)]),
             ["At least one option is required"]
@@ -461,16 +477,20 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             error.fields().to_map(),
-            BTreeMap::from([
-                (
-                    "settings[0].options[0].label".to_owned(),
-                    "Option label is required".to_owned()
-                ),
-                (
-                    "settings[0].options[1].value".to_owned(),
-                    "Option value is required".to_owned()
-                ),
-            ])
+            BTreeMap::from([(
+                "settings[0].options[0].label".to_owned(),
+                "Option label is required".to_owned()
+            )])
+        );
+        assert_eq!(
+            validate_settings(&[select(
+                vec![
+                    SelectOption::new("None", json!(null)),
+                    SelectOption::new("A", "a")
+                ],
+                Some(json!("a"))
+            )]),
+            Ok(())
         );
     }
 
