@@ -242,6 +242,10 @@ describe('create app rules', () => {
       onboardingInstructions: 'x'.repeat(2001),
     });
     expect(errors.webviewURL).toBe('Please enter a valid URL');
+    expect(
+      validateCreateApp({ ...emptyCreateApp(), publicUrl: 'https://user:secret@host.test' })
+        .publicUrl,
+    ).toBe('Please enter a valid URL');
     expect(errors.onboardingInstructions).toMatch(/2000/);
   });
 

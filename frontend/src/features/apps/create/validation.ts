@@ -1,4 +1,4 @@
-import { normaliseUrl } from '../../../utils/url';
+import { checkPublicUrl, INVALID_URL, normaliseUrl } from '../../../utils/url';
 import { packageNameError } from '../../../utils/packageName';
 import type { AppType, HardwareRequirement, Permission, RegisterAppRequest } from '../types';
 
@@ -11,7 +11,7 @@ export const PACKAGE_NAME_TAKEN_FIELD =
 export const PACKAGE_NAME_TAKEN_BANNER = 'Package name is already in use';
 export const CREATE_FAILED = 'Failed to create app. Please try again.';
 export const NETWORK_ERROR = 'Network error. Please check your connection and try again.';
-export const INVALID_URL = 'Please enter a valid URL';
+export { INVALID_URL };
 
 export interface CreateAppValues {
   packageName: string;
@@ -42,17 +42,15 @@ export const emptyCreateApp = (): CreateAppValues => ({
   hardwareRequirements: [],
 });
 
-/** Whether a (normalised) value is an absolute http(s) URL with a host. */
+/** Whether a server or webview URL passes the server's rules once normalised (`checkPublicUrl`). */
 export function isValidUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
+  return checkPublicUrl(value).ok;
 }
 
-/** The spec §5 checks of the Create App form; URLs are checked as they will be sent (normalised). */
+/**
+ * The spec §5 checks of the Create App form; URLs are checked as they will be sent (normalised), by the
+ * rules the server applies (`utils/url.ts`).
+ */
 export function validateCreateApp(values: CreateAppValues): CreateAppErrors {
   const errors: CreateAppErrors = {};
   const pkg = packageNameError(values.packageName);
@@ -62,12 +60,13 @@ export function validateCreateApp(values: CreateAppValues): CreateAppErrors {
   if (values.onboardingInstructions.length > MAX_ONBOARDING_LENGTH) {
     errors.onboardingInstructions = `Onboarding instructions must be ${MAX_ONBOARDING_LENGTH} characters or fewer`;
   }
-  const publicUrl = normaliseUrl(values.publicUrl);
-  if (!publicUrl) errors.publicUrl = 'Server URL is required';
-  else if (!isValidUrl(publicUrl)) errors.publicUrl = INVALID_URL;
+  const publicUrl = checkPublicUrl(values.publicUrl);
+  if (!publicUrl.ok) {
+    errors.publicUrl = publicUrl.problem === 'empty' ? 'Server URL is required' : INVALID_URL;
+  }
   if (!values.logoURL.trim()) errors.logoURL = 'Logo is required';
-  const webview = normaliseUrl(values.webviewURL);
-  if (webview && !isValidUrl(webview)) errors.webviewURL = INVALID_URL;
+  const webview = checkPublicUrl(values.webviewURL);
+  if (!webview.ok && webview.problem === 'invalid') errors.webviewURL = INVALID_URL;
   return errors;
 }
 
