@@ -21,19 +21,11 @@ import {
 const numberFrom = (value: SettingValue | undefined): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
-/** A number as the domain writes it into a text default (no exponent form). */
-function numberText(value: number): string {
-  if (Number.isInteger(value) && Math.abs(value) < 1e21) return BigInt(value).toString();
-  const text = String(value);
-  if (!text.includes('e')) return text;
-  // Small magnitudes: JavaScript writes 1e-7 where the domain writes 0.0000001.
-  return value.toFixed(20).replace(/0+$/u, '');
-}
-
 function textFrom(value: SettingValue | undefined): string {
   if (typeof value === 'string')
     return Array.from(value).length <= MAX_TEXT_DEFAULT_LEN ? value : '';
-  if (typeof value === 'number' && Number.isFinite(value)) return numberText(value);
+  // As JavaScript writes numbers (the domain writes them the same way): -0 as 0, 1e+21, 1e-7.
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return '';
 }
 

@@ -17,6 +17,8 @@ interface Vector {
   valid: boolean;
   error?: string;
   summary?: ImportSummary;
+  /** The settings as imported (JSON form). */
+  settings?: unknown[];
 }
 
 // The vectors the Rust domain runs too (tests/vectors at the repository root).
@@ -41,9 +43,10 @@ describe('validateConfig', () => {
     expect(vectors.length).toBeGreaterThanOrEqual(50);
   });
 
-  it.each(vectors)('$name', ({ input, valid, error, summary }) => {
+  it.each(vectors)('$name', ({ input, valid, error, summary, settings }) => {
     expect(outcome(input)).toEqual(valid ? { valid: true } : { valid: false, error });
     if (summary) expect(importSummary(validateConfig(input))).toEqual(summary);
+    if (settings) expect(validateConfig(input).settings).toEqual(settings);
   });
 });
 
@@ -58,7 +61,10 @@ describe('checkConfigFile', () => {
   });
 
   it('reads a file through both checks', () => {
-    expect(readConfigFile('a.json', '{"name":"Weather"}')).toEqual({ name: 'Weather' });
+    expect(readConfigFile('a.json', '{"name":"Weather"}')).toEqual({
+      name: 'Weather',
+      adjustments: [],
+    });
   });
 });
 
@@ -78,6 +84,7 @@ describe('applyConfig', () => {
 
   it('replaces only what the file sets and normalises URLs', () => {
     const next = applyConfig(form, {
+      adjustments: [],
       name: 'New',
       publicUrl: 'http://new.example.com/',
       settings: [{ type: 'toggle', key: 'k', label: 'K', defaultValue: true }],

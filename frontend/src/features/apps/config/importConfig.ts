@@ -17,7 +17,7 @@ import type {
   ToolParameter,
   ToolParameterType,
 } from '../types';
-import { isSettingType, SECONDS_PER_DAY } from './settings';
+import { isOptionValue, isSettingType, omit, SECONDS_PER_DAY } from './settings';
 import { validateSettings, validateTools } from './validate';
 
 export const SUPPORTED_SETTING_TYPES =
@@ -48,6 +48,21 @@ export interface AppConfig {
   permissions?: Permission[];
   settings?: Setting[];
   tools?: Tool[];
+  /** Defaults the file gave that did not fit their setting and were fitted, in file order. */
+  adjustments: ImportAdjustment[];
+}
+
+/**
+ * A default that import fitted to its setting by the rules of a type change: a select default not among
+ * the options cleared, multiselect defaults filtered, a slider default out of range set to the minimum (a
+ * numeric input's to its minimum, else its maximum), a time picker's that is not whole seconds under a
+ * day set to 0.
+ */
+export interface ImportAdjustment {
+  /** `settings[2]`. */
+  path: string;
+  /** `Setting at index 2 ("units"): default "kelvin" is not one of the options and was cleared.` */
+  message: string;
 }
 
 export interface ImportSummary {
@@ -60,6 +75,7 @@ export interface ImportSummary {
   publicUrl: string | null;
   logoURL: string | null;
   webviewURL: string | null;
+  adjustments: ImportAdjustment[];
 }
 
 /** Why a file or its contents were refused; `message` is shown as is. */
@@ -128,7 +144,75 @@ function wholeNumber(value: unknown): number | undefined {
     : undefined;
 }
 
-function parseSetting(index: number, value: unknown): Setting {
+/** The text of a value in an adjustment: numbers as JavaScript writes them, the rest as JSON. */
+const valueText = (value: unknown): string =>
+  typeof value === 'number' ? String(value) : JSON.stringify(value);
+
+/** A setting's default fitted by the rules of a type change; the note says what changed. */
+export function fitDefault(setting: Setting): { setting: Setting; note?: string } {
+  switch (setting.type) {
+    case 'select':
+    case 'select_with_search': {
+      const value = setting.defaultValue;
+      if (value === undefined || setting.options.length === 0) return { setting };
+      if (isOptionValue(setting.options, value)) return { setting };
+      return {
+        setting: omit(setting, 'defaultValue'),
+        note: `default ${valueText(value)} is not one of the options and was cleared`,
+      };
+    }
+    case 'multiselect': {
+      if (setting.options.length === 0) return { setting };
+      const kept = setting.defaultValue.filter((v) => isOptionValue(setting.options, v));
+      const removed = setting.defaultValue.filter((v) => !isOptionValue(setting.options, v));
+      if (removed.length === 0) return { setting };
+      return {
+        setting: { ...setting, defaultValue: kept },
+        note: `defaults not among the options were removed (${removed.map(valueText).join(', ')})`,
+      };
+    }
+    case 'slider': {
+      const { min, max, defaultValue } = setting;
+      if (min > max || (defaultValue >= min && defaultValue <= max)) return { setting };
+      return {
+        setting: { ...setting, defaultValue: min },
+        note: `default ${String(defaultValue)} is outside ${String(min)} to ${String(max)} and was set to the minimum, ${String(min)}`,
+      };
+    }
+    case 'numeric_input': {
+      const { min, max, defaultValue } = setting;
+      if (min !== undefined && max !== undefined && min > max) return { setting };
+      const outside =
+        (min !== undefined && defaultValue < min) || (max !== undefined && defaultValue > max);
+      if (!outside) return { setting };
+      const fitted = min ?? max ?? defaultValue;
+      return {
+        setting: { ...setting, defaultValue: fitted },
+        note: `default ${String(defaultValue)} is outside the minimum and maximum and was set to ${String(fitted)}`,
+      };
+    }
+    default:
+      return { setting };
+  }
+}
+
+/** One imported setting: its shape checked, its default fitted (and the fitting noted). */
+function readSetting(index: number, value: unknown, adjustments: ImportAdjustment[]): Setting {
+  const notes: string[] = [];
+  const parsed = parseSetting(index, value, notes);
+  const fitted = fitDefault(parsed);
+  const note = notes[0] ?? fitted.note;
+  if (note !== undefined) {
+    const key = 'key' in fitted.setting ? fitted.setting.key : '';
+    adjustments.push({
+      path: `settings[${String(index)}]`,
+      message: `Setting at index ${String(index)} ("${key}"): ${note}.`,
+    });
+  }
+  return fitted.setting;
+}
+
+function parseSetting(index: number, value: unknown, notes: string[]): Setting {
   const path = `settings[${String(index)}]`;
   const fail = (message: string) => new ConfigError(message, path);
   const at = `Setting at index ${String(index)}`;
@@ -149,11 +233,11 @@ function parseSetting(index: number, value: unknown): Setting {
   }
   if (typeName === 'titleValue') {
     const label = stringField(value, 'label');
-    const shown = present(value, 'value');
-    if (label === undefined || shown === undefined) {
+    // `null` is a value (the SDK asks only that the field be there).
+    if (label === undefined || value.value === undefined) {
       throw fail(`${at}: a titleValue needs a string label and a value.`);
     }
-    return { type: 'titleValue', label, value: shown as SettingValue };
+    return { type: 'titleValue', label, value: value.value as SettingValue };
   }
 
   const key = stringField(value, 'key');
@@ -242,9 +326,15 @@ function parseSetting(index: number, value: unknown): Setting {
       return setting;
     }
     case 'time_picker': {
-      const seconds = defaultValue === undefined ? undefined : wholeNumber(defaultValue);
+      if (typeof defaultValue !== 'number') {
+        throw fail(`${at}: time_picker needs a numeric defaultValue.`);
+      }
+      let seconds = wholeNumber(defaultValue);
       if (seconds === undefined || seconds >= SECONDS_PER_DAY) {
-        throw fail(`${at}: time_picker needs a defaultValue in whole seconds from 0 to 86399.`);
+        notes.push(
+          `default ${String(defaultValue)} is not a whole number of seconds under 24 hours and was set to 0`,
+        );
+        seconds = 0;
       }
       const showSeconds = present(value, 'showSeconds');
       if (showSeconds !== undefined && typeof showSeconds !== 'boolean') {
@@ -269,7 +359,8 @@ function parseOptions(index: number, typeName: string, object: JsonObject): Sele
     throw new ConfigError(`${at}: ${typeName} needs an options array.`, path);
   return items.map((item: unknown, position) => {
     const label = isObject(item) ? stringField(item, 'label') : undefined;
-    const value = isObject(item) ? present(item, 'value') : undefined;
+    // `null` is a value, as in the SDK.
+    const value = isObject(item) ? item.value : undefined;
     if (label === undefined || value === undefined) {
       throw new ConfigError(
         `${at}: option at index ${String(position)} needs a string label and a value.`,
@@ -369,7 +460,7 @@ function parsePermissions(items: unknown[]): Permission[] {
 /** Checks a parsed configuration in the domain's order; the first problem wins. */
 export function validateConfig(value: unknown): AppConfig {
   if (!isObject(value)) throw new ConfigError('Configuration must be a JSON object.');
-  const config: AppConfig = {};
+  const config: AppConfig = { adjustments: [] };
   const name = nonEmptyString(value, 'name');
   const description = nonEmptyString(value, 'description');
   const publicUrl = nonEmptyString(value, 'publicUrl');
@@ -403,7 +494,9 @@ export function validateConfig(value: unknown): AppConfig {
       }).filter(([, v]) => v !== undefined),
     ),
   );
-  if (settings) config.settings = settings.map((item, i) => parseSetting(i, item));
+  if (settings) {
+    config.settings = settings.map((item, i) => readSetting(i, item, config.adjustments));
+  }
   if (tools) config.tools = tools.map((item, i) => parseTool(i, item));
   if (permissions) config.permissions = parsePermissions(permissions);
   const [settingIssue] = config.settings ? validateSettings(config.settings) : [];
@@ -429,6 +522,7 @@ export function importSummary(config: AppConfig): ImportSummary {
     publicUrl: config.publicUrl ?? null,
     logoURL: config.logoURL ?? null,
     webviewURL: config.webviewURL ?? null,
+    adjustments: config.adjustments,
   };
 }
 

@@ -143,3 +143,10 @@ export function withWireDefaults(setting: Setting): Setting {
       return setting;
   }
 }
+
+/** `object` without `field`. */
+export function omit<T extends object, K extends keyof T>(object: T, field: K): Omit<T, K> {
+  const copy = { ...object };
+  Reflect.deleteProperty(copy, field);
+  return copy;
+}

@@ -88,8 +88,6 @@ export function validateSettings(settings: readonly Setting[]): ListIssue[] {
       list.forEach((option, position) => {
         const problem = textProblem(option.label, 'Option label', MAX_LABEL_LEN);
         if (problem) push(`options[${String(position)}].label`, problem);
-        if (option.value === null)
-          push(`options[${String(position)}].value`, 'Option value is required');
       });
     };
     const bounded = (min: number | undefined, max: number | undefined, value: number) => {
@@ -116,7 +114,10 @@ export function validateSettings(settings: readonly Setting[]): ListIssue[] {
 
     switch (setting.type) {
       case 'group':
-        required('title', setting.title, 'Group title', MAX_LABEL_LEN);
+        // An empty title is a divider without a heading (as the SDK allows).
+        if (length(setting.title) > MAX_LABEL_LEN) {
+          push('title', `Group title must be at most ${String(MAX_LABEL_LEN)} characters`);
+        }
         break;
       case 'titleValue':
         required('label', setting.label, 'Setting label', MAX_LABEL_LEN);

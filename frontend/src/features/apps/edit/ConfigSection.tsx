@@ -168,6 +168,18 @@ export function ConfigSection({ orgId, packageName, onImport, disabled = false }
             does not set stay as they are.
           </DialogContentText>
           {pending && <SummaryTable summary={pending.summary} />}
+          {pending && pending.summary.adjustments.length > 0 && (
+            <Alert severity="info" sx={{ mt: 2 }}>
+              <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                Defaults that did not fit their setting were adjusted:
+              </Typography>
+              <Typography variant="body2" component="ul" sx={{ m: 0, pl: 2 }}>
+                {pending.summary.adjustments.map((adjustment) => (
+                  <li key={adjustment.path}>{adjustment.message}</li>
+                ))}
+              </Typography>
+            </Alert>
+          )}
         </DialogContent>
         <DialogActions>
           <Button

@@ -312,6 +312,45 @@ describe('Edit App page', { timeout: 20_000 }, () => {
     expect(screen.getByDisplayValue('forecast')).toBeInTheDocument();
   });
 
+  it('lists the defaults an import fitted to their settings before confirming', async () => {
+    serveOrgs();
+    serveApp(testApp());
+    const { user } = renderPage();
+    await screen.findByDisplayValue('Weather');
+    const config = {
+      settings: [
+        {
+          type: 'select',
+          key: 'units',
+          label: 'Units',
+          options: [{ label: 'Celsius', value: 'c' }],
+          defaultValue: 'kelvin',
+        },
+        { type: 'slider', key: 'volume', label: 'Volume', min: 10, max: 20, defaultValue: 25 },
+      ],
+    };
+    await user.upload(
+      screen.getByTestId('config-file-input'),
+      new File([JSON.stringify(config)], 'fit.json', { type: 'application/json' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Import Configuration' });
+    expect(
+      within(dialog).getByText(
+        'Setting at index 0 ("units"): default "kelvin" is not one of the options and was cleared.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'Setting at index 1 ("volume"): default 25 is outside 10 to 20 and was set to the minimum, 10.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    expect(screen.getByRole('spinbutton', { name: 'Default value' })).toHaveValue(10);
+  });
+
   it('exports the configuration as a file', async () => {
     serveOrgs();
     serveApp(testApp());

@@ -2,9 +2,9 @@
  * The Edit App form: its values, the checks before saving (spec §5, and the settings and tools rules of
  * every write), the update body, and the server's field errors mapped onto the form.
  */
-import { normaliseUrl } from '../../../utils/url';
+import { checkPublicUrl, INVALID_URL, normaliseUrl } from '../../../utils/url';
 import { validateSettings, validateTools } from '../config/validate';
-import { INVALID_URL, isValidUrl, MAX_ONBOARDING_LENGTH } from '../create/validation';
+import { MAX_ONBOARDING_LENGTH } from '../create/validation';
 import type {
   App,
   AppType,
@@ -73,12 +73,14 @@ export function validateEditApp(values: EditAppValues): EditAppErrors {
   if (values.onboardingInstructions.length > MAX_ONBOARDING_LENGTH) {
     errors.onboardingInstructions = `Onboarding instructions must be ${String(MAX_ONBOARDING_LENGTH)} characters or fewer`;
   }
-  const publicUrl = normaliseUrl(values.publicUrl);
-  if (!publicUrl) errors.publicUrl = 'Server URL is required';
-  else if (!isValidUrl(publicUrl)) errors.publicUrl = INVALID_URL;
+  // URLs are checked as they will be sent (normalised), by the rules the server applies.
+  const publicUrl = checkPublicUrl(values.publicUrl);
+  if (!publicUrl.ok) {
+    errors.publicUrl = publicUrl.problem === 'empty' ? 'Server URL is required' : INVALID_URL;
+  }
   if (!values.logoURL.trim()) errors.logoURL = 'Logo is required';
-  const webview = normaliseUrl(values.webviewURL);
-  if (webview && !isValidUrl(webview)) errors.webviewURL = INVALID_URL;
+  const webview = checkPublicUrl(values.webviewURL);
+  if (!webview.ok && webview.problem === 'invalid') errors.webviewURL = INVALID_URL;
   for (const issue of [...validateSettings(values.settings), ...validateTools(values.tools)]) {
     errors[issue.path] ??= issue.message;
   }

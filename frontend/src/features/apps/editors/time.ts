@@ -17,9 +17,4 @@ export function timeToSeconds(text: string): number | undefined {
   return h * 3600 + m * 60 + s;
 }
 
-/** `object` without `field`. */
-export function omit<T extends object, K extends keyof T>(object: T, field: K): Omit<T, K> {
-  const copy = { ...object };
-  Reflect.deleteProperty(copy, field);
-  return copy;
-}
+export { omit } from '../config/settings';
