@@ -60,7 +60,7 @@ impl Application {
             memberships: http_adapter::auth::Memberships(std::sync::Arc::new(
                 db_adapter::repos::DieselMemberDirectory::new(db.clone()),
             )),
-            orgs: crate::orgs::wire(config, &db),
+            orgs: crate::orgs::wire(config, &db, image_store.clone()),
             images: http_adapter::images::ImagesApi(std::sync::Arc::new(crate::media::service(
                 config,
                 &db,

@@ -25,3 +25,23 @@ export type CreateOrgRequest = Schemas['CreateOrgRequest'];
 export type UpdateOrgRequest = Schemas['UpdateOrgRequest'];
 export type AcceptedInvite = Schemas['AcceptedDto'];
 export type OrgList = Schemas['OrgListDto'];
+
+// Apps (the apps API contract).
+export type AppDoc = Schemas['AppDoc'];
+export type AppStoreStatusDoc = Schemas['AppStoreStatusDoc'];
+export type AppTypeDoc = Schemas['AppTypeDoc'];
+export type PermissionDoc = Schemas['PermissionDoc'];
+export type PermissionTypeDoc = Schemas['PermissionTypeDoc'];
+export type HardwareRequirementDoc = Schemas['HardwareRequirementDoc'];
+export type HardwareTypeDoc = Schemas['HardwareTypeDoc'];
+export type HardwareLevelDoc = Schemas['HardwareLevelDoc'];
+export type RegisterAppDoc = Schemas['RegisterRequest'];
+export type RegisteredAppDoc = Schemas['RegisteredDoc'];
+export type UpdateAppDoc = Schemas['UpdateAppRequest'];
+export type ApiKeyDoc = Schemas['ApiKeyDto'];
+export type PermissionsListDoc = Schemas['PermissionsDoc'];
+export type InstallUrlDoc = Schemas['InstallUrlDto'];
+export type ShareDoc = Schemas['ShareDto'];
+export type SharedEmailsDoc = Schemas['SharedEmailsDto'];
+export type HistoryEntryDoc = Schemas['HistoryEntryDto'];
+export type TesterViewDoc = Schemas['TesterViewDoc'];

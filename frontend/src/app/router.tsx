@@ -36,6 +36,13 @@ export const routes: RouteObject[] = [
         }),
       })),
       {
+        // The tester page of a share link: public, works signed out.
+        path: routePatterns.install,
+        lazy: async () => ({
+          Component: (await import('../features/tester/TesterPage')).TesterPage,
+        }),
+      },
+      {
         // Authenticated pages: the guard, then the layout with the top bar and the sidebar.
         element: <RequireAuth />,
         children: [
@@ -48,6 +55,24 @@ export const routes: RouteObject[] = [
                 path: routePatterns.dashboard,
                 lazy: async () => ({
                   Component: (await import('../features/dashboard/DashboardPage')).DashboardPage,
+                }),
+              },
+              {
+                path: routePatterns.apps,
+                lazy: async () => ({
+                  Component: (await import('../features/apps/MyAppsPage')).MyAppsPage,
+                }),
+              },
+              {
+                path: routePatterns.appCreate,
+                lazy: async () => ({
+                  Component: (await import('../features/apps/create/CreateAppPage')).CreateAppPage,
+                }),
+              },
+              {
+                path: routePatterns.appEdit,
+                lazy: async () => ({
+                  Component: (await import('../features/apps/edit/EditAppPage')).EditAppPage,
                 }),
               },
               {

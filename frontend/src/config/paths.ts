@@ -38,6 +38,8 @@ export const paths = {
     }),
   members: '/members',
   admin: '/admin',
+  /** The public tester page of a share link. */
+  install: (token: string) => `/install/${encodeURIComponent(token)}`,
 } as const;
 
 /** Route patterns as react-router matches them. */
@@ -54,5 +56,6 @@ export const routePatterns = {
   orgSettings: '/org-settings',
   members: '/members',
   admin: '/admin',
+  install: '/install/:token',
   notFound: '*',
 } as const;

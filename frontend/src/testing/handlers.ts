@@ -18,4 +18,6 @@ export const testPublicConfig: PublicConfig = {
 
 export const handlers = [
   http.get('*/api/public-config', () => HttpResponse.json(testPublicConfig)),
+  // The dashboard lists the organization's apps; none unless a test says otherwise.
+  http.get('*/api/dev/apps', () => HttpResponse.json([])),
 ];

@@ -1,9 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 import { server } from './server';
+
+// The suite runs many files at once on small machines: give `findBy…`/`waitFor` room before they give up.
+configure({ asyncUtilTimeout: 4000 });
 
 // jsdom has no matchMedia; MUI's colour-scheme handling asks for it.
 if (typeof window.matchMedia !== 'function') {

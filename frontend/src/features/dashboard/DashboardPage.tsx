@@ -5,6 +5,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
 
 import { useAppSelector } from '../../app/store';
@@ -14,7 +15,12 @@ import { paths } from '../../config/paths';
 import { selectAuthUser } from '../auth/authSlice';
 import { usePublicConfig } from '../publicConfig';
 
-/** `/dashboard` (spec §2): title, Create App, and the Getting Started card. */
+// The table and its dialogs load after the page itself, so that the dashboard shows at once.
+const AppsTable = lazy(async () => ({
+  default: (await import('../apps/list/AppsTable')).AppsTable,
+}));
+
+/** `/dashboard` (spec §2): title, Create App, the Getting Started card and the first three apps. */
 export function DashboardPage() {
   const config = usePublicConfig();
   const user = useAppSelector(selectAuthUser);
@@ -63,6 +69,15 @@ export function DashboardPage() {
           </Stack>
         </CardContent>
       </Card>
+      <Suspense
+        fallback={
+          <Stack sx={{ alignItems: 'center', py: 6 }} role="status" aria-live="polite">
+            <Typography>Loading Apps...</Typography>
+          </Stack>
+        }
+      >
+        <AppsTable limit={3} viewAll />
+      </Suspense>
     </Stack>
   );
 }

@@ -20,6 +20,7 @@ import { useEffect, useState, type SyntheticEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { errorMessage } from '../../api/errors';
+import { ImageUpload } from '../../components/ImageUpload';
 import { useAppDispatch } from '../../app/store';
 import { paths } from '../../config/paths';
 import { noticeShown } from '../auth/authSlice';
@@ -165,6 +166,7 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
   const [saved, setSaved] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [update, { isLoading: saving }] = useUpdateOrgMutation();
+  const [uploading, setUploading] = useState(false);
 
   useEffect(() => {
     if (!saved) return;
@@ -251,15 +253,25 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
             {...field('contactEmail')}
           />
           <TextField label="Description" multiline minRows={3} {...field('description')} />
-          <TextField
-            label="Logo URL"
-            type="url"
-            placeholder="https://example.com/logo.png"
-            {...field('logo')}
-          />
+          {editable && (
+            <ImageUpload
+              label="Organization logo"
+              value={values.logo}
+              onChange={(logo) => {
+                setValues((previous) => ({ ...previous, logo }));
+                setErrors((previous) => ({ ...previous, logo: undefined }));
+              }}
+              orgId={org.id}
+              error={errors.logo}
+              disabled={saving}
+              hint="Recommended 512x512 PNG. PNG, JPEG, GIF or WebP, up to 10 MB. Save to keep it."
+              onUploadingChange={setUploading}
+              previewAlt={`${org.name} logo preview`}
+            />
+          )}
           {editable && (
             <Box>
-              <Button type="submit" variant="contained" disabled={saving}>
+              <Button type="submit" variant="contained" disabled={saving || uploading}>
                 {saving ? 'Saving...' : 'Save Changes'}
               </Button>
             </Box>

@@ -1,0 +1,83 @@
+import { screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+
+import { signedInStore } from '../testing/apps';
+import { renderWithProviders } from '../testing/render';
+import { server } from '../testing/server';
+import { ImageUpload } from './ImageUpload';
+import {
+  IMAGE_TOO_LARGE,
+  imageFileProblem,
+  imageIdOf,
+  INVALID_IMAGE_TYPE,
+} from './ImageUploadRequest';
+
+const OLD_ID = '0b5c6a3e-7f1d-4c1e-9a8b-2f0e3d4c5b6a';
+
+function Harness({ initial }: { initial: string }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <>
+      <ImageUpload label="Logo" value={value} onChange={setValue} orgId="org-1" />
+      <output data-testid="value">{value}</output>
+    </>
+  );
+}
+
+describe('image upload', { timeout: 20000 }, () => {
+  it('replaces the current image, sending its id with the organization and the token', async () => {
+    const seen: { replace: FormDataEntryValue | null; org: string | null; auth: string | null }[] =
+      [];
+    server.use(
+      http.post('*/api/dev/images/upload', async ({ request }) => {
+        const form = await request.formData();
+        seen.push({
+          replace: form.get('replaceImageId'),
+          org: request.headers.get('x-org-id'),
+          auth: request.headers.get('Authorization'),
+        });
+        return HttpResponse.json({ url: 'http://localhost:3000/api/images/new-id' });
+      }),
+    );
+    const { user } = renderWithProviders(
+      <Harness initial={`http://localhost:3000/api/images/${OLD_ID}`} />,
+      { store: signedInStore() },
+    );
+    expect(screen.getByRole('button', { name: 'Replace Image' })).toBeInTheDocument();
+    await user.upload(
+      screen.getByTestId('image-upload-input'),
+      new File([new Uint8Array([1])], 'l.png', { type: 'image/png' }),
+    );
+    expect(await screen.findByText('http://localhost:3000/api/images/new-id')).toBeInTheDocument();
+    expect(seen).toEqual([{ replace: OLD_ID, org: 'org-1', auth: 'Bearer core-1' }]);
+  });
+
+  it('says when the preview cannot be loaded', async () => {
+    renderWithProviders(<Harness initial="https://elsewhere.test/missing.png" />, {
+      store: signedInStore(),
+    });
+    const preview = screen.getByRole('img', { name: 'Logo preview' });
+    preview.dispatchEvent(new Event('error'));
+    expect(await screen.findByText('Failed to load image')).toBeInTheDocument();
+  });
+});
+
+describe('image rules', () => {
+  it('takes the image id from one of the portal image URLs only', () => {
+    expect(imageIdOf(`https://portal.test/api/images/${OLD_ID}`)).toBe(OLD_ID);
+    expect(imageIdOf(`/api/images/${OLD_ID}?v=2`)).toBe(OLD_ID);
+    expect(imageIdOf('https://cdn.test/logo.png')).toBeNull();
+    expect(imageIdOf('')).toBeNull();
+  });
+
+  it('accepts PNG, JPEG, GIF and WebP up to 10 MB', () => {
+    expect(imageFileProblem({ type: 'image/webp', size: 10 * 1024 * 1024 })).toBeNull();
+    expect(imageFileProblem({ type: 'image/jpg', size: 1 })).toBeNull();
+    expect(imageFileProblem({ type: 'image/svg+xml', size: 1 })).toBe(INVALID_IMAGE_TYPE);
+    expect(imageFileProblem({ type: 'image/png', size: 10 * 1024 * 1024 + 1 })).toBe(
+      IMAGE_TOO_LARGE,
+    );
+  });
+});

@@ -1,0 +1,76 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useState } from 'react';
+
+import { useDeleteAppMutation } from '../api';
+import type { App } from '../types';
+
+export interface DeleteAppDialogProps {
+  open: boolean;
+  onClose: () => void;
+  orgId: string;
+  app: Pick<App, 'packageName' | 'name'>;
+  /** Called once the app is gone (the dialog has closed itself). */
+  onDeleted?: () => void;
+}
+
+/** Delete confirmation (spec §4): confirm, deleting, closed on success. */
+export function DeleteAppDialog(props: DeleteAppDialogProps) {
+  return props.open ? <DeleteAppDialogBody {...props} /> : null;
+}
+
+function DeleteAppDialogBody({ onClose, orgId, app, onDeleted }: DeleteAppDialogProps) {
+  const [remove, { isLoading }] = useDeleteAppMutation();
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const confirm = async () => {
+    setFailure(null);
+    try {
+      await remove({ orgId, packageName: app.packageName }).unwrap();
+      onClose();
+      onDeleted?.();
+    } catch {
+      setFailure('Failed to delete App. Please try again.');
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={isLoading ? undefined : onClose}
+      aria-labelledby="delete-app-title"
+      aria-describedby="delete-app-text"
+    >
+      <DialogTitle id="delete-app-title">Delete {app.name}?</DialogTitle>
+      <DialogContent>
+        <DialogContentText id="delete-app-text">
+          This permanently deletes <strong>{app.packageName}</strong> with its API key, share links,
+          images and review history. This cannot be undone.
+        </DialogContentText>
+        {failure && (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {failure}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={isLoading}>
+          Cancel
+        </Button>
+        <Button
+          color="error"
+          variant="contained"
+          onClick={() => void confirm()}
+          disabled={isLoading}
+        >
+          {isLoading ? 'Deleting...' : 'Delete App'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

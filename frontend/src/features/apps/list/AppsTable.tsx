@@ -1,0 +1,370 @@
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CircularProgress from '@mui/material/CircularProgress';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import AppsIcon from '@mui/icons-material/Apps';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import KeyIcon from '@mui/icons-material/Key';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import PublishIcon from '@mui/icons-material/Publish';
+import SearchIcon from '@mui/icons-material/Search';
+import ShareIcon from '@mui/icons-material/Share';
+import { useId, useState, type MouseEvent } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+
+import { paths } from '../../../config/paths';
+import { useCurrentOrg } from '../../orgs/useCurrentOrg';
+import { useListAppsQuery } from '../api';
+import { ApiKeyDialog, DeleteAppDialog, PublishDialog, ShareDialog } from '../dialogs';
+import type { App } from '../types';
+import { StatusChip } from './StatusChip';
+import { filterApps, storeAction } from './status';
+
+export interface AppsTableProps {
+  /** Show at most this many rows (the dashboard shows 3). */
+  limit?: number;
+  /** Show the View All link to /apps (the dashboard). */
+  viewAll?: boolean;
+  /** Heading of the table's card. */
+  title?: string;
+}
+
+type DialogKind = 'apiKey' | 'share' | 'publish' | 'delete';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+function createdOn(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+}
+
+/**
+ * The apps table (spec §2): search, every loading/error/empty state, status chips, row actions and their
+ * dialogs, and the rejection reason of a rejected app.
+ */
+export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsTableProps) {
+  const org = useCurrentOrg();
+  const orgId = org.current?.id;
+  const list = useListAppsQuery({ orgId: orgId ?? '' }, { skip: !orgId });
+  const [search, setSearch] = useState('');
+  const [dialog, setDialog] = useState<{ kind: DialogKind; app: App } | null>(null);
+  const headingId = useId();
+
+  const apps = list.data ?? [];
+  const matching = filterApps(apps, search);
+  const shown = limit === undefined ? matching : matching.slice(0, limit);
+  const loading = org.isLoading || (Boolean(orgId) && list.isLoading);
+  const failed = org.isError || (Boolean(orgId) && list.isError);
+
+  const retry = () => {
+    if (org.isError) org.refetch();
+    else void list.refetch();
+  };
+
+  let body;
+  if (loading) {
+    body = (
+      <Stack spacing={2} sx={{ alignItems: 'center', py: 6 }} role="status" aria-live="polite">
+        <CircularProgress aria-hidden />
+        <Typography>Loading Apps...</Typography>
+      </Stack>
+    );
+  } else if (failed) {
+    body = (
+      <Box sx={{ p: 2 }}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={retry}>
+              Try Again
+            </Button>
+          }
+        >
+          Failed to load Apps. Please try again.
+        </Alert>
+      </Box>
+    );
+  } else if (!orgId) {
+    body = (
+      <Box sx={{ p: 2 }}>
+        <Alert severity="info">
+          You have no organization yet.{' '}
+          <Link component={RouterLink} to={paths.orgSettings()}>
+            Create or join one
+          </Link>{' '}
+          to register apps.
+        </Alert>
+      </Box>
+    );
+  } else {
+    body = (
+      <>
+        <TableContainer>
+          <Table aria-labelledby={headingId} size="medium">
+            <TableHead>
+              <TableRow>
+                <TableCell>Display Name</TableCell>
+                <TableCell>Package Name</TableCell>
+                <TableCell>Created</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell align="right">Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {shown.length === 0 ? (
+                <TableRow>
+                  <TableCell colSpan={5} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                    {apps.length > 0 && search.trim()
+                      ? 'No apps match your search criteria'
+                      : 'No apps to display'}
+                  </TableCell>
+                </TableRow>
+              ) : (
+                shown.map((app) => (
+                  <AppRow
+                    key={app.packageName}
+                    app={app}
+                    onAction={(kind) => {
+                      setDialog({ kind, app });
+                    }}
+                  />
+                ))
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {apps.length === 0 && (
+          <Stack spacing={2} sx={{ alignItems: 'center', py: 4, px: 2, textAlign: 'center' }}>
+            <AppsIcon color="action" sx={{ fontSize: 48 }} aria-hidden />
+            <Typography variant="h6" component="p">
+              Get started by creating your first app
+            </Typography>
+            <Button
+              component={RouterLink}
+              to={paths.appCreate}
+              variant="contained"
+              startIcon={<AddIcon />}
+            >
+              Create App
+            </Button>
+          </Stack>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <Card variant="outlined" component="section" aria-labelledby={headingId}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ p: 2, justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+      >
+        <Typography id={headingId} variant="h6" component="h2">
+          {title}
+        </Typography>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          <TextField
+            size="small"
+            placeholder="Search your apps..."
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+            }}
+            slotProps={{
+              htmlInput: { 'aria-label': 'Search your apps' },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          {viewAll && (
+            <Link component={RouterLink} to={paths.apps} sx={{ whiteSpace: 'nowrap' }}>
+              View All
+            </Link>
+          )}
+        </Stack>
+      </Stack>
+      <Divider />
+      {body}
+      {orgId && dialog && (
+        <>
+          <ApiKeyDialog
+            open={dialog.kind === 'apiKey'}
+            onClose={() => {
+              setDialog(null);
+            }}
+            orgId={orgId}
+            packageName={dialog.app.packageName}
+            appName={dialog.app.name}
+          />
+          <ShareDialog
+            open={dialog.kind === 'share'}
+            onClose={() => {
+              setDialog(null);
+            }}
+            orgId={orgId}
+            app={dialog.app}
+          />
+          <PublishDialog
+            open={dialog.kind === 'publish'}
+            onClose={() => {
+              setDialog(null);
+            }}
+            orgId={orgId}
+            app={dialog.app}
+          />
+          <DeleteAppDialog
+            open={dialog.kind === 'delete'}
+            onClose={() => {
+              setDialog(null);
+            }}
+            orgId={orgId}
+            app={dialog.app}
+          />
+        </>
+      )}
+    </Card>
+  );
+}
+
+function AppRow({ app, onAction }: { app: App; onAction: (kind: DialogKind) => void }) {
+  const navigate = useNavigate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+  const action = storeAction(app.appStoreStatus);
+
+  const choose = (kind: DialogKind) => () => {
+    setAnchor(null);
+    onAction(kind);
+  };
+
+  return (
+    <TableRow hover>
+      <TableCell>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+          <Avatar
+            src={app.logoURL || undefined}
+            alt=""
+            variant="rounded"
+            sx={{ width: 32, height: 32 }}
+          >
+            <AppsIcon fontSize="small" />
+          </Avatar>
+          <Link component={RouterLink} to={paths.appEdit(app.packageName)} underline="hover">
+            {app.name}
+          </Link>
+        </Stack>
+      </TableCell>
+      <TableCell sx={{ fontFamily: 'monospace' }}>{app.packageName}</TableCell>
+      <TableCell>{createdOn(app.createdAt)}</TableCell>
+      <TableCell>
+        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+          <StatusChip status={app.appStoreStatus} />
+          {app.appStoreStatus === 'REJECTED' && (
+            <Tooltip title={app.reviewNotes ?? 'No notes were given.'} describeChild>
+              <Link
+                component={RouterLink}
+                to={paths.appEdit(app.packageName)}
+                variant="body2"
+                color="error"
+              >
+                View Rejection Reason
+              </Link>
+            </Tooltip>
+          )}
+        </Stack>
+      </TableCell>
+      <TableCell align="right">
+        <IconButton
+          aria-label={`Actions for ${app.name}`}
+          aria-haspopup="menu"
+          aria-controls={anchor ? menuId : undefined}
+          aria-expanded={anchor ? 'true' : undefined}
+          onClick={(event: MouseEvent<HTMLElement>) => {
+            setAnchor(event.currentTarget);
+          }}
+        >
+          <MoreVertIcon />
+        </IconButton>
+        <Menu
+          id={menuId}
+          anchorEl={anchor}
+          open={anchor !== null}
+          onClose={() => {
+            setAnchor(null);
+          }}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+          transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        >
+          <MenuItem
+            onClick={() => {
+              setAnchor(null);
+              void navigate(paths.appEdit(app.packageName));
+            }}
+          >
+            <ListItemIcon>
+              <EditIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>Edit App</ListItemText>
+          </MenuItem>
+          <MenuItem onClick={choose('apiKey')}>
+            <ListItemIcon>
+              <KeyIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>Manage API Key</ListItemText>
+          </MenuItem>
+          <MenuItem onClick={choose('share')}>
+            <ListItemIcon>
+              <ShareIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>Share with Testers</ListItemText>
+          </MenuItem>
+          {action && (
+            <MenuItem onClick={choose('publish')}>
+              <ListItemIcon>
+                <PublishIcon fontSize="small" />
+              </ListItemIcon>
+              <ListItemText>
+                {action === 'resubmit' ? 'Resubmit to App Store' : 'Publish to App Store'}
+              </ListItemText>
+            </MenuItem>
+          )}
+          <Divider />
+          <MenuItem onClick={choose('delete')} sx={{ color: 'error.main' }}>
+            <ListItemIcon>
+              <DeleteIcon fontSize="small" color="error" />
+            </ListItemIcon>
+            <ListItemText>Delete App</ListItemText>
+          </MenuItem>
+        </Menu>
+      </TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,45 @@
+import { screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { makeStore } from '../../app/store';
+import { renderRoute } from '../../testing/render';
+import { server } from '../../testing/server';
+
+describe('tester page', { timeout: 20000 }, () => {
+  it('shows the shared app to someone signed out', async () => {
+    server.use(
+      http.get('*/api/install/:token', ({ params }) =>
+        params.token === 'tok-1'
+          ? HttpResponse.json({
+              packageName: 'com.acme.weather',
+              name: 'Weather',
+              description: 'Forecasts on your glasses',
+              onboardingInstructions: 'Say "weather".',
+              logoURL: '',
+              webviewURL: null,
+              appType: 'standard',
+              permissions: [{ type: 'LOCATION', description: 'For the local forecast' }],
+              hardwareRequirements: [{ type: 'DISPLAY', level: 'REQUIRED' }],
+            })
+          : HttpResponse.json({ error: 'Not found', code: 'NOT_FOUND' }, { status: 404 }),
+      ),
+    );
+    renderRoute('/install/tok-1', { store: makeStore() });
+    expect(await screen.findByRole('heading', { name: 'Weather' })).toBeInTheDocument();
+    expect(screen.getByText('Foreground App')).toBeInTheDocument();
+    expect(screen.getByText('Say "weather".')).toBeInTheDocument();
+    expect(screen.getByText('For the local forecast')).toBeInTheDocument();
+    expect(screen.getByText('Display (required)')).toBeInTheDocument();
+  });
+
+  it('says when the link is unknown or was reset', async () => {
+    server.use(
+      http.get('*/api/install/:token', () =>
+        HttpResponse.json({ error: 'Not found', code: 'NOT_FOUND' }, { status: 404 }),
+      ),
+    );
+    renderRoute('/install/old', { store: makeStore() });
+    expect(await screen.findByRole('heading', { name: 'Test link not found' })).toBeInTheDocument();
+  });
+});
