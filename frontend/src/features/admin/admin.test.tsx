@@ -1,14 +1,18 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { AppProviders } from '../../app/AppProviders';
 import { makeStore } from '../../app/store';
 import { server } from '../../testing/server';
 import { AdminPage } from './AdminPage';
 import type { AdminApp, AdminStats, AdminUser, PlatformRole, SubmittedApp } from './types';
+
+// Lazy MUI dialogs and menus take their time on a loaded machine.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 const ME = { id: 'u-ada', email: 'ada@example.com' };
 
@@ -180,6 +184,13 @@ function serveAdmin({
   return { reads, sent };
 }
 
+/** The `index`th element, failing the test when there is none. */
+function nth(elements: HTMLElement[], index: number): HTMLElement {
+  const element = elements[index];
+  if (!element) throw new Error(`no element at ${String(index)} of ${String(elements.length)}`);
+  return element;
+}
+
 const tab = (name: string) => screen.findByRole('tab', { name });
 
 describe('the /admin guard', () => {
@@ -252,13 +263,14 @@ describe('the Admin Panel', () => {
 
     const recent = screen.getByRole('list', { name: 'Recent Submissions' });
     const items = within(recent).getAllByRole('listitem');
+    const first = nth(items, 0);
     expect(items).toHaveLength(2);
-    expect(within(items[0]).getByText('Beta Maps')).toBeInTheDocument();
-    expect(within(items[0]).getByText('com.beta.maps')).toBeInTheDocument();
+    expect(within(first).getByText('Beta Maps')).toBeInTheDocument();
+    expect(within(first).getByText('com.beta.maps')).toBeInTheDocument();
     expect(
-      within(items[0]).getByText(/^Submitted Nov 21, 2026, \d{1,2}:\d{2}\s?(AM|PM)$/),
+      within(first).getByText(/^Submitted Nov 21, 2026, \d{1,2}:\d{2}\s?(AM|PM)$/),
     ).toBeInTheDocument();
-    expect(within(items[0]).getByRole('button', { name: 'Review Beta Maps' })).toBeEnabled();
+    expect(within(first).getByRole('button', { name: 'Review Beta Maps' })).toBeEnabled();
   });
 
   it('says when nothing waits for review', async () => {
@@ -317,7 +329,9 @@ describe('the Admin Panel', () => {
 
     await user.click(await tab('App Submissions'));
     const table = await screen.findByRole('table', { name: 'App submissions' });
-    const [, notes, maps] = within(table).getAllByRole('row');
+    const rows = within(table).getAllByRole('row');
+    const notes = nth(rows, 1);
+    const maps = nth(rows, 2);
     expect(within(notes).getByText('Acme Notes')).toBeInTheDocument();
     expect(within(notes).getByText('com.acme.notes')).toBeInTheDocument();
     expect(within(notes).getByText('Nov 20, 2026')).toBeInTheDocument();
@@ -372,10 +386,10 @@ describe('Review App Submission', () => {
     const history = within(dialog).getByRole('list', { name: 'Review history' });
     const entries = within(history).getAllByRole('listitem');
     expect(entries).toHaveLength(3);
-    expect(within(entries[1]).getByText('Rejected')).toBeInTheDocument();
-    expect(within(entries[1]).getByText('The logo is blurry')).toBeInTheDocument();
-    expect(within(entries[1]).getByText('Self-review')).toBeInTheDocument();
-    expect(within(entries[0]).queryByText('Self-review')).not.toBeInTheDocument();
+    expect(within(nth(entries, 1)).getByText('Rejected')).toBeInTheDocument();
+    expect(within(nth(entries, 1)).getByText('The logo is blurry')).toBeInTheDocument();
+    expect(within(nth(entries, 1)).getByText('Self-review')).toBeInTheDocument();
+    expect(within(nth(entries, 0)).queryByText('Self-review')).not.toBeInTheDocument();
     expect(
       within(dialog).getByPlaceholderText('Add review notes here (required for rejection)'),
     ).toBeInTheDocument();
@@ -542,7 +556,9 @@ describe('Platform Users', () => {
     });
 
     const table = await screen.findByRole('table', { name: 'Platform users' });
-    const [, ada, rev] = within(table).getAllByRole('row');
+    const rows = within(table).getAllByRole('row');
+    const ada = nth(rows, 1);
+    const rev = nth(rows, 2);
     expect(within(ada).getByText('ada@example.com (you)')).toBeInTheDocument();
     expect(within(ada).getByText('Admin')).toBeInTheDocument();
     expect(within(rev).getByText('Reviewer')).toBeInTheDocument();
