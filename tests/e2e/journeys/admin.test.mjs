@@ -162,6 +162,18 @@ describe('admin panel journeys', () => {
     await table.getByRole('button', { name: 'Review Acme Notes' }).click();
     dialog = admin.getByRole('dialog', { name: 'Review App Submission' });
     await dialog.getByText('Notes on your glasses').waitFor();
+    // The developer changes the app while the admin looks at it: the decision is refused and the app
+    // reloaded (PRODUCT.md §4).
+    const changed = sqliteRun(
+      portal.databasePath,
+      "UPDATE apps SET description = 'Notes, now with reminders', updated_at = updated_at + 1000 WHERE package_name = ?",
+      ['com.acme.notes'],
+    );
+    assert.equal(changed, 1);
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await dialog.getByText(/The app changed since you opened it/).waitFor();
+    await dialog.getByText('Notes, now with reminders').waitFor();
+    await screenshot(admin, 'admin-review-changed');
     await dialog.getByRole('button', { name: 'Approve' }).click();
     await admin.getByText('App approved successfully!').waitFor();
     await dialog.waitFor({ state: 'detached' });
@@ -183,6 +195,7 @@ describe('admin panel journeys', () => {
     // The uptime views wait for the monitor and say so.
     await admin.getByRole('tab', { name: 'App Status' }).click();
     await admin.getByText('Uptime monitoring is not available yet').waitFor();
+    await screenshot(admin, 'admin-app-status');
     await expectNoSeriousA11yViolations(admin, 'app status');
 
     // Platform users: add a reviewer; the last admin stays.
