@@ -16,4 +16,5 @@ mod oauth;
 mod openapi;
 mod org_fixtures;
 mod orgs;
+mod review;
 mod skeleton;
