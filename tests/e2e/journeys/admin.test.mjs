@@ -137,12 +137,21 @@ describe('admin panel journeys', () => {
     await screenshot(admin, 'admin-dashboard');
     await expectNoSeriousA11yViolations(admin, 'admin dashboard');
 
-    await admin.getByRole('tab', { name: 'App Submissions' }).click();
+    // By keyboard: the arrow keys move along the tabs, Enter opens one; Escape closes the review dialog.
+    await admin.getByRole('tab', { name: 'Dashboard' }).focus();
+    await admin.keyboard.press('ArrowRight');
+    await admin.keyboard.press('Enter');
+    await admin.getByRole('tab', { name: 'App Submissions', selected: true }).waitFor();
     const table = admin.getByRole('table', { name: 'App submissions' });
     await table.getByText('Acme Notes').waitFor();
     await table.getByText('com.acme.maps').waitFor();
     await screenshot(admin, 'admin-submissions');
     await expectNoSeriousA11yViolations(admin, 'app submissions');
+    await table.getByRole('button', { name: 'Review Acme Notes' }).focus();
+    await admin.keyboard.press('Enter');
+    await admin.getByRole('dialog', { name: 'Review App Submission' }).getByText('Notes on your glasses').waitFor();
+    await admin.keyboard.press('Escape');
+    await admin.getByRole('dialog', { name: 'Review App Submission' }).waitFor({ state: 'detached' });
 
     // Reject Acme Maps with notes.
     await table.getByRole('button', { name: 'Review Acme Maps' }).click();
