@@ -87,6 +87,12 @@ export const routes: RouteObject[] = [
                   Component: (await import('../features/orgs/MembersPage')).MembersPage,
                 }),
               },
+              {
+                path: routePatterns.admin,
+                lazy: async () => ({
+                  Component: (await import('../features/admin/AdminPage')).AdminPage,
+                }),
+              },
             ],
           },
         ],

@@ -1,0 +1,264 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type ReactNode } from 'react';
+
+import { isApiErrorBody, isFetchBaseQueryError } from '../../api/errors';
+import { useAppDispatch } from '../../app/store';
+import { noticeShown } from '../auth/authSlice';
+import { useApproveAppMutation, useGetAdminAppQuery, useRejectAppMutation } from './api';
+import { AppLogo } from './AppLogo';
+import { developerOf, historyKind, usDate, usDateTime } from './format';
+import { Loading } from './states';
+import type { AdminApp, ReviewHistoryEntry } from './types';
+
+/** The server's answer when the app changed since the reviewer opened it (PRODUCT.md §4). */
+export const APP_CHANGED = 'The app changed since you opened it';
+
+const MESSAGES = {
+  approve: {
+    done: 'App approved successfully!',
+    failed: 'Failed to approve app. Please try again.',
+  },
+  reject: {
+    done: 'App rejected. Developer has been notified.',
+    failed: 'Failed to reject app. Please try again.',
+  },
+} as const;
+
+type Action = keyof typeof MESSAGES;
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Typography component="dt" variant="subtitle2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {children}
+      </Typography>
+    </div>
+  );
+}
+
+function History({ history }: { history: ReviewHistoryEntry[] }) {
+  return (
+    <section aria-labelledby="review-history">
+      <Typography id="review-history" variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+        Review history
+      </Typography>
+      {history.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          No review history yet
+        </Typography>
+      ) : (
+        <List dense aria-labelledby="review-history">
+          {history.map((entry) => (
+            <ListItem key={entry.id} disableGutters sx={{ display: 'block' }}>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  {historyKind(entry.kind)}
+                </Typography>
+                <Typography variant="body2" color="text.secondary">
+                  {usDateTime(entry.at)} by {entry.actorEmail}
+                </Typography>
+                {entry.selfReview && (
+                  <Chip size="small" color="warning" variant="outlined" label="Self-review" />
+                )}
+              </Stack>
+              {entry.notes && (
+                <Typography
+                  variant="body2"
+                  sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+                >
+                  {entry.notes}
+                </Typography>
+              )}
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </section>
+  );
+}
+
+/** When the app was last submitted: its newest `submitted` event, else its last change. */
+const submittedAt = (app: AdminApp) =>
+  app.history.filter((entry) => entry.kind === 'submitted').at(-1)?.at ?? app.updatedAt;
+
+function AppDetails({ app }: { app: AdminApp }) {
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <AppLogo src={app.logoURL} size={64} />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="h6" component="p">
+            {app.name}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+            {app.packageName}
+          </Typography>
+        </Box>
+      </Stack>
+      <Box component="dl" sx={{ display: 'grid', gap: 1.5, m: 0 }}>
+        <Field label="Description">{app.description || 'No description provided'}</Field>
+        <Field label="Developer">{developerOf(app)}</Field>
+        <Field label="Submitted">{usDate(submittedAt(app))}</Field>
+      </Box>
+      <History history={app.history} />
+    </Stack>
+  );
+}
+
+/**
+ * Review App Submission (spec §2, §8; PRODUCT.md §4): the app, its history and the decision. A decision
+ * carries the revision the reviewer saw; when the app changed since, the dialog says so and reloads it.
+ * Render it with `key={packageName}` so that every app starts with empty notes.
+ */
+export function ReviewDialog({
+  packageName,
+  onClose,
+}: {
+  packageName: string | null;
+  onClose: () => void;
+}) {
+  const dispatch = useAppDispatch();
+  const app = useGetAdminAppQuery(packageName ?? '', {
+    skip: !packageName,
+    refetchOnMountOrArgChange: true,
+  });
+  const [approve, approving] = useApproveAppMutation();
+  const [reject, rejecting] = useRejectAppMutation();
+  const [notes, setNotes] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const busy = approving.isLoading || rejecting.isLoading;
+  const loaded = app.data?.packageName === packageName ? app.data : undefined;
+
+  const decide = async (action: Action) => {
+    if (!loaded || !packageName) return;
+    setFailure(null);
+    const request = { packageName, notes: notes.trim(), expectedUpdatedAt: loaded.updatedAt };
+    try {
+      await (action === 'approve' ? approve(request) : reject(request)).unwrap();
+      dispatch(noticeShown({ severity: 'success', text: MESSAGES[action].done }));
+      onClose();
+    } catch (error) {
+      if (
+        isFetchBaseQueryError(error) &&
+        error.status === 409 &&
+        isApiErrorBody(error.data) &&
+        error.data.code === 'APP_CHANGED'
+      ) {
+        setFailure(`${APP_CHANGED}. It has been reloaded: please review it again.`);
+        void app.refetch();
+        return;
+      }
+      const detail =
+        isFetchBaseQueryError(error) && isApiErrorBody(error.data) && error.status !== 500
+          ? ` (${error.data.error})`
+          : '';
+      setFailure(`${MESSAGES[action].failed}${detail}`);
+    }
+  };
+
+  let body;
+  if (!packageName) body = null;
+  else if (app.isFetching && !loaded) body = <Loading label="Loading app details..." />;
+  else if (!loaded) {
+    body = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void app.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        Error loading app details. Please try again.
+      </Alert>
+    );
+  } else {
+    body = (
+      <Stack spacing={2}>
+        <AppDetails app={loaded} />
+        {loaded.appStoreStatus !== 'SUBMITTED' && (
+          <Alert severity="info">
+            This app is no longer waiting for review (status {loaded.appStoreStatus}).
+          </Alert>
+        )}
+        {loaded.selfReview && (
+          <Alert severity="warning">
+            You are a member of this app&apos;s organization: your decision will be recorded as a
+            self-review.
+          </Alert>
+        )}
+        <TextField
+          label="Review Notes"
+          placeholder="Add review notes here (required for rejection)"
+          multiline
+          minRows={3}
+          value={notes}
+          onChange={(event) => {
+            setNotes(event.target.value);
+          }}
+          disabled={busy}
+          fullWidth
+        />
+      </Stack>
+    );
+  }
+
+  return (
+    <Dialog
+      open={packageName !== null}
+      onClose={busy ? undefined : onClose}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="review-dialog-title"
+    >
+      <DialogTitle id="review-dialog-title">Review App Submission</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2}>
+          {failure && (
+            <Alert severity="error" role="alert">
+              {failure}
+            </Alert>
+          )}
+          {body}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button
+          color="error"
+          variant="outlined"
+          onClick={() => void decide('reject')}
+          disabled={!loaded || busy || app.isFetching || notes.trim() === ''}
+        >
+          {rejecting.isLoading ? 'Rejecting...' : 'Reject'}
+        </Button>
+        <Button
+          color="success"
+          variant="contained"
+          onClick={() => void decide('approve')}
+          disabled={!loaded || busy || app.isFetching}
+        >
+          {approving.isLoading ? 'Approving...' : 'Approve'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
