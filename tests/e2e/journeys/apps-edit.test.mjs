@@ -332,7 +332,9 @@ describe('edit app journey', () => {
     await create.waitFor({ state: 'hidden' });
     assert.match(await move.getByRole('combobox', { name: 'Target organization' }).textContent(), /Weather Labs/);
     await move.getByRole('button', { name: 'Move App' }).click();
-    await move.getByText('App moved to new organization successfully').waitFor();
+    await page.getByText('App moved to new organization successfully').waitFor();
+    // The app is no longer read from its old organization: no "not found" on the way to the list.
+    assert.equal(await page.getByText(/not found/).count(), 0);
     await page.waitForURL(`${portal.url}/apps`);
 
     await context.close();

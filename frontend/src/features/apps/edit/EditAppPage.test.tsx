@@ -383,6 +383,8 @@ describe('Edit App page', { timeout: 20_000 }, () => {
     server.use(
       http.post('*/api/dev/apps/:pkg/move-org', async ({ request }) => {
         await recordRequest(request, sent);
+        // From now on the app is not in org-1 any more.
+        serveApp(null, 404);
         return HttpResponse.json(testApp({ orgId: 'org-2' }));
       }),
     );
@@ -397,9 +399,11 @@ describe('Edit App page', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('combobox', { name: 'Target organization' }));
     await user.click(screen.getByRole('option', { name: 'Beta Labs (member)' }));
     await user.click(within(dialog).getByRole('button', { name: 'Move App' }));
+    // The page stops reading the app from its old organization (no "not found") and says it moved.
     expect(
-      await within(dialog).findByText('App moved to new organization successfully'),
+      await screen.findByText('App moved to new organization successfully'),
     ).toBeInTheDocument();
+    expect(screen.queryByText(/not found/)).not.toBeInTheDocument();
     expect(sent[0]).toMatchObject({ body: { targetOrgId: 'org-2' }, orgId: 'org-1' });
     await waitFor(
       () => {

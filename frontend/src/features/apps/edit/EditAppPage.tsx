@@ -64,7 +64,7 @@ import {
   type EditAppErrors,
   type EditAppValues,
 } from './editForm';
-import { MoveAppDialog } from './MoveAppDialog';
+import { MOVE_REDIRECT_MS, MoveAppDialog, MOVED } from './MoveAppDialog';
 import { formatDateTime } from './format';
 import { ReviewHistory } from './ReviewHistory';
 
@@ -88,8 +88,20 @@ export function EditAppPage() {
   const dispatch = useAppDispatch();
   const { current, orgs, isLoading: orgLoading, isError: orgError } = useCurrentOrg();
   const orgId = current?.id ?? '';
-  const query = useGetAppQuery({ orgId, packageName }, { skip: !orgId || !packageName });
-  const notFound = query.isError && isNotFound(query.error);
+  // Once moved, the app is no longer in this organization: it is not read again from here.
+  const [moved, setMoved] = useState(false);
+  const query = useGetAppQuery({ orgId, packageName }, { skip: !orgId || !packageName || moved });
+  const notFound = !moved && query.isError && isNotFound(query.error);
+
+  useEffect(() => {
+    if (!moved) return undefined;
+    const timer = setTimeout(() => {
+      void navigate(paths.apps);
+    }, MOVE_REDIRECT_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [moved, navigate]);
 
   useEffect(() => {
     if (!notFound) return undefined;
@@ -103,7 +115,13 @@ export function EditAppPage() {
   }, [notFound, packageName, navigate, dispatch]);
 
   let body: ReactNode;
-  if (orgLoading || query.isLoading) {
+  if (moved) {
+    body = (
+      <Alert severity="success" role="status">
+        {MOVED}
+      </Alert>
+    );
+  } else if (orgLoading || query.isLoading) {
     body = (
       <Stack sx={{ alignItems: 'center', py: 8 }} role="status" aria-live="polite">
         <CircularProgress aria-hidden />
@@ -138,7 +156,17 @@ export function EditAppPage() {
     );
   } else {
     // A fresh form for each app (and after a move or reload of another app).
-    body = <EditAppForm key={query.data.packageName} app={query.data} orgId={orgId} orgs={orgs} />;
+    body = (
+      <EditAppForm
+        key={query.data.packageName}
+        app={query.data}
+        orgId={orgId}
+        orgs={orgs}
+        onMoved={() => {
+          setMoved(true);
+        }}
+      />
+    );
   }
 
   return (
@@ -194,9 +222,10 @@ interface FormProps {
   app: App;
   orgId: string;
   orgs: Organization[];
+  onMoved: () => void;
 }
 
-function EditAppForm({ app, orgId, orgs }: FormProps) {
+function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
   const [values, setValues] = useState<EditAppValues>(() => valuesOf(app));
   const [errors, setErrors] = useState<EditAppErrors>({});
   const [banner, setBanner] = useState<{ severity: 'success' | 'error'; text: string } | null>(
@@ -639,6 +668,7 @@ function EditAppForm({ app, orgId, orgs }: FormProps) {
         packageName={app.packageName}
         appName={app.name}
         orgs={orgs}
+        onMoved={onMoved}
       />
     </>
   );

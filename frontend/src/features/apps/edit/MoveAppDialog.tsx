@@ -33,6 +33,8 @@ interface Props {
   appName: string;
   /** The user's organizations (the dialog offers the others). */
   orgs: Organization[];
+  /** Told once the app has moved (the page stops reading it from its old organization). */
+  onMoved?: () => void;
 }
 
 /**
@@ -43,7 +45,7 @@ export function MoveAppDialog(props: Props) {
   return props.open ? <MoveAppDialogBody {...props} /> : null;
 }
 
-function MoveAppDialogBody({ onClose, orgId, packageName, appName, orgs }: Props) {
+function MoveAppDialogBody({ onClose, orgId, packageName, appName, orgs, onMoved }: Props) {
   const navigate = useNavigate();
   const [move, { isLoading }] = useMoveAppMutation();
   const [target, setTarget] = useState('');
@@ -71,6 +73,7 @@ function MoveAppDialogBody({ onClose, orgId, packageName, appName, orgs }: Props
     try {
       await move({ orgId, packageName, targetOrgId: target }).unwrap();
       setMoved(true);
+      onMoved?.();
     } catch {
       setProblem(MOVE_FAILED);
     }
