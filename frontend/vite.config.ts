@@ -27,5 +27,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Component tests drive whole pages (MUI, the store, msw); on a busy two-core machine one can take
+    // several seconds, so the default 5 s limit fails them for load, not for a fault.
+    testTimeout: 30_000,
   },
 });
