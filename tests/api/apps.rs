@@ -379,6 +379,92 @@ async fn publish_history_and_permissions(backend: Backend) {
         json!([{"type": "CAMERA", "description": "Reads labels"}])
     );
     assert_eq!(body["appStoreStatus"], "SUBMITTED");
+
+    // Once PUBLISHED (approved behind the API's back: the review calls are not part of this API), an edit
+    // keeps it PUBLISHED, and adding a permission sends it back to SUBMITTED; both are recorded.
+    {
+        use adapter_db::schema::apps;
+        use diesel::prelude::*;
+        let db = adapter_db::Db::connect(&app.database_url, 1).unwrap();
+        let mut conn = db.connection().unwrap();
+        diesel::update(apps::table.filter(apps::package_name.eq(PKG)))
+            .set(apps::app_store_status.eq("PUBLISHED"))
+            .execute(&mut *conn)
+            .unwrap();
+    }
+    let (status, body) = in_org(
+        &app,
+        Method::PUT,
+        &format!("/api/dev/apps/{PKG}"),
+        &ada,
+        &org,
+        Some(json!({"name": "Notes Pro"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["appStoreStatus"].as_str()),
+        (200, Some("PUBLISHED")),
+        "{body}"
+    );
+    let (status, body) = in_org(
+        &app,
+        Method::PATCH,
+        &perms,
+        &ada,
+        &org,
+        Some(
+            json!({"permissions": [{"type": "CAMERA", "description": "Reads labels"}, {"type": "LOCATION"}]}),
+        ),
+    )
+    .await;
+    assert_eq!(
+        (status, body["appStoreStatus"].as_str()),
+        (200, Some("SUBMITTED")),
+        "{body}"
+    );
+    let (_, history) = in_org(
+        &app,
+        Method::GET,
+        &format!("/api/dev/apps/{PKG}/history"),
+        &ada,
+        &org,
+        None,
+    )
+    .await;
+    let tail: Vec<_> = history.as_array().unwrap()[2..]
+        .iter()
+        .map(|e| (e["kind"].clone(), e["detail"].clone()))
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            (json!("edited"), json!({"changedFields": ["permissions"]})),
+            (json!("edited_after_approval"), json!({"changedFields": ["name"]})),
+            (
+                json!("edited_after_approval"),
+                json!({"changedFields": ["permissions"]})
+            ),
+            (json!("resubmitted"), json!({"addedPermissions": ["LOCATION"]})),
+        ],
+        "{history}"
+    );
+
+    // A visibility change without its flag is refused.
+    let (status, body) = in_org(
+        &app,
+        Method::PATCH,
+        &format!("/api/dev/apps/{PKG}/visibility"),
+        &ada,
+        &org,
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    pin("visibility_without_flag", status, &body);
+    // An app call without x-org-id is refused before anything happens.
+    let (status, body) = call(&app, Method::GET, "/api/dev/apps", Some(&ada.token), None, None).await;
+    assert_eq!(status, 400);
+    pin("org_header_missing", status, &body);
 }
 
 #[tokio::test]
@@ -639,7 +725,14 @@ async fn move_and_export(backend: Backend) {
         response.headers()["content-disposition"],
         format!("attachment; filename=\"{PKG}_config.json\"").as_str()
     );
-    let file: Value = response.json().await.unwrap();
+    let text = response.text().await.unwrap();
+    let file: Value = serde_json::from_str(&text).unwrap();
+    // Export → import round-trips: the file reads back through the domain's import with the app's values.
+    let imported = domain::apps::config::read_config_file(&format!("{PKG}_config.json"), &text)
+        .unwrap_or_else(|e| panic!("the exported file does not import: {e:?}"));
+    assert_eq!(imported.name.as_deref(), Some("Notes"));
+    assert_eq!(imported.public_url.as_deref(), Some("https://notes.example.com"));
+    assert_eq!(imported.permissions.map(|p| p.len()), Some(1));
     let mut keys: Vec<_> = file.as_object().unwrap().keys().cloned().collect();
     keys.sort();
     assert_eq!(

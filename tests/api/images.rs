@@ -388,41 +388,51 @@ async fn the_content_decides_the_type_and_refused_uploads_store_nothing() {
             (
                 "HTML named .png",
                 Upload::new(&html, "logo.png", "image/png"),
-                (415, "UNSUPPORTED_MEDIA_TYPE"),
+                (415, "INVALID_IMAGE_TYPE"),
             ),
             (
                 "an SVG",
                 Upload::new(&svg, "logo.svg", "image/svg+xml"),
-                (415, "UNSUPPORTED_MEDIA_TYPE"),
+                (415, "INVALID_IMAGE_TYPE"),
             ),
             (
                 "10 MB + 1 byte",
                 Upload::new(&too_large, "big.png", "image/png"),
-                (413, "PAYLOAD_TOO_LARGE"),
+                (413, "IMAGE_TOO_LARGE"),
             ),
             (
                 "a decompression bomb",
                 Upload::new(&bomb, "bomb.png", "image/png"),
-                (413, "PAYLOAD_TOO_LARGE"),
+                (413, "IMAGE_TOO_MANY_PIXELS"),
             ),
             (
                 "a truncated PNG",
                 Upload::new(&truncated, "cut.png", "image/png"),
-                (415, "UNSUPPORTED_MEDIA_TYPE"),
+                (415, "INVALID_IMAGE_TYPE"),
             ),
             (
                 "an empty file",
                 Upload::new(b"", "empty.png", "image/png"),
-                (415, "UNSUPPORTED_MEDIA_TYPE"),
+                (415, "INVALID_IMAGE_TYPE"),
             ),
         ];
         for (what, upload, (status, code)) in cases {
             let response = server.upload(token, &org, upload).await;
+            let got = response.status().as_u16();
+            let body: Value = response.json().await.unwrap();
             assert_eq!(
-                status_and_code(response).await,
-                (status, code.to_owned()),
-                "{what}"
+                (got, body["code"].as_str()),
+                (status, Some(code)),
+                "{what}: {body}"
             );
+            let message = match code {
+                "INVALID_IMAGE_TYPE" => Some("Please select a valid image file (PNG, JPEG, GIF, or WebP)"),
+                "IMAGE_TOO_LARGE" => Some("Image size must be less than 10MB"),
+                _ => None,
+            };
+            if let Some(message) = message {
+                assert_eq!(body["error"], message, "{what}");
+            }
             server.assert_nothing_stored(what);
         }
 

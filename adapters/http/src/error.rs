@@ -35,12 +35,12 @@ pub enum ApiError {
         message: String,
         fields: Option<BTreeMap<String, String>>,
     },
-    /// 413: the body is too large.
-    #[error("{0}")]
-    PayloadTooLarge(String),
-    /// 415: the body's type is not accepted.
-    #[error("{0}")]
-    UnsupportedMediaType(String),
+    /// 413: the body is too large (`code` names what: `PAYLOAD_TOO_LARGE`, or the image rule's code).
+    #[error("{message}")]
+    PayloadTooLarge { code: &'static str, message: String },
+    /// 415: the body's type is not accepted (`code` as above: `UNSUPPORTED_MEDIA_TYPE`, `INVALID_IMAGE_TYPE`).
+    #[error("{message}")]
+    UnsupportedMediaType { code: &'static str, message: String },
     /// 422: field validation failed; `fields` maps each field (API spelling) to its message.
     #[error("{message}")]
     Validation {
@@ -75,6 +75,22 @@ impl ApiError {
         }
     }
 
+    /// 413 with the generic code `PAYLOAD_TOO_LARGE`.
+    pub fn payload_too_large(message: impl Into<String>) -> Self {
+        Self::PayloadTooLarge {
+            code: "PAYLOAD_TOO_LARGE",
+            message: message.into(),
+        }
+    }
+
+    /// 415 with the generic code `UNSUPPORTED_MEDIA_TYPE`.
+    pub fn unsupported_media_type(message: impl Into<String>) -> Self {
+        Self::UnsupportedMediaType {
+            code: "UNSUPPORTED_MEDIA_TYPE",
+            message: message.into(),
+        }
+    }
+
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
         Self::Conflict {
             code,
@@ -98,12 +114,13 @@ impl ApiError {
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
-            Self::BadRequest { code, .. } | Self::Conflict { code, .. } => code,
+            Self::BadRequest { code, .. }
+            | Self::Conflict { code, .. }
+            | Self::PayloadTooLarge { code, .. }
+            | Self::UnsupportedMediaType { code, .. } => code,
             Self::Unauthorized(_) => "UNAUTHORIZED",
             Self::Forbidden(_) => "FORBIDDEN",
             Self::NotFound(_) => "NOT_FOUND",
-            Self::PayloadTooLarge(_) => "PAYLOAD_TOO_LARGE",
-            Self::UnsupportedMediaType(_) => "UNSUPPORTED_MEDIA_TYPE",
             Self::Validation { .. } => "VALIDATION_FAILED",
             Self::TooManyRequests { .. } => "RATE_LIMITED",
             Self::Unavailable(_) => "UNAVAILABLE",
@@ -120,8 +137,8 @@ impl ResponseError for ApiError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
-            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -186,9 +203,9 @@ pub fn json_config() -> web::JsonConfig {
             use actix_web::error::JsonPayloadError as E;
             let api = match &err {
                 E::OverflowKnownLength { .. } | E::Overflow { .. } => {
-                    ApiError::PayloadTooLarge("The request body is too large.".into())
+                    ApiError::payload_too_large("The request body is too large.")
                 }
-                E::ContentType => ApiError::UnsupportedMediaType("Send the body as application/json.".into()),
+                E::ContentType => ApiError::unsupported_media_type("Send the body as application/json."),
                 E::Deserialize(cause) if cause.is_data() => ApiError::bad_request(
                     "INVALID_JSON",
                     format!(
@@ -277,8 +294,8 @@ mod tests {
             ApiError::Forbidden("x".into()),
             ApiError::NotFound("x".into()),
             ApiError::conflict("X", "x"),
-            ApiError::PayloadTooLarge("x".into()),
-            ApiError::UnsupportedMediaType("x".into()),
+            ApiError::payload_too_large("x"),
+            ApiError::unsupported_media_type("x"),
             ApiError::Validation {
                 message: "x".into(),
                 fields: BTreeMap::new(),

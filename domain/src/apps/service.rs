@@ -222,13 +222,16 @@ impl AppService {
         let added = added_permissions(current, &next);
         if current.app_store_status == AppStoreStatus::Published && !added.is_empty() {
             next.app_store_status = AppStoreStatus::Submitted;
+            // A millisecond after the edit that caused it: histories are read in time order (at, then id),
+            // and the stores keep milliseconds.
+            let at = next.updated_at + chrono::TimeDelta::milliseconds(1);
             events.push(
                 ReviewEvent::new(
                     self.secrets.as_ref(),
                     current,
                     ReviewEventKind::Resubmitted,
                     caller,
-                    next.updated_at,
+                    at,
                 )
                 .with_detail(json!({ "addedPermissions": added })),
             );

@@ -400,6 +400,7 @@ fn adding_a_permission_to_a_published_app_sends_it_back_to_submitted_and_records
                 && kinds == [ReviewEventKind::EditedAfterApproval, ReviewEventKind::Resubmitted]
                 && events[0].detail == Some(serde_json::json!({"changedFields": ["permissions"]}))
                 && events[1].detail == Some(serde_json::json!({"addedPermissions": ["CAMERA"]}))
+                && events[1].at > events[0].at
         })
         .times(1)
         .returning(|_, _, _, _| Ok(()));
