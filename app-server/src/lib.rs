@@ -2,6 +2,7 @@
 //! workers and the command line.
 
 pub mod admin_cli;
+pub mod apps;
 pub mod config;
 pub mod identity;
 pub mod media;

@@ -3,6 +3,7 @@
 
 use db_adapter::Db;
 use db_adapter::repos::{DieselInviteRepository, DieselMemberDirectory, DieselOrgRepository};
+use domain::media::ImageStore;
 use domain::orgs::OrgService;
 use http_adapter::orgs::OrgsApi;
 use identity_adapter::OsSecretGenerator;
@@ -11,9 +12,10 @@ use std::sync::Arc;
 use crate::Config;
 use crate::system::SystemClock;
 
-/// The organization handlers' state.
+/// The organization handlers' state; `images` is the image store (deleting an organization removes its
+/// image files).
 #[must_use]
-pub fn wire(config: &Config, db: &Db) -> OrgsApi {
+pub fn wire(config: &Config, db: &Db, images: Arc<dyn ImageStore>) -> OrgsApi {
     OrgsApi {
         service: Arc::new(OrgService::new(
             Arc::new(DieselOrgRepository::new(db.clone())),
@@ -21,6 +23,7 @@ pub fn wire(config: &Config, db: &Db) -> OrgsApi {
             Arc::new(DieselMemberDirectory::new(db.clone())),
             Arc::new(SystemClock),
             Arc::new(OsSecretGenerator),
+            images,
             config.public_url.clone(),
         )),
     }

@@ -60,12 +60,13 @@ impl Application {
             memberships: http_adapter::auth::Memberships(std::sync::Arc::new(
                 db_adapter::repos::DieselMemberDirectory::new(db.clone()),
             )),
-            orgs: crate::orgs::wire(config, &db),
+            orgs: crate::orgs::wire(config, &db, image_store.clone()),
             images: http_adapter::images::ImagesApi(std::sync::Arc::new(crate::media::service(
                 config,
                 &db,
-                image_store,
+                image_store.clone(),
             ))),
+            apps: crate::apps::wire(config, &db, image_store),
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();

@@ -388,41 +388,51 @@ async fn the_content_decides_the_type_and_refused_uploads_store_nothing() {
             (
                 "HTML named .png",
                 Upload::new(&html, "logo.png", "image/png"),
-                (415, "UNSUPPORTED_MEDIA_TYPE"),
+                (415, "INVALID_IMAGE_TYPE"),
             ),
             (
                 "an SVG",
                 Upload::new(&svg, "logo.svg", "image/svg+xml"),
-                (415, "UNSUPPORTED_MEDIA_TYPE"),
+                (415, "INVALID_IMAGE_TYPE"),
             ),
             (
                 "10 MB + 1 byte",
                 Upload::new(&too_large, "big.png", "image/png"),
-                (413, "PAYLOAD_TOO_LARGE"),
+                (413, "IMAGE_TOO_LARGE"),
             ),
             (
                 "a decompression bomb",
                 Upload::new(&bomb, "bomb.png", "image/png"),
-                (413, "PAYLOAD_TOO_LARGE"),
+                (413, "IMAGE_TOO_MANY_PIXELS"),
             ),
             (
                 "a truncated PNG",
                 Upload::new(&truncated, "cut.png", "image/png"),
-                (415, "UNSUPPORTED_MEDIA_TYPE"),
+                (415, "INVALID_IMAGE_TYPE"),
             ),
             (
                 "an empty file",
                 Upload::new(b"", "empty.png", "image/png"),
-                (415, "UNSUPPORTED_MEDIA_TYPE"),
+                (415, "INVALID_IMAGE_TYPE"),
             ),
         ];
         for (what, upload, (status, code)) in cases {
             let response = server.upload(token, &org, upload).await;
+            let got = response.status().as_u16();
+            let body: Value = response.json().await.unwrap();
             assert_eq!(
-                status_and_code(response).await,
-                (status, code.to_owned()),
-                "{what}"
+                (got, body["code"].as_str()),
+                (status, Some(code)),
+                "{what}: {body}"
             );
+            let message = match code {
+                "INVALID_IMAGE_TYPE" => Some("Please select a valid image file (PNG, JPEG, GIF, or WebP)"),
+                "IMAGE_TOO_LARGE" => Some("Image size must be less than 10MB"),
+                _ => None,
+            };
+            if let Some(message) = message {
+                assert_eq!(body["error"], message, "{what}");
+            }
             server.assert_nothing_stored(what);
         }
 
@@ -581,5 +591,71 @@ async fn with_an_s3_compatible_store_images_live_in_the_bucket() {
         );
         assert_eq!(bucket_store.get(&id).await.unwrap(), None);
         assert_eq!(server.image_rows(), 0);
+    }
+}
+
+#[tokio::test]
+async fn deleting_an_app_or_an_organization_removes_its_image_files() {
+    for backend in BACKENDS {
+        let server = ImageApp::start(backend, &[]).await;
+        let owner = server.developer("owner@example.com").await;
+        let org = server.organization(&owner);
+        let png = encoded(image::ImageFormat::Png, 8, 8);
+        let call = |method: reqwest::Method, path: &str| {
+            server
+                .app
+                .client
+                .request(method, server.app.url(path))
+                .bearer_auth(&owner.token)
+                .header("x-org-id", &org)
+        };
+
+        // An app with a logo uploaded for it: deleting the app removes the row and the file.
+        let registered = call(reqwest::Method::POST, "/api/dev/apps/register")
+            .json(&json!({"packageName": "com.example.pics", "name": "Pics", "description": "Pictures",
+                          "publicUrl": "https://pics.example.com", "logoURL": "https://cdn.example.com/l.png"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(registered.status(), StatusCode::CREATED);
+        let form = Upload::new(&png, "logo.png", "image/png").form().text(
+            "metadata",
+            json!({"appPackageName": "com.example.pics"}).to_string(),
+        );
+        let app_logo = url_of(server.upload_form(Some(&owner.token), &org, form).await).await;
+        assert_eq!(
+            server.app_package_of(id_of(&app_logo)).as_deref(),
+            Some("com.example.pics")
+        );
+        let org_logo = url_of(
+            server
+                .upload(
+                    Some(&owner.token),
+                    &org,
+                    Upload::new(&png, "org.png", "image/png"),
+                )
+                .await,
+        )
+        .await;
+        assert_eq!((server.image_rows(), server.image_files().len()), (2, 2));
+
+        let deleted = call(reqwest::Method::DELETE, "/api/dev/apps/com.example.pics")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+        assert_eq!(server.fetch(&app_logo).await.status(), StatusCode::NOT_FOUND);
+        let files = server.image_files();
+        assert_eq!((server.image_rows(), files.len()), (1, 1), "{files:?}");
+        assert!(files[0].ends_with(id_of(&org_logo)));
+
+        // Deleting the organization removes its remaining images, rows and files.
+        let deleted = call(reqwest::Method::DELETE, &format!("/api/orgs/{org}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(deleted.status(), StatusCode::OK);
+        server.assert_nothing_stored("after deleting the organization");
+        assert_eq!(server.fetch(&org_logo).await.status(), StatusCode::NOT_FOUND);
     }
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test-only crate: a failed setup should panic
 
 mod admins;
+mod apps;
 mod authz_matrix;
 mod expiry;
 mod helpers;

@@ -10,9 +10,14 @@ use std::fmt;
 /// An error answered to a client. 5xx variants log their cause and answer a generic message.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// 400: the request is malformed or a rule refused it.
+    /// 400: the request is malformed or a rule refused it; `fields` (field or path → message) when the rule
+    /// names fields (the app calls' `VALIDATION`).
     #[error("{message}")]
-    BadRequest { code: &'static str, message: String },
+    BadRequest {
+        code: &'static str,
+        message: String,
+        fields: Option<BTreeMap<String, String>>,
+    },
     /// 401: no valid session.
     #[error("{0}")]
     Unauthorized(String),
@@ -22,15 +27,20 @@ pub enum ApiError {
     /// 404: nothing there (or nothing the caller may know exists).
     #[error("{0}")]
     NotFound(String),
-    /// 409: the state does not allow it (duplicate, illegal transition, only admin…).
+    /// 409: the state does not allow it (duplicate, illegal transition, only admin…); `fields` when a field
+    /// is the cause (a taken package name).
     #[error("{message}")]
-    Conflict { code: &'static str, message: String },
-    /// 413: the body is too large.
-    #[error("{0}")]
-    PayloadTooLarge(String),
-    /// 415: the body's type is not accepted.
-    #[error("{0}")]
-    UnsupportedMediaType(String),
+    Conflict {
+        code: &'static str,
+        message: String,
+        fields: Option<BTreeMap<String, String>>,
+    },
+    /// 413: the body is too large (`code` names what: `PAYLOAD_TOO_LARGE`, or the image rule's code).
+    #[error("{message}")]
+    PayloadTooLarge { code: &'static str, message: String },
+    /// 415: the body's type is not accepted (`code` as above: `UNSUPPORTED_MEDIA_TYPE`, `INVALID_IMAGE_TYPE`).
+    #[error("{message}")]
+    UnsupportedMediaType { code: &'static str, message: String },
     /// 422: field validation failed; `fields` maps each field (API spelling) to its message.
     #[error("{message}")]
     Validation {
@@ -61,6 +71,23 @@ impl ApiError {
         Self::BadRequest {
             code,
             message: message.into(),
+            fields: None,
+        }
+    }
+
+    /// 413 with the generic code `PAYLOAD_TOO_LARGE`.
+    pub fn payload_too_large(message: impl Into<String>) -> Self {
+        Self::PayloadTooLarge {
+            code: "PAYLOAD_TOO_LARGE",
+            message: message.into(),
+        }
+    }
+
+    /// 415 with the generic code `UNSUPPORTED_MEDIA_TYPE`.
+    pub fn unsupported_media_type(message: impl Into<String>) -> Self {
+        Self::UnsupportedMediaType {
+            code: "UNSUPPORTED_MEDIA_TYPE",
+            message: message.into(),
         }
     }
 
@@ -68,19 +95,32 @@ impl ApiError {
         Self::Conflict {
             code,
             message: message.into(),
+            fields: None,
         }
+    }
+
+    /// The same error naming the fields at fault (400, 409 and 422 answer them; other kinds ignore them).
+    #[must_use]
+    pub fn with_fields(mut self, named: BTreeMap<String, String>) -> Self {
+        match &mut self {
+            Self::BadRequest { fields, .. } | Self::Conflict { fields, .. } => *fields = Some(named),
+            Self::Validation { fields, .. } => *fields = named,
+            _ => {}
+        }
+        self
     }
 
     /// The machine-readable code of the envelope.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
-            Self::BadRequest { code, .. } | Self::Conflict { code, .. } => code,
+            Self::BadRequest { code, .. }
+            | Self::Conflict { code, .. }
+            | Self::PayloadTooLarge { code, .. }
+            | Self::UnsupportedMediaType { code, .. } => code,
             Self::Unauthorized(_) => "UNAUTHORIZED",
             Self::Forbidden(_) => "FORBIDDEN",
             Self::NotFound(_) => "NOT_FOUND",
-            Self::PayloadTooLarge(_) => "PAYLOAD_TOO_LARGE",
-            Self::UnsupportedMediaType(_) => "UNSUPPORTED_MEDIA_TYPE",
             Self::Validation { .. } => "VALIDATION_FAILED",
             Self::TooManyRequests { .. } => "RATE_LIMITED",
             Self::Unavailable(_) => "UNAVAILABLE",
@@ -97,8 +137,8 @@ impl ResponseError for ApiError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
-            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -112,6 +152,7 @@ impl ResponseError for ApiError {
         }
         let fields = match self {
             Self::Validation { fields, .. } => Some(fields),
+            Self::BadRequest { fields, .. } | Self::Conflict { fields, .. } => fields.as_ref(),
             _ => None,
         };
         let mut response = HttpResponse::build(self.status_code());
@@ -162,9 +203,9 @@ pub fn json_config() -> web::JsonConfig {
             use actix_web::error::JsonPayloadError as E;
             let api = match &err {
                 E::OverflowKnownLength { .. } | E::Overflow { .. } => {
-                    ApiError::PayloadTooLarge("The request body is too large.".into())
+                    ApiError::payload_too_large("The request body is too large.")
                 }
-                E::ContentType => ApiError::UnsupportedMediaType("Send the body as application/json.".into()),
+                E::ContentType => ApiError::unsupported_media_type("Send the body as application/json."),
                 E::Deserialize(cause) if cause.is_data() => ApiError::bad_request(
                     "INVALID_JSON",
                     format!(
@@ -216,6 +257,18 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_bad_request_or_conflict_may_name_its_fields() {
+        let fields = BTreeMap::from([("packageName".to_owned(), "taken".to_owned())]);
+        let (status, body) =
+            body_of(ApiError::conflict("PACKAGE_NAME_TAKEN", "taken").with_fields(fields)).await;
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(body["fields"]["packageName"], "taken");
+        let (status, body) = body_of(ApiError::bad_request("NO_ORGANIZATION", "x")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body.get("fields").is_none());
+    }
+
+    #[tokio::test]
     async fn an_internal_error_says_nothing_internal() {
         let cause: Box<dyn std::error::Error + Send + Sync> = "database password is hunter2".into();
         let (status, body) = body_of(ApiError::Internal(cause)).await;
@@ -241,8 +294,8 @@ mod tests {
             ApiError::Forbidden("x".into()),
             ApiError::NotFound("x".into()),
             ApiError::conflict("X", "x"),
-            ApiError::PayloadTooLarge("x".into()),
-            ApiError::UnsupportedMediaType("x".into()),
+            ApiError::payload_too_large("x"),
+            ApiError::unsupported_media_type("x"),
             ApiError::Validation {
                 message: "x".into(),
                 fields: BTreeMap::new(),

@@ -58,9 +58,15 @@ fn media_error(error: MediaError) -> ApiError {
     let message = error.to_string();
     match error {
         MediaError::NotMember | MediaError::LogoAdminOnly => ApiError::Forbidden(message),
-        MediaError::Rejected(ImageRejection::InvalidType) => ApiError::UnsupportedMediaType(message),
-        MediaError::Rejected(ImageRejection::TooLarge | ImageRejection::TooManyPixels) => {
-            ApiError::PayloadTooLarge(message)
+        MediaError::Rejected(rejection @ ImageRejection::InvalidType) => ApiError::UnsupportedMediaType {
+            code: rejection.code(),
+            message,
+        },
+        MediaError::Rejected(rejection @ (ImageRejection::TooLarge | ImageRejection::TooManyPixels)) => {
+            ApiError::PayloadTooLarge {
+                code: rejection.code(),
+                message,
+            }
         }
         MediaError::NotFound => ApiError::NotFound(message),
         MediaError::Repo(cause) => ApiError::Internal(Box::new(cause)),
@@ -72,7 +78,7 @@ fn multipart_error(error: &MultipartError) -> ApiError {
         MultipartError::ContentTypeMissing
         | MultipartError::ContentTypeParse
         | MultipartError::ContentTypeIncompatible
-        | MultipartError::BoundaryMissing => ApiError::UnsupportedMediaType(NOT_MULTIPART.into()),
+        | MultipartError::BoundaryMissing => ApiError::unsupported_media_type(NOT_MULTIPART),
         other => ApiError::bad_request(
             "INVALID_MULTIPART",
             format!("The upload could not be read: {other}"),
@@ -103,7 +109,7 @@ fn image_too_large() -> ApiError {
 }
 
 fn part_too_large() -> ApiError {
-    ApiError::PayloadTooLarge(format!(
+    ApiError::payload_too_large(format!(
         "A form field other than the file is over {MAX_TEXT_PART} bytes."
     ))
 }
@@ -379,6 +385,19 @@ mod tests {
         .map(|e| media_error(e).status_code().as_u16())
         .collect();
         assert_eq!(statuses, [403, 403, 415, 413, 413, 404, 500]);
+        let refused = media_error(MediaError::Rejected(ImageRejection::TooLarge));
+        assert_eq!(
+            (refused.code(), refused.to_string().as_str()),
+            ("IMAGE_TOO_LARGE", "Image size must be less than 10MB")
+        );
+        let refused = media_error(MediaError::Rejected(ImageRejection::InvalidType));
+        assert_eq!(
+            (refused.code(), refused.to_string().as_str()),
+            (
+                "INVALID_IMAGE_TYPE",
+                "Please select a valid image file (PNG, JPEG, GIF, or WebP)"
+            )
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! web UI (with the single-page-app fallback).
 
 pub mod admin;
+pub mod apps;
 pub mod auth;
 pub mod client_ip;
 pub mod error;
@@ -37,6 +38,8 @@ pub struct HttpState {
     pub orgs: orgs::OrgsApi,
     /// The image use cases (`/api/dev/images`, `/api/images`).
     pub images: images::ImagesApi,
+    /// Apps, their keys, sharing and review history (`/api/dev/apps`, `/api/permissions`, `/api/install`).
+    pub apps: apps::AppsApi,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -68,6 +71,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
                     .configure(admin::routes(state.admin.clone()))
                     .configure(orgs::routes(state.orgs.clone()))
                     .configure(images::routes)
+                    .configure(apps::routes(state.apps.clone()))
                     .default_service(web::to(system::api_not_found)),
             )
             .configure(spa::configure(frontend_dir));

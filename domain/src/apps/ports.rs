@@ -60,9 +60,10 @@ pub trait AppRepository: Send + Sync {
     async fn list(&self, org: OrgId) -> Result<Vec<App>, RepoError>;
 
     /// Writes the editable fields of `app` (name, description, onboardingInstructions, publicUrl, logoURL,
-    /// webviewURL, appType, settings, tools, hardwareRequirements, permissions, updatedAt) — never the
-    /// status, review fields, key, sharing or organization — provided the stored status is still
-    /// `expected_status`; appends `event` to the review history in the same transaction.
+    /// webviewURL, appType, settings, tools, hardwareRequirements, permissions, updatedAt) and its store
+    /// status — never the review fields, key, sharing or organization — provided the stored status is still
+    /// `expected_status`; appends `events` to the review history in the same transaction. The status differs
+    /// from `expected_status` only when the apps service sends an edited PUBLISHED app back to SUBMITTED.
     ///
     /// # Errors
     /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Conflict`] when its
@@ -72,7 +73,7 @@ pub trait AppRepository: Send + Sync {
         org: OrgId,
         app: &App,
         expected_status: AppStoreStatus,
-        event: Option<ReviewEvent>,
+        events: Vec<ReviewEvent>,
     ) -> Result<(), RepoError>;
 
     /// Deletes the app with, atomically, its key digest, share tokens, tester list, review history, uptime
@@ -140,6 +141,20 @@ pub trait AppRepository: Send + Sync {
         token: &str,
         at: DateTime<Utc>,
     ) -> Result<String, RepoError>;
+
+    /// Replaces the app's share token by `token` (creating it when the app has none): the old link stops
+    /// working at once.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Backend`] when the store
+    /// fails.
+    async fn replace_share_token(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        token: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
 
     /// Moves the app (with its key, status, settings and history) from one organization to another and
     /// appends `event`, in one transaction.

@@ -16,7 +16,7 @@ use super::status::IllegalTransition;
 use super::validation::{
     FieldErrors, RegistrationInput, UpdateInput, changed_fields, validate_registration, validate_update,
 };
-use super::{App, AppStoreStatus, PackageName, Permission};
+use super::{App, AppStoreStatus, PackageName, Permission, PermissionType};
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
@@ -198,25 +198,46 @@ impl AppService {
         self.apps.get(org, package).await?.ok_or(AppError::NotFound)
     }
 
-    /// Writes the editable fields of `next`; when the app is PUBLISHED and something changed, records an
-    /// edit-after-approval event listing the changed fields (PRODUCT.md §4).
-    async fn save_edit(&self, caller: &Caller, current: &App, next: &App) -> Result<(), AppError> {
-        let changed = changed_fields(current, next);
-        let event =
-            (current.app_store_status == AppStoreStatus::Published && !changed.is_empty()).then(|| {
+    /// Writes the editable fields of `next` (PRODUCT.md §4): an edit of a SUBMITTED or PUBLISHED app that
+    /// changes something is recorded in its history with the changed fields; a permission added to a
+    /// PUBLISHED app sends it back to SUBMITTED, recorded too. Answers the app as written.
+    async fn save_edit(&self, caller: &Caller, current: &App, next: &App) -> Result<App, AppError> {
+        let mut next = next.clone();
+        next.app_store_status = current.app_store_status;
+        let changed = changed_fields(current, &next);
+        let mut events = Vec::new();
+        let edit_kind = match current.app_store_status {
+            AppStoreStatus::Published => Some(ReviewEventKind::EditedAfterApproval),
+            AppStoreStatus::Submitted => Some(ReviewEventKind::Edited),
+            AppStoreStatus::Development | AppStoreStatus::Rejected => None,
+        };
+        if let Some(kind) = edit_kind
+            && !changed.is_empty()
+        {
+            events.push(
+                ReviewEvent::new(self.secrets.as_ref(), current, kind, caller, next.updated_at)
+                    .with_detail(json!({ "changedFields": changed })),
+            );
+        }
+        let added = added_permissions(current, &next);
+        if current.app_store_status == AppStoreStatus::Published && !added.is_empty() {
+            next.app_store_status = AppStoreStatus::Submitted;
+            events.push(
                 ReviewEvent::new(
                     self.secrets.as_ref(),
                     current,
-                    ReviewEventKind::EditedAfterApproval,
+                    ReviewEventKind::Resubmitted,
                     caller,
                     next.updated_at,
                 )
-                .with_detail(json!({ "changedFields": changed }))
-            });
+                .with_detail(json!({ "addedPermissions": added })),
+            );
+        }
         self.apps
-            .update(current.org_id, next, current.app_store_status, event)
+            .update(current.org_id, &next, current.app_store_status, events)
             .await
-            .map_err(write_error)
+            .map_err(write_error)?;
+        Ok(next)
     }
 
     /// Registers an app in the organization and issues its API key.
@@ -280,8 +301,7 @@ impl AppService {
         let update = validate_update(input).map_err(AppError::Validation)?;
         let current = self.load(org, package).await?;
         let next = update.apply_to(&current, self.clock.now());
-        self.save_edit(caller, &current, &next).await?;
-        Ok(next)
+        self.save_edit(caller, &current, &next).await
     }
 
     /// Deletes the app with its key, share token, images, review history and uptime data; its package
@@ -339,7 +359,8 @@ impl AppService {
         Ok(self.get(caller, org, package).await?.permissions)
     }
 
-    /// Replaces the app's permissions (each type once; the legacy type only if the app already had it).
+    /// Replaces the app's permissions (each type once; the legacy type only if the app already had it) and
+    /// answers the app as written. A permission added to a PUBLISHED app sends it back to SUBMITTED.
     ///
     /// # Errors
     /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Validation`] on field `permissions`;
@@ -350,17 +371,26 @@ impl AppService {
         org: OrgId,
         package: &PackageName,
         permissions: &[Permission],
-    ) -> Result<Vec<Permission>, AppError> {
+    ) -> Result<App, AppError> {
         self.authorize(caller, org, OrgAction::ManageApps).await?;
         let current = self.load(org, package).await?;
         let permissions = validate_permissions(permissions, &current.permissions)
             .map_err(|e| AppError::field("permissions", e.to_string()))?;
         let mut next = current.clone();
-        next.permissions.clone_from(&permissions);
+        next.permissions = permissions;
         next.updated_at = self.clock.now();
-        self.save_edit(caller, &current, &next).await?;
-        Ok(permissions)
+        self.save_edit(caller, &current, &next).await
     }
+}
+
+/// The permission types of `after` that `before` did not have, in `after`'s order (as the API spells them).
+fn added_permissions(before: &App, after: &App) -> Vec<PermissionType> {
+    after
+        .permissions
+        .iter()
+        .map(|p| p.kind)
+        .filter(|kind| !before.permissions.iter().any(|p| p.kind == *kind))
+        .collect()
 }
 
 #[cfg(test)]

@@ -119,7 +119,7 @@ impl AppService {
         self.share_link(caller, org, package).await
     }
 
-    /// Sets whether the whole organization sees the app (`sharedWithOrganization`).
+    /// Sets whether the whole organization sees the app (`sharedWithOrganization`) and answers the app.
     ///
     /// # Errors
     /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
@@ -129,12 +129,34 @@ impl AppService {
         org: OrgId,
         package: &PackageName,
         shared_with_organization: bool,
-    ) -> Result<(), AppError> {
+    ) -> Result<App, AppError> {
         self.authorize(caller, org, OrgAction::ManageApps).await?;
         self.apps
             .set_visibility(org, package, shared_with_organization, self.clock.now())
             .await
-            .map_err(write_error)
+            .map_err(write_error)?;
+        self.load(org, package).await
+    }
+
+    /// Replaces the share token: a new tester link, and the old one stops working at once.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    pub async fn reset_share_link(
+        &self,
+        caller: &Caller,
+        org: OrgId,
+        package: &PackageName,
+    ) -> Result<ShareLink, AppError> {
+        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        let token = issue_share_token(self.secrets.as_ref());
+        self.apps
+            .replace_share_token(org, package, &token, self.clock.now())
+            .await
+            .map_err(write_error)?;
+        Ok(ShareLink {
+            install_url: install_url(&self.config.store_base_url, &token),
+        })
     }
 
     /// The app shared under a tester link (read-only tester page; no sign-in needed): only the

@@ -204,8 +204,8 @@ fn editing_a_development_app_records_no_review_event() {
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Development));
     h.apps
         .expect_update()
-        .withf(|_, app, expected, event| {
-            app.name == "Renamed" && *expected == AppStoreStatus::Development && event.is_none()
+        .withf(|_, app, expected, events| {
+            app.name == "Renamed" && *expected == AppStoreStatus::Development && events.is_empty()
         })
         .times(1)
         .returning(|_, _, _, _| Ok(()));
@@ -225,8 +225,10 @@ fn editing_a_published_app_keeps_it_published_and_records_what_changed() {
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
     h.apps
         .expect_update()
-        .withf(move |_, app, expected, event| {
-            let event = event.as_ref().unwrap();
+        .withf(move |_, app, expected, events| {
+            let [event] = events.as_slice() else {
+                return false;
+            };
             app.app_store_status == AppStoreStatus::Published
                 && *expected == AppStoreStatus::Published
                 && event.kind == ReviewEventKind::EditedAfterApproval
@@ -245,7 +247,7 @@ fn an_unchanged_published_app_records_no_edit_event() {
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
     h.apps
         .expect_update()
-        .withf(|_, _, _, event| event.is_none())
+        .withf(|_, _, _, events| events.is_empty())
         .times(1)
         .returning(|_, _, _, _| Ok(()));
     block_on(
@@ -368,7 +370,7 @@ fn setting_permissions_keeps_a_legacy_type_the_app_already_had() {
             .set_permissions(&developer(), org, &package(), &wanted),
     )
     .unwrap();
-    assert_eq!(saved, wanted.to_vec());
+    assert_eq!(saved.permissions, wanted.to_vec());
 }
 
 #[test]
@@ -386,22 +388,96 @@ fn a_newly_added_legacy_permission_is_refused_on_the_permissions_field() {
 }
 
 #[test]
-fn changing_the_permissions_of_a_published_app_is_recorded() {
+fn adding_a_permission_to_a_published_app_sends_it_back_to_submitted_and_records_both() {
     let org = OrgId::new();
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
     h.apps
         .expect_update()
-        .withf(|_, _, _, event| {
-            event.as_ref().and_then(|e| e.detail.clone())
-                == Some(serde_json::json!({"changedFields": ["permissions"]}))
+        .withf(|_, app, expected, events| {
+            let kinds: Vec<_> = events.iter().map(|e| e.kind).collect();
+            app.app_store_status == AppStoreStatus::Submitted
+                && *expected == AppStoreStatus::Published
+                && kinds == [ReviewEventKind::EditedAfterApproval, ReviewEventKind::Resubmitted]
+                && events[0].detail == Some(serde_json::json!({"changedFields": ["permissions"]}))
+                && events[1].detail == Some(serde_json::json!({"addedPermissions": ["CAMERA"]}))
+        })
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    let app =
+        block_on(
+            h.service()
+                .set_permissions(&developer(), org, &package(), &[perm(PermissionType::Camera)]),
+        )
+        .unwrap();
+    assert_eq!(app.app_store_status, AppStoreStatus::Submitted);
+}
+
+#[test]
+fn removing_a_permission_or_changing_its_description_keeps_a_published_app_published() {
+    let org = OrgId::new();
+    let mut app = sample_app(org, AppStoreStatus::Published);
+    app.permissions = vec![perm(PermissionType::Camera), perm(PermissionType::Microphone)];
+    let mut h = Harness::member().with_app(app);
+    h.apps
+        .expect_update()
+        .withf(|_, app, _, events| {
+            app.app_store_status == AppStoreStatus::Published
+                && events.len() == 1
+                && events[0].kind == ReviewEventKind::EditedAfterApproval
+        })
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    let mut described = perm(PermissionType::Camera);
+    described.description = Some("To read labels".into());
+    let app = block_on(
+        h.service()
+            .set_permissions(&developer(), org, &package(), &[described]),
+    )
+    .unwrap();
+    assert_eq!(app.app_store_status, AppStoreStatus::Published);
+}
+
+#[test]
+fn editing_a_submitted_app_is_recorded_with_what_changed() {
+    let org = OrgId::new();
+    let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Submitted));
+    h.apps
+        .expect_update()
+        .withf(|_, app, expected, events| {
+            app.app_store_status == AppStoreStatus::Submitted
+                && *expected == AppStoreStatus::Submitted
+                && events.len() == 1
+                && events[0].kind == ReviewEventKind::Edited
+                && events[0].detail == Some(serde_json::json!({"changedFields": ["name"]}))
         })
         .times(1)
         .returning(|_, _, _, _| Ok(()));
     block_on(
         h.service()
-            .set_permissions(&developer(), org, &package(), &[perm(PermissionType::Camera)]),
+            .update(&developer(), org, &package(), &rename("Notes 3")),
     )
     .unwrap();
+}
+
+#[test]
+fn adding_a_permission_to_a_submitted_or_rejected_app_changes_no_status() {
+    for status in [AppStoreStatus::Submitted, AppStoreStatus::Rejected] {
+        let org = OrgId::new();
+        let mut h = Harness::member().with_app(sample_app(org, status));
+        h.apps
+            .expect_update()
+            .withf(move |_, app, _, events| {
+                app.app_store_status == status
+                    && events.iter().all(|e| e.kind != ReviewEventKind::Resubmitted)
+            })
+            .times(1)
+            .returning(|_, _, _, _| Ok(()));
+        block_on(
+            h.service()
+                .set_permissions(&developer(), org, &package(), &[perm(PermissionType::Camera)]),
+        )
+        .unwrap();
+    }
 }
 
 // ---- publish ----
@@ -599,7 +675,47 @@ fn visibility_is_written_for_the_organizations_app() {
         .with(eq(org), eq(package()), eq(true), eq(noon()))
         .times(1)
         .returning(|_, _, _, _| Ok(()));
-    block_on(h.service().set_visibility(&developer(), org, &package(), true)).unwrap();
+    let mut shared = sample_app(org, AppStoreStatus::Development);
+    shared.shared_with_organization = true;
+    let h = h.with_app(shared);
+    let app = block_on(h.service().set_visibility(&developer(), org, &package(), true)).unwrap();
+    assert!(app.shared_with_organization);
+}
+
+#[test]
+fn resetting_the_share_link_stores_a_new_token_and_answers_its_link() {
+    let org = OrgId::new();
+    let mut h = Harness::member();
+    h.apps
+        .expect_replace_share_token()
+        .withf(move |o, p, token, at| {
+            *o == org && *p == package() && token == "11".repeat(32) && *at == noon()
+        })
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    let link = block_on(h.service().reset_share_link(&developer(), org, &package())).unwrap();
+    assert_eq!(
+        link.install_url,
+        format!("https://store.example.com/install/{}", "11".repeat(32))
+    );
+}
+
+#[test]
+fn resetting_the_share_link_of_an_unknown_app_is_not_found_and_needs_membership() {
+    let org = OrgId::new();
+    let mut h = Harness::member();
+    h.apps
+        .expect_replace_share_token()
+        .returning(|_, _, _, _| Err(RepoError::NotFound));
+    let err = block_on(h.service().reset_share_link(&developer(), org, &package())).unwrap_err();
+    assert!(matches!(err, AppError::NotFound));
+    let err = block_on(
+        Harness::new(None)
+            .service()
+            .reset_share_link(&developer(), org, &package()),
+    )
+    .unwrap_err();
+    assert!(matches!(err, AppError::NotMember));
 }
 
 // ---- move ----

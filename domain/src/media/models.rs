@@ -91,6 +91,18 @@ pub enum ImageRejection {
     TooManyPixels,
 }
 
+impl ImageRejection {
+    /// The machine code of the error body.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::InvalidType => "INVALID_IMAGE_TYPE",
+            Self::TooLarge => "IMAGE_TOO_LARGE",
+            Self::TooManyPixels => "IMAGE_TOO_MANY_PIXELS",
+        }
+    }
+}
+
 /// What decoding an upload found (see [`super::ImageInspector`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InspectedImage {

@@ -14,4 +14,4 @@ pub use models::{
     validate_profile_update,
 };
 pub use ports::{InviteRepository, MemberDirectory, OrgRepository};
-pub use service::{AcceptedInvite, OrgService, PersonalOrgOutcome};
+pub use service::{AcceptedInvite, OrgDeleted, OrgService, PersonalOrgOutcome};

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 
 use super::invites::Invite;
 use super::{Member, OrgMembership, OrgProfile, OrgRole, Organization};
-use crate::common::{EmailAddress, InviteId, OrgId, RepoError, UserId};
+use crate::common::{EmailAddress, ImageId, InviteId, OrgId, RepoError, UserId};
 use crate::mail::OutgoingEmail;
 
 /// [`RepoError::Conflict`] value: the change would leave the organization without an admin.
@@ -85,13 +85,14 @@ pub trait OrgRepository: Send + Sync {
         now: DateTime<Utc>,
     ) -> Result<Organization, RepoError>;
 
-    /// Deletes the organization with its members and invitations, but only when it owns no app; the check
-    /// and the delete are one transaction (an app registered meanwhile makes it fail, never orphaned).
+    /// Deletes the organization with its members, invitations and image rows, but only when it owns no
+    /// app; the check and the delete are one transaction (an app registered meanwhile makes it fail, never
+    /// orphaned). Answers the ids of the image rows removed, whose files the caller deletes.
     ///
     /// # Errors
     /// [`RepoError::Conflict`]`(`[`CONFLICT_APPS_REMAIN`]`)` when apps remain; [`RepoError::NotFound`] when
     /// the organization does not exist; [`RepoError::Backend`] when the store fails.
-    async fn delete(&self, org: OrgId) -> Result<(), RepoError>;
+    async fn delete(&self, org: OrgId) -> Result<Vec<ImageId>, RepoError>;
 
     /// The members with their e-mail addresses, oldest first.
     ///

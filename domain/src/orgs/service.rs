@@ -26,6 +26,8 @@ use super::{
     personal_org_name, validate_org_name, validate_profile_update,
 };
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator, UserId};
+use crate::media::ImageStore;
+use crate::media::models::storage_key;
 
 pub use invitations::AcceptedInvite;
 
@@ -39,12 +41,21 @@ pub struct PersonalOrgOutcome {
 }
 
 /// The ports and settings the organization use cases need.
+/// The outcome of deleting an organization: files of its images that could not be removed (their rows are
+/// gone, so nothing refers to them); the HTTP layer logs them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OrgDeleted {
+    pub unremoved_files: Vec<String>,
+}
+
 pub struct OrgService {
     orgs: Arc<dyn OrgRepository>,
     invites: Arc<dyn InviteRepository>,
     directory: Arc<dyn MemberDirectory>,
     clock: Arc<dyn Clock>,
     secrets: Arc<dyn SecretGenerator>,
+    /// Where image files live (deleting an organization removes its images).
+    images: Arc<dyn ImageStore>,
     /// The base of invitation links (`PORTAL_PUBLIC_URL`).
     public_url: String,
 }
@@ -61,6 +72,7 @@ impl OrgService {
         directory: Arc<dyn MemberDirectory>,
         clock: Arc<dyn Clock>,
         secrets: Arc<dyn SecretGenerator>,
+        images: Arc<dyn ImageStore>,
         public_url: impl Into<String>,
     ) -> Self {
         Self {
@@ -69,6 +81,7 @@ impl OrgService {
             directory,
             clock,
             secrets,
+            images,
             public_url: public_url.into(),
         }
     }
@@ -212,14 +225,22 @@ impl OrgService {
     /// # Errors
     /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::AppsRemain`] when it still owns apps;
     /// [`OrgError::Repo`] when the store fails.
-    pub async fn delete(&self, caller: &Caller, org: OrgId) -> Result<(), OrgError> {
+    pub async fn delete(&self, caller: &Caller, org: OrgId) -> Result<OrgDeleted, OrgError> {
         self.authorize(caller, org, OrgAction::ManageProfile).await?;
-        match self.orgs.delete(org).await {
-            Ok(()) => Ok(()),
-            Err(RepoError::NotFound) => Err(OrgError::NotFound),
-            Err(error) if is_conflict(&error, CONFLICT_APPS_REMAIN) => Err(OrgError::AppsRemain),
-            Err(error) => Err(error.into()),
+        let images = match self.orgs.delete(org).await {
+            Ok(images) => images,
+            Err(RepoError::NotFound) => return Err(OrgError::NotFound),
+            Err(error) if is_conflict(&error, CONFLICT_APPS_REMAIN) => return Err(OrgError::AppsRemain),
+            Err(error) => return Err(error.into()),
+        };
+        let mut outcome = OrgDeleted::default();
+        for id in images {
+            let key = storage_key(id);
+            if self.images.delete(&key).await.is_err() {
+                outcome.unremoved_files.push(key);
+            }
         }
+        Ok(outcome)
     }
 
     /// Changes another member's role (admins only). The only admin cannot be demoted.
@@ -477,8 +498,32 @@ mod tests {
             .expect_delete()
             .with(eq(ORG))
             .times(1)
-            .returning(|_| Ok(()));
+            .returning(|_| Ok(Vec::new()));
         assert!(block_on(mocks.build().delete(&me(), ORG)).is_ok());
+    }
+
+    #[test]
+    fn deleting_an_organization_removes_its_image_files_and_reports_those_that_stay() {
+        use crate::common::ImageId;
+        let (kept, gone) = (
+            ImageId(uuid::Uuid::from_u128(1)),
+            ImageId(uuid::Uuid::from_u128(2)),
+        );
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks
+            .orgs
+            .expect_delete()
+            .times(1)
+            .returning(move |_| Ok(vec![kept, gone]));
+        mocks.images.expect_delete().times(2).returning(move |key| {
+            if key == kept.to_string() {
+                Err(RepoError::backend("removing a file", "disk full"))
+            } else {
+                Ok(())
+            }
+        });
+        let outcome = block_on(mocks.build().delete(&me(), ORG)).unwrap();
+        assert_eq!(outcome.unremoved_files, vec![kept.to_string()]);
     }
 
     #[test]

@@ -53,6 +53,11 @@ pub enum ReviewEventKind {
     Rejected,
     /// A PUBLISHED app was edited; `detail.changedFields` lists what changed.
     EditedAfterApproval,
+    /// A SUBMITTED app was edited (while waiting for review); `detail.changedFields` lists what changed.
+    Edited,
+    /// A permission was added to a PUBLISHED app, which went back to SUBMITTED (users granted it what the
+    /// reviewer saw, not more); `detail.addedPermissions` lists the new permission types.
+    Resubmitted,
     /// The app moved to another organization; `detail` holds `fromOrgId` and `toOrgId`.
     Moved,
 }
@@ -65,6 +70,8 @@ impl ReviewEventKind {
             Self::Approved => "approved",
             Self::Rejected => "rejected",
             Self::EditedAfterApproval => "edited_after_approval",
+            Self::Edited => "edited",
+            Self::Resubmitted => "resubmitted",
             Self::Moved => "moved",
         }
     }
@@ -178,5 +185,16 @@ mod tests {
             "\"edited_after_approval\""
         );
         assert_eq!(ReviewEventKind::Moved.as_str(), "moved");
+        for kind in [
+            ReviewEventKind::Submitted,
+            ReviewEventKind::Approved,
+            ReviewEventKind::Rejected,
+            ReviewEventKind::EditedAfterApproval,
+            ReviewEventKind::Edited,
+            ReviewEventKind::Resubmitted,
+            ReviewEventKind::Moved,
+        ] {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+        }
     }
 }

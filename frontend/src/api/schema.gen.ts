@@ -228,6 +228,225 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dev/apps': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The apps of the `x-org-id` organization, newest first. */
+    get: operations['list_apps'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/register': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Registers an app in the `x-org-id` organization and answers its API key, shown this once. */
+    post: operations['register_app'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One app of the `x-org-id` organization. */
+    get: operations['get_app'];
+    /**
+     * Edits the app: only the listed fields are written; status, review fields, key, organization and
+     *     permissions in the body are ignored. An edit of a SUBMITTED or PUBLISHED app is recorded in its history.
+     */
+    put: operations['update_app'];
+    post?: never;
+    /**
+     * Deletes the app with its key, share link, images, history and uptime data; the package name is free
+     *     again.
+     */
+    delete: operations['delete_app'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}/api-key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Issues a new API key, shown this once; the old key stops working at once. */
+    post: operations['regenerate_api_key'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}/config': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The app's configuration file (valid for `@mentra/sdk` `validateAppConfig`), as a download. */
+    get: operations['export_app_config'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves). */
+    get: operations['app_history'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}/move-org': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Moves the app to another organization: an admin of the source, at least a member of the target. The
+     *     app keeps its key, status and settings; the move is recorded.
+     */
+    post: operations['move_app'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}/publish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submits the app for review (DEVELOPMENT or REJECTED → SUBMITTED); the organization needs a name and a
+     *     contact e-mail.
+     */
+    post: operations['publish_app'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}/share': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tester link (made on first use; the same link afterwards). */
+    get: operations['get_share_link'];
+    put?: never;
+    /** Stores the tester list and answers the tester link. */
+    post: operations['share_app'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}/share-emails': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Replaces the tester list (each entry an address; duplicates kept once). */
+    patch: operations['set_share_emails'];
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}/share/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new tester link; the old one stops working at once. */
+    post: operations['reset_share_link'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/apps/{packageName}/visibility': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Sets whether the whole organization sees the app. */
+    patch: operations['set_app_visibility'];
+    trace?: never;
+  };
   '/api/dev/auth/me': {
     parameters: {
       query?: never;
@@ -315,6 +534,23 @@ export interface paths {
      *     run as a document, and cached for long (an id's bytes never change).
      */
     get: operations['deliver'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/install/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The read-only tester page of a share link (no sign-in): only what a tester needs. */
+    get: operations['tester_view'];
     put?: never;
     post?: never;
     delete?: never;
@@ -449,6 +685,24 @@ export interface paths {
     patch: operations['change_member_role'];
     trace?: never;
   };
+  '/api/permissions/{packageName}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The app's permissions. */
+    get: operations['get_permissions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Replaces the app's permissions. A permission added to a PUBLISHED app sends it back to SUBMITTED. */
+    patch: operations['set_permissions'];
+    trace?: never;
+  };
   '/api/public-config': {
     parameters: {
       query?: never;
@@ -520,6 +774,64 @@ export interface components {
       /** @description The role waits for an account that proves the address. */
       pending: boolean;
     };
+    /** @description A new API key, shown this once. */
+    ApiKeyDto: {
+      apiKey: string;
+    };
+    /** @description An app as the developer sees it (specification §3). */
+    AppDoc: {
+      /** @description Globally unique and immutable. */
+      packageName: string;
+      /** @description The organization that owns the app. */
+      orgId: string;
+      /** @description The account that registered it. */
+      developerId: string;
+      name: string;
+      description: string;
+      onboardingInstructions: string;
+      /** @description The server URL (events go to `publicUrl + /webhook`). */
+      publicUrl: string;
+      logoURL: string;
+      webviewURL?: string | null;
+      isPublic: boolean;
+      appStoreStatus: components['schemas']['AppStoreStatusDoc'];
+      appType: components['schemas']['AppTypeDoc'];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      reviewNotes?: string | null;
+      reviewedBy?: string | null;
+      /** Format: date-time */
+      reviewedAt?: string | null;
+      /** @description AI tools: `{id, description, activationPhrases, parameters: {name: {type, description, required, enum?}}}`. */
+      tools: Record<string, never>[];
+      /**
+       * @description Settings, each with `type` (`group`, `titleValue`, `toggle`, `text`, `text_no_save_button`, `select`,
+       *     `select_with_search`, `multiselect`, `slider`, `numeric_input`, `time_picker`) and its fields.
+       */
+      settings: Record<string, never>[];
+      hardwareRequirements: components['schemas']['HardwareRequirementDoc'][];
+      permissions: components['schemas']['PermissionDoc'][];
+      sharedWithOrganization: boolean;
+      sharedWithEmails: string[];
+    };
+    /**
+     * @description Where an app stands in the app-store review.
+     * @enum {string}
+     */
+    AppStoreStatusDoc: 'DEVELOPMENT' | 'SUBMITTED' | 'PUBLISHED' | 'REJECTED';
+    /**
+     * @description A standard app runs in the foreground (one at a time); background apps run alongside.
+     * @enum {string}
+     */
+    AppTypeDoc: 'background' | 'standard';
+    /**
+     * @description The export file: what `@mentra/sdk` `validateAppConfig` accepts (`name`, `description`, `version`,
+     *     `onboardingInstructions`, `publicUrl`, `logoURL`, `webviewURL`?, `appType`, `permissions`, `settings`,
+     *     `tools`).
+     */
+    ConfigFileDoc: Record<string, never>;
     /**
      * @description `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
      *     e-mail may be left out (it is asked for later).
@@ -558,6 +870,11 @@ export interface components {
     /** @description The answer of a delete. */
     DeleteResponse: {
       success: boolean;
+    };
+    /** @description The tester e-mail list (`PATCH …/share-emails`, `POST …/share`). */
+    EmailsRequest: {
+      /** @default [] */
+      emails: string[];
     };
     /** @description The `{success, data}` envelope of the organization calls. */
     Envelope_AcceptedDto: {
@@ -662,10 +979,38 @@ export interface components {
       /** @description Their package names. */
       packageNames: string[];
     };
+    /** @enum {string} */
+    HardwareLevelDoc: 'REQUIRED' | 'OPTIONAL';
+    /** @description One hardware requirement of an app. */
+    HardwareRequirementDoc: {
+      type: components['schemas']['HardwareTypeDoc'];
+      level: components['schemas']['HardwareLevelDoc'];
+      description?: string | null;
+    };
+    /** @enum {string} */
+    HardwareTypeDoc:
+      'CAMERA' | 'DISPLAY' | 'MICROPHONE' | 'SPEAKER' | 'IMU' | 'BUTTON' | 'LIGHT' | 'WIFI';
     /** @description `GET /healthz`'s body. */
     Health: {
       /** @example ok */
       status: string;
+    };
+    /** @description One entry of an app's review history. */
+    HistoryEntryDto: {
+      id: string;
+      /** @description `submitted`, `approved`, `rejected`, `edited_after_approval`, `edited`, `resubmitted` or `moved`. */
+      kind: string;
+      /** Format: date-time */
+      at: string;
+      actorEmail: string;
+      notes?: string | null;
+      /** @description A review by a member of the app's own organization (allowed, and shown as such). */
+      selfReview: boolean;
+      /**
+       * @description What the event carries: `{changedFields}` for edits, `{addedPermissions}` for a resubmission,
+       *     `{fromOrgId, toOrgId}` for moves.
+       */
+      detail?: Record<string, never> | null;
     };
     /** @description Where the browser's identity client talks to, and with which public key. */
     IdentityConfig: {
@@ -686,6 +1031,11 @@ export interface components {
      * @enum {string}
      */
     IdentityKind: 'builtin' | 'hosted';
+    /** @description The tester link. */
+    InstallUrlDto: {
+      /** @description `{PORTAL_STORE_URL}/install/{token}`. */
+      installUrl: string;
+    };
     /** @description A pending invitation (specification §3). */
     InviteDto: {
       email: string;
@@ -742,6 +1092,11 @@ export interface components {
       id: string;
       email: string;
     };
+    /** @description `POST …/move-org`'s body. */
+    MoveRequest: {
+      /** @default null */
+      targetOrgId: string | null;
+    };
     /** @description One organization with its members and pending invitations (`GET /api/orgs/{orgId}`). */
     OrgDto: {
       id: string;
@@ -783,6 +1138,34 @@ export interface components {
       /** @description `null` when the organization has no profile. */
       name: string | null;
     };
+    /** @description One permission of an app. */
+    PermissionDoc: {
+      type: components['schemas']['PermissionTypeDoc'];
+      /** @description Why the app needs it (at most 500 characters). */
+      description?: string | null;
+    };
+    /**
+     * @description A permission type (`NOTIFICATIONS` is legacy: kept on apps that have it, never newly added).
+     * @enum {string}
+     */
+    PermissionTypeDoc:
+      | 'MICROPHONE'
+      | 'LOCATION'
+      | 'BACKGROUND_LOCATION'
+      | 'CALENDAR'
+      | 'CAMERA'
+      | 'NOTIFICATIONS'
+      | 'READ_NOTIFICATIONS'
+      | 'POST_NOTIFICATIONS'
+      | 'ALL';
+    /** @description The app's permissions. */
+    PermissionsDoc: {
+      permissions: components['schemas']['PermissionDoc'][];
+    };
+    /** @description `PATCH /api/permissions/{packageName}`'s body. */
+    PermissionsRequest: {
+      permissions: components['schemas']['PermissionDoc'][];
+    };
     /** @description The organization's public profile. */
     ProfileDto: {
       website?: string | null;
@@ -815,6 +1198,24 @@ export interface components {
       /** @description Sign-in providers configured on this server (`google`, `apple`, `github`, `azure`). */
       providers: string[];
       identity: components['schemas']['IdentityConfig'];
+    };
+    /** @description `POST /api/dev/apps/register`'s body (documentation; the server reads it leniently and validates it). */
+    RegisterRequest: {
+      packageName: string;
+      name: string;
+      description: string;
+      onboardingInstructions?: string | null;
+      publicUrl: string;
+      logoURL: string;
+      webviewURL?: string | null;
+      appType?: components['schemas']['AppTypeDoc'] | null;
+      permissions?: components['schemas']['PermissionDoc'][] | null;
+      hardwareRequirements?: components['schemas']['HardwareRequirementDoc'][] | null;
+    };
+    /** @description A new app and its API key, shown this once. */
+    RegisteredDoc: {
+      apiKey: string;
+      app: components['schemas']['AppDoc'];
     };
     /** @description One entry of an app's review history, oldest first. */
     ReviewHistoryEntryDto: {
@@ -893,6 +1294,15 @@ export interface components {
      * @enum {string}
      */
     RoleName: 'admin' | 'reviewer';
+    /** @description The tester link and the stored tester list. */
+    ShareDto: {
+      installUrl: string;
+      sharedWithEmails: string[];
+    };
+    /** @description The stored tester list. */
+    SharedEmailsDto: {
+      sharedWithEmails: string[];
+    };
     /** @description The dashboard cards. */
     StatsCountsDto: {
       /** Format: int64 */
@@ -945,6 +1355,35 @@ export interface components {
        */
       appHealthStatus: string;
     };
+    /** @description What anyone holding a tester link sees (nothing about the organization, reviewers or testers). */
+    TesterViewDoc: {
+      packageName: string;
+      name: string;
+      description: string;
+      onboardingInstructions: string;
+      logoURL: string;
+      webviewURL?: string | null;
+      appType: components['schemas']['AppTypeDoc'];
+      permissions: components['schemas']['PermissionDoc'][];
+      hardwareRequirements: components['schemas']['HardwareRequirementDoc'][];
+    };
+    /**
+     * @description `PUT /api/dev/apps/{packageName}`'s body: only these fields are read; an absent one keeps its value;
+     *     anything else (status, review fields, keys, organization, permissions) is ignored.
+     */
+    UpdateAppRequest: {
+      name?: string | null;
+      description?: string | null;
+      onboardingInstructions?: string | null;
+      publicUrl?: string | null;
+      logoURL?: string | null;
+      /** @description An empty string clears it. */
+      webviewURL?: string | null;
+      appType?: components['schemas']['AppTypeDoc'] | null;
+      settings?: Record<string, never>[] | null;
+      tools?: Record<string, never>[] | null;
+      hardwareRequirements?: components['schemas']['HardwareRequirementDoc'][] | null;
+    };
     /** @description `PUT /api/orgs/{orgId}`: the settings form. The profile may come nested (as answered) or flat. */
     UpdateOrgRequest: {
       name?: string | null;
@@ -970,6 +1409,10 @@ export interface components {
     UploadResponse: {
       /** @example https://portal.example.com/api/images/0b5c6a3e-7f1d-4c1e-9a8b-2f0e3d4c5b6a */
       url: string;
+    };
+    /** @description `PATCH …/visibility`'s body. */
+    VisibilityRequest: {
+      sharedWithOrganization?: boolean | null;
     };
   };
   responses: never;
@@ -1620,6 +2063,898 @@ export interface operations {
       };
     };
   };
+  list_apps: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The organization's apps */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AppDoc'][];
+        };
+      };
+      /** @description x-org-id missing or malformed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  register_app: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RegisterRequest'];
+      };
+    };
+    responses: {
+      /** @description The new app and its API key */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RegisteredDoc'];
+        };
+      };
+      /** @description A field is invalid (`VALIDATION` with `fields`), or x-org-id missing */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The package name is taken (`PACKAGE_NAME_TAKEN`, `fields.packageName`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  get_app: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The app */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AppDoc'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  update_app: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateAppRequest'];
+      };
+    };
+    responses: {
+      /** @description The app as stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AppDoc'];
+        };
+      };
+      /** @description A field is invalid (`VALIDATION` with `fields`, e.g. `settings[2].key`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The app's status changed meanwhile */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  delete_app: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  regenerate_api_key: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new key */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  export_app_config: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file, with `Content-Disposition: attachment; filename="{packageName}_config.json"` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConfigFileDoc'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  app_history: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The history */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HistoryEntryDto'][];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  move_app: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The source organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MoveRequest'];
+      };
+    };
+    responses: {
+      /** @description The app, now in the target organization */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AppDoc'];
+        };
+      };
+      /** @description No target organization (`TARGET_ORG_REQUIRED`), or the same one (`SAME_ORGANIZATION`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not an admin of the source, or not a member of the target */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  publish_app: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The app, now SUBMITTED */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AppDoc'];
+        };
+      };
+      /** @description The organization profile is incomplete (`PROFILE_INCOMPLETE`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Already SUBMITTED or PUBLISHED (`ILLEGAL_TRANSITION`), or changed meanwhile */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  get_share_link: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tester link */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstallUrlDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  share_app: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EmailsRequest'];
+      };
+    };
+    responses: {
+      /** @description The tester link and list */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ShareDto'];
+        };
+      };
+      /** @description An entry is not an address (`VALIDATION`, `fields.emails`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  set_share_emails: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EmailsRequest'];
+      };
+    };
+    responses: {
+      /** @description The stored tester list */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SharedEmailsDto'];
+        };
+      };
+      /** @description An entry is not an address (`VALIDATION`, `fields.emails`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  reset_share_link: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new tester link */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InstallUrlDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  set_app_visibility: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['VisibilityRequest'];
+      };
+    };
+    responses: {
+      /** @description The app as stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AppDoc'];
+        };
+      };
+      /** @description `sharedWithOrganization` missing */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   me: {
     parameters: {
       query?: never;
@@ -1877,6 +3212,38 @@ export interface operations {
         };
       };
       /** @description No such image */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  tester_view: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The share token of the tester link */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The app as testers see it */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TesterViewDoc'];
+        };
+      };
+      /** @description Unknown or reset link */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2504,6 +3871,134 @@ export interface operations {
       };
       /** @description No role given */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  get_permissions: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The permissions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PermissionsDoc'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  set_permissions: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PermissionsRequest'];
+      };
+    };
+    responses: {
+      /** @description The app as stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AppDoc'];
+        };
+      };
+      /** @description A permission is invalid (`VALIDATION`, e.g. `permissions[0].type`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The app's status changed meanwhile */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -93,6 +93,18 @@ fn lock_in_org(conn: &mut DbConnection, org: &str, package: &str) -> Result<(), 
     }
 }
 
+/// The status column as stored (a legacy spelling such as `development` reads as its status, and the
+/// compare-and-set of a write must match what is stored, not its normalised form).
+fn stored_status(conn: &mut DbConnection, package: &str) -> Result<String, RepoError> {
+    apps::table
+        .filter(apps::package_name.eq(package))
+        .select(apps::app_store_status)
+        .first::<String>(conn)
+        .optional()
+        .map_err(backend("reading an app's store status"))?
+        .ok_or(RepoError::NotFound)
+}
+
 /// The compare-and-set store transition of `current` (read in the same transaction): the status, the
 /// review fields, `updatedAt`, the event and the e-mails, or nothing at all.
 fn apply_transition(
@@ -105,11 +117,12 @@ fn apply_transition(
         return Err(RepoError::Conflict(STATUS_CONFLICT.to_owned()));
     }
     let package = current.package_name.as_str();
+    let stored = stored_status(conn, package)?;
     let changed = diesel::update(
         apps::table
             .filter(apps::package_name.eq(package))
             .filter(apps::org_id.eq(current.org_id.to_string()))
-            .filter(apps::app_store_status.eq(expected.as_str())),
+            .filter(apps::app_store_status.eq(&stored)),
     )
     .set((
         apps::app_store_status.eq(change.to.as_str()),
@@ -188,7 +201,7 @@ impl AppRepository for DieselAppRepository {
         org: OrgId,
         app: &App,
         expected_status: AppStoreStatus,
-        event: Option<ReviewEvent>,
+        events: Vec<ReviewEvent>,
     ) -> Result<(), RepoError> {
         let edit = AppEdit::from_app(app)?;
         let package = app.package_name.as_str().to_owned();
@@ -199,11 +212,12 @@ impl AppRepository for DieselAppRepository {
                 if current.app_store_status != expected_status {
                     return Err(RepoError::Conflict(STATUS_CONFLICT.to_owned()));
                 }
+                let stored = stored_status(conn, &package)?;
                 let changed = diesel::update(
                     apps::table
                         .filter(apps::package_name.eq(&package))
                         .filter(apps::org_id.eq(&org))
-                        .filter(apps::app_store_status.eq(expected_status.as_str())),
+                        .filter(apps::app_store_status.eq(&stored)),
                 )
                 .set(&edit)
                 .execute(conn)
@@ -211,7 +225,7 @@ impl AppRepository for DieselAppRepository {
                 if changed == 0 {
                     return Err(RepoError::Conflict(STATUS_CONFLICT.to_owned()));
                 }
-                if let Some(event) = &event {
+                for event in &events {
                     insert_event(conn, event)?;
                 }
                 Ok(())
@@ -426,6 +440,34 @@ impl AppRepository for DieselAppRepository {
                     .execute(conn)
                     .map_err(db_error("storing an app's share token", "share_token"))?;
                 Ok(token)
+            })
+            .await
+    }
+
+    async fn replace_share_token(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        token: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        let package = package.as_str().to_owned();
+        let token = token.to_owned();
+        self.db
+            .write(move |conn| {
+                lock_in_org(conn, &org.to_string(), &package)?;
+                diesel::delete(app_share_tokens::table.filter(app_share_tokens::package_name.eq(&package)))
+                    .execute(conn)
+                    .map_err(backend("removing an app's share token"))?;
+                diesel::insert_into(app_share_tokens::table)
+                    .values((
+                        app_share_tokens::package_name.eq(&package),
+                        app_share_tokens::token.eq(&token),
+                        app_share_tokens::created_at.eq(to_millis(at)),
+                    ))
+                    .execute(conn)
+                    .map_err(db_error("storing an app's share token", "share_token"))?;
+                Ok(())
             })
             .await
     }

@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use domain::common::{EmailAddress, OrgId, RepoError, UserId};
+use domain::common::{EmailAddress, ImageId, OrgId, RepoError, UserId};
 use domain::orgs::ports::{
     CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, CONFLICT_LAST_ADMIN, DUPLICATE_MEMBER,
 };
@@ -19,7 +19,7 @@ use domain::orgs::{
 };
 
 use crate::convert::{backend, db_error, from_millis, parse_stored, to_millis};
-use crate::schema::{accounts, apps, org_invites, org_members, organizations};
+use crate::schema::{accounts, apps, images, org_invites, org_members, organizations};
 use crate::{Db, DbConnection};
 
 /// [`RepoError::Duplicate`] value of [`OrgRepository::create`] when the organization id exists.
@@ -333,7 +333,7 @@ impl OrgRepository for DieselOrgRepository {
 
     /// PostgreSQL locks the organization row first, so an app inserted concurrently (its foreign key
     /// holds a share lock on that row) is either counted or fails on the deleted organization.
-    async fn delete(&self, org: OrgId) -> Result<(), RepoError> {
+    async fn delete(&self, org: OrgId) -> Result<Vec<ImageId>, RepoError> {
         self.db
             .write(move |conn| {
                 let id = org.to_string();
@@ -353,6 +353,20 @@ impl OrgRepository for DieselOrgRepository {
                 if owned_apps > 0 {
                     return Err(RepoError::Conflict(CONFLICT_APPS_REMAIN.to_owned()));
                 }
+                // The image rows go with the organization (its profile logo, images of apps it had); their ids
+                // are answered so that the files go too.
+                let image_ids: Vec<String> = images::table
+                    .filter(images::org_id.eq(&id))
+                    .select(images::id)
+                    .load(conn)
+                    .map_err(backend("listing the organization's images"))?;
+                let image_ids = image_ids
+                    .iter()
+                    .map(|text| parse_stored("images.id", text, str::parse::<ImageId>))
+                    .collect::<Result<Vec<_>, _>>()?;
+                diesel::delete(images::table.filter(images::org_id.eq(&id)))
+                    .execute(conn)
+                    .map_err(backend("deleting the organization's image rows"))?;
                 diesel::delete(org_invites::table.filter(org_invites::org_id.eq(&id)))
                     .execute(conn)
                     .map_err(backend("deleting the organization's invitations"))?;
@@ -372,7 +386,7 @@ impl OrgRepository for DieselOrgRepository {
                 if deleted == 0 {
                     return Err(RepoError::NotFound);
                 }
-                Ok(())
+                Ok(image_ids)
             })
             .await
     }

@@ -139,13 +139,12 @@ contract! {
         next.app_type = AppType::Background;
         next.updated_at = at(2_000);
         // Fields update must never write, set to other values:
-        next.app_store_status = AppStoreStatus::Published;
         next.is_public = false;
         next.shared_with_organization = false;
         next.review_notes = None;
         next.org_id = OrgId::new();
         next.created_at = at(9_999);
-        repo.update(org, &next, AppStoreStatus::Development, None).await.unwrap();
+        repo.update(org, &next, AppStoreStatus::Development, Vec::new()).await.unwrap();
 
         let after = repo.get(org, &stored.package_name).await.unwrap().expect("app");
         let mut expected = stored.clone();
@@ -175,13 +174,65 @@ contract! {
         app.name = "Edited".into();
         let edit = event(org, PKG, ReviewEventKind::EditedAfterApproval, 5)
             .with_detail(json!({"changedFields": ["name"]}));
-        repo.update(org, &app, AppStoreStatus::Published, Some(edit.clone())).await.unwrap();
+        repo.update(org, &app, AppStoreStatus::Published, vec![edit.clone()]).await.unwrap();
         let stored = repo.get(org, &package(PKG)).await.unwrap().expect("app");
         assert_eq!(stored.name, "Edited");
         assert_eq!(stored.app_store_status, AppStoreStatus::Published);
         let history = adapter_db::repos::DieselReviewRepository::new(db.clone());
         use domain::review::ReviewRepository;
         assert_eq!(history.admin_history(&package(PKG)).await.unwrap(), vec![edit]);
+    }
+
+    async fn an_app_stored_with_a_legacy_status_spelling_can_be_edited_and_published(db) {
+        let repo = DieselAppRepository::new(db.clone());
+        let org = fixtures::organization(db, "Acme");
+        let developer = domain::common::UserId::new().to_string();
+        adapter_db::testing::insert_app(db, &org.to_string(), &developer, PKG, "https://a.example.com", "development");
+        let app = repo.get(org, &package(PKG)).await.unwrap().expect("app");
+        assert_eq!(app.app_store_status, AppStoreStatus::Development);
+        let mut next = app.clone();
+        next.name = "Edited".into();
+        repo.update(org, &next, AppStoreStatus::Development, Vec::new()).await.unwrap();
+        let stored = repo.get(org, &package(PKG)).await.unwrap().expect("app");
+        assert_eq!((stored.name.as_str(), stored.app_store_status), ("Edited", AppStoreStatus::Development));
+        let change = domain::apps::ports::StatusChange {
+            to: AppStoreStatus::Submitted,
+            review: None,
+            at: at(9),
+            event: event(org, PKG, ReviewEventKind::Submitted, 9),
+            emails: Vec::new(),
+        };
+        let submitted = repo.transition(org, &package(PKG), AppStoreStatus::Development, change).await.unwrap();
+        assert_eq!(submitted.app_store_status, AppStoreStatus::Submitted);
+    }
+
+    async fn update_may_send_a_published_app_back_to_submitted_with_its_events(db) {
+        let repo = DieselAppRepository::new(db.clone());
+        let org = fixtures::organization(db, "Acme");
+        let mut app = sample_app(org, PKG);
+        app.app_store_status = AppStoreStatus::Published;
+        app.review_notes = Some("Looks good".into());
+        repo.insert(&app, "hash-1").await.unwrap();
+        let mut next = app.clone();
+        next.permissions = vec![domain::apps::Permission {
+            kind: domain::apps::PermissionType::Camera,
+            description: None,
+        }];
+        next.app_store_status = AppStoreStatus::Submitted;
+        let edit = event(org, PKG, ReviewEventKind::EditedAfterApproval, 5)
+            .with_detail(json!({"changedFields": ["permissions"]}));
+        let resubmitted = event(org, PKG, ReviewEventKind::Resubmitted, 6)
+            .with_detail(json!({"addedPermissions": ["CAMERA"]}));
+        repo.update(org, &next, AppStoreStatus::Published, vec![edit.clone(), resubmitted.clone()])
+            .await
+            .unwrap();
+        let stored = repo.get(org, &package(PKG)).await.unwrap().expect("app");
+        assert_eq!(stored.app_store_status, AppStoreStatus::Submitted);
+        assert_eq!(stored.permissions, next.permissions);
+        assert_eq!(stored.review_notes.as_deref(), Some("Looks good"), "review fields are kept");
+        let history = adapter_db::repos::DieselReviewRepository::new(db.clone());
+        use domain::review::ReviewRepository;
+        assert_eq!(history.admin_history(&package(PKG)).await.unwrap(), vec![edit, resubmitted]);
     }
 
     async fn update_with_a_stale_status_is_a_conflict_and_writes_nothing(db) {
@@ -193,7 +244,7 @@ contract! {
         let mut next = app.clone();
         next.name = "Too late".into();
         let edit = event(org, PKG, ReviewEventKind::EditedAfterApproval, 5);
-        let err = repo.update(org, &next, AppStoreStatus::Published, Some(edit)).await.unwrap_err();
+        let err = repo.update(org, &next, AppStoreStatus::Published, vec![edit]).await.unwrap_err();
         assert!(matches!(err, RepoError::Conflict(_)), "{err:?}");
         assert_eq!(repo.get(org, &package(PKG)).await.unwrap(), Some(app));
         assert_eq!(rows_of(db, "review_events", PKG), 0);
@@ -207,7 +258,7 @@ contract! {
         let mut next = app.clone();
         next.name = "Hijacked".into();
         let err = repo
-            .update(other, &next, AppStoreStatus::Development, Some(event(other, PKG, ReviewEventKind::EditedAfterApproval, 1)))
+            .update(other, &next, AppStoreStatus::Development, vec![event(other, PKG, ReviewEventKind::EditedAfterApproval, 1)])
             .await
             .unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
@@ -324,6 +375,27 @@ contract! {
         assert_eq!(repo.share_token(org, &package(PKG)).await.unwrap(), Some("first".into()));
         assert_eq!(repo.find_by_share_token("first").await.unwrap(), Some(app));
         assert_eq!(repo.find_by_share_token("second").await.unwrap(), None);
+    }
+
+    async fn replacing_the_share_token_retires_the_old_one_at_once(db) {
+        let repo = DieselAppRepository::new(db.clone());
+        let (org, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
+        let app = sample_app(org, PKG);
+        repo.insert(&app, "hash-1").await.unwrap();
+        // With no token yet, a reset creates one.
+        repo.replace_share_token(org, &package(PKG), "first", at(1)).await.unwrap();
+        assert_eq!(repo.find_by_share_token("first").await.unwrap(), Some(app.clone()));
+        repo.replace_share_token(org, &package(PKG), "second", at(2)).await.unwrap();
+        assert_eq!(repo.find_by_share_token("first").await.unwrap(), None);
+        assert_eq!(repo.find_by_share_token("second").await.unwrap(), Some(app));
+        assert_eq!(repo.share_token(org, &package(PKG)).await.unwrap(), Some("second".into()));
+        assert_eq!(rows_of(db, "app_share_tokens", PKG), 1);
+        // Another organization cannot reset it, and nothing changes.
+        let err = repo.replace_share_token(other, &package(PKG), "third", at(3)).await.unwrap_err();
+        assert!(matches!(err, RepoError::NotFound), "{err:?}");
+        assert_eq!(repo.share_token(org, &package(PKG)).await.unwrap(), Some("second".into()));
+        let err = repo.replace_share_token(org, &package("com.example.none"), "x", at(4)).await.unwrap_err();
+        assert!(matches!(err, RepoError::NotFound), "{err:?}");
     }
 
     async fn concurrent_share_token_creators_get_the_same_token(db) {

@@ -242,10 +242,27 @@ contract! {
         insert_invite(db, other.id, other_admin, "eve@example.com");
         assert_eq!(count_rows(db, org.id), (1, 1, 1));
 
-        repo.delete(org.id).await.unwrap();
+        assert!(repo.delete(org.id).await.unwrap().is_empty(), "no image rows");
         assert_eq!(count_rows(db, org.id), (0, 0, 0));
         assert_eq!(count_rows(db, other.id), (1, 1, 1), "another organization is untouched");
         assert!(repo.list_for_user(admin).await.unwrap().is_empty());
+    }
+
+    async fn deleting_an_org_answers_the_ids_of_its_image_rows_and_removes_them(db) {
+        use crate::fixtures::app_fixtures::image;
+        use adapter_db::schema::images;
+        let (repo, org, _) = org_with_admin(db, "Acme").await;
+        let (_, other, _) = org_with_admin(db, "Other").await;
+        let mut mine = vec![image(db, org.id, None, 1), image(db, org.id, Some("com.gone.app"), 2)];
+        let theirs = image(db, other.id, None, 3);
+
+        let mut removed = repo.delete(org.id).await.unwrap();
+        removed.sort();
+        mine.sort();
+        assert_eq!(removed, mine);
+        let mut conn = db.connection().unwrap();
+        let left: Vec<String> = images::table.select(images::id).load(&mut *conn).unwrap();
+        assert_eq!(left, [theirs.to_string()], "only another organization's image row remains");
     }
 
     async fn an_org_that_owns_apps_is_not_deleted(db) {

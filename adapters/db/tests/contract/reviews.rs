@@ -43,7 +43,7 @@ contract! {
         let edit = event(org, PKG, ReviewEventKind::EditedAfterApproval, 10)
             .with_notes(Some("ünïcode notes".into()))
             .with_detail(json!({"changedFields": ["name", "settings"], "nested": {"n": 1.5, "ok": true}}));
-        apps.update(org, &app, AppStoreStatus::Published, Some(edit.clone())).await.unwrap();
+        apps.update(org, &app, AppStoreStatus::Published, vec![edit.clone()]).await.unwrap();
         assert_eq!(reviews.history(org, &package(PKG)).await.unwrap(), Some(vec![edit]));
     }
 

@@ -302,10 +302,14 @@ pub async fn delete(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     check_org_header(&request, &principal, Some(&path)).await?;
-    api.service
+    let outcome = api
+        .service
         .delete(&principal.0, org_id(&path)?)
         .await
         .map_err(org_error)?;
+    for file in &outcome.unremoved_files {
+        tracing::warn!(file = %file, org = %path.as_str(), "an image file of a deleted organization could not be removed");
+    }
     Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
 }
 

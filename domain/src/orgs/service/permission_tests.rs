@@ -50,7 +50,7 @@ fn run(service: &OrgService, act: Act) -> Result<(), OrgError> {
         match act {
             Act::Get => service.get(&caller, ORG).await.map(drop),
             Act::UpdateProfile => service.update_profile(&caller, ORG, &profile).await.map(drop),
-            Act::Delete => service.delete(&caller, ORG).await,
+            Act::Delete => service.delete(&caller, ORG).await.map(drop),
             Act::Invite => service
                 .invite(&caller, ORG, "new@example.com", None)
                 .await
@@ -79,7 +79,7 @@ fn permissive(role: OrgRole) -> Mocks {
         .orgs
         .expect_update_profile()
         .returning(|_, _, _, _| Ok(org()));
-    mocks.orgs.expect_delete().returning(|_| Ok(()));
+    mocks.orgs.expect_delete().returning(|_| Ok(Vec::new()));
     mocks.orgs.expect_set_role().returning(|_, _, _| Ok(()));
     mocks.orgs.expect_remove_member().returning(|_, _| Ok(()));
     mocks.invites.expect_pending().returning(|_| {

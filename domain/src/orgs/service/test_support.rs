@@ -78,6 +78,7 @@ pub struct Mocks {
     pub orgs: MockOrgRepository,
     pub invites: MockInviteRepository,
     pub directory: MockMemberDirectory,
+    pub images: crate::media::ports::MockImageStore,
 }
 
 impl Mocks {
@@ -86,6 +87,7 @@ impl Mocks {
             orgs: MockOrgRepository::new(),
             invites: MockInviteRepository::new(),
             directory: MockMemberDirectory::new(),
+            images: crate::media::ports::MockImageStore::new(),
         }
     }
 
@@ -102,6 +104,7 @@ impl Mocks {
             Arc::new(self.directory),
             Arc::new(fixed_clock()),
             Arc::new(RepeatingBytes(0x7f)),
+            Arc::new(self.images),
             PUBLIC_URL,
         )
     }

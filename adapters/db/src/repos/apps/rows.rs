@@ -97,7 +97,9 @@ impl AppRow {
     }
 }
 
-/// The fields `AppRepository::update` writes, and only those (`None` writes NULL: a cleared webview URL).
+/// The fields `AppRepository::update` writes, and only those (`None` writes NULL: a cleared webview URL). The
+/// status is the one the apps service decided (the stored one, or SUBMITTED when a permission was added to
+/// a PUBLISHED app); the update is conditional on the status read.
 #[derive(Debug, AsChangeset)]
 #[diesel(table_name = apps, treat_none_as_null = true)]
 pub(super) struct AppEdit {
@@ -112,6 +114,7 @@ pub(super) struct AppEdit {
     tools: String,
     hardware_requirements: String,
     permissions: String,
+    app_store_status: String,
     updated_at: i64,
 }
 
@@ -129,6 +132,7 @@ impl AppEdit {
             tools: to_json(&app.tools)?,
             hardware_requirements: to_json(&app.hardware_requirements)?,
             permissions: to_json(&app.permissions)?,
+            app_store_status: app.app_store_status.as_str().to_owned(),
             updated_at: to_millis(app.updated_at),
         })
     }

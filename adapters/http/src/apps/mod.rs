@@ -1,0 +1,729 @@
+//! The app calls (specification §7 "Apps", PRODUCT.md §4, §6): register, read, edit, delete, publish, move,
+//! keys, permissions, sharing with testers, the export file and the review history — all in the
+//! organization of `x-org-id` ([`OrgScope`]: a forged header is 403 before anything happens) — and the
+//! public tester page of a share link (`GET /api/install/{token}`).
+//!
+//! Handlers only translate: the domain's [`AppService`] and [`ReviewService`] check membership, roles and
+//! every rule.
+
+pub mod dto;
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, web};
+use domain::apps::config::{export_config, export_file_name};
+use domain::apps::service::{AppError, AppService};
+use domain::apps::validation::{RegistrationInput, UpdateInput};
+use domain::apps::{App, PackageName, Permission};
+use domain::common::FieldErrors;
+use domain::review::{ReviewError, ReviewService};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use self::dto::{
+    ApiKeyDto, AppDoc, ConfigFileDoc, EmailsRequest, HistoryEntryDto, InstallUrlDto, MoveRequest,
+    PermissionsDoc, PermissionsRequest, RegisterRequest, RegisteredDoc, ShareDto, SharedEmailsDto,
+    TesterViewDoc, UpdateAppRequest, VisibilityRequest,
+};
+use crate::ApiError;
+use crate::auth::OrgScope;
+
+/// The summary message of a refused body whose fields are listed in `fields`.
+pub const FIX_FIELDS: &str = "Please fix the highlighted fields.";
+/// The message of a visibility change without its flag.
+pub const VISIBILITY_REQUIRED: &str = "sharedWithOrganization must be true or false";
+
+/// What the app handlers need.
+#[derive(Clone)]
+pub struct AppsApi {
+    pub apps: Arc<AppService>,
+    pub reviews: Arc<ReviewService>,
+}
+
+impl std::fmt::Debug for AppsApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AppsApi")
+    }
+}
+
+/// Registers the routes of this module inside the `/api` scope.
+pub fn routes(api: AppsApi) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(web::Data::new(api))
+            .route("/dev/apps", web::get().to(list))
+            .route("/dev/apps/register", web::post().to(register))
+            .route("/dev/apps/{packageName}", web::get().to(get))
+            .route("/dev/apps/{packageName}", web::put().to(update))
+            .route("/dev/apps/{packageName}", web::delete().to(delete))
+            .route("/dev/apps/{packageName}/publish", web::post().to(publish))
+            .route("/dev/apps/{packageName}/move-org", web::post().to(move_org))
+            .route("/dev/apps/{packageName}/api-key", web::post().to(regenerate_key))
+            .route("/dev/apps/{packageName}/visibility", web::patch().to(visibility))
+            .route(
+                "/dev/apps/{packageName}/share-emails",
+                web::patch().to(share_emails),
+            )
+            .route("/dev/apps/{packageName}/share", web::get().to(share_link))
+            .route("/dev/apps/{packageName}/share", web::post().to(share))
+            .route("/dev/apps/{packageName}/share/reset", web::post().to(reset_share))
+            .route("/dev/apps/{packageName}/config", web::get().to(export))
+            .route("/dev/apps/{packageName}/history", web::get().to(history))
+            .route("/permissions/{packageName}", web::get().to(permissions))
+            .route("/permissions/{packageName}", web::patch().to(set_permissions))
+            .route("/install/{token}", web::get().to(tester_view));
+    }
+}
+
+fn field_map(fields: &FieldErrors) -> BTreeMap<String, String> {
+    fields.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+}
+
+/// The API error of an app use case (codes from [`AppError::code`]).
+#[must_use]
+pub fn app_error(error: AppError) -> ApiError {
+    let message = error.to_string();
+    let code = error.code();
+    let fields = error.fields();
+    match error {
+        AppError::Validation(_)
+        | AppError::NoOrganization
+        | AppError::ProfileIncomplete
+        | AppError::TargetOrgRequired
+        | AppError::SameOrganization => {
+            let refused = ApiError::bad_request(code, message);
+            match fields {
+                Some(fields) => refused.with_fields(field_map(&fields)),
+                None => refused,
+            }
+        }
+        AppError::DuplicatePackageName => {
+            let refused = ApiError::conflict(code, message);
+            match fields {
+                Some(fields) => refused.with_fields(field_map(&fields)),
+                None => refused,
+            }
+        }
+        AppError::IllegalTransition(_) | AppError::Conflict => ApiError::conflict(code, message),
+        AppError::NotMember | AppError::AdminOnly | AppError::NotMemberOfTarget => {
+            ApiError::Forbidden(message)
+        }
+        AppError::NotFound => ApiError::NotFound(message),
+        AppError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+    }
+}
+
+fn review_error(error: ReviewError) -> ApiError {
+    let message = error.to_string();
+    match error {
+        ReviewError::Forbidden | ReviewError::NotMember => ApiError::Forbidden(message),
+        ReviewError::NotFound => ApiError::NotFound(message),
+        ReviewError::NotesRequired => ApiError::bad_request("REVIEW_NOTES_REQUIRED", message),
+        ReviewError::IllegalTransition(_) => ApiError::conflict("ILLEGAL_TRANSITION", message),
+        ReviewError::Conflict => ApiError::conflict("CONFLICT", message),
+        ReviewError::Stale => ApiError::conflict("APP_CHANGED", message),
+        ReviewError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+    }
+}
+
+/// A package name from the path: one that cannot be a package name names no app.
+fn package(text: &str) -> Result<PackageName, ApiError> {
+    PackageName::parse(text).map_err(|_| app_error(AppError::NotFound))
+}
+
+fn validation(fields: FieldErrors) -> ApiError {
+    app_error(AppError::Validation(fields))
+}
+
+/// serde's description of a value of the wrong shape, without the server's type names or positions.
+fn shape_message(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let text = text.split(" at line ").next().unwrap_or_default().to_owned();
+    format!("Invalid value: {text}")
+}
+
+/// Reads a JSON body into `T` with field errors instead of one parse error: each entry of the listed
+/// array fields is checked on its own (`settings[2]`, `permissions[0].type`), then the body as a whole.
+fn read_body<T: DeserializeOwned>(body: &Value, lists: &[ListCheck]) -> Result<T, ApiError> {
+    if !body.is_object() {
+        return Err(ApiError::bad_request(
+            "INVALID_JSON",
+            "The request body does not have the expected shape: expected a JSON object",
+        ));
+    }
+    let mut fields = FieldErrors::new();
+    for (name, check) in lists {
+        match body.get(*name) {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) => {
+                for (index, item) in items.iter().enumerate() {
+                    if let Err(error) = check(item) {
+                        let at = match item.get("type") {
+                            Some(kind) if error.to_string().contains("variant") && kind.is_string() => {
+                                format!("{name}[{index}].type")
+                            }
+                            _ => format!("{name}[{index}]"),
+                        };
+                        fields.add(at, shape_message(&error));
+                    }
+                }
+            }
+            Some(_) => fields.add(*name, format!("{name} must be a list")),
+        }
+    }
+    if !fields.is_empty() {
+        return Err(validation(fields));
+    }
+    serde_json::from_value(body.clone()).map_err(|error| {
+        ApiError::bad_request(
+            "INVALID_JSON",
+            format!(
+                "The request body does not have the expected shape: {}",
+                shape_message(&error).trim_start_matches("Invalid value: ")
+            ),
+        )
+    })
+}
+
+/// A list field of a body and the check of one of its entries.
+type ListCheck = (&'static str, fn(&Value) -> Result<(), serde_json::Error>);
+
+fn check<T: DeserializeOwned>(value: &Value) -> Result<(), serde_json::Error> {
+    T::deserialize(value).map(|_| ())
+}
+
+const PERMISSIONS: ListCheck = ("permissions", check::<Permission>);
+const HARDWARE: ListCheck = ("hardwareRequirements", check::<domain::apps::HardwareRequirement>);
+const SETTINGS: ListCheck = ("settings", check::<domain::apps::Setting>);
+const TOOLS: ListCheck = ("tools", check::<domain::apps::Tool>);
+
+fn no_store(app: &impl serde::Serialize) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(app)
+}
+
+/// The apps of the `x-org-id` organization, newest first.
+#[utoipa::path(operation_id = "list_apps", get, path = "/api/dev/apps", tag = "apps", security(("bearer" = [])),
+    params(("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The organization's apps", body = Vec<AppDoc>),
+        (status = 400, description = "x-org-id missing or malformed", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpResponse, ApiError> {
+    let apps = api.apps.list(&scope.caller, scope.org).await.map_err(app_error)?;
+    Ok(no_store(&apps))
+}
+
+/// Registers an app in the `x-org-id` organization and answers its API key, shown this once.
+#[utoipa::path(operation_id = "register_app", post, path = "/api/dev/apps/register", tag = "apps", security(("bearer" = [])), request_body = RegisterRequest,
+    params(("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 201, description = "The new app and its API key", body = RegisteredDoc),
+        (status = 400, description = "A field is invalid (`VALIDATION` with `fields`), or x-org-id missing", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The package name is taken (`PACKAGE_NAME_TAKEN`, `fields.packageName`)", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn register(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let input: RegistrationInput = read_body(&body, &[PERMISSIONS, HARDWARE])?;
+    let registered = api
+        .apps
+        .register(&scope.caller, Some(scope.org), &input)
+        .await
+        .map_err(app_error)?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(json!({"apiKey": registered.api_key.expose(), "app": registered.app})))
+}
+
+/// One app of the `x-org-id` organization.
+#[utoipa::path(operation_id = "get_app", get, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The app", body = AppDoc),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn get(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let app = api
+        .apps
+        .get(&scope.caller, scope.org, &package(&path)?)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&app))
+}
+
+/// Edits the app: only the listed fields are written; status, review fields, key, organization and
+/// permissions in the body are ignored. An edit of a SUBMITTED or PUBLISHED app is recorded in its history.
+#[utoipa::path(operation_id = "update_app", put, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])), request_body = UpdateAppRequest,
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 400, description = "A field is invalid (`VALIDATION` with `fields`, e.g. `settings[2].key`)", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The app's status changed meanwhile", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn update(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    let input: UpdateInput = read_body(&body, &[SETTINGS, TOOLS, HARDWARE])?;
+    let app = api
+        .apps
+        .update(&scope.caller, scope.org, &package, &input)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&app))
+}
+
+/// Deletes the app with its key, share link, images, history and uptime data; the package name is free
+/// again.
+#[utoipa::path(operation_id = "delete_app", delete, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn delete(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    let outcome = api
+        .apps
+        .delete(&scope.caller, scope.org, &package)
+        .await
+        .map_err(app_error)?;
+    for file in &outcome.unremoved_files {
+        tracing::warn!(file = %file, package = %package, "an image file of a deleted app could not be removed");
+    }
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Submits the app for review (DEVELOPMENT or REJECTED → SUBMITTED); the organization needs a name and a
+/// contact e-mail.
+#[utoipa::path(operation_id = "publish_app", post, path = "/api/dev/apps/{packageName}/publish", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The app, now SUBMITTED", body = AppDoc),
+        (status = 400, description = "The organization profile is incomplete (`PROFILE_INCOMPLETE`)", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+        (status = 409, description = "Already SUBMITTED or PUBLISHED (`ILLEGAL_TRANSITION`), or changed meanwhile", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn publish(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let app = api
+        .apps
+        .publish(&scope.caller, scope.org, &package(&path)?)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&app))
+}
+
+/// Moves the app to another organization: an admin of the source, at least a member of the target. The
+/// app keeps its key, status and settings; the move is recorded.
+#[utoipa::path(operation_id = "move_app", post, path = "/api/dev/apps/{packageName}/move-org", tag = "apps", security(("bearer" = [])), request_body = MoveRequest,
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The source organization")),
+    responses(
+        (status = 200, description = "The app, now in the target organization", body = AppDoc),
+        (status = 400, description = "No target organization (`TARGET_ORG_REQUIRED`), or the same one (`SAME_ORGANIZATION`)", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not an admin of the source, or not a member of the target", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn move_org(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+    body: web::Json<MoveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    let target = match body.into_inner().target_org_id {
+        Some(text) if !text.trim().is_empty() => match text.trim().parse() {
+            Ok(org) => Some(org),
+            // An id that cannot be one names no organization the caller belongs to.
+            Err(_) => return Err(app_error(AppError::NotMemberOfTarget)),
+        },
+        _ => None,
+    };
+    let app = api
+        .apps
+        .move_to(&scope.caller, scope.org, &package, target)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&app))
+}
+
+/// Issues a new API key, shown this once; the old key stops working at once.
+#[utoipa::path(operation_id = "regenerate_api_key", post, path = "/api/dev/apps/{packageName}/api-key", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The new key", body = ApiKeyDto),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn regenerate_key(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let key = api
+        .apps
+        .regenerate_key(&scope.caller, scope.org, &package(&path)?)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&ApiKeyDto {
+        api_key: key.expose().to_owned(),
+    }))
+}
+
+/// The app's permissions.
+#[utoipa::path(operation_id = "get_permissions", get, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The permissions", body = PermissionsDoc),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn permissions(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let permissions = api
+        .apps
+        .permissions(&scope.caller, scope.org, &package(&path)?)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&json!({ "permissions": permissions })))
+}
+
+/// Replaces the app's permissions. A permission added to a PUBLISHED app sends it back to SUBMITTED.
+#[utoipa::path(operation_id = "set_permissions", patch, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])), request_body = PermissionsRequest,
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 400, description = "A permission is invalid (`VALIDATION`, e.g. `permissions[0].type`)", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The app's status changed meanwhile", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn set_permissions(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    #[derive(serde::Deserialize)]
+    struct Body {
+        permissions: Option<Vec<Permission>>,
+    }
+    let body: Body = read_body(&body, &[PERMISSIONS])?;
+    let Some(permissions) = body.permissions else {
+        return Err(validation(FieldErrors::single(
+            "permissions",
+            "permissions must be a list",
+        )));
+    };
+    let app = api
+        .apps
+        .set_permissions(&scope.caller, scope.org, &package, &permissions)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&app))
+}
+
+/// Sets whether the whole organization sees the app.
+#[utoipa::path(operation_id = "set_app_visibility", patch, path = "/api/dev/apps/{packageName}/visibility", tag = "apps", security(("bearer" = [])), request_body = VisibilityRequest,
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 400, description = "`sharedWithOrganization` missing", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn visibility(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+    body: web::Json<VisibilityRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    let Some(shared) = body.into_inner().shared_with_organization else {
+        return Err(validation(FieldErrors::single(
+            "sharedWithOrganization",
+            VISIBILITY_REQUIRED,
+        )));
+    };
+    let app = api
+        .apps
+        .set_visibility(&scope.caller, scope.org, &package, shared)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&app))
+}
+
+fn emails_of(list: &[domain::common::EmailAddress]) -> Vec<String> {
+    list.iter().map(|e| e.as_str().to_owned()).collect()
+}
+
+/// Replaces the tester list (each entry an address; duplicates kept once).
+#[utoipa::path(operation_id = "set_share_emails", patch, path = "/api/dev/apps/{packageName}/share-emails", tag = "apps", security(("bearer" = [])), request_body = EmailsRequest,
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The stored tester list", body = SharedEmailsDto),
+        (status = 400, description = "An entry is not an address (`VALIDATION`, `fields.emails`)", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn share_emails(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+    body: web::Json<EmailsRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    let emails = api
+        .apps
+        .set_share_emails(&scope.caller, scope.org, &package, &body.emails)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&SharedEmailsDto {
+        shared_with_emails: emails_of(&emails),
+    }))
+}
+
+/// The tester link (made on first use; the same link afterwards).
+#[utoipa::path(operation_id = "get_share_link", get, path = "/api/dev/apps/{packageName}/share", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The tester link", body = InstallUrlDto),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn share_link(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let link = api
+        .apps
+        .share_link(&scope.caller, scope.org, &package(&path)?)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&InstallUrlDto {
+        install_url: link.install_url,
+    }))
+}
+
+/// Stores the tester list and answers the tester link.
+#[utoipa::path(operation_id = "share_app", post, path = "/api/dev/apps/{packageName}/share", tag = "apps", security(("bearer" = [])), request_body = EmailsRequest,
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The tester link and list", body = ShareDto),
+        (status = 400, description = "An entry is not an address (`VALIDATION`, `fields.emails`)", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn share(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+    body: web::Json<EmailsRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    let emails = api
+        .apps
+        .set_share_emails(&scope.caller, scope.org, &package, &body.emails)
+        .await
+        .map_err(app_error)?;
+    let link = api
+        .apps
+        .share_link(&scope.caller, scope.org, &package)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&ShareDto {
+        install_url: link.install_url,
+        shared_with_emails: emails_of(&emails),
+    }))
+}
+
+/// A new tester link; the old one stops working at once.
+#[utoipa::path(operation_id = "reset_share_link", post, path = "/api/dev/apps/{packageName}/share/reset", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The new tester link", body = InstallUrlDto),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn reset_share(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let link = api
+        .apps
+        .reset_share_link(&scope.caller, scope.org, &package(&path)?)
+        .await
+        .map_err(app_error)?;
+    Ok(no_store(&InstallUrlDto {
+        install_url: link.install_url,
+    }))
+}
+
+/// The app's configuration file (valid for `@mentra/sdk` `validateAppConfig`), as a download.
+#[utoipa::path(operation_id = "export_app_config", get, path = "/api/dev/apps/{packageName}/config", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = ConfigFileDoc),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn export(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let app: App = api
+        .apps
+        .get(&scope.caller, scope.org, &package(&path)?)
+        .await
+        .map_err(app_error)?;
+    let file = export_config(&app);
+    let text = serde_json::to_string_pretty(&file).map_err(|e| ApiError::Internal(Box::new(e)))?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{}\"", export_file_name(&app.package_name)),
+        ))
+        .content_type("application/json")
+        .body(text))
+}
+
+/// The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves).
+#[utoipa::path(operation_id = "app_history", get, path = "/api/dev/apps/{packageName}/history", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The history", body = Vec<HistoryEntryDto>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn history(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let events = api
+        .reviews
+        .history(&scope.caller, scope.org, &package(&path)?)
+        .await
+        .map_err(review_error)?;
+    let entries: Vec<HistoryEntryDto> = events.iter().map(HistoryEntryDto::from).collect();
+    Ok(no_store(&entries))
+}
+
+/// The read-only tester page of a share link (no sign-in): only what a tester needs.
+#[utoipa::path(operation_id = "tester_view", get, path = "/api/install/{token}", tag = "apps",
+    params(("token" = String, Path, description = "The share token of the tester link")),
+    responses(
+        (status = 200, description = "The app as testers see it", body = TesterViewDoc),
+        (status = 404, description = "Unknown or reset link", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn tester_view(api: web::Data<AppsApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let view = api.apps.shared_app(&path).await.map_err(app_error)?;
+    Ok(no_store(&view))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::apps::validation::UpdateInput;
+
+    #[test]
+    fn a_malformed_list_entry_is_named_by_its_path() {
+        let body = json!({"permissions": [{"type": "CAMERA"}, {"type": "TELEPATHY"}]});
+        let err = read_body::<RegistrationInput>(&body, &[PERMISSIONS]).unwrap_err();
+        let ApiError::BadRequest { code, fields, .. } = err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(code, "VALIDATION");
+        let fields = fields.unwrap();
+        assert!(fields.contains_key("permissions[1].type"), "{fields:?}");
+        assert_eq!(fields.len(), 1);
+    }
+
+    #[test]
+    fn a_setting_of_the_wrong_shape_is_named_by_its_index() {
+        let body = json!({"settings": [{"type": "toggle", "key": "k", "label": "K"}, {"type": "slider"}]});
+        let err = read_body::<UpdateInput>(&body, &[SETTINGS, TOOLS]).unwrap_err();
+        let ApiError::BadRequest { fields, .. } = err else {
+            panic!("{err:?}")
+        };
+        assert!(fields.unwrap().contains_key("settings[1]"));
+    }
+
+    #[test]
+    fn unknown_and_forbidden_update_fields_are_ignored() {
+        let body =
+            json!({"name": "X", "appStoreStatus": "PUBLISHED", "organizationId": "o", "reviewedBy": "me"});
+        let input: UpdateInput = read_body(&body, &[SETTINGS]).unwrap();
+        assert_eq!(input.name.as_deref(), Some("X"));
+    }
+
+    #[test]
+    fn a_body_that_is_not_an_object_is_refused() {
+        let err = read_body::<UpdateInput>(&json!([1]), &[]).unwrap_err();
+        assert_eq!(err.code(), "INVALID_JSON");
+    }
+
+    #[test]
+    fn app_errors_keep_the_domain_codes() {
+        assert_eq!(
+            app_error(AppError::ProfileIncomplete).code(),
+            "PROFILE_INCOMPLETE"
+        );
+        assert_eq!(
+            app_error(AppError::DuplicatePackageName).code(),
+            "PACKAGE_NAME_TAKEN"
+        );
+        assert_eq!(app_error(AppError::NotFound).code(), "NOT_FOUND");
+        assert_eq!(app_error(AppError::AdminOnly).code(), "FORBIDDEN");
+    }
+}

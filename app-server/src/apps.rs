@@ -1,0 +1,53 @@
+//! Wiring of the app and review use cases: the database repositories, the image store (deleting an app
+//! removes its image files), the clock, the secret generator, the store base URL of share links
+//! (`PORTAL_STORE_URL`) and the portal URL of review e-mails.
+
+use db_adapter::Db;
+use db_adapter::repos::{
+    DieselAppRepository, DieselMemberDirectory, DieselOrgProfileLookup, DieselReviewRepository,
+};
+use domain::apps::service::{AppService, AppServiceConfig};
+use domain::media::ImageStore;
+use domain::review::{ReviewConfig, ReviewService};
+use http_adapter::apps::AppsApi;
+use identity_adapter::OsSecretGenerator;
+use std::sync::Arc;
+
+use crate::Config;
+use crate::system::SystemClock;
+
+/// How many submissions the admin dashboard's Recent Submissions list shows.
+const RECENT_SUBMISSIONS: usize = 5;
+
+/// The app handlers' state.
+#[must_use]
+pub fn wire(config: &Config, db: &Db, images: Arc<dyn ImageStore>) -> AppsApi {
+    let apps = Arc::new(DieselAppRepository::new(db.clone()));
+    let members = Arc::new(DieselMemberDirectory::new(db.clone()));
+    let orgs = Arc::new(DieselOrgProfileLookup::new(db.clone()));
+    AppsApi {
+        apps: Arc::new(AppService::new(
+            apps.clone(),
+            members.clone(),
+            orgs.clone(),
+            images,
+            Arc::new(SystemClock),
+            Arc::new(OsSecretGenerator),
+            AppServiceConfig {
+                store_base_url: config.store_url.clone(),
+            },
+        )),
+        reviews: Arc::new(ReviewService::new(
+            apps,
+            Arc::new(DieselReviewRepository::new(db.clone())),
+            orgs,
+            members,
+            Arc::new(SystemClock),
+            Arc::new(OsSecretGenerator),
+            ReviewConfig {
+                portal_url: config.public_url.clone(),
+                recent_submissions: RECENT_SUBMISSIONS,
+            },
+        )),
+    }
+}
