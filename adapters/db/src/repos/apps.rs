@@ -94,15 +94,26 @@ fn lock_in_org(conn: &mut DbConnection, org: &str, package: &str) -> Result<(), 
 }
 
 /// The status column as stored (a legacy spelling such as `development` reads as its status, and the
-/// compare-and-set of a write must match what is stored, not its normalised form).
-fn stored_status(conn: &mut DbConnection, package: &str) -> Result<String, RepoError> {
-    apps::table
+/// compare-and-set of a write must match what is stored, not its normalised form), provided it still reads
+/// as `expected`: on PostgreSQL another writer may have committed since the app was read in this
+/// transaction, and comparing against what it stored would let both writers through.
+fn stored_status(
+    conn: &mut DbConnection,
+    package: &str,
+    expected: AppStoreStatus,
+) -> Result<String, RepoError> {
+    let stored = apps::table
         .filter(apps::package_name.eq(package))
         .select(apps::app_store_status)
         .first::<String>(conn)
         .optional()
         .map_err(backend("reading an app's store status"))?
-        .ok_or(RepoError::NotFound)
+        .ok_or(RepoError::NotFound)?;
+    if AppStoreStatus::parse_lossy(&stored) == expected {
+        Ok(stored)
+    } else {
+        Err(RepoError::Conflict(STATUS_CONFLICT.to_owned()))
+    }
 }
 
 /// The compare-and-set store transition of `current` (read in the same transaction): the status, the
@@ -117,7 +128,7 @@ fn apply_transition(
         return Err(RepoError::Conflict(STATUS_CONFLICT.to_owned()));
     }
     let package = current.package_name.as_str();
-    let stored = stored_status(conn, package)?;
+    let stored = stored_status(conn, package, expected)?;
     let changed = diesel::update(
         apps::table
             .filter(apps::package_name.eq(package))
@@ -212,7 +223,7 @@ impl AppRepository for DieselAppRepository {
                 if current.app_store_status != expected_status {
                     return Err(RepoError::Conflict(STATUS_CONFLICT.to_owned()));
                 }
-                let stored = stored_status(conn, &package)?;
+                let stored = stored_status(conn, &package, expected_status)?;
                 let changed = diesel::update(
                     apps::table
                         .filter(apps::package_name.eq(&package))
