@@ -216,6 +216,46 @@ const MATRIX: &[Row] = &[
     row("GET",    "/api/app-uptime/ping",                              Own,    [401, 403, 403, 403, 404, 404]),
     row("GET",    "/api/app-uptime/ping",                              Other,  [NA, NA, NA, NA, NA, NA]),
     row("GET",    "/api/app-uptime/ping",                              Forged, [401, 403, 403, 403, 404, 404]),
+    // Platform-admin calls name no organization: x-org-id means nothing to them and a forged one lends
+    // nothing. Reviewers review; the platform users and the maintenance tools are for platform admins only.
+    row("GET",    "/api/admin/apps/stats",                             Own,    [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/admin/apps/stats",                             Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/admin/apps/stats",                             Forged, [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/admin/apps/submitted",                         Own,    [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/admin/apps/submitted",                         Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/admin/apps/submitted",                         Forged, [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/admin/apps/{packageName}",                     Own,    [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/admin/apps/{packageName}",                     Other,  [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/admin/apps/{packageName}",                     Forged, [401, 403, 403, 403, 200, 200]),
+    // A fresh SUBMITTED app for each decision: the own organization's, the other's, and for the forged
+    // header one of the move target's (outside the state compared).
+    row("POST",   "/api/admin/apps/{packageName}/approve",             Own,    [401, 403, 403, 403, 200, 200]),
+    row("POST",   "/api/admin/apps/{packageName}/approve",             Other,  [401, 403, 403, 403, 200, 200]),
+    row("POST",   "/api/admin/apps/{packageName}/approve",             Forged, [401, 403, 403, 403, 200, 200]),
+    row("POST",   "/api/admin/apps/{packageName}/reject",              Own,    [401, 403, 403, 403, 200, 200]),
+    row("POST",   "/api/admin/apps/{packageName}/reject",              Other,  [401, 403, 403, 403, 200, 200]),
+    row("POST",   "/api/admin/apps/{packageName}/reject",              Forged, [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/admin/users",                                  Own,    [401, 403, 403, 403, 403, 200]),
+    row("GET",    "/api/admin/users",                                  Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/admin/users",                                  Forged, [401, 403, 403, 403, 403, 200]),
+    // A fresh address for each grant, a fresh role for each removal.
+    row("POST",   "/api/admin/users",                                  Own,    [401, 403, 403, 403, 403, 201]),
+    row("POST",   "/api/admin/users",                                  Other,  [NA, NA, NA, NA, NA, NA]),
+    row("POST",   "/api/admin/users",                                  Forged, [401, 403, 403, 403, 403, 201]),
+    row("DELETE", "/api/admin/users/{email}",                          Own,    [401, 403, 403, 403, 403, 204]),
+    row("DELETE", "/api/admin/users/{email}",                          Other,  [NA, NA, NA, NA, NA, NA]),
+    row("DELETE", "/api/admin/users/{email}",                          Forged, [401, 403, 403, 403, 403, 204]),
+    row("GET",    "/api/admin/debug",                                  Own,    [401, 403, 403, 403, 403, 200]),
+    row("GET",    "/api/admin/debug",                                  Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/admin/debug",                                  Forged, [401, 403, 403, 403, 403, 200]),
+    // The own row repairs the legacy spellings of the fixture apps; the forged one finds nothing left.
+    row("POST",   "/api/admin/fix-app-statuses",                       Own,    [401, 403, 403, 403, 403, 200]),
+    row("POST",   "/api/admin/fix-app-statuses",                       Other,  [NA, NA, NA, NA, NA, NA]),
+    row("POST",   "/api/admin/fix-app-statuses",                       Forged, [401, 403, 403, 403, 403, 200]),
+    // Demo mode is off on this server: a platform admin learns that (404), nobody else gets that far.
+    row("POST",   "/api/admin/create-test-submission",                 Own,    [401, 403, 403, 403, 403, 404]),
+    row("POST",   "/api/admin/create-test-submission",                 Other,  [NA, NA, NA, NA, NA, NA]),
+    row("POST",   "/api/admin/create-test-submission",                 Forged, [401, 403, 403, 403, 403, 404]),
 ];
 
 /// Documented routes without rows, each for a reason: they touch no organization and are covered by the
@@ -574,6 +614,53 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
             "/api/app-uptime/ping?url=https%3A%2F%2Funregistered.example.com%2Fhealth".to_owned(),
             None,
         ),
+        (
+            "GET",
+            "/api/admin/apps/stats" | "/api/admin/apps/submitted" | "/api/admin/users" | "/api/admin/debug",
+        )
+        | ("POST", "/api/admin/fix-app-statuses" | "/api/admin/create-test-submission") => {
+            (row.path.to_owned(), None)
+        }
+        ("GET", "/api/admin/apps/{packageName}") => (format!("/api/admin/apps/{package}"), None),
+        ("POST", "/api/admin/apps/{packageName}/approve" | "/api/admin/apps/{packageName}/reject") => {
+            let (owner, org) = match row.target {
+                Target::Own => (&world.admin, &world.org),
+                Target::Other => (&world.other_admin, &world.other_org),
+                Target::Forged => (&world.admin, &world.move_target),
+            };
+            let submitted = format!("com.example.submitted{n}");
+            adapter_db::testing::insert_app(
+                &Db::connect(&app.database_url, 1).unwrap(),
+                org,
+                &owner.id,
+                &submitted,
+                "https://submitted.example.com",
+                "SUBMITTED",
+            );
+            let action = row.path.rsplit('/').next().unwrap_or_default();
+            (
+                format!("/api/admin/apps/{submitted}/{action}"),
+                // The fixture's updatedAt: the revision the reviewer saw.
+                Some(json!({"notes": "Reviewed", "expectedUpdatedAt": "2023-11-14T22:13:20Z"})),
+            )
+        }
+        ("POST", "/api/admin/users") => (
+            "/api/admin/users".to_owned(),
+            Some(json!({"email": format!("role-{n}@example.com"), "role": "reviewer"})),
+        ),
+        ("DELETE", "/api/admin/users/{email}") => {
+            let email = format!("leaving-{n}@example.com");
+            admin_cli::run(
+                &Db::connect(&app.database_url, 1).unwrap(),
+                AdminCommand::Grant {
+                    email: email.clone(),
+                    role: "reviewer".into(),
+                },
+            )
+            .await
+            .unwrap();
+            (format!("/api/admin/users/{email}"), None)
+        }
         ("GET", "/api/orgs") => ("/api/orgs".to_owned(), None),
         ("POST", "/api/orgs") => ("/api/orgs".to_owned(), Some(json!({"name": format!("Made {n}")}))),
         ("GET" | "DELETE", "/api/orgs/{orgId}") => (format!("/api/orgs/{org}"), None),

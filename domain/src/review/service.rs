@@ -406,6 +406,8 @@ impl ReviewService {
         let now = self.clock.now();
         let mut event =
             ReviewEvent::new(self.secrets.as_ref(), app, kind, caller, now).with_notes(notes.clone());
+        // A review by a member of the app's own organization is allowed, and recorded as a self-review
+        // (PRODUCT.md §4).
         if self.is_member(caller, app.org_id).await? {
             event = event.with_detail(json!({ SELF_REVIEW: true }));
         }
@@ -791,7 +793,10 @@ mod tests {
             .with_app(AppStoreStatus::Submitted)
             .with_contact(None);
         h.role = Some(OrgRole::Member);
-        echo_transition(&mut h.reviews, |change| is_self_review(&change.event));
+        echo_transition(&mut h.reviews, |change| {
+            is_self_review(&change.event)
+                && change.event.detail == Some(serde_json::json!({"selfReview": true}))
+        });
         block_on(h.service().approve(&reviewer(), &package(), seen(None))).unwrap();
 
         let mut outsider = Harness::new()
