@@ -52,6 +52,7 @@ impl Application {
         let port = listener.local_addr()?.port();
         let identity = crate::identity::wire(config, &db).await?;
         let image_store = crate::media::image_store(config)?;
+        let apps = crate::apps::wire(config, &db, image_store.clone());
         let state = HttpState {
             public_config: public_config(config),
             identity: identity.identity,
@@ -66,12 +67,11 @@ impl Application {
                 &db,
                 image_store.clone(),
             ))),
-            uptime: http_adapter::uptime::UptimeApi(crate::uptime::service(
-                config,
-                &db,
-                std::sync::Arc::new(crate::system::SystemClock),
-            )?),
-            apps: crate::apps::wire(config, &db, image_store),
+            apps: apps.clone(),
+            uptime: http_adapter::uptime::UptimeApi {
+                uptime: crate::uptime::service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?,
+                apps: apps.apps,
+            },
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();

@@ -199,6 +199,12 @@ const MATRIX: &[Row] = &[
     row("GET",    "/api/images/{imageId}",                             Other,  [200, 200, 200, 200, 200, 200]),
     row("GET",    "/api/images/{imageId}",                             Forged, [200, 200, 200, 200, 200, 200]),
 
+    // The live health check of the publish dialog: the app's own server (a loopback one, which the guarded
+    // prober refuses without fetching anything; the answer says so).
+    row("GET",    "/api/dev/apps/{packageName}/health-check",          Own,    [401, 403, 200, 200, 403, 403]),
+    row("GET",    "/api/dev/apps/{packageName}/health-check",          Other,  [401, 403, 404, 404, 403, 403]),
+    row("GET",    "/api/dev/apps/{packageName}/health-check",          Forged, [401, 403, 403, 403, 403, 403]),
+
     // Uptime: platform staff only, across organizations; x-org-id plays no part (a forged one changes
     // nothing). The ping names an unregistered URL: staff get 404 and nothing is fetched.
     row("GET",    "/api/app-uptime/status",                            Own,    [401, 403, 403, 403, 200, 200]),
@@ -598,6 +604,23 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
                 &world.own_image
             };
             (format!("/api/images/{id}"), None)
+        }
+        ("GET", "/api/dev/apps/{packageName}/health-check") => {
+            let package = if row.target == Target::Other {
+                package
+            } else {
+                let loopback = format!("com.example.loopback{n}");
+                adapter_db::testing::insert_app(
+                    &Db::connect(&app.database_url, 1).unwrap(),
+                    app_org,
+                    &app_owner.id,
+                    &loopback,
+                    "https://127.0.0.1:9",
+                    "DEVELOPMENT",
+                );
+                loopback
+            };
+            (format!("/api/dev/apps/{package}/health-check"), None)
         }
         ("GET", "/api/app-uptime/status") => ("/api/app-uptime/status".to_owned(), None),
         ("GET", "/api/app-uptime/get-app-uptime-days") => (

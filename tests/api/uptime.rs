@@ -441,3 +441,87 @@ async fn the_staff_ping_checks_registered_health_urls_only() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_member_checks_their_own_apps_server_live_and_nobody_elses() {
+    for backend in BACKENDS {
+        let world = world(backend).await;
+        let healthy = health_server("200 OK", r#"{"status":"healthy"}"#).await;
+        insert_app(&world, "com.example.mine", &healthy, "DEVELOPMENT");
+        let path = "/api/dev/apps/com.example.mine/health-check";
+        let (status, body) = call(
+            &world.app,
+            Method::GET,
+            path,
+            Some(&world.developer.token),
+            Some(&world.org),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["health"], "healthy");
+        assert_eq!(body["online"], true);
+        assert_eq!(body["status"], 200);
+        assert_eq!(body["data"]["status"], "healthy");
+        // Nothing is recorded: the app was never checked by the monitor.
+        let (_, states) = get(&world.app, "/api/app-uptime/status", &world.reviewer).await;
+        assert!(
+            states["apps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|app| app["healthStatus"] == "unknown"),
+            "{states}"
+        );
+        // Not a member of the organization: refused before anything is fetched; no such app: 404.
+        let (status, _) = call(
+            &world.app,
+            Method::GET,
+            path,
+            Some(&world.reviewer.token),
+            Some(&world.org),
+            None,
+        )
+        .await;
+        assert_eq!(status, 403);
+        let (status, _) = call(
+            &world.app,
+            Method::GET,
+            "/api/dev/apps/com.example.nothing/health-check",
+            Some(&world.developer.token),
+            Some(&world.org),
+            None,
+        )
+        .await;
+        assert_eq!(status, 404);
+    }
+}
+
+#[tokio::test]
+async fn the_live_check_refuses_private_servers_unless_allowed() {
+    let app = crate::helpers::spawn_app_with(adapter_db::Backend::Sqlite, &[]).await;
+    let developer = sign_up(&app, "dev@example.com").await;
+    let org = create_org(&app, &developer, "Glass Works").await;
+    let healthy = health_server("200 OK", r#"{"status":"healthy"}"#).await;
+    adapter_db::testing::insert_app(
+        &Db::connect(&app.database_url, 1).unwrap(),
+        &org,
+        &developer.id,
+        "com.example.local",
+        &healthy,
+        "DEVELOPMENT",
+    );
+    let (status, body) = call(
+        &app,
+        Method::GET,
+        "/api/dev/apps/com.example.local/health-check",
+        Some(&developer.token),
+        Some(&org),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["success"], false, "{body}");
+    assert_eq!(body["health"], "error");
+    assert_eq!(body["online"], false);
+}

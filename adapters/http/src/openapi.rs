@@ -95,6 +95,7 @@ impl Modify for BearerAuth {
         crate::uptime::app_month,
         crate::uptime::day_problems,
         crate::uptime::ping,
+        crate::uptime::health_check,
         crate::apps::list,
         crate::apps::register,
         crate::apps::get,

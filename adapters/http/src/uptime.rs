@@ -1,9 +1,11 @@
 //! Uptime (specification §7 "Uptime", PRODUCT.md §5): the badges of every monitored app, the month view of
 //! the App Status tab (from the day rollups), one app's month chart, one day's problems, and the staff ping
-//! of a registered app's health URL. Platform admins and reviewers only; days are UTC days.
+//! of a registered app's health URL, for platform admins and reviewers only (days are UTC days); and the live
+//! health check a developer runs on their own app before publishing it.
 
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use domain::apps::service::{AppError, AppService};
 use domain::apps::{AppStoreStatus, PackageName};
 use domain::uptime::{
     AppHealth, AppMonthDetail, AppMonthRow, Badge, CheckOutcome, DayBar, DayColour, DayProblems, HealthState,
@@ -14,11 +16,15 @@ use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::ApiError;
-use crate::auth::Principal;
+use crate::apps::app_error;
+use crate::auth::{OrgScope, Principal};
 
-/// The uptime use cases, as app data.
+/// The uptime use cases, and the app use cases that authorize a developer's live check, as app data.
 #[derive(Clone)]
-pub struct UptimeApi(pub Arc<UptimeService>);
+pub struct UptimeApi {
+    pub uptime: Arc<UptimeService>,
+    pub apps: Arc<AppService>,
+}
 
 impl std::fmt::Debug for UptimeApi {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -37,6 +43,10 @@ pub fn routes(api: UptimeApi) -> impl FnOnce(&mut web::ServiceConfig) {
             .route(
                 "/app-uptime/apps/{packageName}/days/{day}",
                 web::get().to(day_problems),
+            )
+            .route(
+                "/dev/apps/{packageName}/health-check",
+                web::get().to(health_check),
             );
     }
 }
@@ -400,7 +410,7 @@ fn no_store() -> actix_web::HttpResponseBuilder {
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
 pub async fn status(api: web::Data<UptimeApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let apps = api.0.status_all(&principal.0).await.map_err(uptime_error)?;
+    let apps = api.uptime.status_all(&principal.0).await.map_err(uptime_error)?;
     Ok(no_store().json(StatusResponse {
         success: true,
         apps: apps.into_iter().map(AppStatusDto::from).collect(),
@@ -423,7 +433,7 @@ pub async fn month(
 ) -> Result<HttpResponse, ApiError> {
     let (year, month) = query.resolve()?;
     let status = api
-        .0
+        .uptime
         .month(&principal.0, year, month)
         .await
         .map_err(uptime_error)?;
@@ -450,7 +460,7 @@ pub async fn app_month(
     let (year, month) = query.resolve()?;
     let package = package(&path)?;
     let detail = api
-        .0
+        .uptime
         .app_month(&principal.0, &package, year, month)
         .await
         .map_err(uptime_error)?;
@@ -483,7 +493,7 @@ pub async fn day_problems(
         .filter(|d| YearMonth::new(d.year(), d.month()).is_ok())
         .ok_or_else(|| ApiError::bad_request("INVALID_DAY", INVALID_DAY))?;
     let problems = api
-        .0
+        .uptime
         .day_problems(&principal.0, &package, day)
         .await
         .map_err(uptime_error)?;
@@ -516,6 +526,35 @@ pub async fn ping(
         .map(str::trim)
         .filter(|u| !u.is_empty())
         .ok_or_else(|| ApiError::bad_request("URL_REQUIRED", URL_REQUIRED))?;
-    let result = api.0.ping(&principal.0, url).await.map_err(uptime_error)?;
+    let result = api.uptime.ping(&principal.0, url).await.map_err(uptime_error)?;
+    Ok(no_store().json(PingResponse::from(result)))
+}
+
+/// Checks the caller's own app now (its server URL plus `/health`), through the monitor's guarded prober,
+/// recording nothing: the live check of the publish dialog. Members of the app's organization only.
+#[utoipa::path(operation_id = "app_health_check", get, path = "/api/dev/apps/{packageName}/health-check",
+    tag = "apps", security(("bearer" = [])),
+    params(
+        ("packageName" = String, Path, description = "The app's package name"),
+        ("x-org-id" = String, Header, description = "The current organization"),
+    ),
+    responses(
+        (status = 200, description = "The health check's result (an unreachable server is a result too)", body = PingResponse),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the organization of x-org-id", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn health_check(
+    api: web::Data<UptimeApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let package = PackageName::parse(&path).map_err(|_| app_error(AppError::NotFound))?;
+    let app = api
+        .apps
+        .get(&scope.caller, scope.org, &package)
+        .await
+        .map_err(app_error)?;
+    let result = api.uptime.check_now(&app).await;
     Ok(no_store().json(PingResponse::from(result)))
 }

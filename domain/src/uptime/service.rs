@@ -434,17 +434,28 @@ impl UptimeService {
             .find_app_by_health_url(url.trim())
             .await?
             .ok_or(UptimeError::UnknownHealthUrl)?;
-        let probe = self.prober.probe(&app.health_url).await;
-        let outcome = CheckOutcome::classify(app.package_name.clone(), self.clock.now(), &probe);
-        let body_status = probe.as_ref().ok().and_then(|answer| answer.body_status.clone());
-        Ok(PingResult {
-            package_name: app.package_name,
+        Ok(self.probe_now(app.package_name, &app.health_url).await)
+    }
+
+    /// Checks an app's health URL now, through the guarded prober, without recording anything: the live
+    /// check of the publish dialog. The caller must already be allowed to see `app` (the app use cases
+    /// checked its membership when they read it).
+    pub async fn check_now(&self, app: &crate::apps::App) -> PingResult {
+        self.probe_now(app.package_name.clone(), &app.health_url()).await
+    }
+
+    /// Probes `url` now for `package`, recording nothing.
+    async fn probe_now(&self, package: PackageName, url: &str) -> PingResult {
+        let probe = self.prober.probe(url).await;
+        let outcome = CheckOutcome::classify(package.clone(), self.clock.now(), &probe);
+        PingResult {
+            package_name: package,
             success: probe.is_ok(),
             http_status: outcome.http_status,
-            body_status,
+            body_status: probe.as_ref().ok().and_then(|answer| answer.body_status.clone()),
             health: outcome.health,
             latency_ms: outcome.latency_ms,
-        })
+        }
     }
 }
 

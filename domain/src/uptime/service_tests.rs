@@ -470,3 +470,33 @@ fn a_failed_ping_reports_no_success_and_its_health() {
     assert!(!ping.success);
     assert_eq!(ping.health, HealthState::Unreachable);
 }
+
+#[test]
+fn the_live_check_probes_the_apps_own_health_url_and_records_nothing() {
+    // No repository call is expected: nothing is read or recorded.
+    let mut prober = MockHealthProber::new();
+    prober
+        .expect_probe()
+        .with(eq("https://captions.example.com/health"))
+        .times(1)
+        .returning(|_| {
+            Ok(ProbeResult {
+                http_status: 503,
+                body_status: Some("starting".into()),
+                latency_ms: 40,
+            })
+        });
+    let service = service(MockUptimeRepository::new(), prober);
+    let mut app = crate::apps::service::fixtures::sample_app(
+        crate::common::OrgId::new(),
+        crate::apps::AppStoreStatus::Published,
+    );
+    app.public_url = "https://captions.example.com/".into();
+    let result = block_on(service.check_now(&app));
+    assert_eq!(result.package_name, app.package_name);
+    assert!(result.success);
+    assert_eq!(result.http_status, Some(503));
+    assert_eq!(result.body_status.as_deref(), Some("starting"));
+    assert_eq!(result.health, HealthState::Unhealthy);
+    assert_eq!(result.latency_ms, Some(40));
+}

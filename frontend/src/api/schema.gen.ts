@@ -409,6 +409,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dev/apps/{packageName}/health-check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Checks the caller's own app now (its server URL plus `/health`), through the monitor's guarded prober,
+     *     recording nothing: the live check of the publish dialog. Members of the app's organization only.
+     */
+    get: operations['app_health_check'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/dev/apps/{packageName}/history': {
     parameters: {
       query?: never;
@@ -2946,6 +2966,59 @@ export interface operations {
         };
       };
       /** @description Not a member of the x-org-id organization */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has no such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  app_health_check: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The current organization */
+        'x-org-id': string;
+      };
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The health check's result (an unreachable server is a result too) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PingResponse'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a member of the organization of x-org-id */
       403: {
         headers: {
           [name: string]: unknown;
