@@ -65,6 +65,11 @@ impl Application {
                 &db,
                 image_store,
             ))),
+            uptime: http_adapter::uptime::UptimeApi(crate::uptime::service(
+                config,
+                &db,
+                std::sync::Arc::new(crate::system::SystemClock),
+            )?),
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();

@@ -17,3 +17,4 @@ mod openapi;
 mod org_fixtures;
 mod orgs;
 mod skeleton;
+mod uptime;

@@ -14,6 +14,7 @@ pub mod public_config;
 pub mod request_log;
 pub mod spa;
 pub mod system;
+pub mod uptime;
 
 use actix_web::web;
 
@@ -34,6 +35,8 @@ pub struct HttpState {
     pub orgs: orgs::OrgsApi,
     /// The image use cases (`/api/dev/images`, `/api/images`).
     pub images: images::ImagesApi,
+    /// The uptime views and the staff ping (`/api/app-uptime`).
+    pub uptime: uptime::UptimeApi,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -64,6 +67,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
                     .configure(auth::routes)
                     .configure(orgs::routes(state.orgs.clone()))
                     .configure(images::routes)
+                    .configure(uptime::routes(state.uptime.clone()))
                     .default_service(web::to(system::api_not_found)),
             )
             .configure(spa::configure(frontend_dir));

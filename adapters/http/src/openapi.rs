@@ -79,6 +79,11 @@ impl Modify for BearerAuth {
         crate::images::upload,
         crate::images::delete,
         crate::images::deliver,
+        crate::uptime::status,
+        crate::uptime::month,
+        crate::uptime::app_month,
+        crate::uptime::day_problems,
+        crate::uptime::ping,
     ),
     components(schemas(ErrorBody, Health)),
     modifiers(&BearerAuth),
@@ -87,6 +92,7 @@ impl Modify for BearerAuth {
         (name = "auth", description = "The core token and the signed-in user"),
         (name = "organizations", description = "Organizations, their members and invitations"),
         (name = "images", description = "Image upload, deletion and delivery"),
+        (name = "uptime", description = "App health: current badges, month views from daily rollups (UTC days), problems of a day, and the staff ping"),
     )
 )]
 pub struct ApiDoc;

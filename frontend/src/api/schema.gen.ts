@@ -22,6 +22,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/app-uptime/apps/{packageName}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One app's month chart and current state (the app detail tab). */
+    get: operations['uptime_app_month'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/app-uptime/apps/{packageName}/days/{day}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One UTC day of one app: its counts and its unhealthy or offline checks (kept 48 hours). */
+    get: operations['uptime_day_problems'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/app-uptime/get-app-uptime-days': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The App Status tab of a month (UTC days): per app its uptime, current badge and one bar per day. */
+    get: operations['uptime_month'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/app-uptime/ping': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Checks a registered app's health URL now (not recorded). Only URLs that are some app's health URL are
+     *     probed, through the monitor's guarded prober.
+     */
+    get: operations['uptime_ping'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/app-uptime/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The current badge of every monitored app (and of apps that have checks but are no longer monitored). */
+    get: operations['uptime_status'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/auth/exchange-token': {
     parameters: {
       query?: never;
@@ -313,6 +401,49 @@ export interface components {
       isAdmin: boolean;
       role: components['schemas']['RoleName'] | null;
     };
+    /** @description One app's detail for a month. */
+    AppDetailResponse: components['schemas']['MonthViewDto'] & {
+      packageName: string;
+      month: components['schemas']['MonthDto'];
+      online: boolean;
+      /** @description `unknown` before the first check. */
+      healthStatus: string;
+      /** Format: date-time */
+      lastCheckedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the app last went online or offline.
+       */
+      statusChangedAt: string | null;
+      /**
+       * Format: int32
+       * @description Failed checks in a row (5 e-mail the organization's contact, at most once a day).
+       */
+      consecutiveOffline: number;
+    };
+    /** @description One row of the App Status tab. */
+    AppMonthDto: components['schemas']['MonthViewDto'] & {
+      packageName: string;
+      name: string | null;
+      /** @description `SUBMITTED` or `PUBLISHED`; `null` for an app no longer monitored (its checks of the month remain). */
+      appStoreStatus: string | null;
+      healthStatus: string;
+      online: boolean;
+      /** Format: date-time */
+      checkedAt: string | null;
+    };
+    /** @description An app's current state (`GET /api/app-uptime/status`). */
+    AppStatusDto: {
+      packageName: string;
+      /** @description `null` for an app that is no longer monitored. */
+      name: string | null;
+      /** @description `healthy`, `unhealthy`, `unreachable`, `timeout` or `error`; `unknown` before the first check. */
+      healthStatus: string;
+      /** @description The Online/Offline badge. */
+      online: boolean;
+      /** Format: date-time */
+      checkedAt: string | null;
+    };
     /**
      * @description `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
      *     e-mail may be left out (it is asked for later).
@@ -320,6 +451,31 @@ export interface components {
     CreateOrgRequest: {
       name?: string | null;
       contactEmail?: string | null;
+    };
+    /** @description One UTC day's bar: its colour and its tooltip figures. */
+    DayDto: {
+      /**
+       * Format: date
+       * @description `YYYY-MM-DD` (UTC).
+       */
+      date: string;
+      /** @description `green` (all healthy), `yellow` (mixed), `red` (all unhealthy), `grey` (no data). */
+      colour: string;
+      /** Format: int32 */
+      healthy: number;
+      /** Format: int32 */
+      unhealthy: number;
+      /** Format: int32 */
+      total: number;
+      /** Format: int32 */
+      averageLatencyMs: number | null;
+    };
+    /** @description A day's problems: its counts, and the unhealthy or offline checks, newest first. */
+    DayProblemsResponse: components['schemas']['DayDto'] & {
+      packageName: string;
+      problems: components['schemas']['ProblemDto'][];
+      /** @description `false` for a day older than the 48 hours raw checks are kept: the counts remain, the list is gone. */
+      detailsKept: boolean;
     };
     /** @description The answer of a delete. */
     DeleteResponse: {
@@ -501,6 +657,39 @@ export interface components {
       id: string;
       email: string;
     };
+    /** @description A calendar month. */
+    MonthDto: {
+      /** Format: int32 */
+      year: number;
+      /**
+       * Format: int32
+       * @description 1–12.
+       */
+      month: number;
+    };
+    /** @description `GET /api/app-uptime/get-app-uptime-days`: the month of every monitored app, from the day rollups. */
+    MonthResponse: {
+      success: boolean;
+      month: components['schemas']['MonthDto'];
+      previous: components['schemas']['MonthDto'] | null;
+      next: components['schemas']['MonthDto'] | null;
+      /**
+       * Format: int32
+       * @description Days of the month (28–31).
+       */
+      daysInMonth: number;
+      /** @description One entry per app, by package name. */
+      data: components['schemas']['AppMonthDto'][];
+    };
+    /** @description A month chart: the uptime of the month and one bar per day (the month's real length). */
+    MonthViewDto: {
+      /**
+       * Format: double
+       * @description Healthy checks over all checks of the month, one decimal; 0 without data.
+       */
+      uptimePercent: number;
+      days: components['schemas']['DayDto'][];
+    };
     /** @description One organization with its members and pending invitations (`GET /api/orgs/{orgId}`). */
     OrgDto: {
       id: string;
@@ -535,6 +724,44 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+    };
+    /** @description The `data` of a ping: the body's `status` word. */
+    PingData: {
+      /** @description The JSON body's `status` (`healthy` when all is well); `null` without one. */
+      status: string | null;
+    };
+    /**
+     * @description `GET /api/app-uptime/ping`: the specification's `{success, status, data: {status}}`, with the
+     *     classification and latency.
+     */
+    PingResponse: {
+      /** @description An HTTP answer arrived. */
+      success: boolean;
+      /**
+       * Format: int32
+       * @description The HTTP status (200 expected); `null` without an answer.
+       */
+      status: number | null;
+      data: components['schemas']['PingData'];
+      packageName: string;
+      /** @description `healthy`, `unhealthy`, `unreachable`, `timeout` or `error`. */
+      health: string;
+      online: boolean;
+      /** Format: int32 */
+      latencyMs: number | null;
+    };
+    /** @description One check of the Problems list. */
+    ProblemDto: {
+      packageName: string;
+      /** Format: date-time */
+      timestamp: string;
+      /** @description `unhealthy`, `unreachable`, `timeout` or `error`. */
+      health: string;
+      onlineStatus: boolean;
+      /** Format: int32 */
+      httpStatus: number | null;
+      /** Format: int32 */
+      latencyMs: number | null;
     };
     /** @description The organization's public profile. */
     ProfileDto: {
@@ -583,6 +810,10 @@ export interface components {
      * @enum {string}
      */
     RoleName: 'admin' | 'reviewer';
+    StatusResponse: {
+      success: boolean;
+      apps: components['schemas']['AppStatusDto'][];
+    };
     /** @description `PUT /api/orgs/{orgId}`: the settings form. The profile may come nested (as answered) or flat. */
     UpdateOrgRequest: {
       name?: string | null;
@@ -638,6 +869,279 @@ export interface operations {
       };
       /** @description No valid core token or identity access token */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  uptime_app_month: {
+    parameters: {
+      query?: {
+        /** @description 1–12. */
+        month?: string;
+        /** @description 1970–9999. */
+        year?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The app's month */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AppDetailResponse'];
+        };
+      };
+      /** @description Month or year out of range */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a package name */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  uptime_day_problems: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+        /** @description A UTC date, YYYY-MM-DD */
+        day: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The day's problems */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DayProblemsResponse'];
+        };
+      };
+      /** @description Not a date */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a package name */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  uptime_month: {
+    parameters: {
+      query?: {
+        /** @description 1–12. */
+        month?: string;
+        /** @description 1970–9999. */
+        year?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The month of every app */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MonthResponse'];
+        };
+      };
+      /** @description Month or year out of range */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  uptime_ping: {
+    parameters: {
+      query?: {
+        url?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The health check's result */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PingResponse'];
+        };
+      };
+      /** @description No url given */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No registered app has this health URL */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  uptime_status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every app's current state */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatusResponse'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
         headers: {
           [name: string]: unknown;
         };
