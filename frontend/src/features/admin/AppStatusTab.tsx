@@ -7,7 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import InputAdornment from '@mui/material/InputAdornment';
 import SearchIcon from '@mui/icons-material/Search';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 
 import { Loading } from './states';
 import { useGetUptimeMonthQuery } from './uptime/api';
@@ -43,7 +43,14 @@ function matches(row: AppMonthRow, search: string, filter: StatusFilter): boolea
   );
 }
 
-function AppRow({ row, onOpen }: { row: AppMonthRow; onOpen: (packageName: string) => void }) {
+// Memoized: typing in the search box re-renders the tab, not every bar and tooltip of every app.
+const AppRow = memo(function AppRow({
+  row,
+  onOpen,
+}: {
+  row: AppMonthRow;
+  onOpen: (packageName: string) => void;
+}) {
   const name = row.name ?? row.packageName;
   const first = row.days[0];
   const last = row.days[row.days.length - 1];
@@ -101,7 +108,7 @@ function AppRow({ row, onOpen }: { row: AppMonthRow; onOpen: (packageName: strin
       )}
     </Paper>
   );
-}
+});
 
 /**
  * The App Status tab (spec §2, PRODUCT.md §5): every monitored app's month from the uptime monitor, with a
