@@ -182,12 +182,13 @@ function serve({ rows = rowsOf, monthStatus = 200, detail = {}, problems, app, p
     http.get('*/api/app-uptime/apps/:pkg/days/:day', ({ params }) => {
       const day = String(params.day);
       asked.days.push(day);
-      const bar = monthDays(NOW).find((d) => d.date === day) ?? monthDays(NOW)[5];
+      const noData = { colour: 'grey', healthy: 0, unhealthy: 0, total: 0, averageLatencyMs: null };
+      const bar = monthDays(NOW).find((d) => d.date === day) ?? { ...noData, date: day };
       const body: DayProblems = {
         packageName: String(params.pkg),
         problems: [],
         detailsKept: true,
-        ...(bar as DayBar),
+        ...bar,
         date: day,
         ...problems?.(day),
       };
@@ -242,7 +243,9 @@ describe('App Status tab', () => {
     expect(bars[1]).toHaveAccessibleName(/Mixed Status\. Healthy: 7, Unhealthy: 3, Total: 10/);
 
     // The tooltip of a day.
-    await user.hover(bars[2] as HTMLElement);
+    const red = bars[2];
+    if (!red) throw new Error('no third day');
+    await user.hover(red);
     const tip = await screen.findByRole('tooltip');
     expect(tip).toHaveTextContent('Healthy: 0');
     expect(tip).toHaveTextContent('Unhealthy: 4');
