@@ -158,7 +158,6 @@ export function DayBars({ days, label }: { days: DayBar[]; label: string }) {
               sx={{
                 flex: '1 1 0',
                 minWidth: 3,
-                maxWidth: 14,
                 borderRadius: 0.5,
                 bgcolor: colours[colour],
               }}

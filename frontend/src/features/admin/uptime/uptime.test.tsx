@@ -356,7 +356,10 @@ describe('App detail tab', () => {
   it('shows the app, its state and the month chart with its legend', async () => {
     serve();
     renderPanel(DETAIL);
-    expect(await screen.findByRole('heading', { name: 'Acme Notes' })).toBeInTheDocument();
+    // The first detail tab of the run loads the chart library.
+    expect(
+      await screen.findByRole('heading', { name: 'Acme Notes' }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
     expect(await screen.findByText('All systems operational')).toBeInTheDocument();
     expect(screen.getByText(/com\.acme\.notes · Submitted Nov 10, 2026/)).toBeInTheDocument();
     expect(screen.getByText('Uptime 70.8%')).toBeInTheDocument();
