@@ -7,6 +7,7 @@ pub mod identity;
 pub mod media;
 pub mod oauth;
 pub mod orgs;
+pub mod review;
 pub mod startup;
 pub mod system;
 pub mod telemetry;

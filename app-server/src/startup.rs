@@ -56,6 +56,7 @@ impl Application {
             public_config: public_config(config),
             identity: identity.identity,
             auth: identity.auth,
+            admin: crate::review::wire(config, &db)?,
             memberships: http_adapter::auth::Memberships(std::sync::Arc::new(
                 db_adapter::repos::DieselMemberDirectory::new(db.clone()),
             )),

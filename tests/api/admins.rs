@@ -402,3 +402,94 @@ async fn a_provider_sign_in_does_not_share_an_account_pre_registered_by_a_strang
         assert_eq!(user["app_metadata"]["providers"], json!(["google"]), "{user}");
     }
 }
+
+/// `POST /api/admin/users` as the holder of `token`, answering the status and the body.
+async fn grant_through_api(app: &TestApp, token: &str, email: &str, role: &str) -> (StatusCode, Value) {
+    let response = app
+        .client
+        .post(app.url("/api/admin/users"))
+        .bearer_auth(token)
+        .json(&json!({"email": email, "role": role}))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn a_role_granted_in_the_admin_panel_binds_to_the_account_that_proves_the_address() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(backend, &[("SMTP_URL", "smtp://127.0.0.1:9")]).await;
+        let db = Db::connect(&app.database_url, 2).unwrap();
+        app.signed_up("boss@example.com").await;
+        admin_cli::run(&db, grant("boss@example.com", "admin"))
+            .await
+            .unwrap();
+        let code = app.code_sent_to("boss@example.com");
+        let boss: Value = app
+            .post_auth(
+                "/verify",
+                json!({"type": "signup", "email": "boss@example.com", "token": code}),
+            )
+            .await
+            .json()
+            .await
+            .unwrap();
+        let (status, added) =
+            grant_through_api(&app, access_token(&boss), "newbie@example.com", "reviewer").await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {added}");
+        assert_eq!(added["pending"], true);
+        // The first account to prove the address gets it, and its check says so.
+        app.signed_up("newbie@example.com").await;
+        let code = app.code_sent_to("newbie@example.com");
+        let newbie: Value = app
+            .post_auth(
+                "/verify",
+                json!({"type": "signup", "email": "newbie@example.com", "token": code}),
+            )
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(
+            app.admin_check(access_token(&newbie)).await,
+            json!({"isAdmin": true, "role": "reviewer"}),
+            "{backend:?}"
+        );
+        assert!(
+            listed(&db)
+                .await
+                .contains(&("newbie@example.com".into(), "reviewer".into(), "bound".into())),
+            "{backend:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn without_smtp_whoever_signs_up_with_an_address_granted_in_the_admin_panel_does_not_get_the_role() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(backend, &[]).await;
+        let db = Db::connect(&app.database_url, 2).unwrap();
+        let boss = app.signed_up("boss@example.com").await;
+        admin_cli::run(&db, grant("boss@example.com", "admin"))
+            .await
+            .unwrap();
+        let (status, _) = grant_through_api(&app, access_token(&boss), "later@example.com", "admin").await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}");
+        // Confirmed at once without proof (no mailer): the role keeps waiting.
+        let stranger = app.signed_up("later@example.com").await;
+        assert_eq!(
+            app.admin_check(access_token(&stranger)).await,
+            not_admin(),
+            "{backend:?}"
+        );
+        assert!(
+            listed(&db)
+                .await
+                .contains(&("later@example.com".into(), "admin".into(), "pending".into())),
+            "{backend:?}"
+        );
+        assert_eq!(app.admin_check(access_token(&boss)).await, admin());
+    }
+}

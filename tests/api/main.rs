@@ -16,5 +16,6 @@ mod oauth;
 mod openapi;
 mod org_fixtures;
 mod orgs;
+mod review;
 mod skeleton;
 mod uptime;

@@ -1,6 +1,7 @@
 //! The HTTP adapter: routes, the JSON error envelope of PRODUCT.md §6, security headers and the built
 //! web UI (with the single-page-app fallback).
 
+pub mod admin;
 pub mod auth;
 pub mod client_ip;
 pub mod error;
@@ -31,6 +32,8 @@ pub struct HttpState {
     pub auth: auth::ProductAuth,
     /// Memberships, for the `x-org-id` check of org-scoped requests ([`auth::OrgScope`]).
     pub memberships: auth::Memberships,
+    /// The platform-admin calls: review, platform users, maintenance (`/api/admin`).
+    pub admin: admin::AdminApi,
     /// Organizations, members and invitations.
     pub orgs: orgs::OrgsApi,
     /// The image use cases (`/api/dev/images`, `/api/images`).
@@ -65,6 +68,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
                 web::scope("/api")
                     .route("/public-config", web::get().to(public_config::get))
                     .configure(auth::routes)
+                    .configure(admin::routes(state.admin.clone()))
                     .configure(orgs::routes(state.orgs.clone()))
                     .configure(images::routes)
                     .configure(uptime::routes(state.uptime.clone()))

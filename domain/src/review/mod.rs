@@ -6,9 +6,10 @@
 
 pub mod emails;
 pub mod models;
+pub mod platform;
 pub mod ports;
 pub mod service;
 
 pub use models::{AdminStats, ReviewEvent, ReviewEventId, ReviewEventKind, ReviewedApp};
 pub use ports::ReviewRepository;
-pub use service::{ReviewConfig, ReviewError, ReviewService};
+pub use service::{Dashboard, Decision, ReviewConfig, ReviewError, ReviewService, ReviewView};

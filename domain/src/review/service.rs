@@ -3,10 +3,14 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
 use super::emails::{approved_email, rejected_email};
+use super::ports::REVISION_MOVED;
 use super::{AdminStats, ReviewEvent, ReviewEventKind, ReviewRepository, ReviewedApp};
 use crate::apps::ports::{AppRepository, OrgProfileLookup, ReviewStamp, StatusChange};
-use crate::apps::status::{IllegalTransition, REVIEW_NOTES_REQUIRED, RejectError};
+use crate::apps::status::{IllegalTransition, REVIEW_NOTES_REQUIRED, RejectError, StatusCounts};
 use crate::apps::{App, AppStoreStatus, PackageName};
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
 use crate::orgs::OrgAction;
@@ -16,6 +20,46 @@ pub const REVIEWERS_ONLY: &str = "Only platform admins and reviewers can do this
 pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
 pub const APP_NOT_FOUND: &str = "App not found";
 pub const STATUS_CHANGED: &str = "The app's status changed meanwhile. Please reload and try again.";
+pub const APP_CHANGED: &str = "The app changed since you opened it";
+
+/// The key of a review event's `detail` that marks a review by a member of the app's own organization.
+pub const SELF_REVIEW: &str = "selfReview";
+
+/// Whether `event` is a review by a member of the app's own organization (allowed, recorded and shown).
+#[must_use]
+pub fn is_self_review(event: &ReviewEvent) -> bool {
+    event
+        .detail
+        .as_ref()
+        .and_then(|d| d.get(SELF_REVIEW))
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// What the reviewer opens: the app with its organization's name, its review history (oldest first), and
+/// whether the reviewer is a member of the app's organization (a decision would be a self-review).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReviewView {
+    pub reviewed: ReviewedApp,
+    pub history: Vec<ReviewEvent>,
+    pub self_review: bool,
+}
+
+/// The admin dashboard: counts per status and the newest submissions (newest first) with their
+/// organizations' names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dashboard {
+    pub counts: StatusCounts,
+    pub recent_submissions: Vec<ReviewedApp>,
+}
+
+/// A reviewer's decision: the notes, and the revision of the app the reviewer saw (its `updatedAt` as
+/// read when the review dialog opened).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision<'a> {
+    pub notes: Option<&'a str>,
+    pub seen: DateTime<Utc>,
+}
 
 /// Settings of the review use cases.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +91,9 @@ pub enum ReviewError {
     /// 409: the status changed between reading and writing (another reviewer decided first).
     #[error("{}", STATUS_CHANGED)]
     Conflict,
+    /// 409: the app changed since the reviewer opened it (its `updatedAt` is not the one the reviewer saw).
+    #[error("{}", APP_CHANGED)]
+    Stale,
     /// 500 (or 503).
     #[error(transparent)]
     Repo(#[from] RepoError),
@@ -62,6 +109,7 @@ impl ReviewError {
             Self::NotesRequired => "REVIEW_NOTES_REQUIRED",
             Self::IllegalTransition(_) => "ILLEGAL_TRANSITION",
             Self::Conflict => "CONFLICT",
+            Self::Stale => "APP_CHANGED",
             Self::Repo(_) => "INTERNAL",
         }
     }
@@ -70,6 +118,7 @@ impl ReviewError {
 fn write_error(error: RepoError) -> ReviewError {
     match error {
         RepoError::NotFound => ReviewError::NotFound,
+        RepoError::Conflict(what) if what == REVISION_MOVED => ReviewError::Stale,
         RepoError::Conflict(_) => ReviewError::Conflict,
         other => ReviewError::Repo(other),
     }
@@ -132,6 +181,21 @@ impl ReviewService {
         })
     }
 
+    /// The dashboard with the organizations' names of the recent submissions.
+    ///
+    /// # Errors
+    /// [`ReviewError::Forbidden`]; [`ReviewError::Repo`].
+    pub async fn dashboard(&self, caller: &Caller) -> Result<Dashboard, ReviewError> {
+        let mut recent = self.submitted(caller).await?;
+        let counts = self.apps.admin_counts().await?;
+        recent.sort_by_key(|r| std::cmp::Reverse(r.app.updated_at));
+        recent.truncate(self.config.recent_submissions);
+        Ok(Dashboard {
+            counts,
+            recent_submissions: recent,
+        })
+    }
+
     /// The review queue: every SUBMITTED app, oldest submission first, with its organization's name.
     ///
     /// # Errors
@@ -172,6 +236,30 @@ impl ReviewService {
         })
     }
 
+    /// The review dialog: the app, its organization's name, its history, and whether a decision by the
+    /// caller would be a self-review.
+    ///
+    /// # Errors
+    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`]; [`ReviewError::Repo`].
+    pub async fn review_view(
+        &self,
+        caller: &Caller,
+        package: &PackageName,
+    ) -> Result<ReviewView, ReviewError> {
+        let reviewed = self.app(caller, package).await?;
+        let history = self.reviews.admin_history(package).await?;
+        let self_review = self.is_member(caller, reviewed.app.org_id).await?;
+        Ok(ReviewView {
+            reviewed,
+            history,
+            self_review,
+        })
+    }
+
+    async fn is_member(&self, caller: &Caller, org: OrgId) -> Result<bool, ReviewError> {
+        Ok(self.members.role_of(org, caller.user_id).await?.is_some())
+    }
+
     /// Any app's review history, oldest first.
     ///
     /// # Errors
@@ -206,21 +294,29 @@ impl ReviewService {
             .ok_or(ReviewError::NotFound)
     }
 
-    /// SUBMITTED → PUBLISHED, with optional notes; e-mails the organization's contact.
+    /// SUBMITTED → PUBLISHED, with optional notes, provided the app is still the revision the reviewer saw;
+    /// e-mails the organization's contact. A reviewer who is a member of the app's organization may
+    /// decide: the event records it as a self-review.
     ///
     /// # Errors
     /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`]; [`ReviewError::IllegalTransition`] when the
-    /// app is not SUBMITTED; [`ReviewError::Conflict`] when another decision came first; [`ReviewError::Repo`].
+    /// app is not SUBMITTED; [`ReviewError::Stale`] when it changed since the reviewer saw it;
+    /// [`ReviewError::Conflict`] when another decision came first; [`ReviewError::Repo`].
     pub async fn approve(
         &self,
         caller: &Caller,
         package: &PackageName,
-        notes: Option<&str>,
+        decision: Decision<'_>,
     ) -> Result<App, ReviewError> {
         Self::require_reviewer(caller)?;
         let app = self.apps.admin_get(package).await?.ok_or(ReviewError::NotFound)?;
         let to = app.app_store_status.approve()?;
-        let notes = notes.map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned);
+        Self::require_seen(&app, decision.seen)?;
+        let notes = decision
+            .notes
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned);
         let emails = match self.contact_of(&app).await? {
             Some(to) => vec![approved_email(
                 to,
@@ -230,54 +326,89 @@ impl ReviewService {
             )],
             None => Vec::new(),
         };
-        self.decide(caller, &app, to, ReviewEventKind::Approved, notes, emails)
-            .await
+        self.decide(
+            caller,
+            &app,
+            decision.seen,
+            to,
+            ReviewEventKind::Approved,
+            notes,
+            emails,
+        )
+        .await
     }
 
-    /// SUBMITTED → REJECTED, with required notes; e-mails the organization's contact.
+    /// SUBMITTED → REJECTED, with required notes, provided the app is still the revision the reviewer saw;
+    /// e-mails the organization's contact. A self-review is recorded as such (see [`Self::approve`]).
     ///
     /// # Errors
     /// [`ReviewError::Forbidden`]; [`ReviewError::NotesRequired`] when the notes are blank;
     /// [`ReviewError::NotFound`]; [`ReviewError::IllegalTransition`] when the app is not SUBMITTED;
-    /// [`ReviewError::Conflict`] when another decision came first; [`ReviewError::Repo`].
+    /// [`ReviewError::Stale`] when it changed since the reviewer saw it; [`ReviewError::Conflict`] when
+    /// another decision came first; [`ReviewError::Repo`].
     pub async fn reject(
         &self,
         caller: &Caller,
         package: &PackageName,
-        notes: Option<&str>,
+        decision: Decision<'_>,
     ) -> Result<App, ReviewError> {
         Self::require_reviewer(caller)?;
-        if notes.is_none_or(|n| n.trim().is_empty()) {
+        if decision.notes.is_none_or(|n| n.trim().is_empty()) {
             return Err(ReviewError::NotesRequired);
         }
         let app = self.apps.admin_get(package).await?.ok_or(ReviewError::NotFound)?;
-        let (to, notes) = app.app_store_status.reject(notes).map_err(|e| match e {
+        let (to, notes) = app.app_store_status.reject(decision.notes).map_err(|e| match e {
             RejectError::NotesRequired => ReviewError::NotesRequired,
             RejectError::Illegal(illegal) => ReviewError::IllegalTransition(illegal),
         })?;
+        Self::require_seen(&app, decision.seen)?;
         let emails = match self.contact_of(&app).await? {
             Some(to) => vec![rejected_email(to, &app, &notes, &self.config.portal_url)],
             None => Vec::new(),
         };
-        self.decide(caller, &app, to, ReviewEventKind::Rejected, Some(notes), emails)
-            .await
+        self.decide(
+            caller,
+            &app,
+            decision.seen,
+            to,
+            ReviewEventKind::Rejected,
+            Some(notes),
+            emails,
+        )
+        .await
+    }
+
+    /// The revision check before writing (the repository checks it again inside the write). Stored times
+    /// have millisecond precision, so the comparison is in milliseconds.
+    fn require_seen(app: &App, seen: DateTime<Utc>) -> Result<(), ReviewError> {
+        if app.updated_at.timestamp_millis() == seen.timestamp_millis() {
+            Ok(())
+        } else {
+            Err(ReviewError::Stale)
+        }
     }
 
     async fn contact_of(&self, app: &App) -> Result<Option<crate::common::EmailAddress>, ReviewError> {
         Ok(self.orgs.profile(app.org_id).await?.and_then(|p| p.contact_email))
     }
 
+    #[allow(clippy::too_many_arguments)]
     async fn decide(
         &self,
         caller: &Caller,
         app: &App,
+        seen: DateTime<Utc>,
         to: AppStoreStatus,
         kind: ReviewEventKind,
         notes: Option<String>,
         emails: Vec<crate::mail::OutgoingEmail>,
     ) -> Result<App, ReviewError> {
         let now = self.clock.now();
-        let event = ReviewEvent::new(self.secrets.as_ref(), app, kind, caller, now).with_notes(notes.clone());
+        let mut event =
+            ReviewEvent::new(self.secrets.as_ref(), app, kind, caller, now).with_notes(notes.clone());
+        if self.is_member(caller, app.org_id).await? {
+            event = event.with_detail(json!({ SELF_REVIEW: true }));
+        }
         let change = StatusChange {
             to,
             review: Some(ReviewStamp {
@@ -289,8 +420,8 @@ impl ReviewService {
             event,
             emails,
         };
-        self.apps
-            .admin_transition(&app.package_name, AppStoreStatus::Submitted, change)
+        self.reviews
+            .decide(&app.package_name, AppStoreStatus::Submitted, seen, change)
             .await
             .map_err(write_error)
     }
@@ -301,7 +432,6 @@ mod tests {
     use super::*;
     use crate::apps::ports::{MockAppRepository, MockOrgProfileLookup, OrgContact};
     use crate::apps::service::fixtures::{developer, members, package, reviewer, sample_app};
-    use crate::apps::status::StatusCounts;
     use crate::common::EmailAddress;
     use crate::mail::EmailKind;
     use crate::orgs::OrgRole;
@@ -361,14 +491,21 @@ mod tests {
         }
     }
 
+    fn seen(notes: Option<&str>) -> Decision<'_> {
+        Decision { notes, seen: noon() }
+    }
+
     fn echo_transition(
-        apps: &mut MockAppRepository,
+        reviews: &mut MockReviewRepository,
         check: impl Fn(&StatusChange) -> bool + Send + Sync + 'static,
     ) {
-        apps.expect_admin_transition()
-            .withf(move |_, expected, change| *expected == AppStoreStatus::Submitted && check(change))
+        reviews
+            .expect_decide()
+            .withf(move |_, expected, seen, change| {
+                *expected == AppStoreStatus::Submitted && *seen == noon() && check(change)
+            })
             .times(1)
-            .returning(|_, _, change| {
+            .returning(|_, _, _, change| {
                 let mut app = sample_app(change.event.org_id, change.to);
                 app.review_notes = change.review.as_ref().and_then(|r| r.notes.clone());
                 Ok(app)
@@ -385,10 +522,10 @@ mod tests {
             Err(ReviewError::Forbidden)
         ));
         assert!(matches!(
-            block_on(svc.approve(&who, &package(), None)),
+            block_on(svc.approve(&who, &package(), seen(None))),
             Err(ReviewError::Forbidden)
         ));
-        let err = block_on(svc.reject(&who, &package(), Some("no"))).unwrap_err();
+        let err = block_on(svc.reject(&who, &package(), seen(Some("no")))).unwrap_err();
         assert_eq!(err.to_string(), REVIEWERS_ONLY);
     }
 
@@ -420,6 +557,46 @@ mod tests {
         assert_eq!(stats.counts.total(), 11);
         let names: Vec<_> = stats.recent_submissions.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(names, ["app 2", "app 1"]);
+    }
+
+    #[test]
+    fn the_dashboard_names_the_organizations_of_the_newest_submissions() {
+        let mut h = Harness::new();
+        h.apps.expect_admin_counts().returning(|| {
+            Ok(StatusCounts {
+                submitted: 3,
+                ..StatusCounts::default()
+            })
+        });
+        h.apps.expect_admin_list_by_status().returning(|_| {
+            Ok((0..3)
+                .map(|i| {
+                    let mut app = sample_app(OrgId::new(), AppStoreStatus::Submitted);
+                    app.name = format!("app {i}");
+                    app.updated_at = noon() + Duration::minutes(i);
+                    app
+                })
+                .collect())
+        });
+        h.orgs.expect_profile().returning(|_| {
+            Ok(Some(OrgContact {
+                name: "Acme".into(),
+                contact_email: None,
+                logo: None,
+            }))
+        });
+        let dashboard = block_on(h.service().dashboard(&reviewer())).unwrap();
+        assert_eq!(dashboard.counts.submitted, 3);
+        let names: Vec<_> = dashboard
+            .recent_submissions
+            .iter()
+            .map(|r| (r.app.name.as_str(), r.organization_name.as_deref()))
+            .collect();
+        assert_eq!(names, [("app 2", Some("Acme")), ("app 1", Some("Acme"))]);
+        assert!(matches!(
+            block_on(Harness::new().service().dashboard(&developer())),
+            Err(ReviewError::Forbidden)
+        ));
     }
 
     #[test]
@@ -465,7 +642,7 @@ mod tests {
         let mut h = Harness::new()
             .with_app(AppStoreStatus::Submitted)
             .with_contact(Some("ops@acme.example"));
-        echo_transition(&mut h.apps, move |change| {
+        echo_transition(&mut h.reviews, move |change| {
             let stamp = change.review.as_ref().unwrap();
             change.to == AppStoreStatus::Published
                 && stamp.notes.as_deref() == Some("Looks great")
@@ -477,7 +654,7 @@ mod tests {
                 && change.emails[0].kind == EmailKind::AppApproved
                 && change.emails[0].to.as_str() == "ops@acme.example"
         });
-        let app = block_on(h.service().approve(&who, &package(), Some(" Looks great "))).unwrap();
+        let app = block_on(h.service().approve(&who, &package(), seen(Some(" Looks great ")))).unwrap();
         assert_eq!(app.app_store_status, AppStoreStatus::Published);
     }
 
@@ -486,10 +663,10 @@ mod tests {
         let mut h = Harness::new()
             .with_app(AppStoreStatus::Submitted)
             .with_contact(Some("ops@acme.example"));
-        echo_transition(&mut h.apps, |change| {
+        echo_transition(&mut h.reviews, |change| {
             change.review.as_ref().is_some_and(|r| r.notes.is_none()) && change.event.notes.is_none()
         });
-        block_on(h.service().approve(&reviewer(), &package(), Some("  "))).unwrap();
+        block_on(h.service().approve(&reviewer(), &package(), seen(Some("  ")))).unwrap();
     }
 
     #[test]
@@ -497,14 +674,14 @@ mod tests {
         let mut h = Harness::new()
             .with_app(AppStoreStatus::Submitted)
             .with_contact(None);
-        echo_transition(&mut h.apps, |change| change.emails.is_empty());
-        block_on(h.service().approve(&reviewer(), &package(), None)).unwrap();
+        echo_transition(&mut h.reviews, |change| change.emails.is_empty());
+        block_on(h.service().approve(&reviewer(), &package(), seen(None))).unwrap();
     }
 
     #[test]
     fn only_a_submitted_app_can_be_approved_by_a_reviewer() {
         let h = Harness::new().with_app(AppStoreStatus::Published);
-        let err = block_on(h.service().approve(&reviewer(), &package(), None)).unwrap_err();
+        let err = block_on(h.service().approve(&reviewer(), &package(), seen(None))).unwrap_err();
         assert!(matches!(err, ReviewError::IllegalTransition(_)));
         assert_eq!(err.code(), "ILLEGAL_TRANSITION");
     }
@@ -513,7 +690,7 @@ mod tests {
     fn approving_an_unknown_app_is_not_found() {
         let mut h = Harness::new();
         h.apps.expect_admin_get().returning(|_| Ok(None));
-        let err = block_on(h.service().approve(&reviewer(), &package(), None)).unwrap_err();
+        let err = block_on(h.service().approve(&reviewer(), &package(), seen(None))).unwrap_err();
         assert_eq!(err.to_string(), "App not found");
     }
 
@@ -521,7 +698,7 @@ mod tests {
     fn a_rejection_needs_notes_and_reads_nothing_without_them() {
         let svc = Harness::new().service();
         for notes in [None, Some(""), Some("   ")] {
-            let err = block_on(svc.reject(&reviewer(), &package(), notes)).unwrap_err();
+            let err = block_on(svc.reject(&reviewer(), &package(), seen(notes))).unwrap_err();
             assert!(matches!(err, ReviewError::NotesRequired), "{notes:?}");
             assert_eq!(err.code(), "REVIEW_NOTES_REQUIRED");
         }
@@ -532,7 +709,7 @@ mod tests {
         let mut h = Harness::new()
             .with_app(AppStoreStatus::Submitted)
             .with_contact(Some("ops@acme.example"));
-        echo_transition(&mut h.apps, |change| {
+        echo_transition(&mut h.reviews, |change| {
             change.to == AppStoreStatus::Rejected
                 && change.event.kind == ReviewEventKind::Rejected
                 && change.event.notes.as_deref() == Some("Logo is blurry")
@@ -541,7 +718,7 @@ mod tests {
         });
         let app = block_on(
             h.service()
-                .reject(&reviewer(), &package(), Some("Logo is blurry\n")),
+                .reject(&reviewer(), &package(), seen(Some("Logo is blurry\n"))),
         )
         .unwrap();
         assert_eq!(app.review_notes.as_deref(), Some("Logo is blurry"));
@@ -552,11 +729,99 @@ mod tests {
         let mut h = Harness::new()
             .with_app(AppStoreStatus::Submitted)
             .with_contact(None);
-        h.apps
-            .expect_admin_transition()
-            .returning(|_, _, _| Err(RepoError::Conflict("status".into())));
-        let err = block_on(h.service().reject(&reviewer(), &package(), Some("no"))).unwrap_err();
+        h.reviews
+            .expect_decide()
+            .returning(|_, _, _, _| Err(RepoError::Conflict("status".into())));
+        let err = block_on(h.service().reject(&reviewer(), &package(), seen(Some("no")))).unwrap_err();
         assert!(matches!(err, ReviewError::Conflict));
+    }
+
+    #[test]
+    fn a_decision_on_a_revision_the_reviewer_did_not_see_is_stale_and_writes_nothing() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(Some("ops@acme.example"));
+        h.reviews.expect_decide().never();
+        let svc = h.service();
+        let older = Decision {
+            notes: Some("fine"),
+            seen: noon() - Duration::seconds(5),
+        };
+        let err = block_on(svc.approve(&reviewer(), &package(), older)).unwrap_err();
+        assert!(matches!(err, ReviewError::Stale));
+        assert_eq!(err.to_string(), "The app changed since you opened it");
+        assert_eq!(err.code(), "APP_CHANGED");
+        assert!(matches!(
+            block_on(svc.reject(&reviewer(), &package(), older)),
+            Err(ReviewError::Stale)
+        ));
+    }
+
+    #[test]
+    fn the_revision_is_compared_at_the_stored_millisecond_precision() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(None);
+        h.reviews
+            .expect_decide()
+            .times(1)
+            .returning(|_, _, _, change| Ok(sample_app(change.event.org_id, change.to)));
+        let within = Decision {
+            notes: None,
+            seen: noon() + Duration::microseconds(300),
+        };
+        block_on(h.service().approve(&reviewer(), &package(), within)).unwrap();
+    }
+
+    #[test]
+    fn a_write_that_finds_another_revision_is_stale() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(None);
+        h.reviews
+            .expect_decide()
+            .returning(|_, _, _, _| Err(RepoError::Conflict(super::REVISION_MOVED.into())));
+        let err = block_on(h.service().approve(&reviewer(), &package(), seen(None))).unwrap_err();
+        assert!(matches!(err, ReviewError::Stale));
+    }
+
+    #[test]
+    fn a_review_by_a_member_of_the_apps_organization_is_recorded_as_a_self_review() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(None);
+        h.role = Some(OrgRole::Member);
+        echo_transition(&mut h.reviews, |change| is_self_review(&change.event));
+        block_on(h.service().approve(&reviewer(), &package(), seen(None))).unwrap();
+
+        let mut outsider = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(None);
+        echo_transition(&mut outsider.reviews, |change| {
+            !is_self_review(&change.event) && change.event.detail.is_none()
+        });
+        block_on(
+            outsider
+                .service()
+                .reject(&reviewer(), &package(), seen(Some("no"))),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn the_review_dialog_has_the_history_and_says_whether_it_would_be_a_self_review() {
+        let mut h = Harness::new()
+            .with_app(AppStoreStatus::Submitted)
+            .with_contact(None);
+        h.role = Some(OrgRole::Admin);
+        h.reviews.expect_admin_history().returning(|_| Ok(Vec::new()));
+        let view = block_on(h.service().review_view(&reviewer(), &package())).unwrap();
+        assert!(view.self_review);
+        assert_eq!(view.reviewed.organization_name.as_deref(), Some("Acme"));
+        assert!(matches!(
+            block_on(Harness::new().service().review_view(&developer(), &package())),
+            Err(ReviewError::Forbidden)
+        ));
     }
 
     #[test]

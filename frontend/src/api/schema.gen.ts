@@ -5,6 +5,91 @@
  */
 
 export interface paths {
+  '/api/admin/apps/stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The dashboard: counts per status, the platform-role counts and the newest submissions. */
+    get: operations['admin_stats'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/apps/submitted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The review queue: every SUBMITTED app, oldest submission first. */
+    get: operations['admin_submitted_apps'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/apps/{packageName}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Any app, with its organization, its review history and whether a decision would be a self-review. */
+    get: operations['admin_get_app'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/apps/{packageName}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** SUBMITTED → PUBLISHED (notes optional); e-mails the organization's contact. */
+    post: operations['admin_approve_app'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/apps/{packageName}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** SUBMITTED → REJECTED (notes required); e-mails the organization's contact with the notes. */
+    post: operations['admin_reject_app'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/check': {
     parameters: {
       query?: never;
@@ -17,6 +102,104 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/create-test-submission': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Creates a SUBMITTED test app (admins only, demo mode only), owned by the organization of `x-org-id`
+     *     when sent, else by the caller's oldest organization.
+     */
+    post: operations['admin_create_test_submission'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/debug': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What an admin looks at when the queue seems wrong: apps per stored status (also unknown spellings),
+     *     submissions whose decision would e-mail nobody, the platform roles and demo mode (admins only).
+     */
+    get: operations['admin_debug'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/fix-app-statuses': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rewrites stored statuses that are none of the four to DEVELOPMENT, which such apps already show as
+     *     (admins only).
+     */
+    post: operations['admin_fix_app_statuses'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Everyone with a platform role (admins only). */
+    get: operations['admin_list_users'];
+    put?: never;
+    /**
+     * Gives an address a platform role, or changes it (admins only). The role binds to the account that
+     *     proved the address, or waits for one to.
+     */
+    post: operations['admin_add_user'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users/{email}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Removes a platform role (admins only); the last platform admin stays. */
+    delete: operations['admin_remove_user'];
     options?: never;
     head?: never;
     patch?: never;
@@ -397,9 +580,33 @@ export interface components {
       id: string;
       name: string;
     };
+    /** @description `POST /api/admin/users`. */
+    AddAdminUserRequest: {
+      email?: string | null;
+      /** @description `admin` or `reviewer`. */
+      role?: string | null;
+    };
+    /** @description Documents [`AdminAppDto`]. */
+    AdminAppDoc: components['schemas']['ReviewedAppDoc'] & {
+      organization: components['schemas']['OrganizationRefDto'];
+      history: components['schemas']['ReviewHistoryEntryDto'][];
+      /** @description The caller is a member of the app's organization: a decision is recorded as a self-review. */
+      selfReview: boolean;
+    };
     AdminCheckResponse: {
       isAdmin: boolean;
       role: components['schemas']['RoleName'] | null;
+    };
+    /** @description A platform admin or reviewer (specification §3 "Admin user"). */
+    AdminUserDto: {
+      email: string;
+      role: components['schemas']['RoleName'];
+      /** Format: date-time */
+      addedAt: string;
+      /** @description Who granted it (`null` for configuration or the command line). */
+      addedBy: string | null;
+      /** @description The role waits for an account that proves the address. */
+      pending: boolean;
     };
     /** @description One app's detail for a month. */
     AppDetailResponse: components['schemas']['MonthViewDto'] & {
@@ -476,6 +683,33 @@ export interface components {
       problems: components['schemas']['ProblemDto'][];
       /** @description `false` for a day older than the 48 hours raw checks are kept: the counts remain, the list is gone. */
       detailsKept: boolean;
+    };
+    /** @description `GET /api/admin/debug`. */
+    DebugDto: {
+      /** @description Apps per stored status, spelled as stored. */
+      storedStatuses: {
+        [key: string]: number;
+      };
+      /**
+       * Format: int64
+       * @description Apps whose stored status is none of the four (they show as Development; `fix-app-statuses`
+       *     repairs them).
+       */
+      unknownStatuses: number;
+      /** @description SUBMITTED apps whose organization has no contact e-mail (a decision e-mails nobody). */
+      submittedWithoutContact: string[];
+      platformRoles: components['schemas']['RoleCountsDto'];
+      demoMode: boolean;
+    };
+    /** @description `POST /api/admin/apps/{packageName}/approve` and `…/reject`. */
+    DecisionRequest: {
+      /** @description Optional for approval, required for rejection. */
+      notes?: string | null;
+      /**
+       * Format: date-time
+       * @description The `updatedAt` of the app as the reviewer opened it; a decision on an app changed since is 409.
+       */
+      expectedUpdatedAt: string;
     };
     /** @description The answer of a delete. */
     DeleteResponse: {
@@ -576,6 +810,13 @@ export interface components {
        * @description When the core token expires (never after the identity access token it came from).
        */
       expiresAt: string;
+    };
+    /** @description `POST /api/admin/fix-app-statuses`. */
+    FixStatusesDto: {
+      /** @description How many apps were repaired. */
+      fixed: number;
+      /** @description Their package names. */
+      packageNames: string[];
     };
     /** @description `GET /healthz`'s body. */
     Health: {
@@ -725,6 +966,12 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
+    /** @description The organization owning an app. */
+    OrganizationRefDto: {
+      id: string;
+      /** @description `null` when the organization has no profile. */
+      name: string | null;
+    };
     /** @description The `data` of a ping: the body's `status` word. */
     PingData: {
       /** @description The JSON body's `status` (`healthy` when all is well); `null` without one. */
@@ -796,9 +1043,72 @@ export interface components {
       providers: string[];
       identity: components['schemas']['IdentityConfig'];
     };
+    /** @description One entry of an app's review history, oldest first. */
+    ReviewHistoryEntryDto: {
+      id: string;
+      /** @description `submitted`, `approved`, `rejected`, `edited_after_approval`, `moved`… */
+      kind: string;
+      /** Format: date-time */
+      at: string;
+      actorEmail: string;
+      notes: string | null;
+      /** @description A decision by a member of the app's own organization (allowed, and shown as such). */
+      selfReview: boolean;
+      /** @description What the event carries (`{changedFields}` for edits, `{fromOrgId, toOrgId}` for moves…). */
+      detail: Record<string, never> | null;
+    };
+    /**
+     * @description An app as stored (the domain's `App` serialisation, specification §3 field names), as approve and
+     *     reject answer it. Only documents the body.
+     */
+    ReviewedAppDoc: {
+      packageName: string;
+      orgId: string;
+      developerId: string;
+      name: string;
+      description: string;
+      onboardingInstructions: string;
+      publicUrl: string;
+      logoURL: string;
+      webviewURL?: string | null;
+      isPublic: boolean;
+      /** @description `DEVELOPMENT`, `SUBMITTED`, `PUBLISHED` or `REJECTED`. */
+      appStoreStatus: string;
+      /** @description `background` or `standard`. */
+      appType: string;
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description The revision to send back as `expectedUpdatedAt` when approving or rejecting.
+       */
+      updatedAt: string;
+      reviewNotes?: string | null;
+      reviewedBy?: string | null;
+      /** Format: date-time */
+      reviewedAt?: string | null;
+      tools: Record<string, never>[];
+      settings: Record<string, never>[];
+      hardwareRequirements: Record<string, never>[];
+      permissions: Record<string, never>[];
+      sharedWithOrganization: boolean;
+      sharedWithEmails: string[];
+    };
     /** @description `PATCH /api/orgs/{orgId}/members/{memberId}`. */
     RoleChangeRequest: {
       role?: components['schemas']['RoleDto'] | null;
+    };
+    /** @description Platform roles by kind. */
+    RoleCountsDto: {
+      /** Format: int64 */
+      admins: number;
+      /** Format: int64 */
+      reviewers: number;
+      /**
+       * Format: int64
+       * @description Roles waiting for an account that proves the address.
+       */
+      pending: number;
     };
     /**
      * @description An organization role.
@@ -810,9 +1120,61 @@ export interface components {
      * @enum {string}
      */
     RoleName: 'admin' | 'reviewer';
+    /** @description The dashboard cards. */
+    StatsCountsDto: {
+      /** Format: int64 */
+      development: number;
+      /** Format: int64 */
+      submitted: number;
+      /** Format: int64 */
+      published: number;
+      /** Format: int64 */
+      rejected: number;
+      /**
+       * Format: int64
+       * @description Platform admins (role `admin`).
+       */
+      admins: number;
+      /**
+       * Format: int64
+       * @description Platform reviewers (role `reviewer`).
+       */
+      reviewers: number;
+    };
+    /** @description `GET /api/admin/apps/stats`. */
+    StatsDto: {
+      counts: components['schemas']['StatsCountsDto'];
+      /** @description The newest submissions, newest first. */
+      recentSubmissions: components['schemas']['SubmittedAppDto'][];
+    };
     StatusResponse: {
       success: boolean;
       apps: components['schemas']['AppStatusDto'][];
+    };
+    /** @description A submitted app as the review queue lists it (specification §3 "Submitted app (admin view)"). */
+    SubmittedAppDto: {
+      /** @description The app's identity: its package name. */
+      _id: string;
+      name: string;
+      packageName: string;
+      /** @description May be empty: show a placeholder image. */
+      logoURL: string;
+      description: string;
+      publicUrl: string;
+      /**
+       * Format: date-time
+       * @description When it was submitted (or last changed).
+       */
+      updatedAt: string;
+      /** Format: date-time */
+      createdAt: string;
+      developerId: string;
+      organization: components['schemas']['OrganizationRefDto'];
+      /**
+       * @description The latest uptime check: `healthy`, `unhealthy`, `unreachable`, `timeout`, `error`, or `unknown`
+       *     before the first check.
+       */
+      appHealthStatus: string;
     };
     /** @description `PUT /api/orgs/{orgId}`: the settings form. The profile may come nested (as answered) or flat. */
     UpdateOrgRequest: {
@@ -849,6 +1211,276 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  admin_stats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Counts and recent submissions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StatsDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_submitted_apps: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The submitted apps */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubmittedAppDto'][];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_get_app: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The app as stored, with `organization`, `history` and `selfReview` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminAppDoc'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_approve_app: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DecisionRequest'];
+      };
+    };
+    responses: {
+      /** @description The app as stored, now PUBLISHED */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewedAppDoc'];
+        };
+      };
+      /** @description `expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not SUBMITTED (ILLEGAL_TRANSITION), decided meanwhile (CONFLICT), or changed since the reviewer opened it (APP_CHANGED) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_reject_app: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The app's package name */
+        packageName: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DecisionRequest'];
+      };
+    };
+    responses: {
+      /** @description The app as stored, now REJECTED */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewedAppDoc'];
+        };
+      };
+      /** @description Notes missing (REVIEW_NOTES_REQUIRED), `expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin or reviewer */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such app */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not SUBMITTED (ILLEGAL_TRANSITION), decided meanwhile (CONFLICT), or changed since the reviewer opened it (APP_CHANGED) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   check: {
     parameters: {
       query?: never;
@@ -869,6 +1501,296 @@ export interface operations {
       };
       /** @description No valid core token or identity access token */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_create_test_submission: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The organization to own the app (one of the caller's) */
+        'x-org-id'?: string | null;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The test app, SUBMITTED */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewedAppDoc'];
+        };
+      };
+      /** @description The caller has no organization (NO_ORGANIZATION), or x-org-id is malformed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin, or x-org-id names an organization of others */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Demo mode is off */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_debug: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DebugDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_fix_app_statuses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What was repaired */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FixStatusesDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_list_users: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Platform admins and reviewers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminUserDto'][];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_add_user: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddAdminUserRequest'];
+      };
+    };
+    responses: {
+      /** @description The role as stored */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminUserDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Demoting the last platform admin (LAST_ADMIN) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description E-mail or role invalid */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  admin_remove_user: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The address holding the role */
+        email: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not a platform admin */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The address has no platform role */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The last platform admin (LAST_ADMIN) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

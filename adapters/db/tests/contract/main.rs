@@ -86,6 +86,7 @@ mod oauth;
 mod orgs;
 mod outbox;
 mod rate_limits;
+mod review_decisions;
 mod reviews;
 mod secrets;
 mod sessions;

@@ -1,100 +1,35 @@
 /**
  * The platform-admin calls' JSON (spec §3 "Submitted app (admin view)", "Admin stats", "Admin user";
- * PRODUCT.md §4, §5), as the server's `adapters/http/src/admin/dto.rs` writes it.
+ * PRODUCT.md §4, §5), named from the types generated out of the server's OpenAPI document.
  */
 import type { PlatformRole } from '../../api/types';
+import type { components } from '../../api/schema.gen';
+
+type Schemas = components['schemas'];
 
 export type { PlatformRole };
 
 /** The organization owning an app; `name` is null when it has no profile. */
-export interface OrganizationRef {
-  id: string;
-  name: string | null;
-}
-
-/** A submitted app as the review queue lists it. */
-export interface SubmittedApp {
-  _id: string;
-  name: string;
-  packageName: string;
-  /** May be empty: a placeholder image stands in. */
-  logoURL: string;
-  description: string;
-  publicUrl: string;
-  updatedAt: string;
-  createdAt: string;
-  developerId: string;
-  organization: OrganizationRef;
-  appHealthStatus: string;
-}
-
-export interface StatsCounts {
-  development: number;
-  submitted: number;
-  published: number;
-  rejected: number;
-  admins: number;
-  reviewers: number;
-}
-
+export type OrganizationRef = Schemas['OrganizationRefDto'];
+/** A submitted app as the review queue lists it (`logoURL` may be empty). */
+export type SubmittedApp = Schemas['SubmittedAppDto'];
+export type StatsCounts = Schemas['StatsCountsDto'];
 /** `GET /api/admin/apps/stats`. */
-export interface AdminStats {
-  counts: StatsCounts;
-  recentSubmissions: SubmittedApp[];
-}
-
-/** One entry of an app's review history, oldest first. */
-export interface ReviewHistoryEntry {
-  id: string;
-  /** `submitted`, `approved`, `rejected`, `edited_after_approval`, `moved`… */
-  kind: string;
-  at: string;
-  actorEmail: string;
-  notes: string | null;
-  /** A decision by a member of the app's own organization. */
-  selfReview: boolean;
-  detail: unknown;
-}
-
-/** `GET /api/admin/apps/{packageName}`: the app as stored, its organization and its review history. */
-export interface AdminApp {
-  packageName: string;
-  orgId: string;
-  developerId: string;
-  name: string;
-  description: string;
-  publicUrl: string;
-  logoURL: string;
-  appStoreStatus: string;
-  createdAt: string;
-  /** The revision sent back as `expectedUpdatedAt` with a decision. */
-  updatedAt: string;
-  reviewNotes: string | null;
-  reviewedBy: string | null;
-  reviewedAt: string | null;
-  organization: OrganizationRef;
-  history: ReviewHistoryEntry[];
-  /** The caller belongs to the app's organization: a decision is recorded as a self-review. */
-  selfReview: boolean;
-}
-
-/** `POST /api/admin/apps/{packageName}/approve` and `…/reject`. */
-export interface DecisionRequest {
-  packageName: string;
-  notes: string;
-  expectedUpdatedAt: string;
-}
-
+export type AdminStats = Schemas['StatsDto'];
+/** One entry of an app's review history, oldest first; `selfReview` marks a decision by the app's org. */
+export type ReviewHistoryEntry = Schemas['ReviewHistoryEntryDto'];
+/**
+ * `GET /api/admin/apps/{packageName}`: the app as stored (its `updatedAt` is the revision a decision sends
+ * back), its organization, its review history and whether the caller's decision is a self-review.
+ */
+export type AdminApp = Schemas['AdminAppDoc'];
 /** A platform admin or reviewer. */
-export interface AdminUser {
-  email: string;
-  role: PlatformRole;
-  addedAt: string;
-  addedBy: string | null;
-  /** The role waits for an account that proves the address. */
-  pending: boolean;
-}
+export type AdminUser = Schemas['AdminUserDto'];
 
+/** `POST /api/admin/apps/{packageName}/approve` and `…/reject`, with the app they concern. */
+export type DecisionRequest = Schemas['DecisionRequest'] & { packageName: string; notes: string };
+
+/** `POST /api/admin/users`, as the form sends it. */
 export interface AddAdminUserRequest {
   email: string;
   role: PlatformRole;

@@ -1,0 +1,300 @@
+//! The JSON of the platform-admin calls (specification §3 "Submitted app (admin view)", "Admin stats",
+//! "Admin user"; PRODUCT.md §4, §5).
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use domain::apps::App;
+use domain::identity::models::PlatformAdmin;
+use domain::review::platform::{DebugReport, RoleCounts};
+use domain::review::service::is_self_review;
+use domain::review::{ReviewEvent, ReviewedApp};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::auth::RoleName;
+
+/// The organization owning an app.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct OrganizationRefDto {
+    pub id: String,
+    /// `null` when the organization has no profile.
+    #[schema(required = true)]
+    pub name: Option<String>,
+}
+
+/// A submitted app as the review queue lists it (specification §3 "Submitted app (admin view)").
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubmittedAppDto {
+    /// The app's identity: its package name.
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub package_name: String,
+    /// May be empty: show a placeholder image.
+    #[serde(rename = "logoURL")]
+    pub logo_url: String,
+    pub description: String,
+    pub public_url: String,
+    /// When it was submitted (or last changed).
+    pub updated_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+    pub developer_id: String,
+    pub organization: OrganizationRefDto,
+    /// The latest uptime check: `healthy`, `unhealthy`, `unreachable`, `timeout`, `error`, or `unknown`
+    /// before the first check.
+    pub app_health_status: String,
+}
+
+impl SubmittedAppDto {
+    #[must_use]
+    pub fn of(reviewed: &ReviewedApp, health: &str) -> Self {
+        let app = &reviewed.app;
+        Self {
+            id: app.package_name.to_string(),
+            name: app.name.clone(),
+            package_name: app.package_name.to_string(),
+            logo_url: app.logo_url.clone(),
+            description: app.description.clone(),
+            public_url: app.public_url.clone(),
+            updated_at: app.updated_at,
+            created_at: app.created_at,
+            developer_id: app.developer_id.to_string(),
+            organization: OrganizationRefDto {
+                id: app.org_id.to_string(),
+                name: reviewed.organization_name.clone(),
+            },
+            app_health_status: health.to_owned(),
+        }
+    }
+}
+
+/// The dashboard cards.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct StatsCountsDto {
+    pub development: u64,
+    pub submitted: u64,
+    pub published: u64,
+    pub rejected: u64,
+    /// Platform admins (role `admin`).
+    pub admins: u64,
+    /// Platform reviewers (role `reviewer`).
+    pub reviewers: u64,
+}
+
+/// `GET /api/admin/apps/stats`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatsDto {
+    pub counts: StatsCountsDto,
+    /// The newest submissions, newest first.
+    pub recent_submissions: Vec<SubmittedAppDto>,
+}
+
+/// One entry of an app's review history, oldest first.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewHistoryEntryDto {
+    pub id: String,
+    /// `submitted`, `approved`, `rejected`, `edited_after_approval`, `moved`…
+    pub kind: String,
+    pub at: DateTime<Utc>,
+    pub actor_email: String,
+    #[schema(required = true)]
+    pub notes: Option<String>,
+    /// A decision by a member of the app's own organization (allowed, and shown as such).
+    pub self_review: bool,
+    /// What the event carries (`{changedFields}` for edits, `{fromOrgId, toOrgId}` for moves…).
+    #[schema(value_type = Option<Object>, required = true)]
+    pub detail: Option<Value>,
+}
+
+impl From<&ReviewEvent> for ReviewHistoryEntryDto {
+    fn from(event: &ReviewEvent) -> Self {
+        Self {
+            id: event.id.to_string(),
+            kind: event.kind.as_str().to_owned(),
+            at: event.at,
+            actor_email: event.actor_email.as_str().to_owned(),
+            notes: event.notes.clone(),
+            self_review: is_self_review(event),
+            detail: event.detail.clone(),
+        }
+    }
+}
+
+/// An app as stored (the domain's `App` serialisation, specification §3 field names), as approve and
+/// reject answer it. Only documents the body.
+#[derive(Debug, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct ReviewedAppDoc {
+    package_name: String,
+    org_id: String,
+    developer_id: String,
+    name: String,
+    description: String,
+    onboarding_instructions: String,
+    public_url: String,
+    #[serde(rename = "logoURL")]
+    logo_url: String,
+    #[serde(rename = "webviewURL")]
+    webview_url: Option<String>,
+    is_public: bool,
+    /// `DEVELOPMENT`, `SUBMITTED`, `PUBLISHED` or `REJECTED`.
+    app_store_status: String,
+    /// `background` or `standard`.
+    app_type: String,
+    created_at: DateTime<Utc>,
+    /// The revision to send back as `expectedUpdatedAt` when approving or rejecting.
+    updated_at: DateTime<Utc>,
+    review_notes: Option<String>,
+    reviewed_by: Option<String>,
+    reviewed_at: Option<DateTime<Utc>>,
+    #[schema(value_type = Vec<Object>)]
+    tools: Vec<Value>,
+    #[schema(value_type = Vec<Object>)]
+    settings: Vec<Value>,
+    #[schema(value_type = Vec<Object>)]
+    hardware_requirements: Vec<Value>,
+    #[schema(value_type = Vec<Object>)]
+    permissions: Vec<Value>,
+    shared_with_organization: bool,
+    shared_with_emails: Vec<String>,
+}
+
+/// `GET /api/admin/apps/{packageName}`: the app as stored with its organization, its review history and
+/// whether a decision by the caller would be a self-review.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminAppDto {
+    #[serde(flatten)]
+    pub app: App,
+    pub organization: OrganizationRefDto,
+    pub history: Vec<ReviewHistoryEntryDto>,
+    pub self_review: bool,
+}
+
+/// Documents [`AdminAppDto`].
+#[derive(Debug, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct AdminAppDoc {
+    #[serde(flatten)]
+    app: ReviewedAppDoc,
+    organization: OrganizationRefDto,
+    history: Vec<ReviewHistoryEntryDto>,
+    /// The caller is a member of the app's organization: a decision is recorded as a self-review.
+    self_review: bool,
+}
+
+/// `POST /api/admin/apps/{packageName}/approve` and `…/reject`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionRequest {
+    /// Optional for approval, required for rejection.
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// The `updatedAt` of the app as the reviewer opened it; a decision on an app changed since is 409.
+    #[serde(default)]
+    #[schema(required = true, value_type = String, format = DateTime)]
+    pub expected_updated_at: Option<DateTime<Utc>>,
+}
+
+/// A platform admin or reviewer (specification §3 "Admin user").
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminUserDto {
+    pub email: String,
+    pub role: RoleName,
+    pub added_at: DateTime<Utc>,
+    /// Who granted it (`null` for configuration or the command line).
+    #[schema(required = true)]
+    pub added_by: Option<String>,
+    /// The role waits for an account that proves the address.
+    pub pending: bool,
+}
+
+impl From<&PlatformAdmin> for AdminUserDto {
+    fn from(admin: &PlatformAdmin) -> Self {
+        Self {
+            email: admin.email.as_str().to_owned(),
+            role: admin.role.into(),
+            added_at: admin.added_at,
+            added_by: admin.added_by.as_ref().map(|e| e.as_str().to_owned()),
+            pending: !admin.is_bound(),
+        }
+    }
+}
+
+/// `POST /api/admin/users`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct AddAdminUserRequest {
+    #[serde(default)]
+    pub email: Option<String>,
+    /// `admin` or `reviewer`.
+    #[serde(default)]
+    pub role: Option<String>,
+}
+
+/// Platform roles by kind.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct RoleCountsDto {
+    pub admins: u64,
+    pub reviewers: u64,
+    /// Roles waiting for an account that proves the address.
+    pub pending: u64,
+}
+
+impl From<RoleCounts> for RoleCountsDto {
+    fn from(counts: RoleCounts) -> Self {
+        Self {
+            admins: counts.admins,
+            reviewers: counts.reviewers,
+            pending: counts.pending,
+        }
+    }
+}
+
+/// `GET /api/admin/debug`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DebugDto {
+    /// Apps per stored status, spelled as stored.
+    pub stored_statuses: BTreeMap<String, u64>,
+    /// Apps whose stored status is none of the four (they show as Development; `fix-app-statuses`
+    /// repairs them).
+    pub unknown_statuses: u64,
+    /// SUBMITTED apps whose organization has no contact e-mail (a decision e-mails nobody).
+    pub submitted_without_contact: Vec<String>,
+    pub platform_roles: RoleCountsDto,
+    pub demo_mode: bool,
+}
+
+impl From<DebugReport> for DebugDto {
+    fn from(report: DebugReport) -> Self {
+        Self {
+            stored_statuses: report.stored_statuses,
+            unknown_statuses: report.unknown_statuses,
+            submitted_without_contact: report
+                .submitted_without_contact
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            platform_roles: report.roles.into(),
+            demo_mode: report.demo,
+        }
+    }
+}
+
+/// `POST /api/admin/fix-app-statuses`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FixStatusesDto {
+    /// How many apps were repaired.
+    pub fixed: usize,
+    /// Their package names.
+    pub package_names: Vec<String>,
+}
