@@ -88,7 +88,7 @@ async function signUp(page, email) {
   await page.goto(mail.link);
 }
 
-/** Registers the app as SUBMITTED in the admin's organization (no API registers apps on this branch yet). */
+/** Registers the app as SUBMITTED in the admin's organization, straight in the database (as the admin journey does). */
 function insertSubmittedApp(publicUrl) {
   const now = Date.now();
   const changed = sqliteRun(
@@ -133,81 +133,81 @@ describe('uptime journey', () => {
 });
 
 async function journey(page) {
-    await signUp(page, ADMIN);
-    await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
-    insertSubmittedApp(health.url);
+  await signUp(page, ADMIN);
+  await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
+  insertSubmittedApp(health.url);
 
-    await page.goto(`${portal.url}/admin?tab=status`);
-    await page.getByRole('heading', { level: 1, name: 'Admin Panel' }).waitFor();
-    await page.getByText(/Days are UTC days/).waitFor();
-    const row = page.getByRole('listitem', { name: APP_NAME });
-    await row.waitFor();
-    const dayBar = (date) => row.locator(`[role="listitem"][aria-label^="${barLabel(date)}"]`);
-    await updateUntil(page, 'Online and a green bar for today', async () => {
-      const online = (await row.getByText('Online', { exact: true }).count()) === 1;
-      const colour = await dayBar(todayUtc()).getAttribute('data-colour');
-      return online && colour === 'green';
-    });
-    const bars = await row.getByRole('list', { name: `Daily health of ${APP_NAME}` }).getByRole('listitem').count();
-    const now = new Date();
-    const daysInMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
-    assert.equal(bars, daysInMonth, 'one bar per day of the real month');
-    assert.match(await row.textContent(), /Uptime\s*100\.0%/);
-    await dayBar(todayUtc()).hover();
-    const tip = page.getByRole('tooltip');
-    await tip.waitFor();
-    assert.match(await tip.textContent(), /Healthy: \d+.*Unhealthy: 0.*Total: \d+/s);
-    await screenshot(page, 'uptime-status-online');
-    await page.mouse.move(0, 0);
-    await tip.waitFor({ state: 'hidden' });
-    await expectNoSeriousA11yViolations(page, 'App Status');
+  await page.goto(`${portal.url}/admin?tab=status`);
+  await page.getByRole('heading', { level: 1, name: 'Admin Panel' }).waitFor();
+  await page.getByText(/Days are UTC days/).waitFor();
+  const row = page.getByRole('listitem', { name: APP_NAME });
+  await row.waitFor();
+  const dayBar = (date) => row.locator(`[role="listitem"][aria-label^="${barLabel(date)}"]`);
+  await updateUntil(page, 'Online and a green bar for today', async () => {
+    const online = (await row.getByText('Online', { exact: true }).count()) === 1;
+    const colour = await dayBar(todayUtc()).getAttribute('data-colour');
+    return online && colour === 'green';
+  });
+  const bars = await row.getByRole('list', { name: `Daily health of ${APP_NAME}` }).getByRole('listitem').count();
+  const now = new Date();
+  const daysInMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
+  assert.equal(bars, daysInMonth, 'one bar per day of the real month');
+  assert.match(await row.textContent(), /Uptime\s*100\.0%/);
+  await dayBar(todayUtc()).hover();
+  const tip = page.getByRole('tooltip');
+  await tip.waitFor();
+  assert.match(await tip.textContent(), /Healthy: \d+.*Unhealthy: 0.*Total: \d+/s);
+  await screenshot(page, 'uptime-status-online');
+  await page.mouse.move(0, 0);
+  await tip.waitFor({ state: 'hidden' });
+  await expectNoSeriousA11yViolations(page, 'App Status');
 
-    // The filter filters: the app is SUBMITTED.
-    await page.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: 'Published' }).click();
-    await page.getByText('No apps match your search').waitFor();
-    await page.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: 'Submitted' }).click();
-    await row.waitFor();
+  // The filter filters: the app is SUBMITTED.
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Published' }).click();
+  await page.getByText('No apps match your search').waitFor();
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Submitted' }).click();
+  await row.waitFor();
 
-    // The detail tab.
-    await row.getByRole('button', { name: APP_NAME }).click();
-    await page.getByRole('tab', { name: APP_NAME, selected: true }).waitFor();
-    await page.getByText('All systems operational').waitFor();
-    await page.getByText('Uptime 100.0%').waitFor();
-    await page.getByTestId('uptime-chart').locator('svg').first().waitFor();
-    await page.getByRole('button', { name: 'Check now' }).click();
-    await page.getByText(/^Online: healthy \(HTTP 200, \d+ ms\)$/).waitFor();
-    await screenshot(page, 'uptime-detail-online');
-    await expectNoSeriousA11yViolations(page, 'app detail');
+  // The detail tab.
+  await row.getByRole('button', { name: APP_NAME }).click();
+  await page.getByRole('tab', { name: APP_NAME, selected: true }).waitFor();
+  await page.getByText('All systems operational').waitFor();
+  await page.getByText('Uptime 100.0%').waitFor();
+  await page.getByTestId('uptime-chart').locator('svg').first().waitFor();
+  await page.getByRole('button', { name: 'Check now' }).click();
+  await page.getByText(/^Online: healthy \(HTTP 200, \d+ ms\)$/).waitFor();
+  await screenshot(page, 'uptime-detail-online');
+  await expectNoSeriousA11yViolations(page, 'app detail');
 
-    // The app's server stops: the monitor's next checks fail.
-    await health.stop();
-    health = null;
-    await updateUntil(page, 'System experiencing issues', async () =>
-      (await page.getByText('System experiencing issues').count()) === 1,
-    );
-    await page.getByText(/Current status:/).waitFor();
-    // Today's problems: the failed checks, newest first.
-    await page.getByRole('combobox', { name: 'Day (UTC)' }).click();
-    await page.getByRole('option', { name: new RegExp(`^${barLabel(todayUtc())}`) }).click();
-    const problems = page.getByRole('table', { name: /Problems on/ });
-    await problems.waitFor();
-    const first = problems.getByRole('row').nth(1);
-    assert.match(await first.textContent(), new RegExp(`${PACKAGE.replaceAll('.', '\\.')}.*UTC.*Offline`));
-    await page.getByRole('button', { name: 'Check now' }).click();
-    await page.getByText(/^Offline: /).waitFor();
-    await screenshot(page, 'uptime-detail-offline');
-    await expectNoSeriousA11yViolations(page, 'app detail offline');
+  // The app's server stops: the monitor's next checks fail.
+  await health.stop();
+  health = null;
+  await updateUntil(page, 'System experiencing issues', async () =>
+    (await page.getByText('System experiencing issues').count()) === 1,
+  );
+  await page.getByText(/Current status:/).waitFor();
+  // Today's problems: the failed checks, newest first.
+  await page.getByRole('combobox', { name: 'Day (UTC)' }).click();
+  await page.getByRole('option', { name: new RegExp(`^${barLabel(todayUtc())}`) }).click();
+  const problems = page.getByRole('table', { name: /Problems on/ });
+  await problems.waitFor();
+  const first = problems.getByRole('row').nth(1);
+  assert.match(await first.textContent(), new RegExp(`${PACKAGE.replaceAll('.', '\\.')}.*UTC.*Offline`));
+  await page.getByRole('button', { name: 'Check now' }).click();
+  await page.getByText(/^Offline: /).waitFor();
+  await screenshot(page, 'uptime-detail-offline');
+  await expectNoSeriousA11yViolations(page, 'app detail offline');
 
-    // Back on App Status the app reads Offline and today's bar turns mixed.
-    await page.getByRole('button', { name: `Close the ${APP_NAME} tab` }).click();
-    await row.waitFor();
-    await updateUntil(page, 'Offline on App Status', async () => {
-      const offline = (await row.getByText('Offline', { exact: true }).count()) === 1;
-      return offline && (await dayBar(todayUtc()).getAttribute('data-colour')) === 'yellow';
-    });
-    await screenshot(page, 'uptime-status-offline');
+  // Back on App Status the app reads Offline and today's bar turns mixed.
+  await page.getByRole('button', { name: `Close the ${APP_NAME} tab` }).click();
+  await row.waitFor();
+  await updateUntil(page, 'Offline on App Status', async () => {
+    const offline = (await row.getByText('Offline', { exact: true }).count()) === 1;
+    return offline && (await dayBar(todayUtc()).getAttribute('data-colour')) === 'yellow';
+  });
+  await screenshot(page, 'uptime-status-offline');
 }
 
 /** The start of a day bar's accessible name: "Nov 24, 2026". */
