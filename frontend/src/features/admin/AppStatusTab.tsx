@@ -92,7 +92,7 @@ const AppRow = memo(function AppRow({
           <Typography variant="body2">
             Uptime <strong>{percent(row.uptimePercent)}</strong>
           </Typography>
-          <OnlineBadge online={row.online} />
+          <OnlineBadge online={row.online} checked={row.checkedAt !== null} />
         </Stack>
       </Stack>
       <DayBars days={row.days} label={`Daily health of ${name}`} />

@@ -14,6 +14,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorIcon from '@mui/icons-material/Error';
+import HelpOutlineIcon from '@mui/icons-material/HelpOutlined';
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { useState } from 'react';
@@ -55,6 +56,21 @@ function submittedAt(app: AdminApp): string {
 /** The current state: All systems operational, or System experiencing issues with the current status. */
 function CurrentState({ detail }: { detail: Detail }) {
   const online = detail.online;
+  if (!detail.lastCheckedAt) {
+    return (
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+        <HelpOutlineIcon color="disabled" fontSize="large" titleAccess="Not checked" />
+        <Box>
+          <Typography variant="h6" component="p">
+            Not checked yet
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            The monitor has not checked this app yet: there is no status to show.
+          </Typography>
+        </Box>
+      </Stack>
+    );
+  }
   return (
     <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
       {online ? (
@@ -68,14 +84,11 @@ function CurrentState({ detail }: { detail: Detail }) {
         </Typography>
         {!online && (
           <Typography variant="body2">
-            Current status: <strong>{detail.healthStatus}</strong>
-            {detail.lastCheckedAt ? '. Check events below.' : ' (not checked yet).'}
+            Current status: <strong>{detail.healthStatus}</strong>. Check events below.
           </Typography>
         )}
         <Typography variant="body2" color="text.secondary">
-          {detail.lastCheckedAt
-            ? `Last checked ${utcDateTime(detail.lastCheckedAt)}`
-            : 'The monitor has not checked this app yet.'}
+          Last checked {utcDateTime(detail.lastCheckedAt)}
           {detail.statusChangedAt &&
             ` · ${online ? 'Online' : 'Offline'} since ${utcDateTime(detail.statusChangedAt)}`}
           {!online &&

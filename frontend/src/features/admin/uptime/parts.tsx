@@ -198,8 +198,16 @@ export function Legend() {
   );
 }
 
-/** The Online/Offline badge (spec §4: healthy means Online, everything else Offline). */
-export function OnlineBadge({ online }: { online: boolean }) {
+/**
+ * The Online/Offline badge (spec §4: healthy means Online, everything else Offline). An app the monitor has not
+ * checked yet is neither: it reads Not checked.
+ */
+export function OnlineBadge({ online, checked = true }: { online: boolean; checked?: boolean }) {
+  const [label, colour, background] = !checked
+    ? ['Not checked', 'text.primary', 'action.selected']
+    : online
+      ? ['Online', 'success.contrastText', 'success.dark']
+      : ['Offline', 'error.contrastText', 'error.dark'];
   return (
     <Box
       component="span"
@@ -210,11 +218,11 @@ export function OnlineBadge({ online }: { online: boolean }) {
         borderRadius: 1,
         fontSize: '0.8125rem',
         fontWeight: 600,
-        color: online ? 'success.contrastText' : 'error.contrastText',
-        bgcolor: online ? 'success.dark' : 'error.dark',
+        color: colour,
+        bgcolor: background,
       }}
     >
-      {online ? 'Online' : 'Offline'}
+      {label}
     </Box>
   );
 }

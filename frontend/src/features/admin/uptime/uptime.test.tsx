@@ -326,6 +326,18 @@ describe('App Status tab', () => {
     });
   });
 
+  it('does not call an app the monitor has not checked yet Offline', async () => {
+    serve({
+      rows: (month) => [
+        row({ online: false, healthStatus: 'unknown', checkedAt: null, uptimePercent: 0 }, month),
+      ],
+    });
+    renderPanel();
+    const notes = await item('Acme Notes');
+    expect(within(notes).getByText('Not checked')).toBeInTheDocument();
+    expect(within(notes).queryByText('Offline')).not.toBeInTheDocument();
+  });
+
   it('says when no app is monitored', async () => {
     serve({ rows: () => [] });
     renderPanel();
@@ -391,6 +403,20 @@ describe('App detail tab', () => {
     expect(await screen.findByText('System experiencing issues')).toBeInTheDocument();
     expect(screen.getByText('unreachable')).toBeInTheDocument();
     expect(screen.getByText(/3 failed checks in a row/)).toBeInTheDocument();
+  });
+
+  it('says so before the first check', async () => {
+    serve({
+      detail: {
+        online: false,
+        healthStatus: 'unknown',
+        lastCheckedAt: null,
+        statusChangedAt: null,
+      },
+    });
+    renderPanel(DETAIL);
+    expect(await screen.findByText('Not checked yet')).toBeInTheDocument();
+    expect(screen.queryByText('System experiencing issues')).not.toBeInTheDocument();
   });
 
   it("lists a day's problems, or says the day was fine, or that its details are gone", async () => {
