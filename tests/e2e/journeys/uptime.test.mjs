@@ -188,9 +188,14 @@ async function journey(page) {
     (await page.getByText('System experiencing issues').count()) === 1,
   );
   await page.getByText(/Current status:/).waitFor();
-  // Today's problems: the failed checks, newest first.
-  await page.getByRole('combobox', { name: 'Day (UTC)' }).click();
-  await page.getByRole('option', { name: new RegExp(`^${barLabel(todayUtc())}`) }).click();
+  // Today's problems, by a click on today's bar of the chart: the failed checks, newest first.
+  const chartBars = page.getByTestId('uptime-chart').locator('rect[class*="Bar"]');
+  assert.equal(await chartBars.count(), daysInMonth, 'the chart has one bar per day of the real month');
+  await chartBars.nth(new Date().getUTCDate() - 1).click();
+  assert.match(
+    await page.getByRole('combobox', { name: 'Day (UTC)' }).textContent(),
+    new RegExp(`^${barLabel(todayUtc())}`),
+  );
   const problems = page.getByRole('table', { name: /Problems on/ });
   await problems.waitFor();
   const first = problems.getByRole('row').nth(1);
