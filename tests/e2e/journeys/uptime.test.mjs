@@ -176,6 +176,12 @@ async function journey(page) {
   await page.getByText('All systems operational').waitFor();
   await page.getByText('Uptime 100.0%').waitFor();
   await page.getByTestId('uptime-chart').locator('svg').first().waitFor();
+  // The chart's tooltip of today: the day (UTC) and its counts.
+  await page.getByTestId('uptime-chart').locator('rect[class*="Bar"]').nth(new Date().getUTCDate() - 1).hover();
+  const chartTip = page.getByText(/^Healthy: \d+, Unhealthy: 0, Total: \d+$/);
+  await chartTip.waitFor();
+  await page.getByText(`${barLabel(todayUtc())} (UTC)`).last().waitFor();
+  await page.mouse.move(0, 0);
   await page.getByRole('button', { name: 'Check now' }).click();
   await page.getByText(/^Online: healthy \(HTTP 200, \d+ ms\)$/).waitFor();
   await screenshot(page, 'uptime-detail-online');
