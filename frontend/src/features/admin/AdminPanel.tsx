@@ -84,6 +84,7 @@ export function AdminPanel({ role }: { role: PlatformRole }) {
           aria-label="Admin Panel sections"
           variant="scrollable"
           scrollButtons="auto"
+          allowScrollButtonsMobile
           sx={{ minWidth: 0 }}
         >
           <Tab label="Dashboard" {...tabProps('dashboard')} />
