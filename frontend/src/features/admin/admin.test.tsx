@@ -356,13 +356,45 @@ describe('the Admin Panel', () => {
     });
   });
 
-  it('tells honestly that uptime arrives with the monitor, and opens a closable app tab', async () => {
+  it('opens a closable app tab from App Status', async () => {
     serveAdmin();
+    // The uptime of one app, with no checks yet (the uptime screens have their own tests in uptime/).
+    const month = { year: 2026, month: 11 };
+    const uptime = { uptimePercent: 0, days: [], online: false, healthStatus: 'unknown' };
+    server.use(
+      http.get('*/api/app-uptime/get-app-uptime-days', () =>
+        HttpResponse.json({
+          success: true,
+          month,
+          previous: null,
+          next: null,
+          daysInMonth: 30,
+          data: [
+            {
+              ...uptime,
+              packageName: 'com.acme.notes',
+              name: 'Acme Notes',
+              appStoreStatus: 'SUBMITTED',
+              checkedAt: null,
+            },
+          ],
+        }),
+      ),
+      http.get('*/api/app-uptime/apps/:pkg', () =>
+        HttpResponse.json({
+          ...uptime,
+          packageName: 'com.acme.notes',
+          month,
+          lastCheckedAt: null,
+          statusChangedAt: null,
+          consecutiveOffline: 0,
+        }),
+      ),
+    );
     const { user, router } = renderAdmin();
 
     await user.click(await tab('App Status'));
-    expect(await screen.findByText('Uptime monitoring is not available yet')).toBeInTheDocument();
-    await user.click(await screen.findByRole('button', { name: /Acme Notes/ }));
+    await user.click(await screen.findByRole('button', { name: 'Acme Notes' }));
 
     const appTab = await tab('Acme Notes');
     expect(appTab).toHaveAttribute('aria-selected', 'true');
