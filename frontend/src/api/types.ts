@@ -27,6 +27,8 @@ export type AcceptedInvite = Schemas['AcceptedDto'];
 export type OrgList = Schemas['OrgListDto'];
 
 // Apps (the apps API contract).
+/** A live health check's result (the staff ping and a developer's check of their own app). */
+export type HealthCheck = Schemas['PingResponse'];
 export type AppDoc = Schemas['AppDoc'];
 export type AppStoreStatusDoc = Schemas['AppStoreStatusDoc'];
 export type AppTypeDoc = Schemas['AppTypeDoc'];

@@ -20,4 +20,16 @@ export const handlers = [
   http.get('*/api/public-config', () => HttpResponse.json(testPublicConfig)),
   // The dashboard lists the organization's apps; none unless a test says otherwise.
   http.get('*/api/dev/apps', () => HttpResponse.json([])),
+  // The publish checklist's live check: the app's server is healthy unless a test says otherwise.
+  http.get('*/api/dev/apps/:pkg/health-check', ({ params }) =>
+    HttpResponse.json({
+      success: true,
+      status: 200,
+      data: { status: 'healthy' },
+      packageName: String(params.pkg),
+      health: 'healthy',
+      online: true,
+      latencyMs: 18,
+    }),
+  ),
 ];

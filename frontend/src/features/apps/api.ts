@@ -1,6 +1,7 @@
 import type { FetchArgs, FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 
 import { baseApi, LIST } from '../../api/baseApi';
+import type { HealthCheck } from '../../api/types';
 import type {
   App,
   AppConfigFile,
@@ -183,6 +184,11 @@ export const appsApi = baseApi.injectEndpoints({
       query: ({ orgId, packageName }) => scoped(orgId, `${appPath(packageName)}/history`),
       providesTags: (_r, _e, { packageName }) => [{ type: 'App', id: packageName }],
     }),
+    /** The app's server checked now (`publicUrl` + `/health`), for the publish checklist; not recorded. */
+    checkAppHealth: build.query<HealthCheck, AppRef>({
+      query: ({ orgId, packageName }) => scoped(orgId, `${appPath(packageName)}/health-check`),
+      keepUnusedDataFor: 0,
+    }),
     /** The public tester page's data; no sign-in needed. 404 for an unknown or reset token. */
     getTesterView: build.query<TesterView, string>({
       query: (token) => `/api/install/${encodeURIComponent(token)}`,
@@ -209,6 +215,7 @@ export const {
   useExportAppConfigMutation,
   useGetAppHistoryQuery,
   useGetTesterViewQuery,
+  useCheckAppHealthQuery,
 } = appsApi;
 
 /** HTTP status of an RTK Query error, when the server answered. */

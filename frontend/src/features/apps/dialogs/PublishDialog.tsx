@@ -20,7 +20,8 @@ import { useAppDispatch } from '../../../app/store';
 import { paths } from '../../../config/paths';
 import { noticeShown } from '../../auth/authSlice';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
-import { usePublishAppMutation } from '../api';
+import { useCheckAppHealthQuery, usePublishAppMutation } from '../api';
+import { HealthCheckItem } from './HealthCheckItem';
 import type { App } from '../types';
 import { PROFILE_INCOMPLETE_MESSAGE, publishChecklist } from './publishChecklist';
 
@@ -54,6 +55,11 @@ function PublishDialogBody({ onClose, orgId, app, onPublished }: PublishDialogPr
   const { orgs } = useCurrentOrg();
   const org = orgs.find((candidate) => candidate.id === orgId) ?? null;
   const [publish, { isLoading }] = usePublishAppMutation();
+  // The live check informs; it does not block: a server may be down for a moment, and reviewers see it.
+  const health = useCheckAppHealthQuery(
+    { orgId, packageName: app.packageName },
+    { refetchOnMountOrArgChange: true },
+  );
   const [failure, setFailure] = useState<string | null>(null);
   const [profileRefused, setProfileRefused] = useState(false);
 
@@ -113,6 +119,7 @@ function PublishDialogBody({ onClose, orgId, app, onPublished }: PublishDialogPr
                 />
               </ListItem>
             ))}
+            <HealthCheckItem health={health} publicUrl={app.publicUrl} />
           </List>
           {profileMissing && (
             <Alert

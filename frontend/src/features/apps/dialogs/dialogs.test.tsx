@@ -313,6 +313,41 @@ describe('publish dialog', { timeout: 20000 }, () => {
     expect(sent[0]).toMatchObject({ path: '/api/dev/apps/com.acme.weather/publish' });
   });
 
+  it('checks the app server live and says so, without blocking the submission', async () => {
+    serveOrgs();
+    renderWithProviders(<PublishDialog open onClose={() => undefined} orgId="org-1" app={APP} />, {
+      store: signedInStore(),
+    });
+    expect(await screen.findByText('Answered in 18 ms')).toBeInTheDocument();
+    expect(screen.getByText('Server answers its health check')).toBeInTheDocument();
+  });
+
+  it('warns when the app server does not answer healthy, and still lets the developer submit', async () => {
+    serveOrgs();
+    server.use(
+      http.get('*/api/dev/apps/:pkg/health-check', () =>
+        HttpResponse.json({
+          success: false,
+          status: null,
+          data: { status: null },
+          packageName: APP.packageName,
+          health: 'unreachable',
+          online: false,
+          latencyMs: null,
+        }),
+      ),
+    );
+    renderWithProviders(<PublishDialog open onClose={() => undefined} orgId="org-1" app={APP} />, {
+      store: signedInStore(),
+    });
+    expect(
+      await screen.findByText(/it could not be reached\. You can still submit/),
+    ).toBeInTheDocument();
+    await waitFor(() => {
+      expect(screen.getByRole('button', { name: 'Submit for Review' })).toBeEnabled();
+    });
+  });
+
   it('blocks an incomplete organization profile with a way to complete it', async () => {
     serveOrgs([
       testOrg({ profile: { contactEmail: null, website: null, description: null, logo: null } }),
