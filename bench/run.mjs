@@ -231,18 +231,27 @@ async function lighthouseFigures() {
   try {
     for (const page of pages) {
       const out = join(outDir, `lighthouse${page === '/' ? '-home' : page.replaceAll('/', '-')}.json`);
-      execFileSync(
-        join(here, 'node_modules/.bin/lighthouse'),
-        [
-          `${started.url}${page}`,
-          '--only-categories=performance',
-          '--output=json',
-          `--output-path=${out}`,
-          '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
-          '--quiet',
-        ],
-        { stdio: 'pipe', env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' } },
-      );
+      const run = () =>
+        execFileSync(
+          join(here, 'node_modules/.bin/lighthouse'),
+          [
+            `${started.url}${page}`,
+            '--only-categories=performance',
+            '--output=json',
+            `--output-path=${out}`,
+            '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+            '--quiet',
+          ],
+          { stdio: 'pipe', env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' } },
+        );
+      try {
+        run();
+      } catch (error) {
+        // Lighthouse sometimes fails to record the page load's trace (NO_NAVSTART) and asks to be run again:
+        // once more, then the failure stands.
+        console.warn(`lighthouse ${page} failed once (${String(error.stderr ?? error).trim().split('\n')[0]}); running it again`);
+        run();
+      }
       const report = JSON.parse(readFileSync(out, 'utf8'));
       const audits = report.audits;
       record({
