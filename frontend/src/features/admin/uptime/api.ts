@@ -4,7 +4,6 @@ import type {
   DayProblems,
   MonthResponse,
   PingResponse,
-  StatusResponse,
   UptimeMonth,
 } from './types';
 
@@ -19,10 +18,6 @@ const monthParams = ({ year, month }: UptimeMonth) => ({
 /** The uptime calls of spec §7 (platform admins and reviewers). Days are UTC days. */
 export const uptimeApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    getUptimeStatus: build.query<StatusResponse, void>({
-      query: () => '/api/app-uptime/status',
-      providesTags: [UPTIME],
-    }),
     /** Every monitored app's month: uptime, badge and one bar per UTC day. */
     getUptimeMonth: build.query<MonthResponse, UptimeMonth>({
       query: (month) => ({
@@ -52,7 +47,6 @@ export const uptimeApi = baseApi.injectEndpoints({
 });
 
 export const {
-  useGetUptimeStatusQuery,
   useGetUptimeMonthQuery,
   useGetAppUptimeQuery,
   useGetDayProblemsQuery,

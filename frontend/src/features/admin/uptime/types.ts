@@ -14,7 +14,6 @@ export type AppUptimeDetail = Schemas['AppDetailResponse'];
 export type DayProblems = Schemas['DayProblemsResponse'];
 export type Problem = Schemas['ProblemDto'];
 export type PingResponse = Schemas['PingResponse'];
-export type StatusResponse = Schemas['StatusResponse'];
 
 /** A day's colour as the server names it. */
 export type DayColour = 'green' | 'yellow' | 'red' | 'grey';
