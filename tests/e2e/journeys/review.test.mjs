@@ -2,23 +2,27 @@
 // panel"; spec §2, §4, §8; PRODUCT.md §4): a developer publishes an app, a platform admin rejects it with
 // notes, the developer reads the reason in the apps table and on the edit page and resubmits, the admin
 // approves it and it is Published; each decision e-mails the organization's contact.
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
 
 import {
   launchBrowser,
   saveLogs,
   screenshot,
-  seriousA11yViolations,
   startPortal,
   startSmtp,
-} from '../support/harness.mjs';
+} from "../support/harness.mjs";
+import {
+  expectNoSeriousA11yViolations,
+  newPage as pageIn,
+  productCall as call,
+  signUp as signUpIn,
+} from "../support/journey.mjs";
 
-const PASSWORD = 'glasses are the next screen 42';
-const ADMIN = 'boss@example.com';
-const DEVELOPER = 'grace@example.com';
-const CONTACT = 'team@lenses.test';
-const NOTES = 'The onboarding instructions must say how to pair the glasses.';
+const ADMIN = "boss@example.com";
+const DEVELOPER = "grace@example.com";
+const CONTACT = "team@lenses.test";
+const NOTES = "The onboarding instructions must say how to pair the glasses.";
 
 let smtp;
 let portal;
@@ -26,112 +30,65 @@ let browser;
 
 before(async () => {
   smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url, PORTAL_ADMIN_EMAILS: ADMIN });
+  portal = await startPortal({
+    SMTP_URL: smtp.url,
+    PORTAL_ADMIN_EMAILS: ADMIN,
+  });
   browser = await launchBrowser();
 });
 
+const newPage = () => pageIn(browser);
+const signUp = (page, email) => signUpIn(page, { portal, smtp }, email);
+
 after(async () => {
   await browser?.close();
-  if (portal) saveLogs('review-portal', portal.logs());
+  if (portal) saveLogs("review-portal", portal.logs());
   await portal?.stop();
   await smtp?.stop();
 });
 
-async function newPage() {
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-  return context.newPage();
-}
-
-async function expectNoSeriousA11yViolations(page, screen) {
-  // Scan what the person ends up seeing: dialogs once they have faded in.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a instanceof CSSTransition)
-        .map((a) => a.finished.catch(() => null)),
-    ),
-  );
-  const violations = await seriousA11yViolations(page);
-  assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-}
-
-async function signUp(page, email) {
-  await page.goto(`${portal.url}/signup`);
-  await page.getByRole('button', { name: 'Continue with Email' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Email address').fill(email);
-  await dialog.getByLabel('Password').fill(PASSWORD);
-  await dialog.getByRole('button', { name: 'Create account' }).click();
-  await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
-  const mail = await smtp.mailTo(email);
-  assert.ok(mail.link, `a confirmation link in: ${mail.message}`);
-  await page.goto(mail.link);
-  await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
-}
-
-/** A product call from the page, with the core token the page keeps. */
-async function call(page, method, path, body, orgId) {
-  return page.evaluate(
-    async ({ method, path, body, orgId }) => {
-      const response = await fetch(path, {
-        method,
-        headers: {
-          Authorization: `Bearer ${localStorage.getItem('coreToken')}`,
-          ...(orgId ? { 'x-org-id': orgId } : {}),
-          ...(body ? { 'Content-Type': 'application/json' } : {}),
-        },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    { method, path, body, orgId },
-  );
-}
-
 async function rowAction(page, appName, action) {
-  await page.getByRole('button', { name: `Actions for ${appName}` }).click();
-  await page.getByRole('menuitem', { name: action }).click();
+  await page.getByRole("button", { name: `Actions for ${appName}` }).click();
+  await page.getByRole("menuitem", { name: action }).click();
 }
 
 /** Opens the review dialog of `appName` from the App Submissions tab and decides. */
 async function decide(admin, appName, decision, notes) {
   await admin.goto(`${portal.url}/admin`);
-  await admin.getByRole('heading', { level: 1, name: 'Admin Panel' }).waitFor();
-  await admin.getByRole('tab', { name: 'App Submissions' }).click();
-  const table = admin.getByRole('table', { name: 'App submissions' });
-  await table.getByRole('button', { name: `Review ${appName}` }).click();
-  const dialog = admin.getByRole('dialog', { name: 'Review App Submission' });
+  await admin.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
+  await admin.getByRole("tab", { name: "App Submissions" }).click();
+  const table = admin.getByRole("table", { name: "App submissions" });
+  await table.getByRole("button", { name: `Review ${appName}` }).click();
+  const dialog = admin.getByRole("dialog", { name: "Review App Submission" });
   await dialog.getByText(appName).first().waitFor();
-  if (notes) await dialog.getByLabel('Review Notes').fill(notes);
-  await dialog.getByRole('button', { name: decision }).click();
-  await dialog.waitFor({ state: 'detached' });
+  if (notes) await dialog.getByLabel("Review Notes").fill(notes);
+  await dialog.getByRole("button", { name: decision }).click();
+  await dialog.waitFor({ state: "detached" });
 }
 
-describe('review loop', () => {
-  test('published, rejected with notes, resubmitted, approved', async () => {
+describe("review loop", () => {
+  test("published, rejected with notes, resubmitted, approved", async () => {
     const grace = await newPage();
     await signUp(grace, DEVELOPER);
-    const orgs = await call(grace, 'GET', '/api/orgs');
+    const orgs = await call(grace, "GET", "/api/orgs");
     const org = orgs.body.data[0];
     // The organization's profile is complete (publishing needs its contact e-mail).
-    const profile = await call(grace, 'PUT', `/api/orgs/${org.id}`, {
-      name: 'Lens Labs',
+    const profile = await call(grace, "PUT", `/api/orgs/${org.id}`, {
+      name: "Lens Labs",
       profile: { contactEmail: CONTACT },
     });
     assert.equal(profile.status, 200, JSON.stringify(profile.body));
     const registered = await call(
       grace,
-      'POST',
-      '/api/dev/apps/register',
+      "POST",
+      "/api/dev/apps/register",
       {
-        packageName: 'com.lenslabs.captions',
-        name: 'Live Captions',
-        description: 'Captions of the conversation around you',
-        publicUrl: 'https://captions.lenslabs.test',
-        logoURL: 'https://cdn.lenslabs.test/captions.png',
-        appType: 'standard',
+        packageName: "com.lenslabs.captions",
+        name: "Live Captions",
+        description: "Captions of the conversation around you",
+        publicUrl: "https://captions.lenslabs.test",
+        logoURL: "https://cdn.lenslabs.test/captions.png",
+        appType: "standard",
       },
       org.id,
     );
@@ -139,60 +96,73 @@ describe('review loop', () => {
 
     // The developer submits it from My Apps.
     await grace.goto(`${portal.url}/apps`);
-    const row = grace.getByRole('row', { name: /Live Captions/ });
-    await row.getByText('Development').waitFor();
-    await rowAction(grace, 'Live Captions', 'Publish to App Store');
-    const publish = grace.getByRole('dialog', { name: 'Publish to App Store' });
-    await publish.getByRole('button', { name: 'Submit for Review' }).click();
-    await grace.getByText('App submitted for publication!').waitFor();
-    await row.getByText('Submitted').waitFor();
+    const row = grace.getByRole("row", { name: /Live Captions/ });
+    await row.getByText("Development").waitFor();
+    await rowAction(grace, "Live Captions", "Publish to App Store");
+    const publish = grace.getByRole("dialog", { name: "Publish to App Store" });
+    await publish.getByRole("button", { name: "Submit for Review" }).click();
+    await grace.getByText("App submitted for publication!").waitFor();
+    await row.getByText("Submitted").waitFor();
 
     // The platform admin rejects it with notes.
     const boss = await newPage();
     await signUp(boss, ADMIN);
-    await decide(boss, 'Live Captions', 'Reject', NOTES);
-    await boss.getByText('App rejected. Developer has been notified.').waitFor();
+    await decide(boss, "Live Captions", "Reject", NOTES);
+    await boss
+      .getByText("App rejected. Developer has been notified.")
+      .waitFor();
     const rejection = await smtp.mailTo(CONTACT);
     assert.match(rejection.message, /Live Captions/);
     assert.match(rejection.message, /pair the glasses/);
 
     // The developer sees the reason in the table (tooltip) and on the edit page, and resubmits.
     await grace.reload();
-    await row.getByText('Rejected').waitFor();
-    const reason = row.getByRole('link', { name: 'View Rejection Reason' });
+    await row.getByText("Rejected").waitFor();
+    const reason = row.getByRole("link", { name: "View Rejection Reason" });
     await reason.hover();
-    await grace.getByRole('tooltip').getByText(NOTES).waitFor();
-    await screenshot(grace, 'review-rejected-tooltip');
-    await expectNoSeriousA11yViolations(grace, 'apps table (rejected)');
+    await grace.getByRole("tooltip").getByText(NOTES).waitFor();
+    await screenshot(grace, "review-rejected-tooltip");
+    await expectNoSeriousA11yViolations(grace, "apps table (rejected)");
     await reason.click();
     await grace.waitForURL(/\/apps\/com\.lenslabs\.captions\/edit$/);
     await grace.getByText(NOTES).first().waitFor();
-    await screenshot(grace, 'review-rejected-edit');
+    await screenshot(grace, "review-rejected-edit");
     await grace.goto(`${portal.url}/apps`);
-    await rowAction(grace, 'Live Captions', 'Resubmit to App Store');
-    const resubmit = grace.getByRole('dialog', { name: 'Resubmit to App Store' });
-    await resubmit.getByRole('button', { name: 'Resubmit' }).click();
-    await grace.getByText('App submitted for publication!').waitFor();
-    await row.getByText('Submitted').waitFor();
+    await rowAction(grace, "Live Captions", "Resubmit to App Store");
+    const resubmit = grace.getByRole("dialog", {
+      name: "Resubmit to App Store",
+    });
+    await resubmit.getByRole("button", { name: "Resubmit" }).click();
+    await grace.getByText("App submitted for publication!").waitFor();
+    await row.getByText("Submitted").waitFor();
 
     // The admin approves it: Published, and the contact hears of it.
-    await decide(boss, 'Live Captions', 'Approve');
-    await boss.getByText('App approved successfully!').waitFor();
-    await boss.getByRole('tab', { name: 'Dashboard' }).click();
-    await boss.getByRole('region', { name: 'Published' }).getByText('1', { exact: true }).waitFor();
+    await decide(boss, "Live Captions", "Approve");
+    await boss.getByText("App approved successfully!").waitFor();
+    await boss.getByRole("tab", { name: "Dashboard" }).click();
+    await boss
+      .getByRole("region", { name: "Published" })
+      .getByText("1", { exact: true })
+      .waitFor();
     const approval = await smtp.mailTo(CONTACT, 2);
     assert.match(approval.message, /Live Captions/);
 
     await grace.reload();
-    await row.getByText('Published').waitFor();
-    await screenshot(grace, 'review-published');
+    await row.getByText("Published").waitFor();
+    await screenshot(grace, "review-published");
     // The history tells the whole story, oldest first.
-    const history = await call(grace, 'GET', '/api/dev/apps/com.lenslabs.captions/history', null, org.id);
+    const history = await call(
+      grace,
+      "GET",
+      "/api/dev/apps/com.lenslabs.captions/history",
+      null,
+      org.id,
+    );
     assert.equal(history.status, 200, JSON.stringify(history.body));
     const kinds = history.body.map((event) => event.kind);
     assert.deepEqual(
-      kinds.filter((k) => ['submitted', 'rejected', 'approved'].includes(k)),
-      ['submitted', 'rejected', 'submitted', 'approved'],
+      kinds.filter((k) => ["submitted", "rejected", "approved"].includes(k)),
+      ["submitted", "rejected", "submitted", "approved"],
       JSON.stringify(kinds),
     );
   });
