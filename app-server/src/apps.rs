@@ -7,6 +7,7 @@ use db_adapter::repos::{
     DieselAppRepository, DieselMemberDirectory, DieselOrgProfileLookup, DieselReviewRepository,
 };
 use domain::apps::service::{AppService, AppServiceConfig};
+use domain::common::ServerUrlRule;
 use domain::media::ImageStore;
 use domain::review::{ReviewConfig, ReviewService};
 use http_adapter::apps::AppsApi;
@@ -35,6 +36,11 @@ pub fn wire(config: &Config, db: &Db, images: Arc<dyn ImageStore>) -> AppsApi {
             Arc::new(OsSecretGenerator),
             AppServiceConfig {
                 store_base_url: config.store_url.clone(),
+                server_urls: if config.allow_private_targets {
+                    ServerUrlRule::KeepLoopbackHttp
+                } else {
+                    ServerUrlRule::HttpsOnly
+                },
             },
         )),
         reviews: Arc::new(ReviewService::new(

@@ -172,5 +172,6 @@ fn public_config(config: &Config) -> PublicConfig {
         example_app_url: config.example_app_url.clone(),
         providers: config.oauth_providers.iter().map(|p| p.name.to_owned()).collect(),
         identity,
+        keep_loopback_http: config.allow_private_targets,
     }
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use domain::apps::PackageName;
 use domain::apps::config::{check_config_file, import_summary, validate_config};
 use domain::apps::settings::{Setting, SettingType, convert_setting};
-use domain::common::{PublicUrl, UrlError, normalise_url};
+use domain::common::{PublicUrl, ServerUrlRule, UrlError, normalise_server_url, normalise_url};
 use serde_json::Value;
 
 fn cases(file: &str) -> Vec<Value> {
@@ -151,6 +151,33 @@ fn config_file_vectors_hold() {
             Some(true) => assert!(result.is_ok(), "refused with {result:?}: {case}"),
             Some(false) => assert_eq!(result.err().as_deref(), Some(text(case, "error")), "{case}"),
             None => panic!("case without a boolean valid: {case}"),
+        }
+    }
+}
+
+#[test]
+fn local_server_url_vectors_hold() {
+    let cases = cases("server_url_local.json");
+    assert!(cases.len() >= 20, "at least 20 local server URL cases");
+    for case in &cases {
+        let input = text(case, "input");
+        let local = text(case, "local");
+        let standard = text(case, "standard");
+        let keep = ServerUrlRule::KeepLoopbackHttp;
+        assert_eq!(normalise_server_url(input, keep), local, "{case}");
+        assert_eq!(normalise_server_url(local, keep), local, "idempotent: {case}");
+        assert_eq!(
+            normalise_server_url(input, ServerUrlRule::HttpsOnly),
+            standard,
+            "{case}"
+        );
+        assert_eq!(normalise_url(input), standard, "{case}");
+        let parsed = PublicUrl::parse_server(input, keep);
+        match text(case, "result") {
+            "valid" => assert_eq!(parsed.map(String::from).as_deref(), Ok(local), "{case}"),
+            "invalid" => assert_eq!(parsed, Err(UrlError::Invalid), "{case}"),
+            "empty" => assert_eq!(parsed, Err(UrlError::Empty), "{case}"),
+            other => panic!("unknown result {other}: {case}"),
         }
     }
 }

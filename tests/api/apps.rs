@@ -167,6 +167,71 @@ async fn register_read_list_and_delete(backend: Backend) {
     register(&app, &bob, &bobs, PKG).await;
 }
 
+/// Registers `package` with `public_url` on a server started with `env`, then updates it to `updated`;
+/// answers the public configuration's `keepLoopbackHttp` and the two stored server URLs.
+async fn local_server_urls(env: &[(&str, &str)], public_url: &str, updated: &str) -> (Value, String, String) {
+    let app = crate::helpers::spawn_app_with(Backend::Sqlite, env).await;
+    let config: Value = app
+        .client
+        .get(app.url("/api/public-config"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ada = sign_up(&app, "ada@example.com").await;
+    let org = create_org(&app, &ada, "Acme").await;
+    let mut body = registration(PKG);
+    body["publicUrl"] = json!(public_url);
+    let (status, registered) = in_org(
+        &app,
+        Method::POST,
+        "/api/dev/apps/register",
+        &ada,
+        &org,
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 201, "{registered}");
+    let (status, changed) = in_org(
+        &app,
+        Method::PUT,
+        &format!("/api/dev/apps/{PKG}"),
+        &ada,
+        &org,
+        Some(json!({"publicUrl": updated})),
+    )
+    .await;
+    assert_eq!(status, 200, "{changed}");
+    (
+        config["keepLoopbackHttp"].clone(),
+        registered["app"]["publicUrl"].as_str().unwrap().to_owned(),
+        changed["publicUrl"].as_str().unwrap().to_owned(),
+    )
+}
+
+#[tokio::test]
+async fn local_development_keeps_a_loopback_http_server_url_and_nothing_else() {
+    // By default every http:// server URL is upgraded, loopback or not (the specification's rule).
+    let (keep, registered, updated) =
+        local_server_urls(&[], "http://localhost:3000/", "http://127.0.0.1:3000").await;
+    assert_eq!(keep, json!(false));
+    assert_eq!(registered, "https://localhost:3000");
+    assert_eq!(updated, "https://127.0.0.1:3000");
+    // Run for local development, a loopback http:// URL is kept as typed; any other is still upgraded.
+    let local = [("PORTAL_ALLOW_PRIVATE_TARGETS", "true")];
+    let (keep, registered, updated) =
+        local_server_urls(&local, "http://localhost:3000/", "http://[::1]:3000").await;
+    assert_eq!(keep, json!(true));
+    assert_eq!(registered, "http://localhost:3000");
+    assert_eq!(updated, "http://[::1]:3000");
+    let (_, registered, updated) =
+        local_server_urls(&local, "http://notes.example.com", "http://10.1.2.3:3000").await;
+    assert_eq!(registered, "https://notes.example.com");
+    assert_eq!(updated, "https://10.1.2.3:3000");
+}
+
 #[tokio::test]
 async fn an_app_is_registered_read_listed_and_deleted() {
     for backend in BACKENDS {

@@ -40,6 +40,10 @@ pub struct PublicConfig {
     /// Sign-in providers configured on this server (`google`, `apple`, `github`, `azure`).
     pub providers: Vec<String>,
     pub identity: IdentityConfig,
+    /// Whether a server URL typed as `http://` on a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`) is
+    /// kept as typed instead of being upgraded to `https://`: on for local development
+    /// (`PORTAL_ALLOW_PRIVATE_TARGETS`), off otherwise.
+    pub keep_loopback_http: bool,
 }
 
 /// `GET /api/public-config`.

@@ -17,7 +17,7 @@ use super::validation::{
     FieldErrors, RegistrationInput, UpdateInput, changed_fields, validate_registration, validate_update,
 };
 use super::{App, AppStoreStatus, PackageName, Permission, PermissionType};
-use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
+use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator, ServerUrlRule};
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
 use crate::orgs::ports::MemberDirectory;
@@ -48,6 +48,9 @@ pub const CHANGED_MEANWHILE: &str = "The app changed meanwhile. Please reload an
 pub struct AppServiceConfig {
     /// Base of share links (`PORTAL_STORE_URL`).
     pub store_base_url: String,
+    /// Whether a loopback `http://` server URL is kept as typed (local development,
+    /// `PORTAL_ALLOW_PRIVATE_TARGETS`) or upgraded to `https://` as the specification says.
+    pub server_urls: ServerUrlRule,
 }
 
 /// Errors of the app use cases; the doc of each variant names its HTTP status, [`AppError::code`] its
@@ -256,7 +259,7 @@ impl AppService {
     ) -> Result<Registered, AppError> {
         let org = org.ok_or(AppError::NoOrganization)?;
         self.authorize(caller, org, OrgAction::ManageApps).await?;
-        let new_app = validate_registration(input).map_err(AppError::Validation)?;
+        let new_app = validate_registration(input, self.config.server_urls).map_err(AppError::Validation)?;
         let key = issue_api_key(self.secrets.as_ref());
         let app = new_app.into_app(org, caller.user_id, self.clock.now());
         match self.apps.insert(&app, &key.hash).await {
@@ -301,7 +304,7 @@ impl AppService {
         input: &UpdateInput,
     ) -> Result<App, AppError> {
         self.authorize(caller, org, OrgAction::ManageApps).await?;
-        let update = validate_update(input).map_err(AppError::Validation)?;
+        let update = validate_update(input, self.config.server_urls).map_err(AppError::Validation)?;
         let current = self.load(org, package).await?;
         let next = update.apply_to(&current, self.clock.now());
         self.save_edit(caller, &current, &next).await

@@ -9,7 +9,7 @@ use super::*;
 use crate::apps::PermissionType;
 use crate::apps::ports::{MockAppRepository, MockOrgProfileLookup, OrgContact};
 use crate::common::secrets::digest_secret;
-use crate::common::{EmailAddress, ImageId};
+use crate::common::{EmailAddress, ImageId, OrgId, ServerUrlRule};
 use crate::media::ports::MockImageStore;
 use crate::orgs::ports::MockMemberDirectory;
 use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
@@ -19,6 +19,7 @@ struct Harness {
     members: MockMemberDirectory,
     orgs: MockOrgProfileLookup,
     images: MockImageStore,
+    server_urls: ServerUrlRule,
 }
 
 impl Harness {
@@ -28,6 +29,7 @@ impl Harness {
             members: members(role),
             orgs: MockOrgProfileLookup::new(),
             images: MockImageStore::new(),
+            server_urls: ServerUrlRule::HttpsOnly,
         }
     }
 
@@ -52,6 +54,7 @@ impl Harness {
             Arc::new(RepeatingBytes(0x11)),
             AppServiceConfig {
                 store_base_url: "https://store.example.com".into(),
+                server_urls: self.server_urls,
             },
         )
     }
@@ -100,6 +103,56 @@ fn a_member_registers_an_app_and_gets_its_key_once() {
     assert_eq!(registered.app.app_store_status, AppStoreStatus::Development);
     assert_eq!(registered.app.public_url, "https://notes.example.com");
     assert_eq!(registered.app.created_at, noon());
+}
+
+/// Registers `public_url` under `rule` and answers the stored server URL.
+fn registered_server_url(rule: ServerUrlRule, public_url: &str) -> String {
+    let org = OrgId::new();
+    let mut h = Harness::member();
+    h.server_urls = rule;
+    h.apps.expect_insert().returning(|_, _| Ok(()));
+    let input = RegistrationInput {
+        public_url: public_url.into(),
+        ..registration()
+    };
+    block_on(h.service().register(&developer(), Some(org), &input))
+        .unwrap()
+        .app
+        .public_url
+}
+
+#[test]
+fn a_loopback_http_server_url_is_upgraded_to_https_by_default() {
+    assert_eq!(
+        registered_server_url(ServerUrlRule::HttpsOnly, "http://localhost:3000/"),
+        "https://localhost:3000"
+    );
+}
+
+#[test]
+fn local_development_keeps_a_loopback_http_server_url_as_typed() {
+    let keep = ServerUrlRule::KeepLoopbackHttp;
+    assert_eq!(
+        registered_server_url(keep, "http://localhost:3000/"),
+        "http://localhost:3000"
+    );
+    assert_eq!(
+        registered_server_url(keep, "HTTP://127.0.0.1:3000"),
+        "http://127.0.0.1:3000"
+    );
+    assert_eq!(
+        registered_server_url(keep, "http://[::1]:3000/app"),
+        "http://[::1]:3000/app"
+    );
+    // Anything that is not loopback is upgraded as the specification says.
+    assert_eq!(
+        registered_server_url(keep, "http://example.com"),
+        "https://example.com"
+    );
+    assert_eq!(
+        registered_server_url(keep, "http://10.0.0.5:3000"),
+        "https://10.0.0.5:3000"
+    );
 }
 
 #[test]

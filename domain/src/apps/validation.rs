@@ -8,7 +8,7 @@ use super::hardware::validate_hardware;
 use super::permissions::validate_permissions;
 use super::{App, AppStoreStatus, AppType, HardwareRequirement, PackageName, Permission, Setting, Tool};
 use crate::common::url::{MAX_URL_LEN, UrlError, is_blank, is_invisible};
-use crate::common::{OrgId, PublicUrl, UserId};
+use crate::common::{OrgId, PublicUrl, ServerUrlRule, UserId};
 
 /// Field name (camelCase, as in the API) → message.
 pub use crate::common::FieldErrors;
@@ -217,11 +217,14 @@ pub fn validate_app_config(settings: &[Setting], tools: &[Tool]) -> Result<(), F
     if errors.is_empty() { Ok(()) } else { Err(errors) }
 }
 
-/// Validates a registration.
+/// Validates a registration; `server_urls` says whether a loopback `http://` server URL is kept.
 ///
 /// # Errors
 /// Every field error found (not only the first).
-pub fn validate_registration(input: &RegistrationInput) -> Result<NewApp, FieldErrors> {
+pub fn validate_registration(
+    input: &RegistrationInput,
+    server_urls: ServerUrlRule,
+) -> Result<NewApp, FieldErrors> {
     let mut errors = FieldErrors::new();
     let package_name = PackageName::parse(&input.package_name)
         .map_err(|e| errors.add("packageName", e.to_string()))
@@ -246,7 +249,7 @@ pub fn validate_registration(input: &RegistrationInput) -> Result<NewApp, FieldE
         &mut errors,
         input.onboarding_instructions.as_deref().unwrap_or_default(),
     );
-    let public_url = public_url(&mut errors, &input.public_url);
+    let public_url = public_url(&mut errors, &input.public_url, server_urls);
     let logo_url = logo_url(&mut errors, &input.logo_url);
     let webview_url = webview_url(&mut errors, input.webview_url.as_deref().unwrap_or_default());
     let app_type = match input.app_type.as_deref().map(str::trim) {
@@ -282,7 +285,7 @@ pub fn validate_registration(input: &RegistrationInput) -> Result<NewApp, FieldE
 ///
 /// # Errors
 /// Every field error found.
-pub fn validate_update(input: &UpdateInput) -> Result<AppUpdate, FieldErrors> {
+pub fn validate_update(input: &UpdateInput, server_urls: ServerUrlRule) -> Result<AppUpdate, FieldErrors> {
     let mut errors = FieldErrors::new();
     let update = AppUpdate {
         name: input
@@ -306,7 +309,7 @@ pub fn validate_update(input: &UpdateInput) -> Result<AppUpdate, FieldErrors> {
         public_url: input
             .public_url
             .as_deref()
-            .and_then(|v| public_url(&mut errors, v)),
+            .and_then(|v| public_url(&mut errors, v, server_urls)),
         logo_url: input.logo_url.as_deref().and_then(|v| logo_url(&mut errors, v)),
         webview_url: input
             .webview_url
@@ -367,8 +370,8 @@ fn onboarding(errors: &mut FieldErrors, value: &str) -> Option<String> {
     Some(trimmed.to_owned())
 }
 
-fn public_url(errors: &mut FieldErrors, value: &str) -> Option<PublicUrl> {
-    PublicUrl::parse(value)
+fn public_url(errors: &mut FieldErrors, value: &str, rule: ServerUrlRule) -> Option<PublicUrl> {
+    PublicUrl::parse_server(value, rule)
         .map_err(|e| {
             let message = if e == UrlError::Empty {
                 SERVER_URL_REQUIRED
@@ -473,12 +476,12 @@ mod tests {
     }
 
     fn errors_of(input: &RegistrationInput) -> FieldErrors {
-        validate_registration(input).unwrap_err()
+        validate_registration(input, ServerUrlRule::HttpsOnly).unwrap_err()
     }
 
     #[test]
     fn a_complete_registration_is_accepted_normalised_and_defaults_to_background() {
-        let app = validate_registration(&valid()).unwrap();
+        let app = validate_registration(&valid(), ServerUrlRule::HttpsOnly).unwrap();
         assert_eq!(app.package_name.as_str(), "com.example.notes");
         assert_eq!(app.name, "Notes");
         assert_eq!(app.public_url.as_str(), "https://notes.example.com");
@@ -548,10 +551,13 @@ mod tests {
             assert_eq!(errors["publicUrl"], "Please enter a valid URL", "{bad:?}");
             assert_eq!(errors["webviewURL"], "Please enter a valid URL", "{bad:?}");
         }
-        let update = validate_update(&UpdateInput {
-            public_url: Some("\u{feff}http://example.com/".into()),
-            ..UpdateInput::default()
-        })
+        let update = validate_update(
+            &UpdateInput {
+                public_url: Some("\u{feff}http://example.com/".into()),
+                ..UpdateInput::default()
+            },
+            ServerUrlRule::HttpsOnly,
+        )
         .unwrap();
         assert_eq!(update.public_url.unwrap().as_str(), "https://example.com");
     }
@@ -584,16 +590,22 @@ mod tests {
 
     #[test]
     fn a_webview_url_is_optional_but_must_be_valid_when_given() {
-        let ok = validate_registration(&RegistrationInput {
-            webview_url: Some("view.example.com/".into()),
-            ..valid()
-        })
+        let ok = validate_registration(
+            &RegistrationInput {
+                webview_url: Some("view.example.com/".into()),
+                ..valid()
+            },
+            ServerUrlRule::HttpsOnly,
+        )
         .unwrap();
         assert_eq!(ok.webview_url.unwrap().as_str(), "https://view.example.com");
-        let blank = validate_registration(&RegistrationInput {
-            webview_url: Some("  ".into()),
-            ..valid()
-        })
+        let blank = validate_registration(
+            &RegistrationInput {
+                webview_url: Some("  ".into()),
+                ..valid()
+            },
+            ServerUrlRule::HttpsOnly,
+        )
         .unwrap();
         assert_eq!(blank.webview_url, None);
         let errors = errors_of(&RegistrationInput {
@@ -609,7 +621,7 @@ mod tests {
             onboarding_instructions: Some("o".repeat(2000)),
             ..valid()
         };
-        assert!(validate_registration(&at_cap).is_ok());
+        assert!(validate_registration(&at_cap, ServerUrlRule::HttpsOnly).is_ok());
         let errors = errors_of(&RegistrationInput {
             onboarding_instructions: Some("o".repeat(2001)),
             ..valid()
@@ -630,10 +642,13 @@ mod tests {
 
     #[test]
     fn the_app_type_is_background_or_standard() {
-        let standard = validate_registration(&RegistrationInput {
-            app_type: Some("standard".into()),
-            ..valid()
-        });
+        let standard = validate_registration(
+            &RegistrationInput {
+                app_type: Some("standard".into()),
+                ..valid()
+            },
+            ServerUrlRule::HttpsOnly,
+        );
         assert_eq!(standard.unwrap().app_type, AppType::Standard);
         let errors = errors_of(&RegistrationInput {
             app_type: Some("foreground".into()),
@@ -669,7 +684,7 @@ mod tests {
     fn a_new_app_starts_in_development_private_and_unshared() {
         let org = OrgId::new();
         let dev = UserId::new();
-        let app = validate_registration(&valid())
+        let app = validate_registration(&valid(), ServerUrlRule::HttpsOnly)
             .unwrap()
             .into_app(org, dev, noon());
         assert_eq!(app.app_store_status, AppStoreStatus::Development);
@@ -686,7 +701,7 @@ mod tests {
             "logoURL": "https://a.example.com/l.png", "webviewURL": "", "appType": "standard"
         }))
         .unwrap();
-        let app = validate_registration(&input).unwrap();
+        let app = validate_registration(&input, ServerUrlRule::HttpsOnly).unwrap();
         assert_eq!(app.app_type, AppType::Standard);
         assert!(app.permissions.is_empty());
     }
@@ -698,7 +713,7 @@ mod tests {
             "permissions": [{"type": "CAMERA"}]
         }))
         .unwrap();
-        let update = validate_update(&input).unwrap();
+        let update = validate_update(&input, ServerUrlRule::HttpsOnly).unwrap();
         assert_eq!(
             update,
             AppUpdate {
@@ -717,7 +732,7 @@ mod tests {
             app_type: Some("x".into()),
             ..UpdateInput::default()
         };
-        let errors = validate_update(&input).unwrap_err();
+        let errors = validate_update(&input, ServerUrlRule::HttpsOnly).unwrap_err();
         assert_eq!(errors["name"], NAME_REQUIRED);
         assert_eq!(errors["publicUrl"], SERVER_URL_REQUIRED);
         assert_eq!(errors["logoURL"], INVALID_URL);
@@ -726,17 +741,20 @@ mod tests {
 
     #[test]
     fn an_update_changes_only_the_given_fields_and_an_empty_webview_clears_it() {
-        let mut app = validate_registration(&valid())
+        let mut app = validate_registration(&valid(), ServerUrlRule::HttpsOnly)
             .unwrap()
             .into_app(OrgId::new(), UserId::new(), noon());
         app.webview_url = Some("https://view.example.com".into());
         app.app_store_status = AppStoreStatus::Published;
         let later = noon() + chrono::Duration::hours(1);
-        let update = validate_update(&UpdateInput {
-            description: Some(" Better notes ".into()),
-            webview_url: Some(String::new()),
-            ..UpdateInput::default()
-        })
+        let update = validate_update(
+            &UpdateInput {
+                description: Some(" Better notes ".into()),
+                webview_url: Some(String::new()),
+                ..UpdateInput::default()
+            },
+            ServerUrlRule::HttpsOnly,
+        )
         .unwrap();
         let next = update.apply_to(&app, later);
         assert_eq!(next.description, "Better notes");

@@ -16,4 +16,4 @@ pub use error::RepoError;
 pub use fields::FieldErrors;
 pub use ids::{ImageId, InviteId, OrgId, UserId};
 pub use secrets::SecretGenerator;
-pub use url::{PublicUrl, UrlError, normalise_url};
+pub use url::{PublicUrl, ServerUrlRule, UrlError, normalise_server_url, normalise_url};

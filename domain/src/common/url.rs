@@ -42,6 +42,53 @@ pub fn normalise_url(input: &str) -> String {
     )
 }
 
+/// Whether a server URL typed as `http://` on a loopback host keeps its scheme. The specification upgrades
+/// every `http://` to `https://`; a portal run for local development (`PORTAL_ALLOW_PRIVATE_TARGETS`) keeps
+/// `http://localhost…`, `http://127.x.y.z…` and `http://[::1]…` as typed, so that an app server on the
+/// developer's own machine can be registered and monitored. Nothing else changes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ServerUrlRule {
+    /// The specification's normalisation: always `https://`.
+    #[default]
+    HttpsOnly,
+    /// A loopback `http://` URL is kept; every other URL is normalised as by [`ServerUrlRule::HttpsOnly`].
+    KeepLoopbackHttp,
+}
+
+/// [`normalise_url`] under `rule`: with [`ServerUrlRule::KeepLoopbackHttp`], a value typed with `http://`
+/// whose host is `localhost`, in `127.0.0.0/8` or `[::1]` keeps `http://` (in lower case) and loses its
+/// trailing slashes; everything else is normalised as the specification says. Idempotent and total.
+#[must_use]
+pub fn normalise_server_url(input: &str, rule: ServerUrlRule) -> String {
+    if rule == ServerUrlRule::KeepLoopbackHttp {
+        let trimmed = trim_blank(input);
+        if let Some(rest) = strip_scheme(trimmed, "http://") {
+            let kept = format!(
+                "http://{}",
+                rest.trim_end_matches(|c: char| c == '/' || is_blank(c))
+            );
+            if is_loopback_http(&kept) {
+                return kept;
+            }
+        }
+    }
+    normalise_url(input)
+}
+
+/// Whether `value` is an `http://` URL whose host is `localhost`, in `127.0.0.0/8` or `::1`.
+fn is_loopback_http(value: &str) -> bool {
+    let Ok(parsed) = url::Url::parse(value) else {
+        return false;
+    };
+    parsed.scheme() == "http"
+        && match parsed.host() {
+            Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+            Some(url::Host::Ipv4(address)) => address.is_loopback(),
+            Some(url::Host::Ipv6(address)) => address.is_loopback(),
+            None => false,
+        }
+}
+
 /// Characters that show nothing: controls (`Cc`) and Unicode's `Default_Ignorable_Code_Point` set (zero-
 /// width space and joiners, direction marks, soft hyphen, variation selectors, the byte-order mark…). The
 /// URL parser silently drops some of them from a host, so `exa\u{200b}mple.com` would be stored with a
@@ -71,10 +118,10 @@ pub fn is_invisible(c: char) -> bool {
         )
 }
 
-/// The authority (`host[:port]`, with any `user:pass@`) of a normalised `https://` URL as typed: the text
-/// after the scheme up to the first `/`, `?`, `#` or backslash (which the URL parser reads as a slash).
-fn authority(normalised: &str) -> &str {
-    let rest = &normalised["https://".len()..];
+/// The authority (`host[:port]`, with any `user:pass@`) of a normalised URL as typed: the text after the
+/// scheme up to the first `/`, `?`, `#` or backslash (which the URL parser reads as a slash).
+fn authority(after_scheme: &str) -> &str {
+    let rest = after_scheme;
     let end = rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len());
     &rest[..end]
 }
@@ -132,21 +179,36 @@ impl PublicUrl {
     /// `host[:port]` (credentials, an empty authority, an empty or non-numeric port), or is not an
     /// absolute URL with a host. The browser checks the same (`tests/vectors/url_normalisation.json`).
     pub fn parse(input: &str) -> Result<Self, UrlError> {
-        let normalised = normalise_url(input);
+        Self::parse_server(input, ServerUrlRule::HttpsOnly)
+    }
+
+    /// [`PublicUrl::parse`] under `rule`: with [`ServerUrlRule::KeepLoopbackHttp`] a loopback `http://` URL
+    /// is kept as typed (see [`normalise_server_url`]); the other checks are the same.
+    ///
+    /// # Errors
+    /// As [`PublicUrl::parse`].
+    pub fn parse_server(input: &str, rule: ServerUrlRule) -> Result<Self, UrlError> {
+        let normalised = normalise_server_url(input, rule);
         if normalised.is_empty() {
             return Err(UrlError::Empty);
         }
-        let after_scheme = &normalised["https://".len()..];
+        let (scheme, after_scheme) = normalised.split_once("://").unwrap_or(("", &normalised));
         if normalised.chars().count() > MAX_URL_LEN
             || normalised.chars().any(|c| is_blank(c) || is_invisible(c))
             || after_scheme.contains("://")
-            || !is_plain_authority(authority(&normalised))
+            || !is_plain_authority(authority(after_scheme))
         {
             return Err(UrlError::Invalid);
         }
         let parsed = url::Url::parse(&normalised).map_err(|_| UrlError::Invalid)?;
+        let scheme_allowed = match scheme {
+            "https" => parsed.scheme() == "https",
+            // Only normalise_server_url keeps `http`, and only for a loopback host.
+            "http" => is_loopback_http(&normalised),
+            _ => false,
+        };
         match parsed.host_str() {
-            Some(host) if !host.is_empty() && parsed.scheme() == "https" => Ok(Self(normalised)),
+            Some(host) if !host.is_empty() && scheme_allowed => Ok(Self(normalised)),
             _ => Err(UrlError::Invalid),
         }
     }
@@ -198,6 +260,65 @@ impl From<PublicUrl> for String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_loopback_http_url_is_kept_only_for_local_development() {
+        let keep = ServerUrlRule::KeepLoopbackHttp;
+        for (typed, kept) in [
+            ("http://localhost:3000/", "http://localhost:3000"),
+            (" HTTP://LocalHost:3000 ", "http://LocalHost:3000"),
+            ("http://127.0.0.1:3000/app//", "http://127.0.0.1:3000/app"),
+            ("http://127.8.9.10", "http://127.8.9.10"),
+            ("http://[::1]:3000", "http://[::1]:3000"),
+        ] {
+            assert_eq!(normalise_server_url(typed, keep), kept, "{typed}");
+            assert_eq!(
+                PublicUrl::parse_server(typed, keep).unwrap().as_str(),
+                kept,
+                "{typed}"
+            );
+            assert_eq!(
+                PublicUrl::parse_server(typed, ServerUrlRule::HttpsOnly)
+                    .unwrap()
+                    .as_str(),
+                kept.replacen("http://", "https://", 1),
+                "{typed}"
+            );
+        }
+    }
+
+    #[test]
+    fn hosts_that_only_look_local_are_upgraded_to_https() {
+        let keep = ServerUrlRule::KeepLoopbackHttp;
+        for (typed, upgraded) in [
+            ("http://localhost.example.com", "https://localhost.example.com"),
+            ("http://127.0.0.1.example.com", "https://127.0.0.1.example.com"),
+            ("http://10.0.0.5:3000", "https://10.0.0.5:3000"),
+            ("http://192.168.1.2", "https://192.168.1.2"),
+            ("localhost:3000", "https://localhost:3000"),
+            ("https://localhost:3000", "https://localhost:3000"),
+        ] {
+            assert_eq!(normalise_server_url(typed, keep), upgraded, "{typed}");
+        }
+    }
+
+    #[test]
+    fn a_kept_loopback_url_passes_the_same_checks() {
+        let keep = ServerUrlRule::KeepLoopbackHttp;
+        for bad in [
+            "http://user:pass@localhost:3000",
+            "http://localhost:",
+            "http://localhost:30a0",
+            "http://local\u{200b}host:3000",
+            "http://localhost:3000/a b",
+        ] {
+            assert_eq!(
+                PublicUrl::parse_server(bad, keep),
+                Err(UrlError::Invalid),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn white_space_is_trimmed() {
@@ -355,6 +476,12 @@ mod tests {
         fn normalising_is_idempotent(input in "\\PC{0,40}") {
             let once = normalise_url(&input);
             prop_assert_eq!(normalise_url(&once), once.clone());
+        }
+
+        #[test]
+        fn local_normalising_is_idempotent(input in "(http://(localhost|127\\.0\\.0\\.1|\\[::1\\])(:[0-9]{1,5})?)?\\PC{0,20}") {
+            let once = normalise_server_url(&input, ServerUrlRule::KeepLoopbackHttp);
+            prop_assert_eq!(normalise_server_url(&once, ServerUrlRule::KeepLoopbackHttp), once);
         }
 
         #[test]

@@ -1445,6 +1445,12 @@ export interface components {
       /** @description Sign-in providers configured on this server (`google`, `apple`, `github`, `azure`). */
       providers: string[];
       identity: components['schemas']['IdentityConfig'];
+      /**
+       * @description Whether a server URL typed as `http://` on a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`) is
+       *     kept as typed instead of being upgraded to `https://`: on for local development
+       *     (`PORTAL_ALLOW_PRIVATE_TARGETS`), off otherwise.
+       */
+      keepLoopbackHttp: boolean;
     };
     /** @description `POST /api/dev/apps/register`'s body (documentation; the server reads it leniently and validates it). */
     RegisterRequest: {

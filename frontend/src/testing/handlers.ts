@@ -14,6 +14,7 @@ export const testPublicConfig: PublicConfig = {
     authUrl: 'http://localhost:3000/auth/v1',
     anonKey: 'test-anon-key',
   },
+  keepLoopbackHttp: false,
 };
 
 export const handlers = [

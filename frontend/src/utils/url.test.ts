@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkPublicUrl, normaliseUrl, trimBlank } from './url';
+import { checkPublicUrl, checkServerUrl, normaliseServerUrl, normaliseUrl, trimBlank } from './url';
 
 interface Vector {
   input: string;
@@ -17,6 +17,19 @@ const files = import.meta.glob<{ cases: Vector[] }>(
   },
 );
 const vectors = Object.values(files)[0]?.cases ?? [];
+
+interface LocalVector {
+  input: string;
+  local: string;
+  standard: string;
+  result: 'valid' | 'invalid' | 'empty';
+}
+
+const localFiles = import.meta.glob<{ cases: LocalVector[] }>(
+  '../../../tests/vectors/server_url_local.json',
+  { eager: true, import: 'default' },
+);
+const localVectors = Object.values(localFiles)[0]?.cases ?? [];
 
 describe('normaliseUrl', () => {
   it('has the shared vectors to run', () => {
@@ -49,6 +62,36 @@ describe('checkPublicUrl', () => {
     expect(checkPublicUrl(host + 'a'.repeat(2049 - host.length))).toEqual({
       ok: false,
       problem: 'invalid',
+    });
+  });
+});
+
+describe('normaliseServerUrl and checkServerUrl (local development)', () => {
+  it('has the shared vectors to run', () => {
+    expect(localVectors.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(localVectors)('keeps or upgrades $input', ({ input, local, standard, result }) => {
+    expect(normaliseServerUrl(input, true)).toBe(local);
+    expect(normaliseServerUrl(local, true)).toBe(local);
+    expect(normaliseServerUrl(input, false)).toBe(standard);
+    expect(normaliseServerUrl(input)).toBe(standard);
+    const check = checkServerUrl(input, true);
+    if (result === 'valid') {
+      expect(check).toEqual({ ok: true, value: local });
+    } else {
+      expect(check).toEqual({ ok: false, problem: result });
+    }
+  });
+
+  it('never keeps http:// without the local rule', () => {
+    expect(checkServerUrl('http://localhost:3000')).toEqual({
+      ok: true,
+      value: 'https://localhost:3000',
+    });
+    expect(checkPublicUrl('http://localhost:3000')).toEqual({
+      ok: true,
+      value: 'https://localhost:3000',
     });
   });
 });

@@ -71,6 +71,38 @@ export function normaliseUrl(input: string): string {
   return `https://${rest.replace(TRAILING_SLASHES_AND_BLANK, '')}`;
 }
 
+/** Whether a WHATWG host name is `localhost`, in `127.0.0.0/8` or `[::1]` (the parser writes IPv4 dotted). */
+function isLoopbackHostname(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/u.test(hostname);
+}
+
+/** `trimmed`, typed as `http://` on a loopback host, with `http://` kept and its trailing slashes removed. */
+function keptLoopbackHttp(trimmed: string): string | null {
+  const scheme = /^http:\/\//i.exec(trimmed);
+  if (!scheme) return null;
+  const kept = `http://${trimmed.slice(scheme[0].length).replace(TRAILING_SLASHES_AND_BLANK, '')}`;
+  try {
+    const url = new URL(kept);
+    return url.protocol === 'http:' && isLoopbackHostname(url.hostname) ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A server URL normalised: as `normaliseUrl`, except that on a portal run for local development
+ * (`keepLoopbackHttp`, from `GET /api/public-config`) a URL typed as `http://` on `localhost`,
+ * `127.0.0.0/8` or `[::1]` keeps its `http://`, so that an app server on the developer's machine can be
+ * registered. The server applies the same rule.
+ */
+export function normaliseServerUrl(input: string, keepLoopbackHttp = false): string {
+  if (keepLoopbackHttp) {
+    const kept = keptLoopbackHttp(trimBlank(input));
+    if (kept !== null) return kept;
+  }
+  return normaliseUrl(input);
+}
+
 /**
  * Whether the authority typed after `https://` (up to `/`, `?`, `#` or a backslash) is a plain `host` or
  * `host:port`: not empty (`https:////example.com`), no credentials (`user:pass@`), and a port of digits
@@ -94,15 +126,26 @@ export type UrlCheck = { ok: true; value: string } | { ok: false; problem: 'empt
  * or non-numeric port. `empty` is for the field to report as required (or to clear an optional URL).
  */
 export function checkPublicUrl(input: string): UrlCheck {
-  const value = normaliseUrl(input);
+  return checkNormalisedUrl(normaliseUrl(input));
+}
+
+/** `checkPublicUrl` for the server URL, which keeps a loopback `http://` URL when `keepLoopbackHttp`. */
+export function checkServerUrl(input: string, keepLoopbackHttp = false): UrlCheck {
+  return checkNormalisedUrl(normaliseServerUrl(input, keepLoopbackHttp));
+}
+
+function checkNormalisedUrl(value: string): UrlCheck {
   if (value === '') return { ok: false, problem: 'empty' };
-  const rest = value.slice('https://'.length);
+  const scheme = value.startsWith('http://') ? 'http://' : 'https://';
+  const rest = value.slice(scheme.length);
   if (hasBadCharacters(value) || rest.includes('://') || !isPlainAuthority(rest)) {
     return { ok: false, problem: 'invalid' };
   }
   try {
     const url = new URL(value);
-    if (url.protocol === 'https:' && url.hostname !== '') return { ok: true, value };
+    const allowed =
+      url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHostname(url.hostname));
+    if (allowed && url.hostname !== '') return { ok: true, value };
   } catch {
     // Not a URL: reported below.
   }

@@ -7,6 +7,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   exampleAppUrl: 'https://github.com/Mentra-Community/MentraOS-Cloud-Example-App',
   providers: [],
   identity: { kind: 'builtin', url: '', authUrl: '', anonKey: '' },
+  keepLoopbackHttp: false,
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -53,5 +54,6 @@ export function normalizePublicConfig(raw: unknown): PublicConfig {
           ? identity.anonKey
           : DEFAULT_PUBLIC_CONFIG.identity.anonKey,
     },
+    keepLoopbackHttp: body.keepLoopbackHttp === true,
   };
 }

@@ -11,6 +11,8 @@ import {
 } from '../../../testing/apps';
 import { renderWithProviders } from '../../../testing/render';
 import { server } from '../../../testing/server';
+import { testPublicConfig } from '../../../testing/handlers';
+import { publicConfigApi } from '../../publicConfig';
 import type { UserEvent } from '@testing-library/user-event';
 import { CreateAppPage } from './CreateAppPage';
 import { validateCreateApp, emptyCreateApp, registerBody, serverFieldErrors } from './validation';
@@ -104,6 +106,32 @@ describe('create app', { timeout: 30000 }, () => {
     const field = await screen.findByRole('textbox', { name: /Server URL/ });
     await user.click(field);
     await user.paste('  http://weather.acme.test//  ');
+    await user.tab();
+    expect(field).toHaveValue('https://weather.acme.test');
+  });
+
+  it('keeps a loopback http:// server URL when the portal runs for local development', async () => {
+    server.use(
+      http.get('*/api/public-config', () =>
+        HttpResponse.json({ ...testPublicConfig, keepLoopbackHttp: true }),
+      ),
+    );
+    serveOrgs();
+    const { user, store } = renderCreate();
+    const field = await screen.findByRole('textbox', { name: /Server URL/ });
+    await waitFor(() => {
+      expect(
+        publicConfigApi.endpoints.getPublicConfig.select()(store.getState()).data,
+      ).toMatchObject({ keepLoopbackHttp: true });
+    });
+    await user.click(field);
+    await user.paste('http://localhost:3000/');
+    await user.tab();
+    await waitFor(() => {
+      expect(field).toHaveValue('http://localhost:3000');
+    });
+    await user.clear(field);
+    await user.paste('http://weather.acme.test/');
     await user.tab();
     expect(field).toHaveValue('https://weather.acme.test');
   });

@@ -19,7 +19,8 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { ImageUpload } from '../../../components/ImageUpload';
 import { paths } from '../../../config/paths';
-import { normaliseUrl } from '../../../utils/url';
+import { normaliseServerUrl, normaliseUrl } from '../../../utils/url';
+import { usePublicConfig } from '../../publicConfig';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
 import { useRegisterAppMutation } from '../api';
 import { ApiKeyDialog } from '../dialogs';
@@ -66,6 +67,7 @@ function registerFailure(error: unknown): { banner: string; fields: CreateAppErr
 export function CreateAppPage() {
   const navigate = useNavigate();
   const { current, isLoading: orgLoading } = useCurrentOrg();
+  const { keepLoopbackHttp } = usePublicConfig();
   const [values, setValues] = useState<CreateAppValues>(emptyCreateApp);
   const [errors, setErrors] = useState<CreateAppErrors>({});
   const [banner, setBanner] = useState<string | null>(null);
@@ -101,7 +103,13 @@ export function CreateAppPage() {
     ...text(name),
     type: 'url',
     onBlur: () => {
-      setValues((previous) => ({ ...previous, [name]: normaliseUrl(previous[name]) }));
+      setValues((previous) => ({
+        ...previous,
+        [name]:
+          name === 'publicUrl'
+            ? normaliseServerUrl(previous[name], keepLoopbackHttp)
+            : normaliseUrl(previous[name]),
+      }));
     },
   });
 
@@ -116,11 +124,11 @@ export function CreateAppPage() {
     setBanner(null);
     const normalised = {
       ...values,
-      publicUrl: normaliseUrl(values.publicUrl),
+      publicUrl: normaliseServerUrl(values.publicUrl, keepLoopbackHttp),
       webviewURL: normaliseUrl(values.webviewURL),
     };
     setValues(normalised);
-    const found = validateCreateApp(normalised);
+    const found = validateCreateApp(normalised, keepLoopbackHttp);
     setErrors(found);
     if (Object.values(found).some(Boolean)) {
       focusFirstError();
@@ -131,7 +139,10 @@ export function CreateAppPage() {
       return;
     }
     try {
-      const result = await register({ orgId: current.id, app: registerBody(normalised) }).unwrap();
+      const result = await register({
+        orgId: current.id,
+        app: registerBody(normalised, keepLoopbackHttp),
+      }).unwrap();
       setCreated({
         packageName: result.app.packageName,
         name: result.app.name,

@@ -1,4 +1,10 @@
-import { checkPublicUrl, INVALID_URL, normaliseUrl } from '../../../utils/url';
+import {
+  checkPublicUrl,
+  checkServerUrl,
+  INVALID_URL,
+  normaliseServerUrl,
+  normaliseUrl,
+} from '../../../utils/url';
 import { packageNameError } from '../../../utils/packageName';
 import type { AppType, HardwareRequirement, Permission, RegisterAppRequest } from '../types';
 
@@ -49,9 +55,13 @@ export function isValidUrl(value: string): boolean {
 
 /**
  * The spec §5 checks of the Create App form; URLs are checked as they will be sent (normalised), by the
- * rules the server applies (`utils/url.ts`).
+ * rules the server applies (`utils/url.ts`); `keepLoopbackHttp` is the server's local-development rule for
+ * the server URL (`GET /api/public-config`).
  */
-export function validateCreateApp(values: CreateAppValues): CreateAppErrors {
+export function validateCreateApp(
+  values: CreateAppValues,
+  keepLoopbackHttp = false,
+): CreateAppErrors {
   const errors: CreateAppErrors = {};
   const pkg = packageNameError(values.packageName);
   if (pkg) errors.packageName = pkg;
@@ -60,7 +70,7 @@ export function validateCreateApp(values: CreateAppValues): CreateAppErrors {
   if (values.onboardingInstructions.length > MAX_ONBOARDING_LENGTH) {
     errors.onboardingInstructions = `Onboarding instructions must be ${MAX_ONBOARDING_LENGTH} characters or fewer`;
   }
-  const publicUrl = checkPublicUrl(values.publicUrl);
+  const publicUrl = checkServerUrl(values.publicUrl, keepLoopbackHttp);
   if (!publicUrl.ok) {
     errors.publicUrl = publicUrl.problem === 'empty' ? 'Server URL is required' : INVALID_URL;
   }
@@ -71,14 +81,17 @@ export function validateCreateApp(values: CreateAppValues): CreateAppErrors {
 }
 
 /** The register body for valid values. */
-export function registerBody(values: CreateAppValues): RegisterAppRequest {
+export function registerBody(
+  values: CreateAppValues,
+  keepLoopbackHttp = false,
+): RegisterAppRequest {
   const webview = normaliseUrl(values.webviewURL);
   return {
     packageName: values.packageName.trim(),
     name: values.name.trim(),
     description: values.description.trim(),
     onboardingInstructions: values.onboardingInstructions.trim(),
-    publicUrl: normaliseUrl(values.publicUrl),
+    publicUrl: normaliseServerUrl(values.publicUrl, keepLoopbackHttp),
     logoURL: values.logoURL.trim(),
     webviewURL: webview || null,
     appType: values.appType,

@@ -26,7 +26,8 @@ import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { useAppDispatch } from '../../../app/store';
 import { ImageUpload } from '../../../components/ImageUpload';
 import { paths } from '../../../config/paths';
-import { normaliseUrl } from '../../../utils/url';
+import { normaliseServerUrl, normaliseUrl } from '../../../utils/url';
+import { usePublicConfig } from '../../publicConfig';
 import { noticeShown } from '../../auth/authSlice';
 import type { Organization } from '../../orgs/types';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
@@ -226,6 +227,7 @@ interface FormProps {
 }
 
 function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
+  const { keepLoopbackHttp } = usePublicConfig();
   const [values, setValues] = useState<EditAppValues>(() => valuesOf(app));
   const [errors, setErrors] = useState<EditAppErrors>({});
   const [banner, setBanner] = useState<{ severity: 'success' | 'error'; text: string } | null>(
@@ -285,7 +287,13 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
     ...text(name),
     type: 'url',
     onBlur: () => {
-      setValues((previous) => ({ ...previous, [name]: normaliseUrl(previous[name]) }));
+      setValues((previous) => ({
+        ...previous,
+        [name]:
+          name === 'publicUrl'
+            ? normaliseServerUrl(previous[name], keepLoopbackHttp)
+            : normaliseUrl(previous[name]),
+      }));
     },
   });
 
@@ -298,7 +306,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
   const save = async (form: EditAppValues) => {
     setBanner(null);
     try {
-      await update({ ...ref, change: updateBody(form) }).unwrap();
+      await update({ ...ref, change: updateBody(form, keepLoopbackHttp) }).unwrap();
       if (permissionsChanged(app.permissions, form.permissions)) {
         await patchPermissions({ ...ref, permissions: form.permissions }).unwrap();
       }
@@ -314,9 +322,9 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
 
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const form = normalised(values);
+    const form = normalised(values, keepLoopbackHttp);
     setValues(form);
-    const found = validateEditApp(form);
+    const found = validateEditApp(form, keepLoopbackHttp);
     setErrors(found);
     if (Object.keys(found).length > 0) {
       setBanner({ severity: 'error', text: 'Please correct the highlighted fields.' });
@@ -627,7 +635,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
             color="error"
             onClick={() => {
               setConfirmAdded(null);
-              void save(normalised(values));
+              void save(normalised(values, keepLoopbackHttp));
             }}
           >
             Save and Resubmit

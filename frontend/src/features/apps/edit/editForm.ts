@@ -2,7 +2,13 @@
  * The Edit App form: its values, the checks before saving (spec §5, and the settings and tools rules of
  * every write), the update body, and the server's field errors mapped onto the form.
  */
-import { checkPublicUrl, INVALID_URL, normaliseUrl } from '../../../utils/url';
+import {
+  checkPublicUrl,
+  checkServerUrl,
+  INVALID_URL,
+  normaliseServerUrl,
+  normaliseUrl,
+} from '../../../utils/url';
 import { validateSettings, validateTools } from '../config/validate';
 import { MAX_ONBOARDING_LENGTH } from '../create/validation';
 import type {
@@ -56,17 +62,20 @@ export function valuesOf(app: App): EditAppValues {
   };
 }
 
-/** The values with both URLs normalised (on save, spec §5). */
-export function normalised(values: EditAppValues): EditAppValues {
+/**
+ * The values with both URLs normalised (on save, spec §5); `keepLoopbackHttp` is the server's
+ * local-development rule for the server URL (`GET /api/public-config`).
+ */
+export function normalised(values: EditAppValues, keepLoopbackHttp = false): EditAppValues {
   return {
     ...values,
-    publicUrl: normaliseUrl(values.publicUrl),
+    publicUrl: normaliseServerUrl(values.publicUrl, keepLoopbackHttp),
     webviewURL: normaliseUrl(values.webviewURL),
   };
 }
 
 /** Every problem the browser can see before saving; empty when the form may be sent. */
-export function validateEditApp(values: EditAppValues): EditAppErrors {
+export function validateEditApp(values: EditAppValues, keepLoopbackHttp = false): EditAppErrors {
   const errors: EditAppErrors = {};
   if (!values.name.trim()) errors.name = 'Display name is required';
   if (!values.description.trim()) errors.description = 'Description is required';
@@ -74,7 +83,7 @@ export function validateEditApp(values: EditAppValues): EditAppErrors {
     errors.onboardingInstructions = `Onboarding instructions must be ${String(MAX_ONBOARDING_LENGTH)} characters or fewer`;
   }
   // URLs are checked as they will be sent (normalised), by the rules the server applies.
-  const publicUrl = checkPublicUrl(values.publicUrl);
+  const publicUrl = checkServerUrl(values.publicUrl, keepLoopbackHttp);
   if (!publicUrl.ok) {
     errors.publicUrl = publicUrl.problem === 'empty' ? 'Server URL is required' : INVALID_URL;
   }
@@ -91,12 +100,12 @@ export function validateEditApp(values: EditAppValues): EditAppErrors {
  * The `PUT` body (only the fields the server writes). The webview URL is always sent as text: the server
  * reads `null` as "unchanged" and an empty string as "cleared".
  */
-export function updateBody(values: EditAppValues): UpdateAppRequest {
+export function updateBody(values: EditAppValues, keepLoopbackHttp = false): UpdateAppRequest {
   return {
     name: values.name.trim(),
     description: values.description.trim(),
     onboardingInstructions: values.onboardingInstructions.trim(),
-    publicUrl: normaliseUrl(values.publicUrl),
+    publicUrl: normaliseServerUrl(values.publicUrl, keepLoopbackHttp),
     logoURL: values.logoURL.trim(),
     webviewURL: normaliseUrl(values.webviewURL),
     appType: values.appType,
