@@ -20,6 +20,7 @@ import { useAppDispatch } from '../../../app/store';
 import { paths } from '../../../config/paths';
 import { noticeShown } from '../../auth/authSlice';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
+import { usePublicConfig } from '../../publicConfig';
 import { useCheckAppHealthQuery, usePublishAppMutation } from '../api';
 import { HealthCheckItem } from './HealthCheckItem';
 import type { App } from '../types';
@@ -63,7 +64,8 @@ function PublishDialogBody({ onClose, orgId, app, onPublished }: PublishDialogPr
   const [failure, setFailure] = useState<string | null>(null);
   const [profileRefused, setProfileRefused] = useState(false);
 
-  const checklist = publishChecklist(app, org);
+  const { keepLoopbackHttp } = usePublicConfig();
+  const checklist = publishChecklist(app, org, keepLoopbackHttp);
   const profileMissing =
     profileRefused || checklist.some((item) => item.id === 'profile' && !item.ok);
   const ready = checklist.every((item) => item.ok) && !profileRefused;

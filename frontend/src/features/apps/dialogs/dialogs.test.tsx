@@ -433,4 +433,19 @@ describe('dialog rules', () => {
       ).every((item) => item.ok),
     ).toBe(true);
   });
+
+  it('accepts a loopback http:// server only on a portal run for local development', () => {
+    const org = { name: 'Acme', profile: { contactEmail: 'a@b.co' } };
+    const local = { publicUrl: 'http://localhost:3000', logoURL: 'https://x.test/l.png' };
+    expect(publishChecklist(local, org)[0]).toMatchObject({
+      ok: false,
+      label: 'Server URL uses HTTPS',
+    });
+    expect(publishChecklist(local, org, true)[0]).toMatchObject({
+      ok: true,
+      label: 'Server URL on this machine (local development)',
+    });
+    const remote = { publicUrl: 'http://x.test', logoURL: 'https://x.test/l.png' };
+    expect(publishChecklist(remote, org, true)[0]?.ok).toBe(false);
+  });
 });

@@ -1,3 +1,4 @@
+import { checkServerUrl } from '../../../utils/url';
 import type { App } from '../types';
 
 export const PROFILE_INCOMPLETE_MESSAGE =
@@ -17,16 +18,24 @@ export interface PublishingOrg {
   profile: { contactEmail?: string | null };
 }
 
-/** What must hold before an app can be submitted (PRODUCT.md §9): HTTPS server, a logo, a complete profile. */
+/**
+ * What must hold before an app can be submitted (PRODUCT.md §9): HTTPS server, a logo, a complete profile.
+ * On a portal run for local development (`keepLoopbackHttp`) a loopback `http://` server URL also passes,
+ * so that an app server on the developer's machine can be submitted and monitored.
+ */
 export function publishChecklist(
   app: Pick<App, 'publicUrl' | 'logoURL'>,
   org: PublishingOrg | null,
+  keepLoopbackHttp = false,
 ): ChecklistItem[] {
+  const url = app.publicUrl.trim();
+  const check = checkServerUrl(url, keepLoopbackHttp);
+  const local = check.ok && check.value.startsWith('http://');
   return [
     {
       id: 'https',
-      label: 'Server URL uses HTTPS',
-      ok: /^https:\/\/[^/\s]+/i.test(app.publicUrl.trim()),
+      label: local ? 'Server URL on this machine (local development)' : 'Server URL uses HTTPS',
+      ok: local || /^https:\/\/[^/\s]+/i.test(url),
       hint: 'Set an https:// server URL on the edit page.',
     },
     {
