@@ -1,26 +1,31 @@
-// Uptime journey in a real Chromium against a real portal whose monitor runs every 2 seconds (spec §2 App
-// Status and app detail, PRODUCT.md §5): an app whose server answers `/health` healthy reads Online and
-// today's UTC day bar fills; Check now pings it live; its server stops and it turns Offline, with the
-// failed checks in today's Problems list; an accessibility scan of both tabs.
+// Uptime journey in a real Chromium against a real portal run for local development (PRODUCT.md §5), whose
+// monitor runs every 2 seconds: the app's server is a real `@mentra/sdk` AppServer on this machine,
+// registered as `http://localhost:<port>` (kept as typed on such a portal); its publish dialog shows the
+// live health check passing; once approved it reads Online on App Status and today's UTC day bar fills
+// (spec §2 App Status and app detail); Check now pings it live; its server stops and it turns Offline, with
+// the failed checks in today's Problems list, and the organization's contact gets the outage e-mail after
+// five failed checks. An accessibility scan of both tabs.
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { after, before, describe, test } from "node:test";
+
+import { AppServer } from "@mentra/sdk";
 
 import {
   freePort,
   launchBrowser,
   saveLogs,
   screenshot,
-  sqliteRun,
   startPortal,
   startSmtp,
 } from "../support/harness.mjs";
 import {
   expectNoSeriousA11yViolations,
+  productCall,
   signUp as signUpIn,
 } from "../support/journey.mjs";
 
 const ADMIN = "ada@example.com";
+const CONTACT = "ops@healthglass.test";
 const PACKAGE = "com.example.healthglass";
 const APP_NAME = "Health Glass";
 
@@ -28,32 +33,40 @@ let smtp;
 let portal;
 let browser;
 let health;
+/** The SDK server's URL, kept after it stops. */
+let healthUrl;
 
-/** A tiny app server: `/health` answers `{"status":"healthy"}`, as an `@mentra/sdk` AppServer does. */
-async function startHealthServer() {
+/**
+ * The SDK's own AppServer (its Express app, with the `/health` route the SDK defines) listening on loopback.
+ * `start()` is not called: besides listening it asks the SDK's cloud for the latest version, and these
+ * tests reach nothing beyond this machine.
+ */
+async function startSdkAppServer() {
   const port = await freePort();
-  const server = createServer((request, response) => {
-    if (request.url === "/health") {
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ status: "healthy" }));
-    } else {
-      response.writeHead(404).end();
-    }
+  const sdk = new AppServer({
+    packageName: PACKAGE,
+    apiKey: "local-development-key",
+    port,
   });
-  await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
+  const listener = await new Promise((ok, fail) => {
+    const server = sdk
+      .getExpressApp()
+      .listen(port, "127.0.0.1", () => ok(server));
+    server.once("error", fail);
+  });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://localhost:${port}`,
     stop: () =>
       new Promise((ok) => {
-        server.closeAllConnections();
-        server.close(ok);
+        listener.closeAllConnections();
+        listener.close(ok);
       }),
   };
 }
 
 before(async () => {
   smtp = await startSmtp();
-  health = await startHealthServer();
+  health = await startSdkAppServer();
   portal = await startPortal({
     SMTP_URL: smtp.url,
     PORTAL_ADMIN_EMAILS: ADMIN,
@@ -73,20 +86,70 @@ after(async () => {
 
 const signUp = (page, email) => signUpIn(page, { portal, smtp }, email);
 
-/** Registers the app as SUBMITTED in the admin's organization, straight in the database (as the admin journey does). */
-function insertSubmittedApp(publicUrl) {
-  const now = Date.now();
-  const changed = sqliteRun(
-    portal.databasePath,
-    `INSERT INTO apps (package_name, org_id, developer_id, name, description, onboarding_instructions,
-       public_url, logo_url, webview_url, is_public, app_store_status, app_type, created_at, updated_at,
-       tools, settings, hardware_requirements, permissions, shared_with_organization, shared_with_emails)
-     SELECT ?, m.org_id, m.user_id, ?, 'Health on your glasses', '', ?, '', NULL, 0, 'SUBMITTED',
-       'standard', ?, ?, '[]', '[]', '[]', '[]', 0, '[]'
-     FROM org_members m JOIN accounts a ON a.id = m.user_id WHERE a.email = ? LIMIT 1`,
-    [PACKAGE, APP_NAME, publicUrl, now, now, ADMIN],
+/**
+ * Registers the app in the admin's own organization through the product API, with the SDK server's
+ * `http://localhost` URL, which a portal run for local development keeps as typed; answers the organization.
+ */
+async function registerLocalApp(page) {
+  const orgs = await productCall(page, "GET", "/api/orgs");
+  const org = orgs.body.data[0];
+  const profile = await productCall(page, "PUT", `/api/orgs/${org.id}`, {
+    name: "Health Works",
+    profile: { contactEmail: CONTACT },
+  });
+  assert.equal(profile.status, 200, JSON.stringify(profile.body));
+  const registered = await productCall(
+    page,
+    "POST",
+    "/api/dev/apps/register",
+    {
+      packageName: PACKAGE,
+      name: APP_NAME,
+      description: "Health on your glasses",
+      publicUrl: `${health.url}/`,
+      logoURL: "https://cdn.healthglass.test/logo.png",
+      appType: "standard",
+    },
+    org.id,
   );
-  assert.equal(changed, 1, "the app row is inserted");
+  assert.equal(registered.status, 201, JSON.stringify(registered.body));
+  assert.equal(
+    registered.body.app.publicUrl,
+    health.url,
+    "a loopback http:// server URL is kept as typed",
+  );
+  return org;
+}
+
+/** Submits the app from My Apps: the checklist accepts the local server and the live check passes. */
+async function publishFromMyApps(page) {
+  await page.goto(`${portal.url}/apps`);
+  await page.getByRole("button", { name: `Actions for ${APP_NAME}` }).click();
+  await page.getByRole("menuitem", { name: "Publish to App Store" }).click();
+  const dialog = page.getByRole("dialog", { name: "Publish to App Store" });
+  await dialog
+    .getByText("Server URL on this machine (local development)")
+    .waitFor();
+  await dialog.getByText("Server answers its health check").waitFor();
+  await dialog.getByText(/^Answered in \d+ ms$/).waitFor();
+  await screenshot(page, "uptime-publish-live-check");
+  await dialog.getByRole("button", { name: "Submit for Review" }).click();
+  await page.getByText("App submitted for publication!").waitFor();
+}
+
+/** Approves it from the App Submissions tab (a self-review: the admin is in the app's organization). */
+async function approve(page) {
+  await page.goto(`${portal.url}/admin`);
+  await page.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
+  await page.getByRole("tab", { name: "App Submissions" }).click();
+  await page
+    .getByRole("table", { name: "App submissions" })
+    .getByRole("button", { name: `Review ${APP_NAME}` })
+    .click();
+  const dialog = page.getByRole("dialog", { name: "Review App Submission" });
+  await dialog.getByText(APP_NAME).first().waitFor();
+  await dialog.getByRole("button", { name: "Approve" }).click();
+  await dialog.waitFor({ state: "detached" });
 }
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
@@ -125,7 +188,9 @@ async function journey(page) {
   await page
     .getByRole("heading", { level: 1, name: "Developer Dashboard" })
     .waitFor();
-  insertSubmittedApp(health.url);
+  await registerLocalApp(page);
+  await publishFromMyApps(page);
+  await approve(page);
 
   await page.goto(`${portal.url}/admin?tab=status`);
   await page.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
@@ -162,12 +227,12 @@ async function journey(page) {
   await tip.waitFor({ state: "hidden" });
   await expectNoSeriousA11yViolations(page, "App Status");
 
-  // The filter filters: the app is SUBMITTED.
-  await page.getByRole("combobox", { name: "Status" }).click();
-  await page.getByRole("option", { name: "Published" }).click();
-  await page.getByText("No apps match your search").waitFor();
+  // The filter filters: the app is PUBLISHED.
   await page.getByRole("combobox", { name: "Status" }).click();
   await page.getByRole("option", { name: "Submitted" }).click();
+  await page.getByText("No apps match your search").waitFor();
+  await page.getByRole("combobox", { name: "Status" }).click();
+  await page.getByRole("option", { name: "Published" }).click();
   await row.waitFor();
 
   // The detail tab.
@@ -195,6 +260,7 @@ async function journey(page) {
   await expectNoSeriousA11yViolations(page, "app detail");
 
   // The app's server stops: the monitor's next checks fail.
+  healthUrl = health.url;
   await health.stop();
   health = null;
   await updateUntil(
@@ -242,6 +308,20 @@ async function journey(page) {
     );
   });
   await screenshot(page, "uptime-status-offline");
+
+  // Five failed checks in a row of a published app: its organization's contact hears of it, once (the
+  // contact's first e-mail was the approval).
+  const outage = await smtp.mailTo(CONTACT, 2);
+  assert.match(outage.subject, new RegExp(`${APP_NAME} is offline$`));
+  assert.ok(
+    outage.message.includes(`${healthUrl}/health`),
+    "the e-mail names the health URL",
+  );
+  await page.waitForTimeout(3000);
+  const outages = smtp
+    .messages()
+    .filter((m) => m.includes(`${APP_NAME} is offline\n`));
+  assert.equal(outages.length, 1, "one outage e-mail a day");
 }
 
 /** The start of a day bar's accessible name: "Nov 24, 2026". */
