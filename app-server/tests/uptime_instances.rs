@@ -6,10 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
-use db_adapter::schema::organizations;
 use db_adapter::testing::fresh;
 use db_adapter::{Backend, Db};
-use diesel::prelude::*;
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -110,18 +108,7 @@ async fn two_instances_on_one_postgres_check_each_app_once_per_interval() {
     let port = health_server(hits.clone());
     let db: Db = test_db.db.clone();
     let org = "00000000-0000-4000-8000-000000000001";
-    {
-        let mut conn = db.connection().unwrap();
-        diesel::insert_into(organizations::table)
-            .values((
-                organizations::id.eq(org),
-                organizations::name.eq("Acme"),
-                organizations::created_at.eq(1_700_000_000_000_i64),
-                organizations::updated_at.eq(1_700_000_000_000_i64),
-            ))
-            .execute(&mut *conn)
-            .unwrap();
-    }
+    db_adapter::testing::insert_org(&db, org, "Acme");
     for n in 0..APPS {
         let status = if n % 2 == 0 { "PUBLISHED" } else { "SUBMITTED" };
         db_adapter::testing::insert_app(

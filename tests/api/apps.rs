@@ -171,15 +171,7 @@ async fn register_read_list_and_delete(backend: Backend) {
 /// answers the public configuration's `keepLoopbackHttp` and the two stored server URLs.
 async fn local_server_urls(env: &[(&str, &str)], public_url: &str, updated: &str) -> (Value, String, String) {
     let app = crate::helpers::spawn_app_with(Backend::Sqlite, env).await;
-    let config: Value = app
-        .client
-        .get(app.url("/api/public-config"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let config = app.get_json("/api/public-config").await;
     let ada = sign_up(&app, "ada@example.com").await;
     let org = create_org(&app, &ada, "Acme").await;
     let mut body = registration(PKG);

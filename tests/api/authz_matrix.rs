@@ -755,15 +755,7 @@ async fn state(app: &TestApp, world: &World, caller: Option<&User>) -> Value {
 
 /// `(METHOD, path)` of every route the served OpenAPI document describes, but [`EXEMPT`].
 async fn documented_routes(app: &TestApp) -> BTreeSet<(String, String)> {
-    let doc: Value = app
-        .client
-        .get(app.url("/api/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let doc = app.get_json("/api/openapi.json").await;
     let mut routes = BTreeSet::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for method in item.as_object().unwrap().keys() {

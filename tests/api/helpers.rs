@@ -22,6 +22,18 @@ impl TestApp {
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.address, path)
     }
+
+    /// The JSON body of an anonymous `GET path`.
+    pub async fn get_json(&self, path: &str) -> serde_json::Value {
+        self.client
+            .get(self.url(path))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
 }
 
 /// A server on a fresh SQLite database (the default).

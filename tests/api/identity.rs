@@ -865,15 +865,7 @@ async fn public_config_names_the_built_in_identity_service() {
         &[("PORTAL_PUBLIC_URL", "https://portal.example.com/")],
     )
     .await;
-    let config: Value = app
-        .client
-        .get(app.url("/api/public-config"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let config = app.get_json("/api/public-config").await;
     assert_eq!(
         config["identity"],
         json!({

@@ -17,15 +17,7 @@ async fn healthz_answers_ok() {
 #[tokio::test]
 async fn public_config_names_the_documentation_and_the_identity_service() {
     let app = spawn_app().await;
-    let body: serde_json::Value = app
-        .client
-        .get(app.url("/api/public-config"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = app.get_json("/api/public-config").await;
     assert_eq!(body["docsUrl"], "https://docs.mentra.glass");
     assert_eq!(body["providers"], serde_json::json!([]));
     assert!(body["identity"]["url"].as_str().unwrap().starts_with("http://"));
@@ -111,14 +103,6 @@ async fn the_server_starts_and_serves_on_postgresql_too() {
     assert_eq!(applied, i64::try_from(migrations).unwrap());
     let response = app.client.get(app.url("/healthz")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
-    let body: serde_json::Value = app
-        .client
-        .get(app.url("/api/public-config"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = app.get_json("/api/public-config").await;
     assert_eq!(body["docsUrl"], "https://docs.mentra.glass");
 }

@@ -132,6 +132,26 @@ fn postgres_schema() -> TestDb {
     TestDb { db, url, cleanup }
 }
 
+/// Inserts an organization row named `name` with the id `id` behind the API's back, for tests that set up
+/// apps with [`insert_app`].
+///
+/// # Panics
+/// When the row cannot be written.
+pub fn insert_org(db: &Db, id: &str, name: &str) {
+    use crate::schema::organizations;
+    use diesel::{ExpressionMethods, RunQueryDsl};
+    let mut conn = db.connection().unwrap_or_else(|e| panic!("connection: {e}"));
+    diesel::insert_into(organizations::table)
+        .values((
+            organizations::id.eq(id),
+            organizations::name.eq(name),
+            organizations::created_at.eq(1_700_000_000_000_i64),
+            organizations::updated_at.eq(1_700_000_000_000_i64),
+        ))
+        .execute(&mut *conn)
+        .unwrap_or_else(|e| panic!("insert organization: {e}"));
+}
+
 /// Inserts a minimal app row behind the API's back, for tests of what reads apps (deleting an
 /// organization, the uptime monitor) before they go through the app API. `store_status` is the stored
 /// spelling (`development`, `SUBMITTED`, `PUBLISHED`…).

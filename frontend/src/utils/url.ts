@@ -71,6 +71,18 @@ export function normaliseUrl(input: string): string {
   return `https://${rest.replace(TRAILING_SLASHES_AND_BLANK, '')}`;
 }
 
+/**
+ * A URL field of the app forms, normalised on blur and before saving: the server URL by
+ * `normaliseServerUrl` (which may keep a loopback `http://`), the webview URL by `normaliseUrl`.
+ */
+export function normaliseAppUrl(
+  field: 'publicUrl' | 'webviewURL',
+  value: string,
+  keepLoopbackHttp: boolean,
+): string {
+  return field === 'publicUrl' ? normaliseServerUrl(value, keepLoopbackHttp) : normaliseUrl(value);
+}
+
 /** Whether a WHATWG host name is `localhost`, in `127.0.0.0/8` or `[::1]` (the parser writes IPv4 dotted). */
 function isLoopbackHostname(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/u.test(hostname);

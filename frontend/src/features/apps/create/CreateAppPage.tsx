@@ -19,7 +19,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { ImageUpload } from '../../../components/ImageUpload';
 import { paths } from '../../../config/paths';
-import { normaliseServerUrl, normaliseUrl } from '../../../utils/url';
+import { normaliseAppUrl } from '../../../utils/url';
 import { usePublicConfig } from '../../publicConfig';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
 import { useRegisterAppMutation } from '../api';
@@ -105,10 +105,7 @@ export function CreateAppPage() {
     onBlur: () => {
       setValues((previous) => ({
         ...previous,
-        [name]:
-          name === 'publicUrl'
-            ? normaliseServerUrl(previous[name], keepLoopbackHttp)
-            : normaliseUrl(previous[name]),
+        [name]: normaliseAppUrl(name, previous[name], keepLoopbackHttp),
       }));
     },
   });
@@ -124,8 +121,8 @@ export function CreateAppPage() {
     setBanner(null);
     const normalised = {
       ...values,
-      publicUrl: normaliseServerUrl(values.publicUrl, keepLoopbackHttp),
-      webviewURL: normaliseUrl(values.webviewURL),
+      publicUrl: normaliseAppUrl('publicUrl', values.publicUrl, keepLoopbackHttp),
+      webviewURL: normaliseAppUrl('webviewURL', values.webviewURL, keepLoopbackHttp),
     };
     setValues(normalised);
     const found = validateCreateApp(normalised, keepLoopbackHttp);

@@ -26,7 +26,7 @@ import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { useAppDispatch } from '../../../app/store';
 import { ImageUpload } from '../../../components/ImageUpload';
 import { paths } from '../../../config/paths';
-import { normaliseServerUrl, normaliseUrl } from '../../../utils/url';
+import { normaliseAppUrl } from '../../../utils/url';
 import { usePublicConfig } from '../../publicConfig';
 import { noticeShown } from '../../auth/authSlice';
 import type { Organization } from '../../orgs/types';
@@ -289,10 +289,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
     onBlur: () => {
       setValues((previous) => ({
         ...previous,
-        [name]:
-          name === 'publicUrl'
-            ? normaliseServerUrl(previous[name], keepLoopbackHttp)
-            : normaliseUrl(previous[name]),
+        [name]: normaliseAppUrl(name, previous[name], keepLoopbackHttp),
       }));
     },
   });
