@@ -421,6 +421,22 @@ async fn publish_history_and_permissions(backend: Backend) {
     .await;
     assert_eq!(status, 400, "{body}");
     pin("permissions_unknown_type", status, &body);
+    // An unknown value of another key is named at that key (a hardware level here, its type is fine).
+    let (status, body) = in_org(
+        &app,
+        Method::PUT,
+        &format!("/api/dev/apps/{PKG}"),
+        &ada,
+        &org,
+        Some(json!({"hardwareRequirements": [{"type": "CAMERA", "level": "SOMETIMES"}]})),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["fields"]["hardwareRequirements[0].level"],
+        "Unknown level \"SOMETIMES\". Use one of: REQUIRED, OPTIONAL.",
+        "{body}"
+    );
     let (status, body) = in_org(
         &app,
         Method::PATCH,

@@ -130,6 +130,37 @@ fn shape_message(error: &serde_json::Error) -> String {
     format!("Invalid value: {text}")
 }
 
+/// When serde refused an entry of a list field for an unknown enum value (a permission `type`, a hardware
+/// `level`…): the key holding it and a message naming it and the values there are
+/// (`Unknown type "LASER". Use one of: MICROPHONE, …`).
+fn unknown_value<'a>(item: &'a Value, error: &serde_json::Error) -> Option<(&'a str, String)> {
+    let text = error.to_string();
+    let rest = text.strip_prefix("unknown variant `")?;
+    let (value, rest) = rest.split_once('`')?;
+    let (key, _) = item
+        .as_object()?
+        .iter()
+        .find(|(_, sent)| sent.as_str() == Some(value))?;
+    // serde lists them as "expected `A`", "expected `A` or `B`" or "expected one of `A`, `B`, `C`".
+    let listed = rest.split_once("expected ").map_or("", |(_, list)| list);
+    let listed = listed.strip_prefix("one of ").unwrap_or(listed);
+    let known: Vec<&str> = listed
+        .split(" at line ")
+        .next()
+        .unwrap_or_default()
+        .split([',', ' '])
+        .filter(|word| *word != "or")
+        .map(|name| name.trim_matches('`'))
+        .filter(|name| !name.is_empty())
+        .collect();
+    let message = if known.is_empty() {
+        format!("Unknown {key} \"{value}\".")
+    } else {
+        format!("Unknown {key} \"{value}\". Use one of: {}.", known.join(", "))
+    };
+    Some((key.as_str(), message))
+}
+
 /// Reads a JSON body into `T` with field errors instead of one parse error: each entry of the listed
 /// array fields is checked on its own (`settings[2]`, `permissions[0].type`), then the body as a whole.
 fn read_body<T: DeserializeOwned>(body: &Value, lists: &[ListCheck]) -> Result<T, ApiError> {
@@ -146,13 +177,10 @@ fn read_body<T: DeserializeOwned>(body: &Value, lists: &[ListCheck]) -> Result<T
             Some(Value::Array(items)) => {
                 for (index, item) in items.iter().enumerate() {
                     if let Err(error) = check(item) {
-                        let at = match item.get("type") {
-                            Some(kind) if error.to_string().contains("variant") && kind.is_string() => {
-                                format!("{name}[{index}].type")
-                            }
-                            _ => format!("{name}[{index}]"),
-                        };
-                        fields.add(at, shape_message(&error));
+                        match unknown_value(item, &error) {
+                            Some((key, text)) => fields.add(format!("{name}[{index}].{key}"), text),
+                            None => fields.add(format!("{name}[{index}]"), shape_message(&error)),
+                        }
                     }
                 }
             }
