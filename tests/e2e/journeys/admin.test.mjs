@@ -60,9 +60,37 @@ after(async () => {
   await smtp?.stop();
 });
 
+/** Registers an app in `orgId` through the apps API and submits it for review, as its developer. */
+async function submitApp(page, orgId, packageName, name, description) {
+  const registered = await call(
+    page,
+    "POST",
+    "/api/dev/apps/register",
+    {
+      packageName,
+      name,
+      description,
+      publicUrl: "https://notes.acme.test",
+      logoURL: "https://cdn.acme.test/notes.png",
+      appType: "standard",
+    },
+    orgId,
+  );
+  assert.equal(registered.status, 201, JSON.stringify(registered.body));
+  const published = await call(
+    page,
+    "POST",
+    `/api/dev/apps/${packageName}/publish`,
+    undefined,
+    orgId,
+  );
+  assert.equal(published.status, 200, JSON.stringify(published.body));
+}
+
 /**
- * A SUBMITTED app of `orgId`, stored as the server's own tests store one (adapter_db::testing::insert_app):
- * the apps API that publishes through the browser is another issue's.
+ * A SUBMITTED app of `orgId` stored without a description, as an app stored before descriptions were
+ * required is (the apps API refuses to write one), so that the review dialog's "No description provided"
+ * shows; written as the server's own tests write one (adapter_db::testing::insert_app).
  */
 function insertSubmittedApp(
   orgId,
@@ -109,9 +137,14 @@ describe("admin panel journeys", () => {
     const org = orgs.body.data[0];
     const developerId = me.body.id ?? me.body.user?.id;
     assert.ok(developerId, `a user id in ${JSON.stringify(me.body)}`);
-    insertSubmittedApp(
+    const profile = await call(dev, "PUT", `/api/orgs/${org.id}`, {
+      name: org.name,
+      profile: { contactEmail: DEVELOPER },
+    });
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    await submitApp(
+      dev,
       org.id,
-      developerId,
       "com.acme.notes",
       "Acme Notes",
       "Notes on your glasses",
@@ -185,12 +218,14 @@ describe("admin panel journeys", () => {
     await dialog.getByText("Notes on your glasses").waitFor();
     // The developer changes the app while the admin looks at it: the decision is refused and the app
     // reloaded (PRODUCT.md §4).
-    const changed = sqliteRun(
-      portal.databasePath,
-      "UPDATE apps SET description = 'Notes, now with reminders', updated_at = updated_at + 1000 WHERE package_name = ?",
-      ["com.acme.notes"],
+    const changed = await call(
+      dev,
+      "PUT",
+      "/api/dev/apps/com.acme.notes",
+      { description: "Notes, now with reminders" },
+      org.id,
     );
-    assert.equal(changed, 1);
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
     await dialog.getByRole("button", { name: "Approve" }).click();
     await dialog.getByText(/The app changed since you opened it/).waitFor();
     await dialog.getByText("Notes, now with reminders").waitFor();
