@@ -103,7 +103,7 @@ function peakRssBytes(pid) {
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** Starts the health servers; answers their URLs and behaviours, what they served, and how to stop them. */
-async function startFleet(pairs) {
+export async function startFleet(pairs) {
   // Four consecutive ports per address; the first is free on 127.0.0.1, and the fleet's addresses are its own.
   const firstPort = Math.min(await freePort(), 65_000);
   const child = spawn(process.execPath, [join(here, 'fleet.mjs'), String(pairs), String(firstPort)], {
@@ -130,7 +130,7 @@ async function startFleet(pairs) {
 }
 
 /** The monitor over `scale.apps` apps on one database: time until each has been checked once, peak RSS. */
-async function measureMonitor(kind, fleet) {
+export async function measureMonitor(kind, fleet) {
   const db = freshDatabase(kind);
   if (!db) {
     record({
@@ -296,7 +296,7 @@ function bytesPerAppDay(db) {
 }
 
 /** The month view of `scale.monthApps` apps on one database: median response time and bytes per app-day. */
-async function measureMonthView(kind) {
+export async function measureMonthView(kind) {
   const name = `month view for ${scale.monthApps.toLocaleString('en')} apps with a full month of rollups, ${label(kind)}`;
   const db = freshDatabase(kind);
   if (!db) {
@@ -309,6 +309,10 @@ async function measureMonthView(kind) {
     seedMonth(db, scale.monthApps, month);
     portal = await startServer(db.url, { PORTAL_UPTIME_INTERVAL_SECS: '0', RUST_LOG: 'warn' });
     const token = await adminToken(portal.url, db);
+    if (process.env.BENCH_KEEP) {
+      console.log(JSON.stringify({ url: portal.url, token, db: db.url, month }));
+      await sleep(Number(process.env.BENCH_KEEP) * 1000);
+    }
     const call = async () => {
       const started = performance.now();
       const answer = await fetch(
