@@ -6,7 +6,7 @@
 //! sequentially.
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use super::alert::{ALERT_EVERY_HOURS, OFFLINE_CHECKS_BEFORE_ALERT, offline_alert_due, offline_alert_email};
@@ -273,12 +273,8 @@ impl UptimeService {
         };
         let now = outcome.checked_at;
         let mut alert_queued = false;
-        if offline_alert_due(
-            state,
-            now,
-            self.config.offline_threshold,
-            self.config.alert_every,
-        ) && let Some(to) = &app.contact_email
+        if offline_alert_due(state, now, self.config.offline_threshold, self.config.alert_every)
+            && let Some(to) = &app.contact_email
         {
             let email = offline_alert_email(app, to, state, &self.config.public_url);
             alert_queued = self
@@ -363,21 +359,23 @@ impl UptimeService {
     pub async fn month(&self, caller: &Caller, year: i32, month: u32) -> Result<MonthStatus, UptimeError> {
         require_review(caller)?;
         let month = YearMonth::new(year, month)?;
-        let mut rollups: BTreeMap<PackageName, Vec<DailyRollup>> = BTreeMap::new();
+        // Up to 31 rollups per app, in any order: grouped without copying a name per rollup.
+        let mut rollups: HashMap<PackageName, Vec<DailyRollup>> = HashMap::new();
         for rollup in self.repo.all_month_rollups(month).await? {
-            rollups
-                .entry(rollup.package_name.clone())
-                .or_default()
-                .push(rollup);
+            if let Some(days) = rollups.get_mut(&rollup.package_name) {
+                days.push(rollup);
+            } else {
+                rollups.insert(rollup.package_name.clone(), vec![rollup]);
+            }
         }
-        let monitored: BTreeMap<PackageName, MonitoredApp> = self
+        let monitored: HashMap<PackageName, MonitoredApp> = self
             .repo
             .all_monitored_apps()
             .await?
             .into_iter()
             .map(|app| (app.package_name.clone(), app))
             .collect();
-        let latest: BTreeMap<PackageName, (HealthState, DateTime<Utc>)> = self
+        let latest: HashMap<PackageName, (HealthState, DateTime<Utc>)> = self
             .repo
             .all_latest_status()
             .await?

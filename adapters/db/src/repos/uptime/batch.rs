@@ -66,9 +66,7 @@ pub(super) fn record_batch(
     while start < outcomes.len() {
         let mut seen = HashSet::new();
         let mut end = start;
-        while end < outcomes.len()
-            && end - start < CHUNK
-            && seen.insert(outcomes[end].package_name.as_str())
+        while end < outcomes.len() && end - start < CHUNK && seen.insert(outcomes[end].package_name.as_str())
         {
             end += 1;
         }
@@ -266,5 +264,8 @@ fn load_locked(conn: &mut DbConnection, names: &[&str]) -> Result<HashMap<String
         DbConnection::Postgres(c) => query!().for_update().load(c),
     }
     .map_err(backend("reading the uptime state of apps"))?;
-    Ok(rows.into_iter().map(|row| (row.package_name.clone(), row)).collect())
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.package_name.clone(), row))
+        .collect())
 }

@@ -88,8 +88,11 @@ fn load_apps(conn: &mut DbConnection, packages: &[String]) -> Result<Vec<Monitor
                 .map_err(backend("reading monitored apps"))?,
         );
     }
-    let order: std::collections::HashMap<&str, usize> =
-        packages.iter().enumerate().map(|(i, p)| (p.as_str(), i)).collect();
+    let order: std::collections::HashMap<&str, usize> = packages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), i))
+        .collect();
     rows.sort_by_key(|row| order.get(row.0.as_str()).copied().unwrap_or(usize::MAX));
     rows.into_iter().map(monitored_app).collect()
 }
@@ -166,12 +169,16 @@ impl DieselUptimeRepository {
                 let mut query = uptime_daily::table
                     .filter(uptime_daily::day.ge(first))
                     .filter(uptime_daily::day.le(last))
-                    .order((uptime_daily::package_name.asc(), uptime_daily::day.asc()))
                     .select(DailyRow::as_select())
                     .into_boxed();
-                if let Some(package) = package {
-                    query = query.filter(uptime_daily::package_name.eq(package));
-                }
+                // One app's days in order; every app's in the order of the day index, which the covering
+                // index answers without a sort (the month view groups them by app).
+                query = match package {
+                    Some(package) => query
+                        .filter(uptime_daily::package_name.eq(package))
+                        .order((uptime_daily::package_name.asc(), uptime_daily::day.asc())),
+                    None => query.order((uptime_daily::day.asc(), uptime_daily::package_name.asc())),
+                };
                 query
                     .load(conn)
                     .map_err(backend("reading daily uptime rollups"))?
@@ -246,8 +253,11 @@ impl UptimeRepository for DieselUptimeRepository {
                     leased.extend(changed);
                 }
                 // In the order of the scan: the longest-waiting first.
-                let order: std::collections::HashMap<&str, usize> =
-                    candidates.iter().enumerate().map(|(i, p)| (p.as_str(), i)).collect();
+                let order: std::collections::HashMap<&str, usize> = candidates
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.as_str(), i))
+                    .collect();
                 leased.sort_by_key(|p| order.get(p.as_str()).copied().unwrap_or(usize::MAX));
                 load_apps(conn, &leased)
             })
