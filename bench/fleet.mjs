@@ -3,8 +3,8 @@
 //
 //   node bench/fleet.mjs <pairs> <first port> [slow ms]
 //
-// Pair i listens on 127.88.<i / 250>.<i % 250 + 1>:<first port + (i % 4)>... see `pairAddress`. Its behaviour is
-// `behaviourOf(i)`: of every 20 pairs, 16 answer healthy at once, 1 answers healthy after `slow ms` (3 s),
+// Pair i listens on its own address and port (`pairAddress`: four ports per address of 127.88.0.0/16). Its
+// behaviour is `behaviourOf(i)`: of every 20 pairs, 16 answer healthy at once, 1 answers healthy after `slow ms` (3 s),
 // 1 answers 500, 1 answers 200 with JSON that is not a health body, and 1 accepts and never answers. Any path
 // ending in `/health` is answered, so that each app can have its own URL. Prints one JSON line
 // `{"ready":true,"pairs":[{"url","behaviour"},...]}` once every pair listens, then, on each line read from

@@ -124,7 +124,7 @@ pub trait UptimeRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn find_app_by_health_url(&self, url: &str) -> Result<Option<MonitoredApp>, RepoError>;
 
-    /// The rollups of every app for the days of `month` (at most 31 per app).
+    /// The rollups of every app for the days of `month` (at most 31 per app), by day, then by app.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
