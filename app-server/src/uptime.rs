@@ -5,6 +5,11 @@
 //! `PORTAL_UPTIME_CONCURRENCY` at a time, without waiting for a round to end: a slow or silent target holds
 //! one slot for at most the check's time limit and never the others. Apps fall due one interval after their
 //! own last check, so after the first round the checks spread over the interval by themselves.
+//!
+//! The probes do not write: each hands its outcome to one writer task, which records whatever arrived while
+//! it wrote the previous batch in one transaction (up to [`WRITE_BATCH`] checks), so that a database
+//! transaction is shared by hundreds of checks instead of costing one each. When the writer falls behind,
+//! the probes wait with their slots, and the monitor slows to the database's pace.
 
 use db_adapter::Db;
 use db_adapter::repos::DieselUptimeRepository;
@@ -202,7 +207,7 @@ fn raise_open_file_limit(concurrency: usize) {
         return;
     }
     limit.current = limit.maximum;
-    match setrlimit(Resource::Nofile, limit.clone()) {
+    match setrlimit(Resource::Nofile, limit) {
         Ok(()) => tracing::debug!(from = current, to = ?limit.maximum, "uptime: raised the open-file limit"),
         Err(error) => tracing::warn!(%error, current, "uptime: could not raise the open-file limit"),
     }
