@@ -7,7 +7,7 @@
 //! own last check, so after the first round the checks spread over the interval by themselves.
 //!
 //! The probes do not write: each hands its outcome to one writer task, which records whatever arrived while
-//! it wrote the previous batch in one transaction (up to [`WRITE_BATCH`] checks), so that a database
+//! it wrote the previous batch in one transaction (up to `WRITE_BATCH` checks), so that a database
 //! transaction is shared by hundreds of checks instead of costing one each. When the writer falls behind,
 //! the probes wait with their slots, and the monitor slows to the database's pace.
 
