@@ -7,6 +7,9 @@
 // `uptime_monitor` rows), with its peak RSS (VmHWM). The month view: the day rollups of last month for every
 // app, timed as a platform admin (median of several calls), and the bytes the rollup table and its indexes
 // take per app-day.
+//
+// For profiling: BENCH_UPTIME_CONCURRENCY sets PORTAL_UPTIME_CONCURRENCY for the monitor runs, and
+// BENCH_KEEP=<seconds> keeps the month view's server up that long after printing its URL and an admin token.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
