@@ -17,6 +17,12 @@ if ! command -v moto_server >/dev/null 2>&1; then
     || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-moto; }
 fi
 
+if ! command -v sqlite3 >/dev/null 2>&1; then
+  echo "test-tools: installing Debian's sqlite3 (the uptime benchmark seeds and reads its database with it)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3
+fi
+
 # The local OpenID Connect provider of the OAuth tests (oauth2-mock-server; the tests also run this themselves).
 mock_dir="$(dirname "$0")/../tests/oidc-mock"
 if [ ! -f "$mock_dir/node_modules/oauth2-mock-server/package.json" ]; then

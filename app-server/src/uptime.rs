@@ -5,16 +5,21 @@
 //! `PORTAL_UPTIME_CONCURRENCY` at a time, without waiting for a round to end: a slow or silent target holds
 //! one slot for at most the check's time limit and never the others. Apps fall due one interval after their
 //! own last check, so after the first round the checks spread over the interval by themselves.
+//!
+//! The probes do not write: each hands its outcome to one writer task, which records whatever arrived while
+//! it wrote the previous batch in one transaction (up to `WRITE_BATCH` checks), so that a database
+//! transaction is shared by hundreds of checks instead of costing one each. When the writer falls behind,
+//! the probes wait with their slots, and the monitor slows to the database's pace.
 
 use db_adapter::Db;
 use db_adapter::repos::DieselUptimeRepository;
 use domain::common::Clock;
-use domain::uptime::{MonitoredApp, UptimeConfig, UptimeService};
+use domain::uptime::{CheckOutcome, MonitoredApp, UptimeConfig, UptimeService};
 use probe_adapter::HttpProber;
 pub use probe_adapter::ProbeConfig;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 
 use crate::Config;
@@ -22,6 +27,11 @@ use crate::system::SystemClock;
 
 /// How often the monitor looks for apps that fell due.
 const TICK: Duration = Duration::from_secs(1);
+/// Most check results recorded in one transaction.
+const WRITE_BATCH: usize = 500;
+
+/// A probed app and what its check found, on its way to the writer.
+type Checked = (MonitoredApp, CheckOutcome);
 
 /// The uptime use cases over the database and the real prober.
 ///
@@ -73,18 +83,21 @@ impl Monitor {
         }
     }
 
-    /// The monitor of this configuration.
+    /// The monitor of this configuration. Raises the process's open-file limit as far as allowed, since each
+    /// check in flight holds a connection (and each checked host keeps a few idle ones).
     ///
     /// # Errors
     /// As [`service`].
     pub fn from_config(config: &Config, db: &Db) -> anyhow::Result<Self> {
+        raise_open_file_limit(config.uptime_concurrency);
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
         Ok(Self::new(service(config, db, clock)?, config.uptime_concurrency))
     }
 
-    /// Leases the due apps and starts their checks in `running`, waiting for a free slot before each.
+    /// Leases the due apps and starts their probes in `running`, waiting for a free slot before each; each
+    /// probe hands its outcome to `results` (the writer records them in batches) and frees its slot.
     /// Answers how many were leased.
-    async fn start_due(&self, running: &mut JoinSet<()>) -> usize {
+    async fn start_due(&self, running: &mut JoinSet<()>, results: &mpsc::Sender<Checked>) -> usize {
         let due: Vec<MonitoredApp> = match self.service.lease_due().await {
             Ok(due) => due,
             Err(error) => {
@@ -98,41 +111,66 @@ impl Monitor {
                 break;
             };
             let service = self.service.clone();
+            let results = results.clone();
             running.spawn(async move {
-                let _slot = slot;
-                match service.check_app(&app).await {
-                    Ok(report) => {
-                        if report.alert_queued {
-                            tracing::warn!(package = %app.package_name, "uptime: app offline, outage e-mail queued");
-                        }
-                    }
-                    Err(error) => {
-                        tracing::error!(package = %app.package_name, %error, "uptime: recording a check failed");
-                    }
-                }
+                let outcome = service.probe_app(&app).await;
+                // Waits while the writer is behind, holding the slot: the probes slow down to its pace.
+                let _ = results.send((app, outcome)).await;
+                drop(slot);
             });
-            // Finished checks are collected as we go, so the set does not grow over a long run.
+            // Finished probes are collected as we go, so the set does not grow over a long run.
             while running.try_join_next().is_some() {}
         }
         leased
     }
 
-    /// One full round, waiting for every check it started (tests and the command line).
+    /// Records the probes' outcomes as they come, many per transaction: whatever arrived while the previous
+    /// batch was written goes into the next one. Ends when every sender is gone and all is written.
+    async fn write_results(service: Arc<UptimeService>, mut results: mpsc::Receiver<Checked>) {
+        let mut batch = Vec::with_capacity(WRITE_BATCH);
+        while results.recv_many(&mut batch, WRITE_BATCH).await > 0 {
+            let checks = std::mem::replace(&mut batch, Vec::with_capacity(WRITE_BATCH));
+            let count = checks.len();
+            match service.record_checks(checks).await {
+                Ok(reports) => {
+                    for report in reports.iter().filter(|r| r.alert_queued) {
+                        tracing::warn!(package = %report.outcome.package_name, "uptime: app offline, outage e-mail queued");
+                    }
+                }
+                Err(error) => {
+                    // The leases of these apps expire and they are checked again.
+                    tracing::error!(%error, count, "uptime: recording checks failed");
+                }
+            }
+        }
+    }
+
+    fn writer(&self) -> (mpsc::Sender<Checked>, tokio::task::JoinHandle<()>) {
+        let (sender, receiver) = mpsc::channel(WRITE_BATCH * 4);
+        let writer = tokio::spawn(Self::write_results(self.service.clone(), receiver));
+        (sender, writer)
+    }
+
+    /// One full round, waiting for every check it started to be recorded (tests and the command line).
     pub async fn run_once(&self) -> usize {
+        let (results, writer) = self.writer();
         let mut running = JoinSet::new();
-        let leased = self.start_due(&mut running).await;
+        let leased = self.start_due(&mut running, &results).await;
         while running.join_next().await.is_some() {}
+        drop(results);
+        let _ = writer.await;
         leased
     }
 
     /// Runs until `stopped` says so; checks in flight are given a few seconds to finish.
     pub async fn run(self, mut stopped: watch::Receiver<bool>) {
+        let (results, writer) = self.writer();
         let mut running = JoinSet::new();
         loop {
             if *stopped.borrow() {
                 break;
             }
-            let leased = self.start_due(&mut running).await;
+            let leased = self.start_due(&mut running, &results).await;
             // A full batch means more are due: go again at once (the slots pace it).
             let full = leased >= usize::try_from(self.service_batch()).unwrap_or(usize::MAX);
             if !full {
@@ -142,13 +180,42 @@ impl Monitor {
                 }
             }
         }
+        drop(results);
         let _ = tokio::time::timeout(Duration::from_secs(5), async {
             while running.join_next().await.is_some() {}
+            let _ = writer.await;
         })
         .await;
     }
 
     fn service_batch(&self) -> u32 {
         self.service.batch_limit()
+    }
+}
+
+/// Raises the soft limit of open files to the hard limit, so that `concurrency` checks (one socket each),
+/// the idle keep-alive connections and the server's own files fit; logs a warning when the hard limit is
+/// too low for that.
+fn raise_open_file_limit(concurrency: usize) {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let wanted = u64::try_from(concurrency.saturating_mul(3).saturating_add(1024)).unwrap_or(u64::MAX);
+    let mut limit = getrlimit(Resource::Nofile);
+    let Some(current) = limit.current else {
+        return; // unlimited
+    };
+    if current >= wanted {
+        return;
+    }
+    limit.current = limit.maximum;
+    match setrlimit(Resource::Nofile, limit) {
+        Ok(()) => tracing::debug!(from = current, to = ?limit.maximum, "uptime: raised the open-file limit"),
+        Err(error) => tracing::warn!(%error, current, "uptime: could not raise the open-file limit"),
+    }
+    if limit.maximum.is_some_and(|hard| hard < wanted) {
+        tracing::warn!(
+            limit = ?limit.maximum,
+            wanted,
+            "uptime: the open-file limit is low for PORTAL_UPTIME_CONCURRENCY; checks may fail to connect"
+        );
     }
 }

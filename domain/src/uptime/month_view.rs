@@ -1,6 +1,6 @@
 //! The month chart of one app: one bar per day of the month (real length) and the month's uptime.
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
 use super::calendar::YearMonth;
@@ -47,9 +47,11 @@ pub fn build_month_view(month: YearMonth, rollups: &[DailyRollup]) -> MonthView 
     let mut latency: Vec<(u64, u32)> = vec![(0, 0); bars.len()];
     let (mut up, mut all) = (0u64, 0u64);
     for rollup in rollups.iter().filter(|r| month.contains(r.day)) {
-        let Some(index) = bars.iter().position(|b| b.day == rollup.day) else {
+        // The bars are the month's days in order, so a day's bar is at its day of the month.
+        let index = rollup.day.day0() as usize;
+        if index >= bars.len() {
             continue;
-        };
+        }
         let bar = &mut bars[index];
         bar.healthy = bar.healthy.saturating_add(rollup.healthy);
         bar.unhealthy = bar.unhealthy.saturating_add(rollup.unhealthy);

@@ -84,6 +84,14 @@ pub trait UptimeRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn record(&self, outcome: &CheckOutcome) -> Result<AppUptimeState, RepoError>;
 
+    /// [`Self::record`] for many checks in one transaction (the monitor's writes, batched): answers, in
+    /// the order of `outcomes`, each app's new state, or `None` for an app deleted meanwhile (nothing is
+    /// stored for it). Two checks of one app are recorded in their order.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails; then nothing of the batch is stored.
+    async fn record_many(&self, outcomes: &[CheckOutcome]) -> Result<Vec<Option<AppUptimeState>>, RepoError>;
+
     /// Compare-and-set: when the app's `last_offline_alert_at` is unset or before `not_since`, sets it to
     /// `now` and puts the e-mail in the outbox, in one transaction; answers whether it did. So an outage
     /// e-mail goes out at most once per period even with several instances.
@@ -116,7 +124,7 @@ pub trait UptimeRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn find_app_by_health_url(&self, url: &str) -> Result<Option<MonitoredApp>, RepoError>;
 
-    /// The rollups of every app for the days of `month` (at most 31 per app).
+    /// The rollups of every app for the days of `month` (at most 31 per app), by day, then by app.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.

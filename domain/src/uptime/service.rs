@@ -6,7 +6,7 @@
 //! sequentially.
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use super::alert::{ALERT_EVERY_HOURS, OFFLINE_CHECKS_BEFORE_ALERT, offline_alert_due, offline_alert_email};
@@ -207,9 +207,7 @@ impl UptimeService {
     /// # Errors
     /// A store failure.
     pub async fn check_app(&self, app: &MonitoredApp) -> Result<CheckReport, UptimeError> {
-        let now = self.clock.now();
-        let probe = self.prober.probe(&app.health_url).await;
-        let outcome = CheckOutcome::classify(app.package_name.clone(), now, &probe);
+        let outcome = self.probe_app(app).await;
         let state = match self.repo.record(&outcome).await {
             Ok(state) => state,
             Err(RepoError::NotFound) => {
@@ -221,15 +219,64 @@ impl UptimeService {
             }
             Err(other) => return Err(other.into()),
         };
+        self.after_record(app, outcome, Some(&state)).await
+    }
+
+    /// The first half of [`Self::check_app`]: probes the app and classifies the answer, storing nothing.
+    /// The monitor probes many apps at once and stores their outcomes together with
+    /// [`Self::record_checks`].
+    pub async fn probe_app(&self, app: &MonitoredApp) -> CheckOutcome {
+        let now = self.clock.now();
+        let probe = self.prober.probe(&app.health_url).await;
+        CheckOutcome::classify(app.package_name.clone(), now, &probe)
+    }
+
+    /// The second half of [`Self::check_app`] for many checks: records them in one transaction, then
+    /// queues the outage e-mails that fell due. Answers a report per check, in order.
+    ///
+    /// # Errors
+    /// A store failure (then none of the checks is stored; their leases expire and they are checked again).
+    pub async fn record_checks(
+        &self,
+        checks: Vec<(MonitoredApp, CheckOutcome)>,
+    ) -> Result<Vec<CheckReport>, UptimeError> {
+        let outcomes: Vec<CheckOutcome> = checks.iter().map(|(_, outcome)| outcome.clone()).collect();
+        let states = self.repo.record_many(&outcomes).await?;
+        if states.len() != checks.len() {
+            return Err(RepoError::backend(
+                "recording checks",
+                format!("{} states for {} checks", states.len(), checks.len()),
+            )
+            .into());
+        }
+        let mut reports = Vec::with_capacity(checks.len());
+        for ((app, outcome), state) in checks.into_iter().zip(states) {
+            reports.push(self.after_record(&app, outcome, state.as_ref()).await?);
+        }
+        Ok(reports)
+    }
+
+    /// Queues the outage e-mail when the recorded `state` calls for one (`None`: the app was deleted during
+    /// its check, nothing was stored).
+    async fn after_record(
+        &self,
+        app: &MonitoredApp,
+        outcome: CheckOutcome,
+        state: Option<&AppUptimeState>,
+    ) -> Result<CheckReport, UptimeError> {
+        let Some(state) = state else {
+            return Ok(CheckReport {
+                outcome,
+                recorded: false,
+                alert_queued: false,
+            });
+        };
+        let now = outcome.checked_at;
         let mut alert_queued = false;
-        if offline_alert_due(
-            &state,
-            now,
-            self.config.offline_threshold,
-            self.config.alert_every,
-        ) && let Some(to) = &app.contact_email
+        if offline_alert_due(state, now, self.config.offline_threshold, self.config.alert_every)
+            && let Some(to) = &app.contact_email
         {
-            let email = offline_alert_email(app, to, &state, &self.config.public_url);
+            let email = offline_alert_email(app, to, state, &self.config.public_url);
             alert_queued = self
                 .repo
                 .queue_offline_alert(&app.package_name, &email, now, now - self.config.alert_every)
@@ -312,21 +359,23 @@ impl UptimeService {
     pub async fn month(&self, caller: &Caller, year: i32, month: u32) -> Result<MonthStatus, UptimeError> {
         require_review(caller)?;
         let month = YearMonth::new(year, month)?;
-        let mut rollups: BTreeMap<PackageName, Vec<DailyRollup>> = BTreeMap::new();
+        // Up to 31 rollups per app, in any order: grouped without copying a name per rollup.
+        let mut rollups: HashMap<PackageName, Vec<DailyRollup>> = HashMap::new();
         for rollup in self.repo.all_month_rollups(month).await? {
-            rollups
-                .entry(rollup.package_name.clone())
-                .or_default()
-                .push(rollup);
+            if let Some(days) = rollups.get_mut(&rollup.package_name) {
+                days.push(rollup);
+            } else {
+                rollups.insert(rollup.package_name.clone(), vec![rollup]);
+            }
         }
-        let monitored: BTreeMap<PackageName, MonitoredApp> = self
+        let monitored: HashMap<PackageName, MonitoredApp> = self
             .repo
             .all_monitored_apps()
             .await?
             .into_iter()
             .map(|app| (app.package_name.clone(), app))
             .collect();
-        let latest: BTreeMap<PackageName, (HealthState, DateTime<Utc>)> = self
+        let latest: HashMap<PackageName, (HealthState, DateTime<Utc>)> = self
             .repo
             .all_latest_status()
             .await?

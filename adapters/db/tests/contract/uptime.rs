@@ -225,6 +225,43 @@ contract! {
         assert_eq!(check_count(db).await, 5);
     }
 
+    async fn recording_many_checks_at_once_does_what_recording_each_does(db) {
+        let repo = DieselUptimeRepository::new(db.clone());
+        let acme = org(db, "Acme", None);
+        let a = fixtures::uptime_app(db, acme, "com.acme.a", "https://a.test", "PUBLISHED");
+        let b = fixtures::uptime_app(db, acme, "com.acme.b", "https://b.test", "SUBMITTED");
+        let ghost = PackageName::parse("com.ghost.app").unwrap();
+        let t0 = at(3, 14, 23, 59);
+        let t1 = at(3, 15, 0, 1);
+        assert_eq!(repo.lease_due_apps(t0, t0, 5, t0 + Duration::minutes(2)).await.unwrap().len(), 2);
+        // A second check of `a` in the same batch is recorded after the first, as its own check.
+        let states = repo
+            .record_many(&[up(&a, t0), down(&b, t0), up(&ghost, t0), check(&a, t1, answer(503, 20))])
+            .await
+            .unwrap();
+        assert_eq!(states.len(), 4);
+        assert!(states[2].is_none(), "a deleted app gets no state");
+        let (first_a, b_state, last_a) = (states[0].clone().unwrap(), states[1].clone().unwrap(), states[3].clone().unwrap());
+        assert_eq!((first_a.online, first_a.consecutive_offline, first_a.changed_at), (true, 0, t0));
+        assert_eq!((b_state.online, b_state.health, b_state.consecutive_offline), (false, HealthState::Timeout, 1));
+        assert_eq!((last_a.online, last_a.health, last_a.consecutive_offline, last_a.changed_at), (false, HealthState::Unhealthy, 1, t1));
+        assert_eq!(repo.app_state(&a).await.unwrap(), Some(last_a));
+        assert_eq!(repo.app_state(&b).await.unwrap(), Some(b_state));
+        assert_eq!((lease_of(db, &a).await, lease_of(db, &b).await), (None, None), "the leases are released");
+        assert_eq!(check_count(db).await, 3);
+        assert_eq!(rows(db, |c| uptime_state_changes::table.count().get_result::<i64>(c)).await, 3);
+        let march = YearMonth::new(2026, 3).unwrap();
+        assert_eq!(
+            repo.app_month_rollups(&a, march).await.unwrap(),
+            vec![rollup(&a, date(3, 14), (1, 0, 1), (40, 1)), rollup(&a, date(3, 15), (0, 1, 1), (20, 1))]
+        );
+        // A later batch adds to the same day's rollup.
+        repo.record_many(&[down(&b, t0 + Duration::seconds(30))]).await.unwrap();
+        assert_eq!(repo.app_month_rollups(&b, march).await.unwrap(), vec![rollup(&b, date(3, 14), (0, 2, 2), (0, 0))]);
+        assert_eq!(repo.app_state(&b).await.unwrap().unwrap().consecutive_offline, 2);
+        assert!(repo.record_many(&[]).await.unwrap().is_empty());
+    }
+
     async fn recording_keeps_the_state_counts_offline_checks_and_releases_the_lease(db) {
         let repo = DieselUptimeRepository::new(db.clone());
         let app = one_app(db);
@@ -348,9 +385,10 @@ contract! {
             repo.all_month_rollups(march).await.unwrap(),
             vec![
                 rollup(&a, date(3, 1), (2, 0, 2), (80, 2)),
-                rollup(&a, date(3, 31), (1, 0, 1), (40, 1)),
                 rollup(&b, date(3, 1), (0, 1, 1), (0, 0)),
-            ]
+                rollup(&a, date(3, 31), (1, 0, 1), (40, 1)),
+            ],
+            "by day, then by app"
         );
         assert_eq!(repo.app_month_rollups(&b, march).await.unwrap(), vec![rollup(&b, date(3, 1), (0, 1, 1), (0, 0))]);
         let february = YearMonth::new(2026, 2).unwrap();

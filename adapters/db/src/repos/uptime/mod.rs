@@ -20,6 +20,7 @@ use crate::convert::{backend, from_millis, to_millis};
 use crate::schema::{apps, organizations, uptime_checks, uptime_daily, uptime_monitor, uptime_state_changes};
 use crate::{Db, DbConnection, outbox_rows};
 
+mod batch;
 mod rows;
 
 use rows::{AppTuple, CheckRow, DailyRow, MONITORED, MonitorRow, day_text, health, monitored_app, package};
@@ -78,11 +79,21 @@ fn create_missing_monitors(conn: &mut DbConnection) -> Result<(), RepoError> {
 
 /// Loads the apps of `packages`, in that order.
 fn load_apps(conn: &mut DbConnection, packages: &[String]) -> Result<Vec<MonitoredApp>, RepoError> {
-    let mut rows: Vec<AppTuple> = app_query!()
-        .filter(apps::package_name.eq_any(packages))
-        .load(conn)
-        .map_err(backend("reading monitored apps"))?;
-    rows.sort_by_key(|row| packages.iter().position(|p| *p == row.0));
+    let mut rows: Vec<AppTuple> = Vec::with_capacity(packages.len());
+    for chunk in packages.chunks(batch::CHUNK * 4) {
+        rows.extend(
+            app_query!()
+                .filter(apps::package_name.eq_any(chunk))
+                .load::<AppTuple>(conn)
+                .map_err(backend("reading monitored apps"))?,
+        );
+    }
+    let order: std::collections::HashMap<&str, usize> = packages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), i))
+        .collect();
+    rows.sort_by_key(|row| order.get(row.0.as_str()).copied().unwrap_or(usize::MAX));
     rows.into_iter().map(monitored_app).collect()
 }
 
@@ -158,12 +169,16 @@ impl DieselUptimeRepository {
                 let mut query = uptime_daily::table
                     .filter(uptime_daily::day.ge(first))
                     .filter(uptime_daily::day.le(last))
-                    .order((uptime_daily::package_name.asc(), uptime_daily::day.asc()))
                     .select(DailyRow::as_select())
                     .into_boxed();
-                if let Some(package) = package {
-                    query = query.filter(uptime_daily::package_name.eq(package));
-                }
+                // One app's days in order; every app's in the order of the day index, which the covering
+                // index answers without a sort (the month view groups them by app).
+                query = match package {
+                    Some(package) => query
+                        .filter(uptime_daily::package_name.eq(package))
+                        .order((uptime_daily::package_name.asc(), uptime_daily::day.asc())),
+                    None => query.order((uptime_daily::day.asc(), uptime_daily::package_name.asc())),
+                };
                 query
                     .load(conn)
                     .map_err(backend("reading daily uptime rollups"))?
@@ -188,9 +203,14 @@ impl UptimeRepository for DieselUptimeRepository {
         self.db
             .write(move |conn| {
                 create_missing_monitors(conn)?;
-                let candidates: Vec<String> = uptime_monitor::table
-                    .inner_join(apps::table)
-                    .filter(apps::app_store_status.eq_any(MONITORED))
+                let candidates = uptime_monitor::table
+                    .filter(
+                        uptime_monitor::package_name.eq_any(
+                            apps::table
+                                .filter(apps::app_store_status.eq_any(MONITORED))
+                                .select(apps::package_name),
+                        ),
+                    )
                     .filter(uptime_monitor::check_slot_at.lt(due))
                     .filter(
                         uptime_monitor::lease_until
@@ -202,16 +222,20 @@ impl UptimeRepository for DieselUptimeRepository {
                         uptime_monitor::package_name.asc(),
                     ))
                     .limit(i64::from(limit))
-                    .select(uptime_monitor::package_name)
-                    .load(conn)
-                    .map_err(backend("finding apps due for a check"))?;
-                // Each lease is a conditional update: a concurrent instance that leased the app first makes
-                // it miss (on PostgreSQL it waits for that row and re-checks the condition).
-                let mut leased = Vec::with_capacity(candidates.len());
-                for package_name in candidates {
-                    let changed = diesel::update(
+                    .select(uptime_monitor::package_name);
+                // On PostgreSQL the candidates are locked, skipping rows another instance is leasing now,
+                // so that instances never wait on each other here; SQLite has one writer at a time.
+                let candidates: Vec<String> = match conn {
+                    DbConnection::Sqlite(c) => candidates.load(c),
+                    DbConnection::Postgres(c) => candidates.for_update().skip_locked().load(c),
+                }
+                .map_err(backend("finding apps due for a check"))?;
+                // The lease is a conditional update of them all, which answers the rows it changed.
+                let mut leased: Vec<String> = Vec::with_capacity(candidates.len());
+                for chunk in candidates.chunks(batch::CHUNK * 4) {
+                    let lease = diesel::update(
                         uptime_monitor::table
-                            .find(&package_name)
+                            .filter(uptime_monitor::package_name.eq_any(chunk))
                             .filter(uptime_monitor::check_slot_at.lt(due))
                             .filter(
                                 uptime_monitor::lease_until
@@ -220,14 +244,33 @@ impl UptimeRepository for DieselUptimeRepository {
                             ),
                     )
                     .set(uptime_monitor::lease_until.eq(until))
-                    .execute(conn)
-                    .map_err(backend("leasing an app for a check"))?;
-                    if changed > 0 {
-                        leased.push(package_name);
+                    .returning(uptime_monitor::package_name);
+                    let changed: Vec<String> = match conn {
+                        DbConnection::Sqlite(c) => lease.get_results(c),
+                        DbConnection::Postgres(c) => lease.get_results(c),
                     }
+                    .map_err(backend("leasing apps for a check"))?;
+                    leased.extend(changed);
                 }
+                // In the order of the scan: the longest-waiting first.
+                let order: std::collections::HashMap<&str, usize> = candidates
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.as_str(), i))
+                    .collect();
+                leased.sort_by_key(|p| order.get(p.as_str()).copied().unwrap_or(usize::MAX));
                 load_apps(conn, &leased)
             })
+            .await
+    }
+
+    async fn record_many(&self, outcomes: &[CheckOutcome]) -> Result<Vec<Option<AppUptimeState>>, RepoError> {
+        if outcomes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let outcomes = outcomes.to_vec();
+        self.db
+            .write(move |conn| batch::record_batch(conn, &outcomes))
             .await
     }
 

@@ -16,10 +16,9 @@ pub(super) const MONITORED: [&str; 2] = [
     AppStoreStatus::Published.as_str(),
 ];
 
-pub(super) const DAY_FORMAT: &str = "%Y-%m-%d";
-
+/// A day as stored, `YYYY-MM-DD` (chrono's ISO form, without the cost of a format string).
 pub(super) fn day_text(day: NaiveDate) -> String {
-    day.format(DAY_FORMAT).to_string()
+    day.to_string()
 }
 
 pub(super) fn package(column: &'static str, text: &str) -> Result<PackageName, RepoError> {
@@ -149,9 +148,7 @@ impl DailyRow {
     pub(super) fn into_domain(self) -> Result<DailyRollup, RepoError> {
         Ok(DailyRollup {
             package_name: package("uptime_daily.package_name", &self.package_name)?,
-            day: parse_stored("uptime_daily.day", &self.day, |d| {
-                NaiveDate::parse_from_str(d, DAY_FORMAT)
-            })?,
+            day: parse_stored("uptime_daily.day", &self.day, str::parse::<NaiveDate>)?,
             healthy: count("uptime_daily.healthy", self.healthy)?,
             unhealthy: count("uptime_daily.unhealthy", self.unhealthy)?,
             total: count("uptime_daily.total", self.total)?,
