@@ -1,0 +1,74 @@
+// After `vite build`: renders the public pages ahead of time into dist/prerendered/<page>.html (the landing
+// page as index.html, the sign-in page as signin.html), each being dist/index.html with the page's markup in
+// #root. The server sends such a file for its path instead of the bare index.html, so the page paints before
+// its JavaScript arrives; the bundle then takes the markup over (src/main.tsx). dist/prerendered/
+// script-hashes.txt lists the hashes of their inline scripts, which the server's CSP allows.
+//
+//   node scripts/prerender.mjs
+
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'vite';
+
+/** The pages built ahead of time: the request path and the file the server looks for. */
+const PAGES = [
+  { path: '/', file: 'index.html' },
+  { path: '/signin', file: 'signin.html' },
+];
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const work = mkdtempSync(join(tmpdir(), 'portal-prerender-'));
+try {
+  // The same sources built for Node: asset URLs (the hero image) come out as in the browser bundle.
+  await build({
+    root,
+    logLevel: 'warn',
+    build: {
+      ssr: 'src/prerender.tsx',
+      outDir: work,
+      emptyOutDir: true,
+      manifest: false,
+      sourcemap: false,
+      copyPublicDir: false,
+      // Never as data: URLs: the browser bundle has the logo as a file too (index.html links it as the icon).
+      assetsInlineLimit: 0,
+    },
+    // Bundle the dependencies too: several MUI packages are ES modules Node cannot load on its own.
+    ssr: { noExternal: true },
+  });
+  const { renderPage } = await import(pathToFileURL(join(work, 'prerender.js')).href);
+  const shell = readFileSync(join(dist, 'index.html'), 'utf8');
+  const emptyRoot = '<div id="root"></div>';
+  if (!shell.includes(emptyRoot)) throw new Error(`dist/index.html has no ${emptyRoot}`);
+  mkdirSync(join(dist, 'prerendered'), { recursive: true });
+  const scriptHashes = new Set();
+  for (const { path, file } of PAGES) {
+    const rendered = await renderPage(path);
+    // Emotion writes each style next to the first element that uses it; the theme's global styles (its CSS
+    // variables among them) come after the elements that read them. In the head they apply from the first
+    // paint, so a page painted while its HTML still arrives does not shift when the rest comes.
+    const globals = [];
+    const body = rendered.body.replace(/<style data-emotion="css-global [^"]*"[^>]*>[\s\S]*?<\/style>/g, (style) => {
+      globals.push(style);
+      return '';
+    });
+    const head = rendered.head;
+    // The server's Content-Security-Policy allows inline scripts by hash only: list each one's.
+    for (const [, script] of `${head}${body}`.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
+      scriptHashes.add(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+    }
+    const html = shell
+      .replace('</head>', `${globals.join('')}\n  </head>`)
+      .replace('<body>', `<body>\n    ${head}`)
+      .replace(emptyRoot, `<div id="root" data-prerendered="signedOut">${body}</div>`);
+    writeFileSync(join(dist, 'prerendered', file), html);
+    console.log(`prerendered ${path} -> dist/prerendered/${file} (${(html.length / 1024).toFixed(1)} KB)`);
+  }
+  writeFileSync(join(dist, 'prerendered', 'script-hashes.txt'), [...scriptHashes, ''].join('\n'));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
