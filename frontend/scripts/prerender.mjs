@@ -13,6 +13,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
 
+// Browsers that know it hold the first paint until the whole page is parsed: a half-parsed page painted
+// early (the sign-in card centred while only its logo has arrived) would shift when the rest comes.
+const renderBlocking = '<link rel="expect" href="#prerendered-end" blocking="render" />';
+const rootEnd = '<template id="prerendered-end"></template>';
+
 /** The pages built ahead of time: the request path and the file the server looks for. */
 const PAGES = [
   { path: '/', file: 'index.html' },
@@ -48,25 +53,39 @@ try {
   const scriptHashes = new Set();
   for (const { path, file } of PAGES) {
     const rendered = await renderPage(path);
-    // Emotion writes each style next to the first element that uses it; the theme's global styles (its CSS
-    // variables among them) come after the elements that read them. In the head they apply from the first
-    // paint, so a page painted while its HTML still arrives does not shift when the rest comes.
+    // Emotion writes each style next to the first element that uses it, and the theme's global styles (its
+    // CSS variables among them) after the elements that read them. Gathered in the head, in the same order,
+    // they apply from the first paint (a page painted while its HTML still arrives does not shift) and the
+    // browser parses one style sheet instead of dozens. Emotion reads the names of what is already there from
+    // the data-emotion attribute, in this form too.
     const globals = [];
-    const body = rendered.body.replace(/<style data-emotion="css-global [^"]*"[^>]*>[\s\S]*?<\/style>/g, (style) => {
-      globals.push(style);
-      return '';
-    });
+    const names = [];
+    const rules = [];
+    const body = rendered.body.replace(
+      /<style data-emotion="(css(?:-global)?) ([^"]*)"[^>]*>([\s\S]*?)<\/style>/g,
+      (style, key, styleNames, css) => {
+        if (key === 'css-global') globals.push(style);
+        else {
+          names.push(styleNames);
+          rules.push(css);
+        }
+        return '';
+      },
+    );
+    const styles = `${globals.join('')}<style data-emotion="css ${names.join(' ')}">${rules.join('')}</style>`;
     const head = rendered.head;
     // The server's Content-Security-Policy allows inline scripts by hash only: list each one's.
     for (const [, script] of `${head}${body}`.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
       scriptHashes.add(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     }
     const html = shell
-      .replace('</head>', `${globals.join('')}\n  </head>`)
+      .replace('</head>', `${styles}\n    ${renderBlocking}\n  </head>`)
       .replace('<body>', `<body>\n    ${head}`)
-      .replace(emptyRoot, `<div id="root" data-prerendered="signedOut">${body}</div>`);
+      .replace(emptyRoot, `<div id="root" data-prerendered="signedOut">${body}</div>${rootEnd}`);
     writeFileSync(join(dist, 'prerendered', file), html);
-    console.log(`prerendered ${path} -> dist/prerendered/${file} (${(html.length / 1024).toFixed(1)} KB)`);
+    console.log(
+      `prerendered ${path} -> dist/prerendered/${file} (${(html.length / 1024).toFixed(1)} KB)`,
+    );
   }
   writeFileSync(join(dist, 'prerendered', 'script-hashes.txt'), [...scriptHashes, ''].join('\n'));
 } finally {
