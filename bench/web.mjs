@@ -31,19 +31,38 @@ export function bundleFigures() {
     measured: initialBytes,
     unit: 'bytes',
   });
-  const lazy = Object.entries(manifest).filter(([, chunk]) => chunk.isDynamicEntry);
-  let largest = { name: '—', bytes: 0 };
-  for (const [key, chunk] of lazy) {
-    const added = [...closure(key, new Set())].filter((f) => f.endsWith('.js') && !initial.has(f));
-    const bytes = added.reduce((sum, f) => sum + gz(f), 0);
-    if (bytes > largest.bytes) largest = { name: chunk.src ?? key, bytes };
+  // A lazy chunk imported only from other lazy chunks (a tab of a page) loads after them: what it adds is
+  // what they have not loaded yet. One imported from the first route's code adds what that does not hold.
+  const importers = new Map();
+  for (const [key, chunk] of Object.entries(manifest)) {
+    for (const imported of chunk.dynamicImports ?? []) importers.set(imported, [...(importers.get(imported) ?? []), key]);
   }
+  const loadedBefore = (key, seen = new Set()) => {
+    const from = (importers.get(key) ?? []).filter((importer) => !seen.has(importer));
+    if (from.length === 0 || from.some((importer) => initial.has(manifest[importer].file))) return initial;
+    seen.add(key);
+    const sets = from.map((importer) => new Set([...loadedBefore(importer, seen), ...closure(importer, new Set())]));
+    return new Set([...sets[0]].filter((file) => sets.every((set) => set.has(file))));
+  };
+  const lazy = Object.entries(manifest).filter(([, chunk]) => chunk.isDynamicEntry);
+  const routes = lazy
+    .map(([key, chunk]) => {
+      const before = loadedBefore(key);
+      const added = [...closure(key, new Set())].filter((f) => f.endsWith('.js') && !before.has(f));
+      return { name: (chunk.src ?? key).replace(/^src\//, ''), bytes: added.reduce((sum, f) => sum + gz(f), 0) };
+    })
+    .sort((a, b) => b.bytes - a.bytes);
+  const largest = routes[0] ?? { name: '—', bytes: 0 };
+  const over = routes.filter((route) => route.bytes > 50 * KB);
   record({
-    figure: `web UI: the largest lazy route (${lazy.length} routes; largest ${largest.name.replace(/^src\//, '')})`,
+    figure: `web UI: the largest lazy route (${lazy.length} routes; largest ${largest.name})`,
     target: '≤ 50 KB each',
     limit: 50 * KB,
     measured: largest.bytes,
     unit: 'bytes',
+    note: over.length
+      ? `over 50 KB: ${over.map((route) => `${route.name} ${(route.bytes / KB).toFixed(1)} KB`).join(', ')}`
+      : 'every lazy route is within 50 KB',
   });
 }
 
