@@ -10,7 +10,12 @@ import type { AppStore } from './store';
 export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <ReduxProvider store={store}>
-      <ThemeProvider theme={theme} defaultMode="system" modeStorageKey={COLOR_MODE_STORAGE_KEY} noSsr>
+      <ThemeProvider
+        theme={theme}
+        defaultMode="system"
+        modeStorageKey={COLOR_MODE_STORAGE_KEY}
+        noSsr
+      >
         <CssBaseline enableColorScheme />
         {children}
       </ThemeProvider>
