@@ -17,11 +17,14 @@ import { build } from 'vite';
 // early (the sign-in card centred while only its logo has arrived) would shift when the rest comes.
 const renderBlocking = '<link rel="expect" href="#prerendered-end" blocking="render" />';
 const rootEnd = '<template id="prerendered-end"></template>';
+// Until the bundle has taken the page over (src/main.tsx removes data-prerendered), its buttons do nothing:
+// they say so by not taking clicks rather than by swallowing them.
+const inertButtons = '<style>#root[data-prerendered] button{pointer-events:none}</style>';
 
-/** The pages built ahead of time: the request path and the file the server looks for. */
+/** The pages built ahead of time: the request path, the file the server looks for, the route's module. */
 const PAGES = [
-  { path: '/', file: 'index.html' },
-  { path: '/signin', file: 'signin.html' },
+  { path: '/', file: 'index.html', module: 'src/features/landing/LandingPage.tsx' },
+  { path: '/signin', file: 'signin.html', module: 'src/features/auth/SignInPage.tsx' },
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,11 +50,28 @@ try {
   });
   const { renderPage } = await import(pathToFileURL(join(work, 'prerender.js')).href);
   const shell = readFileSync(join(dist, 'index.html'), 'utf8');
+  // The bundle takes a page over once its route's code is here: that code is fetched with the entry's.
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+  const closure = (key, into = new Set()) => {
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in dist/.vite/manifest.json`);
+    if (into.has(chunk.file)) return into;
+    into.add(chunk.file);
+    for (const imported of chunk.imports ?? []) closure(imported, into);
+    return into;
+  };
+  const [entryKey] = Object.entries(manifest).find(([, chunk]) => chunk.isEntry) ?? [];
+  const entryFiles = closure(entryKey);
+  const preloads = (module) =>
+    [...closure(module)]
+      .filter((file) => !entryFiles.has(file))
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+      .join('');
   const emptyRoot = '<div id="root"></div>';
   if (!shell.includes(emptyRoot)) throw new Error(`dist/index.html has no ${emptyRoot}`);
   mkdirSync(join(dist, 'prerendered'), { recursive: true });
   const scriptHashes = new Set();
-  for (const { path, file } of PAGES) {
+  for (const { path, file, module } of PAGES) {
     const rendered = await renderPage(path);
     // Emotion writes each style next to the first element that uses it, and the theme's global styles (its
     // CSS variables among them) after the elements that read them. Gathered in the head, in the same order,
@@ -79,7 +99,10 @@ try {
       scriptHashes.add(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     }
     const html = shell
-      .replace('</head>', `${styles}\n    ${renderBlocking}\n  </head>`)
+      .replace(
+        '</head>',
+        `${preloads(module)}${styles}${inertButtons}\n    ${renderBlocking}\n  </head>`,
+      )
       .replace('<body>', `<body>\n    ${head}`)
       .replace(emptyRoot, `<div id="root" data-prerendered="signedOut">${body}</div>${rootEnd}`);
     writeFileSync(join(dist, 'prerendered', file), html);

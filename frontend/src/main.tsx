@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { DataRouter } from 'react-router';
 
 import { App } from './app/App';
+import { TakenOver } from './app/TakenOver';
 import { createAppRouter } from './app/router';
 import { makeStore } from './app/store';
 import { authSlice } from './features/auth/authSlice';
@@ -49,11 +50,13 @@ function routerReady(router: DataRouter) {
 if (container.dataset.prerendered === 'signedOut' && store.getState().auth.status === 'signedOut') {
   void routerReady(router).then(() => {
     startTransition(() => {
-      hydrateRoot(container, app);
+      hydrateRoot(container, <TakenOver rootId={container.id}>{app}</TakenOver>);
     });
   });
 } else {
+  // A prerendered page for a visitor who may be signed in is not taken over: React starts afresh.
   container.replaceChildren();
+  container.removeAttribute('data-prerendered');
   const root = createRoot(container);
   startTransition(() => {
     root.render(app);
