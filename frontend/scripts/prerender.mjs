@@ -92,6 +92,13 @@ try {
         return '';
       },
     );
+    // React writes the preload of a high-priority image (the landing page's hero) where the image is; in
+    // the head, before the scripts, it is fetched before the code, which the browser would otherwise ask for first.
+    const imagePreloads = [];
+    const markup = body.replace(/<link rel="preload" as="image"[^>]*>/g, (link) => {
+      imagePreloads.push(link);
+      return '';
+    });
     const styles = `${globals.join('')}<style data-emotion="css ${names.join(' ')}">${rules.join('')}</style>`;
     const head = rendered.head;
     // The server's Content-Security-Policy allows inline scripts by hash only: list each one's.
@@ -99,12 +106,13 @@ try {
       scriptHashes.add(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     }
     const html = shell
+      .replace('<script type="module"', `${imagePreloads.join('')}\n    <script type="module"`)
       .replace(
         '</head>',
         `${preloads(module)}${styles}${inertButtons}\n    ${renderBlocking}\n  </head>`,
       )
       .replace('<body>', `<body>\n    ${head}`)
-      .replace(emptyRoot, `<div id="root" data-prerendered="signedOut">${body}</div>${rootEnd}`);
+      .replace(emptyRoot, `<div id="root" data-prerendered="signedOut">${markup}</div>${rootEnd}`);
     writeFileSync(join(dist, 'prerendered', file), html);
     console.log(
       `prerendered ${path} -> dist/prerendered/${file} (${(html.length / 1024).toFixed(1)} KB)`,
