@@ -9,6 +9,7 @@ import { createAppRouter } from './app/router';
 import { makeStore } from './app/store';
 import { authSlice } from './features/auth/authSlice';
 import { surelySignedOut } from './features/auth/storage';
+import { publicConfigApi } from './features/publicConfig/api';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
@@ -19,6 +20,9 @@ const store = makeStore(
     ? { auth: { ...authSlice.getInitialState(), status: 'signedOut' } }
     : undefined,
 );
+// A visitor who may be signed in needs the identity client at once: its code is fetched now, alongside the
+// server's configuration, which the auth provider waits for before it creates the client.
+if (store.getState().auth.status !== 'signedOut') void import('./features/auth/client');
 // refetchOnFocus / refetchOnReconnect for the queries that ask for them.
 setupListeners(store.dispatch);
 const router = createAppRouter();
@@ -57,6 +61,10 @@ if (container.dataset.prerendered === 'signedOut' && store.getState().auth.statu
   // A prerendered page for a visitor who may be signed in is not taken over: React starts afresh.
   container.replaceChildren();
   container.removeAttribute('data-prerendered');
+  // Every page needs the server's configuration (links, the identity service): asked for now rather than
+  // after the first render. (Not for a prerendered page: it must first render as it was rendered, with the
+  // defaults.) The subscription lasts as long as the page, as the components' own would.
+  void store.dispatch(publicConfigApi.endpoints.getPublicConfig.initiate());
   const root = createRoot(container);
   startTransition(() => {
     root.render(app);
