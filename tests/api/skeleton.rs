@@ -38,6 +38,28 @@ async fn the_landing_page_and_unknown_routes_serve_the_web_ui() {
 }
 
 #[tokio::test]
+async fn a_page_rendered_at_build_time_is_served_for_its_path() {
+    let app = spawn_app().await;
+    let prerendered = app.frontend.path().join("prerendered");
+    std::fs::create_dir(&prerendered).unwrap();
+    std::fs::write(prerendered.join("index.html"), "the landing page, rendered").unwrap();
+    std::fs::write(prerendered.join("signin.html"), "the sign-in page, rendered").unwrap();
+    for (path, expected) in [
+        ("/", "the landing page, rendered"),
+        ("/signin", "the sign-in page, rendered"),
+        ("/signin?token=abc", "the sign-in page, rendered"),
+    ] {
+        let response = app.client.get(app.url(path)).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
+        assert_eq!(response.text().await.unwrap(), expected, "{path}");
+    }
+    // Any other page is still the bare web UI.
+    let other = app.client.get(app.url("/dashboard")).send().await.unwrap();
+    assert!(!other.text().await.unwrap().contains("rendered"));
+}
+
+#[tokio::test]
 async fn hashed_assets_are_cached_for_a_year() {
     let app = spawn_app().await;
     let response = app

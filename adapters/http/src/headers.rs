@@ -3,15 +3,20 @@
 use actix_web::middleware::DefaultHeaders;
 
 /// The headers every answer carries. `connect_sources` are extra origins the browser may call (a hosted
-/// identity service); images may come from any https origin because app logos are URLs.
+/// identity service); `script_sources` are the hashes of the inline scripts the web UI's pages carry
+/// ([`crate::spa::inline_script_sources`]); images may come from any https origin because app logos are URLs.
 #[must_use]
-pub fn security_headers(connect_sources: &[String]) -> DefaultHeaders {
+pub fn security_headers(connect_sources: &[String], script_sources: &[String]) -> DefaultHeaders {
     let connect = std::iter::once("'self'")
         .chain(connect_sources.iter().map(String::as_str))
         .collect::<Vec<_>>()
         .join(" ");
+    let script = std::iter::once("'self'")
+        .chain(script_sources.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
     let csp = format!(
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; \
+        "default-src 'self'; script-src {script}; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; \
          font-src 'self' data:; connect-src {connect}; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; \
          object-src 'none'"
     );

@@ -1,6 +1,7 @@
-//! The built web UI. A path that names a file serves it; any other path serves `index.html`, so that the
-//! browser's router handles it (and shows its own 404 page). Hashed assets are cached for a year; the
-//! entry page is revalidated every time.
+//! The built web UI. A path that names a file serves it; a path whose page was rendered at build time
+//! (`prerendered/<path>.html`, `prerendered/index.html` for `/`) serves that page, which paints before its
+//! JavaScript arrives; any other path serves `index.html`, so that the browser's router handles it (and
+//! shows its own 404 page). Hashed assets are cached for a year; the pages are revalidated every time.
 
 use actix_files::NamedFile;
 use actix_web::http::header::{CACHE_CONTROL, HeaderValue};
@@ -38,6 +39,9 @@ async fn serve(req: HttpRequest, dir: web::Data<FrontendDir>) -> HttpResponse {
             let immutable = relative.starts_with("assets");
             return file_response(&req, &candidate, immutable);
         }
+        if let Some(page) = prerendered_page(root, &relative) {
+            return file_response(&req, &page, false);
+        }
     }
     let index = root.join("index.html");
     if index.is_file() {
@@ -46,6 +50,54 @@ async fn serve(req: HttpRequest, dir: web::Data<FrontendDir>) -> HttpResponse {
     HttpResponse::ServiceUnavailable()
         .content_type("text/plain; charset=utf-8")
         .body("The web UI has not been built. Run `make run` (or `npm run build` in frontend/).")
+}
+
+/// The Content-Security-Policy sources (`'sha256-…'`) of the inline scripts in the pages rendered at build
+/// time (the one that applies the stored colour mode before the first paint), from the list the build
+/// writes next to them. None when there is no list; a line that is not such a hash is left out and logged.
+#[must_use]
+pub fn inline_script_sources(dir: &Path) -> Vec<String> {
+    let list = dir.join("prerendered").join("script-hashes.txt");
+    let Ok(text) = std::fs::read_to_string(&list) else {
+        return Vec::new();
+    };
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .filter(|line| {
+            let ok = is_script_hash(line);
+            if !ok {
+                tracing::warn!(line, path = %list.display(), "not a script hash; left out of the CSP");
+            }
+            ok
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+fn is_script_hash(source: &str) -> bool {
+    source
+        .strip_prefix("'sha256-")
+        .and_then(|rest| rest.strip_suffix('\''))
+        .is_some_and(|b64| {
+            !b64.is_empty()
+                && b64
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        })
+}
+
+/// The page rendered at build time for a request path, if there is one.
+fn prerendered_page(root: &Path, relative: &Path) -> Option<PathBuf> {
+    let name = if relative.as_os_str().is_empty() {
+        PathBuf::from("index.html")
+    } else {
+        let mut name = relative.to_path_buf().into_os_string();
+        name.push(".html");
+        PathBuf::from(name)
+    };
+    let page = root.join("prerendered").join(name);
+    page.is_file().then_some(page)
 }
 
 fn file_response(req: &HttpRequest, path: &Path, immutable: bool) -> HttpResponse {
@@ -80,6 +132,40 @@ mod tests {
             Some(PathBuf::from("assets/app.js"))
         );
         assert_eq!(safe_relative("/"), Some(PathBuf::new()));
+    }
+
+    #[test]
+    fn prerendered_pages_are_found_by_path() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("prerendered")).unwrap();
+        std::fs::write(dir.path().join("prerendered/index.html"), "home").unwrap();
+        std::fs::write(dir.path().join("prerendered/signin.html"), "sign in").unwrap();
+        assert_eq!(
+            prerendered_page(dir.path(), Path::new("")),
+            Some(dir.path().join("prerendered/index.html"))
+        );
+        assert_eq!(
+            prerendered_page(dir.path(), Path::new("signin")),
+            Some(dir.path().join("prerendered/signin.html"))
+        );
+        assert_eq!(prerendered_page(dir.path(), Path::new("dashboard")), None);
+        assert_eq!(prerendered_page(dir.path(), Path::new("signin/more")), None);
+    }
+
+    #[test]
+    fn script_hashes_are_read_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(inline_script_sources(dir.path()).is_empty());
+        std::fs::create_dir(dir.path().join("prerendered")).unwrap();
+        std::fs::write(
+            dir.path().join("prerendered/script-hashes.txt"),
+            "'sha256-5N+sAeZlvUlVQOuVAuSI3KIoigE7c64l2sH+qBCARps='\n\n'unsafe-inline'\nsha256-abc\n",
+        )
+        .unwrap();
+        assert_eq!(
+            inline_script_sources(dir.path()),
+            vec!["'sha256-5N+sAeZlvUlVQOuVAuSI3KIoigE7c64l2sH+qBCARps='".to_owned()]
+        );
     }
 
     #[test]

@@ -3,14 +3,19 @@ import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { Provider as ReduxProvider } from 'react-redux';
 
-import { theme } from '../theme/theme';
+import { COLOR_MODE_STORAGE_KEY, theme } from '../theme/theme';
 import type { AppStore } from './store';
 
 /** Store and theme around the whole UI (the router goes inside). */
 export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <ReduxProvider store={store}>
-      <ThemeProvider theme={theme} defaultMode="system" modeStorageKey="portal-color-mode" noSsr>
+      <ThemeProvider
+        theme={theme}
+        defaultMode="system"
+        modeStorageKey={COLOR_MODE_STORAGE_KEY}
+        noSsr
+      >
         <CssBaseline enableColorScheme />
         {children}
       </ThemeProvider>

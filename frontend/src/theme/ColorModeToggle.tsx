@@ -3,7 +3,7 @@ import LightModeOutlined from '@mui/icons-material/LightModeOutlined';
 import SettingsBrightness from '@mui/icons-material/SettingsBrightness';
 import IconButton from '@mui/material/IconButton';
 import { useColorScheme } from '@mui/material/styles';
-import { lazy, Suspense, useId, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useId, useState, useSyncExternalStore, type MouseEvent } from 'react';
 
 import type { ColorMode } from './colorModes';
 
@@ -12,6 +12,10 @@ import type { ColorMode } from './colorModes';
 const loadMenu = () => import('./ColorModeMenu');
 const ColorModeMenu = lazy(async () => ({ default: (await loadMenu()).ColorModeMenu }));
 
+const subscribeToNothing = () => () => undefined;
+const isLive = () => true;
+const isPrerendered = () => false;
+
 /** Lets the person choose light, dark or the system colour scheme. */
 export function ColorModeToggle() {
   const { mode, systemMode, setMode } = useColorScheme();
@@ -19,7 +23,10 @@ export function ColorModeToggle() {
   const menuId = useId();
   const buttonId = useId();
 
-  const current: ColorMode = mode ?? 'system';
+  // A page rendered at build time shows the system choice (the build knows no person's): React first
+  // renders it that way when it takes the page over, then with the stored choice.
+  const live = useSyncExternalStore(subscribeToNothing, isLive, isPrerendered);
+  const current: ColorMode = live ? (mode ?? 'system') : 'system';
   const resolved = current === 'system' ? systemMode : current;
   const label = `Color scheme: ${current}`;
 

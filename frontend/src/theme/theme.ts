@@ -10,6 +10,9 @@ const fontFamily = [
   'sans-serif',
 ].join(',');
 
+/** Where MUI keeps the colour mode the person picked. */
+export const COLOR_MODE_STORAGE_KEY = 'portal-color-mode';
+
 /**
  * The one theme of the portal: a light and a dark colour scheme served as CSS
  * variables. The scheme follows the system preference until the person picks

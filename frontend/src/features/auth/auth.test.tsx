@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { serveOrgs } from '../../testing/apps';
 import { server } from '../../testing/server';
 import { renderRoute } from '../../testing/render';
 import { testPublicConfig } from '../../testing/handlers';
@@ -44,6 +45,8 @@ function serveSignIn({ isAdmin = false } = {}) {
     }),
     http.post(`${AUTH}/logout`, () => new HttpResponse(null, { status: 204 })),
   );
+  // The signed-in layout waits for the organizations before it shows a page.
+  serveOrgs();
   return { bearers };
 }
 

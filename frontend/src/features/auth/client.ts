@@ -1,5 +1,7 @@
 import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
 
+import { IDENTITY_SESSION_KEY } from './storage';
+
 /**
  * The real Supabase auth client (the one `@supabase/supabase-js` embeds), pointed at the identity service
  * the server names: its own `/auth/v1`, or a hosted Supabase.
@@ -10,7 +12,7 @@ export function createAuthClient(authUrl: string, anonKey: string): GoTrueClient
   const client = new AuthClient({
     url: authUrl,
     headers: { apikey: anonKey, Authorization: `Bearer ${anonKey}` },
-    storageKey: 'portal-auth',
+    storageKey: IDENTITY_SESSION_KEY,
     autoRefreshToken: true,
     persistSession: true,
     // E-mail links come back with the session in the URL fragment.

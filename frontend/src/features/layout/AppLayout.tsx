@@ -15,6 +15,7 @@ import { Outlet, Link as RouterLink, useNavigate } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Logo } from '../../components/Logo';
+import { PageSpinner } from '../../components/PageSpinner';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
@@ -24,6 +25,7 @@ import { noticeShown, selectAuth } from '../auth/authSlice';
 import { usePublicConfig } from '../publicConfig';
 import { PersonalOrgNotice } from '../orgs/PersonalOrgNotice';
 import { ProfileIncompleteBanner } from '../orgs/ProfileIncompleteBanner';
+import { useCurrentOrg } from '../orgs/useCurrentOrg';
 import { SidebarNav } from './SidebarNav';
 
 /** The top bar is 16 units (64 px) high and the sidebar 64 units (256 px) wide (spec §2). */
@@ -39,6 +41,7 @@ export function AppLayout() {
   const navigate = useNavigate();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
+  const { isLoading: orgsLoading } = useCurrentOrg();
 
   const signOut = async () => {
     setSigningOut(true);
@@ -142,9 +145,17 @@ export function AppLayout() {
         sx={{ flexGrow: 1, minWidth: 0, pt: `${TOP_BAR_HEIGHT}px`, bgcolor: 'background.default' }}
       >
         <Box sx={{ p: { xs: 2, sm: 3, md: 4 }, maxWidth: 1200, mx: 'auto' }}>
-          <PersonalOrgNotice />
-          <ProfileIncompleteBanner />
-          <Outlet />
+          {orgsLoading ? (
+            // The notices above the page depend on the organizations: the page waits for them too, so
+            // that it does not jump down when a notice appears.
+            <PageSpinner label="Loading your organizations" />
+          ) : (
+            <>
+              <PersonalOrgNotice />
+              <ProfileIncompleteBanner />
+              <Outlet />
+            </>
+          )}
         </Box>
       </Box>
       <Snackbar

@@ -16,7 +16,13 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorIcon from '@mui/icons-material/Error';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutlined';
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
-import { BarChart } from '@mui/x-charts/BarChart';
+import { BarPlot } from '@mui/x-charts/BarChart';
+import { ChartsAxisHighlight } from '@mui/x-charts/ChartsAxisHighlight';
+import { ChartsDataProvider } from '@mui/x-charts/ChartsDataProvider';
+import { ChartsSurface } from '@mui/x-charts/ChartsSurface';
+import { ChartsTooltip } from '@mui/x-charts/ChartsTooltip';
+import { ChartsWrapper } from '@mui/x-charts/ChartsWrapper';
+import { ChartsXAxis } from '@mui/x-charts/ChartsXAxis';
 import { useState } from 'react';
 
 import { useAppDispatch } from '../../../app/store';
@@ -150,9 +156,8 @@ function MonthChart({ days, onPick }: { days: DayBar[]; onPick: (date: string) =
   const colours = useDayColours();
   return (
     <Box data-testid="uptime-chart">
-      <BarChart
+      <ChartsDataProvider
         height={220}
-        hideLegend
         skipAnimation
         margin={{ left: 8, right: 8 }}
         xAxis={[
@@ -167,6 +172,7 @@ function MonthChart({ days, onPick }: { days: DayBar[]; onPick: (date: string) =
         yAxis={[{ min: 0, max: 1, position: 'none' }]}
         series={[
           {
+            type: 'bar',
             data: days.map(() => 1),
             label: 'Checks',
             colorGetter: ({ dataIndex }) => {
@@ -183,7 +189,16 @@ function MonthChart({ days, onPick }: { days: DayBar[]; onPick: (date: string) =
           const day = data ? days[data.dataIndex] : undefined;
           if (day) onPick(day.date);
         }}
-      />
+      >
+        <ChartsWrapper hideLegend>
+          <ChartsSurface>
+            <BarPlot skipAnimation />
+            <ChartsAxisHighlight x="band" />
+            <ChartsXAxis />
+          </ChartsSurface>
+          <ChartsTooltip trigger="axis" />
+        </ChartsWrapper>
+      </ChartsDataProvider>
     </Box>
   );
 }
