@@ -199,7 +199,7 @@ function expressVersion() {
 }
 
 /** The user, organizations and apps, through the API. */
-class Client {
+export class Client {
   constructor(url) {
     this.url = url;
     this.token = '';
@@ -246,7 +246,7 @@ class Client {
 }
 
 /** Registers `count` apps named `${prefix}00000`… in `org`, a few at a time. */
-async function seedApps(client, org, prefix, count) {
+export async function seedApps(client, org, prefix, count) {
   let next = 0;
   const worker = async () => {
     while (next < count) {
