@@ -10,6 +10,7 @@ use domain::apps::service::{AppService, AppServiceConfig};
 use domain::media::ImageStore;
 use domain::review::{ReviewConfig, ReviewService};
 use http_adapter::apps::AppsApi;
+use http_adapter::apps::list_cache::AppListCache;
 use identity_adapter::OsSecretGenerator;
 use std::sync::Arc;
 
@@ -49,5 +50,6 @@ pub fn wire(config: &Config, db: &Db, images: Arc<dyn ImageStore>) -> AppsApi {
                 recent_submissions: RECENT_SUBMISSIONS,
             },
         )),
+        lists: Arc::new(AppListCache::default()),
     }
 }
