@@ -189,7 +189,7 @@ impl AppRepository for DieselAppRepository {
     async fn get(&self, org: OrgId, package: &PackageName) -> Result<Option<App>, RepoError> {
         let package = package.as_str().to_owned();
         self.db
-            .read(move |conn| load_in_org(conn, &org.to_string(), &package))
+            .lookup(move |conn| load_in_org(conn, &org.to_string(), &package))
             .await
     }
 
@@ -209,7 +209,7 @@ impl AppRepository for DieselAppRepository {
 
     async fn revision(&self, org: OrgId) -> Result<u64, RepoError> {
         self.db
-            .read(move |conn| {
+            .lookup(move |conn| {
                 // Kept by the triggers of the apps table (migration `apps_revision`). An organization that
                 // is gone has no apps: revision 0.
                 let revision: Option<i64> = organizations::table
