@@ -267,8 +267,9 @@ impl Db {
     /// Runs a read of a row or two by key (a session, a role, a membership): like [`Self::read`] on
     /// PostgreSQL, where the network round trip must not hold the async worker; on SQLite on the calling
     /// thread, where such a read takes a few microseconds — less than handing it to a blocking thread and
-    /// waking the worker again, which was most of its cost. Readers never wait for the writer (WAL), so the
-    /// worker is held only for the read itself. Not for reads of many rows.
+    /// waking the worker again, which was most of its cost. Readers never wait for the writer (WAL), and
+    /// when no pooled connection is idle the read is handed off as [`Self::read`] does, so the worker is held
+    /// only for the read itself. Not for reads of many rows.
     ///
     /// # Errors
     /// What `work` answers, or [`RepoError::Backend`] when no connection can be had.
@@ -277,8 +278,10 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
     {
-        if self.backend == Backend::Sqlite {
-            let mut conn = self.connection()?;
+        // Only with a connection at hand: waiting for one would hold the worker too.
+        if self.backend == Backend::Sqlite
+            && let Some(mut conn) = self.pool.try_get()
+        {
             return work(&mut conn);
         }
         self.read(work).await
