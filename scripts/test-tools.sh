@@ -5,6 +5,16 @@
 # combine (`--browser --bench`). Safe to run again: it only installs what is not there.
 set -euo pipefail
 
+browser=false
+bench=false
+for option in "$@"; do
+  case "$option" in
+    --browser) browser=true ;;
+    --bench) bench=true ;;
+    *) echo "test-tools: unknown option $option (use --browser and/or --bench)" >&2; exit 2 ;;
+  esac
+done
+
 if ! python3 -c 'import aiosmtpd' >/dev/null 2>&1; then
   echo "test-tools: installing aiosmtpd (local SMTP server for the e-mail tests)"
   python3 -m pip install --quiet --disable-pip-version-check aiosmtpd \
@@ -23,16 +33,6 @@ if [ ! -f "$mock_dir/node_modules/oauth2-mock-server/package.json" ]; then
   echo "test-tools: installing the mock OpenID Connect provider (tests/oidc-mock)"
   (cd "$mock_dir" && npm ci --no-audit --no-fund --silent)
 fi
-
-browser=false
-bench=false
-for option in "$@"; do
-  case "$option" in
-    --browser) browser=true ;;
-    --bench) bench=true ;;
-    *) echo "test-tools: unknown option $option (use --browser and/or --bench)" >&2; exit 2 ;;
-  esac
-done
 
 apt_updated=false
 apt_install() {
