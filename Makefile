@@ -82,16 +82,16 @@ $(BENCH_STAMP): bench/package.json bench/package-lock.json
 
 # The figures next to their targets, measured on the release build (target/bench/report.md and .json).
 bench: $(NODE_STAMP) $(BENCH_STAMP)
-	scripts/test-tools.sh --browser
+	scripts/test-tools.sh --browser --bench
 	cd $(FRONTEND) && $(NPM) run build
-	$(CARGO) build --release -p app-server
+	$(CARGO) build --release -p app-server -p reference-actix
 	node bench/run.mjs
 
 # The same harness with fewer repetitions, on the debug build that test-e2e made: it must keep working.
 bench-short: $(NODE_STAMP) $(BENCH_STAMP)
-	scripts/test-tools.sh --browser
+	scripts/test-tools.sh --browser --bench
 	test -f $(FRONTEND)/dist/.vite/manifest.json || (cd $(FRONTEND) && $(NPM) run build)
-	$(CARGO) build -p app-server
+	$(CARGO) build -p app-server -p reference-actix
 	node bench/run.mjs --short --server $(CARGO_TARGET_DIR)/debug/app-server
 
 test-frontend: $(NODE_STAMP)

@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # Installs the real services the tests drive when they are missing: a local SMTP server (aiosmtpd, from PyPI),
-# a local S3-compatible server (moto_server, from PyPI `moto[server]`) and, with `--browser`, Debian's Chromium
-# for the browser journeys. Safe to run again: it only installs
-# what is not there.
+# a local S3-compatible server (moto_server, from PyPI `moto[server]`), with `--browser` Debian's Chromium for
+# the browser journeys and with `--bench` Debian's wrk, the HTTP load generator of `make bench`. Options
+# combine (`--browser --bench`). Safe to run again: it only installs what is not there.
 set -euo pipefail
+
+browser=false
+bench=false
+for option in "$@"; do
+  case "$option" in
+    --browser) browser=true ;;
+    --bench) bench=true ;;
+    *) echo "test-tools: unknown option $option (use --browser and/or --bench)" >&2; exit 2 ;;
+  esac
+done
 
 if ! python3 -c 'import aiosmtpd' >/dev/null 2>&1; then
   echo "test-tools: installing aiosmtpd (local SMTP server for the e-mail tests)"
@@ -30,8 +40,21 @@ if [ ! -f "$mock_dir/node_modules/oauth2-mock-server/package.json" ]; then
   (cd "$mock_dir" && npm ci --no-audit --no-fund --silent)
 fi
 
-if [[ "${1:-}" == "--browser" ]] && ! command -v chromium >/dev/null 2>&1; then
+apt_updated=false
+apt_install() {
+  if [[ "$apt_updated" == false ]]; then
+    apt-get update -qq
+    apt_updated=true
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+if [[ "$browser" == true ]] && ! command -v chromium >/dev/null 2>&1; then
   echo "test-tools: installing Debian's chromium (browser journeys)"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+  apt_install chromium
+fi
+
+if [[ "$bench" == true ]] && ! command -v wrk >/dev/null 2>&1; then
+  echo "test-tools: installing Debian's wrk (the HTTP load generator of make bench)"
+  apt_install wrk
 fi

@@ -11,6 +11,7 @@ use domain::common::ServerUrlRule;
 use domain::media::ImageStore;
 use domain::review::{ReviewConfig, ReviewService};
 use http_adapter::apps::AppsApi;
+use http_adapter::apps::list_cache::AppListCache;
 use identity_adapter::OsSecretGenerator;
 use std::sync::Arc;
 
@@ -55,5 +56,6 @@ pub fn wire(config: &Config, db: &Db, images: Arc<dyn ImageStore>) -> AppsApi {
                 recent_submissions: RECENT_SUBMISSIONS,
             },
         )),
+        lists: Arc::new(AppListCache::default()),
     }
 }

@@ -188,7 +188,10 @@ impl Db {
             .max_size(pool_size.max(1))
             .connection_timeout(Duration::from_secs(15));
         if backend == Backend::Sqlite {
-            builder = builder.connection_customizer(Box::new(SqlitePragmas));
+            // A connection to a local file does not go stale: no `SELECT 1` before every use.
+            builder = builder
+                .connection_customizer(Box::new(SqlitePragmas))
+                .test_on_check_out(false);
         }
         let pool = builder.build(manager)?;
         let write_lock = (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(())));
@@ -259,6 +262,29 @@ impl Db {
             work(&mut conn)
         })
         .await
+    }
+
+    /// Runs a read of a row or two by key (a session, a role, a membership): like [`Self::read`] on
+    /// PostgreSQL, where the network round trip must not hold the async worker; on SQLite on the calling
+    /// thread, where such a read takes a few microseconds — less than handing it to a blocking thread and
+    /// waking the worker again, which was most of its cost. Readers never wait for the writer (WAL), and
+    /// when no pooled connection is idle the read is handed off as [`Self::read`] does, so the worker is held
+    /// only for the read itself. Not for reads of many rows.
+    ///
+    /// # Errors
+    /// What `work` answers, or [`RepoError::Backend`] when no connection can be had.
+    pub async fn lookup<T, F>(&self, work: F) -> Result<T, RepoError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
+    {
+        // Only with a connection at hand: waiting for one would hold the worker too.
+        if self.backend == Backend::Sqlite
+            && let Some(mut conn) = self.pool.try_get()
+        {
+            return work(&mut conn);
+        }
+        self.read(work).await
     }
 
     /// Runs `work` in one transaction (committed when it answers `Ok`, rolled back otherwise), off the

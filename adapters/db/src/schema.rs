@@ -100,6 +100,7 @@ diesel::table! {
         logo -> Nullable<Text>,
         created_at -> BigInt,
         updated_at -> BigInt,
+        apps_revision -> BigInt,
     }
 }
 

@@ -59,6 +59,15 @@ pub trait AppRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn list(&self, org: OrgId) -> Result<Vec<App>, RepoError>;
 
+    /// A number that changes whenever an app of the organization is added, changed, moved in or out, or
+    /// deleted, by this process or any other: a reader that kept [`Self::list`]'s answer with the revision
+    /// it read before the list knows the answer is still the organization's apps while the revision is the
+    /// same.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn revision(&self, org: OrgId) -> Result<u64, RepoError>;
+
     /// Writes the editable fields of `app` (name, description, onboardingInstructions, publicUrl, logoURL,
     /// webviewURL, appType, settings, tools, hardwareRequirements, permissions, updatedAt) and its store
     /// status — never the review fields, key, sharing or organization — provided the stored status is still

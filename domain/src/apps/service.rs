@@ -281,6 +281,16 @@ impl AppService {
         Ok(self.apps.list(org).await?)
     }
 
+    /// The revision of the organization's apps ([`AppRepository::revision`]), for a caller who may list
+    /// them: read before [`Self::list`], it tells whether a kept list is still current.
+    ///
+    /// # Errors
+    /// [`AppError::NotMember`]; [`AppError::Repo`].
+    pub async fn list_revision(&self, caller: &Caller, org: OrgId) -> Result<u64, AppError> {
+        self.authorize(caller, org, OrgAction::View).await?;
+        Ok(self.apps.revision(org).await?)
+    }
+
     /// One of the organization's apps.
     ///
     /// # Errors

@@ -234,6 +234,17 @@ fn an_outsider_cannot_list_an_organizations_apps() {
 }
 
 #[test]
+fn a_member_reads_the_revision_of_the_organizations_apps_and_an_outsider_does_not() {
+    let org = OrgId::new();
+    let mut h = Harness::member();
+    h.apps.expect_revision().with(eq(org)).returning(|_| Ok(7));
+    assert_eq!(block_on(h.service().list_revision(&developer(), org)).unwrap(), 7);
+
+    let err = block_on(Harness::new(None).service().list_revision(&developer(), org)).unwrap_err();
+    assert!(matches!(err, AppError::NotMember));
+}
+
+#[test]
 fn an_app_of_another_organization_is_not_found() {
     let mut h = Harness::member();
     h.apps.expect_get().returning(|_, _| Ok(None));

@@ -198,8 +198,9 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
     }
 
     async fn role_of(&self, user: UserId) -> Result<Option<PlatformRole>, RepoError> {
+        // Every authenticated request asks: a lookup by key.
         self.db
-            .read(move |conn| {
+            .lookup(move |conn| {
                 platform_admins::table
                     .filter(platform_admins::user_id.eq(user.to_string()))
                     .select(platform_admins::role)

@@ -22,8 +22,8 @@ use self::rows::{AppEdit, AppRow};
 use super::reviews::insert_event;
 use crate::convert::{backend, db_error, parse_stored, to_json, to_millis};
 use crate::schema::{
-    app_api_keys, app_share_tokens, apps, images, review_events, uptime_checks, uptime_daily, uptime_monitor,
-    uptime_state_changes,
+    app_api_keys, app_share_tokens, apps, images, organizations, review_events, uptime_checks, uptime_daily,
+    uptime_monitor, uptime_state_changes,
 };
 use crate::{Db, DbConnection, outbox_rows};
 
@@ -189,7 +189,7 @@ impl AppRepository for DieselAppRepository {
     async fn get(&self, org: OrgId, package: &PackageName) -> Result<Option<App>, RepoError> {
         let package = package.as_str().to_owned();
         self.db
-            .read(move |conn| load_in_org(conn, &org.to_string(), &package))
+            .lookup(move |conn| load_in_org(conn, &org.to_string(), &package))
             .await
     }
 
@@ -203,6 +203,22 @@ impl AppRepository for DieselAppRepository {
                     .load(conn)
                     .map_err(backend("listing an organization's apps"))?;
                 rows_to_apps(rows)
+            })
+            .await
+    }
+
+    async fn revision(&self, org: OrgId) -> Result<u64, RepoError> {
+        self.db
+            .lookup(move |conn| {
+                // Kept by the triggers of the apps table (migration `apps_revision`). An organization that
+                // is gone has no apps: revision 0.
+                let revision: Option<i64> = organizations::table
+                    .find(org.to_string())
+                    .select(organizations::apps_revision)
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("reading the revision of an organization's apps"))?;
+                Ok(revision.map_or(0, i64::unsigned_abs))
             })
             .await
     }

@@ -202,8 +202,9 @@ impl DieselMemberDirectory {
 #[async_trait]
 impl MemberDirectory for DieselMemberDirectory {
     async fn role_of(&self, org: OrgId, user: UserId) -> Result<Option<OrgRole>, RepoError> {
+        // Every organization-scoped request asks: a lookup by key.
         self.db
-            .read(move |conn| role_in(conn, &org.to_string(), &user.to_string()))
+            .lookup(move |conn| role_in(conn, &org.to_string(), &user.to_string()))
             .await
     }
 }

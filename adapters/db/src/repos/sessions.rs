@@ -165,8 +165,9 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
     }
 
     async fn current_of_family(&self, family_id: Uuid) -> Result<Option<RefreshToken>, RepoError> {
+        // Every authenticated request asks: a lookup by key.
         self.db
-            .read(move |conn| {
+            .lookup(move |conn| {
                 refresh_tokens::table
                     .filter(refresh_tokens::family_id.eq(family_id.to_string()))
                     .filter(refresh_tokens::replaced_by.is_null())

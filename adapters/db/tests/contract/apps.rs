@@ -486,4 +486,45 @@ contract! {
         assert_eq!(repo.get(acme, &package(PKG)).await.unwrap(), Some(app));
         assert_eq!(rows_of(db, "review_events", PKG), 0);
     }
+
+    async fn every_change_to_an_orgs_apps_moves_its_revision_and_nothing_else_does(db) {
+        let repo = DieselAppRepository::new(db.clone());
+        let (acme, target) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Target"));
+        let unrelated = fixtures::organization(db, "Unrelated");
+        let revisions = || async {
+            (
+                repo.revision(acme).await.unwrap(),
+                repo.revision(target).await.unwrap(),
+                repo.revision(unrelated).await.unwrap(),
+            )
+        };
+        let mut seen = vec![revisions().await];
+        let app = sample_app(acme, PKG);
+        repo.insert(&app, "hash-1").await.unwrap();
+        seen.push(revisions().await);
+        let mut next = app.clone();
+        next.description = "Edited".into();
+        repo.update(acme, &next, AppStoreStatus::Development, Vec::new()).await.unwrap();
+        seen.push(revisions().await);
+        repo.set_visibility(acme, &app.package_name, true, at(5)).await.unwrap();
+        seen.push(revisions().await);
+        // Reads change nothing.
+        repo.list(acme).await.unwrap();
+        repo.get(acme, &app.package_name).await.unwrap();
+        assert_eq!(revisions().await, *seen.last().unwrap());
+        repo.move_app(acme, target, &app.package_name, event(target, PKG, ReviewEventKind::Moved, 9))
+            .await
+            .unwrap();
+        seen.push(revisions().await);
+        repo.delete(target, &app.package_name).await.unwrap();
+        seen.push(revisions().await);
+
+        // acme: insert, update, visibility and the move out; target: the move in and the delete.
+        let acme_changes = seen.windows(2).filter(|pair| pair[0].0 != pair[1].0).count();
+        let target_changes = seen.windows(2).filter(|pair| pair[0].1 != pair[1].1).count();
+        assert_eq!((acme_changes, target_changes), (4, 2), "{seen:?}");
+        assert!(seen.iter().all(|r| r.2 == seen[0].2), "{seen:?}");
+        // An organization that does not exist has revision 0.
+        assert_eq!(repo.revision(OrgId::new()).await.unwrap(), 0);
+    }
 }

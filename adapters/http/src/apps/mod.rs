@@ -7,6 +7,7 @@
 //! every rule.
 
 pub mod dto;
+pub mod list_cache;
 
 use actix_web::http::header;
 use actix_web::{HttpResponse, web};
@@ -26,6 +27,7 @@ use self::dto::{
     PermissionsDoc, PermissionsRequest, RegisterRequest, RegisteredDoc, ShareDto, SharedEmailsDto,
     TesterViewDoc, UpdateAppRequest, VisibilityRequest,
 };
+use self::list_cache::AppListCache;
 use crate::ApiError;
 use crate::admin::review_error;
 use crate::auth::OrgScope;
@@ -40,6 +42,8 @@ pub const VISIBILITY_REQUIRED: &str = "sharedWithOrganization must be true or fa
 pub struct AppsApi {
     pub apps: Arc<AppService>,
     pub reviews: Arc<ReviewService>,
+    /// The answers of `GET /api/dev/apps`, kept with the revision of the organization's apps.
+    pub lists: Arc<AppListCache>,
 }
 
 impl std::fmt::Debug for AppsApi {
@@ -229,8 +233,28 @@ fn no_store(app: &impl serde::Serialize) -> HttpResponse {
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
     ))]
 pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpResponse, ApiError> {
-    let apps = api.apps.list(&scope.caller, scope.org).await.map_err(app_error)?;
-    Ok(no_store(&apps))
+    // The revision first, then the apps: an answer kept with a revision is at least as new as it, and one
+    // kept earlier is used only while the revision has not moved ([`AppListCache`]).
+    let revision = api
+        .apps
+        .list_revision(&scope.caller, scope.org)
+        .await
+        .map_err(app_error)?;
+    let body = match api.lists.get(scope.org, revision) {
+        Some(body) => body,
+        None => {
+            let apps = api.apps.list(&scope.caller, scope.org).await.map_err(app_error)?;
+            let body = web::Bytes::from(
+                serde_json::to_vec(&apps).map_err(|error| ApiError::Internal(Box::new(error)))?,
+            );
+            api.lists.put(scope.org, revision, body.clone());
+            body
+        }
+    };
+    Ok(HttpResponse::Ok()
+        .content_type(header::ContentType::json())
+        .insert_header(("Cache-Control", "no-store"))
+        .body(body))
 }
 
 /// Registers an app in the `x-org-id` organization and answers its API key, shown this once.
