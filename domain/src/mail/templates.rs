@@ -192,30 +192,6 @@ pub fn app_rejected(to: &EmailAddress, app_name: &str, notes: &str) -> OutgoingE
     )
 }
 
-/// The uptime monitor sees the app offline since `since`.
-#[must_use]
-pub fn app_offline(
-    to: &EmailAddress,
-    app_name: &str,
-    health_url: &str,
-    since: DateTime<Utc>,
-) -> OutgoingEmail {
-    let app = one_line(app_name);
-    let body = format!(
-        "Your app \"{app}\" has been failing its health checks since {since}.\n\n\
-         Health check: {health_url}\n\nA healthy app answers HTTP 200 with a JSON body whose status is \
-         \"healthy\". We send this at most once a day while the app stays offline.",
-        since = format_instant(since),
-    );
-    email(
-        EmailKind::AppOffline,
-        to,
-        format!("Your app {app} is offline"),
-        body,
-        Some(health_url),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,7 +268,7 @@ mod tests {
 
     #[test]
     fn an_overlong_name_is_cut_in_the_subject() {
-        let mail = app_offline(&to(), &"x".repeat(500), "https://a.example.com/health", noon());
+        let mail = app_approved(&to(), &"x".repeat(500), None);
         assert!(mail.subject.chars().count() < 160);
     }
 
@@ -313,14 +289,5 @@ mod tests {
         assert_eq!(mail.subject, "Your app Notes App was not approved");
         assert!(mail.text.contains("Reason:\nMissing privacy policy"));
         assert!(mail.text.contains("resubmit"));
-    }
-
-    #[test]
-    fn an_outage_email_names_the_health_url_and_since_when() {
-        let url = "https://notes.example.com/health";
-        let mail = app_offline(&to(), "Notes App", url, noon());
-        assert_eq!(mail.kind, EmailKind::AppOffline);
-        assert_eq!(mail.subject, "Your app Notes App is offline");
-        assert!(mail.text.contains(url) && mail.text.contains("2026-03-15 12:00 UTC"));
     }
 }
