@@ -56,6 +56,7 @@ describe('normalizePublicConfig', () => {
       exampleAppUrl: 'https://example.test/app',
       providers: ['google', 3, ''],
       identity: { url: 'https://id.example.test' },
+      keepLoopbackHttp: 'yes',
     });
 
     expect(config).toEqual({
@@ -69,7 +70,14 @@ describe('normalizePublicConfig', () => {
         authUrl: 'https://id.example.test/auth/v1',
         anonKey: '',
       },
+      keepLoopbackHttp: false,
     });
+  });
+
+  it('reads the local-development rule for server URLs only when it is true', () => {
+    expect(normalizePublicConfig({ keepLoopbackHttp: true }).keepLoopbackHttp).toBe(true);
+    expect(normalizePublicConfig({ keepLoopbackHttp: 1 }).keepLoopbackHttp).toBe(false);
+    expect(normalizePublicConfig({}).keepLoopbackHttp).toBe(false);
   });
 
   it.each([null, 'text', 42, []])(
