@@ -19,8 +19,9 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { ImageUpload } from '../../../components/ImageUpload';
 import { paths } from '../../../config/paths';
-import { normaliseAppUrl } from '../../../utils/url';
 import { usePublicConfig } from '../../publicConfig';
+import { normaliseAppUrl } from '../../../utils/url';
+import { focusFirstInvalid, textFieldProps, urlFieldProps } from '../formFields';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
 import { useRegisterAppMutation } from '../api';
 import { ApiKeyDialog } from '../dialogs';
@@ -85,35 +86,22 @@ export function CreateAppPage() {
     setErrors((previous) => ({ ...previous, [name]: undefined }));
   };
 
-  const text = (name: TextFieldName) => ({
-    name,
-    id: `create-app-${name}`,
+  const binding = (name: TextFieldName) => ({
+    form: 'create-app',
     value: values[name],
-    onChange: (event: { target: { value: string } }) => {
-      set(name, event.target.value);
-    },
-    error: Boolean(errors[name]),
-    helperText: errors[name],
+    error: errors[name],
     disabled: saving,
-    fullWidth: true,
-    slotProps: { inputLabel: { shrink: true } },
-  });
-
-  const url = (name: 'publicUrl' | 'webviewURL') => ({
-    ...text(name),
-    type: 'url',
-    onBlur: () => {
-      setValues((previous) => ({
-        ...previous,
-        [name]: normaliseAppUrl(name, previous[name], keepLoopbackHttp),
-      }));
+    onChange: (value: string) => {
+      set(name, value);
     },
   });
-
-  const focusFirstError = () => {
-    requestAnimationFrame(() => {
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  const text = (name: TextFieldName) => textFieldProps(name, binding(name));
+  const url = (name: 'publicUrl' | 'webviewURL') =>
+    urlFieldProps(name, binding(name), keepLoopbackHttp, (value) => {
+      setValues((previous) => ({ ...previous, [name]: value }));
     });
+  const focusFirstError = () => {
+    focusFirstInvalid(formRef.current);
   };
 
   const submit = async (event: SyntheticEvent) => {

@@ -26,8 +26,8 @@ import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { useAppDispatch } from '../../../app/store';
 import { ImageUpload } from '../../../components/ImageUpload';
 import { paths } from '../../../config/paths';
-import { normaliseAppUrl } from '../../../utils/url';
 import { usePublicConfig } from '../../publicConfig';
+import { focusFirstInvalid, textFieldProps, urlFieldProps } from '../formFields';
 import { noticeShown } from '../../auth/authSlice';
 import type { Organization } from '../../orgs/types';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
@@ -270,34 +270,22 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
     );
   };
 
-  const text = (name: TextName) => ({
-    name,
-    id: `edit-app-${name}`,
+  const binding = (name: TextName) => ({
+    form: 'edit-app',
     value: values[name],
-    onChange: (event: { target: { value: string } }) => {
-      set(name, event.target.value);
-    },
-    error: Boolean(errors[name]),
-    helperText: errors[name],
+    error: errors[name],
     disabled: saving,
-    fullWidth: true,
-    slotProps: { inputLabel: { shrink: true } },
-  });
-  const url = (name: 'publicUrl' | 'webviewURL') => ({
-    ...text(name),
-    type: 'url',
-    onBlur: () => {
-      setValues((previous) => ({
-        ...previous,
-        [name]: normaliseAppUrl(name, previous[name], keepLoopbackHttp),
-      }));
+    onChange: (value: string) => {
+      set(name, value);
     },
   });
-
-  const focusFirstError = () => {
-    requestAnimationFrame(() => {
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  const text = (name: TextName) => textFieldProps(name, binding(name));
+  const url = (name: 'publicUrl' | 'webviewURL') =>
+    urlFieldProps(name, binding(name), keepLoopbackHttp, (value) => {
+      setValues((previous) => ({ ...previous, [name]: value }));
     });
+  const focusFirstError = () => {
+    focusFirstInvalid(formRef.current);
   };
 
   const save = async (form: EditAppValues) => {
