@@ -12,9 +12,11 @@ use domain::common::{PublicUrl, ServerUrlRule, UrlError, normalise_server_url, n
 use serde_json::Value;
 
 fn cases(file: &str) -> Vec<Value> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/vectors")
-        .join(file);
+    let path = PathBuf::from(
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for the tests it runs"),
+    )
+    .join("../tests/vectors")
+    .join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut vectors: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
     assert!(

@@ -167,9 +167,11 @@ impl TestApp {
 /// snapshot is written instead. Error bodies are pinned this way: a changed message or code is a visible
 /// change in review, not an accident.
 pub fn assert_snapshot(name: &str, actual: &serde_json::Value) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("snapshots")
-        .join(format!("{name}.json"));
+    let path = std::path::PathBuf::from(
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for the tests it runs"),
+    )
+    .join("snapshots")
+    .join(format!("{name}.json"));
     let pretty = format!("{}\n", serde_json::to_string_pretty(actual).expect("json"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::create_dir_all(path.parent().expect("folder")).expect("snapshot folder");

@@ -119,9 +119,12 @@ async fn the_server_starts_and_serves_on_postgresql_too() {
     ))
     .get_result(&mut *conn)
     .unwrap();
-    let migrations = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../migrations/postgres"))
-        .unwrap()
-        .count();
+    let migrations = std::fs::read_dir(format!(
+        "{}/../../migrations/postgres",
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for the tests it runs")
+    ))
+    .unwrap()
+    .count();
     assert_eq!(applied, i64::try_from(migrations).unwrap());
     let response = app.client.get(app.url("/healthz")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);

@@ -427,9 +427,12 @@ mod tests {
         let url = format!("sqlite://{}/nested/portal.db", dir.path().display());
         let db = Db::connect(&url, 2).unwrap();
         assert_eq!(db.backend(), Backend::Sqlite);
-        let all = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../migrations/sqlite"))
-            .unwrap()
-            .count();
+        let all = std::fs::read_dir(format!(
+            "{}/../../migrations/sqlite",
+            std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for the tests it runs")
+        ))
+        .unwrap()
+        .count();
         assert_eq!(db.run_migrations().unwrap().len(), all);
         assert!(
             db.run_migrations().unwrap().is_empty(),

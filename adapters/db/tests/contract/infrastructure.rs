@@ -89,9 +89,12 @@ async fn two_instances_migrating_one_postgres_schema_at_once_both_start() {
     let a = tokio::task::spawn_blocking(move || first.run_migrations());
     let b = tokio::task::spawn_blocking(move || second.run_migrations());
     let (a, b) = (a.await.unwrap().unwrap(), b.await.unwrap().unwrap());
-    let all = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../migrations/postgres"))
-        .unwrap()
-        .count();
+    let all = std::fs::read_dir(format!(
+        "{}/../../migrations/postgres",
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for the tests it runs")
+    ))
+    .unwrap()
+    .count();
     assert!(
         (a.len(), b.len()) == (all, 0) || (a.len(), b.len()) == (0, all),
         "one instance ran every migration, the other none: {a:?} {b:?}"
