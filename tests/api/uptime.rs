@@ -312,6 +312,112 @@ async fn the_month_view_adds_up_the_raw_checks_of_each_utc_day() {
 }
 
 #[tokio::test]
+async fn the_month_view_is_paged_searched_and_filtered_on_the_server() {
+    for backend in BACKENDS {
+        let world = world(backend).await;
+        for i in 0..30 {
+            let status = if i % 3 == 0 { "SUBMITTED" } else { "PUBLISHED" };
+            insert_app(
+                &world,
+                &format!("com.fleet.app{i:02}"),
+                &format!("https://app{i:02}.example.com"),
+                status,
+            );
+        }
+        insert_app(
+            &world,
+            "com.example.draft",
+            "https://draft.example.com",
+            "DEVELOPMENT",
+        );
+        let page = |query: &str| format!("/api/app-uptime/get-app-uptime-days?month=2&year=2026&{query}");
+        let packages = |body: &Value| -> Vec<String> {
+            body["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|row| row["packageName"].as_str().unwrap().to_owned())
+                .collect()
+        };
+
+        let (status, first) = get(&world.app, &page(""), &world.reviewer).await;
+        assert_eq!(status, 200, "{first}");
+        assert_eq!(packages(&first).len(), 25, "25 apps a page by default");
+        assert_eq!(packages(&first)[0], "com.fleet.app00");
+        assert_eq!(
+            (
+                &first["matching"],
+                &first["total"],
+                &first["page"],
+                &first["pageSize"]
+            ),
+            (
+                &Value::from(30),
+                &Value::from(30),
+                &Value::from(1),
+                &Value::from(25)
+            )
+        );
+        let (_, second) = get(&world.app, &page("page=2"), &world.reviewer).await;
+        assert_eq!(
+            packages(&second),
+            (25..30)
+                .map(|i| format!("com.fleet.app{i:02}"))
+                .collect::<Vec<_>>()
+        );
+        let (_, past) = get(&world.app, &page("page=3"), &world.reviewer).await;
+        assert!(packages(&past).is_empty(), "{past}");
+        assert_eq!(past["matching"], 30);
+
+        let (_, found) = get(&world.app, &page("search=APP1&pageSize=100"), &world.reviewer).await;
+        assert_eq!(packages(&found).len(), 10, "app10–app19: {found}");
+        assert_eq!(
+            (&found["matching"], &found["total"]),
+            (&Value::from(10), &Value::from(30))
+        );
+        let (_, submitted) = get(
+            &world.app,
+            &page("status=SUBMITTED&pageSize=100"),
+            &world.reviewer,
+        )
+        .await;
+        assert_eq!(packages(&submitted).len(), 10);
+        assert!(
+            submitted["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|r| r["appStoreStatus"] == "SUBMITTED")
+        );
+        let (_, both) = get(&world.app, &page("status=published&search=app0"), &world.reviewer).await;
+        assert_eq!(
+            packages(&both),
+            ["01", "02", "04", "05", "07", "08"].map(|n| format!("com.fleet.app{n}"))
+        );
+
+        for (bad, code) in [
+            ("page=0", "INVALID_PAGE"),
+            ("page=-1", "INVALID_PAGE"),
+            ("page=x", "INVALID_PAGE"),
+            ("pageSize=0", "INVALID_PAGE"),
+            ("pageSize=101", "INVALID_PAGE"),
+            ("status=REJECTED", "INVALID_STATUS"),
+        ] {
+            let (status, body) = get(&world.app, &page(bad), &world.reviewer).await;
+            assert_eq!(
+                (status, body["code"].as_str()),
+                (400, Some(code)),
+                "{bad}: {body}"
+            );
+            assert!(
+                body["error"].as_str().is_some_and(|e| !e.is_empty()),
+                "{bad}: {body}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn a_day_lists_its_problems_newest_first_while_raw_checks_are_kept() {
     for backend in BACKENDS {
         let world = world(backend).await;

@@ -8,8 +8,9 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use domain::apps::service::{AppError, AppService};
 use domain::apps::{AppStoreStatus, PackageName};
 use domain::uptime::{
-    AppHealth, AppMonthDetail, AppMonthRow, Badge, CheckOutcome, DayBar, DayColour, DayProblems, HealthState,
-    MonthError, MonthStatus, MonthView, PingResult, UptimeError, UptimeService, YearMonth,
+    AppHealth, AppMonthDetail, AppMonthRow, Badge, CheckOutcome, DEFAULT_PAGE_SIZE, DayBar, DayColour,
+    DayProblems, HealthState, MonthError, MonthListQuery, MonthStatus, MonthView, PageError, PingResult,
+    StatusFilter, UptimeError, UptimeService, YearMonth,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -60,6 +61,7 @@ fn uptime_error(error: UptimeError) -> ApiError {
     match error {
         UptimeError::Forbidden => ApiError::Forbidden(message),
         UptimeError::InvalidMonth(_) => ApiError::bad_request("INVALID_MONTH", message),
+        UptimeError::InvalidPage(_) => ApiError::bad_request("INVALID_PAGE", message),
         UptimeError::UnknownHealthUrl => ApiError::NotFound(message),
         UptimeError::Repo(cause) => ApiError::Internal(Box::new(cause)),
     }
@@ -94,6 +96,43 @@ impl MonthQuery {
         Ok((year, month))
     }
 }
+
+/// The App Status tab's page, search and status filter (`GET /api/app-uptime/get-app-uptime-days`).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthPageQuery {
+    /// 1-based; 1 when absent.
+    pub page: Option<String>,
+    /// 1–100 apps per page; 25 when absent.
+    pub page_size: Option<String>,
+    /// Part of an app's name or package name, any case.
+    pub search: Option<String>,
+    /// `ALL` (the default), `SUBMITTED` or `PUBLISHED`.
+    pub status: Option<String>,
+}
+
+impl MonthPageQuery {
+    fn resolve(&self) -> Result<MonthListQuery, ApiError> {
+        let number = |text: Option<&str>, default: u32, error: PageError| match text.map(str::trim) {
+            None | Some("") => Ok(default),
+            Some(text) => text.parse::<u32>().map_err(|_| uptime_error(error.into())),
+        };
+        let status = match self.status.as_deref() {
+            None => StatusFilter::All,
+            Some(text) => StatusFilter::parse(text)
+                .ok_or_else(|| ApiError::bad_request("INVALID_STATUS", INVALID_STATUS_FILTER.to_owned()))?,
+        };
+        Ok(MonthListQuery {
+            search: self.search.clone().unwrap_or_default(),
+            status,
+            page: number(self.page.as_deref(), 1, PageError::Page)?,
+            page_size: number(self.page_size.as_deref(), DEFAULT_PAGE_SIZE, PageError::PageSize)?,
+        })
+    }
+}
+
+pub const INVALID_STATUS_FILTER: &str = "Status must be ALL, SUBMITTED or PUBLISHED";
 
 /// A calendar month.
 #[derive(Debug, Serialize, ToSchema)]
@@ -241,8 +280,14 @@ pub struct MonthResponse {
     pub next: Option<MonthDto>,
     /// Days of the month (28–31).
     pub days_in_month: u32,
-    /// One entry per app, by package name.
+    /// The page's apps, by package name.
     pub data: Vec<AppMonthDto>,
+    /// Apps that match the search and the status filter, on all pages.
+    pub matching: u32,
+    /// Every app of the month (monitored, or checked in the month), before the search and the filter.
+    pub total: u32,
+    pub page: u32,
+    pub page_size: u32,
 }
 
 impl From<MonthStatus> for MonthResponse {
@@ -254,6 +299,10 @@ impl From<MonthStatus> for MonthResponse {
             previous: status.previous.map(MonthDto::from),
             next: status.next.map(MonthDto::from),
             data: status.apps.into_iter().map(AppMonthDto::from).collect(),
+            matching: status.matching,
+            total: status.total,
+            page: status.page,
+            page_size: status.page_size,
         }
     }
 }
@@ -417,12 +466,13 @@ pub async fn status(api: web::Data<UptimeApi>, principal: Principal) -> Result<H
     }))
 }
 
-/// The App Status tab of a month (UTC days): per app its uptime, current badge and one bar per day.
+/// The App Status tab of a month (UTC days): one page of the apps that match the search and the status
+/// filter, each with its uptime, current badge and one bar per day.
 #[utoipa::path(operation_id = "uptime_month", get, path = "/api/app-uptime/get-app-uptime-days",
-    tag = "uptime", security(("bearer" = [])), params(MonthQuery),
+    tag = "uptime", security(("bearer" = [])), params(MonthQuery, MonthPageQuery),
     responses(
-        (status = 200, description = "The month of every app", body = MonthResponse),
-        (status = 400, description = "Month or year out of range", body = crate::openapi::ErrorBody),
+        (status = 200, description = "A page of the month's apps", body = MonthResponse),
+        (status = 400, description = "Month, year, page, page size or status out of range", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
@@ -430,24 +480,17 @@ pub async fn month(
     api: web::Data<UptimeApi>,
     principal: Principal,
     query: web::Query<MonthQuery>,
+    page: web::Query<MonthPageQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (year, month) = query.resolve()?;
+    let page = page.resolve()?;
     let status = api
         .uptime
-        .month(&principal.0, year, month)
+        .month(&principal.0, year, month, &page)
         .await
         .map_err(uptime_error)?;
-    // Tens of megabytes for thousands of apps: written into a buffer of about the right size at once,
-    // instead of one that doubles (and is copied) a dozen times on the way.
-    let days = status.month.days() as usize;
-    let mut body = Vec::with_capacity(1024 + status.apps.len() * (256 + days * DAY_JSON_BYTES));
-    serde_json::to_writer(&mut body, &MonthResponse::from(status))
-        .map_err(|error| ApiError::Internal(Box::new(error)))?;
-    Ok(no_store().content_type("application/json").body(body))
+    Ok(no_store().json(MonthResponse::from(status)))
 }
-
-/// About the size of one day of a month view in JSON (a date, a colour, three counts and a latency).
-const DAY_JSON_BYTES: usize = 112;
 
 /// One app's month chart and current state (the app detail tab).
 #[utoipa::path(operation_id = "uptime_app_month", get, path = "/api/app-uptime/apps/{packageName}",

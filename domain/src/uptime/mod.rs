@@ -4,6 +4,7 @@
 pub mod alert;
 pub mod calendar;
 pub mod models;
+pub mod month_list;
 pub mod month_view;
 pub mod ports;
 pub mod service;
@@ -12,6 +13,10 @@ pub use calendar::{MonthError, YearMonth, days_in_month, is_leap_year};
 pub use models::{
     Badge, CheckOutcome, DailyRollup, DayColour, HealthState, ProbeError, ProbeResult, RefusalReason,
     body_status_of, uptime_percent,
+};
+pub use month_list::{
+    DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MonthApp, MonthListPage, MonthListQuery, PageError, StatusFilter,
+    select_page,
 };
 pub use month_view::{DayBar, MonthView, build_month_view};
 pub use ports::{AppUptimeState, HealthProber, LatestStatus, MonitoredApp, UptimeRepository};

@@ -5,6 +5,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 use super::calendar::YearMonth;
 use super::models::{CheckOutcome, DailyRollup, HealthState, ProbeError, ProbeResult};
+use super::month_list::MonthApp;
 use crate::apps::{AppStoreStatus, PackageName};
 use crate::common::{EmailAddress, RepoError};
 use crate::mail::OutgoingEmail;
@@ -124,11 +125,22 @@ pub trait UptimeRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn find_app_by_health_url(&self, url: &str) -> Result<Option<MonitoredApp>, RepoError>;
 
-    /// The rollups of every app for the days of `month` (at most 31 per app), by day, then by app.
+    /// The apps of a month view: every monitored app (SUBMITTED and PUBLISHED) and every other app with a
+    /// rollup in `month`, by package name.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn all_month_rollups(&self, month: YearMonth) -> Result<Vec<DailyRollup>, RepoError>;
+    async fn month_apps(&self, month: YearMonth) -> Result<Vec<MonthApp>, RepoError>;
+
+    /// The rollups of `packages` for the days of `month` (at most 31 per app), in any order.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn month_rollups_of(
+        &self,
+        month: YearMonth,
+        packages: &[PackageName],
+    ) -> Result<Vec<DailyRollup>, RepoError>;
 
     /// One app's rollups for the days of `month`.
     ///
@@ -156,6 +168,12 @@ pub trait UptimeRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
     async fn all_latest_status(&self) -> Result<Vec<LatestStatus>, RepoError>;
+
+    /// The latest check of each of `packages` that has one.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn latest_status_of(&self, packages: &[PackageName]) -> Result<Vec<LatestStatus>, RepoError>;
 
     /// Deletes raw checks older than `cutoff` (rollups and state changes stay); answers how many.
     ///

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use super::alert::{ALERT_EVERY_HOURS, OFFLINE_CHECKS_BEFORE_ALERT, offline_alert_due, offline_alert_email};
 use super::calendar::{MonthError, YearMonth};
 use super::models::{Badge, CheckOutcome, DailyRollup, HealthState};
+use super::month_list::{MonthListQuery, PageError, select_page};
 use super::month_view::{DayBar, MonthView, build_month_view};
 use super::ports::{AppUptimeState, HealthProber, MonitoredApp, UptimeRepository};
 use crate::apps::{AppStoreStatus, PackageName};
@@ -61,6 +62,9 @@ pub enum UptimeError {
     /// 400: the month or year query parameter is out of range.
     #[error(transparent)]
     InvalidMonth(#[from] MonthError),
+    /// 400: the page or page size of a month view is out of range.
+    #[error(transparent)]
+    InvalidPage(#[from] PageError),
     /// 404: the ping URL is not a registered app's health URL.
     #[error("No registered app has this health URL")]
     UnknownHealthUrl,
@@ -116,8 +120,15 @@ pub struct MonthStatus {
     pub month: YearMonth,
     pub previous: Option<YearMonth>,
     pub next: Option<YearMonth>,
-    /// Monitored apps and apps with checks in the month, by package name.
+    /// One page of the monitored apps and apps with checks in the month that match the search and filter,
+    /// by package name.
     pub apps: Vec<AppMonthRow>,
+    /// Apps that match the search and the filter, on every page.
+    pub matching: u32,
+    /// Every app of the month.
+    pub total: u32,
+    pub page: u32,
+    pub page_size: u32,
 }
 
 /// An app's detail view for a month.
@@ -352,52 +363,57 @@ impl UptimeService {
         Ok(apps.into_values().collect())
     }
 
-    /// The App Status tab: per app, the month's uptime, a bar per day and the current badge.
+    /// The App Status tab: one page of the apps of the month that match the tab's search and status filter,
+    /// each with the month's uptime, a bar per day and the current badge. Only the page's apps' days are read.
     ///
     /// # Errors
-    /// [`UptimeError::Forbidden`]; [`UptimeError::InvalidMonth`]; a store failure.
-    pub async fn month(&self, caller: &Caller, year: i32, month: u32) -> Result<MonthStatus, UptimeError> {
+    /// [`UptimeError::Forbidden`]; [`UptimeError::InvalidMonth`]; [`UptimeError::InvalidPage`]; a store
+    /// failure.
+    pub async fn month(
+        &self,
+        caller: &Caller,
+        year: i32,
+        month: u32,
+        query: &MonthListQuery,
+    ) -> Result<MonthStatus, UptimeError> {
         require_review(caller)?;
         let month = YearMonth::new(year, month)?;
-        // Up to 31 rollups per app, in any order: grouped without copying a name per rollup.
+        query.validate()?;
+        let page = select_page(self.repo.month_apps(month).await?, query);
+        let packages: Vec<PackageName> = page.apps.iter().map(|app| app.package_name.clone()).collect();
         let mut rollups: HashMap<PackageName, Vec<DailyRollup>> = HashMap::new();
-        for rollup in self.repo.all_month_rollups(month).await? {
-            if let Some(days) = rollups.get_mut(&rollup.package_name) {
-                days.push(rollup);
-            } else {
-                rollups.insert(rollup.package_name.clone(), vec![rollup]);
+        if !packages.is_empty() {
+            for rollup in self.repo.month_rollups_of(month, &packages).await? {
+                rollups
+                    .entry(rollup.package_name.clone())
+                    .or_default()
+                    .push(rollup);
             }
         }
-        let monitored: HashMap<PackageName, MonitoredApp> = self
-            .repo
-            .all_monitored_apps()
-            .await?
+        let latest: HashMap<PackageName, (HealthState, DateTime<Utc>)> = if packages.is_empty() {
+            HashMap::new()
+        } else {
+            self.repo
+                .latest_status_of(&packages)
+                .await?
+                .into_iter()
+                .map(|l| (l.package_name, (l.health, l.checked_at)))
+                .collect()
+        };
+        let apps = page
+            .apps
             .into_iter()
-            .map(|app| (app.package_name.clone(), app))
-            .collect();
-        let latest: HashMap<PackageName, (HealthState, DateTime<Utc>)> = self
-            .repo
-            .all_latest_status()
-            .await?
-            .into_iter()
-            .map(|l| (l.package_name, (l.health, l.checked_at)))
-            .collect();
-        let mut packages: Vec<&PackageName> = monitored.keys().chain(rollups.keys()).collect();
-        packages.sort();
-        packages.dedup();
-        let apps = packages
-            .into_iter()
-            .map(|package| {
-                let app = monitored.get(package);
-                let current = latest.get(package);
+            .map(|app| {
+                let current = latest.get(&app.package_name);
+                let monitored = app.is_monitored();
                 AppMonthRow {
-                    package_name: package.clone(),
-                    name: app.map(|a| a.name.clone()),
-                    store_status: app.map(|a| a.store_status),
+                    view: build_month_view(month, rollups.get(&app.package_name).map_or(&[], Vec::as_slice)),
+                    name: monitored.then_some(app.name),
+                    store_status: monitored.then_some(app.store_status),
                     badge: current.map_or(Badge::Offline, |(health, _)| health.badge()),
                     health: current.map(|(health, _)| *health),
                     checked_at: current.map(|(_, at)| *at),
-                    view: build_month_view(month, rollups.get(package).map_or(&[], Vec::as_slice)),
+                    package_name: app.package_name,
                 }
             })
             .collect();
@@ -406,6 +422,10 @@ impl UptimeService {
             previous: month.previous(),
             next: month.next(),
             apps,
+            matching: page.matching,
+            total: page.total,
+            page: query.page,
+            page_size: query.page_size,
         })
     }
 

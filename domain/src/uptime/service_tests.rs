@@ -5,6 +5,7 @@ use crate::common::{EmailAddress, PlatformRole, UserId};
 use crate::mail::EmailKind;
 use crate::testing::{block_on, fixed_clock, noon};
 use crate::uptime::models::{DayColour, ProbeError, ProbeResult};
+use crate::uptime::month_list::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MonthApp};
 use crate::uptime::ports::{LatestStatus, MockHealthProber, MockUptimeRepository};
 use mockall::predicate::eq;
 
@@ -249,7 +250,7 @@ fn a_developer_may_not_see_uptime_or_ping() {
         Err(UptimeError::Forbidden)
     ));
     assert!(matches!(
-        block_on(service.month(&dev, 2026, 3)),
+        block_on(service.month(&dev, 2026, 3, &MonthListQuery::default())),
         Err(UptimeError::Forbidden)
     ));
     assert!(matches!(
@@ -302,28 +303,49 @@ fn status_lists_monitored_apps_with_their_latest_badge() {
     assert_eq!(status[2].name, None);
 }
 
+fn month_app(name: &str, status: AppStoreStatus) -> MonthApp {
+    MonthApp {
+        package_name: pkg(name),
+        name: format!("App {name}"),
+        store_status: status,
+    }
+}
+
 #[test]
 fn the_month_tab_has_a_row_per_app_with_percent_bars_and_badge() {
     let mut repo = MockUptimeRepository::new();
-    repo.expect_all_month_rollups()
+    repo.expect_month_apps()
         .with(eq(YearMonth::new(2026, 3).unwrap()))
         .returning(|_| {
+            Ok(vec![
+                month_app("a.app", AppStoreStatus::Published),
+                month_app("b.app", AppStoreStatus::Submitted),
+                month_app("gone.app", AppStoreStatus::Development),
+                month_app("new.app", AppStoreStatus::Published),
+            ])
+        });
+    repo.expect_month_rollups_of()
+        .withf(|month, packages| {
+            *month == YearMonth::new(2026, 3).unwrap()
+                && packages == [pkg("a.app"), pkg("b.app"), pkg("gone.app"), pkg("new.app")]
+        })
+        .returning(|_, _| {
             Ok(vec![
                 rollup("b.app", 1, 1, 2),
                 rollup("a.app", 2, 3, 0),
                 rollup("gone.app", 3, 0, 4),
             ])
         });
-    repo.expect_all_monitored_apps()
-        .returning(|| Ok(vec![app("a.app", None), app("b.app", None), app("new.app", None)]));
-    repo.expect_all_latest_status().returning(|| {
+    repo.expect_latest_status_of().returning(|_| {
         Ok(vec![LatestStatus {
             package_name: pkg("a.app"),
             health: HealthState::Healthy,
             checked_at: noon(),
         }])
     });
-    let tab = block_on(service(repo, MockHealthProber::new()).month(&admin(), 2026, 3)).unwrap();
+    let tab =
+        block_on(service(repo, MockHealthProber::new()).month(&admin(), 2026, 3, &MonthListQuery::default()))
+            .unwrap();
     let rows: Vec<(&str, f64, Badge)> = tab
         .apps
         .iter()
@@ -340,8 +362,15 @@ fn the_month_tab_has_a_row_per_app_with_percent_bars_and_badge() {
     );
     assert!(tab.apps.iter().all(|r| r.view.bars.len() == 31));
     assert_eq!(tab.apps[0].view.bars[1].colour, DayColour::Green);
-    assert_eq!(tab.apps[2].store_status, None);
+    assert_eq!(
+        (tab.apps[2].store_status, tab.apps[2].name.as_deref()),
+        (None, None)
+    );
     assert_eq!(tab.apps[3].store_status, Some(AppStoreStatus::Published));
+    assert_eq!(
+        (tab.matching, tab.total, tab.page, tab.page_size),
+        (4, 4, 1, DEFAULT_PAGE_SIZE)
+    );
     assert_eq!(
         (tab.previous, tab.next),
         (YearMonth::new(2026, 2).ok(), YearMonth::new(2026, 4).ok())
@@ -349,9 +378,57 @@ fn the_month_tab_has_a_row_per_app_with_percent_bars_and_badge() {
 }
 
 #[test]
+fn the_month_tab_reads_the_days_of_its_page_only() {
+    let mut repo = MockUptimeRepository::new();
+    repo.expect_month_apps().returning(|_| {
+        Ok((0..60)
+            .map(|i| month_app(&format!("app{i:02}.test"), AppStoreStatus::Published))
+            .collect())
+    });
+    repo.expect_month_rollups_of()
+        .withf(|_, packages| packages.len() == 25 && packages[0] == pkg("app25.test"))
+        .times(1)
+        .returning(|_, _| Ok(vec![]));
+    repo.expect_latest_status_of()
+        .withf(|packages| packages.len() == 25)
+        .times(1)
+        .returning(|_| Ok(vec![]));
+    let query = MonthListQuery {
+        page: 2,
+        ..MonthListQuery::default()
+    };
+    let tab = block_on(service(repo, MockHealthProber::new()).month(&admin(), 2026, 3, &query)).unwrap();
+    assert_eq!(tab.apps.len(), 25);
+    assert_eq!((tab.matching, tab.total, tab.page), (60, 60, 2));
+}
+
+#[test]
+fn a_page_past_the_end_reads_no_days_and_a_bad_page_is_refused_before_any_read() {
+    let mut repo = MockUptimeRepository::new();
+    repo.expect_month_apps()
+        .times(1)
+        .returning(|_| Ok(vec![month_app("a.app", AppStoreStatus::Published)]));
+    let service = service(repo, MockHealthProber::new());
+    let past = MonthListQuery {
+        page: 3,
+        ..MonthListQuery::default()
+    };
+    let tab = block_on(service.month(&admin(), 2026, 3, &past)).unwrap();
+    assert!(tab.apps.is_empty());
+    assert_eq!((tab.matching, tab.total), (1, 1));
+    let too_big = MonthListQuery {
+        page_size: MAX_PAGE_SIZE + 1,
+        ..MonthListQuery::default()
+    };
+    let error = block_on(service.month(&admin(), 2026, 3, &too_big)).unwrap_err();
+    assert!(matches!(error, UptimeError::InvalidPage(PageError::PageSize)));
+    assert_eq!(error.to_string(), "Page size must be between 1 and 100");
+}
+
+#[test]
 fn a_month_out_of_range_is_a_bad_request() {
     let service = service(MockUptimeRepository::new(), MockHealthProber::new());
-    let error = block_on(service.month(&admin(), 2026, 13)).unwrap_err();
+    let error = block_on(service.month(&admin(), 2026, 13, &MonthListQuery::default())).unwrap_err();
     assert!(matches!(error, UptimeError::InvalidMonth(MonthError::Month)));
     assert_eq!(error.to_string(), "Month must be between 1 and 12");
 }

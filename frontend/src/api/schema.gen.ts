@@ -246,7 +246,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The App Status tab of a month (UTC days): per app its uptime, current badge and one bar per day. */
+    /**
+     * The App Status tab of a month (UTC days): one page of the apps that match the search and the status
+     *     filter, each with its uptime, current badge and one bar per day.
+     */
     get: operations['uptime_month'];
     put?: never;
     post?: never;
@@ -1289,8 +1292,22 @@ export interface components {
        * @description Days of the month (28–31).
        */
       daysInMonth: number;
-      /** @description One entry per app, by package name. */
+      /** @description The page's apps, by package name. */
       data: components['schemas']['AppMonthDto'][];
+      /**
+       * Format: int32
+       * @description Apps that match the search and the status filter, on all pages.
+       */
+      matching: number;
+      /**
+       * Format: int32
+       * @description Every app of the month (monitored, or checked in the month), before the search and the filter.
+       */
+      total: number;
+      /** Format: int32 */
+      page: number;
+      /** Format: int32 */
+      pageSize: number;
     };
     /** @description A month chart: the uptime of the month and one bar per day (the month's real length). */
     MonthViewDto: {
@@ -2401,6 +2418,14 @@ export interface operations {
         month?: string;
         /** @description 1970–9999. */
         year?: string;
+        /** @description 1-based; 1 when absent. */
+        page?: string;
+        /** @description 1–100 apps per page; 25 when absent. */
+        pageSize?: string;
+        /** @description Part of an app's name or package name, any case. */
+        search?: string;
+        /** @description `ALL` (the default), `SUBMITTED` or `PUBLISHED`. */
+        status?: string;
       };
       header?: never;
       path?: never;
@@ -2408,7 +2433,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The month of every app */
+      /** @description A page of the month's apps */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2417,7 +2442,7 @@ export interface operations {
           'application/json': components['schemas']['MonthResponse'];
         };
       };
-      /** @description Month or year out of range */
+      /** @description Month, year, page, page size or status out of range */
       400: {
         headers: {
           [name: string]: unknown;

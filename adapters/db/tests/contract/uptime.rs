@@ -319,7 +319,7 @@ contract! {
         let result = repo.record(&down(&app, now)).await;
         assert!(matches!(result, Err(RepoError::NotFound)), "{result:?}");
         assert_eq!(check_count(db).await, 0);
-        assert!(repo.all_month_rollups(YearMonth::new(2026, 3).unwrap()).await.unwrap().is_empty());
+        assert!(repo.month_rollups_of(YearMonth::new(2026, 3).unwrap(), std::slice::from_ref(&app)).await.unwrap().is_empty());
         assert_eq!(rows(db, |c| uptime_state_changes::table.count().get_result::<i64>(c)).await, 0);
     }
 
@@ -382,18 +382,55 @@ contract! {
         repo.record(&down(&b, at(3, 1, 12, 0))).await.unwrap();
         let march = YearMonth::new(2026, 3).unwrap();
         assert_eq!(
-            repo.all_month_rollups(march).await.unwrap(),
+            repo.month_rollups_of(march, &[b.clone(), a.clone()]).await.unwrap(),
             vec![
                 rollup(&a, date(3, 1), (2, 0, 2), (80, 2)),
-                rollup(&b, date(3, 1), (0, 1, 1), (0, 0)),
                 rollup(&a, date(3, 31), (1, 0, 1), (40, 1)),
+                rollup(&b, date(3, 1), (0, 1, 1), (0, 0)),
             ],
-            "by day, then by app"
+            "by app, then by day"
         );
+        assert_eq!(repo.month_rollups_of(march, std::slice::from_ref(&b)).await.unwrap().len(), 1, "the apps asked for only");
         assert_eq!(repo.app_month_rollups(&b, march).await.unwrap(), vec![rollup(&b, date(3, 1), (0, 1, 1), (0, 0))]);
         let february = YearMonth::new(2026, 2).unwrap();
         assert_eq!(repo.app_month_rollups(&a, february).await.unwrap(), vec![rollup(&a, date(2, 28), (1, 0, 1), (40, 1))]);
         assert!(repo.app_month_rollups(&b, february).await.unwrap().is_empty());
+    }
+
+    async fn a_months_apps_are_the_monitored_ones_and_others_checked_in_that_month(db) {
+        let repo = DieselUptimeRepository::new(db.clone());
+        let acme = org(db, "Acme", None);
+        let live = fixtures::uptime_app(db, acme, "com.acme.live", "https://live.test", "PUBLISHED");
+        let review = fixtures::uptime_app(db, acme, "com.acme.review", "https://review.test", "SUBMITTED");
+        let pulled = fixtures::uptime_app(db, acme, "com.acme.pulled", "https://pulled.test", "PUBLISHED");
+        let april = fixtures::uptime_app(db, acme, "com.acme.april", "https://april.test", "PUBLISHED");
+        fixtures::uptime_app(db, acme, "com.acme.draft", "https://draft.test", "DEVELOPMENT");
+        repo.record(&up(&pulled, at(3, 2, 12, 0))).await.unwrap();
+        repo.record(&up(&april, at(4, 2, 12, 0))).await.unwrap();
+        for package in [pulled.as_str().to_owned(), april.as_str().to_owned()] {
+            rows(db, move |c| {
+                diesel::update(apps::table.find(package))
+                    .set(apps::app_store_status.eq("REJECTED"))
+                    .execute(c)
+            })
+            .await;
+        }
+        let march = repo.month_apps(YearMonth::new(2026, 3).unwrap()).await.unwrap();
+        let listed: Vec<(&str, AppStoreStatus)> =
+            march.iter().map(|a| (a.package_name.as_str(), a.store_status)).collect();
+        assert_eq!(
+            listed,
+            vec![
+                (live.as_str(), AppStoreStatus::Published),
+                (pulled.as_str(), AppStoreStatus::Rejected),
+                (review.as_str(), AppStoreStatus::Submitted),
+            ],
+            "by package name; the draft and the app checked in April only are not March's"
+        );
+        assert_eq!(march[0].name, "App com.acme.live");
+        let latest = repo.latest_status_of(&[pulled.clone(), live.clone()]).await.unwrap();
+        assert_eq!(latest.iter().map(|l| l.package_name.as_str()).collect::<Vec<_>>(), vec![pulled.as_str()]);
+        assert!(repo.latest_status_of(&[live]).await.unwrap().is_empty(), "never checked");
     }
 
     async fn problem_checks_are_a_days_failures_newest_first_until_pruned(db) {

@@ -1,4 +1,6 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -6,8 +8,10 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import InputAdornment from '@mui/material/InputAdornment';
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import SearchIcon from '@mui/icons-material/Search';
-import { lazy, memo, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
 
 import { Loading } from './states';
 import { useGetUptimeMonthQuery } from './uptime/api';
@@ -20,12 +24,13 @@ import {
   UpdateBar,
   UptimeError,
 } from './uptime/parts';
-import type { AppMonthRow, UptimeMonth } from './uptime/types';
+import type { AppMonthRow, StatusFilter, UptimeMonth } from './uptime/types';
 
 // The detail tab carries the chart library: it loads only when an app's tab opens.
 const AppUptimeDetail = lazy(() => import('./uptime/AppUptimeDetail'));
 
-type StatusFilter = 'ALL' | 'SUBMITTED' | 'PUBLISHED';
+/** How long the search waits after the last key before it asks the server. */
+const SEARCH_DELAY_MS = 300;
 
 const FILTERS: { value: StatusFilter; label: string }[] = [
   { value: 'ALL', label: 'All' },
@@ -33,13 +38,57 @@ const FILTERS: { value: StatusFilter; label: string }[] = [
   { value: 'PUBLISHED', label: 'Published' },
 ];
 
-function matches(row: AppMonthRow, search: string, filter: StatusFilter): boolean {
-  if (filter !== 'ALL' && row.appStoreStatus !== filter) return false;
-  const needle = search.trim().toLowerCase();
-  if (!needle) return true;
+/** Where the page is among the matching apps, and the buttons to the previous and next page. */
+function Pager({
+  page,
+  pageSize,
+  matching,
+  onPage,
+}: {
+  page: number;
+  pageSize: number;
+  matching: number;
+  onPage: (page: number) => void;
+}) {
+  const pages = Math.max(1, Math.ceil(matching / pageSize));
+  const first = Math.min((page - 1) * pageSize + 1, matching);
+  const last = Math.min(page * pageSize, matching);
+  const count = matching.toLocaleString('en');
   return (
-    (row.name ?? '').toLowerCase().includes(needle) ||
-    row.packageName.toLowerCase().includes(needle)
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
+      <Typography variant="body2" color="text.secondary">
+        {matching === 1
+          ? '1 app'
+          : `${first.toLocaleString('en')}–${last.toLocaleString('en')} of ${count} apps`}
+      </Typography>
+      {pages > 1 && (
+        <>
+          <IconButton
+            size="small"
+            aria-label="Previous page"
+            disabled={page <= 1}
+            onClick={() => {
+              onPage(page - 1);
+            }}
+          >
+            <ChevronLeftIcon fontSize="small" />
+          </IconButton>
+          <Typography variant="body2">
+            Page {page} of {pages.toLocaleString('en')}
+          </Typography>
+          <IconButton
+            size="small"
+            aria-label="Next page"
+            disabled={page >= pages}
+            onClick={() => {
+              onPage(page + 1);
+            }}
+          >
+            <ChevronRightIcon fontSize="small" />
+          </IconButton>
+        </>
+      )}
+    </Stack>
   );
 }
 
@@ -111,19 +160,40 @@ const AppRow = memo(function AppRow({
 });
 
 /**
- * The App Status tab (spec §2, PRODUCT.md §5): every monitored app's month from the uptime monitor, with a
- * search, a status filter that filters, a month navigator and an Update button. Days are UTC days.
+ * The App Status tab (spec §2, PRODUCT.md §5): the monitored apps' month from the uptime monitor, a page at a
+ * time, with a search and a status filter that the server applies, a month navigator and an Update button.
+ * Days are UTC days.
  */
 export function AppStatusTab({ onOpen }: { onOpen: (packageName: string) => void }) {
   const [month, setMonth] = useState<UptimeMonth>(() => currentUtcMonth());
   const [search, setSearch] = useState('');
+  const [searched, setSearched] = useState('');
   const [filter, setFilter] = useState<StatusFilter>('ALL');
-  const query = useGetUptimeMonthQuery(month);
+  const [page, setPage] = useState(1);
+  const listTop = useRef<HTMLDivElement>(null);
+  // The server is asked once typing pauses, from the first page.
+  useEffect(() => {
+    if (search === searched) return;
+    const timer = setTimeout(() => {
+      setSearched(search);
+      setPage(1);
+    }, SEARCH_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [search, searched]);
+  const query = useGetUptimeMonthQuery({ ...month, page, search: searched, status: filter });
   // An answer of another month (while the chosen one loads) is not shown as this month's.
   const data =
     query.data?.month.year === month.year && query.data.month.month === month.month
       ? query.data
       : undefined;
+  const toPage = (next: number) => {
+    setPage(next);
+    // The top of the list, when the pager below it was used (jsdom has no scrolling).
+    const top: Partial<Pick<HTMLElement, 'scrollIntoView'>> | null = listTop.current;
+    top?.scrollIntoView?.({ block: 'nearest' });
+  };
 
   let body;
   if (!data && (query.isLoading || query.isFetching)) {
@@ -135,25 +205,50 @@ export function AppStatusTab({ onOpen }: { onOpen: (packageName: string) => void
         onRetry={() => void query.refetch()}
       />
     );
-  } else if (data.data.length === 0) {
+  } else if (data.total === 0) {
     body = <Typography color="text.secondary">No pending submissions</Typography>;
+  } else if (data.matching === 0) {
+    body = <Typography color="text.secondary">No apps match your search</Typography>;
+  } else if (data.data.length === 0) {
+    body = (
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <Typography color="text.secondary">This page has no apps any more.</Typography>
+        <Button
+          size="small"
+          onClick={() => {
+            toPage(1);
+          }}
+        >
+          First page
+        </Button>
+      </Stack>
+    );
   } else {
-    const rows = data.data.filter((row) => matches(row, search, filter));
-    body =
-      rows.length === 0 ? (
-        <Typography color="text.secondary">No apps match your search</Typography>
-      ) : (
+    const pager = (
+      <Pager page={data.page} pageSize={data.pageSize} matching={data.matching} onPage={toPage} />
+    );
+    body = (
+      <Stack spacing={1.5}>
+        {pager}
         <Stack
           component="ul"
           spacing={1.5}
           aria-label="App status"
-          sx={{ listStyle: 'none', p: 0, m: 0 }}
+          aria-busy={query.isFetching}
+          sx={{
+            listStyle: 'none',
+            p: 0,
+            m: 0,
+            opacity: query.isFetching && !query.currentData ? 0.6 : 1,
+          }}
         >
-          {rows.map((row) => (
+          {data.data.map((row) => (
             <AppRow key={row.packageName} row={row} onOpen={onOpen} />
           ))}
         </Stack>
-      );
+        {data.data.length > 10 && pager}
+      </Stack>
+    );
   }
 
   return (
@@ -188,6 +283,7 @@ export function AppStatusTab({ onOpen }: { onOpen: (packageName: string) => void
             value={filter}
             onChange={(event) => {
               setFilter(event.target.value as StatusFilter);
+              setPage(1);
             }}
             sx={{ minWidth: 150 }}
           >
@@ -203,7 +299,10 @@ export function AppStatusTab({ onOpen }: { onOpen: (packageName: string) => void
             month={month}
             previous={data?.previous}
             next={data?.next}
-            onChange={setMonth}
+            onChange={(next) => {
+              setMonth(next);
+              setPage(1);
+            }}
           />
           <UpdateBar
             updatedAt={query.fulfilledTimeStamp}
@@ -228,6 +327,7 @@ export function AppStatusTab({ onOpen }: { onOpen: (packageName: string) => void
           onRetry={() => void query.refetch()}
         />
       )}
+      <div ref={listTop} />
       {body}
     </Stack>
   );

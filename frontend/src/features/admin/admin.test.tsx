@@ -378,6 +378,10 @@ describe('the Admin Panel', () => {
               checkedAt: null,
             },
           ],
+          matching: 1,
+          total: 1,
+          page: 1,
+          pageSize: 25,
         }),
       ),
       http.get('*/api/app-uptime/apps/:pkg', () =>

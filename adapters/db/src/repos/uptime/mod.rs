@@ -9,11 +9,12 @@ use chrono::{DateTime, Days, NaiveDate, Utc};
 use diesel::dsl::{exists, not};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer};
-use domain::apps::PackageName;
+use domain::apps::{AppStoreStatus, PackageName};
 use domain::common::RepoError;
 use domain::mail::OutgoingEmail;
 use domain::uptime::calendar::YearMonth;
 use domain::uptime::models::{CheckOutcome, DailyRollup};
+use domain::uptime::month_list::MonthApp;
 use domain::uptime::ports::{AppUptimeState, LatestStatus, MonitoredApp, UptimeRepository};
 
 use crate::convert::{backend, from_millis, to_millis};
@@ -153,33 +154,24 @@ impl DieselUptimeRepository {
         Self { db }
     }
 
+    /// The rollups of `month`: of one app in day order, or of the given apps in any order.
     async fn month_rollups(
         &self,
-        package: Option<&PackageName>,
+        packages: Vec<String>,
         month: YearMonth,
     ) -> Result<Vec<DailyRollup>, RepoError> {
-        let package = package.map(|p| p.as_str().to_owned());
-        let first = month.day(1).map(day_text);
-        let last = month.day(month.days()).map(day_text);
-        let (Some(first), Some(last)) = (first, last) else {
+        let Some((first, last)) = month_bounds(month) else {
             return Ok(Vec::new());
         };
         self.db
             .read(move |conn| {
-                let mut query = uptime_daily::table
+                // By the primary key (package, day): each app's days of the month, in order.
+                uptime_daily::table
+                    .filter(uptime_daily::package_name.eq_any(packages))
                     .filter(uptime_daily::day.ge(first))
                     .filter(uptime_daily::day.le(last))
+                    .order((uptime_daily::package_name.asc(), uptime_daily::day.asc()))
                     .select(DailyRow::as_select())
-                    .into_boxed();
-                // One app's days in order; every app's in the order of the day index, which the covering
-                // index answers without a sort (the month view groups them by app).
-                query = match package {
-                    Some(package) => query
-                        .filter(uptime_daily::package_name.eq(package))
-                        .order((uptime_daily::package_name.asc(), uptime_daily::day.asc())),
-                    None => query.order((uptime_daily::day.asc(), uptime_daily::package_name.asc())),
-                };
-                query
                     .load(conn)
                     .map_err(backend("reading daily uptime rollups"))?
                     .into_iter()
@@ -188,6 +180,44 @@ impl DieselUptimeRepository {
             })
             .await
     }
+
+    /// The latest check of every app that has one, or of the given apps.
+    async fn latest_status(&self, packages: Option<Vec<String>>) -> Result<Vec<LatestStatus>, RepoError> {
+        self.db
+            .read(move |conn| {
+                let mut query = uptime_monitor::table
+                    .filter(uptime_monitor::last_checked_at.is_not_null())
+                    .filter(uptime_monitor::last_health.is_not_null())
+                    .order(uptime_monitor::package_name.asc())
+                    .select((
+                        uptime_monitor::package_name,
+                        uptime_monitor::last_health,
+                        uptime_monitor::last_checked_at,
+                    ))
+                    .into_boxed();
+                if let Some(packages) = packages {
+                    query = query.filter(uptime_monitor::package_name.eq_any(packages));
+                }
+                let rows: Vec<(String, Option<String>, Option<i64>)> =
+                    query.load(conn).map_err(backend("reading the latest checks"))?;
+                rows.into_iter()
+                    .filter_map(|(p, h, at)| Some((p, h?, at?)))
+                    .map(|(package_name, last_health, checked_at)| {
+                        Ok(LatestStatus {
+                            package_name: package("uptime_monitor.package_name", &package_name)?,
+                            health: health("uptime_monitor.last_health", &last_health)?,
+                            checked_at: from_millis(checked_at)?,
+                        })
+                    })
+                    .collect()
+            })
+            .await
+    }
+}
+
+/// The first and last day of `month` as stored.
+fn month_bounds(month: YearMonth) -> Option<(String, String)> {
+    Some((day_text(month.day(1)?), day_text(month.day(month.days())?)))
 }
 
 #[async_trait]
@@ -435,8 +465,44 @@ impl UptimeRepository for DieselUptimeRepository {
             .await
     }
 
-    async fn all_month_rollups(&self, month: YearMonth) -> Result<Vec<DailyRollup>, RepoError> {
-        self.month_rollups(None, month).await
+    async fn month_apps(&self, month: YearMonth) -> Result<Vec<MonthApp>, RepoError> {
+        let Some((first, last)) = month_bounds(month) else {
+            return Ok(Vec::new());
+        };
+        self.db
+            .read(move |conn| {
+                let checked_in_month = exists(
+                    uptime_daily::table
+                        .filter(uptime_daily::package_name.eq(apps::package_name))
+                        .filter(uptime_daily::day.ge(first))
+                        .filter(uptime_daily::day.le(last)),
+                );
+                apps::table
+                    .filter(apps::app_store_status.eq_any(MONITORED).or(checked_in_month))
+                    .order(apps::package_name.asc())
+                    .select((apps::package_name, apps::name, apps::app_store_status))
+                    .load::<(String, String, String)>(conn)
+                    .map_err(backend("listing the apps of a month"))?
+                    .into_iter()
+                    .map(|(package_name, name, status)| {
+                        Ok(MonthApp {
+                            package_name: package("apps.package_name", &package_name)?,
+                            name,
+                            store_status: AppStoreStatus::parse_lossy(&status),
+                        })
+                    })
+                    .collect()
+            })
+            .await
+    }
+
+    async fn month_rollups_of(
+        &self,
+        month: YearMonth,
+        packages: &[PackageName],
+    ) -> Result<Vec<DailyRollup>, RepoError> {
+        self.month_rollups(packages.iter().map(|p| p.as_str().to_owned()).collect(), month)
+            .await
     }
 
     async fn app_month_rollups(
@@ -444,7 +510,7 @@ impl UptimeRepository for DieselUptimeRepository {
         package: &PackageName,
         month: YearMonth,
     ) -> Result<Vec<DailyRollup>, RepoError> {
-        self.month_rollups(Some(package), month).await
+        self.month_rollups(vec![package.as_str().to_owned()], month).await
     }
 
     async fn problem_checks(
@@ -480,30 +546,11 @@ impl UptimeRepository for DieselUptimeRepository {
     }
 
     async fn all_latest_status(&self) -> Result<Vec<LatestStatus>, RepoError> {
-        self.db
-            .read(|conn| {
-                let rows: Vec<(String, Option<String>, Option<i64>)> = uptime_monitor::table
-                    .filter(uptime_monitor::last_checked_at.is_not_null())
-                    .filter(uptime_monitor::last_health.is_not_null())
-                    .order(uptime_monitor::package_name.asc())
-                    .select((
-                        uptime_monitor::package_name,
-                        uptime_monitor::last_health,
-                        uptime_monitor::last_checked_at,
-                    ))
-                    .load(conn)
-                    .map_err(backend("reading the latest checks"))?;
-                rows.into_iter()
-                    .filter_map(|(p, h, at)| Some((p, h?, at?)))
-                    .map(|(package_name, last_health, checked_at)| {
-                        Ok(LatestStatus {
-                            package_name: package("uptime_monitor.package_name", &package_name)?,
-                            health: health("uptime_monitor.last_health", &last_health)?,
-                            checked_at: from_millis(checked_at)?,
-                        })
-                    })
-                    .collect()
-            })
+        self.latest_status(None).await
+    }
+
+    async fn latest_status_of(&self, packages: &[PackageName]) -> Result<Vec<LatestStatus>, RepoError> {
+        self.latest_status(Some(packages.iter().map(|p| p.as_str().to_owned()).collect()))
             .await
     }
 

@@ -3,6 +3,7 @@ import type {
   AppUptimeDetail,
   DayProblems,
   MonthResponse,
+  MonthPageArgs,
   PingResponse,
   UptimeMonth,
 } from './types';
@@ -18,11 +19,19 @@ const monthParams = ({ year, month }: UptimeMonth) => ({
 /** The uptime calls of spec §7 (platform admins and reviewers). Days are UTC days. */
 export const uptimeApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    /** Every monitored app's month: uptime, badge and one bar per UTC day. */
-    getUptimeMonth: build.query<MonthResponse, UptimeMonth>({
-      query: (month) => ({
+    /**
+     * One page of the month's apps (uptime, badge and one bar per UTC day), searched and filtered by the
+     * server, so that only the page's days travel however many apps there are.
+     */
+    getUptimeMonth: build.query<MonthResponse, MonthPageArgs>({
+      query: ({ page, search, status, ...month }) => ({
         url: '/api/app-uptime/get-app-uptime-days',
-        params: monthParams(month),
+        params: {
+          ...monthParams(month),
+          page: String(page),
+          ...(search.trim() ? { search: search.trim() } : {}),
+          ...(status === 'ALL' ? {} : { status }),
+        },
       }),
       providesTags: [UPTIME],
     }),

@@ -15,5 +15,16 @@ export type DayProblems = Schemas['DayProblemsResponse'];
 export type Problem = Schemas['ProblemDto'];
 export type PingResponse = Schemas['PingResponse'];
 
+/** The App Status tab's status filter. */
+export type StatusFilter = 'ALL' | 'SUBMITTED' | 'PUBLISHED';
+
+/** What one page of the App Status tab asks for. */
+export interface MonthPageArgs extends UptimeMonth {
+  /** 1-based. */
+  page: number;
+  search: string;
+  status: StatusFilter;
+}
+
 /** A day's colour as the server names it. */
 export type DayColour = 'green' | 'yellow' | 'red' | 'grey';

@@ -36,6 +36,7 @@ function signedInStore() {
 }
 
 const NOW = currentUtcMonth();
+const PAGE_SIZE = 25;
 const daysIn = ({ year, month }: UptimeMonth) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 const prev = ({ year, month }: UptimeMonth): UptimeMonth =>
   month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
@@ -156,13 +157,28 @@ function serve({ rows = rowsOf, monthStatus = 200, detail = {}, problems, app, p
         return HttpResponse.json({ error: 'Internal error', code: 'INTERNAL' }, { status: 500 });
       }
       const month = monthOf(url);
+      // Searched, filtered and paged as the server does it.
+      const all = rows(month);
+      const needle = (url.searchParams.get('search') ?? '').toLowerCase();
+      const status = url.searchParams.get('status');
+      const matching = all.filter(
+        (r) =>
+          (!status || r.appStoreStatus === status) &&
+          (r.packageName.toLowerCase().includes(needle) ||
+            (r.name ?? '').toLowerCase().includes(needle)),
+      );
+      const page = Number(url.searchParams.get('page') ?? '1');
       const body: MonthResponse = {
         success: true,
         month,
         previous: prev(month),
         next: next(month),
         daysInMonth: daysIn(month),
-        data: rows(month),
+        data: matching.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+        matching: matching.length,
+        total: all.length,
+        page,
+        pageSize: PAGE_SIZE,
       };
       return HttpResponse.json(body);
     }),
@@ -264,7 +280,7 @@ describe('App Status tab', () => {
   });
 
   it('filters by status and searches by name or package, case-insensitively', async () => {
-    serve();
+    const asked = serve();
     const { user } = renderPanel();
     await item('Acme Notes');
 
@@ -277,14 +293,18 @@ describe('App Status tab', () => {
 
     await user.click(screen.getByRole('combobox', { name: 'Status' }));
     await user.click(await screen.findByRole('option', { name: 'Submitted' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('listitem', { name: 'Beta Maps' })).not.toBeInTheDocument();
+    });
     expect(await item('Acme Notes')).toBeInTheDocument();
-    expect(screen.queryByRole('listitem', { name: 'Beta Maps' })).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('combobox', { name: 'Status' }));
     await user.click(await screen.findByRole('option', { name: 'All' }));
     await user.type(screen.getByRole('textbox', { name: 'Search app' }), 'COM.BETA');
+    await waitFor(() => {
+      expect(screen.queryByRole('listitem', { name: 'Acme Notes' })).not.toBeInTheDocument();
+    });
     expect(await item('Beta Maps')).toBeInTheDocument();
-    expect(screen.queryByRole('listitem', { name: 'Acme Notes' })).not.toBeInTheDocument();
 
     await user.clear(screen.getByRole('textbox', { name: 'Search app' }));
     await user.type(screen.getByRole('textbox', { name: 'Search app' }), 'notes');
@@ -292,13 +312,51 @@ describe('App Status tab', () => {
 
     await user.type(screen.getByRole('textbox', { name: 'Search app' }), ' x');
     expect(await screen.findByText('No apps match your search')).toBeInTheDocument();
+    // The server searches and filters: the typed text is sent once typing pauses, not key by key.
+    expect(asked.months).toContain(`?year=${NOW.year}&month=${NOW.month}&page=1&status=PUBLISHED`);
+    expect(asked.months).toContain(`?year=${NOW.year}&month=${NOW.month}&page=1&search=notes+x`);
+    expect(asked.months.filter((q) => q.includes('search=no')).length).toBeLessThanOrEqual(2);
+  }, 60_000);
+
+  it('shows the apps a page at a time, with where the page is among them', async () => {
+    const fleet = (month: UptimeMonth) =>
+      Array.from({ length: 30 }, (_, i) =>
+        row(
+          {
+            packageName: `com.fleet.app${String(i).padStart(2, '0')}`,
+            name: `Fleet ${String(i).padStart(2, '0')}`,
+          },
+          month,
+        ),
+      );
+    const asked = serve({ rows: fleet });
+    const { user } = renderPanel();
+    await item('Fleet 00');
+    expect(within(await appList()).getAllByRole('listitem', { name: /^Fleet/ })).toHaveLength(25);
+    expect(screen.getAllByText('1–25 of 30 apps')[0]).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Previous page' })[0]).toBeDisabled();
+
+    const [nextPage] = screen.getAllByRole('button', { name: 'Next page' });
+    if (!nextPage) throw new Error('no next page button');
+    await user.click(nextPage);
+    expect(await item('Fleet 29')).toBeInTheDocument();
+    expect(screen.queryByRole('listitem', { name: 'Fleet 00' })).not.toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'App status' })).toHaveAttribute('aria-busy', 'false');
+    expect(screen.getByText('26–30 of 30 apps')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    expect(asked.months).toContain(`?year=${NOW.year}&month=${NOW.month}&page=2`);
+
+    // A new search starts again from the first page.
+    await user.type(screen.getByRole('textbox', { name: 'Search app' }), 'fleet 1');
+    expect(await item('Fleet 10')).toBeInTheDocument();
+    expect(screen.getByText('1–10 of 10 apps')).toBeInTheDocument();
   }, 60_000);
 
   it('moves between months, never past the current UTC month, and updates on demand', async () => {
     const asked = serve();
     const { user } = renderPanel();
     await item('Acme Notes');
-    expect(asked.months).toEqual([`?year=${NOW.year}&month=${NOW.month}`]);
+    expect(asked.months).toEqual([`?year=${NOW.year}&month=${NOW.month}&page=1`]);
     expect(screen.getByRole('button', { name: 'Next month' })).toBeDisabled();
     expect(screen.getByText(/^Last updated: /)).not.toHaveTextContent('Never');
 
@@ -311,7 +369,7 @@ describe('App Status tab', () => {
     expect(
       within(within(notes).getByRole('list', { name: /Daily health/ })).getAllByRole('listitem'),
     ).toHaveLength(daysIn(before));
-    expect(asked.months).toContain(`?year=${before.year}&month=${before.month}`);
+    expect(asked.months).toContain(`?year=${before.year}&month=${before.month}&page=1`);
     expect(screen.getByRole('button', { name: 'Next month' })).toBeEnabled();
 
     await user.click(screen.getByRole('button', { name: 'Next month' }));
