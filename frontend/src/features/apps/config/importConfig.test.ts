@@ -96,4 +96,12 @@ describe('applyConfig', () => {
       settings: [{ type: 'toggle', key: 'k', label: 'K', defaultValue: true }],
     });
   });
+
+  it('keeps a loopback http server URL only when the portal allows local development', () => {
+    const config = { adjustments: [], publicUrl: 'http://localhost:3000/' };
+    expect(applyConfig(form, config).publicUrl).toBe('https://localhost:3000');
+    expect(applyConfig(form, config, true).publicUrl).toBe('http://localhost:3000');
+    const remote = { adjustments: [], publicUrl: 'http://new.example.com' };
+    expect(applyConfig(form, remote, true).publicUrl).toBe('https://new.example.com');
+  });
 });

@@ -5,7 +5,7 @@
  * `validateConfig` (shape of every field, then the rules of every write) → `importSummary` for the
  * confirmation → `applyConfig` to the form, which the user then saves.
  */
-import { normaliseUrl } from '../../../utils/url';
+import { normaliseServerUrl, normaliseUrl } from '../../../utils/url';
 import type {
   AppType,
   Permission,
@@ -540,15 +540,24 @@ export interface ImportTarget {
   tools: Tool[];
 }
 
-/** The form after a confirmed import: each field the file sets replaces the form's; URLs normalised. */
-export function applyConfig<T extends ImportTarget>(form: T, config: AppConfig): T {
+/**
+ * The form after a confirmed import: each field the file sets replaces the form's; URLs normalised as the
+ * form does (a loopback `http://` server URL is kept when the portal allows local development).
+ */
+export function applyConfig<T extends ImportTarget>(
+  form: T,
+  config: AppConfig,
+  keepLoopbackHttp = false,
+): T {
   const next = { ...form };
   if (config.name !== undefined) next.name = config.name;
   if (config.description !== undefined) next.description = config.description;
   if (config.onboardingInstructions !== undefined) {
     next.onboardingInstructions = config.onboardingInstructions;
   }
-  if (config.publicUrl !== undefined) next.publicUrl = normaliseUrl(config.publicUrl);
+  if (config.publicUrl !== undefined) {
+    next.publicUrl = normaliseServerUrl(config.publicUrl, keepLoopbackHttp);
+  }
   if (config.logoURL !== undefined) next.logoURL = config.logoURL;
   if (config.webviewURL !== undefined) next.webviewURL = normaliseUrl(config.webviewURL);
   if (config.appType !== undefined) next.appType = config.appType;

@@ -325,7 +325,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
   };
 
   const onImport = (config: AppConfig) => {
-    setValues((previous) => applyConfig(previous, config));
+    setValues((previous) => applyConfig(previous, config, keepLoopbackHttp));
     setErrors({});
   };
 
