@@ -15,7 +15,7 @@ import { Outlet, Link as RouterLink, useNavigate } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Logo } from '../../components/Logo';
-import { PageSpinner } from '../../components/PageSpinner';
+import { PageSkeleton } from '../../components/PageSkeleton';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
@@ -148,7 +148,7 @@ export function AppLayout() {
           {orgsLoading ? (
             // The notices above the page depend on the organizations: the page waits for them too, so
             // that it does not jump down when a notice appears.
-            <PageSpinner label="Loading your organizations" />
+            <PageSkeleton label="Loading your organizations" />
           ) : (
             <>
               <PersonalOrgNotice />
