@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, Link as RouterLink, useNavigate } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
@@ -21,7 +21,7 @@ import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { useAuthClient } from '../auth/AuthClientContext';
-import { noticeShown, selectAuth } from '../auth/authSlice';
+import { noticeShown } from '../auth/authSlice';
 import { usePublicConfig } from '../publicConfig';
 import { PersonalOrgNotice } from '../orgs/PersonalOrgNotice';
 import { ProfileIncompleteBanner } from '../orgs/ProfileIncompleteBanner';
@@ -35,7 +35,8 @@ export const SIDEBAR_WIDTH = 256;
 /** The layout of every authenticated page: fixed top bar, sidebar (a drawer on small screens), content. */
 export function AppLayout() {
   const config = usePublicConfig();
-  const auth = useAppSelector(selectAuth);
+  // Only the notice: the layout does not render again when the session is confirmed or refreshed.
+  const notice = useAppSelector((state) => state.auth.notice);
   const dispatch = useAppDispatch();
   const client = useAuthClient();
   const navigate = useNavigate();
@@ -43,14 +44,20 @@ export function AppLayout() {
   const [signingOut, setSigningOut] = useState(false);
   const { isLoading: orgsLoading } = useCurrentOrg();
 
-  const signOut = async () => {
-    setSigningOut(true);
-    try {
-      await client?.signOut();
-    } finally {
+  // A page that started from a stored core token shows before the identity client has loaded: a sign-out
+  // asked for meanwhile waits for it, so that the session really ends (locally and at the server).
+  const signOutStarted = useRef(false);
+  useEffect(() => {
+    if (!signingOut || !client || signOutStarted.current) return;
+    signOutStarted.current = true;
+    void client.signOut().finally(() => {
+      signOutStarted.current = false;
       setSigningOut(false);
       void navigate(paths.signIn(), { replace: true });
-    }
+    });
+  }, [signingOut, client, navigate]);
+  const signOut = () => {
+    setSigningOut(true);
   };
 
   const closeDrawer = () => {
@@ -108,7 +115,7 @@ export function AppLayout() {
               <NewTabHint />
             </Button>
             <ColorModeToggle />
-            <Button variant="outlined" onClick={() => void signOut()} disabled={signingOut}>
+            <Button variant="outlined" onClick={signOut} disabled={signingOut}>
               Sign Out
             </Button>
           </Stack>
@@ -159,20 +166,20 @@ export function AppLayout() {
         </Box>
       </Box>
       <Snackbar
-        open={auth.notice !== null}
+        open={notice !== null}
         autoHideDuration={6000}
         onClose={() => dispatch(noticeShown(null))}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
       >
         <Alert
-          severity={auth.notice?.severity ?? 'info'}
+          severity={notice?.severity ?? 'info'}
           // The standard colours keep text contrast at 4.5:1 or more for every severity (filled info and
           // warning do not).
           variant="standard"
           onClose={() => dispatch(noticeShown(null))}
           sx={{ boxShadow: 6 }}
         >
-          {auth.notice?.text}
+          {notice?.text}
         </Alert>
       </Snackbar>
     </Box>
