@@ -43,6 +43,12 @@ export function AppLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const { isLoading: orgsLoading } = useCurrentOrg();
+  // The page waits for the organizations' first answer only. A list that failed is asked for again by
+  // every component that subscribes to it afterwards (RTK Query refetches a failed query for a new
+  // subscriber): if the page went back to waiting meanwhile, its components would unmount, subscribe
+  // again when it came back and ask again, without end.
+  const [orgsAnswered, setOrgsAnswered] = useState(false);
+  if (!orgsLoading && !orgsAnswered) setOrgsAnswered(true);
 
   // A page that started from a stored core token shows before the identity client has loaded: a sign-out
   // asked for meanwhile waits for it, so that the session really ends (locally and at the server).
@@ -152,7 +158,7 @@ export function AppLayout() {
         sx={{ flexGrow: 1, minWidth: 0, pt: `${TOP_BAR_HEIGHT}px`, bgcolor: 'background.default' }}
       >
         <Box sx={{ p: { xs: 2, sm: 3, md: 4 }, maxWidth: 1200, mx: 'auto' }}>
-          {orgsLoading ? (
+          {!orgsAnswered ? (
             // The notices above the page depend on the organizations: the page waits for them too, so
             // that it does not jump down when a notice appears.
             <PageSkeleton label="Loading your organizations" />
