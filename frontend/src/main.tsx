@@ -66,8 +66,8 @@ function routerReady(router: DataRouter) {
   });
 }
 
-// A page built ahead of time (the landing and sign-in pages, see scripts/prerender.mjs) is already on
-// screen: React takes it over once the route's code is here, so that it never flashes a spinner. The
+// A public page built ahead of time (the landing and sign-in pages, see scripts/prerender.mjs) is already
+// on screen: React takes it over once the route's code is here, so that it never flashes a spinner. The
 // first render is a transition, so React works in short slices and the page stays responsive meanwhile.
 if (container.dataset.prerendered === 'signedOut' && store.getState().auth.status === 'signedOut') {
   void routerReady(router).then(() => {
@@ -76,15 +76,27 @@ if (container.dataset.prerendered === 'signedOut' && store.getState().auth.statu
     });
   });
 } else {
-  // A prerendered page for a visitor who may be signed in is not taken over: React starts afresh.
-  container.replaceChildren();
-  container.removeAttribute('data-prerendered');
   // Every page needs the server's configuration (links, the identity service): asked for now rather than
   // after the first render. (Not for a prerendered page: it must first render as it was rendered, with the
   // defaults.) The subscription lasts as long as the page, as the components' own would.
   void store.dispatch(publicConfigApi.endpoints.getPublicConfig.initiate());
   const root = createRoot(container);
-  startTransition(() => {
-    root.render(app);
-  });
+  if (container.dataset.prerendered === 'shell' && store.getState().auth.status === 'signedIn') {
+    // The signed-in shell built ahead of time (the dashboard's top bar, sidebar and outline) stays on
+    // screen until React's first render takes its place (React empties the container when it first
+    // commits). That render waits for the route's code, so that it is the page, not a spinner.
+    void routerReady(router).then(() => {
+      startTransition(() => {
+        root.render(<TakenOver rootId={container.id}>{app}</TakenOver>);
+      });
+    });
+  } else {
+    // A prerendered page for a visitor who may be signed in (or a shell for one who is not yet known to
+    // be) is not taken over: React starts afresh.
+    container.replaceChildren();
+    container.removeAttribute('data-prerendered');
+    startTransition(() => {
+      root.render(app);
+    });
+  }
 }
