@@ -1,7 +1,8 @@
-// After `vite build`: renders the public pages ahead of time into dist/prerendered/<page>.html (the landing
-// page as index.html, the sign-in page as signin.html), each being dist/index.html with the page's markup in
-// #root. The server sends such a file for its path instead of the bare index.html, so the page paints before
-// its JavaScript arrives; the bundle then takes the markup over (src/main.tsx). dist/prerendered/
+// After `vite build`: renders pages ahead of time into dist/prerendered/<page>.html (the landing page as
+// index.html, the sign-in page as signin.html, the dashboard's signed-in shell as dashboard.html), each being
+// dist/index.html with the page's markup in #root. The server sends such a file for its path instead of the
+// bare index.html, so the page paints before its JavaScript arrives; the bundle then takes a public page over,
+// or replaces the shell with the signed-in page (src/main.tsx). dist/prerendered/
 // script-hashes.txt lists the hashes of their inline scripts, which the server's CSP allows.
 //
 //   node scripts/prerender.mjs
@@ -21,10 +22,30 @@ const rootEnd = '<template id="prerendered-end"></template>';
 // they say so by not taking clicks rather than by swallowing them.
 const inertButtons = '<style>#root[data-prerendered] button{pointer-events:none}</style>';
 
-/** The pages built ahead of time: the request path, the file the server looks for, the route's module. */
+/**
+ * The pages built ahead of time: the request path, the file the server looks for, the modules of its
+ * routes, and how main.tsx treats it (`signedOut`: a public page it takes over; `shell`: the signed-in
+ * layout around the outline of a page, which it replaces with the page).
+ */
 const PAGES = [
-  { path: '/', file: 'index.html', module: 'src/features/landing/LandingPage.tsx' },
-  { path: '/signin', file: 'signin.html', module: 'src/features/auth/SignInPage.tsx' },
+  {
+    path: '/',
+    file: 'index.html',
+    modules: ['src/features/landing/LandingPage.tsx'],
+    kind: 'signedOut',
+  },
+  {
+    path: '/signin',
+    file: 'signin.html',
+    modules: ['src/features/auth/SignInPage.tsx'],
+    kind: 'signedOut',
+  },
+  {
+    path: '/dashboard',
+    file: 'dashboard.html',
+    modules: ['src/features/layout/AppLayout.tsx', 'src/features/dashboard/DashboardPage.tsx'],
+    kind: 'shell',
+  },
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,8 +83,8 @@ try {
   };
   const [entryKey] = Object.entries(manifest).find(([, chunk]) => chunk.isEntry) ?? [];
   const entryFiles = closure(entryKey);
-  const preloads = (module) =>
-    [...closure(module)]
+  const preloads = (modules) =>
+    [...new Set(modules.flatMap((module) => [...closure(module)]))]
       .filter((file) => !entryFiles.has(file))
       .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
       .join('');
@@ -71,8 +92,8 @@ try {
   if (!shell.includes(emptyRoot)) throw new Error(`dist/index.html has no ${emptyRoot}`);
   mkdirSync(join(dist, 'prerendered'), { recursive: true });
   const scriptHashes = new Set();
-  for (const { path, file, module } of PAGES) {
-    const rendered = await renderPage(path);
+  for (const { path, file, modules, kind } of PAGES) {
+    const rendered = await renderPage(path, { signedIn: kind === 'shell' });
     // Emotion writes each style next to the first element that uses it, and the theme's global styles (its
     // CSS variables among them) after the elements that read them. Gathered in the head, in the same order,
     // they apply from the first paint (a page painted while its HTML still arrives does not shift) and the
@@ -109,10 +130,10 @@ try {
       .replace('<script type="module"', `${imagePreloads.join('')}\n    <script type="module"`)
       .replace(
         '</head>',
-        `${preloads(module)}${styles}${inertButtons}\n    ${renderBlocking}\n  </head>`,
+        `${preloads(modules)}${styles}${inertButtons}\n    ${renderBlocking}\n  </head>`,
       )
       .replace('<body>', `<body>\n    ${head}`)
-      .replace(emptyRoot, `<div id="root" data-prerendered="signedOut">${markup}</div>${rootEnd}`);
+      .replace(emptyRoot, `<div id="root" data-prerendered="${kind}">${markup}</div>${rootEnd}`);
     writeFileSync(join(dist, 'prerendered', file), html);
     console.log(
       `prerendered ${path} -> dist/prerendered/${file} (${(html.length / 1024).toFixed(1)} KB)`,

@@ -1,8 +1,10 @@
 /**
- * Renders the public pages ahead of time, at build time (scripts/prerender.mjs runs this module in Node):
- * the server sends that markup, so the page paints before its JavaScript arrives, and the browser bundle
- * then takes it over (main.tsx). The markup is what a signed-out visitor's first render shows, styles
- * included (Emotion writes them next to the elements; they move to the head when the bundle starts).
+ * Renders pages ahead of time, at build time (scripts/prerender.mjs runs this module in Node): the server
+ * sends that markup, so the page paints before its JavaScript arrives. A public page is what a signed-out
+ * visitor's first render shows, and the browser bundle takes it over (main.tsx). A signed-in page is its
+ * shell only (top bar, sidebar, the outline of the page while the organizations load), with nobody's data
+ * in it: the bundle renders the page in its place. Styles included (Emotion writes them next to the
+ * elements; they move to the head when the bundle starts).
  */
 import InitColorSchemeScript from '@mui/material/InitColorSchemeScript';
 import { StrictMode } from 'react';
@@ -12,11 +14,17 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { AppProviders } from './app/AppProviders';
 import { routes } from './app/router';
 import { makeStore } from './app/store';
-import { authSlice } from './features/auth/authSlice';
+import { authSlice, restoredAuthState } from './features/auth/authSlice';
 import { COLOR_MODE_STORAGE_KEY } from './theme/theme';
 
-/** The markup of one page for a signed-out visitor, and the script that applies the stored colour mode. */
-export async function renderPage(path: string): Promise<{ head: string; body: string }> {
+/**
+ * The markup of one page, and the script that applies the stored colour mode: as a signed-out visitor sees
+ * it, or (`signedIn`) the signed-in shell a returning visitor sees while the page's data loads.
+ */
+export async function renderPage(
+  path: string,
+  { signedIn = false }: { signedIn?: boolean } = {},
+): Promise<{ head: string; body: string }> {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(path, 'http://localhost')));
   if (context instanceof Response) {
@@ -26,7 +34,12 @@ export async function renderPage(path: string): Promise<{ head: string; body: st
     throw new Error(`${path} renders with status ${String(context.statusCode)}`);
   }
   const router = createStaticRouter(handler.dataRoutes, context);
-  const store = makeStore({ auth: { ...authSlice.getInitialState(), status: 'signedOut' } });
+  // The signed-in shell is rendered for no one: a placeholder token only makes the layout wait for the
+  // organizations (nothing is fetched at build time), which is the state the shell shows.
+  const auth = signedIn
+    ? restoredAuthState({ user: { id: '', email: '' }, coreToken: 'prerendered' })
+    : { ...authSlice.getInitialState(), status: 'signedOut' as const };
+  const store = makeStore({ auth });
   const body = renderToString(
     <StrictMode>
       <AppProviders store={store}>

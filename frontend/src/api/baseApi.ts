@@ -1,6 +1,52 @@
-import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import {
+  createApi,
+  fetchBaseQuery,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react';
 
-import type { AuthState } from '../features/auth/authSlice';
+import { storedTokenRefused, type AuthState } from '../features/auth/authSlice';
+import { forgetStoredCoreToken } from '../features/auth/storage';
+
+const authOf = (state: unknown) => (state as { auth?: AuthState }).auth;
+
+const fetchQuery = fetchBaseQuery({
+  baseUrl: '',
+  credentials: 'include',
+  // Every product call carries the core token, or the identity access token as the fallback (spec §7).
+  prepareHeaders: (headers, { getState }) => {
+    const auth = authOf(getState());
+    const bearer = auth?.coreToken ?? auth?.accessToken;
+    if (bearer && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${bearer}`);
+    return headers;
+  },
+});
+
+/**
+ * `fetchQuery`, and what a 401 means while the page runs on the core token stored by an earlier visit
+ * (`auth.provisional`, see `storedCoreSession`): that token is dropped and the page waits for the identity
+ * client, which signs the user in again (a fresh exchange) or sends them to sign-in, exactly as a page that
+ * started without a stored token does. When the identity client has already confirmed the session with
+ * another token while the call was under way, the call is made once more with that token.
+ */
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
+  args,
+  api,
+  extraOptions,
+) => {
+  const sent = authOf(api.getState());
+  const result = await fetchQuery(args, api, extraOptions);
+  if (result.error?.status !== 401 || !sent?.provisional || !sent.coreToken) return result;
+  const now = authOf(api.getState());
+  if (now?.provisional && now.coreToken === sent.coreToken) {
+    forgetStoredCoreToken(sent.coreToken);
+    api.dispatch(storedTokenRefused(sent.coreToken));
+    return result;
+  }
+  if (now?.status === 'signedIn' && !now.provisional) return fetchQuery(args, api, extraOptions);
+  return result;
+};
 
 /**
  * The one RTK Query API of the portal. Features add their endpoints with
@@ -9,17 +55,7 @@ import type { AuthState } from '../features/auth/authSlice';
  */
 export const baseApi = createApi({
   reducerPath: 'api',
-  baseQuery: fetchBaseQuery({
-    baseUrl: '',
-    credentials: 'include',
-    // Every product call carries the core token, or the identity access token as the fallback (spec §7).
-    prepareHeaders: (headers, { getState }) => {
-      const auth = (getState() as { auth?: AuthState }).auth;
-      const bearer = auth?.coreToken ?? auth?.accessToken;
-      if (bearer && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${bearer}`);
-      return headers;
-    },
-  }),
+  baseQuery,
   tagTypes: ['App', 'Org', 'Member', 'Invite', 'Admin', 'Uptime', 'Me', 'PublicConfig'],
   endpoints: () => ({}),
 });

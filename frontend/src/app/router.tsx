@@ -6,6 +6,9 @@ import { RequireAuth } from '../features/auth/RequireAuth';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 
+/** The route under which every page needs a signed-in user. */
+export const AUTHENTICATED_ROUTE_ID = 'authenticated';
+
 /**
  * Route table (specification §2). Every page is a lazy route: its code is
  * fetched when the route is first visited, so the first page stays small.
@@ -44,6 +47,7 @@ export const routes: RouteObject[] = [
       },
       {
         // Authenticated pages: the guard, then the layout with the top bar and the sidebar.
+        id: AUTHENTICATED_ROUTE_ID,
         element: <RequireAuth />,
         children: [
           {

@@ -2,13 +2,37 @@ import type { GoTrueClient, Session } from '@supabase/auth-js';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 import { baseApi } from '../../api/baseApi';
-import { useAppDispatch } from '../../app/store';
+import { useAppDispatch, useAppSelector } from '../../app/store';
 import { useGetPublicConfigQuery } from '../publicConfig';
 import { AuthClientContext } from './AuthClientContext';
-import { noticeShown, recoveryEnded, recoveryStarted, signedIn, signedOut } from './authSlice';
+import {
+  noticeShown,
+  recoveryEnded,
+  recoveryStarted,
+  selectProvisional,
+  signedIn,
+  signedOut,
+} from './authSlice';
 import { orgSelected } from '../orgs/orgSlice';
 import { exchangeToken } from './exchange';
 import { forgetSession, rememberSession } from './storage';
+
+/**
+ * Runs `run` once the browser has nothing more urgent to do (at the latest after 2 s); answers a function
+ * that cancels it.
+ */
+function whenIdle(run: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(run, { timeout: 2000 });
+    return () => {
+      window.cancelIdleCallback(id);
+    };
+  }
+  const id = window.setTimeout(run, 0);
+  return () => {
+    window.clearTimeout(id);
+  };
+}
 
 /**
  * Keeps the Redux auth state in step with the identity client: a session (at start-up, after sign-in,
@@ -20,10 +44,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { data: config, isError } = useGetPublicConfigQuery();
   const authUrl = config?.identity.authUrl ?? '';
   const anonKey = config?.identity.anonKey ?? '';
-  // The auth client is loaded on demand: the landing page paints without it (make bench, first route).
+  // The auth client is loaded on demand: the landing page paints without it (make bench, first route). A
+  // page that started from a stored core token paints first and loads it once the browser is idle; a 401
+  // to that token (the session is no longer provisional) or a sign-out asks for it at once.
+  const provisional = useAppSelector(selectProvisional);
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (!provisional) return;
+    return whenIdle(() => {
+      setIdle(true);
+    });
+  }, [provisional]);
+  const wanted = idle || !provisional;
   const [client, setClient] = useState<GoTrueClient | null>(null);
   useEffect(() => {
-    if (!authUrl) return;
+    if (!authUrl || !wanted) return;
     let live = true;
     void import('./client').then(({ createAuthClient }) => {
       if (live) setClient(createAuthClient(authUrl, anonKey));
@@ -31,7 +66,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => {
       live = false;
     };
-  }, [authUrl, anonKey]);
+  }, [authUrl, anonKey, wanted]);
   // The access token last exchanged: the client may report one session several times.
   const exchanged = useRef<string | null>(null);
 

@@ -16,6 +16,12 @@ export interface AuthState {
   accessToken: string | null;
   /** The product API's own token, from `POST /api/auth/exchange-token`. */
   coreToken: string | null;
+  /**
+   * The page started from the core token stored by an earlier visit (see `storedCoreSession`): signed in
+   * until the identity client confirms the session with a fresh exchange or ends it, or the API refuses it.
+   * Absent means false.
+   */
+  provisional?: boolean;
   /** A password-recovery link was followed: the user must choose a new password. */
   recovery: boolean;
   /** A message for the next page the user sees (e.g. after a password change or a refused session). */
@@ -27,9 +33,21 @@ const initialState: AuthState = {
   user: null,
   accessToken: null,
   coreToken: null,
+  provisional: false,
   recovery: false,
   notice: null,
 };
+
+/** The state a page starts in from a stored core token, before the identity client has loaded. */
+export function restoredAuthState(stored: { user: AuthUser; coreToken: string }): AuthState {
+  return {
+    ...initialState,
+    status: 'signedIn',
+    user: stored.user,
+    coreToken: stored.coreToken,
+    provisional: true,
+  };
+}
 
 export const authSlice = createSlice({
   name: 'auth',
@@ -40,15 +58,35 @@ export const authSlice = createSlice({
       action: PayloadAction<{ user: AuthUser; accessToken: string; coreToken: string | null }>,
     ) {
       state.status = 'signedIn';
-      state.user = action.payload.user;
+      // The same user confirmed (a fresh exchange, a refresh): the object is kept, so that what shows the
+      // user does not render again.
+      if (
+        state.user?.id !== action.payload.user.id ||
+        state.user.email !== action.payload.user.email
+      ) {
+        state.user = action.payload.user;
+      }
       state.accessToken = action.payload.accessToken;
       state.coreToken = action.payload.coreToken;
+      state.provisional = false;
+    },
+    /**
+     * The API answered 401 to the stored core token the page started from (payload: that token): it is not
+     * used again, and the page waits for the identity client's verdict, as a page without one does.
+     */
+    storedTokenRefused(state, action: PayloadAction<string>) {
+      if (!state.provisional || state.coreToken !== action.payload) return;
+      state.status = 'loading';
+      state.user = null;
+      state.coreToken = null;
+      state.provisional = false;
     },
     signedOut(state, action: PayloadAction<AuthState['notice'] | undefined>) {
       state.status = 'signedOut';
       state.user = null;
       state.accessToken = null;
       state.coreToken = null;
+      state.provisional = false;
       state.recovery = false;
       state.notice = action.payload ?? null;
     },
@@ -69,10 +107,23 @@ export const authSlice = createSlice({
     /** The bearer the product API accepts: the core token, else the identity access token. */
     selectBearer: (state) => state.coreToken ?? state.accessToken,
     selectCoreToken: (state) => state.coreToken,
+    selectProvisional: (state) => state.provisional ?? false,
   },
 });
 
-export const { signedIn, signedOut, recoveryStarted, recoveryEnded, noticeShown } =
-  authSlice.actions;
-export const { selectAuth, selectAuthStatus, selectAuthUser, selectBearer, selectCoreToken } =
-  authSlice.selectors;
+export const {
+  signedIn,
+  signedOut,
+  storedTokenRefused,
+  recoveryStarted,
+  recoveryEnded,
+  noticeShown,
+} = authSlice.actions;
+export const {
+  selectAuth,
+  selectAuthStatus,
+  selectAuthUser,
+  selectBearer,
+  selectCoreToken,
+  selectProvisional,
+} = authSlice.selectors;

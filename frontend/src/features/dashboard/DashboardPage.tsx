@@ -5,7 +5,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 
 import { useAppSelector } from '../../app/store';
@@ -15,16 +15,46 @@ import { paths } from '../../config/paths';
 import { selectAuthUser } from '../auth/authSlice';
 import { usePublicConfig } from '../publicConfig';
 
-// The table and its dialogs load after the page itself, so that the dashboard shows at once.
+// The table and its dialogs load after the page itself, so that the dashboard shows at once: their code is
+// asked for once the page has painted (React would otherwise start fetching it while it renders the page,
+// and the page's first paint would share the network and the main thread with it).
 const AppsTable = lazy(async () => ({
   default: (await import('../apps/list/AppsTable')).AppsTable,
 }));
+
+/** Runs `run` after the browser's next paint; answers a function that cancels it. */
+function afterNextPaint(run: () => void): () => void {
+  let timer: number | undefined;
+  const frame = window.requestAnimationFrame(() => {
+    timer = window.setTimeout(run, 0);
+  });
+  return () => {
+    window.cancelAnimationFrame(frame);
+    window.clearTimeout(timer);
+  };
+}
+
+function LoadingApps() {
+  return (
+    <Stack sx={{ alignItems: 'center', py: 6 }} role="status" aria-live="polite">
+      <Typography>Loading Apps...</Typography>
+    </Stack>
+  );
+}
 
 /** `/dashboard` (spec §2): title, Create App, the Getting Started card and the first three apps. */
 export function DashboardPage() {
   const config = usePublicConfig();
   const user = useAppSelector(selectAuthUser);
   const docs = config.docsUrl.replace(/\/+$/, '');
+  const [painted, setPainted] = useState(false);
+  useEffect(
+    () =>
+      afterNextPaint(() => {
+        setPainted(true);
+      }),
+    [],
+  );
 
   return (
     <Stack spacing={3}>
@@ -69,14 +99,8 @@ export function DashboardPage() {
           </Stack>
         </CardContent>
       </Card>
-      <Suspense
-        fallback={
-          <Stack sx={{ alignItems: 'center', py: 6 }} role="status" aria-live="polite">
-            <Typography>Loading Apps...</Typography>
-          </Stack>
-        }
-      >
-        <AppsTable limit={3} viewAll />
+      <Suspense fallback={<LoadingApps />}>
+        {painted ? <AppsTable limit={3} viewAll /> : <LoadingApps />}
       </Suspense>
     </Stack>
   );

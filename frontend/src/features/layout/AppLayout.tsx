@@ -10,18 +10,18 @@ import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, Link as RouterLink, useNavigate } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Logo } from '../../components/Logo';
-import { PageSpinner } from '../../components/PageSpinner';
+import { PageSkeleton } from '../../components/PageSkeleton';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { useAuthClient } from '../auth/AuthClientContext';
-import { noticeShown, selectAuth } from '../auth/authSlice';
+import { noticeShown } from '../auth/authSlice';
 import { usePublicConfig } from '../publicConfig';
 import { PersonalOrgNotice } from '../orgs/PersonalOrgNotice';
 import { ProfileIncompleteBanner } from '../orgs/ProfileIncompleteBanner';
@@ -35,22 +35,35 @@ export const SIDEBAR_WIDTH = 256;
 /** The layout of every authenticated page: fixed top bar, sidebar (a drawer on small screens), content. */
 export function AppLayout() {
   const config = usePublicConfig();
-  const auth = useAppSelector(selectAuth);
+  // Only the notice: the layout does not render again when the session is confirmed or refreshed.
+  const notice = useAppSelector((state) => state.auth.notice);
   const dispatch = useAppDispatch();
   const client = useAuthClient();
   const navigate = useNavigate();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const { isLoading: orgsLoading } = useCurrentOrg();
+  // The page waits for the organizations' first answer only. A list that failed is asked for again by
+  // every component that subscribes to it afterwards (RTK Query refetches a failed query for a new
+  // subscriber): if the page went back to waiting meanwhile, its components would unmount, subscribe
+  // again when it came back and ask again, without end.
+  const [orgsAnswered, setOrgsAnswered] = useState(false);
+  if (!orgsLoading && !orgsAnswered) setOrgsAnswered(true);
 
-  const signOut = async () => {
-    setSigningOut(true);
-    try {
-      await client?.signOut();
-    } finally {
+  // A page that started from a stored core token shows before the identity client has loaded: a sign-out
+  // asked for meanwhile waits for it, so that the session really ends (locally and at the server).
+  const signOutStarted = useRef(false);
+  useEffect(() => {
+    if (!signingOut || !client || signOutStarted.current) return;
+    signOutStarted.current = true;
+    void client.signOut().finally(() => {
+      signOutStarted.current = false;
       setSigningOut(false);
       void navigate(paths.signIn(), { replace: true });
-    }
+    });
+  }, [signingOut, client, navigate]);
+  const signOut = () => {
+    setSigningOut(true);
   };
 
   const closeDrawer = () => {
@@ -108,7 +121,7 @@ export function AppLayout() {
               <NewTabHint />
             </Button>
             <ColorModeToggle />
-            <Button variant="outlined" onClick={() => void signOut()} disabled={signingOut}>
+            <Button variant="outlined" onClick={signOut} disabled={signingOut}>
               Sign Out
             </Button>
           </Stack>
@@ -145,10 +158,10 @@ export function AppLayout() {
         sx={{ flexGrow: 1, minWidth: 0, pt: `${TOP_BAR_HEIGHT}px`, bgcolor: 'background.default' }}
       >
         <Box sx={{ p: { xs: 2, sm: 3, md: 4 }, maxWidth: 1200, mx: 'auto' }}>
-          {orgsLoading ? (
+          {!orgsAnswered ? (
             // The notices above the page depend on the organizations: the page waits for them too, so
             // that it does not jump down when a notice appears.
-            <PageSpinner label="Loading your organizations" />
+            <PageSkeleton label="Loading your organizations" />
           ) : (
             <>
               <PersonalOrgNotice />
@@ -159,20 +172,20 @@ export function AppLayout() {
         </Box>
       </Box>
       <Snackbar
-        open={auth.notice !== null}
+        open={notice !== null}
         autoHideDuration={6000}
         onClose={() => dispatch(noticeShown(null))}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
       >
         <Alert
-          severity={auth.notice?.severity ?? 'info'}
+          severity={notice?.severity ?? 'info'}
           // The standard colours keep text contrast at 4.5:1 or more for every severity (filled info and
           // warning do not).
           variant="standard"
           onClose={() => dispatch(noticeShown(null))}
           sx={{ boxShadow: 6 }}
         >
-          {auth.notice?.text}
+          {notice?.text}
         </Alert>
       </Snackbar>
     </Box>

@@ -1,36 +1,18 @@
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
+import { lazy, Suspense } from 'react';
 
-import { useAppDispatch } from '../../app/store';
-import { noticeShown } from '../auth/authSlice';
-import { orgSelected } from './orgSlice';
 import { useCurrentOrg } from './useCurrentOrg';
+
+// The select (MUI's TextField, Select and Menu) is loaded only for the users who see it: every signed-in
+// page's layout holds this component, and most users have one organization.
+const OrgSelect = lazy(async () => ({ default: (await import('./OrgSelect')).OrgSelect }));
 
 /** The sidebar's organization switcher: shown only when the user belongs to more than one (spec §2). */
 export function OrgSwitcher() {
-  const dispatch = useAppDispatch();
   const { orgs, current } = useCurrentOrg();
   if (orgs.length < 2 || !current) return null;
-
   return (
-    <TextField
-      select
-      size="small"
-      label="Organization"
-      value={current.id}
-      onChange={(event) => {
-        const chosen = orgs.find((org) => org.id === event.target.value);
-        if (!chosen || chosen.id === current.id) return;
-        dispatch(orgSelected(chosen.id));
-        dispatch(noticeShown({ severity: 'success', text: `Switched to ${chosen.name}` }));
-      }}
-      sx={{ mx: 2, mt: 2, width: 'calc(100% - 32px)' }}
-    >
-      {orgs.map((org) => (
-        <MenuItem key={org.id} value={org.id}>
-          {org.name}
-        </MenuItem>
-      ))}
-    </TextField>
+    <Suspense fallback={null}>
+      <OrgSelect />
+    </Suspense>
   );
 }

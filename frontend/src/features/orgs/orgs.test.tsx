@@ -255,7 +255,11 @@ describe('organization settings', () => {
   it('creates an organization from the New Organization dialog', async () => {
     const sent = serveOrgs([org()]);
     const { user, store } = renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
-    await user.click(await screen.findByRole('combobox', { name: 'Organization' }));
+    // The select's code is loaded on demand (a lazy module, transformed on first use under the test
+    // runner): on a busy machine that can take longer than the default wait.
+    await user.click(
+      await screen.findByRole('combobox', { name: 'Organization' }, { timeout: 15_000 }),
+    );
     await user.click(await screen.findByRole('option', { name: /New Organization/ }));
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
@@ -310,7 +314,11 @@ describe('layout pieces', () => {
   it('shows the switcher only with more than one organization', async () => {
     serveOrgs([org(), org({ id: 'org-2', name: 'Second' })]);
     const { user, store } = renderWithProviders(<OrgSwitcher />, { store: signedInStore() });
-    await user.click(await screen.findByRole('combobox', { name: 'Organization' }));
+    // The select's code is loaded on demand (a lazy module, transformed on first use under the test
+    // runner): on a busy machine that can take longer than the default wait.
+    await user.click(
+      await screen.findByRole('combobox', { name: 'Organization' }, { timeout: 15_000 }),
+    );
     await user.click(await screen.findByRole('option', { name: 'Second' }));
     expect(store.getState().org.currentOrgId).toBe('org-2');
     expect(store.getState().auth.notice?.text).toBe('Switched to Second');
