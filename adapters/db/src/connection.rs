@@ -184,14 +184,19 @@ impl Db {
             }
         };
         let manager = ConnectionManager::<DbConnection>::new(connection_url);
+        // No `SELECT 1` before every use. A connection to a local SQLite file does not go stale. A
+        // PostgreSQL connection can (a server restart, an administrator ending it), but the check would
+        // cost a round trip per use — as much as the read itself — to catch what the read catches anyway:
+        // the read fails, diesel then marks the connection broken (libpq's transaction status turns
+        // unknown once the connection is bad) and the pool discards it instead of taking it back. A
+        // restart so costs at most one failed query per connection the pool held, never a stuck pool
+        // (`adapters/db/tests/contract/infrastructure.rs` ends the pool's connections under it).
         let mut builder = Pool::builder()
             .max_size(pool_size.max(1))
-            .connection_timeout(Duration::from_secs(15));
+            .connection_timeout(Duration::from_secs(15))
+            .test_on_check_out(false);
         if backend == Backend::Sqlite {
-            // A connection to a local file does not go stale: no `SELECT 1` before every use.
-            builder = builder
-                .connection_customizer(Box::new(SqlitePragmas))
-                .test_on_check_out(false);
+            builder = builder.connection_customizer(Box::new(SqlitePragmas));
         }
         let pool = builder.build(manager)?;
         let write_lock = (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(())));
