@@ -120,6 +120,10 @@ pub struct Db {
     pool: DbPool,
     backend: Backend,
     write_lock: Option<Arc<Mutex<()>>>,
+    /// One permit per pooled connection: reads wait for their turn here, in arrival order and without
+    /// holding a blocking thread, instead of in the pool, which wakes its waiters in no particular order
+    /// (under load some reads waited hundreds of milliseconds while later ones went first).
+    read_turns: Arc<tokio::sync::Semaphore>,
 }
 
 impl std::fmt::Debug for Db {
@@ -204,6 +208,7 @@ impl Db {
             pool,
             backend,
             write_lock,
+            read_turns: Arc::new(tokio::sync::Semaphore::new(pool_size.max(1) as usize)),
         })
     }
 
@@ -261,10 +266,20 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
     {
+        let turn = self
+            .read_turns
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| RepoError::backend("waiting for a database connection", e))?;
         let db = self.clone();
         run_blocking(move || {
             let mut conn = db.connection()?;
-            work(&mut conn)
+            let outcome = work(&mut conn);
+            // The connection goes back to the pool before the next read in line starts.
+            drop(conn);
+            drop(turn);
+            outcome
         })
         .await
     }
