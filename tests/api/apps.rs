@@ -2,7 +2,7 @@
 //! bodies pinned by snapshots (`tests/api/snapshots/apps_*.json`).
 
 use crate::helpers::{TestApp, assert_snapshot};
-use crate::org_fixtures::{BACKENDS, User, add_member, call, create_org, send, sign_up, spawn};
+use crate::org_fixtures::{BACKENDS, PUBLIC_URL, User, add_member, call, create_org, send, sign_up, spawn};
 use adapter_db::Backend;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -228,6 +228,71 @@ async fn local_development_keeps_a_loopback_http_server_url_and_nothing_else() {
 async fn an_app_is_registered_read_listed_and_deleted() {
     for backend in BACKENDS {
         register_read_list_and_delete(backend).await;
+    }
+}
+
+/// The app list reads the membership once per request (the `x-org-id` check hands it to the use case)
+/// and keeps answers per organization: neither may outlast a membership. A member removed on one
+/// instance is refused on the very next list, on that instance and on another one, though both kept the
+/// organization's list.
+async fn a_removed_member_is_refused_at_once(backend: Backend) {
+    let app = spawn(backend).await;
+    let data = tempfile::tempdir().unwrap();
+    let other = app
+        .second_instance(&data, &[("PORTAL_PUBLIC_URL", PUBLIC_URL)])
+        .await;
+    let ada = sign_up(&app, "ada@example.com").await;
+    let bob = sign_up(&app, "bob@example.com").await;
+    let org = create_org(&app, &ada, "Acme").await;
+    add_member(&app, &ada, &org, &bob, "member").await;
+    register(&app, &ada, &org, PKG).await;
+    let list = |server: &str, user: &User| {
+        let request = app
+            .client
+            .get(format!("{server}/api/dev/apps"))
+            .bearer_auth(&user.token)
+            .header("x-org-id", &org);
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.unwrap())
+        }
+    };
+    for server in [app.address.as_str(), other.as_str()] {
+        let (status, body) = list(server, &bob).await;
+        assert_eq!(
+            (status, body.as_array().map(Vec::len)),
+            (200, Some(1)),
+            "{backend:?}: {body}"
+        );
+    }
+
+    let (status, body) = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/orgs/{org}/members/{}", bob.id),
+        Some(&ada.token),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    for server in [other.as_str(), app.address.as_str()] {
+        let (status, body) = list(server, &bob).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (403, Some("FORBIDDEN")),
+            "{backend:?}: {body}"
+        );
+        let (status, _) = list(server, &ada).await;
+        assert_eq!(status, 200, "{backend:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_member_removed_on_one_instance_is_refused_the_list_at_once_on_every_instance() {
+    for backend in BACKENDS {
+        a_removed_member_is_refused_at_once(backend).await;
     }
 }
 

@@ -95,6 +95,31 @@ pub async fn spawn_app_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp
     }
 }
 
+impl TestApp {
+    /// Starts another server instance on the same database (its own data folder, kept with `data`), as
+    /// a second instance behind a load balancer; answers its base address. `extra` as [`spawn_app_with`].
+    pub async fn second_instance(&self, data: &TempDir, extra: &[(&str, &str)]) -> String {
+        let vars: HashMap<String, String> = [
+            ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
+            ("PORTAL_FRONTEND_DIR", self.frontend.path().display().to_string()),
+            ("PORTAL_DATA_DIR", data.path().display().to_string()),
+            ("DATABASE_URL", self.database_url.clone()),
+            ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
+            ("PORTAL_MAIL_WORKER", "false".to_owned()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .chain(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())))
+        .collect();
+        let mut config = Config::from_vars(&vars).expect("config");
+        config.password_hashing = identity_adapter::HashCost::TestsOnly;
+        let application = Application::build(&config).await.expect("build");
+        let address = format!("http://127.0.0.1:{}", application.port());
+        tokio::spawn(application.run_until_stopped());
+        address
+    }
+}
+
 /// A user made through the identity service and the product API, as a browser makes one.
 pub struct User {
     pub id: String,

@@ -120,6 +120,10 @@ pub struct Db {
     pool: DbPool,
     backend: Backend,
     write_lock: Option<Arc<Mutex<()>>>,
+    /// One permit per pooled connection: reads wait for their turn here, in arrival order and without
+    /// holding a blocking thread, instead of in the pool, which wakes its waiters in no particular order
+    /// (under load some reads waited hundreds of milliseconds while later ones went first).
+    read_turns: Arc<tokio::sync::Semaphore>,
 }
 
 impl std::fmt::Debug for Db {
@@ -184,14 +188,19 @@ impl Db {
             }
         };
         let manager = ConnectionManager::<DbConnection>::new(connection_url);
+        // No `SELECT 1` before every use. A connection to a local SQLite file does not go stale. A
+        // PostgreSQL connection can (a server restart, an administrator ending it), but the check would
+        // cost a round trip per use — as much as the read itself — to catch what the read catches anyway:
+        // the read fails, diesel then marks the connection broken (libpq's transaction status turns
+        // unknown once the connection is bad) and the pool discards it instead of taking it back. A
+        // restart so costs at most one failed query per connection the pool held, never a stuck pool
+        // (`adapters/db/tests/contract/infrastructure.rs` ends the pool's connections under it).
         let mut builder = Pool::builder()
             .max_size(pool_size.max(1))
-            .connection_timeout(Duration::from_secs(15));
+            .connection_timeout(Duration::from_secs(15))
+            .test_on_check_out(false);
         if backend == Backend::Sqlite {
-            // A connection to a local file does not go stale: no `SELECT 1` before every use.
-            builder = builder
-                .connection_customizer(Box::new(SqlitePragmas))
-                .test_on_check_out(false);
+            builder = builder.connection_customizer(Box::new(SqlitePragmas));
         }
         let pool = builder.build(manager)?;
         let write_lock = (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(())));
@@ -199,6 +208,7 @@ impl Db {
             pool,
             backend,
             write_lock,
+            read_turns: Arc::new(tokio::sync::Semaphore::new(pool_size.max(1) as usize)),
         })
     }
 
@@ -256,10 +266,20 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
     {
+        let turn = self
+            .read_turns
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| RepoError::backend("waiting for a database connection", e))?;
         let db = self.clone();
         run_blocking(move || {
             let mut conn = db.connection()?;
-            work(&mut conn)
+            let outcome = work(&mut conn);
+            // The connection goes back to the pool before the next read in line starts.
+            drop(conn);
+            drop(turn);
+            outcome
         })
         .await
     }

@@ -21,7 +21,7 @@ use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator, ServerUrlR
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
 use crate::orgs::ports::MemberDirectory;
-use crate::orgs::{OrgAction, OrgRole};
+use crate::orgs::{ActingMember, OrgAction, OrgRole};
 use crate::review::{ReviewEvent, ReviewEventKind};
 
 #[path = "service_store.rs"]
@@ -272,23 +272,33 @@ impl AppService {
         }
     }
 
-    /// The organization's apps, newest first.
-    ///
-    /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::Repo`].
-    pub async fn list(&self, caller: &Caller, org: OrgId) -> Result<Vec<App>, AppError> {
-        self.authorize(caller, org, OrgAction::View).await?;
-        Ok(self.apps.list(org).await?)
+    /// The role of an already resolved member, provided it allows `action`: the membership was read
+    /// for this request by [`ActingMember::resolve`], and is not read again.
+    fn allow(member: &ActingMember, action: OrgAction) -> Result<OrgRole, AppError> {
+        if member.can(action) {
+            Ok(member.role())
+        } else {
+            Err(AppError::AdminOnly)
+        }
     }
 
-    /// The revision of the organization's apps ([`AppRepository::revision`]), for a caller who may list
-    /// them: read before [`Self::list`], it tells whether a kept list is still current.
+    /// The apps of the member's organization, newest first.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::Repo`].
-    pub async fn list_revision(&self, caller: &Caller, org: OrgId) -> Result<u64, AppError> {
-        self.authorize(caller, org, OrgAction::View).await?;
-        Ok(self.apps.revision(org).await?)
+    /// [`AppError::Repo`]. (A caller who is not a member has no [`ActingMember`].)
+    pub async fn list(&self, member: &ActingMember) -> Result<Vec<App>, AppError> {
+        Self::allow(member, OrgAction::View)?;
+        Ok(self.apps.list(member.org()).await?)
+    }
+
+    /// The revision of the apps of the member's organization ([`AppRepository::revision`]): read before
+    /// [`Self::list`], it tells whether a kept list is still current.
+    ///
+    /// # Errors
+    /// [`AppError::Repo`]. (A caller who is not a member has no [`ActingMember`].)
+    pub async fn list_revision(&self, member: &ActingMember) -> Result<u64, AppError> {
+        Self::allow(member, OrgAction::View)?;
+        Ok(self.apps.revision(member.org()).await?)
     }
 
     /// One of the organization's apps.

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::hosted::{HostedAccountError, HostedAccounts};
 use super::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use super::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
-use crate::common::{Caller, Clock, EmailAddress, RepoError, UserId};
+use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError, UserId};
 
 /// A signed core token and when it expires.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,7 +119,7 @@ impl CoreTokenService {
             .await
             .and_then(|claims| claims.check(now).map(|()| claims))
             .map_err(AuthError::Unauthenticated)?;
-        if !self.session_is_live(&claims, now).await? {
+        if self.session_of(&claims, now).await?.is_none() {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
         if let Some(hosted) = &self.hosted {
@@ -148,8 +148,12 @@ impl CoreTokenService {
         if token.is_empty() {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
-        let (user_id, email) = self.verify_either(token).await?;
-        let platform_role = self.admins.role_of(user_id).await?;
+        let (user_id, email, session) = self.verify_either(token).await?;
+        // Read with the session when there is one (one round trip for both), on its own otherwise.
+        let platform_role = match session {
+            Session::Live { role } => role,
+            Session::NotKnownHere => self.admins.role_of(user_id).await?,
+        };
         Ok(Caller {
             user_id,
             email,
@@ -157,48 +161,49 @@ impl CoreTokenService {
         })
     }
 
-    /// Whether the access token's session is still live; always so when sessions are not known here (a
-    /// hosted identity service keeps them).
-    async fn session_is_live(
+    /// The access token's session, or `None` when it is over (signed out, revoked or expired).
+    async fn session_of(
         &self,
         claims: &AccessTokenClaims,
         now: DateTime<Utc>,
-    ) -> Result<bool, AuthError> {
-        self.family_is_live(claims.session_id, claims.sub, now).await
+    ) -> Result<Option<Session>, AuthError> {
+        self.family_state(claims.session_id, claims.sub, now).await
     }
 
-    /// Whether the session (refresh-token family) `family` of `user` is still live: not signed out, revoked
-    /// or expired. Always so when sessions are not known here.
-    async fn family_is_live(
+    /// The session (refresh-token family) `family` of `user`, with the platform role of its account read
+    /// in the same query, or `None` when it is over: signed out, revoked or expired. Always
+    /// [`Session::NotKnownHere`] when sessions are not known here.
+    async fn family_state(
         &self,
         family: Uuid,
         user: UserId,
         now: DateTime<Utc>,
-    ) -> Result<bool, AuthError> {
+    ) -> Result<Option<Session>, AuthError> {
         let Some(sessions) = &self.sessions else {
-            return Ok(true);
+            return Ok(Some(Session::NotKnownHere));
         };
         Ok(sessions
-            .current_of_family(family)
+            .current_of_family_with_role(family)
             .await?
-            .is_some_and(|head| head.user_id == user && head.check_usable(now).is_ok()))
+            .filter(|(head, _)| head.user_id == user && head.check_usable(now).is_ok())
+            .map(|(_, role)| Session::Live { role }))
     }
 
     /// A core token is accepted while the session it was exchanged from lives. With the built-in identity
     /// service every core token names its session; one that names none was not made here for this server.
-    async fn core_session_is_live(
+    async fn core_session(
         &self,
         claims: &CoreTokenClaims,
         now: DateTime<Utc>,
-    ) -> Result<bool, AuthError> {
+    ) -> Result<Option<Session>, AuthError> {
         match (claims.sid, &self.sessions) {
-            (_, None) => Ok(true),
-            (None, Some(_)) => Ok(false),
-            (Some(family), Some(_)) => self.family_is_live(family, claims.sub, now).await,
+            (_, None) => Ok(Some(Session::NotKnownHere)),
+            (None, Some(_)) => Ok(None),
+            (Some(family), Some(_)) => self.family_state(family, claims.sub, now).await,
         }
     }
 
-    async fn verify_either(&self, token: &str) -> Result<(UserId, EmailAddress), AuthError> {
+    async fn verify_either(&self, token: &str) -> Result<(UserId, EmailAddress, Session), AuthError> {
         let now = self.clock.now();
         let core = self
             .signer
@@ -208,10 +213,10 @@ impl CoreTokenService {
         let core_error = match core {
             Ok(claims) => {
                 // Signed out, revoked or taken over: the core token dies with its session.
-                if !self.core_session_is_live(&claims, now).await? {
+                let Some(session) = self.core_session(&claims, now).await? else {
                     return Err(AuthError::Unauthenticated(TokenError::Invalid));
-                }
-                return Ok((claims.sub, claims.email));
+                };
+                return Ok((claims.sub, claims.email, session));
             }
             Err(error) => error,
         };
@@ -223,13 +228,13 @@ impl CoreTokenService {
         match access {
             Ok(claims) => {
                 // An access token is accepted only while its session lives (signed out means out).
-                if !self.session_is_live(&claims, now).await? {
+                let Some(session) = self.session_of(&claims, now).await? else {
                     return Err(AuthError::Unauthenticated(TokenError::Invalid));
-                }
+                };
                 if let Some(hosted) = &self.hosted {
                     hosted.ensure(&claims).await?;
                 }
-                Ok((claims.sub, claims.email))
+                Ok((claims.sub, claims.email, session))
             }
             Err(access_error) => {
                 let expired = core_error == TokenError::Expired || access_error == TokenError::Expired;
@@ -242,6 +247,14 @@ impl CoreTokenService {
             }
         }
     }
+}
+
+/// What authenticating learnt of the caller's session.
+enum Session {
+    /// Live, with the platform role of its account as read with it.
+    Live { role: Option<PlatformRole> },
+    /// Not ours to see (a hosted identity service): the platform role is still to be read.
+    NotKnownHere,
 }
 
 #[cfg(test)]
@@ -325,9 +338,9 @@ mod tests {
         let mut sessions = MockRefreshTokenRepository::new();
         let found = head(claims);
         sessions
-            .expect_current_of_family()
+            .expect_current_of_family_with_role()
             .with(eq(claims.session_id))
-            .returning(move |_| Ok(found.clone()));
+            .returning(move |_| Ok(found.clone().map(|head| (head, None))));
         service(signer, MockPlatformAdminRepository::new()).with_sessions(Arc::new(sessions))
     }
 
@@ -394,6 +407,15 @@ mod tests {
 
     /// A service knowing sessions, whose signer takes `core` as a valid core token.
     fn authenticating(core: CoreTokenClaims, head: Option<RefreshToken>) -> CoreTokenService {
+        authenticating_with_role(core, head.map(|head| (head, None)))
+    }
+
+    /// The same, the session's head read with the platform role of its account. The platform-admin store
+    /// has no expectation: the role must come with the session, not from a read of its own.
+    fn authenticating_with_role(
+        core: CoreTokenClaims,
+        head: Option<(RefreshToken, Option<PlatformRole>)>,
+    ) -> CoreTokenService {
         let mut signer = MockTokenSigner::new();
         signer
             .expect_verify_core()
@@ -403,9 +425,22 @@ mod tests {
             .returning(|_, _| Err(TokenError::Invalid));
         let mut sessions = MockRefreshTokenRepository::new();
         sessions
-            .expect_current_of_family()
+            .expect_current_of_family_with_role()
             .returning(move |_| Ok(head.clone()));
-        service(signer, no_admins()).with_sessions(Arc::new(sessions))
+        service(signer, MockPlatformAdminRepository::new()).with_sessions(Arc::new(sessions))
+    }
+
+    #[test]
+    fn a_core_token_authenticates_with_the_role_read_with_its_session_in_one_read() {
+        let claims = access_claims(noon());
+        let mut core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), "iss", noon());
+        core.sid = Some(claims.session_id);
+        let head = (live_head(&claims), Some(PlatformRole::Admin));
+        let caller = block_on(authenticating_with_role(core, Some(head)).authenticate("core")).unwrap();
+        assert_eq!(
+            (caller.user_id, caller.platform_role),
+            (claims.sub, Some(PlatformRole::Admin))
+        );
     }
 
     #[test]

@@ -221,6 +221,17 @@ pub trait RefreshTokenRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn current_of_family(&self, family_id: Uuid) -> Result<Option<RefreshToken>, RepoError>;
 
+    /// [`Self::current_of_family`] together with the platform role bound to the head's account (what
+    /// [`PlatformAdminRepository::role_of`] answers for `head.user_id`), read at once: authenticating a
+    /// request needs both, and each read of its own is a round trip to the database.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn current_of_family_with_role(
+        &self,
+        family_id: Uuid,
+    ) -> Result<Option<(RefreshToken, Option<PlatformRole>)>, RepoError>;
+
     /// Revokes every token of the family (idempotent; an unknown family is not an error).
     ///
     /// # Errors

@@ -1,11 +1,13 @@
 //! Organizations: profile, members and roles, invitations, and the permission table of PRODUCT.md §3.
 
+pub mod acting;
 pub mod errors;
 pub mod invites;
 pub mod models;
 pub mod ports;
 pub mod service;
 
+pub use acting::ActingMember;
 pub use errors::OrgError;
 pub use invites::{Invite, InviteStatus, InviteSummary, InviteToken};
 pub use models::{

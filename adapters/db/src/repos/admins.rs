@@ -52,7 +52,7 @@ impl AdminRow {
     }
 }
 
-fn parse_role(stored: &str) -> Result<PlatformRole, RepoError> {
+pub(crate) fn parse_role(stored: &str) -> Result<PlatformRole, RepoError> {
     parse_stored("platform_admins.role", stored, |r| {
         PlatformRole::parse(r).ok_or("unknown platform role")
     })

@@ -4,13 +4,13 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use domain::common::{RepoError, UserId};
+use domain::common::{PlatformRole, RepoError, UserId};
 use domain::identity::models::{AuthMethod, RefreshToken};
 use domain::identity::ports::RefreshTokenRepository;
 use uuid::Uuid;
 
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
-use crate::schema::{accounts, refresh_tokens};
+use crate::schema::{accounts, platform_admins, refresh_tokens};
 use crate::{Db, DbConnection};
 
 /// The conflict a second use of a refresh token answers.
@@ -179,6 +179,36 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
                     .map_err(backend("reading a session"))?
                     .map(RefreshTokenRow::into_domain)
                     .transpose()
+            })
+            .await
+    }
+
+    async fn current_of_family_with_role(
+        &self,
+        family_id: Uuid,
+    ) -> Result<Option<(RefreshToken, Option<PlatformRole>)>, RepoError> {
+        // Every authenticated request asks: one lookup by key, the role joined on the head's account
+        // (`platform_admins.user_id` is unique, so the join adds no row).
+        self.db
+            .lookup(move |conn| {
+                let found: Option<(RefreshTokenRow, Option<String>)> = refresh_tokens::table
+                    .left_join(
+                        platform_admins::table
+                            .on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
+                    )
+                    .filter(refresh_tokens::family_id.eq(family_id.to_string()))
+                    .filter(refresh_tokens::replaced_by.is_null())
+                    .filter(refresh_tokens::revoked_at.is_null())
+                    .order(refresh_tokens::created_at.desc())
+                    .select((RefreshTokenRow::as_select(), platform_admins::role.nullable()))
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("reading a session and its platform role"))?;
+                let Some((row, role)) = found else {
+                    return Ok(None);
+                };
+                let role = role.as_deref().map(super::admins::parse_role).transpose()?;
+                Ok(Some((row.into_domain()?, role)))
             })
             .await
     }

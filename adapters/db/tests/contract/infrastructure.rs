@@ -100,3 +100,48 @@ async fn two_instances_migrating_one_postgres_schema_at_once_both_start() {
         "one instance ran every migration, the other none: {a:?} {b:?}"
     );
 }
+
+/// The pool does not check a connection before handing it out (a `SELECT 1` round trip per use): a
+/// connection the PostgreSQL server dropped — a restart, an administrator ending it — fails the one query
+/// that finds out, is discarded, and the pool carries on with new connections. Here the server ends every
+/// connection of the pool (found by their `application_name`, so that no other client is touched); then
+/// every connection is taken out at once and used, twice.
+#[test]
+fn a_pool_whose_postgres_connections_were_dropped_recovers_after_one_failure_per_connection() {
+    use diesel::sql_types::BigInt;
+    #[derive(QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = BigInt)]
+        n: i64,
+    }
+    const POOL: u32 = 4;
+    let test_db = adapter_db::testing::fresh(adapter_db::Backend::Postgres);
+    let name = format!("pool_recovery_{}", uuid::Uuid::new_v4().simple());
+    let db = adapter_db::Db::connect(&format!("{}&application_name={name}", test_db.url()), POOL).unwrap();
+    // Every connection out at once, each used once: how many queries failed.
+    let use_every_connection = || {
+        let held: Vec<_> = (0..POOL).map(|_| db.connection().unwrap()).collect();
+        held.into_iter()
+            .filter_map(|mut conn| accounts::table.count().get_result::<i64>(&mut *conn).err())
+            .count()
+    };
+    assert_eq!(use_every_connection(), 0);
+
+    let mut admin = PgConnection::establish(&adapter_db::testing::postgres_admin_url()).unwrap();
+    let terminate = format!(
+        "SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE application_name = '{name}'"
+    );
+    let ended = diesel::sql_query(&terminate)
+        .get_result::<Count>(&mut admin)
+        .unwrap()
+        .n;
+    assert_eq!(ended, i64::from(POOL), "the pool held {POOL} connections");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+
+    let first = use_every_connection();
+    assert!(
+        first <= POOL as usize,
+        "at most one failure per dropped connection: {first}"
+    );
+    assert_eq!(use_every_connection(), 0, "the dropped connections were replaced");
+}

@@ -1,11 +1,11 @@
 //! Refresh tokens: storage, compare-and-set rotation, revocation and pruning.
 
 use crate::fixtures;
-use adapter_db::repos::DieselRefreshTokenRepository;
+use adapter_db::repos::{DieselPlatformAdminRepository, DieselRefreshTokenRepository};
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use domain::common::RepoError;
-use domain::identity::models::{AuthMethod, RefreshToken};
-use domain::identity::ports::RefreshTokenRepository;
+use domain::common::{PlatformRole, RepoError};
+use domain::identity::models::{AuthMethod, GrantBinding, RefreshToken};
+use domain::identity::ports::{PlatformAdminRepository, RefreshTokenRepository};
 use uuid::Uuid;
 
 fn noon() -> DateTime<Utc> {
@@ -33,6 +33,34 @@ contract! {
         assert_eq!(repo.current_of_family(Uuid::new_v4()).await.unwrap(), None);
         repo.revoke_family(first.family_id, later).await.unwrap();
         assert_eq!(repo.current_of_family(first.family_id).await.unwrap(), None);
+    }
+
+    async fn the_current_token_of_a_session_reads_with_the_platform_role_of_its_account(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let user = fixtures::account(db, "s@example.com");
+        let other = fixtures::account(db, "other@example.com");
+        let first = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
+        repo.insert(&first).await.unwrap();
+        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some((first.clone(), None)));
+
+        // The role of another account, and a role waiting for an address, are not this account's.
+        let admins = DieselPlatformAdminRepository::new(db.clone());
+        admins.grant(&fixtures::email("other@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon()).await.unwrap();
+        admins.grant(&fixtures::email("nobody@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon()).await.unwrap();
+        assert_eq!(admins.role_of(other).await.unwrap(), Some(PlatformRole::Admin));
+        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some((first.clone(), None)));
+
+        admins.grant(&fixtures::email("s@example.com"), PlatformRole::Reviewer, None, GrantBinding::AnyAccount, noon()).await.unwrap();
+        let later = noon() + Duration::minutes(5);
+        let second = first.successor("h2".into(), later);
+        repo.rotate("h1", &second, later).await.unwrap();
+        assert_eq!(
+            repo.current_of_family_with_role(first.family_id).await.unwrap(),
+            Some((second, Some(PlatformRole::Reviewer)))
+        );
+        assert_eq!(repo.current_of_family_with_role(Uuid::new_v4()).await.unwrap(), None);
+        repo.revoke_family(first.family_id, later).await.unwrap();
+        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), None);
     }
 
     async fn an_inserted_token_reads_back_and_its_digest_is_unique(db) {

@@ -235,15 +235,12 @@ fn no_store(app: &impl serde::Serialize) -> HttpResponse {
 pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpResponse, ApiError> {
     // The revision first, then the apps: an answer kept with a revision is at least as new as it, and one
     // kept earlier is used only while the revision has not moved ([`AppListCache`]).
-    let revision = api
-        .apps
-        .list_revision(&scope.caller, scope.org)
-        .await
-        .map_err(app_error)?;
+    // The membership was read once, by the extractor: the use cases take it as it answered.
+    let revision = api.apps.list_revision(scope.member()).await.map_err(app_error)?;
     let body = match api.lists.get(scope.org, revision) {
         Some(body) => body,
         None => {
-            let apps = api.apps.list(&scope.caller, scope.org).await.map_err(app_error)?;
+            let apps = api.apps.list(scope.member()).await.map_err(app_error)?;
             let body = web::Bytes::from(
                 serde_json::to_vec(&apps).map_err(|error| ApiError::Internal(Box::new(error)))?,
             );

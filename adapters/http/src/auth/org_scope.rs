@@ -2,11 +2,15 @@
 //! the caller's memberships before the handler runs (PRODUCT.md §3: never trusted blindly). A header
 //! naming an organization the caller does not belong to is refused with 403 and nothing happens.
 //! Requests that name the organization in their path leave the check to the domain service instead.
+//!
+//! The answer is the domain's [`ActingMember`], read once for the request: use cases that take it do not
+//! read the membership again (`GET /api/dev/apps`); those that take a caller and an organization still
+//! check for themselves.
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::common::{Caller, OrgId};
-use domain::orgs::{MemberDirectory, OrgRole};
+use domain::orgs::{ActingMember, MemberDirectory, OrgRole};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -36,6 +40,16 @@ pub struct OrgScope {
     pub caller: Caller,
     pub org: OrgId,
     pub role: OrgRole,
+    /// The same, as the domain's proof of membership for use cases that take one.
+    member: ActingMember,
+}
+
+impl OrgScope {
+    /// The caller acting in the `x-org-id` organization, as the directory answered for this request.
+    #[must_use]
+    pub const fn member(&self) -> &ActingMember {
+        &self.member
+    }
 }
 
 impl FromRequest for OrgScope {
@@ -76,13 +90,16 @@ async fn resolve(
         Some(Err(_)) => return Err(ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED)),
         None | Some(Ok(_)) => return Err(ApiError::bad_request("ORG_REQUIRED", ORG_REQUIRED)),
     };
-    let role = memberships
-        .0
-        .role_of(org, caller.user_id)
+    let member = ActingMember::resolve(memberships.0.as_ref(), caller, org)
         .await
         .map_err(|error| ApiError::Internal(Box::new(error)))?
         .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
-    Ok(OrgScope { caller, org, role })
+    Ok(OrgScope {
+        caller: member.caller().clone(),
+        org,
+        role: member.role(),
+        member,
+    })
 }
 
 #[cfg(test)]
@@ -122,6 +139,14 @@ mod tests {
         let org = OrgId::new();
         let scope = scope_of(Some(&org.to_string()), &caller, org).await.unwrap();
         assert_eq!((scope.org, scope.role), (org, OrgRole::Member));
+        assert_eq!(
+            (
+                scope.member().org(),
+                scope.member().role(),
+                scope.member().caller()
+            ),
+            (org, OrgRole::Member, &caller)
+        );
 
         let forged = scope_of(Some(&OrgId::new().to_string()), &caller, org)
             .await
