@@ -18,6 +18,8 @@ const MIGRATION_LOCK: &str = "SELECT pg_advisory_lock(hashtext('devportal-migrat
 const MIGRATION_UNLOCK: &str =
     "SELECT pg_advisory_unlock(hashtext('devportal-migrations:' || current_schema()))";
 
+/// Connections a pool opens at start and keeps open when idle.
+const MIN_IDLE_CONNECTIONS: u32 = 2;
 /// One connection to either backend.
 #[derive(MultiConnection)]
 pub enum DbConnection {
@@ -195,8 +197,12 @@ impl Db {
         // unknown once the connection is bad) and the pool discards it instead of taking it back. A
         // restart so costs at most one failed query per connection the pool held, never a stuck pool
         // (`adapters/db/tests/contract/infrastructure.rs` ends the pool's connections under it).
+        // Two connections are opened at start and kept; the rest are opened when load asks for them and
+        // closed again after ten idle minutes. Every open SQLite connection holds its own copy of the schema
+        // and a page cache, so opening all of them at start made an idle server several megabytes larger.
         let mut builder = Pool::builder()
             .max_size(pool_size.max(1))
+            .min_idle(Some(pool_size.clamp(1, MIN_IDLE_CONNECTIONS)))
             .connection_timeout(Duration::from_secs(15))
             .test_on_check_out(false);
         if backend == Backend::Sqlite {

@@ -62,9 +62,10 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .app_data(error::query_config())
             .app_data(error::path_config())
             .route("/healthz", web::get().to(system::healthz))
+            .route("/api/openapi.json", web::get().to(openapi::served))
             .service(
                 utoipa_swagger_ui::SwaggerUi::new("/api/docs/{_:.*}")
-                    .url("/api/openapi.json", openapi::document()),
+                    .config(utoipa_swagger_ui::Config::from("/api/openapi.json")),
             )
             .route("/api/docs", web::get().to(openapi_docs_redirect))
             .service(
