@@ -18,6 +18,36 @@ pub struct TestApp {
     pub database: Option<TestDb>,
 }
 
+/// Starts one server instance on `database_url` with the test settings (and `extra` on top); answers its base
+/// address and the database URL it runs on.
+async fn start_instance(
+    frontend: &std::path::Path,
+    data: &std::path::Path,
+    database_url: &str,
+    extra: &[(&str, &str)],
+) -> (String, String) {
+    let vars: HashMap<String, String> = [
+        ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
+        ("PORTAL_FRONTEND_DIR", frontend.display().to_string()),
+        ("PORTAL_DATA_DIR", data.display().to_string()),
+        ("DATABASE_URL", database_url.to_owned()),
+        ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
+        // Tests read links and codes from the outbox; a delivered e-mail loses them. Tests of delivery
+        // turn the worker back on.
+        ("PORTAL_MAIL_WORKER", "false".to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .chain(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())))
+    .collect();
+    let mut config = Config::from_vars(&vars).expect("config");
+    config.password_hashing = identity_adapter::HashCost::TestsOnly;
+    let application = Application::build(&config).await.expect("build");
+    let address = format!("http://127.0.0.1:{}", application.port());
+    tokio::spawn(application.run_until_stopped());
+    (address, config.database_url)
+}
+
 impl TestApp {
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.address, path)
@@ -65,26 +95,7 @@ pub async fn spawn_app_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp
             (test_db.url().to_owned(), Some(test_db))
         }
     };
-    let vars: HashMap<String, String> = [
-        ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
-        ("PORTAL_FRONTEND_DIR", frontend.path().display().to_string()),
-        ("PORTAL_DATA_DIR", data.path().display().to_string()),
-        ("DATABASE_URL", database_url.clone()),
-        ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
-        // Tests read links and codes from the outbox; a delivered e-mail loses them. Tests of delivery
-        // turn the worker back on.
-        ("PORTAL_MAIL_WORKER", "false".to_owned()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .chain(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())))
-    .collect();
-    let mut config = Config::from_vars(&vars).expect("config");
-    config.password_hashing = identity_adapter::HashCost::TestsOnly;
-    let database_url = config.database_url.clone();
-    let application = Application::build(&config).await.expect("build");
-    let address = format!("http://127.0.0.1:{}", application.port());
-    tokio::spawn(application.run_until_stopped());
+    let (address, database_url) = start_instance(frontend.path(), data.path(), &database_url, extra).await;
     TestApp {
         address,
         database_url,
@@ -99,24 +110,9 @@ impl TestApp {
     /// Starts another server instance on the same database (its own data folder, kept with `data`), as
     /// a second instance behind a load balancer; answers its base address. `extra` as [`spawn_app_with`].
     pub async fn second_instance(&self, data: &TempDir, extra: &[(&str, &str)]) -> String {
-        let vars: HashMap<String, String> = [
-            ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
-            ("PORTAL_FRONTEND_DIR", self.frontend.path().display().to_string()),
-            ("PORTAL_DATA_DIR", data.path().display().to_string()),
-            ("DATABASE_URL", self.database_url.clone()),
-            ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
-            ("PORTAL_MAIL_WORKER", "false".to_owned()),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_owned(), v))
-        .chain(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())))
-        .collect();
-        let mut config = Config::from_vars(&vars).expect("config");
-        config.password_hashing = identity_adapter::HashCost::TestsOnly;
-        let application = Application::build(&config).await.expect("build");
-        let address = format!("http://127.0.0.1:{}", application.port());
-        tokio::spawn(application.run_until_stopped());
-        address
+        start_instance(self.frontend.path(), data.path(), &self.database_url, extra)
+            .await
+            .0
     }
 }
 
