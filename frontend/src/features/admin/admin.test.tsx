@@ -9,6 +9,7 @@ import { makeStore } from '../../app/store';
 import { server } from '../../testing/server';
 import { AdminPage } from './AdminPage';
 import type { AdminApp, AdminStats, AdminUser, PlatformRole, SubmittedApp } from './types';
+import { currentUtcMonth } from './uptime/month';
 
 // Lazy MUI dialogs and menus take their time on a loaded machine.
 configure({ asyncUtilTimeout: 5000 });
@@ -359,7 +360,8 @@ describe('the Admin Panel', () => {
   it('opens a closable app tab from App Status', async () => {
     serveAdmin();
     // The uptime of one app, with no checks yet (the uptime screens have their own tests in uptime/).
-    const month = { year: 2026, month: 11 };
+    // The tab opens on the current UTC month and shows an answer for that month only.
+    const month = currentUtcMonth();
     const uptime = { uptimePercent: 0, days: [], online: false, healthStatus: 'unknown' };
     server.use(
       http.get('*/api/app-uptime/get-app-uptime-days', () =>
@@ -368,7 +370,7 @@ describe('the Admin Panel', () => {
           month,
           previous: null,
           next: null,
-          daysInMonth: 30,
+          daysInMonth: new Date(Date.UTC(month.year, month.month, 0)).getUTCDate(),
           data: [
             {
               ...uptime,
