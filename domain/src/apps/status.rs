@@ -104,6 +104,15 @@ impl AppStoreStatus {
         Self::Rejected,
     ];
 
+    /// The statuses whose apps the uptime monitor checks (PRODUCT.md §5).
+    pub const MONITORED: [Self; 2] = [Self::Submitted, Self::Published];
+
+    /// Whether the uptime monitor checks an app in this status.
+    #[must_use]
+    pub const fn is_monitored(self) -> bool {
+        matches!(self, Self::Submitted | Self::Published)
+    }
+
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {

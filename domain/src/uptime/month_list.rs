@@ -23,11 +23,8 @@ impl MonthApp {
     /// Whether the monitor checks it now (SUBMITTED or PUBLISHED); other apps are listed for their checks
     /// of the month only.
     #[must_use]
-    pub fn is_monitored(&self) -> bool {
-        matches!(
-            self.store_status,
-            AppStoreStatus::Submitted | AppStoreStatus::Published
-        )
+    pub const fn is_monitored(&self) -> bool {
+        self.store_status.is_monitored()
     }
 }
 

@@ -381,7 +381,9 @@ impl UptimeService {
         query.validate()?;
         let page = select_page(self.repo.month_apps(month).await?, query);
         let packages: Vec<PackageName> = page.apps.iter().map(|app| app.package_name.clone()).collect();
+        // A page past the end reads nothing more.
         let mut rollups: HashMap<PackageName, Vec<DailyRollup>> = HashMap::new();
+        let mut latest: HashMap<PackageName, (HealthState, DateTime<Utc>)> = HashMap::new();
         if !packages.is_empty() {
             for rollup in self.repo.month_rollups_of(month, &packages).await? {
                 rollups
@@ -389,17 +391,10 @@ impl UptimeService {
                     .or_default()
                     .push(rollup);
             }
+            for status in self.repo.latest_status_of(&packages).await? {
+                latest.insert(status.package_name, (status.health, status.checked_at));
+            }
         }
-        let latest: HashMap<PackageName, (HealthState, DateTime<Utc>)> = if packages.is_empty() {
-            HashMap::new()
-        } else {
-            self.repo
-                .latest_status_of(&packages)
-                .await?
-                .into_iter()
-                .map(|l| (l.package_name, (l.health, l.checked_at)))
-                .collect()
-        };
         let apps = page
             .apps
             .into_iter()

@@ -6,33 +6,15 @@ import { serveOrgs } from '../../testing/apps';
 import { server } from '../../testing/server';
 import { renderRoute } from '../../testing/render';
 import { testPublicConfig } from '../../testing/handlers';
+import { identitySession } from '../../testing/identity';
 
 const AUTH = testPublicConfig.identity.authUrl;
-
-function session(email: string, accessToken = 'access-1') {
-  return {
-    access_token: accessToken,
-    token_type: 'bearer',
-    expires_in: 3600,
-    expires_at: Math.floor(Date.now() / 1000) + 3600,
-    refresh_token: 'refresh-1',
-    user: {
-      id: '7d1f1e4e-1111-4c3a-9d55-2f1b1d6c0a01',
-      aud: 'authenticated',
-      role: 'authenticated',
-      email,
-      app_metadata: { provider: 'email', providers: ['email'] },
-      user_metadata: {},
-      created_at: new Date().toISOString(),
-    },
-  };
-}
 
 /** The identity service and the product API as a signed-in browser meets them. */
 function serveSignIn({ isAdmin = false } = {}) {
   const bearers: string[] = [];
   server.use(
-    http.post(`${AUTH}/token`, () => HttpResponse.json(session('ada@example.com'))),
+    http.post(`${AUTH}/token`, () => HttpResponse.json(identitySession('ada@example.com'))),
     http.post('*/api/auth/exchange-token', async ({ request }) => {
       const body = (await request.json()) as { supabaseToken: string };
       return body.supabaseToken === 'access-1'
@@ -144,7 +126,7 @@ describe('sign-in', () => {
     server.use(
       http.post(`${AUTH}/signup`, () =>
         HttpResponse.json({
-          ...session('new@example.com').user,
+          ...identitySession('new@example.com').user,
           confirmation_sent_at: new Date().toISOString(),
         }),
       ),
@@ -202,7 +184,9 @@ describe('sign-in', () => {
 
   it('signs out a session the product API refuses to exchange', async () => {
     server.use(
-      http.post(`${AUTH}/token`, () => HttpResponse.json(session('ada@example.com', 'revoked'))),
+      http.post(`${AUTH}/token`, () =>
+        HttpResponse.json(identitySession('ada@example.com', 'revoked')),
+      ),
       http.post('*/api/auth/exchange-token', () =>
         HttpResponse.json({ error: 'Session ended', code: 'UNAUTHORIZED' }, { status: 401 }),
       ),

@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { makeStore } from '../../app/store';
 import { testOrg } from '../../testing/apps';
 import { testPublicConfig } from '../../testing/handlers';
+import { identitySession, TEST_USER_ID } from '../../testing/identity';
 import { renderRoute } from '../../testing/render';
 import { server } from '../../testing/server';
 import { restoredAuthState } from './authSlice';
 import { CORE_TOKEN_KEY, IDENTITY_SESSION_KEY, storedCoreSession } from './storage';
 
 const AUTH = testPublicConfig.identity.authUrl;
-const USER_ID = '7d1f1e4e-1111-4c3a-9d55-2f1b1d6c0a01';
 
 /** A core token as the server writes it (the page reads its claims, never its signature). */
 function coreToken(claims: Record<string, unknown>) {
@@ -21,7 +21,7 @@ function coreToken(claims: Record<string, unknown>) {
 }
 
 const STORED = coreToken({
-  sub: USER_ID,
+  sub: TEST_USER_ID,
   email: 'ada@example.com',
   exp: Math.floor(Date.now() / 1000) + 1800,
 });
@@ -30,22 +30,7 @@ const STORED = coreToken({
 function storeEarlierVisit(accessToken = 'access-1') {
   localStorage.setItem(
     IDENTITY_SESSION_KEY,
-    JSON.stringify({
-      access_token: accessToken,
-      token_type: 'bearer',
-      expires_in: 3600,
-      expires_at: Math.floor(Date.now() / 1000) + 3600,
-      refresh_token: 'refresh-1',
-      user: {
-        id: USER_ID,
-        aud: 'authenticated',
-        role: 'authenticated',
-        email: 'ada@example.com',
-        app_metadata: { provider: 'email', providers: ['email'] },
-        user_metadata: {},
-        created_at: new Date().toISOString(),
-      },
-    }),
+    JSON.stringify(identitySession('ada@example.com', accessToken)),
   );
   localStorage.setItem(CORE_TOKEN_KEY, STORED);
 }

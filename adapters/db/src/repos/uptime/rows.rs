@@ -10,10 +10,10 @@ use domain::uptime::ports::{AppUptimeState, MonitoredApp};
 use crate::convert::{from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::schema::{uptime_checks, uptime_daily, uptime_monitor};
 
-/// The store statuses the monitor checks.
+/// The store statuses the monitor checks, as stored.
 pub(super) const MONITORED: [&str; 2] = [
-    AppStoreStatus::Submitted.as_str(),
-    AppStoreStatus::Published.as_str(),
+    AppStoreStatus::MONITORED[0].as_str(),
+    AppStoreStatus::MONITORED[1].as_str(),
 ];
 
 /// A day as stored, `YYYY-MM-DD` (chrono's ISO form, without the cost of a format string).
