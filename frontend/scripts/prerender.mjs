@@ -23,6 +23,26 @@ const rootEnd = '<template id="prerendered-end"></template>';
 const inertButtons = '<style>#root[data-prerendered] button{pointer-events:none}</style>';
 
 /**
+ * The script at the end of a prerendered page that asks for the page's code (the entry and the modules
+ * of its route, in the order Vite listed them) once the page has painted, instead of from the head: the
+ * page needs none of it to paint, and the first paint then never waits for, nor shares the connection
+ * with, the code (on a slow network the browser would otherwise fetch ~200 KB of modules while it still
+ * receives the page). The frame callback runs before the first paint and its timeout after it; a page
+ * opened in a background tab paints no frames, so it asks at once.
+ */
+function codeLoader(files) {
+  const list = JSON.stringify(files.map(({ href, preload }) => (preload ? href : [href])));
+  return (
+    `(function(){var done=false;function load(){if(done)return;done=true;` +
+    `${list}.forEach(function(f){var e;if(typeof f==="string"){e=document.createElement("link");` +
+    `e.rel="modulepreload";e.href=f}else{e=document.createElement("script");e.type="module";` +
+    `e.src=f[0]}e.crossOrigin="";document.head.appendChild(e)})}` +
+    `if(document.visibilityState==="hidden")load();` +
+    `else requestAnimationFrame(function(){setTimeout(load,0)})})()`
+  );
+}
+
+/**
  * The pages built ahead of time: the request path, the file the server looks for, the modules of its
  * routes, and how main.tsx treats it (`signedOut`: a public page it takes over; `shell`: the signed-in
  * layout around the outline of a page, which it replaces with the page).
@@ -86,10 +106,22 @@ try {
   const preloads = (modules) =>
     [...new Set(modules.flatMap((module) => [...closure(module)]))]
       .filter((file) => !entryFiles.has(file))
-      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-      .join('');
+      .map((file) => ({ href: `/${file}`, preload: true }));
   const emptyRoot = '<div id="root"></div>';
   if (!shell.includes(emptyRoot)) throw new Error(`dist/index.html has no ${emptyRoot}`);
+  // The entry script and its preloads leave the head: the page's code is asked for once the page has
+  // painted (see codeLoader).
+  const entryScripts = [];
+  const shellWithoutCode = shell.replace(
+    /\s*<(?:script type="module" crossorigin src|link rel="modulepreload" crossorigin href)="([^"]+)"[^>]*>(?:<\/script>)?/g,
+    (tag, href) => {
+      entryScripts.push({ href, preload: tag.includes('modulepreload') });
+      return '';
+    },
+  );
+  if (!entryScripts.some(({ preload }) => !preload)) {
+    throw new Error('dist/index.html has no <script type="module" crossorigin src=…>');
+  }
   mkdirSync(join(dist, 'prerendered'), { recursive: true });
   const scriptHashes = new Set();
   for (const { path, file, modules, kind } of PAGES) {
@@ -126,14 +158,18 @@ try {
     for (const [, script] of `${head}${body}`.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
       scriptHashes.add(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     }
-    const html = shell
-      .replace('<script type="module"', `${imagePreloads.join('')}\n    <script type="module"`)
+    const loader = codeLoader([...entryScripts, ...preloads(modules)]);
+    scriptHashes.add(`'sha256-${createHash('sha256').update(loader).digest('base64')}'`);
+    const html = shellWithoutCode
       .replace(
         '</head>',
-        `${preloads(modules)}${styles}${inertButtons}\n    ${renderBlocking}\n  </head>`,
+        `${imagePreloads.join('')}${styles}${inertButtons}\n    ${renderBlocking}\n  </head>`,
       )
       .replace('<body>', `<body>\n    ${head}`)
-      .replace(emptyRoot, `<div id="root" data-prerendered="${kind}">${markup}</div>${rootEnd}`);
+      .replace(
+        emptyRoot,
+        `<div id="root" data-prerendered="${kind}">${markup}</div>${rootEnd}<script>${loader}</script>`,
+      );
     writeFileSync(join(dist, 'prerendered', file), html);
     console.log(
       `prerendered ${path} -> dist/prerendered/${file} (${(html.length / 1024).toFixed(1)} KB)`,
