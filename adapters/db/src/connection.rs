@@ -21,6 +21,20 @@ const MIGRATION_UNLOCK: &str =
 /// Connections a pool opens at start and keeps open when idle.
 const MIN_IDLE_CONNECTIONS: u32 = 2;
 /// One connection to either backend.
+/// Runs one diesel query on whichever backend the connection is, with that backend's own connection.
+/// Through the multi-backend wrapper diesel writes a statement's SQL out again at every execution (to
+/// decide whether its prepared statement may be cached); on the backend's own connection a statement of a
+/// fixed shape is found in the cache by its type. Worth it for the reads every request makes.
+macro_rules! on_backend {
+    ($conn:expr, $c:ident => $body:expr) => {
+        match $conn {
+            $crate::DbConnection::Sqlite($c) => $body,
+            $crate::DbConnection::Postgres($c) => $body,
+        }
+    };
+}
+pub(crate) use on_backend;
+
 #[derive(MultiConnection)]
 pub enum DbConnection {
     Sqlite(SqliteConnection),

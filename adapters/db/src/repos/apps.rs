@@ -20,6 +20,7 @@ use domain::review::ReviewEvent;
 
 use self::rows::{AppEdit, AppRow};
 use super::reviews::insert_event;
+use crate::connection::on_backend;
 use crate::convert::{backend, db_error, parse_stored, to_json, to_millis};
 use crate::schema::{
     app_api_keys, app_share_tokens, apps, images, organizations, review_events, uptime_checks, uptime_daily,
@@ -212,12 +213,13 @@ impl AppRepository for DieselAppRepository {
             .lookup(move |conn| {
                 // Kept by the triggers of the apps table (migration `apps_revision`). An organization that
                 // is gone has no apps: revision 0.
-                let revision: Option<i64> = organizations::table
-                    .find(org.to_string())
+                let org = org.to_string();
+                let revision: Option<i64> = on_backend!(conn, c => organizations::table
+                    .find(&org)
                     .select(organizations::apps_revision)
-                    .first(conn)
-                    .optional()
-                    .map_err(backend("reading the revision of an organization's apps"))?;
+                    .first(c)
+                    .optional())
+                .map_err(backend("reading the revision of an organization's apps"))?;
                 Ok(revision.map_or(0, i64::unsigned_abs))
             })
             .await

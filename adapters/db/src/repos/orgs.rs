@@ -18,6 +18,7 @@ use domain::orgs::{
     Member, MemberDirectory, OrgMembership, OrgProfile, OrgRepository, OrgRole, Organization,
 };
 
+use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, parse_stored, to_millis};
 use crate::schema::{accounts, apps, images, org_invites, org_members, organizations};
 use crate::{Db, DbConnection};
@@ -158,13 +159,13 @@ fn lock_members(conn: &mut DbConnection, org: &str) -> Result<(), RepoError> {
 }
 
 fn role_in(conn: &mut DbConnection, org: &str, user: &str) -> Result<Option<OrgRole>, RepoError> {
-    org_members::table
+    on_backend!(conn, c => org_members::table
         .filter(org_members::org_id.eq(org))
         .filter(org_members::user_id.eq(user))
         .select(org_members::role)
-        .first::<String>(conn)
-        .optional()
-        .map_err(backend("reading a member's role"))?
+        .first::<String>(c)
+        .optional())
+    .map_err(backend("reading a member's role"))?
         .map(|role| parse_role(&role))
         .transpose()
 }

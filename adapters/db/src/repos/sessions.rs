@@ -9,6 +9,7 @@ use domain::identity::models::{AuthMethod, RefreshToken};
 use domain::identity::ports::RefreshTokenRepository;
 use uuid::Uuid;
 
+use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::schema::{accounts, platform_admins, refresh_tokens};
 use crate::{Db, DbConnection};
@@ -191,19 +192,20 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
         // (`platform_admins.user_id` is unique, so the join adds no row).
         self.db
             .lookup(move |conn| {
-                let found: Option<(RefreshTokenRow, Option<String>)> = refresh_tokens::table
+                let family = family_id.to_string();
+                let found: Option<(RefreshTokenRow, Option<String>)> = on_backend!(conn, c => refresh_tokens::table
                     .left_join(
                         platform_admins::table
                             .on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
                     )
-                    .filter(refresh_tokens::family_id.eq(family_id.to_string()))
+                    .filter(refresh_tokens::family_id.eq(&family))
                     .filter(refresh_tokens::replaced_by.is_null())
                     .filter(refresh_tokens::revoked_at.is_null())
                     .order(refresh_tokens::created_at.desc())
                     .select((RefreshTokenRow::as_select(), platform_admins::role.nullable()))
-                    .first(conn)
-                    .optional()
-                    .map_err(backend("reading a session and its platform role"))?;
+                    .first(c)
+                    .optional())
+                .map_err(backend("reading a session and its platform role"))?;
                 let Some((row, role)) = found else {
                     return Ok(None);
                 };

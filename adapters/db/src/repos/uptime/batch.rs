@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::rows::{CheckRow, DailyRow, MonitorRow, day_text};
 use crate::DbConnection;
+use crate::connection::on_backend;
 use crate::convert::{backend, to_millis};
 use crate::schema::{apps, uptime_checks, uptime_daily, uptime_monitor, uptime_state_changes};
 
@@ -19,15 +20,6 @@ use crate::schema::{apps, uptime_checks, uptime_daily, uptime_monitor, uptime_st
 /// SQLite's and PostgreSQL's limits: 9 per row).
 pub(super) const CHUNK: usize = 500;
 
-/// Runs one diesel query on whichever backend the connection is.
-macro_rules! on_backend {
-    ($conn:expr, $c:ident => $body:expr) => {
-        match $conn {
-            DbConnection::Sqlite($c) => $body,
-            DbConnection::Postgres($c) => $body,
-        }
-    };
-}
 
 /// The new monitor row of an app after one check.
 #[derive(Insertable)]
