@@ -13,10 +13,11 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { useRef, useState, type SyntheticEvent } from 'react';
+import { Suspense, useRef, useState, type SyntheticEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
+import { DialogLoading } from '../../../components/DialogLoading';
 import { ImageUpload } from '../../../components/ImageUpload';
 import { paths } from '../../../config/paths';
 import { usePublicConfig } from '../../publicConfig';
@@ -309,25 +310,28 @@ export function CreateAppPage() {
         </CardContent>
       </Card>
       {created && current && (
-        <ApiKeyDialog
-          open
-          orgId={current.id}
-          packageName={created.packageName}
-          appName={created.name}
-          initialKey={created.apiKey}
-          onClose={() => {
-            void navigate(paths.appEdit(created.packageName));
-          }}
-          extraActions={
-            <Button
-              onClick={() => {
-                void navigate(paths.apps);
-              }}
-            >
-              Go to My Apps
-            </Button>
-          }
-        />
+        // Not to be dismissed while loading: the dialog shows the new key, once.
+        <Suspense fallback={<DialogLoading />}>
+          <ApiKeyDialog
+            open
+            orgId={current.id}
+            packageName={created.packageName}
+            appName={created.name}
+            initialKey={created.apiKey}
+            onClose={() => {
+              void navigate(paths.appEdit(created.packageName));
+            }}
+            extraActions={
+              <Button
+                onClick={() => {
+                  void navigate(paths.apps);
+                }}
+              >
+                Go to My Apps
+              </Button>
+            }
+          />
+        </Suspense>
       )}
     </Stack>
   );

@@ -19,12 +19,22 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type SyntheticEvent,
+} from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { useAppDispatch } from '../../../app/store';
+import { DialogLoading } from '../../../components/DialogLoading';
 import { ImageUpload } from '../../../components/ImageUpload';
+import { Loading } from '../../../components/Loading';
 import { paths } from '../../../config/paths';
 import { usePublicConfig } from '../../publicConfig';
 import { focusFirstInvalid, textFieldProps, urlFieldProps } from '../formFields';
@@ -41,8 +51,6 @@ import { applyConfig, type AppConfig } from '../config/importConfig';
 import { ApiKeyDialog, PublishDialog, ShareDialog } from '../dialogs';
 import { HardwareEditor } from '../editors/HardwareEditor';
 import { PermissionsEditor } from '../editors/PermissionsEditor';
-import { SettingsEditor } from '../editors/SettingsEditor';
-import { ToolsEditor } from '../editors/ToolsEditor';
 import { permissionLabels } from '../editors/types';
 import { MAX_ONBOARDING_LENGTH } from '../create/validation';
 import { StatusChip } from '../list/StatusChip';
@@ -68,6 +76,15 @@ import {
 import { MOVE_REDIRECT_MS, MoveAppDialog, MOVED } from './MoveAppDialog';
 import { formatDateTime } from './format';
 import { ReviewHistory } from './ReviewHistory';
+
+// The settings editor (with drag and drop) and the AI tools editor are far down the form: the page shows
+// and takes input without their code, which loads at once beside it.
+const SettingsEditor = lazy(async () => ({
+  default: (await import('../editors/SettingsEditor')).SettingsEditor,
+}));
+const ToolsEditor = lazy(async () => ({
+  default: (await import('../editors/ToolsEditor')).ToolsEditor,
+}));
 
 /** How long the not-found note shows before going back to the list. */
 const NOT_FOUND_REDIRECT_MS = 1500;
@@ -217,6 +234,8 @@ function Section({ title, id, children }: { title: string; id: string; children:
   );
 }
 
+type DialogKind = 'apiKey' | 'share' | 'publish' | 'move';
+
 type TextName = 'name' | 'description' | 'onboardingInstructions' | 'publicUrl' | 'webviewURL';
 
 interface FormProps {
@@ -235,7 +254,9 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
   );
   const [uploading, setUploading] = useState(false);
   const [confirmAdded, setConfirmAdded] = useState<string[] | null>(null);
-  const [dialog, setDialog] = useState<'apiKey' | 'share' | 'publish' | 'move' | null>(null);
+  const [dialog, setDialog] = useState<DialogKind | null>(null);
+  // The dialog opened last stays mounted while it closes; each one's code loads when it first opens.
+  const [mounted, setMounted] = useState<DialogKind | null>(null);
   const [update, { isLoading: updating }] = useUpdateAppMutation();
   const [patchPermissions, { isLoading: patching }] = useUpdatePermissionsMutation();
   const saving = updating || patching;
@@ -284,6 +305,13 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
     urlFieldProps(name, binding(name), keepLoopbackHttp, (value) => {
       setValues((previous) => ({ ...previous, [name]: value }));
     });
+  const openDialog = (kind: DialogKind) => {
+    setDialog(kind);
+    setMounted(kind);
+  };
+  const closeDialog = () => {
+    setDialog(null);
+  };
   const focusFirstError = () => {
     focusFirstInvalid(formRef.current);
   };
@@ -448,24 +476,28 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
               />
             </Section>
             <Section title="App Settings" id="edit-app-settings">
-              <SettingsEditor
-                value={values.settings}
-                onChange={(next) => {
-                  setList('settings', next);
-                }}
-                errors={errors}
-                disabled={saving}
-              />
+              <Suspense fallback={<Loading label="Loading the settings editor..." />}>
+                <SettingsEditor
+                  value={values.settings}
+                  onChange={(next) => {
+                    setList('settings', next);
+                  }}
+                  errors={errors}
+                  disabled={saving}
+                />
+              </Suspense>
             </Section>
             <Section title="AI Tools" id="edit-app-tools">
-              <ToolsEditor
-                value={values.tools}
-                onChange={(next) => {
-                  setList('tools', next);
-                }}
-                errors={errors}
-                disabled={saving}
-              />
+              <Suspense fallback={<Loading label="Loading the AI tools editor..." />}>
+                <ToolsEditor
+                  value={values.tools}
+                  onChange={(next) => {
+                    setList('tools', next);
+                  }}
+                  errors={errors}
+                  disabled={saving}
+                />
+              </Suspense>
             </Section>
             <Section title="Share with Testers" id="edit-app-share">
               <Typography variant="body2" color="text.secondary">
@@ -475,7 +507,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                 <Button
                   variant="outlined"
                   onClick={() => {
-                    setDialog('share');
+                    openDialog('share');
                   }}
                 >
                   Share with Testers
@@ -491,7 +523,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                 <Button
                   variant="outlined"
                   onClick={() => {
-                    setDialog('apiKey');
+                    openDialog('apiKey');
                   }}
                 >
                   Manage API Key
@@ -506,7 +538,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                     variant="contained"
                     color="secondary"
                     onClick={() => {
-                      setDialog('publish');
+                      openDialog('publish');
                     }}
                   >
                     {action === 'resubmit' ? 'Resubmit to App Store' : 'Publish to App Store'}
@@ -537,7 +569,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                 <Button
                   variant="outlined"
                   onClick={() => {
-                    setDialog('move');
+                    openDialog('move');
                   }}
                 >
                   Move to Another Organization
@@ -627,36 +659,31 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
           </Button>
         </DialogActions>
       </Dialog>
-      <ApiKeyDialog
-        open={dialog === 'apiKey'}
-        onClose={() => {
-          setDialog(null);
-        }}
-        orgId={orgId}
-        packageName={app.packageName}
-        appName={app.name}
-      />
-      <ShareDialog
-        open={dialog === 'share'}
-        onClose={() => {
-          setDialog(null);
-        }}
-        orgId={orgId}
-        app={app}
-      />
-      <PublishDialog
-        open={dialog === 'publish'}
-        onClose={() => {
-          setDialog(null);
-        }}
-        orgId={orgId}
-        app={app}
-      />
+      <Suspense fallback={<DialogLoading onClose={closeDialog} />}>
+        {mounted === 'apiKey' && (
+          <ApiKeyDialog
+            open={dialog === 'apiKey'}
+            onClose={closeDialog}
+            orgId={orgId}
+            packageName={app.packageName}
+            appName={app.name}
+          />
+        )}
+        {mounted === 'share' && (
+          <ShareDialog open={dialog === 'share'} onClose={closeDialog} orgId={orgId} app={app} />
+        )}
+        {mounted === 'publish' && (
+          <PublishDialog
+            open={dialog === 'publish'}
+            onClose={closeDialog}
+            orgId={orgId}
+            app={app}
+          />
+        )}
+      </Suspense>
       <MoveAppDialog
         open={dialog === 'move'}
-        onClose={() => {
-          setDialog(null);
-        }}
+        onClose={closeDialog}
         orgId={orgId}
         packageName={app.packageName}
         appName={app.name}

@@ -222,7 +222,8 @@ describe('apps table', { timeout: 20000 }, () => {
     await screen.findByText('Timer');
     await user.click(screen.getByRole('button', { name: 'Actions for Timer' }));
     await user.click(screen.getByRole('menuitem', { name: 'Delete App' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete Timer?' });
+    // The dialog's code loads when it opens.
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Timer?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete App' }));
     await waitFor(() => {
       expect(screen.queryByText('Timer')).not.toBeInTheDocument();

@@ -12,6 +12,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -19,7 +20,6 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
@@ -31,9 +31,10 @@ import MoreVertIcon from '@mui/icons-material/MoreVert';
 import PublishIcon from '@mui/icons-material/Publish';
 import SearchIcon from '@mui/icons-material/Search';
 import ShareIcon from '@mui/icons-material/Share';
-import { useId, useState, type MouseEvent } from 'react';
+import { Suspense, useId, useState, type MouseEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 
+import { DialogLoading } from '../../../components/DialogLoading';
 import { paths } from '../../../config/paths';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
 import { useListAppsQuery } from '../api';
@@ -77,6 +78,10 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
   const shown = limit === undefined ? matching : matching.slice(0, limit);
   const loading = org.isLoading || (Boolean(orgId) && list.isLoading);
   const failed = org.isError || (Boolean(orgId) && list.isError);
+
+  const close = () => {
+    setDialog(null);
+  };
 
   const retry = () => {
     if (org.isError) org.refetch();
@@ -186,23 +191,20 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
           {title}
         </Typography>
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-          <TextField
+          {/* The outlined input alone: a TextField would bring the label, helper text and select code. */}
+          <OutlinedInput
             size="small"
             placeholder="Search your apps..."
             value={search}
             onChange={(event) => {
               setSearch(event.target.value);
             }}
-            slotProps={{
-              htmlInput: { 'aria-label': 'Search your apps' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
+            startAdornment={
+              <InputAdornment position="start">
+                <SearchIcon fontSize="small" />
+              </InputAdornment>
+            }
+            slotProps={{ input: { 'aria-label': 'Search your apps' } }}
           />
           {viewAll && (
             <Link component={RouterLink} to={paths.apps} sx={{ whiteSpace: 'nowrap' }}>
@@ -214,41 +216,26 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
       <Divider />
       {body}
       {orgId && dialog && (
-        <>
-          <ApiKeyDialog
-            open={dialog.kind === 'apiKey'}
-            onClose={() => {
-              setDialog(null);
-            }}
-            orgId={orgId}
-            packageName={dialog.app.packageName}
-            appName={dialog.app.name}
-          />
-          <ShareDialog
-            open={dialog.kind === 'share'}
-            onClose={() => {
-              setDialog(null);
-            }}
-            orgId={orgId}
-            app={dialog.app}
-          />
-          <PublishDialog
-            open={dialog.kind === 'publish'}
-            onClose={() => {
-              setDialog(null);
-            }}
-            orgId={orgId}
-            app={dialog.app}
-          />
-          <DeleteAppDialog
-            open={dialog.kind === 'delete'}
-            onClose={() => {
-              setDialog(null);
-            }}
-            orgId={orgId}
-            app={dialog.app}
-          />
-        </>
+        <Suspense fallback={<DialogLoading onClose={close} />}>
+          {dialog.kind === 'apiKey' && (
+            <ApiKeyDialog
+              open
+              onClose={close}
+              orgId={orgId}
+              packageName={dialog.app.packageName}
+              appName={dialog.app.name}
+            />
+          )}
+          {dialog.kind === 'share' && (
+            <ShareDialog open onClose={close} orgId={orgId} app={dialog.app} />
+          )}
+          {dialog.kind === 'publish' && (
+            <PublishDialog open onClose={close} orgId={orgId} app={dialog.app} />
+          )}
+          {dialog.kind === 'delete' && (
+            <DeleteAppDialog open onClose={close} orgId={orgId} app={dialog.app} />
+          )}
+        </Suspense>
       )}
     </Card>
   );
