@@ -1,18 +1,15 @@
-import Dialog from '@mui/material/Dialog';
-import DialogContent from '@mui/material/DialogContent';
-
-import { Loading } from './Loading';
+import Backdrop from '@mui/material/Backdrop';
+import CircularProgress from '@mui/material/CircularProgress';
 
 /**
- * A dialog whose code is on its way: a dialog with the loading state, until the real one replaces it.
- * Without `onClose` it cannot be dismissed.
+ * What a dialog shows while its code is on its way: the screen dimmed as behind a dialog, with a spinner,
+ * until the dialog takes its place (a backdrop rather than an empty dialog: that would bring the modal's
+ * code the dialog is loaded to spare). Without `onClose` a click does not dismiss it.
  */
 export function DialogLoading({ onClose }: { onClose?: () => void }) {
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogContent>
-        <Loading label="Loading..." />
-      </DialogContent>
-    </Dialog>
+    <Backdrop open onClick={onClose} sx={{ zIndex: 'modal', color: 'common.white' }}>
+      <CircularProgress color="inherit" aria-label="Loading" />
+    </Backdrop>
   );
 }
