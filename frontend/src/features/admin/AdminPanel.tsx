@@ -6,16 +6,24 @@ import Tabs from '@mui/material/Tabs';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 
+import { DialogLoading } from '../../components/DialogLoading';
+import { Loading } from '../../components/Loading';
 import { useGetAdminAppQuery } from './api';
 import type { PlatformRole } from './types';
-import { AppDetailTab, AppStatusTab } from './AppStatusTab';
 import { DashboardTab } from './DashboardTab';
-import { PlatformUsersTab } from './PlatformUsersTab';
-import { ReviewDialog } from './ReviewDialog';
 import { SubmissionsTab } from './SubmissionsTab';
+
+// The panel opens on the dashboard: the other tabs (with their search, filters and selects) and the
+// review dialog load when they are shown.
+const AppStatusTab = lazy(async () => ({ default: (await import('./AppStatusTab')).AppStatusTab }));
+const AppDetailTab = lazy(async () => ({ default: (await import('./AppStatusTab')).AppDetailTab }));
+const PlatformUsersTab = lazy(async () => ({
+  default: (await import('./PlatformUsersTab')).PlatformUsersTab,
+}));
+const ReviewDialog = lazy(async () => ({ default: (await import('./ReviewDialog')).ReviewDialog }));
 
 /** The tabs, as the `tab` query parameter names them. */
 export type TabKey = 'dashboard' | 'submissions' | 'status' | 'users' | 'app';
@@ -57,6 +65,9 @@ export function AdminPanel({ role }: { role: PlatformRole }) {
     const keep = app === undefined ? openApp : app;
     if (keep) next.set('app', keep);
     setParams(next);
+  };
+  const closeReview = () => {
+    setReviewing(null);
   };
   const tabProps = (key: TabKey) => ({ value: key, id: tabId(key), 'aria-controls': panelId(key) });
 
@@ -108,26 +119,26 @@ export function AdminPanel({ role }: { role: PlatformRole }) {
         )}
       </Stack>
       <TabPanel tab={tab}>
-        {tab === 'dashboard' && <DashboardTab onReview={setReviewing} />}
-        {tab === 'submissions' && <SubmissionsTab onReview={setReviewing} />}
-        {tab === 'status' && (
-          <AppStatusTab
-            onOpen={(pkg) => {
-              show('app', pkg);
-            }}
-          />
-        )}
-        {tab === 'users' && <PlatformUsersTab />}
-        {tab === 'app' && openApp && <AppDetailTab packageName={openApp} />}
+        <Suspense fallback={<Loading label="Loading..." />}>
+          {tab === 'dashboard' && <DashboardTab onReview={setReviewing} />}
+          {tab === 'submissions' && <SubmissionsTab onReview={setReviewing} />}
+          {tab === 'status' && (
+            <AppStatusTab
+              onOpen={(pkg) => {
+                show('app', pkg);
+              }}
+            />
+          )}
+          {tab === 'users' && <PlatformUsersTab />}
+          {tab === 'app' && openApp && <AppDetailTab packageName={openApp} />}
+        </Suspense>
       </TabPanel>
-      {/* Keyed: each app opens with empty notes and no earlier message. */}
-      <ReviewDialog
-        key={reviewing ?? ''}
-        packageName={reviewing}
-        onClose={() => {
-          setReviewing(null);
-        }}
-      />
+      {reviewing !== null && (
+        <Suspense fallback={<DialogLoading onClose={closeReview} />}>
+          {/* Keyed: each app opens with empty notes and no earlier message. */}
+          <ReviewDialog key={reviewing} packageName={reviewing} onClose={closeReview} />
+        </Suspense>
+      )}
     </Stack>
   );
 }

@@ -13,7 +13,7 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import SearchIcon from '@mui/icons-material/Search';
 import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
 
-import { Loading } from './states';
+import { Loading } from '../../components/Loading';
 import { useGetUptimeMonthQuery } from './uptime/api';
 import { currentUtcMonth, dayLabel, percent } from './uptime/month';
 import {

@@ -10,7 +10,8 @@ import Typography from '@mui/material/Typography';
 import { useGetAdminStatsQuery } from './api';
 import { AppLogo } from './AppLogo';
 import { usDateTime } from './format';
-import { LoadError, Loading } from './states';
+import { Loading } from '../../components/Loading';
+import { LoadError } from './states';
 
 function StatCard({ label, value }: { label: string; value: number }) {
   return (

@@ -26,7 +26,8 @@ import { noticeShown, selectAuthUser } from '../auth/authSlice';
 import { SIMPLE_EMAIL } from '../orgs/validation';
 import { useAddAdminUserMutation, useListAdminUsersQuery, useRemoveAdminUserMutation } from './api';
 import { usDate } from './format';
-import { LoadError, Loading } from './states';
+import { Loading } from '../../components/Loading';
+import { LoadError } from './states';
 import type { AdminUser, PlatformRole } from './types';
 
 const ROLE_LABEL: Record<PlatformRole, string> = { admin: 'Admin', reviewer: 'Reviewer' };

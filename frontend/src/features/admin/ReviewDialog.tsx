@@ -19,7 +19,7 @@ import { noticeShown } from '../auth/authSlice';
 import { useApproveAppMutation, useGetAdminAppQuery, useRejectAppMutation } from './api';
 import { AppLogo } from './AppLogo';
 import { developerOf, historyKind, usDate, usDateTime } from './format';
-import { Loading } from './states';
+import { Loading } from '../../components/Loading';
 import type { AdminApp, ReviewHistoryEntry } from './types';
 
 /** The server's answer when the app changed since the reviewer opened it (PRODUCT.md §4). */

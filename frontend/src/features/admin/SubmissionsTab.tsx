@@ -12,7 +12,8 @@ import Typography from '@mui/material/Typography';
 import { useGetSubmittedAppsQuery } from './api';
 import { AppLogo } from './AppLogo';
 import { usDate } from './format';
-import { LoadError, Loading } from './states';
+import { Loading } from '../../components/Loading';
+import { LoadError } from './states';
 
 /** The App Submissions tab (spec §2): every app waiting for review, oldest submission first. */
 export function SubmissionsTab({ onReview }: { onReview: (packageName: string) => void }) {

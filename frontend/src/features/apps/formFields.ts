@@ -1,6 +1,6 @@
 /**
- * What the Create App and Edit App forms share for their text fields: the props of an outlined MUI
- * TextField bound to one value, the URL fields normalised on blur, and moving the focus to the first field
+ * What the Create App and Edit App forms share for their text fields: the props of an OutlinedField
+ * bound to one value, the URL fields normalised on blur, and moving the focus to the first field
  * the checks marked.
  */
 import { normaliseAppUrl } from '../../utils/url';
@@ -30,7 +30,7 @@ export function textFieldProps(
     helperText: error,
     disabled,
     fullWidth: true,
-    slotProps: { inputLabel: { shrink: true } },
+    shrinkLabel: true,
   };
 }
 

@@ -8,14 +8,10 @@ import { isAuthError, type GoTrueClient } from '@supabase/auth-js';
 import { useState, type SyntheticEvent } from 'react';
 
 import { authRedirectUrl } from './client';
-
-/** The widget's views (spec §2). */
-export type AuthView =
-  'sign_in' | 'sign_up' | 'forgotten_password' | 'magic_link' | 'update_password' | 'verify_otp';
+import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
 
 type Message = { severity: 'success' | 'error' | 'info'; text: string } | null;
 
-export const UNEXPECTED_ERROR = 'An unexpected error occurred. Please try again.';
 export const EMPTY_EMAIL = 'Please enter your email address.';
 export const MISSING_CREDENTIALS = 'Please enter your email address and password.';
 
@@ -32,9 +28,6 @@ const TITLES: Record<AuthView, string> = {
 function errorText(error: unknown): string {
   return isAuthError(error) && error.message ? error.message : UNEXPECTED_ERROR;
 }
-
-/** The id of the widget's heading, for a dialog around it to be named by. */
-export const AUTH_WIDGET_TITLE_ID = 'auth-widget-title';
 
 interface Props {
   client: GoTrueClient | null;

@@ -12,21 +12,25 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import EmailIcon from '@mui/icons-material/Email';
-import { isAuthError, type Provider } from '@supabase/auth-js';
-import { useState } from 'react';
+import type { Provider } from '@supabase/auth-js';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, Link as RouterLink, useLocation, useSearchParams } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
+import { Loading } from '../../components/Loading';
 import { Logo } from '../../components/Logo';
 import { PageSpinner } from '../../components/PageSpinner';
 import { paths } from '../../config/paths';
 import { usePublicConfig } from '../publicConfig';
 import { useAuthClient } from './AuthClientContext';
-import { AUTH_WIDGET_TITLE_ID, AuthWidget, UNEXPECTED_ERROR, type AuthView } from './AuthWidget';
 import { noticeShown, selectAuth } from './authSlice';
-import { authRedirectUrl, createOAuthClient } from './client';
 import { AcceptInvitation } from '../orgs/AcceptInvitation';
 import type { FromState } from './RequireAuth';
+import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
+
+// The e-mail widget (its form fields and the identity client's calls) loads when its dialog opens: the
+// page's own code is the card and its buttons.
+const AuthWidget = lazy(async () => ({ default: (await import('./AuthWidget')).AuthWidget }));
 
 /** The two providers of the sign-in screen (spec §2), with the names people know them by. */
 const PROVIDERS: { id: Provider; label: string }[] = [
@@ -80,15 +84,17 @@ export function SignInPage() {
       setProviderMessage(UNEXPECTED_ERROR);
       return;
     }
+    // Already loaded: `client` comes from it.
+    const auth = await import('./client');
     try {
-      const oauth = createOAuthClient(config.identity.authUrl, config.identity.anonKey);
+      const oauth = auth.createOAuthClient(config.identity.authUrl, config.identity.anonKey);
       const { error } = await oauth.signInWithOAuth({
         provider,
-        options: { redirectTo: authRedirectUrl(inviteToken) },
+        options: { redirectTo: auth.authRedirectUrl(inviteToken) },
       });
       if (error) setProviderMessage(error.message ? error.message : UNEXPECTED_ERROR);
     } catch (error) {
-      setProviderMessage(isAuthError(error) ? error.message : UNEXPECTED_ERROR);
+      setProviderMessage(auth.isAuthError(error) ? error.message : UNEXPECTED_ERROR);
     }
   };
 
@@ -196,17 +202,19 @@ export function SignInPage() {
           <CloseIcon />
         </IconButton>
         <DialogContent sx={{ pt: 3 }}>
-          <AuthWidget
-            client={client}
-            view={shownView}
-            onViewChange={setView}
-            inviteToken={inviteToken}
-            onPasswordUpdated={() => {
-              dispatch(
-                noticeShown({ severity: 'success', text: 'Your password has been updated' }),
-              );
-            }}
-          />
+          <Suspense fallback={<Loading label="Loading..." />}>
+            <AuthWidget
+              client={client}
+              view={shownView}
+              onViewChange={setView}
+              inviteToken={inviteToken}
+              onPasswordUpdated={() => {
+                dispatch(
+                  noticeShown({ severity: 'success', text: 'Your password has been updated' }),
+                );
+              }}
+            />
+          </Suspense>
         </DialogContent>
       </Dialog>
     </Box>

@@ -35,7 +35,8 @@ function serveSignIn({ isAdmin = false } = {}) {
 async function signInThroughTheDialog(user: ReturnType<typeof renderRoute>['user']) {
   await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
   const dialog = await screen.findByRole('dialog');
-  await user.type(within(dialog).getByLabelText(/Email address/), 'ada@example.com');
+  // The widget loads when the dialog opens.
+  await user.type(await within(dialog).findByLabelText(/Email address/), 'ada@example.com');
   await user.type(within(dialog).getByLabelText(/^Password/), 'a long enough passphrase');
   await user.click(within(dialog).getByRole('button', { name: 'Sign in' }));
 }
@@ -110,7 +111,7 @@ describe('sign-in', () => {
     await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
     const dialog = await screen.findByRole('dialog');
 
-    await user.click(within(dialog).getByRole('button', { name: 'Sign in' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Sign in' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent(
       'Please enter your email address and password.',
     );
@@ -134,7 +135,7 @@ describe('sign-in', () => {
     const { user } = renderRoute('/signup');
     await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
     const dialog = await screen.findByRole('dialog');
-    await user.type(within(dialog).getByLabelText(/Email address/), 'new@example.com');
+    await user.type(await within(dialog).findByLabelText(/Email address/), 'new@example.com');
     await user.type(within(dialog).getByLabelText(/^Password/), 'a long enough passphrase');
     await user.click(within(dialog).getByRole('button', { name: 'Create account' }));
 
@@ -147,7 +148,7 @@ describe('sign-in', () => {
     const { user } = renderRoute('/signin');
     await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
     const dialog = await screen.findByRole('dialog');
-    await user.click(within(dialog).getByRole('button', { name: 'Email me a magic link' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Email me a magic link' }));
     await user.click(within(dialog).getByRole('button', { name: 'Send magic link' }));
 
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Please enter your email address.');

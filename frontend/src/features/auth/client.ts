@@ -2,6 +2,9 @@ import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
 
 import { IDENTITY_SESSION_KEY } from './storage';
 
+// For the code that loads this module when it needs the client (the sign-in page's providers).
+export { isAuthError } from '@supabase/auth-js';
+
 /**
  * The real Supabase auth client (the one `@supabase/supabase-js` embeds), pointed at the identity service
  * the server names: its own `/auth/v1`, or a hosted Supabase.

@@ -3,11 +3,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
@@ -18,13 +13,13 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import PersonIcon from '@mui/icons-material/Person';
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type SyntheticEvent } from 'react';
 
 import { errorMessage } from '../../api/errors';
+import { DialogLoading } from '../../components/DialogLoading';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { noticeShown, selectAuthUser } from '../auth/authSlice';
 import {
@@ -35,6 +30,7 @@ import {
   useResendInviteMutation,
   useRescindInviteMutation,
 } from './api';
+import type { Pending } from './MemberConfirmDialog';
 import type { OrgMember, OrgRole, Organization, PendingInvite } from './types';
 import { ONLY_ADMIN_HINT, usDate } from './format';
 import { useCurrentOrg } from './useCurrentOrg';
@@ -96,16 +92,24 @@ export function MembersPage() {
   );
 }
 
-type Pending =
-  | { kind: 'remove'; member: OrgMember }
-  | { kind: 'leave'; member: OrgMember }
-  | { kind: 'cancel'; invite: PendingInvite }
-  | null;
+// The confirmation loads when it is first asked for.
+const ConfirmDialog = lazy(async () => ({
+  default: (await import('./MemberConfirmDialog')).MemberConfirmDialog,
+}));
 
 function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean }) {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectAuthUser);
   const [confirming, setConfirming] = useState<Pending>(null);
+  // Once asked for, the confirmation stays mounted (it fades out when it closes).
+  const [confirmShown, setConfirmShown] = useState(false);
+  const ask = (pending: NonNullable<Pending>) => {
+    setConfirming(pending);
+    setConfirmShown(true);
+  };
+  const closeConfirm = () => {
+    setConfirming(null);
+  };
   const [changeRole] = useChangeRoleMutation();
   const [removeMember, removal] = useRemoveMemberMutation();
   const [resend] = useResendInviteMutation();
@@ -219,7 +223,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                           <LeaveButton
                             disabled={onlyAdmin}
                             onClick={() => {
-                              setConfirming({ kind: 'leave', member });
+                              ask({ kind: 'leave', member });
                             }}
                           />
                         )}
@@ -233,7 +237,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                         <LeaveButton
                           disabled={onlyAdmin}
                           onClick={() => {
-                            setConfirming({ kind: 'leave', member });
+                            ask({ kind: 'leave', member });
                           }}
                         />
                       ) : (
@@ -241,7 +245,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                           color="error"
                           size="small"
                           onClick={() => {
-                            setConfirming({ kind: 'remove', member });
+                            ask({ kind: 'remove', member });
                           }}
                         >
                           Remove
@@ -296,7 +300,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                         size="small"
                         color="error"
                         onClick={() => {
-                          setConfirming({ kind: 'cancel', invite });
+                          ask({ kind: 'cancel', invite });
                         }}
                       >
                         Cancel
@@ -309,14 +313,16 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
           </TableBody>
         </Table>
       </TableContainer>
-      <ConfirmDialog
-        pending={confirming}
-        busy={removal.isLoading || rescinding.isLoading}
-        onClose={() => {
-          setConfirming(null);
-        }}
-        onConfirm={() => void onConfirm()}
-      />
+      {confirmShown && (
+        <Suspense fallback={<DialogLoading onClose={closeConfirm} />}>
+          <ConfirmDialog
+            pending={confirming}
+            busy={removal.isLoading || rescinding.isLoading}
+            onClose={closeConfirm}
+            onConfirm={() => void onConfirm()}
+          />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -331,63 +337,14 @@ function LeaveButton({ disabled, onClick }: { disabled: boolean; onClick: () => 
   }
   return (
     <Box sx={{ display: 'inline-flex', flexDirection: 'column', alignItems: 'flex-end' }}>
-      <Tooltip title={ONLY_ADMIN_HINT}>
-        <span>
-          <Button size="small" color="warning" disabled aria-describedby="only-admin-hint">
-            Leave
-          </Button>
-        </span>
-      </Tooltip>
+      {/* The reason shows under the button (a tooltip would only repeat it). */}
+      <Button size="small" color="warning" disabled aria-describedby="only-admin-hint">
+        Leave
+      </Button>
       <FormHelperText id="only-admin-hint" sx={{ maxWidth: 260, textAlign: 'right' }}>
         {ONLY_ADMIN_HINT}
       </FormHelperText>
     </Box>
-  );
-}
-
-function ConfirmDialog({
-  pending,
-  busy,
-  onClose,
-  onConfirm,
-}: {
-  pending: Pending;
-  busy: boolean;
-  onClose: () => void;
-  onConfirm: () => void;
-}) {
-  let title = '';
-  let text = '';
-  let action = '';
-  if (pending?.kind === 'remove') {
-    title = 'Remove member?';
-    text = `${pending.member.user.email} will lose access to this organization.`;
-    action = 'Remove';
-  } else if (pending?.kind === 'leave') {
-    title = 'Leave organization?';
-    text =
-      pending.member.role === 'admin'
-        ? 'You will lose your admin access to this organization. To come back, another admin will have to invite you again.'
-        : 'You will lose access to this organization. To come back, an admin will have to invite you again.';
-    action = 'Leave';
-  } else if (pending?.kind === 'cancel') {
-    title = 'Cancel invitation?';
-    text = `The invitation to ${pending.invite.email} will stop working.`;
-    action = 'Cancel Invitation';
-  }
-  return (
-    <Dialog open={pending !== null} onClose={onClose}>
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText>{text}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Keep</Button>
-        <Button color="error" onClick={onConfirm} disabled={busy}>
-          {action}
-        </Button>
-      </DialogActions>
-    </Dialog>
   );
 }
 

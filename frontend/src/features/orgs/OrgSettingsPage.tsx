@@ -5,30 +5,33 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import BusinessIcon from '@mui/icons-material/Business';
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type SyntheticEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { errorMessage } from '../../api/errors';
+import { DialogLoading } from '../../components/DialogLoading';
 import { ImageUpload } from '../../components/ImageUpload';
 import { useAppDispatch } from '../../app/store';
 import { paths } from '../../config/paths';
-import { noticeShown } from '../auth/authSlice';
-import { useCreateOrgMutation, useDeleteOrgMutation, useUpdateOrgMutation } from './api';
+import { useUpdateOrgMutation } from './api';
 import { orgSelected } from './orgSlice';
 import type { Organization } from './types';
 import { useCurrentOrg } from './useCurrentOrg';
 import { validateOrgForm, type OrgFormErrors, type OrgFormValues } from './validation';
+
+// The dialogs (creating and deleting an organization) load when one is first opened.
+const DeleteOrganizationDialog = lazy(async () => ({
+  default: (await import('./OrgSettingsDialogs')).DeleteOrganizationDialog,
+}));
+const NewOrganizationDialog = lazy(async () => ({
+  default: (await import('./OrgSettingsDialogs')).NewOrganizationDialog,
+}));
 
 const NEW_ORG = '__new__';
 /** How long the save confirmation stays (spec §9). */
@@ -60,6 +63,15 @@ export function OrgSettingsPage() {
   }, [requestedId, orgs, current, dispatch]);
 
   const [creating, setCreating] = useState(false);
+  // Once asked for, the dialog stays mounted (it fades out when it closes).
+  const [creatingAsked, setCreatingAsked] = useState(false);
+  const startCreating = () => {
+    setCreating(true);
+    setCreatingAsked(true);
+  };
+  const closeCreating = () => {
+    setCreating(false);
+  };
 
   if (isLoading) {
     return (
@@ -105,13 +117,7 @@ export function OrgSettingsPage() {
                 You don&apos;t have an active organization. Please create or join an organization
                 first.
               </Typography>
-              <Button
-                variant="contained"
-                startIcon={<AddIcon />}
-                onClick={() => {
-                  setCreating(true);
-                }}
-              >
+              <Button variant="contained" startIcon={<AddIcon />} onClick={startCreating}>
                 New Organization
               </Button>
             </Stack>
@@ -124,7 +130,7 @@ export function OrgSettingsPage() {
             label="Organization"
             value={current.id}
             onChange={(event) => {
-              if (event.target.value === NEW_ORG) setCreating(true);
+              if (event.target.value === NEW_ORG) startCreating();
               else dispatch(orgSelected(event.target.value));
             }}
             sx={{ maxWidth: 420 }}
@@ -150,12 +156,11 @@ export function OrgSettingsPage() {
           )}
         </>
       )}
-      <NewOrganizationDialog
-        open={creating}
-        onClose={() => {
-          setCreating(false);
-        }}
-      />
+      {creatingAsked && (
+        <Suspense fallback={<DialogLoading onClose={closeCreating} />}>
+          <NewOrganizationDialog open={creating} onClose={closeCreating} />
+        </Suspense>
+      )}
     </Stack>
   );
 }
@@ -284,20 +289,10 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
 
 function DeleteOrganization({ org, onDeleted }: { org: Organization; onDeleted: () => void }) {
   const [open, setOpen] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [remove, { isLoading }] = useDeleteOrgMutation();
-  const dispatch = useAppDispatch();
-
-  const confirm = async () => {
-    setFailure(null);
-    try {
-      await remove(org.id).unwrap();
-      setOpen(false);
-      dispatch(noticeShown({ severity: 'success', text: 'Organization deleted successfully' }));
-      onDeleted();
-    } catch (error) {
-      setFailure(errorMessage(error, 'Failed to delete organization.'));
-    }
+  // Once asked for, the confirmation stays mounted (it fades out when it closes).
+  const [asked, setAsked] = useState(false);
+  const close = () => {
+    setOpen(false);
   };
 
   return (
@@ -315,118 +310,19 @@ function DeleteOrganization({ org, onDeleted }: { org: Organization; onDeleted: 
             color="error"
             variant="outlined"
             onClick={() => {
-              setFailure(null);
               setOpen(true);
+              setAsked(true);
             }}
           >
             Delete Organization
           </Button>
         </Stack>
       </CardContent>
-      <Dialog
-        open={open}
-        onClose={() => {
-          setOpen(false);
-        }}
-      >
-        <DialogTitle>Delete {org.name}?</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            This cannot be undone. Members lose access to the organization.
-          </DialogContentText>
-          {failure && (
-            <Alert severity="error" sx={{ mt: 2 }}>
-              {failure}
-            </Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button
-            onClick={() => {
-              setOpen(false);
-            }}
-          >
-            Cancel
-          </Button>
-          <Button color="error" onClick={() => void confirm()} disabled={isLoading}>
-            {isLoading ? 'Deleting...' : 'Delete'}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      {asked && (
+        <Suspense fallback={<DialogLoading onClose={close} />}>
+          <DeleteOrganizationDialog open={open} org={org} onClose={close} onDeleted={onDeleted} />
+        </Suspense>
+      )}
     </Card>
-  );
-}
-
-function NewOrganizationDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [name, setName] = useState('');
-  const [contactEmail, setContactEmail] = useState('');
-  const [errors, setErrors] = useState<OrgFormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [create, { isLoading }] = useCreateOrgMutation();
-  const dispatch = useAppDispatch();
-
-  const close = () => {
-    setName('');
-    setContactEmail('');
-    setErrors({});
-    setFailure(null);
-    onClose();
-  };
-
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const found = validateOrgForm({ name, contactEmail, website: '', description: '', logo: '' });
-    setErrors(found);
-    if (found.name || found.contactEmail) return;
-    try {
-      const org = await create({ name: name.trim(), contactEmail: contactEmail.trim() }).unwrap();
-      dispatch(orgSelected(org.id));
-      dispatch(noticeShown({ severity: 'success', text: 'Organization created successfully' }));
-      close();
-    } catch (error) {
-      setFailure(errorMessage(error, 'Failed to create organization'));
-    }
-  };
-
-  return (
-    <Dialog open={open} onClose={close} fullWidth maxWidth="xs">
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <DialogTitle>New Organization</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            {failure && <Alert severity="error">{failure}</Alert>}
-            <TextField
-              label="Organization name"
-              required
-              autoFocus
-              value={name}
-              onChange={(event) => {
-                setName(event.target.value);
-              }}
-              error={Boolean(errors.name)}
-              helperText={errors.name}
-            />
-            <TextField
-              label="Contact email"
-              type="email"
-              required
-              value={contactEmail}
-              onChange={(event) => {
-                setContactEmail(event.target.value);
-              }}
-              error={Boolean(errors.contactEmail)}
-              helperText={errors.contactEmail}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={isLoading}>
-            {isLoading ? 'Creating...' : 'Create'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
   );
 }

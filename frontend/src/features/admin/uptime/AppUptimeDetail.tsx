@@ -30,7 +30,7 @@ import { errorMessage, isFetchBaseQueryError } from '../../../api/errors';
 import { useGetAdminAppQuery } from '../api';
 import { AppLogo } from '../AppLogo';
 import { usDate } from '../format';
-import { Loading } from '../states';
+import { Loading } from '../../../components/Loading';
 import type { AdminApp } from '../types';
 import {
   uptimeApi,

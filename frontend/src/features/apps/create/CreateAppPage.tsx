@@ -10,14 +10,16 @@ import Link from '@mui/material/Link';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { useRef, useState, type SyntheticEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type SyntheticEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
+import { DialogLoading } from '../../../components/DialogLoading';
 import { ImageUpload } from '../../../components/ImageUpload';
+import { Loading } from '../../../components/Loading';
+import { OutlinedField } from '../../../components/OutlinedField';
 import { paths } from '../../../config/paths';
 import { usePublicConfig } from '../../publicConfig';
 import { normaliseAppUrl } from '../../../utils/url';
@@ -25,8 +27,6 @@ import { focusFirstInvalid, textFieldProps, urlFieldProps } from '../formFields'
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
 import { useRegisterAppMutation } from '../api';
 import { ApiKeyDialog } from '../dialogs';
-import { HardwareEditor } from '../editors/HardwareEditor';
-import { PermissionsEditor } from '../editors/PermissionsEditor';
 import type { AppType } from '../types';
 import {
   CREATE_FAILED,
@@ -48,6 +48,15 @@ type TextFieldName = Exclude<
   CreateAppField,
   'appType' | 'permissions' | 'hardwareRequirements' | 'logoURL'
 >;
+
+// The editors below the text fields (selects and their menus): the form shows and takes input without
+// their code, which loads at once beside it; each section shows the loading state meanwhile.
+const PermissionsEditor = lazy(async () => ({
+  default: (await import('../editors/PermissionsEditor')).PermissionsEditor,
+}));
+const HardwareEditor = lazy(async () => ({
+  default: (await import('../editors/HardwareEditor')).HardwareEditor,
+}));
 
 /** The error of a failed register call, as the form shows it (spec §8). */
 function registerFailure(error: unknown): { banner: string; fields: CreateAppErrors } {
@@ -183,7 +192,7 @@ export function CreateAppPage() {
             onSubmit={(event) => void submit(event)}
             aria-label="Create App"
           >
-            <TextField
+            <OutlinedField
               label="Package Name"
               required
               placeholder="com.example.myapp"
@@ -193,8 +202,8 @@ export function CreateAppPage() {
                 'Lowercase letters, numbers, dots and hyphens. It cannot be changed later.'
               }
             />
-            <TextField label="Display Name" required placeholder="My App" {...text('name')} />
-            <TextField
+            <OutlinedField label="Display Name" required placeholder="My App" {...text('name')} />
+            <OutlinedField
               label="Description"
               required
               multiline
@@ -202,7 +211,7 @@ export function CreateAppPage() {
               placeholder="What does your app do?"
               {...text('description')}
             />
-            <TextField
+            <OutlinedField
               label="Onboarding Instructions"
               multiline
               minRows={3}
@@ -214,7 +223,7 @@ export function CreateAppPage() {
                 `${values.onboardingInstructions.length}/${MAX_ONBOARDING_LENGTH} characters`
               }
             />
-            <TextField
+            <OutlinedField
               label="Server URL"
               required
               placeholder="https://myapp.example.com"
@@ -239,7 +248,7 @@ export function CreateAppPage() {
               onUploadingChange={setUploading}
               previewAlt="App logo preview"
             />
-            <TextField
+            <OutlinedField
               label="Webview URL"
               placeholder="https://myapp.example.com/webview"
               {...url('webviewURL')}
@@ -271,27 +280,31 @@ export function CreateAppPage() {
               <Typography variant="h6" component="h2">
                 Permissions
               </Typography>
-              <PermissionsEditor
-                value={values.permissions}
-                onChange={(next) => {
-                  set('permissions', next);
-                }}
-                disabled={saving}
-                error={errors.permissions}
-              />
+              <Suspense fallback={<Loading label="Loading the permissions editor..." />}>
+                <PermissionsEditor
+                  value={values.permissions}
+                  onChange={(next) => {
+                    set('permissions', next);
+                  }}
+                  disabled={saving}
+                  error={errors.permissions}
+                />
+              </Suspense>
             </Stack>
             <Stack spacing={1}>
               <Typography variant="h6" component="h2">
                 Hardware Requirements
               </Typography>
-              <HardwareEditor
-                value={values.hardwareRequirements}
-                onChange={(next) => {
-                  set('hardwareRequirements', next);
-                }}
-                disabled={saving}
-                error={errors.hardwareRequirements}
-              />
+              <Suspense fallback={<Loading label="Loading the hardware editor..." />}>
+                <HardwareEditor
+                  value={values.hardwareRequirements}
+                  onChange={(next) => {
+                    set('hardwareRequirements', next);
+                  }}
+                  disabled={saving}
+                  error={errors.hardwareRequirements}
+                />
+              </Suspense>
             </Stack>
             <Stack direction="row" spacing={2}>
               <Button
@@ -309,25 +322,28 @@ export function CreateAppPage() {
         </CardContent>
       </Card>
       {created && current && (
-        <ApiKeyDialog
-          open
-          orgId={current.id}
-          packageName={created.packageName}
-          appName={created.name}
-          initialKey={created.apiKey}
-          onClose={() => {
-            void navigate(paths.appEdit(created.packageName));
-          }}
-          extraActions={
-            <Button
-              onClick={() => {
-                void navigate(paths.apps);
-              }}
-            >
-              Go to My Apps
-            </Button>
-          }
-        />
+        // Not to be dismissed while loading: the dialog shows the new key, once.
+        <Suspense fallback={<DialogLoading />}>
+          <ApiKeyDialog
+            open
+            orgId={current.id}
+            packageName={created.packageName}
+            appName={created.name}
+            initialKey={created.apiKey}
+            onClose={() => {
+              void navigate(paths.appEdit(created.packageName));
+            }}
+            extraActions={
+              <Button
+                onClick={() => {
+                  void navigate(paths.apps);
+                }}
+              >
+                Go to My Apps
+              </Button>
+            }
+          />
+        </Suspense>
       )}
     </Stack>
   );

@@ -8,12 +8,12 @@ import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import CheckIcon from '@mui/icons-material/Check';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { useEffect, useState, type ReactNode } from 'react';
 
+import { OutlinedField } from '../../../components/OutlinedField';
 import { useRegenerateApiKeyMutation } from '../api';
 import { useCopyToClipboard } from './useCopyToClipboard';
 
@@ -104,29 +104,26 @@ function ApiKeyDialogBody({
                 Important: This key is only shown once. Please copy it now!
               </Alert>
               {showable ? (
-                <TextField
+                <OutlinedField
                   label="API key"
                   value={key}
                   fullWidth
-                  slotProps={{
-                    htmlInput: { readOnly: true, spellCheck: false, 'data-testid': 'api-key' },
-                    input: {
-                      sx: { fontFamily: 'monospace' },
-                      endAdornment: (
-                        <InputAdornment position="end">
-                          <Tooltip title={copied ? 'Copied!' : 'Copy API key'}>
-                            <IconButton
-                              aria-label={copied ? 'API key copied' : 'Copy API key'}
-                              onClick={() => void copy(key)}
-                              edge="end"
-                            >
-                              {copied ? <CheckIcon color="success" /> : <ContentCopyIcon />}
-                            </IconButton>
-                          </Tooltip>
-                        </InputAdornment>
-                      ),
-                    },
-                  }}
+                  readOnly
+                  inputProps={{ spellCheck: false, 'data-testid': 'api-key' }}
+                  slotProps={{ input: { sx: { fontFamily: 'monospace' } } }}
+                  endAdornment={
+                    <InputAdornment position="end">
+                      <Tooltip title={copied ? 'Copied!' : 'Copy API key'}>
+                        <IconButton
+                          aria-label={copied ? 'API key copied' : 'Copy API key'}
+                          onClick={() => void copy(key)}
+                          edge="end"
+                        >
+                          {copied ? <CheckIcon color="success" /> : <ContentCopyIcon />}
+                        </IconButton>
+                      </Tooltip>
+                    </InputAdornment>
+                  }
                   onFocus={(event) => {
                     event.target.select();
                   }}

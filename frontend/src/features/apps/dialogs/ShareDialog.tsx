@@ -9,7 +9,6 @@ import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import CancelIcon from '@mui/icons-material/Cancel';
@@ -17,6 +16,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { useState } from 'react';
 
+import { OutlinedField } from '../../../components/OutlinedField';
 import {
   useGetShareLinkQuery,
   useResetShareLinkMutation,
@@ -116,29 +116,26 @@ function ShareDialogBody({ onClose, orgId, app }: ShareDialogProps) {
               Failed to generate sharing link
             </Alert>
           ) : (
-            <TextField
+            <OutlinedField
               label="Install link"
               value={installUrl}
               fullWidth
               helperText="Anyone with this link gets read-only testing access to the app."
-              slotProps={{
-                htmlInput: { readOnly: true, 'data-testid': 'install-url' },
-                input: {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <Tooltip title={copied ? 'Copied!' : 'Copy link'}>
-                        <IconButton
-                          aria-label={copied ? 'Link copied' : 'Copy link'}
-                          onClick={() => void copy(installUrl)}
-                          edge="end"
-                        >
-                          {copied ? <CheckIcon color="success" /> : <ContentCopyIcon />}
-                        </IconButton>
-                      </Tooltip>
-                    </InputAdornment>
-                  ),
-                },
-              }}
+              readOnly
+              inputProps={{ 'data-testid': 'install-url' }}
+              endAdornment={
+                <InputAdornment position="end">
+                  <Tooltip title={copied ? 'Copied!' : 'Copy link'}>
+                    <IconButton
+                      aria-label={copied ? 'Link copied' : 'Copy link'}
+                      onClick={() => void copy(installUrl)}
+                      edge="end"
+                    >
+                      {copied ? <CheckIcon color="success" /> : <ContentCopyIcon />}
+                    </IconButton>
+                  </Tooltip>
+                </InputAdornment>
+              }
               onFocus={(event) => {
                 event.target.select();
               }}
@@ -159,7 +156,7 @@ function ShareDialogBody({ onClose, orgId, app }: ShareDialogProps) {
               Testers
             </Typography>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-              <TextField
+              <OutlinedField
                 label="Tester email"
                 type="email"
                 size="small"

@@ -2,27 +2,20 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useRef, useState, type ChangeEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type ChangeEvent } from 'react';
 
+import { DialogLoading } from '../../../components/DialogLoading';
+import { usePublicConfig } from '../../publicConfig';
 import { useExportAppConfigMutation } from '../api';
-import {
-  ConfigError,
-  importSummary,
-  readConfigFile,
-  type AppConfig,
-  type ImportSummary,
-} from '../config/importConfig';
+import type { ImportSummary } from '../config/importConfig';
+import type { EditAppValues } from './editForm';
+
+// Reading a file (the configuration's checks) and its confirmation load when the user picks a file.
+const ImportConfigDialog = lazy(async () => ({
+  default: (await import('./ImportConfigDialog')).ImportConfigDialog,
+}));
 
 export const EXPORTED = 'Configuration exported successfully!';
 export const IMPORTED = 'Configuration imported successfully! Remember to save changes.';
@@ -35,7 +28,7 @@ interface Props {
   orgId: string;
   packageName: string;
   /** Applies a confirmed configuration to the form (the user saves afterwards). */
-  onImport: (config: AppConfig) => void;
+  onImport: (apply: (form: EditAppValues) => EditAppValues) => void;
   disabled?: boolean;
 }
 
@@ -62,11 +55,15 @@ function download(fileName: string, data: unknown) {
  * asks for confirmation.
  */
 export function ConfigSection({ orgId, packageName, onImport, disabled = false }: Props) {
+  const { keepLoopbackHttp } = usePublicConfig();
   const [exportConfig, { isLoading: exporting }] = useExportAppConfigMutation();
   const [message, setMessage] = useState<Message>(null);
-  const [pending, setPending] = useState<{ config: AppConfig; summary: ImportSummary } | null>(
-    null,
-  );
+  const [pending, setPending] = useState<{
+    apply: (form: EditAppValues) => EditAppValues;
+    summary: ImportSummary;
+  } | null>(null);
+  // The last summary shown stays in the dialog while it closes.
+  const [shown, setShown] = useState<ImportSummary | null>(null);
   const input = useRef<HTMLInputElement>(null);
 
   const runExport = async () => {
@@ -93,9 +90,19 @@ export function ConfigSection({ orgId, packageName, onImport, disabled = false }
       setMessage({ severity: 'error', text: READ_FAILED });
       return;
     }
+    let config;
     try {
-      const config = readConfigFile(file.name, contents);
-      setPending({ config, summary: importSummary(config) });
+      config = await import('../config/importConfig');
+    } catch {
+      setMessage({ severity: 'error', text: PROCESS_FAILED });
+      return;
+    }
+    const { applyConfig, ConfigError, importSummary, readConfigFile } = config;
+    try {
+      const read = readConfigFile(file.name, contents);
+      const summary = importSummary(read);
+      setPending({ apply: (form) => applyConfig(form, read, keepLoopbackHttp), summary });
+      setShown(summary);
     } catch (error) {
       setMessage({
         severity: 'error',
@@ -104,10 +111,14 @@ export function ConfigSection({ orgId, packageName, onImport, disabled = false }
     }
   };
 
+  const cancel = () => {
+    setPending(null);
+  };
+
   const confirm = () => {
     if (!pending) return;
     try {
-      onImport(pending.config);
+      onImport(pending.apply);
       setMessage({ severity: 'success', text: IMPORTED });
     } catch {
       setMessage({ severity: 'error', text: IMPORT_FAILED });
@@ -153,79 +164,16 @@ export function ConfigSection({ orgId, packageName, onImport, disabled = false }
           {message.text}
         </Alert>
       )}
-      <Dialog
-        open={pending !== null}
-        onClose={() => {
-          setPending(null);
-        }}
-        maxWidth="sm"
-        fullWidth
-      >
-        <DialogTitle>Import Configuration</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            The file sets these values. Lists in the file replace the app&apos;s lists; fields it
-            does not set stay as they are.
-          </DialogContentText>
-          {pending && <SummaryTable summary={pending.summary} />}
-          {pending && pending.summary.adjustments.length > 0 && (
-            <Alert severity="info" sx={{ mt: 2 }}>
-              <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                Defaults that did not fit their setting were adjusted:
-              </Typography>
-              <Typography variant="body2" component="ul" sx={{ m: 0, pl: 2 }}>
-                {pending.summary.adjustments.map((adjustment) => (
-                  <li key={adjustment.path}>{adjustment.message}</li>
-                ))}
-              </Typography>
-            </Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button
-            onClick={() => {
-              setPending(null);
-            }}
-          >
-            Cancel
-          </Button>
-          <Button variant="contained" onClick={confirm}>
-            Import
-          </Button>
-        </DialogActions>
-      </Dialog>
+      {shown && (
+        <Suspense fallback={<DialogLoading onClose={cancel} />}>
+          <ImportConfigDialog
+            open={pending !== null}
+            summary={shown}
+            onCancel={cancel}
+            onConfirm={confirm}
+          />
+        </Suspense>
+      )}
     </Stack>
-  );
-}
-
-function SummaryTable({ summary }: { summary: ImportSummary }) {
-  const notSet = (
-    <Typography component="span" color="text.secondary">
-      Not set
-    </Typography>
-  );
-  const rows: [string, React.ReactNode][] = [
-    ['Name', summary.name ?? notSet],
-    ['Description', summary.description ?? notSet],
-    ['Settings', `${String(summary.settingsCount)} (groups not counted)`],
-    ['AI tools', String(summary.toolsCount)],
-    ['Permissions', String(summary.permissionsCount)],
-    ['Server URL', summary.publicUrl ?? notSet],
-    ['Logo URL', summary.logoURL ?? notSet],
-    ['Webview URL', summary.webviewURL ?? notSet],
-  ];
-  return (
-    <Table size="small" aria-label="Import summary">
-      <TableBody>
-        {rows.map(([label, value]) => (
-          <TableRow key={label}>
-            <TableCell component="th" scope="row" sx={{ fontWeight: 500, width: '35%' }}>
-              {label}
-            </TableCell>
-            <TableCell sx={{ overflowWrap: 'anywhere' }}>{value}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
   );
 }

@@ -5,11 +5,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
@@ -17,14 +12,24 @@ import Link from '@mui/material/Link';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type SyntheticEvent,
+} from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { useAppDispatch } from '../../../app/store';
+import { DialogLoading } from '../../../components/DialogLoading';
 import { ImageUpload } from '../../../components/ImageUpload';
+import { Loading } from '../../../components/Loading';
+import { OutlinedField } from '../../../components/OutlinedField';
 import { paths } from '../../../config/paths';
 import { usePublicConfig } from '../../publicConfig';
 import { focusFirstInvalid, textFieldProps, urlFieldProps } from '../formFields';
@@ -37,13 +42,7 @@ import {
   useUpdateAppMutation,
   useUpdatePermissionsMutation,
 } from '../api';
-import { applyConfig, type AppConfig } from '../config/importConfig';
 import { ApiKeyDialog, PublishDialog, ShareDialog } from '../dialogs';
-import { HardwareEditor } from '../editors/HardwareEditor';
-import { PermissionsEditor } from '../editors/PermissionsEditor';
-import { SettingsEditor } from '../editors/SettingsEditor';
-import { ToolsEditor } from '../editors/ToolsEditor';
-import { permissionLabels } from '../editors/types';
 import { MAX_ONBOARDING_LENGTH } from '../create/validation';
 import { StatusChip } from '../list/StatusChip';
 import { storeAction } from '../list/status';
@@ -52,6 +51,8 @@ import { ConfigSection } from './ConfigSection';
 import {
   addedPermissions,
   LOAD_FAILED,
+  MOVE_REDIRECT_MS,
+  MOVED,
   normalised,
   notFoundMessage,
   permissionsChanged,
@@ -65,9 +66,31 @@ import {
   type EditAppErrors,
   type EditAppValues,
 } from './editForm';
-import { MOVE_REDIRECT_MS, MoveAppDialog, MOVED } from './MoveAppDialog';
 import { formatDateTime } from './format';
 import { ReviewHistory } from './ReviewHistory';
+
+// The editors below the text fields (selects and their menus, drag and drop for the settings): the form
+// shows and takes input without their code, which loads at once beside it; each section shows the loading
+// state meanwhile.
+const PermissionsEditor = lazy(async () => ({
+  default: (await import('../editors/PermissionsEditor')).PermissionsEditor,
+}));
+const HardwareEditor = lazy(async () => ({
+  default: (await import('../editors/HardwareEditor')).HardwareEditor,
+}));
+const SettingsEditor = lazy(async () => ({
+  default: (await import('../editors/SettingsEditor')).SettingsEditor,
+}));
+const ToolsEditor = lazy(async () => ({
+  default: (await import('../editors/ToolsEditor')).ToolsEditor,
+}));
+// Loaded when they open, like the dialogs of ../dialogs.
+const MoveAppDialog = lazy(async () => ({
+  default: (await import('./MoveAppDialog')).MoveAppDialog,
+}));
+const ResubmitDialog = lazy(async () => ({
+  default: (await import('./ResubmitDialog')).ResubmitDialog,
+}));
 
 /** How long the not-found note shows before going back to the list. */
 const NOT_FOUND_REDIRECT_MS = 1500;
@@ -217,6 +240,8 @@ function Section({ title, id, children }: { title: string; id: string; children:
   );
 }
 
+type DialogKind = 'resubmit' | 'apiKey' | 'share' | 'publish' | 'move';
+
 type TextName = 'name' | 'description' | 'onboardingInstructions' | 'publicUrl' | 'webviewURL';
 
 interface FormProps {
@@ -234,8 +259,11 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
     null,
   );
   const [uploading, setUploading] = useState(false);
-  const [confirmAdded, setConfirmAdded] = useState<string[] | null>(null);
-  const [dialog, setDialog] = useState<'apiKey' | 'share' | 'publish' | 'move' | null>(null);
+  /** The permissions a save would add to the published app (the resubmit dialog names them). */
+  const [confirmAdded, setConfirmAdded] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<DialogKind | null>(null);
+  // The dialog opened last stays mounted while it closes; each one's code loads when it first opens.
+  const [mounted, setMounted] = useState<DialogKind | null>(null);
   const [update, { isLoading: updating }] = useUpdateAppMutation();
   const [patchPermissions, { isLoading: patching }] = useUpdatePermissionsMutation();
   const saving = updating || patching;
@@ -284,6 +312,13 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
     urlFieldProps(name, binding(name), keepLoopbackHttp, (value) => {
       setValues((previous) => ({ ...previous, [name]: value }));
     });
+  const openDialog = (kind: DialogKind) => {
+    setDialog(kind);
+    setMounted(kind);
+  };
+  const closeDialog = () => {
+    setDialog(null);
+  };
   const focusFirstError = () => {
     focusFirstInvalid(formRef.current);
   };
@@ -319,13 +354,14 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
     const added = addedPermissions(app.permissions, form.permissions);
     if (app.appStoreStatus === 'PUBLISHED' && added.length > 0) {
       setConfirmAdded(added);
+      openDialog('resubmit');
       return;
     }
     void save(form);
   };
 
-  const onImport = (config: AppConfig) => {
-    setValues((previous) => applyConfig(previous, config, keepLoopbackHttp));
+  const onImport = (apply: (form: EditAppValues) => EditAppValues) => {
+    setValues(apply);
     setErrors({});
   };
 
@@ -343,22 +379,23 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
             onSubmit={submit}
             aria-label="Edit App"
           >
-            <TextField
+            <OutlinedField
               label="Package Name"
               value={app.packageName}
               fullWidth
-              slotProps={{ input: { readOnly: true }, inputLabel: { shrink: true } }}
+              readOnly
+              shrinkLabel
               helperText="The package name cannot be changed."
             />
-            <TextField label="Display Name" required {...text('name')} />
-            <TextField
+            <OutlinedField label="Display Name" required {...text('name')} />
+            <OutlinedField
               label="Description"
               required
               multiline
               minRows={3}
               {...text('description')}
             />
-            <TextField
+            <OutlinedField
               label="Onboarding Instructions"
               multiline
               minRows={3}
@@ -369,7 +406,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                 `${String(values.onboardingInstructions.length)}/${String(MAX_ONBOARDING_LENGTH)} characters`
               }
             />
-            <TextField
+            <OutlinedField
               label="Server URL"
               required
               placeholder="https://myapp.example.com"
@@ -394,7 +431,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
               onUploadingChange={setUploading}
               previewAlt="App logo preview"
             />
-            <TextField
+            <OutlinedField
               label="Webview URL"
               placeholder="https://myapp.example.com/webview"
               {...url('webviewURL')}
@@ -428,44 +465,52 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                   This app is published: adding a permission sends it back to review.
                 </Typography>
               )}
-              <PermissionsEditor
-                value={values.permissions}
-                onChange={(next) => {
-                  set('permissions', next);
-                }}
-                disabled={saving}
-                error={errors.permissions}
-              />
+              <Suspense fallback={<Loading label="Loading the permissions editor..." />}>
+                <PermissionsEditor
+                  value={values.permissions}
+                  onChange={(next) => {
+                    set('permissions', next);
+                  }}
+                  disabled={saving}
+                  error={errors.permissions}
+                />
+              </Suspense>
             </Section>
             <Section title="Hardware Requirements" id="edit-app-hardware">
-              <HardwareEditor
-                value={values.hardwareRequirements}
-                onChange={(next) => {
-                  set('hardwareRequirements', next);
-                }}
-                disabled={saving}
-                error={errors.hardwareRequirements}
-              />
+              <Suspense fallback={<Loading label="Loading the hardware editor..." />}>
+                <HardwareEditor
+                  value={values.hardwareRequirements}
+                  onChange={(next) => {
+                    set('hardwareRequirements', next);
+                  }}
+                  disabled={saving}
+                  error={errors.hardwareRequirements}
+                />
+              </Suspense>
             </Section>
             <Section title="App Settings" id="edit-app-settings">
-              <SettingsEditor
-                value={values.settings}
-                onChange={(next) => {
-                  setList('settings', next);
-                }}
-                errors={errors}
-                disabled={saving}
-              />
+              <Suspense fallback={<Loading label="Loading the settings editor..." />}>
+                <SettingsEditor
+                  value={values.settings}
+                  onChange={(next) => {
+                    setList('settings', next);
+                  }}
+                  errors={errors}
+                  disabled={saving}
+                />
+              </Suspense>
             </Section>
             <Section title="AI Tools" id="edit-app-tools">
-              <ToolsEditor
-                value={values.tools}
-                onChange={(next) => {
-                  setList('tools', next);
-                }}
-                errors={errors}
-                disabled={saving}
-              />
+              <Suspense fallback={<Loading label="Loading the AI tools editor..." />}>
+                <ToolsEditor
+                  value={values.tools}
+                  onChange={(next) => {
+                    setList('tools', next);
+                  }}
+                  errors={errors}
+                  disabled={saving}
+                />
+              </Suspense>
             </Section>
             <Section title="Share with Testers" id="edit-app-share">
               <Typography variant="body2" color="text.secondary">
@@ -475,7 +520,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                 <Button
                   variant="outlined"
                   onClick={() => {
-                    setDialog('share');
+                    openDialog('share');
                   }}
                 >
                   Share with Testers
@@ -491,7 +536,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                 <Button
                   variant="outlined"
                   onClick={() => {
-                    setDialog('apiKey');
+                    openDialog('apiKey');
                   }}
                 >
                   Manage API Key
@@ -506,7 +551,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                     variant="contained"
                     color="secondary"
                     onClick={() => {
-                      setDialog('publish');
+                      openDialog('publish');
                     }}
                   >
                     {action === 'resubmit' ? 'Resubmit to App Store' : 'Publish to App Store'}
@@ -537,7 +582,7 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
                 <Button
                   variant="outlined"
                   onClick={() => {
-                    setDialog('move');
+                    openDialog('move');
                   }}
                 >
                   Move to Another Organization
@@ -589,80 +634,51 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
         </CardContent>
       </Card>
 
-      <Dialog
-        open={confirmAdded !== null}
-        onClose={() => {
-          setConfirmAdded(null);
-        }}
-        maxWidth="sm"
-      >
-        <DialogTitle>Send the app back to review?</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            {app.name} is published. Adding{' '}
-            {(confirmAdded ?? [])
-              .map((type) => permissionLabels[type as keyof typeof permissionLabels])
-              .join(', ')}{' '}
-            sends it back to review (status Submitted) until a reviewer approves it again; users
-            keep the version they were granted until then.
-          </DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button
-            onClick={() => {
-              setConfirmAdded(null);
-            }}
-          >
-            Cancel
-          </Button>
-          <Button
-            variant="contained"
-            color="error"
-            onClick={() => {
-              setConfirmAdded(null);
+      <Suspense fallback={<DialogLoading onClose={closeDialog} />}>
+        {mounted === 'resubmit' && (
+          <ResubmitDialog
+            open={dialog === 'resubmit'}
+            appName={app.name}
+            added={confirmAdded}
+            onCancel={closeDialog}
+            onConfirm={() => {
+              closeDialog();
               void save(normalised(values, keepLoopbackHttp));
             }}
-          >
-            Save and Resubmit
-          </Button>
-        </DialogActions>
-      </Dialog>
-      <ApiKeyDialog
-        open={dialog === 'apiKey'}
-        onClose={() => {
-          setDialog(null);
-        }}
-        orgId={orgId}
-        packageName={app.packageName}
-        appName={app.name}
-      />
-      <ShareDialog
-        open={dialog === 'share'}
-        onClose={() => {
-          setDialog(null);
-        }}
-        orgId={orgId}
-        app={app}
-      />
-      <PublishDialog
-        open={dialog === 'publish'}
-        onClose={() => {
-          setDialog(null);
-        }}
-        orgId={orgId}
-        app={app}
-      />
-      <MoveAppDialog
-        open={dialog === 'move'}
-        onClose={() => {
-          setDialog(null);
-        }}
-        orgId={orgId}
-        packageName={app.packageName}
-        appName={app.name}
-        orgs={orgs}
-        onMoved={onMoved}
-      />
+          />
+        )}
+        {mounted === 'apiKey' && (
+          <ApiKeyDialog
+            open={dialog === 'apiKey'}
+            onClose={closeDialog}
+            orgId={orgId}
+            packageName={app.packageName}
+            appName={app.name}
+          />
+        )}
+        {mounted === 'share' && (
+          <ShareDialog open={dialog === 'share'} onClose={closeDialog} orgId={orgId} app={app} />
+        )}
+        {mounted === 'publish' && (
+          <PublishDialog
+            open={dialog === 'publish'}
+            onClose={closeDialog}
+            orgId={orgId}
+            app={app}
+          />
+        )}
+        {mounted === 'move' && (
+          <MoveAppDialog
+            open={dialog === 'move'}
+            onClose={closeDialog}
+            orgId={orgId}
+            packageName={app.packageName}
+            appName={app.name}
+            orgs={orgs}
+            onMoved={onMoved}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

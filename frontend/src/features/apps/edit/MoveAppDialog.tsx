@@ -18,12 +18,10 @@ import { paths } from '../../../config/paths';
 import { useCreateOrgMutation } from '../../orgs/api';
 import type { Organization } from '../../orgs/types';
 import { useMoveAppMutation } from '../api';
+import { MOVE_REDIRECT_MS, MOVED } from './editForm';
 
 export const MOVE_FAILED = 'Failed to move app to the new organization. Please try again.';
-export const MOVED = 'App moved to new organization successfully';
 export const NO_TARGET = 'Please select a target organization';
-/** How long the success shows before going to /apps (spec §4). */
-export const MOVE_REDIRECT_MS = 1500;
 
 interface Props {
   open: boolean;

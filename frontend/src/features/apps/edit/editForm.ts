@@ -28,6 +28,9 @@ export const notFoundMessage = (name: string) =>
   `App "${name}" not found. Redirecting to app list...`;
 /** How long the save confirmation stays (spec §4). */
 export const SAVED_BANNER_MS = 3000;
+export const MOVED = 'App moved to new organization successfully';
+/** How long the success of a move shows before going to /apps (spec §4). */
+export const MOVE_REDIRECT_MS = 1500;
 
 export interface EditAppValues {
   name: string;

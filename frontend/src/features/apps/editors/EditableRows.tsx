@@ -6,7 +6,6 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState, type ReactNode } from 'react';
 
@@ -105,32 +104,27 @@ export function EditableRows<T>({
               ) : (
                 <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                   <Box sx={{ flex: 1, minWidth: 0 }}>{summary(item)}</Box>
-                  <Tooltip title="Edit">
-                    <span>
-                      <IconButton
-                        aria-label={`Edit ${rowName(item)}`}
-                        onClick={() => {
-                          setEditing(index);
-                        }}
-                        disabled={disabled}
-                      >
-                        <EditOutlinedIcon />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
-                  <Tooltip title="Remove">
-                    <span>
-                      <IconButton
-                        aria-label={`Remove ${rowName(item)}`}
-                        onClick={() => {
-                          remove(index);
-                        }}
-                        disabled={disabled}
-                      >
-                        <DeleteOutlineIcon />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
+                  {/* The browser's tooltip (as the colour scheme button's): MUI's brings Popper. */}
+                  <IconButton
+                    aria-label={`Edit ${rowName(item)}`}
+                    title="Edit"
+                    onClick={() => {
+                      setEditing(index);
+                    }}
+                    disabled={disabled}
+                  >
+                    <EditOutlinedIcon />
+                  </IconButton>
+                  <IconButton
+                    aria-label={`Remove ${rowName(item)}`}
+                    title="Remove"
+                    onClick={() => {
+                      remove(index);
+                    }}
+                    disabled={disabled}
+                  >
+                    <DeleteOutlineIcon />
+                  </IconButton>
                 </Stack>
               )}
             </Paper>

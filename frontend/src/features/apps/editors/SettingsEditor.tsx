@@ -30,7 +30,6 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 
@@ -307,13 +306,15 @@ function SortableSetting({ id, index, setting, errors, disabled, onChange, onRem
                 sx={{ flex: 1 }}
               />
             )}
-            <Tooltip title="Remove setting">
-              <span>
-                <IconButton aria-label={`Remove ${name}`} onClick={onRemove} disabled={disabled}>
-                  <DeleteOutlineOutlinedIcon />
-                </IconButton>
-              </span>
-            </Tooltip>
+            {/* The browser's tooltip (as the colour scheme button's): MUI's brings Popper. */}
+            <IconButton
+              aria-label={`Remove ${name}`}
+              title="Remove setting"
+              onClick={onRemove}
+              disabled={disabled}
+            >
+              <DeleteOutlineOutlinedIcon />
+            </IconButton>
           </Stack>
           <TypeFields setting={setting} onChange={onChange} err={err} disabled={disabled} />
           {rowError && (

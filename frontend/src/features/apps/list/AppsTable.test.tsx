@@ -174,7 +174,8 @@ describe('apps table', { timeout: 20000 }, () => {
     await screen.findByText('Weather');
 
     await user.click(screen.getByRole('button', { name: 'Actions for Weather' }));
-    let menu = screen.getByRole('menu');
+    // The menu's code loads when it first opens.
+    let menu = await screen.findByRole('menu');
     expect(
       within(menu)
         .getAllByRole('menuitem')
@@ -189,12 +190,12 @@ describe('apps table', { timeout: 20000 }, () => {
     await user.keyboard('{Escape}');
 
     await user.click(screen.getByRole('button', { name: 'Actions for Notes' }));
-    menu = screen.getByRole('menu');
+    menu = await screen.findByRole('menu');
     expect(within(menu).getByText('Resubmit to App Store')).toBeInTheDocument();
     await user.keyboard('{Escape}');
 
     await user.click(screen.getByRole('button', { name: 'Actions for Quiz' }));
-    menu = screen.getByRole('menu');
+    menu = await screen.findByRole('menu');
     expect(within(menu).queryByText(/App Store/)).not.toBeInTheDocument();
   });
 
@@ -222,7 +223,8 @@ describe('apps table', { timeout: 20000 }, () => {
     await screen.findByText('Timer');
     await user.click(screen.getByRole('button', { name: 'Actions for Timer' }));
     await user.click(screen.getByRole('menuitem', { name: 'Delete App' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete Timer?' });
+    // The dialog's code loads when it opens.
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Timer?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete App' }));
     await waitFor(() => {
       expect(screen.queryByText('Timer')).not.toBeInTheDocument();

@@ -8,10 +8,7 @@ import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -19,28 +16,24 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import AppsIcon from '@mui/icons-material/Apps';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
-import KeyIcon from '@mui/icons-material/Key';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
-import PublishIcon from '@mui/icons-material/Publish';
 import SearchIcon from '@mui/icons-material/Search';
-import ShareIcon from '@mui/icons-material/Share';
-import { useId, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useId, useState, type MouseEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 
+import { DialogLoading } from '../../../components/DialogLoading';
 import { paths } from '../../../config/paths';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
 import { useListAppsQuery } from '../api';
 import { ApiKeyDialog, DeleteAppDialog, PublishDialog, ShareDialog } from '../dialogs';
 import type { App } from '../types';
+import type { RowAction } from './AppRowMenu';
 import { StatusChip } from './StatusChip';
-import { filterApps, storeAction } from './status';
+import { filterApps } from './status';
 
 export interface AppsTableProps {
   /** Show at most this many rows (the dashboard shows 3). */
@@ -51,7 +44,10 @@ export interface AppsTableProps {
   title?: string;
 }
 
-type DialogKind = 'apiKey' | 'share' | 'publish' | 'delete';
+// A row's actions menu (with its popover) loads when a pointer or the focus reaches a row's menu button,
+// like the colour scheme menu.
+const loadMenu = () => import('./AppRowMenu');
+const AppRowMenu = lazy(async () => ({ default: (await loadMenu()).AppRowMenu }));
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -69,7 +65,7 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
   const orgId = org.current?.id;
   const list = useListAppsQuery({ orgId: orgId ?? '' }, { skip: !orgId });
   const [search, setSearch] = useState('');
-  const [dialog, setDialog] = useState<{ kind: DialogKind; app: App } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: RowAction; app: App } | null>(null);
   const headingId = useId();
 
   const apps = list.data ?? [];
@@ -77,6 +73,10 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
   const shown = limit === undefined ? matching : matching.slice(0, limit);
   const loading = org.isLoading || (Boolean(orgId) && list.isLoading);
   const failed = org.isError || (Boolean(orgId) && list.isError);
+
+  const close = () => {
+    setDialog(null);
+  };
 
   const retry = () => {
     if (org.isError) org.refetch();
@@ -186,23 +186,20 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
           {title}
         </Typography>
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-          <TextField
+          {/* The outlined input alone: a TextField would bring the label, helper text and select code. */}
+          <OutlinedInput
             size="small"
             placeholder="Search your apps..."
             value={search}
             onChange={(event) => {
               setSearch(event.target.value);
             }}
-            slotProps={{
-              htmlInput: { 'aria-label': 'Search your apps' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
+            startAdornment={
+              <InputAdornment position="start">
+                <SearchIcon fontSize="small" />
+              </InputAdornment>
+            }
+            slotProps={{ input: { 'aria-label': 'Search your apps' } }}
           />
           {viewAll && (
             <Link component={RouterLink} to={paths.apps} sx={{ whiteSpace: 'nowrap' }}>
@@ -214,55 +211,41 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
       <Divider />
       {body}
       {orgId && dialog && (
-        <>
-          <ApiKeyDialog
-            open={dialog.kind === 'apiKey'}
-            onClose={() => {
-              setDialog(null);
-            }}
-            orgId={orgId}
-            packageName={dialog.app.packageName}
-            appName={dialog.app.name}
-          />
-          <ShareDialog
-            open={dialog.kind === 'share'}
-            onClose={() => {
-              setDialog(null);
-            }}
-            orgId={orgId}
-            app={dialog.app}
-          />
-          <PublishDialog
-            open={dialog.kind === 'publish'}
-            onClose={() => {
-              setDialog(null);
-            }}
-            orgId={orgId}
-            app={dialog.app}
-          />
-          <DeleteAppDialog
-            open={dialog.kind === 'delete'}
-            onClose={() => {
-              setDialog(null);
-            }}
-            orgId={orgId}
-            app={dialog.app}
-          />
-        </>
+        <Suspense fallback={<DialogLoading onClose={close} />}>
+          {dialog.kind === 'apiKey' && (
+            <ApiKeyDialog
+              open
+              onClose={close}
+              orgId={orgId}
+              packageName={dialog.app.packageName}
+              appName={dialog.app.name}
+            />
+          )}
+          {dialog.kind === 'share' && (
+            <ShareDialog open onClose={close} orgId={orgId} app={dialog.app} />
+          )}
+          {dialog.kind === 'publish' && (
+            <PublishDialog open onClose={close} orgId={orgId} app={dialog.app} />
+          )}
+          {dialog.kind === 'delete' && (
+            <DeleteAppDialog open onClose={close} orgId={orgId} app={dialog.app} />
+          )}
+        </Suspense>
       )}
     </Card>
   );
 }
 
-function AppRow({ app, onAction }: { app: App; onAction: (kind: DialogKind) => void }) {
+function AppRow({ app, onAction }: { app: App; onAction: (kind: RowAction) => void }) {
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
-  const action = storeAction(app.appStoreStatus);
 
-  const choose = (kind: DialogKind) => () => {
+  const preloadMenu = () => {
+    void loadMenu();
+  };
+  const closeMenu = () => {
     setAnchor(null);
-    onAction(kind);
   };
 
   return (
@@ -310,60 +293,29 @@ function AppRow({ app, onAction }: { app: App; onAction: (kind: DialogKind) => v
           onClick={(event: MouseEvent<HTMLElement>) => {
             setAnchor(event.currentTarget);
           }}
+          onPointerEnter={preloadMenu}
+          onFocus={preloadMenu}
         >
           <MoreVertIcon />
         </IconButton>
-        <Menu
-          id={menuId}
-          anchorEl={anchor}
-          open={anchor !== null}
-          onClose={() => {
-            setAnchor(null);
-          }}
-          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-          transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        >
-          <MenuItem
-            onClick={() => {
-              setAnchor(null);
-              void navigate(paths.appEdit(app.packageName));
-            }}
-          >
-            <ListItemIcon>
-              <EditIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>Edit App</ListItemText>
-          </MenuItem>
-          <MenuItem onClick={choose('apiKey')}>
-            <ListItemIcon>
-              <KeyIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>Manage API Key</ListItemText>
-          </MenuItem>
-          <MenuItem onClick={choose('share')}>
-            <ListItemIcon>
-              <ShareIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>Share with Testers</ListItemText>
-          </MenuItem>
-          {action && (
-            <MenuItem onClick={choose('publish')}>
-              <ListItemIcon>
-                <PublishIcon fontSize="small" />
-              </ListItemIcon>
-              <ListItemText>
-                {action === 'resubmit' ? 'Resubmit to App Store' : 'Publish to App Store'}
-              </ListItemText>
-            </MenuItem>
-          )}
-          <Divider />
-          <MenuItem onClick={choose('delete')} sx={{ color: 'error.main' }}>
-            <ListItemIcon>
-              <DeleteIcon fontSize="small" color="error" />
-            </ListItemIcon>
-            <ListItemText>Delete App</ListItemText>
-          </MenuItem>
-        </Menu>
+        {anchor && (
+          <Suspense fallback={null}>
+            <AppRowMenu
+              id={menuId}
+              anchor={anchor}
+              app={app}
+              onEdit={() => {
+                closeMenu();
+                void navigate(paths.appEdit(app.packageName));
+              }}
+              onChoose={(kind) => {
+                closeMenu();
+                onAction(kind);
+              }}
+              onClose={closeMenu}
+            />
+          </Suspense>
+        )}
       </TableCell>
     </TableRow>
   );
