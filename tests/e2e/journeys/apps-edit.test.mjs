@@ -79,6 +79,11 @@ async function signUp(page, email) {
 /** The labels of the settings, in the order the editor shows them. */
 async function settingLabels(page) {
   const section = page.getByRole("region", { name: "App Settings" });
+  // The settings editor loads beside the page: its rows are there once its loading state has gone.
+  await section
+    .getByRole("status")
+    .filter({ hasText: "Loading the settings editor" })
+    .waitFor({ state: "detached" });
   const rows = section.getByTestId("setting-row");
   const labels = [];
   for (let i = 0; i < (await rows.count()); i++) {

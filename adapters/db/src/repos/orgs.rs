@@ -166,8 +166,8 @@ fn role_in(conn: &mut DbConnection, org: &str, user: &str) -> Result<Option<OrgR
         .first::<String>(c)
         .optional())
     .map_err(backend("reading a member's role"))?
-        .map(|role| parse_role(&role))
-        .transpose()
+    .map(|role| parse_role(&role))
+    .transpose()
 }
 
 fn admin_count(conn: &mut DbConnection, org: &str) -> Result<i64, RepoError> {

@@ -193,7 +193,8 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
         self.db
             .lookup(move |conn| {
                 let family = family_id.to_string();
-                let found: Option<(RefreshTokenRow, Option<String>)> = on_backend!(conn, c => refresh_tokens::table
+                let found: Option<(RefreshTokenRow, Option<String>)> =
+                    on_backend!(conn, c => refresh_tokens::table
                     .left_join(
                         platform_admins::table
                             .on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
@@ -205,7 +206,7 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
                     .select((RefreshTokenRow::as_select(), platform_admins::role.nullable()))
                     .first(c)
                     .optional())
-                .map_err(backend("reading a session and its platform role"))?;
+                    .map_err(backend("reading a session and its platform role"))?;
                 let Some((row, role)) = found else {
                     return Ok(None);
                 };

@@ -21,7 +21,7 @@ import { Loading } from '../../components/Loading';
 import { Logo } from '../../components/Logo';
 import { PageSpinner } from '../../components/PageSpinner';
 import { paths } from '../../config/paths';
-import { usePublicConfig } from '../publicConfig';
+import { publicConfigApi, useGetPublicConfigQuery, type PublicConfig } from '../publicConfig';
 import { useAuthClient } from './AuthClientContext';
 import { noticeShown, selectAuth } from './authSlice';
 import { AcceptInvitation } from '../orgs/AcceptInvitation';
@@ -46,7 +46,8 @@ export function SignInPage() {
   const auth = useAppSelector(selectAuth);
   const dispatch = useAppDispatch();
   const client = useAuthClient();
-  const config = usePublicConfig();
+  // Asked for now, so that it has usually arrived by the time a provider is chosen.
+  useGetPublicConfigQuery();
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const inviteToken = searchParams.get('token');
@@ -76,18 +77,28 @@ export function SignInPage() {
 
   const signInWith = async (provider: Provider, label: string) => {
     setProviderMessage(null);
-    if (!config.providers.includes(provider)) {
-      setProviderMessage(`${label} sign-in is not configured on this server.`);
-      return;
-    }
-    if (!client || !config.identity.authUrl) {
+    // A page painted ahead of time takes clicks as soon as React has it, which can be before the server's
+    // configuration has arrived: wait for it rather than judge the providers by the defaults.
+    let current: PublicConfig;
+    try {
+      current = await dispatch(
+        publicConfigApi.endpoints.getPublicConfig.initiate(undefined, { subscribe: false }),
+      ).unwrap();
+    } catch {
       setProviderMessage(UNEXPECTED_ERROR);
       return;
     }
-    // Already loaded: `client` comes from it.
+    if (!current.providers.includes(provider)) {
+      setProviderMessage(`${label} sign-in is not configured on this server.`);
+      return;
+    }
+    if (!current.identity.authUrl) {
+      setProviderMessage(UNEXPECTED_ERROR);
+      return;
+    }
     const auth = await import('./client');
     try {
-      const oauth = auth.createOAuthClient(config.identity.authUrl, config.identity.anonKey);
+      const oauth = auth.createOAuthClient(current.identity.authUrl, current.identity.anonKey);
       const { error } = await oauth.signInWithOAuth({
         provider,
         options: { redirectTo: auth.authRedirectUrl(inviteToken) },

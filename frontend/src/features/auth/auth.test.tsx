@@ -6,6 +6,8 @@ import { serveOrgs } from '../../testing/apps';
 import { server } from '../../testing/server';
 import { renderRoute } from '../../testing/render';
 import { testPublicConfig } from '../../testing/handlers';
+import { makeStore } from '../../app/store';
+import { authSlice } from './authSlice';
 import { identitySession } from '../../testing/identity';
 
 const AUTH = testPublicConfig.identity.authUrl;
@@ -167,6 +169,35 @@ describe('sign-in', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Google sign-in is not configured on this server.',
     );
+  });
+
+  it('a provider chosen before the configuration has arrived waits for it', async () => {
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let answered = false;
+    server.use(
+      http.get('*/api/public-config', async () => {
+        await held;
+        answered = true;
+        return HttpResponse.json(testPublicConfig);
+      }),
+    );
+    // A visitor with no stored session starts signed out, before the identity client exists (main.tsx).
+    const store = makeStore({ auth: { ...authSlice.getInitialState(), status: 'signedOut' } });
+    const { user } = renderRoute('/signin', { store });
+
+    await user.click(await screen.findByRole('button', { name: 'Google' }));
+    // Until the configuration is here, the page does not judge by its defaults (no providers).
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    answer();
+
+    await waitFor(() => {
+      expect(answered).toBe(true);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/sign-in is not configured/)).not.toBeInTheDocument();
   });
 
   it('signs out: storage is cleared and the sign-in screen shows', async () => {

@@ -20,7 +20,6 @@ use crate::schema::{apps, uptime_checks, uptime_daily, uptime_monitor, uptime_st
 /// SQLite's and PostgreSQL's limits: 9 per row).
 pub(super) const CHUNK: usize = 500;
 
-
 /// The new monitor row of an app after one check.
 #[derive(Insertable)]
 #[diesel(table_name = uptime_monitor)]
