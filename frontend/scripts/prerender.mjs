@@ -89,7 +89,9 @@ try {
     // Bundle the dependencies too: several MUI packages are ES modules Node cannot load on its own.
     ssr: { noExternal: true },
   });
-  const { renderPage } = await import(pathToFileURL(join(work, 'prerender.js')).href);
+  const { renderPage, signedOutShellScript } = await import(
+    pathToFileURL(join(work, 'prerender.js')).href
+  );
   const shell = readFileSync(join(dist, 'index.html'), 'utf8');
   // The bundle takes a page over once its route's code is here: that code is fetched with the entry's.
   const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
@@ -159,7 +161,12 @@ try {
       scriptHashes.add(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     }
     const loader = codeLoader([...entryScripts, ...preloads(modules)]);
-    scriptHashes.add(`'sha256-${createHash('sha256').update(loader).digest('base64')}'`);
+    // Before the end marker, so that it runs before the first paint.
+    const shellCheck = kind === 'shell' ? signedOutShellScript() : '';
+    const signedOutCheck = shellCheck ? `<script>${shellCheck}</script>` : '';
+    for (const script of [loader, shellCheck].filter(Boolean)) {
+      scriptHashes.add(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+    }
     const html = shellWithoutCode
       .replace(
         '</head>',
@@ -168,7 +175,7 @@ try {
       .replace('<body>', `<body>\n    ${head}`)
       .replace(
         emptyRoot,
-        `<div id="root" data-prerendered="${kind}">${markup}</div>${rootEnd}<script>${loader}</script>`,
+        `<div id="root" data-prerendered="${kind}">${markup}</div>${signedOutCheck}${rootEnd}<script>${loader}</script>`,
       );
     writeFileSync(join(dist, 'prerendered', file), html);
     console.log(

@@ -15,6 +15,7 @@ import { AppProviders } from './app/AppProviders';
 import { routes } from './app/router';
 import { makeStore } from './app/store';
 import { authSlice, restoredAuthState } from './features/auth/authSlice';
+import { addressStartsSession, IDENTITY_SESSION_KEY } from './features/auth/storage';
 import { COLOR_MODE_STORAGE_KEY } from './theme/theme';
 
 /**
@@ -55,4 +56,18 @@ export async function renderPage(
     />,
   );
   return { head, body };
+}
+
+/**
+ * A script for the signed-in shell: run before the page first paints, it empties the shell for a visitor who
+ * surely has no session (the same test as `surelySignedOut`, which main.tsx makes later), so that a signed-out
+ * visitor never sees a top bar with Sign Out while the code that sends them to the sign-in page loads.
+ */
+export function signedOutShellScript(): string {
+  return (
+    `(function(){var startsSession=${addressStartsSession.toString()};` +
+    `try{if(!localStorage.getItem(${JSON.stringify(IDENTITY_SESSION_KEY)})&&!startsSession(location)){` +
+    `var root=document.getElementById("root");root.replaceChildren();root.removeAttribute("data-prerendered")}}` +
+    `catch(e){}})()`
+  );
 }
