@@ -1,8 +1,8 @@
 // Sign-in journeys in a real Chromium against a real portal that sends real e-mail (spec §2, PRODUCT.md §1):
 // sign up and confirm, sign out, forgotten password, magic link, six-digit code; plus the 404 page and an
 // accessibility scan of each screen.
-import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
 
 import {
   launchBrowser,
@@ -11,10 +11,10 @@ import {
   seriousA11yViolations,
   startPortal,
   startSmtp,
-} from "../support/harness.mjs";
+} from '../support/harness.mjs';
 
-const PASSWORD = "glasses are the next screen 42";
-const NEW_PASSWORD = "a brand new passphrase for glasses";
+const PASSWORD = 'glasses are the next screen 42';
+const NEW_PASSWORD = 'a brand new passphrase for glasses';
 
 let smtp;
 let portal;
@@ -28,17 +28,14 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (portal) saveLogs("signin-portal", portal.logs());
+  if (portal) saveLogs('signin-portal', portal.logs());
   await portal?.stop();
   await smtp?.stop();
 });
 
 /** A fresh browser profile (no stored session); CSP bypassed only so that axe can be injected. */
 async function newPage() {
-  const context = await browser.newContext({
-    bypassCSP: true,
-    viewport: { width: 1280, height: 800 },
-  });
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
   return context.newPage();
 }
 
@@ -48,210 +45,172 @@ async function expectNoSeriousA11yViolations(page, screen) {
 }
 
 async function openEmailDialog(page) {
-  await page.getByRole("button", { name: "Continue with Email" }).click();
-  return page.getByRole("dialog");
+  await page.getByRole('button', { name: 'Continue with Email' }).click();
+  return page.getByRole('dialog');
 }
 
 async function signInWithPassword(page, email, password) {
   await page.goto(`${portal.url}/signin`);
   const dialog = await openEmailDialog(page);
-  await dialog.getByLabel("Email address").fill(email);
-  await dialog.getByLabel("Password").fill(password);
-  await dialog.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page
-    .getByRole("heading", { level: 1, name: "Developer Dashboard" })
-    .waitFor();
+  await dialog.getByLabel('Email address').fill(email);
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
 }
 
 async function signOut(page) {
-  await page.getByRole("button", { name: "Sign Out" }).click();
-  await page.getByRole("heading", { level: 1, name: "Welcome" }).waitFor();
-  assert.equal(new URL(page.url()).pathname, "/signin");
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/signin');
 }
 
-describe("sign-in journeys", () => {
-  test("the landing page and the 404 page", async () => {
+describe('sign-in journeys', () => {
+  test('the landing page and the 404 page', async () => {
     const page = await newPage();
     await page.goto(portal.url);
-    await page.getByRole("heading", { level: 1 }).waitFor();
-    await screenshot(page, "landing");
-    await expectNoSeriousA11yViolations(page, "landing");
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await screenshot(page, 'landing');
+    await expectNoSeriousA11yViolations(page, 'landing');
 
     await page.goto(`${portal.url}/no/such/page`);
-    await page
-      .getByRole("heading", { level: 1, name: "Page not found" })
-      .waitFor();
-    assert.equal(
-      await page
-        .getByRole("link", { name: "Back to Dashboard" })
-        .getAttribute("href"),
-      "/dashboard",
-    );
-    await screenshot(page, "not-found");
-    await expectNoSeriousA11yViolations(page, "404");
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href'), '/dashboard');
+    await screenshot(page, 'not-found');
+    await expectNoSeriousA11yViolations(page, '404');
   });
 
-  test("an authenticated page sends a visitor to sign in", async () => {
+  test('an authenticated page sends a visitor to sign in', async () => {
     const page = await newPage();
     await page.goto(`${portal.url}/dashboard`);
-    await page.getByRole("heading", { level: 1, name: "Welcome" }).waitFor();
-    assert.equal(new URL(page.url()).pathname, "/signin");
-    await page.getByText("Or continue with").waitFor();
-    await screenshot(page, "signin");
-    await expectNoSeriousA11yViolations(page, "sign-in");
-    await page.getByRole("button", { name: "Google" }).click();
-    await page
-      .getByText("Google sign-in is not configured on this server.")
-      .waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/signin');
+    await page.getByText('Or continue with').waitFor();
+    await screenshot(page, 'signin');
+    await expectNoSeriousA11yViolations(page, 'sign-in');
+    await page.getByRole('button', { name: 'Google' }).click();
+    await page.getByText('Google sign-in is not configured on this server.').waitFor();
   });
 
-  test("before its code has loaded, the dashboard shows its signed-in shell only to a visitor with a session", async () => {
+  test('before its code has loaded, the dashboard shows its signed-in shell only to a visitor with a session', async () => {
     // The page's code never arrives: what shows is the HTML built ahead of time and its inline scripts.
     const page = await newPage();
-    await page.route("**/assets/*.js", (route) => route.abort());
+    await page.route('**/assets/*.js', (route) => route.abort());
     await page.goto(`${portal.url}/dashboard`);
-    await page.waitForLoadState("load");
-    assert.equal(
-      await page.getByRole("button", { name: "Sign Out" }).count(),
-      0,
-      "no shell for a signed-out visitor",
-    );
-    assert.equal(await page.locator("#root").innerHTML(), "");
+    await page.waitForLoadState('load');
+    assert.equal(await page.getByRole('button', { name: 'Sign Out' }).count(), 0, 'no shell for a signed-out visitor');
+    assert.equal(await page.locator('#root').innerHTML(), '');
 
-    await page.evaluate(() => localStorage.setItem("portal-auth", "{}"));
+    await page.evaluate(() => localStorage.setItem('portal-auth', '{}'));
     await page.reload();
-    await page.waitForLoadState("load");
-    await page.getByRole("button", { name: "Sign Out" }).waitFor();
+    await page.waitForLoadState('load');
+    await page.getByRole('button', { name: 'Sign Out' }).waitFor();
   });
 
-  test("sign up, confirm from the e-mail, reach the dashboard, sign out, sign in again", async () => {
-    const email = "ada@example.com";
+  test('sign up, confirm from the e-mail, reach the dashboard, sign out, sign in again', async () => {
+    const email = 'ada@example.com';
     const page = await newPage();
     await page.goto(`${portal.url}/signup`);
     const dialog = await openEmailDialog(page);
-    await dialog.getByRole("heading", { name: "Create an account" }).waitFor();
-    await dialog.getByLabel("Email address").fill(email);
-    await dialog.getByLabel("Password").fill(PASSWORD);
-    await screenshot(page, "signup-dialog");
-    await expectNoSeriousA11yViolations(page, "sign-up dialog");
-    await dialog.getByRole("button", { name: "Create account" }).click();
-    await dialog
-      .getByText("Account created! Check your email for confirmation.")
-      .waitFor();
+    await dialog.getByRole('heading', { name: 'Create an account' }).waitFor();
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await screenshot(page, 'signup-dialog');
+    await expectNoSeriousA11yViolations(page, 'sign-up dialog');
+    await dialog.getByRole('button', { name: 'Create account' }).click();
+    await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
 
     const mail = await smtp.mailTo(email);
     assert.ok(mail.link, `a confirmation link in: ${mail.message}`);
     await page.goto(mail.link);
-    await page
-      .getByRole("heading", { level: 1, name: "Developer Dashboard" })
-      .waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
     await page.getByText(`Signed in as ${email}`).waitFor();
-    assert.ok(
-      await page.evaluate(() => localStorage.getItem("coreToken")),
-      "a core token is stored",
-    );
-    await screenshot(page, "dashboard");
-    await expectNoSeriousA11yViolations(page, "dashboard");
+    assert.ok(await page.evaluate(() => localStorage.getItem('coreToken')), 'a core token is stored');
+    await screenshot(page, 'dashboard');
+    await expectNoSeriousA11yViolations(page, 'dashboard');
 
     await signOut(page);
-    assert.equal(
-      await page.evaluate(() => localStorage.getItem("coreToken")),
-      null,
-    );
+    assert.equal(await page.evaluate(() => localStorage.getItem('coreToken')), null);
     await signInWithPassword(page, email, PASSWORD);
     await signOut(page);
   });
 
-  test("a wrong password is refused with the service message", async () => {
+  test('a wrong password is refused with the service message', async () => {
     const page = await newPage();
     await page.goto(`${portal.url}/signin`);
     const dialog = await openEmailDialog(page);
-    await dialog.getByLabel("Email address").fill("nobody@example.com");
-    await dialog.getByLabel("Password").fill("not the right password at all");
-    await dialog.getByRole("button", { name: "Sign in", exact: true }).click();
-    await dialog
-      .getByRole("alert")
-      .getByText("Invalid login credentials")
-      .waitFor();
+    await dialog.getByLabel('Email address').fill('nobody@example.com');
+    await dialog.getByLabel('Password').fill('not the right password at all');
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.getByRole('alert').getByText('Invalid login credentials').waitFor();
   });
 
-  test("forgotten password: the link lets the user choose a new one", async () => {
-    const email = "grace@example.com";
+  test('forgotten password: the link lets the user choose a new one', async () => {
+    const email = 'grace@example.com';
     await signUpAndConfirm(email);
     const page = await newPage();
     await page.goto(`${portal.url}/signin`);
     const dialog = await openEmailDialog(page);
-    await dialog.getByRole("button", { name: "Forgot your password?" }).click();
-    await dialog.getByLabel("Email address").fill(email);
-    await dialog.getByRole("button", { name: "Send reset link" }).click();
-    await dialog
-      .getByText("Check your email for the password reset link")
-      .waitFor();
+    await dialog.getByRole('button', { name: 'Forgot your password?' }).click();
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByRole('button', { name: 'Send reset link' }).click();
+    await dialog.getByText('Check your email for the password reset link').waitFor();
 
     const mail = await smtp.mailTo(email, 2);
     await page.goto(mail.link);
-    const update = page.getByRole("dialog");
-    await update
-      .getByRole("heading", { name: "Choose a new password" })
-      .waitFor();
+    const update = page.getByRole('dialog');
+    await update.getByRole('heading', { name: 'Choose a new password' }).waitFor();
     await update.getByLabel(/^New password/).fill(NEW_PASSWORD);
-    await screenshot(page, "update-password");
-    await update.getByRole("button", { name: "Update password" }).click();
-    await page
-      .getByRole("heading", { level: 1, name: "Developer Dashboard" })
-      .waitFor();
+    await screenshot(page, 'update-password');
+    await update.getByRole('button', { name: 'Update password' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
     await signOut(page);
     await signInWithPassword(page, email, NEW_PASSWORD);
   });
 
-  test("magic link signs in", async () => {
-    const email = "linus@example.com";
+  test('magic link signs in', async () => {
+    const email = 'linus@example.com';
     await signUpAndConfirm(email);
     const page = await newPage();
     await page.goto(`${portal.url}/signin`);
     const dialog = await openEmailDialog(page);
-    await dialog.getByRole("button", { name: "Email me a magic link" }).click();
-    await dialog.getByLabel("Email address").fill(email);
-    await dialog.getByRole("button", { name: "Send magic link" }).click();
-    await dialog.getByText("Check your email for the magic link").waitFor();
+    await dialog.getByRole('button', { name: 'Email me a magic link' }).click();
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByRole('button', { name: 'Send magic link' }).click();
+    await dialog.getByText('Check your email for the magic link').waitFor();
     const mail = await smtp.mailTo(email, 2);
     await page.goto(mail.link);
-    await page
-      .getByRole("heading", { level: 1, name: "Developer Dashboard" })
-      .waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
   });
 
-  test("a six-digit code signs in", async () => {
-    const email = "margaret@example.com";
+  test('a six-digit code signs in', async () => {
+    const email = 'margaret@example.com';
     await signUpAndConfirm(email);
     const page = await newPage();
     await page.goto(`${portal.url}/signin`);
     const dialog = await openEmailDialog(page);
-    await dialog.getByRole("button", { name: "Sign in with a code" }).click();
-    await dialog.getByLabel("Email address").fill(email);
-    await dialog.getByRole("button", { name: "Send code" }).click();
-    await dialog.getByText("Check your email for the six-digit code").waitFor();
+    await dialog.getByRole('button', { name: 'Sign in with a code' }).click();
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+    await dialog.getByText('Check your email for the six-digit code').waitFor();
     const mail = await smtp.mailTo(email, 2);
-    assert.match(mail.code ?? "", /^\d{6}$/);
-    await dialog.getByLabel("Six-digit code").fill(mail.code);
-    await screenshot(page, "code");
-    await dialog.getByRole("button", { name: "Verify code" }).click();
-    await page
-      .getByRole("heading", { level: 1, name: "Developer Dashboard" })
-      .waitFor();
+    assert.match(mail.code ?? '', /^\d{6}$/);
+    await dialog.getByLabel('Six-digit code').fill(mail.code);
+    await screenshot(page, 'code');
+    await dialog.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
   });
 });
 
 /** Creates and confirms an account through the API, as the browser's client would. */
 async function signUpAndConfirm(email) {
   const response = await fetch(`${portal.url}/auth/v1/signup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", apikey: "built-in" },
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', apikey: 'built-in' },
     body: JSON.stringify({ email, password: PASSWORD }),
   });
   assert.equal(response.status, 200, await response.text());
   const mail = await smtp.mailTo(email);
-  const confirmed = await fetch(mail.link, { redirect: "manual" });
+  const confirmed = await fetch(mail.link, { redirect: 'manual' });
   assert.equal(confirmed.status, 303);
-  assert.match(confirmed.headers.get("location") ?? "", /#access_token=/);
+  assert.match(confirmed.headers.get('location') ?? '', /#access_token=/);
 }
