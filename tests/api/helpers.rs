@@ -114,6 +114,19 @@ impl TestApp {
             .await
             .0
     }
+
+    /// A handle on another instance at `address` that shares this app's database (the handle owns no
+    /// folder or schema: dropping it removes nothing of this app's).
+    pub fn view_at(&self, address: String) -> Self {
+        Self {
+            address,
+            database_url: self.database_url.clone(),
+            client: self.client.clone(),
+            frontend: TempDir::new().expect("temp dir"),
+            _data: TempDir::new().expect("temp dir"),
+            database: None,
+        }
+    }
 }
 
 /// A user made through the identity service and the product API, as a browser makes one.

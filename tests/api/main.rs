@@ -19,4 +19,5 @@ mod org_fixtures;
 mod orgs;
 mod review;
 mod skeleton;
+mod takeover;
 mod uptime;

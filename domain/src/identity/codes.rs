@@ -12,11 +12,11 @@
 //! names no address, so a wrong one counts against none (the per-IP rate limit bounds those guesses, and
 //! 256-bit tokens cannot be guessed anyway).
 //!
-//! Verifying a code proves the mailbox, so it confirms the e-mail. When a code confirms an account for the
-//! first time, the account's password becomes the one its sign-up chose only if the code comes back from
-//! the browser that signed up (the `browser` value its answer left there); otherwise the account is
-//! confirmed without a password: whoever chose it had not proved owning the address, so a stranger who
-//! signs up with someone else's address cannot set the password the mailbox owner then confirms.
+//! Verifying a code proves the mailbox. The first proof of an address hands the account to its owner (see
+//! [`super::proof`]): the account's password becomes the one its sign-up chose only if the code comes back
+//! from the browser that signed up (the `browser` value its answer left there); every other password set
+//! before the proof goes, and so does every session: whoever chose them had not proved owning the address,
+//! so a stranger who signs up with someone else's address keeps nothing once the owner proves it.
 
 use super::errors::{FieldErrors, IdentityError};
 use super::models::{Account, OneTimeCode, OtpPurpose};
@@ -153,23 +153,19 @@ impl IdentityService {
         let Some(mut account) = self.accounts.find_by_email(&code.email).await? else {
             return Err(IdentityError::InvalidCode);
         };
-        if !account.is_confirmed() {
-            self.accounts.confirm_email(account.id, now).await?;
-            account.email_confirmed_at = Some(now);
-            // Only the sign-up's own browser gets the password it chose; anyone else's password goes.
-            let password = code
-                .pending_password_hash
-                .clone()
-                .filter(|_| from_signing_up_browser(&code, browser));
-            if password.is_some() || account.password_hash.is_some() {
-                self.accounts
-                    .set_password(account.id, password.clone(), now)
-                    .await?;
-                account.password_hash = password;
-            }
-        }
+        // The mailbox owner is here: a first proof hands the account over (see `proof`). Only the sign-up's
+        // own browser keeps the password it chose; any other password goes.
+        let kept = code
+            .pending_password_hash
+            .clone()
+            .filter(|_| from_signing_up_browser(&code, browser));
+        let proof = self.prove_address(&mut account, kept).await?;
         let typed = typed_for.is_some();
-        self.start_session(account, code.purpose.auth_method(typed)).await
+        let mut session = self
+            .start_session(account, code.purpose.auth_method(typed))
+            .await?;
+        session.choose_password = proof.password_removed;
+        Ok(session)
     }
 }
 
@@ -402,11 +398,10 @@ mod tests {
         m.accounts
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("dev@example.com", false))));
-        m.accounts
-            .expect_confirm_email()
-            .with(mockall::predicate::always(), eq(noon()))
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         m.accounts
             .expect_set_password()
             .withf(move |_, hash, _| hash.as_deref() == installed)
@@ -449,7 +444,10 @@ mod tests {
         m.accounts
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("dev@example.com", false))));
-        m.accounts.expect_confirm_email().returning(|_, _| Ok(()));
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
+            .times(1)
+            .returning(|_, _, _| Ok(()));
         m.accounts
             .expect_set_password()
             .withf(|_, hash, _| hash.as_deref() == Some("chosen"))
@@ -474,7 +472,10 @@ mod tests {
         m.accounts
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("dev@example.com", false))));
-        m.accounts.expect_confirm_email().returning(|_, _| Ok(()));
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
+            .times(1)
+            .returning(|_, _, _| Ok(()));
         m.accounts
             .expect_set_password()
             .withf(|_, hash, _| hash.is_none())
@@ -498,10 +499,10 @@ mod tests {
         m.accounts
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("dev@example.com", false))));
-        m.accounts
-            .expect_confirm_email()
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         m.accounts
             .expect_set_password()
             .withf(|_, hash, _| hash.is_none())
@@ -514,6 +515,79 @@ mod tests {
         )
         .unwrap();
         assert!(session.user.account.password_hash.is_none());
+    }
+
+    #[test]
+    fn a_link_or_code_that_first_proves_a_squatted_address_ends_the_squatters_password_and_sessions() {
+        let cases = [
+            (VerifyKind::MagicLink, OtpPurpose::MagicLink, false),
+            (VerifyKind::Email, OtpPurpose::MagicLink, true),
+            (VerifyKind::Recovery, OtpPurpose::Recovery, false),
+        ];
+        for (kind, purpose, typed) in cases {
+            let mut m = Mocks::new();
+            let squatted = super::super::test_support::unproven_account("owner@example.com");
+            let id = squatted.id;
+            m.codes
+                .expect_consume()
+                .returning(move |_, _, _| Ok(Some(consumed(purpose, "owner@example.com"))));
+            m.accounts
+                .expect_find_by_email()
+                .returning(move |_| Ok(Some(squatted.clone())));
+            m.accounts
+                .expect_set_password()
+                .with(eq(id), eq(None), eq(noon()))
+                .times(1)
+                .returning(|_, _, _| Ok(()));
+            m.refresh_tokens
+                .expect_revoke_all_for_user()
+                .with(eq(id), eq(None), eq(noon()))
+                .times(1)
+                .returning(|_, _, _| Ok(()));
+            m.accounts
+                .expect_prove_email()
+                .with(eq(id), eq(noon()))
+                .times(1)
+                .returning(|_, _| Ok(()));
+            m.refresh_tokens.expect_insert().returning(|_| Ok(()));
+            m.accounts.expect_touch_sign_in().returning(|_, _| Ok(()));
+            m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+            m.signer
+                .expect_sign_access()
+                .returning(|_| Ok("access-token".into()));
+            let secret = if typed {
+                VerifySecret::Code {
+                    email: "owner@example.com",
+                    code: "123456",
+                }
+            } else {
+                VerifySecret::Link("t")
+            };
+            let session = block_on(m.service().verify(kind, secret, None)).unwrap();
+            assert!(session.user.account.password_hash.is_none(), "{kind:?}");
+            assert!(session.user.account.is_proven(), "{kind:?}");
+            assert!(session.choose_password, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_link_for_an_address_already_proven_changes_nothing_and_asks_for_nothing() {
+        let mut m = Mocks::new();
+        m.codes
+            .expect_consume()
+            .returning(|_, _, _| Ok(Some(consumed(OtpPurpose::MagicLink, "dev@example.com"))));
+        m.accounts
+            .expect_find_by_email()
+            .returning(|_| Ok(Some(account("dev@example.com", true))));
+        m.accounts.expect_set_password().never();
+        m.refresh_tokens.expect_revoke_all_for_user().never();
+        m.allow_sessions();
+        let session = block_on(
+            m.service()
+                .verify(VerifyKind::MagicLink, VerifySecret::Link("t"), None),
+        )
+        .unwrap();
+        assert!(session.user.account.password_hash.is_some() && !session.choose_password);
     }
 
     #[test]

@@ -61,8 +61,9 @@ impl IdentityService {
             .ok_or(IdentityError::ProviderEmailMissing)?;
         let account = match self.accounts.find_by_email(&email).await? {
             Some(existing) if profile.email_verified && existing.is_proven() => existing,
-            Some(existing) if profile.email_verified && existing.is_confirmed() => {
-                self.take_over_unproven(existing).await?
+            Some(mut existing) if profile.email_verified && existing.is_confirmed() => {
+                self.prove_address(&mut existing, None).await?;
+                existing
             }
             Some(_) => return Err(IdentityError::AccountNotLinkable),
             None if !profile.email_verified => return Err(IdentityError::ProviderEmailMissing),
@@ -93,24 +94,6 @@ impl IdentityService {
             Err(other) => return Err(other.into()),
         }
         self.start_session(account, AuthMethod::OAuth).await
-    }
-
-    /// The provider proved the address of an account nobody had proven: its password (set by whoever signed
-    /// up, maybe not the owner) is removed and its sessions end before the address is recorded as proven,
-    /// so that a failure half-way leaves an account that is still taken over on the next attempt.
-    async fn take_over_unproven(&self, mut account: Account) -> Result<Account, IdentityError> {
-        let now = self.clock.now();
-        if account.password_hash.is_some() {
-            self.accounts.set_password(account.id, None, now).await?;
-            account.password_hash = None;
-            account.updated_at = now;
-        }
-        self.refresh_tokens
-            .revoke_all_for_user(account.id, None, now)
-            .await?;
-        self.accounts.prove_email(account.id, now).await?;
-        account.email_proven_at = Some(now);
-        Ok(account)
     }
 
     async fn create_provider_account(

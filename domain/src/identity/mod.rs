@@ -16,6 +16,7 @@ pub mod oauth;
 pub mod password;
 pub mod ports;
 pub mod profile;
+pub mod proof;
 pub mod rate_limit;
 pub mod service;
 pub mod signup;

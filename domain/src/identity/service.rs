@@ -90,6 +90,9 @@ pub struct Session {
     /// The opaque refresh token; only its digest is stored.
     pub refresh_token: String,
     pub user: UserRecord,
+    /// This sign-in proved the address and removed a password someone had set before: the user is asked to
+    /// choose one.
+    pub choose_password: bool,
 }
 
 /// Which sessions a sign-out ends (Supabase's `scope`).
@@ -248,19 +251,19 @@ impl IdentityService {
     }
 
     /// Starts a new session (a new refresh-token family) for the account and records the sign-in. A session
-    /// started from an e-mailed link or code ([`AuthMethod::proves_email`]) first records the address as
-    /// proven, which also binds a platform role waiting for it.
+    /// started from an e-mailed link or code ([`AuthMethod::proves_email`]) of an unproven account first
+    /// hands the account to the address's owner ([`Self::prove_address`]).
     pub(super) async fn start_session(
         &self,
         mut account: Account,
         method: AuthMethod,
     ) -> Result<Session, IdentityError> {
-        let now = self.clock.now();
-        if method.proves_email() && !account.is_proven() {
-            self.accounts.prove_email(account.id, now).await?;
-            account.email_confirmed_at.get_or_insert(now);
-            account.email_proven_at = Some(now);
+        if method.proves_email() {
+            // Verification proves the address before it starts a session; this keeps the rule for any
+            // other caller of a proving method.
+            self.prove_address(&mut account, None).await?;
         }
+        let now = self.clock.now();
         let secret = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
         let token = RefreshToken::start(digest_secret(&secret), account.id, method, now);
         self.refresh_tokens.insert(&token).await?;
@@ -307,6 +310,7 @@ impl IdentityService {
             expires_at: claims.exp,
             refresh_token: refresh_secret,
             user,
+            choose_password: false,
         })
     }
 
@@ -454,6 +458,16 @@ mod tests {
             .with(eq(id), eq(noon()))
             .times(1)
             .returning(|_, _| Ok(()));
+        // Whoever signed up may not own the mailbox: the password set before the proof goes (see `proof`).
+        m.accounts
+            .expect_set_password()
+            .with(eq(id), eq(None), eq(noon()))
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.refresh_tokens
+            .expect_revoke_all_for_user()
+            .times(1)
+            .returning(|_, _, _| Ok(()));
         m.allow_sessions();
         let session = block_on(m.service().verify(
             super::super::codes::VerifyKind::MagicLink,

@@ -151,6 +151,10 @@ pub struct SessionDto {
     pub expires_at: i64,
     pub refresh_token: String,
     pub user: UserDto,
+    /// Present (`true`) only when this sign-in proved the address and removed a password someone had set
+    /// before: the browser asks the user to choose one. Not part of Supabase's shape; auth-js keeps it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub choose_password: bool,
 }
 
 impl From<&Session> for SessionDto {
@@ -162,6 +166,7 @@ impl From<&Session> for SessionDto {
             expires_at: session.expires_at,
             refresh_token: session.refresh_token.clone(),
             user: UserDto::from(&session.user),
+            choose_password: session.choose_password,
         }
     }
 }

@@ -171,6 +171,13 @@ pub async fn verify_link(
         .await
     {
         Ok(session) => {
+            // A first proof that removed someone else's password asks for a new one, as a recovery does
+            // (supabase-js then signals PASSWORD_RECOVERY).
+            let kind_text = if session.choose_password {
+                "recovery"
+            } else {
+                kind_text
+            };
             let mut response = session_redirect(&to, &session, kind_text);
             if browser.is_some() {
                 let spent = signup_browser_cookie(&api.service.config().public_url, "");

@@ -24,6 +24,15 @@ const TITLES: Record<AuthView, string> = {
   verify_otp: 'Sign in with a code',
 };
 
+/** Whether the identity service asks the user of this new session to choose a password. */
+function choosesPassword(session: unknown): boolean {
+  return (
+    typeof session === 'object' &&
+    session !== null &&
+    (session as { choose_password?: unknown }).choose_password === true
+  );
+}
+
 /** A provider's error as it returned it; anything else as the generic message (spec §8). */
 function errorText(error: unknown): string {
   return isAuthError(error) && error.message ? error.message : UNEXPECTED_ERROR;
@@ -37,6 +46,8 @@ interface Props {
   inviteToken?: string | null;
   /** Called after a password update (the USER_UPDATED event also switches the view to sign_in). */
   onPasswordUpdated?: () => void;
+  /** Called when a typed code proved the address and the user must choose a new password. */
+  onChoosePassword?: () => void;
 }
 
 /**
@@ -44,7 +55,14 @@ interface Props {
  * and new password, against the identity service through the real auth client. Changing view clears the
  * form's messages.
  */
-export function AuthWidget({ client, view, onViewChange, inviteToken, onPasswordUpdated }: Props) {
+export function AuthWidget({
+  client,
+  view,
+  onViewChange,
+  inviteToken,
+  onPasswordUpdated,
+  onChoosePassword,
+}: Props) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -152,12 +170,16 @@ export function AuthWidget({ client, view, onViewChange, inviteToken, onPassword
         }
         return {
           work: async (auth) => {
-            const { error } = await auth.verifyOtp({
+            const { data, error } = await auth.verifyOtp({
               email: trimmedEmail,
               token: code.trim(),
               type: 'email',
             });
-            return error ? fail(errorText(error)) : null;
+            if (error) return fail(errorText(error));
+            // The code first proved the address and removed a password someone else had set: the owner
+            // chooses one now, as after a recovery link.
+            if (choosesPassword(data.session)) onChoosePassword?.();
+            return null;
           },
         };
       case 'update_password':

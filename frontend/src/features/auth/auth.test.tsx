@@ -200,6 +200,29 @@ describe('sign-in', () => {
     expect(screen.queryByText(/sign-in is not configured/)).not.toBeInTheDocument();
   });
 
+  it('asks for a new password when a typed code took the account back from a squatter', async () => {
+    serveSignIn();
+    server.use(
+      http.post(`${AUTH}/otp`, () => HttpResponse.json({})),
+      http.post(`${AUTH}/verify`, () =>
+        HttpResponse.json({ ...identitySession('ada@example.com'), choose_password: true }),
+      ),
+    );
+    const { user, router } = renderRoute('/signin');
+    await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Sign in with a code' }));
+    await user.type(within(dialog).getByLabelText(/Email address/), 'ada@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    await user.type(await within(dialog).findByLabelText(/Six-digit code/), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Verify code' }));
+
+    expect(
+      await within(dialog).findByRole('heading', { name: 'Choose a new password' }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/signin');
+  });
+
   it('signs out: storage is cleared and the sign-in screen shows', async () => {
     serveSignIn();
     const { user, router } = renderRoute('/signin');
