@@ -154,3 +154,19 @@ async fn a_squat_made_before_smtp_was_configured_ends_when_the_owner_follows_a_m
         assert_eq!(owner["platformRole"], json!("admin"), "{backend:?}");
     }
 }
+
+#[tokio::test]
+async fn without_smtp_an_e_mail_link_request_creates_no_account_that_would_stop_the_owner_signing_up() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(backend, &[]).await;
+        let asked = app
+            .auth_post("/otp", json!({"email": OWNER, "create_user": true}))
+            .await;
+        assert_eq!(asked.status(), StatusCode::OK, "{backend:?}");
+        assert_eq!(app.outbox_count(OWNER), 0, "{backend:?}");
+        // The owner signs up and in as if nobody had asked.
+        app.sign_up(OWNER).await;
+        let session = app.sign_in(OWNER).await;
+        assert_eq!(session["user"]["email"], OWNER, "{backend:?}");
+    }
+}

@@ -69,7 +69,9 @@ pub enum VerifySecret<'a> {
 
 impl IdentityService {
     /// `POST /otp`: e-mails a sign-in link and code. For an unknown address, creates an account without a
-    /// password when `create_user` is set and sign-ups are on, else sends nothing. Same answer either way.
+    /// password when `create_user` is set, sign-ups are on and a mailer can deliver the link, else sends
+    /// nothing. Same answer either way. (Without a mailer nobody could follow the link: an account made then
+    /// would only stop the address's owner from signing up.)
     ///
     /// # Errors
     /// [`IdentityError::Validation`] (`email`) for an address that does not look like one; a port failure.
@@ -81,7 +83,8 @@ impl IdentityService {
     ) -> Result<(), IdentityError> {
         let email = parse_email(email)?;
         if self.accounts.find_by_email(&email).await?.is_none() {
-            if !(create_user && self.config.signups_enabled) {
+            let mail_delivers = self.config.require_email_confirmation;
+            if !(create_user && self.config.signups_enabled && mail_delivers) {
                 return Ok(());
             }
             match self
@@ -268,7 +271,24 @@ mod tests {
             .expect_insert_with_email()
             .times(1)
             .returning(|_, _| Ok(()));
-        block_on(m.service().request_magic_link("new@example.com", true, None)).unwrap();
+        let with_mailer = m.service_with(super::super::service::IdentityConfig {
+            require_email_confirmation: true,
+            ..config()
+        });
+        block_on(with_mailer.request_magic_link("new@example.com", true, None)).unwrap();
+    }
+
+    #[test]
+    fn no_account_is_created_by_a_magic_link_when_no_mailer_could_deliver_it() {
+        let mut m = Mocks::new();
+        m.accounts.expect_find_by_email().returning(|_| Ok(None));
+        m.accounts.expect_create().never();
+        m.codes.expect_insert_with_email().never();
+        let service = m.service_with(super::super::service::IdentityConfig {
+            require_email_confirmation: false,
+            ..config()
+        });
+        assert!(block_on(service.request_magic_link("new@example.com", true, None)).is_ok());
     }
 
     #[test]
