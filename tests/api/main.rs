@@ -10,6 +10,7 @@ mod helpers;
 mod hosted;
 mod identity;
 mod images;
+mod lockout;
 mod mail;
 #[path = "../oidc-mock/mock.rs"]
 mod mock;

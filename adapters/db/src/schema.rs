@@ -61,6 +61,7 @@ diesel::table! {
         used_at -> Nullable<BigInt>,
         pending_password_hash -> Nullable<Text>,
         browser_hash -> Nullable<Text>,
+        typed -> Bool,
     }
 }
 
@@ -270,6 +271,7 @@ diesel::table! {
         key -> Text,
         window_start -> BigInt,
         count -> BigInt,
+        expires_at -> BigInt,
     }
 }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::errors::{FieldErrors, IdentityError};
 use super::models::{Account, display_name_of, merge_profile};
-use super::password::check_password;
+use super::password::{PasswordOwner, check_password};
 use super::service::{IdentityService, UserRecord};
 use super::tokens::AccessTokenClaims;
 use crate::common::EmailAddress;
@@ -92,7 +92,13 @@ impl IdentityService {
             }
         }
         if let Some(password) = update.password
-            && let Err(error) = check_password(password, Some(&account.email))
+            && let Err(error) = check_password(
+                password,
+                PasswordOwner {
+                    email: Some(&account.email),
+                    name: account.display_name.as_deref(),
+                },
+            )
         {
             fields.add("password", error.to_string());
         }

@@ -7,8 +7,9 @@
 //! one uses up both (the repository's `consume` marks every code of that e-mail and purpose). A new request
 //! retires the earlier unused codes of the same address and purpose.
 //!
-//! [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES) wrong typed codes for an address (counted in the store, so across instances) use up
-//! every live code of that address, whatever its purpose; a right one clears the count. A link's token
+//! [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES) wrong typed codes for an address (counted in the
+//! store, so across instances) use up the live typed codes of that address for the purposes tried, never
+//! its e-mailed links (nobody can kill the owner's link by typing wrong codes); a right one clears the count. A link's token
 //! names no address, so a wrong one counts against none (the per-IP rate limit bounds those guesses, and
 //! 256-bit tokens cannot be guessed anyway).
 //!
@@ -149,7 +150,9 @@ impl IdentityService {
         let Some(code) = consumed else {
             if let Some(email) = typed_for {
                 // The answer is the same whether or not this failure used up the address's codes.
-                self.codes.record_failed_code(&email, now).await?;
+                self.codes
+                    .record_failed_code(&email, kind.purposes(), now)
+                    .await?;
             }
             return Err(IdentityError::InvalidCode);
         };
@@ -748,9 +751,13 @@ mod tests {
         m.codes.expect_consume().returning(|_, _, _| Ok(None));
         m.codes
             .expect_record_failed_code()
-            .with(eq(email("dev@example.com")), eq(noon()))
+            .withf(|address, purposes, now| {
+                *address == email("dev@example.com")
+                    && purposes == [OtpPurpose::MagicLink, OtpPurpose::Signup]
+                    && *now == noon()
+            })
             .times(1)
-            .returning(|_, _| Ok(false));
+            .returning(|_, _, _| Ok(false));
         let service = m.service();
         let typed = VerifySecret::Code {
             email: " Dev@Example.com",
@@ -780,7 +787,7 @@ mod tests {
     }
 
     #[test]
-    fn five_wrong_codes_use_up_every_live_code_of_the_address() {
+    fn five_wrong_codes_use_up_the_typed_codes_of_the_purposes_tried_but_never_a_link() {
         let mut m = Mocks::new();
         m.accounts
             .expect_find_by_email()
@@ -809,12 +816,15 @@ mod tests {
             block_on(service.verify(VerifyKind::Email, right, None)),
             Err(IdentityError::InvalidCode)
         ));
-        // Every purpose went: the recovery link of the other e-mail too.
-        let token = link_token(&recovery);
-        assert!(matches!(
-            block_on(service.verify(VerifyKind::Recovery, VerifySecret::Link(&token), None)),
-            Err(IdentityError::InvalidCode)
-        ));
+        // Nobody can kill the owner's e-mailed link by typing wrong codes: it still signs in.
+        let token = link_token(&magic);
+        assert!(block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None)).is_ok());
+        // And the typed code of another purpose (recovery) was not tried, so it stays.
+        let recovery_code = VerifySecret::Code {
+            email: "dev@example.com",
+            code: &typed_code(&recovery),
+        };
+        assert!(block_on(service.verify(VerifyKind::Recovery, recovery_code, None)).is_ok());
     }
 
     #[test]

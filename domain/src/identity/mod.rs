@@ -37,10 +37,11 @@ pub use models::{
     Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,
     RefreshRefusal, RefreshToken,
 };
-pub use password::{PasswordError, check_password};
+pub use password::{PasswordError, PasswordOwner, check_password};
 pub use profile::ProfileChange;
 pub use rate_limit::{
-    ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy, RateLimitStore, RateLimiter, WindowCounts,
+    ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy, RateLimitStore, RateLimiter, SignInGate,
+    WindowCounts, sign_in_delay,
 };
 pub use service::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
 pub use signup::{SignUpOutcome, SignUpRequest};

@@ -19,8 +19,8 @@ pub const REFRESH_IDLE_TIMEOUT_DAYS: i64 = 7;
 pub const REFRESH_ABSOLUTE_TIMEOUT_DAYS: i64 = 30;
 /// E-mail codes and links are valid this long (15 minutes).
 pub const ONE_TIME_CODE_TTL_MINUTES: i64 = 15;
-/// This many failed typed codes for one address (counted by every instance together) use up every live
-/// code of that address, whatever its purpose; a successful code clears the count.
+/// This many failed typed codes for one address (counted by every instance together) use up the live typed
+/// codes of that address for the purposes tried (never its links); a successful code clears the count.
 pub const MAX_FAILED_CODES: u32 = 5;
 /// Failed typed codes are forgotten this long after the last one (by then every code they could have been
 /// aimed at has expired).
@@ -365,6 +365,9 @@ pub struct OneTimeCode {
     /// (a cookie). Its pending password is installed only when the code comes back with that value, so
     /// confirming from another browser never installs a password chosen by someone else.
     pub browser_hash: Option<String>,
+    /// A six-digit code typed by the user (not a link's token): wrong typed codes retire only these, so
+    /// nobody can kill the owner's e-mailed link by typing wrong codes for the address.
+    pub typed: bool,
 }
 
 impl OneTimeCode {
@@ -381,6 +384,21 @@ impl OneTimeCode {
             used_at: None,
             pending_password_hash: None,
             browser_hash: None,
+            typed: false,
+        }
+    }
+
+    /// As [`Self::issue`], for a six-digit code the user types.
+    #[must_use]
+    pub fn issue_typed(
+        purpose: OtpPurpose,
+        email: EmailAddress,
+        code_hash: String,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Self {
+            typed: true,
+            ..Self::issue(purpose, email, code_hash, now)
         }
     }
 

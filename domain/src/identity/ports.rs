@@ -298,12 +298,18 @@ pub trait OneTimeCodeRepository: Send + Sync {
 
     /// Counts one failed typed code for the e-mail at `now`, atomically across instances. A count whose last
     /// failure is [`FAILED_CODES_FORGOTTEN_AFTER_MINUTES`](super::models::FAILED_CODES_FORGOTTEN_AFTER_MINUTES) or more before `now` starts again. On reaching
-    /// [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES), in the same transaction, marks every unused code of the e-mail (every purpose)
-    /// used at `now` and clears the count; answers `true` then.
+    /// [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES), in the same transaction, marks every unused
+    /// *typed* code of the e-mail for one of `purposes` used at `now` (links stay usable) and clears the
+    /// count; answers `true` then.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn record_failed_code(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<bool, RepoError>;
+    async fn record_failed_code(
+        &self,
+        email: &EmailAddress,
+        purposes: &[OtpPurpose],
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError>;
 
     /// Deletes codes that expired before `cutoff` and failed-code counts whose last failure was before
     /// `cutoff`; answers how many rows went.

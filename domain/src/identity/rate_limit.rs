@@ -5,7 +5,13 @@
 //! `previous × (share of the current window still to come) + current`: a sliding-window estimate that needs
 //! two integers per key and window, so a burst at the end of one window and the start of the next cannot
 //! double the allowance. The counters live behind [`RateLimitStore`] (the database, so that several
-//! instances share them); the HTTP adapter asks [`RateLimiter::check`] before each limited action.
+//! instances share them); the HTTP adapter asks [`RateLimiter::check`] before each limited action, and
+//! [`RateLimiter::check_sign_in`] before a password sign-in.
+//!
+//! Nobody can lock another person out (PRODUCT.md §1): what is counted per e-mail address is counted per
+//! (address, client address), so another client's attempts never use up the owner's allowance. Across
+//! clients, failed sign-ins only slow the account's sign-ins down (a growing delay, never a refusal), and
+//! the per-address ceiling of e-mails sent does not hold a client that signed in to the account before.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Duration, TimeZone, Utc};
@@ -142,13 +148,18 @@ impl Limit {
     }
 }
 
-/// The two limits of one action.
+/// The limits of one action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ActionLimits {
     /// Counted per client IP address.
     pub per_ip: Limit,
-    /// Counted per e-mail address the attempt names (whether or not it has an account).
+    /// Counted per (e-mail address the attempt names, client address), whether or not the address has an
+    /// account: another client's attempts never use it up. For sign-in it counts failed attempts only.
     pub per_account: Limit,
+    /// Counted per e-mail address across every client, when set. For sign-in it counts failures and only
+    /// slows further attempts down ([`sign_in_delay`]); for e-mails sent it is a ceiling that a client
+    /// which signed in to the account before gets past.
+    pub per_address: Option<Limit>,
 }
 
 /// The limits of every identity action.
@@ -163,33 +174,71 @@ pub struct RateLimitPolicy {
 
 const MINUTE: i64 = 60;
 const HOUR: i64 = 60 * MINUTE;
+/// A client that signed in to an account is known to it for this long (one to two such windows).
+const KNOWN_CLIENT_WINDOW_SECS: i64 = 30 * 24 * HOUR;
+/// Each failed sign-in of an account beyond its per-address allowance adds this much to the next attempt's
+/// wait, up to [`MAX_SIGN_IN_DELAY_MS`].
+const SIGN_IN_DELAY_STEP_MS: u64 = 250;
+const MAX_SIGN_IN_DELAY_MS: u64 = 5_000;
+
+/// How long a sign-in waits before it is tried, when `estimate` failures (sliding window) weigh on the
+/// account from every client together and `limit` of them are free: nothing up to the limit, then a
+/// quarter of a second more per failure, at most five seconds. Never a refusal: the owner's right
+/// password still signs in.
+#[must_use]
+pub fn sign_in_delay(limit: Limit, estimate: f64) -> std::time::Duration {
+    let over = (estimate - f64::from(limit.max)).floor();
+    if over <= 0.0 {
+        return std::time::Duration::ZERO;
+    }
+    // `over` is positive and bounded by the counters (u32), so it fits.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let over = over as u64;
+    std::time::Duration::from_millis((over * SIGN_IN_DELAY_STEP_MS).min(MAX_SIGN_IN_DELAY_MS))
+}
+
+/// Whether a password sign-in may be tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignInGate {
+    /// Try it after waiting `delay` (zero unless the account has many recent failures).
+    Go { delay: std::time::Duration },
+    /// Refuse with 429 and `Retry-After: retry_after_secs`.
+    Limited { retry_after_secs: u64 },
+}
 
 impl Default for RateLimitPolicy {
-    /// Sign-in: 30 per IP and 10 per account per 15 minutes. Sign-up: 10 per IP and 5 per address per hour.
-    /// E-mail sending (OTP, recover): 10 per IP and 5 per address per hour (one e-mail per 12 minutes at
-    /// most, on average). Verify: 30 per IP and 10 per address per 15 minutes, so a six-digit code valid 15
-    /// minutes survives at most 10 guesses (a 1 in 100 000 chance).
+    /// Sign-in: 30 attempts per IP and 10 failures per (account, IP) per 15 minutes; beyond 10 failures
+    /// per account from all IPs together, each attempt waits 0.25 s more per failure (at most 5 s).
+    /// Sign-up: 10 per IP and 5 per (address, IP) per hour. E-mail sending (OTP, recover): 10 per IP and 5
+    /// per (address, IP) per hour, and at most 20 per address per hour unless the client signed in to the
+    /// account before. Verify: 30 per IP and 10 per (address, IP) per 15 minutes; five wrong typed codes
+    /// retire the address's typed codes (see `codes`), so a six-digit code survives at most 5 guesses.
     fn default() -> Self {
         Self {
             sign_in: ActionLimits {
                 per_ip: Limit::new(30, 15 * MINUTE),
                 per_account: Limit::new(10, 15 * MINUTE),
+                per_address: Some(Limit::new(10, 15 * MINUTE)),
             },
             sign_up: ActionLimits {
                 per_ip: Limit::new(10, HOUR),
                 per_account: Limit::new(5, HOUR),
+                per_address: None,
             },
             otp: ActionLimits {
                 per_ip: Limit::new(10, HOUR),
                 per_account: Limit::new(5, HOUR),
+                per_address: Some(Limit::new(20, HOUR)),
             },
             recover: ActionLimits {
                 per_ip: Limit::new(10, HOUR),
                 per_account: Limit::new(5, HOUR),
+                per_address: Some(Limit::new(20, HOUR)),
             },
             verify: ActionLimits {
                 per_ip: Limit::new(30, 15 * MINUTE),
                 per_account: Limit::new(10, 15 * MINUTE),
+                per_address: None,
             },
         }
     }
@@ -219,6 +268,18 @@ impl RateLimitPolicy {
     pub fn account_key(action: AuthAction, email: &str) -> String {
         format!("{}:account:{}", action.as_str(), email.trim().to_lowercase())
     }
+
+    /// The counter key of an (e-mail address, client address) pair.
+    #[must_use]
+    pub fn account_client_key(action: AuthAction, email: &str, ip: &str) -> String {
+        format!("{}:ip:{}", Self::account_key(action, email), ip.trim())
+    }
+
+    /// The key that marks a client as having signed in to the account of `email`.
+    #[must_use]
+    pub fn known_client_key(email: &str, ip: &str) -> String {
+        format!("known:{}:ip:{}", email.trim().to_lowercase(), ip.trim())
+    }
 }
 
 /// The attempts counted for one key: in the fixed window holding `now`, and in the window before it.
@@ -245,11 +306,24 @@ pub trait RateLimitStore: Send + Sync {
         window_secs: i64,
     ) -> Result<WindowCounts, RepoError>;
 
-    /// Deletes the counters of windows that started before `cutoff`; answers how many went.
+    /// The counts of `key` in the window that starts at `window_start` and the one before it, without
+    /// counting anything (0 where there is no counter).
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn prune_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError>;
+    async fn peek(
+        &self,
+        key: &str,
+        window_start: DateTime<Utc>,
+        window_secs: i64,
+    ) -> Result<WindowCounts, RepoError>;
+
+    /// Deletes the counters that no decision reads any more at `now` (a counter matters for two of its
+    /// windows); answers how many went.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, RepoError>;
 }
 
 /// Counts limited attempts and decides whether each may go on.
@@ -271,8 +345,10 @@ impl RateLimiter {
     }
 
     /// Counts an attempt of `action` from the client address `ip` naming `email` (when it names one) and
-    /// answers whether it may go on. The address's counter is checked first; a refused address does not
-    /// count against the e-mail, so one client cannot use up another's allowance beyond its own limit.
+    /// answers whether it may go on. The client address's counter is checked first, then the (e-mail,
+    /// client) pair's, then the e-mail's ceiling, which a client that signed in to the account before gets
+    /// past; a refused attempt counts no further, so one client cannot use up another's allowance. For a
+    /// password sign-in use [`Self::check_sign_in`].
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be read or written.
@@ -292,11 +368,24 @@ impl RateLimiter {
         let Some(email) = email.map(str::trim).filter(|e| !e.is_empty()) else {
             return Ok(by_ip);
         };
-        let by_account = self
-            .count(limits.per_account, &RateLimitPolicy::account_key(action, email))
+        let by_pair = self
+            .count(
+                limits.per_account,
+                &RateLimitPolicy::account_client_key(action, email, ip),
+            )
             .await?;
-        Ok(match (by_ip, by_account) {
-            (_, limited @ RateDecision::Limited { .. }) => limited,
+        if by_pair.is_limited() {
+            return Ok(by_pair);
+        }
+        if let Some(ceiling) = limits.per_address {
+            let by_address = self
+                .count(ceiling, &RateLimitPolicy::account_key(action, email))
+                .await?;
+            if by_address.is_limited() && !self.is_known_client(email, ip).await? {
+                return Ok(by_address);
+            }
+        }
+        Ok(match (by_ip, by_pair) {
             (RateDecision::Allowed { remaining: a }, RateDecision::Allowed { remaining: b }) => {
                 RateDecision::Allowed { remaining: a.min(b) }
             }
@@ -304,24 +393,91 @@ impl RateLimiter {
         })
     }
 
-    /// Deletes counters too old to matter (older than two of the longest window).
+    /// Whether a password sign-in to `email` from `ip` may be tried, and after what delay: the client
+    /// address's attempts and the (account, client) pair's failures may refuse it; the account's failures
+    /// from every client together only slow it down. Report the outcome with [`Self::sign_in_failed`] or
+    /// [`Self::signed_in`].
+    ///
+    /// # Errors
+    /// [`RepoError`] when the counters cannot be read or written.
+    pub async fn check_sign_in(&self, ip: &str, email: &str) -> Result<SignInGate, RepoError> {
+        let limits = self.policy.sign_in;
+        let by_ip = self
+            .count(limits.per_ip, &RateLimitPolicy::ip_key(AuthAction::SignIn, ip))
+            .await?;
+        if let RateDecision::Limited { retry_after_secs } = by_ip {
+            return Ok(SignInGate::Limited { retry_after_secs });
+        }
+        let now = self.clock.now();
+        let pair = RateLimitPolicy::account_client_key(AuthAction::SignIn, email, ip);
+        let failed_here = self.peek(limits.per_account, &pair).await?;
+        // This attempt would be one more failure: refuse it when that failure would be over the limit.
+        let with_this = WindowCounts {
+            current: failed_here.current.saturating_add(1),
+            ..failed_here
+        };
+        if let RateDecision::Limited { retry_after_secs } = limits.per_account.decide(with_this, now) {
+            return Ok(SignInGate::Limited { retry_after_secs });
+        }
+        let delay = match limits.per_address {
+            Some(limit) => {
+                let everywhere = self
+                    .peek(limit, &RateLimitPolicy::account_key(AuthAction::SignIn, email))
+                    .await?;
+                sign_in_delay(limit, limit.estimate(everywhere, now))
+            }
+            None => std::time::Duration::ZERO,
+        };
+        Ok(SignInGate::Go { delay })
+    }
+
+    /// Counts a failed password sign-in to `email` from `ip`.
+    ///
+    /// # Errors
+    /// [`RepoError`] when the counters cannot be written.
+    pub async fn sign_in_failed(&self, ip: &str, email: &str) -> Result<(), RepoError> {
+        let limits = self.policy.sign_in;
+        let pair = RateLimitPolicy::account_client_key(AuthAction::SignIn, email, ip);
+        self.count(limits.per_account, &pair).await?;
+        if let Some(limit) = limits.per_address {
+            self.count(limit, &RateLimitPolicy::account_key(AuthAction::SignIn, email))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Remembers that the client `ip` signed in to the account of `email` (for the e-mail ceiling).
+    ///
+    /// # Errors
+    /// [`RepoError`] when the counters cannot be written.
+    pub async fn signed_in(&self, ip: &str, email: &str) -> Result<(), RepoError> {
+        let known = Limit::new(u32::MAX, KNOWN_CLIENT_WINDOW_SECS);
+        self.count(known, &RateLimitPolicy::known_client_key(email, ip))
+            .await
+            .map(|_| ())
+    }
+
+    async fn is_known_client(&self, email: &str, ip: &str) -> Result<bool, RepoError> {
+        let known = Limit::new(u32::MAX, KNOWN_CLIENT_WINDOW_SECS);
+        let counts = self
+            .peek(known, &RateLimitPolicy::known_client_key(email, ip))
+            .await?;
+        Ok(counts.previous > 0 || counts.current > 0)
+    }
+
+    /// Deletes counters too old to matter.
     ///
     /// # Errors
     /// [`RepoError`] when the store fails.
     pub async fn prune(&self) -> Result<u64, RepoError> {
-        let longest = [
-            self.policy.sign_in,
-            self.policy.sign_up,
-            self.policy.otp,
-            self.policy.recover,
-            self.policy.verify,
-        ]
-        .iter()
-        .flat_map(|l| [l.per_ip.window_secs, l.per_account.window_secs])
-        .max()
-        .unwrap_or(3600);
-        let cutoff = self.clock.now() - Duration::seconds(2 * longest);
-        self.store.prune_before(cutoff).await
+        self.store.prune_expired(self.clock.now()).await
+    }
+
+    async fn peek(&self, limit: Limit, key: &str) -> Result<WindowCounts, RepoError> {
+        let now = self.clock.now();
+        self.store
+            .peek(&digest_secret(key), limit.window_start(now), limit.window_secs)
+            .await
     }
 
     async fn count(&self, limit: Limit, key: &str) -> Result<RateDecision, RepoError> {
@@ -465,9 +621,23 @@ mod tests {
         );
     }
 
-    /// An in-memory store: fixed-window counters by (key, window start).
+    /// An in-memory store: fixed-window counters by (key, window start), with the time they expire.
     #[derive(Default)]
-    struct MemoryStore(Mutex<Vec<(String, i64, u32)>>);
+    struct MemoryStore(Mutex<Vec<(String, i64, u32, i64)>>);
+
+    impl MemoryStore {
+        fn counts(rows: &[(String, i64, u32, i64)], key: &str, start: i64, window_secs: i64) -> WindowCounts {
+            let count = |at: i64| {
+                rows.iter()
+                    .find(|(k, s, _, _)| k == key && *s == at)
+                    .map_or(0, |row| row.2)
+            };
+            WindowCounts {
+                previous: count(start - window_secs),
+                current: count(start),
+            }
+        }
+    }
 
     #[async_trait]
     impl RateLimitStore for MemoryStore {
@@ -479,27 +649,27 @@ mod tests {
         ) -> Result<WindowCounts, RepoError> {
             let mut rows = self.0.lock().unwrap();
             let start = window_start.timestamp();
-            let current = match rows.iter_mut().find(|(k, s, _)| k == key && *s == start) {
-                Some(row) => {
-                    row.2 += 1;
-                    row.2
-                }
-                None => {
-                    rows.push((key.to_owned(), start, 1));
-                    1
-                }
-            };
-            let previous = rows
-                .iter()
-                .find(|(k, s, _)| k == key && *s == start - window_secs)
-                .map_or(0, |row| row.2);
-            Ok(WindowCounts { previous, current })
+            match rows.iter_mut().find(|(k, s, _, _)| k == key && *s == start) {
+                Some(row) => row.2 += 1,
+                None => rows.push((key.to_owned(), start, 1, start + 2 * window_secs)),
+            }
+            Ok(Self::counts(&rows, key, start, window_secs))
         }
 
-        async fn prune_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
+        async fn peek(
+            &self,
+            key: &str,
+            window_start: DateTime<Utc>,
+            window_secs: i64,
+        ) -> Result<WindowCounts, RepoError> {
+            let rows = self.0.lock().unwrap();
+            Ok(Self::counts(&rows, key, window_start.timestamp(), window_secs))
+        }
+
+        async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, RepoError> {
             let mut rows = self.0.lock().unwrap();
             let before = rows.len();
-            rows.retain(|(_, s, _)| *s >= cutoff.timestamp());
+            rows.retain(|(_, _, _, expires)| *expires >= now.timestamp());
             Ok((before - rows.len()) as u64)
         }
     }
@@ -509,10 +679,77 @@ mod tests {
             sign_in: ActionLimits {
                 per_ip: Limit::new(4, 60),
                 per_account: Limit::new(2, 60),
+                per_address: None,
             },
             ..RateLimitPolicy::default()
         };
         RateLimiter::new(store, Arc::new(crate::testing::fixed_clock()), policy)
+    }
+
+    fn default_limiter() -> RateLimiter {
+        RateLimiter::new(
+            Arc::new(MemoryStore::default()),
+            Arc::new(crate::testing::fixed_clock()),
+            RateLimitPolicy::default(),
+        )
+    }
+
+    #[test]
+    fn a_client_guessing_passwords_is_refused_while_the_owner_elsewhere_is_only_slowed_down() {
+        let limiter = default_limiter();
+        let gate = |ip: &str| block_on(limiter.check_sign_in(ip, "owner@x.io")).unwrap();
+        // Three attackers fail ten times each: each is then refused, at its own address only.
+        for attacker in ["10.0.0.1", "10.0.0.2", "10.0.0.3"] {
+            for _ in 0..10 {
+                assert!(matches!(gate(attacker), SignInGate::Go { .. }), "{attacker}");
+                block_on(limiter.sign_in_failed(attacker, "owner@x.io")).unwrap();
+            }
+            assert!(matches!(gate(attacker), SignInGate::Limited { .. }), "{attacker}");
+        }
+        // The owner, elsewhere, may still try: 30 failures weigh on the account, 10 of them free, so the
+        // attempt waits 20 × 0.25 s, capped at 5 s. Never refused.
+        assert_eq!(
+            gate("192.0.2.7"),
+            SignInGate::Go {
+                delay: std::time::Duration::from_secs(5)
+            }
+        );
+        // Another account is untouched.
+        assert_eq!(
+            block_on(limiter.check_sign_in("192.0.2.7", "other@x.io")).unwrap(),
+            SignInGate::Go {
+                delay: std::time::Duration::ZERO
+            }
+        );
+    }
+
+    #[test]
+    fn the_sign_in_delay_grows_with_the_failures_beyond_the_free_ones_up_to_five_seconds() {
+        let limit = Limit::new(10, 15 * MINUTE);
+        assert_eq!(sign_in_delay(limit, 10.0), std::time::Duration::ZERO);
+        assert_eq!(sign_in_delay(limit, 11.0), std::time::Duration::from_millis(250));
+        assert_eq!(sign_in_delay(limit, 14.5), std::time::Duration::from_millis(1000));
+        assert_eq!(sign_in_delay(limit, 1000.0), std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn e_mails_to_an_address_are_limited_per_client_with_a_ceiling_that_a_known_client_gets_past() {
+        let limiter = default_limiter();
+        let send = |ip: &str| {
+            block_on(limiter.check(AuthAction::Recover, ip, Some("owner@x.io")))
+                .unwrap()
+                .is_limited()
+        };
+        block_on(limiter.signed_in("192.0.2.7", "owner@x.io")).unwrap();
+        // Four clients send five each: each is then refused, and the address's ceiling of 20 is reached.
+        for client in ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"] {
+            for _ in 0..5 {
+                assert!(!send(client), "{client}");
+            }
+            assert!(send(client), "{client}");
+        }
+        assert!(send("10.0.0.5"), "a new client is held by the ceiling");
+        assert!(!send("192.0.2.7"), "the owner's own client gets past it");
     }
 
     #[test]
@@ -538,21 +775,23 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert!(
             rows.iter()
-                .all(|(key, _, _)| key.len() == 64 && !key.contains('@') && !key.contains("10.0"))
+                .all(|(key, _, _, _)| key.len() == 64 && !key.contains('@') && !key.contains("10.0"))
         );
     }
 
     #[test]
-    fn pruning_removes_counters_older_than_two_windows() {
+    fn pruning_removes_counters_older_than_two_of_their_windows() {
         let store = Arc::new(MemoryStore::default());
-        store
-            .0
-            .lock()
-            .unwrap()
-            .push(("old".into(), (noon() - Duration::hours(5)).timestamp(), 3));
+        store.0.lock().unwrap().push((
+            "old".into(),
+            (noon() - Duration::hours(5)).timestamp(),
+            3,
+            (noon() - Duration::hours(3)).timestamp(),
+        ));
         let limiter = limiter(Arc::clone(&store));
         block_on(limiter.check(AuthAction::SignIn, "10.0.0.1", None)).unwrap();
+        block_on(limiter.signed_in("10.0.0.1", "a@x.io")).unwrap();
         assert_eq!(block_on(limiter.prune()).unwrap(), 1);
-        assert_eq!(store.0.lock().unwrap().len(), 1);
+        assert_eq!(store.0.lock().unwrap().len(), 2);
     }
 }

@@ -334,7 +334,7 @@ impl IdentityService {
         let code = six_digit_code(&self.secrets.random_bytes(8));
         let codes = [
             OneTimeCode::issue(purpose, to.clone(), digest_secret(&link_token), now),
-            OneTimeCode::issue(purpose, to.clone(), self.typed_code_digest(to, &code), now),
+            OneTimeCode::issue_typed(purpose, to.clone(), self.typed_code_digest(to, &code), now),
         ]
         .map(|mut issued| {
             if let Some(pending) = &pending {

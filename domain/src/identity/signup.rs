@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::errors::{FieldErrors, IdentityError};
 use super::models::{Account, AuthMethod, OPAQUE_TOKEN_BYTES, OtpPurpose, display_name_of, merge_profile};
-use super::password::check_password;
+use super::password::{PasswordOwner, check_password};
 use super::service::{IdentityService, PendingSignUp, Session};
 use crate::common::email::INVALID_EMAIL;
 use crate::common::secrets::digest_secret;
@@ -64,9 +64,6 @@ impl IdentityService {
         if email.is_none() {
             fields.add("email", INVALID_EMAIL);
         }
-        if let Err(error) = check_password(request.password, email.as_ref()) {
-            fields.add("password", error.to_string());
-        }
         let empty = Value::Object(serde_json::Map::new());
         let profile = match merge_profile(&empty, request.data.unwrap_or(&empty)) {
             Ok(profile) => profile,
@@ -75,6 +72,14 @@ impl IdentityService {
                 empty
             }
         };
+        let name = display_name_of(&profile);
+        let owner = PasswordOwner {
+            email: email.as_ref(),
+            name: name.as_deref(),
+        };
+        if let Err(error) = check_password(request.password, owner) {
+            fields.add("password", error.to_string());
+        }
         let Some(email) = email.filter(|_| fields.is_empty()) else {
             return Err(IdentityError::Validation(fields));
         };

@@ -255,7 +255,12 @@ impl OneTimeCodeRepository for InMemoryCodes {
             .and_then(|c| c.pending_password_hash.clone()))
     }
 
-    async fn record_failed_code(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<bool, RepoError> {
+    async fn record_failed_code(
+        &self,
+        email: &EmailAddress,
+        purposes: &[OtpPurpose],
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
         let forget = now - chrono::Duration::minutes(FAILED_CODES_FORGOTTEN_AFTER_MINUTES);
         let mut failures = self.failures.lock().unwrap();
         failures.retain(|(e, _, last)| e != email || *last > forget);
@@ -275,7 +280,11 @@ impl OneTimeCodeRepository for InMemoryCodes {
         }
         failures.retain(|(e, _, _)| e != email);
         for code in self.codes.lock().unwrap().iter_mut() {
-            if code.email == *email && code.used_at.is_none() {
+            if code.email == *email
+                && code.used_at.is_none()
+                && code.typed
+                && purposes.contains(&code.purpose)
+            {
                 code.used_at = Some(now);
             }
         }

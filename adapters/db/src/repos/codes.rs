@@ -52,6 +52,7 @@ struct CodeRow {
     used_at: Option<i64>,
     pending_password_hash: Option<String>,
     browser_hash: Option<String>,
+    typed: bool,
 }
 
 impl CodeRow {
@@ -66,6 +67,7 @@ impl CodeRow {
             used_at: code.used_at.map(to_millis),
             pending_password_hash: code.pending_password_hash.clone(),
             browser_hash: code.browser_hash.clone(),
+            typed: code.typed,
         }
     }
 
@@ -80,6 +82,7 @@ impl CodeRow {
             used_at: from_millis_opt(self.used_at)?,
             pending_password_hash: self.pending_password_hash,
             browser_hash: self.browser_hash,
+            typed: self.typed,
         })
     }
 }
@@ -100,16 +103,12 @@ impl DieselOneTimeCodeRepository {
 /// The inner answer of a consume whose code was taken by a concurrent consume: rolls the transaction back.
 const LOST_RACE: &str = "one-time code used concurrently";
 
-/// Marks every unused code of the e-mail (of one purpose, or of all) used at `at`.
-fn retire(conn: &mut DbConnection, email: &str, purpose: Option<&str>, at: i64) -> Result<usize, RepoError> {
-    let mut query = diesel::update(one_time_codes::table)
+/// Marks every unused code of the e-mail and purpose used at `at`.
+fn retire(conn: &mut DbConnection, email: &str, purpose: &str, at: i64) -> Result<usize, RepoError> {
+    diesel::update(one_time_codes::table)
         .filter(one_time_codes::email.eq(email))
         .filter(one_time_codes::used_at.is_null())
-        .into_boxed();
-    if let Some(purpose) = purpose {
-        query = query.filter(one_time_codes::purpose.eq(purpose));
-    }
-    query
+        .filter(one_time_codes::purpose.eq(purpose))
         .set(one_time_codes::used_at.eq(at))
         .execute(conn)
         .map_err(backend("retiring one-time codes"))
@@ -148,7 +147,7 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
             .write(move |conn| {
                 // Only the newest request of an address and purpose works.
                 for row in &rows {
-                    retire(conn, &row.email, Some(&row.purpose), row.created_at)?;
+                    retire(conn, &row.email, &row.purpose, row.created_at)?;
                 }
                 for row in &rows {
                     diesel::insert_into(one_time_codes::table)
@@ -238,8 +237,14 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
             .await
     }
 
-    async fn record_failed_code(&self, email: &EmailAddress, now: DateTime<Utc>) -> Result<bool, RepoError> {
+    async fn record_failed_code(
+        &self,
+        email: &EmailAddress,
+        purposes: &[OtpPurpose],
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
         let email = email.as_str().to_owned();
+        let purposes: Vec<&'static str> = purposes.iter().map(|p| purpose_text(*p)).collect();
         let at = to_millis(now);
         let forgotten = to_millis(now - Duration::minutes(FAILED_CODES_FORGOTTEN_AFTER_MINUTES));
         self.db
@@ -254,7 +259,14 @@ impl OneTimeCodeRepository for DieselOneTimeCodeRepository {
                 if count_failure(conn, &email, at)? < i64::from(MAX_FAILED_CODES) {
                     return Ok(false);
                 }
-                retire(conn, &email, None, at)?;
+                diesel::update(one_time_codes::table)
+                    .filter(one_time_codes::email.eq(&email))
+                    .filter(one_time_codes::used_at.is_null())
+                    .filter(one_time_codes::typed.eq(true))
+                    .filter(one_time_codes::purpose.eq_any(&purposes))
+                    .set(one_time_codes::used_at.eq(at))
+                    .execute(conn)
+                    .map_err(backend("retiring typed codes"))?;
                 diesel::delete(failed_codes::table.find(&email))
                     .execute(conn)
                     .map_err(backend("clearing failed codes"))?;

@@ -1,6 +1,7 @@
 //! Rate-limit counters (`rate_limit_counters`), shared by every instance: one upsert per hit
 //! (`INSERT … ON CONFLICT DO UPDATE SET count = count + 1 RETURNING count`, atomic on both databases) and a
-//! read of the previous window's count, in one transaction.
+//! read of the previous window's count, in one transaction. Each counter carries when it stops mattering
+//! (`expires_at`: two of its windows after it started), so pruning needs no knowledge of the windows.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
@@ -30,12 +31,18 @@ fn to_count(value: i64) -> u32 {
     u32::try_from(value.max(0)).unwrap_or(u32::MAX)
 }
 
-fn increment(conn: &mut DbConnection, key: &str, window_start: i64) -> Result<i64, RepoError> {
+fn increment(
+    conn: &mut DbConnection,
+    key: &str,
+    window_start: i64,
+    expires_at: i64,
+) -> Result<i64, RepoError> {
     let insert = diesel::insert_into(counters::table)
         .values((
             counters::key.eq(key),
             counters::window_start.eq(window_start),
             counters::count.eq(1_i64),
+            counters::expires_at.eq(expires_at),
         ))
         .on_conflict((counters::key, counters::window_start))
         .do_update()
@@ -48,6 +55,17 @@ fn increment(conn: &mut DbConnection, key: &str, window_start: i64) -> Result<i6
     .map_err(backend("counting a rate-limited attempt"))
 }
 
+/// The count of `key` in the window starting at `window_start` (0 without a counter).
+fn count_of(conn: &mut DbConnection, key: &str, window_start: i64) -> Result<i64, RepoError> {
+    let count: Option<i64> = counters::table
+        .find((key, window_start))
+        .select(counters::count)
+        .first(conn)
+        .optional()
+        .map_err(backend("reading a rate-limit counter"))?;
+    Ok(count.unwrap_or(0))
+}
+
 #[async_trait]
 impl RateLimitStore for DieselRateLimitStore {
     async fn hit(
@@ -57,30 +75,46 @@ impl RateLimitStore for DieselRateLimitStore {
         window_secs: i64,
     ) -> Result<WindowCounts, RepoError> {
         let key = key.to_owned();
+        let window = Duration::seconds(window_secs.max(1));
         let start = to_millis(window_start);
-        let previous_start = to_millis(window_start - Duration::seconds(window_secs.max(1)));
+        let previous_start = to_millis(window_start - window);
+        let expires_at = to_millis(window_start + window + window);
         self.db
             .write(move |conn| {
-                let current = increment(conn, &key, start)?;
-                let previous: Option<i64> = counters::table
-                    .find((&key, previous_start))
-                    .select(counters::count)
-                    .first(conn)
-                    .optional()
-                    .map_err(backend("reading a rate-limit counter"))?;
+                let current = increment(conn, &key, start, expires_at)?;
+                let previous = count_of(conn, &key, previous_start)?;
                 Ok(WindowCounts {
-                    previous: to_count(previous.unwrap_or(0)),
+                    previous: to_count(previous),
                     current: to_count(current),
                 })
             })
             .await
     }
 
-    async fn prune_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
-        let cutoff = to_millis(cutoff);
+    async fn peek(
+        &self,
+        key: &str,
+        window_start: DateTime<Utc>,
+        window_secs: i64,
+    ) -> Result<WindowCounts, RepoError> {
+        let key = key.to_owned();
+        let start = to_millis(window_start);
+        let previous_start = to_millis(window_start - Duration::seconds(window_secs.max(1)));
+        self.db
+            .read(move |conn| {
+                Ok(WindowCounts {
+                    previous: to_count(count_of(conn, &key, previous_start)?),
+                    current: to_count(count_of(conn, &key, start)?),
+                })
+            })
+            .await
+    }
+
+    async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, RepoError> {
+        let now = to_millis(now);
         self.db
             .write(move |conn| {
-                diesel::delete(counters::table.filter(counters::window_start.lt(cutoff)))
+                diesel::delete(counters::table.filter(counters::expires_at.lt(now)))
                     .execute(conn)
                     .map_err(backend("pruning rate-limit counters"))
                     .map(|n| n as u64)

@@ -53,7 +53,7 @@ fn mail(to: &str) -> OutgoingEmail {
 fn pair(address: &str, purpose: OtpPurpose, tag: &str, now: DateTime<Utc>) -> Vec<OneTimeCode> {
     vec![
         OneTimeCode::issue(purpose, email(address), format!("link-{tag}"), now),
-        OneTimeCode::issue(purpose, email(address), format!("code-{tag}"), now),
+        OneTimeCode::issue_typed(purpose, email(address), format!("code-{tag}"), now),
     ]
 }
 
@@ -254,7 +254,7 @@ contract! {
         assert_eq!(repo.pending_password(&a, now).await.unwrap(), None, "used");
     }
 
-    async fn five_failed_codes_use_up_every_live_code_of_the_address(db) {
+    async fn five_failed_codes_use_up_the_typed_codes_of_the_purposes_tried_and_no_link(db) {
         let repo = DieselOneTimeCodeRepository::new(db.clone());
         for (address, purpose, tag) in [
             ("a@example.com", OtpPurpose::MagicLink, "magic"),
@@ -264,26 +264,23 @@ contract! {
             repo.insert_with_email(&pair(address, purpose, tag, noon()), &mail(address)).await.unwrap();
         }
         let a = email("a@example.com");
+        let tried = [OtpPurpose::MagicLink, OtpPurpose::Signup];
         for minute in 1..5 {
-            assert!(!repo.record_failed_code(&a, noon() + Duration::minutes(minute)).await.unwrap());
+            assert!(!repo.record_failed_code(&a, &tried, noon() + Duration::minutes(minute)).await.unwrap());
         }
         let fifth = noon() + Duration::minutes(5);
-        assert!(repo.record_failed_code(&a, fifth).await.unwrap(), "the fifth failure uses the codes up");
-        for (hash, purpose) in [
-            ("link-magic", OtpPurpose::MagicLink),
-            ("code-magic", OtpPurpose::MagicLink),
-            ("link-recovery", OtpPurpose::Recovery),
-            ("code-recovery", OtpPurpose::Recovery),
-        ] {
-            assert!(!usable(&repo, hash, purpose, fifth).await, "{hash}");
-        }
+        assert!(repo.record_failed_code(&a, &tried, fifth).await.unwrap(), "the fifth failure uses the codes up");
+        assert!(!usable(&repo, "code-magic", OtpPurpose::MagicLink, fifth).await, "the typed code tried went");
+        // (Using a code uses up its siblings: one check per address and purpose.)
+        assert!(usable(&repo, "link-magic", OtpPurpose::MagicLink, fifth).await, "the link stays");
+        assert!(usable(&repo, "code-recovery", OtpPurpose::Recovery, fifth).await, "a purpose not tried stays");
         assert!(usable(&repo, "code-other", OtpPurpose::MagicLink, fifth).await, "another address stays");
         // The count starts again: a new request's code survives four more failures.
         repo.insert_with_email(&pair("a@example.com", OtpPurpose::MagicLink, "next", fifth), &mail("a@example.com"))
             .await
             .unwrap();
         for _ in 0..4 {
-            assert!(!repo.record_failed_code(&a, fifth).await.unwrap());
+            assert!(!repo.record_failed_code(&a, &tried, fifth).await.unwrap());
         }
         assert!(usable(&repo, "code-next", OtpPurpose::MagicLink, fifth).await);
     }
@@ -292,36 +289,36 @@ contract! {
         let repo = DieselOneTimeCodeRepository::new(db.clone());
         let a = email("a@example.com");
         for _ in 0..4 {
-            assert!(!repo.record_failed_code(&a, noon()).await.unwrap());
+            assert!(!repo.record_failed_code(&a, &[OtpPurpose::MagicLink], noon()).await.unwrap());
         }
         repo.insert_with_email(&pair("a@example.com", OtpPurpose::MagicLink, "1", noon()), &mail("a@example.com"))
             .await
             .unwrap();
         assert!(usable(&repo, "code-1", OtpPurpose::MagicLink, noon()).await);
         for _ in 0..4 {
-            assert!(!repo.record_failed_code(&a, noon()).await.unwrap(), "counting from zero again");
+            assert!(!repo.record_failed_code(&a, &[OtpPurpose::MagicLink], noon()).await.unwrap(), "counting from zero again");
         }
-        assert!(repo.record_failed_code(&a, noon()).await.unwrap());
+        assert!(repo.record_failed_code(&a, &[OtpPurpose::MagicLink], noon()).await.unwrap());
     }
 
     async fn failures_are_forgotten_fifteen_quiet_minutes_after_the_last(db) {
         let repo = DieselOneTimeCodeRepository::new(db.clone());
         let a = email("a@example.com");
         for minute in [0, 10, 20, 30] {
-            assert!(!repo.record_failed_code(&a, noon() + Duration::minutes(minute)).await.unwrap());
+            assert!(!repo.record_failed_code(&a, &[OtpPurpose::MagicLink], noon() + Duration::minutes(minute)).await.unwrap());
         }
         // 15 minutes after the fourth, the count starts again at one.
         let quiet = noon() + Duration::minutes(45);
         for _ in 0..4 {
-            assert!(!repo.record_failed_code(&a, quiet).await.unwrap());
+            assert!(!repo.record_failed_code(&a, &[OtpPurpose::MagicLink], quiet).await.unwrap());
         }
-        assert!(repo.record_failed_code(&a, quiet + Duration::minutes(14)).await.unwrap());
+        assert!(repo.record_failed_code(&a, &[OtpPurpose::MagicLink], quiet + Duration::minutes(14)).await.unwrap());
     }
 
     async fn pruning_also_deletes_failure_counts_older_than_the_cutoff(db) {
         let repo = DieselOneTimeCodeRepository::new(db.clone());
-        repo.record_failed_code(&email("old@example.com"), noon()).await.unwrap();
-        repo.record_failed_code(&email("new@example.com"), noon() + Duration::hours(1)).await.unwrap();
+        repo.record_failed_code(&email("old@example.com"), &[OtpPurpose::MagicLink], noon()).await.unwrap();
+        repo.record_failed_code(&email("new@example.com"), &[OtpPurpose::MagicLink], noon() + Duration::hours(1)).await.unwrap();
         assert_eq!(repo.prune_expired(noon() + Duration::minutes(30)).await.unwrap(), 1);
         assert_eq!(repo.prune_expired(noon() + Duration::minutes(30)).await.unwrap(), 0);
     }
@@ -340,7 +337,7 @@ shared_contract! {
             .map(|i| {
                 let repo = if i % 2 == 0 { one.clone() } else { two.clone() };
                 let a = a.clone();
-                tokio::spawn(async move { repo.record_failed_code(&a, noon()).await.unwrap() })
+                tokio::spawn(async move { repo.record_failed_code(&a, &[OtpPurpose::MagicLink], noon()).await.unwrap() })
             })
             .collect();
         let mut killed = 0;

@@ -1,5 +1,5 @@
 //! Rate-limit counters: per key and window, the previous window read back, atomic under concurrent hits,
-//! pruned by age.
+//! peeked at without counting, pruned when they stop mattering.
 
 use adapter_db::repos::DieselRateLimitStore;
 use chrono::{DateTime, Duration, TimeZone, Utc};
@@ -37,14 +37,25 @@ contract! {
         assert_eq!(seen, (1..=20).collect::<Vec<u32>>());
     }
 
-    async fn pruning_removes_windows_that_started_before_the_cutoff(db) {
+    async fn peeking_reads_both_windows_and_counts_nothing(db) {
         let store = DieselRateLimitStore::new(db.clone());
-        store.hit("old", window(0), 60).await.unwrap();
-        store.hit("new", window(600), 60).await.unwrap();
-        assert_eq!(store.prune_before(window(300)).await.unwrap(), 1);
-        assert_eq!(store.hit("old", window(0), 60).await.unwrap().current, 1);
-        assert_eq!(store.hit("new", window(600), 60).await.unwrap().current, 2);
-        assert_eq!(store.prune_before(window(0) - Duration::seconds(1)).await.unwrap(), 0);
+        assert_eq!(store.peek("k", window(60), 60).await.unwrap(), WindowCounts { previous: 0, current: 0 });
+        store.hit("k", window(0), 60).await.unwrap();
+        store.hit("k", window(60), 60).await.unwrap();
+        assert_eq!(store.peek("k", window(60), 60).await.unwrap(), WindowCounts { previous: 1, current: 1 });
+        assert_eq!(store.peek("k", window(60), 60).await.unwrap(), WindowCounts { previous: 1, current: 1 });
+    }
+
+    async fn pruning_removes_counters_two_of_their_windows_after_they_started(db) {
+        let store = DieselRateLimitStore::new(db.clone());
+        store.hit("short", window(0), 60).await.unwrap();
+        store.hit("long", window(0), 3600).await.unwrap();
+        // At 121 s the 60-second counter no longer matters; the hour-long one does until 7200 s.
+        assert_eq!(store.prune_expired(window(121)).await.unwrap(), 1);
+        assert_eq!(store.hit("short", window(0), 60).await.unwrap().current, 1);
+        assert_eq!(store.hit("long", window(0), 3600).await.unwrap().current, 2);
+        assert_eq!(store.prune_expired(window(7199)).await.unwrap(), 1);
+        assert_eq!(store.prune_expired(window(7201)).await.unwrap(), 1);
     }
 }
 
@@ -72,7 +83,7 @@ shared_contract! {
         use domain::identity::rate_limit::{AuthAction, Limit, RateLimitPolicy, RateLimiter};
         use domain::identity::ActionLimits;
         let policy = RateLimitPolicy {
-            sign_in: ActionLimits { per_ip: Limit::new(3, 60), per_account: Limit::new(3, 60) },
+            sign_in: ActionLimits { per_ip: Limit::new(3, 60), per_account: Limit::new(3, 60), per_address: None },
             ..RateLimitPolicy::default()
         };
         // Half-way through a window: half of the previous window's attempts still count.

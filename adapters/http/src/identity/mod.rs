@@ -22,7 +22,7 @@ use actix_web::http::header;
 use actix_web::middleware::DefaultHeaders;
 use actix_web::{HttpRequest, web};
 use domain::common::Clock;
-use domain::identity::{AuthAction, IdentityService, RateDecision, RateLimiter};
+use domain::identity::{AuthAction, IdentityError, IdentityService, RateDecision, RateLimiter, SignInGate};
 use serde::Deserialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -84,6 +84,69 @@ impl IdentityApi {
         self
     }
 
+    /// The client address as rate limits count it (an IPv6 address by its /64).
+    fn client_subject(&self, request: &HttpRequest) -> String {
+        self.proxies
+            .client_address(request)
+            .map_or_else(|| "unknown".to_owned(), rate_limit_subject)
+    }
+
+    /// A password sign-in to `email`: refused (429) when this client address tried too often or failed
+    /// too often on this account; otherwise waits the delay that the account's failures from every client
+    /// together impose, then signs in and counts a failure or remembers the client.
+    pub(crate) async fn sign_in_with_password(
+        &self,
+        request: &HttpRequest,
+        email: &str,
+        password: &str,
+    ) -> Result<domain::identity::Session, AuthApiError> {
+        let subject = self.client_subject(request);
+        let gate = self
+            .limiter
+            .check_sign_in(&subject, email)
+            .await
+            .map_err(AuthApiError::internal)?;
+        self.prune_now_and_then().await;
+        match gate {
+            SignInGate::Limited { retry_after_secs } => {
+                tracing::warn!(action = "sign_in", "identity rate limit reached");
+                return Err(AuthApiError::rate_limited(false, retry_after_secs));
+            }
+            SignInGate::Go { delay } if !delay.is_zero() => {
+                tracing::info!(delay_ms = delay.as_millis(), "sign-in slowed down after failures");
+                actix_web::rt::time::sleep(delay).await;
+            }
+            SignInGate::Go { .. } => {}
+        }
+        match self.service.sign_in_with_password(email, password).await {
+            Ok(session) => {
+                self.remember_client(&subject, email).await;
+                Ok(session)
+            }
+            Err(error @ IdentityError::InvalidCredentials) => {
+                self.limiter
+                    .sign_in_failed(&subject, email)
+                    .await
+                    .map_err(AuthApiError::internal)?;
+                Err(error.into())
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Remembers that this client signed in to the account of `email` (a failure is only logged: the
+    /// sign-in itself succeeded).
+    pub(crate) async fn signed_in(&self, request: &HttpRequest, email: &str) {
+        let subject = self.client_subject(request);
+        self.remember_client(&subject, email).await;
+    }
+
+    async fn remember_client(&self, subject: &str, email: &str) {
+        if let Err(error) = self.limiter.signed_in(subject, email).await {
+            tracing::warn!(%error, "could not remember the client of a sign-in");
+        }
+    }
+
     /// Counts the attempt against the client address's and the e-mail's limits; 429 when over either.
     pub(crate) async fn limit(
         &self,
@@ -91,10 +154,7 @@ impl IdentityApi {
         action: AuthAction,
         email: Option<&str>,
     ) -> Result<(), AuthApiError> {
-        let subject = self
-            .proxies
-            .client_address(request)
-            .map_or_else(|| "unknown".to_owned(), rate_limit_subject);
+        let subject = self.client_subject(request);
         let decision = self
             .limiter
             .check(action, &subject, email)

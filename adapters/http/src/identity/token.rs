@@ -40,9 +40,8 @@ pub async fn token(
             let Some(email) = present(body.email.as_ref()) else {
                 return Err(AuthApiError::validation("missing email or phone"));
             };
-            api.limit(&request, AuthAction::SignIn, Some(email)).await?;
             let password = body.password.as_deref().unwrap_or_default();
-            api.service.sign_in_with_password(email, password).await?
+            api.sign_in_with_password(&request, email, password).await?
         }
         Some("refresh_token") => {
             let Some(refresh_token) = present(body.refresh_token.as_ref()) else {
