@@ -8,6 +8,7 @@ import { isAuthError, type GoTrueClient } from '@supabase/auth-js';
 import { useState, type SyntheticEvent } from 'react';
 
 import { authRedirectUrl } from './client';
+import { PasswordStrengthMeter } from './PasswordStrengthMeter';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
 
 type Message = { severity: 'success' | 'error' | 'info'; text: string } | null;
@@ -48,6 +49,8 @@ interface Props {
   onPasswordUpdated?: () => void;
   /** Called when a typed code proved the address and the user must choose a new password. */
   onChoosePassword?: () => void;
+  /** The signed-in account's address (choosing a new password), for the strength estimate. */
+  accountEmail?: string;
 }
 
 /**
@@ -62,6 +65,7 @@ export function AuthWidget({
   inviteToken,
   onPasswordUpdated,
   onChoosePassword,
+  accountEmail,
 }: Props) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -267,6 +271,12 @@ export function AuthWidget({
           onChange={(event) => {
             setPassword(event.target.value);
           }}
+        />
+      )}
+      {needsPassword && view !== 'sign_in' && (
+        <PasswordStrengthMeter
+          password={password}
+          email={(email.trim() ? email : accountEmail) ?? ''}
         />
       )}
       {view === 'verify_otp' && codeSent && (

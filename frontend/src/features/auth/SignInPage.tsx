@@ -225,6 +225,7 @@ export function SignInPage() {
                 );
               }}
               onChoosePassword={() => dispatch(recoveryStarted())}
+              accountEmail={auth.user?.email}
             />
           </Suspense>
         </DialogContent>
