@@ -25,8 +25,8 @@ use crate::ApiError;
 
 /// How a scope answers a body that is JSON but not what the route reads.
 pub trait BodyRefusal: ResponseError + Sized + 'static {
-    /// The body is valid JSON but not an object.
-    fn not_an_object() -> Self;
+    /// The body is valid JSON but not an object; `found` says what it is (`invalid type: sequence`).
+    fn not_an_object(found: &str) -> Self;
     /// A string of the body holds a control character; `fields` names each one by its path.
     fn control_characters(fields: FieldErrors) -> Self;
     /// The object does not have the route's shape (a missing field, a value of the wrong type).
@@ -79,7 +79,13 @@ impl<T: DeserializeOwned + 'static, E: BodyRefusal> FromRequest for Json<T, E> {
 /// The scope's refusal of step 2, 3, or of the shape.
 pub fn read<T: DeserializeOwned, E: BodyRefusal>(body: Value) -> Result<T, E> {
     if !body.is_object() {
-        return Err(E::not_an_object());
+        // serde's own words for what came instead ("invalid type: string \"text\", expected a map").
+        let found = serde_json::from_value::<serde_json::Map<String, Value>>(body)
+            .err()
+            .map(|cause| cause.to_string())
+            .unwrap_or_default();
+        let found = found.split(", expected").next().unwrap_or_default();
+        return Err(E::not_an_object(found));
     }
     let fields = control_characters(&body);
     if !fields.is_empty() {
@@ -91,10 +97,10 @@ pub fn read<T: DeserializeOwned, E: BodyRefusal>(body: Value) -> Result<T, E> {
 /// The product API's answers: 400 `INVALID_JSON` for a body of the wrong shape, 400 `VALIDATION` with the
 /// fields for control characters.
 impl BodyRefusal for ApiError {
-    fn not_an_object() -> Self {
+    fn not_an_object(found: &str) -> Self {
         Self::bad_request(
             "INVALID_JSON",
-            "The request body does not have the expected shape: expected a JSON object",
+            format!("The request body does not have the expected shape: {found}, expected a JSON object"),
         )
     }
 
@@ -139,19 +145,19 @@ mod tests {
         let lenient: Emails = serde_json::from_value(json!([])).unwrap();
         assert!(lenient.emails.is_empty());
 
-        for body in [
-            json!([true]),
-            json!([]),
-            json!("x"),
-            json!(1),
-            json!(null),
-            json!(true),
+        for (body, found) in [
+            (json!([true]), "invalid type: sequence"),
+            (json!([]), "invalid type: sequence"),
+            (json!("x"), "invalid type: string \"x\""),
+            (json!(1), "invalid type: integer `1`"),
+            (json!(null), "invalid type: null"),
+            (json!(true), "invalid type: boolean `true`"),
         ] {
             let refused = read::<Visibility, ApiError>(body.clone()).unwrap_err();
             assert_eq!(refused.code(), "INVALID_JSON", "{body}");
-            assert!(
-                refused.to_string().contains("expected a JSON object"),
-                "{refused}"
+            assert_eq!(
+                refused.to_string(),
+                format!("The request body does not have the expected shape: {found}, expected a JSON object")
             );
         }
         assert!(read::<Emails, ApiError>(json!([])).is_err());

@@ -195,11 +195,11 @@ pub type AuthJson<T> = crate::json::Json<T, AuthApiError>;
 /// `bad_json` for a body that is not an object or not of the route's shape; `email_address_invalid` (an
 /// address) or `validation_failed` (anything else) for a text with a control character.
 impl crate::json::BodyRefusal for AuthApiError {
-    fn not_an_object() -> Self {
+    fn not_an_object(found: &str) -> Self {
         Self::new(
             actix_web::http::StatusCode::BAD_REQUEST,
             "bad_json",
-            "Could not parse request body as JSON: expected a JSON object",
+            format!("Could not parse request body as JSON: {found}, expected a JSON object"),
         )
     }
 
