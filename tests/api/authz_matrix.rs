@@ -91,10 +91,12 @@ use Target::{Forged, Other, Own};
 const MATRIX: &[Row] = &[
     row("GET",    "/api/orgs",                             Own,    [401, 200, 200, 200, 200, 200]),
     row("GET",    "/api/orgs",                             Other,  [NA, NA, NA, NA, NA, NA]),
-    row("GET",    "/api/orgs",                             Forged, [401, 403, 403, 403, 403, 403]),
+    // Listing and creating organizations name none: x-org-id plays no part (a stale one, of an organization
+    // the caller left, must not lock them out of choosing or making another).
+    row("GET",    "/api/orgs",                             Forged, [401, 200, 200, 200, 200, 200]),
     row("POST",   "/api/orgs",                             Own,    [401, 201, 201, 201, 201, 201]),
     row("POST",   "/api/orgs",                             Other,  [NA, NA, NA, NA, NA, NA]),
-    row("POST",   "/api/orgs",                             Forged, [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs",                             Forged, [401, 201, 201, 201, 201, 201]),
     row("GET",    "/api/orgs/{orgId}",                     Own,    [401, 404, 200, 200, 404, 404]),
     row("GET",    "/api/orgs/{orgId}",                     Other,  [401, 404, 404, 404, 404, 404]),
     row("GET",    "/api/orgs/{orgId}",                     Forged, [401, 403, 403, 403, 403, 403]),
@@ -274,6 +276,12 @@ const EXEMPT: &[(&str, &str)] = &[
     ("PUT", "/api/dev/auth/profile"),
     ("GET", "/api/admin/check"),
 ];
+
+/// Routes that name no organization and are allowed whatever `x-org-id` says (they do not read it): what
+/// they change (a new organization) is not a forged header's doing, so their forged rows skip the state
+/// comparison. (Accepting an invitation reads no header either; its forged rows are refused and still
+/// compared.)
+const NAMES_NO_ORG: &[(&str, &str)] = &[("GET", "/api/orgs"), ("POST", "/api/orgs")];
 
 /// The own organization's app every non-destructive app row uses.
 const OWN_APP: &str = "com.example.own";
@@ -816,7 +824,7 @@ async fn run_matrix(backend: Backend) {
             let n = index * CALLERS.len() + column;
             let request = request_for(&app, &world, row, n).await;
             let user = world.user(*caller);
-            let before = if row.target == Target::Forged {
+            let before = if row.target == Target::Forged && !NAMES_NO_ORG.contains(&(row.method, row.path)) {
                 Some(state(&app, &world, user).await)
             } else {
                 None
@@ -942,7 +950,8 @@ async fn an_org_header_that_disagrees_is_refused_and_changes_nothing() {
         }
         let (_, after) = get(&app, &path, &alice).await;
         assert_eq!(before, after, "a refused request changed nothing");
-        // A header naming an organization of the caller's is fine where no path names one.
+        // Where no path names an organization the header is not read: one of the caller's or of others',
+        // the list is the caller's.
         let (status, _) = call(
             &app,
             Method::GET,
@@ -962,7 +971,7 @@ async fn an_org_header_that_disagrees_is_refused_and_changes_nothing() {
             None,
         )
         .await;
-        assert_eq!(status, 403);
+        assert_eq!(status, 200);
         // The header agreeing with the path is accepted.
         let (status, body) = call(
             &app,

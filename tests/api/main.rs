@@ -5,6 +5,7 @@
 mod admins;
 mod apps;
 mod authz_matrix;
+mod bad_input;
 mod expiry;
 mod helpers;
 mod hosted;

@@ -186,7 +186,7 @@ impl fmt::Display for CauseChain<'_> {
 pub const MAX_JSON_BODY: usize = 1024 * 1024;
 
 /// serde's description of a body of the wrong shape, without the server's own type names.
-fn readable(cause: &serde_json::Error) -> String {
+pub(crate) fn readable(cause: &serde_json::Error) -> String {
     let text = cause.to_string();
     let text = text.split(" at line ").next().unwrap_or_default();
     match text.find(", expected struct ") {

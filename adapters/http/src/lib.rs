@@ -9,6 +9,7 @@ pub mod error;
 pub mod headers;
 pub mod identity;
 pub mod images;
+pub mod json;
 pub mod oauth;
 pub mod openapi;
 pub mod orgs;

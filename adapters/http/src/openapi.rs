@@ -51,6 +51,39 @@ impl Modify for BearerAuth {
     }
 }
 
+/// What every route with a JSON body answers when the body is not an object or a text in it holds a control
+/// character ([`crate::json`]); added to the routes that document no 400 of their own.
+pub const BODY_REFUSED: &str = "The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control \
+                                character (`VALIDATION`, `fields` naming each)";
+
+struct BodyRefusals;
+
+impl Modify for BodyRefusals {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [&mut item.post, &mut item.put, &mut item.patch, &mut item.delete];
+            for operation in operations.into_iter().flatten() {
+                if operation.request_body.is_some() && !operation.responses.responses.contains_key("400") {
+                    let refused = ResponseBuilder::new()
+                        .description(BODY_REFUSED)
+                        .content(
+                            "application/json",
+                            ContentBuilder::new()
+                                .schema(Some(Ref::from_schema_name("ErrorBody")))
+                                .build(),
+                        )
+                        .build();
+                    operation
+                        .responses
+                        .responses
+                        .insert("400".to_owned(), refused.into());
+                }
+            }
+        }
+    }
+}
+
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -116,7 +149,7 @@ impl Modify for BearerAuth {
         crate::apps::tester_view,
     ),
     components(schemas(ErrorBody, Health)),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &BodyRefusals),
     tags(
         (name = "system", description = "Health and the browser's start-up configuration"),
         (name = "auth", description = "The core token and the signed-in user"),
@@ -247,6 +280,26 @@ mod tests {
             missing.is_empty(),
             "routes without an OpenAPI description (add #[utoipa::path] and list them in ApiDoc): {missing:?}"
         );
+    }
+
+    #[test]
+    fn every_route_with_a_body_documents_its_refusal() {
+        let doc = serde_json::to_value(document()).unwrap();
+        let mut with_body = 0;
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                if operation.get("requestBody").is_some() {
+                    with_body += 1;
+                    assert!(
+                        operation["responses"].get("400").is_some(),
+                        "{method} {path} documents no 400"
+                    );
+                }
+            }
+        }
+        assert!(with_body >= 15, "{with_body}");
+        let create = &doc["paths"]["/api/orgs"]["post"]["responses"]["400"];
+        assert_eq!(create["description"], BODY_REFUSED);
     }
 
     #[test]

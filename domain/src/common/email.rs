@@ -3,11 +3,13 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::text::{Lines, has_control_characters};
+
 /// The message for anything that does not look like an address (specification §5).
 pub const INVALID_EMAIL: &str = "Please enter a valid email address";
 
 /// An e-mail address that "looks like an address": some text, an at-sign, some text, a dot, some text, with
-/// no white space. Stored trimmed and lower-cased, so that two spellings of one address compare equal
+/// no white space and no control character ([`super::text`]). Stored trimmed and lower-cased, so that two spellings of one address compare equal
 /// (invitations are bound to an address compared case-insensitively).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -24,11 +26,16 @@ impl EmailAddress {
     /// Parses an address.
     ///
     /// # Errors
-    /// [`InvalidEmail`] when the trimmed text is empty, longer than 254 characters, contains white space,
-    /// or is not `text@text.text`.
+    /// [`InvalidEmail`] when the trimmed text is empty, longer than 254 characters, contains white space
+    /// or a control character (a NUL, which PostgreSQL refuses and SQLite stores), or is not
+    /// `text@text.text`.
     pub fn parse(input: &str) -> Result<Self, InvalidEmail> {
         let trimmed = input.trim();
-        if trimmed.is_empty() || trimmed.len() > MAX_EMAIL_LEN || trimmed.chars().any(char::is_whitespace) {
+        if trimmed.is_empty()
+            || trimmed.len() > MAX_EMAIL_LEN
+            || trimmed.chars().any(char::is_whitespace)
+            || has_control_characters(trimmed, Lines::Single)
+        {
             return Err(InvalidEmail);
         }
         let (local, domain) = trimmed.split_once('@').ok_or(InvalidEmail)?;
@@ -107,6 +114,35 @@ mod tests {
     fn an_address_with_white_space_or_two_at_signs_is_refused() {
         assert!(EmailAddress::parse("ada love@example.com").is_err());
         assert!(EmailAddress::parse("ada@lo@example.com").is_err());
+    }
+
+    #[test]
+    fn an_address_with_a_control_character_is_refused() {
+        for bad in [
+            "ada\0@example.com",
+            "ada@example.com\0",
+            "\0ada@example.com",
+            "ada\u{1}@example.com",
+            "ada@exa\u{7f}mple.com",
+            "ada@example.c\u{85}om",
+        ] {
+            assert_eq!(
+                EmailAddress::parse(bad),
+                Err(InvalidEmail),
+                "{bad:?} should be refused"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// Any Unicode text: parsing never panics, and nothing accepted holds a control character or white
+        /// space.
+        #[test]
+        fn any_text_parses_or_is_refused_without_panicking(text in proptest::prelude::any::<String>()) {
+            if let Ok(email) = EmailAddress::parse(&text) {
+                proptest::prop_assert!(!email.as_str().chars().any(|c| c.is_control() || c.is_whitespace()));
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod error;
 pub mod fields;
 pub mod ids;
 pub mod secrets;
+pub mod text;
 pub mod url;
 
 pub use caller::{Caller, PlatformRole};

@@ -2191,6 +2191,15 @@ export interface operations {
           'application/json': components['schemas']['AdminUserDto'];
         };
       };
+      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not signed in */
       401: {
         headers: {
@@ -2587,6 +2596,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ExchangeResponse'];
+        };
+      };
+      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not a valid identity access token of a live session */
@@ -3614,6 +3632,15 @@ export interface operations {
           'application/json': components['schemas']['MeResponse'];
         };
       };
+      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description No valid core token or identity access token */
       401: {
         headers: {
@@ -3913,6 +3940,15 @@ export interface operations {
           'application/json': components['schemas']['Envelope_OrgSummaryDto'];
         };
       };
+      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not signed in */
       401: {
         headers: {
@@ -4058,6 +4094,15 @@ export interface operations {
           'application/json': components['schemas']['Envelope_OrgSummaryDto'];
         };
       };
+      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not signed in */
       401: {
         headers: {
@@ -4180,6 +4225,15 @@ export interface operations {
           'application/json': components['schemas']['Envelope_Option_bool'];
         };
       };
+      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not signed in */
       401: {
         headers: {
@@ -4232,6 +4286,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Envelope_InviteDto'];
+        };
+      };
+      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */
@@ -4295,6 +4358,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Envelope_InviteDto'];
+        };
+      };
+      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */

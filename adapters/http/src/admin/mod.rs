@@ -24,6 +24,7 @@ use self::dto::{
 use crate::ApiError;
 use crate::auth::Principal;
 use crate::auth::org_scope::{ORG_HEADER, ORG_MALFORMED};
+use crate::json::Json;
 
 /// The answer when a decision does not say which revision of the app the reviewer saw.
 pub const REVISION_REQUIRED: &str =
@@ -268,7 +269,7 @@ pub async fn approve(
     api: web::Data<AdminApi>,
     principal: Principal,
     path: web::Path<String>,
-    body: web::Json<DecisionRequest>,
+    body: Json<DecisionRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = &principal.0;
     let package = package(caller, &path)?;
@@ -300,7 +301,7 @@ pub async fn reject(
     api: web::Data<AdminApi>,
     principal: Principal,
     path: web::Path<String>,
-    body: web::Json<DecisionRequest>,
+    body: Json<DecisionRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = &principal.0;
     let package = package(caller, &path)?;
@@ -346,7 +347,7 @@ pub async fn list_users(api: web::Data<AdminApi>, principal: Principal) -> Resul
 pub async fn add_user(
     api: web::Data<AdminApi>,
     principal: Principal,
-    body: web::Json<AddAdminUserRequest>,
+    body: Json<AddAdminUserRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let added = api

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use super::ProductAuth;
 use super::principal::auth_error;
 use crate::ApiError;
+use crate::json::Json;
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -38,7 +39,7 @@ pub struct ExchangeResponse {
     ))]
 pub async fn exchange_token(
     auth: web::Data<ProductAuth>,
-    body: web::Json<ExchangeRequest>,
+    body: Json<ExchangeRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let Some(token) = body
         .supabase_token

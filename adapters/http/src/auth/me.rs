@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use super::{Principal, ProductAuth, RoleName};
 use crate::ApiError;
+use crate::json::Json;
 
 /// The signed-in user.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -126,7 +127,7 @@ pub struct ProfileUpdate {
 pub async fn update_profile(
     auth: web::Data<ProductAuth>,
     principal: Principal,
-    body: web::Json<Map<String, Value>>,
+    body: Json<Map<String, Value>>,
 ) -> Result<HttpResponse, ApiError> {
     let Some(identity) = &auth.identity else {
         return Err(ApiError::conflict(

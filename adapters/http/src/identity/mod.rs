@@ -249,6 +249,43 @@ pub(crate) fn present(value: Option<&String>) -> Option<&str> {
     value.map(|v| v.trim()).filter(|v| !v.is_empty())
 }
 
+/// A JSON object body of `/auth/v1`, refused in this service's own shape ([`crate::json`]).
+pub type AuthJson<T> = crate::json::Json<T, AuthApiError>;
+
+/// `bad_json` for a body that is not an object or not of the route's shape; `email_address_invalid` (an
+/// address) or `validation_failed` (anything else) for a text with a control character.
+impl crate::json::BodyRefusal for AuthApiError {
+    fn not_an_object(found: &str) -> Self {
+        Self::new(
+            actix_web::http::StatusCode::BAD_REQUEST,
+            "bad_json",
+            format!("Could not parse request body as JSON: {found}, expected a JSON object"),
+        )
+    }
+
+    fn control_characters(fields: domain::common::FieldErrors) -> Self {
+        let code = if fields.contains("email") {
+            "email_address_invalid"
+        } else {
+            "validation_failed"
+        };
+        let field = fields.fields().next().unwrap_or("body").to_owned();
+        Self::new(
+            actix_web::http::StatusCode::BAD_REQUEST,
+            code,
+            format!("{field}: {}", fields.first_message()),
+        )
+    }
+
+    fn wrong_shape(cause: &serde_json::Error) -> Self {
+        Self::new(
+            actix_web::http::StatusCode::BAD_REQUEST,
+            "bad_json",
+            format!("Could not parse request body as JSON: {cause}"),
+        )
+    }
+}
+
 fn json_config() -> web::JsonConfig {
     web::JsonConfig::default()
         .limit(64 * 1024)

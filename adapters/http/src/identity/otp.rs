@@ -6,7 +6,7 @@ use domain::identity::AuthAction;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{AuthApiError, IdentityApi, RedirectQuery, present};
+use super::{AuthApiError, AuthJson, IdentityApi, RedirectQuery, present};
 
 #[derive(Debug, Deserialize)]
 pub struct OtpBody {
@@ -25,7 +25,7 @@ pub async fn otp(
     api: web::Data<IdentityApi>,
     request: HttpRequest,
     query: web::Query<RedirectQuery>,
-    body: web::Json<OtpBody>,
+    body: AuthJson<OtpBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let Some(email) = present(body.email.as_ref()) else {
         if present(body.phone.as_ref()).is_some() {

@@ -5,7 +5,7 @@ use domain::identity::AuthAction;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{AuthApiError, IdentityApi, RedirectQuery, present};
+use super::{AuthApiError, AuthJson, IdentityApi, RedirectQuery, present};
 
 #[derive(Debug, Deserialize)]
 pub struct RecoverBody {
@@ -20,7 +20,7 @@ pub async fn recover(
     api: web::Data<IdentityApi>,
     request: HttpRequest,
     query: web::Query<RedirectQuery>,
-    body: web::Json<RecoverBody>,
+    body: AuthJson<RecoverBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let Some(email) = present(body.email.as_ref()) else {
         return Err(AuthApiError::validation("Password recovery requires an email"));

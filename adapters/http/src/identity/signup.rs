@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::dto::{SessionDto, UserDto};
-use super::{AuthApiError, IdentityApi, RedirectQuery, present, signup_browser_cookie};
+use super::{AuthApiError, AuthJson, IdentityApi, RedirectQuery, present, signup_browser_cookie};
 
 #[derive(Debug, Deserialize)]
 pub struct SignUpBody {
@@ -29,7 +29,7 @@ pub async fn sign_up(
     api: web::Data<IdentityApi>,
     request: HttpRequest,
     query: web::Query<RedirectQuery>,
-    body: web::Json<SignUpBody>,
+    body: AuthJson<SignUpBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let Some(email) = present(body.email.as_ref()) else {
         if present(body.phone.as_ref()).is_some() {

@@ -6,7 +6,7 @@ use domain::identity::AuthAction;
 use serde::Deserialize;
 
 use super::dto::SessionDto;
-use super::{AuthApiError, IdentityApi, present};
+use super::{AuthApiError, AuthJson, IdentityApi, present};
 
 #[derive(Debug, Deserialize)]
 pub struct GrantQuery {
@@ -33,7 +33,7 @@ pub async fn token(
     api: web::Data<IdentityApi>,
     request: HttpRequest,
     query: web::Query<GrantQuery>,
-    body: web::Json<TokenBody>,
+    body: AuthJson<TokenBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let session = match query.grant_type.as_deref() {
         Some("password") => {

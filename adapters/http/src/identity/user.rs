@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::dto::UserDto;
-use super::{AuthApiError, IdentityApi, access_claims};
+use super::{AuthApiError, AuthJson, IdentityApi, access_claims};
 
 /// # Errors
 /// 401 `no_authorization` without a bearer; 403 `bad_jwt` for anything but a valid access token; 403
@@ -35,7 +35,7 @@ pub struct UpdateUserBody {
 pub async fn update_user(
     api: web::Data<IdentityApi>,
     request: HttpRequest,
-    body: web::Json<UpdateUserBody>,
+    body: AuthJson<UpdateUserBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
     let user = api

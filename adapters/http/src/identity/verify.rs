@@ -13,7 +13,7 @@ use domain::identity::{AuthAction, IdentityError, Session, VerifyKind, VerifySec
 use serde::Deserialize;
 
 use super::dto::SessionDto;
-use super::{AuthApiError, IdentityApi, present, signup_browser, signup_browser_cookie};
+use super::{AuthApiError, AuthJson, IdentityApi, present, signup_browser, signup_browser_cookie};
 
 #[derive(Debug, Deserialize)]
 pub struct VerifyBody {
@@ -44,7 +44,7 @@ fn kind_of(value: Option<&String>) -> Result<(VerifyKind, &str), AuthApiError> {
 pub async fn verify(
     api: web::Data<IdentityApi>,
     request: HttpRequest,
-    body: web::Json<VerifyBody>,
+    body: AuthJson<VerifyBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let (kind, _) = kind_of(body.kind.as_ref())?;
     let secret = if let Some(token_hash) = present(body.token_hash.as_ref()) {

@@ -17,21 +17,25 @@ use self::dto::{
 use crate::ApiError;
 use crate::auth::org_scope::{NOT_A_MEMBER, ORG_HEADER, ORG_MALFORMED};
 use crate::auth::{Memberships, Principal};
+use crate::json::Json;
 
 /// The answer of the header check when `x-org-id` and the path disagree.
 pub const ORG_MISMATCH: &str = "The x-org-id header names another organization than the request's path.";
 
-/// The organization calls name their organization in the path and need no `x-org-id`; a client may still
-/// send it, and then it is never trusted blindly (PRODUCT.md §3): it must be an organization id (400), one
-/// the caller belongs to (403), and the path's when the path names one (403) — checked before anything
-/// happens.
+/// The organization calls that name their organization in the path need no `x-org-id`; a client may still
+/// send it, and then it is never trusted blindly (PRODUCT.md §3): it must be an organization id (400), the
+/// path's (403), and one the caller belongs to (403) — checked before anything happens.
+///
+/// The calls that name no organization (listing and creating organizations, accepting an invitation) do
+/// not read the header at all: the web UI keeps sending the organization it last used, and one the caller
+/// has just left must not lock them out of choosing or making another.
 ///
 /// # Errors
 /// As above; 500 when the membership directory is missing or fails.
 async fn check_org_header(
     request: &HttpRequest,
     principal: &Principal,
-    path_org: Option<&str>,
+    path_org: &str,
 ) -> Result<(), ApiError> {
     let Some(value) = request.headers().get(ORG_HEADER) else {
         return Ok(());
@@ -46,9 +50,7 @@ async fn check_org_header(
     let header_org: OrgId = text
         .parse()
         .map_err(|_| ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED))?;
-    if let Some(path_org) = path_org
-        && path_org.parse::<OrgId>().ok() != Some(header_org)
-    {
+    if path_org.parse::<OrgId>().ok() != Some(header_org) {
         return Err(ApiError::Forbidden(ORG_MISMATCH.into()));
     }
     let memberships = request
@@ -157,12 +159,7 @@ fn required(value: Option<String>, field: &str, message: &str) -> Result<String,
         (status = 200, description = "The caller's organizations", body = OrgListDto),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
     ))]
-pub async fn list(
-    api: web::Data<OrgsApi>,
-    request: HttpRequest,
-    principal: Principal,
-) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, None).await?;
+pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let outcome = api
         .service
         .ensure_personal_org(&principal.0)
@@ -187,11 +184,9 @@ pub async fn list(
     ))]
 pub async fn create(
     api: web::Data<OrgsApi>,
-    request: HttpRequest,
     principal: Principal,
-    body: web::Json<CreateOrgRequest>,
+    body: Json<CreateOrgRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, None).await?;
     let body = body.into_inner();
     let name = required(body.name, "name", "Organization name is required")?;
     let contact = body.contact_email.filter(|e| !e.trim().is_empty());
@@ -232,7 +227,7 @@ pub async fn get(
     principal: Principal,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, Some(&path)).await?;
+    check_org_header(&request, &principal, &path).await?;
     let details = api
         .service
         .get(&principal.0, org_id(&path)?)
@@ -258,9 +253,9 @@ pub async fn update(
     request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
-    body: web::Json<UpdateOrgRequest>,
+    body: Json<UpdateOrgRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, Some(&path)).await?;
+    check_org_header(&request, &principal, &path).await?;
     let org = org_id(&path)?;
     let body = body.into_inner();
     let nested = body.profile.unwrap_or_default();
@@ -301,7 +296,7 @@ pub async fn delete(
     principal: Principal,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, Some(&path)).await?;
+    check_org_header(&request, &principal, &path).await?;
     let outcome = api
         .service
         .delete(&principal.0, org_id(&path)?)
@@ -329,9 +324,9 @@ pub async fn invite(
     request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
-    body: web::Json<InviteRequest>,
+    body: Json<InviteRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, Some(&path)).await?;
+    check_org_header(&request, &principal, &path).await?;
     let org = org_id(&path)?;
     let body = body.into_inner();
     let email = required(body.email, "email", "Please enter a valid email address")?;
@@ -360,9 +355,9 @@ pub async fn change_role(
     request: HttpRequest,
     principal: Principal,
     path: web::Path<(String, String)>,
-    body: web::Json<RoleChangeRequest>,
+    body: Json<RoleChangeRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, Some(&path.0)).await?;
+    check_org_header(&request, &principal, &path.0).await?;
     let (org, member) = path.into_inner();
     let Some(role) = body.into_inner().role else {
         return Err(ApiError::Validation {
@@ -393,7 +388,7 @@ pub async fn remove_member(
     principal: Principal,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, Some(&path.0)).await?;
+    check_org_header(&request, &principal, &path.0).await?;
     let (org, member) = path.into_inner();
     let (org, member) = (org_id(&org)?, member_id(&member)?);
     let done = if member == principal.0.user_id {
@@ -420,9 +415,9 @@ pub async fn resend(
     request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
-    body: web::Json<InviteEmailRequest>,
+    body: Json<InviteEmailRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, Some(&path)).await?;
+    check_org_header(&request, &principal, &path).await?;
     let org = org_id(&path)?;
     let email = required(
         body.into_inner().email,
@@ -451,9 +446,9 @@ pub async fn rescind(
     request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
-    body: web::Json<InviteEmailRequest>,
+    body: Json<InviteEmailRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, Some(&path)).await?;
+    check_org_header(&request, &principal, &path).await?;
     let org = org_id(&path)?;
     let email = required(
         body.into_inner().email,
@@ -479,11 +474,9 @@ pub async fn rescind(
     ))]
 pub async fn accept(
     api: web::Data<OrgsApi>,
-    request: HttpRequest,
     principal: Principal,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, None).await?;
     let joined = api
         .service
         .accept_invite(&principal.0, &path)
