@@ -58,7 +58,7 @@ export function PasswordStrengthMeter({ password, email }: Props) {
         variant="determinate"
         value={((strength.score + 1) / LABELS.length) * 100}
         color={COLORS[strength.score]}
-        aria-label="Password strength"
+        aria-label="Strength of the new password"
         aria-valuetext={LABELS[strength.score]}
       />
       <Typography variant="caption" color={enough ? 'text.secondary' : 'error'} aria-live="polite">

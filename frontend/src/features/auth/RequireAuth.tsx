@@ -3,7 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppSelector } from '../../app/store';
 import { PageSpinner } from '../../components/PageSpinner';
 import { paths } from '../../config/paths';
-import { selectAuthStatus } from './authSlice';
+import { selectAuth } from './authSlice';
 
 /** Where a signed-out visitor was going, so that sign-in can take them there. */
 export interface FromState {
@@ -12,13 +12,14 @@ export interface FromState {
 
 /**
  * Guards the authenticated routes (spec §2): a spinner while the session loads, the sign-in screen for
- * visitors without one.
+ * visitors without one, and for a session that must first choose a new password (a recovery link, or a
+ * first proof of the address that removed a password someone else had set).
  */
 export function RequireAuth() {
-  const status = useAppSelector(selectAuthStatus);
+  const { status, recovery } = useAppSelector(selectAuth);
   const location = useLocation();
   if (status === 'loading') return <PageSpinner label="Checking your session" />;
-  if (status === 'signedOut') {
+  if (status === 'signedOut' || recovery) {
     const from = `${location.pathname}${location.search}`;
     return <Navigate to={paths.signIn()} replace state={{ from } satisfies FromState} />;
   }

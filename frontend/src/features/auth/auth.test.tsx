@@ -2,13 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { serveOrgs } from '../../testing/apps';
+import { serveOrgs, signedInStore } from '../../testing/apps';
 import { server } from '../../testing/server';
 import { renderRoute } from '../../testing/render';
 import { testPublicConfig } from '../../testing/handlers';
 import { makeStore } from '../../app/store';
 import { authSlice } from './authSlice';
 import { identitySession } from '../../testing/identity';
+import { IDENTITY_SESSION_KEY } from './storage';
 
 const AUTH = testPublicConfig.identity.authUrl;
 
@@ -221,6 +222,19 @@ describe('sign-in', () => {
       await within(dialog).findByRole('heading', { name: 'Choose a new password' }),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/signin');
+  });
+
+  it('sends a session that must choose a password from any page to the sign-in screen to choose it', async () => {
+    serveSignIn();
+    // The identity client holds the session the link started; the first proof asked for a password.
+    localStorage.setItem(IDENTITY_SESSION_KEY, JSON.stringify(identitySession('ada@example.com')));
+    const store = signedInStore();
+    store.dispatch(authSlice.actions.recoveryStarted());
+    renderRoute('/dashboard', { store });
+
+    expect(
+      await screen.findByRole('heading', { name: 'Choose a new password' }),
+    ).toBeInTheDocument();
   });
 
   it('signs out: storage is cleared and the sign-in screen shows', async () => {

@@ -29,7 +29,9 @@ describe('password strength', () => {
     expect(
       await screen.findByText(/^Strength: (Very weak|Weak)\. Too weak to be accepted\./),
     ).toBeInTheDocument();
-    expect(screen.getByRole('progressbar', { name: 'Password strength' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('progressbar', { name: 'Strength of the new password' }),
+    ).toBeInTheDocument();
 
     rerender(<PasswordStrengthMeter password="violet-harbour-tram-42" email="ada@example.com" />);
     expect(await screen.findByText('Strength: Very strong.')).toBeInTheDocument();
