@@ -381,6 +381,18 @@ async fn errors_have_the_gotrue_shape_and_status() {
         .await
         .unwrap();
     assert_eq!(error_of(bad_json).await.1, "bad_json");
+    // A body over the limit is too large, not malformed: 413.
+    let huge = format!("{{\"email\": \"{}\"}}", "a".repeat(10 * 1024 * 1024));
+    let too_large = app
+        .client
+        .post(app.url("/auth/v1/signup"))
+        .header("Content-Type", "application/json")
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
+    let (status, code, _) = error_of(too_large).await;
+    assert_eq!((status, code.as_str()), (413, "request_too_large"));
 }
 
 #[tokio::test]

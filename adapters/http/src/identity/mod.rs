@@ -289,14 +289,27 @@ impl crate::json::BodyRefusal for AuthApiError {
 fn json_config() -> web::JsonConfig {
     web::JsonConfig::default()
         .limit(64 * 1024)
-        .error_handler(|err, _req| {
+        .error_handler(|err, _req| json_refusal(&err).into())
+}
+
+/// A body that could not be read: 413 `request_too_large` over the limit (not a JSON error: the body was
+/// never read whole), 400 `bad_json` otherwise.
+fn json_refusal(err: &actix_web::error::JsonPayloadError) -> AuthApiError {
+    use actix_web::error::JsonPayloadError;
+    match err {
+        JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
             AuthApiError::new(
-                actix_web::http::StatusCode::BAD_REQUEST,
-                "bad_json",
-                format!("Could not parse request body as JSON: {err}"),
+                actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
+                "request_too_large",
+                "Request body is larger than 64 KB",
             )
-            .into()
-        })
+        }
+        other => AuthApiError::new(
+            actix_web::http::StatusCode::BAD_REQUEST,
+            "bad_json",
+            format!("Could not parse request body as JSON: {other}"),
+        ),
+    }
 }
 
 fn query_config() -> web::QueryConfig {
