@@ -1,0 +1,190 @@
+//! A crash loses nothing that was acknowledged: writers create organizations through the API while the
+//! `app-server` process is killed with SIGKILL; a new process on the same database serves every
+//! organization whose creation was answered 201, with the name it was given. On SQLite and PostgreSQL.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use db_adapter::Backend;
+use db_adapter::testing::fresh;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const WRITERS: usize = 8;
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `app-server serve` on `database_url`, on a port of its own; tokens name the same public URL whichever
+/// process issued them.
+fn start(database_url: &str, data: &std::path::Path) -> (Child, String) {
+    let port = free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_app-server"))
+        .arg("serve")
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DATABASE_URL", database_url)
+        .env("PORTAL_BIND", format!("127.0.0.1:{port}"))
+        .env("PORTAL_PUBLIC_URL", "http://portal.test")
+        .env("PORTAL_DATA_DIR", data)
+        .env("PORTAL_FRONTEND_DIR", data)
+        .env("PORTAL_UPTIME_INTERVAL_SECS", "0")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    (child, format!("http://127.0.0.1:{port}"))
+}
+
+async fn wait_until_up(child: &mut Child, base: &str) {
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the server stopped while starting"
+        );
+        if let Ok(answer) = client.get(format!("{base}/healthz")).send().await
+            && answer.status().is_success()
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the server did not start within 60 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Signs a user up and answers the core token of its session.
+async fn core_token(client: &reqwest::Client, base: &str) -> String {
+    let session: Value = client
+        .post(format!("{base}/auth/v1/signup"))
+        .header("apikey", "built-in")
+        .json(&json!({"email": "writer@example.com", "password": "a sufficiently long passphrase 42"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let access = session["access_token"].as_str().expect("a session: no SMTP");
+    let exchanged: Value = client
+        .post(format!("{base}/api/auth/exchange-token"))
+        .json(&json!({"supabaseToken": access}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    exchanged["coreToken"].as_str().unwrap().to_owned()
+}
+
+/// The organizations the user sees: id → name.
+async fn organizations(client: &reqwest::Client, base: &str, token: &str) -> BTreeMap<String, String> {
+    let listed: Value = client
+        .get(format!("{base}/api/orgs"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    listed["data"]
+        .as_array()
+        .unwrap_or_else(|| panic!("organizations: {listed}"))
+        .iter()
+        .map(|org| {
+            (
+                org["id"].as_str().unwrap().to_owned(),
+                org["name"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+async fn crash_under_writers(backend: Backend) {
+    let test_db = fresh(backend);
+    let data = tempfile::tempdir().unwrap();
+    let (mut server, base) = start(test_db.url(), data.path());
+    wait_until_up(&mut server, &base).await;
+    let client = reqwest::Client::new();
+    let token = core_token(&client, &base).await;
+
+    // Writers create organizations until the server is gone; each keeps what was acknowledged.
+    let acknowledged: Arc<Mutex<BTreeMap<String, String>>> = Arc::default();
+    let writers: Vec<_> = (0..WRITERS)
+        .map(|writer| {
+            let (client, base, token) = (client.clone(), base.clone(), token.clone());
+            let acknowledged = Arc::clone(&acknowledged);
+            tokio::spawn(async move {
+                for n in 0.. {
+                    let name = format!("Writer {writer} org {n}");
+                    let Ok(answer) = client
+                        .post(format!("{base}/api/orgs"))
+                        .bearer_auth(&token)
+                        .json(&json!({"name": name}))
+                        .send()
+                        .await
+                    else {
+                        return;
+                    };
+                    if answer.status() != reqwest::StatusCode::CREATED {
+                        continue;
+                    }
+                    let Ok(body) = answer.json::<Value>().await else {
+                        return;
+                    };
+                    let id = body["data"]["id"].as_str().unwrap().to_owned();
+                    acknowledged.lock().unwrap().insert(id, name);
+                }
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    server.kill().unwrap(); // SIGKILL: no shutdown, no flush.
+    server.wait().unwrap();
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(
+        acknowledged.len() >= WRITERS,
+        "{backend:?}: the writers got through before the crash ({} writes)",
+        acknowledged.len()
+    );
+
+    let (mut restarted, base) = start(test_db.url(), data.path());
+    wait_until_up(&mut restarted, &base).await;
+    let stored = organizations(&client, &base, &token).await;
+    restarted.kill().unwrap();
+    restarted.wait().unwrap();
+    for (id, name) in &acknowledged {
+        assert_eq!(
+            stored.get(id),
+            Some(name),
+            "{backend:?}: an acknowledged organization is lost or changed after the crash"
+        );
+    }
+    eprintln!(
+        "{backend:?}: {} acknowledged writes, all read back after SIGKILL",
+        acknowledged.len()
+    );
+}
+
+#[actix_web::test]
+async fn acknowledged_writes_survive_a_kill_on_sqlite() {
+    crash_under_writers(Backend::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn acknowledged_writes_survive_a_kill_on_postgres() {
+    crash_under_writers(Backend::Postgres).await;
+}
