@@ -180,5 +180,6 @@ fn public_config(config: &Config) -> PublicConfig {
         providers: config.oauth_providers.iter().map(|p| p.name.to_owned()).collect(),
         identity,
         keep_loopback_http: config.allow_private_targets,
+        monitor_interval_secs: config.uptime_interval_secs,
     }
 }

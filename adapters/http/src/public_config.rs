@@ -44,6 +44,9 @@ pub struct PublicConfig {
     /// kept as typed instead of being upgraded to `https://`: on for local development
     /// (`PORTAL_ALLOW_PRIVATE_TARGETS`), off otherwise.
     pub keep_loopback_http: bool,
+    /// Seconds between two rounds of the uptime monitor (`PORTAL_UPTIME_INTERVAL_SECS`; 0: the monitor is
+    /// off). The App Status screens refresh at this pace.
+    pub monitor_interval_secs: u64,
 }
 
 /// `GET /api/public-config`.

@@ -243,7 +243,8 @@ pub struct AppMonthDto {
     pub package_name: String,
     #[schema(required = true)]
     pub name: Option<String>,
-    /// `SUBMITTED` or `PUBLISHED`; `null` for an app no longer monitored (its checks of the month remain).
+    /// `SUBMITTED` or `PUBLISHED`; `null` for an app no longer monitored (rejected, or back in
+    /// development: its checks of the month remain, and the screens say "Not monitored").
     #[schema(required = true, value_type = Option<String>)]
     pub app_store_status: Option<AppStoreStatus>,
     pub health_status: String,

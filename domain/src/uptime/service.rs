@@ -403,7 +403,7 @@ impl UptimeService {
                 let monitored = app.is_monitored();
                 AppMonthRow {
                     view: build_month_view(month, rollups.get(&app.package_name).map_or(&[], Vec::as_slice)),
-                    name: monitored.then_some(app.name),
+                    name: Some(app.name),
                     store_status: monitored.then_some(app.store_status),
                     badge: current.map_or(Badge::Offline, |(health, _)| health.badge()),
                     health: current.map(|(health, _)| *health),

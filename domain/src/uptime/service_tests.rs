@@ -362,9 +362,10 @@ fn the_month_tab_has_a_row_per_app_with_percent_bars_and_badge() {
     );
     assert!(tab.apps.iter().all(|r| r.view.bars.len() == 31));
     assert_eq!(tab.apps[0].view.bars[1].colour, DayColour::Green);
+    // An app no longer monitored keeps its name; its missing store status says it is not monitored.
     assert_eq!(
         (tab.apps[2].store_status, tab.apps[2].name.as_deref()),
-        (None, None)
+        (None, Some("App gone.app"))
     );
     assert_eq!(tab.apps[3].store_status, Some(AppStoreStatus::Published));
     assert_eq!(

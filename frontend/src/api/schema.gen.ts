@@ -951,7 +951,10 @@ export interface components {
     AppMonthDto: components['schemas']['MonthViewDto'] & {
       packageName: string;
       name: string | null;
-      /** @description `SUBMITTED` or `PUBLISHED`; `null` for an app no longer monitored (its checks of the month remain). */
+      /**
+       * @description `SUBMITTED` or `PUBLISHED`; `null` for an app no longer monitored (rejected, or back in
+       *     development: its checks of the month remain, and the screens say "Not monitored").
+       */
       appStoreStatus: string | null;
       healthStatus: string;
       online: boolean;
@@ -1468,6 +1471,12 @@ export interface components {
        *     (`PORTAL_ALLOW_PRIVATE_TARGETS`), off otherwise.
        */
       keepLoopbackHttp: boolean;
+      /**
+       * Format: int64
+       * @description Seconds between two rounds of the uptime monitor (`PORTAL_UPTIME_INTERVAL_SECS`; 0: the monitor is
+       *     off). The App Status screens refresh at this pace.
+       */
+      monitorIntervalSecs: number;
     };
     /** @description `POST /api/dev/apps/register`'s body (documentation; the server reads it leniently and validates it). */
     RegisterRequest: {

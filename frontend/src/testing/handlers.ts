@@ -15,6 +15,7 @@ export const testPublicConfig: PublicConfig = {
     anonKey: 'test-anon-key',
   },
   keepLoopbackHttp: false,
+  monitorIntervalSecs: 60,
 };
 
 export const handlers = [

@@ -24,6 +24,7 @@ import {
   UpdateBar,
   UptimeError,
 } from './uptime/parts';
+import { useMonitorRefresh } from './uptime/refresh';
 import type { AppMonthRow, StatusFilter, UptimeMonth } from './uptime/types';
 
 // The detail tab carries the chart library: it loads only when an app's tab opens.
@@ -134,14 +135,17 @@ const AppRow = memo(function AppRow({
           </Link>
           <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
             {row.packageName}
-            {row.appStoreStatus === null && ' · no longer monitored'}
           </Typography>
         </Box>
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexShrink: 0 }}>
           <Typography variant="body2">
             Uptime <strong>{percent(row.uptimePercent)}</strong>
           </Typography>
-          <OnlineBadge online={row.online} checked={row.checkedAt !== null} />
+          <OnlineBadge
+            online={row.online}
+            checked={row.checkedAt !== null}
+            monitored={row.appStoreStatus !== null}
+          />
         </Stack>
       </Stack>
       <DayBars days={row.days} label={`Daily health of ${name}`} />
@@ -182,7 +186,10 @@ export function AppStatusTab({ onOpen }: { onOpen: (packageName: string) => void
       clearTimeout(timer);
     };
   }, [search, searched]);
-  const query = useGetUptimeMonthQuery({ ...month, page, search: searched, status: filter });
+  const query = useGetUptimeMonthQuery(
+    { ...month, page, search: searched, status: filter },
+    useMonitorRefresh(),
+  );
   // An answer of another month (while the chosen one loads) is not shown as this month's.
   const data =
     query.data?.month.year === month.year && query.data.month.month === month.month

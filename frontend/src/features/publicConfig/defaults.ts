@@ -8,6 +8,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   providers: [],
   identity: { kind: 'builtin', url: '', authUrl: '', anonKey: '' },
   keepLoopbackHttp: false,
+  monitorIntervalSecs: 60,
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -55,5 +56,11 @@ export function normalizePublicConfig(raw: unknown): PublicConfig {
           : DEFAULT_PUBLIC_CONFIG.identity.anonKey,
     },
     keepLoopbackHttp: body.keepLoopbackHttp === true,
+    monitorIntervalSecs:
+      typeof body.monitorIntervalSecs === 'number' &&
+      Number.isInteger(body.monitorIntervalSecs) &&
+      body.monitorIntervalSecs >= 0
+        ? body.monitorIntervalSecs
+        : DEFAULT_PUBLIC_CONFIG.monitorIntervalSecs,
   };
 }

@@ -51,6 +51,7 @@ import {
 } from './month';
 import { Legend, MonthNavigator, OnlineBadge, UpdateBar, UptimeError } from './parts';
 import { useDayColours } from './colours';
+import { useMonitorRefresh } from './refresh';
 import type { AppUptimeDetail as Detail, DayBar, UptimeMonth } from './types';
 
 /** When the app was last submitted: its newest "submitted" history entry, else its last change. */
@@ -59,9 +60,31 @@ function submittedAt(app: AdminApp): string {
   return submitted[submitted.length - 1]?.at ?? app.updatedAt;
 }
 
-/** The current state: All systems operational, or System experiencing issues with the current status. */
-function CurrentState({ detail }: { detail: Detail }) {
+/** The statuses the monitor checks (PRODUCT.md §5). */
+const MONITORED: readonly string[] = ['SUBMITTED', 'PUBLISHED'];
+
+/**
+ * The current state: All systems operational, or System experiencing issues with the current status; for
+ * an app the monitor no longer checks, a neutral Not monitored.
+ */
+function CurrentState({ detail, status }: { detail: Detail; status: string }) {
   const online = detail.online;
+  if (!MONITORED.includes(status)) {
+    return (
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
+        <HelpOutlineIcon color="disabled" fontSize="large" titleAccess="Not monitored" />
+        <Box>
+          <Typography variant="h6" component="p">
+            Not monitored
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            The monitor checks submitted and published apps only; this app is {status.toLowerCase()}
+            .{detail.lastCheckedAt && ` Its last check was ${utcDateTime(detail.lastCheckedAt)}.`}
+          </Typography>
+        </Box>
+      </Stack>
+    );
+  }
   if (!detail.lastCheckedAt) {
     return (
       <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
@@ -286,7 +309,7 @@ function UptimeSection({ packageName, app }: { packageName: string; app: AdminAp
   const [month, setMonth] = useState<UptimeMonth>(() => currentUtcMonth());
   const [picked, setPicked] = useState<string | null>(null);
   const dispatch = useAppDispatch();
-  const query = useGetAppUptimeQuery({ packageName, ...month });
+  const query = useGetAppUptimeQuery({ packageName, ...month }, useMonitorRefresh());
   const data =
     query.data?.month.year === month.year && query.data.month.month === month.month
       ? query.data
@@ -314,8 +337,14 @@ function UptimeSection({ packageName, app }: { packageName: string; app: AdminAp
         updatedAt={data ? query.fulfilledTimeStamp : undefined}
         fetching={query.isFetching}
         onUpdate={() => {
-          // The chart and the open day's problems both carry the app's tag.
-          dispatch(uptimeApi.util.invalidateTags([{ type: 'Uptime', id: `app:${packageName}` }]));
+          // The chart and the open day's problems both carry the app's tag; the App Status list shows
+          // the same badge, so it is asked again too.
+          dispatch(
+            uptimeApi.util.invalidateTags([
+              { type: 'Uptime', id: `app:${packageName}` },
+              { type: 'Uptime', id: 'MONTH' },
+            ]),
+          );
         }}
       />
     </Stack>
@@ -334,7 +363,7 @@ function UptimeSection({ packageName, app }: { packageName: string; app: AdminAp
     const monthDays = data.days;
     body = (
       <Stack spacing={2}>
-        <CurrentState detail={data} />
+        <CurrentState detail={data} status={app.appStoreStatus} />
         <CheckNow publicUrl={app.publicUrl} />
         {query.isError && (
           <UptimeError

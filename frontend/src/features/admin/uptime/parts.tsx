@@ -200,14 +200,25 @@ export function Legend() {
 
 /**
  * The Online/Offline badge (spec §4: healthy means Online, everything else Offline). An app the monitor has not
- * checked yet is neither: it reads Not checked.
+ * checked yet is neither: it reads Not checked; nor is one it no longer checks (rejected, or back in
+ * development): Not monitored.
  */
-export function OnlineBadge({ online, checked = true }: { online: boolean; checked?: boolean }) {
-  const [label, colour, background] = !checked
-    ? ['Not checked', 'text.primary', 'action.selected']
-    : online
-      ? ['Online', 'success.contrastText', 'success.dark']
-      : ['Offline', 'error.contrastText', 'error.dark'];
+export function OnlineBadge({
+  online,
+  checked = true,
+  monitored = true,
+}: {
+  online: boolean;
+  checked?: boolean;
+  monitored?: boolean;
+}) {
+  const [label, colour, background] = !monitored
+    ? ['Not monitored', 'text.primary', 'action.selected']
+    : !checked
+      ? ['Not checked', 'text.primary', 'action.selected']
+      : online
+        ? ['Online', 'success.contrastText', 'success.dark']
+        : ['Offline', 'error.contrastText', 'error.dark'];
   return (
     <Box
       component="span"

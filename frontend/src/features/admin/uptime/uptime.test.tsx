@@ -1,4 +1,5 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
+import { setupListeners } from '@reduxjs/toolkit/query';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -396,6 +397,33 @@ describe('App Status tab', () => {
     expect(within(notes).queryByText('Offline')).not.toBeInTheDocument();
   });
 
+  it('shows an app the monitor no longer checks by name with a neutral Not monitored badge', async () => {
+    serve({
+      rows: (month) => [
+        row({ appStoreStatus: null, online: false, healthStatus: 'unreachable' }, month),
+      ],
+    });
+    renderPanel();
+    const notes = await item('Acme Notes');
+    expect(within(notes).getByText('Not monitored')).toBeInTheDocument();
+    expect(within(notes).queryByText('Offline')).not.toBeInTheDocument();
+  });
+
+  it('asks again when the window regains focus', async () => {
+    const asked = serve();
+    const store = signedInStore();
+    // What main.tsx does for the app's store: focus and reconnect events reach the queries.
+    const unsubscribe = setupListeners(store.dispatch);
+    renderWithProviders(<AdminPanel role="admin" />, { route: '/admin?tab=status', store });
+    await item('Acme Notes');
+    const count = asked.months.length;
+    window.dispatchEvent(new Event('focus'));
+    await waitFor(() => {
+      expect(asked.months.length).toBeGreaterThan(count);
+    });
+    unsubscribe();
+  });
+
   it('says when no app is monitored', async () => {
     serve({ rows: () => [] });
     renderPanel();
@@ -461,6 +489,35 @@ describe('App detail tab', () => {
     expect(await screen.findByText('System experiencing issues')).toBeInTheDocument();
     expect(screen.getByText('unreachable')).toBeInTheDocument();
     expect(screen.getByText(/3 failed checks in a row/)).toBeInTheDocument();
+  });
+
+  it('says Not monitored, not Offline, for an app the monitor no longer checks', async () => {
+    serve({
+      app: adminApp({ appStoreStatus: 'REJECTED' }),
+      detail: { online: false, healthStatus: 'unreachable' },
+    });
+    renderPanel(DETAIL);
+    expect(await screen.findByText('Not monitored', { selector: 'p' })).toBeInTheDocument();
+    expect(screen.getByText(/this app is rejected/)).toBeInTheDocument();
+    expect(screen.queryByText('System experiencing issues')).not.toBeInTheDocument();
+  });
+
+  it('Update on the detail asks for the App Status list again too', async () => {
+    const asked = serve();
+    const { user } = renderPanel();
+    await user.click(within(await item('Acme Notes')).getByRole('button', { name: 'Acme Notes' }));
+    await screen.findByText('All systems operational', undefined, { timeout: 15_000 });
+    const [months, apps] = [asked.months.length, asked.apps.length];
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => {
+      expect(asked.apps.length).toBeGreaterThan(apps);
+    });
+    // Back on the list, its page is asked for again instead of showing what it showed before.
+    await user.click(screen.getByRole('tab', { name: 'App Status' }));
+    await item('Acme Notes');
+    await waitFor(() => {
+      expect(asked.months.length).toBeGreaterThan(months);
+    });
   });
 
   it('says so before the first check', async () => {
