@@ -72,6 +72,7 @@ impl Application {
                 uptime: crate::uptime::service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?,
                 apps: apps.apps,
             },
+            readiness: http_adapter::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();

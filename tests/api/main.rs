@@ -17,6 +17,7 @@ mod oauth;
 mod openapi;
 mod org_fixtures;
 mod orgs;
+mod outage;
 mod review;
 mod skeleton;
 mod uptime;

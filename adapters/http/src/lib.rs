@@ -43,6 +43,8 @@ pub struct HttpState {
     pub uptime: uptime::UptimeApi,
     /// Apps, their keys, sharing and review history (`/api/dev/apps`, `/api/permissions`, `/api/install`).
     pub apps: apps::AppsApi,
+    /// Whether the database answers (`/readyz`).
+    pub readiness: system::ReadinessCheck,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -61,7 +63,9 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .app_data(error::json_config())
             .app_data(error::query_config())
             .app_data(error::path_config())
+            .app_data(web::Data::new(state.readiness.clone()))
             .route("/healthz", web::get().to(system::healthz))
+            .route("/readyz", web::get().to(system::readyz))
             .route("/api/openapi.json", web::get().to(openapi::served))
             .service(
                 utoipa_swagger_ui::SwaggerUi::new("/api/docs/{_:.*}")

@@ -6,6 +6,7 @@ pub mod email;
 pub mod error;
 pub mod fields;
 pub mod ids;
+pub mod readiness;
 pub mod secrets;
 pub mod url;
 
@@ -15,5 +16,6 @@ pub use email::EmailAddress;
 pub use error::RepoError;
 pub use fields::FieldErrors;
 pub use ids::{ImageId, InviteId, OrgId, UserId};
+pub use readiness::Readiness;
 pub use secrets::SecretGenerator;
 pub use url::{PublicUrl, ServerUrlRule, UrlError, normalise_server_url, normalise_url};
