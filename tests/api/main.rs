@@ -11,6 +11,7 @@ mod hosted;
 mod identity;
 mod images;
 mod mail;
+mod methods;
 #[path = "../oidc-mock/mock.rs"]
 mod mock;
 mod oauth;

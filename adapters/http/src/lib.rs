@@ -74,6 +74,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .route("/api/docs", web::get().to(openapi_docs_redirect))
             .service(
                 web::scope("/api")
+                    .wrap(actix_web::middleware::from_fn(system::method_not_allowed))
                     .route("/public-config", web::get().to(public_config::get))
                     .configure(auth::routes)
                     .configure(admin::routes(state.admin.clone()))
