@@ -21,4 +21,5 @@ mod orgs;
 mod outage;
 mod review;
 mod skeleton;
+mod slow_clients;
 mod uptime;

@@ -14,6 +14,7 @@ pub mod openapi;
 pub mod orgs;
 pub mod public_config;
 pub mod request_log;
+pub mod slow_clients;
 pub mod spa;
 pub mod system;
 pub mod uptime;
