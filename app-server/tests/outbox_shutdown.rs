@@ -112,7 +112,7 @@ async fn claims_not_sent_at_shutdown_are_due_again_at_once(backend: Backend) {
     assert_eq!(rows.len(), 12);
     let sent = rows.iter().filter(|(sent, ..)| sent.is_some()).count();
     assert!(
-        sent >= 2 && sent < 12,
+        (2..12).contains(&sent),
         "the worker stopped mid-batch: {sent} sent"
     );
     assert_eq!(
