@@ -127,6 +127,11 @@ async fn deliver_outbox(outbox: OutboxService, mut stopped: watch::Receiver<bool
                 }
                 report.claimed >= batch
             }
+            // The database adapter logs an outage's cause once; a line per second here would drown it.
+            Err(error @ domain::common::RepoError::Unavailable { .. }) => {
+                tracing::debug!(%error, "outbox delivery waits for the database");
+                false
+            }
             Err(error) => {
                 tracing::error!(%error, "outbox delivery failed; trying again shortly");
                 false
