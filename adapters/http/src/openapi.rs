@@ -267,7 +267,7 @@ mod tests {
                 let Some(method) = rest.strip_prefix(",web::").and_then(|r| r.split_once("()")) else {
                     continue;
                 };
-                let full = if path.starts_with("/api") || path == "/healthz" {
+                let full = if path.starts_with("/api") || path == "/healthz" || path == "/readyz" {
                     path.to_owned()
                 } else {
                     format!("/api{path}")
