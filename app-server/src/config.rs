@@ -81,6 +81,9 @@ pub struct Config {
     pub mail_worker: bool,
     /// `0` turns the monitor off.
     pub uptime_interval_secs: u64,
+    /// How long a request body may take to arrive in all (`PORTAL_BODY_TIMEOUT_SECS`), and the longest
+    /// pause between its bytes (`PORTAL_BODY_IDLE_TIMEOUT_SECS`); a client slower than either gets 408.
+    pub body_timeouts: http_adapter::slow_clients::BodyTimeouts,
     /// Health checks in flight at once (`PORTAL_UPTIME_CONCURRENCY`).
     pub uptime_concurrency: usize,
     pub allow_private_targets: bool,
@@ -157,6 +160,20 @@ impl Config {
                 problem: format!("`{text}` is not a whole number of seconds"),
             })?,
         };
+        let seconds = |name: &'static str, default: u64| -> Result<std::time::Duration, ConfigError> {
+            let secs = match get(name) {
+                None => default,
+                Some(text) => text.parse().ok().filter(|n| *n > 0).ok_or_else(|| ConfigError {
+                    variable: name,
+                    problem: format!("`{text}` is not a whole number of seconds above 0"),
+                })?,
+            };
+            Ok(std::time::Duration::from_secs(secs))
+        };
+        let body_timeouts = http_adapter::slow_clients::BodyTimeouts {
+            total: seconds("PORTAL_BODY_TIMEOUT_SECS", 300)?,
+            idle: seconds("PORTAL_BODY_IDLE_TIMEOUT_SECS", 30)?,
+        };
         let flag = |name: &'static str| -> Result<bool, ConfigError> {
             match get(name).as_deref().map(str::to_ascii_lowercase).as_deref() {
                 None | Some("false" | "0" | "no" | "off") => Ok(false),
@@ -224,6 +241,7 @@ impl Config {
                 .unwrap_or_else(|| "Developer Portal <no-reply@localhost>".into()),
             mail_worker: get("PORTAL_MAIL_WORKER").is_none() || flag("PORTAL_MAIL_WORKER")?,
             uptime_interval_secs,
+            body_timeouts,
             uptime_concurrency,
             allow_private_targets: flag("PORTAL_ALLOW_PRIVATE_TARGETS")?,
             demo: flag("PORTAL_DEMO")?,
@@ -487,6 +505,17 @@ mod tests {
         ]);
         let config = Config::from_vars(&full).unwrap();
         assert_eq!(config.oauth_providers[0].name, "google");
+    }
+
+    #[test]
+    fn request_bodies_get_five_minutes_with_pauses_of_thirty_seconds_unless_configured() {
+        let config = Config::from_vars(&HashMap::new()).unwrap();
+        assert_eq!(config.body_timeouts.total, std::time::Duration::from_secs(300));
+        assert_eq!(config.body_timeouts.idle, std::time::Duration::from_secs(30));
+        let set = Config::from_vars(&vars(&[("PORTAL_BODY_TIMEOUT_SECS", "900")])).unwrap();
+        assert_eq!(set.body_timeouts.total, std::time::Duration::from_secs(900));
+        let error = Config::from_vars(&vars(&[("PORTAL_BODY_IDLE_TIMEOUT_SECS", "0")])).unwrap_err();
+        assert_eq!(error.variable, "PORTAL_BODY_IDLE_TIMEOUT_SECS");
     }
 
     #[test]

@@ -17,6 +17,9 @@ pub const BUILT_IN_ANON_KEY: &str = "built-in";
 /// Connections per instance. SQLite serialises writers in-process, so more connections only help readers.
 const POOL_SIZE: u32 = 16;
 
+/// How long a client may take to send a request's head (method, path and headers).
+const REQUEST_HEAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Opens the configured database and applies pending migrations.
 ///
 /// # Errors
@@ -72,12 +75,17 @@ impl Application {
                 uptime: crate::uptime::service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?,
                 apps: apps.apps,
             },
+            readiness: http_adapter::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();
         let script_sources = http_adapter::spa::inline_script_sources(&frontend_dir);
+        let body_timeouts = config.body_timeouts;
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(middleware::from_fn(move |req, next| {
+                    http_adapter::slow_clients::limit(body_timeouts, req, next)
+                }))
                 .wrap(http_adapter::headers::security_headers(
                     &connect_sources,
                     &script_sources,
@@ -89,6 +97,9 @@ impl Application {
         // Without it, the last small segment of a compressed answer written in pieces waits for the
         // client's delayed acknowledgement (40 ms on Linux) before it leaves.
         .tcp_nodelay(true)
+        // A request head must arrive within this (else 408 and the connection closes); the body is bounded
+        // by `slow_clients::limit`.
+        .client_request_timeout(REQUEST_HEAD_TIMEOUT)
         .listen(listener)?
         .run();
         let workers = crate::workers::Workers::start(config, &db)?;

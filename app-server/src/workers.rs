@@ -109,18 +109,28 @@ async fn pause(delay: Duration, stopped: &mut watch::Receiver<bool>) -> bool {
 
 async fn deliver_outbox(outbox: OutboxService, mut stopped: watch::Receiver<bool>) {
     let batch = outbox.policy().batch_size as usize;
+    // Asked before each e-mail: on shutdown the e-mails claimed but not yet sent are given back at once,
+    // not left to wait for their lease after the restart.
+    let asked_to_stop = stopped.clone();
+    let stopping = move || *asked_to_stop.borrow();
     loop {
-        let full_batch = match outbox.deliver_due().await {
+        let full_batch = match outbox.deliver_due_until(&stopping).await {
             Ok(report) => {
                 if report.claimed > 0 {
                     tracing::info!(
                         sent = report.sent,
                         retried = report.retried,
                         given_up = report.given_up,
+                        released = report.released,
                         "outbox delivery"
                     );
                 }
                 report.claimed >= batch
+            }
+            // The database adapter logs an outage's cause once; a line per second here would drown it.
+            Err(error @ domain::common::RepoError::Unavailable { .. }) => {
+                tracing::debug!(%error, "outbox delivery waits for the database");
+                false
             }
             Err(error) => {
                 tracing::error!(%error, "outbox delivery failed; trying again shortly");

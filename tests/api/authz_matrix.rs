@@ -270,6 +270,7 @@ const MATRIX: &[Row] = &[
 /// identity and system tests.
 const EXEMPT: &[(&str, &str)] = &[
     ("GET", "/healthz"),
+    ("GET", "/readyz"),
     ("GET", "/api/public-config"),
     ("POST", "/api/auth/exchange-token"),
     ("GET", "/api/dev/auth/me"),

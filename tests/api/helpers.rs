@@ -106,6 +106,27 @@ pub async fn spawn_app_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp
     }
 }
 
+/// A server on the database at `database_url` (already created, not necessarily migrated), for tests that
+/// bring their own database server.
+pub async fn spawn_app_at(database_url: &str, extra: &[(&str, &str)]) -> TestApp {
+    let frontend = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        frontend.path().join("index.html"),
+        "<!doctype html><title>Developer Portal</title>",
+    )
+    .expect("index");
+    let data = tempfile::tempdir().expect("temp dir");
+    let (address, database_url) = start_instance(frontend.path(), data.path(), database_url, extra).await;
+    TestApp {
+        address,
+        database_url,
+        client: reqwest::Client::new(),
+        frontend,
+        _data: data,
+        database: None,
+    }
+}
+
 impl TestApp {
     /// Starts another server instance on the same database (its own data folder, kept with `data`), as
     /// a second instance behind a load balancer; answers its base address. `extra` as [`spawn_app_with`].

@@ -13,13 +13,16 @@ mod identity;
 mod images;
 mod lockout;
 mod mail;
+mod methods;
 #[path = "../oidc-mock/mock.rs"]
 mod mock;
 mod oauth;
 mod openapi;
 mod org_fixtures;
 mod orgs;
+mod outage;
 mod review;
 mod skeleton;
+mod slow_clients;
 mod takeover;
 mod uptime;

@@ -3,14 +3,16 @@
 
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
-use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
+use diesel::r2d2::{
+    CustomizeConnection, HandleError, HandleEvent, ManageConnection, Pool, PooledConnection, R2D2Connection,
+};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, MultiConnection};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use domain::common::RepoError;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -20,6 +22,14 @@ const MIGRATION_UNLOCK: &str =
 
 /// Connections a pool opens at start and keeps open when idle.
 const MIN_IDLE_CONNECTIONS: u32 = 2;
+/// Longest wait for a pooled connection while the database is reachable (every connection busy). Also
+/// the pool's connection timeout, half of which bounds the pause between its attempts to reconnect while
+/// the database is down, so a database that is back is noticed within a few seconds.
+const CHECKOUT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How often a request waiting for a connection looks whether the database was found unreachable meanwhile.
+const CHECKOUT_SLICE: Duration = Duration::from_millis(50);
+/// What `Retry-After` a caller is told while the database cannot be reached.
+pub const RETRY_AFTER: Duration = Duration::from_secs(5);
 /// One connection to either backend.
 /// Runs one diesel query on whichever backend the connection is, with that backend's own connection.
 /// Through the multi-backend wrapper diesel writes a statement's SQL out again at every execution (to
@@ -127,7 +137,108 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
     }
 }
 
-type DbPool = Pool<ConnectionManager<DbConnection>>;
+/// Opens connections of the backend the URL names, with that backend's own error. (diesel's multi-backend
+/// `establish` tries each backend in turn and keeps only "Invalid connection url for multiconnection",
+/// hiding "connection refused" and every other real cause.)
+#[derive(Debug)]
+pub struct Connector {
+    backend: Backend,
+    url: String,
+}
+
+impl ManageConnection for Connector {
+    type Connection = DbConnection;
+    type Error = diesel::r2d2::Error;
+
+    fn connect(&self) -> Result<DbConnection, Self::Error> {
+        match self.backend {
+            Backend::Sqlite => SqliteConnection::establish(&self.url).map(DbConnection::Sqlite),
+            Backend::Postgres => PgConnection::establish(&self.url).map(DbConnection::Postgres),
+        }
+        .map_err(diesel::r2d2::Error::ConnectionError)
+    }
+
+    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), Self::Error> {
+        on_backend!(conn, c => c.ping()).map_err(diesel::r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, conn: &mut DbConnection) -> bool {
+        std::thread::panicking() || on_backend!(conn, c => c.is_broken())
+    }
+}
+
+/// Remembers that the database cannot be reached, so that while it is down every call answers
+/// [`RepoError::Unavailable`] at once instead of waiting for a connection that will not come; and logs the
+/// cause once when the outage begins and once when it ends.
+///
+/// The pool opens it (its error handler sees every failed attempt to connect) and closes it (its event
+/// handler sees every connection opened): while it is open, the pool keeps trying to connect in the
+/// background, so the first connection that succeeds ends the outage without a restart.
+#[derive(Debug, Default)]
+struct Circuit {
+    open_since: Mutex<Option<Instant>>,
+}
+
+impl Circuit {
+    fn state(&self) -> std::sync::MutexGuard<'_, Option<Instant>> {
+        self.open_since
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn is_open(&self) -> bool {
+        self.state().is_some()
+    }
+
+    fn trip(&self, cause: &dyn std::fmt::Display) {
+        let mut state = self.state();
+        if state.is_none() {
+            *state = Some(Instant::now());
+            drop(state);
+            tracing::error!(
+                cause = %cause,
+                "the database cannot be reached; requests answer 503 until it can (retrying in the background)"
+            );
+        }
+    }
+
+    fn reset(&self) {
+        if let Some(since) = self.state().take() {
+            tracing::warn!(
+                outage_secs = since.elapsed().as_secs(),
+                "the database can be reached again"
+            );
+        }
+    }
+
+    fn unavailable() -> RepoError {
+        RepoError::Unavailable {
+            retry_after: RETRY_AFTER,
+        }
+    }
+}
+
+/// Failed attempts to connect open the circuit (instead of r2d2's default, a log line per attempt).
+#[derive(Debug)]
+struct TripOnError(Arc<Circuit>);
+
+impl HandleError<diesel::r2d2::Error> for TripOnError {
+    fn handle_error(&self, error: diesel::r2d2::Error) {
+        self.0.trip(&error);
+    }
+}
+
+/// A connection opened closes the circuit.
+#[derive(Debug)]
+struct ResetOnConnect(Arc<Circuit>);
+
+impl HandleEvent for ResetOnConnect {
+    fn handle_acquire(&self, _event: diesel::r2d2::event::AcquireEvent) {
+        self.0.reset();
+    }
+}
+
+type DbPool = Pool<Connector>;
 
 /// The database: a pool plus, for SQLite, the lock that lets one writer in at a time (SQLite allows one
 /// writer; serialising writers in the process avoids "database is locked" under concurrent requests).
@@ -140,6 +251,7 @@ pub struct Db {
     /// holding a blocking thread, instead of in the pool, which wakes its waiters in no particular order
     /// (under load some reads waited hundreds of milliseconds while later ones went first).
     read_turns: Arc<tokio::sync::Semaphore>,
+    circuit: Arc<Circuit>,
 }
 
 impl std::fmt::Debug for Db {
@@ -203,7 +315,11 @@ impl Db {
                 (Backend::Postgres, url.clone())
             }
         };
-        let manager = ConnectionManager::<DbConnection>::new(connection_url);
+        let manager = Connector {
+            backend,
+            url: connection_url,
+        };
+        let circuit = Arc::new(Circuit::default());
         // No `SELECT 1` before every use. A connection to a local SQLite file does not go stale. A
         // PostgreSQL connection can (a server restart, an administrator ending it), but the check would
         // cost a round trip per use — as much as the read itself — to catch what the read catches anyway:
@@ -217,8 +333,10 @@ impl Db {
         let mut builder = Pool::builder()
             .max_size(pool_size.max(1))
             .min_idle(Some(pool_size.clamp(1, MIN_IDLE_CONNECTIONS)))
-            .connection_timeout(Duration::from_secs(15))
-            .test_on_check_out(false);
+            .connection_timeout(CHECKOUT_TIMEOUT)
+            .test_on_check_out(false)
+            .error_handler(Box::new(TripOnError(circuit.clone())))
+            .event_handler(Box::new(ResetOnConnect(circuit.clone())));
         if backend == Backend::Sqlite {
             builder = builder.connection_customizer(Box::new(SqlitePragmas));
         }
@@ -229,6 +347,7 @@ impl Db {
             backend,
             write_lock,
             read_turns: Arc::new(tokio::sync::Semaphore::new(pool_size.max(1) as usize)),
+            circuit,
         })
     }
 
@@ -267,14 +386,67 @@ impl Db {
         }
     }
 
-    /// A pooled connection for blocking work (tests, command-line tools).
+    /// A pooled connection for blocking work (tests, command-line tools, and [`Self::read`] and
+    /// [`Self::write`]). Answers at once while the database is known to be unreachable; otherwise waits
+    /// for a connection at most [`CHECKOUT_TIMEOUT`], and less when the pool finds the database
+    /// unreachable meanwhile.
     ///
     /// # Errors
-    /// [`RepoError::Backend`] when no connection can be had.
-    pub fn connection(&self) -> Result<PooledConnection<ConnectionManager<DbConnection>>, RepoError> {
-        self.pool
-            .get()
-            .map_err(|e| RepoError::backend("getting a database connection", e))
+    /// [`RepoError::Unavailable`] when no connection can be had.
+    pub fn connection(&self) -> Result<PooledConnection<Connector>, RepoError> {
+        let deadline = Instant::now() + CHECKOUT_TIMEOUT;
+        loop {
+            if self.circuit.is_open() {
+                return Err(Circuit::unavailable());
+            }
+            let slice = deadline
+                .saturating_duration_since(Instant::now())
+                .min(CHECKOUT_SLICE);
+            match self.pool.get_timeout(slice) {
+                Ok(conn) => return Ok(conn),
+                Err(error) if Instant::now() >= deadline => {
+                    // Every connection stayed busy (or connecting hangs): no outage to remember, but the
+                    // caller is told to come back rather than kept waiting.
+                    tracing::warn!(%error, "no database connection became free in time");
+                    return Err(Circuit::unavailable());
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Runs `work` on a pooled connection; a failure that left the connection broken (the server went away
+    /// under it) is [`RepoError::Unavailable`], since the same call may well succeed on a new connection.
+    fn on_connection<T>(
+        &self,
+        work: impl FnOnce(&mut PooledConnection<Connector>) -> Result<T, RepoError>,
+    ) -> Result<T, RepoError> {
+        let mut conn = self.connection()?;
+        let outcome = work(&mut conn);
+        match outcome {
+            Err(RepoError::Backend { context, source }) if Self::lost(&mut conn) => {
+                tracing::warn!(context, error = %source, "a database connection broke");
+                Err(Circuit::unavailable())
+            }
+            outcome => outcome,
+        }
+    }
+
+    /// Whether a connection on which a statement just failed has lost its server: diesel marks it broken,
+    /// or it cannot even answer `SELECT 1` (asked only after a failure, so it costs nothing otherwise).
+    fn lost(conn: &mut DbConnection) -> bool {
+        on_backend!(conn, c => c.is_broken() || c.ping().is_err())
+    }
+
+    /// Answers once the database has answered `SELECT 1` (readiness).
+    ///
+    /// # Errors
+    /// [`RepoError::Unavailable`] while the database cannot be reached.
+    pub async fn ping(&self) -> Result<(), RepoError> {
+        self.read(|conn| {
+            on_backend!(conn, c => c.ping()).map_err(|e| RepoError::backend("pinging the database", e))
+        })
+        .await
     }
 
     /// Runs read-only work on a pooled connection, off the async runtime.
@@ -294,10 +466,8 @@ impl Db {
             .map_err(|e| RepoError::backend("waiting for a database connection", e))?;
         let db = self.clone();
         run_blocking(move || {
-            let mut conn = db.connection()?;
-            let outcome = work(&mut conn);
             // The connection goes back to the pool before the next read in line starts.
-            drop(conn);
+            let outcome = db.on_connection(|conn| work(conn));
             drop(turn);
             outcome
         })
@@ -345,17 +515,25 @@ impl Db {
                 .write_lock
                 .as_ref()
                 .map(|lock| lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-            let mut conn = db.connection()?;
-            let outcome = match &mut *conn {
-                DbConnection::Sqlite(_) => immediate_transaction(&mut conn, work),
-                DbConnection::Postgres(_) => conn.transaction(|c| work(c).map_err(TxError::Repo)),
-            };
-            outcome.map_err(|e| match e {
-                TxError::Repo(repo) => repo,
-                TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
+            db.on_connection(|conn| {
+                let outcome = match &mut **conn {
+                    DbConnection::Sqlite(_) => immediate_transaction(conn, work),
+                    DbConnection::Postgres(_) => conn.transaction(|c| work(c).map_err(TxError::Repo)),
+                };
+                outcome.map_err(|e| match e {
+                    TxError::Repo(repo) => repo,
+                    TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
+                })
             })
         })
         .await
+    }
+}
+
+#[async_trait::async_trait]
+impl domain::common::Readiness for Db {
+    async fn check(&self) -> Result<(), RepoError> {
+        self.ping().await
     }
 }
 
@@ -410,6 +588,37 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_circuit_remembers_an_outage_until_a_connection_succeeds() {
+        let circuit = Circuit::default();
+        assert!(!circuit.is_open());
+        circuit.trip(&"connection refused");
+        let first = circuit.state().expect("open");
+        circuit.trip(&"connection refused");
+        assert_eq!(
+            circuit.state().expect("still open"),
+            first,
+            "an outage begins once"
+        );
+        circuit.reset();
+        assert!(!circuit.is_open());
+    }
+
+    #[test]
+    fn a_refused_connection_answers_unavailable_at_once_with_its_real_cause() {
+        let manager = Connector {
+            backend: Backend::Postgres,
+            url: "postgres://nobody@127.0.0.1:1/none".into(),
+        };
+        let error = manager
+            .connect()
+            .err()
+            .expect("nothing listens on port 1")
+            .to_string();
+        assert!(!error.contains("multiconnection"), "{error}");
+        assert!(error.to_lowercase().contains("refused"), "{error}");
+    }
 
     #[test]
     fn the_backend_is_chosen_from_the_scheme() {

@@ -35,6 +35,12 @@ pub enum ApiError {
         message: String,
         fields: Option<BTreeMap<String, String>>,
     },
+    /// 405: the path exists but not for this method; `allow` lists the methods it answers.
+    #[error("This endpoint does not answer {method}.")]
+    MethodNotAllowed { method: String, allow: String },
+    /// 408: the request's body did not arrive in time (a stalled or very slow client).
+    #[error("The request body did not arrive in time.")]
+    RequestTimeout,
     /// 413: the body is too large (`code` names what: `PAYLOAD_TOO_LARGE`, or the image rule's code).
     #[error("{message}")]
     PayloadTooLarge { code: &'static str, message: String },
@@ -50,9 +56,10 @@ pub enum ApiError {
     /// 429: too many attempts; `retry_after` in seconds.
     #[error("Too many requests. Please try again later.")]
     TooManyRequests { retry_after: u64 },
-    /// 503: a dependency is down; the cause is logged, not answered.
+    /// 503 with `Retry-After` (seconds): a dependency is down (`DATABASE_UNAVAILABLE`: the database cannot be
+    /// reached). The adapter that noticed the outage logs its cause, once per outage.
     #[error("The service is temporarily unavailable. Please try again shortly.")]
-    Unavailable(#[source] Box<dyn std::error::Error + Send + Sync>),
+    Unavailable { code: &'static str, retry_after: u64 },
     /// 500: a bug or an unexpected failure; the cause is logged, not answered.
     #[error("An unexpected error occurred. Please try again.")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -123,7 +130,9 @@ impl ApiError {
             Self::NotFound(_) => "NOT_FOUND",
             Self::Validation { .. } => "VALIDATION_FAILED",
             Self::TooManyRequests { .. } => "RATE_LIMITED",
-            Self::Unavailable(_) => "UNAVAILABLE",
+            Self::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
+            Self::RequestTimeout => "REQUEST_TIMEOUT",
+            Self::Unavailable { code, .. } => code,
             Self::Internal(_) => "INTERNAL",
         }
     }
@@ -141,13 +150,15 @@ impl ResponseError for ApiError {
             Self::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let Self::Unavailable(cause) | Self::Internal(cause) = self {
+        if let Self::Internal(cause) = self {
             tracing::error!(error.cause_chain = %CauseChain(cause.as_ref()), "request failed");
         }
         let fields = match self {
@@ -156,14 +167,46 @@ impl ResponseError for ApiError {
             _ => None,
         };
         let mut response = HttpResponse::build(self.status_code());
-        if let Self::TooManyRequests { retry_after } = self {
-            response.insert_header(("Retry-After", retry_after.to_string()));
+        match self {
+            Self::TooManyRequests { retry_after } | Self::Unavailable { retry_after, .. } => {
+                response.insert_header(("Retry-After", retry_after.to_string()));
+            }
+            Self::MethodNotAllowed { allow, .. } => {
+                response.insert_header(("Allow", allow.as_str()));
+            }
+            // The rest of the body was not read: the connection cannot carry another request.
+            Self::RequestTimeout => {
+                response.force_close();
+            }
+            _ => {}
         }
         response.json(Envelope {
             error: self.to_string(),
             code: self.code(),
             fields,
         })
+    }
+}
+
+/// A repository's failure, for the use cases whose other errors are mapped by hand: the database being
+/// unreachable is a 503 with `Retry-After` (`DATABASE_UNAVAILABLE`); any other failure a 500.
+impl From<domain::common::RepoError> for ApiError {
+    fn from(error: domain::common::RepoError) -> Self {
+        match error {
+            domain::common::RepoError::Unavailable { retry_after } => Self::database_unavailable(retry_after),
+            other => Self::Internal(Box::new(other)),
+        }
+    }
+}
+
+impl ApiError {
+    /// 503 `DATABASE_UNAVAILABLE` with `Retry-After` (whole seconds, at least one).
+    #[must_use]
+    pub fn database_unavailable(retry_after: std::time::Duration) -> Self {
+        Self::Unavailable {
+            code: "DATABASE_UNAVAILABLE",
+            retry_after: retry_after.as_secs().max(1),
+        }
     }
 }
 
@@ -279,6 +322,20 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn an_unreachable_database_answers_503_with_retry_after() {
+        let error = ApiError::from(domain::common::RepoError::Unavailable {
+            retry_after: std::time::Duration::from_secs(5),
+        });
+        let response = error.error_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers().get("Retry-After").unwrap(), "5");
+        let (_, body) = body_of(error).await;
+        assert_eq!(body["code"], "DATABASE_UNAVAILABLE");
+        let other = ApiError::from(domain::common::RepoError::NotFound);
+        assert_eq!(other.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[tokio::test]
     async fn a_rate_limit_carries_retry_after() {
         let response = ApiError::TooManyRequests { retry_after: 42 }.error_response();
         assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
@@ -293,6 +350,11 @@ mod tests {
             ApiError::Unauthorized("x".into()),
             ApiError::Forbidden("x".into()),
             ApiError::NotFound("x".into()),
+            ApiError::MethodNotAllowed {
+                method: "PATCH".into(),
+                allow: "GET".into(),
+            },
+            ApiError::RequestTimeout,
             ApiError::conflict("X", "x"),
             ApiError::payload_too_large("x"),
             ApiError::unsupported_media_type("x"),
@@ -301,12 +363,15 @@ mod tests {
                 fields: BTreeMap::new(),
             },
             ApiError::TooManyRequests { retry_after: 1 },
-            ApiError::Unavailable(cause()),
+            ApiError::database_unavailable(std::time::Duration::from_secs(1)),
             ApiError::Internal(cause()),
         ]
         .iter()
         .map(|e| e.status_code().as_u16())
         .collect();
-        assert_eq!(statuses, [400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 500]);
+        assert_eq!(
+            statuses,
+            [400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 503, 500]
+        );
     }
 }

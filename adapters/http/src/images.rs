@@ -69,7 +69,7 @@ fn media_error(error: MediaError) -> ApiError {
             }
         }
         MediaError::NotFound => ApiError::NotFound(message),
-        MediaError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+        MediaError::Repo(cause) => cause.into(),
     }
 }
 

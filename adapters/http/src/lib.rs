@@ -15,6 +15,7 @@ pub mod openapi;
 pub mod orgs;
 pub mod public_config;
 pub mod request_log;
+pub mod slow_clients;
 pub mod spa;
 pub mod system;
 pub mod uptime;
@@ -44,6 +45,8 @@ pub struct HttpState {
     pub uptime: uptime::UptimeApi,
     /// Apps, their keys, sharing and review history (`/api/dev/apps`, `/api/permissions`, `/api/install`).
     pub apps: apps::AppsApi,
+    /// Whether the database answers (`/readyz`).
+    pub readiness: system::ReadinessCheck,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -62,7 +65,9 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .app_data(error::json_config())
             .app_data(error::query_config())
             .app_data(error::path_config())
+            .app_data(web::Data::new(state.readiness.clone()))
             .route("/healthz", web::get().to(system::healthz))
+            .route("/readyz", web::get().to(system::readyz))
             .route("/api/openapi.json", web::get().to(openapi::served))
             .service(
                 utoipa_swagger_ui::SwaggerUi::new("/api/docs/{_:.*}")
@@ -71,6 +76,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .route("/api/docs", web::get().to(openapi_docs_redirect))
             .service(
                 web::scope("/api")
+                    .wrap(actix_web::middleware::from_fn(system::method_not_allowed))
                     .route("/public-config", web::get().to(public_config::get))
                     .configure(auth::routes)
                     .configure(admin::routes(state.admin.clone()))

@@ -117,6 +117,9 @@ pub fn configure(api: OAuthApi) -> impl FnOnce(&mut web::ServiceConfig) {
 pub fn api_error(error: OAuthError) -> AuthApiError {
     let status = match &error {
         OAuthError::Identity(_) => return error_into_identity(error),
+        OAuthError::Repo(domain::common::RepoError::Unavailable { retry_after }) => {
+            return AuthApiError::unavailable(*retry_after);
+        }
         OAuthError::Repo(_) => return AuthApiError::internal(error),
         OAuthError::Provider(OidcError::Unavailable(cause)) => {
             tracing::warn!(%cause, "sign-in provider unavailable");

@@ -84,6 +84,52 @@ impl Modify for BodyRefusals {
     }
 }
 
+/// The 503 every product call can answer while the database cannot be reached, written once here rather
+/// than on each handler: `DATABASE_UNAVAILABLE` with `Retry-After` (seconds).
+struct DatabaseUnavailable;
+
+impl Modify for DatabaseUnavailable {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder, header::HeaderBuilder};
+        let response = ResponseBuilder::new()
+            .description(
+                "The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After`",
+            )
+            .header(
+                "Retry-After",
+                HeaderBuilder::new()
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::Integer)))
+                    .description(Some("Seconds to wait before trying again"))
+                    .build(),
+            )
+            .content(
+                "application/json",
+                Content::new(Some(Ref::from_schema_name("ErrorBody"))),
+            )
+            .build();
+        for (path, item) in &mut openapi.paths.paths {
+            if !path.starts_with("/api") {
+                continue;
+            }
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                operation
+                    .responses
+                    .responses
+                    .entry("503".to_owned())
+                    .or_insert_with(|| RefOr::T(response.clone()));
+            }
+        }
+    }
+}
+
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -93,6 +139,7 @@ impl Modify for BodyRefusals {
     ),
     paths(
         crate::system::healthz,
+        crate::system::readyz,
         crate::public_config::get,
         crate::auth::exchange::exchange_token,
         crate::auth::me::me,
@@ -149,7 +196,7 @@ impl Modify for BodyRefusals {
         crate::apps::tester_view,
     ),
     components(schemas(ErrorBody, Health)),
-    modifiers(&BearerAuth, &BodyRefusals),
+    modifiers(&BearerAuth, &BodyRefusals, &DatabaseUnavailable),
     tags(
         (name = "system", description = "Health and the browser's start-up configuration"),
         (name = "auth", description = "The core token and the signed-in user"),
@@ -253,7 +300,7 @@ mod tests {
                 let Some(method) = rest.strip_prefix(",web::").and_then(|r| r.split_once("()")) else {
                     continue;
                 };
-                let full = if path.starts_with("/api") || path == "/healthz" {
+                let full = if path.starts_with("/api") || path == "/healthz" || path == "/readyz" {
                     path.to_owned()
                 } else {
                     format!("/api{path}")

@@ -15,7 +15,9 @@ struct FrontendDir(PathBuf);
 pub fn configure(dir: PathBuf) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         cfg.app_data(web::Data::new(FrontendDir(dir)))
-            .default_service(web::get().to(serve));
+            // Not `web::get()`: a default service ignores a route's guard, so POST, PUT, DELETE, TRACE… got
+            // the page too. `serve` answers them 405 itself.
+            .default_service(web::to(serve));
     }
 }
 
@@ -32,6 +34,15 @@ fn safe_relative(path: &str) -> Option<PathBuf> {
 }
 
 async fn serve(req: HttpRequest, dir: web::Data<FrontendDir>) -> HttpResponse {
+    use actix_web::ResponseError;
+    use actix_web::http::Method;
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        return crate::ApiError::MethodNotAllowed {
+            method: req.method().to_string(),
+            allow: "GET, HEAD".into(),
+        }
+        .error_response();
+    }
     let root = &dir.0;
     if let Some(relative) = safe_relative(req.path()) {
         let candidate = root.join(&relative);

@@ -63,7 +63,7 @@ fn uptime_error(error: UptimeError) -> ApiError {
         UptimeError::InvalidMonth(_) => ApiError::bad_request("INVALID_MONTH", message),
         UptimeError::InvalidPage(_) => ApiError::bad_request("INVALID_PAGE", message),
         UptimeError::UnknownHealthUrl => ApiError::NotFound(message),
-        UptimeError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+        UptimeError::Repo(cause) => cause.into(),
     }
 }
 

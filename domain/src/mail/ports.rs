@@ -80,6 +80,15 @@ pub trait OutboxRepository: Send + Sync {
         lease_until: DateTime<Utc>,
     ) -> Result<Vec<OutboxEntry>, RepoError>;
 
+    /// Gives back a claimed entry that was not tried (the worker is stopping): its lease ends and it is due
+    /// again at `due_at` (when it was due before the claim), so that the next worker sends it at once
+    /// instead of after the lease. An entry no longer leased (sent, given up, or claimed anew after its
+    /// lease ran out) is left as it is.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn release(&self, id: Uuid, due_at: DateTime<Utc>) -> Result<(), RepoError>;
+
     /// Records a successful delivery; the entry is never claimed again.
     ///
     /// # Errors

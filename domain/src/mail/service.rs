@@ -60,6 +60,8 @@ pub struct DeliveryReport {
     pub retried: usize,
     /// Failed permanently or too often; never tried again.
     pub given_up: usize,
+    /// Claimed but not tried because the worker is stopping; given back, due at once.
+    pub released: usize,
 }
 
 /// The delivery worker's use case. The worker calls [`OutboxService::deliver_due`] on a timer.
@@ -103,6 +105,20 @@ impl OutboxService {
     /// The first [`RepoError`] of the outbox. Entries claimed but not yet recorded stay leased and become
     /// due again when the lease ends (delivery is at least once).
     pub async fn deliver_due(&self) -> Result<DeliveryReport, RepoError> {
+        self.deliver_due_until(&|| false).await
+    }
+
+    /// As [`Self::deliver_due`], but once `stopping` answers `true` (asked before each e-mail) the entries
+    /// not yet tried are released ([`OutboxRepository::release`]) instead of sent: a worker that is asked to
+    /// stop finishes the e-mail in hand and gives the rest back, so that they do not wait for their lease
+    /// after a restart. (A worker that dies keeps its claims until the lease ends.)
+    ///
+    /// # Errors
+    /// As [`Self::deliver_due`].
+    pub async fn deliver_due_until(
+        &self,
+        stopping: &(dyn Fn() -> bool + Sync),
+    ) -> Result<DeliveryReport, RepoError> {
         let now = self.clock.now();
         let entries = self
             .outbox
@@ -112,8 +128,18 @@ impl OutboxService {
             claimed: entries.len(),
             ..DeliveryReport::default()
         };
-        for entry in entries {
+        let mut entries = entries.into_iter();
+        for entry in entries.by_ref() {
+            if stopping() {
+                self.outbox.release(entry.id, entry.next_attempt_at).await?;
+                report.released += 1;
+                break;
+            }
             self.deliver(entry, &mut report).await?;
+        }
+        for entry in entries {
+            self.outbox.release(entry.id, entry.next_attempt_at).await?;
+            report.released += 1;
         }
         Ok(report)
     }
@@ -186,6 +212,38 @@ mod tests {
     }
 
     #[test]
+    fn a_stopping_worker_sends_the_email_in_hand_and_releases_the_rest() {
+        let entries: Vec<OutboxEntry> = (0..4).map(|_| entry(0)).collect();
+        let first = entries[0].id;
+        let rest: Vec<Uuid> = entries[1..].iter().map(|e| e.id).collect();
+        let mut outbox = claiming(entries);
+        outbox
+            .expect_mark_sent()
+            .with(eq(first), eq(noon()))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let released = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = released.clone();
+        outbox.expect_release().times(3).returning(move |id, due| {
+            assert_eq!(due, noon(), "due again when it was due before the claim");
+            seen.lock().unwrap().push(id);
+            Ok(())
+        });
+        let mut mailer = MockMailer::new();
+        let sent = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = sent.clone();
+        mailer.expect_send().times(1).returning(move |_| {
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            Ok(())
+        });
+        // The stop arrives while the first e-mail is being sent.
+        let stopping = move || sent.load(std::sync::atomic::Ordering::SeqCst);
+        let report = block_on(service(outbox, mailer).deliver_due_until(&stopping)).unwrap();
+        assert_eq!((report.claimed, report.sent, report.released), (4, 1, 3));
+        assert_eq!(*released.lock().unwrap(), rest);
+    }
+
+    #[test]
     fn the_backoff_starts_at_thirty_seconds_and_doubles() {
         let policy = RetryPolicy::default();
         assert_eq!(policy.backoff(1), Duration::seconds(30));
@@ -218,7 +276,8 @@ mod tests {
                 claimed: 2,
                 sent: 2,
                 retried: 0,
-                given_up: 0
+                given_up: 0,
+                released: 0
             }
         );
     }

@@ -838,8 +838,31 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** `GET /healthz`: the process is up and serving. */
+    /**
+     * `GET /healthz`: liveness. The process is up and serving; it answers `ok` even while the database is down
+     *     (restarting the process would not bring the database back).
+     */
     get: operations['healthz'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/readyz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * `GET /readyz`: readiness. `ok` when the database answers; 503 `DATABASE_UNAVAILABLE` with `Retry-After`
+     *     while it cannot be reached, so that a load balancer sends requests to other instances meanwhile.
+     */
+    get: operations['readyz'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1742,6 +1765,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   admin_submitted_apps: {
@@ -1774,6 +1808,17 @@ export interface operations {
       /** @description Not a platform admin or reviewer */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1824,6 +1869,17 @@ export interface operations {
       /** @description No such app */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1902,6 +1958,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   admin_reject_app: {
@@ -1974,6 +2041,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   check: {
@@ -1997,6 +2075,17 @@ export interface operations {
       /** @description No valid core token or identity access token */
       401: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2062,6 +2151,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   admin_debug: {
@@ -2094,6 +2194,17 @@ export interface operations {
       /** @description Not a platform admin */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2138,6 +2249,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   admin_list_users: {
@@ -2170,6 +2292,17 @@ export interface operations {
       /** @description Not a platform admin */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2245,6 +2378,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   admin_remove_user: {
@@ -2296,6 +2440,17 @@ export interface operations {
       /** @description The last platform admin (LAST_ADMIN) */
       409: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2366,6 +2521,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   uptime_day_problems: {
@@ -2421,6 +2587,17 @@ export interface operations {
       /** @description Not a package name */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2487,6 +2664,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   uptime_ping: {
@@ -2545,6 +2733,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   uptime_status: {
@@ -2577,6 +2776,17 @@ export interface operations {
       /** @description Not a platform admin or reviewer */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2643,6 +2853,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   list_apps: {
@@ -2687,6 +2908,17 @@ export interface operations {
       /** @description Not a member of the x-org-id organization */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2756,6 +2988,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   get_app: {
@@ -2803,6 +3046,17 @@ export interface operations {
       /** @description The organization has no such app */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2884,6 +3138,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   delete_app: {
@@ -2929,6 +3194,17 @@ export interface operations {
       /** @description The organization has no such app */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2988,6 +3264,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   export_app_config: {
@@ -3035,6 +3322,17 @@ export interface operations {
       /** @description The organization has no such app */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3094,6 +3392,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   app_history: {
@@ -3141,6 +3450,17 @@ export interface operations {
       /** @description The organization has no such app */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3207,6 +3527,17 @@ export interface operations {
       /** @description The organization has no such app */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3284,6 +3615,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   get_share_link: {
@@ -3331,6 +3673,17 @@ export interface operations {
       /** @description The organization has no such app */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3403,6 +3756,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   set_share_emails: {
@@ -3469,6 +3833,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   reset_share_link: {
@@ -3516,6 +3891,17 @@ export interface operations {
       /** @description The organization has no such app */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3588,6 +3974,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   me: {
@@ -3611,6 +4008,17 @@ export interface operations {
       /** @description No valid core token or identity access token */
       401: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3671,6 +4079,17 @@ export interface operations {
       /** @description A field is unknown or of the wrong type */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3767,6 +4186,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   delete: {
@@ -3829,6 +4259,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   deliver: {
@@ -3858,6 +4299,17 @@ export interface operations {
       /** @description No such image */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3896,6 +4348,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   list_orgs: {
@@ -3919,6 +4382,17 @@ export interface operations {
       /** @description Not signed in */
       401: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3970,6 +4444,17 @@ export interface operations {
       /** @description Name missing or too long; contact e-mail invalid */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4035,6 +4520,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   get_org: {
@@ -4070,6 +4566,17 @@ export interface operations {
       /** @description No such organization, or the caller is not a member */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4148,6 +4655,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   delete_org: {
@@ -4201,6 +4719,17 @@ export interface operations {
       /** @description The organization still owns apps */
       409: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4264,6 +4793,17 @@ export interface operations {
       /** @description No pending invitation for the address */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4336,6 +4876,17 @@ export interface operations {
       /** @description The invitation has expired */
       409: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4423,6 +4974,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   remove_member: {
@@ -4478,6 +5040,17 @@ export interface operations {
       /** @description The only admin cannot leave or be removed */
       409: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4567,6 +5140,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   get_permissions: {
@@ -4614,6 +5198,17 @@ export interface operations {
       /** @description The organization has no such app */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4695,6 +5290,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   get: {
@@ -4715,6 +5321,17 @@ export interface operations {
           'application/json': components['schemas']['PublicConfig'];
         };
       };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   healthz: {
@@ -4733,6 +5350,35 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Health'];
+        };
+      };
+    };
+  };
+  readyz: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The database answers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Health'];
+        };
+      };
+      /** @description The database cannot be reached */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };

@@ -168,6 +168,35 @@ impl OutboxRepository for DieselOutboxRepository {
             .await
     }
 
+    async fn release(&self, id: Uuid, due_at: DateTime<Utc>) -> Result<(), RepoError> {
+        let due_at = to_millis(due_at);
+        self.db
+            .write(move |conn| {
+                // Still leased by this claim: not sent, not given up, its lease not taken over (a claim
+                // sets `next_attempt_at` to the lease's end).
+                diesel::update(
+                    email_outbox::table
+                        .find(id.to_string())
+                        .filter(email_outbox::sent_at.is_null())
+                        .filter(email_outbox::failed_at.is_null())
+                        .filter(email_outbox::lease_until.is_not_null())
+                        .filter(
+                            email_outbox::lease_until
+                                .nullable()
+                                .eq(email_outbox::next_attempt_at.nullable()),
+                        ),
+                )
+                .set((
+                    email_outbox::lease_until.eq(None::<i64>),
+                    email_outbox::next_attempt_at.eq(due_at),
+                ))
+                .execute(conn)
+                .map_err(backend("releasing an outbox entry"))?;
+                Ok(())
+            })
+            .await
+    }
+
     async fn mark_sent(&self, id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError> {
         self.db
             .write(move |conn| {

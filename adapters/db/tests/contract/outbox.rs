@@ -75,6 +75,23 @@ contract! {
         assert_eq!((sent, failed), (None, None));
     }
 
+    async fn a_released_claim_is_due_again_at_once_and_a_sent_one_stays_sent(db) {
+        let outbox = DieselOutboxRepository::new(db.clone());
+        enqueue(db, vec![mail("a@example.com", "A"), mail("b@example.com", "B")], at(0)).await;
+        let claimed = outbox.claim_due(at(1), 10, at(300)).await.unwrap();
+        assert_eq!(claimed.len(), 2);
+        assert!(outbox.claim_due(at(2), 10, at(300)).await.unwrap().is_empty(), "leased");
+        outbox.mark_sent(claimed[0].id, at(2)).await.unwrap();
+        for entry in &claimed {
+            outbox.release(entry.id, entry.next_attempt_at).await.unwrap();
+        }
+        let (_, next, lease, sent, _, _) = state(db, claimed[1].id);
+        assert_eq!((next, lease, sent), (at(0).timestamp_millis(), None, None));
+        assert!(state(db, claimed[0].id).3.is_some(), "a sent e-mail is not given back");
+        let again = outbox.claim_due(at(3), 10, at(300)).await.unwrap();
+        assert_eq!(again.iter().map(|e| e.id).collect::<Vec<_>>(), vec![claimed[1].id]);
+    }
+
     async fn every_email_kind_round_trips(db) {
         let outbox = DieselOutboxRepository::new(db.clone());
         let kinds = [

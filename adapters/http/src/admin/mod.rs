@@ -79,7 +79,7 @@ pub(crate) fn review_error(error: ReviewError) -> ApiError {
         ReviewError::IllegalTransition(_) => ApiError::conflict("ILLEGAL_TRANSITION", message),
         ReviewError::Conflict => ApiError::conflict("CONFLICT", message),
         ReviewError::Stale => ApiError::conflict("APP_CHANGED", message),
-        ReviewError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+        ReviewError::Repo(cause) => cause.into(),
     }
 }
 
@@ -98,7 +98,7 @@ pub fn admin_error(error: PlatformAdminError) -> ApiError {
         },
         PlatformAdminError::NotFound => ApiError::NotFound(message),
         PlatformAdminError::LastAdmin => ApiError::conflict("LAST_ADMIN", message),
-        PlatformAdminError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+        PlatformAdminError::Repo(cause) => cause.into(),
     }
 }
 
@@ -112,13 +112,14 @@ pub fn tools_error(error: PlatformToolsError) -> ApiError {
         | PlatformToolsError::NotMember => ApiError::Forbidden(message),
         PlatformToolsError::DemoOff => ApiError::NotFound(message),
         PlatformToolsError::NoOrganization => ApiError::bad_request("NO_ORGANIZATION", message),
-        PlatformToolsError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+        PlatformToolsError::Repo(cause) => cause.into(),
     }
 }
 
 fn uptime_error(error: UptimeError) -> ApiError {
     match error {
         UptimeError::Forbidden => ApiError::Forbidden(error.to_string()),
+        UptimeError::Repo(cause) => cause.into(),
         other => ApiError::Internal(Box::new(other)),
     }
 }

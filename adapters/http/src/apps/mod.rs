@@ -115,7 +115,7 @@ pub fn app_error(error: AppError) -> ApiError {
             ApiError::Forbidden(message)
         }
         AppError::NotFound => ApiError::NotFound(message),
-        AppError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+        AppError::Repo(cause) => cause.into(),
     }
 }
 

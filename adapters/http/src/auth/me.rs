@@ -68,6 +68,7 @@ fn identity_error(error: IdentityError) -> ApiError {
             message: fields.joined(" "),
             fields: fields.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
         },
+        IdentityError::Repo(cause) => cause.into(),
         other => ApiError::Internal(Box::new(other)),
     }
 }

@@ -92,7 +92,7 @@ async fn resolve(
     };
     let member = ActingMember::resolve(memberships.0.as_ref(), caller, org)
         .await
-        .map_err(|error| ApiError::Internal(Box::new(error)))?
+        .map_err(ApiError::from)?
         .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
     Ok(OrgScope {
         caller: member.caller().clone(),

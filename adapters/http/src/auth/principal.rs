@@ -63,6 +63,6 @@ pub fn auth_error(error: AuthError) -> ApiError {
             ApiError::conflict("EMAIL_IN_USE", EMAIL_IN_USE)
         }
         AuthError::Signing(cause) => ApiError::Internal(Box::new(cause)),
-        AuthError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+        AuthError::Repo(cause) => cause.into(),
     }
 }

@@ -91,6 +91,20 @@ impl AuthApiError {
         }
     }
 
+    /// 503 `database_unavailable` with `Retry-After`: the database cannot be reached (logged once per
+    /// outage by the database adapter, not here).
+    #[must_use]
+    pub fn unavailable(retry_after: std::time::Duration) -> Self {
+        Self {
+            retry_after: Some(retry_after.as_secs().max(1)),
+            ..Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "database_unavailable",
+                "The service is temporarily unavailable. Please try again shortly.",
+            )
+        }
+    }
+
     /// 500 `unexpected_failure`; the cause is logged, not answered.
     #[must_use]
     pub fn internal(cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
@@ -101,6 +115,16 @@ impl AuthApiError {
                 "unexpected_failure",
                 UNEXPECTED,
             )
+        }
+    }
+}
+
+/// A store's failure: 503 while the database cannot be reached, else 500.
+impl From<domain::common::RepoError> for AuthApiError {
+    fn from(error: domain::common::RepoError) -> Self {
+        match error {
+            domain::common::RepoError::Unavailable { retry_after } => Self::unavailable(retry_after),
+            other => Self::internal(other),
         }
     }
 }
@@ -127,6 +151,9 @@ impl From<IdentityError> for AuthApiError {
             | E::EmailChangeUnsupported => StatusCode::UNPROCESSABLE_ENTITY,
             E::InvalidCode | E::InvalidAccessToken(_) | E::SessionNotFound | E::UserNotFound => {
                 StatusCode::FORBIDDEN
+            }
+            E::Repo(domain::common::RepoError::Unavailable { retry_after }) => {
+                return Self::unavailable(*retry_after);
             }
             E::Hasher(_) | E::Signing(_) | E::Repo(_) => return Self::internal(error),
         };

@@ -159,7 +159,7 @@ impl IdentityApi {
             .limiter
             .check(action, &subject, email)
             .await
-            .map_err(AuthApiError::internal)?;
+            .map_err(AuthApiError::from)?;
         self.prune_now_and_then().await;
         match decision {
             RateDecision::Allowed { .. } => Ok(()),

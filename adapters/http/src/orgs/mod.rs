@@ -60,7 +60,7 @@ async fn check_org_header(
         .0
         .role_of(header_org, principal.0.user_id)
         .await
-        .map_err(|error| ApiError::Internal(Box::new(error)))?
+        .map_err(ApiError::from)?
         .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
     Ok(())
 }
@@ -127,7 +127,7 @@ pub fn org_error(error: OrgError) -> ApiError {
         OrgError::InviteeIsMember => ApiError::conflict("ALREADY_MEMBER", message),
         OrgError::InvitePending => ApiError::conflict("INVITE_PENDING", message),
         OrgError::ResendExpired => ApiError::conflict("INVITE_EXPIRED", message),
-        OrgError::Repo(cause) => ApiError::Internal(Box::new(cause)),
+        OrgError::Repo(cause) => cause.into(),
     }
 }
 
