@@ -76,11 +76,13 @@ impl Application {
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();
         let script_sources = http_adapter::spa::inline_script_sources(&frontend_dir);
+        let public_url = config.public_url.clone();
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(http_adapter::headers::security_headers(
                     &connect_sources,
                     &script_sources,
+                    &public_url,
                 ))
                 .wrap(middleware::Compress::default())
                 .wrap(middleware::from_fn(http_adapter::request_log::log_request))
