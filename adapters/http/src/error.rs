@@ -47,9 +47,10 @@ pub enum ApiError {
         message: String,
         fields: BTreeMap<String, String>,
     },
-    /// 429: too many attempts; `retry_after` in seconds.
-    #[error("Too many requests. Please try again later.")]
-    TooManyRequests { retry_after: u64 },
+    /// 429: too many attempts; `retry_after` in seconds; `message` names the limit ([`Self::RATE_LIMITED`]
+    /// when there is nothing more to say).
+    #[error("{message}")]
+    TooManyRequests { message: String, retry_after: u64 },
     /// 503: a dependency is down; the cause is logged, not answered.
     #[error("The service is temporarily unavailable. Please try again shortly.")]
     Unavailable(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -67,6 +68,9 @@ struct Envelope<'a> {
 }
 
 impl ApiError {
+    /// The message of a 429 that names no particular limit.
+    pub const RATE_LIMITED: &'static str = "Too many requests. Please try again later.";
+
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
         Self::BadRequest {
             code,
@@ -156,7 +160,7 @@ impl ResponseError for ApiError {
             _ => None,
         };
         let mut response = HttpResponse::build(self.status_code());
-        if let Self::TooManyRequests { retry_after } = self {
+        if let Self::TooManyRequests { retry_after, .. } = self {
             response.insert_header(("Retry-After", retry_after.to_string()));
         }
         response.json(Envelope {
@@ -280,7 +284,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_rate_limit_carries_retry_after() {
-        let response = ApiError::TooManyRequests { retry_after: 42 }.error_response();
+        let response = ApiError::TooManyRequests {
+            message: ApiError::RATE_LIMITED.into(),
+            retry_after: 42,
+        }
+        .error_response();
         assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(response.headers().get("Retry-After").unwrap(), "42");
     }
@@ -300,7 +308,10 @@ mod tests {
                 message: "x".into(),
                 fields: BTreeMap::new(),
             },
-            ApiError::TooManyRequests { retry_after: 1 },
+            ApiError::TooManyRequests {
+                message: "x".into(),
+                retry_after: 1,
+            },
             ApiError::Unavailable(cause()),
             ApiError::Internal(cause()),
         ]

@@ -164,6 +164,10 @@ pub struct RateLimitPolicy {
 const MINUTE: i64 = 60;
 const HOUR: i64 = 60 * MINUTE;
 
+/// The longest window of any limit kept in the shared counters, the identity limits' or another context's
+/// (the invitation e-mails of an account per day, `orgs::invite_limits`): pruning keeps two of it.
+pub const SHARED_COUNTER_LONGEST_WINDOW_SECS: i64 = 24 * HOUR;
+
 impl Default for RateLimitPolicy {
     /// Sign-in: 30 per IP and 10 per account per 15 minutes. Sign-up: 10 per IP and 5 per address per hour.
     /// E-mail sending (OTP, recover): 10 per IP and 5 per address per hour (one e-mail per 12 minutes at
@@ -304,7 +308,8 @@ impl RateLimiter {
         })
     }
 
-    /// Deletes counters too old to matter (older than two of the longest window).
+    /// Deletes counters too old to matter (older than two of the longest window, the other contexts' limits
+    /// in the same store included: [`SHARED_COUNTER_LONGEST_WINDOW_SECS`]).
     ///
     /// # Errors
     /// [`RepoError`] when the store fails.
@@ -319,7 +324,8 @@ impl RateLimiter {
         .iter()
         .flat_map(|l| [l.per_ip.window_secs, l.per_account.window_secs])
         .max()
-        .unwrap_or(3600);
+        .unwrap_or(3600)
+        .max(SHARED_COUNTER_LONGEST_WINDOW_SECS);
         let cutoff = self.clock.now() - Duration::seconds(2 * longest);
         self.store.prune_before(cutoff).await
     }
@@ -549,10 +555,23 @@ mod tests {
             .0
             .lock()
             .unwrap()
-            .push(("old".into(), (noon() - Duration::hours(5)).timestamp(), 3));
+            .push(("old".into(), (noon() - Duration::hours(49)).timestamp(), 3));
         let limiter = limiter(Arc::clone(&store));
         block_on(limiter.check(AuthAction::SignIn, "10.0.0.1", None)).unwrap();
         assert_eq!(block_on(limiter.prune()).unwrap(), 1);
+        assert_eq!(store.0.lock().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn pruning_keeps_the_daily_counters_of_other_contexts_for_two_days() {
+        let store = Arc::new(MemoryStore::default());
+        store
+            .0
+            .lock()
+            .unwrap()
+            .push(("daily".into(), (noon() - Duration::hours(20)).timestamp(), 3));
+        let limiter = limiter(Arc::clone(&store));
+        assert_eq!(block_on(limiter.prune()).unwrap(), 0);
         assert_eq!(store.0.lock().unwrap().len(), 1);
     }
 }
