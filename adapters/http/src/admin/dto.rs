@@ -140,7 +140,8 @@ impl Serialize for StaffAppDto {
     }
 }
 
-/// An app as staff read it ([`StaffAppDto`]), as approve and reject answer it. Only documents the body.
+/// An app as platform staff read it (the stored app without its tester list), as approve and reject answer
+/// it. Only documents the body.
 #[derive(Debug, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
