@@ -3,7 +3,9 @@
 //! repositories.
 
 use db_adapter::Db;
-use db_adapter::repos::{DieselImageRepository, DieselMemberDirectory, DieselOrgProfileLookup};
+use db_adapter::repos::{
+    DieselImageRepository, DieselMemberDirectory, DieselOrgProfileLookup, DieselRateLimitStore,
+};
 use domain::media::{ImageStore, MediaConfig, MediaPorts, MediaService};
 use identity_adapter::OsSecretGenerator;
 use media_adapter::{ImageCrateInspector, LocalImageStore, S3ImageStore};
@@ -53,9 +55,12 @@ pub fn service(config: &Config, db: &Db, store: Arc<dyn ImageStore>) -> MediaSer
             orgs: Arc::new(DieselOrgProfileLookup::new(db.clone())),
             clock: Arc::new(SystemClock),
             secrets: Arc::new(OsSecretGenerator),
+            // The identity limits' counters: the upload limit is shared by every instance.
+            limits: Arc::new(DieselRateLimitStore::new(db.clone())),
         },
         MediaConfig {
             public_base: config.public_url.clone(),
+            org_quota_bytes: config.org_image_quota_mb.saturating_mul(1024 * 1024),
         },
     )
 }

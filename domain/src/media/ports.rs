@@ -82,6 +82,12 @@ pub trait ImageRepository: Send + Sync {
     /// store fails.
     async fn delete(&self, org: OrgId, id: ImageId) -> Result<(), RepoError>;
 
+    /// The bytes the organization's images take, all together (its storage quota counts them).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn total_size(&self, org: OrgId) -> Result<u64, RepoError>;
+
     /// The organization's images uploaded for an app, oldest first.
     ///
     /// # Errors

@@ -145,6 +145,23 @@ impl ImageRepository for DieselImageRepository {
             .await
     }
 
+    async fn total_size(&self, org: OrgId) -> Result<u64, RepoError> {
+        self.db
+            .read(move |conn| {
+                // Summed here rather than with SUM(), whose type differs between the two databases.
+                let sizes: Vec<i64> = images::table
+                    .filter(images::org_id.eq(org.to_string()))
+                    .select(images::size)
+                    .load(conn)
+                    .map_err(backend("adding up an organization's image sizes"))?;
+                Ok(sizes
+                    .into_iter()
+                    .map(|size| u64::try_from(size).unwrap_or(0))
+                    .sum())
+            })
+            .await
+    }
+
     async fn list_for_app(&self, org: OrgId, package: &PackageName) -> Result<Vec<ImageMeta>, RepoError> {
         let package = package.as_str().to_owned();
         self.db
