@@ -19,6 +19,20 @@ pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
 pub const IMAGE_NOT_FOUND: &str = "Image not found";
 pub const LOGO_ADMIN_ONLY: &str = "Only an organization admin can replace or delete the organization's logo";
 
+/// How long an image nothing refers to is kept (an upload for a form not saved yet has this long).
+pub const UNREFERENCED_IMAGES_KEPT_HOURS: i64 = 24;
+/// Most unreferenced images removed in one round.
+const UNREFERENCED_BATCH: u32 = 500;
+
+/// What one round of [`MediaService::remove_unreferenced`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnreferencedRemoval {
+    /// Image rows removed.
+    pub removed: u64,
+    /// Files of removed rows that could not be deleted (nothing refers to them); the caller logs them.
+    pub unremoved_files: Vec<String>,
+}
+
 /// Image uploads one account may make in an hour (PRODUCT.md §1: an upload rate limit per account).
 pub const UPLOADS_PER_ACCOUNT_PER_HOUR: u32 = 60;
 /// The storage quota of an organization's images unless `PORTAL_ORG_IMAGE_QUOTA_MB` says otherwise.
@@ -301,6 +315,33 @@ impl MediaService {
         })
     }
 
+    /// Removes the images that no app or organization has referred to for
+    /// [`UNREFERENCED_IMAGES_KEPT_HOURS`] (their rows, then their files), in batches until none is left.
+    ///
+    /// # Errors
+    /// [`MediaError::Repo`] when the rows cannot be read or removed (files that cannot be removed are
+    /// answered instead).
+    pub async fn remove_unreferenced(&self) -> Result<UnreferencedRemoval, MediaError> {
+        let cutoff = self.clock.now() - chrono::Duration::hours(UNREFERENCED_IMAGES_KEPT_HOURS);
+        let mut report = UnreferencedRemoval::default();
+        loop {
+            let batch = self
+                .images
+                .remove_unreferenced(cutoff, UNREFERENCED_BATCH)
+                .await?;
+            for image in &batch {
+                let key = image.storage_key();
+                if self.store.delete(&key).await.is_err() {
+                    report.unremoved_files.push(key);
+                }
+            }
+            report.removed += batch.len() as u64;
+            if batch.len() < UNREFERENCED_BATCH as usize {
+                return Ok(report);
+            }
+        }
+    }
+
     /// The bytes and content type of an image, for public delivery.
     ///
     /// # Errors
@@ -515,6 +556,32 @@ mod tests {
         assert!(matches!(err, MediaError::UploadLimited { retry_after_secs } if retry_after_secs > 0));
         assert_eq!(err.code(), "RATE_LIMITED");
         assert!(err.to_string().contains("60 images in the last hour"));
+    }
+
+    #[test]
+    fn images_unreferenced_for_a_day_lose_their_rows_then_their_files() {
+        let org = OrgId::new();
+        let (gone, stuck) = (stored_image(org), stored_image(org));
+        let (gone_key, stuck_key) = (gone.storage_key(), stuck.storage_key());
+        let mut images = MockImageRepository::new();
+        images
+            .expect_remove_unreferenced()
+            .withf(|cutoff, _| *cutoff == noon() - chrono::Duration::hours(24))
+            .times(1)
+            .returning(move |_, _| Ok(vec![gone.clone(), stuck.clone()]));
+        let mut store = MockImageStore::new();
+        let removable = gone_key.clone();
+        store
+            .expect_delete()
+            .withf(move |key| key == removable)
+            .times(1)
+            .returning(|_| Ok(()));
+        store
+            .expect_delete()
+            .returning(|_| Err(RepoError::backend("deleting a file", "disk")));
+        let report = block_on(service(images, store, None).remove_unreferenced()).unwrap();
+        assert_eq!(report.removed, 2);
+        assert_eq!(report.unremoved_files, vec![stuck_key]);
     }
 
     #[test]
