@@ -86,6 +86,8 @@ pub struct Config {
     pub body_timeouts: http_adapter::slow_clients::BodyTimeouts,
     /// Health checks in flight at once (`PORTAL_UPTIME_CONCURRENCY`).
     pub uptime_concurrency: usize,
+    /// The storage quota of each organization's images, in MB (`PORTAL_ORG_IMAGE_QUOTA_MB`).
+    pub org_image_quota_mb: u64,
     pub allow_private_targets: bool,
     pub demo: bool,
     pub docs_url: String,
@@ -151,6 +153,17 @@ impl Config {
                 .ok_or_else(|| ConfigError {
                     variable: "PORTAL_UPTIME_CONCURRENCY",
                     problem: format!("`{text}` is not a number of checks from 1 to 4096"),
+                })?,
+        };
+        let org_image_quota_mb = match get("PORTAL_ORG_IMAGE_QUOTA_MB") {
+            None => domain::media::service::DEFAULT_ORG_IMAGE_QUOTA_MB,
+            Some(text) => text
+                .parse::<u64>()
+                .ok()
+                .filter(|mb| (1..=1_000_000).contains(mb))
+                .ok_or_else(|| ConfigError {
+                    variable: "PORTAL_ORG_IMAGE_QUOTA_MB",
+                    problem: format!("`{text}` is not a number of megabytes from 1 to 1000000"),
                 })?,
         };
         let uptime_interval_secs = match get("PORTAL_UPTIME_INTERVAL_SECS") {
@@ -243,6 +256,7 @@ impl Config {
             uptime_interval_secs,
             body_timeouts,
             uptime_concurrency,
+            org_image_quota_mb,
             allow_private_targets: flag("PORTAL_ALLOW_PRIVATE_TARGETS")?,
             demo: flag("PORTAL_DEMO")?,
             docs_url: get("PORTAL_DOCS_URL").unwrap_or_else(|| "https://docs.mentra.glass".into()),
@@ -553,6 +567,21 @@ mod tests {
         );
         for bad in ["0", "many", "100000"] {
             assert!(Config::from_vars(&vars(&[("PORTAL_UPTIME_CONCURRENCY", bad)])).is_err());
+        }
+    }
+
+    #[test]
+    fn the_image_quota_is_a_number_of_megabytes_and_100_unless_set() {
+        assert_eq!(Config::from_vars(&vars(&[])).unwrap().org_image_quota_mb, 100);
+        assert_eq!(
+            Config::from_vars(&vars(&[("PORTAL_ORG_IMAGE_QUOTA_MB", "250")]))
+                .unwrap()
+                .org_image_quota_mb,
+            250
+        );
+        for bad in ["0", "lots", "-5"] {
+            let error = Config::from_vars(&vars(&[("PORTAL_ORG_IMAGE_QUOTA_MB", bad)])).unwrap_err();
+            assert_eq!(error.variable, "PORTAL_ORG_IMAGE_QUOTA_MB");
         }
     }
 

@@ -3,7 +3,9 @@
 //! repositories.
 
 use db_adapter::Db;
-use db_adapter::repos::{DieselImageRepository, DieselMemberDirectory, DieselOrgProfileLookup};
+use db_adapter::repos::{
+    DieselImageRepository, DieselMemberDirectory, DieselOrgProfileLookup, DieselRateLimitStore,
+};
 use domain::media::{ImageStore, MediaConfig, MediaPorts, MediaService};
 use identity_adapter::OsSecretGenerator;
 use media_adapter::{ImageCrateInspector, LocalImageStore, S3ImageStore};
@@ -41,6 +43,35 @@ pub fn image_store(config: &Config) -> anyhow::Result<Arc<dyn ImageStore>> {
     })
 }
 
+/// How often images that nothing refers to are looked for.
+const UNREFERENCED_EVERY: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+
+/// The worker that removes, every hour, the images no app or organization has referred to for a day
+/// (PRODUCT.md §1), until `stopped` says the server stops. Every instance may run it: each removal is one
+/// statement, so two instances never remove one image twice.
+pub async fn remove_unreferenced(images: MediaService, mut stopped: tokio::sync::watch::Receiver<bool>) {
+    loop {
+        match images.remove_unreferenced().await {
+            Ok(report) => {
+                if report.removed > 0 {
+                    tracing::info!(images = report.removed, "removed images nothing refers to");
+                }
+                for file in &report.unremoved_files {
+                    tracing::warn!(file = %file, "the file of a removed image could not be deleted");
+                }
+            }
+            Err(error) => tracing::error!(%error, "removing unreferenced images failed"),
+        }
+        if *stopped.borrow() {
+            return;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(UNREFERENCED_EVERY) => {}
+            _ = stopped.changed() => return,
+        }
+    }
+}
+
 /// The media use cases over `store`.
 #[must_use]
 pub fn service(config: &Config, db: &Db, store: Arc<dyn ImageStore>) -> MediaService {
@@ -53,9 +84,12 @@ pub fn service(config: &Config, db: &Db, store: Arc<dyn ImageStore>) -> MediaSer
             orgs: Arc::new(DieselOrgProfileLookup::new(db.clone())),
             clock: Arc::new(SystemClock),
             secrets: Arc::new(OsSecretGenerator),
+            // The identity limits' counters: the upload limit is shared by every instance.
+            limits: Arc::new(DieselRateLimitStore::new(db.clone())),
         },
         MediaConfig {
             public_base: config.public_url.clone(),
+            org_quota_bytes: config.org_image_quota_mb.saturating_mul(1024 * 1024),
         },
     )
 }

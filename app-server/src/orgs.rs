@@ -1,8 +1,10 @@
-//! Wiring of the organization use cases: the database repositories, the clock, the secret generator and
-//! the public URL (the base of invitation links).
+//! Wiring of the organization use cases: the database repositories, the clock, the secret generator, the
+//! public URL (the base of invitation links) and the shared rate-limit counters (limits on invitations).
 
 use db_adapter::Db;
-use db_adapter::repos::{DieselInviteRepository, DieselMemberDirectory, DieselOrgRepository};
+use db_adapter::repos::{
+    DieselInviteRepository, DieselMemberDirectory, DieselOrgRepository, DieselRateLimitStore,
+};
 use domain::media::ImageStore;
 use domain::orgs::OrgService;
 use http_adapter::orgs::OrgsApi;
@@ -25,6 +27,8 @@ pub fn wire(config: &Config, db: &Db, images: Arc<dyn ImageStore>) -> OrgsApi {
             Arc::new(OsSecretGenerator),
             images,
             config.public_url.clone(),
+            // The identity limits' counters: invitation e-mails count on the recipient's e-mail limit.
+            Arc::new(DieselRateLimitStore::new(db.clone())),
         )),
     }
 }

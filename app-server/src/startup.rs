@@ -81,6 +81,7 @@ impl Application {
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();
         let script_sources = http_adapter::spa::inline_script_sources(&frontend_dir);
         let body_timeouts = config.body_timeouts;
+        let public_url = config.public_url.clone();
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(middleware::from_fn(move |req, next| {
@@ -89,6 +90,7 @@ impl Application {
                 .wrap(http_adapter::headers::security_headers(
                     &connect_sources,
                     &script_sources,
+                    &public_url,
                 ))
                 .wrap(middleware::Compress::default())
                 .wrap(middleware::from_fn(http_adapter::request_log::log_request))

@@ -65,6 +65,8 @@ pub fn service_with_probe(
         Arc::new(prober),
         clock,
         uptime,
+        // The identity limits' counters: the live check's limits are shared by every instance.
+        Arc::new(db_adapter::repos::DieselRateLimitStore::new(db.clone())),
     )))
 }
 

@@ -73,6 +73,11 @@ impl Workers {
             RetryPolicy::default(),
         );
         let mut handles = vec![tokio::spawn(prune(Pruner::new(db, clock), stopped.clone()))];
+        let images = crate::media::service(config, db, crate::media::image_store(config)?);
+        handles.push(tokio::spawn(crate::media::remove_unreferenced(
+            images,
+            stopped.clone(),
+        )));
         if config.uptime_interval_secs > 0 {
             let monitor = crate::uptime::Monitor::from_config(config, db)?;
             handles.push(tokio::spawn(monitor.run(stopped.clone())));

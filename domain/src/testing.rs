@@ -29,3 +29,73 @@ impl SecretGenerator for RepeatingBytes {
 pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
     futures::executor::block_on(future)
 }
+
+/// An in-memory [`RateLimitStore`](crate::identity::rate_limit::RateLimitStore): fixed-window counters by
+/// (key, window start), each with the time it expires (two of its windows after it started).
+#[derive(Default)]
+pub struct MemoryRateLimitStore(pub std::sync::Mutex<Vec<(String, i64, u32, i64)>>);
+
+impl MemoryRateLimitStore {
+    /// The sum of every window's count of `key`.
+    pub fn count_of(&self, key: &str) -> u32 {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(k, _, _, _)| k == key)
+            .map(|(_, _, n, _)| n)
+            .sum()
+    }
+
+    fn counts(
+        rows: &[(String, i64, u32, i64)],
+        key: &str,
+        start: i64,
+        window_secs: i64,
+    ) -> crate::identity::rate_limit::WindowCounts {
+        let count = |at: i64| {
+            rows.iter()
+                .find(|(k, s, _, _)| k == key && *s == at)
+                .map_or(0, |row| row.2)
+        };
+        crate::identity::rate_limit::WindowCounts {
+            previous: count(start - window_secs),
+            current: count(start),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::identity::rate_limit::RateLimitStore for MemoryRateLimitStore {
+    async fn hit(
+        &self,
+        key: &str,
+        window_start: DateTime<Utc>,
+        window_secs: i64,
+    ) -> Result<crate::identity::rate_limit::WindowCounts, crate::common::RepoError> {
+        let mut rows = self.0.lock().unwrap();
+        let start = window_start.timestamp();
+        match rows.iter_mut().find(|(k, s, _, _)| k == key && *s == start) {
+            Some(row) => row.2 += 1,
+            None => rows.push((key.to_owned(), start, 1, start + 2 * window_secs)),
+        }
+        Ok(Self::counts(&rows, key, start, window_secs))
+    }
+
+    async fn peek(
+        &self,
+        key: &str,
+        window_start: DateTime<Utc>,
+        window_secs: i64,
+    ) -> Result<crate::identity::rate_limit::WindowCounts, crate::common::RepoError> {
+        let rows = self.0.lock().unwrap();
+        Ok(Self::counts(&rows, key, window_start.timestamp(), window_secs))
+    }
+
+    async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, crate::common::RepoError> {
+        let mut rows = self.0.lock().unwrap();
+        let before = rows.len();
+        rows.retain(|(_, _, _, expires)| *expires >= now.timestamp());
+        Ok((before - rows.len()) as u64)
+    }
+}

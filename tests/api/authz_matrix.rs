@@ -62,6 +62,10 @@ enum Target {
     Other,
     /// The own organization's path or resource, and `x-org-id` naming the other organization.
     Forged,
+    /// Staff calls on one app (`/api/admin/apps/{packageName}…`): the own organization's app still in its
+    /// first development, which platform staff never see (PRODUCT.md §1: 404, as for no app at all). The
+    /// other targets of those rows name apps submitted for review.
+    NeverSubmitted,
 }
 
 /// Not applicable: the endpoint names no organization (the row is still there, so that the table shows it).
@@ -84,7 +88,7 @@ const fn row(method: &'static str, path: &'static str, target: Target, expected:
     }
 }
 
-use Target::{Forged, Other, Own};
+use Target::{Forged, NeverSubmitted, Other, Own};
 
 /// The matrix. Columns: anonymous, stranger, member, admin, platform reviewer, platform admin.
 #[rustfmt::skip]
@@ -235,14 +239,17 @@ const MATRIX: &[Row] = &[
     row("GET",    "/api/admin/apps/{packageName}",                     Own,    [401, 403, 403, 403, 200, 200]),
     row("GET",    "/api/admin/apps/{packageName}",                     Other,  [401, 403, 403, 403, 200, 200]),
     row("GET",    "/api/admin/apps/{packageName}",                     Forged, [401, 403, 403, 403, 200, 200]),
+    row("GET",    "/api/admin/apps/{packageName}",                     NeverSubmitted, [401, 403, 403, 403, 404, 404]),
     // A fresh SUBMITTED app for each decision: the own organization's, the other's, and for the forged
     // header one of the move target's (outside the state compared).
     row("POST",   "/api/admin/apps/{packageName}/approve",             Own,    [401, 403, 403, 403, 200, 200]),
     row("POST",   "/api/admin/apps/{packageName}/approve",             Other,  [401, 403, 403, 403, 200, 200]),
     row("POST",   "/api/admin/apps/{packageName}/approve",             Forged, [401, 403, 403, 403, 200, 200]),
+    row("POST",   "/api/admin/apps/{packageName}/approve",             NeverSubmitted, [401, 403, 403, 403, 404, 404]),
     row("POST",   "/api/admin/apps/{packageName}/reject",              Own,    [401, 403, 403, 403, 200, 200]),
     row("POST",   "/api/admin/apps/{packageName}/reject",              Other,  [401, 403, 403, 403, 200, 200]),
     row("POST",   "/api/admin/apps/{packageName}/reject",              Forged, [401, 403, 403, 403, 200, 200]),
+    row("POST",   "/api/admin/apps/{packageName}/reject",              NeverSubmitted, [401, 403, 403, 403, 404, 404]),
     row("GET",    "/api/admin/users",                                  Own,    [401, 403, 403, 403, 403, 200]),
     row("GET",    "/api/admin/users",                                  Other,  [NA, NA, NA, NA, NA, NA]),
     row("GET",    "/api/admin/users",                                  Forged, [401, 403, 403, 403, 403, 200]),
@@ -377,6 +384,16 @@ async fn set_up(app: &TestApp) -> World {
     assert_eq!(status, 201);
     let other_accept_token = invite_token(app, INVITEE);
     assert_ne!(own_accept_token, other_accept_token);
+    // The pending invitations were e-mailed more than ten minutes ago: a resend is not refused as too soon.
+    {
+        use adapter_db::schema::org_invites::dsl;
+        use diesel::prelude::*;
+        let db = Db::connect(&app.database_url, 1).unwrap();
+        diesel::update(dsl::org_invites)
+            .set(dsl::expires_at.eq(dsl::expires_at - 11 * 60_000))
+            .execute(&mut *db.connection().unwrap())
+            .unwrap();
+    }
     let move_target = create_org(app, &admin, "Where Apps Go").await;
     // Publishing needs the organization's name and contact e-mail.
     let (status, body) = crate::org_fixtures::send(
@@ -515,7 +532,7 @@ async fn share_token(app: &TestApp, admin: &User, org: &str, package: &str) -> S
 /// Builds the request of `(method, path)` for `target`; `n` makes addresses unique.
 async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Request {
     let (org, org_admin, member_id, only_admin_id, accept_token) = match row.target {
-        Target::Own | Target::Forged => (
+        Target::Own | Target::Forged | Target::NeverSubmitted => (
             &world.org,
             &world.admin,
             &world.member.id,
@@ -533,12 +550,14 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
     let org_scoped = !row.path.starts_with("/api/orgs");
     let header = match row.target {
         Target::Forged => Some(world.other_org.clone()),
-        Target::Own | Target::Other if org_scoped => Some(world.org.clone()),
-        Target::Own | Target::Other => None,
+        Target::Own | Target::Other | Target::NeverSubmitted if org_scoped => Some(world.org.clone()),
+        Target::Own | Target::Other | Target::NeverSubmitted => None,
     };
     // The app and image the request names: the own organization's, or the other's.
     let (app_owner, app_org, package) = match row.target {
-        Target::Own | Target::Forged => (&world.admin, &world.org, OWN_APP.to_owned()),
+        Target::Own | Target::Forged | Target::NeverSubmitted => {
+            (&world.admin, &world.org, OWN_APP.to_owned())
+        }
         Target::Other => (&world.other_admin, &world.other_org, OTHER_APP.to_owned()),
     };
     let fresh = format!("com.example.fresh{n}");
@@ -653,28 +672,37 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
         | ("POST", "/api/admin/fix-app-statuses" | "/api/admin/create-test-submission") => {
             (row.path.to_owned(), None)
         }
-        ("GET", "/api/admin/apps/{packageName}") => (format!("/api/admin/apps/{package}"), None),
-        ("POST", "/api/admin/apps/{packageName}/approve" | "/api/admin/apps/{packageName}/reject") => {
+        (
+            "GET" | "POST",
+            "/api/admin/apps/{packageName}"
+            | "/api/admin/apps/{packageName}/approve"
+            | "/api/admin/apps/{packageName}/reject",
+        ) => {
+            let suffix = row.path.trim_start_matches("/api/admin/apps/{packageName}");
+            // The fixture's updatedAt: the revision the reviewer saw.
+            let body = (row.method == "POST")
+                .then(|| json!({"notes": "Reviewed", "expectedUpdatedAt": "2023-11-14T22:13:20Z"}));
             let (owner, org) = match row.target {
-                Target::Own => (&world.admin, &world.org),
+                Target::Own | Target::NeverSubmitted => (&world.admin, &world.org),
                 Target::Other => (&world.other_admin, &world.other_org),
                 Target::Forged => (&world.admin, &world.move_target),
             };
-            let submitted = format!("com.example.submitted{n}");
-            adapter_db::testing::insert_app(
-                &Db::connect(&app.database_url, 1).unwrap(),
-                org,
-                &owner.id,
-                &submitted,
-                "https://submitted.example.com",
-                "SUBMITTED",
-            );
-            let action = row.path.rsplit('/').next().unwrap_or_default();
-            (
-                format!("/api/admin/apps/{submitted}/{action}"),
-                // The fixture's updatedAt: the revision the reviewer saw.
-                Some(json!({"notes": "Reviewed", "expectedUpdatedAt": "2023-11-14T22:13:20Z"})),
-            )
+            let submitted = if row.target == Target::NeverSubmitted {
+                // The own organization's app that was never submitted (DEVELOPMENT).
+                OWN_APP.to_owned()
+            } else {
+                let submitted = format!("com.example.submitted{n}");
+                adapter_db::testing::insert_app(
+                    &Db::connect(&app.database_url, 1).unwrap(),
+                    org,
+                    &owner.id,
+                    &submitted,
+                    "https://submitted.example.com",
+                    "SUBMITTED",
+                );
+                submitted
+            };
+            (format!("/api/admin/apps/{submitted}{suffix}"), body)
         }
         ("POST", "/api/admin/users") => (
             "/api/admin/users".to_owned(),
@@ -799,9 +827,14 @@ fn check_the_table_covers(documented: &BTreeSet<(String, String)>) {
             .filter(|r| r.method == method && r.path == path)
             .map(|r| r.target)
             .collect();
+        let staff_app_call = path.starts_with("/api/admin/apps/{packageName}");
+        let expected: &[Target] = if staff_app_call {
+            &[Own, Other, Forged, NeverSubmitted]
+        } else {
+            &[Own, Other, Forged]
+        };
         assert_eq!(
-            targets,
-            [Own, Other, Forged],
+            targets, expected,
             "{method} {path} needs exactly one row per target"
         );
     }

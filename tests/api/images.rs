@@ -659,3 +659,123 @@ async fn deleting_an_app_or_an_organization_removes_its_image_files() {
         assert_eq!(server.fetch(&org_logo).await.status(), StatusCode::NOT_FOUND);
     }
 }
+
+/// A PNG of `side`×`side` pixels of noise: it does not compress, so it takes about `side² × 4` bytes.
+fn noisy_png(side: u32, seed: u32) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(2_654_435_761).max(1);
+    let picture = image::RgbaImage::from_fn(side, side, |_, _| {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        let [a, b, c, _] = state.to_le_bytes();
+        image::Rgba([a, b, c, 255])
+    });
+    let mut out = Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgba8(picture)
+        .write_to(&mut out, image::ImageFormat::Png)
+        .unwrap();
+    out.into_inner()
+}
+
+#[tokio::test]
+async fn an_organizations_images_stay_within_its_storage_quota() {
+    for backend in BACKENDS {
+        let server = ImageApp::start(backend, &[("PORTAL_ORG_IMAGE_QUOTA_MB", "1")]).await;
+        let dev = server.developer("dev@example.com").await;
+        let org = server.organization(&dev);
+        let other = server.organization(&dev);
+        let first = noisy_png(400, 1);
+        let second = noisy_png(400, 2);
+        assert!(first.len() > 600_000 && first.len() < 700_000, "{}", first.len());
+        fn upload(bytes: &[u8]) -> Upload<'_> {
+            Upload::new(bytes, "noise.png", "image/png")
+        }
+
+        let kept = url_of(server.upload(Some(&dev.token), &org, upload(&first)).await).await;
+        let response = server.upload(Some(&dev.token), &org, upload(&second)).await;
+        let status = response.status().as_u16();
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (413, Some("IMAGE_QUOTA_EXCEEDED")),
+            "{backend:?}: {body}"
+        );
+        assert!(
+            body["error"].as_str().unwrap().contains("1 MB storage quota"),
+            "{body}"
+        );
+        assert_eq!(
+            server.image_rows(),
+            1,
+            "{backend:?}: the refused upload stored a row"
+        );
+        assert_eq!(
+            server.image_files().len(),
+            1,
+            "{backend:?}: the refused upload stored a file"
+        );
+        // Another organization has its own quota.
+        url_of(server.upload(Some(&dev.token), &other, upload(&second)).await).await;
+        // Replacing an image counts only what it adds; deleting one makes room.
+        let form = Form::new()
+            .part("file", upload(&second).part())
+            .text("replaceImageId", id_of(&kept).to_owned());
+        let replaced = url_of(server.upload_form(Some(&dev.token), &org, form).await).await;
+        let response = server.delete(Some(&dev.token), &org, id_of(&replaced)).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        url_of(server.upload(Some(&dev.token), &org, upload(&first)).await).await;
+    }
+}
+
+#[tokio::test]
+async fn an_account_uploads_at_most_sixty_images_an_hour() {
+    for backend in BACKENDS {
+        let server = ImageApp::start(backend, &[]).await;
+        let dev = server.developer("dev@example.com").await;
+        let org = server.organization(&dev);
+        let small = encoded(image::ImageFormat::Png, 4, 4);
+        for n in 0..60 {
+            let response = server
+                .upload(Some(&dev.token), &org, Upload::new(&small, "s.png", "image/png"))
+                .await;
+            assert_eq!(response.status(), StatusCode::OK, "{backend:?} upload {n}");
+        }
+        let response = server
+            .upload(Some(&dev.token), &org, Upload::new(&small, "s.png", "image/png"))
+            .await;
+        let retry_after: Option<u64> = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok());
+        let status = response.status().as_u16();
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (429, Some("RATE_LIMITED")),
+            "{backend:?}: {body}"
+        );
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("60 images in the last hour"),
+            "{body}"
+        );
+        assert!(retry_after.is_some_and(|s| s > 0), "{retry_after:?}");
+        assert_eq!(server.image_rows(), 60);
+        // Another member of the organization still uploads.
+        let colleague = server.developer("colleague@example.com").await;
+        server.add_member(&org, &colleague, "member");
+        url_of(
+            server
+                .upload(
+                    Some(&colleague.token),
+                    &org,
+                    Upload::new(&small, "s.png", "image/png"),
+                )
+                .await,
+        )
+        .await;
+    }
+}

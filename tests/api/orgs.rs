@@ -32,6 +32,58 @@ fn invite_token(app: &TestApp, to: &str) -> String {
     link.split("token=").nth(1).unwrap().to_owned()
 }
 
+/// Moves every invitation's last e-mail `minutes` into the past (its expiry is seven days after it), as
+/// time passing would.
+fn age_invitations(app: &TestApp, minutes: i64) {
+    use adapter_db::schema::org_invites::dsl;
+    let db = Db::connect(&app.database_url, 1).unwrap();
+    let mut conn = db.connection().unwrap();
+    diesel::update(dsl::org_invites)
+        .set(dsl::expires_at.eq(dsl::expires_at - minutes * 60_000))
+        .execute(&mut *conn)
+        .unwrap();
+}
+
+/// Sets the e-mail count of the open invitation of `to`, as earlier resends would have.
+fn set_emails_sent(app: &TestApp, to: &str, count: i32) {
+    use adapter_db::schema::org_invites::dsl;
+    let db = Db::connect(&app.database_url, 1).unwrap();
+    let mut conn = db.connection().unwrap();
+    diesel::update(dsl::org_invites.filter(dsl::email.eq(to)))
+        .set(dsl::email_sent_count.eq(count))
+        .execute(&mut *conn)
+        .unwrap();
+}
+
+/// How many invitation e-mails went to `to`.
+fn invitation_emails(app: &TestApp, to: &str) -> i64 {
+    use adapter_db::schema::email_outbox::dsl;
+    let db = Db::connect(&app.database_url, 1).unwrap();
+    let mut conn = db.connection().unwrap();
+    dsl::email_outbox
+        .filter(dsl::recipient.eq(to))
+        .filter(dsl::kind.eq("org_invite"))
+        .count()
+        .get_result(&mut *conn)
+        .unwrap()
+}
+
+/// `POST path` with a JSON body as the holder of `token`.
+async fn post(app: &TestApp, token: &str, path: String, body: Value) -> reqwest::Response {
+    app.call(Method::POST, &path, token, Some(body)).await
+}
+
+/// Status, `Retry-After` and body of a call.
+async fn limited(response: reqwest::Response) -> (StatusCode, Option<u64>, Value) {
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok());
+    let (status, body) = body(response).await;
+    (status, retry_after, body)
+}
+
 async fn personal_org(app: &TestApp, user: &User) -> String {
     let (status, list) = body(app.call(Method::GET, "/api/orgs", &user.token, None).await).await;
     assert_eq!(status, StatusCode::OK, "{list}");
@@ -294,6 +346,8 @@ async fn resent_links_replace_the_old_ones_and_cancelled_ones_stop_working() {
         )
         .await;
         let first = invite_token(&app, "bob@example.com");
+        // A resend waits ten minutes after the last e-mail.
+        age_invitations(&app, 10);
         let (status, resent) = body(
             app.call(
                 Method::POST,
@@ -640,5 +694,154 @@ async fn organization_error_bodies_are_pinned() {
             answers.insert(name.to_owned(), json!({"status": status.as_u16(), "body": body}));
         }
         crate::helpers::assert_snapshot("org_errors", &Value::Object(answers));
+    }
+}
+
+#[tokio::test]
+async fn invitation_emails_are_limited_and_each_refusal_is_a_429_saying_when_to_try_again() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        let ada = app.new_user("ada@example.com").await;
+        let org = personal_org(&app, &ada).await;
+        let invite = |email: String| {
+            post(
+                &app,
+                &ada.token,
+                format!("/api/orgs/{org}/members"),
+                json!({"email": email}),
+            )
+        };
+        let resend = |email: &str| {
+            post(
+                &app,
+                &ada.token,
+                format!("/api/orgs/{org}/invites/resend"),
+                json!({"email": email}),
+            )
+        };
+        let rescind = |email: String| {
+            post(
+                &app,
+                &ada.token,
+                format!("/api/orgs/{org}/invites/rescind"),
+                json!({"email": email}),
+            )
+        };
+
+        // A resend at most once per ten minutes, and five times per invitation.
+        let (status, _) = body(invite("bob@example.com".into()).await).await;
+        assert_eq!(status, StatusCode::CREATED);
+        let (status, retry_after, refused) = limited(resend("bob@example.com").await).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{backend:?}: {refused}");
+        assert_eq!(refused["code"], "RATE_LIMITED");
+        assert_eq!(
+            refused["error"],
+            "This invitation was sent less than 10 minutes ago. Please wait before resending it."
+        );
+        assert!(matches!(retry_after, Some(1..=600)), "{retry_after:?}");
+        for _ in 0..4 {
+            age_invitations(&app, 10);
+            let (status, resent) = body(resend("bob@example.com").await).await;
+            assert_eq!(status, StatusCode::OK, "{backend:?}: {resent}");
+        }
+        // Five e-mails to one address within the hour: its own e-mail limit (5 an hour) refuses a sixth
+        // (the attempt still counts against the sender's daily allowance).
+        age_invitations(&app, 10);
+        let (status, retry_after, refused) = limited(resend("bob@example.com").await).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{backend:?}: {refused}");
+        assert!(
+            refused["error"].as_str().unwrap().contains("this address"),
+            "{refused}"
+        );
+        assert!(retry_after.is_some_and(|s| s > 0), "{retry_after:?}");
+        assert_eq!(invitation_emails(&app, "bob@example.com"), 5);
+        // Five resends, however far apart, are all one invitation gets.
+        set_emails_sent(&app, "bob@example.com", 6);
+        let (status, retry_after, refused) = limited(resend("bob@example.com").await).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{backend:?}: {refused}");
+        assert!(
+            refused["error"].as_str().unwrap().contains("resent 5 times"),
+            "{refused}"
+        );
+        assert!(retry_after.is_some_and(|s| s > 6 * 24 * 3600), "{retry_after:?}");
+        assert_eq!(invitation_emails(&app, "bob@example.com"), 5);
+        let (status, _) = body(rescind("bob@example.com".into()).await).await;
+        assert_eq!(status, StatusCode::OK);
+
+        // At most 50 open invitations per organization.
+        for n in 0..50 {
+            let (status, answer) = body(invite(format!("first-{n}@example.com")).await).await;
+            assert_eq!(status, StatusCode::CREATED, "{backend:?} {n}: {answer}");
+        }
+        let (status, retry_after, refused) = limited(invite("one-more@example.com".into()).await).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{backend:?}: {refused}");
+        assert!(
+            refused["error"].as_str().unwrap().contains("50 open invitations"),
+            "{refused}"
+        );
+        assert!(retry_after.is_some_and(|s| s > 0), "{retry_after:?}");
+        assert_eq!(invitation_emails(&app, "one-more@example.com"), 0);
+
+        // At most 100 invitation e-mails per account per day (6 counted for bob and 50 so far).
+        for n in 0..50 {
+            let (status, _) = body(rescind(format!("first-{n}@example.com")).await).await;
+            assert_eq!(status, StatusCode::OK);
+        }
+        for n in 0..44 {
+            let (status, answer) = body(invite(format!("second-{n}@example.com")).await).await;
+            assert_eq!(status, StatusCode::CREATED, "{backend:?} {n}: {answer}");
+        }
+        let (status, retry_after, refused) = limited(invite("too-many@example.com".into()).await).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{backend:?}: {refused}");
+        assert!(
+            refused["error"]
+                .as_str()
+                .unwrap()
+                .contains("100 invitation emails"),
+            "{refused}"
+        );
+        assert!(retry_after.is_some_and(|s| s > 0), "{retry_after:?}");
+        assert_eq!(invitation_emails(&app, "too-many@example.com"), 0);
+
+        // Another admin invites the same address again and again (cancelling in between): the address's own
+        // e-mail limit stops it.
+        let cy = app.new_user("cy@example.com").await;
+        let cys = personal_org(&app, &cy).await;
+        let mut refusal = None;
+        for attempt in 0..10 {
+            let response = app
+                .call(
+                    Method::POST,
+                    &format!("/api/orgs/{cys}/members"),
+                    &cy.token,
+                    Some(json!({"email": "target@example.com"})),
+                )
+                .await;
+            let (status, retry_after, answer) = limited(response).await;
+            if status == StatusCode::TOO_MANY_REQUESTS {
+                refusal = Some((attempt, retry_after, answer));
+                break;
+            }
+            assert_eq!(status, StatusCode::CREATED, "{backend:?}: {answer}");
+            let (status, _) = body(
+                app.call(
+                    Method::POST,
+                    &format!("/api/orgs/{cys}/invites/rescind"),
+                    &cy.token,
+                    Some(json!({"email": "target@example.com"})),
+                )
+                .await,
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK);
+        }
+        let (attempt, retry_after, answer) = refusal.expect("the address's limit never refused");
+        assert_eq!(attempt, 5, "{backend:?}");
+        assert!(
+            answer["error"].as_str().unwrap().contains("this address"),
+            "{answer}"
+        );
+        assert!(retry_after.is_some_and(|s| s > 0));
+        assert_eq!(invitation_emails(&app, "target@example.com"), 5);
     }
 }

@@ -327,6 +327,80 @@ async fn the_review_dialog_shows_the_app_its_organization_and_its_history() {
 }
 
 #[tokio::test]
+async fn staff_see_only_apps_submitted_at_least_once_and_never_their_tester_list() {
+    for backend in BACKENDS {
+        let w = world(backend).await;
+        insert_app(&w.app, &w.acme, &w.dev.id, "com.acme.draft", "DEVELOPMENT");
+        for package in [PKG, "com.acme.draft"] {
+            let (status, body) = call(
+                &w.app,
+                Method::PATCH,
+                &format!("/api/dev/apps/{package}/share-emails"),
+                Some(&w.dev.token),
+                Some(&w.acme),
+                Some(&json!({"emails": ["tester@acme.example.com"]})),
+            )
+            .await;
+            assert_eq!(status, 200, "{backend:?} {package}: {body}");
+        }
+        let seen = json!({"notes": "no", "expectedUpdatedAt": "2023-11-14T22:13:20Z"});
+        for staff in [&w.reviewer, &w.admin] {
+            // An app still in its first development is not there for staff, whatever the call.
+            let (status, body) = w.get("/api/admin/apps/com.acme.draft", staff).await;
+            assert_eq!((status, code(&body)), (404, "NOT_FOUND"), "{backend:?}: {body}");
+            for action in ["approve", "reject"] {
+                let (status, body) = w
+                    .post(
+                        &format!("/api/admin/apps/com.acme.draft/{action}"),
+                        staff,
+                        seen.clone(),
+                    )
+                    .await;
+                assert_eq!(
+                    (status, code(&body)),
+                    (404, "NOT_FOUND"),
+                    "{backend:?} {action}: {body}"
+                );
+            }
+            // A submitted one is, without its testers.
+            let (status, body) = w.get(&format!("/api/admin/apps/{PKG}"), staff).await;
+            assert_eq!(status, 200, "{backend:?}: {body}");
+            assert!(body.get("sharedWithEmails").is_none(), "{backend:?}: {body}");
+            assert!(!body.to_string().contains("tester@acme.example.com"));
+        }
+        let (status, rejected) = w.decide(&w.reviewer, PKG, "reject", Some("Not yet")).await;
+        assert_eq!(status, 200, "{backend:?}: {rejected}");
+        assert!(
+            rejected.get("sharedWithEmails").is_none(),
+            "{backend:?}: {rejected}"
+        );
+        // Rejected, it stays visible to staff with its history.
+        let (status, body) = w.get(&format!("/api/admin/apps/{PKG}"), &w.reviewer).await;
+        assert_eq!(status, 200, "{backend:?}: {body}");
+        assert_eq!(body["appStoreStatus"], "REJECTED");
+        assert_eq!(body["history"].as_array().unwrap().len(), 1);
+        assert!(!body.to_string().contains("tester@acme.example.com"));
+        for path in ["/api/admin/apps/stats", "/api/admin/apps/submitted"] {
+            let (status, body) = w.get(path, &w.reviewer).await;
+            assert_eq!(status, 200);
+            assert!(!body.to_string().contains("tester@acme.example.com"), "{path}");
+        }
+        // The developers still see their own testers.
+        let (status, body) = call(
+            &w.app,
+            Method::GET,
+            &format!("/api/dev/apps/{PKG}"),
+            Some(&w.dev.token),
+            Some(&w.acme),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200);
+        assert!(body.to_string().contains("tester@acme.example.com"), "{body}");
+    }
+}
+
+#[tokio::test]
 async fn approving_publishes_stamps_records_and_emails_the_contact() {
     for backend in BACKENDS {
         let w = world(backend).await;

@@ -1,6 +1,6 @@
 //! The running skeleton: health, public configuration, the web UI and its fallback, JSON 404s.
 
-use crate::helpers::{spawn_app, spawn_app_on};
+use crate::helpers::{spawn_app, spawn_app_on, spawn_app_with};
 use adapter_db::Backend;
 use diesel::RunQueryDsl;
 use reqwest::StatusCode;
@@ -105,6 +105,40 @@ async fn every_answer_carries_the_security_headers() {
     );
     assert_eq!(headers["x-content-type-options"], "nosniff");
     assert_eq!(headers["x-frame-options"], "DENY");
+}
+
+#[tokio::test]
+async fn an_https_portal_asks_browsers_for_https_on_every_answer_and_a_plain_http_one_does_not() {
+    let secure = spawn_app_with(
+        Backend::Sqlite,
+        &[("PORTAL_PUBLIC_URL", "https://portal.example.com")],
+    )
+    .await;
+    let plain = spawn_app().await;
+    for path in [
+        "/",
+        "/healthz",
+        "/api/nope",
+        "/api/public-config",
+        "/api/orgs",
+        "/auth/v1/settings",
+    ] {
+        let response = secure.client.get(secure.url(path)).send().await.unwrap();
+        assert_eq!(
+            response
+                .headers()
+                .get("strict-transport-security")
+                .map(|v| v.to_str().unwrap().to_owned()),
+            Some("max-age=31536000; includeSubDomains".to_owned()),
+            "{path} answered {}",
+            response.status()
+        );
+        let response = plain.client.get(plain.url(path)).send().await.unwrap();
+        assert!(
+            response.headers().get("strict-transport-security").is_none(),
+            "{path}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -631,3 +631,54 @@ async fn the_live_check_refuses_private_servers_unless_allowed() {
     assert_eq!(body["health"], "error");
     assert_eq!(body["online"], false);
 }
+
+#[tokio::test]
+async fn the_live_check_runs_once_per_app_in_ten_seconds_and_thirty_times_an_hour_per_account() {
+    for backend in BACKENDS {
+        let world = world(backend).await;
+        let healthy = health_server("200 OK", r#"{"status":"healthy"}"#).await;
+        let live_check = |package: String| {
+            let (app, token, org) = (&world.app, world.developer.token.clone(), world.org.clone());
+            async move {
+                let response = app
+                    .client
+                    .get(app.url(&format!("/api/dev/apps/{package}/health-check")))
+                    .bearer_auth(token)
+                    .header("x-org-id", org)
+                    .send()
+                    .await
+                    .unwrap();
+                let status = response.status().as_u16();
+                let retry_after: Option<u64> = response
+                    .headers()
+                    .get("retry-after")
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.parse().ok());
+                let body: serde_json::Value = response.json().await.unwrap();
+                (status, retry_after, body)
+            }
+        };
+        for n in 0..31 {
+            insert_app(&world, &format!("com.example.app{n}"), &healthy, "DEVELOPMENT");
+        }
+        let (status, _, body) = live_check("com.example.app0".into()).await;
+        assert_eq!(status, 200, "{backend:?}: {body}");
+        let (status, retry_after, body) = live_check("com.example.app0".into()).await;
+        assert_eq!(status, 429, "{backend:?}: {body}");
+        assert_eq!(body["code"], "RATE_LIMITED");
+        assert!(body["error"].as_str().unwrap().contains("10 seconds"), "{body}");
+        assert!(matches!(retry_after, Some(1..=20)), "{retry_after:?}");
+        // Each refusal still counts as an attempt of the account: 2 so far.
+        for n in 1..29 {
+            let (status, _, body) = live_check(format!("com.example.app{n}")).await;
+            assert_eq!(status, 200, "{backend:?} {n}: {body}");
+        }
+        let (status, retry_after, body) = live_check("com.example.app30".into()).await;
+        assert_eq!(status, 429, "{backend:?}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("30 live health checks"),
+            "{body}"
+        );
+        assert!(retry_after.is_some_and(|s| s > 0), "{retry_after:?}");
+    }
+}

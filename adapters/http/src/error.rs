@@ -53,9 +53,10 @@ pub enum ApiError {
         message: String,
         fields: BTreeMap<String, String>,
     },
-    /// 429: too many attempts; `retry_after` in seconds.
-    #[error("Too many requests. Please try again later.")]
-    TooManyRequests { retry_after: u64 },
+    /// 429: too many attempts; `retry_after` in seconds; `message` names the limit ([`Self::RATE_LIMITED`]
+    /// when there is nothing more to say).
+    #[error("{message}")]
+    TooManyRequests { message: String, retry_after: u64 },
     /// 503 with `Retry-After` (seconds): a dependency is down (`DATABASE_UNAVAILABLE`: the database cannot be
     /// reached). The adapter that noticed the outage logs its cause, once per outage.
     #[error("The service is temporarily unavailable. Please try again shortly.")]
@@ -74,6 +75,9 @@ struct Envelope<'a> {
 }
 
 impl ApiError {
+    /// The message of a 429 that names no particular limit.
+    pub const RATE_LIMITED: &'static str = "Too many requests. Please try again later.";
+
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
         Self::BadRequest {
             code,
@@ -168,7 +172,7 @@ impl ResponseError for ApiError {
         };
         let mut response = HttpResponse::build(self.status_code());
         match self {
-            Self::TooManyRequests { retry_after } | Self::Unavailable { retry_after, .. } => {
+            Self::TooManyRequests { retry_after, .. } | Self::Unavailable { retry_after, .. } => {
                 response.insert_header(("Retry-After", retry_after.to_string()));
             }
             Self::MethodNotAllowed { allow, .. } => {
@@ -337,7 +341,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_rate_limit_carries_retry_after() {
-        let response = ApiError::TooManyRequests { retry_after: 42 }.error_response();
+        let response = ApiError::TooManyRequests {
+            message: ApiError::RATE_LIMITED.into(),
+            retry_after: 42,
+        }
+        .error_response();
         assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(response.headers().get("Retry-After").unwrap(), "42");
     }
@@ -362,7 +370,10 @@ mod tests {
                 message: "x".into(),
                 fields: BTreeMap::new(),
             },
-            ApiError::TooManyRequests { retry_after: 1 },
+            ApiError::TooManyRequests {
+                message: "x".into(),
+                retry_after: 1,
+            },
             ApiError::database_unavailable(std::time::Duration::from_secs(1)),
             ApiError::Internal(cause()),
         ]

@@ -69,6 +69,16 @@ fn media_error(error: MediaError) -> ApiError {
             }
         }
         MediaError::NotFound => ApiError::NotFound(message),
+        // 413: the request is too large for the space the organization has left (409 would say the request
+        // conflicts with the resource's state, which another upload does not change).
+        error @ MediaError::QuotaExceeded { .. } => ApiError::PayloadTooLarge {
+            code: error.code(),
+            message,
+        },
+        MediaError::UploadLimited { retry_after_secs } => ApiError::TooManyRequests {
+            message,
+            retry_after: retry_after_secs,
+        },
         MediaError::Repo(cause) => cause.into(),
     }
 }
@@ -273,7 +283,9 @@ fn upload_request(parts: UploadParts) -> Result<UploadRequest, ApiError> {
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the organization; replacing the logo needs an admin", body = crate::openapi::ErrorBody),
         (status = 404, description = "The image to replace is not the organization's", body = crate::openapi::ErrorBody),
-        (status = 413, description = "Over 10 MB, or too many pixels", body = crate::openapi::ErrorBody),
+        (status = 413, description = "Over 10 MB, too many pixels (IMAGE_TOO_LARGE, IMAGE_DIMENSIONS_TOO_LARGE), or over the organization's image storage quota (IMAGE_QUOTA_EXCEEDED)", body = crate::openapi::ErrorBody),
+        (status = 429, description = "The caller uploaded 60 images in the last hour; `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 415, description = "Not a PNG, JPEG, GIF or WebP image by content, or not multipart", body = crate::openapi::ErrorBody),
         (status = 422, description = "appPackageName is not a package name", body = crate::openapi::ErrorBody),
     ))]

@@ -63,6 +63,10 @@ fn uptime_error(error: UptimeError) -> ApiError {
         UptimeError::InvalidMonth(_) => ApiError::bad_request("INVALID_MONTH", message),
         UptimeError::InvalidPage(_) => ApiError::bad_request("INVALID_PAGE", message),
         UptimeError::UnknownHealthUrl => ApiError::NotFound(message),
+        UptimeError::LiveCheckLimited { retry_after_secs, .. } => ApiError::TooManyRequests {
+            message,
+            retry_after: retry_after_secs,
+        },
         UptimeError::Repo(cause) => cause.into(),
     }
 }
@@ -596,6 +600,8 @@ pub async fn ping(
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the organization of x-org-id", body = crate::openapi::ErrorBody),
         (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+        (status = 429, description = "The app was checked less than 10 s ago, or the caller ran 30 live checks in the last hour; `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ))]
 pub async fn health_check(
     api: web::Data<UptimeApi>,
@@ -608,6 +614,10 @@ pub async fn health_check(
         .get(&scope.caller, scope.org, &package)
         .await
         .map_err(app_error)?;
-    let result = api.uptime.check_now(&app).await;
+    let result = api
+        .uptime
+        .check_now(&scope.caller, &app)
+        .await
+        .map_err(uptime_error)?;
     Ok(no_store().json(PingResponse::from(result)))
 }

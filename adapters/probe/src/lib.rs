@@ -5,6 +5,8 @@
 //!   public ([`address::is_public`]); reqwest then connects only to the addresses that were checked, so a
 //!   name cannot resolve to a public address for the check and a private one for the connection (DNS
 //!   rebinding). Literal IP hosts, which reqwest does not resolve, are checked before the request.
+//! - The environment's proxy settings (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`) are ignored: through a
+//!   proxy, the resolver would only see the proxy's name and the target's address would never be checked.
 //! - No redirect is followed (a 3xx is a refusal), no cookie is kept, at most 64 KB of body is read, and a
 //!   check gives up after its time limit (10 s), body included.
 //! - `allow_private` (`PORTAL_ALLOW_PRIVATE_TARGETS`) lifts the address rule, for local development and
@@ -94,6 +96,8 @@ impl HttpProber {
             .dns_resolver(Arc::new(CheckedResolver {
                 allow_private: config.allow_private,
             }))
+            // Never through a proxy: the address check must see the real target (PRODUCT.md §1).
+            .no_proxy()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(config.timeout)
             .connect_timeout(config.timeout)

@@ -621,58 +621,7 @@ mod tests {
         );
     }
 
-    /// An in-memory store: fixed-window counters by (key, window start), with the time they expire.
-    #[derive(Default)]
-    struct MemoryStore(Mutex<Vec<(String, i64, u32, i64)>>);
-
-    impl MemoryStore {
-        fn counts(rows: &[(String, i64, u32, i64)], key: &str, start: i64, window_secs: i64) -> WindowCounts {
-            let count = |at: i64| {
-                rows.iter()
-                    .find(|(k, s, _, _)| k == key && *s == at)
-                    .map_or(0, |row| row.2)
-            };
-            WindowCounts {
-                previous: count(start - window_secs),
-                current: count(start),
-            }
-        }
-    }
-
-    #[async_trait]
-    impl RateLimitStore for MemoryStore {
-        async fn hit(
-            &self,
-            key: &str,
-            window_start: DateTime<Utc>,
-            window_secs: i64,
-        ) -> Result<WindowCounts, RepoError> {
-            let mut rows = self.0.lock().unwrap();
-            let start = window_start.timestamp();
-            match rows.iter_mut().find(|(k, s, _, _)| k == key && *s == start) {
-                Some(row) => row.2 += 1,
-                None => rows.push((key.to_owned(), start, 1, start + 2 * window_secs)),
-            }
-            Ok(Self::counts(&rows, key, start, window_secs))
-        }
-
-        async fn peek(
-            &self,
-            key: &str,
-            window_start: DateTime<Utc>,
-            window_secs: i64,
-        ) -> Result<WindowCounts, RepoError> {
-            let rows = self.0.lock().unwrap();
-            Ok(Self::counts(&rows, key, window_start.timestamp(), window_secs))
-        }
-
-        async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, RepoError> {
-            let mut rows = self.0.lock().unwrap();
-            let before = rows.len();
-            rows.retain(|(_, _, _, expires)| *expires >= now.timestamp());
-            Ok((before - rows.len()) as u64)
-        }
-    }
+    type MemoryStore = crate::testing::MemoryRateLimitStore;
 
     fn limiter(store: Arc<MemoryStore>) -> RateLimiter {
         let policy = RateLimitPolicy {
@@ -793,5 +742,16 @@ mod tests {
         block_on(limiter.signed_in("10.0.0.1", "a@x.io")).unwrap();
         assert_eq!(block_on(limiter.prune()).unwrap(), 1);
         assert_eq!(store.0.lock().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn pruning_keeps_the_daily_counters_of_other_contexts_for_two_of_their_windows() {
+        let store = Arc::new(MemoryStore::default());
+        let day = Limit::new(100, 24 * HOUR);
+        let started = noon() - Duration::hours(20);
+        block_on(store.hit("daily", day.window_start(started), day.window_secs)).unwrap();
+        let limiter = limiter(Arc::clone(&store));
+        assert_eq!(block_on(limiter.prune()).unwrap(), 0);
+        assert_eq!(store.0.lock().unwrap().len(), 1);
     }
 }

@@ -8,4 +8,6 @@ pub mod service;
 
 pub use models::{ImageFormat, ImageMeta, ImageRejection, InspectedImage};
 pub use ports::{ImageInspector, ImageRepository, ImageStore};
-pub use service::{MediaConfig, MediaError, MediaPorts, MediaService, UploadRequest, UploadedImage};
+pub use service::{
+    MediaConfig, MediaError, MediaPorts, MediaService, UnreferencedRemoval, UploadRequest, UploadedImage,
+};

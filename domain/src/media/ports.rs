@@ -1,6 +1,7 @@
 //! Ports of the media context.
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 
 use super::{ImageMeta, ImageRejection, InspectedImage};
 use crate::apps::PackageName;
@@ -81,6 +82,25 @@ pub trait ImageRepository: Send + Sync {
     /// [`RepoError::NotFound`] when the organization has no such image; [`RepoError::Backend`] when the
     /// store fails.
     async fn delete(&self, org: OrgId, id: ImageId) -> Result<(), RepoError>;
+
+    /// Removes up to `limit` image rows created before `cutoff` that nothing refers to (no app's logo URL
+    /// and no organization's logo names the image's id), oldest first, and answers them so that their files
+    /// can be removed. The check and the removal are one statement: an image that gains a reference
+    /// meanwhile stays.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn remove_unreferenced(
+        &self,
+        cutoff: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<ImageMeta>, RepoError>;
+
+    /// The bytes the organization's images take, all together (its storage quota counts them).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn total_size(&self, org: OrgId) -> Result<u64, RepoError>;
 
     /// The organization's images uploaded for an app, oldest first.
     ///

@@ -9,7 +9,9 @@ use super::models::{check_inspected, check_upload, image_url, new_image_id, pars
 use super::{ImageInspector, ImageMeta, ImageRejection, ImageRepository, ImageStore};
 use crate::apps::PackageName;
 use crate::apps::ports::OrgProfileLookup;
+use crate::common::secrets::digest_secret;
 use crate::common::{Caller, Clock, ImageId, OrgId, RepoError, SecretGenerator};
+use crate::identity::rate_limit::{Limit, RateDecision, RateLimitStore};
 use crate::orgs::OrgAction;
 use crate::orgs::ports::MemberDirectory;
 
@@ -17,11 +19,32 @@ pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
 pub const IMAGE_NOT_FOUND: &str = "Image not found";
 pub const LOGO_ADMIN_ONLY: &str = "Only an organization admin can replace or delete the organization's logo";
 
+/// How long an image nothing refers to is kept (an upload for a form not saved yet has this long).
+pub const UNREFERENCED_IMAGES_KEPT_HOURS: i64 = 24;
+/// Most unreferenced images removed in one round.
+const UNREFERENCED_BATCH: u32 = 500;
+
+/// What one round of [`MediaService::remove_unreferenced`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnreferencedRemoval {
+    /// Image rows removed.
+    pub removed: u64,
+    /// Files of removed rows that could not be deleted (nothing refers to them); the caller logs them.
+    pub unremoved_files: Vec<String>,
+}
+
+/// Image uploads one account may make in an hour (PRODUCT.md §1: an upload rate limit per account).
+pub const UPLOADS_PER_ACCOUNT_PER_HOUR: u32 = 60;
+/// The storage quota of an organization's images unless `PORTAL_ORG_IMAGE_QUOTA_MB` says otherwise.
+pub const DEFAULT_ORG_IMAGE_QUOTA_MB: u64 = 100;
+
 /// Settings of the media use cases.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MediaConfig {
     /// Base of delivery URLs (the server's public URL).
     pub public_base: String,
+    /// The most bytes an organization's images may take together (`PORTAL_ORG_IMAGE_QUOTA_MB`).
+    pub org_quota_bytes: u64,
 }
 
 /// An upload as received.
@@ -58,6 +81,19 @@ pub enum MediaError {
     /// 404: the organization has no such image.
     #[error("{}", IMAGE_NOT_FOUND)]
     NotFound,
+    /// 413: the upload would take the organization's images over its storage quota.
+    #[error(
+        "This image would take your organization's images over their {quota_mb} MB storage quota. Delete \
+         images you no longer use first."
+    )]
+    QuotaExceeded { quota_mb: u64 },
+    /// 429: the caller uploaded [`UPLOADS_PER_ACCOUNT_PER_HOUR`] images in the last hour; answer
+    /// `Retry-After: retry_after_secs`.
+    #[error(
+        "You have uploaded {UPLOADS_PER_ACCOUNT_PER_HOUR} images in the last hour, the most allowed. Please try \
+         again later."
+    )]
+    UploadLimited { retry_after_secs: u64 },
     /// 403: the image is the organization's logo, and the caller is not an admin (PRODUCT.md §3).
     #[error("{}", LOGO_ADMIN_ONLY)]
     LogoAdminOnly,
@@ -76,6 +112,8 @@ impl MediaError {
             Self::Rejected(ImageRejection::TooLarge) => "IMAGE_TOO_LARGE",
             Self::Rejected(ImageRejection::TooManyPixels) => "IMAGE_DIMENSIONS_TOO_LARGE",
             Self::NotFound => "NOT_FOUND",
+            Self::QuotaExceeded { .. } => "IMAGE_QUOTA_EXCEEDED",
+            Self::UploadLimited { .. } => "RATE_LIMITED",
             Self::LogoAdminOnly => "FORBIDDEN",
             Self::Repo(_) => "INTERNAL",
         }
@@ -91,6 +129,8 @@ pub struct MediaPorts {
     pub orgs: Arc<dyn OrgProfileLookup>,
     pub clock: Arc<dyn Clock>,
     pub secrets: Arc<dyn SecretGenerator>,
+    /// The shared rate-limit counters (the identity limits' store), for the upload limit.
+    pub limits: Arc<dyn RateLimitStore>,
 }
 
 /// The image use cases.
@@ -102,6 +142,7 @@ pub struct MediaService {
     orgs: Arc<dyn OrgProfileLookup>,
     clock: Arc<dyn Clock>,
     secrets: Arc<dyn SecretGenerator>,
+    limits: Arc<dyn RateLimitStore>,
     config: MediaConfig,
 }
 
@@ -116,6 +157,7 @@ impl MediaService {
             orgs,
             clock,
             secrets,
+            limits,
         } = ports;
         Self {
             images,
@@ -125,8 +167,42 @@ impl MediaService {
             orgs,
             clock,
             secrets,
+            limits,
             config,
         }
+    }
+
+    /// Counts an upload of the caller against [`UPLOADS_PER_ACCOUNT_PER_HOUR`].
+    async fn count_upload(&self, caller: &Caller) -> Result<(), MediaError> {
+        let limit = Limit::new(UPLOADS_PER_ACCOUNT_PER_HOUR, 3600);
+        let now = self.clock.now();
+        let key = digest_secret(&format!("image_upload:account:{}", caller.user_id));
+        let counts = self
+            .limits
+            .hit(&key, limit.window_start(now), limit.window_secs)
+            .await?;
+        match limit.decide(counts, now) {
+            RateDecision::Allowed { .. } => Ok(()),
+            RateDecision::Limited { retry_after_secs } => Err(MediaError::UploadLimited { retry_after_secs }),
+        }
+    }
+
+    /// Whether the organization's images, without `replaced` and with `size` more bytes, stay within the
+    /// quota. Checked before the write, so two uploads at once may pass it by one image at most each.
+    async fn check_quota(
+        &self,
+        org: OrgId,
+        size: u64,
+        replaced: Option<&ImageMeta>,
+    ) -> Result<(), MediaError> {
+        let used = self.images.total_size(org).await?;
+        let freed = replaced.map_or(0, |old| old.size);
+        if used.saturating_sub(freed).saturating_add(size) > self.config.org_quota_bytes {
+            return Err(MediaError::QuotaExceeded {
+                quota_mb: self.config.org_quota_bytes / (1024 * 1024),
+            });
+        }
+        Ok(())
     }
 
     async fn require_member(&self, caller: &Caller, org: OrgId) -> Result<(), MediaError> {
@@ -159,7 +235,10 @@ impl MediaService {
     /// # Errors
     /// [`MediaError::NotMember`]; [`MediaError::Rejected`] when the content is not an allowed image (by its
     /// magic bytes, or because it does not decode as that format), is over 10 MB or has too many pixels;
-    /// [`MediaError::NotFound`] when the image to replace is not the organization's; [`MediaError::Repo`].
+    /// [`MediaError::NotFound`] when the image to replace is not the organization's;
+    /// [`MediaError::UploadLimited`] when the caller uploaded too many images in the last hour;
+    /// [`MediaError::QuotaExceeded`] when the organization's images would pass their storage quota;
+    /// [`MediaError::Repo`].
     pub async fn upload(
         &self,
         caller: &Caller,
@@ -167,6 +246,7 @@ impl MediaService {
         request: UploadRequest,
     ) -> Result<UploadedImage, MediaError> {
         self.require_member(caller, org).await?;
+        self.count_upload(caller).await?;
         // Content decides the type: a PNG named `logo.gif` is stored and served as a PNG.
         let format = check_upload(&request.bytes)?;
         let found = self.inspector.inspect(&request.bytes).await?;
@@ -179,12 +259,14 @@ impl MediaService {
             }
             None => None,
         };
+        let size = u64::try_from(request.bytes.len()).unwrap_or(u64::MAX);
+        self.check_quota(org, size, replaced.as_ref()).await?;
         let meta = ImageMeta {
             id: new_image_id(self.secrets.as_ref()),
             org_id: org,
             uploaded_by: caller.user_id,
             content_type: format.content_type().to_owned(),
-            size: u64::try_from(request.bytes.len()).unwrap_or(u64::MAX),
+            size,
             created_at: self.clock.now(),
             app_package: request.app_package,
         };
@@ -233,6 +315,33 @@ impl MediaService {
         })
     }
 
+    /// Removes the images that no app or organization has referred to for
+    /// [`UNREFERENCED_IMAGES_KEPT_HOURS`] (their rows, then their files), in batches until none is left.
+    ///
+    /// # Errors
+    /// [`MediaError::Repo`] when the rows cannot be read or removed (files that cannot be removed are
+    /// answered instead).
+    pub async fn remove_unreferenced(&self) -> Result<UnreferencedRemoval, MediaError> {
+        let cutoff = self.clock.now() - chrono::Duration::hours(UNREFERENCED_IMAGES_KEPT_HOURS);
+        let mut report = UnreferencedRemoval::default();
+        loop {
+            let batch = self
+                .images
+                .remove_unreferenced(cutoff, UNREFERENCED_BATCH)
+                .await?;
+            for image in &batch {
+                let key = image.storage_key();
+                if self.store.delete(&key).await.is_err() {
+                    report.unremoved_files.push(key);
+                }
+            }
+            report.removed += batch.len() as u64;
+            if batch.len() < UNREFERENCED_BATCH as usize {
+                return Ok(report);
+            }
+        }
+    }
+
     /// The bytes and content type of an image, for public delivery.
     ///
     /// # Errors
@@ -263,6 +372,8 @@ mod tests {
     use mockall::predicate::eq;
 
     const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    /// The organizations' storage quota in these tests: 1 MB.
+    const QUOTA: u64 = 1024 * 1024;
 
     fn caller() -> Caller {
         Caller {
@@ -307,7 +418,7 @@ mod tests {
     }
 
     fn service_with(
-        images: MockImageRepository,
+        mut images: MockImageRepository,
         store: MockImageStore,
         inspector: MockImageInspector,
         role: Option<OrgRole>,
@@ -321,6 +432,8 @@ mod tests {
                 ..OrgContact::default()
             }))
         });
+        // Unless the test said otherwise (its own expectation, set earlier, is matched first): no images yet.
+        images.expect_total_size().returning(|_| Ok(0));
         MediaService::new(
             MediaPorts {
                 images: Arc::new(images),
@@ -330,9 +443,11 @@ mod tests {
                 orgs: Arc::new(orgs),
                 clock: Arc::new(fixed_clock()),
                 secrets: Arc::new(RepeatingBytes(0x42)),
+                limits: Arc::new(crate::testing::MemoryRateLimitStore::default()),
             },
             MediaConfig {
                 public_base: "https://portal.example.com".into(),
+                org_quota_bytes: QUOTA,
             },
         )
     }
@@ -382,6 +497,91 @@ mod tests {
         );
         assert_eq!(uploaded.meta.created_at, noon());
         assert_eq!(uploaded.unremoved_file, None);
+    }
+
+    #[test]
+    fn an_upload_over_the_organizations_storage_quota_is_refused_before_anything_is_stored() {
+        let org = OrgId::new();
+        let mut images = MockImageRepository::new();
+        images
+            .expect_total_size()
+            .with(eq(org))
+            .returning(|_| Ok(QUOTA - 10));
+        images.expect_insert().never();
+        let mut store = MockImageStore::new();
+        store.expect_put().never();
+        let err = block_on(service(images, store, Some(OrgRole::Member)).upload(&caller(), org, upload(PNG)))
+            .unwrap_err();
+        assert!(
+            matches!(err, MediaError::QuotaExceeded { quota_mb: 1 }),
+            "{err:?}"
+        );
+        assert_eq!(err.code(), "IMAGE_QUOTA_EXCEEDED");
+        assert!(err.to_string().contains("1 MB storage quota"));
+    }
+
+    #[test]
+    fn a_replacement_counts_only_what_it_adds_to_the_quota() {
+        let org = OrgId::new();
+        let old = stored_image(org);
+        let old_id = old.id;
+        let mut images = MockImageRepository::new();
+        // Full to the byte, but the replaced image (10 bytes) frees more than the upload needs.
+        images.expect_total_size().returning(|_| Ok(QUOTA));
+        images.expect_get().returning(move |_, _| Ok(Some(old.clone())));
+        images.expect_replace().times(1).returning(|_, _, _| Ok(()));
+        let mut store = MockImageStore::new();
+        store.expect_put().times(1).returning(|_, _, _| Ok(()));
+        store.expect_delete().returning(|_| Ok(()));
+        let request = UploadRequest {
+            replace: Some(old_id),
+            ..upload(&PNG[..8])
+        };
+        block_on(service(images, store, Some(OrgRole::Member)).upload(&caller(), org, request)).unwrap();
+    }
+
+    #[test]
+    fn an_account_uploads_at_most_sixty_images_an_hour() {
+        let org = OrgId::new();
+        let mut images = MockImageRepository::new();
+        images.expect_insert().times(60).returning(|_| Ok(()));
+        let mut store = MockImageStore::new();
+        store.expect_put().times(60).returning(|_, _, _| Ok(()));
+        let svc = service(images, store, Some(OrgRole::Member));
+        let who = caller();
+        for _ in 0..60 {
+            block_on(svc.upload(&who, org, upload(PNG))).unwrap();
+        }
+        let err = block_on(svc.upload(&who, org, upload(PNG))).unwrap_err();
+        assert!(matches!(err, MediaError::UploadLimited { retry_after_secs } if retry_after_secs > 0));
+        assert_eq!(err.code(), "RATE_LIMITED");
+        assert!(err.to_string().contains("60 images in the last hour"));
+    }
+
+    #[test]
+    fn images_unreferenced_for_a_day_lose_their_rows_then_their_files() {
+        let org = OrgId::new();
+        let (gone, stuck) = (stored_image(org), stored_image(org));
+        let (gone_key, stuck_key) = (gone.storage_key(), stuck.storage_key());
+        let mut images = MockImageRepository::new();
+        images
+            .expect_remove_unreferenced()
+            .withf(|cutoff, _| *cutoff == noon() - chrono::Duration::hours(24))
+            .times(1)
+            .returning(move |_, _| Ok(vec![gone.clone(), stuck.clone()]));
+        let mut store = MockImageStore::new();
+        let removable = gone_key.clone();
+        store
+            .expect_delete()
+            .withf(move |key| key == removable)
+            .times(1)
+            .returning(|_| Ok(()));
+        store
+            .expect_delete()
+            .returning(|_| Err(RepoError::backend("deleting a file", "disk")));
+        let report = block_on(service(images, store, None).remove_unreferenced()).unwrap();
+        assert_eq!(report.removed, 2);
+        assert_eq!(report.unremoved_files, vec![stuck_key]);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! `Display` texts are the specification's messages where it gives one.
 
 use super::FieldErrors;
+use super::invite_limits::InviteLimited;
 use crate::common::{OrgId, RepoError};
 
 /// Specification §6 (leaving), also the 409 of PRODUCT.md §3 for the only admin.
@@ -78,6 +79,10 @@ pub enum OrgError {
     /// 400 — specification §8: the client looks for "already a member" and reads the id after the colon.
     #[error("{prefix}:{0}", prefix = ALREADY_MEMBER_PREFIX)]
     AlreadyMember(OrgId),
+    /// 429 — a limit on invitation e-mails refused this one (PRODUCT.md §1 "The portal is no relay"); the
+    /// answer carries `Retry-After`.
+    #[error("{}", .0.limit.message())]
+    InviteLimited(InviteLimited),
     /// 500 (or the matching status for an unexpected conflict) — the store failed.
     #[error(transparent)]
     Repo(#[from] RepoError),

@@ -2,6 +2,7 @@
 
 pub mod acting;
 pub mod errors;
+pub mod invite_limits;
 pub mod invites;
 pub mod models;
 pub mod ports;

@@ -26,6 +26,7 @@ use super::{
     personal_org_name, validate_org_name, validate_profile_update,
 };
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator, UserId};
+use crate::identity::rate_limit::RateLimitStore;
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
 
@@ -58,6 +59,8 @@ pub struct OrgService {
     images: Arc<dyn ImageStore>,
     /// The base of invitation links (`PORTAL_PUBLIC_URL`).
     public_url: String,
+    /// The shared rate-limit counters, for the limits on invitation e-mails (`orgs::invite_limits`).
+    limits: Arc<dyn RateLimitStore>,
 }
 
 fn is_conflict(error: &RepoError, value: &str) -> bool {
@@ -65,7 +68,10 @@ fn is_conflict(error: &RepoError, value: &str) -> bool {
 }
 
 impl OrgService {
+    /// `limits` are the shared rate-limit counters (those of the identity limits), which the limits on
+    /// invitation e-mails count on.
     #[must_use]
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         orgs: Arc<dyn OrgRepository>,
         invites: Arc<dyn InviteRepository>,
@@ -74,6 +80,7 @@ impl OrgService {
         secrets: Arc<dyn SecretGenerator>,
         images: Arc<dyn ImageStore>,
         public_url: impl Into<String>,
+        limits: Arc<dyn RateLimitStore>,
     ) -> Self {
         Self {
             orgs,
@@ -83,6 +90,7 @@ impl OrgService {
             secrets,
             images,
             public_url: public_url.into(),
+            limits,
         }
     }
 

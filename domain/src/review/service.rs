@@ -25,6 +25,20 @@ pub const APP_CHANGED: &str = "The app changed since you opened it";
 /// The key of a review event's `detail` that marks a review by a member of the app's own organization.
 pub const SELF_REVIEW: &str = "selfReview";
 
+/// Whether platform staff may see `app`: only one submitted at least once (SUBMITTED, PUBLISHED, REJECTED),
+/// never one still in its first development (PRODUCT.md §1).
+#[must_use]
+pub const fn staff_may_see(app: &App) -> bool {
+    !matches!(app.app_store_status, AppStoreStatus::Development)
+}
+
+/// The app as platform staff see it: without its tester e-mail list (PRODUCT.md §1).
+#[must_use]
+pub fn for_staff(mut app: App) -> App {
+    app.shared_with_emails = Vec::new();
+    app
+}
+
 /// Whether `event` is a review by a member of the app's own organization (allowed, recorded and shown).
 #[must_use]
 pub fn is_self_review(event: &ReviewEvent) -> bool {
@@ -165,6 +179,17 @@ impl ReviewService {
         }
     }
 
+    /// An app platform staff may see ([`staff_may_see`]), as they see it ([`for_staff`]); any other app is
+    /// not found.
+    async fn staff_app(&self, package: &PackageName) -> Result<App, ReviewError> {
+        self.apps
+            .admin_get(package)
+            .await?
+            .filter(staff_may_see)
+            .map(for_staff)
+            .ok_or(ReviewError::NotFound)
+    }
+
     /// The dashboard: counts per status and the newest submissions.
     ///
     /// # Errors
@@ -172,7 +197,13 @@ impl ReviewService {
     pub async fn stats(&self, caller: &Caller) -> Result<AdminStats, ReviewError> {
         Self::require_reviewer(caller)?;
         let counts = self.apps.admin_counts().await?;
-        let mut recent = self.apps.admin_list_by_status(AppStoreStatus::Submitted).await?;
+        let mut recent: Vec<App> = self
+            .apps
+            .admin_list_by_status(AppStoreStatus::Submitted)
+            .await?
+            .into_iter()
+            .map(for_staff)
+            .collect();
         recent.sort_by_key(|app| std::cmp::Reverse(app.updated_at));
         recent.truncate(self.config.recent_submissions);
         Ok(AdminStats {
@@ -205,7 +236,7 @@ impl ReviewService {
         let apps = self.apps.admin_list_by_status(AppStoreStatus::Submitted).await?;
         let mut names: BTreeMap<OrgId, Option<String>> = BTreeMap::new();
         let mut out = Vec::with_capacity(apps.len());
-        for app in apps {
+        for app in apps.into_iter().map(for_staff) {
             let name = match names.get(&app.org_id) {
                 Some(name) => name.clone(),
                 None => {
@@ -222,13 +253,15 @@ impl ReviewService {
         Ok(out)
     }
 
-    /// Any app, with its organization's name (the review dialog).
+    /// Any app submitted at least once, with its organization's name (the review dialog), without its
+    /// tester list.
     ///
     /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`]; [`ReviewError::Repo`].
+    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`] (also for an app never submitted);
+    /// [`ReviewError::Repo`].
     pub async fn app(&self, caller: &Caller, package: &PackageName) -> Result<ReviewedApp, ReviewError> {
         Self::require_reviewer(caller)?;
-        let app = self.apps.admin_get(package).await?.ok_or(ReviewError::NotFound)?;
+        let app = self.staff_app(package).await?;
         let organization_name = self.orgs.profile(app.org_id).await?.map(|p| p.name);
         Ok(ReviewedApp {
             app,
@@ -260,16 +293,18 @@ impl ReviewService {
         Ok(self.members.role_of(org, caller.user_id).await?.is_some())
     }
 
-    /// Any app's review history, oldest first.
+    /// The review history of any app submitted at least once, oldest first.
     ///
     /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::Repo`].
+    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`] (also for an app never submitted);
+    /// [`ReviewError::Repo`].
     pub async fn admin_history(
         &self,
         caller: &Caller,
         package: &PackageName,
     ) -> Result<Vec<ReviewEvent>, ReviewError> {
         Self::require_reviewer(caller)?;
+        self.staff_app(package).await?;
         Ok(self.reviews.admin_history(package).await?)
     }
 
@@ -309,7 +344,7 @@ impl ReviewService {
         decision: Decision<'_>,
     ) -> Result<App, ReviewError> {
         Self::require_reviewer(caller)?;
-        let app = self.apps.admin_get(package).await?.ok_or(ReviewError::NotFound)?;
+        let app = self.staff_app(package).await?;
         let to = app.app_store_status.approve()?;
         Self::require_seen(&app, decision.seen)?;
         let notes = decision
@@ -356,7 +391,7 @@ impl ReviewService {
         if decision.notes.is_none_or(|n| n.trim().is_empty()) {
             return Err(ReviewError::NotesRequired);
         }
-        let app = self.apps.admin_get(package).await?.ok_or(ReviewError::NotFound)?;
+        let app = self.staff_app(package).await?;
         let (to, notes) = app.app_store_status.reject(decision.notes).map_err(|e| match e {
             RejectError::NotesRequired => ReviewError::NotesRequired,
             RejectError::Illegal(illegal) => ReviewError::IllegalTransition(illegal),
@@ -425,6 +460,7 @@ impl ReviewService {
         self.reviews
             .decide(&app.package_name, AppStoreStatus::Submitted, seen, change)
             .await
+            .map(for_staff)
             .map_err(write_error)
     }
 }
@@ -853,8 +889,92 @@ mod tests {
     }
 
     #[test]
+    fn staff_see_no_app_still_in_its_first_development() {
+        let svc = Harness::new()
+            .with_app(AppStoreStatus::Development)
+            .with_contact(Some("team@acme.example.com"))
+            .service();
+        let who = reviewer();
+        assert!(matches!(
+            block_on(svc.app(&who, &package())),
+            Err(ReviewError::NotFound)
+        ));
+        assert!(matches!(
+            block_on(svc.review_view(&who, &package())),
+            Err(ReviewError::NotFound)
+        ));
+        assert!(matches!(
+            block_on(svc.admin_history(&who, &package())),
+            Err(ReviewError::NotFound)
+        ));
+        // Not even a 409 that would tell the app exists.
+        assert!(matches!(
+            block_on(svc.approve(&who, &package(), seen(None))),
+            Err(ReviewError::NotFound)
+        ));
+        assert!(matches!(
+            block_on(svc.reject(&who, &package(), seen(Some("no")))),
+            Err(ReviewError::NotFound)
+        ));
+    }
+
+    #[test]
+    fn staff_see_submitted_published_and_rejected_apps_without_their_testers() {
+        for status in [
+            AppStoreStatus::Submitted,
+            AppStoreStatus::Published,
+            AppStoreStatus::Rejected,
+        ] {
+            let mut h = Harness::new().with_contact(None);
+            h.apps.expect_admin_get().returning(move |_| {
+                let mut app = sample_app(OrgId::new(), status);
+                app.shared_with_emails = vec![EmailAddress::parse("tester@example.com").unwrap()];
+                Ok(Some(app))
+            });
+            h.reviews.expect_admin_history().returning(|_| Ok(Vec::new()));
+            let view = block_on(h.service().review_view(&reviewer(), &package())).unwrap();
+            assert_eq!(view.reviewed.app.app_store_status, status);
+            assert!(view.reviewed.app.shared_with_emails.is_empty(), "{status:?}");
+        }
+    }
+
+    #[test]
+    fn the_queue_and_a_decision_answer_no_tester_list() {
+        let mut h = Harness::new().with_contact(None);
+        let with_testers = |status| {
+            let mut app = sample_app(OrgId::new(), status);
+            app.shared_with_emails = vec![EmailAddress::parse("tester@example.com").unwrap()];
+            app
+        };
+        h.apps
+            .expect_admin_list_by_status()
+            .returning(move |_| Ok(vec![with_testers(AppStoreStatus::Submitted)]));
+        h.apps
+            .expect_admin_get()
+            .returning(move |_| Ok(Some(with_testers(AppStoreStatus::Submitted))));
+        h.apps
+            .expect_admin_counts()
+            .returning(|| Ok(StatusCounts::default()));
+        h.reviews
+            .expect_decide()
+            .returning(move |_, _, _, change| Ok(with_testers(change.to)));
+        let svc = h.service();
+        let queue = block_on(svc.submitted(&reviewer())).unwrap();
+        assert!(queue.iter().all(|r| r.app.shared_with_emails.is_empty()));
+        let stats = block_on(svc.stats(&reviewer())).unwrap();
+        assert!(
+            stats
+                .recent_submissions
+                .iter()
+                .all(|a| a.shared_with_emails.is_empty())
+        );
+        let approved = block_on(svc.approve(&reviewer(), &package(), seen(None))).unwrap();
+        assert!(approved.shared_with_emails.is_empty());
+    }
+
+    #[test]
     fn reviewers_read_any_apps_history() {
-        let mut h = Harness::new();
+        let mut h = Harness::new().with_app(AppStoreStatus::Published);
         h.reviews
             .expect_admin_history()
             .times(1)

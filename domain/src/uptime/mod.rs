@@ -21,6 +21,7 @@ pub use month_list::{
 pub use month_view::{DayBar, MonthView, build_month_view};
 pub use ports::{AppUptimeState, HealthProber, LatestStatus, MonitoredApp, UptimeRepository};
 pub use service::{
-    AppHealth, AppMonthDetail, AppMonthRow, CheckReport, DayProblems, MonthStatus, PingResult, RoundReport,
-    UptimeConfig, UptimeError, UptimeService,
+    AppHealth, AppMonthDetail, AppMonthRow, CheckReport, DayProblems, LIVE_CHECK_APP_INTERVAL_SECS,
+    LIVE_CHECKS_PER_ACCOUNT_PER_HOUR, LiveCheckLimit, MonthStatus, PingResult, RoundReport, UptimeConfig,
+    UptimeError, UptimeService,
 };

@@ -16,7 +16,40 @@ use super::month_list::{MonthListQuery, PageError, select_page};
 use super::month_view::{DayBar, MonthView, build_month_view};
 use super::ports::{AppUptimeState, HealthProber, MonitoredApp, UptimeRepository};
 use crate::apps::{AppStoreStatus, PackageName};
+use crate::common::secrets::digest_secret;
 use crate::common::{Caller, Clock, RepoError};
+use crate::identity::rate_limit::{Limit, RateDecision, RateLimitStore};
+
+/// The live check of the publish dialog runs at most once per app in this many seconds (PRODUCT.md §1).
+pub const LIVE_CHECK_APP_INTERVAL_SECS: i64 = 10;
+/// Live checks one account may run in an hour (PRODUCT.md §1).
+pub const LIVE_CHECKS_PER_ACCOUNT_PER_HOUR: u32 = 30;
+
+/// Which limit refused a live check; its text is what the publish dialog shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LiveCheckLimit {
+    /// The app was checked less than [`LIVE_CHECK_APP_INTERVAL_SECS`] ago.
+    App,
+    /// The account ran [`LIVE_CHECKS_PER_ACCOUNT_PER_HOUR`] live checks in the last hour.
+    Account,
+}
+
+impl LiveCheckLimit {
+    /// The message shown to the person who tried.
+    #[must_use]
+    pub fn message(self) -> String {
+        match self {
+            Self::App => format!(
+                "This app's server was checked less than {LIVE_CHECK_APP_INTERVAL_SECS} seconds ago. Please wait \
+                 a moment before checking again."
+            ),
+            Self::Account => format!(
+                "You have run {LIVE_CHECKS_PER_ACCOUNT_PER_HOUR} live health checks in the last hour, the most \
+                 allowed. Please try again later."
+            ),
+        }
+    }
+}
 
 /// Settings of the monitor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +101,12 @@ pub enum UptimeError {
     /// 404: the ping URL is not a registered app's health URL.
     #[error("No registered app has this health URL")]
     UnknownHealthUrl,
+    /// 429: a limit of the live check refused it; answer `Retry-After: retry_after_secs`.
+    #[error("{}", .limit.message())]
+    LiveCheckLimited {
+        limit: LiveCheckLimit,
+        retry_after_secs: u64,
+    },
     #[error(transparent)]
     Repo(#[from] RepoError),
 }
@@ -171,21 +210,26 @@ pub struct UptimeService {
     prober: Arc<dyn HealthProber>,
     clock: Arc<dyn Clock>,
     config: UptimeConfig,
+    /// The shared rate-limit counters (the identity limits' store), for the live check's limits.
+    limits: Arc<dyn RateLimitStore>,
 }
 
 impl UptimeService {
+    /// `limits` are the shared rate-limit counters, which the live check's limits count on.
     #[must_use]
     pub fn new(
         repo: Arc<dyn UptimeRepository>,
         prober: Arc<dyn HealthProber>,
         clock: Arc<dyn Clock>,
         config: UptimeConfig,
+        limits: Arc<dyn RateLimitStore>,
     ) -> Self {
         Self {
             repo,
             prober,
             clock,
             config,
+            limits,
         }
     }
 
@@ -502,10 +546,44 @@ impl UptimeService {
     }
 
     /// Checks an app's health URL now, through the guarded prober, without recording anything: the live
-    /// check of the publish dialog. The caller must already be allowed to see `app` (the app use cases
-    /// checked its membership when they read it).
-    pub async fn check_now(&self, app: &crate::apps::App) -> PingResult {
-        self.probe_now(app.package_name.clone(), &app.health_url()).await
+    /// check of the publish dialog, at most once per app per [`LIVE_CHECK_APP_INTERVAL_SECS`] and
+    /// [`LIVE_CHECKS_PER_ACCOUNT_PER_HOUR`] times per account an hour (the account's limit first). The caller
+    /// must already be allowed to see `app` (the app use cases checked its membership when they read it).
+    ///
+    /// # Errors
+    /// [`UptimeError::LiveCheckLimited`] when a limit refuses the check (nothing is fetched);
+    /// [`UptimeError::Repo`] when the counters fail.
+    pub async fn check_now(
+        &self,
+        caller: &Caller,
+        app: &crate::apps::App,
+    ) -> Result<PingResult, UptimeError> {
+        let now = self.clock.now();
+        let checks = [
+            (
+                Limit::new(LIVE_CHECKS_PER_ACCOUNT_PER_HOUR, 3600),
+                format!("live_check:account:{}", caller.user_id),
+                LiveCheckLimit::Account,
+            ),
+            (
+                Limit::new(1, LIVE_CHECK_APP_INTERVAL_SECS),
+                format!("live_check:app:{}", app.package_name),
+                LiveCheckLimit::App,
+            ),
+        ];
+        for (limit, key, which) in checks {
+            let counts = self
+                .limits
+                .hit(&digest_secret(&key), limit.window_start(now), limit.window_secs)
+                .await?;
+            if let RateDecision::Limited { retry_after_secs } = limit.decide(counts, now) {
+                return Err(UptimeError::LiveCheckLimited {
+                    limit: which,
+                    retry_after_secs,
+                });
+            }
+        }
+        Ok(self.probe_now(app.package_name.clone(), &app.health_url()).await)
     }
 
     /// Probes `url` now for `package`, recording nothing.

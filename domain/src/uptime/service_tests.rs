@@ -60,6 +60,7 @@ fn service(repo: MockUptimeRepository, prober: MockHealthProber) -> UptimeServic
         Arc::new(prober),
         Arc::new(fixed_clock()),
         UptimeConfig::new("https://portal.test"),
+        Arc::new(crate::testing::MemoryRateLimitStore::default()),
     )
 }
 
@@ -570,11 +571,64 @@ fn the_live_check_probes_the_apps_own_health_url_and_records_nothing() {
         crate::apps::AppStoreStatus::Published,
     );
     app.public_url = "https://captions.example.com/".into();
-    let result = block_on(service.check_now(&app));
+    let result = block_on(service.check_now(&developer(), &app)).unwrap();
     assert_eq!(result.package_name, app.package_name);
     assert!(result.success);
     assert_eq!(result.http_status, Some(503));
     assert_eq!(result.body_status.as_deref(), Some("starting"));
     assert_eq!(result.health, HealthState::Unhealthy);
     assert_eq!(result.latency_ms, Some(40));
+}
+
+#[test]
+fn the_live_check_runs_once_per_app_in_ten_seconds_and_thirty_times_an_hour_per_account() {
+    let mut prober = MockHealthProber::new();
+    // 30 checks reach the server: one per app, the 31st app is refused by the account's limit.
+    prober.expect_probe().times(30).returning(|_| {
+        Ok(ProbeResult {
+            http_status: 200,
+            body_status: Some("healthy".into()),
+            latency_ms: 5,
+        })
+    });
+    let service = service(MockUptimeRepository::new(), prober);
+    let me = developer();
+    let app_named = |n: u32| {
+        let mut app = crate::apps::service::fixtures::sample_app(
+            crate::common::OrgId::new(),
+            crate::apps::AppStoreStatus::Development,
+        );
+        app.package_name = PackageName::parse(&format!("com.example.app{n}")).unwrap();
+        app
+    };
+    let first = app_named(0);
+    block_on(service.check_now(&me, &first)).unwrap();
+    // The same app again at once, even by someone else: refused, nothing fetched.
+    let again = block_on(service.check_now(&admin(), &first)).unwrap_err();
+    assert!(
+        matches!(
+            again,
+            UptimeError::LiveCheckLimited {
+                limit: LiveCheckLimit::App,
+                retry_after_secs: 1..=20
+            }
+        ),
+        "{again:?}"
+    );
+    assert!(again.to_string().contains("10 seconds"));
+    for n in 1..30 {
+        block_on(service.check_now(&me, &app_named(n))).unwrap();
+    }
+    let over = block_on(service.check_now(&me, &app_named(30))).unwrap_err();
+    assert!(
+        matches!(
+            over,
+            UptimeError::LiveCheckLimited {
+                limit: LiveCheckLimit::Account,
+                ..
+            }
+        ),
+        "{over:?}"
+    );
+    assert!(over.to_string().contains("30 live health checks"));
 }

@@ -46,7 +46,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Any app, with its organization, its review history and whether a decision would be a self-review. */
+    /**
+     * Any app submitted at least once (never one still in its first development: 404), with its organization,
+     *     its review history and whether a decision would be a self-review; never its tester list.
+     */
     get: operations['admin_get_app'];
     put?: never;
     post?: never;
@@ -1534,8 +1537,8 @@ export interface components {
       detail: Record<string, never> | null;
     };
     /**
-     * @description An app as stored (the domain's `App` serialisation, specification §3 field names), as approve and
-     *     reject answer it. Only documents the body.
+     * @description An app as platform staff read it (the stored app without its tester list), as approve and reject answer
+     *     it. Only documents the body.
      */
     ReviewedAppDoc: {
       packageName: string;
@@ -1568,7 +1571,6 @@ export interface components {
       hardwareRequirements: Record<string, never>[];
       permissions: Record<string, never>[];
       sharedWithOrganization: boolean;
-      sharedWithEmails: string[];
     };
     /** @description `PATCH /api/orgs/{orgId}/members/{memberId}`. */
     RoleChangeRequest: {
@@ -3392,6 +3394,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The app was checked less than 10 s ago, or the caller ran 30 live checks in the last hour; `Retry-After` says when to try again */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -4159,7 +4172,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Over 10 MB, or too many pixels */
+      /** @description Over 10 MB, too many pixels (IMAGE_TOO_LARGE, IMAGE_DIMENSIONS_TOO_LARGE), or over the organization's image storage quota (IMAGE_QUOTA_EXCEEDED) */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4180,6 +4193,17 @@ export interface operations {
       /** @description appPackageName is not a package name */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The caller uploaded 60 images in the last hour; `Retry-After` says when to try again */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4882,6 +4906,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Resent less than 10 minutes ago, resent 5 times already, or another limit on invitation e-mails; `Retry-After` says when to try again */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -4968,6 +5003,17 @@ export interface operations {
       /** @description Not an e-mail address */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A limit on invitation e-mails (50 open per organization, 100 per account per day, the address's e-mail limit); `Retry-After` says when to try again */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

@@ -54,6 +54,38 @@ describe('image upload', { timeout: 20000 }, () => {
     expect(seen).toEqual([{ replace: OLD_ID, org: 'org-1', auth: 'Bearer core-1' }]);
   });
 
+  it("shows the server's reason for a full quota or too many uploads", async () => {
+    const reasons = [
+      [
+        413,
+        "This image would take your organization's images over their 100 MB storage quota. Delete images you no longer use first.",
+      ],
+      [
+        429,
+        'You have uploaded 60 images in the last hour, the most allowed. Please try again later.',
+      ],
+    ] as const;
+    for (const [status, reason] of reasons) {
+      server.use(
+        http.post('*/api/dev/images/upload', () =>
+          HttpResponse.json(
+            { error: reason, code: status === 413 ? 'IMAGE_QUOTA_EXCEEDED' : 'RATE_LIMITED' },
+            { status, headers: { 'Retry-After': '60' } },
+          ),
+        ),
+      );
+      const { user, unmount } = renderWithProviders(<Harness initial="" />, {
+        store: signedInStore(),
+      });
+      await user.upload(
+        screen.getByTestId('image-upload-input'),
+        new File([new Uint8Array([1])], 'l.png', { type: 'image/png' }),
+      );
+      expect(await screen.findByText(reason)).toBeInTheDocument();
+      unmount();
+    }
+  });
+
   it('says when the preview cannot be loaded', async () => {
     renderWithProviders(<Harness initial="https://elsewhere.test/missing.png" />, {
       store: signedInStore(),

@@ -114,8 +114,12 @@ export function uploadImage({
   });
 }
 
-/** What to tell the person about a failed upload: the server's own words for a refused file. */
+/**
+ * What to tell the person about a failed upload: the server's own words for a refused file, a full storage
+ * quota (413) or too many uploads (429).
+ */
 export function uploadFailureMessage(error: unknown): string {
-  if (error instanceof UploadError && [413, 415, 422].includes(error.status)) return error.message;
+  if (error instanceof UploadError && [413, 415, 422, 429].includes(error.status))
+    return error.message;
   return UPLOAD_FAILED;
 }

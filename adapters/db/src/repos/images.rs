@@ -11,7 +11,7 @@ use crate::schema::images;
 use crate::{Db, DbConnection};
 
 /// One row of `images`.
-#[derive(Debug, Queryable, Selectable, Insertable)]
+#[derive(Debug, Queryable, QueryableByName, Selectable, Insertable)]
 #[diesel(table_name = images)]
 struct ImageRow {
     id: String,
@@ -142,6 +142,61 @@ impl ImageRepository for DieselImageRepository {
     async fn delete(&self, org: OrgId, id: ImageId) -> Result<(), RepoError> {
         self.db
             .write(move |conn| delete_in_org(conn, &org.to_string(), &id.to_string()))
+            .await
+    }
+
+    async fn remove_unreferenced(
+        &self,
+        cutoff: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> Result<Vec<ImageMeta>, RepoError> {
+        // A reference is an app's logo URL or an organization's logo that names the image's id (a UUID:
+        // no LIKE wildcard in it). One statement: an image referred to meanwhile is not removed.
+        const REMOVE: &str = "DELETE FROM images WHERE id IN (\
+            SELECT i.id FROM images i WHERE i.created_at < {cutoff} \
+            AND NOT EXISTS (SELECT 1 FROM apps a WHERE a.logo_url LIKE '%' || i.id || '%') \
+            AND NOT EXISTS (SELECT 1 FROM organizations o WHERE o.logo LIKE '%' || i.id || '%') \
+            ORDER BY i.created_at, i.id LIMIT {limit}) \
+            RETURNING id, org_id, uploaded_by, content_type, size, app_package, created_at";
+        let cutoff = to_millis(cutoff);
+        self.db
+            .write(move |conn| {
+                let statement = |placeholders: (&str, &str)| {
+                    REMOVE
+                        .replace("{cutoff}", placeholders.0)
+                        .replace("{limit}", placeholders.1)
+                };
+                let limit = i64::from(limit);
+                let rows: Vec<ImageRow> = match conn {
+                    DbConnection::Sqlite(c) => diesel::sql_query(statement(("?", "?")))
+                        .bind::<diesel::sql_types::BigInt, _>(cutoff)
+                        .bind::<diesel::sql_types::BigInt, _>(limit)
+                        .load(c),
+                    DbConnection::Postgres(c) => diesel::sql_query(statement(("$1", "$2")))
+                        .bind::<diesel::sql_types::BigInt, _>(cutoff)
+                        .bind::<diesel::sql_types::BigInt, _>(limit)
+                        .load(c),
+                }
+                .map_err(backend("removing unreferenced images"))?;
+                rows.into_iter().map(ImageRow::into_meta).collect()
+            })
+            .await
+    }
+
+    async fn total_size(&self, org: OrgId) -> Result<u64, RepoError> {
+        self.db
+            .read(move |conn| {
+                // Summed here rather than with SUM(), whose type differs between the two databases.
+                let sizes: Vec<i64> = images::table
+                    .filter(images::org_id.eq(org.to_string()))
+                    .select(images::size)
+                    .load(conn)
+                    .map_err(backend("adding up an organization's image sizes"))?;
+                Ok(sizes
+                    .into_iter()
+                    .map(|size| u64::try_from(size).unwrap_or(0))
+                    .sum())
+            })
             .await
     }
 

@@ -134,4 +134,40 @@ contract! {
         assert_eq!(repo.list_for_app(other, &package("com.example.notes")).await.unwrap().len(), 1);
         assert!(repo.list_for_app(OrgId::new(), &package("com.example.notes")).await.unwrap().is_empty());
     }
+
+    async fn images_nothing_refers_to_are_removed_once_old_enough_and_answered(db) {
+        use adapter_db::schema::{apps, organizations};
+        use diesel::prelude::*;
+        let repo = DieselImageRepository::new(db.clone());
+        let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
+        let developer = fixtures::account(db, "dev@example.com");
+        let orphan = meta(acme, None, 10);
+        let orphan_of_app = meta(other, Some("com.example.notes"), 11);
+        let app_logo = meta(acme, Some("com.example.notes"), 12);
+        let org_logo = meta(other, None, 13);
+        let recent = meta(acme, None, 500);
+        for image in [&orphan, &orphan_of_app, &app_logo, &org_logo, &recent] {
+            repo.insert(image).await.unwrap();
+        }
+        fixtures::app(db, acme, developer, "com.example.notes");
+        {
+            let mut conn = db.connection().unwrap();
+            diesel::update(apps::table.filter(apps::package_name.eq("com.example.notes")))
+                .set(apps::logo_url.eq(format!("https://portal.example.com/api/images/{}", app_logo.id)))
+                .execute(&mut *conn)
+                .unwrap();
+            diesel::update(organizations::table.filter(organizations::id.eq(other.to_string())))
+                .set(organizations::logo.eq(format!("https://portal.example.com/api/images/{}", org_logo.id)))
+                .execute(&mut *conn)
+                .unwrap();
+        }
+        // One at a time, oldest first; then the rest; an image newer than the cutoff stays.
+        assert_eq!(repo.remove_unreferenced(at(100), 1).await.unwrap(), vec![orphan.clone()]);
+        assert_eq!(repo.remove_unreferenced(at(100), 10).await.unwrap(), vec![orphan_of_app.clone()]);
+        assert!(repo.remove_unreferenced(at(100), 10).await.unwrap().is_empty());
+        for kept in [&app_logo, &org_logo, &recent] {
+            assert_eq!(repo.get_for_delivery(kept.id).await.unwrap().as_ref(), Some(kept));
+        }
+        assert_eq!(repo.get_for_delivery(orphan.id).await.unwrap(), None);
+    }
 }

@@ -125,8 +125,23 @@ impl From<&ReviewEvent> for ReviewHistoryEntryDto {
     }
 }
 
-/// An app as stored (the domain's `App` serialisation, specification §3 field names), as approve and
-/// reject answer it. Only documents the body.
+/// An app as platform staff read it: the stored app (the domain's `App` serialisation, specification §3
+/// field names) without its tester list `sharedWithEmails` (PRODUCT.md §1), which staff never see.
+#[derive(Debug, Clone)]
+pub struct StaffAppDto(pub App);
+
+impl Serialize for StaffAppDto {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut value = serde_json::to_value(&self.0).map_err(serde::ser::Error::custom)?;
+        if let Some(fields) = value.as_object_mut() {
+            fields.remove("sharedWithEmails");
+        }
+        value.serialize(serializer)
+    }
+}
+
+/// An app as platform staff read it (the stored app without its tester list), as approve and reject answer
+/// it. Only documents the body.
 #[derive(Debug, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
@@ -162,7 +177,6 @@ pub struct ReviewedAppDoc {
     #[schema(value_type = Vec<Object>)]
     permissions: Vec<Value>,
     shared_with_organization: bool,
-    shared_with_emails: Vec<String>,
 }
 
 /// `GET /api/admin/apps/{packageName}`: the app as stored with its organization, its review history and
@@ -171,7 +185,7 @@ pub struct ReviewedAppDoc {
 #[serde(rename_all = "camelCase")]
 pub struct AdminAppDto {
     #[serde(flatten)]
-    pub app: App,
+    pub app: StaffAppDto,
     pub organization: OrganizationRefDto,
     pub history: Vec<ReviewHistoryEntryDto>,
     pub self_review: bool,

@@ -19,7 +19,8 @@ use std::sync::Arc;
 
 use self::dto::{
     AddAdminUserRequest, AdminAppDoc, AdminAppDto, AdminUserDto, DebugDto, DecisionRequest, FixStatusesDto,
-    OrganizationRefDto, ReviewHistoryEntryDto, ReviewedAppDoc, StatsCountsDto, StatsDto, SubmittedAppDto,
+    OrganizationRefDto, ReviewHistoryEntryDto, ReviewedAppDoc, StaffAppDto, StatsCountsDto, StatsDto,
+    SubmittedAppDto,
 };
 use crate::ApiError;
 use crate::auth::Principal;
@@ -210,7 +211,8 @@ pub async fn submitted(api: web::Data<AdminApi>, principal: Principal) -> Result
     Ok(no_store(HttpResponse::Ok()).json(body))
 }
 
-/// Any app, with its organization, its review history and whether a decision would be a self-review.
+/// Any app submitted at least once (never one still in its first development: 404), with its organization,
+/// its review history and whether a decision would be a self-review; never its tester list.
 #[utoipa::path(operation_id = "admin_get_app", get, path = "/api/admin/apps/{packageName}", tag = "admin", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
@@ -236,7 +238,7 @@ pub async fn app(
         name: view.reviewed.organization_name.clone(),
     };
     Ok(no_store(HttpResponse::Ok()).json(AdminAppDto {
-        app: view.reviewed.app,
+        app: StaffAppDto(view.reviewed.app),
         organization,
         history: view.history.iter().map(ReviewHistoryEntryDto::from).collect(),
         self_review: view.self_review,
@@ -283,7 +285,7 @@ pub async fn approve(
         .approve(caller, &package, decision)
         .await
         .map_err(review_error)?;
-    Ok(HttpResponse::Ok().json(app))
+    Ok(HttpResponse::Ok().json(StaffAppDto(app)))
 }
 
 /// SUBMITTED → REJECTED (notes required); e-mails the organization's contact with the notes.
@@ -318,7 +320,7 @@ pub async fn reject(
         .reject(caller, &package, decision)
         .await
         .map_err(review_error)?;
-    Ok(HttpResponse::Ok().json(app))
+    Ok(HttpResponse::Ok().json(StaffAppDto(app)))
 }
 
 /// Everyone with a platform role (admins only).

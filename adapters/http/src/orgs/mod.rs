@@ -127,6 +127,10 @@ pub fn org_error(error: OrgError) -> ApiError {
         OrgError::InviteeIsMember => ApiError::conflict("ALREADY_MEMBER", message),
         OrgError::InvitePending => ApiError::conflict("INVITE_PENDING", message),
         OrgError::ResendExpired => ApiError::conflict("INVITE_EXPIRED", message),
+        OrgError::InviteLimited(refused) => ApiError::TooManyRequests {
+            message,
+            retry_after: refused.retry_after_secs,
+        },
         OrgError::Repo(cause) => cause.into(),
     }
 }
@@ -318,6 +322,8 @@ pub async fn delete(
         (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
         (status = 409, description = "Already a member, or an invitation is pending", body = crate::openapi::ErrorBody),
         (status = 422, description = "Not an e-mail address", body = crate::openapi::ErrorBody),
+        (status = 429, description = "A limit on invitation e-mails (50 open per organization, 100 per account per day, the address's e-mail limit); `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ))]
 pub async fn invite(
     api: web::Data<OrgsApi>,
@@ -409,6 +415,8 @@ pub async fn remove_member(
         (status = 403, description = "Only admins resend", body = crate::openapi::ErrorBody),
         (status = 404, description = "No pending invitation for the address", body = crate::openapi::ErrorBody),
         (status = 409, description = "The invitation has expired", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Resent less than 10 minutes ago, resent 5 times already, or another limit on invitation e-mails; `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ))]
 pub async fn resend(
     api: web::Data<OrgsApi>,

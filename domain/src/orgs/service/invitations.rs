@@ -11,6 +11,7 @@ use crate::common::{Caller, EmailAddress, OrgId, RepoError};
 use crate::mail::OutgoingEmail;
 use crate::mail::templates::{self, OrgInviteMail};
 use crate::orgs::errors::OrgError;
+use crate::orgs::invite_limits;
 use crate::orgs::invites::{Invite, InviteSummary, InviteToken, invite_link};
 use crate::orgs::ports::{
     CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, DUPLICATE_INVITE, DUPLICATE_MEMBER,
@@ -50,12 +51,21 @@ impl OrgService {
         )
     }
 
+    /// Counts one invitation e-mail of the caller to `to` against the account's and the recipient's limits.
+    async fn count_email(&self, caller: &Caller, to: &EmailAddress) -> Result<(), OrgError> {
+        invite_limits::count_email(self.limits.as_ref(), caller.user_id, to, self.clock.now())
+            .await?
+            .map_err(OrgError::InviteLimited)
+    }
+
     /// Invites an address (admins only) with a role (default member), and queues the e-mail with the link.
     ///
     /// # Errors
     /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::Validation`] (`email`) for an invalid
     /// address; [`OrgError::InviteeIsMember`]; [`OrgError::InvitePending`] when an unexpired invitation is
-    /// open for the address (an expired one is replaced); [`OrgError::Repo`].
+    /// open for the address (an expired one is replaced); [`OrgError::InviteLimited`] when the organization
+    /// has too many open invitations, the caller sent too many invitation e-mails today, or the address
+    /// received too many e-mails lately (`orgs::invite_limits`); [`OrgError::Repo`].
     pub async fn invite(
         &self,
         caller: &Caller,
@@ -74,6 +84,8 @@ impl OrgService {
         if pending.iter().any(|i| i.is_for(&email) && !i.is_expired(now)) {
             return Err(OrgError::InvitePending);
         }
+        invite_limits::check_open_invites(&pending, now).map_err(OrgError::InviteLimited)?;
+        self.count_email(caller, &email).await?;
         let (invite, token) = Invite::issue(
             org,
             email,
@@ -97,7 +109,9 @@ impl OrgService {
     ///
     /// # Errors
     /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::Validation`] (`email`);
-    /// [`OrgError::InviteNotFound`]; [`OrgError::ResendExpired`]; [`OrgError::Repo`].
+    /// [`OrgError::InviteNotFound`]; [`OrgError::ResendExpired`]; [`OrgError::InviteLimited`] when the
+    /// invitation was sent less than ten minutes ago or resent five times already, or a limit of
+    /// [`Self::invite`] refuses the e-mail; [`OrgError::Repo`].
     pub async fn resend_invite(
         &self,
         caller: &Caller,
@@ -118,6 +132,8 @@ impl OrgService {
         if invite.is_expired(now) {
             return Err(OrgError::ResendExpired);
         }
+        invite_limits::check_resend(&invite, now).map_err(OrgError::InviteLimited)?;
+        self.count_email(caller, &email).await?;
         let fresh = InviteToken::issue(self.secrets.as_ref(), now);
         invite.apply_resend(&fresh);
         let outgoing = self.invite_email(&organization, caller, &invite, &fresh.token);
@@ -380,6 +396,92 @@ mod tests {
         mocks.invites.expect_pending().returning(|_| Ok(Vec::new()));
         let error = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap_err();
         assert!(matches!(error, OrgError::InviteNotFound));
+    }
+
+    fn limited(error: &OrgError) -> Option<invite_limits::InviteLimit> {
+        match error {
+            OrgError::InviteLimited(refused) => Some(refused.limit),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn an_organization_with_fifty_open_invitations_sends_no_more() {
+        let pending: Vec<Invite> = (0..50)
+            .map(|n| open_invite(&format!("p{n}@example.com"), noon() - Duration::days(1)))
+            .collect();
+        let mut mocks = inviting(Vec::new(), pending);
+        mocks.invites.expect_create().never();
+        let error = block_on(mocks.build().invite(&me(), ORG, "new@example.com", None)).unwrap_err();
+        assert_eq!(limited(&error), Some(invite_limits::InviteLimit::OpenInvites));
+        assert!(error.to_string().contains("50 open invitations"));
+    }
+
+    #[test]
+    fn an_account_sends_at_most_a_hundred_invitation_emails_a_day() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
+        mocks.orgs.expect_members().returning(|_| Ok(Vec::new()));
+        mocks.invites.expect_pending().returning(|_| Ok(Vec::new()));
+        mocks.invites.expect_create().times(100).returning(|_, _| Ok(()));
+        let service = mocks.build();
+        for n in 0..100 {
+            block_on(service.invite(&me(), ORG, &format!("p{n}@example.com"), None)).unwrap();
+        }
+        let error = block_on(service.invite(&me(), ORG, "one-more@example.com", None)).unwrap_err();
+        assert_eq!(limited(&error), Some(invite_limits::InviteLimit::AccountDaily));
+    }
+
+    #[test]
+    fn invitations_to_one_address_stop_at_its_email_limit() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
+        mocks.orgs.expect_members().returning(|_| Ok(Vec::new()));
+        // Re-invited after each cancellation: never an open invitation in the way.
+        mocks.invites.expect_pending().returning(|_| Ok(Vec::new()));
+        let allowed = invite_limits::recipient_limit().max as usize;
+        mocks
+            .invites
+            .expect_create()
+            .times(allowed)
+            .returning(|_, _| Ok(()));
+        let service = mocks.build();
+        for _ in 0..allowed {
+            block_on(service.invite(&me(), ORG, "target@example.com", None)).unwrap();
+        }
+        let error = block_on(service.invite(&me(), ORG, "target@example.com", None)).unwrap_err();
+        assert_eq!(limited(&error), Some(invite_limits::InviteLimit::Recipient));
+    }
+
+    #[test]
+    fn a_resend_within_ten_minutes_of_the_last_email_is_refused_and_sends_nothing() {
+        let mut mocks = admin_with_org();
+        let fresh = open_invite("new@example.com", noon() - Duration::minutes(3));
+        mocks
+            .invites
+            .expect_pending()
+            .return_once(move |_| Ok(vec![fresh]));
+        mocks.invites.expect_resend().never();
+        let error = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        let OrgError::InviteLimited(refused) = error else {
+            panic!("not limited: {error:?}")
+        };
+        assert_eq!(refused.limit, invite_limits::InviteLimit::ResendTooSoon);
+        assert_eq!(refused.retry_after_secs, 7 * 60);
+    }
+
+    #[test]
+    fn an_invitation_resent_five_times_is_not_resent_again() {
+        let mut mocks = admin_with_org();
+        let mut worn = open_invite("new@example.com", noon() - Duration::days(1));
+        worn.email_sent_count = 6;
+        mocks
+            .invites
+            .expect_pending()
+            .return_once(move |_| Ok(vec![worn]));
+        mocks.invites.expect_resend().never();
+        let error = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        assert_eq!(limited(&error), Some(invite_limits::InviteLimit::ResendsUsedUp));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::common::{Caller, EmailAddress, InviteId, OrgId, UserId};
 use crate::orgs::invites::Invite;
 use crate::orgs::ports::{MockInviteRepository, MockMemberDirectory, MockOrgRepository};
 use crate::orgs::{Member, OrgMembership, OrgProfile, OrgRole, Organization};
-use crate::testing::{RepeatingBytes, fixed_clock, noon};
+use crate::testing::{MemoryRateLimitStore, RepeatingBytes, fixed_clock, noon};
 
 pub const ME: UserId = UserId(Uuid::from_u128(1));
 pub const OTHER: UserId = UserId(Uuid::from_u128(2));
@@ -79,6 +79,8 @@ pub struct Mocks {
     pub invites: MockInviteRepository,
     pub directory: MockMemberDirectory,
     pub images: crate::media::ports::MockImageStore,
+    /// The rate-limit counters (in memory; a test may fill them first).
+    pub limits: Arc<MemoryRateLimitStore>,
 }
 
 impl Mocks {
@@ -88,6 +90,7 @@ impl Mocks {
             invites: MockInviteRepository::new(),
             directory: MockMemberDirectory::new(),
             images: crate::media::ports::MockImageStore::new(),
+            limits: Arc::new(MemoryRateLimitStore::default()),
         }
     }
 
@@ -106,6 +109,7 @@ impl Mocks {
             Arc::new(RepeatingBytes(0x7f)),
             Arc::new(self.images),
             PUBLIC_URL,
+            self.limits,
         )
     }
 }

@@ -157,6 +157,36 @@ describe('members', () => {
     expect(invite?.auth).toBe('Bearer core-1');
   });
 
+  it("shows the server's reason when a limit refuses an invitation or a resend (429)", async () => {
+    const tooMany = (error: string) =>
+      HttpResponse.json(
+        { error, code: 'RATE_LIMITED' },
+        { status: 429, headers: { 'Retry-After': '420' } },
+      );
+    const openLimit =
+      'This organization already has 50 open invitations. Cancel some, or wait until they are accepted or expire, before inviting more people.';
+    const tooSoon =
+      'This invitation was sent less than 10 minutes ago. Please wait before resending it.';
+    serveOrgs([org()]);
+    server.use(
+      http.post('*/api/orgs/:orgId/members', () => tooMany(openLimit)),
+      http.post('*/api/orgs/:orgId/invites/resend', () => tooMany(tooSoon)),
+    );
+    const store = signedInStore();
+    const { user } = renderWithProviders(<MembersPage />, { store });
+
+    await user.type(await screen.findByLabelText(/Email Address/), 'dee@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send Invitation' }));
+    expect(await screen.findByText(openLimit)).toBeInTheDocument();
+    expect(screen.queryByText('Invitation sent successfully!')).not.toBeInTheDocument();
+
+    const table = screen.getByRole('table', { name: 'Members' });
+    await user.click(within(table).getByRole('button', { name: 'Resend' }));
+    await waitFor(() => {
+      expect(store.getState().auth.notice).toEqual({ severity: 'error', text: tooSoon });
+    });
+  });
+
   it('gives a member the read-only view with a Leave button of their own', async () => {
     serveOrgs([
       org({

@@ -111,7 +111,6 @@ function adminApp(overrides: Partial<AdminApp> = {}): AdminApp {
     hardwareRequirements: [],
     permissions: [],
     sharedWithOrganization: false,
-    sharedWithEmails: [],
     organization: { id: 'org-acme', name: 'Acme' },
     history: [
       {

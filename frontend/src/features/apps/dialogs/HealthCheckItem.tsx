@@ -5,10 +5,12 @@ import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 
+import { errorMessage } from '../../../api/errors';
 import type { HealthCheck } from '../../../api/types';
 
 export interface HealthCheckItemProps {
-  health: { data?: HealthCheck; isFetching: boolean; isError: boolean };
+  /** The check's query; `error` is the server's refusal (a limit on live checks: 429 with its reason). */
+  health: { data?: HealthCheck; isFetching: boolean; isError: boolean; error?: unknown };
   publicUrl: string;
 }
 
@@ -47,7 +49,7 @@ export function HealthCheckItem({ health, publicUrl }: HealthCheckItemProps) {
     icon = <WarningIcon color="warning" titleAccess="Warning" />;
     secondary = health.data
       ? `${url}: ${healthProblem(health.data)}. You can still submit; reviewers will see it offline.`
-      : 'The health check could not be run. You can still submit.';
+      : `${errorMessage(health.error, 'The health check could not be run.')} You can still submit.`;
   }
   return (
     <ListItem disableGutters>

@@ -348,6 +348,27 @@ describe('publish dialog', { timeout: 20000 }, () => {
     });
   });
 
+  it("shows the server's reason when a limit refuses the live check, and still lets the developer submit", async () => {
+    serveOrgs();
+    const reason =
+      "This app's server was checked less than 10 seconds ago. Please wait a moment before checking again.";
+    server.use(
+      http.get('*/api/dev/apps/:pkg/health-check', () =>
+        HttpResponse.json(
+          { error: reason, code: 'RATE_LIMITED' },
+          { status: 429, headers: { 'Retry-After': '9' } },
+        ),
+      ),
+    );
+    renderWithProviders(<PublishDialog open onClose={() => undefined} orgId="org-1" app={APP} />, {
+      store: signedInStore(),
+    });
+    expect(await screen.findByText(`${reason} You can still submit.`)).toBeInTheDocument();
+    await waitFor(() => {
+      expect(screen.getByRole('button', { name: 'Submit for Review' })).toBeEnabled();
+    });
+  });
+
   it('blocks an incomplete organization profile with a way to complete it', async () => {
     serveOrgs([
       testOrg({ profile: { contactEmail: null, website: null, description: null, logo: null } }),
