@@ -56,28 +56,85 @@ impl Modify for BearerAuth {
 pub const BODY_REFUSED: &str = "The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control \
                                 character (`VALIDATION`, `fields` naming each)";
 
-struct BodyRefusals;
+/// The statuses every route of a kind answers, declared here once instead of on each handler. Each is added
+/// only where the handler does not document that status itself (its own wording is more precise):
+/// - a route with a JSON body: 400 ([`BODY_REFUSED`]), 408 (the body arrived too slowly), 413 (over the
+///   size limit), 415 (not `application/json`);
+/// - a route with path, query or header parameters: 400 (a parameter that cannot be read);
+/// - an organization-scoped route (it takes the `x-org-id` header): 400 `ORG_REQUIRED` and 403;
+/// - a route behind the bearer scheme: 401.
+struct SharedRefusals;
 
-impl Modify for BodyRefusals {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
-        for item in openapi.paths.paths.values_mut() {
-            let operations = [&mut item.post, &mut item.put, &mut item.patch, &mut item.delete];
-            for operation in operations.into_iter().flatten() {
-                if operation.request_body.is_some() && !operation.responses.responses.contains_key("400") {
-                    let refused = ResponseBuilder::new()
-                        .description(BODY_REFUSED)
+impl SharedRefusals {
+    fn add(operation: &mut utoipa::openapi::path::Operation, status: &str, description: &str) {
+        use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
+        operation
+            .responses
+            .responses
+            .entry(status.to_owned())
+            .or_insert_with(|| {
+                RefOr::T(
+                    ResponseBuilder::new()
+                        .description(description)
                         .content(
                             "application/json",
-                            ContentBuilder::new()
-                                .schema(Some(Ref::from_schema_name("ErrorBody")))
-                                .build(),
+                            Content::new(Some(Ref::from_schema_name("ErrorBody"))),
                         )
-                        .build();
-                    operation
-                        .responses
-                        .responses
-                        .insert("400".to_owned(), refused.into());
+                        .build(),
+                )
+            });
+    }
+}
+
+impl Modify for SharedRefusals {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::path::ParameterIn;
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                if operation.request_body.is_some() {
+                    Self::add(operation, "400", BODY_REFUSED);
+                    Self::add(
+                        operation,
+                        "408",
+                        "The body arrived too slowly (`REQUEST_TIMEOUT`)",
+                    );
+                    Self::add(
+                        operation,
+                        "413",
+                        "The body is over the size limit (`PAYLOAD_TOO_LARGE`)",
+                    );
+                    Self::add(
+                        operation,
+                        "415",
+                        "The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`)",
+                    );
+                }
+                let parameters = operation.parameters.as_deref().unwrap_or_default();
+                let org_scoped = parameters.iter().any(|p| {
+                    matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Header
+                        && p.name.eq_ignore_ascii_case("x-org-id"))
+                });
+                if !parameters.is_empty() {
+                    Self::add(
+                        operation,
+                        "400",
+                        "A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`)",
+                    );
+                }
+                if org_scoped {
+                    Self::add(operation, "400", "x-org-id missing or malformed (`ORG_REQUIRED`)");
+                    Self::add(operation, "403", "Not a member of the x-org-id organization");
+                }
+                if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
+                    Self::add(operation, "401", "Not signed in");
                 }
             }
         }
@@ -196,7 +253,7 @@ impl Modify for DatabaseUnavailable {
         crate::apps::tester_view,
     ),
     components(schemas(ErrorBody, Health)),
-    modifiers(&BearerAuth, &BodyRefusals, &DatabaseUnavailable),
+    modifiers(&BearerAuth, &SharedRefusals, &DatabaseUnavailable),
     tags(
         (name = "system", description = "Health and the browser's start-up configuration"),
         (name = "auth", description = "The core token and the signed-in user"),

@@ -105,7 +105,7 @@ impl IdentityApi {
             .limiter
             .check_sign_in(&subject, email)
             .await
-            .map_err(AuthApiError::internal)?;
+            .map_err(AuthApiError::from)?;
         self.prune_now_and_then().await;
         match gate {
             SignInGate::Limited { retry_after_secs } => {
@@ -127,7 +127,7 @@ impl IdentityApi {
                 self.limiter
                     .sign_in_failed(&subject, email)
                     .await
-                    .map_err(AuthApiError::internal)?;
+                    .map_err(AuthApiError::from)?;
                 Err(error.into())
             }
             Err(other) => Err(other.into()),
