@@ -15,7 +15,7 @@ BENCH_STAMP := bench/node_modules/.installed-stamp
 # Crates that must never be reachable from the domain (ARCHITECTURE.md rule 1).
 IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
 
-.PHONY: bench bench-short run build frontend server test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
+.PHONY: schemathesis bench bench-short run build frontend server test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
 
 help:
 	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
@@ -23,6 +23,7 @@ help:
 	@echo "make test-e2e   browser journeys (Chromium) and auth-js flows against a real server, SMTP and OIDC provider"
 	@echo "make lint       rustfmt, clippy -D warnings, eslint, tsc, prettier"
 	@echo "make check-deps prove the domain crate reaches no I/O crate"
+	@echo "make schemathesis check the served OpenAPI document against the server's answers (Schemathesis)"
 	@echo "make schema-check verify adapters/db/src/schema.rs against fresh SQLite and PostgreSQL databases"
 	@echo "make bench      build in release mode and measure the figures of docs/benchmarks.md (target/bench/report.md)"
 	@echo "make api-types  regenerate frontend/src/api/schema.gen.ts from the server's OpenAPI document"
@@ -42,7 +43,7 @@ build: frontend server
 run: build
 	PORTAL_FRONTEND_DIR=$${PORTAL_FRONTEND_DIR:-$(FRONTEND)/dist} $(CARGO_TARGET_DIR)/release/app-server serve
 
-test: test-rust test-frontend check-api-types test-e2e bench-short check-deps
+test: test-rust test-frontend check-api-types test-e2e schemathesis bench-short check-deps
 
 # Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts).
 test-rust:
@@ -68,6 +69,12 @@ test-e2e: $(NODE_STAMP) $(E2E_STAMP)
 	cd $(FRONTEND) && $(NPM) run build
 	$(CARGO) build -p app-server
 	cd $(E2E) && APP_SERVER=$${APP_SERVER:-$(CARGO_TARGET_DIR)/debug/app-server} $(NPM) test
+
+# The served OpenAPI document against the server's real answers (Schemathesis, on the debug build that
+# test-e2e made).
+schemathesis:
+	$(CARGO) build -p app-server
+	scripts/schemathesis.sh $(CARGO_TARGET_DIR)/debug/app-server
 
 # The frontend's API types come from the server's OpenAPI document; `make test` fails when they are stale.
 api-types: $(NODE_STAMP)

@@ -62,6 +62,7 @@ pub const BODY_REFUSED: &str = "The body is not a JSON object (`INVALID_JSON`), 
 ///   size limit), 415 (not `application/json`);
 /// - a route with path, query or header parameters: 400 (a parameter that cannot be read);
 /// - an organization-scoped route (it takes the `x-org-id` header): 400 `ORG_REQUIRED` and 403;
+/// - a route naming an organization in its path (`orgId`): 403 when `x-org-id` names another one;
 /// - a route behind the bearer scheme: 401.
 struct SharedRefusals;
 
@@ -118,20 +119,39 @@ impl Modify for SharedRefusals {
                     );
                 }
                 let parameters = operation.parameters.as_deref().unwrap_or_default();
+                let has_parameters = parameters
+                    .iter()
+                    .any(|p| matches!(p, RefOr::T(p) if p.parameter_in != ParameterIn::Header));
                 let org_scoped = parameters.iter().any(|p| {
                     matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Header
                         && p.name.eq_ignore_ascii_case("x-org-id"))
                 });
-                if !parameters.is_empty() {
-                    Self::add(
-                        operation,
-                        "400",
-                        "A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`)",
-                    );
+                let org_in_path = parameters.iter().any(
+                    |p| matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Path && p.name == "orgId"),
+                );
+                let unreadable = match (org_scoped, has_parameters) {
+                    (true, true) => Some(
+                        "x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot \
+                         be read (`INVALID_PATH`, `INVALID_QUERY`)",
+                    ),
+                    (true, false) => Some("x-org-id missing or malformed (`ORG_REQUIRED`)"),
+                    (false, true) => {
+                        Some("A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`)")
+                    }
+                    (false, false) => None,
+                };
+                if let Some(description) = unreadable {
+                    Self::add(operation, "400", description);
                 }
                 if org_scoped {
-                    Self::add(operation, "400", "x-org-id missing or malformed (`ORG_REQUIRED`)");
                     Self::add(operation, "403", "Not a member of the x-org-id organization");
+                }
+                if org_in_path {
+                    Self::add(
+                        operation,
+                        "403",
+                        "The x-org-id header names another organization than the path",
+                    );
                 }
                 if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
                     Self::add(operation, "401", "Not signed in");
