@@ -48,7 +48,9 @@ struct Portal {
     _db: TestDb,
 }
 
-/// The token endpoint's `pkce` arm as the hook-in documents it.
+/// The token endpoint's `pkce` arm as the hook-in documents it (a stand-in route of this test's own server,
+/// so actix's extractor reads its body).
+#[allow(clippy::disallowed_types)]
 async fn token(
     oauth: web::Data<OAuthApi>,
     query: web::Query<HashMap<String, String>>,

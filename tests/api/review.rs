@@ -599,7 +599,7 @@ async fn admins_add_list_and_remove_platform_users_and_the_last_admin_stays() {
                 json!({"email": "not-an-email", "role": "boss"}),
             )
             .await;
-        assert_eq!(status, 422, "{body}");
+        assert_eq!(status, 400, "{body}");
         assert!(body["fields"]["email"].is_string() && body["fields"]["role"].is_string());
 
         let delete = |path: String, user: &User| {

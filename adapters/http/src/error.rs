@@ -47,7 +47,8 @@ pub enum ApiError {
     /// 415: the body's type is not accepted (`code` as above: `UNSUPPORTED_MEDIA_TYPE`, `INVALID_IMAGE_TYPE`).
     #[error("{message}")]
     UnsupportedMediaType { code: &'static str, message: String },
-    /// 422: field validation failed; `fields` maps each field (API spelling) to its message.
+    /// 400 `VALIDATION`: field validation failed; `fields` maps each field (API spelling, or a path such as
+    /// `settings[2].key`) to its message.
     #[error("{message}")]
     Validation {
         message: String,
@@ -110,7 +111,7 @@ impl ApiError {
         }
     }
 
-    /// The same error naming the fields at fault (400, 409 and 422 answer them; other kinds ignore them).
+    /// The same error naming the fields at fault (400 and 409 answer them; other kinds ignore them).
     #[must_use]
     pub fn with_fields(mut self, named: BTreeMap<String, String>) -> Self {
         match &mut self {
@@ -132,7 +133,7 @@ impl ApiError {
             Self::Unauthorized(_) => "UNAUTHORIZED",
             Self::Forbidden(_) => "FORBIDDEN",
             Self::NotFound(_) => "NOT_FOUND",
-            Self::Validation { .. } => "VALIDATION_FAILED",
+            Self::Validation { .. } => "VALIDATION",
             Self::TooManyRequests { .. } => "RATE_LIMITED",
             Self::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
             Self::RequestTimeout => "REQUEST_TIMEOUT",
@@ -152,7 +153,7 @@ impl ResponseError for ApiError {
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Validation { .. } => StatusCode::BAD_REQUEST,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
@@ -291,15 +292,15 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_validation_error_answers_422_with_its_fields() {
+    async fn a_validation_error_answers_400_validation_with_its_fields() {
         let fields = BTreeMap::from([("name".to_owned(), "Display name is required".to_owned())]);
         let (status, body) = body_of(ApiError::Validation {
             message: "Please fix the highlighted fields.".into(),
             fields,
         })
         .await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-        assert_eq!(body["code"], "VALIDATION_FAILED");
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body["code"], "VALIDATION");
         assert_eq!(body["fields"]["name"], "Display name is required");
     }
 
@@ -382,7 +383,7 @@ mod tests {
         .collect();
         assert_eq!(
             statuses,
-            [400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 503, 500]
+            [400, 401, 403, 404, 405, 408, 409, 413, 415, 400, 429, 503, 500]
         );
     }
 }

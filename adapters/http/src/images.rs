@@ -53,36 +53,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/images/{imageId}", web::get().to(deliver));
 }
 
-/// Every media error's answer, in one place.
-fn media_error(error: MediaError) -> ApiError {
-    let message = error.to_string();
-    match error {
-        MediaError::NotMember | MediaError::LogoAdminOnly => ApiError::Forbidden(message),
-        MediaError::Rejected(rejection @ ImageRejection::InvalidType) => ApiError::UnsupportedMediaType {
-            code: rejection.code(),
-            message,
-        },
-        MediaError::Rejected(rejection @ (ImageRejection::TooLarge | ImageRejection::TooManyPixels)) => {
-            ApiError::PayloadTooLarge {
-                code: rejection.code(),
-                message,
-            }
-        }
-        MediaError::NotFound => ApiError::NotFound(message),
-        // 413: the request is too large for the space the organization has left (409 would say the request
-        // conflicts with the resource's state, which another upload does not change).
-        error @ MediaError::QuotaExceeded { .. } => ApiError::PayloadTooLarge {
-            code: error.code(),
-            message,
-        },
-        MediaError::UploadLimited { retry_after_secs } => ApiError::TooManyRequests {
-            message,
-            retry_after: retry_after_secs,
-        },
-        MediaError::Repo(cause) => cause.into(),
-    }
-}
-
 fn multipart_error(error: &MultipartError) -> ApiError {
     match error {
         MultipartError::ContentTypeMissing
@@ -115,7 +85,7 @@ async fn read_part(
 }
 
 fn image_too_large() -> ApiError {
-    media_error(MediaError::Rejected(ImageRejection::TooLarge))
+    ApiError::from(MediaError::Rejected(ImageRejection::TooLarge))
 }
 
 fn part_too_large() -> ApiError {
@@ -279,15 +249,14 @@ fn upload_request(parts: UploadParts) -> Result<UploadRequest, ApiError> {
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "Stored", body = UploadResponse),
-        (status = 400, description = "No file, a malformed form or metadata, or a missing or malformed x-org-id", body = crate::openapi::ErrorBody),
+        (status = 400, description = "No file, a malformed form or metadata, a missing or malformed x-org-id, or an appPackageName that is not a package name (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the organization; replacing the logo needs an admin", body = crate::openapi::ErrorBody),
         (status = 404, description = "The image to replace is not the organization's", body = crate::openapi::ErrorBody),
-        (status = 413, description = "Over 10 MB, too many pixels (IMAGE_TOO_LARGE, IMAGE_DIMENSIONS_TOO_LARGE), or over the organization's image storage quota (IMAGE_QUOTA_EXCEEDED)", body = crate::openapi::ErrorBody),
+        (status = 413, description = "Over 10 MB, too many pixels (IMAGE_TOO_LARGE, IMAGE_TOO_MANY_PIXELS), or over the organization's image storage quota (IMAGE_QUOTA_EXCEEDED)", body = crate::openapi::ErrorBody),
         (status = 429, description = "The caller uploaded 60 images in the last hour; `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 415, description = "Not a PNG, JPEG, GIF or WebP image by content, or not multipart", body = crate::openapi::ErrorBody),
-        (status = 422, description = "appPackageName is not a package name", body = crate::openapi::ErrorBody),
     ))]
 pub async fn upload(
     api: web::Data<ImagesApi>,
@@ -301,7 +270,7 @@ pub async fn upload(
         .0
         .upload(&scope.caller, scope.org, upload)
         .await
-        .map_err(media_error)?;
+        .map_err(ApiError::from)?;
     if let Some(file) = &stored.unremoved_file {
         tracing::warn!(key = %file, image_id = %stored.meta.id, "the replaced image's file could not be removed");
     }
@@ -334,7 +303,7 @@ pub async fn delete(
     api.0
         .delete(&scope.caller, scope.org, id)
         .await
-        .map_err(media_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(DeleteResponse { success: true }))
 }
 
@@ -367,7 +336,7 @@ pub async fn deliver(api: web::Data<ImagesApi>, path: web::Path<String>) -> Resu
     let id = path
         .parse::<ImageId>()
         .map_err(|_| ApiError::NotFound(IMAGE_NOT_FOUND.into()))?;
-    let (bytes, content_type) = api.0.fetch(id).await.map_err(media_error)?;
+    let (bytes, content_type) = api.0.fetch(id).await.map_err(ApiError::from)?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, served_type(&content_type)))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
@@ -394,15 +363,15 @@ mod tests {
             MediaError::Repo(domain::common::RepoError::NotFound),
         ]
         .into_iter()
-        .map(|e| media_error(e).status_code().as_u16())
+        .map(|e| ApiError::from(e).status_code().as_u16())
         .collect();
         assert_eq!(statuses, [403, 403, 415, 413, 413, 404, 500]);
-        let refused = media_error(MediaError::Rejected(ImageRejection::TooLarge));
+        let refused = ApiError::from(MediaError::Rejected(ImageRejection::TooLarge));
         assert_eq!(
             (refused.code(), refused.to_string().as_str()),
             ("IMAGE_TOO_LARGE", "Image size must be less than 10MB")
         );
-        let refused = media_error(MediaError::Rejected(ImageRejection::InvalidType));
+        let refused = ApiError::from(MediaError::Rejected(ImageRejection::InvalidType));
         assert_eq!(
             (refused.code(), refused.to_string().as_str()),
             (
@@ -493,7 +462,7 @@ mod tests {
         })
         .err()
         .unwrap();
-        assert_eq!(bad_package.code(), "VALIDATION_FAILED");
+        assert_eq!(bad_package.code(), "VALIDATION");
         let bad_ref = upload_request(UploadParts {
             file: Some(vec![1]),
             metadata: None,

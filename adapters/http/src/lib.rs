@@ -5,6 +5,7 @@ pub mod admin;
 pub mod apps;
 pub mod auth;
 pub mod client_ip;
+pub mod domain_errors;
 pub mod error;
 pub mod headers;
 pub mod identity;

@@ -13,8 +13,8 @@ pub struct ErrorBody {
     /// A human-readable message, in the specification's wording where it gives one.
     #[schema(example = "Display name is required")]
     error: String,
-    /// A machine-readable code, e.g. `VALIDATION_FAILED`, `PROFILE_INCOMPLETE`, `RATE_LIMITED`.
-    #[schema(example = "VALIDATION_FAILED")]
+    /// A machine-readable code, e.g. `VALIDATION`, `PROFILE_INCOMPLETE`, `RATE_LIMITED`.
+    #[schema(example = "VALIDATION")]
     code: String,
     /// Validation errors only: the field (API spelling or path such as `settings[2].key`) → message.
     fields: Option<BTreeMap<String, String>>,
@@ -422,8 +422,17 @@ mod tests {
             }
         }
         assert!(with_body >= 15, "{with_body}");
+        // A route's own 400 is kept; one that documents none gets the shared refusal.
         let create = &doc["paths"]["/api/orgs"]["post"]["responses"]["400"];
-        assert_eq!(create["description"], BODY_REFUSED);
+        assert!(create["description"].as_str().unwrap().contains("VALIDATION"));
+        let shared = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .filter(|operation| operation["responses"]["400"]["description"] == BODY_REFUSED)
+            .count();
+        assert!(shared > 0, "no route uses the shared refusal");
     }
 
     #[test]

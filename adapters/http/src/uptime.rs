@@ -17,7 +17,6 @@ use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::ApiError;
-use crate::apps::app_error;
 use crate::auth::{OrgScope, Principal};
 
 /// The uptime use cases, and the app use cases that authorize a developer's live check, as app data.
@@ -56,21 +55,6 @@ pub const APP_NOT_FOUND: &str = "App not found";
 pub const INVALID_DAY: &str = "The day must be a date such as 2026-02-28";
 pub const URL_REQUIRED: &str = "The url query parameter is required";
 
-fn uptime_error(error: UptimeError) -> ApiError {
-    let message = error.to_string();
-    match error {
-        UptimeError::Forbidden => ApiError::Forbidden(message),
-        UptimeError::InvalidMonth(_) => ApiError::bad_request("INVALID_MONTH", message),
-        UptimeError::InvalidPage(_) => ApiError::bad_request("INVALID_PAGE", message),
-        UptimeError::UnknownHealthUrl => ApiError::NotFound(message),
-        UptimeError::LiveCheckLimited { retry_after_secs, .. } => ApiError::TooManyRequests {
-            message,
-            retry_after: retry_after_secs,
-        },
-        UptimeError::Repo(cause) => cause.into(),
-    }
-}
-
 fn package(text: &str) -> Result<PackageName, ApiError> {
     PackageName::parse(text).map_err(|_| ApiError::NotFound(APP_NOT_FOUND.into()))
 }
@@ -88,7 +72,7 @@ pub struct MonthQuery {
 impl MonthQuery {
     fn resolve(&self) -> Result<(i32, u32), ApiError> {
         let now = Utc::now();
-        let invalid = |e: MonthError| uptime_error(UptimeError::InvalidMonth(e));
+        let invalid = |e: MonthError| ApiError::from(UptimeError::InvalidMonth(e));
         let month = match self.month.as_deref().map(str::trim) {
             None | Some("") => now.month(),
             Some(text) => text.parse::<u32>().map_err(|_| invalid(MonthError::Month))?,
@@ -120,7 +104,9 @@ impl MonthPageQuery {
     fn resolve(&self) -> Result<MonthListQuery, ApiError> {
         let number = |text: Option<&str>, default: u32, error: PageError| match text.map(str::trim) {
             None | Some("") => Ok(default),
-            Some(text) => text.parse::<u32>().map_err(|_| uptime_error(error.into())),
+            Some(text) => text
+                .parse::<u32>()
+                .map_err(|_| ApiError::from(UptimeError::from(error))),
         };
         let status = match self.status.as_deref() {
             None => StatusFilter::All,
@@ -464,7 +450,11 @@ fn no_store() -> actix_web::HttpResponseBuilder {
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
 pub async fn status(api: web::Data<UptimeApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let apps = api.uptime.status_all(&principal.0).await.map_err(uptime_error)?;
+    let apps = api
+        .uptime
+        .status_all(&principal.0)
+        .await
+        .map_err(ApiError::from)?;
     Ok(no_store().json(StatusResponse {
         success: true,
         apps: apps.into_iter().map(AppStatusDto::from).collect(),
@@ -493,7 +483,7 @@ pub async fn month(
         .uptime
         .month(&principal.0, year, month, &page)
         .await
-        .map_err(uptime_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store().json(MonthResponse::from(status)))
 }
 
@@ -520,7 +510,7 @@ pub async fn app_month(
         .uptime
         .app_month(&principal.0, &package, year, month)
         .await
-        .map_err(uptime_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store().json(AppDetailResponse::from(detail)))
 }
 
@@ -553,7 +543,7 @@ pub async fn day_problems(
         .uptime
         .day_problems(&principal.0, &package, day)
         .await
-        .map_err(uptime_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store().json(DayProblemsResponse::from(problems)))
 }
 
@@ -575,7 +565,7 @@ pub async fn ping(
 ) -> Result<HttpResponse, ApiError> {
     // Staff first: a developer learns nothing about which URLs are registered.
     if !principal.0.can_review() {
-        return Err(uptime_error(UptimeError::Forbidden));
+        return Err(ApiError::from(UptimeError::Forbidden));
     }
     let url = query
         .url
@@ -583,7 +573,7 @@ pub async fn ping(
         .map(str::trim)
         .filter(|u| !u.is_empty())
         .ok_or_else(|| ApiError::bad_request("URL_REQUIRED", URL_REQUIRED))?;
-    let result = api.uptime.ping(&principal.0, url).await.map_err(uptime_error)?;
+    let result = api.uptime.ping(&principal.0, url).await.map_err(ApiError::from)?;
     Ok(no_store().json(PingResponse::from(result)))
 }
 
@@ -608,16 +598,16 @@ pub async fn health_check(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let package = PackageName::parse(&path).map_err(|_| app_error(AppError::NotFound))?;
+    let package = PackageName::parse(&path).map_err(|_| ApiError::from(AppError::NotFound))?;
     let app = api
         .apps
         .get(&scope.caller, scope.org, &package)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     let result = api
         .uptime
         .check_now(&scope.caller, &app)
         .await
-        .map_err(uptime_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store().json(PingResponse::from(result)))
 }

@@ -49,6 +49,20 @@ pub enum PlatformAdminError {
     Repo(RepoError),
 }
 
+impl PlatformAdminError {
+    /// The machine code of the error body.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::Forbidden => "FORBIDDEN",
+            Self::Validation(_) => "VALIDATION",
+            Self::NotFound => "NOT_FOUND",
+            Self::LastAdmin => "LAST_ADMIN",
+            Self::Repo(_) => "INTERNAL",
+        }
+    }
+}
+
 impl From<RepoError> for PlatformAdminError {
     fn from(error: RepoError) -> Self {
         match error {

@@ -502,7 +502,6 @@ impl RateDecision {
 mod tests {
     use super::*;
     use crate::testing::{block_on, noon};
-    use std::sync::Mutex;
 
     fn counts(previous: u32, current: u32) -> WindowCounts {
         WindowCounts { previous, current }

@@ -108,9 +108,7 @@ impl MediaError {
     pub const fn code(&self) -> &'static str {
         match self {
             Self::NotMember => "FORBIDDEN",
-            Self::Rejected(ImageRejection::InvalidType) => "INVALID_IMAGE_TYPE",
-            Self::Rejected(ImageRejection::TooLarge) => "IMAGE_TOO_LARGE",
-            Self::Rejected(ImageRejection::TooManyPixels) => "IMAGE_DIMENSIONS_TOO_LARGE",
+            Self::Rejected(rejection) => rejection.code(),
             Self::NotFound => "NOT_FOUND",
             Self::QuotaExceeded { .. } => "IMAGE_QUOTA_EXCEEDED",
             Self::UploadLimited { .. } => "RATE_LIMITED",
@@ -632,7 +630,7 @@ mod tests {
         let svc = refusing_service(inspector_finding(Err(ImageRejection::TooManyPixels)));
         let err = block_on(svc.upload(&caller(), OrgId::new(), upload(PNG))).unwrap_err();
         assert!(matches!(err, MediaError::Rejected(ImageRejection::TooManyPixels)));
-        assert_eq!(err.code(), "IMAGE_DIMENSIONS_TOO_LARGE");
+        assert_eq!(err.code(), "IMAGE_TOO_MANY_PIXELS");
 
         // An inspector that reports the dimensions without enforcing them is still held to the limits.
         let svc = refusing_service(inspector_finding(Ok(InspectedImage {

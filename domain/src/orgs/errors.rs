@@ -89,6 +89,27 @@ pub enum OrgError {
 }
 
 impl OrgError {
+    /// The machine code of the error body.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::Validation(_) => "VALIDATION",
+            Self::NotFound | Self::MemberNotFound | Self::InviteNotFound | Self::InvalidInvite => "NOT_FOUND",
+            Self::AdminOnly | Self::WrongInvitee => "FORBIDDEN",
+            Self::OwnRole | Self::RemoveSelf => "NOT_ALLOWED",
+            Self::InviteExpired | Self::ResendExpired => "INVITE_EXPIRED",
+            Self::InviteAlreadyAccepted => "INVITE_USED",
+            Self::AlreadyMember(_) | Self::InviteeIsMember => "ALREADY_MEMBER",
+            Self::OnlyAdminCannotLeave | Self::OnlyAdminCannotBeDemoted | Self::OnlyAdminCannotBeRemoved => {
+                "ONLY_ADMIN"
+            }
+            Self::AppsRemain => "APPS_REMAIN",
+            Self::InvitePending => "INVITE_PENDING",
+            Self::InviteLimited(_) => "RATE_LIMITED",
+            Self::Repo(_) => "INTERNAL",
+        }
+    }
+
     /// The field errors, for the `fields` member of a 400 body.
     #[must_use]
     pub const fn fields(&self) -> Option<&FieldErrors> {

@@ -111,6 +111,21 @@ pub enum UptimeError {
     Repo(#[from] RepoError),
 }
 
+impl UptimeError {
+    /// The machine code of the error body.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::Forbidden => "FORBIDDEN",
+            Self::InvalidMonth(_) => "INVALID_MONTH",
+            Self::InvalidPage(_) => "INVALID_PAGE",
+            Self::UnknownHealthUrl => "NOT_FOUND",
+            Self::LiveCheckLimited { .. } => "RATE_LIMITED",
+            Self::Repo(_) => "INTERNAL",
+        }
+    }
+}
+
 /// The result of checking one app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckReport {

@@ -1160,8 +1160,8 @@ export interface components {
        */
       error: string;
       /**
-       * @description A machine-readable code, e.g. `VALIDATION_FAILED`, `PROFILE_INCOMPLETE`, `RATE_LIMITED`.
-       * @example VALIDATION_FAILED
+       * @description A machine-readable code, e.g. `VALIDATION`, `PROFILE_INCOMPLETE`, `RATE_LIMITED`.
+       * @example VALIDATION
        */
       code: string;
       /** @description Validation errors only: the field (API spelling or path such as `settings[2].key`) → message. */
@@ -1472,7 +1472,7 @@ export interface components {
      *     its key).
      *
      *     # Errors
-     *     422 for another field or a wrong type, a too long name or a too large profile; 401; 409 with a hosted
+     *     400 `VALIDATION` for another field or a wrong type, a too long name or a too large profile; 401; 409 with a hosted
      *     identity service (profiles live there).
      *     The body of `PUT /api/dev/auth/profile` (documentation only: the handler reads the fields one by one so
      *     that an unknown field is refused by name).
@@ -1850,6 +1850,15 @@ export interface operations {
           'application/json': components['schemas']['AdminAppDoc'];
         };
       };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not signed in */
       401: {
         headers: {
@@ -1951,8 +1960,35 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not SUBMITTED (ILLEGAL_TRANSITION), decided meanwhile (CONFLICT), or changed since the reviewer opened it (APP_CHANGED) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2034,8 +2070,35 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not SUBMITTED (ILLEGAL_TRANSITION), decided meanwhile (CONFLICT), or changed since the reviewer opened it (APP_CHANGED) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2335,7 +2398,7 @@ export interface operations {
           'application/json': components['schemas']['AdminUserDto'];
         };
       };
-      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      /** @description E-mail or role invalid (`VALIDATION`, `fields`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2362,6 +2425,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Demoting the last platform admin (LAST_ADMIN) */
       409: {
         headers: {
@@ -2371,8 +2443,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description E-mail or role invalid */
-      422: {
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2411,6 +2492,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
       };
       /** @description Not signed in */
       401: {
@@ -2819,7 +2909,7 @@ export interface operations {
           'application/json': components['schemas']['ExchangeResponse'];
         };
       };
-      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      /** @description supabaseToken is missing (`VALIDATION`, `fields`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2837,6 +2927,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description A hosted user's e-mail belongs to another account on this server */
       409: {
         headers: {
@@ -2846,8 +2945,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description supabaseToken is missing */
-      422: {
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2981,8 +3089,35 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The package name is taken (`PACKAGE_NAME_TAKEN`, `fields.packageName`) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3025,6 +3160,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AppDoc'];
+        };
+      };
+      /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */
@@ -3131,8 +3275,35 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The app's status changed meanwhile */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3174,6 +3345,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
       };
       /** @description Not signed in */
       401: {
@@ -3237,6 +3417,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ApiKeyDto'];
+        };
+      };
+      /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */
@@ -3303,6 +3492,15 @@ export interface operations {
           'application/json': components['schemas']['ConfigFileDoc'];
         };
       };
+      /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not signed in */
       401: {
         headers: {
@@ -3365,6 +3563,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PingResponse'];
+        };
+      };
+      /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */
@@ -3440,6 +3647,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['HistoryEntryDto'][];
+        };
+      };
+      /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */
@@ -3539,6 +3755,33 @@ export interface operations {
       };
       /** @description The organization has no such app */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3665,6 +3908,15 @@ export interface operations {
           'application/json': components['schemas']['InstallUrlDto'];
         };
       };
+      /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not signed in */
       401: {
         headers: {
@@ -3769,6 +4021,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -3846,6 +4125,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -3881,6 +4187,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['InstallUrlDto'];
+        };
+      };
+      /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */
@@ -3987,6 +4302,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -4062,7 +4404,7 @@ export interface operations {
           'application/json': components['schemas']['MeResponse'];
         };
       };
-      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      /** @description A field is unknown or of the wrong type (`VALIDATION`, `fields`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4080,6 +4422,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Profiles are managed by a hosted identity service */
       409: {
         headers: {
@@ -4089,8 +4440,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description A field is unknown or of the wrong type */
-      422: {
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4136,7 +4496,7 @@ export interface operations {
           'application/json': components['schemas']['UploadResponse'];
         };
       };
-      /** @description No file, a malformed form or metadata, or a missing or malformed x-org-id */
+      /** @description No file, a malformed form or metadata, a missing or malformed x-org-id, or an appPackageName that is not a package name (`VALIDATION`, `fields`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4172,7 +4532,16 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Over 10 MB, too many pixels (IMAGE_TOO_LARGE, IMAGE_DIMENSIONS_TOO_LARGE), or over the organization's image storage quota (IMAGE_QUOTA_EXCEEDED) */
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over 10 MB, too many pixels (IMAGE_TOO_LARGE, IMAGE_TOO_MANY_PIXELS), or over the organization's image storage quota (IMAGE_QUOTA_EXCEEDED) */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4183,15 +4552,6 @@ export interface operations {
       };
       /** @description Not a PNG, JPEG, GIF or WebP image by content, or not multipart */
       415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description appPackageName is not a package name */
-      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -4320,6 +4680,15 @@ export interface operations {
           'image/webp': unknown;
         };
       };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description No such image */
       404: {
         headers: {
@@ -4361,6 +4730,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TesterViewDoc'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Unknown or reset link */
@@ -4447,7 +4825,7 @@ export interface operations {
           'application/json': components['schemas']['Envelope_OrgSummaryDto'];
         };
       };
-      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      /** @description Name missing or too long; contact e-mail invalid (`VALIDATION`, `fields`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4465,8 +4843,26 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Name missing or too long; contact e-mail invalid */
-      422: {
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4578,8 +4974,26 @@ export interface operations {
           'application/json': components['schemas']['Envelope_OrgDto'];
         };
       };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not signed in */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The x-org-id header names another organization than the path */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4634,7 +5048,7 @@ export interface operations {
           'application/json': components['schemas']['Envelope_OrgSummaryDto'];
         };
       };
-      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      /** @description Name or contact e-mail missing or invalid (`VALIDATION`, `fields`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4670,8 +5084,26 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Name or contact e-mail missing or invalid */
-      422: {
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4711,6 +5143,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Envelope_Option_bool'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */
@@ -4823,6 +5264,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -4897,8 +5365,35 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The invitation has expired */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4955,7 +5450,7 @@ export interface operations {
           'application/json': components['schemas']['Envelope_InviteDto'];
         };
       };
-      /** @description The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control character (`VALIDATION`, `fields` naming each) */
+      /** @description Not an e-mail address (`VALIDATION`, `fields`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4991,6 +5486,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Already a member, or an invitation is pending */
       409: {
         headers: {
@@ -5000,8 +5504,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not an e-mail address */
-      422: {
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5054,6 +5567,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Envelope_Option_bool'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */
@@ -5132,7 +5654,7 @@ export interface operations {
           'application/json': components['schemas']['Envelope_Option_bool'];
         };
       };
-      /** @description One's own role */
+      /** @description One's own role (`NOT_ALLOWED`), or no role given (`VALIDATION`, `fields`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5168,6 +5690,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The only admin cannot be demoted */
       409: {
         headers: {
@@ -5177,8 +5708,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description No role given */
-      422: {
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5221,6 +5761,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PermissionsDoc'];
+        };
+      };
+      /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Not signed in */
@@ -5327,8 +5876,35 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The app's status changed meanwhile */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };

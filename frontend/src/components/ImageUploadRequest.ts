@@ -115,11 +115,11 @@ export function uploadImage({
 }
 
 /**
- * What to tell the person about a failed upload: the server's own words for a refused file, a full storage
+ * What to tell the person about a failed upload: the server's own words for a refused file or field (400), a full storage
  * quota (413) or too many uploads (429).
  */
 export function uploadFailureMessage(error: unknown): string {
-  if (error instanceof UploadError && [413, 415, 422, 429].includes(error.status))
+  if (error instanceof UploadError && [400, 413, 415, 429].includes(error.status))
     return error.message;
   return UPLOAD_FAILED;
 }

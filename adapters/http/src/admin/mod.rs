@@ -9,12 +9,12 @@ pub mod dto;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::apps::PackageName;
 use domain::common::{Caller, OrgId};
-use domain::identity::{PlatformAdminError, PlatformAdminService};
-use domain::review::platform::{PlatformTools, PlatformToolsError};
+use domain::identity::PlatformAdminService;
+use domain::review::platform::PlatformTools;
 use domain::review::service::APP_NOT_FOUND;
 use domain::review::{Decision, ReviewError, ReviewService};
-use domain::uptime::{UptimeError, UptimeService};
-use std::collections::{BTreeMap, HashMap};
+use domain::uptime::UptimeService;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use self::dto::{
@@ -69,62 +69,6 @@ pub fn routes(api: AdminApi) -> impl FnOnce(&mut web::ServiceConfig) {
     }
 }
 
-/// The API error of a review use case (the admin calls and the developer's review history).
-#[must_use]
-pub(crate) fn review_error(error: ReviewError) -> ApiError {
-    let message = error.to_string();
-    match error {
-        ReviewError::Forbidden | ReviewError::NotMember => ApiError::Forbidden(message),
-        ReviewError::NotFound => ApiError::NotFound(message),
-        ReviewError::NotesRequired => ApiError::bad_request("REVIEW_NOTES_REQUIRED", message),
-        ReviewError::IllegalTransition(_) => ApiError::conflict("ILLEGAL_TRANSITION", message),
-        ReviewError::Conflict => ApiError::conflict("CONFLICT", message),
-        ReviewError::Stale => ApiError::conflict("APP_CHANGED", message),
-        ReviewError::Repo(cause) => cause.into(),
-    }
-}
-
-/// The API error of a platform-admin list use case.
-#[must_use]
-pub fn admin_error(error: PlatformAdminError) -> ApiError {
-    let message = error.to_string();
-    match error {
-        PlatformAdminError::Forbidden => ApiError::Forbidden(message),
-        PlatformAdminError::Validation(fields) => ApiError::Validation {
-            message,
-            fields: fields
-                .iter()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect::<BTreeMap<_, _>>(),
-        },
-        PlatformAdminError::NotFound => ApiError::NotFound(message),
-        PlatformAdminError::LastAdmin => ApiError::conflict("LAST_ADMIN", message),
-        PlatformAdminError::Repo(cause) => cause.into(),
-    }
-}
-
-/// The API error of a maintenance tool.
-#[must_use]
-pub fn tools_error(error: PlatformToolsError) -> ApiError {
-    let message = error.to_string();
-    match error {
-        PlatformToolsError::AdminsOnly
-        | PlatformToolsError::ReviewersOnly
-        | PlatformToolsError::NotMember => ApiError::Forbidden(message),
-        PlatformToolsError::DemoOff => ApiError::NotFound(message),
-        PlatformToolsError::NoOrganization => ApiError::bad_request("NO_ORGANIZATION", message),
-        PlatformToolsError::Repo(cause) => cause.into(),
-    }
-}
-
-fn uptime_error(error: UptimeError) -> ApiError {
-    match error {
-        UptimeError::Forbidden => ApiError::Forbidden(error.to_string()),
-        UptimeError::Repo(cause) => cause.into(),
-        other => ApiError::Internal(Box::new(other)),
-    }
-}
-
 /// A package name from the path. One that cannot be a package name names no app (404), except for a
 /// caller who may not review at all, who learns only that (403).
 fn package(caller: &Caller, text: &str) -> Result<PackageName, ApiError> {
@@ -132,7 +76,7 @@ fn package(caller: &Caller, text: &str) -> Result<PackageName, ApiError> {
         if caller.can_review() {
             ApiError::NotFound(APP_NOT_FOUND.into())
         } else {
-            review_error(ReviewError::Forbidden)
+            ApiError::from(ReviewError::Forbidden)
         }
     })
 }
@@ -143,7 +87,7 @@ async fn health_of(api: &AdminApi, caller: &Caller) -> Result<HashMap<String, St
         .uptime
         .status_all(caller)
         .await
-        .map_err(uptime_error)?
+        .map_err(ApiError::from)?
         .into_iter()
         .filter_map(|h| {
             h.health
@@ -172,8 +116,8 @@ fn no_store(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpResp
     ))]
 pub async fn stats(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let caller = &principal.0;
-    let dashboard = api.reviews.dashboard(caller).await.map_err(review_error)?;
-    let roles = api.tools.role_counts(caller).await.map_err(tools_error)?;
+    let dashboard = api.reviews.dashboard(caller).await.map_err(ApiError::from)?;
+    let roles = api.tools.role_counts(caller).await.map_err(ApiError::from)?;
     let health = health_of(&api, caller).await?;
     let counts = dashboard.counts;
     Ok(no_store(HttpResponse::Ok()).json(StatsDto {
@@ -202,7 +146,7 @@ pub async fn stats(api: web::Data<AdminApi>, principal: Principal) -> Result<Htt
     ))]
 pub async fn submitted(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let caller = &principal.0;
-    let queue = api.reviews.submitted(caller).await.map_err(review_error)?;
+    let queue = api.reviews.submitted(caller).await.map_err(ApiError::from)?;
     let health = health_of(&api, caller).await?;
     let body: Vec<SubmittedAppDto> = queue
         .iter()
@@ -232,7 +176,7 @@ pub async fn app(
         .reviews
         .review_view(caller, &package)
         .await
-        .map_err(review_error)?;
+        .map_err(ApiError::from)?;
     let organization = OrganizationRefDto {
         id: view.reviewed.app.org_id.to_string(),
         name: view.reviewed.organization_name.clone(),
@@ -277,14 +221,14 @@ pub async fn approve(
     let caller = &principal.0;
     let package = package(caller, &path)?;
     if !caller.can_review() {
-        return Err(review_error(ReviewError::Forbidden));
+        return Err(ApiError::from(ReviewError::Forbidden));
     }
     let decision = decision(&body)?;
     let app = api
         .reviews
         .approve(caller, &package, decision)
         .await
-        .map_err(review_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(StaffAppDto(app)))
 }
 
@@ -309,17 +253,17 @@ pub async fn reject(
     let caller = &principal.0;
     let package = package(caller, &path)?;
     if !caller.can_review() {
-        return Err(review_error(ReviewError::Forbidden));
+        return Err(ApiError::from(ReviewError::Forbidden));
     }
     if body.notes.as_deref().is_none_or(|n| n.trim().is_empty()) {
-        return Err(review_error(ReviewError::NotesRequired));
+        return Err(ApiError::from(ReviewError::NotesRequired));
     }
     let decision = decision(&body)?;
     let app = api
         .reviews
         .reject(caller, &package, decision)
         .await
-        .map_err(review_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(StaffAppDto(app)))
 }
 
@@ -331,7 +275,7 @@ pub async fn reject(
         (status = 403, description = "Not a platform admin", body = crate::openapi::ErrorBody),
     ))]
 pub async fn list_users(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let admins = api.admins.list(&principal.0).await.map_err(admin_error)?;
+    let admins = api.admins.list(&principal.0).await.map_err(ApiError::from)?;
     let body: Vec<AdminUserDto> = admins.iter().map(AdminUserDto::from).collect();
     Ok(no_store(HttpResponse::Ok()).json(body))
 }
@@ -345,7 +289,7 @@ pub async fn list_users(api: web::Data<AdminApi>, principal: Principal) -> Resul
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin", body = crate::openapi::ErrorBody),
         (status = 409, description = "Demoting the last platform admin (LAST_ADMIN)", body = crate::openapi::ErrorBody),
-        (status = 422, description = "E-mail or role invalid", body = crate::openapi::ErrorBody),
+        (status = 400, description = "E-mail or role invalid (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
     ))]
 pub async fn add_user(
     api: web::Data<AdminApi>,
@@ -361,7 +305,7 @@ pub async fn add_user(
             body.role.as_deref().unwrap_or_default(),
         )
         .await
-        .map_err(admin_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Created().json(AdminUserDto::from(&added)))
 }
 
@@ -383,7 +327,7 @@ pub async fn remove_user(
     api.admins
         .revoke(&principal.0, &path)
         .await
-        .map_err(admin_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -396,7 +340,7 @@ pub async fn remove_user(
         (status = 403, description = "Not a platform admin", body = crate::openapi::ErrorBody),
     ))]
 pub async fn debug(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let report = api.tools.debug(&principal.0).await.map_err(tools_error)?;
+    let report = api.tools.debug(&principal.0).await.map_err(ApiError::from)?;
     Ok(no_store(HttpResponse::Ok()).json(DebugDto::from(report)))
 }
 
@@ -416,7 +360,7 @@ pub async fn fix_app_statuses(
         .tools
         .fix_app_statuses(&principal.0)
         .await
-        .map_err(tools_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(FixStatusesDto {
         fixed: fixed.len(),
         package_names: fixed.iter().map(ToString::to_string).collect(),
@@ -458,6 +402,6 @@ pub async fn create_test_submission(
         .tools
         .create_test_submission(caller, org)
         .await
-        .map_err(tools_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Created().json(app))
 }

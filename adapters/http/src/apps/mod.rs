@@ -19,7 +19,6 @@ use domain::common::FieldErrors;
 use domain::review::ReviewService;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use self::dto::{
@@ -29,7 +28,6 @@ use self::dto::{
 };
 use self::list_cache::AppListCache;
 use crate::ApiError;
-use crate::admin::review_error;
 use crate::auth::OrgScope;
 use crate::json::Json;
 
@@ -81,51 +79,13 @@ pub fn routes(api: AppsApi) -> impl FnOnce(&mut web::ServiceConfig) {
     }
 }
 
-fn field_map(fields: &FieldErrors) -> BTreeMap<String, String> {
-    fields.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
-}
-
-/// The API error of an app use case (codes from [`AppError::code`]).
-#[must_use]
-pub fn app_error(error: AppError) -> ApiError {
-    let message = error.to_string();
-    let code = error.code();
-    let fields = error.fields();
-    match error {
-        AppError::Validation(_)
-        | AppError::NoOrganization
-        | AppError::ProfileIncomplete
-        | AppError::TargetOrgRequired
-        | AppError::SameOrganization => {
-            let refused = ApiError::bad_request(code, message);
-            match fields {
-                Some(fields) => refused.with_fields(field_map(&fields)),
-                None => refused,
-            }
-        }
-        AppError::DuplicatePackageName => {
-            let refused = ApiError::conflict(code, message);
-            match fields {
-                Some(fields) => refused.with_fields(field_map(&fields)),
-                None => refused,
-            }
-        }
-        AppError::IllegalTransition(_) | AppError::Conflict => ApiError::conflict(code, message),
-        AppError::NotMember | AppError::AdminOnly | AppError::NotMemberOfTarget => {
-            ApiError::Forbidden(message)
-        }
-        AppError::NotFound => ApiError::NotFound(message),
-        AppError::Repo(cause) => cause.into(),
-    }
-}
-
 /// A package name from the path: one that cannot be a package name names no app.
 fn package(text: &str) -> Result<PackageName, ApiError> {
-    PackageName::parse(text).map_err(|_| app_error(AppError::NotFound))
+    PackageName::parse(text).map_err(|_| ApiError::from(AppError::NotFound))
 }
 
 fn validation(fields: FieldErrors) -> ApiError {
-    app_error(AppError::Validation(fields))
+    ApiError::from(AppError::Validation(fields))
 }
 
 /// serde's description of a value of the wrong shape, without the server's type names or positions.
@@ -232,11 +192,15 @@ pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpRespon
     // The revision first, then the apps: an answer kept with a revision is at least as new as it, and one
     // kept earlier is used only while the revision has not moved ([`AppListCache`]).
     // The membership was read once, by the extractor: the use cases take it as it answered.
-    let revision = api.apps.list_revision(scope.member()).await.map_err(app_error)?;
+    let revision = api
+        .apps
+        .list_revision(scope.member())
+        .await
+        .map_err(ApiError::from)?;
     let body = match api.lists.get(scope.org, revision) {
         Some(body) => body,
         None => {
-            let apps = api.apps.list(scope.member()).await.map_err(app_error)?;
+            let apps = api.apps.list(scope.member()).await.map_err(ApiError::from)?;
             let body = web::Bytes::from(
                 serde_json::to_vec(&apps).map_err(|error| ApiError::Internal(Box::new(error)))?,
             );
@@ -270,7 +234,7 @@ pub async fn register(
         .apps
         .register(&scope.caller, Some(scope.org), &input)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Created()
         .insert_header(("Cache-Control", "no-store"))
         .json(json!({"apiKey": registered.api_key.expose(), "app": registered.app})))
@@ -294,7 +258,7 @@ pub async fn get(
         .apps
         .get(&scope.caller, scope.org, &package(&path)?)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&app))
 }
 
@@ -322,7 +286,7 @@ pub async fn update(
         .apps
         .update(&scope.caller, scope.org, &package, &input)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&app))
 }
 
@@ -346,7 +310,7 @@ pub async fn delete(
         .apps
         .delete(&scope.caller, scope.org, &package)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     for file in &outcome.unremoved_files {
         tracing::warn!(file = %file, package = %package, "an image file of a deleted app could not be removed");
     }
@@ -374,7 +338,7 @@ pub async fn publish(
         .apps
         .publish(&scope.caller, scope.org, &package(&path)?)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&app))
 }
 
@@ -400,7 +364,7 @@ pub async fn move_org(
         Some(text) if !text.trim().is_empty() => match text.trim().parse() {
             Ok(org) => Some(org),
             // An id that cannot be one names no organization the caller belongs to.
-            Err(_) => return Err(app_error(AppError::NotMemberOfTarget)),
+            Err(_) => return Err(ApiError::from(AppError::NotMemberOfTarget)),
         },
         _ => None,
     };
@@ -408,7 +372,7 @@ pub async fn move_org(
         .apps
         .move_to(&scope.caller, scope.org, &package, target)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&app))
 }
 
@@ -430,7 +394,7 @@ pub async fn regenerate_key(
         .apps
         .regenerate_key(&scope.caller, scope.org, &package(&path)?)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&ApiKeyDto {
         api_key: key.expose().to_owned(),
     }))
@@ -454,7 +418,7 @@ pub async fn permissions(
         .apps
         .permissions(&scope.caller, scope.org, &package(&path)?)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&json!({ "permissions": permissions })))
 }
 
@@ -491,7 +455,7 @@ pub async fn set_permissions(
         .apps
         .set_permissions(&scope.caller, scope.org, &package, &permissions)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&app))
 }
 
@@ -522,7 +486,7 @@ pub async fn visibility(
         .apps
         .set_visibility(&scope.caller, scope.org, &package, shared)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&app))
 }
 
@@ -551,7 +515,7 @@ pub async fn share_emails(
         .apps
         .set_share_emails(&scope.caller, scope.org, &package, &body.emails)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&SharedEmailsDto {
         shared_with_emails: emails_of(&emails),
     }))
@@ -575,7 +539,7 @@ pub async fn share_link(
         .apps
         .share_link(&scope.caller, scope.org, &package(&path)?)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&InstallUrlDto {
         install_url: link.install_url,
     }))
@@ -602,12 +566,12 @@ pub async fn share(
         .apps
         .set_share_emails(&scope.caller, scope.org, &package, &body.emails)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     let link = api
         .apps
         .share_link(&scope.caller, scope.org, &package)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&ShareDto {
         install_url: link.install_url,
         shared_with_emails: emails_of(&emails),
@@ -632,7 +596,7 @@ pub async fn reset_share(
         .apps
         .reset_share_link(&scope.caller, scope.org, &package(&path)?)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     Ok(no_store(&InstallUrlDto {
         install_url: link.install_url,
     }))
@@ -656,7 +620,7 @@ pub async fn export(
         .apps
         .get(&scope.caller, scope.org, &package(&path)?)
         .await
-        .map_err(app_error)?;
+        .map_err(ApiError::from)?;
     let file = export_config(&app);
     let text = serde_json::to_string_pretty(&file).map_err(|e| ApiError::Internal(Box::new(e)))?;
     Ok(HttpResponse::Ok()
@@ -687,7 +651,7 @@ pub async fn history(
         .reviews
         .history(&scope.caller, scope.org, &package(&path)?)
         .await
-        .map_err(review_error)?;
+        .map_err(ApiError::from)?;
     let entries: Vec<HistoryEntryDto> = events.iter().map(HistoryEntryDto::from).collect();
     Ok(no_store(&entries))
 }
@@ -700,7 +664,7 @@ pub async fn history(
         (status = 404, description = "Unknown or reset link", body = crate::openapi::ErrorBody),
     ))]
 pub async fn tester_view(api: web::Data<AppsApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let view = api.apps.shared_app(&path).await.map_err(app_error)?;
+    let view = api.apps.shared_app(&path).await.map_err(ApiError::from)?;
     Ok(no_store(&view))
 }
 
@@ -713,11 +677,10 @@ mod tests {
     fn a_malformed_list_entry_is_named_by_its_path() {
         let body = json!({"permissions": [{"type": "CAMERA"}, {"type": "TELEPATHY"}]});
         let err = read_body::<RegistrationInput>(&body, &[PERMISSIONS]).unwrap_err();
-        let ApiError::BadRequest { code, fields, .. } = err else {
+        assert_eq!(err.code(), "VALIDATION");
+        let ApiError::Validation { fields, .. } = err else {
             panic!("{err:?}")
         };
-        assert_eq!(code, "VALIDATION");
-        let fields = fields.unwrap();
         assert!(fields.contains_key("permissions[1].type"), "{fields:?}");
         assert_eq!(fields.len(), 1);
     }
@@ -726,10 +689,10 @@ mod tests {
     fn a_setting_of_the_wrong_shape_is_named_by_its_index() {
         let body = json!({"settings": [{"type": "toggle", "key": "k", "label": "K"}, {"type": "slider"}]});
         let err = read_body::<UpdateInput>(&body, &[SETTINGS, TOOLS]).unwrap_err();
-        let ApiError::BadRequest { fields, .. } = err else {
+        let ApiError::Validation { fields, .. } = err else {
             panic!("{err:?}")
         };
-        assert!(fields.unwrap().contains_key("settings[1]"));
+        assert!(fields.contains_key("settings[1]"));
     }
 
     #[test]
@@ -743,14 +706,14 @@ mod tests {
     #[test]
     fn app_errors_keep_the_domain_codes() {
         assert_eq!(
-            app_error(AppError::ProfileIncomplete).code(),
+            ApiError::from(AppError::ProfileIncomplete).code(),
             "PROFILE_INCOMPLETE"
         );
         assert_eq!(
-            app_error(AppError::DuplicatePackageName).code(),
+            ApiError::from(AppError::DuplicatePackageName).code(),
             "PACKAGE_NAME_TAKEN"
         );
-        assert_eq!(app_error(AppError::NotFound).code(), "NOT_FOUND");
-        assert_eq!(app_error(AppError::AdminOnly).code(), "FORBIDDEN");
+        assert_eq!(ApiError::from(AppError::NotFound).code(), "NOT_FOUND");
+        assert_eq!(ApiError::from(AppError::AdminOnly).code(), "FORBIDDEN");
     }
 }

@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use super::ProductAuth;
-use super::principal::auth_error;
 use crate::ApiError;
 use crate::json::Json;
 
@@ -35,7 +34,7 @@ pub struct ExchangeResponse {
         (status = 200, description = "A core token for the product API", body = ExchangeResponse),
         (status = 401, description = "Not a valid identity access token of a live session", body = crate::openapi::ErrorBody),
         (status = 409, description = "A hosted user's e-mail belongs to another account on this server", body = crate::openapi::ErrorBody),
-        (status = 422, description = "supabaseToken is missing", body = crate::openapi::ErrorBody),
+        (status = 400, description = "supabaseToken is missing (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
     ))]
 pub async fn exchange_token(
     auth: web::Data<ProductAuth>,
@@ -52,7 +51,7 @@ pub async fn exchange_token(
             fields: BTreeMap::from([("supabaseToken".to_owned(), "supabaseToken is required".to_owned())]),
         });
     };
-    let core = auth.core_tokens.exchange(token).await.map_err(auth_error)?;
+    let core = auth.core_tokens.exchange(token).await.map_err(ApiError::from)?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(ExchangeResponse {

@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, Utc};
 use domain::common::Caller;
-use domain::identity::{IdentityError, ProfileChange, UserRecord};
+use domain::identity::{ProfileChange, UserRecord};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -61,18 +61,6 @@ impl MeResponse {
     }
 }
 
-fn identity_error(error: IdentityError) -> ApiError {
-    match error {
-        IdentityError::UserNotFound => ApiError::Unauthorized("Your account no longer exists.".into()),
-        IdentityError::Validation(fields) => ApiError::Validation {
-            message: fields.joined(" "),
-            fields: fields.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
-        },
-        IdentityError::Repo(cause) => cause.into(),
-        other => ApiError::Internal(Box::new(other)),
-    }
-}
-
 /// # Errors
 /// 401 without a valid session or when the account is gone.
 /// The signed-in user.
@@ -83,7 +71,7 @@ fn identity_error(error: IdentityError) -> ApiError {
     ))]
 pub async fn me(auth: web::Data<ProductAuth>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let user = match &auth.identity {
-        Some(identity) => Some(identity.account_of(&principal.0).await.map_err(identity_error)?),
+        Some(identity) => Some(identity.account_of(&principal.0).await.map_err(ApiError::from)?),
         None => None,
     };
     Ok(HttpResponse::Ok()
@@ -102,7 +90,7 @@ fn field_error(field: &str, message: &str) -> ApiError {
 /// its key).
 ///
 /// # Errors
-/// 422 for another field or a wrong type, a too long name or a too large profile; 401; 409 with a hosted
+/// 400 `VALIDATION` for another field or a wrong type, a too long name or a too large profile; 401; 409 with a hosted
 /// identity service (profiles live there).
 /// The body of `PUT /api/dev/auth/profile` (documentation only: the handler reads the fields one by one so
 /// that an unknown field is refused by name).
@@ -123,7 +111,7 @@ pub struct ProfileUpdate {
         (status = 200, description = "The updated user", body = MeResponse),
         (status = 401, description = "No valid core token or identity access token", body = crate::openapi::ErrorBody),
         (status = 409, description = "Profiles are managed by a hosted identity service", body = crate::openapi::ErrorBody),
-        (status = 422, description = "A field is unknown or of the wrong type", body = crate::openapi::ErrorBody),
+        (status = 400, description = "A field is unknown or of the wrong type (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
     ))]
 pub async fn update_profile(
     auth: web::Data<ProductAuth>,
@@ -150,6 +138,6 @@ pub async fn update_profile(
     let user = identity
         .update_profile(&principal.0, change)
         .await
-        .map_err(identity_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(MeResponse::of(&principal.0, Some(&user))))
 }

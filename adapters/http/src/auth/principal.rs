@@ -6,7 +6,6 @@
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::common::Caller;
-use domain::identity::AuthError;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -41,28 +40,8 @@ impl FromRequest for Principal {
             };
             match auth.core_tokens.authenticate(&token).await {
                 Ok(caller) => Ok(Self(caller)),
-                Err(error) => Err(auth_error(error)),
+                Err(error) => Err(ApiError::from(error)),
             }
         })
-    }
-}
-
-/// The API error of a failed authentication or exchange.
-#[must_use]
-pub fn auth_error(error: AuthError) -> ApiError {
-    if error.is_expired() {
-        return ApiError::Unauthorized(SESSION_EXPIRED.into());
-    }
-    match error {
-        AuthError::Unauthenticated(_) => ApiError::Unauthorized(SIGN_IN_REQUIRED.into()),
-        AuthError::EmailInUse { user } => {
-            tracing::warn!(
-                user_id = %user,
-                "refused a hosted user: the token's e-mail belongs to another local account"
-            );
-            ApiError::conflict("EMAIL_IN_USE", EMAIL_IN_USE)
-        }
-        AuthError::Signing(cause) => ApiError::Internal(Box::new(cause)),
-        AuthError::Repo(cause) => cause.into(),
     }
 }

@@ -99,42 +99,6 @@ pub fn routes(api: OrgsApi) -> impl FnOnce(&mut web::ServiceConfig) {
     }
 }
 
-/// The API error of an organization use case.
-#[must_use]
-pub fn org_error(error: OrgError) -> ApiError {
-    let message = error.to_string();
-    match error {
-        OrgError::Validation(fields) => ApiError::Validation {
-            message,
-            fields: fields
-                .iter()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect::<BTreeMap<_, _>>(),
-        },
-        OrgError::NotFound
-        | OrgError::MemberNotFound
-        | OrgError::InviteNotFound
-        | OrgError::InvalidInvite => ApiError::NotFound(message),
-        OrgError::AdminOnly | OrgError::WrongInvitee => ApiError::Forbidden(message),
-        OrgError::OwnRole | OrgError::RemoveSelf => ApiError::bad_request("NOT_ALLOWED", message),
-        OrgError::InviteExpired => ApiError::bad_request("INVITE_EXPIRED", message),
-        OrgError::InviteAlreadyAccepted => ApiError::bad_request("INVITE_USED", message),
-        OrgError::AlreadyMember(_) => ApiError::bad_request("ALREADY_MEMBER", message),
-        OrgError::OnlyAdminCannotLeave
-        | OrgError::OnlyAdminCannotBeDemoted
-        | OrgError::OnlyAdminCannotBeRemoved => ApiError::conflict("ONLY_ADMIN", message),
-        OrgError::AppsRemain => ApiError::conflict("APPS_REMAIN", message),
-        OrgError::InviteeIsMember => ApiError::conflict("ALREADY_MEMBER", message),
-        OrgError::InvitePending => ApiError::conflict("INVITE_PENDING", message),
-        OrgError::ResendExpired => ApiError::conflict("INVITE_EXPIRED", message),
-        OrgError::InviteLimited(refused) => ApiError::TooManyRequests {
-            message,
-            retry_after: refused.retry_after_secs,
-        },
-        OrgError::Repo(cause) => cause.into(),
-    }
-}
-
 fn org_id(text: &str) -> Result<OrgId, ApiError> {
     // An id that cannot be one names no organization of the caller's.
     text.parse()
@@ -168,7 +132,7 @@ pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpR
         .service
         .ensure_personal_org(&principal.0)
         .await
-        .map_err(org_error)?;
+        .map_err(ApiError::from)?;
     let orgs: Vec<OrgSummaryDto> = outcome.organizations.iter().map(OrgSummaryDto::from).collect();
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
@@ -184,7 +148,7 @@ pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpR
     responses(
         (status = 201, description = "The new organization", body = Envelope<OrgSummaryDto>),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 422, description = "Name missing or too long; contact e-mail invalid", body = crate::openapi::ErrorBody),
+        (status = 400, description = "Name missing or too long; contact e-mail invalid (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
     ))]
 pub async fn create(
     api: web::Data<OrgsApi>,
@@ -201,16 +165,20 @@ pub async fn create(
     });
     // Checked before anything is made, so that a bad address leaves no organization behind.
     if let Some(input) = &profile {
-        domain::orgs::validate_profile_update(input).map_err(|f| org_error(OrgError::Validation(f)))?;
+        domain::orgs::validate_profile_update(input).map_err(|f| ApiError::from(OrgError::Validation(f)))?;
     }
-    let created = api.service.create(&principal.0, &name).await.map_err(org_error)?;
+    let created = api
+        .service
+        .create(&principal.0, &name)
+        .await
+        .map_err(ApiError::from)?;
     let mut summary = OrgSummaryDto::from(&created);
     if let Some(input) = profile {
         let updated = api
             .service
             .update_profile(&principal.0, created.organization.id, &input)
             .await
-            .map_err(org_error)?;
+            .map_err(ApiError::from)?;
         summary.profile = dto::ProfileDto::from(&updated.profile);
         summary.updated_at = updated.updated_at;
     }
@@ -236,7 +204,7 @@ pub async fn get(
         .service
         .get(&principal.0, org_id(&path)?)
         .await
-        .map_err(org_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(Envelope::ok(OrgDto::from(&details))))
@@ -250,7 +218,7 @@ pub async fn get(
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Only admins edit the organization", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
-        (status = 422, description = "Name or contact e-mail missing or invalid", body = crate::openapi::ErrorBody),
+        (status = 400, description = "Name or contact e-mail missing or invalid (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
     ))]
 pub async fn update(
     api: web::Data<OrgsApi>,
@@ -274,8 +242,8 @@ pub async fn update(
         .service
         .update_profile(&principal.0, org, &input)
         .await
-        .map_err(org_error)?;
-    let details = api.service.get(&principal.0, org).await.map_err(org_error)?;
+        .map_err(ApiError::from)?;
+    let details = api.service.get(&principal.0, org).await.map_err(ApiError::from)?;
     let mut summary = OrgSummaryDto::from(&domain::orgs::OrgMembership {
         organization: updated,
         role: details.role,
@@ -305,7 +273,7 @@ pub async fn delete(
         .service
         .delete(&principal.0, org_id(&path)?)
         .await
-        .map_err(org_error)?;
+        .map_err(ApiError::from)?;
     for file in &outcome.unremoved_files {
         tracing::warn!(file = %file, org = %path.as_str(), "an image file of a deleted organization could not be removed");
     }
@@ -321,7 +289,7 @@ pub async fn delete(
         (status = 403, description = "Only admins invite", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
         (status = 409, description = "Already a member, or an invitation is pending", body = crate::openapi::ErrorBody),
-        (status = 422, description = "Not an e-mail address", body = crate::openapi::ErrorBody),
+        (status = 400, description = "Not an e-mail address (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
         (status = 429, description = "A limit on invitation e-mails (50 open per organization, 100 per account per day, the address's e-mail limit); `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ))]
@@ -340,7 +308,7 @@ pub async fn invite(
         .service
         .invite(&principal.0, org, &email, body.role.map(Into::into))
         .await
-        .map_err(org_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Created().json(Envelope::ok(InviteDto::from(&invite))))
 }
 
@@ -349,12 +317,11 @@ pub async fn invite(
     params(("orgId" = String, Path, description = "Organization id"), ("memberId" = String, Path, description = "The member's user id")),
     responses(
         (status = 200, description = "Changed", body = Envelope<Option<bool>>),
-        (status = 400, description = "One's own role", body = crate::openapi::ErrorBody),
+        (status = 400, description = "One's own role (`NOT_ALLOWED`), or no role given (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Only admins change roles", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization or member", body = crate::openapi::ErrorBody),
         (status = 409, description = "The only admin cannot be demoted", body = crate::openapi::ErrorBody),
-        (status = 422, description = "No role given", body = crate::openapi::ErrorBody),
     ))]
 pub async fn change_role(
     api: web::Data<OrgsApi>,
@@ -374,7 +341,7 @@ pub async fn change_role(
     api.service
         .change_role(&principal.0, org_id(&org)?, member_id(&member)?, role.into())
         .await
-        .map_err(org_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
 }
 
@@ -402,7 +369,7 @@ pub async fn remove_member(
     } else {
         api.service.remove_member(&principal.0, org, member).await
     };
-    done.map_err(org_error)?;
+    done.map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
 }
 
@@ -436,7 +403,7 @@ pub async fn resend(
         .service
         .resend_invite(&principal.0, org, &email)
         .await
-        .map_err(org_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(Envelope::ok(InviteDto::from(&invite))))
 }
 
@@ -466,7 +433,7 @@ pub async fn rescind(
     api.service
         .rescind_invite(&principal.0, org, &email)
         .await
-        .map_err(org_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
 }
 
@@ -489,7 +456,7 @@ pub async fn accept(
         .service
         .accept_invite(&principal.0, &path)
         .await
-        .map_err(org_error)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(Envelope::ok(AcceptedDto {
         id: joined.id.to_string(),
         name: joined.name,

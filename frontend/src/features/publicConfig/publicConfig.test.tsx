@@ -57,6 +57,7 @@ describe('normalizePublicConfig', () => {
       providers: ['google', 3, ''],
       identity: { url: 'https://id.example.test' },
       keepLoopbackHttp: 'yes',
+      monitorIntervalSecs: -5,
     });
 
     expect(config).toEqual({
@@ -71,7 +72,14 @@ describe('normalizePublicConfig', () => {
         anonKey: '',
       },
       keepLoopbackHttp: false,
+      monitorIntervalSecs: 60,
     });
+  });
+
+  it('reads the monitor interval when it is a whole number of seconds, 0 meaning off', () => {
+    expect(normalizePublicConfig({ monitorIntervalSecs: 0 }).monitorIntervalSecs).toBe(0);
+    expect(normalizePublicConfig({ monitorIntervalSecs: 30 }).monitorIntervalSecs).toBe(30);
+    expect(normalizePublicConfig({ monitorIntervalSecs: 1.5 }).monitorIntervalSecs).toBe(60);
   });
 
   it('reads the local-development rule for server URLs only when it is true', () => {
