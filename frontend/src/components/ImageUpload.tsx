@@ -12,7 +12,7 @@ import UploadIcon from '@mui/icons-material/Upload';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 
 import { useAppSelector } from '../app/store';
-import { selectBearer } from '../features/auth/authSlice';
+import { selectBearer } from '../session/authSlice';
 import {
   ALLOWED_IMAGE_TYPES,
   IMAGE_LOAD_FAILED,

@@ -3,7 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppSelector } from '../../app/store';
 import { PageSpinner } from '../../components/PageSpinner';
 import { paths } from '../../config/paths';
-import { selectAuthStatus } from './authSlice';
+import { selectAuthStatus } from '../../session/authSlice';
 
 /** Where a signed-out visitor was going, so that sign-in can take them there. */
 export interface FromState {

@@ -7,7 +7,7 @@ import { server } from '../../testing/server';
 import { renderRoute } from '../../testing/render';
 import { testPublicConfig } from '../../testing/handlers';
 import { makeStore } from '../../app/store';
-import { authSlice } from './authSlice';
+import { authSlice } from '../../session/authSlice';
 import { identitySession } from '../../testing/identity';
 
 const AUTH = testPublicConfig.identity.authUrl;

@@ -1,6 +1,6 @@
 import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
 
-import { IDENTITY_SESSION_KEY } from './storage';
+import { IDENTITY_SESSION_KEY } from '../../session/storage';
 
 // For the code that loads this module when it needs the client (the sign-in page's providers).
 export { isAuthError } from '@supabase/auth-js';

@@ -12,7 +12,7 @@ import { useAppSelector } from '../../app/store';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
-import { selectAuthUser } from '../auth/authSlice';
+import { selectAuthUser } from '../../session/authSlice';
 import { usePublicConfig } from '../publicConfig';
 
 // The table and its dialogs load after the page itself, so that the dashboard shows at once: their code is

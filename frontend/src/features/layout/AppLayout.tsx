@@ -21,7 +21,7 @@ import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { useAuthClient } from '../auth/AuthClientContext';
-import { noticeShown } from '../auth/authSlice';
+import { noticeShown } from '../../session/authSlice';
 import { usePublicConfig } from '../publicConfig';
 import { PersonalOrgNotice } from '../orgs/PersonalOrgNotice';
 import { ProfileIncompleteBanner } from '../orgs/ProfileIncompleteBanner';

@@ -18,7 +18,7 @@ import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { useGetAdminCheckQuery } from '../auth/api';
-import { selectCoreToken } from '../auth/authSlice';
+import { selectCoreToken } from '../../session/authSlice';
 import { OrgSwitcher } from '../orgs/OrgSwitcher';
 import { usePublicConfig } from '../publicConfig';
 

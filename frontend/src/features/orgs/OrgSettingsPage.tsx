@@ -20,7 +20,7 @@ import { ImageUpload } from '../../components/ImageUpload';
 import { useAppDispatch } from '../../app/store';
 import { paths } from '../../config/paths';
 import { useUpdateOrgMutation } from './api';
-import { orgSelected } from './orgSlice';
+import { orgSelected } from '../../session/orgSlice';
 import type { Organization } from './types';
 import { useCurrentOrg } from './useCurrentOrg';
 import { validateOrgForm, type OrgFormErrors, type OrgFormValues } from './validation';

@@ -18,7 +18,7 @@ import { Link as RouterLink } from 'react-router';
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { useAppDispatch } from '../../../app/store';
 import { paths } from '../../../config/paths';
-import { noticeShown } from '../../auth/authSlice';
+import { noticeShown } from '../../../session/authSlice';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
 import { usePublicConfig } from '../../publicConfig';
 import { useCheckAppHealthQuery, usePublishAppMutation } from '../api';

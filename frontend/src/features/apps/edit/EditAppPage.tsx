@@ -33,7 +33,7 @@ import { OutlinedField } from '../../../components/OutlinedField';
 import { paths } from '../../../config/paths';
 import { usePublicConfig } from '../../publicConfig';
 import { focusFirstInvalid, textFieldProps, urlFieldProps } from '../formFields';
-import { noticeShown } from '../../auth/authSlice';
+import { noticeShown } from '../../../session/authSlice';
 import type { Organization } from '../../orgs/types';
 import { useCurrentOrg } from '../../orgs/useCurrentOrg';
 import {
