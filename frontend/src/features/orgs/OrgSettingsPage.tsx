@@ -266,7 +266,6 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
                 setValues((previous) => ({ ...previous, logo }));
                 setErrors((previous) => ({ ...previous, logo: undefined }));
               }}
-              orgId={org.id}
               error={errors.logo}
               disabled={saving}
               hint="Recommended 512x512 PNG. PNG, JPEG, GIF or WebP, up to 10 MB. Save to keep it."

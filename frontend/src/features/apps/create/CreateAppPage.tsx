@@ -240,7 +240,6 @@ export function CreateAppPage() {
               onChange={(logo) => {
                 set('logoURL', logo);
               }}
-              orgId={current?.id}
               error={errors.logoURL}
               disabled={saving}
               hint="Recommended 512x512 PNG. PNG, JPEG, GIF or WebP, up to 10 MB."

@@ -423,7 +423,6 @@ function EditAppForm({ app, orgId, orgs, onMoved }: FormProps) {
               onChange={(logo) => {
                 set('logoURL', logo);
               }}
-              orgId={orgId}
               error={errors.logoURL}
               disabled={saving}
               hint="Recommended 512x512 PNG. PNG, JPEG, GIF or WebP, up to 10 MB."
