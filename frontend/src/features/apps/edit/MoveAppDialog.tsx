@@ -18,7 +18,7 @@ import { paths } from '../../../config/paths';
 import { useCreateOrgMutation } from '../../orgs/api';
 import type { Organization } from '../../orgs/types';
 import { useMoveAppMutation } from '../api';
-import { MOVE_REDIRECT_MS, MOVED } from './editForm';
+import { MOVE_REDIRECT_MS, MOVED } from './editApp';
 
 export const MOVE_FAILED = 'Failed to move app to the new organization. Please try again.';
 export const NO_TARGET = 'Please select a target organization';

@@ -1,0 +1,3 @@
+/** What other features use of the organizations feature. */
+export { useCurrentOrg, type CurrentOrg } from './useCurrentOrg';
+export type { Organization, OrgRole } from './types';
