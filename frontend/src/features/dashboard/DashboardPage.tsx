@@ -19,7 +19,7 @@ import { usePublicConfig } from '../publicConfig';
 // asked for once the page has painted (React would otherwise start fetching it while it renders the page,
 // and the page's first paint would share the network and the main thread with it).
 const AppsTable = lazy(async () => ({
-  default: (await import('../apps/list/AppsTable')).AppsTable,
+  default: (await import('../apps')).AppsTable,
 }));
 
 /** Runs `run` after the browser's next paint; answers a function that cancels it. */

@@ -19,7 +19,7 @@ import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { useAppDispatch } from '../../../app/store';
 import { paths } from '../../../config/paths';
 import { noticeShown } from '../../../session/authSlice';
-import { useCurrentOrg } from '../../orgs/useCurrentOrg';
+import { useCurrentOrg } from '../../orgs';
 import { usePublicConfig } from '../../publicConfig';
 import { useCheckAppHealthQuery, usePublishAppMutation } from '../api';
 import { HealthCheckItem } from './HealthCheckItem';

@@ -8,7 +8,7 @@ import { Section } from '../form/AppDetailsFields';
 import { StatusChip } from '../list/StatusChip';
 import { storeAction } from '../list/status';
 import type { App } from '../types';
-import type { DialogKind } from './EditAppForm';
+import type { DialogKind } from './editApp';
 import { formatDateTime } from './format';
 
 /** One action of Edit App that opens its dialog. */

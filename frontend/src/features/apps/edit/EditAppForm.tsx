@@ -22,6 +22,7 @@ import { ConfigSection } from './ConfigSection';
 import {
   addedPermissions,
   CORRECT_FIELDS,
+  type DialogKind,
   permissionsChanged,
   SAVE_FAILED,
   SAVED_BANNER_MS,
@@ -36,8 +37,6 @@ const MoveAppDialog = lazy(async () => ({
 const ResubmitDialog = lazy(async () => ({
   default: (await import('./ResubmitDialog')).ResubmitDialog,
 }));
-
-export type DialogKind = 'resubmit' | 'apiKey' | 'share' | 'publish' | 'move';
 
 /** The fields Edit App shows, onto which the server's field errors are mapped. */
 const EDIT_FIELDS = [

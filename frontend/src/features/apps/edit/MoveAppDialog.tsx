@@ -15,8 +15,7 @@ import { useNavigate } from 'react-router';
 
 import { errorMessage } from '../../../api/errors';
 import { paths } from '../../../config/paths';
-import { useCreateOrgMutation } from '../../orgs/api';
-import type { Organization } from '../../orgs/types';
+import { useCreateOrgMutation, type Organization } from '../../orgs';
 import { useMoveAppMutation } from '../api';
 import { MOVE_REDIRECT_MS, MOVED } from './editApp';
 

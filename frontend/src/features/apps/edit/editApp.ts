@@ -13,6 +13,9 @@ export const MOVED = 'App moved to new organization successfully';
 /** How long the success of a move shows before going to /apps (spec §4). */
 export const MOVE_REDIRECT_MS = 1500;
 
+/** The dialogs Edit App opens. */
+export type DialogKind = 'resubmit' | 'apiKey' | 'share' | 'publish' | 'move';
+
 /** Permission types on `next` that `previous` did not have. */
 export function addedPermissions(previous: readonly Permission[], next: readonly Permission[]) {
   return next.filter((p) => !previous.some((q) => q.type === p.type)).map((p) => p.type);
