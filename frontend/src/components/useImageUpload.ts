@@ -20,7 +20,7 @@ export interface ImageUploadOptions {
  * What the cached data that may show a replaced image is tagged with: the app the image belongs to (and the
  * app list), else the organization (whose profile shows its logo).
  */
-export function replacedImageTags(orgId: string, metadata: Record<string, string> | undefined) {
+function replacedImageTags(orgId: string, metadata: Record<string, string> | undefined) {
   const app = metadata?.appPackageName;
   return app
     ? [

@@ -3,7 +3,7 @@ import { createListenerMiddleware } from '@reduxjs/toolkit';
 import { CURRENT_ORG_KEY, orgSelected } from './orgSlice';
 
 /** Writes the chosen organization to local storage, where the next visit starts from (spec §3). */
-export function persistOrgChoice(orgId: string | null) {
+function persistOrgChoice(orgId: string | null) {
   try {
     if (orgId) localStorage.setItem(CURRENT_ORG_KEY, orgId);
     else localStorage.removeItem(CURRENT_ORG_KEY);

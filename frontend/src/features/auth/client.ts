@@ -32,11 +32,6 @@ export function createAuthClient(authUrl: string, anonKey: string): GoTrueClient
  */
 let current: { key: string; client: GoTrueClient } | null = null;
 
-/** The client made last, if any. */
-export function currentAuthClient(): GoTrueClient | null {
-  return current?.client ?? null;
-}
-
 /** Where e-mail links and provider sign-in come back to. */
 export function authRedirectUrl(inviteToken?: string | null): string {
   const url = new URL('/signin', window.location.origin);
