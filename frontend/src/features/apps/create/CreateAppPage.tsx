@@ -32,20 +32,6 @@ const PACKAGE_NAME_TAKEN_BANNER = 'Package name is already in use';
 const CREATE_FAILED = 'Failed to create app. Please try again.';
 const NETWORK_ERROR = 'Network error. Please check your connection and try again.';
 
-/** The fields Create App shows, onto which the server's field errors are mapped. */
-const CREATE_FIELDS = [
-  'packageName',
-  'name',
-  'description',
-  'onboardingInstructions',
-  'publicUrl',
-  'logoURL',
-  'webviewURL',
-  'appType',
-  'permissions',
-  'hardwareRequirements',
-] as const;
-
 /** The error of a failed register call, as the form shows it (spec §8). */
 function registerFailure(error: unknown): { banner: string; fields: AppFormErrors } {
   if (!isFetchBaseQueryError(error)) return { banner: CREATE_FAILED, fields: {} };
@@ -58,7 +44,7 @@ function registerFailure(error: unknown): { banner: string; fields: AppFormError
   if (isApiErrorBody(error.data)) {
     return {
       banner: error.data.error,
-      fields: serverFieldErrors(error.data.fields, CREATE_FIELDS),
+      fields: serverFieldErrors(error.data.fields, 'create'),
     };
   }
   return { banner: CREATE_FAILED, fields: {} };

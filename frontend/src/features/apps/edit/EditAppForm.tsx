@@ -38,21 +38,6 @@ const ResubmitDialog = lazy(async () => ({
   default: (await import('./ResubmitDialog')).ResubmitDialog,
 }));
 
-/** The fields Edit App shows, onto which the server's field errors are mapped. */
-const EDIT_FIELDS = [
-  'name',
-  'description',
-  'onboardingInstructions',
-  'publicUrl',
-  'logoURL',
-  'webviewURL',
-  'appType',
-  'permissions',
-  'hardwareRequirements',
-  'settings',
-  'tools',
-] as const;
-
 interface Props {
   app: App;
   orgId: string;
@@ -107,7 +92,7 @@ export function EditAppForm({ app, orgId, orgs, onMoved }: Props) {
       setBanner({ severity: 'success', text: SAVED_MESSAGE });
     } catch (error) {
       const body = isFetchBaseQueryError(error) && isApiErrorBody(error.data) ? error.data : null;
-      appForm.showErrors(serverFieldErrors(body?.fields, EDIT_FIELDS));
+      appForm.showErrors(serverFieldErrors(body?.fields, 'edit'));
       setBanner({ severity: 'error', text: body?.error ?? SAVE_FAILED });
     }
   };

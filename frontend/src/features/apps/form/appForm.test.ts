@@ -1,3 +1,4 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { describe, expect, it } from 'vitest';
 
 import { testApp } from '../../../testing/apps';
@@ -13,7 +14,6 @@ import {
   type AppFormMode,
   type AppFormValues,
 } from './appForm';
-import { zodResolver } from '@hookform/resolvers/zod';
 
 /** The errors the form shows for `values`, as react-hook-form gets them from the schema. */
 async function errorsOf(
@@ -108,13 +108,15 @@ describe('server field errors', () => {
       'permissions[0].type': 'Duplicate permission',
       publicUrl: 'Bad URL',
       'settings[2].key': 'Duplicate key',
+      packageName: 'Taken',
       unknown: 'Not a field',
     };
-    expect(serverFieldErrors(fields, ['permissions', 'publicUrl'])).toEqual({
+    expect(serverFieldErrors(fields, 'create')).toEqual({
       permissions: 'Duplicate permission',
       publicUrl: 'Bad URL',
+      packageName: 'Taken',
     });
-    expect(serverFieldErrors(fields, ['permissions', 'publicUrl', 'settings'])).toEqual({
+    expect(serverFieldErrors(fields, 'edit')).toEqual({
       permissions: 'Duplicate permission',
       publicUrl: 'Bad URL',
       'settings[2].key': 'Duplicate key',

@@ -176,15 +176,25 @@ export function flatErrors(errors: FieldErrors<AppFormValues>): AppFormErrors {
   return flat;
 }
 
+/** The fields each page shows: Create App has no settings or tools, Edit App types no package name. */
+function shownFields(mode: AppFormMode): (keyof AppFormValues)[] {
+  const hidden: (keyof AppFormValues)[] =
+    mode === 'create' ? ['settings', 'tools'] : ['packageName'];
+  return (Object.keys(emptyAppForm()) as (keyof AppFormValues)[]).filter(
+    (name) => !hidden.includes(name),
+  );
+}
+
 /**
- * The server's `fields` as form errors, for the fields the form shows: list paths are kept for the settings
+ * The server's `fields` as form errors, for the fields the page shows: list paths are kept for the settings
  * and tools editors (`settings[2].key`); anything deeper is shown on the field (`permissions[0].type` on
  * the permissions).
  */
 export function serverFieldErrors(
   fields: Record<string, string> | undefined,
-  shown: readonly (keyof AppFormValues)[],
+  mode: AppFormMode,
 ): AppFormErrors {
+  const shown = shownFields(mode);
   const errors: AppFormErrors = {};
   for (const [path, message] of Object.entries(fields ?? {})) {
     const head = shown.find((name) => name === /^[A-Za-z]+/u.exec(path)?.[0]);
