@@ -1,5 +1,7 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type ProxyOptions } from 'vite';
 
@@ -40,6 +42,50 @@ const PUBLIC = [
   'features/auth/client.ts',
 ].map(source);
 const BARREL = /node_modules\/@mui\/(material|system|utils)\/(styles\/|utils\/)?index\.m?js$/;
+// A feature's public file (`src/features/<feature>/index.ts`) is a barrel of the project's own: an importer
+// is counted as reaching only the modules whose exports it names, as the bundler keeps only those.
+const PUBLIC_FILE = /\/src\/features\/[^/]+\/index\.ts$/;
+
+/** `{ a, type B, c as d }` as the names it takes from the module (`a`, `B`, `c`). */
+const namesIn = (list: string) =>
+  list
+    .split(',')
+    .map(
+      (part) =>
+        part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]
+          ?.trim() ?? '',
+    )
+    .filter(Boolean);
+
+/** The names `importer` imports from the public file `file`. */
+function namesImported(importer: string, file: string): Set<string> {
+  const names = new Set<string>();
+  const text = readFileSync(importer, 'utf8');
+  for (const [, list = '', specifier = ''] of text.matchAll(
+    /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g,
+  )) {
+    if (resolve(dirname(importer), specifier, 'index.ts') !== file) continue;
+    for (const name of namesIn(list)) names.add(name);
+  }
+  return names;
+}
+
+/** The modules of the public file `file` that export one of `names` (paths without extension). */
+function modulesExporting(file: string, names: Set<string>): string[] {
+  const text = readFileSync(file, 'utf8');
+  const modules: string[] = [];
+  for (const [, list = '', specifier = ''] of text.matchAll(
+    /export\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g,
+  )) {
+    if (namesIn(list).some((name) => names.has(name))) {
+      modules.push(resolve(dirname(file), specifier));
+    }
+  }
+  return modules;
+}
 
 interface ModuleGraph {
   getModuleInfo(id: string): {
@@ -57,7 +103,19 @@ function reachedFrom(graph: ModuleGraph, roots: string[], dynamic = false): Set<
     reached.add(id);
     const info = BARREL.test(id) ? null : graph.getModuleInfo(id);
     if (!info) continue;
-    pending.push(...info.importedIds, ...(dynamic ? info.dynamicallyImportedIds : []));
+    for (const imported of info.importedIds) {
+      if (!PUBLIC_FILE.test(imported)) {
+        pending.push(imported);
+        continue;
+      }
+      // Through a feature's public file: only the modules behind the names this module imports.
+      const wanted = modulesExporting(imported, namesImported(id, imported));
+      const behind = graph.getModuleInfo(imported)?.importedIds ?? [];
+      pending.push(
+        ...behind.filter((module) => wanted.some((base) => module.startsWith(`${base}.`))),
+      );
+    }
+    if (dynamic) pending.push(...info.dynamicallyImportedIds);
   }
   return reached;
 }

@@ -7,8 +7,8 @@ import { App } from './app/App';
 import { TakenOver } from './app/TakenOver';
 import { AUTHENTICATED_ROUTE_ID, createAppRouter, routes } from './app/router';
 import { makeStore } from './app/store';
-import { authSlice, restoredAuthState, type AuthState } from './features/auth/authSlice';
-import { addressStartsSession, storedCoreSession, surelySignedOut } from './features/auth/storage';
+import { authSlice, restoredAuthState, type AuthState } from './session/authSlice';
+import { addressStartsSession, storedCoreSession, surelySignedOut } from './session/storage';
 import { orgsApi } from './features/orgs/api';
 import { publicConfigApi } from './features/publicConfig/api';
 

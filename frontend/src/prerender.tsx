@@ -14,8 +14,8 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { AppProviders } from './app/AppProviders';
 import { routes } from './app/router';
 import { makeStore } from './app/store';
-import { authSlice, restoredAuthState } from './features/auth/authSlice';
-import { addressStartsSession, IDENTITY_SESSION_KEY } from './features/auth/storage';
+import { authSlice, restoredAuthState } from './session/authSlice';
+import { addressStartsSession, IDENTITY_SESSION_KEY } from './session/storage';
 import { COLOR_MODE_STORAGE_KEY } from './theme/theme';
 
 /**

@@ -6,8 +6,8 @@ import {
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
 
-import { storedTokenRefused, type AuthState } from '../features/auth/authSlice';
-import { forgetStoredCoreToken } from '../features/auth/storage';
+import { storedTokenRefused, type AuthState } from '../session/authSlice';
+import { forgetStoredCoreToken } from '../session/storage';
 
 const authOf = (state: unknown) => (state as { auth?: AuthState }).auth;
 

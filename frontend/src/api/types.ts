@@ -7,23 +7,17 @@ import type { components } from './schema.gen';
 
 type Schemas = components['schemas'];
 
-export type ErrorBody = Schemas['ErrorBody'];
 export type PublicConfig = Schemas['PublicConfig'];
-export type IdentityConfig = Schemas['IdentityConfig'];
 export type AdminCheck = Schemas['AdminCheckResponse'];
 export type PlatformRole = Schemas['RoleName'];
 export type ExchangeRequest = Schemas['ExchangeRequest'];
 export type ExchangeResponse = Schemas['ExchangeResponse'];
-export type Me = Schemas['MeResponse'];
 export type OrgRole = Schemas['RoleDto'];
 export type OrgProfile = Schemas['ProfileDto'];
 export type OrgSummary = Schemas['OrgSummaryDto'];
-export type OrgDetails = Schemas['OrgDto'];
 export type OrgMember = Schemas['MemberDto'];
 export type PendingInvite = Schemas['InviteDto'];
-export type CreateOrgRequest = Schemas['CreateOrgRequest'];
 export type UpdateOrgRequest = Schemas['UpdateOrgRequest'];
-export type AcceptedInvite = Schemas['AcceptedDto'];
 export type OrgList = Schemas['OrgListDto'];
 
 // Apps (the apps API contract).
@@ -32,18 +26,10 @@ export type HealthCheck = Schemas['PingResponse'];
 export type AppDoc = Schemas['AppDoc'];
 export type AppStoreStatusDoc = Schemas['AppStoreStatusDoc'];
 export type AppTypeDoc = Schemas['AppTypeDoc'];
-export type PermissionDoc = Schemas['PermissionDoc'];
 export type PermissionTypeDoc = Schemas['PermissionTypeDoc'];
-export type HardwareRequirementDoc = Schemas['HardwareRequirementDoc'];
 export type HardwareTypeDoc = Schemas['HardwareTypeDoc'];
 export type HardwareLevelDoc = Schemas['HardwareLevelDoc'];
 export type RegisterAppDoc = Schemas['RegisterRequest'];
-export type RegisteredAppDoc = Schemas['RegisteredDoc'];
 export type UpdateAppDoc = Schemas['UpdateAppRequest'];
-export type ApiKeyDoc = Schemas['ApiKeyDto'];
-export type PermissionsListDoc = Schemas['PermissionsDoc'];
-export type InstallUrlDoc = Schemas['InstallUrlDto'];
-export type ShareDoc = Schemas['ShareDto'];
-export type SharedEmailsDoc = Schemas['SharedEmailsDto'];
 export type HistoryEntryDoc = Schemas['HistoryEntryDto'];
 export type TesterViewDoc = Schemas['TesterViewDoc'];

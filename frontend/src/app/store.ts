@@ -1,9 +1,10 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
-import { useDispatch, useSelector, useStore } from 'react-redux';
+import { useDispatch, useSelector } from 'react-redux';
 
 import { baseApi } from '../api/baseApi';
-import { authSlice } from '../features/auth/authSlice';
-import { orgSlice } from '../features/orgs/orgSlice';
+import { authSlice } from '../session/authSlice';
+import { sessionListeners } from '../session/listeners';
+import { orgSlice } from '../session/orgSlice';
 
 const rootReducer = combineSlices(baseApi, authSlice, orgSlice);
 
@@ -13,7 +14,8 @@ export type RootState = ReturnType<typeof rootReducer>;
 export function makeStore(preloadedState?: Partial<RootState>) {
   return configureStore({
     reducer: rootReducer,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(baseApi.middleware),
+    middleware: (getDefaultMiddleware) =>
+      getDefaultMiddleware().prepend(sessionListeners()).concat(baseApi.middleware),
     preloadedState,
   });
 }
@@ -23,4 +25,3 @@ export type AppDispatch = AppStore['dispatch'];
 
 export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
 export const useAppSelector = useSelector.withTypes<RootState>();
-export const useAppStore = useStore.withTypes<AppStore>();

@@ -1,8 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 
+import { baseApi } from '../api/baseApi';
 import { signedInStore } from '../testing/apps';
 import { renderWithProviders } from '../testing/render';
 import { server } from '../testing/server';
@@ -16,11 +17,21 @@ import {
 
 const OLD_ID = '0b5c6a3e-7f1d-4c1e-9a8b-2f0e3d4c5b6a';
 
-function Harness({ initial }: { initial: string }) {
+/** A query tagged as the data of one app, to see what an upload invalidates. */
+const probeApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    probeApp: build.query<number, string>({
+      queryFn: () => ({ data: Date.now() }),
+      providesTags: (_r, _e, packageName) => [{ type: 'App', id: packageName }],
+    }),
+  }),
+});
+
+function Harness({ initial, metadata }: { initial: string; metadata?: Record<string, string> }) {
   const [value, setValue] = useState(initial);
   return (
     <>
-      <ImageUpload label="Logo" value={value} onChange={setValue} orgId="org-1" />
+      <ImageUpload label="Logo" value={value} onChange={setValue} metadata={metadata} />
       <output data-testid="value">{value}</output>
     </>
   );
@@ -84,6 +95,35 @@ describe('image upload', { timeout: 20000 }, () => {
       expect(await screen.findByText(reason)).toBeInTheDocument();
       unmount();
     }
+  });
+
+  it('reloads the data of the app whose logo it replaced', async () => {
+    server.use(
+      http.post('*/api/dev/images/upload', () =>
+        HttpResponse.json({ url: 'http://localhost:3000/api/images/new-id' }),
+      ),
+    );
+    const store = signedInStore();
+    const { user } = renderWithProviders(
+      <Harness
+        initial={`http://localhost:3000/api/images/${OLD_ID}`}
+        metadata={{ appPackageName: 'com.acme.weather' }}
+      />,
+      { store },
+    );
+    const probe = store.dispatch(probeApi.endpoints.probeApp.initiate('com.acme.weather'));
+    const first = (await probe).data;
+    await user.upload(
+      screen.getByTestId('image-upload-input'),
+      new File([new Uint8Array([1])], 'l.png', { type: 'image/png' }),
+    );
+    expect(await screen.findByText('http://localhost:3000/api/images/new-id')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(
+        probeApi.endpoints.probeApp.select('com.acme.weather')(store.getState()).data,
+      ).not.toBe(first);
+    });
+    probe.unsubscribe();
   });
 
   it('says when the preview cannot be loaded', async () => {

@@ -11,25 +11,19 @@ import ImageIcon from '@mui/icons-material/Image';
 import UploadIcon from '@mui/icons-material/Upload';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 
-import { useAppSelector } from '../app/store';
-import { selectBearer } from '../features/auth/authSlice';
 import {
   ALLOWED_IMAGE_TYPES,
   IMAGE_LOAD_FAILED,
   imageFileProblem,
-  imageIdOf,
-  UploadError,
   uploadFailureMessage,
-  uploadImage,
 } from './ImageUploadRequest';
+import { useImageUpload } from './useImageUpload';
 
 export interface ImageUploadProps {
   /** The current image URL ('' for none). */
   value: string;
   /** Called with the uploaded image's URL. */
   onChange: (url: string) => void;
-  /** The organization the image belongs to. */
-  orgId: string | null | undefined;
   label: string;
   /** Shown under the picker (e.g. the recommended size). */
   hint?: string;
@@ -46,13 +40,13 @@ export interface ImageUploadProps {
 }
 
 /**
- * A file picker with a preview: checks type and size first (spec §5), uploads with a progress bar, and
- * replaces the current image when it is one of the portal's (its id is taken from the URL).
+ * A file picker with a preview: checks type and size first (spec §5), uploads to the current organization
+ * with a progress bar, and replaces the current image when it is one of the portal's (its id is taken from
+ * the URL).
  */
 export function ImageUpload({
   value,
   onChange,
-  orgId,
   label,
   hint,
   error,
@@ -62,7 +56,7 @@ export function ImageUpload({
   onUploadingChange,
   previewAlt,
 }: ImageUploadProps) {
-  const bearer = useAppSelector(selectBearer);
+  const { orgId, upload } = useImageUpload();
   const inputRef = useRef<HTMLInputElement>(null);
   const abort = useRef<AbortController | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -101,27 +95,13 @@ export function ImageUpload({
     abort.current = controller;
     setProgress(0);
     onUploadingChange?.(true);
-    const send = (replaceImageId: string | null) =>
-      uploadImage({
-        file,
-        orgId,
-        bearer,
+    try {
+      const url = await upload(file, {
+        current: value,
         metadata,
-        replaceImageId,
         onProgress: setProgress,
         signal: controller.signal,
       });
-    try {
-      const replacing = imageIdOf(value);
-      let url: string;
-      try {
-        url = await send(replacing);
-      } catch (first) {
-        // The current image is not one this organization may replace: upload a new one instead.
-        if (replacing && first instanceof UploadError && first.status === 404)
-          url = await send(null);
-        else throw first;
-      }
       onChange(url);
     } catch (failure) {
       if (!controller.signal.aborted) setProblem(uploadFailureMessage(failure));

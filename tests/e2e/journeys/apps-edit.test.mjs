@@ -159,6 +159,14 @@ describe("edit app journey", () => {
     ]);
     assert.equal(await page.getByLabel("Package Name").inputValue(), PKG);
     await screenshot(page, "apps-edit-loaded");
+    // As wide as the window: nothing invisible makes the page scroll sideways (a screen-reader box sized
+    // 100% once made it ~1585 px wide at 1280).
+    const overflow = await page.evaluate(
+      () =>
+        document.documentElement.scrollWidth -
+        document.documentElement.clientWidth,
+    );
+    assert.equal(overflow, 0, "the edit page scrolls sideways");
     await expectNoSeriousA11yViolations(page, "edit app (loaded)");
 
     // Descriptive fields; URLs normalised on blur.

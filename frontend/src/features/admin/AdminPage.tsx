@@ -4,7 +4,7 @@ import { Navigate } from 'react-router';
 
 import { PageSpinner } from '../../components/PageSpinner';
 import { paths } from '../../config/paths';
-import { useGetAdminCheckQuery } from '../auth/api';
+import { useGetAdminCheckQuery } from '../auth';
 import { AdminPanel } from './AdminPanel';
 
 /**

@@ -22,8 +22,8 @@ import { useState, type SyntheticEvent } from 'react';
 
 import { errorMessage, isApiErrorBody, isFetchBaseQueryError } from '../../api/errors';
 import { useAppDispatch, useAppSelector } from '../../app/store';
-import { noticeShown, selectAuthUser } from '../auth/authSlice';
-import { SIMPLE_EMAIL } from '../orgs/validation';
+import { noticeShown, selectAuthUser } from '../../session/authSlice';
+import { SIMPLE_EMAIL } from '../orgs';
 import { useAddAdminUserMutation, useListAdminUsersQuery, useRemoveAdminUserMutation } from './api';
 import { usDate } from './format';
 import { Loading } from '../../components/Loading';

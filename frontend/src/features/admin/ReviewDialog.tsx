@@ -15,7 +15,7 @@ import { useState, type ReactNode } from 'react';
 
 import { isApiErrorBody, isFetchBaseQueryError } from '../../api/errors';
 import { useAppDispatch } from '../../app/store';
-import { noticeShown } from '../auth/authSlice';
+import { noticeShown } from '../../session/authSlice';
 import { useApproveAppMutation, useGetAdminAppQuery, useRejectAppMutation } from './api';
 import { AppLogo } from './AppLogo';
 import { developerOf, historyKind, usDate, usDateTime } from './format';

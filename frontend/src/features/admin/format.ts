@@ -1,4 +1,4 @@
-import { usDate } from '../orgs/format';
+import { usDate } from '../orgs';
 
 export { usDate };
 

@@ -9,11 +9,8 @@ type Schemas = components['schemas'];
 
 export type { PlatformRole };
 
-/** The organization owning an app; `name` is null when it has no profile. */
-export type OrganizationRef = Schemas['OrganizationRefDto'];
 /** A submitted app as the review queue lists it (`logoURL` may be empty). */
 export type SubmittedApp = Schemas['SubmittedAppDto'];
-export type StatsCounts = Schemas['StatsCountsDto'];
 /** `GET /api/admin/apps/stats`. */
 export type AdminStats = Schemas['StatsDto'];
 /** One entry of an app's review history, oldest first; `selfReview` marks a decision by the app's org. */

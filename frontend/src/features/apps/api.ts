@@ -119,11 +119,6 @@ export const appsApi = baseApi.injectEndpoints({
       query: ({ orgId, packageName }) =>
         scoped(orgId, `${appPath(packageName)}/api-key`, { method: 'POST' }),
     }),
-    getPermissions: build.query<{ permissions: Permission[] }, AppRef>({
-      query: ({ orgId, packageName }) =>
-        scoped(orgId, `/api/permissions/${encodeURIComponent(packageName)}`),
-      providesTags: (_r, _e, { packageName }) => [{ type: 'App', id: packageName }],
-    }),
     /** Adding a permission to a PUBLISHED app sends it back to SUBMITTED. */
     updatePermissions: build.mutation<App, AppRef & { permissions: Permission[] }>({
       query: ({ orgId, packageName, permissions }) =>
@@ -132,22 +127,6 @@ export const appsApi = baseApi.injectEndpoints({
           body: { permissions },
         }),
       invalidatesTags: (_app, _error, { packageName }) => appTags(packageName),
-    }),
-    setVisibility: build.mutation<App, AppRef & { sharedWithOrganization: boolean }>({
-      query: ({ orgId, packageName, sharedWithOrganization }) =>
-        scoped(orgId, `${appPath(packageName)}/visibility`, {
-          method: 'PATCH',
-          body: { sharedWithOrganization },
-        }),
-      invalidatesTags: (_app, _error, { packageName }) => appTags(packageName),
-    }),
-    setShareEmails: build.mutation<{ sharedWithEmails: string[] }, AppRef & { emails: string[] }>({
-      query: ({ orgId, packageName, emails }) =>
-        scoped(orgId, `${appPath(packageName)}/share-emails`, {
-          method: 'PATCH',
-          body: { emails },
-        }),
-      invalidatesTags: (_r, _e, { packageName }) => [{ type: 'App', id: packageName }],
     }),
     /** The tester install link (`{PORTAL_STORE_URL}/install/{token}`). */
     getShareLink: build.query<{ installUrl: string }, AppRef>({
@@ -205,10 +184,7 @@ export const {
   usePublishAppMutation,
   useMoveAppMutation,
   useRegenerateApiKeyMutation,
-  useGetPermissionsQuery,
   useUpdatePermissionsMutation,
-  useSetVisibilityMutation,
-  useSetShareEmailsMutation,
   useGetShareLinkQuery,
   useShareWithTestersMutation,
   useResetShareLinkMutation,

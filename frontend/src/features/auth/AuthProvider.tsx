@@ -12,10 +12,10 @@ import {
   selectProvisional,
   signedIn,
   signedOut,
-} from './authSlice';
-import { orgSelected } from '../orgs/orgSlice';
+} from '../../session/authSlice';
+import { orgSelected } from '../../session/orgSlice';
 import { exchangeToken } from './exchange';
-import { forgetSession, rememberSession } from './storage';
+import { forgetSession, rememberSession } from '../../session/storage';
 
 /**
  * Runs `run` once the browser has nothing more urgent to do (at the latest after 2 s); answers a function

@@ -3,7 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppSelector } from '../../app/store';
 import { PageSpinner } from '../../components/PageSpinner';
 import { paths } from '../../config/paths';
-import { selectAuth } from './authSlice';
+import { selectAuth } from '../../session/authSlice';
 
 /** Where a signed-out visitor was going, so that sign-in can take them there. */
 export interface FromState {

@@ -23,8 +23,8 @@ import { PageSpinner } from '../../components/PageSpinner';
 import { paths } from '../../config/paths';
 import { publicConfigApi, useGetPublicConfigQuery, type PublicConfig } from '../publicConfig';
 import { useAuthClient } from './AuthClientContext';
-import { noticeShown, recoveryStarted, selectAuth } from './authSlice';
-import { AcceptInvitation } from '../orgs/AcceptInvitation';
+import { noticeShown, recoveryStarted, selectAuth } from '../../session/authSlice';
+import { AcceptInvitation } from '../orgs';
 import type { FromState } from './RequireAuth';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
 

@@ -7,9 +7,9 @@ import { server } from '../../testing/server';
 import { renderRoute } from '../../testing/render';
 import { testPublicConfig } from '../../testing/handlers';
 import { makeStore } from '../../app/store';
-import { authSlice } from './authSlice';
+import { authSlice } from '../../session/authSlice';
 import { identitySession } from '../../testing/identity';
-import { IDENTITY_SESSION_KEY } from './storage';
+import { IDENTITY_SESSION_KEY } from '../../session/storage';
 
 const AUTH = testPublicConfig.identity.authUrl;
 

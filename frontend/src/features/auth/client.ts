@@ -1,6 +1,6 @@
 import { AuthClient, type GoTrueClient } from '@supabase/auth-js';
 
-import { IDENTITY_SESSION_KEY } from './storage';
+import { IDENTITY_SESSION_KEY } from '../../session/storage';
 
 // For the code that loads this module when it needs the client (the sign-in page's providers).
 export { isAuthError } from '@supabase/auth-js';
@@ -31,11 +31,6 @@ export function createAuthClient(authUrl: string, anonKey: string): GoTrueClient
  * with it. Kept while the server's configuration is fetched again (after a sign-out clears the cache).
  */
 let current: { key: string; client: GoTrueClient } | null = null;
-
-/** The client made last, if any. */
-export function currentAuthClient(): GoTrueClient | null {
-  return current?.client ?? null;
-}
 
 /** Where e-mail links and provider sign-in come back to. */
 export function authRedirectUrl(inviteToken?: string | null): string {

@@ -8,8 +8,8 @@ import { testPublicConfig } from '../../testing/handlers';
 import { identitySession, TEST_USER_ID } from '../../testing/identity';
 import { renderRoute } from '../../testing/render';
 import { server } from '../../testing/server';
-import { restoredAuthState } from './authSlice';
-import { CORE_TOKEN_KEY, IDENTITY_SESSION_KEY, storedCoreSession } from './storage';
+import { restoredAuthState } from '../../session/authSlice';
+import { CORE_TOKEN_KEY, IDENTITY_SESSION_KEY, storedCoreSession } from '../../session/storage';
 
 const AUTH = testPublicConfig.identity.authUrl;
 

@@ -12,14 +12,14 @@ import { useAppSelector } from '../../app/store';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
-import { selectAuthUser } from '../auth/authSlice';
+import { selectAuthUser } from '../../session/authSlice';
 import { usePublicConfig } from '../publicConfig';
 
 // The table and its dialogs load after the page itself, so that the dashboard shows at once: their code is
 // asked for once the page has painted (React would otherwise start fetching it while it renders the page,
 // and the page's first paint would share the network and the main thread with it).
 const AppsTable = lazy(async () => ({
-  default: (await import('../apps/list/AppsTable')).AppsTable,
+  default: (await import('../apps')).AppsTable,
 }));
 
 /** Runs `run` after the browser's next paint; answers a function that cancels it. */

@@ -20,12 +20,10 @@ import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { ColorModeToggle } from '../../theme/ColorModeToggle';
-import { useAuthClient } from '../auth/AuthClientContext';
-import { noticeShown } from '../auth/authSlice';
+import { useAuthClient } from '../auth';
+import { noticeShown } from '../../session/authSlice';
 import { usePublicConfig } from '../publicConfig';
-import { PersonalOrgNotice } from '../orgs/PersonalOrgNotice';
-import { ProfileIncompleteBanner } from '../orgs/ProfileIncompleteBanner';
-import { useCurrentOrg } from '../orgs/useCurrentOrg';
+import { PersonalOrgNotice, ProfileIncompleteBanner, useCurrentOrg } from '../orgs';
 import { SidebarNav } from './SidebarNav';
 
 /** The top bar is 16 units (64 px) high and the sidebar 64 units (256 px) wide (spec §2). */

@@ -17,9 +17,9 @@ import { useAppSelector } from '../../app/store';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
-import { useGetAdminCheckQuery } from '../auth/api';
-import { selectCoreToken } from '../auth/authSlice';
-import { OrgSwitcher } from '../orgs/OrgSwitcher';
+import { useGetAdminCheckQuery } from '../auth';
+import { selectCoreToken } from '../../session/authSlice';
+import { OrgSwitcher } from '../orgs';
 import { usePublicConfig } from '../publicConfig';
 
 interface Item {

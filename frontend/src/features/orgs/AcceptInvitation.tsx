@@ -7,10 +7,10 @@ import { useNavigate } from 'react-router';
 
 import { useAppDispatch } from '../../app/store';
 import { paths } from '../../config/paths';
-import { noticeShown } from '../auth/authSlice';
+import { noticeShown } from '../../session/authSlice';
 import { acceptanceFailure } from './acceptance';
 import { useAcceptInviteMutation } from './api';
-import { orgSelected } from './orgSlice';
+import { orgSelected } from '../../session/orgSlice';
 
 /**
  * A signed-in user arriving with an invitation token (`/signin?token=` or `/invite/accept?token=`): the

@@ -21,7 +21,7 @@ import { lazy, Suspense, useEffect, useState, type SyntheticEvent } from 'react'
 import { errorMessage } from '../../api/errors';
 import { DialogLoading } from '../../components/DialogLoading';
 import { useAppDispatch, useAppSelector } from '../../app/store';
-import { noticeShown, selectAuthUser } from '../auth/authSlice';
+import { noticeShown, selectAuthUser } from '../../session/authSlice';
 import {
   useChangeRoleMutation,
   useGetOrgQuery,

@@ -2,8 +2,8 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 
 import { useAppDispatch } from '../../app/store';
-import { noticeShown } from '../auth/authSlice';
-import { orgSelected } from './orgSlice';
+import { noticeShown } from '../../session/authSlice';
+import { orgSelected } from '../../session/orgSlice';
 import { useCurrentOrg } from './useCurrentOrg';
 
 /** The organization select of the sidebar's switcher (see OrgSwitcher). */

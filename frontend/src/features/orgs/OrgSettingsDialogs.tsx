@@ -11,9 +11,9 @@ import { useState, type SyntheticEvent } from 'react';
 import { errorMessage } from '../../api/errors';
 import { useAppDispatch } from '../../app/store';
 import { OutlinedField } from '../../components/OutlinedField';
-import { noticeShown } from '../auth/authSlice';
+import { noticeShown } from '../../session/authSlice';
 import { useCreateOrgMutation, useDeleteOrgMutation } from './api';
-import { orgSelected } from './orgSlice';
+import { orgSelected } from '../../session/orgSlice';
 import type { Organization } from './types';
 import { validateOrgForm, type OrgFormErrors } from './validation';
 

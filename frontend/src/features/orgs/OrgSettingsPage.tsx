@@ -20,7 +20,7 @@ import { ImageUpload } from '../../components/ImageUpload';
 import { useAppDispatch } from '../../app/store';
 import { paths } from '../../config/paths';
 import { useUpdateOrgMutation } from './api';
-import { orgSelected } from './orgSlice';
+import { orgSelected } from '../../session/orgSlice';
 import type { Organization } from './types';
 import { useCurrentOrg } from './useCurrentOrg';
 import { validateOrgForm, type OrgFormErrors, type OrgFormValues } from './validation';
@@ -266,7 +266,6 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
                 setValues((previous) => ({ ...previous, logo }));
                 setErrors((previous) => ({ ...previous, logo: undefined }));
               }}
-              orgId={org.id}
               error={errors.logo}
               disabled={saving}
               hint="Recommended 512x512 PNG. PNG, JPEG, GIF or WebP, up to 10 MB. Save to keep it."

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 
 import { useAppDispatch } from '../../app/store';
-import { noticeShown } from '../auth/authSlice';
+import { noticeShown } from '../../session/authSlice';
 import { useCurrentOrg } from './useCurrentOrg';
 
 /** Says once that a new user's personal organization was just made (spec §8). Renders nothing. */

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
-import { selectBearer } from '../auth/authSlice';
+import { selectBearer } from '../../session/authSlice';
 import { useListOrgsQuery } from './api';
-import { orgSelected, selectCurrentOrgId } from './orgSlice';
+import { orgSelected, selectCurrentOrgId } from '../../session/orgSlice';
 import type { Organization, OrgRole } from './types';
 
 export interface CurrentOrg {

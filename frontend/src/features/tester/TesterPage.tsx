@@ -19,9 +19,13 @@ import { Link as RouterLink, useParams } from 'react-router';
 
 import { Logo } from '../../components/Logo';
 import { paths } from '../../config/paths';
-import { errorStatus, useGetTesterViewQuery } from '../apps/api';
-import { hardwareLabels, permissionLabels } from '../apps/editors/types';
-import type { TesterView } from '../apps/types';
+import {
+  errorStatus,
+  hardwareLabels,
+  permissionLabels,
+  useGetTesterViewQuery,
+  type TesterView,
+} from '../apps';
 
 /** `/install/:token` (PRODUCT.md §4, §9): what a tester holding a share link sees; no sign-in needed. */
 export function TesterPage() {

@@ -12,7 +12,6 @@ export type AppMonthRow = Schemas['AppMonthDto'];
 export type MonthResponse = Schemas['MonthResponse'];
 export type AppUptimeDetail = Schemas['AppDetailResponse'];
 export type DayProblems = Schemas['DayProblemsResponse'];
-export type Problem = Schemas['ProblemDto'];
 export type PingResponse = Schemas['PingResponse'];
 
 /** The App Status tab's status filter. */

@@ -43,8 +43,6 @@ export const isSettingType = (value: unknown): value is SettingType =>
   typeof value === 'string' && (SETTING_TYPES as readonly string[]).includes(value);
 
 export const isKeyed = (type: SettingType): boolean => type !== 'group' && type !== 'titleValue';
-export const isSelectLike = (type: SettingType): boolean =>
-  type === 'select' || type === 'select_with_search' || type === 'multiselect';
 
 /** The key of a keyed setting; `undefined` for `group` and `titleValue`. */
 export function settingKey(setting: Setting): string | undefined {

@@ -15,7 +15,6 @@ import { testPublicConfig } from '../../../testing/handlers';
 import { publicConfigApi } from '../../publicConfig';
 import type { UserEvent } from '@testing-library/user-event';
 import { CreateAppPage } from './CreateAppPage';
-import { validateCreateApp, emptyCreateApp, registerBody, serverFieldErrors } from './validation';
 
 const LOGO = 'http://localhost:3000/api/images/11111111-2222-4333-8444-555555555555';
 const KEY = 'dp_live_abcdefghijklmnopqrstuvwxyz0123456789';
@@ -213,6 +212,34 @@ describe('create app', { timeout: 30000 }, () => {
     ).toBeInTheDocument();
   });
 
+  it('shows the server field errors on their fields', async () => {
+    serveOrgs();
+    serveUpload();
+    serveRegister(() =>
+      HttpResponse.json(
+        {
+          error: 'Please correct the app',
+          code: 'VALIDATION',
+          fields: {
+            publicUrl: 'The server URL must not be a private address',
+            'permissions[0].type': 'Duplicate permission',
+          },
+        },
+        { status: 422 },
+      ),
+    );
+    const { user } = renderCreate();
+    await screen.findByText('The app will belong to Acme.');
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Create App' }));
+    const banner = await screen.findByText('Please correct the app');
+    expect(banner.closest('[role="alert"]')).not.toBeNull();
+    expect(screen.getByRole('textbox', { name: /Server URL/ })).toHaveAccessibleDescription(
+      'The server URL must not be a private address',
+    );
+    expect(await screen.findByText('Duplicate permission')).toBeInTheDocument();
+  });
+
   it('says when the server cannot be reached', async () => {
     serveOrgs();
     serveUpload();
@@ -259,39 +286,5 @@ describe('create app', { timeout: 30000 }, () => {
     expect(
       await screen.findByText('Failed to upload image. Please try again.'),
     ).toBeInTheDocument();
-  });
-});
-
-describe('create app rules', () => {
-  it('checks the optional webview URL and the onboarding length', () => {
-    const errors = validateCreateApp({
-      ...emptyCreateApp(),
-      webviewURL: 'https://',
-      onboardingInstructions: 'x'.repeat(2001),
-    });
-    expect(errors.webviewURL).toBe('Please enter a valid URL');
-    expect(
-      validateCreateApp({ ...emptyCreateApp(), publicUrl: 'https://user:secret@host.test' })
-        .publicUrl,
-    ).toBe('Please enter a valid URL');
-    expect(errors.onboardingInstructions).toMatch(/2000/);
-  });
-
-  it('sends trimmed, normalised values and no empty webview URL', () => {
-    const body = registerBody({
-      ...emptyCreateApp(),
-      packageName: ' com.a.b ',
-      name: ' A ',
-      publicUrl: 'a.test/',
-      webviewURL: '  ',
-    });
-    expect(body).toMatchObject({ packageName: 'com.a.b', name: 'A', publicUrl: 'https://a.test' });
-    expect(body.webviewURL).toBeNull();
-  });
-
-  it('maps server field paths onto the form', () => {
-    expect(
-      serverFieldErrors({ 'permissions[0].type': 'Duplicate permission', publicUrl: 'Bad URL' }),
-    ).toEqual({ permissions: 'Duplicate permission', publicUrl: 'Bad URL' });
   });
 });

@@ -10,7 +10,7 @@ import { DialogLoading } from '../../../components/DialogLoading';
 import { usePublicConfig } from '../../publicConfig';
 import { useExportAppConfigMutation } from '../api';
 import type { ImportSummary } from '../config/importConfig';
-import type { EditAppValues } from './editForm';
+import type { AppFormValues } from '../form/appForm';
 
 // Reading a file (the configuration's checks) and its confirmation load when the user picks a file.
 const ImportConfigDialog = lazy(async () => ({
@@ -28,7 +28,7 @@ interface Props {
   orgId: string;
   packageName: string;
   /** Applies a confirmed configuration to the form (the user saves afterwards). */
-  onImport: (apply: (form: EditAppValues) => EditAppValues) => void;
+  onImport: (apply: (form: AppFormValues) => AppFormValues) => void;
   disabled?: boolean;
 }
 
@@ -59,7 +59,7 @@ export function ConfigSection({ orgId, packageName, onImport, disabled = false }
   const [exportConfig, { isLoading: exporting }] = useExportAppConfigMutation();
   const [message, setMessage] = useState<Message>(null);
   const [pending, setPending] = useState<{
-    apply: (form: EditAppValues) => EditAppValues;
+    apply: (form: AppFormValues) => AppFormValues;
     summary: ImportSummary;
   } | null>(null);
   // The last summary shown stays in the dialog while it closes.

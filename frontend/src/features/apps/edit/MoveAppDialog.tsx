@@ -15,10 +15,9 @@ import { useNavigate } from 'react-router';
 
 import { errorMessage } from '../../../api/errors';
 import { paths } from '../../../config/paths';
-import { useCreateOrgMutation } from '../../orgs/api';
-import type { Organization } from '../../orgs/types';
+import { useCreateOrgMutation, type Organization } from '../../orgs';
 import { useMoveAppMutation } from '../api';
-import { MOVE_REDIRECT_MS, MOVED } from './editForm';
+import { MOVE_REDIRECT_MS, MOVED } from './editApp';
 
 export const MOVE_FAILED = 'Failed to move app to the new organization. Please try again.';
 export const NO_TARGET = 'Please select a target organization';

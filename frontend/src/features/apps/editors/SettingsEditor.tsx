@@ -33,6 +33,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 
+import { visuallyHidden } from '../../../components/visuallyHidden';
 import { convertSetting } from '../config/convert';
 import {
   isKeyed,
@@ -187,15 +188,6 @@ export function SettingsEditor({ value, onChange, errors = {}, disabled = false 
     </Stack>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 interface RowProps {
   id: string;

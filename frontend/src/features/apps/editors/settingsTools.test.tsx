@@ -37,6 +37,16 @@ function ToolsHarness({ initial }: { initial: Tool[] }) {
 const current = <T,>() => JSON.parse(screen.getByTestId('value').textContent) as T[];
 
 describe('SettingsEditor', { timeout: 20_000 }, () => {
+  it('keeps its screen-reader announcements in a 1 px box, so that the page never scrolls sideways', () => {
+    const { container } = render(<SettingsHarness initial={[]} />);
+    const live = container.querySelector<HTMLElement>('[aria-live="polite"]');
+    if (!live) throw new Error('The editor has no live region');
+    const style = getComputedStyle(live);
+    expect(style.position).toBe('absolute');
+    expect(style.width).toBe('1px');
+    expect(style.height).toBe('1px');
+  });
+
   it('adds a toggle and converts it to a slider with the 0 to 100 defaults, keeping key and label', async () => {
     const user = userEvent.setup();
     render(<SettingsHarness initial={[]} />);

@@ -27,7 +27,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 
 import { DialogLoading } from '../../../components/DialogLoading';
 import { paths } from '../../../config/paths';
-import { useCurrentOrg } from '../../orgs/useCurrentOrg';
+import { useCurrentOrg } from '../../orgs';
 import { useListAppsQuery } from '../api';
 import { ApiKeyDialog, DeleteAppDialog, PublishDialog, ShareDialog } from '../dialogs';
 import type { App } from '../types';

@@ -18,18 +18,13 @@ export interface OrgState {
 
 const initialState = (): OrgState => ({ currentOrgId: storedOrgId() });
 
+/** The organization chosen for this session; `persistOrgChoice` keeps it in local storage. */
 export const orgSlice = createSlice({
   name: 'org',
   initialState,
   reducers: {
     orgSelected(state, action: PayloadAction<string | null>) {
       state.currentOrgId = action.payload;
-      try {
-        if (action.payload) localStorage.setItem(CURRENT_ORG_KEY, action.payload);
-        else localStorage.removeItem(CURRENT_ORG_KEY);
-      } catch {
-        // Storage unavailable: the choice lasts for this page.
-      }
     },
   },
   selectors: {

@@ -3,7 +3,7 @@
  * bound to one value, the URL fields normalised on blur, and moving the focus to the first field
  * the checks marked.
  */
-import { normaliseAppUrl } from '../../utils/url';
+import { normaliseAppUrl } from '../../../utils/url';
 
 export interface FieldBinding {
   /** The form's id prefix (`create-app`, `edit-app`). */

@@ -1,0 +1,10 @@
+/** The organizations feature as other features use it (its public file: import nothing else of it). */
+export { AcceptInvitation } from './AcceptInvitation';
+export { useCreateOrgMutation } from './api';
+export { usDate } from './format';
+export { OrgSwitcher } from './OrgSwitcher';
+export { PersonalOrgNotice } from './PersonalOrgNotice';
+export { ProfileIncompleteBanner } from './ProfileIncompleteBanner';
+export type { Organization, OrgRole } from './types';
+export { useCurrentOrg, type CurrentOrg } from './useCurrentOrg';
+export { SIMPLE_EMAIL } from './validation';
