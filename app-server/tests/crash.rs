@@ -8,57 +8,25 @@ use db_adapter::Backend;
 use db_adapter::testing::fresh;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod support;
 
 const WRITERS: usize = 8;
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// `app-server serve` on `database_url`, on a port of its own; tokens name the same public URL whichever
 /// process issued them.
-fn start(database_url: &str, data: &std::path::Path) -> (Child, String) {
-    let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_app-server"))
-        .arg("serve")
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DATABASE_URL", database_url)
-        .env("PORTAL_BIND", format!("127.0.0.1:{port}"))
-        .env("PORTAL_PUBLIC_URL", "http://portal.test")
-        .env("PORTAL_DATA_DIR", data)
-        .env("PORTAL_FRONTEND_DIR", data)
-        .env("PORTAL_UPTIME_INTERVAL_SECS", "0")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    (child, format!("http://127.0.0.1:{port}"))
-}
-
-async fn wait_until_up(child: &mut Child, base: &str) {
-    let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the server stopped while starting"
-        );
-        if let Ok(answer) = client.get(format!("{base}/healthz")).send().await
-            && answer.status().is_success()
-        {
-            return;
-        }
-        assert!(Instant::now() < deadline, "the server did not start within 60 s");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+fn start(database_url: &str, data: &std::path::Path) -> (Child, u16, String) {
+    let port = support::free_port();
+    let child = support::serve(
+        database_url,
+        data,
+        port,
+        &[("PORTAL_PUBLIC_URL", "http://portal.test")],
+    );
+    (child, port, format!("http://127.0.0.1:{port}"))
 }
 
 /// Signs a user up and answers the core token of its session.
@@ -113,8 +81,8 @@ async fn organizations(client: &reqwest::Client, base: &str, token: &str) -> BTr
 async fn crash_under_writers(backend: Backend) {
     let test_db = fresh(backend);
     let data = tempfile::tempdir().unwrap();
-    let (mut server, base) = start(test_db.url(), data.path());
-    wait_until_up(&mut server, &base).await;
+    let (mut server, port, base) = start(test_db.url(), data.path());
+    support::wait_until_up(&mut server, port).await;
     let client = reqwest::Client::new();
     let token = core_token(&client, &base).await;
 
@@ -161,8 +129,8 @@ async fn crash_under_writers(backend: Backend) {
         acknowledged.len()
     );
 
-    let (mut restarted, base) = start(test_db.url(), data.path());
-    wait_until_up(&mut restarted, &base).await;
+    let (mut restarted, port, base) = start(test_db.url(), data.path());
+    support::wait_until_up(&mut restarted, port).await;
     let stored = organizations(&client, &base, &token).await;
     restarted.kill().unwrap();
     restarted.wait().unwrap();

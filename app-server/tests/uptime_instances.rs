@@ -9,9 +9,11 @@ use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use db_adapter::testing::fresh;
 use db_adapter::{Backend, Db};
 use std::collections::BTreeMap;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+mod support;
 
 const APPS: usize = 40;
 const INTERVAL_SECS: u64 = 2;
@@ -44,54 +46,20 @@ fn health_server(hits: Hits) -> u16 {
     port
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// One `app-server serve` on `database_url`, its monitor checking every [`INTERVAL_SECS`].
 fn instance(database_url: &str, data: &std::path::Path) -> (Child, u16) {
-    let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_app-server"))
-        .arg("serve")
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DATABASE_URL", database_url)
-        .env("PORTAL_BIND", format!("127.0.0.1:{port}"))
-        .env("PORTAL_PUBLIC_URL", format!("http://127.0.0.1:{port}"))
-        .env("PORTAL_DATA_DIR", data)
-        .env("PORTAL_FRONTEND_DIR", data)
-        .env("PORTAL_UPTIME_INTERVAL_SECS", INTERVAL_SECS.to_string())
-        .env("PORTAL_ALLOW_PRIVATE_TARGETS", "true")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let port = support::free_port();
+    let interval = INTERVAL_SECS.to_string();
+    let child = support::serve(
+        database_url,
+        data,
+        port,
+        &[
+            ("PORTAL_UPTIME_INTERVAL_SECS", interval.as_str()),
+            ("PORTAL_ALLOW_PRIVATE_TARGETS", "true"),
+        ],
+    );
     (child, port)
-}
-
-async fn wait_until_up(child: &mut Child, port: u16) {
-    let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "an instance stopped while starting"
-        );
-        if let Ok(answer) = client
-            .get(format!("http://127.0.0.1:{port}/healthz"))
-            .send()
-            .await
-            && answer.status().is_success()
-        {
-            return;
-        }
-        assert!(Instant::now() < deadline, "an instance did not start within 60 s");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 #[actix_web::test]
@@ -101,8 +69,8 @@ async fn two_instances_on_one_postgres_check_each_app_once_per_interval() {
     // Both start at once on the empty database: migrations and all.
     let (mut first, first_port) = instance(test_db.url(), data.path());
     let (mut second, second_port) = instance(test_db.url(), data.path());
-    wait_until_up(&mut first, first_port).await;
-    wait_until_up(&mut second, second_port).await;
+    support::wait_until_up(&mut first, first_port).await;
+    support::wait_until_up(&mut second, second_port).await;
 
     let hits: Hits = Arc::default();
     let port = health_server(hits.clone());
