@@ -13,6 +13,7 @@ mod identity;
 mod images;
 mod lockout;
 mod mail;
+mod metrics;
 mod methods;
 #[path = "../oidc-mock/mock.rs"]
 mod mock;
