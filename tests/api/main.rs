@@ -13,8 +13,8 @@ mod identity;
 mod images;
 mod lockout;
 mod mail;
-mod metrics;
 mod methods;
+mod metrics;
 #[path = "../oidc-mock/mock.rs"]
 mod mock;
 mod oauth;

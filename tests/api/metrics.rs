@@ -53,9 +53,19 @@ async fn a_scrape_without_the_token_is_refused(backend: Backend) {
 
 async fn a_scrape_with_the_token_has_every_series(backend: Backend) {
     let app = spawn_app_with(backend, &[("PORTAL_METRICS_TOKEN", TOKEN)]).await;
-    let config = app.client.get(app.url("/api/public-config")).send().await.unwrap();
+    let config = app
+        .client
+        .get(app.url("/api/public-config"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(config.status(), 200);
-    let unknown = app.client.get(app.url("/api/no-such-thing/private-value")).send().await.unwrap();
+    let unknown = app
+        .client
+        .get(app.url("/api/no-such-thing/private-value"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(unknown.status(), 404);
     let response = app
         .client
@@ -66,19 +76,37 @@ async fn a_scrape_with_the_token_has_every_series(backend: Backend) {
         .unwrap();
     assert_eq!(response.status(), 200);
     let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
-    assert!(content_type.starts_with("text/plain; version=0.0.4"), "{content_type}");
+    assert!(
+        content_type.starts_with("text/plain; version=0.0.4"),
+        "{content_type}"
+    );
     let body = response.text().await.unwrap();
     let route = r#"route="/api/public-config""#;
-    let requests = lines_of(&body, "portal_http_requests_total", &[route, r#"status="200""#, r#"method="GET""#]);
+    let requests = lines_of(
+        &body,
+        "portal_http_requests_total",
+        &[route, r#"status="200""#, r#"method="GET""#],
+    );
     assert_eq!(requests.len(), 1, "{body}");
     assert!(
-        !lines_of(&body, "portal_http_request_duration_seconds_bucket", &[route, r#"le="0.1""#]).is_empty(),
+        !lines_of(
+            &body,
+            "portal_http_request_duration_seconds_bucket",
+            &[route, r#"le="0.1""#]
+        )
+        .is_empty(),
         "{body}"
     );
-    assert!(!lines_of(&body, "portal_http_request_duration_seconds_count", &[route]).is_empty(), "{body}");
+    assert!(
+        !lines_of(&body, "portal_http_request_duration_seconds_count", &[route]).is_empty(),
+        "{body}"
+    );
     // Paths that carry values are labelled by their pattern; what matched no pattern shares one label.
     assert!(!body.contains("private-value"), "{body}");
-    assert!(!lines_of(&body, "portal_http_requests_total", &[r#"status="404""#]).is_empty(), "{body}");
+    assert!(
+        !lines_of(&body, "portal_http_requests_total", &[r#"status="404""#]).is_empty(),
+        "{body}"
+    );
     for (series, labels) in [
         ("portal_db_pool_connections", &[r#"state="in_use""#][..]),
         ("portal_db_pool_connections", &[r#"state="idle""#][..]),
@@ -91,7 +119,10 @@ async fn a_scrape_with_the_token_has_every_series(backend: Backend) {
         ("portal_monitor_checks_total", &[r#"outcome="timeout""#][..]),
         ("portal_process_resident_memory_bytes", &[][..]),
     ] {
-        assert!(!lines_of(&body, series, labels).is_empty(), "{series} {labels:?} missing from\n{body}");
+        assert!(
+            !lines_of(&body, series, labels).is_empty(),
+            "{series} {labels:?} missing from\n{body}"
+        );
     }
     let rss: f64 = lines_of(&body, "portal_process_resident_memory_bytes", &[])[0]
         .rsplit(' ')

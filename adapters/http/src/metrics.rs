@@ -38,7 +38,9 @@ pub const PROCESS_RSS: &str = "portal_process_resident_memory_bytes";
 pub const UNMATCHED_ROUTE: &str = "(unmatched)";
 
 /// Upper bounds of the latency histogram's buckets, in seconds.
-const DURATION_BUCKETS: [f64; 12] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
+const DURATION_BUCKETS: [f64; 12] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
+];
 
 /// The media type of the Prometheus text format.
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -121,15 +123,39 @@ fn install_recorder() -> Result<PrometheusHandle, String> {
 
 fn describe() {
     use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
-    describe_counter!(HTTP_REQUESTS, "Requests answered, by method, route pattern and status.");
-    describe_histogram!(HTTP_DURATION, Unit::Seconds, "Request latency, by method, route pattern and status.");
-    describe_gauge!(DB_POOL_CONNECTIONS, "Pooled database connections, by state (in_use, idle).");
+    describe_counter!(
+        HTTP_REQUESTS,
+        "Requests answered, by method, route pattern and status."
+    );
+    describe_histogram!(
+        HTTP_DURATION,
+        Unit::Seconds,
+        "Request latency, by method, route pattern and status."
+    );
+    describe_gauge!(
+        DB_POOL_CONNECTIONS,
+        "Pooled database connections, by state (in_use, idle)."
+    );
     describe_gauge!(DB_POOL_MAX, "The most connections the database pool opens.");
-    describe_counter!(DB_POOL_WAITS, "Database checkouts that found no connection free and waited.");
+    describe_counter!(
+        DB_POOL_WAITS,
+        "Database checkouts that found no connection free and waited."
+    );
     describe_gauge!(OUTBOX_DEPTH, "E-mails in the outbox neither sent nor given up.");
-    describe_gauge!(OUTBOX_OLDEST_AGE, Unit::Seconds, "Age of the oldest e-mail waiting in the outbox.");
-    describe_gauge!(MONITOR_LAG, Unit::Seconds, "How far the uptime monitor is behind its interval.");
-    describe_counter!(MONITOR_CHECKS, "Health checks made by this instance's monitor, by outcome.");
+    describe_gauge!(
+        OUTBOX_OLDEST_AGE,
+        Unit::Seconds,
+        "Age of the oldest e-mail waiting in the outbox."
+    );
+    describe_gauge!(
+        MONITOR_LAG,
+        Unit::Seconds,
+        "How far the uptime monitor is behind its interval."
+    );
+    describe_counter!(
+        MONITOR_CHECKS,
+        "Health checks made by this instance's monitor, by outcome."
+    );
     describe_gauge!(PROCESS_RSS, Unit::Bytes, "Resident memory of the process.");
 }
 
@@ -183,7 +209,9 @@ pub async fn render(req: HttpRequest, route: web::Data<MetricsRoute>) -> Result<
         .get(header::AUTHORIZATION)
         .and_then(|value| value.to_str().ok());
     if !endpoint.token.admits(authorization) {
-        return Err(ApiError::Unauthorized("The metrics token is missing or wrong.".into()));
+        return Err(ApiError::Unauthorized(
+            "The metrics token is missing or wrong.".into(),
+        ));
     }
     endpoint.sampler.sample().await;
     Ok(HttpResponse::Ok()

@@ -301,7 +301,8 @@ mod tests {
                 let Some(method) = rest.strip_prefix(",web::").and_then(|r| r.split_once("()")) else {
                     continue;
                 };
-                let full = if path.starts_with("/api") || ["/healthz", "/readyz", "/metrics"].contains(&path) {
+                let full = if path.starts_with("/api") || ["/healthz", "/readyz", "/metrics"].contains(&path)
+                {
                     path.to_owned()
                 } else {
                     format!("/api{path}")

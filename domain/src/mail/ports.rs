@@ -73,7 +73,9 @@ impl OutboxBacklog {
     #[must_use]
     pub fn oldest_age(&self, now: DateTime<Utc>) -> chrono::Duration {
         self.oldest_created_at
-            .map_or(chrono::Duration::zero(), |created| (now - created).max(chrono::Duration::zero()))
+            .map_or(chrono::Duration::zero(), |created| {
+                (now - created).max(chrono::Duration::zero())
+            })
     }
 }
 

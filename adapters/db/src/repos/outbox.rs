@@ -271,7 +271,10 @@ impl OutboxRepository for DieselOutboxRepository {
                 email_outbox::table
                     .filter(email_outbox::sent_at.is_null())
                     .filter(email_outbox::failed_at.is_null())
-                    .select((diesel::dsl::count_star(), diesel::dsl::min(email_outbox::created_at)))
+                    .select((
+                        diesel::dsl::count_star(),
+                        diesel::dsl::min(email_outbox::created_at),
+                    ))
                     .first(conn)
                     .map_err(backend("measuring the outbox"))
             })
