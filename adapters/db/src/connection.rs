@@ -266,7 +266,7 @@ pub struct PoolStats {
     pub open: u32,
     /// Open connections not lent out.
     pub idle: u32,
-    /// Since start, how many reads and writes found no connection free and waited for one.
+    /// Since start, how many reads and writes found every connection lent out and waited for one.
     pub waits: u64,
 }
 
@@ -434,15 +434,17 @@ impl Db {
         self.checkout(false)
     }
 
-    /// As [`Self::connection`]; a checkout that finds no connection idle counts as a wait, unless the
-    /// caller already waited for its turn (`waited`, counted then).
+    /// As [`Self::connection`]; a checkout that finds every connection lent out counts as a wait, unless
+    /// the caller already waited for its turn (`waited`, counted then).
     fn checkout(&self, waited: bool) -> Result<PooledConnection<Connector>, RepoError> {
         if !self.circuit.is_open()
             && let Some(conn) = self.pool.try_get()
         {
             return Ok(conn);
         }
-        if !waited {
+        // A wait is every connection lent out; no idle one while the pool may still open more is not.
+        let state = self.pool.state();
+        if !waited && state.idle_connections == 0 && state.connections >= self.pool.max_size() {
             self.waits.fetch_add(1, Ordering::Relaxed);
         }
         let deadline = Instant::now() + CHECKOUT_TIMEOUT;

@@ -21,7 +21,7 @@ pub const HTTP_DURATION: &str = "portal_http_request_duration_seconds";
 pub const DB_POOL_CONNECTIONS: &str = "portal_db_pool_connections";
 /// The most connections the pool opens.
 pub const DB_POOL_MAX: &str = "portal_db_pool_max_connections";
-/// Reads and writes that found no connection free and waited for one.
+/// Reads and writes that found every pooled connection in use and waited for one.
 pub const DB_POOL_WAITS: &str = "portal_db_pool_waits_total";
 /// E-mails in the outbox neither sent nor given up.
 pub const OUTBOX_DEPTH: &str = "portal_outbox_depth";
@@ -139,7 +139,7 @@ fn describe() {
     describe_gauge!(DB_POOL_MAX, "The most connections the database pool opens.");
     describe_counter!(
         DB_POOL_WAITS,
-        "Database checkouts that found no connection free and waited."
+        "Database checkouts that found every connection in use and waited."
     );
     describe_gauge!(OUTBOX_DEPTH, "E-mails in the outbox neither sent nor given up.");
     describe_gauge!(
