@@ -100,6 +100,9 @@ pub struct Config {
     /// `PORTAL_TRUSTED_PROXIES`: proxies whose `X-Forwarded-For` names the client (default none: the
     /// socket peer is the client).
     pub trusted_proxies: TrustedProxies,
+    /// `PORTAL_METRICS_TOKEN`: turns `/metrics` on, for scrapes that send it as a bearer token (off when
+    /// unset).
+    pub metrics_token: Option<http_adapter::metrics::MetricsToken>,
     /// The cost of password hashes: always [`HashCost::Production`] from the environment; the black-box
     /// tests set [`HashCost::TestsOnly`] on the built value.
     pub password_hashing: HashCost,
@@ -265,6 +268,9 @@ impl Config {
             example_app_url: get("PORTAL_EXAMPLE_APP_URL")
                 .unwrap_or_else(|| "https://github.com/Mentra-Community/MentraOS-Cloud-Example-App".into()),
             secret_key: get("PORTAL_SECRET_KEY"),
+            metrics_token: get("PORTAL_METRICS_TOKEN")
+                .as_deref()
+                .and_then(http_adapter::metrics::MetricsToken::new),
             oauth_providers,
             supabase,
         })

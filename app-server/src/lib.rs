@@ -6,6 +6,7 @@ pub mod apps;
 pub mod config;
 pub mod identity;
 pub mod media;
+pub mod metrics;
 pub mod oauth;
 pub mod orgs;
 pub mod review;

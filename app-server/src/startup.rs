@@ -56,6 +56,7 @@ impl Application {
         let identity = crate::identity::wire(config, &db).await?;
         let image_store = crate::media::image_store(config)?;
         let apps = crate::apps::wire(config, &db, image_store.clone());
+        let uptime = crate::uptime::service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?;
         let state = HttpState {
             public_config: public_config(config),
             identity: identity.identity,
@@ -72,10 +73,11 @@ impl Application {
             ))),
             apps: apps.clone(),
             uptime: http_adapter::uptime::UptimeApi {
-                uptime: crate::uptime::service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?,
+                uptime: uptime.clone(),
                 apps: apps.apps,
             },
             readiness: http_adapter::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
+            metrics: crate::metrics::route(config, &db, uptime)?,
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();

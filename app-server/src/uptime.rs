@@ -116,6 +116,7 @@ impl Monitor {
             let results = results.clone();
             running.spawn(async move {
                 let outcome = service.probe_app(&app).await;
+                crate::metrics::record_check(outcome.health);
                 // Waits while the writer is behind, holding the slot: the probes slow down to its pace.
                 let _ = results.send((app, outcome)).await;
                 drop(slot);

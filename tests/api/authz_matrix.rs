@@ -278,6 +278,7 @@ const MATRIX: &[Row] = &[
 const EXEMPT: &[(&str, &str)] = &[
     ("GET", "/healthz"),
     ("GET", "/readyz"),
+    ("GET", "/metrics"),
     ("GET", "/api/public-config"),
     ("POST", "/api/auth/exchange-token"),
     ("GET", "/api/dev/auth/me"),

@@ -14,6 +14,7 @@ mod images;
 mod lockout;
 mod mail;
 mod methods;
+mod metrics;
 #[path = "../oidc-mock/mock.rs"]
 mod mock;
 mod oauth;

@@ -11,6 +11,7 @@ use diesel::{Connection, MultiConnection};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use domain::common::RepoError;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -252,6 +253,29 @@ pub struct Db {
     /// (under load some reads waited hundreds of milliseconds while later ones went first).
     read_turns: Arc<tokio::sync::Semaphore>,
     circuit: Arc<Circuit>,
+    /// Checkouts that found no connection free and had to wait for one ([`PoolStats::waits`]).
+    waits: Arc<AtomicU64>,
+}
+
+/// The pool as operators watch it (`/metrics`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolStats {
+    /// Most connections the pool opens.
+    pub max_size: u32,
+    /// Connections open now: in use plus idle.
+    pub open: u32,
+    /// Open connections not lent out.
+    pub idle: u32,
+    /// Since start, how many reads and writes found every connection lent out and waited for one.
+    pub waits: u64,
+}
+
+impl PoolStats {
+    /// Connections lent out now.
+    #[must_use]
+    pub const fn in_use(&self) -> u32 {
+        self.open.saturating_sub(self.idle)
+    }
 }
 
 impl std::fmt::Debug for Db {
@@ -348,12 +372,25 @@ impl Db {
             write_lock,
             read_turns: Arc::new(tokio::sync::Semaphore::new(pool_size.max(1) as usize)),
             circuit,
+            waits: Arc::new(AtomicU64::new(0)),
         })
     }
 
     #[must_use]
     pub const fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// The pool's connections now, and the waits for one since start.
+    #[must_use]
+    pub fn pool_stats(&self) -> PoolStats {
+        let state = self.pool.state();
+        PoolStats {
+            max_size: self.pool.max_size(),
+            open: state.connections,
+            idle: state.idle_connections,
+            waits: self.waits.load(Ordering::Relaxed),
+        }
     }
 
     /// Applies every pending migration; returns the versions applied.
@@ -394,6 +431,22 @@ impl Db {
     /// # Errors
     /// [`RepoError::Unavailable`] when no connection can be had.
     pub fn connection(&self) -> Result<PooledConnection<Connector>, RepoError> {
+        self.checkout(false)
+    }
+
+    /// As [`Self::connection`]; a checkout that finds every connection lent out counts as a wait, unless
+    /// the caller already waited for its turn (`waited`, counted then).
+    fn checkout(&self, waited: bool) -> Result<PooledConnection<Connector>, RepoError> {
+        if !self.circuit.is_open()
+            && let Some(conn) = self.pool.try_get()
+        {
+            return Ok(conn);
+        }
+        // A wait is every connection lent out; no idle one while the pool may still open more is not.
+        let state = self.pool.state();
+        if !waited && state.idle_connections == 0 && state.connections >= self.pool.max_size() {
+            self.waits.fetch_add(1, Ordering::Relaxed);
+        }
         let deadline = Instant::now() + CHECKOUT_TIMEOUT;
         loop {
             if self.circuit.is_open() {
@@ -419,9 +472,10 @@ impl Db {
     /// under it) is [`RepoError::Unavailable`], since the same call may well succeed on a new connection.
     fn on_connection<T>(
         &self,
+        waited: bool,
         work: impl FnOnce(&mut PooledConnection<Connector>) -> Result<T, RepoError>,
     ) -> Result<T, RepoError> {
-        let mut conn = self.connection()?;
+        let mut conn = self.checkout(waited)?;
         let outcome = work(&mut conn);
         match outcome {
             Err(RepoError::Backend { context, source }) if Self::lost(&mut conn) => {
@@ -458,16 +512,23 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
     {
-        let turn = self
-            .read_turns
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| RepoError::backend("waiting for a database connection", e))?;
+        let (turn, waited) = match self.read_turns.clone().try_acquire_owned() {
+            Ok(turn) => (turn, false),
+            Err(_) => {
+                self.waits.fetch_add(1, Ordering::Relaxed);
+                let turn = self
+                    .read_turns
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .map_err(|e| RepoError::backend("waiting for a database connection", e))?;
+                (turn, true)
+            }
+        };
         let db = self.clone();
         run_blocking(move || {
             // The connection goes back to the pool before the next read in line starts.
-            let outcome = db.on_connection(|conn| work(conn));
+            let outcome = db.on_connection(waited, |conn| work(conn));
             drop(turn);
             outcome
         })
@@ -515,7 +576,7 @@ impl Db {
                 .write_lock
                 .as_ref()
                 .map(|lock| lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-            db.on_connection(|conn| {
+            db.on_connection(false, |conn| {
                 let outcome = match &mut **conn {
                     DbConnection::Sqlite(_) => immediate_transaction(conn, work),
                     DbConnection::Postgres(_) => conn.transaction(|c| work(c).map_err(TxError::Repo)),

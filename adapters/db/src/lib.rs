@@ -12,4 +12,4 @@ pub mod schema;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use connection::{Backend, Db, DbConnection, DbError};
+pub use connection::{Backend, Db, DbConnection, DbError, PoolStats};

@@ -11,6 +11,7 @@ pub mod headers;
 pub mod identity;
 pub mod images;
 pub mod json;
+pub mod metrics;
 pub mod oauth;
 pub mod openapi;
 pub mod orgs;
@@ -48,6 +49,8 @@ pub struct HttpState {
     pub apps: apps::AppsApi,
     /// Whether the database answers (`/readyz`).
     pub readiness: system::ReadinessCheck,
+    /// `/metrics`, when `PORTAL_METRICS_TOKEN` turns it on.
+    pub metrics: metrics::MetricsRoute,
 }
 
 /// Registers every route: the product API under `/api`, operational endpoints, and the web UI.
@@ -69,6 +72,8 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .app_data(web::Data::new(state.readiness.clone()))
             .route("/healthz", web::get().to(system::healthz))
             .route("/readyz", web::get().to(system::readyz))
+            .app_data(web::Data::new(state.metrics.clone()))
+            .route("/metrics", web::get().to(metrics::render))
             .route("/api/openapi.json", web::get().to(openapi::served))
             .service(
                 utoipa_swagger_ui::SwaggerUi::new("/api/docs/{_:.*}")

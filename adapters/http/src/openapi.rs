@@ -217,6 +217,7 @@ impl Modify for DatabaseUnavailable {
     paths(
         crate::system::healthz,
         crate::system::readyz,
+        crate::metrics::render,
         crate::public_config::get,
         crate::auth::exchange::exchange_token,
         crate::auth::me::me,
@@ -377,7 +378,8 @@ mod tests {
                 let Some(method) = rest.strip_prefix(",web::").and_then(|r| r.split_once("()")) else {
                     continue;
                 };
-                let full = if path.starts_with("/api") || path == "/healthz" || path == "/readyz" {
+                let full = if path.starts_with("/api") || ["/healthz", "/readyz", "/metrics"].contains(&path)
+                {
                     path.to_owned()
                 } else {
                     format!("/api{path}")

@@ -13,7 +13,7 @@ use tracing::Instrument;
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
 
 /// What is logged as the route of a request that matched no route pattern (the web UI's fallback).
-const UNMATCHED: &str = "(unmatched)";
+const UNMATCHED: &str = crate::metrics::UNMATCHED_ROUTE;
 
 /// The middleware: wrap it with `actix_web::middleware::from_fn(request_log::log_request)`.
 ///
@@ -24,11 +24,13 @@ pub async fn log_request(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let request_id = uuid::Uuid::new_v4().simple().to_string();
-    let method = req.method().to_string();
+    let http_method = req.method().clone();
+    let method = http_method.to_string();
     let span = tracing::info_span!("request", id = %request_id);
     let started = Instant::now();
     let outcome = next.call(req).instrument(span.clone()).await;
-    let latency_ms = format!("{:.1}", started.elapsed().as_secs_f64() * 1000.0);
+    let elapsed = started.elapsed().as_secs_f64();
+    let latency_ms = format!("{:.1}", elapsed * 1000.0);
     let _entered = span.enter();
     match outcome {
         Ok(mut response) => {
@@ -37,6 +39,7 @@ pub async fn log_request(
                 .match_pattern()
                 .unwrap_or_else(|| UNMATCHED.to_owned());
             let status = response.status().as_u16();
+            crate::metrics::record_request(&http_method, &route, status, elapsed);
             if status >= 500 {
                 tracing::error!(%method, %route, status, %latency_ms, "request");
             } else {
@@ -51,6 +54,7 @@ pub async fn log_request(
         }
         Err(error) => {
             let status = error.as_response_error().status_code().as_u16();
+            crate::metrics::record_request(&http_method, UNMATCHED, status, elapsed);
             tracing::warn!(%method, route = UNMATCHED, status, %latency_ms, "request");
             Err(error)
         }

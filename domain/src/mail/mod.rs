@@ -6,5 +6,5 @@ pub mod service;
 pub mod templates;
 
 pub use models::{EmailKind, OutgoingEmail};
-pub use ports::{MailError, Mailer, OutboxEntry, OutboxRepository};
+pub use ports::{MailError, Mailer, OutboxBacklog, OutboxEntry, OutboxRepository};
 pub use service::{DeliveryReport, OutboxService, RetryPolicy};

@@ -59,6 +59,26 @@ pub struct OutboxEntry {
     pub created_at: DateTime<Utc>,
 }
 
+/// What waits in the outbox: the e-mails neither sent nor given up, and when the oldest of them was queued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OutboxBacklog {
+    pub pending: u64,
+    /// `None` when nothing waits.
+    pub oldest_created_at: Option<DateTime<Utc>>,
+}
+
+impl OutboxBacklog {
+    /// How long the oldest waiting e-mail has waited at `now` (zero when nothing waits, or for a clock that
+    /// went back).
+    #[must_use]
+    pub fn oldest_age(&self, now: DateTime<Utc>) -> chrono::Duration {
+        self.oldest_created_at
+            .map_or(chrono::Duration::zero(), |created| {
+                (now - created).max(chrono::Duration::zero())
+            })
+    }
+}
+
 /// The outbox table. Entries are written by the repositories of the changes that cause them (in the same
 /// transaction); this port is what the delivery worker uses.
 ///
@@ -107,6 +127,13 @@ pub trait OutboxRepository: Send + Sync {
         error: &str,
     ) -> Result<(), RepoError>;
 
+    /// Counts the entries neither sent nor given up (due, leased or waiting for a retry) and finds the
+    /// oldest one's `created_at`: what operators watch (`/metrics`).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn backlog(&self) -> Result<OutboxBacklog, RepoError>;
+
     /// Stops trying: the entry keeps its attempt count and last error and is never claimed again.
     ///
     /// # Errors
@@ -118,4 +145,31 @@ pub trait OutboxRepository: Send + Sync {
         error: &str,
         now: DateTime<Utc>,
     ) -> Result<(), RepoError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn an_empty_outbox_has_no_age() {
+        let now = Utc.with_ymd_and_hms(2026, 5, 1, 12, 0, 0).unwrap();
+        assert_eq!(OutboxBacklog::default().oldest_age(now), chrono::Duration::zero());
+    }
+
+    #[test]
+    fn the_age_is_how_long_the_oldest_entry_has_waited() {
+        let now = Utc.with_ymd_and_hms(2026, 5, 1, 12, 0, 0).unwrap();
+        let backlog = OutboxBacklog {
+            pending: 3,
+            oldest_created_at: Some(now - chrono::Duration::seconds(90)),
+        };
+        assert_eq!(backlog.oldest_age(now), chrono::Duration::seconds(90));
+        let future = OutboxBacklog {
+            pending: 1,
+            oldest_created_at: Some(now + chrono::Duration::seconds(5)),
+        };
+        assert_eq!(future.oldest_age(now), chrono::Duration::zero());
+    }
 }

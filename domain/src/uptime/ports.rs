@@ -175,6 +175,14 @@ pub trait UptimeRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn latest_status_of(&self, packages: &[PackageName]) -> Result<Vec<LatestStatus>, RepoError>;
 
+    /// The earliest check slot (the time of the app's last check) among the monitored apps (SUBMITTED or
+    /// PUBLISHED) checked at least once; `None` when there is none. The monitor's lag is measured
+    /// from it ([`crate::uptime::UptimeService::lag`]).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn oldest_check_slot(&self) -> Result<Option<DateTime<Utc>>, RepoError>;
+
     /// Deletes raw checks older than `cutoff` (rollups and state changes stay); answers how many.
     ///
     /// # Errors

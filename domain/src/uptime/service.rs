@@ -254,6 +254,19 @@ impl UptimeService {
         self.config.batch_limit
     }
 
+    /// How far the monitor is behind its interval: how long the most overdue monitored app has been due
+    /// (its last check slot plus the interval) without a check; zero when none is overdue.
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn lag(&self) -> Result<Duration, UptimeError> {
+        let now = self.clock.now();
+        let oldest = self.repo.oldest_check_slot().await?;
+        Ok(oldest.map_or(Duration::zero(), |slot| {
+            (now - (slot + self.config.interval)).max(Duration::zero())
+        }))
+    }
+
     /// Leases the apps due for a check.
     ///
     /// # Errors

@@ -632,3 +632,30 @@ fn the_live_check_runs_once_per_app_in_ten_seconds_and_thirty_times_an_hour_per_
     );
     assert!(over.to_string().contains("30 live health checks"));
 }
+
+#[test]
+fn the_lag_is_how_long_the_most_overdue_app_has_waited_past_its_interval() {
+    let mut repo = MockUptimeRepository::new();
+    repo.expect_oldest_check_slot()
+        .returning(|| Ok(Some(noon() - Duration::seconds(150))));
+    let lag = block_on(service(repo, MockHealthProber::new()).lag()).unwrap();
+    // Due 60 s after its slot, so 90 s overdue at noon.
+    assert_eq!(lag, Duration::seconds(90));
+}
+
+#[test]
+fn a_monitor_within_its_interval_has_no_lag() {
+    let mut repo = MockUptimeRepository::new();
+    repo.expect_oldest_check_slot()
+        .returning(|| Ok(Some(noon() - Duration::seconds(20))));
+    assert_eq!(
+        block_on(service(repo, MockHealthProber::new()).lag()).unwrap(),
+        Duration::zero()
+    );
+    let mut empty = MockUptimeRepository::new();
+    empty.expect_oldest_check_slot().returning(|| Ok(None));
+    assert_eq!(
+        block_on(service(empty, MockHealthProber::new()).lag()).unwrap(),
+        Duration::zero()
+    );
+}

@@ -12,7 +12,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use domain::common::{EmailAddress, RepoError};
-use domain::mail::{EmailKind, OutboxEntry, OutboxRepository, OutgoingEmail};
+use domain::mail::{EmailKind, OutboxBacklog, OutboxEntry, OutboxRepository, OutgoingEmail};
 use uuid::Uuid;
 
 use crate::convert::{backend, from_millis, parse_stored, to_millis};
@@ -262,5 +262,26 @@ impl OutboxRepository for DieselOutboxRepository {
                 expect_one(changed)
             })
             .await
+    }
+
+    async fn backlog(&self) -> Result<OutboxBacklog, RepoError> {
+        let (pending, oldest): (i64, Option<i64>) = self
+            .db
+            .read(|conn| {
+                email_outbox::table
+                    .filter(email_outbox::sent_at.is_null())
+                    .filter(email_outbox::failed_at.is_null())
+                    .select((
+                        diesel::dsl::count_star(),
+                        diesel::dsl::min(email_outbox::created_at),
+                    ))
+                    .first(conn)
+                    .map_err(backend("measuring the outbox"))
+            })
+            .await?;
+        Ok(OutboxBacklog {
+            pending: u64::try_from(pending).unwrap_or_default(),
+            oldest_created_at: oldest.map(from_millis).transpose()?,
+        })
     }
 }

@@ -145,3 +145,25 @@ fn a_pool_whose_postgres_connections_were_dropped_recovers_after_one_failure_per
     );
     assert_eq!(use_every_connection(), 0, "the dropped connections were replaced");
 }
+
+contract! {
+    async fn the_pool_reports_connections_in_use_and_idle_and_counts_waits(db) {
+        let before = db.pool_stats();
+        assert!(before.max_size >= 1);
+        let held: Vec<_> = (0..before.max_size).map(|_| db.connection().unwrap()).collect();
+        let busy = db.pool_stats();
+        assert_eq!((busy.open, busy.idle, busy.in_use()), (busy.max_size, 0, busy.max_size));
+        // Every connection is lent out: the next checkout waits for one to come back.
+        let waiter = {
+            let db = db.clone();
+            std::thread::spawn(move || db.connection().map(drop))
+        };
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        drop(held);
+        waiter.join().unwrap().unwrap();
+        let after = db.pool_stats();
+        assert_eq!(after.waits, before.waits + 1);
+        assert_eq!(after.in_use(), 0);
+        assert_eq!(after.idle, after.open);
+    }
+}

@@ -276,3 +276,28 @@ contract! {
         assert!(outbox.claim_due(at(2), 10, at(7)).await.unwrap().is_empty());
     }
 }
+
+contract! {
+    async fn the_backlog_counts_what_is_neither_sent_nor_given_up_and_finds_the_oldest(db) {
+        let outbox = DieselOutboxRepository::new(db.clone());
+        let empty = outbox.backlog().await.unwrap();
+        assert_eq!((empty.pending, empty.oldest_created_at), (0, None));
+        enqueue(db, vec![mail("a@example.com", "A")], at(0)).await;
+        enqueue(db, vec![mail("b@example.com", "B"), mail("c@example.com", "C")], at(10)).await;
+        let backlog = outbox.backlog().await.unwrap();
+        assert_eq!((backlog.pending, backlog.oldest_created_at), (3, Some(at(0))));
+        // A leased entry, and one waiting for its retry, still wait.
+        let claimed = outbox.claim_due(at(20), 10, at(30)).await.unwrap();
+        assert_eq!(claimed.len(), 3);
+        let by_subject = |s: &str| claimed.iter().find(|e| e.email.subject == s).unwrap().id;
+        outbox.mark_failed(by_subject("C"), 1, at(60), "try later").await.unwrap();
+        assert_eq!(outbox.backlog().await.unwrap().pending, 3);
+        outbox.mark_sent(by_subject("A"), at(21)).await.unwrap();
+        let backlog = outbox.backlog().await.unwrap();
+        assert_eq!((backlog.pending, backlog.oldest_created_at), (2, Some(at(10))));
+        outbox.give_up(by_subject("B"), 1, "refused", at(22)).await.unwrap();
+        outbox.mark_sent(by_subject("C"), at(23)).await.unwrap();
+        let drained = outbox.backlog().await.unwrap();
+        assert_eq!((drained.pending, drained.oldest_created_at), (0, None));
+    }
+}

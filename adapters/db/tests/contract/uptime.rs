@@ -472,3 +472,28 @@ contract! {
         assert_eq!((&latest[0].package_name, latest[0].health, latest[0].checked_at), (&live, HealthState::Timeout, at(3, 14, 12, 1)));
     }
 }
+
+contract! {
+    async fn the_oldest_check_slot_is_the_earliest_last_check_of_a_monitored_app(db) {
+        let repo = DieselUptimeRepository::new(db.clone());
+        assert_eq!(repo.oldest_check_slot().await.unwrap(), None);
+        let acme = org(db, "Acme", None);
+        let a = fixtures::uptime_app(db, acme, "com.acme.a", "https://a.test", "PUBLISHED");
+        let b = fixtures::uptime_app(db, acme, "com.acme.b", "https://b.test", "SUBMITTED");
+        let _never_checked = fixtures::uptime_app(db, acme, "com.acme.c", "https://c.test", "PUBLISHED");
+        let now = at(3, 14, 12, 0);
+        repo.lease_due_apps(now, now, 10, now + Duration::minutes(2)).await.unwrap();
+        assert_eq!(repo.oldest_check_slot().await.unwrap(), None, "never checked: no slot yet");
+        repo.record(&up(&a, at(3, 14, 11, 0))).await.unwrap();
+        repo.record(&up(&b, at(3, 14, 11, 30))).await.unwrap();
+        assert_eq!(repo.oldest_check_slot().await.unwrap(), Some(at(3, 14, 11, 0)));
+        // An app no longer monitored (rejected) does not count.
+        let mut conn = db.connection().unwrap();
+        diesel::update(apps::table.filter(apps::package_name.eq(a.as_str())))
+            .set(apps::app_store_status.eq("REJECTED"))
+            .execute(&mut *conn)
+            .unwrap();
+        drop(conn);
+        assert_eq!(repo.oldest_check_slot().await.unwrap(), Some(at(3, 14, 11, 30)));
+    }
+}

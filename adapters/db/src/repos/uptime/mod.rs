@@ -554,6 +554,28 @@ impl UptimeRepository for DieselUptimeRepository {
             .await
     }
 
+    async fn oldest_check_slot(&self) -> Result<Option<DateTime<Utc>>, RepoError> {
+        let oldest: Option<i64> = self
+            .db
+            .read(|conn| {
+                uptime_monitor::table
+                    .filter(
+                        uptime_monitor::package_name.eq_any(
+                            apps::table
+                                .filter(apps::app_store_status.eq_any(MONITORED))
+                                .select(apps::package_name),
+                        ),
+                    )
+                    // 0 is the slot of an app never checked yet: it has no interval to be behind.
+                    .filter(uptime_monitor::check_slot_at.gt(0_i64))
+                    .select(diesel::dsl::min(uptime_monitor::check_slot_at))
+                    .first(conn)
+                    .map_err(backend("finding the oldest check slot"))
+            })
+            .await?;
+        oldest.map(from_millis).transpose()
+    }
+
     async fn prune_raw_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
         let cutoff = to_millis(cutoff);
         self.db
