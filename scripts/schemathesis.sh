@@ -45,6 +45,8 @@ core=$(curl -fsS -X POST "$base/api/auth/exchange-token" -H 'Content-Type: appli
   -d "{\"supabaseToken\":\"$access\"}" | json '["coreToken"]')
 org=$(curl -fsS "$base/api/orgs" -H "Authorization: Bearer $core" | json '["data"][0]["id"]')
 
+# From the temporary folder: Schemathesis keeps a cache folder where it runs.
+cd "$work"
 st run "$base/api/openapi.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --max-examples "$examples" --generation-deterministic --workers 2 \
