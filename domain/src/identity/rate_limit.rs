@@ -176,6 +176,8 @@ const MINUTE: i64 = 60;
 const HOUR: i64 = 60 * MINUTE;
 /// A client that signed in to an account is known to it for this long (one to two such windows).
 const KNOWN_CLIENT_WINDOW_SECS: i64 = 30 * 24 * HOUR;
+/// The marker of a client known to an account: counted, never refusing.
+const KNOWN_CLIENT: Limit = Limit::new(u32::MAX, KNOWN_CLIENT_WINDOW_SECS);
 /// Each failed sign-in of an account beyond its per-address allowance adds this much to the next attempt's
 /// wait, up to [`MAX_SIGN_IN_DELAY_MS`].
 const SIGN_IN_DELAY_STEP_MS: u64 = 250;
@@ -451,16 +453,14 @@ impl RateLimiter {
     /// # Errors
     /// [`RepoError`] when the counters cannot be written.
     pub async fn signed_in(&self, ip: &str, email: &str) -> Result<(), RepoError> {
-        let known = Limit::new(u32::MAX, KNOWN_CLIENT_WINDOW_SECS);
-        self.count(known, &RateLimitPolicy::known_client_key(email, ip))
+        self.count(KNOWN_CLIENT, &RateLimitPolicy::known_client_key(email, ip))
             .await
             .map(|_| ())
     }
 
     async fn is_known_client(&self, email: &str, ip: &str) -> Result<bool, RepoError> {
-        let known = Limit::new(u32::MAX, KNOWN_CLIENT_WINDOW_SECS);
         let counts = self
-            .peek(known, &RateLimitPolicy::known_client_key(email, ip))
+            .peek(KNOWN_CLIENT, &RateLimitPolicy::known_client_key(email, ip))
             .await?;
         Ok(counts.previous > 0 || counts.current > 0)
     }
