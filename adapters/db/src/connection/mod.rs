@@ -1,25 +1,23 @@
 //! The database handle: the backend chosen from the URL scheme, a connection pool, migrations, and the
 //! `read`/`write` helpers that run diesel's blocking calls off the async runtime.
 
-use diesel::connection::SimpleConnection;
+mod circuit;
+mod connector;
+mod migrate;
+mod transaction;
+
+use circuit::{Circuit, ResetOnConnect, TripOnError};
+pub use connector::Connector;
+use connector::{SqlitePragmas, Target, parse_url, private_sqlite_file};
 use diesel::pg::PgConnection;
-use diesel::r2d2::{
-    CustomizeConnection, HandleError, HandleEvent, ManageConnection, Pool, PooledConnection, R2D2Connection,
-};
+use diesel::r2d2::{Pool, PooledConnection, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, MultiConnection};
-use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use domain::common::RepoError;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
-const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
-const MIGRATION_LOCK: &str = "SELECT pg_advisory_lock(hashtext('devportal-migrations:' || current_schema()))";
-const MIGRATION_UNLOCK: &str =
-    "SELECT pg_advisory_unlock(hashtext('devportal-migrations:' || current_schema()))";
+use transaction::{TxError, immediate_transaction, run_blocking};
 
 /// Connections a pool opens at start and keeps open when idle.
 const MIN_IDLE_CONNECTIONS: u32 = 2;
@@ -31,7 +29,7 @@ const CHECKOUT_TIMEOUT: Duration = Duration::from_secs(5);
 const CHECKOUT_SLICE: Duration = Duration::from_millis(50);
 /// What `Retry-After` a caller is told while the database cannot be reached.
 pub const RETRY_AFTER: Duration = Duration::from_secs(5);
-/// One connection to either backend.
+
 /// Runs one diesel query on whichever backend the connection is, with that backend's own connection.
 /// Through the multi-backend wrapper diesel writes a statement's SQL out again at every execution (to
 /// decide whether its prepared statement may be cached); on the backend's own connection a statement of a
@@ -46,6 +44,7 @@ macro_rules! on_backend {
 }
 pub(crate) use on_backend;
 
+/// One connection to either backend.
 #[derive(MultiConnection)]
 pub enum DbConnection {
     Sqlite(SqliteConnection),
@@ -90,152 +89,6 @@ impl From<diesel::ConnectionError> for DbError {
 impl From<diesel::r2d2::PoolError> for DbError {
     fn from(value: diesel::r2d2::PoolError) -> Self {
         Self::Pool(value)
-    }
-}
-
-/// A connection string taken apart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Target {
-    Sqlite(String),
-    Postgres(String),
-}
-
-fn parse_url(url: &str) -> Result<Target, DbError> {
-    let url = url.trim();
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        return Ok(Target::Postgres(url.to_owned()));
-    }
-    let path = url
-        .strip_prefix("sqlite://")
-        .or_else(|| url.strip_prefix("sqlite:"))
-        .unwrap_or(url);
-    if path.is_empty() || path.contains("://") {
-        let scheme = url.split_once("://").map_or("none", |(scheme, _)| scheme);
-        return Err(DbError::UnsupportedUrl(scheme.to_owned()));
-    }
-    if path == ":memory:" || path.contains("mode=memory") {
-        return Err(DbError::InMemorySqlite);
-    }
-    Ok(Target::Sqlite(path.to_owned()))
-}
-
-/// Sets the pragmas every SQLite connection needs: WAL (readers never block the writer), foreign keys,
-/// and a busy timeout so that a second process waits instead of failing.
-#[derive(Debug)]
-struct SqlitePragmas;
-
-impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
-    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
-        if let DbConnection::Sqlite(sqlite) = conn {
-            sqlite
-                .batch_execute(
-                    "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                     PRAGMA foreign_keys = ON;",
-                )
-                .map_err(diesel::r2d2::Error::QueryError)?;
-        }
-        Ok(())
-    }
-}
-
-/// Opens connections of the backend the URL names, with that backend's own error. (diesel's multi-backend
-/// `establish` tries each backend in turn and keeps only "Invalid connection url for multiconnection",
-/// hiding "connection refused" and every other real cause.)
-#[derive(Debug)]
-pub struct Connector {
-    backend: Backend,
-    url: String,
-}
-
-impl ManageConnection for Connector {
-    type Connection = DbConnection;
-    type Error = diesel::r2d2::Error;
-
-    fn connect(&self) -> Result<DbConnection, Self::Error> {
-        match self.backend {
-            Backend::Sqlite => SqliteConnection::establish(&self.url).map(DbConnection::Sqlite),
-            Backend::Postgres => PgConnection::establish(&self.url).map(DbConnection::Postgres),
-        }
-        .map_err(diesel::r2d2::Error::ConnectionError)
-    }
-
-    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), Self::Error> {
-        on_backend!(conn, c => c.ping()).map_err(diesel::r2d2::Error::QueryError)
-    }
-
-    fn has_broken(&self, conn: &mut DbConnection) -> bool {
-        std::thread::panicking() || on_backend!(conn, c => c.is_broken())
-    }
-}
-
-/// Remembers that the database cannot be reached, so that while it is down every call answers
-/// [`RepoError::Unavailable`] at once instead of waiting for a connection that will not come; and logs the
-/// cause once when the outage begins and once when it ends.
-///
-/// The pool opens it (its error handler sees every failed attempt to connect) and closes it (its event
-/// handler sees every connection opened): while it is open, the pool keeps trying to connect in the
-/// background, so the first connection that succeeds ends the outage without a restart.
-#[derive(Debug, Default)]
-struct Circuit {
-    open_since: Mutex<Option<Instant>>,
-}
-
-impl Circuit {
-    fn state(&self) -> std::sync::MutexGuard<'_, Option<Instant>> {
-        self.open_since
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn is_open(&self) -> bool {
-        self.state().is_some()
-    }
-
-    fn trip(&self, cause: &dyn std::fmt::Display) {
-        let mut state = self.state();
-        if state.is_none() {
-            *state = Some(Instant::now());
-            drop(state);
-            tracing::error!(
-                cause = %cause,
-                "the database cannot be reached; requests answer 503 until it can (retrying in the background)"
-            );
-        }
-    }
-
-    fn reset(&self) {
-        if let Some(since) = self.state().take() {
-            tracing::warn!(
-                outage_secs = since.elapsed().as_secs(),
-                "the database can be reached again"
-            );
-        }
-    }
-
-    fn unavailable() -> RepoError {
-        RepoError::Unavailable {
-            retry_after: RETRY_AFTER,
-        }
-    }
-}
-
-/// Failed attempts to connect open the circuit (instead of r2d2's default, a log line per attempt).
-#[derive(Debug)]
-struct TripOnError(Arc<Circuit>);
-
-impl HandleError<diesel::r2d2::Error> for TripOnError {
-    fn handle_error(&self, error: diesel::r2d2::Error) {
-        self.0.trip(&error);
-    }
-}
-
-/// A connection opened closes the circuit.
-#[derive(Debug)]
-struct ResetOnConnect(Arc<Circuit>);
-
-impl HandleEvent for ResetOnConnect {
-    fn handle_acquire(&self, _event: diesel::r2d2::event::AcquireEvent) {
-        self.0.reset();
     }
 }
 
@@ -284,38 +137,6 @@ impl std::fmt::Debug for Db {
             .field("backend", &self.backend)
             .finish_non_exhaustive()
     }
-}
-
-/// Makes the SQLite file's folders (only those that do not exist yet, as 0700) and the file itself (0600,
-/// tightened if it exists): it holds password digests, sessions and the signing keys. SQLite gives its
-/// `-wal` and `-shm` files the database file's mode.
-fn private_sqlite_file(path: &str) -> std::io::Result<()> {
-    if path == ":memory:" || path.starts_with("file:") {
-        return Ok(());
-    }
-    let file = PathBuf::from(path);
-    if let Some(parent) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
-        let mut builder = std::fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(parent)?;
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.create(true).append(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let opened = options.open(&file)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let metadata = opened.metadata()?;
-        if metadata.permissions().mode() & 0o077 != 0 {
-            opened.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-        }
-    }
-    drop(opened);
-    Ok(())
 }
 
 impl Db {
@@ -390,36 +211,6 @@ impl Db {
             open: state.connections,
             idle: state.idle_connections,
             waits: self.waits.load(Ordering::Relaxed),
-        }
-    }
-
-    /// Applies every pending migration; returns the versions applied.
-    ///
-    /// # Errors
-    /// [`DbError::Migrate`] naming the migration that failed.
-    pub fn run_migrations(&self) -> Result<Vec<String>, DbError> {
-        let mut conn = self.pool.get()?;
-        let versions = |applied: Vec<diesel::migration::MigrationVersion<'_>>| {
-            applied.iter().map(ToString::to_string).collect::<Vec<_>>()
-        };
-        match &mut *conn {
-            DbConnection::Sqlite(c) => c
-                .run_pending_migrations(SQLITE_MIGRATIONS)
-                .map(versions)
-                .map_err(|e| DbError::Migrate(e.to_string())),
-            DbConnection::Postgres(c) => {
-                // Several instances may start at once: one migrates, the others wait and then find nothing
-                // to do. The lock is per schema, so separate schemas (tests) do not wait for each other.
-                c.batch_execute(MIGRATION_LOCK)
-                    .map_err(|e| DbError::Migrate(e.to_string()))?;
-                let result = c
-                    .run_pending_migrations(POSTGRES_MIGRATIONS)
-                    .map(versions)
-                    .map_err(|e| DbError::Migrate(e.to_string()));
-                c.batch_execute(MIGRATION_UNLOCK)
-                    .map_err(|e| DbError::Migrate(e.to_string()))?;
-                result
-            }
         }
     }
 
@@ -598,130 +389,10 @@ impl domain::common::Readiness for Db {
     }
 }
 
-/// An SQLite transaction that takes the write lock when it begins (`BEGIN IMMEDIATE`), so that it waits
-/// (busy timeout) for a writer of another process — the `admin` command while the server runs — instead
-/// of failing with "database is locked" when a read inside it turns into a write. Begun through diesel's
-/// transaction manager, so that diesel knows the connection is in a transaction (a panic inside `work`
-/// leaves it marked broken, and the pool drops it).
-fn immediate_transaction<T, F>(conn: &mut DbConnection, work: F) -> Result<T, TxError>
-where
-    F: FnOnce(&mut DbConnection) -> Result<T, RepoError>,
-{
-    use diesel::connection::{AnsiTransactionManager, TransactionManager};
-    type Manager = <DbConnection as Connection>::TransactionManager;
-    if let DbConnection::Sqlite(sqlite) = conn {
-        AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
-    }
-    match work(conn) {
-        Ok(value) => {
-            Manager::commit_transaction(conn)?;
-            Ok(value)
-        }
-        Err(error) => {
-            Manager::rollback_transaction(conn)?;
-            Err(TxError::Repo(error))
-        }
-    }
-}
-
-/// Lets a transaction carry both our errors and diesel's own (begin/commit failures).
-enum TxError {
-    Repo(RepoError),
-    Diesel(diesel::result::Error),
-}
-
-impl From<diesel::result::Error> for TxError {
-    fn from(value: diesel::result::Error) -> Self {
-        Self::Diesel(value)
-    }
-}
-
-async fn run_blocking<T, F>(work: F) -> Result<T, RepoError>
-where
-    T: Send + 'static,
-    F: FnOnce() -> Result<T, RepoError> + Send + 'static,
-{
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| RepoError::backend("a database task stopped", e))?
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_circuit_remembers_an_outage_until_a_connection_succeeds() {
-        let circuit = Circuit::default();
-        assert!(!circuit.is_open());
-        circuit.trip(&"connection refused");
-        let first = circuit.state().expect("open");
-        circuit.trip(&"connection refused");
-        assert_eq!(
-            circuit.state().expect("still open"),
-            first,
-            "an outage begins once"
-        );
-        circuit.reset();
-        assert!(!circuit.is_open());
-    }
-
-    #[test]
-    fn a_refused_connection_answers_unavailable_at_once_with_its_real_cause() {
-        let manager = Connector {
-            backend: Backend::Postgres,
-            url: "postgres://nobody@127.0.0.1:1/none".into(),
-        };
-        let error = manager
-            .connect()
-            .err()
-            .expect("nothing listens on port 1")
-            .to_string();
-        assert!(!error.contains("multiconnection"), "{error}");
-        assert!(error.to_lowercase().contains("refused"), "{error}");
-    }
-
-    #[test]
-    fn the_backend_is_chosen_from_the_scheme() {
-        assert_eq!(
-            parse_url("postgres://u@h/db").unwrap(),
-            Target::Postgres("postgres://u@h/db".into())
-        );
-        assert_eq!(
-            parse_url("postgresql://h/db").unwrap(),
-            Target::Postgres("postgresql://h/db".into())
-        );
-        assert_eq!(
-            parse_url("sqlite://data/portal.db").unwrap(),
-            Target::Sqlite("data/portal.db".into())
-        );
-        assert_eq!(
-            parse_url("sqlite:///var/lib/p.db").unwrap(),
-            Target::Sqlite("/var/lib/p.db".into())
-        );
-        assert_eq!(
-            parse_url("portal.db").unwrap(),
-            Target::Sqlite("portal.db".into())
-        );
-    }
-
-    #[test]
-    fn other_schemes_are_refused_without_echoing_the_url() {
-        let error = parse_url("mysql://user:hunter2@h/db").unwrap_err();
-        assert!(matches!(error, DbError::UnsupportedUrl(_)));
-        assert!(!error.to_string().contains("hunter2"), "{error}");
-        assert!(error.to_string().contains("mysql"), "{error}");
-        assert!(matches!(parse_url(""), Err(DbError::UnsupportedUrl(_))));
-    }
-
-    #[test]
-    fn an_in_memory_sqlite_database_is_refused() {
-        assert!(matches!(
-            parse_url("sqlite::memory:"),
-            Err(DbError::InMemorySqlite)
-        ));
-        assert!(matches!(parse_url(":memory:"), Err(DbError::InMemorySqlite)));
-    }
+    use diesel::connection::SimpleConnection;
 
     #[test]
     fn an_unreachable_postgres_reports_the_real_cause() {
