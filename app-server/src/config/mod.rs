@@ -1,8 +1,14 @@
 //! Configuration from environment variables (PRODUCT.md §8). Every variable is listed in the README.
 
+mod hosted;
+mod images;
+
+pub use hosted::HostedSupabase;
+use hosted::hosted_supabase;
 use http_adapter::client_ip::TrustedProxies;
 use identity_adapter::HashCost;
-use media_adapter::S3Settings;
+pub use images::ImageStoreConfig;
+use images::image_store;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -15,47 +21,6 @@ pub struct OAuthProvider {
     pub issuer: String,
     pub client_id: String,
     pub client_secret: String,
-}
-
-/// A hosted Supabase used for identity instead of the built-in service. Its access tokens are verified
-/// with the project's JWT secret (HS256), its JWKS (RS256/ES256), or both.
-#[derive(Clone, PartialEq, Eq)]
-pub struct HostedSupabase {
-    /// The project URL, without a trailing `/`.
-    pub url: String,
-    pub anon_key: String,
-    /// `SUPABASE_JWT_SECRET`: verifies HS256 tokens when set.
-    pub jwt_secret: Option<String>,
-    /// `SUPABASE_JWKS_URL`, or `<url>/auth/v1/.well-known/jwks.json` when no secret is set: verifies
-    /// RS256/ES256 tokens. `None` when only the secret is used.
-    pub jwks_url: Option<String>,
-}
-
-impl HostedSupabase {
-    /// The auth API of the project, also the `iss` of its access tokens.
-    #[must_use]
-    pub fn auth_url(&self) -> String {
-        format!("{}/auth/v1", self.url)
-    }
-}
-
-impl std::fmt::Debug for HostedSupabase {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HostedSupabase")
-            .field("url", &self.url)
-            .field("jwt_secret", &self.jwt_secret.as_ref().map(|_| "<redacted>"))
-            .field("jwks_url", &self.jwks_url)
-            .finish_non_exhaustive()
-    }
-}
-
-/// Where image bytes are kept (`PORTAL_IMAGE_STORE`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ImageStoreConfig {
-    /// Files under `{PORTAL_DATA_DIR}/images` (the default).
-    Local,
-    /// An S3-compatible bucket (`PORTAL_S3_*`).
-    S3(S3Settings),
 }
 
 /// Health checks in flight at once unless `PORTAL_UPTIME_CONCURRENCY` says otherwise. A silent target holds
@@ -275,130 +240,6 @@ impl Config {
             supabase,
         })
     }
-}
-
-/// The variables of the S3-compatible image store.
-const S3_VARIABLES: [&str; 5] = [
-    "PORTAL_S3_BUCKET",
-    "PORTAL_S3_ENDPOINT",
-    "PORTAL_S3_REGION",
-    "PORTAL_S3_ACCESS_KEY_ID",
-    "PORTAL_S3_SECRET_ACCESS_KEY",
-];
-
-/// `PORTAL_IMAGE_STORE`: `local` (default) or `s3`, which needs `PORTAL_S3_BUCKET` and takes the other
-/// `PORTAL_S3_*` variables. `PORTAL_S3_*` set without `s3` is refused, so that a typo does not silently keep
-/// images on local disk.
-fn image_store(get: &dyn Fn(&str) -> Option<String>) -> Result<ImageStoreConfig, ConfigError> {
-    let kind = get("PORTAL_IMAGE_STORE").map(|kind| kind.to_ascii_lowercase());
-    match kind.as_deref() {
-        None | Some("local") => {
-            if let Some(set) = S3_VARIABLES.into_iter().find(|name| get(name).is_some()) {
-                return Err(ConfigError {
-                    variable: "PORTAL_IMAGE_STORE",
-                    problem: format!("{set} is set: use PORTAL_IMAGE_STORE=s3 to keep images in S3"),
-                });
-            }
-            Ok(ImageStoreConfig::Local)
-        }
-        Some("s3") => {
-            let bucket = get("PORTAL_S3_BUCKET").ok_or_else(|| ConfigError {
-                variable: "PORTAL_S3_BUCKET",
-                problem: "PORTAL_IMAGE_STORE=s3 needs the bucket name".into(),
-            })?;
-            let endpoint = get("PORTAL_S3_ENDPOINT")
-                .map(|text| {
-                    let host = text
-                        .strip_prefix("https://")
-                        .or_else(|| text.strip_prefix("http://"))
-                        .and_then(|rest| rest.split('/').next())
-                        .filter(|host| !host.is_empty() && !host.contains(char::is_whitespace));
-                    host.map(|_| text.trim_end_matches('/').to_owned())
-                        .ok_or_else(|| ConfigError {
-                            variable: "PORTAL_S3_ENDPOINT",
-                            problem: format!("`{text}` is not an http(s) URL"),
-                        })
-                })
-                .transpose()?;
-            let access_key_id = get("PORTAL_S3_ACCESS_KEY_ID");
-            let secret_access_key = get("PORTAL_S3_SECRET_ACCESS_KEY");
-            if access_key_id.is_some() != secret_access_key.is_some() {
-                return Err(ConfigError {
-                    variable: "PORTAL_S3_ACCESS_KEY_ID",
-                    problem: "PORTAL_S3_ACCESS_KEY_ID and PORTAL_S3_SECRET_ACCESS_KEY go together".into(),
-                });
-            }
-            Ok(ImageStoreConfig::S3(S3Settings {
-                bucket,
-                endpoint,
-                region: get("PORTAL_S3_REGION").unwrap_or_else(|| "us-east-1".into()),
-                access_key_id,
-                secret_access_key,
-            }))
-        }
-        Some(other) => Err(ConfigError {
-            variable: "PORTAL_IMAGE_STORE",
-            problem: format!("`{other}` is not local or s3"),
-        }),
-    }
-}
-
-/// `SUPABASE_URL` and `SUPABASE_ANON_KEY` together turn the hosted mode on; `SUPABASE_JWT_SECRET` and/or
-/// `SUPABASE_JWKS_URL` say how its tokens are verified (without the secret, the project's JWKS at its
-/// standard address).
-fn hosted_supabase(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<HostedSupabase>, ConfigError> {
-    let url = get("SUPABASE_URL");
-    let anon_key = get("SUPABASE_ANON_KEY");
-    let jwt_secret = get("SUPABASE_JWT_SECRET");
-    let jwks_url = get("SUPABASE_JWKS_URL");
-    if url.is_none() && anon_key.is_none() && jwt_secret.is_none() && jwks_url.is_none() {
-        return Ok(None);
-    }
-    let (Some(url), Some(anon_key)) = (url, anon_key) else {
-        return Err(ConfigError {
-            variable: "SUPABASE_*",
-            problem: "a hosted Supabase needs SUPABASE_URL and SUPABASE_ANON_KEY (and SUPABASE_JWT_SECRET \
-                      unless its tokens are checked with the project's JWKS)"
-                .into(),
-        });
-    };
-    let http_url = |variable: &'static str, text: &str| -> Result<String, ConfigError> {
-        let host = text
-            .strip_prefix("https://")
-            .or_else(|| text.strip_prefix("http://"))
-            .and_then(|rest| rest.split('/').next())
-            .filter(|host| !host.is_empty() && !host.contains(char::is_whitespace));
-        match host {
-            Some(_) => Ok(text.trim_end_matches('/').to_owned()),
-            None => Err(ConfigError {
-                variable,
-                problem: format!("`{text}` is not an http(s) URL"),
-            }),
-        }
-    };
-    let url = http_url("SUPABASE_URL", &url)?;
-    if let Some(secret) = &jwt_secret
-        && secret.chars().count() < identity_adapter::hosted::MIN_HOSTED_SECRET_CHARS
-    {
-        return Err(ConfigError {
-            variable: "SUPABASE_JWT_SECRET",
-            problem: format!(
-                "must be at least {} characters long",
-                identity_adapter::hosted::MIN_HOSTED_SECRET_CHARS
-            ),
-        });
-    }
-    let jwks_url = match (jwks_url, &jwt_secret) {
-        (Some(explicit), _) => Some(http_url("SUPABASE_JWKS_URL", &explicit)?),
-        (None, None) => Some(format!("{url}/auth/v1/.well-known/jwks.json")),
-        (None, Some(_)) => None,
-    };
-    Ok(Some(HostedSupabase {
-        url,
-        anon_key,
-        jwt_secret,
-        jwks_url,
-    }))
 }
 
 #[cfg(test)]
