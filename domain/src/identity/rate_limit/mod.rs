@@ -13,283 +13,19 @@
 //! clients, failed sign-ins only slow the account's sign-ins down (a growing delay, never a refusal), and
 //! the per-address ceiling of e-mails sent does not hold a client that signed in to the account before.
 
+mod policy;
+mod window;
+
+use policy::KNOWN_CLIENT;
+pub use policy::{ActionLimits, AuthAction, RateLimitPolicy, SignInGate, sign_in_delay};
+pub use window::{Limit, RateDecision, WindowCounts};
+
 use async_trait::async_trait;
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use chrono::{DateTime, Utc};
 use std::sync::Arc;
 
 use crate::common::secrets::digest_secret;
 use crate::common::{Clock, RepoError};
-
-/// A limited identity action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AuthAction {
-    SignIn,
-    SignUp,
-    /// Magic link / one-time code e-mail.
-    Otp,
-    /// Password-recovery e-mail.
-    Recover,
-    /// Using a link or typing a code.
-    Verify,
-}
-
-impl AuthAction {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::SignIn => "sign_in",
-            Self::SignUp => "sign_up",
-            Self::Otp => "otp",
-            Self::Recover => "recover",
-            Self::Verify => "verify",
-        }
-    }
-}
-
-/// At most `max` attempts per sliding window of `window_secs` seconds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limit {
-    pub max: u32,
-    pub window_secs: i64,
-}
-
-/// The answer to one attempt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RateDecision {
-    Allowed {
-        remaining: u32,
-    },
-    /// Refuse with 429 and `Retry-After: retry_after_secs`.
-    Limited {
-        retry_after_secs: u64,
-    },
-}
-
-impl Limit {
-    #[must_use]
-    pub const fn new(max: u32, window_secs: i64) -> Self {
-        Self { max, window_secs }
-    }
-
-    /// The start of the window holding `now` (windows are aligned on the Unix epoch).
-    #[must_use]
-    pub fn window_start(&self, now: DateTime<Utc>) -> DateTime<Utc> {
-        let window = self.window_secs.max(1);
-        let start = now.timestamp().div_euclid(window) * window;
-        Utc.timestamp_opt(start, 0).single().unwrap_or(now)
-    }
-
-    /// Whole seconds until the window holding `now` ends, rounded up, at least 1.
-    #[must_use]
-    pub fn retry_after(&self, now: DateTime<Utc>) -> u64 {
-        let end = self.window_start(now) + Duration::seconds(self.window_secs.max(1));
-        let left = end - now;
-        let secs = left.num_seconds() + i64::from(left.subsec_nanos() > 0);
-        u64::try_from(secs.max(1)).unwrap_or(1)
-    }
-
-    /// The sliding-window estimate of attempts in the last `window_secs` at `now`, this attempt included.
-    #[must_use]
-    pub fn estimate(&self, counts: WindowCounts, now: DateTime<Utc>) -> f64 {
-        let window_ms = (self.window_secs.max(1) * 1000) as f64;
-        let elapsed_ms = (now - self.window_start(now)).num_milliseconds() as f64;
-        let still_to_come = (1.0 - elapsed_ms / window_ms).clamp(0.0, 1.0);
-        f64::from(counts.previous) * still_to_come + f64::from(counts.current)
-    }
-
-    /// The decision for an attempt that brought the counters to `counts` (this attempt included).
-    #[must_use]
-    pub fn decide(&self, counts: WindowCounts, now: DateTime<Utc>) -> RateDecision {
-        let estimate = self.estimate(counts, now);
-        let max = f64::from(self.max);
-        if estimate <= max {
-            let remaining = (max - estimate).floor();
-            // `remaining` lies in 0..=max, a u32.
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            let remaining = remaining as u32;
-            return RateDecision::Allowed { remaining };
-        }
-        RateDecision::Limited {
-            retry_after_secs: self.retry_after_sliding(counts, now),
-        }
-    }
-
-    /// Whole seconds (at least 1) until one more attempt would be allowed, if nothing else is attempted.
-    #[must_use]
-    pub fn retry_after_sliding(&self, counts: WindowCounts, now: DateTime<Utc>) -> u64 {
-        let window = (self.window_secs.max(1) * 1000) as f64;
-        let elapsed = (now - self.window_start(now)).num_milliseconds() as f64;
-        // The next attempt is allowed when estimate + 1 <= max.
-        let room = f64::from(self.max) - 1.0;
-        let wait_ms = if f64::from(counts.current) <= room {
-            // Within this window, once the previous window's weight has decayed enough.
-            let previous = f64::from(counts.previous);
-            if previous <= 0.0 {
-                0.0
-            } else {
-                let share = 1.0 - (room - f64::from(counts.current)) / previous;
-                (share * window - elapsed).max(0.0)
-            }
-        } else {
-            // In the next window, where this window's count becomes the decaying previous one.
-            let current = f64::from(counts.current);
-            let share = if room <= 0.0 && current > 0.0 {
-                1.0
-            } else {
-                (1.0 - room / current).clamp(0.0, 1.0)
-            };
-            (window - elapsed) + share * window
-        };
-        let secs = (wait_ms / 1000.0).ceil().max(1.0);
-        // At most two windows: far below u64::MAX.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let secs = secs as u64;
-        secs
-    }
-}
-
-/// The limits of one action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ActionLimits {
-    /// Counted per client IP address.
-    pub per_ip: Limit,
-    /// Counted per (e-mail address the attempt names, client address), whether or not the address has an
-    /// account: another client's attempts never use it up. For sign-in it counts failed attempts only.
-    pub per_account: Limit,
-    /// Counted per e-mail address across every client, when set. For sign-in it counts failures and only
-    /// slows further attempts down ([`sign_in_delay`]); for e-mails sent it is a ceiling that a client
-    /// which signed in to the account before gets past.
-    pub per_address: Option<Limit>,
-}
-
-/// The limits of every identity action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RateLimitPolicy {
-    pub sign_in: ActionLimits,
-    pub sign_up: ActionLimits,
-    pub otp: ActionLimits,
-    pub recover: ActionLimits,
-    pub verify: ActionLimits,
-}
-
-const MINUTE: i64 = 60;
-const HOUR: i64 = 60 * MINUTE;
-/// A client that signed in to an account is known to it for this long (one to two such windows).
-const KNOWN_CLIENT_WINDOW_SECS: i64 = 30 * 24 * HOUR;
-/// The marker of a client known to an account: counted, never refusing.
-const KNOWN_CLIENT: Limit = Limit::new(u32::MAX, KNOWN_CLIENT_WINDOW_SECS);
-/// Each failed sign-in of an account beyond its per-address allowance adds this much to the next attempt's
-/// wait, up to [`MAX_SIGN_IN_DELAY_MS`].
-const SIGN_IN_DELAY_STEP_MS: u64 = 250;
-const MAX_SIGN_IN_DELAY_MS: u64 = 5_000;
-
-/// How long a sign-in waits before it is tried, when `estimate` failures (sliding window) weigh on the
-/// account from every client together and `limit` of them are free: nothing up to the limit, then a
-/// quarter of a second more per failure, at most five seconds. Never a refusal: the owner's right
-/// password still signs in.
-#[must_use]
-pub fn sign_in_delay(limit: Limit, estimate: f64) -> std::time::Duration {
-    let over = (estimate - f64::from(limit.max)).floor();
-    if over <= 0.0 {
-        return std::time::Duration::ZERO;
-    }
-    // `over` is positive and bounded by the counters (u32), so it fits.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let over = over as u64;
-    std::time::Duration::from_millis((over * SIGN_IN_DELAY_STEP_MS).min(MAX_SIGN_IN_DELAY_MS))
-}
-
-/// Whether a password sign-in may be tried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SignInGate {
-    /// Try it after waiting `delay` (zero unless the account has many recent failures).
-    Go { delay: std::time::Duration },
-    /// Refuse with 429 and `Retry-After: retry_after_secs`.
-    Limited { retry_after_secs: u64 },
-}
-
-impl Default for RateLimitPolicy {
-    /// Sign-in: 30 attempts per IP and 10 failures per (account, IP) per 15 minutes; beyond 10 failures
-    /// per account from all IPs together, each attempt waits 0.25 s more per failure (at most 5 s).
-    /// Sign-up: 10 per IP and 5 per (address, IP) per hour. E-mail sending (OTP, recover): 10 per IP and 5
-    /// per (address, IP) per hour, and at most 20 per address per hour unless the client signed in to the
-    /// account before. Verify: 30 per IP and 10 per (address, IP) per 15 minutes; five wrong typed codes
-    /// retire the address's typed codes (see `codes`), so a six-digit code survives at most 5 guesses.
-    fn default() -> Self {
-        Self {
-            sign_in: ActionLimits {
-                per_ip: Limit::new(30, 15 * MINUTE),
-                per_account: Limit::new(10, 15 * MINUTE),
-                per_address: Some(Limit::new(10, 15 * MINUTE)),
-            },
-            sign_up: ActionLimits {
-                per_ip: Limit::new(10, HOUR),
-                per_account: Limit::new(5, HOUR),
-                per_address: None,
-            },
-            otp: ActionLimits {
-                per_ip: Limit::new(10, HOUR),
-                per_account: Limit::new(5, HOUR),
-                per_address: Some(Limit::new(20, HOUR)),
-            },
-            recover: ActionLimits {
-                per_ip: Limit::new(10, HOUR),
-                per_account: Limit::new(5, HOUR),
-                per_address: Some(Limit::new(20, HOUR)),
-            },
-            verify: ActionLimits {
-                per_ip: Limit::new(30, 15 * MINUTE),
-                per_account: Limit::new(10, 15 * MINUTE),
-                per_address: None,
-            },
-        }
-    }
-}
-
-impl RateLimitPolicy {
-    #[must_use]
-    pub const fn limits(&self, action: AuthAction) -> ActionLimits {
-        match action {
-            AuthAction::SignIn => self.sign_in,
-            AuthAction::SignUp => self.sign_up,
-            AuthAction::Otp => self.otp,
-            AuthAction::Recover => self.recover,
-            AuthAction::Verify => self.verify,
-        }
-    }
-
-    /// The counter key of a client address (already reduced to its /64 for IPv6 by the HTTP adapter),
-    /// e.g. `sign_in:ip:203.0.113.9`.
-    #[must_use]
-    pub fn ip_key(action: AuthAction, ip: &str) -> String {
-        format!("{}:ip:{}", action.as_str(), ip.trim())
-    }
-
-    /// The counter key of an e-mail address (lower-cased, trimmed), whether or not it has an account.
-    #[must_use]
-    pub fn account_key(action: AuthAction, email: &str) -> String {
-        format!("{}:account:{}", action.as_str(), email.trim().to_lowercase())
-    }
-
-    /// The counter key of an (e-mail address, client address) pair.
-    #[must_use]
-    pub fn account_client_key(action: AuthAction, email: &str, ip: &str) -> String {
-        format!("{}:ip:{}", Self::account_key(action, email), ip.trim())
-    }
-
-    /// The key that marks a client as having signed in to the account of `email`.
-    #[must_use]
-    pub fn known_client_key(email: &str, ip: &str) -> String {
-        format!("known:{}:ip:{}", email.trim().to_lowercase(), ip.trim())
-    }
-}
-
-/// The attempts counted for one key: in the fixed window holding `now`, and in the window before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct WindowCounts {
-    pub previous: u32,
-    pub current: u32,
-}
 
 /// Counters shared by every instance of the server.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
@@ -491,17 +227,12 @@ impl RateLimiter {
     }
 }
 
-impl RateDecision {
-    #[must_use]
-    pub const fn is_limited(&self) -> bool {
-        matches!(self, Self::Limited { .. })
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::policy::{HOUR, MINUTE};
     use super::*;
     use crate::testing::{block_on, noon};
+    use chrono::{Duration, TimeZone};
 
     fn counts(previous: u32, current: u32) -> WindowCounts {
         WindowCounts { previous, current }
