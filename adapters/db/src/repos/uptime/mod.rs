@@ -8,7 +8,6 @@ use async_trait::async_trait;
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use diesel::dsl::{exists, not};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Integer};
 use domain::apps::{AppStoreStatus, PackageName};
 use domain::common::RepoError;
 use domain::mail::OutgoingEmail;
@@ -18,8 +17,8 @@ use domain::uptime::month_list::MonthApp;
 use domain::uptime::ports::{AppUptimeState, LatestStatus, MonitoredApp, UptimeRepository};
 
 use crate::convert::{backend, from_millis, to_millis};
-use crate::schema::{apps, organizations, uptime_checks, uptime_daily, uptime_monitor, uptime_state_changes};
-use crate::{Db, DbConnection, outbox_rows};
+use crate::schema::{apps, organizations, uptime_checks, uptime_daily, uptime_monitor};
+use crate::{Db, outbox_rows};
 
 mod batch;
 mod rows;
@@ -38,109 +37,10 @@ macro_rules! app_query {
     };
 }
 
-fn load_monitor(conn: &mut DbConnection, package_name: &str) -> Result<Option<MonitorRow>, RepoError> {
-    uptime_monitor::table
-        .find(package_name)
-        .select(MonitorRow::as_select())
-        .first(conn)
-        .optional()
-        .map_err(backend("reading an app's uptime state"))
-}
+mod lease;
+mod record;
 
-/// Creates the monitor rows of SUBMITTED and PUBLISHED apps that have none (due at once). Concurrent
-/// instances may do this at the same time, so a row that appeared meanwhile is skipped.
-fn create_missing_monitors(conn: &mut DbConnection) -> Result<(), RepoError> {
-    let missing = apps::table
-        .filter(apps::app_store_status.eq_any(MONITORED))
-        .filter(not(exists(
-            uptime_monitor::table.filter(uptime_monitor::package_name.eq(apps::package_name)),
-        )))
-        // One order for every instance, so that concurrent inserts wait on each other without deadlocking.
-        .order(apps::package_name.asc())
-        .select((
-            apps::package_name,
-            0_i64.into_sql::<BigInt>(),
-            0_i32.into_sql::<Integer>(),
-        ));
-    let insert = diesel::insert_into(uptime_monitor::table)
-        .values(missing)
-        .into_columns((
-            uptime_monitor::package_name,
-            uptime_monitor::check_slot_at,
-            uptime_monitor::consecutive_failures,
-        ))
-        .on_conflict_do_nothing();
-    match conn {
-        DbConnection::Sqlite(c) => insert.execute(c),
-        DbConnection::Postgres(c) => insert.execute(c),
-    }
-    .map_err(backend("creating uptime monitor rows"))
-    .map(drop)
-}
-
-/// Loads the apps of `packages`, in that order.
-fn load_apps(conn: &mut DbConnection, packages: &[String]) -> Result<Vec<MonitoredApp>, RepoError> {
-    let mut rows: Vec<AppTuple> = Vec::with_capacity(packages.len());
-    for chunk in packages.chunks(batch::CHUNK * 4) {
-        rows.extend(
-            app_query!()
-                .filter(apps::package_name.eq_any(chunk))
-                .load::<AppTuple>(conn)
-                .map_err(backend("reading monitored apps"))?,
-        );
-    }
-    let order: std::collections::HashMap<&str, usize> = packages
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.as_str(), i))
-        .collect();
-    rows.sort_by_key(|row| order.get(row.0.as_str()).copied().unwrap_or(usize::MAX));
-    rows.into_iter().map(monitored_app).collect()
-}
-
-/// Adds one check to the app's rollup of its UTC day, creating the rollup.
-fn add_to_rollup(conn: &mut DbConnection, outcome: &CheckOutcome) -> Result<(), RepoError> {
-    let up = i32::from(outcome.is_up());
-    let latency = outcome.latency_ms.map_or(0, i64::from);
-    let measured = i32::from(outcome.latency_ms.is_some());
-    let key = (outcome.package_name.as_str(), day_text(outcome.day()));
-    let changed = diesel::update(uptime_daily::table.find((key.0, key.1.as_str())))
-        .set((
-            uptime_daily::healthy.eq(uptime_daily::healthy + up),
-            uptime_daily::unhealthy.eq(uptime_daily::unhealthy + (1 - up)),
-            uptime_daily::total.eq(uptime_daily::total + 1),
-            uptime_daily::latency_sum_ms.eq(uptime_daily::latency_sum_ms + latency),
-            uptime_daily::latency_count.eq(uptime_daily::latency_count + measured),
-        ))
-        .execute(conn)
-        .map_err(backend("updating a daily uptime rollup"))?;
-    if changed > 0 {
-        return Ok(());
-    }
-    diesel::insert_into(uptime_daily::table)
-        .values(DailyRow {
-            package_name: key.0.to_owned(),
-            day: key.1,
-            healthy: up,
-            unhealthy: 1 - up,
-            total: 1,
-            latency_sum_ms: latency,
-            latency_count: measured,
-        })
-        .execute(conn)
-        .map_err(backend("creating a daily uptime rollup"))
-        .map(drop)
-}
-
-/// Maps a write that refers to the app: a foreign-key violation means the app was deleted meanwhile.
-fn app_write(context: &'static str) -> impl Fn(diesel::result::Error) -> RepoError {
-    move |error| match &error {
-        diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::ForeignKeyViolation, _) => {
-            RepoError::NotFound
-        }
-        _ => RepoError::backend(context, error),
-    }
-}
+use record::load_monitor;
 
 /// [`UptimeRepository`] on the uptime tables, reading apps and organizations.
 #[derive(Debug, Clone)]
@@ -231,66 +131,7 @@ impl UptimeRepository for DieselUptimeRepository {
     ) -> Result<Vec<MonitoredApp>, RepoError> {
         let (now, due, until) = (to_millis(now), to_millis(due_before), to_millis(lease_until));
         self.db
-            .write(move |conn| {
-                create_missing_monitors(conn)?;
-                let candidates = uptime_monitor::table
-                    .filter(
-                        uptime_monitor::package_name.eq_any(
-                            apps::table
-                                .filter(apps::app_store_status.eq_any(MONITORED))
-                                .select(apps::package_name),
-                        ),
-                    )
-                    .filter(uptime_monitor::check_slot_at.lt(due))
-                    .filter(
-                        uptime_monitor::lease_until
-                            .is_null()
-                            .or(uptime_monitor::lease_until.le(now)),
-                    )
-                    .order((
-                        uptime_monitor::check_slot_at.asc(),
-                        uptime_monitor::package_name.asc(),
-                    ))
-                    .limit(i64::from(limit))
-                    .select(uptime_monitor::package_name);
-                // On PostgreSQL the candidates are locked, skipping rows another instance is leasing now,
-                // so that instances never wait on each other here; SQLite has one writer at a time.
-                let candidates: Vec<String> = match conn {
-                    DbConnection::Sqlite(c) => candidates.load(c),
-                    DbConnection::Postgres(c) => candidates.for_update().skip_locked().load(c),
-                }
-                .map_err(backend("finding apps due for a check"))?;
-                // The lease is a conditional update of them all, which answers the rows it changed.
-                let mut leased: Vec<String> = Vec::with_capacity(candidates.len());
-                for chunk in candidates.chunks(batch::CHUNK * 4) {
-                    let lease = diesel::update(
-                        uptime_monitor::table
-                            .filter(uptime_monitor::package_name.eq_any(chunk))
-                            .filter(uptime_monitor::check_slot_at.lt(due))
-                            .filter(
-                                uptime_monitor::lease_until
-                                    .is_null()
-                                    .or(uptime_monitor::lease_until.le(now)),
-                            ),
-                    )
-                    .set(uptime_monitor::lease_until.eq(until))
-                    .returning(uptime_monitor::package_name);
-                    let changed: Vec<String> = match conn {
-                        DbConnection::Sqlite(c) => lease.get_results(c),
-                        DbConnection::Postgres(c) => lease.get_results(c),
-                    }
-                    .map_err(backend("leasing apps for a check"))?;
-                    leased.extend(changed);
-                }
-                // In the order of the scan: the longest-waiting first.
-                let order: std::collections::HashMap<&str, usize> = candidates
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| (p.as_str(), i))
-                    .collect();
-                leased.sort_by_key(|p| order.get(p.as_str()).copied().unwrap_or(usize::MAX));
-                load_apps(conn, &leased)
-            })
+            .write(move |conn| lease::lease_due(conn, now, due, limit, until))
             .await
     }
 
@@ -307,71 +148,7 @@ impl UptimeRepository for DieselUptimeRepository {
     async fn record(&self, outcome: &CheckOutcome) -> Result<AppUptimeState, RepoError> {
         let outcome = outcome.clone();
         self.db
-            .write(move |conn| {
-                let package_name = outcome.package_name.as_str().to_owned();
-                // Touching the row first takes its lock on PostgreSQL: a concurrent record of the same app
-                // waits, so the read below is the latest state.
-                let touched = diesel::update(uptime_monitor::table.find(&package_name))
-                    .set(uptime_monitor::lease_until.eq(None::<i64>))
-                    .execute(conn)
-                    .map_err(backend("releasing an uptime lease"))?;
-                if touched == 0 {
-                    diesel::insert_into(uptime_monitor::table)
-                        .values((
-                            uptime_monitor::package_name.eq(&package_name),
-                            uptime_monitor::check_slot_at.eq(0_i64),
-                            uptime_monitor::consecutive_failures.eq(0),
-                        ))
-                        .execute(conn)
-                        .map_err(app_write("creating an uptime monitor row"))?;
-                }
-                let previous = load_monitor(conn, &package_name)?.ok_or(RepoError::NotFound)?;
-                diesel::insert_into(uptime_checks::table)
-                    .values(CheckRow::from_domain(&outcome))
-                    .execute(conn)
-                    .map_err(app_write("storing a health check"))?;
-                add_to_rollup(conn, &outcome)?;
-
-                let checked_at = to_millis(outcome.checked_at);
-                let flipped = previous.last_online != Some(outcome.online);
-                if flipped {
-                    diesel::insert_into(uptime_state_changes::table)
-                        .values((
-                            uptime_state_changes::package_name.eq(&package_name),
-                            uptime_state_changes::changed_at.eq(checked_at),
-                            uptime_state_changes::online.eq(outcome.online),
-                            uptime_state_changes::health.eq(outcome.health.as_str()),
-                        ))
-                        .execute(conn)
-                        .map_err(app_write("storing an uptime state change"))?;
-                }
-                let consecutive = if outcome.online {
-                    0
-                } else {
-                    previous.consecutive_failures.saturating_add(1)
-                };
-                let changed_at = if flipped {
-                    Some(checked_at)
-                } else {
-                    previous.last_changed_at
-                };
-                diesel::update(uptime_monitor::table.find(&package_name))
-                    .set((
-                        uptime_monitor::check_slot_at.eq(checked_at),
-                        uptime_monitor::lease_until.eq(None::<i64>),
-                        uptime_monitor::consecutive_failures.eq(consecutive),
-                        uptime_monitor::last_health.eq(outcome.health.as_str()),
-                        uptime_monitor::last_online.eq(outcome.online),
-                        uptime_monitor::last_checked_at.eq(checked_at),
-                        uptime_monitor::last_changed_at.eq(changed_at),
-                    ))
-                    .execute(conn)
-                    .map_err(backend("updating an app's uptime state"))?;
-                load_monitor(conn, &package_name)?
-                    .ok_or(RepoError::NotFound)?
-                    .into_state()?
-                    .ok_or_else(|| RepoError::backend("recording a check", "the state was not stored"))
-            })
+            .write(move |conn| record::record_one(conn, &outcome))
             .await
     }
 
