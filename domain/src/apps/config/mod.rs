@@ -18,6 +18,7 @@ mod apply;
 mod export;
 mod file;
 mod import;
+mod import_fit;
 mod import_settings;
 
 #[cfg(test)]
