@@ -3,9 +3,9 @@
 //! the account that has the address, proven or not; without an account it waits for the first account
 //! that proves the address.
 
+use adapter_db::Db;
+use adapter_db::repos::DieselPlatformAdminRepository;
 use clap::Subcommand;
-use db_adapter::Db;
-use db_adapter::repos::DieselPlatformAdminRepository;
 use domain::identity::admins::{PlatformAdminError, PlatformAdminService};
 use std::sync::Arc;
 

@@ -2,17 +2,17 @@
 //! removes its image files), the clock, the secret generator, the store base URL of share links
 //! (`PORTAL_STORE_URL`) and the portal URL of review e-mails.
 
-use db_adapter::Db;
-use db_adapter::repos::{
+use adapter_db::Db;
+use adapter_db::repos::{
     DieselAppRepository, DieselMemberDirectory, DieselOrgProfileLookup, DieselReviewRepository,
 };
+use adapter_http::apps::AppsApi;
+use adapter_http::apps::list_cache::AppListCache;
+use adapter_identity::OsSecretGenerator;
 use domain::apps::service::{AppService, AppServiceConfig};
 use domain::common::ServerUrlRule;
 use domain::media::ImageStore;
 use domain::review::{ReviewConfig, ReviewService};
-use http_adapter::apps::AppsApi;
-use http_adapter::apps::list_cache::AppListCache;
-use identity_adapter::OsSecretGenerator;
 use std::sync::Arc;
 
 use crate::Config;

@@ -7,26 +7,26 @@
 //! project's access tokens, signs its own core tokens, and makes the local account of a hosted user on
 //! first use ([`wire_hosted`]).
 
-use db_adapter::Db;
-use db_adapter::repos::{
+use adapter_db::Db;
+use adapter_db::repos::{
     DieselAccountRepository, DieselIdentityLinkRepository, DieselOneTimeCodeRepository,
     DieselPlatformAdminRepository, DieselRateLimitStore, DieselRefreshTokenRepository, ServerSecrets,
+};
+use adapter_http::auth::ProductAuth;
+use adapter_http::identity::IdentityApi;
+use adapter_identity::keys::{
+    ACCESS_KEY_SECRET_NAME, CORE_KEY_SECRET_NAME, DIGEST_KEY_SECRET_NAME, derive_digest_key,
+    digest_key_from_hex,
+};
+use adapter_identity::{
+    Argon2Hasher, HostedTokenVerifier, HostedVerification, JwksCache, JwksSettings, JwtSigner,
+    OsSecretGenerator, SigningKeys,
 };
 use domain::common::Clock;
 use domain::identity::DigestKey;
 use domain::identity::{
     CoreTokenService, HostedAccounts, IdentityConfig, IdentityPorts, IdentityService, RateLimitPolicy,
     RateLimiter,
-};
-use http_adapter::auth::ProductAuth;
-use http_adapter::identity::IdentityApi;
-use identity_adapter::keys::{
-    ACCESS_KEY_SECRET_NAME, CORE_KEY_SECRET_NAME, DIGEST_KEY_SECRET_NAME, derive_digest_key,
-    digest_key_from_hex,
-};
-use identity_adapter::{
-    Argon2Hasher, HostedTokenVerifier, HostedVerification, JwksCache, JwksSettings, JwtSigner,
-    OsSecretGenerator, SigningKeys,
 };
 use std::sync::Arc;
 

@@ -36,7 +36,7 @@ async fn main() -> anyhow::Result<()> {
     let command = Cli::parse().command.unwrap_or(Command::Serve);
     if let Command::Openapi = command {
         // Needs no configuration: the document is built from the code.
-        println!("{}", http_adapter::openapi::document_json()?);
+        println!("{}", adapter_http::openapi::document_json()?);
         return Ok(());
     }
     let _ = dotenvy::dotenv();

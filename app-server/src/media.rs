@@ -2,13 +2,13 @@
 //! an S3-compatible bucket), the decoding inspector, and the media use cases over the database
 //! repositories.
 
-use db_adapter::Db;
-use db_adapter::repos::{
+use adapter_db::Db;
+use adapter_db::repos::{
     DieselImageRepository, DieselMemberDirectory, DieselOrgProfileLookup, DieselRateLimitStore,
 };
+use adapter_identity::OsSecretGenerator;
+use adapter_media::{ImageCrateInspector, LocalImageStore, S3ImageStore};
 use domain::media::{ImageStore, MediaConfig, MediaPorts, MediaService};
-use identity_adapter::OsSecretGenerator;
-use media_adapter::{ImageCrateInspector, LocalImageStore, S3ImageStore};
 use std::sync::Arc;
 
 use crate::Config;

@@ -1,14 +1,14 @@
 //! The gauges `/metrics` reads when a scrape arrives: the database pool, the outbox, the monitor's lag and
-//! the process's memory. The series names live in `http_adapter::metrics`.
+//! the process's memory. The series names live in `adapter_http::metrics`.
 
-use db_adapter::Db;
-use domain::common::Clock;
-use domain::mail::OutboxRepository;
-use domain::uptime::UptimeService;
-use http_adapter::metrics::{
+use adapter_db::Db;
+use adapter_http::metrics::{
     DB_POOL_CONNECTIONS, DB_POOL_MAX, DB_POOL_WAITS, MONITOR_CHECKS, MONITOR_LAG, MetricsEndpoint,
     MetricsRoute, MetricsSampler, OUTBOX_DEPTH, OUTBOX_OLDEST_AGE, PROCESS_RSS,
 };
+use domain::common::Clock;
+use domain::mail::OutboxRepository;
+use domain::uptime::UptimeService;
 use std::sync::Arc;
 
 use crate::Config;
@@ -82,7 +82,7 @@ pub fn route(config: &Config, db: &Db, uptime: Arc<UptimeService>) -> anyhow::Re
     };
     let sampler = Sampler {
         db: db.clone(),
-        outbox: Arc::new(db_adapter::repos::DieselOutboxRepository::new(db.clone())),
+        outbox: Arc::new(adapter_db::repos::DieselOutboxRepository::new(db.clone())),
         uptime,
         clock: Arc::new(crate::system::SystemClock),
     };

@@ -5,14 +5,14 @@
 //! Providers are discovered lazily (at the first sign-in), so a provider that is down at start does not stop
 //! the server; a malformed issuer does.
 
-use db_adapter::Db;
-use db_adapter::repos::DieselOAuthFlowRepository;
+use adapter_db::Db;
+use adapter_db::repos::DieselOAuthFlowRepository;
+use adapter_http::oauth::OAuthApi;
+use adapter_identity::OsSecretGenerator;
+use adapter_oidc::{OidcClient, OidcClientConfig, http_client};
 use domain::common::Clock;
 use domain::identity::IdentityService;
 use domain::identity::oauth::{OAuthConfig, OAuthService, OidcProvider};
-use http_adapter::oauth::OAuthApi;
-use identity_adapter::OsSecretGenerator;
-use oidc_adapter::{OidcClient, OidcClientConfig, http_client};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

@@ -1,14 +1,14 @@
 //! Wiring of the organization use cases: the database repositories, the clock, the secret generator, the
 //! public URL (the base of invitation links) and the shared rate-limit counters (limits on invitations).
 
-use db_adapter::Db;
-use db_adapter::repos::{
+use adapter_db::Db;
+use adapter_db::repos::{
     DieselInviteRepository, DieselMemberDirectory, DieselOrgRepository, DieselRateLimitStore,
 };
+use adapter_http::orgs::OrgsApi;
+use adapter_identity::OsSecretGenerator;
 use domain::media::ImageStore;
 use domain::orgs::OrgService;
-use http_adapter::orgs::OrgsApi;
-use identity_adapter::OsSecretGenerator;
 use std::sync::Arc;
 
 use crate::Config;

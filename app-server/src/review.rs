@@ -1,15 +1,15 @@
 //! Wiring of the platform-admin calls: the review use cases, the platform-admin list, the maintenance
 //! tools (demo mode from `PORTAL_DEMO`) and the uptime reads of `appHealthStatus`, over the database.
 
-use db_adapter::Db;
-use db_adapter::repos::{
+use adapter_db::Db;
+use adapter_db::repos::{
     DieselAppRepository, DieselMemberDirectory, DieselOrgProfileLookup, DieselOrgRepository,
     DieselPlatformAdminRepository, DieselReviewRepository,
 };
+use adapter_http::admin::AdminApi;
+use adapter_identity::OsSecretGenerator;
 use domain::review::platform::{PlatformTools, PlatformToolsConfig, PlatformToolsPorts};
 use domain::review::{ReviewConfig, ReviewService};
-use http_adapter::admin::AdminApi;
-use identity_adapter::OsSecretGenerator;
 use std::sync::Arc;
 
 use crate::Config;

@@ -2,9 +2,9 @@
 
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, middleware};
+use adapter_http::public_config::{IdentityConfig, IdentityKind};
+use adapter_http::{HttpState, PublicConfig};
 use domain::common::EmailAddress;
-use http_adapter::public_config::{IdentityConfig, IdentityKind};
-use http_adapter::{HttpState, PublicConfig};
 use std::net::TcpListener;
 
 use crate::Config;
@@ -24,8 +24,8 @@ const REQUEST_HEAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs
 ///
 /// # Errors
 /// With the real cause when the database cannot be opened or migrated.
-pub fn open_database(config: &Config) -> anyhow::Result<db_adapter::Db> {
-    let db = db_adapter::Db::connect(&config.database_url, POOL_SIZE)?;
+pub fn open_database(config: &Config) -> anyhow::Result<adapter_db::Db> {
+    let db = adapter_db::Db::connect(&config.database_url, POOL_SIZE)?;
     let applied = db.run_migrations()?;
     if !applied.is_empty() {
         tracing::info!(migrations = ?applied, "applied database migrations");
@@ -62,41 +62,41 @@ impl Application {
             identity: identity.identity,
             auth: identity.auth,
             admin: crate::review::wire(config, &db)?,
-            memberships: http_adapter::auth::Memberships(std::sync::Arc::new(
-                db_adapter::repos::DieselMemberDirectory::new(db.clone()),
+            memberships: adapter_http::auth::Memberships(std::sync::Arc::new(
+                adapter_db::repos::DieselMemberDirectory::new(db.clone()),
             )),
             orgs: crate::orgs::wire(config, &db, image_store.clone()),
-            images: http_adapter::images::ImagesApi(std::sync::Arc::new(crate::media::service(
+            images: adapter_http::images::ImagesApi(std::sync::Arc::new(crate::media::service(
                 config,
                 &db,
                 image_store.clone(),
             ))),
             apps: apps.clone(),
-            uptime: http_adapter::uptime::UptimeApi {
+            uptime: adapter_http::uptime::UptimeApi {
                 uptime: uptime.clone(),
                 apps: apps.apps,
             },
-            readiness: http_adapter::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
+            readiness: adapter_http::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
             metrics: crate::metrics::route(config, &db, uptime)?,
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();
-        let script_sources = http_adapter::spa::inline_script_sources(&frontend_dir);
+        let script_sources = adapter_http::spa::inline_script_sources(&frontend_dir);
         let body_timeouts = config.body_timeouts;
         let public_url = config.public_url.clone();
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(middleware::from_fn(move |req, next| {
-                    http_adapter::slow_clients::limit(body_timeouts, req, next)
+                    adapter_http::slow_clients::limit(body_timeouts, req, next)
                 }))
-                .wrap(http_adapter::headers::security_headers(
+                .wrap(adapter_http::headers::security_headers(
                     &connect_sources,
                     &script_sources,
                     &public_url,
                 ))
                 .wrap(middleware::Compress::default())
-                .wrap(middleware::from_fn(http_adapter::request_log::log_request))
-                .configure(http_adapter::configure(state.clone(), frontend_dir.clone()))
+                .wrap(middleware::from_fn(adapter_http::request_log::log_request))
+                .configure(adapter_http::configure(state.clone(), frontend_dir.clone()))
         })
         // Without it, the last small segment of a compressed answer written in pieces waits for the
         // client's delayed acknowledgement (40 ms on Linux) before it leaves.
@@ -135,7 +135,7 @@ impl Application {
 /// Makes the addresses of `PORTAL_ADMIN_EMAILS` platform admins, each once: an address added at an earlier
 /// start is not added again, so a role revoked since stays revoked. A role binds to an account that proved
 /// the address, else waits for one; a warning says how to finish when nothing can prove it.
-async fn seed_platform_admins(config: &Config, db: &db_adapter::Db) -> anyhow::Result<()> {
+async fn seed_platform_admins(config: &Config, db: &adapter_db::Db) -> anyhow::Result<()> {
     if config.admin_emails.is_empty() {
         return Ok(());
     }

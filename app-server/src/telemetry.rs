@@ -1,4 +1,4 @@
-//! Logs: one line per event (one per request, see `http_adapter::request_log`), level from `RUST_LOG`
+//! Logs: one line per event (one per request, see `adapter_http::request_log`), level from `RUST_LOG`
 //! (default `info`), human-readable text or JSON lines (`PORTAL_LOG_FORMAT=json`). Colour codes only when
 //! the output is a terminal, so a log file or a collector gets plain text.
 

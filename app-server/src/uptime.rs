@@ -11,12 +11,12 @@
 //! transaction is shared by hundreds of checks instead of costing one each. When the writer falls behind,
 //! the probes wait with their slots, and the monitor slows to the database's pace.
 
-use db_adapter::Db;
-use db_adapter::repos::DieselUptimeRepository;
+use adapter_db::Db;
+use adapter_db::repos::DieselUptimeRepository;
+use adapter_probe::HttpProber;
+pub use adapter_probe::ProbeConfig;
 use domain::common::Clock;
 use domain::uptime::{CheckOutcome, MonitoredApp, UptimeConfig, UptimeService};
-use probe_adapter::HttpProber;
-pub use probe_adapter::ProbeConfig;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc, watch};
@@ -66,7 +66,7 @@ pub fn service_with_probe(
         clock,
         uptime,
         // The identity limits' counters: the live check's limits are shared by every instance.
-        Arc::new(db_adapter::repos::DieselRateLimitStore::new(db.clone())),
+        Arc::new(adapter_db::repos::DieselRateLimitStore::new(db.clone())),
     )))
 }
 

@@ -3,18 +3,18 @@
 //! Each worker is a task that stops when the server stops. State lives in the database, so a restart loses
 //! nothing, and the outbox's leases keep several instances from sending one e-mail twice.
 
-use chrono::Duration as Span;
-use db_adapter::Db;
-use db_adapter::repos::{
+use adapter_db::Db;
+use adapter_db::repos::{
     DieselOneTimeCodeRepository, DieselOutboxRepository, DieselRateLimitStore, DieselRefreshTokenRepository,
     DieselUptimeRepository,
 };
+use adapter_mail::{LogMailer, SmtpMailer};
+use chrono::Duration as Span;
 use domain::common::Clock;
 use domain::identity::ports::{OneTimeCodeRepository, RefreshTokenRepository};
 use domain::identity::{RateLimitPolicy, RateLimiter};
 use domain::mail::{Mailer, OutboxService, RetryPolicy};
 use domain::uptime::UptimeRepository;
-use mail_adapter::{LogMailer, SmtpMailer};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;

@@ -4,8 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use db_adapter::Backend;
-use db_adapter::testing::fresh;
+use adapter_db::Backend;
+use adapter_db::testing::fresh;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::process::Child;

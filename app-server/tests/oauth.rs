@@ -5,20 +5,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../tests/oidc-mock/mock.rs"]
-mod mock;
-
 use actix_web::{App, HttpResponse, HttpServer, web};
+use adapter_db::Backend;
+use adapter_db::testing::TestDb;
+use adapter_http::identity::dto::SessionDto;
+use adapter_http::identity::{AuthApiError, IdentityApi};
+use adapter_http::oauth::OAuthApi;
+use adapter_identity::HashCost;
 use chrono::{DateTime, Duration, Utc};
-use db_adapter::Backend;
-use db_adapter::testing::TestDb;
 use domain::common::Clock;
 use domain::identity::oauth::s256_challenge;
-use http_adapter::identity::dto::SessionDto;
-use http_adapter::identity::{AuthApiError, IdentityApi};
-use http_adapter::oauth::OAuthApi;
-use identity_adapter::HashCost;
-use mock::MockProvider;
+use oidc_mock::MockProvider;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::net::TcpListener;
@@ -57,7 +54,7 @@ async fn token(
     body: web::Json<Value>,
 ) -> Result<HttpResponse, AuthApiError> {
     assert_eq!(query.get("grant_type").map(String::as_str), Some("pkce"));
-    let session = http_adapter::oauth::exchange_pkce(
+    let session = adapter_http::oauth::exchange_pkce(
         &oauth,
         body.get("auth_code").and_then(Value::as_str),
         body.get("code_verifier").and_then(Value::as_str),
@@ -81,7 +78,7 @@ async fn portal(providers: &[(&str, &MockProvider)]) -> Portal {
     }
     let mut config = app_server::Config::from_vars(&vars).unwrap();
     config.password_hashing = HashCost::TestsOnly;
-    let test_db = db_adapter::testing::fresh(Backend::Sqlite);
+    let test_db = adapter_db::testing::fresh(Backend::Sqlite);
     let wiring = app_server::identity::wire(&config, &test_db.db).await.unwrap();
     // The server's own wiring (system clock) is replaced here by one on the test's clock.
     let identity: IdentityApi = wiring.identity.expect("the built-in identity service");
@@ -92,7 +89,7 @@ async fn portal(providers: &[(&str, &MockProvider)]) -> Portal {
         App::new().service(
             web::scope("/auth/v1")
                 .app_data(web::Data::new(identity.clone()))
-                .configure(http_adapter::oauth::configure(oauth.clone()))
+                .configure(adapter_http::oauth::configure(oauth.clone()))
                 .route("/token", web::post().to(token)),
         )
     })

@@ -4,12 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use adapter_db::Backend;
+use adapter_db::repos::enqueue_emails;
+use adapter_db::schema::email_outbox;
+use adapter_db::testing::fresh;
 use app_server::Config;
 use app_server::workers::Workers;
-use db_adapter::Backend;
-use db_adapter::repos::enqueue_emails;
-use db_adapter::schema::email_outbox;
-use db_adapter::testing::fresh;
 use diesel::prelude::*;
 use domain::common::EmailAddress;
 use domain::mail::{EmailKind, OutgoingEmail};

@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
-use db_adapter::testing::fresh;
-use db_adapter::{Backend, Db};
+use adapter_db::testing::fresh;
+use adapter_db::{Backend, Db};
 use std::collections::BTreeMap;
 use std::process::Child;
 use std::sync::{Arc, Mutex};
@@ -76,10 +76,10 @@ async fn two_instances_on_one_postgres_check_each_app_once_per_interval() {
     let port = health_server(hits.clone());
     let db: Db = test_db.db.clone();
     let org = "00000000-0000-4000-8000-000000000001";
-    db_adapter::testing::insert_org(&db, org, "Acme");
+    adapter_db::testing::insert_org(&db, org, "Acme");
     for n in 0..APPS {
         let status = if n % 2 == 0 { "PUBLISHED" } else { "SUBMITTED" };
-        db_adapter::testing::insert_app(
+        adapter_db::testing::insert_app(
             &db,
             org,
             "developer",

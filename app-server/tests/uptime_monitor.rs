@@ -4,11 +4,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::{App, HttpResponse, HttpServer, web};
+use adapter_db::repos::DieselUptimeRepository;
+use adapter_db::schema::{app_api_keys, organizations};
+use adapter_db::testing::{TestDb, fresh};
+use adapter_db::{Backend, Db};
 use app_server::uptime::{Monitor, ProbeConfig, service_with_probe};
-use db_adapter::repos::DieselUptimeRepository;
-use db_adapter::schema::{app_api_keys, organizations};
-use db_adapter::testing::{TestDb, fresh};
-use db_adapter::{Backend, Db};
 use diesel::prelude::*;
 use domain::common::Clock;
 use domain::uptime::{HealthState, UptimeRepository};
@@ -66,7 +66,7 @@ async fn silent_server(most_open: Arc<AtomicUsize>) -> u16 {
 }
 
 fn insert_app(db: &Db, org: &str, package: &str, public_url: &str, status: &str) {
-    db_adapter::testing::insert_app(db, org, "developer", package, public_url, status);
+    adapter_db::testing::insert_app(db, org, "developer", package, public_url, status);
     let mut conn = db.connection().unwrap();
     diesel::insert_into(app_api_keys::table)
         .values((

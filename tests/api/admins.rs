@@ -2,10 +2,10 @@
 //! the account that proved the address, never to whoever signed up first with it.
 
 use crate::helpers::{TestApp, spawn_app_with};
-use crate::mock::MockProvider;
 use adapter_db::{Backend, Db};
 use app_server::admin_cli::{self, AdminCommand};
 use app_server::{Application, Config};
+use oidc_mock::MockProvider;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -127,7 +127,7 @@ async fn restart(app: &TestApp, admin_emails: &str) {
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
     let mut config = Config::from_vars(&vars).unwrap();
-    config.password_hashing = identity_adapter::HashCost::TestsOnly;
+    config.password_hashing = adapter_identity::HashCost::TestsOnly;
     drop(Application::build(&config).await.unwrap());
 }
 

@@ -41,7 +41,7 @@ async fn start_instance(
     .chain(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())))
     .collect();
     let mut config = Config::from_vars(&vars).expect("config");
-    config.password_hashing = identity_adapter::HashCost::TestsOnly;
+    config.password_hashing = adapter_identity::HashCost::TestsOnly;
     let application = Application::build(&config).await.expect("build");
     let address = format!("http://127.0.0.1:{}", application.port());
     tokio::spawn(application.run_until_stopped());

@@ -15,8 +15,6 @@ mod lockout;
 mod mail;
 mod methods;
 mod metrics;
-#[path = "../oidc-mock/mock.rs"]
-mod mock;
 mod oauth;
 mod openapi;
 mod org_fixtures;

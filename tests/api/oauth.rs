@@ -6,10 +6,10 @@
 use crate::expiry::now_ms;
 use crate::helpers::{TestApp, spawn_app_with};
 use crate::identity::{BACKENDS, error_of, local, no_redirects};
-use crate::mock::MockProvider;
 use adapter_db::Db;
 use diesel::prelude::*;
 use domain::identity::oauth::s256_challenge;
+use oidc_mock::MockProvider;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::collections::HashMap;

@@ -3,12 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../../tests/oidc-mock/mock.rs"]
-mod mock;
-
 use adapter_oidc::{OidcClient, OidcClientConfig, http_client};
 use domain::identity::oauth::{AuthorizationRequest, CodeExchange, OidcError, OidcProvider};
-use mock::MockProvider;
+use oidc_mock::MockProvider;
 
 const CALLBACK: &str = "http://127.0.0.1:9/auth/v1/callback";
 const VERIFIER: &str = "provider-verifier-provider-verifier-provider-verifier";

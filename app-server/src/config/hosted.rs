@@ -71,13 +71,13 @@ pub(super) fn hosted_supabase(
     };
     let url = http_url("SUPABASE_URL", &url)?;
     if let Some(secret) = &jwt_secret
-        && secret.chars().count() < identity_adapter::hosted::MIN_HOSTED_SECRET_CHARS
+        && secret.chars().count() < adapter_identity::hosted::MIN_HOSTED_SECRET_CHARS
     {
         return Err(ConfigError {
             variable: "SUPABASE_JWT_SECRET",
             problem: format!(
                 "must be at least {} characters long",
-                identity_adapter::hosted::MIN_HOSTED_SECRET_CHARS
+                adapter_identity::hosted::MIN_HOSTED_SECRET_CHARS
             ),
         });
     }

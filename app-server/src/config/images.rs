@@ -1,7 +1,7 @@
 //! Where image bytes are kept (`PORTAL_IMAGE_STORE`, `PORTAL_S3_*`).
 
 use super::ConfigError;
-use media_adapter::S3Settings;
+use adapter_media::S3Settings;
 
 /// Where image bytes are kept (`PORTAL_IMAGE_STORE`).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,8 +5,8 @@ mod images;
 
 pub use hosted::HostedSupabase;
 use hosted::hosted_supabase;
-use http_adapter::client_ip::TrustedProxies;
-use identity_adapter::HashCost;
+use adapter_http::client_ip::TrustedProxies;
+use adapter_identity::HashCost;
 pub use images::ImageStoreConfig;
 use images::image_store;
 use std::collections::HashMap;
@@ -48,7 +48,7 @@ pub struct Config {
     pub uptime_interval_secs: u64,
     /// How long a request body may take to arrive in all (`PORTAL_BODY_TIMEOUT_SECS`), and the longest
     /// pause between its bytes (`PORTAL_BODY_IDLE_TIMEOUT_SECS`); a client slower than either gets 408.
-    pub body_timeouts: http_adapter::slow_clients::BodyTimeouts,
+    pub body_timeouts: adapter_http::slow_clients::BodyTimeouts,
     /// Health checks in flight at once (`PORTAL_UPTIME_CONCURRENCY`).
     pub uptime_concurrency: usize,
     /// The storage quota of each organization's images, in MB (`PORTAL_ORG_IMAGE_QUOTA_MB`).
@@ -67,7 +67,7 @@ pub struct Config {
     pub trusted_proxies: TrustedProxies,
     /// `PORTAL_METRICS_TOKEN`: turns `/metrics` on, for scrapes that send it as a bearer token (off when
     /// unset).
-    pub metrics_token: Option<http_adapter::metrics::MetricsToken>,
+    pub metrics_token: Option<adapter_http::metrics::MetricsToken>,
     /// The cost of password hashes: always [`HashCost::Production`] from the environment; the black-box
     /// tests set [`HashCost::TestsOnly`] on the built value.
     pub password_hashing: HashCost,
@@ -151,7 +151,7 @@ impl Config {
             };
             Ok(std::time::Duration::from_secs(secs))
         };
-        let body_timeouts = http_adapter::slow_clients::BodyTimeouts {
+        let body_timeouts = adapter_http::slow_clients::BodyTimeouts {
             total: seconds("PORTAL_BODY_TIMEOUT_SECS", 300)?,
             idle: seconds("PORTAL_BODY_IDLE_TIMEOUT_SECS", 30)?,
         };
@@ -235,7 +235,7 @@ impl Config {
             secret_key: get("PORTAL_SECRET_KEY"),
             metrics_token: get("PORTAL_METRICS_TOKEN")
                 .as_deref()
-                .and_then(http_adapter::metrics::MetricsToken::new),
+                .and_then(adapter_http::metrics::MetricsToken::new),
             oauth_providers,
             supabase,
         })

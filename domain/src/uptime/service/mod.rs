@@ -638,5 +638,4 @@ fn require_review(caller: &Caller) -> Result<(), UptimeError> {
 }
 
 #[cfg(test)]
-#[path = "service_tests.rs"]
-mod tests;
+mod service_tests;

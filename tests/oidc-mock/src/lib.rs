@@ -1,8 +1,7 @@
 //! Starts `tests/oidc-mock/server.js` (oauth2-mock-server) for a test, installing its npm packages first when
-//! they are missing. Included by the tests that need a real OpenID Connect provider:
-//! `#[path = "<relative>/tests/oidc-mock/mock.rs"] mod mock;`.
+//! they are missing. A dev-dependency of the tests that need a real OpenID Connect provider.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -13,10 +12,6 @@ static INSTALL: Mutex<bool> = Mutex::new(false);
 
 fn mock_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .find(|dir| dir.join("tests/oidc-mock/server.js").is_file())
-        .expect("tests/oidc-mock/server.js above the crate")
-        .join("tests/oidc-mock")
 }
 
 /// `npm ci` once per test process when `node_modules` lacks the mock server.

@@ -3,7 +3,7 @@
 //! organization is reported as not found, never revealed.
 //!
 //! The use cases are split over this file (register, read, edit, delete, keys, permissions) and
-//! `service_store.rs` (publish, sharing, move).
+//! `service/store.rs` (publish, sharing, move).
 
 use std::sync::Arc;
 
@@ -24,12 +24,10 @@ use crate::orgs::ports::MemberDirectory;
 use crate::orgs::{ActingMember, OrgAction, OrgRole};
 use crate::review::{ReviewEvent, ReviewEventKind};
 
-#[path = "service_store.rs"]
 mod store;
 pub use store::ShareLink;
 
 #[cfg(test)]
-#[path = "service_fixtures.rs"]
 pub(crate) mod fixtures;
 
 pub const NO_ORGANIZATION: &str = "Please select an organization to create this app";
@@ -420,5 +418,4 @@ fn added_permissions(before: &App, after: &App) -> Vec<PermissionType> {
 }
 
 #[cfg(test)]
-#[path = "service_tests.rs"]
-mod tests;
+mod service_tests;

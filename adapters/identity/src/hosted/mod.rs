@@ -158,5 +158,4 @@ impl TokenSigner for HostedTokenVerifier {
 }
 
 #[cfg(test)]
-#[path = "hosted_tests.rs"]
-mod tests;
+mod hosted_tests;

@@ -641,5 +641,4 @@ fn oauth_error_name(error: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "oauth_tests.rs"]
-mod tests;
+mod oauth_tests;
