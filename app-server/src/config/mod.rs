@@ -3,10 +3,10 @@
 mod hosted;
 mod images;
 
-pub use hosted::HostedSupabase;
-use hosted::hosted_supabase;
 use adapter_http::client_ip::TrustedProxies;
 use adapter_identity::HashCost;
+pub use hosted::HostedSupabase;
+use hosted::hosted_supabase;
 pub use images::ImageStoreConfig;
 use images::image_store;
 use std::collections::HashMap;
