@@ -6,9 +6,11 @@ import { Link as RouterLink } from 'react-router';
 
 import { paths } from '../../config/paths';
 import { AppsTable } from './list/AppsTable';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 /** `/apps` (spec §2): heading, Create App, and the whole apps table. */
 export function MyAppsPage() {
+  useDocumentTitle('My Apps');
   return (
     <Stack spacing={3}>
       <Stack

@@ -27,6 +27,7 @@ import { noticeShown, recoveryStarted, selectAuth } from '../../session/authSlic
 import { AcceptInvitation } from '../orgs';
 import type { FromState } from './RequireAuth';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 // The e-mail widget (its form fields and the identity client's calls) loads when its dialog opens: the
 // page's own code is the card and its buttons.
@@ -43,6 +44,7 @@ const PROVIDERS: { id: Provider; label: string }[] = [
  * and the providers. `?token=` carries an organization invitation and is kept across sign-in.
  */
 export function SignInPage() {
+  useDocumentTitle('Sign in');
   const auth = useAppSelector(selectAuth);
   const dispatch = useAppDispatch();
   const client = useAuthClient();

@@ -14,6 +14,7 @@ import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { selectAuthUser } from '../../session/authSlice';
 import { usePublicConfig } from '../publicConfig';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 // The table and its dialogs load after the page itself, so that the dashboard shows at once: their code is
 // asked for once the page has painted (React would otherwise start fetching it while it renders the page,
@@ -44,6 +45,7 @@ function LoadingApps() {
 
 /** `/dashboard` (spec §2): title, Create App, the Getting Started card and the first three apps. */
 export function DashboardPage() {
+  useDocumentTitle('Dashboard');
   const config = usePublicConfig();
   const user = useAppSelector(selectAuthUser);
   const docs = config.docsUrl.replace(/\/+$/, '');

@@ -6,9 +6,11 @@ import { Hero } from './components/Hero';
 import { LandingFooter } from './components/LandingFooter';
 import { LandingHeader } from './components/LandingHeader';
 import { Steps } from './components/Steps';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 /** Public landing page at `/` (specification §1, §2). */
 export function LandingPage() {
+  useDocumentTitle();
   const { docsUrl, sourceUrl, exampleAppUrl } = usePublicConfig();
 
   return (

@@ -16,6 +16,7 @@ import { Outlet, Link as RouterLink, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Logo } from '../../components/Logo';
 import { PageSkeleton } from '../../components/PageSkeleton';
+import { SkipLink } from '../../components/SkipLink';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
@@ -70,6 +71,7 @@ export function AppLayout() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100dvh' }}>
+      <SkipLink />
       <AppBar
         position="fixed"
         color="inherit"
@@ -153,7 +155,14 @@ export function AppLayout() {
       <Box
         component="main"
         id="main"
-        sx={{ flexGrow: 1, minWidth: 0, pt: `${TOP_BAR_HEIGHT}px`, bgcolor: 'background.default' }}
+        tabIndex={-1}
+        sx={{
+          flexGrow: 1,
+          minWidth: 0,
+          pt: `${TOP_BAR_HEIGHT}px`,
+          bgcolor: 'background.default',
+          outline: 'none',
+        }}
       >
         <Box sx={{ p: { xs: 2, sm: 3, md: 4 }, maxWidth: 1200, mx: 'auto' }}>
           {!orgsAnswered ? (

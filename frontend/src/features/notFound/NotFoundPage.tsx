@@ -6,9 +6,11 @@ import { Link as RouterLink } from 'react-router';
 
 import { Logo } from '../../components/Logo';
 import { paths } from '../../config/paths';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 /** Any path the route table does not know. */
 export function NotFoundPage() {
+  useDocumentTitle('Page not found');
   return (
     <Stack
       component="main"

@@ -11,6 +11,7 @@ import { noticeShown } from '../../session/authSlice';
 import { acceptanceFailure } from './acceptance';
 import { useAcceptInviteMutation } from './api';
 import { orgSelected } from '../../session/orgSlice';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 /**
  * A signed-in user arriving with an invitation token (`/signin?token=` or `/invite/accept?token=`): the
@@ -18,6 +19,7 @@ import { orgSelected } from '../../session/orgSlice';
  * where spec §8 says for each failure.
  */
 export function AcceptInvitation({ token }: { token: string }) {
+  useDocumentTitle('Accept invitation');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [accept] = useAcceptInviteMutation();

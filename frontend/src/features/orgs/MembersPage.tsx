@@ -34,6 +34,7 @@ import type { Pending } from './MemberConfirmDialog';
 import type { OrgMember, OrgRole, Organization, PendingInvite } from './types';
 import { ONLY_ADMIN_HINT, usDate } from './format';
 import { useCurrentOrg } from './useCurrentOrg';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 /** How long the invitation confirmation stays (spec §2: 3 seconds). */
 const INVITED_BANNER_MS = 3000;
@@ -50,6 +51,7 @@ function RoleIcon({ role }: { role: OrgRole }) {
 
 /** `/members` (spec §2): the members table, pending invitations and the invite form. */
 export function MembersPage() {
+  useDocumentTitle('Members');
   const { current, isAdmin, isLoading: orgsLoading, isError: orgsFailed } = useCurrentOrg();
   const details = useGetOrgQuery(current?.id ?? '', { skip: !current });
   const org = details.data ?? current;

@@ -24,6 +24,7 @@ import { orgSelected } from '../../session/orgSlice';
 import type { Organization } from './types';
 import { useCurrentOrg } from './useCurrentOrg';
 import { validateOrgForm, type OrgFormErrors, type OrgFormValues } from './validation';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 // The dialogs (creating and deleting an organization) load when one is first opened.
 const DeleteOrganizationDialog = lazy(async () => ({
@@ -49,6 +50,7 @@ function valuesOf(org: Organization): OrgFormValues {
 
 /** `/org-settings` (spec §2): the selector, the profile form (read-only for members), delete. */
 export function OrgSettingsPage() {
+  useDocumentTitle('Organization Settings');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [params] = useSearchParams();

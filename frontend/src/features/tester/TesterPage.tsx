@@ -26,11 +26,13 @@ import {
   useGetTesterViewQuery,
   type TesterView,
 } from '../apps';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 /** `/install/:token` (PRODUCT.md §4, §9): what a tester holding a share link sees; no sign-in needed. */
 export function TesterPage() {
   const { token = '' } = useParams();
   const view = useGetTesterViewQuery(token, { skip: !token });
+  useDocumentTitle(view.data ? `Test ${view.data.name}` : 'Test an app');
 
   let body;
   if (view.isLoading) {

@@ -25,6 +25,7 @@ import {
 } from '../form/appForm';
 import { AppDetailsFields } from '../form/AppDetailsFields';
 import { useAppForm } from '../form/useAppForm';
+import { useDocumentTitle } from '../../../components/useDocumentTitle';
 
 const NO_ORGANIZATION = 'Please select an organization to create this app';
 const PACKAGE_NAME_TAKEN_FIELD = 'This package name is already in use. Please choose another.';
@@ -52,6 +53,7 @@ function registerFailure(error: unknown): { banner: string; fields: AppFormError
 
 /** `/apps/create` (spec §2, §5): the registration form, then the new key shown once. */
 export function CreateAppPage() {
+  useDocumentTitle('Create App');
   const navigate = useNavigate();
   const { current, isLoading: orgLoading } = useCurrentOrg();
   const appForm = useAppForm('create', emptyAppForm());

@@ -17,6 +17,7 @@ import { useCurrentOrg } from '../../orgs';
 import { errorStatus, useGetAppQuery } from '../api';
 import { LOAD_FAILED, MOVE_REDIRECT_MS, MOVED, notFoundMessage } from './editApp';
 import { EditAppForm } from './EditAppForm';
+import { useDocumentTitle } from '../../../components/useDocumentTitle';
 
 /** How long the not-found note shows before going back to the list. */
 const NOT_FOUND_REDIRECT_MS = 1500;
@@ -42,6 +43,7 @@ export function EditAppPage() {
   const [moved, setMoved] = useState(false);
   const query = useGetAppQuery({ orgId, packageName }, { skip: !orgId || !packageName || moved });
   const notFound = !moved && query.isError && isNotFound(query.error);
+  useDocumentTitle(query.data ? `${query.data.name} · Edit App` : 'Edit App');
 
   useEffect(() => {
     if (!moved) return undefined;
