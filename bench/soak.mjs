@@ -5,12 +5,13 @@
 // the figure: a leak or an unbounded cache shows as a steady climb).
 //
 //   node bench/run.mjs --only soak [--soak-minutes 30] [--soak-rate 200] [--soak-backends sqlite,postgres]
+//                      [--soak-env MALLOC_ARENA_MAX=2] [--soak-burst 2000] [--soak-tag -arenas2]
 //
 // `make bench` runs 3 minutes per database; the short mode (`make test`) 20 s on SQLite. Every minute's
 // sample (and one every 10 s) is in target/bench/soak-<database>.json, the request log in
 // target/bench/soak-<database>.log.
 
-import { statSync, writeFileSync, rmSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, registration, seedApps } from './api.mjs';
 import { freshPostgres, MB, outDir, record, rssBytes, short, sleep, startServer } from './lib.mjs';
@@ -26,6 +27,17 @@ const BACKENDS = option('--soak-backends', short ? 'sqlite' : 'sqlite,postgres')
   .split(',')
   .map((name) => name.trim().toLowerCase())
   .filter(Boolean);
+/** `--soak-env NAME=VALUE,…`: more environment for the server (an allocator setting, say). */
+const EXTRA_ENV = Object.fromEntries(
+  option('--soak-env', '')
+    .split(',')
+    .filter((pair) => pair.includes('='))
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+/** `--soak-burst N`: halfway through, N more requests at once (a spike), to see what memory keeps after it. */
+const BURST = Number(option('--soak-burst', '0'));
+/** `--soak-tag NAME`: a suffix for the files of this run, so that runs side by side do not mix. */
+const TAG = option('--soak-tag', '');
 const APPS = 100;
 const SAMPLE_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -54,11 +66,11 @@ export async function soakFigures() {
 }
 
 async function soak(label, backend, databaseUrl) {
-  const logFile = join(outDir, `soak-${backend}.log`);
+  const logFile = join(outDir, `soak-${backend}${TAG}.log`);
   rmSync(logFile, { force: true });
   const portal = await startServer(
     databaseUrl,
-    { PORTAL_UPTIME_INTERVAL_SECS: '0', PORTAL_MAIL_WORKER: 'false', RUST_LOG: 'info' },
+    { PORTAL_UPTIME_INTERVAL_SECS: '0', PORTAL_MAIL_WORKER: 'false', RUST_LOG: 'info', ...EXTRA_ENV },
     { logFile },
   );
   try {
@@ -105,7 +117,7 @@ async function soak(label, backend, databaseUrl) {
           ? 'shorter than two minutes: RSS at the end ' + (last / MB).toFixed(1) + ' MB'
           : `RSS at each minute: ${rss.map((b) => (b / MB).toFixed(1)).join(', ')} MB`,
     });
-    writeFileSync(join(outDir, `soak-${backend}.json`), JSON.stringify({ rate: RATE, minutes: MINUTES, ...result }, null, 2));
+    writeFileSync(join(outDir, `soak-${backend}${TAG}.json`), JSON.stringify({ rate: RATE, minutes: MINUTES, ...result }, null, 2));
   } finally {
     await portal.stop();
   }
@@ -180,6 +192,11 @@ function cycle(client, org, scratch) {
   };
 }
 
+/** The server's threads (its workers, and the blocking pool's threads that come and go). */
+function threads(pid) {
+  return Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+}
+
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : 0);
 
 /** Sends RATE requests a second (open loop: a slow answer does not slow the sending) for MINUTES. */
@@ -200,12 +217,15 @@ async function drive(client, org, scratch, pid) {
     inFlight += 1;
     const began = performance.now();
     let problem;
+    // A timer of its own (a signal of AbortSignal.timeout that nothing else refers to may never fire).
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new Error('no answer in 10 s')), REQUEST_TIMEOUT_MS);
     try {
       const answer = await fetch(`${client.url}${request.path}`, {
         method: request.method,
         headers: request.headers,
         body: request.body,
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        signal: abort.signal,
       });
       await answer.arrayBuffer();
       if (answer.status !== request.status)
@@ -213,6 +233,8 @@ async function drive(client, org, scratch, pid) {
       else if (request.status >= 400) refused += 1;
     } catch (error) {
       problem = `${request.method} ${request.path}: ${error.message}`;
+    } finally {
+      clearTimeout(timer);
     }
     const took = performance.now() - began;
     latencies.push(took);
@@ -226,6 +248,7 @@ async function drive(client, org, scratch, pid) {
   };
   const started = performance.now();
   let nextSample = SAMPLE_MS;
+  let burst = BURST;
   for (;;) {
     const elapsed = performance.now() - started;
     if (elapsed >= durationMs) break;
@@ -234,9 +257,21 @@ async function drive(client, org, scratch, pid) {
       one(next(sent));
       sent += 1;
     }
+    if (burst > 0 && elapsed >= durationMs / 2) {
+      console.log(`  soak ${Math.round(elapsed / 1000)} s: a burst of ${burst} requests at once`);
+      for (; burst > 0; burst -= 1) {
+        one(next(sent));
+        sent += 1;
+      }
+    }
     if (elapsed >= nextSample) {
       const rss = rssBytes(pid);
-      samples.push({ seconds: Math.round(elapsed / 1000), rssBytes: rss, inFlight });
+      const sample = { seconds: Math.round(elapsed / 1000), rssBytes: rss, threads: threads(pid), inFlight };
+      samples.push(sample);
+      if (!short)
+        console.log(
+          `  soak ${sample.seconds} s: RSS ${(rss / MB).toFixed(1)} MB, ${sample.threads} threads, ${sent} sent, ${failed} failed`,
+        );
       if (nextSample % 60_000 === 0) {
         const sorted = minuteLatencies.sort((a, b) => a - b);
         perMinute.push({ minute: nextSample / 60_000, rssBytes: rss, p99Ms: percentile(sorted, 0.99), failed: minuteFailed });
@@ -247,7 +282,13 @@ async function drive(client, org, scratch, pid) {
     }
     await sleep(2);
   }
-  while (inFlight > 0) await sleep(10);
+  // Every request has its time limit; what is still open well after it counts as failed.
+  const waitUntil = performance.now() + REQUEST_TIMEOUT_MS + 5_000;
+  while (inFlight > 0 && performance.now() < waitUntil) await sleep(10);
+  if (inFlight > 0) {
+    failed += inFlight;
+    failures.push(`${inFlight} requests still open ${REQUEST_TIMEOUT_MS / 1000 + 5} s after the end`);
+  }
   const rss = rssBytes(pid);
   samples.push({ seconds: Math.round((performance.now() - started) / 1000), rssBytes: rss, inFlight: 0 });
   if (minuteLatencies.length > RATE * 30 || perMinute.length === 0) {
