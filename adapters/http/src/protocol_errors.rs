@@ -32,7 +32,7 @@ const MAX_HEADERS: usize = 96;
 const MAX_HEAD_BYTES: usize = 131_072;
 /// The header that carries a refusal from [`Guarded`] to [`answer`].
 const REFUSAL_HEADER: &str = "x-portal-protocol-error";
-/// The path of the request that stands for a refused head (named in the request log).
+/// The path of the request that stands for a refused head (it matches no route).
 pub const REFUSAL_PATH: &str = "/.protocol-error";
 
 /// This process's secret: only a refusal made by [`Guarded`] carries it, so a client cannot make one up.
@@ -272,7 +272,6 @@ impl<T> Guarded<T> {
                     }
                     Ok(None) => break,
                     Err(refusal) => {
-                        tracing::debug!(code = refusal.code(), "request head refused");
                         self.output.extend(refusal.stand_in());
                         self.input.clear();
                         self.state = State::Refused;
@@ -365,6 +364,8 @@ pub async fn answer(
     let Some(refusal) = refusal else {
         return Ok(next.call(req).await?.map_into_left_body());
     };
+    // The request log's line says `GET (unmatched) 400`: this one says what was refused.
+    tracing::info!(code = refusal.code(), "request head refused");
     let response = HttpResponse::build(refusal.status())
         .insert_header(("Connection", "close"))
         .json(serde_json::json!({ "error": refusal.message(), "code": refusal.code() }));
