@@ -88,11 +88,13 @@ $(BENCH_STAMP): bench/package.json bench/package-lock.json
 	touch $@
 
 # The figures next to their targets, measured on the release build (target/bench/report.md and .json).
+# SOAK_MINUTES sets how long the soak (200 req/s of mixed traffic, per database) runs: 3 minutes unless set.
+SOAK_MINUTES ?= 3
 bench: $(NODE_STAMP) $(BENCH_STAMP)
 	scripts/test-tools.sh --browser --bench
 	cd $(FRONTEND) && $(NPM) run build
 	$(CARGO) build --release -p app-server -p reference-actix
-	node bench/run.mjs
+	node bench/run.mjs --soak-minutes $(SOAK_MINUTES)
 
 # The same harness with fewer repetitions, on the debug build that test-e2e made: it must keep working.
 bench-short: $(NODE_STAMP) $(BENCH_STAMP)

@@ -333,7 +333,7 @@ export async function seedApps(client, org, prefix, count) {
 }
 
 /** A registration as the web UI's form sends it, with the fields a real app fills in. */
-function registration(packageName, n) {
+export function registration(packageName, n) {
   return {
     packageName,
     name: `Benchmark app ${n}`,

@@ -2,7 +2,7 @@
 // database, reading a process's memory, and a throwaway PostgreSQL database.
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -65,12 +65,16 @@ export function freePort() {
 
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-/** Starts the server on a fresh database; answers its process, URL and how long it took to answer. */
-export async function startServer(databaseUrl, extraEnv = {}) {
+/**
+ * Starts the server on a fresh database; answers its process, URL and how long it took to answer. With
+ * `logFile`, the server's log (one line per request) goes to that file, as an operator runs it.
+ */
+export async function startServer(databaseUrl, extraEnv = {}, { logFile } = {}) {
   const port = await freePort();
   const data = mkdtempSync(join(tmpdir(), 'portal-bench-'));
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
+  const logFd = logFile ? openSync(logFile, 'a') : undefined;
   const child = spawn(server, ['serve'], {
     env: {
       PATH: process.env.PATH,
@@ -82,8 +86,9 @@ export async function startServer(databaseUrl, extraEnv = {}) {
       PORTAL_UPTIME_INTERVAL_SECS: '60',
       ...extraEnv,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', logFd ?? 'ignore', 'pipe'],
   });
+  if (logFd !== undefined) closeSync(logFd);
   let log = '';
   child.stderr.on('data', (chunk) => (log += chunk));
   for (;;) {

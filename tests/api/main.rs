@@ -20,6 +20,7 @@ mod openapi;
 mod org_fixtures;
 mod orgs;
 mod outage;
+mod protocol;
 mod review;
 mod skeleton;
 mod slow_clients;

@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod oauth;
 pub mod openapi;
 pub mod orgs;
+pub mod protocol_errors;
 pub mod public_config;
 pub mod request_log;
 pub mod slow_clients;

@@ -363,12 +363,51 @@ pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
     }
 }
 
-async fn not_found() -> Result<actix_web::HttpResponse, AuthApiError> {
-    Err(AuthApiError::new(
-        actix_web::http::StatusCode::NOT_FOUND,
-        "not_found",
-        "Not Found",
-    ))
+/// Each path of this scope (after `/auth/v1`) with the methods it answers, for `Allow` (the provider routes
+/// only when providers are configured).
+const METHODS: [(&str, &str); 10] = [
+    ("/signup", "POST"),
+    ("/token", "POST"),
+    ("/otp", "POST"),
+    ("/verify", "GET, POST"),
+    ("/recover", "POST"),
+    ("/user", "GET, PUT"),
+    ("/logout", "POST"),
+    ("/settings", "GET"),
+    ("/authorize", "GET"),
+    ("/callback", "GET, POST"),
+];
+
+/// A path this scope does not serve: 404 `not_found`; a path it serves, asked with a method it does not
+/// answer: 405 `method_not_allowed` with `Allow` (actix gives a scope's routes the scope's default).
+async fn not_found(request: HttpRequest) -> Result<actix_web::HttpResponse, AuthApiError> {
+    use actix_web::ResponseError;
+    let path = request.path().strip_prefix("/auth/v1").unwrap_or_default();
+    let oauth = request
+        .app_data::<web::Data<IdentityApi>>()
+        .is_some_and(|api| api.oauth.is_some());
+    let allow = METHODS
+        .iter()
+        .filter(|(p, _)| oauth || !matches!(*p, "/authorize" | "/callback"))
+        .find(|(p, _)| *p == path)
+        .map(|(_, methods)| *methods);
+    let Some(allow) = allow else {
+        return Err(AuthApiError::new(
+            actix_web::http::StatusCode::NOT_FOUND,
+            "not_found",
+            "Not Found",
+        ));
+    };
+    let mut answer = AuthApiError::new(
+        actix_web::http::StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("This endpoint does not answer {}.", request.method()),
+    )
+    .error_response();
+    answer
+        .headers_mut()
+        .insert(header::ALLOW, header::HeaderValue::from_static(allow));
+    Ok(answer)
 }
 
 #[cfg(test)]
