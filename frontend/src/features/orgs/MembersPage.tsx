@@ -287,7 +287,10 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                     Invited {usDate(invite.invitedAt)}
                     {invite.emailSentCount > 1 && (
                       <Typography variant="body2" color="text.secondary">
-                        Resent {invite.emailSentCount - 1} times
+                        Resent{' '}
+                        {invite.emailSentCount === 2
+                          ? 'once'
+                          : `${invite.emailSentCount - 1} times`}
                       </Typography>
                     )}
                   </TableCell>

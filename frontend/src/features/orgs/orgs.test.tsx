@@ -55,7 +55,7 @@ function org(overrides: Partial<Organization> = {}): Organization {
         role: 'admin',
         invitedAt: '2026-01-01T10:00:00Z',
         expiresAt: '2026-01-08T10:00:00Z',
-        emailSentCount: 1,
+        emailSentCount: 2,
         expired: true,
       },
     ],
@@ -132,6 +132,7 @@ describe('members', () => {
     // Pending invitations: resent count, expiry, Resend only while valid.
     expect(within(table).getByText('cy@example.com (pending)')).toBeInTheDocument();
     expect(within(table).getByText('Resent 2 times')).toBeInTheDocument();
+    expect(within(table).getByText('Resent once')).toBeInTheDocument();
     expect(within(table).getByText('Expired')).toBeInTheDocument();
     expect(within(table).getAllByRole('button', { name: 'Resend' })).toHaveLength(1);
     expect(within(table).getAllByRole('button', { name: 'Cancel' })).toHaveLength(2);

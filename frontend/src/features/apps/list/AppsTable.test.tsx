@@ -106,6 +106,9 @@ describe('apps table', { timeout: 20000 }, () => {
     renderWithProviders(<AppsTable />, { store: signedInStore() });
     expect(await screen.findByText('No apps to display')).toBeInTheDocument();
     expect(screen.getByText('Get started by creating your first app')).toBeInTheDocument();
+    // One empty state, not an empty table above the prompt.
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.getAllByText('No apps to display')).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Create App' })).toHaveAttribute(
       'href',
       '/apps/create',

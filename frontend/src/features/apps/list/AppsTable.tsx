@@ -118,6 +118,25 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
         </Alert>
       </Box>
     );
+  } else if (apps.length === 0) {
+    // One empty state: the prompt to create the first app (no empty table above it).
+    body = (
+      <Stack spacing={2} sx={{ alignItems: 'center', py: 4, px: 2, textAlign: 'center' }}>
+        <AppsIcon color="action" sx={{ fontSize: 48 }} aria-hidden />
+        <Typography color="text.secondary">No apps to display</Typography>
+        <Typography variant="h6" component="p">
+          Get started by creating your first app
+        </Typography>
+        <Button
+          component={RouterLink}
+          to={paths.appCreate}
+          variant="contained"
+          startIcon={<AddIcon />}
+        >
+          Create App
+        </Button>
+      </Stack>
+    );
   } else {
     body = (
       <>
@@ -136,9 +155,7 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
               {shown.length === 0 ? (
                 <TableRow>
                   <TableCell colSpan={5} align="center" sx={{ py: 4, color: 'text.secondary' }}>
-                    {apps.length > 0 && search.trim()
-                      ? 'No apps match your search criteria'
-                      : 'No apps to display'}
+                    {search.trim() ? 'No apps match your search criteria' : 'No apps to display'}
                   </TableCell>
                 </TableRow>
               ) : (
@@ -155,22 +172,6 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
             </TableBody>
           </Table>
         </TableContainer>
-        {apps.length === 0 && (
-          <Stack spacing={2} sx={{ alignItems: 'center', py: 4, px: 2, textAlign: 'center' }}>
-            <AppsIcon color="action" sx={{ fontSize: 48 }} aria-hidden />
-            <Typography variant="h6" component="p">
-              Get started by creating your first app
-            </Typography>
-            <Button
-              component={RouterLink}
-              to={paths.appCreate}
-              variant="contained"
-              startIcon={<AddIcon />}
-            >
-              Create App
-            </Button>
-          </Stack>
-        )}
       </>
     );
   }
