@@ -104,11 +104,16 @@ fn access_token(session: &Value) -> &str {
 }
 
 fn not_admin() -> Value {
-    json!({"isAdmin": false, "role": null})
+    json!({"isAdmin": false, "role": null, "roleAwaitsProof": false})
+}
+
+/// No role yet, but one waits for the caller's address to be proven.
+fn awaiting_proof() -> Value {
+    json!({"isAdmin": false, "role": null, "roleAwaitsProof": true})
 }
 
 fn admin() -> Value {
-    json!({"isAdmin": true, "role": "admin"})
+    json!({"isAdmin": true, "role": "admin", "roleAwaitsProof": false})
 }
 
 /// Builds (and so seeds) another server on the same database, as a restart with `admin_emails` would.
@@ -159,7 +164,7 @@ async fn without_smtp_signing_up_with_a_listed_address_does_not_make_an_admin() 
         let session = app.signed_up("boss@example.com").await;
         assert_eq!(
             app.admin_check(access_token(&session)).await,
-            not_admin(),
+            awaiting_proof(),
             "{backend:?}"
         );
         let db = Db::connect(&app.database_url, 2).unwrap();
@@ -454,7 +459,7 @@ async fn a_role_granted_in_the_admin_panel_binds_to_the_account_that_proves_the_
             .unwrap();
         assert_eq!(
             app.admin_check(access_token(&newbie)).await,
-            json!({"isAdmin": true, "role": "reviewer"}),
+            json!({"isAdmin": true, "role": "reviewer", "roleAwaitsProof": false}),
             "{backend:?}"
         );
         assert!(

@@ -19,6 +19,7 @@ pub mod profile;
 pub mod proof;
 pub mod rate_limit;
 pub mod service;
+pub mod setup;
 pub mod signup;
 pub mod tokens;
 
@@ -27,6 +28,7 @@ mod test_support;
 
 pub use account::UserUpdate;
 pub use admins::{AdminCheck, PlatformAdminError, PlatformAdminService, SeedReport};
+pub use setup::{FirstAdminError, FirstAdminSetup, SetupLink};
 pub use codes::{VerifyKind, VerifySecret};
 pub use core_token::{AuthError, CoreToken, CoreTokenService};
 pub use digests::DigestKey;
@@ -35,7 +37,7 @@ pub use external::ProviderProfile;
 pub use hosted::{HostedAccountError, HostedAccounts, email_proven};
 pub use models::{
     Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,
-    RefreshRefusal, RefreshToken,
+    RefreshRefusal, RefreshToken, SetupClaim,
 };
 pub use password::{PasswordError, PasswordOwner, check_password};
 pub use profile::ProfileChange;
