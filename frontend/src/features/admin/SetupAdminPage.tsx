@@ -52,8 +52,8 @@ export function SetupAdminPage() {
       {isSuccess && (
         <>
           <Alert severity="success">
-            You are now a platform admin. You can review apps and add other admins and reviewers
-            in the Admin Panel.
+            You are now a platform admin. You can review apps and add other admins and reviewers in
+            the Admin Panel.
           </Alert>
           <div>
             <Button component={RouterLink} to={paths.admin} variant="contained">

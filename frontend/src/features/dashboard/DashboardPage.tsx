@@ -88,8 +88,8 @@ export function DashboardPage() {
           Your address is listed as a platform admin, but the role goes to an account only once it
           proves it owns the address: open the confirmation link or enter the code e-mailed to it,
           or sign in with a provider that verifies it. Without e-mail on this server, the operator
-          opens the one-time setup link the server writes to its log at start (while the platform has
-          no admin) when signed in as you, or runs <code>app-server admin grant EMAIL</code>.
+          opens the one-time setup link the server writes to its log at start (while the platform
+          has no admin) when signed in as you, or runs <code>app-server admin grant EMAIL</code>.
         </Alert>
       )}
       <Card variant="outlined">
