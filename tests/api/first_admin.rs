@@ -39,7 +39,12 @@ fn token_of(link: &str) -> String {
 
 async fn claim(app: &TestApp, bearer: &str, token: &str) -> (StatusCode, Value) {
     let response = app
-        .call(Method::POST, "/api/admin/setup", bearer, Some(json!({"token": token})))
+        .call(
+            Method::POST,
+            "/api/admin/setup",
+            bearer,
+            Some(json!({"token": token})),
+        )
         .await;
     let status = response.status();
     (status, response.json().await.unwrap_or(Value::Null))
@@ -105,7 +110,11 @@ async fn a_setup_link_expires_after_an_hour_and_is_replaced_at_every_start() {
         assert_ne!(older, newer);
         let user = app.new_user("user@example.com").await;
         let (status, _) = claim(&app, &user.token, &older).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{backend:?}: replaced at restart");
+        assert_eq!(
+            status,
+            StatusCode::BAD_REQUEST,
+            "{backend:?}: replaced at restart"
+        );
 
         // Valid one hour: stored with that expiry, refused once past it.
         {
@@ -117,7 +126,10 @@ async fn a_setup_link_expires_after_an_hour_and_is_replaced_at_every_start() {
                 .first(&mut *conn)
                 .unwrap();
             let in_an_hour = now_ms() + 3_600_000;
-            assert!((in_an_hour - 60_000..=in_an_hour).contains(&expires_at), "{backend:?}");
+            assert!(
+                (in_an_hour - 60_000..=in_an_hour).contains(&expires_at),
+                "{backend:?}"
+            );
             diesel::update(dsl::platform_setup_tokens)
                 .set(dsl::expires_at.eq(now_ms() - 1))
                 .execute(&mut *conn)

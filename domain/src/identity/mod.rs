@@ -28,7 +28,6 @@ mod test_support;
 
 pub use account::UserUpdate;
 pub use admins::{AdminCheck, PlatformAdminError, PlatformAdminService, SeedReport};
-pub use setup::{FirstAdminError, FirstAdminSetup, SetupLink};
 pub use codes::{VerifyKind, VerifySecret};
 pub use core_token::{AuthError, CoreToken, CoreTokenService};
 pub use digests::DigestKey;
@@ -46,5 +45,6 @@ pub use rate_limit::{
     WindowCounts, sign_in_delay,
 };
 pub use service::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
+pub use setup::{FirstAdminError, FirstAdminSetup, SetupLink};
 pub use signup::{SignUpOutcome, SignUpRequest};
 pub use tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};

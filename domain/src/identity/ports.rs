@@ -379,7 +379,11 @@ pub trait PlatformAdminRepository: Send + Sync {
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn replace_setup_token(&self, token_hash: &str, expires_at: DateTime<Utc>) -> Result<bool, RepoError>;
+    async fn replace_setup_token(
+        &self,
+        token_hash: &str,
+        expires_at: DateTime<Utc>,
+    ) -> Result<bool, RepoError>;
 
     /// In one transaction guarded as a grant is: uses up the setup token with this digest if it has not
     /// expired at `now`, and, while no account holds the `admin` role, makes the account `user` an `admin`

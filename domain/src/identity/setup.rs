@@ -22,7 +22,8 @@ const TOKEN_BYTES: usize = 32;
 
 pub const SETUP_LINK_INVALID: &str = "This setup link is not valid: it was used already, has expired, or was replaced when \
      the server restarted. Use the newest link from the server log.";
-pub const ADMIN_EXISTS: &str = "The platform has an admin already: ask them to give you a role in the Admin Panel.";
+pub const ADMIN_EXISTS: &str =
+    "The platform has an admin already: ask them to give you a role in the Admin Panel.";
 
 /// A setup token just issued: the token itself (for the link) and when it stops working.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -389,7 +389,11 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
             .await
     }
 
-    async fn replace_setup_token(&self, token_hash: &str, expires_at: DateTime<Utc>) -> Result<bool, RepoError> {
+    async fn replace_setup_token(
+        &self,
+        token_hash: &str,
+        expires_at: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
         let token_hash = token_hash.to_owned();
         self.db
             .write(move |conn| {
