@@ -8,7 +8,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 
 import { errorMessage } from '../../api/errors';
 import { paths } from '../../config/paths';
-import { useClaimFirstAdminMutation } from '../auth/api';
+import { useClaimFirstAdminMutation } from '../auth';
 
 /**
  * `/setup-admin?token=…`: the one-time link the server writes to its log while the platform has no

@@ -15,7 +15,7 @@ import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { selectAuthUser } from '../../session/authSlice';
-import { useGetAdminCheckQuery } from '../auth/api';
+import { useGetAdminCheckQuery } from '../auth';
 import { usePublicConfig } from '../publicConfig';
 
 // The table and its dialogs load after the page itself, so that the dashboard shows at once: their code is
