@@ -46,6 +46,7 @@ pub struct Application {
     port: u16,
     server: Server,
     workers: crate::workers::Workers,
+    setup_link: Option<String>,
 }
 
 impl Application {
@@ -58,6 +59,12 @@ impl Application {
         let db = open_database(config)?;
         tracing::info!(backend = ?db.backend(), "database ready");
         seed_platform_admins(config, &db).await?;
+        let first_admin = std::sync::Arc::new(domain::identity::FirstAdminSetup::new(
+            std::sync::Arc::new(adapter_db::repos::DieselPlatformAdminRepository::new(db.clone())),
+            std::sync::Arc::new(crate::system::SystemClock),
+            std::sync::Arc::new(adapter_identity::OsSecretGenerator),
+        ));
+        let setup_link = issue_setup_link(config, &first_admin).await?;
         let listener = TcpListener::bind(config.bind)
             .map_err(|e| anyhow::anyhow!("could not listen on {}: {e}", config.bind))?;
         let port = listener.local_addr()?.port();
@@ -69,6 +76,7 @@ impl Application {
             public_config: public_config(config),
             identity: identity.identity,
             auth: identity.auth,
+            first_admin: adapter_http::auth::setup::FirstAdminApi(first_admin),
             admin: crate::review::wire(config, &db)?,
             memberships: adapter_http::auth::Memberships(std::sync::Arc::new(
                 adapter_db::repos::DieselMemberDirectory::new(db.clone()),
@@ -115,7 +123,14 @@ impl Application {
             port,
             server,
             workers,
+            setup_link,
         })
+    }
+
+    /// The first-admin setup link this start wrote to the log (`None` when the platform has an admin).
+    #[must_use]
+    pub fn first_admin_setup_link(&self) -> Option<&str> {
+        self.setup_link.as_deref()
     }
 
     /// The port actually bound.
@@ -223,6 +238,33 @@ async fn seed_platform_admins(config: &Config, db: &adapter_db::Db) -> anyhow::R
         );
     }
     Ok(())
+}
+
+/// While no account holds the `admin` role: a new one-time setup link (replacing the one of an earlier
+/// start), written to the log for the operator, who opens it signed in to become the first admin.
+async fn issue_setup_link(
+    config: &Config,
+    setup: &domain::identity::FirstAdminSetup,
+) -> anyhow::Result<Option<String>> {
+    let Some(link) = setup
+        .issue()
+        .await
+        .map_err(|e| anyhow::anyhow!("first-admin setup link: {e}"))?
+    else {
+        return Ok(None);
+    };
+    let url = format!(
+        "{}/setup-admin?token={}",
+        config.public_url.trim_end_matches('/'),
+        link.token
+    );
+    tracing::warn!(
+        link = %url,
+        expires_at = %link.expires_at.to_rfc3339(),
+        "the platform has no admin yet: sign in to the portal, then open this one-time link within the hour \
+         to become the first platform admin (a new link is written at every start while no admin exists)"
+    );
+    Ok(Some(url))
 }
 
 fn public_config(config: &Config) -> PublicConfig {

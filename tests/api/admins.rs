@@ -104,11 +104,16 @@ fn access_token(session: &Value) -> &str {
 }
 
 fn not_admin() -> Value {
-    json!({"isAdmin": false, "role": null})
+    json!({"isAdmin": false, "role": null, "roleAwaitsProof": false})
+}
+
+/// No role yet, but one waits for the caller's address to be proven.
+fn awaiting_proof() -> Value {
+    json!({"isAdmin": false, "role": null, "roleAwaitsProof": true})
 }
 
 fn admin() -> Value {
-    json!({"isAdmin": true, "role": "admin"})
+    json!({"isAdmin": true, "role": "admin", "roleAwaitsProof": false})
 }
 
 /// Builds (and so seeds) another server on the same database, as a restart with `admin_emails` would.
@@ -159,7 +164,7 @@ async fn without_smtp_signing_up_with_a_listed_address_does_not_make_an_admin() 
         let session = app.signed_up("boss@example.com").await;
         assert_eq!(
             app.admin_check(access_token(&session)).await,
-            not_admin(),
+            awaiting_proof(),
             "{backend:?}"
         );
         let db = Db::connect(&app.database_url, 2).unwrap();
@@ -360,7 +365,8 @@ async fn a_provider_sign_in_does_not_share_an_account_pre_registered_by_a_strang
         .await;
         // No SMTP: a stranger signs up with the owner's address first and is signed in at once.
         let stranger = app.signed_up("owner@example.com").await;
-        assert_eq!(app.admin_check(access_token(&stranger)).await, not_admin());
+        // The dashboard tells how the waiting role is obtained; the stranger cannot prove the address.
+        assert_eq!(app.admin_check(access_token(&stranger)).await, awaiting_proof());
 
         // The owner signs in with Google, which verified the address.
         let owner = sign_in_with_google(&app, "g-owner|owner@example.com|true|").await;
@@ -454,7 +460,7 @@ async fn a_role_granted_in_the_admin_panel_binds_to_the_account_that_proves_the_
             .unwrap();
         assert_eq!(
             app.admin_check(access_token(&newbie)).await,
-            json!({"isAdmin": true, "role": "reviewer"}),
+            json!({"isAdmin": true, "role": "reviewer", "roleAwaitsProof": false}),
             "{backend:?}"
         );
         assert!(
@@ -481,7 +487,7 @@ async fn without_smtp_whoever_signs_up_with_an_address_granted_in_the_admin_pane
         let stranger = app.signed_up("later@example.com").await;
         assert_eq!(
             app.admin_check(access_token(&stranger)).await,
-            not_admin(),
+            awaiting_proof(),
             "{backend:?}"
         );
         assert!(

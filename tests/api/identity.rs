@@ -821,7 +821,10 @@ async fn me_profile_and_admin_check() {
             .json()
             .await
             .unwrap();
-        assert_eq!(check, json!({"isAdmin": true, "role": "admin"}));
+        assert_eq!(
+            check,
+            json!({"isAdmin": true, "role": "admin", "roleAwaitsProof": false})
+        );
         app.sign_up("dev@example.com").await;
         let dev = app.sign_in("dev@example.com").await;
         let check: Value = app
@@ -830,7 +833,10 @@ async fn me_profile_and_admin_check() {
             .json()
             .await
             .unwrap();
-        assert_eq!(check, json!({"isAdmin": false, "role": null}));
+        assert_eq!(
+            check,
+            json!({"isAdmin": false, "role": null, "roleAwaitsProof": false})
+        );
     }
 }
 

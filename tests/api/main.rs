@@ -7,6 +7,7 @@ mod apps;
 mod authz_matrix;
 mod bad_input;
 mod expiry;
+mod first_admin;
 mod helpers;
 mod hosted;
 mod identity;

@@ -92,6 +92,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    platform_setup_tokens (token_hash) {
+        token_hash -> Text,
+        expires_at -> BigInt,
+    }
+}
+
+diesel::table! {
     organizations (id) {
         id -> Text,
         name -> Text,
@@ -330,6 +337,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     failed_codes,
     platform_admins,
     platform_admin_seeds,
+    platform_setup_tokens,
     organizations,
     org_members,
     org_invites,

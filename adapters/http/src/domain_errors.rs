@@ -17,7 +17,7 @@
 
 use domain::apps::service::AppError;
 use domain::common::FieldErrors;
-use domain::identity::{AuthError, IdentityError, PlatformAdminError};
+use domain::identity::{AuthError, FirstAdminError, IdentityError, PlatformAdminError};
 use domain::media::{ImageRejection, MediaError};
 use domain::orgs::OrgError;
 use domain::review::ReviewError;
@@ -104,6 +104,17 @@ impl From<ReviewError> for ApiError {
                 Self::conflict(code, message)
             }
             ReviewError::Repo(cause) => cause.into(),
+        }
+    }
+}
+
+impl From<FirstAdminError> for ApiError {
+    fn from(error: FirstAdminError) -> Self {
+        let message = error.to_string();
+        match error {
+            FirstAdminError::Invalid => Self::bad_request(error.code(), message),
+            FirstAdminError::AdminExists => Self::conflict(error.code(), message),
+            FirstAdminError::Repo(cause) => cause.into(),
         }
     }
 }

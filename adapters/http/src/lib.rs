@@ -38,6 +38,8 @@ pub struct HttpState {
     pub auth: auth::ProductAuth,
     /// Memberships, for the `x-org-id` check of org-scoped requests ([`auth::OrgScope`]).
     pub memberships: auth::Memberships,
+    /// The first-admin setup link (`POST /api/admin/setup`) and the waiting-role hint of `/api/admin/check`.
+    pub first_admin: auth::setup::FirstAdminApi,
     /// The platform-admin calls: review, platform users, maintenance (`/api/admin`).
     pub admin: admin::AdminApi,
     /// Organizations, members and invitations.
@@ -66,6 +68,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
         cfg.app_data(web::Data::new(state.public_config.clone()))
             .app_data(web::Data::new(state.auth.clone()))
             .app_data(web::Data::new(state.memberships.clone()))
+            .app_data(web::Data::new(state.first_admin.clone()))
             .app_data(web::Data::new(state.images.clone()))
             .app_data(error::json_config())
             .app_data(error::query_config())

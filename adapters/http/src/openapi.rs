@@ -223,6 +223,7 @@ impl Modify for DatabaseUnavailable {
         crate::auth::me::me,
         crate::auth::me::update_profile,
         crate::auth::admin::check,
+        crate::auth::setup::claim,
         crate::admin::stats,
         crate::admin::submitted,
         crate::admin::app,

@@ -19,6 +19,7 @@ pub mod profile;
 pub mod proof;
 pub mod rate_limit;
 pub mod service;
+pub mod setup;
 pub mod signup;
 pub mod tokens;
 
@@ -35,7 +36,7 @@ pub use external::ProviderProfile;
 pub use hosted::{HostedAccountError, HostedAccounts, email_proven};
 pub use models::{
     Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,
-    RefreshRefusal, RefreshToken,
+    RefreshRefusal, RefreshToken, SetupClaim,
 };
 pub use password::{PasswordError, PasswordOwner, check_password};
 pub use profile::ProfileChange;
@@ -44,5 +45,6 @@ pub use rate_limit::{
     WindowCounts, sign_in_delay,
 };
 pub use service::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
+pub use setup::{FirstAdminError, FirstAdminSetup, SetupLink};
 pub use signup::{SignUpOutcome, SignUpRequest};
 pub use tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};

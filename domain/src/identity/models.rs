@@ -436,6 +436,17 @@ impl PlatformAdmin {
     }
 }
 
+/// What using the first-admin setup link did ([`crate::identity::setup`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupClaim {
+    /// The caller is now a platform `admin` (the link is used up).
+    Granted(PlatformAdmin),
+    /// No unexpired link has this token (never issued, used already, replaced by a newer start, expired).
+    Invalid,
+    /// An account holds the `admin` role already: the link is void (and removed).
+    AdminExists,
+}
+
 /// Which account a role given to an address binds to at once; without one it stays pending until an
 /// account proves the address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::models::{
-    Account, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshToken,
+    Account, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshToken, SetupClaim,
 };
 use super::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
@@ -373,4 +373,28 @@ pub trait PlatformAdminRepository: Send + Sync {
         email: &EmailAddress,
         now: DateTime<Utc>,
     ) -> Result<Option<PlatformAdmin>, RepoError>;
+
+    /// Stores `token_hash` as the only first-admin setup token, valid until `expires_at`, unless an account
+    /// holds the `admin` role already (then every stored token is removed). Answers whether it was stored.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn replace_setup_token(
+        &self,
+        token_hash: &str,
+        expires_at: DateTime<Utc>,
+    ) -> Result<bool, RepoError>;
+
+    /// In one transaction guarded as a grant is: uses up the setup token with this digest if it has not
+    /// expired at `now`, and, while no account holds the `admin` role, makes the account `user` an `admin`
+    /// (raising its role when it has one). Every stored token is removed once an admin exists.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the account does not exist; [`RepoError::Backend`] when the store fails.
+    async fn claim_setup_token(
+        &self,
+        token_hash: &str,
+        user: UserId,
+        now: DateTime<Utc>,
+    ) -> Result<SetupClaim, RepoError>;
 }

@@ -113,7 +113,7 @@ pub struct Member {
 
 use crate::common::email::INVALID_EMAIL;
 use crate::common::url::{INVALID_URL, MAX_URL_LEN};
-use crate::common::{PublicUrl, UrlError};
+use crate::common::{PublicUrl, UrlError, normalise_url};
 
 /// Specification §5.
 pub const ORG_NAME_REQUIRED: &str = "Organization name is required";
@@ -211,13 +211,15 @@ pub fn validate_profile_update(input: &OrgProfileInput) -> Result<ValidProfileUp
             .map_err(|_| errors.add("contactEmail", INVALID_EMAIL))
             .ok(),
     };
-    let website = match PublicUrl::parse_optional(input.website.as_deref().unwrap_or_default()) {
-        Ok(url) => url.map(String::from),
-        Err(UrlError::Empty | UrlError::Invalid) => {
-            errors.add("website", INVALID_URL);
-            None
-        }
-    };
+    // Typed as the server URL is: `example.com` is `https://example.com`.
+    let website =
+        match PublicUrl::parse_optional(&normalise_url(input.website.as_deref().unwrap_or_default())) {
+            Ok(url) => url.map(String::from),
+            Err(UrlError::Empty | UrlError::Invalid) => {
+                errors.add("website", INVALID_URL);
+                None
+            }
+        };
     let description = non_empty(input.description.as_ref()).map(str::to_owned);
     if description
         .as_ref()
@@ -416,6 +418,16 @@ mod rules_tests {
             errors.get("contactEmail"),
             Some("Please enter a valid email address")
         );
+    }
+
+    #[test]
+    fn a_website_without_a_scheme_is_normalised_as_the_server_url_is() {
+        let valid = validate_profile_update(&OrgProfileInput {
+            website: Some(" example.com/ ".into()),
+            ..form()
+        })
+        .unwrap();
+        assert_eq!(valid.profile.website.as_deref(), Some("https://example.com"));
     }
 
     #[test]

@@ -170,6 +170,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/setup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Makes the caller the first platform admin with the setup link from the server log. */
+    post: operations['claim'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/users': {
     parameters: {
       query?: never;
@@ -919,6 +936,11 @@ export interface components {
     AdminCheckResponse: {
       isAdmin: boolean;
       role: components['schemas']['RoleName'] | null;
+      /**
+       * @description A platform role waits for the caller's address (`PORTAL_ADMIN_EMAILS`, or granted to the address)
+       *     until the caller proves it owns the address; the dashboard says how.
+       */
+      roleAwaitsProof: boolean;
     };
     /** @description A platform admin or reviewer (specification §3 "Admin user"). */
     AdminUserDto: {
@@ -1618,6 +1640,10 @@ export interface components {
      * @enum {string}
      */
     RoleName: 'admin' | 'reviewer';
+    SetupRequest: {
+      /** @description The token of the setup link (`/setup-admin?token=…`) from the server log. */
+      token: string;
+    };
     /** @description The tester link and the stored tester list. */
     ShareDto: {
       installUrl: string;
@@ -2327,6 +2353,95 @@ export interface operations {
       };
       /** @description Not a platform admin */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  claim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SetupRequest'];
+      };
+    };
+    responses: {
+      /** @description The caller is now a platform admin */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminCheckResponse'];
+        };
+      };
+      /** @description The link was used, has expired or was replaced (`SETUP_LINK_INVALID`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The platform has an admin already (`ADMIN_EXISTS`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
         headers: {
           [name: string]: unknown;
         };

@@ -92,6 +92,12 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: routePatterns.setupAdmin,
+                lazy: async () => ({
+                  Component: (await import('../features/admin/SetupAdminPage')).SetupAdminPage,
+                }),
+              },
+              {
                 path: routePatterns.admin,
                 lazy: async () => ({
                   Component: (await import('../features/admin/AdminPage')).AdminPage,

@@ -38,6 +38,8 @@ export const paths = {
     }),
   members: '/members',
   admin: '/admin',
+  /** The one-time link that makes the first platform admin (written to the server log). */
+  setupAdmin: '/setup-admin',
   /** The public tester page of a share link. */
   install: (token: string) => `/install/${encodeURIComponent(token)}`,
 } as const;
@@ -56,6 +58,7 @@ export const routePatterns = {
   orgSettings: '/org-settings',
   members: '/members',
   admin: '/admin',
+  setupAdmin: '/setup-admin',
   install: '/install/:token',
   notFound: '*',
 } as const;

@@ -10,12 +10,12 @@ use chrono::{DateTime, Utc};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use domain::common::{EmailAddress, PlatformRole, RepoError, UserId};
-use domain::identity::models::{GrantBinding, PlatformAdmin, grant_for, would_leave_no_admin};
+use domain::identity::models::{GrantBinding, PlatformAdmin, SetupClaim, grant_for, would_leave_no_admin};
 use domain::identity::ports::PlatformAdminRepository;
 use uuid::Uuid;
 
 use crate::convert::{backend, db_error, from_millis, parse_stored, to_millis};
-use crate::schema::{accounts, platform_admin_seeds, platform_admins};
+use crate::schema::{accounts, platform_admin_seeds, platform_admins, platform_setup_tokens};
 use crate::{Db, DbConnection};
 
 /// The conflict of a change that would leave no admin.
@@ -176,7 +176,69 @@ pub(crate) fn bind_waiting_role(conn: &mut DbConnection, user: &str, email: &str
         .map(drop)
 }
 
-/// [`PlatformAdminRepository`] on the `platform_admins` and `platform_admin_seeds` tables.
+/// Whether an account holds the `admin` role (a pending role is nobody's).
+fn admin_exists(conn: &mut DbConnection) -> Result<bool, RepoError> {
+    let bound_admins: i64 = platform_admins::table
+        .filter(platform_admins::user_id.is_not_null())
+        .filter(platform_admins::role.eq(PlatformRole::Admin.as_str()))
+        .count()
+        .get_result(conn)
+        .map_err(backend("counting the platform admins"))?;
+    Ok(bound_admins > 0)
+}
+
+fn remove_setup_tokens(conn: &mut DbConnection) -> Result<(), RepoError> {
+    diesel::delete(platform_setup_tokens::table)
+        .execute(conn)
+        .map_err(backend("removing the setup tokens"))
+        .map(drop)
+}
+
+/// Makes the account `user` an `admin` (raising the role it holds, if any); answers the entry as listed.
+fn make_admin(conn: &mut DbConnection, user: &str, now: DateTime<Utc>) -> Result<PlatformAdmin, RepoError> {
+    let account_email: Option<String> = accounts::table
+        .find(user)
+        .select(accounts::email)
+        .first(conn)
+        .optional()
+        .map_err(backend("reading the account of the setup link"))?;
+    let Some(account_email) = account_email else {
+        return Err(RepoError::NotFound);
+    };
+    let held: Option<AdminRow> = platform_admins::table
+        .filter(platform_admins::user_id.eq(user))
+        .select(AdminRow::as_select())
+        .first(conn)
+        .optional()
+        .map_err(backend("reading a platform role"))?;
+    if let Some(held) = held {
+        diesel::update(platform_admins::table.find(&held.id))
+            .set(platform_admins::role.eq(PlatformRole::Admin.as_str()))
+            .execute(conn)
+            .map_err(backend("changing a platform role"))?;
+        return AdminRow {
+            role: PlatformRole::Admin.as_str().to_owned(),
+            ..held
+        }
+        .into_domain(Some(account_email));
+    }
+    let row = AdminRow {
+        id: Uuid::new_v4().to_string(),
+        email: account_email,
+        user_id: Some(user.to_owned()),
+        role: PlatformRole::Admin.as_str().to_owned(),
+        added_at: to_millis(now),
+        added_by: None,
+    };
+    diesel::insert_into(platform_admins::table)
+        .values(&row)
+        .execute(conn)
+        .map_err(db_error("adding a platform admin", "platform_admin"))?;
+    row.into_domain(None)
+}
+
+/// [`PlatformAdminRepository`] on the `platform_admins` and `platform_admin_seeds` tables (and
+/// `platform_setup_tokens`).
 #[derive(Debug, Clone)]
 pub struct DieselPlatformAdminRepository {
     db: Db,
@@ -323,6 +385,62 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
                     now,
                 )
                 .map(Some)
+            })
+            .await
+    }
+
+    async fn replace_setup_token(
+        &self,
+        token_hash: &str,
+        expires_at: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
+        let token_hash = token_hash.to_owned();
+        self.db
+            .write(move |conn| {
+                lock_for_change(conn)?;
+                remove_setup_tokens(conn)?;
+                if admin_exists(conn)? {
+                    return Ok(false);
+                }
+                diesel::insert_into(platform_setup_tokens::table)
+                    .values((
+                        platform_setup_tokens::token_hash.eq(&token_hash),
+                        platform_setup_tokens::expires_at.eq(to_millis(expires_at)),
+                    ))
+                    .execute(conn)
+                    .map_err(backend("storing the setup token"))?;
+                Ok(true)
+            })
+            .await
+    }
+
+    async fn claim_setup_token(
+        &self,
+        token_hash: &str,
+        user: UserId,
+        now: DateTime<Utc>,
+    ) -> Result<SetupClaim, RepoError> {
+        let token_hash = token_hash.to_owned();
+        self.db
+            .write(move |conn| {
+                // Serialises with grants and with other claims: of two uses of one token, one deletes it.
+                lock_for_change(conn)?;
+                let used = diesel::delete(
+                    platform_setup_tokens::table
+                        .filter(platform_setup_tokens::token_hash.eq(&token_hash))
+                        .filter(platform_setup_tokens::expires_at.gt(to_millis(now))),
+                )
+                .execute(conn)
+                .map_err(backend("using the setup token"))?;
+                if used == 0 {
+                    return Ok(SetupClaim::Invalid);
+                }
+                if admin_exists(conn)? {
+                    remove_setup_tokens(conn)?;
+                    return Ok(SetupClaim::AdminExists);
+                }
+                remove_setup_tokens(conn)?;
+                make_admin(conn, &user.to_string(), now).map(SetupClaim::Granted)
             })
             .await
     }

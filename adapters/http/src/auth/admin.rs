@@ -1,10 +1,13 @@
-//! `GET /api/admin/check` → `{isAdmin, role}` (specification §7): whether the caller may open the Admin Panel.
+//! `GET /api/admin/check` → `{isAdmin, role, roleAwaitsProof}` (specification §7): whether the caller may
+//! open the Admin Panel, and whether a role waits for the caller's address to be proven.
 
-use actix_web::HttpResponse;
+use actix_web::{HttpResponse, web};
 use domain::identity::PlatformAdminService;
 use serde::Serialize;
 
+use super::setup::FirstAdminApi;
 use super::{Principal, RoleName};
+use crate::ApiError;
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -13,6 +16,9 @@ pub struct AdminCheckResponse {
     /// `admin`, `reviewer`, or `null`.
     #[schema(required = true)]
     pub role: Option<RoleName>,
+    /// A platform role waits for the caller's address (`PORTAL_ADMIN_EMAILS`, or granted to the address)
+    /// until the caller proves it owns the address; the dashboard says how.
+    pub role_awaits_proof: bool,
 }
 
 /// Whether the caller is a platform admin or reviewer.
@@ -21,12 +27,14 @@ pub struct AdminCheckResponse {
         (status = 200, description = "The caller's platform role", body = AdminCheckResponse),
         (status = 401, description = "No valid core token or identity access token", body = crate::openapi::ErrorBody),
     ))]
-pub async fn check(principal: Principal) -> HttpResponse {
+pub async fn check(setup: web::Data<FirstAdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let check = PlatformAdminService::check(&principal.0);
-    HttpResponse::Ok()
+    let role_awaits_proof = setup.0.role_awaits_proof(&principal.0).await?;
+    Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(AdminCheckResponse {
             is_admin: check.is_admin,
             role: check.role.map(RoleName::from),
-        })
+            role_awaits_proof,
+        }))
 }

@@ -7,6 +7,7 @@ pub mod exchange;
 pub mod me;
 pub mod org_scope;
 pub mod principal;
+pub mod setup;
 
 use actix_web::web;
 use domain::common::PlatformRole;
@@ -57,5 +58,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/auth/exchange-token", web::post().to(exchange::exchange_token))
         .route("/dev/auth/me", web::get().to(me::me))
         .route("/dev/auth/profile", web::put().to(me::update_profile))
-        .route("/admin/check", web::get().to(admin::check));
+        .route("/admin/check", web::get().to(admin::check))
+        .route("/admin/setup", web::post().to(setup::claim));
 }

@@ -28,6 +28,7 @@ import { AcceptInvitation } from '../orgs';
 import type { FromState } from './RequireAuth';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useHydrated } from './useHydrated';
 
 // The e-mail widget (its form fields and the identity client's calls) loads when its dialog opens: the
 // page's own code is the card and its buttons.
@@ -53,6 +54,8 @@ export function SignInPage() {
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const inviteToken = searchParams.get('token');
+  // The prerendered page has no invitation notice: shown once React has taken the markup over.
+  const hydrated = useHydrated();
   const startsAsSignUp = location.pathname === paths.signUp;
   const [dialogOpen, setDialogOpen] = useState(false);
   const [view, setView] = useState<AuthView>(startsAsSignUp ? 'sign_up' : 'sign_in');
@@ -146,7 +149,7 @@ export function SignInPage() {
                 Sign in to build and publish apps for smart glasses.
               </Typography>
             </Box>
-            {inviteToken && (
+            {inviteToken && hydrated && (
               <Alert severity="info">
                 You have been invited to an organization. Sign in or create an account to accept.
               </Alert>

@@ -9,7 +9,12 @@ export const authApi = baseApi.injectEndpoints({
       query: () => '/api/admin/check',
       providesTags: ['Admin'],
     }),
+    /** Uses the first-admin setup link from the server log (`POST /api/admin/setup`). */
+    claimFirstAdmin: build.mutation<AdminCheck, string>({
+      query: (token) => ({ url: '/api/admin/setup', method: 'POST', body: { token } }),
+      invalidatesTags: ['Admin'],
+    }),
   }),
 });
 
-export const { useGetAdminCheckQuery } = authApi;
+export const { useGetAdminCheckQuery, useClaimFirstAdminMutation } = authApi;

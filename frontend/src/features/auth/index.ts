@@ -1,3 +1,3 @@
 /** The auth feature as other features use it (its public file: import nothing else of it). */
-export { useGetAdminCheckQuery } from './api';
+export { useClaimFirstAdminMutation, useGetAdminCheckQuery } from './api';
 export { useAuthClient } from './AuthClientContext';

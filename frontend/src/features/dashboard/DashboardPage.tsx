@@ -1,3 +1,5 @@
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -13,6 +15,7 @@ import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { selectAuthUser } from '../../session/authSlice';
+import { useGetAdminCheckQuery } from '../auth';
 import { usePublicConfig } from '../publicConfig';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 
@@ -49,6 +52,7 @@ export function DashboardPage() {
   const config = usePublicConfig();
   const user = useAppSelector(selectAuthUser);
   const docs = config.docsUrl.replace(/\/+$/, '');
+  const { data: adminCheck } = useGetAdminCheckQuery();
   const [painted, setPainted] = useState(false);
   useEffect(
     () =>
@@ -80,6 +84,16 @@ export function DashboardPage() {
           Create App
         </Button>
       </Stack>
+      {adminCheck?.roleAwaitsProof && (
+        <Alert severity="info">
+          <AlertTitle>A platform admin role waits for your address</AlertTitle>
+          Your address is listed as a platform admin, but the role goes to an account only once it
+          proves it owns the address: open the confirmation link or enter the code e-mailed to it,
+          or sign in with a provider that verifies it. Without e-mail on this server, the operator
+          opens the one-time setup link the server writes to its log at start (while the platform
+          has no admin) when signed in as you, or runs <code>app-server admin grant EMAIL</code>.
+        </Alert>
+      )}
       <Card variant="outlined">
         <CardContent>
           <Typography variant="h6" component="h2" gutterBottom>

@@ -11,7 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import BusinessIcon from '@mui/icons-material/Business';
-import { lazy, Suspense, useEffect, useState, type SyntheticEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { errorMessage } from '../../api/errors';
@@ -23,6 +23,7 @@ import { useUpdateOrgMutation } from './api';
 import { orgSelected } from '../../session/orgSlice';
 import type { Organization } from './types';
 import { useCurrentOrg } from './useCurrentOrg';
+import { normaliseUrl } from '../../utils/url';
 import { validateOrgForm, type OrgFormErrors, type OrgFormValues } from './validation';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 
@@ -37,6 +38,22 @@ const NewOrganizationDialog = lazy(async () => ({
 const NEW_ORG = '__new__';
 /** How long the save confirmation stays (spec §9). */
 const SAVED_BANNER_MS = 3000;
+
+/** The profile's fields in the order the form shows them (the first invalid one takes the focus). */
+const ORG_FIELD_ORDER: (keyof OrgFormValues)[] = [
+  'name',
+  'website',
+  'contactEmail',
+  'description',
+  'logo',
+];
+const ORG_FIELD_LABELS: Record<keyof OrgFormValues, string> = {
+  name: 'Organization name',
+  website: 'Website',
+  contactEmail: 'Contact email',
+  description: 'Description',
+  logo: 'Organization logo',
+};
 
 function valuesOf(org: Organization): OrgFormValues {
   return {
@@ -174,6 +191,8 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
   const [failure, setFailure] = useState<string | null>(null);
   const [update, { isLoading: saving }] = useUpdateOrgMutation();
   const [uploading, setUploading] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const invalid = ORG_FIELD_ORDER.filter((name) => errors[name]);
 
   useEffect(() => {
     if (!saved) return;
@@ -205,14 +224,20 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
     setFailure(null);
     const found = validateOrgForm(values);
     setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
+    const firstInvalid = ORG_FIELD_ORDER.find((name) => found[name]);
+    if (firstInvalid) {
+      // Nothing is saved: say so at the top, and take the user to the first field to fix.
+      const element = formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`);
+      element?.focus();
+      return;
+    }
     try {
       await update({
         orgId: org.id,
         change: {
           name: values.name.trim(),
           profile: {
-            website: values.website.trim() || null,
+            website: values.website.trim() ? normaliseUrl(values.website) : null,
             contactEmail: values.contactEmail.trim(),
             description: values.description.trim() || null,
             logo: values.logo.trim() || null,
@@ -228,7 +253,13 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
   return (
     <Card variant="outlined" component="section" aria-labelledby="org-profile-title">
       <CardContent>
-        <Stack component="form" spacing={2.5} onSubmit={(event) => void submit(event)} noValidate>
+        <Stack
+          component="form"
+          ref={formRef}
+          spacing={2.5}
+          onSubmit={(event) => void submit(event)}
+          noValidate
+        >
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
             <Avatar
               src={values.logo || undefined}
@@ -245,6 +276,14 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
           {!editable && <Alert severity="info">Contact an administrator to make changes.</Alert>}
           {saved && <Alert severity="success">Organization updated successfully</Alert>}
           {failure && <Alert severity="error">{failure}</Alert>}
+          {invalid.length > 0 && (
+            <Alert severity="error" role="alert">
+              Nothing was saved. Please fix:{' '}
+              {invalid
+                .map((name) => `${ORG_FIELD_LABELS[name]} (${errors[name] ?? ''})`)
+                .join('; ')}
+            </Alert>
+          )}
           <TextField label="Organization name" required {...field('name')} />
           <TextField
             label="Website"

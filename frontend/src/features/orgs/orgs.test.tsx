@@ -264,6 +264,29 @@ describe('organization settings', () => {
     expect(await screen.findAllByText('Organization updated successfully')).not.toHaveLength(0);
   });
 
+  it('saves example.com as https://example.com, and on a refused save sums up and focuses the first invalid field', async () => {
+    const sent = serveOrgs([org()]);
+    const { user } = renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    const contact = await screen.findByLabelText(/Contact email/);
+    await user.type(screen.getByLabelText(/Website/), 'example.com');
+    await user.clear(contact);
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const summary = await screen.findByText(/Nothing was saved/);
+    expect(summary).toHaveTextContent('Contact email (Contact email is required)');
+    expect(summary).not.toHaveTextContent('Website');
+    expect(contact).toHaveFocus();
+    expect(sent.some((s) => s.method === 'PUT')).toBe(false);
+
+    await user.type(contact, 'hello@acme.test');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => {
+      expect(sent.some((s) => s.method === 'PUT')).toBe(true);
+    });
+    expect(sent.find((s) => s.method === 'PUT')?.body).toMatchObject({
+      profile: { website: 'https://example.com', contactEmail: 'hello@acme.test' },
+    });
+  });
+
   it('shows a member a read-only form', async () => {
     serveOrgs([
       org({

@@ -1,3 +1,5 @@
+import { normaliseUrl } from '../../utils/url';
+
 /** The organization form's fields, as typed. */
 export interface OrgFormValues {
   name: string;
@@ -28,7 +30,8 @@ export function validateOrgForm(values: OrgFormValues): OrgFormErrors {
   const email = values.contactEmail.trim();
   if (!email) errors.contactEmail = 'Contact email is required';
   else if (!SIMPLE_EMAIL.test(email)) errors.contactEmail = 'Please enter a valid email address';
-  if (values.website.trim() && !isHttpUrl(values.website.trim())) {
+  // Typed as the server URL is: `example.com` is saved as `https://example.com`.
+  if (values.website.trim() && !isHttpUrl(normaliseUrl(values.website))) {
     errors.website = 'Please enter a valid URL';
   }
   if (values.logo.trim() && !isHttpUrl(values.logo.trim()))

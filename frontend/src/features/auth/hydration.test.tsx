@@ -1,0 +1,43 @@
+import { act, screen } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+
+import { AppProviders } from '../../app/AppProviders';
+import { routes } from '../../app/router';
+import { makeStore } from '../../app/store';
+import { renderPage } from '../../prerender';
+import { authSlice } from '../../session/authSlice';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+describe('taking over the prerendered sign-in page', () => {
+  it('an invitation link (/signin?token=…) hydrates without a mismatch, then shows the invitation', async () => {
+    const { body } = await renderPage('/signin');
+    const container = document.createElement('div');
+    container.innerHTML = body;
+    document.body.appendChild(container);
+
+    const router = createMemoryRouter(routes, { initialEntries: ['/signin?token=invite-1'] });
+    await vi.waitFor(() => {
+      expect(router.state.initialized).toBe(true);
+    });
+    const store = makeStore({ auth: { ...authSlice.getInitialState(), status: 'signedOut' } });
+    const recoverable = vi.fn();
+    await act(async () => {
+      hydrateRoot(
+        container,
+        <StrictMode>
+          <AppProviders store={store}>
+            <RouterProvider router={router} />
+          </AppProviders>
+        </StrictMode>,
+        { onRecoverableError: recoverable },
+      );
+      await Promise.resolve();
+    });
+    expect(await screen.findByText(/You have been invited to an organization/)).toBeInTheDocument();
+    expect(recoverable).not.toHaveBeenCalled();
+  });
+});
