@@ -601,7 +601,7 @@ pub async fn health_check(
     let package = PackageName::parse(&path).map_err(|_| ApiError::from(AppError::NotFound))?;
     let app = api
         .apps
-        .get(&scope.caller, scope.org, &package)
+        .get(scope.member(), &package)
         .await
         .map_err(ApiError::from)?;
     let result = api

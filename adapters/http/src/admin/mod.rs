@@ -12,9 +12,8 @@ use domain::common::{Caller, OrgId};
 use domain::identity::PlatformAdminService;
 use domain::review::platform::PlatformTools;
 use domain::review::service::APP_NOT_FOUND;
-use domain::review::{Decision, ReviewError, ReviewService};
-use domain::uptime::UptimeService;
-use std::collections::HashMap;
+use domain::review::{Decision, QueuedApp, ReviewDesk, ReviewError, ReviewService};
+use domain::uptime::HealthState;
 use std::sync::Arc;
 
 use self::dto::{
@@ -37,8 +36,8 @@ pub struct AdminApi {
     pub reviews: Arc<ReviewService>,
     pub tools: Arc<PlatformTools>,
     pub admins: Arc<PlatformAdminService>,
-    /// The latest health of each app (`appHealthStatus`).
-    pub uptime: Arc<UptimeService>,
+    /// The dashboard and the review queue, with each app's latest health (`appHealthStatus`).
+    pub desk: Arc<ReviewDesk>,
 }
 
 impl std::fmt::Debug for AdminApi {
@@ -81,25 +80,9 @@ fn package(caller: &Caller, text: &str) -> Result<PackageName, ApiError> {
     })
 }
 
-/// The latest health word of every checked app.
-async fn health_of(api: &AdminApi, caller: &Caller) -> Result<HashMap<String, String>, ApiError> {
-    Ok(api
-        .uptime
-        .status_all(caller)
-        .await
-        .map_err(ApiError::from)?
-        .into_iter()
-        .filter_map(|h| {
-            h.health
-                .map(|health| (h.package_name.to_string(), health.as_str().to_owned()))
-        })
-        .collect())
-}
-
-fn health_word<'a>(health: &'a HashMap<String, String>, app: &domain::apps::App) -> &'a str {
-    health
-        .get(app.package_name.as_str())
-        .map_or("unknown", String::as_str)
+/// The health word of an app (`appHealthStatus`): `unknown` before its first check.
+fn health_word(health: Option<HealthState>) -> &'static str {
+    health.map_or("unknown", HealthState::as_str)
 }
 
 fn no_store(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpResponseBuilder {
@@ -115,11 +98,8 @@ fn no_store(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpResp
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
 pub async fn stats(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let caller = &principal.0;
-    let dashboard = api.reviews.dashboard(caller).await.map_err(ApiError::from)?;
-    let roles = api.tools.role_counts(caller).await.map_err(ApiError::from)?;
-    let health = health_of(&api, caller).await?;
-    let counts = dashboard.counts;
+    let dashboard = api.desk.dashboard(&principal.0).await?;
+    let (counts, roles) = (dashboard.counts, dashboard.roles);
     Ok(no_store(HttpResponse::Ok()).json(StatsDto {
         counts: StatsCountsDto {
             development: counts.development,
@@ -129,12 +109,12 @@ pub async fn stats(api: web::Data<AdminApi>, principal: Principal) -> Result<Htt
             admins: roles.admins,
             reviewers: roles.reviewers,
         },
-        recent_submissions: dashboard
-            .recent_submissions
-            .iter()
-            .map(|r| SubmittedAppDto::of(r, health_word(&health, &r.app)))
-            .collect(),
+        recent_submissions: dashboard.recent_submissions.iter().map(submitted_app).collect(),
     }))
+}
+
+fn submitted_app(queued: &QueuedApp) -> SubmittedAppDto {
+    SubmittedAppDto::of(&queued.reviewed, health_word(queued.health))
 }
 
 /// The review queue: every SUBMITTED app, oldest submission first.
@@ -145,13 +125,8 @@ pub async fn stats(api: web::Data<AdminApi>, principal: Principal) -> Result<Htt
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
 pub async fn submitted(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let caller = &principal.0;
-    let queue = api.reviews.submitted(caller).await.map_err(ApiError::from)?;
-    let health = health_of(&api, caller).await?;
-    let body: Vec<SubmittedAppDto> = queue
-        .iter()
-        .map(|r| SubmittedAppDto::of(r, health_word(&health, &r.app)))
-        .collect();
+    let queue = api.desk.queue(&principal.0).await?;
+    let body: Vec<SubmittedAppDto> = queue.iter().map(submitted_app).collect();
     Ok(no_store(HttpResponse::Ok()).json(body))
 }
 

@@ -232,7 +232,7 @@ pub async fn register(
     let input: RegistrationInput = read_body(&body, &[PERMISSIONS, HARDWARE])?;
     let registered = api
         .apps
-        .register(&scope.caller, Some(scope.org), &input)
+        .register(scope.member(), &input)
         .await
         .map_err(ApiError::from)?;
     Ok(HttpResponse::Created()
@@ -256,7 +256,7 @@ pub async fn get(
 ) -> Result<HttpResponse, ApiError> {
     let app = api
         .apps
-        .get(&scope.caller, scope.org, &package(&path)?)
+        .get(scope.member(), &package(&path)?)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&app))
@@ -284,7 +284,7 @@ pub async fn update(
     let input: UpdateInput = read_body(&body, &[SETTINGS, TOOLS, HARDWARE])?;
     let app = api
         .apps
-        .update(&scope.caller, scope.org, &package, &input)
+        .update(scope.member(), &package, &input)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&app))
@@ -308,7 +308,7 @@ pub async fn delete(
     let package = package(&path)?;
     let outcome = api
         .apps
-        .delete(&scope.caller, scope.org, &package)
+        .delete(scope.member(), &package)
         .await
         .map_err(ApiError::from)?;
     for file in &outcome.unremoved_files {
@@ -336,7 +336,7 @@ pub async fn publish(
 ) -> Result<HttpResponse, ApiError> {
     let app = api
         .apps
-        .publish(&scope.caller, scope.org, &package(&path)?)
+        .publish(scope.member(), &package(&path)?)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&app))
@@ -370,7 +370,7 @@ pub async fn move_org(
     };
     let app = api
         .apps
-        .move_to(&scope.caller, scope.org, &package, target)
+        .move_to(scope.member(), &package, target)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&app))
@@ -392,7 +392,7 @@ pub async fn regenerate_key(
 ) -> Result<HttpResponse, ApiError> {
     let key = api
         .apps
-        .regenerate_key(&scope.caller, scope.org, &package(&path)?)
+        .regenerate_key(scope.member(), &package(&path)?)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&ApiKeyDto {
@@ -416,7 +416,7 @@ pub async fn permissions(
 ) -> Result<HttpResponse, ApiError> {
     let permissions = api
         .apps
-        .permissions(&scope.caller, scope.org, &package(&path)?)
+        .permissions(scope.member(), &package(&path)?)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&json!({ "permissions": permissions })))
@@ -453,7 +453,7 @@ pub async fn set_permissions(
     };
     let app = api
         .apps
-        .set_permissions(&scope.caller, scope.org, &package, &permissions)
+        .set_permissions(scope.member(), &package, &permissions)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&app))
@@ -484,7 +484,7 @@ pub async fn visibility(
     };
     let app = api
         .apps
-        .set_visibility(&scope.caller, scope.org, &package, shared)
+        .set_visibility(scope.member(), &package, shared)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&app))
@@ -513,7 +513,7 @@ pub async fn share_emails(
     let package = package(&path)?;
     let emails = api
         .apps
-        .set_share_emails(&scope.caller, scope.org, &package, &body.emails)
+        .set_share_emails(scope.member(), &package, &body.emails)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&SharedEmailsDto {
@@ -537,7 +537,7 @@ pub async fn share_link(
 ) -> Result<HttpResponse, ApiError> {
     let link = api
         .apps
-        .share_link(&scope.caller, scope.org, &package(&path)?)
+        .share_link(scope.member(), &package(&path)?)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&InstallUrlDto {
@@ -564,12 +564,12 @@ pub async fn share(
     let package = package(&path)?;
     let emails = api
         .apps
-        .set_share_emails(&scope.caller, scope.org, &package, &body.emails)
+        .set_share_emails(scope.member(), &package, &body.emails)
         .await
         .map_err(ApiError::from)?;
     let link = api
         .apps
-        .share_link(&scope.caller, scope.org, &package)
+        .share_link(scope.member(), &package)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&ShareDto {
@@ -594,7 +594,7 @@ pub async fn reset_share(
 ) -> Result<HttpResponse, ApiError> {
     let link = api
         .apps
-        .reset_share_link(&scope.caller, scope.org, &package(&path)?)
+        .reset_share_link(scope.member(), &package(&path)?)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&InstallUrlDto {
@@ -618,7 +618,7 @@ pub async fn export(
 ) -> Result<HttpResponse, ApiError> {
     let app: App = api
         .apps
-        .get(&scope.caller, scope.org, &package(&path)?)
+        .get(scope.member(), &package(&path)?)
         .await
         .map_err(ApiError::from)?;
     let file = export_config(&app);
@@ -649,7 +649,7 @@ pub async fn history(
 ) -> Result<HttpResponse, ApiError> {
     let events = api
         .reviews
-        .history(&scope.caller, scope.org, &package(&path)?)
+        .history(scope.member(), &package(&path)?)
         .await
         .map_err(ApiError::from)?;
     let entries: Vec<HistoryEntryDto> = events.iter().map(HistoryEntryDto::from).collect();
