@@ -361,6 +361,7 @@ impl OrgService {
 mod tests {
     use super::test_support::*;
     use super::*;
+    use crate::common::EmailAddress;
     use crate::testing::{block_on, noon};
     use mockall::predicate::eq;
 
@@ -686,6 +687,66 @@ mod tests {
             .times(1)
             .returning(|_, _| Ok(()));
         assert!(block_on(mocks.build().leave(&me_in(OrgRole::Member))).is_ok());
+    }
+
+    #[test]
+    fn naming_oneself_leaves_and_naming_another_removes_them() {
+        let mut mocks = Mocks::new();
+        mocks
+            .orgs
+            .expect_remove_member()
+            .with(eq(ORG), eq(ME))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        mocks
+            .orgs
+            .expect_remove_member()
+            .with(eq(ORG), eq(OTHER))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let service = mocks.build();
+        assert!(block_on(service.leave_or_remove(&me_in(OrgRole::Member), ME)).is_ok());
+        let refused = block_on(service.leave_or_remove(&me_in(OrgRole::Member), OTHER)).unwrap_err();
+        assert!(matches!(refused, OrgError::AdminOnly));
+        assert!(block_on(service.leave_or_remove(&me_in(OrgRole::Admin), OTHER)).is_ok());
+    }
+
+    #[test]
+    fn a_new_organization_with_a_bad_contact_address_is_not_made() {
+        let mut mocks = Mocks::new();
+        mocks.orgs.expect_create().never();
+        let error = block_on(
+            mocks
+                .build()
+                .create_with_contact(&me(), "Acme", Some("not-an-address")),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&error, OrgError::Validation(fields) if fields.get("contactEmail").is_some()),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn a_new_organization_with_a_contact_address_stores_it_in_its_profile() {
+        let mut mocks = Mocks::new();
+        mocks.orgs.expect_create().times(1).returning(|_, _| Ok(()));
+        mocks
+            .orgs
+            .expect_update_profile()
+            .withf(|_, name, profile, _| {
+                name == "Acme"
+                    && profile.contact_email.as_ref().map(EmailAddress::as_str) == Some("ops@acme.example")
+            })
+            .times(1)
+            .returning(|_, _, _, _| Ok(org()));
+        let created = block_on(
+            mocks
+                .build()
+                .create_with_contact(&me(), "Acme", Some("ops@acme.example")),
+        )
+        .unwrap();
+        assert_eq!(created.role, OrgRole::Admin);
     }
 
     #[test]
