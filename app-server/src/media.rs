@@ -3,9 +3,7 @@
 //! repositories.
 
 use adapter_db::Db;
-use adapter_db::repos::{
-    DieselImageRepository, DieselMemberDirectory, DieselOrgProfileLookup, DieselRateLimitStore,
-};
+use adapter_db::repos::{DieselImageRepository, DieselOrgProfileLookup, DieselRateLimitStore};
 use adapter_identity::OsSecretGenerator;
 use adapter_media::{ImageCrateInspector, LocalImageStore, S3ImageStore};
 use domain::media::{ImageStore, MediaConfig, MediaPorts, MediaService};
@@ -80,7 +78,6 @@ pub fn service(config: &Config, db: &Db, store: Arc<dyn ImageStore>) -> MediaSer
             images: Arc::new(DieselImageRepository::new(db.clone())),
             store,
             inspector: Arc::new(ImageCrateInspector::new()),
-            members: Arc::new(DieselMemberDirectory::new(db.clone())),
             orgs: Arc::new(DieselOrgProfileLookup::new(db.clone())),
             clock: Arc::new(SystemClock),
             secrets: Arc::new(OsSecretGenerator),

@@ -9,7 +9,7 @@ use adapter_db::repos::{
 use adapter_http::admin::AdminApi;
 use adapter_identity::OsSecretGenerator;
 use domain::review::platform::{PlatformTools, PlatformToolsConfig, PlatformToolsPorts};
-use domain::review::{ReviewConfig, ReviewService};
+use domain::review::{ReviewConfig, ReviewDesk, ReviewService};
 use std::sync::Arc;
 
 use crate::Config;
@@ -40,21 +40,24 @@ pub fn wire(config: &Config, db: &Db) -> anyhow::Result<AdminApi> {
         },
         PlatformToolsConfig { demo: config.demo },
     );
+    let tools = Arc::new(tools);
+    let reviews = Arc::new(ReviewService::new(
+        apps,
+        reviews,
+        profiles,
+        members,
+        Arc::new(SystemClock),
+        Arc::new(OsSecretGenerator),
+        ReviewConfig {
+            portal_url: config.public_url.clone(),
+            recent_submissions: RECENT_SUBMISSIONS,
+        },
+    ));
+    let uptime = crate::uptime::service(config, db, Arc::new(SystemClock))?;
     Ok(AdminApi {
-        reviews: Arc::new(ReviewService::new(
-            apps,
-            reviews,
-            profiles,
-            members,
-            Arc::new(SystemClock),
-            Arc::new(OsSecretGenerator),
-            ReviewConfig {
-                portal_url: config.public_url.clone(),
-                recent_submissions: RECENT_SUBMISSIONS,
-            },
-        )),
-        tools: Arc::new(tools),
+        desk: Arc::new(ReviewDesk::new(reviews.clone(), tools.clone(), uptime)),
+        reviews,
+        tools,
         admins: Arc::new(crate::admin_cli::service(db)),
-        uptime: crate::uptime::service(config, db, Arc::new(SystemClock))?,
     })
 }

@@ -20,8 +20,8 @@ use domain::common::FieldErrors;
 use domain::identity::{AuthError, FirstAdminError, IdentityError, PlatformAdminError};
 use domain::media::{ImageRejection, MediaError};
 use domain::orgs::OrgError;
-use domain::review::ReviewError;
 use domain::review::platform::PlatformToolsError;
+use domain::review::{DeskError, ReviewError};
 use domain::uptime::UptimeError;
 
 use crate::ApiError;
@@ -41,21 +41,28 @@ impl From<AppError> for ApiError {
         let code = error.code();
         match error {
             AppError::Validation(fields) => invalid(message, &fields),
-            AppError::NoOrganization
-            | AppError::ProfileIncomplete
-            | AppError::TargetOrgRequired
-            | AppError::SameOrganization => Self::bad_request(code, message),
+            AppError::ProfileIncomplete | AppError::TargetOrgRequired | AppError::SameOrganization => {
+                Self::bad_request(code, message)
+            }
             AppError::DuplicatePackageName => {
                 let fields = error.fields().unwrap_or_default();
                 Self::conflict(code, message)
                     .with_fields(fields.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect())
             }
             AppError::IllegalTransition(_) | AppError::Conflict => Self::conflict(code, message),
-            AppError::NotMember | AppError::AdminOnly | AppError::NotMemberOfTarget => {
-                Self::Forbidden(message)
-            }
+            AppError::AdminOnly | AppError::NotMemberOfTarget => Self::Forbidden(message),
             AppError::NotFound => Self::NotFound(message),
             AppError::Repo(cause) => cause.into(),
+        }
+    }
+}
+
+impl From<DeskError> for ApiError {
+    fn from(error: DeskError) -> Self {
+        match error {
+            DeskError::Review(error) => error.into(),
+            DeskError::Tools(error) => error.into(),
+            DeskError::Uptime(error) => error.into(),
         }
     }
 }
@@ -237,7 +244,6 @@ mod tests {
     #[test]
     fn app_errors_answer_their_status_and_the_domains_code() {
         assert_eq!(answer(AppError::Validation(fields())), (400, "VALIDATION"));
-        assert_eq!(answer(AppError::NoOrganization), (400, "NO_ORGANIZATION"));
         assert_eq!(answer(AppError::ProfileIncomplete), (400, "PROFILE_INCOMPLETE"));
         assert_eq!(answer(AppError::TargetOrgRequired), (400, "TARGET_ORG_REQUIRED"));
         assert_eq!(answer(AppError::SameOrganization), (400, "SAME_ORGANIZATION"));
@@ -246,7 +252,6 @@ mod tests {
             (409, "PACKAGE_NAME_TAKEN")
         );
         assert_eq!(answer(AppError::Conflict), (409, "CONFLICT"));
-        assert_eq!(answer(AppError::NotMember), (403, "FORBIDDEN"));
         assert_eq!(answer(AppError::AdminOnly), (403, "FORBIDDEN"));
         assert_eq!(answer(AppError::NotMemberOfTarget), (403, "FORBIDDEN"));
         assert_eq!(answer(AppError::NotFound), (404, "NOT_FOUND"));

@@ -268,7 +268,7 @@ pub async fn upload(
     let upload = upload_request(parts)?;
     let stored = api
         .0
-        .upload(&scope.caller, scope.org, upload)
+        .upload(scope.member(), upload)
         .await
         .map_err(ApiError::from)?;
     if let Some(file) = &stored.unremoved_file {
@@ -300,10 +300,7 @@ pub async fn delete(
     let id = path
         .parse::<ImageId>()
         .map_err(|_| ApiError::NotFound(IMAGE_NOT_FOUND.into()))?;
-    api.0
-        .delete(&scope.caller, scope.org, id)
-        .await
-        .map_err(ApiError::from)?;
+    api.0.delete(scope.member(), id).await.map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(DeleteResponse { success: true }))
 }
 

@@ -4,12 +4,14 @@
 //! The history is written by the apps context in the same transaction as each change (see
 //! [`crate::apps::ports::AppRepository`]); this context reads it.
 
+pub mod desk;
 pub mod emails;
 pub mod models;
 pub mod platform;
 pub mod ports;
 pub mod service;
 
+pub use desk::{DeskDashboard, DeskError, QueuedApp, ReviewDesk};
 pub use models::{AdminStats, ReviewEvent, ReviewEventId, ReviewEventKind, ReviewedApp};
 pub use ports::ReviewRepository;
 pub use service::{Dashboard, Decision, ReviewConfig, ReviewError, ReviewService, ReviewView};

@@ -13,8 +13,8 @@ use crate::apps::ports::{AppRepository, OrgProfileLookup, ReviewStamp, StatusCha
 use crate::apps::status::{IllegalTransition, REVIEW_NOTES_REQUIRED, RejectError, StatusCounts};
 use crate::apps::{App, AppStoreStatus, PackageName};
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
-use crate::orgs::OrgAction;
 use crate::orgs::ports::MemberDirectory;
+use crate::orgs::{ActingMember, OrgAction};
 
 pub const REVIEWERS_ONLY: &str = "Only platform admins and reviewers can do this";
 pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
@@ -315,16 +315,14 @@ impl ReviewService {
     /// [`ReviewError::Repo`].
     pub async fn history(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
     ) -> Result<Vec<ReviewEvent>, ReviewError> {
-        match self.members.role_of(org, caller.user_id).await? {
-            Some(role) if role.can(OrgAction::View) => {}
-            _ => return Err(ReviewError::NotMember),
+        if !member.can(OrgAction::View) {
+            return Err(ReviewError::NotMember);
         }
         self.reviews
-            .history(org, package)
+            .history(member.org(), package)
             .await?
             .ok_or(ReviewError::NotFound)
     }
@@ -866,25 +864,30 @@ mod tests {
     }
 
     #[test]
-    fn members_read_their_apps_history_and_outsiders_cannot() {
+    fn members_read_their_apps_history() {
         let org = OrgId::new();
         let mut h = Harness::new();
-        h.role = Some(OrgRole::Member);
         h.reviews.expect_history().returning(|_, _| Ok(Some(Vec::new())));
+        let member = acting(org, OrgRole::Member);
         assert_eq!(
-            block_on(h.service().history(&developer(), org, &package())).unwrap(),
+            block_on(h.service().history(&member, &package())).unwrap(),
             Vec::new()
         );
-        let err = block_on(Harness::new().service().history(&developer(), org, &package())).unwrap_err();
-        assert!(matches!(err, ReviewError::NotMember));
+    }
+
+    /// The caller acting in `org` with `role`, as the request's one membership read answered.
+    fn acting(org: OrgId, role: OrgRole) -> ActingMember {
+        block_on(ActingMember::resolve(&members(Some(role)), developer(), org))
+            .unwrap()
+            .unwrap()
     }
 
     #[test]
     fn the_history_of_an_app_outside_the_organization_is_not_found() {
         let mut h = Harness::new();
-        h.role = Some(OrgRole::Admin);
         h.reviews.expect_history().returning(|_, _| Ok(None));
-        let err = block_on(h.service().history(&developer(), OrgId::new(), &package())).unwrap_err();
+        let member = acting(OrgId::new(), OrgRole::Admin);
+        let err = block_on(h.service().history(&member, &package())).unwrap_err();
         assert!(matches!(err, ReviewError::NotFound));
     }
 

@@ -5,26 +5,26 @@
 //! services: a developer gets 403, a reviewer gets 403 on the admin-only calls.
 
 pub mod dto;
+mod platform;
 
-use actix_web::{HttpRequest, HttpResponse, web};
+pub use platform::*;
+
+use actix_web::{HttpResponse, web};
 use domain::apps::PackageName;
-use domain::common::{Caller, OrgId};
+use domain::common::Caller;
 use domain::identity::PlatformAdminService;
 use domain::review::platform::PlatformTools;
 use domain::review::service::APP_NOT_FOUND;
-use domain::review::{Decision, ReviewError, ReviewService};
-use domain::uptime::UptimeService;
-use std::collections::HashMap;
+use domain::review::{Decision, QueuedApp, ReviewDesk, ReviewError, ReviewService};
+use domain::uptime::HealthState;
 use std::sync::Arc;
 
 use self::dto::{
-    AddAdminUserRequest, AdminAppDoc, AdminAppDto, AdminUserDto, DebugDto, DecisionRequest, FixStatusesDto,
-    OrganizationRefDto, ReviewHistoryEntryDto, ReviewedAppDoc, StaffAppDto, StatsCountsDto, StatsDto,
-    SubmittedAppDto,
+    AdminAppDoc, AdminAppDto, DecisionRequest, OrganizationRefDto, ReviewHistoryEntryDto, ReviewedAppDoc,
+    StaffAppDto, StatsCountsDto, StatsDto, SubmittedAppDto,
 };
 use crate::ApiError;
 use crate::auth::Principal;
-use crate::auth::org_scope::{ORG_HEADER, ORG_MALFORMED};
 use crate::json::Json;
 
 /// The answer when a decision does not say which revision of the app the reviewer saw.
@@ -37,8 +37,8 @@ pub struct AdminApi {
     pub reviews: Arc<ReviewService>,
     pub tools: Arc<PlatformTools>,
     pub admins: Arc<PlatformAdminService>,
-    /// The latest health of each app (`appHealthStatus`).
-    pub uptime: Arc<UptimeService>,
+    /// The dashboard and the review queue, with each app's latest health (`appHealthStatus`).
+    pub desk: Arc<ReviewDesk>,
 }
 
 impl std::fmt::Debug for AdminApi {
@@ -81,25 +81,9 @@ fn package(caller: &Caller, text: &str) -> Result<PackageName, ApiError> {
     })
 }
 
-/// The latest health word of every checked app.
-async fn health_of(api: &AdminApi, caller: &Caller) -> Result<HashMap<String, String>, ApiError> {
-    Ok(api
-        .uptime
-        .status_all(caller)
-        .await
-        .map_err(ApiError::from)?
-        .into_iter()
-        .filter_map(|h| {
-            h.health
-                .map(|health| (h.package_name.to_string(), health.as_str().to_owned()))
-        })
-        .collect())
-}
-
-fn health_word<'a>(health: &'a HashMap<String, String>, app: &domain::apps::App) -> &'a str {
-    health
-        .get(app.package_name.as_str())
-        .map_or("unknown", String::as_str)
+/// The health word of an app (`appHealthStatus`): `unknown` before its first check.
+fn health_word(health: Option<HealthState>) -> &'static str {
+    health.map_or("unknown", HealthState::as_str)
 }
 
 fn no_store(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpResponseBuilder {
@@ -115,11 +99,8 @@ fn no_store(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpResp
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
 pub async fn stats(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let caller = &principal.0;
-    let dashboard = api.reviews.dashboard(caller).await.map_err(ApiError::from)?;
-    let roles = api.tools.role_counts(caller).await.map_err(ApiError::from)?;
-    let health = health_of(&api, caller).await?;
-    let counts = dashboard.counts;
+    let dashboard = api.desk.dashboard(&principal.0).await?;
+    let (counts, roles) = (dashboard.counts, dashboard.roles);
     Ok(no_store(HttpResponse::Ok()).json(StatsDto {
         counts: StatsCountsDto {
             development: counts.development,
@@ -129,12 +110,12 @@ pub async fn stats(api: web::Data<AdminApi>, principal: Principal) -> Result<Htt
             admins: roles.admins,
             reviewers: roles.reviewers,
         },
-        recent_submissions: dashboard
-            .recent_submissions
-            .iter()
-            .map(|r| SubmittedAppDto::of(r, health_word(&health, &r.app)))
-            .collect(),
+        recent_submissions: dashboard.recent_submissions.iter().map(submitted_app).collect(),
     }))
+}
+
+fn submitted_app(queued: &QueuedApp) -> SubmittedAppDto {
+    SubmittedAppDto::of(&queued.reviewed, health_word(queued.health))
 }
 
 /// The review queue: every SUBMITTED app, oldest submission first.
@@ -145,13 +126,8 @@ pub async fn stats(api: web::Data<AdminApi>, principal: Principal) -> Result<Htt
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
 pub async fn submitted(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let caller = &principal.0;
-    let queue = api.reviews.submitted(caller).await.map_err(ApiError::from)?;
-    let health = health_of(&api, caller).await?;
-    let body: Vec<SubmittedAppDto> = queue
-        .iter()
-        .map(|r| SubmittedAppDto::of(r, health_word(&health, &r.app)))
-        .collect();
+    let queue = api.desk.queue(&principal.0).await?;
+    let body: Vec<SubmittedAppDto> = queue.iter().map(submitted_app).collect();
     Ok(no_store(HttpResponse::Ok()).json(body))
 }
 
@@ -265,143 +241,4 @@ pub async fn reject(
         .await
         .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(StaffAppDto(app)))
-}
-
-/// Everyone with a platform role (admins only).
-#[utoipa::path(operation_id = "admin_list_users", get, path = "/api/admin/users", tag = "admin", security(("bearer" = [])),
-    responses(
-        (status = 200, description = "Platform admins and reviewers", body = Vec<AdminUserDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a platform admin", body = crate::openapi::ErrorBody),
-    ))]
-pub async fn list_users(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let admins = api.admins.list(&principal.0).await.map_err(ApiError::from)?;
-    let body: Vec<AdminUserDto> = admins.iter().map(AdminUserDto::from).collect();
-    Ok(no_store(HttpResponse::Ok()).json(body))
-}
-
-/// Gives an address a platform role, or changes it (admins only). The role binds to the account that
-/// proved the address, or waits for one to.
-#[utoipa::path(operation_id = "admin_add_user", post, path = "/api/admin/users", tag = "admin", security(("bearer" = [])),
-    request_body = AddAdminUserRequest,
-    responses(
-        (status = 201, description = "The role as stored", body = AdminUserDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a platform admin", body = crate::openapi::ErrorBody),
-        (status = 409, description = "Demoting the last platform admin (LAST_ADMIN)", body = crate::openapi::ErrorBody),
-        (status = 400, description = "E-mail or role invalid (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
-    ))]
-pub async fn add_user(
-    api: web::Data<AdminApi>,
-    principal: Principal,
-    body: Json<AddAdminUserRequest>,
-) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    let added = api
-        .admins
-        .grant(
-            &principal.0,
-            body.email.as_deref().unwrap_or_default(),
-            body.role.as_deref().unwrap_or_default(),
-        )
-        .await
-        .map_err(ApiError::from)?;
-    Ok(HttpResponse::Created().json(AdminUserDto::from(&added)))
-}
-
-/// Removes a platform role (admins only); the last platform admin stays.
-#[utoipa::path(operation_id = "admin_remove_user", delete, path = "/api/admin/users/{email}", tag = "admin", security(("bearer" = [])),
-    params(("email" = String, Path, description = "The address holding the role")),
-    responses(
-        (status = 204, description = "Removed"),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a platform admin", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The address has no platform role", body = crate::openapi::ErrorBody),
-        (status = 409, description = "The last platform admin (LAST_ADMIN)", body = crate::openapi::ErrorBody),
-    ))]
-pub async fn remove_user(
-    api: web::Data<AdminApi>,
-    principal: Principal,
-    path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
-    api.admins
-        .revoke(&principal.0, &path)
-        .await
-        .map_err(ApiError::from)?;
-    Ok(HttpResponse::NoContent().finish())
-}
-
-/// What an admin looks at when the queue seems wrong: apps per stored status (also unknown spellings),
-/// submissions whose decision would e-mail nobody, the platform roles and demo mode (admins only).
-#[utoipa::path(operation_id = "admin_debug", get, path = "/api/admin/debug", tag = "admin", security(("bearer" = [])),
-    responses(
-        (status = 200, description = "The report", body = DebugDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a platform admin", body = crate::openapi::ErrorBody),
-    ))]
-pub async fn debug(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let report = api.tools.debug(&principal.0).await.map_err(ApiError::from)?;
-    Ok(no_store(HttpResponse::Ok()).json(DebugDto::from(report)))
-}
-
-/// Rewrites stored statuses that are none of the four to DEVELOPMENT, which such apps already show as
-/// (admins only).
-#[utoipa::path(operation_id = "admin_fix_app_statuses", post, path = "/api/admin/fix-app-statuses", tag = "admin", security(("bearer" = [])),
-    responses(
-        (status = 200, description = "What was repaired", body = FixStatusesDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a platform admin", body = crate::openapi::ErrorBody),
-    ))]
-pub async fn fix_app_statuses(
-    api: web::Data<AdminApi>,
-    principal: Principal,
-) -> Result<HttpResponse, ApiError> {
-    let fixed = api
-        .tools
-        .fix_app_statuses(&principal.0)
-        .await
-        .map_err(ApiError::from)?;
-    Ok(HttpResponse::Ok().json(FixStatusesDto {
-        fixed: fixed.len(),
-        package_names: fixed.iter().map(ToString::to_string).collect(),
-    }))
-}
-
-/// Creates a SUBMITTED test app (admins only, demo mode only), owned by the organization of `x-org-id`
-/// when sent, else by the caller's oldest organization.
-#[utoipa::path(operation_id = "admin_create_test_submission", post, path = "/api/admin/create-test-submission", tag = "admin", security(("bearer" = [])),
-    params(("x-org-id" = Option<String>, Header, description = "The organization to own the app (one of the caller's)")),
-    responses(
-        (status = 201, description = "The test app, SUBMITTED", body = ReviewedAppDoc),
-        (status = 400, description = "The caller has no organization (NO_ORGANIZATION), or x-org-id is malformed", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a platform admin, or x-org-id names an organization of others", body = crate::openapi::ErrorBody),
-        (status = 404, description = "Demo mode is off", body = crate::openapi::ErrorBody),
-    ))]
-pub async fn create_test_submission(
-    api: web::Data<AdminApi>,
-    request: HttpRequest,
-    principal: Principal,
-) -> Result<HttpResponse, ApiError> {
-    let caller = &principal.0;
-    let header = request
-        .headers()
-        .get(ORG_HEADER)
-        .map(|v| v.to_str().map(str::trim).unwrap_or("?"))
-        .filter(|v| !v.is_empty());
-    let org = match header.map(str::parse::<OrgId>) {
-        None => None,
-        Some(Ok(org)) => Some(org),
-        // Only an admin learns about the header; anyone else gets the 403 of the tool.
-        Some(Err(_)) if caller.can_manage_platform() => {
-            return Err(ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED));
-        }
-        Some(Err(_)) => None,
-    };
-    let app = api
-        .tools
-        .create_test_submission(caller, org)
-        .await
-        .map_err(ApiError::from)?;
-    Ok(HttpResponse::Created().json(app))
 }

@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod exchange;
 pub mod me;
+pub mod org_path;
 pub mod org_scope;
 pub mod principal;
 pub mod setup;
@@ -15,6 +16,7 @@ use domain::identity::{CoreTokenService, IdentityService};
 use serde::Serialize;
 use std::sync::Arc;
 
+pub use org_path::OrgMember;
 pub use org_scope::{Memberships, OrgScope};
 pub use principal::Principal;
 

@@ -1,11 +1,10 @@
 //! [`OrgScope`]: the organization an org-scoped request names in the `x-org-id` header, checked against
 //! the caller's memberships before the handler runs (PRODUCT.md §3: never trusted blindly). A header
 //! naming an organization the caller does not belong to is refused with 403 and nothing happens.
-//! Requests that name the organization in their path leave the check to the domain service instead.
+//! Requests that name the organization in their path use [`super::OrgMember`] instead.
 //!
-//! The answer is the domain's [`ActingMember`], read once for the request: use cases that take it do not
-//! read the membership again (`GET /api/dev/apps`); those that take a caller and an organization still
-//! check for themselves.
+//! The answer is the domain's [`ActingMember`], read once for the request: the use cases take it and do
+//! not read the membership again.
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};

@@ -1,69 +1,27 @@
 //! The organization calls (specification §7 "Organizations", PRODUCT.md §3): organizations, members,
-//! invitations. Every handler takes the [`Principal`]; the organization comes from the path and the domain
-//! checks the caller's membership and role (a non-member gets 404, a member without the role 403).
+//! invitations. The calls on one organization take [`OrgMember`], the caller's membership of the path's
+//! organization read once for the request (a non-member gets 404); the domain checks the role (403). The
+//! calls that name no organization (listing and creating organizations, accepting an invitation) take the
+//! [`Principal`] and do not read `x-org-id` at all: the web UI keeps sending the organization it last
+//! used, and one the caller has just left must not lock them out of choosing or making another.
 
 pub mod dto;
+mod members;
 
-use actix_web::{HttpRequest, HttpResponse, web};
-use domain::common::{OrgId, UserId};
+pub use members::*;
+
+use actix_web::{HttpResponse, web};
+use domain::common::UserId;
 use domain::orgs::{OrgError, OrgProfileInput, OrgService};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use self::dto::{
-    AcceptedDto, CreateOrgRequest, Envelope, InviteDto, InviteEmailRequest, InviteRequest, OrgDto,
-    OrgListDto, OrgSummaryDto, RoleChangeRequest, UpdateOrgRequest,
+    AcceptedDto, CreateOrgRequest, Envelope, OrgDto, OrgListDto, OrgSummaryDto, UpdateOrgRequest,
 };
 use crate::ApiError;
-use crate::auth::org_scope::{NOT_A_MEMBER, ORG_HEADER, ORG_MALFORMED};
-use crate::auth::{Memberships, Principal};
+use crate::auth::{OrgMember, Principal};
 use crate::json::Json;
-
-/// The answer of the header check when `x-org-id` and the path disagree.
-pub const ORG_MISMATCH: &str = "The x-org-id header names another organization than the request's path.";
-
-/// The organization calls that name their organization in the path need no `x-org-id`; a client may still
-/// send it, and then it is never trusted blindly (PRODUCT.md §3): it must be an organization id (400), the
-/// path's (403), and one the caller belongs to (403) — checked before anything happens.
-///
-/// The calls that name no organization (listing and creating organizations, accepting an invitation) do
-/// not read the header at all: the web UI keeps sending the organization it last used, and one the caller
-/// has just left must not lock them out of choosing or making another.
-///
-/// # Errors
-/// As above; 500 when the membership directory is missing or fails.
-async fn check_org_header(
-    request: &HttpRequest,
-    principal: &Principal,
-    path_org: &str,
-) -> Result<(), ApiError> {
-    let Some(value) = request.headers().get(ORG_HEADER) else {
-        return Ok(());
-    };
-    let text = value
-        .to_str()
-        .map_err(|_| ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED))?
-        .trim();
-    if text.is_empty() {
-        return Ok(());
-    }
-    let header_org: OrgId = text
-        .parse()
-        .map_err(|_| ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED))?;
-    if path_org.parse::<OrgId>().ok() != Some(header_org) {
-        return Err(ApiError::Forbidden(ORG_MISMATCH.into()));
-    }
-    let memberships = request
-        .app_data::<web::Data<Memberships>>()
-        .ok_or_else(|| ApiError::Internal("the membership directory is not configured".into()))?;
-    memberships
-        .0
-        .role_of(header_org, principal.0.user_id)
-        .await
-        .map_err(ApiError::from)?
-        .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
-    Ok(())
-}
 
 /// What the organization handlers need.
 #[derive(Clone)]
@@ -97,12 +55,6 @@ pub fn routes(api: OrgsApi) -> impl FnOnce(&mut web::ServiceConfig) {
             .route("/orgs/{orgId}/invites/resend", web::post().to(resend))
             .route("/orgs/{orgId}/invites/rescind", web::post().to(rescind));
     }
-}
-
-fn org_id(text: &str) -> Result<OrgId, ApiError> {
-    // An id that cannot be one names no organization of the caller's.
-    text.parse()
-        .map_err(|_| ApiError::NotFound(OrgError::NotFound.to_string()))
 }
 
 fn member_id(text: &str) -> Result<UserId, ApiError> {
@@ -157,31 +109,11 @@ pub async fn create(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let name = required(body.name, "name", "Organization name is required")?;
-    let contact = body.contact_email.filter(|e| !e.trim().is_empty());
-    let profile = contact.map(|email| OrgProfileInput {
-        name: name.clone(),
-        contact_email: Some(email),
-        ..OrgProfileInput::default()
-    });
-    // Checked before anything is made, so that a bad address leaves no organization behind.
-    if let Some(input) = &profile {
-        domain::orgs::validate_profile_update(input).map_err(|f| ApiError::from(OrgError::Validation(f)))?;
-    }
     let created = api
         .service
-        .create(&principal.0, &name)
-        .await
-        .map_err(ApiError::from)?;
-    let mut summary = OrgSummaryDto::from(&created);
-    if let Some(input) = profile {
-        let updated = api
-            .service
-            .update_profile(&principal.0, created.organization.id, &input)
-            .await
-            .map_err(ApiError::from)?;
-        summary.profile = dto::ProfileDto::from(&updated.profile);
-        summary.updated_at = updated.updated_at;
-    }
+        .create_with_contact(&principal.0, &name, body.contact_email.as_deref())
+        .await?;
+    let summary = OrgSummaryDto::from(&created);
     Ok(HttpResponse::Created().json(Envelope::ok(summary)))
 }
 
@@ -193,18 +125,8 @@ pub async fn create(
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
     ))]
-pub async fn get(
-    api: web::Data<OrgsApi>,
-    request: HttpRequest,
-    principal: Principal,
-    path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, &path).await?;
-    let details = api
-        .service
-        .get(&principal.0, org_id(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+pub async fn get(api: web::Data<OrgsApi>, member: OrgMember) -> Result<HttpResponse, ApiError> {
+    let details = api.service.get(&member.0).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(Envelope::ok(OrgDto::from(&details))))
@@ -222,13 +144,9 @@ pub async fn get(
     ))]
 pub async fn update(
     api: web::Data<OrgsApi>,
-    request: HttpRequest,
-    principal: Principal,
-    path: web::Path<String>,
+    member: OrgMember,
     body: Json<UpdateOrgRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, &path).await?;
-    let org = org_id(&path)?;
     let body = body.into_inner();
     let nested = body.profile.unwrap_or_default();
     let input = OrgProfileInput {
@@ -238,12 +156,8 @@ pub async fn update(
         description: nested.description.or(body.description),
         logo: nested.logo.or(body.logo),
     };
-    let updated = api
-        .service
-        .update_profile(&principal.0, org, &input)
-        .await
-        .map_err(ApiError::from)?;
-    let details = api.service.get(&principal.0, org).await.map_err(ApiError::from)?;
+    let updated = api.service.update_profile(&member.0, &input).await?;
+    let details = api.service.get(&member.0).await?;
     let mut summary = OrgSummaryDto::from(&domain::orgs::OrgMembership {
         organization: updated,
         role: details.role,
@@ -262,178 +176,11 @@ pub async fn update(
         (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
         (status = 409, description = "The organization still owns apps", body = crate::openapi::ErrorBody),
     ))]
-pub async fn delete(
-    api: web::Data<OrgsApi>,
-    request: HttpRequest,
-    principal: Principal,
-    path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, &path).await?;
-    let outcome = api
-        .service
-        .delete(&principal.0, org_id(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+pub async fn delete(api: web::Data<OrgsApi>, member: OrgMember) -> Result<HttpResponse, ApiError> {
+    let outcome = api.service.delete(&member.0).await?;
     for file in &outcome.unremoved_files {
-        tracing::warn!(file = %file, org = %path.as_str(), "an image file of a deleted organization could not be removed");
+        tracing::warn!(file = %file, org = %member.0.org(), "an image file of a deleted organization could not be removed");
     }
-    Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
-}
-
-/// Invites someone by e-mail (admins); the invitation e-mail goes through the outbox.
-#[utoipa::path(operation_id = "invite_member", post, path = "/api/orgs/{orgId}/members", tag = "organizations", security(("bearer" = [])), request_body = InviteRequest,
-    params(("orgId" = String, Path, description = "Organization id")),
-    responses(
-        (status = 201, description = "The pending invitation", body = Envelope<InviteDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Only admins invite", body = crate::openapi::ErrorBody),
-        (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
-        (status = 409, description = "Already a member, or an invitation is pending", body = crate::openapi::ErrorBody),
-        (status = 400, description = "Not an e-mail address (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
-        (status = 429, description = "A limit on invitation e-mails (50 open per organization, 100 per account per day, the address's e-mail limit); `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
-            headers(("Retry-After" = u64, description = "Seconds to wait"))),
-    ))]
-pub async fn invite(
-    api: web::Data<OrgsApi>,
-    request: HttpRequest,
-    principal: Principal,
-    path: web::Path<String>,
-    body: Json<InviteRequest>,
-) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, &path).await?;
-    let org = org_id(&path)?;
-    let body = body.into_inner();
-    let email = required(body.email, "email", "Please enter a valid email address")?;
-    let invite = api
-        .service
-        .invite(&principal.0, org, &email, body.role.map(Into::into))
-        .await
-        .map_err(ApiError::from)?;
-    Ok(HttpResponse::Created().json(Envelope::ok(InviteDto::from(&invite))))
-}
-
-/// Changes a member's role (admins; not one's own; never the only admin).
-#[utoipa::path(operation_id = "change_member_role", patch, path = "/api/orgs/{orgId}/members/{memberId}", tag = "organizations", security(("bearer" = [])), request_body = RoleChangeRequest,
-    params(("orgId" = String, Path, description = "Organization id"), ("memberId" = String, Path, description = "The member's user id")),
-    responses(
-        (status = 200, description = "Changed", body = Envelope<Option<bool>>),
-        (status = 400, description = "One's own role (`NOT_ALLOWED`), or no role given (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Only admins change roles", body = crate::openapi::ErrorBody),
-        (status = 404, description = "No such organization or member", body = crate::openapi::ErrorBody),
-        (status = 409, description = "The only admin cannot be demoted", body = crate::openapi::ErrorBody),
-    ))]
-pub async fn change_role(
-    api: web::Data<OrgsApi>,
-    request: HttpRequest,
-    principal: Principal,
-    path: web::Path<(String, String)>,
-    body: Json<RoleChangeRequest>,
-) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, &path.0).await?;
-    let (org, member) = path.into_inner();
-    let Some(role) = body.into_inner().role else {
-        return Err(ApiError::Validation {
-            message: "Choose a role: admin or member".into(),
-            fields: BTreeMap::from([("role".to_owned(), "Choose a role: admin or member".to_owned())]),
-        });
-    };
-    api.service
-        .change_role(&principal.0, org_id(&org)?, member_id(&member)?, role.into())
-        .await
-        .map_err(ApiError::from)?;
-    Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
-}
-
-/// Removes a member (admins), or, when `memberId` is the caller, leaves the organization.
-#[utoipa::path(operation_id = "remove_member", delete, path = "/api/orgs/{orgId}/members/{memberId}", tag = "organizations", security(("bearer" = [])),
-    params(("orgId" = String, Path, description = "Organization id"), ("memberId" = String, Path, description = "The member's user id (the caller's own to leave)")),
-    responses(
-        (status = 200, description = "Removed, or left", body = Envelope<Option<bool>>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Only admins remove others", body = crate::openapi::ErrorBody),
-        (status = 404, description = "No such organization or member", body = crate::openapi::ErrorBody),
-        (status = 409, description = "The only admin cannot leave or be removed", body = crate::openapi::ErrorBody),
-    ))]
-pub async fn remove_member(
-    api: web::Data<OrgsApi>,
-    request: HttpRequest,
-    principal: Principal,
-    path: web::Path<(String, String)>,
-) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, &path.0).await?;
-    let (org, member) = path.into_inner();
-    let (org, member) = (org_id(&org)?, member_id(&member)?);
-    let done = if member == principal.0.user_id {
-        api.service.leave(&principal.0, org).await
-    } else {
-        api.service.remove_member(&principal.0, org, member).await
-    };
-    done.map_err(ApiError::from)?;
-    Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
-}
-
-/// Sends a pending invitation again with a new link (admins; only while it has not expired).
-#[utoipa::path(operation_id = "resend_invite", post, path = "/api/orgs/{orgId}/invites/resend", tag = "organizations", security(("bearer" = [])), request_body = InviteEmailRequest,
-    params(("orgId" = String, Path, description = "Organization id")),
-    responses(
-        (status = 200, description = "The invitation as resent", body = Envelope<InviteDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Only admins resend", body = crate::openapi::ErrorBody),
-        (status = 404, description = "No pending invitation for the address", body = crate::openapi::ErrorBody),
-        (status = 409, description = "The invitation has expired", body = crate::openapi::ErrorBody),
-        (status = 429, description = "Resent less than 10 minutes ago, resent 5 times already, or another limit on invitation e-mails; `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
-            headers(("Retry-After" = u64, description = "Seconds to wait"))),
-    ))]
-pub async fn resend(
-    api: web::Data<OrgsApi>,
-    request: HttpRequest,
-    principal: Principal,
-    path: web::Path<String>,
-    body: Json<InviteEmailRequest>,
-) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, &path).await?;
-    let org = org_id(&path)?;
-    let email = required(
-        body.into_inner().email,
-        "email",
-        "Please enter a valid email address",
-    )?;
-    let invite = api
-        .service
-        .resend_invite(&principal.0, org, &email)
-        .await
-        .map_err(ApiError::from)?;
-    Ok(HttpResponse::Ok().json(Envelope::ok(InviteDto::from(&invite))))
-}
-
-/// Cancels a pending invitation (admins): its link stops working.
-#[utoipa::path(operation_id = "rescind_invite", post, path = "/api/orgs/{orgId}/invites/rescind", tag = "organizations", security(("bearer" = [])), request_body = InviteEmailRequest,
-    params(("orgId" = String, Path, description = "Organization id")),
-    responses(
-        (status = 200, description = "Cancelled", body = Envelope<Option<bool>>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Only admins cancel invitations", body = crate::openapi::ErrorBody),
-        (status = 404, description = "No pending invitation for the address", body = crate::openapi::ErrorBody),
-    ))]
-pub async fn rescind(
-    api: web::Data<OrgsApi>,
-    request: HttpRequest,
-    principal: Principal,
-    path: web::Path<String>,
-    body: Json<InviteEmailRequest>,
-) -> Result<HttpResponse, ApiError> {
-    check_org_header(&request, &principal, &path).await?;
-    let org = org_id(&path)?;
-    let email = required(
-        body.into_inner().email,
-        "email",
-        "Please enter a valid email address",
-    )?;
-    api.service
-        .rescind_invite(&principal.0, org, &email)
-        .await
-        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
 }
 

@@ -30,9 +30,7 @@ pub use store::ShareLink;
 #[cfg(test)]
 pub(crate) mod fixtures;
 
-pub const NO_ORGANIZATION: &str = "Please select an organization to create this app";
 pub const PACKAGE_NAME_TAKEN: &str = "This package name is already in use. Please choose another.";
-pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
 pub const ADMINS_ONLY: &str = "Only organization admins can do this";
 pub const APP_NOT_FOUND: &str = "App not found";
 pub const PROFILE_INCOMPLETE: &str = "Your organization profile is incomplete. Please fill out your organization name and contact email before publishing an app.";
@@ -55,18 +53,12 @@ pub struct AppServiceConfig {
 /// machine code and [`AppError::fields`] the field map of validation errors.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
-    /// 400: no organization was selected for a new app.
-    #[error("{}", NO_ORGANIZATION)]
-    NoOrganization,
     /// 400: one or more fields are invalid (field → message).
     #[error("{}", .0.joined("; "))]
     Validation(FieldErrors),
     /// 409: the package name is taken (field `packageName`).
     #[error("{}", PACKAGE_NAME_TAKEN)]
     DuplicatePackageName,
-    /// 403: the caller is not a member of the organization.
-    #[error("{}", NOT_A_MEMBER)]
-    NotMember,
     /// 403: the caller's role does not allow the action.
     #[error("{}", ADMINS_ONLY)]
     AdminOnly,
@@ -101,10 +93,9 @@ impl AppError {
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
-            Self::NoOrganization => "NO_ORGANIZATION",
             Self::Validation(_) => "VALIDATION",
             Self::DuplicatePackageName => "PACKAGE_NAME_TAKEN",
-            Self::NotMember | Self::AdminOnly | Self::NotMemberOfTarget => "FORBIDDEN",
+            Self::AdminOnly | Self::NotMemberOfTarget => "FORBIDDEN",
             Self::NotFound => "NOT_FOUND",
             Self::IllegalTransition(_) => "ILLEGAL_TRANSITION",
             Self::Conflict => "CONFLICT",
@@ -186,15 +177,6 @@ impl AppService {
         }
     }
 
-    /// The caller's role in `org`, provided it allows `action`.
-    async fn authorize(&self, caller: &Caller, org: OrgId, action: OrgAction) -> Result<OrgRole, AppError> {
-        match self.members.role_of(org, caller.user_id).await? {
-            None => Err(AppError::NotMember),
-            Some(role) if role.can(action) => Ok(role),
-            Some(_) => Err(AppError::AdminOnly),
-        }
-    }
-
     async fn load(&self, org: OrgId, package: &PackageName) -> Result<App, AppError> {
         self.apps.get(org, package).await?.ok_or(AppError::NotFound)
     }
@@ -247,16 +229,15 @@ impl AppService {
     /// Registers an app in the organization and issues its API key.
     ///
     /// # Errors
-    /// [`AppError::NoOrganization`]; [`AppError::NotMember`]; [`AppError::Validation`];
+    /// [`AppError::AdminOnly`]; [`AppError::Validation`];
     /// [`AppError::DuplicatePackageName`]; [`AppError::Repo`].
     pub async fn register(
         &self,
-        caller: &Caller,
-        org: Option<OrgId>,
+        member: &ActingMember,
         input: &RegistrationInput,
     ) -> Result<Registered, AppError> {
-        let org = org.ok_or(AppError::NoOrganization)?;
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        Self::allow(member, OrgAction::ManageApps)?;
+        let (caller, org) = (member.caller(), member.org());
         let new_app = validate_registration(input, self.config.server_urls).map_err(AppError::Validation)?;
         let key = issue_api_key(self.secrets.as_ref());
         let app = new_app.into_app(org, caller.user_id, self.clock.now());
@@ -302,9 +283,10 @@ impl AppService {
     /// One of the organization's apps.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
-    pub async fn get(&self, caller: &Caller, org: OrgId, package: &PackageName) -> Result<App, AppError> {
-        self.authorize(caller, org, OrgAction::View).await?;
+    /// [`AppError::AdminOnly`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    pub async fn get(&self, member: &ActingMember, package: &PackageName) -> Result<App, AppError> {
+        Self::allow(member, OrgAction::View)?;
+        let org = member.org();
         self.load(org, package).await
     }
 
@@ -312,16 +294,16 @@ impl AppService {
     /// recorded in its review history).
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::Validation`]; [`AppError::NotFound`]; [`AppError::Conflict`]
+    /// [`AppError::AdminOnly`]; [`AppError::Validation`]; [`AppError::NotFound`]; [`AppError::Conflict`]
     /// when the status changed meanwhile; [`AppError::Repo`].
     pub async fn update(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
         input: &UpdateInput,
     ) -> Result<App, AppError> {
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        Self::allow(member, OrgAction::ManageApps)?;
+        let (caller, org) = (member.caller(), member.org());
         let update = validate_update(input, self.config.server_urls).map_err(AppError::Validation)?;
         let current = self.load(org, package).await?;
         let next = update.apply_to(&current, self.clock.now());
@@ -332,14 +314,10 @@ impl AppService {
     /// name becomes free.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
-    pub async fn delete(
-        &self,
-        caller: &Caller,
-        org: OrgId,
-        package: &PackageName,
-    ) -> Result<AppDeleted, AppError> {
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+    /// [`AppError::AdminOnly`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    pub async fn delete(&self, member: &ActingMember, package: &PackageName) -> Result<AppDeleted, AppError> {
+        Self::allow(member, OrgAction::ManageApps)?;
+        let org = member.org();
         let images = self.apps.delete(org, package).await.map_err(write_error)?;
         let mut outcome = AppDeleted::default();
         for id in images {
@@ -354,14 +332,14 @@ impl AppService {
     /// Issues a new API key; the old one stops working at once.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    /// [`AppError::AdminOnly`]; [`AppError::NotFound`]; [`AppError::Repo`].
     pub async fn regenerate_key(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
     ) -> Result<PlainApiKey, AppError> {
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        Self::allow(member, OrgAction::ManageApps)?;
+        let org = member.org();
         let key = issue_api_key(self.secrets.as_ref());
         self.apps
             .replace_key_hash(org, package, &key.hash)
@@ -373,30 +351,29 @@ impl AppService {
     /// The app's permissions.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    /// [`AppError::AdminOnly`]; [`AppError::NotFound`]; [`AppError::Repo`].
     pub async fn permissions(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
     ) -> Result<Vec<Permission>, AppError> {
-        Ok(self.get(caller, org, package).await?.permissions)
+        Ok(self.get(member, package).await?.permissions)
     }
 
     /// Replaces the app's permissions (each type once; the legacy type only if the app already had it) and
     /// answers the app as written. A permission added to a PUBLISHED app sends it back to SUBMITTED.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Validation`] on field `permissions`;
+    /// [`AppError::AdminOnly`]; [`AppError::NotFound`]; [`AppError::Validation`] on field `permissions`;
     /// [`AppError::Conflict`]; [`AppError::Repo`].
     pub async fn set_permissions(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
         permissions: &[Permission],
     ) -> Result<App, AppError> {
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        Self::allow(member, OrgAction::ManageApps)?;
+        let (caller, org) = (member.caller(), member.org());
         let current = self.load(org, package).await?;
         let permissions = validate_permissions(permissions, &current.permissions)
             .map_err(|e| AppError::field("permissions", e.to_string()))?;

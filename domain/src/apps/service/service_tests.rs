@@ -97,7 +97,11 @@ fn a_member_registers_an_app_and_gets_its_key_once() {
         .withf(move |app, hash| app.org_id == org && hash == expected_hash)
         .times(1)
         .returning(|_, _| Ok(()));
-    let registered = block_on(h.service().register(&who, Some(org), &registration())).unwrap();
+    let registered = block_on(
+        h.service()
+            .register(&member_as(&who, org, OrgRole::Member), &registration()),
+    )
+    .unwrap();
     assert_eq!(registered.api_key.expose(), expected_key);
     assert_eq!(registered.app.developer_id, who.user_id);
     assert_eq!(registered.app.app_store_status, AppStoreStatus::Development);
@@ -115,10 +119,13 @@ fn registered_server_url(rule: ServerUrlRule, public_url: &str) -> String {
         public_url: public_url.into(),
         ..registration()
     };
-    block_on(h.service().register(&developer(), Some(org), &input))
-        .unwrap()
-        .app
-        .public_url
+    block_on(
+        h.service()
+            .register(&member_as(&developer(), org, OrgRole::Member), &input),
+    )
+    .unwrap()
+    .app
+    .public_url
 }
 
 #[test]
@@ -156,32 +163,6 @@ fn local_development_keeps_a_loopback_http_server_url_as_typed() {
 }
 
 #[test]
-fn registering_without_an_organization_asks_to_select_one() {
-    let err = block_on(
-        Harness::member()
-            .service()
-            .register(&developer(), None, &registration()),
-    )
-    .unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "Please select an organization to create this app"
-    );
-    assert_eq!(err.code(), "NO_ORGANIZATION");
-}
-
-#[test]
-fn a_non_member_cannot_register_an_app() {
-    let err = block_on(Harness::new(None).service().register(
-        &developer(),
-        Some(OrgId::new()),
-        &registration(),
-    ))
-    .unwrap_err();
-    assert!(matches!(err, AppError::NotMember));
-}
-
-#[test]
 fn an_invalid_registration_reports_its_fields_and_stores_nothing() {
     let input = RegistrationInput {
         name: String::new(),
@@ -190,7 +171,7 @@ fn an_invalid_registration_reports_its_fields_and_stores_nothing() {
     let err = block_on(
         Harness::member()
             .service()
-            .register(&developer(), Some(OrgId::new()), &input),
+            .register(&member_as(&developer(), OrgId::new(), OrgRole::Member), &input),
     )
     .unwrap_err();
     assert_eq!(err.fields().unwrap()["name"], "Display name is required");
@@ -203,10 +184,10 @@ fn a_taken_package_name_is_reported_on_the_package_name_field() {
     h.apps
         .expect_insert()
         .returning(|_, _| Err(RepoError::Duplicate("package_name")));
-    let err = block_on(
-        h.service()
-            .register(&developer(), Some(OrgId::new()), &registration()),
-    )
+    let err = block_on(h.service().register(
+        &member_as(&developer(), OrgId::new(), OrgRole::Member),
+        &registration(),
+    ))
     .unwrap_err();
     assert!(matches!(err, AppError::DuplicatePackageName));
     assert_eq!(
@@ -216,6 +197,13 @@ fn a_taken_package_name_is_reported_on_the_package_name_field() {
 }
 
 /// The caller acting in `org` with `role`, as the member directory answers.
+/// The caller `who` acting in `org` with `role`, as the membership extractor hands it over.
+fn member_as(who: &Caller, org: OrgId, role: OrgRole) -> ActingMember {
+    block_on(ActingMember::resolve(&members(Some(role)), who.clone(), org))
+        .unwrap()
+        .unwrap()
+}
+
 fn acting(org: OrgId, role: OrgRole) -> ActingMember {
     block_on(ActingMember::resolve(&members(Some(role)), developer(), org))
         .unwrap()
@@ -257,7 +245,11 @@ fn a_member_reads_the_revision_of_the_organizations_apps() {
 fn an_app_of_another_organization_is_not_found() {
     let mut h = Harness::member();
     h.apps.expect_get().returning(|_, _| Ok(None));
-    let err = block_on(h.service().get(&developer(), OrgId::new(), &package())).unwrap_err();
+    let err = block_on(h.service().get(
+        &member_as(&developer(), OrgId::new(), OrgRole::Member),
+        &package(),
+    ))
+    .unwrap_err();
     assert!(matches!(err, AppError::NotFound));
     assert_eq!(err.code(), "NOT_FOUND");
 }
@@ -282,10 +274,11 @@ fn editing_a_development_app_records_no_review_event() {
         })
         .times(1)
         .returning(|_, _, _, _| Ok(()));
-    let app = block_on(
-        h.service()
-            .update(&developer(), org, &package(), &rename("Renamed")),
-    )
+    let app = block_on(h.service().update(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        &rename("Renamed"),
+    ))
     .unwrap();
     assert_eq!(app.name, "Renamed");
 }
@@ -310,7 +303,12 @@ fn editing_a_published_app_keeps_it_published_and_records_what_changed() {
         })
         .times(1)
         .returning(|_, _, _, _| Ok(()));
-    let app = block_on(h.service().update(&who, org, &package(), &rename("Notes 2"))).unwrap();
+    let app = block_on(h.service().update(
+        &member_as(&who, org, OrgRole::Member),
+        &package(),
+        &rename("Notes 2"),
+    ))
+    .unwrap();
     assert_eq!(app.app_store_status, AppStoreStatus::Published);
 }
 
@@ -323,10 +321,11 @@ fn an_unchanged_published_app_records_no_edit_event() {
         .withf(|_, _, _, events| events.is_empty())
         .times(1)
         .returning(|_, _, _, _| Ok(()));
-    block_on(
-        h.service()
-            .update(&developer(), org, &package(), &rename("Notes")),
-    )
+    block_on(h.service().update(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        &rename("Notes"),
+    ))
     .unwrap();
 }
 
@@ -337,15 +336,19 @@ fn an_edit_that_races_a_status_change_is_a_conflict() {
     h.apps
         .expect_update()
         .returning(|_, _, _, _| Err(RepoError::Conflict("status".into())));
-    let err = block_on(h.service().update(&developer(), org, &package(), &rename("X"))).unwrap_err();
+    let err = block_on(h.service().update(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        &rename("X"),
+    ))
+    .unwrap_err();
     assert!(matches!(err, AppError::Conflict));
 }
 
 #[test]
 fn an_invalid_update_is_refused_before_the_app_is_read() {
     let err = block_on(Harness::member().service().update(
-        &developer(),
-        OrgId::new(),
+        &member_as(&developer(), OrgId::new(), OrgRole::Member),
         &package(),
         &rename(" "),
     ))
@@ -373,7 +376,11 @@ fn deleting_an_app_removes_its_image_files_and_reports_those_left() {
             Ok(())
         }
     });
-    let outcome = block_on(h.service().delete(&developer(), org, &package())).unwrap();
+    let outcome = block_on(
+        h.service()
+            .delete(&member_as(&developer(), org, OrgRole::Member), &package()),
+    )
+    .unwrap();
     assert_eq!(outcome.unremoved_files, vec![kept.to_string()]);
 }
 
@@ -381,7 +388,11 @@ fn deleting_an_app_removes_its_image_files_and_reports_those_left() {
 fn deleting_a_missing_app_is_not_found() {
     let mut h = Harness::member();
     h.apps.expect_delete().returning(|_, _| Err(RepoError::NotFound));
-    let err = block_on(h.service().delete(&developer(), OrgId::new(), &package())).unwrap_err();
+    let err = block_on(h.service().delete(
+        &member_as(&developer(), OrgId::new(), OrgRole::Member),
+        &package(),
+    ))
+    .unwrap_err();
     assert!(matches!(err, AppError::NotFound));
 }
 
@@ -395,7 +406,11 @@ fn regenerating_a_key_stores_only_the_new_digest() {
         .withf(move |o, _, hash| *o == org && hash == expected)
         .times(1)
         .returning(|_, _, _| Ok(()));
-    let key = block_on(h.service().regenerate_key(&developer(), org, &package())).unwrap();
+    let key = block_on(
+        h.service()
+            .regenerate_key(&member_as(&developer(), org, OrgRole::Member), &package()),
+    )
+    .unwrap();
     assert!(key.expose().starts_with("mk_"));
 }
 
@@ -417,7 +432,7 @@ fn the_permissions_of_an_app_are_read_by_members() {
         Harness::member()
             .with_app(app)
             .service()
-            .permissions(&developer(), org, &package()),
+            .permissions(&member_as(&developer(), org, OrgRole::Member), &package()),
     )
     .unwrap();
     assert_eq!(got, vec![perm(PermissionType::Camera)]);
@@ -438,10 +453,11 @@ fn setting_permissions_keeps_a_legacy_type_the_app_already_had() {
         perm(PermissionType::Notifications),
         perm(PermissionType::Microphone),
     ];
-    let saved = block_on(
-        h.service()
-            .set_permissions(&developer(), org, &package(), &wanted),
-    )
+    let saved = block_on(h.service().set_permissions(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        &wanted,
+    ))
     .unwrap();
     assert_eq!(saved.permissions, wanted.to_vec());
 }
@@ -451,8 +467,7 @@ fn a_newly_added_legacy_permission_is_refused_on_the_permissions_field() {
     let org = OrgId::new();
     let h = Harness::member().with_app(sample_app(org, AppStoreStatus::Development));
     let err = block_on(h.service().set_permissions(
-        &developer(),
-        org,
+        &member_as(&developer(), org, OrgRole::Member),
         &package(),
         &[perm(PermissionType::Notifications)],
     ))
@@ -477,12 +492,12 @@ fn adding_a_permission_to_a_published_app_sends_it_back_to_submitted_and_records
         })
         .times(1)
         .returning(|_, _, _, _| Ok(()));
-    let app =
-        block_on(
-            h.service()
-                .set_permissions(&developer(), org, &package(), &[perm(PermissionType::Camera)]),
-        )
-        .unwrap();
+    let app = block_on(h.service().set_permissions(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        &[perm(PermissionType::Camera)],
+    ))
+    .unwrap();
     assert_eq!(app.app_store_status, AppStoreStatus::Submitted);
 }
 
@@ -503,10 +518,11 @@ fn removing_a_permission_or_changing_its_description_keeps_a_published_app_publi
         .returning(|_, _, _, _| Ok(()));
     let mut described = perm(PermissionType::Camera);
     described.description = Some("To read labels".into());
-    let app = block_on(
-        h.service()
-            .set_permissions(&developer(), org, &package(), &[described]),
-    )
+    let app = block_on(h.service().set_permissions(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        &[described],
+    ))
     .unwrap();
     assert_eq!(app.app_store_status, AppStoreStatus::Published);
 }
@@ -526,10 +542,11 @@ fn editing_a_submitted_app_is_recorded_with_what_changed() {
         })
         .times(1)
         .returning(|_, _, _, _| Ok(()));
-    block_on(
-        h.service()
-            .update(&developer(), org, &package(), &rename("Notes 3")),
-    )
+    block_on(h.service().update(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        &rename("Notes 3"),
+    ))
     .unwrap();
 }
 
@@ -546,10 +563,11 @@ fn adding_a_permission_to_a_submitted_or_rejected_app_changes_no_status() {
             })
             .times(1)
             .returning(|_, _, _, _| Ok(()));
-        block_on(
-            h.service()
-                .set_permissions(&developer(), org, &package(), &[perm(PermissionType::Camera)]),
-        )
+        block_on(h.service().set_permissions(
+            &member_as(&developer(), org, OrgRole::Member),
+            &package(),
+            &[perm(PermissionType::Camera)],
+        ))
         .unwrap();
     }
 }
@@ -577,7 +595,11 @@ fn publishing_a_development_app_submits_it_and_records_the_submission() {
             app.updated_at = change.at;
             Ok(app)
         });
-    let app = block_on(h.service().publish(&developer(), org, &package())).unwrap();
+    let app = block_on(
+        h.service()
+            .publish(&member_as(&developer(), org, OrgRole::Member), &package()),
+    )
+    .unwrap();
     assert_eq!(app.app_store_status, AppStoreStatus::Submitted);
 }
 
@@ -591,7 +613,13 @@ fn a_rejected_app_can_be_resubmitted_through_the_service() {
         .withf(|_, _, expected, _| *expected == AppStoreStatus::Rejected)
         .times(1)
         .returning(|o, _, _, change| Ok(sample_app(o, change.to)));
-    assert!(block_on(h.service().publish(&developer(), org, &package())).is_ok());
+    assert!(
+        block_on(
+            h.service()
+                .publish(&member_as(&developer(), org, OrgRole::Member), &package())
+        )
+        .is_ok()
+    );
 }
 
 #[test]
@@ -613,7 +641,11 @@ fn publishing_needs_an_organization_name_and_contact_email() {
         h.orgs
             .expect_profile()
             .returning(move |_| Ok(Some(contact.clone())));
-        let err = block_on(h.service().publish(&developer(), org, &package())).unwrap_err();
+        let err = block_on(
+            h.service()
+                .publish(&member_as(&developer(), org, OrgRole::Member), &package()),
+        )
+        .unwrap_err();
         assert_eq!(err.code(), "PROFILE_INCOMPLETE");
         assert_eq!(
             err.to_string(),
@@ -627,7 +659,11 @@ fn publishing_a_submitted_or_published_app_is_an_illegal_transition() {
     for status in [AppStoreStatus::Submitted, AppStoreStatus::Published] {
         let org = OrgId::new();
         let h = Harness::member().with_app(sample_app(org, status));
-        let err = block_on(h.service().publish(&developer(), org, &package())).unwrap_err();
+        let err = block_on(
+            h.service()
+                .publish(&member_as(&developer(), org, OrgRole::Member), &package()),
+        )
+        .unwrap_err();
         assert!(matches!(err, AppError::IllegalTransition(_)), "{status:?}");
         assert_eq!(err.code(), "ILLEGAL_TRANSITION");
     }
@@ -641,7 +677,11 @@ fn a_publish_that_loses_a_race_is_a_conflict() {
     h.apps
         .expect_transition()
         .returning(|_, _, _, _| Err(RepoError::Conflict("status".into())));
-    let err = block_on(h.service().publish(&developer(), org, &package())).unwrap_err();
+    let err = block_on(
+        h.service()
+            .publish(&member_as(&developer(), org, OrgRole::Member), &package()),
+    )
+    .unwrap_err();
     assert!(matches!(err, AppError::Conflict));
 }
 
@@ -657,7 +697,11 @@ fn the_first_share_link_request_creates_the_token() {
         .withf(|_, _, token, _| token == "11".repeat(32))
         .times(1)
         .returning(|_, _, token, _| Ok(token.to_owned()));
-    let link = block_on(h.service().share_link(&developer(), org, &package())).unwrap();
+    let link = block_on(
+        h.service()
+            .share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
+    )
+    .unwrap();
     assert_eq!(
         link.install_url,
         format!("https://store.example.com/install/{}", "11".repeat(32))
@@ -671,7 +715,11 @@ fn an_existing_share_token_is_reused() {
     h.apps
         .expect_share_token()
         .returning(|_, _| Ok(Some("abc".into())));
-    let link = block_on(h.service().share_link(&developer(), org, &package())).unwrap();
+    let link = block_on(
+        h.service()
+            .share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
+    )
+    .unwrap();
     assert_eq!(link.install_url, "https://store.example.com/install/abc");
     assert_eq!(
         serde_json::to_value(&link).unwrap()["installUrl"],
@@ -689,15 +737,19 @@ fn tester_emails_are_stored_validated_and_de_duplicated() {
         .times(1)
         .returning(|_, _, _, _| Ok(()));
     let raw = ["t@example.com".to_owned(), "T@Example.com".to_owned()];
-    let saved = block_on(h.service().set_share_emails(&developer(), org, &package(), &raw)).unwrap();
+    let saved = block_on(h.service().set_share_emails(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        &raw,
+    ))
+    .unwrap();
     assert_eq!(saved.len(), 1);
 }
 
 #[test]
 fn an_invalid_tester_email_is_refused_on_the_emails_field() {
     let err = block_on(Harness::member().service().set_share_emails(
-        &developer(),
-        OrgId::new(),
+        &member_as(&developer(), OrgId::new(), OrgRole::Member),
         &package(),
         &["nope".to_owned()],
     ))
@@ -752,7 +804,12 @@ fn visibility_is_written_for_the_organizations_app() {
     let mut shared = sample_app(org, AppStoreStatus::Development);
     shared.shared_with_organization = true;
     let h = h.with_app(shared);
-    let app = block_on(h.service().set_visibility(&developer(), org, &package(), true)).unwrap();
+    let app = block_on(h.service().set_visibility(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        true,
+    ))
+    .unwrap();
     assert!(app.shared_with_organization);
 }
 
@@ -767,7 +824,11 @@ fn resetting_the_share_link_stores_a_new_token_and_answers_its_link() {
         })
         .times(1)
         .returning(|_, _, _, _| Ok(()));
-    let link = block_on(h.service().reset_share_link(&developer(), org, &package())).unwrap();
+    let link = block_on(
+        h.service()
+            .reset_share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
+    )
+    .unwrap();
     assert_eq!(
         link.install_url,
         format!("https://store.example.com/install/{}", "11".repeat(32))
@@ -775,32 +836,29 @@ fn resetting_the_share_link_stores_a_new_token_and_answers_its_link() {
 }
 
 #[test]
-fn resetting_the_share_link_of_an_unknown_app_is_not_found_and_needs_membership() {
+fn resetting_the_share_link_of_an_unknown_app_is_not_found() {
     let org = OrgId::new();
     let mut h = Harness::member();
     h.apps
         .expect_replace_share_token()
         .returning(|_, _, _, _| Err(RepoError::NotFound));
-    let err = block_on(h.service().reset_share_link(&developer(), org, &package())).unwrap_err();
-    assert!(matches!(err, AppError::NotFound));
     let err = block_on(
-        Harness::new(None)
-            .service()
-            .reset_share_link(&developer(), org, &package()),
+        h.service()
+            .reset_share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
     )
     .unwrap_err();
-    assert!(matches!(err, AppError::NotMember));
+    assert!(matches!(err, AppError::NotFound));
 }
 
 // ---- move ----
 
 #[test]
 fn a_move_needs_a_target_organization() {
-    let err = block_on(
-        Harness::member()
-            .service()
-            .move_to(&developer(), OrgId::new(), &package(), None),
-    )
+    let err = block_on(Harness::member().service().move_to(
+        &member_as(&developer(), OrgId::new(), OrgRole::Member),
+        &package(),
+        None,
+    ))
     .unwrap_err();
     assert_eq!(err.to_string(), "Please select a target organization");
 }
@@ -808,11 +866,11 @@ fn a_move_needs_a_target_organization() {
 #[test]
 fn a_move_to_the_same_organization_is_refused() {
     let org = OrgId::new();
-    let err = block_on(
-        Harness::member()
-            .service()
-            .move_to(&developer(), org, &package(), Some(org)),
-    )
+    let err = block_on(Harness::member().service().move_to(
+        &member_as(&developer(), org, OrgRole::Member),
+        &package(),
+        Some(org),
+    ))
     .unwrap_err();
     assert!(matches!(err, AppError::SameOrganization));
 }
@@ -822,7 +880,12 @@ fn a_member_of_the_source_cannot_move_an_app_out() {
     let (from, to) = (OrgId::new(), OrgId::new());
     let mut h = Harness::member();
     h.members = members_by_org(vec![(from, OrgRole::Member), (to, OrgRole::Admin)]);
-    let err = block_on(h.service().move_to(&developer(), from, &package(), Some(to))).unwrap_err();
+    let err = block_on(h.service().move_to(
+        &member_as(&developer(), from, OrgRole::Member),
+        &package(),
+        Some(to),
+    ))
+    .unwrap_err();
     assert!(matches!(err, AppError::AdminOnly));
 }
 
@@ -831,7 +894,12 @@ fn a_move_to_an_organization_the_caller_is_not_in_is_refused() {
     let (from, to) = (OrgId::new(), OrgId::new());
     let mut h = Harness::member();
     h.members = members_by_org(vec![(from, OrgRole::Admin)]);
-    let err = block_on(h.service().move_to(&developer(), from, &package(), Some(to))).unwrap_err();
+    let err = block_on(h.service().move_to(
+        &member_as(&developer(), from, OrgRole::Admin),
+        &package(),
+        Some(to),
+    ))
+    .unwrap_err();
     assert!(matches!(err, AppError::NotMemberOfTarget));
 }
 
@@ -852,7 +920,12 @@ fn a_moved_app_keeps_its_status_and_the_move_is_recorded_in_the_target() {
         })
         .times(1)
         .returning(|_, _, _, _| Ok(()));
-    let app = block_on(h.service().move_to(&developer(), from, &package(), Some(to))).unwrap();
+    let app = block_on(h.service().move_to(
+        &member_as(&developer(), from, OrgRole::Admin),
+        &package(),
+        Some(to),
+    ))
+    .unwrap();
     assert_eq!(
         (app.org_id, app.app_store_status),
         (to, AppStoreStatus::Published)

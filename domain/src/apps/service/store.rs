@@ -9,8 +9,8 @@ use crate::apps::models::TesterView;
 use crate::apps::ports::StatusChange;
 use crate::apps::sharing::{install_url, issue_share_token, looks_like_share_token, parse_share_emails};
 use crate::apps::{App, PackageName};
-use crate::common::{Caller, EmailAddress, OrgId};
-use crate::orgs::OrgAction;
+use crate::common::{EmailAddress, OrgId};
+use crate::orgs::{ActingMember, OrgAction};
 use crate::review::{ReviewEvent, ReviewEventKind};
 
 /// The tester link of an app (`{installUrl}`).
@@ -24,11 +24,12 @@ impl AppService {
     /// Submits the app for review: DEVELOPMENT or REJECTED → SUBMITTED, recorded in its history.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::IllegalTransition`] from SUBMITTED or
+    /// [`AppError::AdminOnly`]; [`AppError::NotFound`]; [`AppError::IllegalTransition`] from SUBMITTED or
     /// PUBLISHED; [`AppError::ProfileIncomplete`] when the organization lacks a name or contact e-mail;
     /// [`AppError::Conflict`] when the status changed meanwhile; [`AppError::Repo`].
-    pub async fn publish(&self, caller: &Caller, org: OrgId, package: &PackageName) -> Result<App, AppError> {
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+    pub async fn publish(&self, member: &ActingMember, package: &PackageName) -> Result<App, AppError> {
+        Self::allow(member, OrgAction::ManageApps)?;
+        let (caller, org) = (member.caller(), member.org());
         let app = self.load(org, package).await?;
         let to = app.app_store_status.publish()?;
         let complete = self.orgs.profile(org).await?.is_some_and(|p| p.is_complete());
@@ -58,14 +59,14 @@ impl AppService {
     /// The tester link; the share token is created on first use and the same link answered afterwards.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    /// [`AppError::AdminOnly`]; [`AppError::NotFound`]; [`AppError::Repo`].
     pub async fn share_link(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
     ) -> Result<ShareLink, AppError> {
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        Self::allow(member, OrgAction::ManageApps)?;
+        let org = member.org();
         self.load(org, package).await?;
         let token = match self.apps.share_token(org, package).await? {
             Some(token) => token,
@@ -86,16 +87,16 @@ impl AppService {
     /// once.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::Validation`] on field `emails`; [`AppError::NotFound`];
+    /// [`AppError::AdminOnly`]; [`AppError::Validation`] on field `emails`; [`AppError::NotFound`];
     /// [`AppError::Repo`].
     pub async fn set_share_emails(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
         emails: &[String],
     ) -> Result<Vec<EmailAddress>, AppError> {
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        Self::allow(member, OrgAction::ManageApps)?;
+        let org = member.org();
         let emails = parse_share_emails(emails).map_err(|e| AppError::field("emails", e.to_string()))?;
         self.apps
             .set_share_emails(org, package, emails.clone(), self.clock.now())
@@ -110,27 +111,26 @@ impl AppService {
     /// As [`AppService::set_share_emails`] and [`AppService::share_link`].
     pub async fn share_with(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
         emails: &[String],
     ) -> Result<ShareLink, AppError> {
-        self.set_share_emails(caller, org, package, emails).await?;
-        self.share_link(caller, org, package).await
+        self.set_share_emails(member, package, emails).await?;
+        self.share_link(member, package).await
     }
 
     /// Sets whether the whole organization sees the app (`sharedWithOrganization`) and answers the app.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    /// [`AppError::AdminOnly`]; [`AppError::NotFound`]; [`AppError::Repo`].
     pub async fn set_visibility(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
         shared_with_organization: bool,
     ) -> Result<App, AppError> {
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        Self::allow(member, OrgAction::ManageApps)?;
+        let org = member.org();
         self.apps
             .set_visibility(org, package, shared_with_organization, self.clock.now())
             .await
@@ -141,14 +141,14 @@ impl AppService {
     /// Replaces the share token: a new tester link, and the old one stops working at once.
     ///
     /// # Errors
-    /// [`AppError::NotMember`]; [`AppError::NotFound`]; [`AppError::Repo`].
+    /// [`AppError::AdminOnly`]; [`AppError::NotFound`]; [`AppError::Repo`].
     pub async fn reset_share_link(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         package: &PackageName,
     ) -> Result<ShareLink, AppError> {
-        self.authorize(caller, org, OrgAction::ManageApps).await?;
+        Self::allow(member, OrgAction::ManageApps)?;
+        let org = member.org();
         let token = issue_share_token(self.secrets.as_ref());
         self.apps
             .replace_share_token(org, package, &token, self.clock.now())
@@ -179,21 +179,20 @@ impl AppService {
     /// member of the target; the app keeps its key, status and settings; the move is recorded.
     ///
     /// # Errors
-    /// [`AppError::TargetOrgRequired`]; [`AppError::SameOrganization`]; [`AppError::NotMember`] or
-    /// [`AppError::AdminOnly`] in the source; [`AppError::NotMemberOfTarget`]; [`AppError::NotFound`];
+    /// [`AppError::TargetOrgRequired`]; [`AppError::SameOrganization`]; [`AppError::AdminOnly`] in the source; [`AppError::NotMemberOfTarget`]; [`AppError::NotFound`];
     /// [`AppError::Repo`].
     pub async fn move_to(
         &self,
-        caller: &Caller,
-        from: OrgId,
+        member: &ActingMember,
         package: &PackageName,
         target: Option<OrgId>,
     ) -> Result<App, AppError> {
+        let (caller, from) = (member.caller(), member.org());
         let target = target.ok_or(AppError::TargetOrgRequired)?;
         if target == from {
             return Err(AppError::SameOrganization);
         }
-        self.authorize(caller, from, OrgAction::MoveAppOut).await?;
+        Self::allow(member, OrgAction::MoveAppOut)?;
         match self.members.role_of(target, caller.user_id).await? {
             Some(role) if role.can(OrgAction::ReceiveApp) => {}
             _ => return Err(AppError::NotMemberOfTarget),

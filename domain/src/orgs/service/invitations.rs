@@ -16,7 +16,7 @@ use crate::orgs::invites::{Invite, InviteSummary, InviteToken, invite_link};
 use crate::orgs::ports::{
     CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, DUPLICATE_INVITE, DUPLICATE_MEMBER,
 };
-use crate::orgs::{FieldErrors, Member, OrgAction, OrgRole, Organization};
+use crate::orgs::{ActingMember, FieldErrors, Member, OrgAction, OrgRole, Organization};
 
 /// What accepting answers (specification §3): the organization joined.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,12 +68,12 @@ impl OrgService {
     /// received too many e-mails lately (`orgs::invite_limits`); [`OrgError::Repo`].
     pub async fn invite(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         email: &str,
         role: Option<OrgRole>,
     ) -> Result<InviteSummary, OrgError> {
-        self.authorize(caller, org, OrgAction::ManageMembers).await?;
+        Self::allow(member, OrgAction::ManageMembers)?;
+        let (caller, org) = (member.caller(), member.org());
         let email = parse_invitee(email)?;
         let organization = self.existing(org).await?;
         if self.orgs.members(org).await?.iter().any(|m| m.email == email) {
@@ -112,13 +112,9 @@ impl OrgService {
     /// [`OrgError::InviteNotFound`]; [`OrgError::ResendExpired`]; [`OrgError::InviteLimited`] when the
     /// invitation was sent less than ten minutes ago or resent five times already, or a limit of
     /// [`Self::invite`] refuses the e-mail; [`OrgError::Repo`].
-    pub async fn resend_invite(
-        &self,
-        caller: &Caller,
-        org: OrgId,
-        email: &str,
-    ) -> Result<InviteSummary, OrgError> {
-        self.authorize(caller, org, OrgAction::ManageMembers).await?;
+    pub async fn resend_invite(&self, member: &ActingMember, email: &str) -> Result<InviteSummary, OrgError> {
+        Self::allow(member, OrgAction::ManageMembers)?;
+        let (caller, org) = (member.caller(), member.org());
         let email = parse_invitee(email)?;
         let organization = self.existing(org).await?;
         let now = self.clock.now();
@@ -154,8 +150,9 @@ impl OrgService {
     /// # Errors
     /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::Validation`] (`email`);
     /// [`OrgError::InviteNotFound`]; [`OrgError::Repo`].
-    pub async fn rescind_invite(&self, caller: &Caller, org: OrgId, email: &str) -> Result<(), OrgError> {
-        self.authorize(caller, org, OrgAction::ManageMembers).await?;
+    pub async fn rescind_invite(&self, member: &ActingMember, email: &str) -> Result<(), OrgError> {
+        Self::allow(member, OrgAction::ManageMembers)?;
+        let org = member.org();
         let email = parse_invitee(email)?;
         match self.invites.rescind(org, &email, self.clock.now()).await {
             Err(RepoError::NotFound) => Err(OrgError::InviteNotFound),
@@ -278,11 +275,11 @@ mod tests {
             })
             .times(1)
             .returning(|_, _| Ok(()));
-        let summary = block_on(
-            mocks
-                .build()
-                .invite(&me(), ORG, " New@Example.com ", Some(OrgRole::Admin)),
-        )
+        let summary = block_on(mocks.build().invite(
+            &me_in(OrgRole::Admin),
+            " New@Example.com ",
+            Some(OrgRole::Admin),
+        ))
         .unwrap();
         assert_eq!(summary.email.as_str(), "new@example.com");
         assert_eq!(summary.status, InviteStatus::Pending);
@@ -297,14 +294,19 @@ mod tests {
             .withf(|invite, _| invite.role == OrgRole::Member)
             .times(1)
             .returning(|_, _| Ok(()));
-        let summary = block_on(mocks.build().invite(&me(), ORG, "new@example.com", None)).unwrap();
+        let summary = block_on(
+            mocks
+                .build()
+                .invite(&me_in(OrgRole::Admin), "new@example.com", None),
+        )
+        .unwrap();
         assert_eq!(summary.role, OrgRole::Member);
     }
 
     #[test]
     fn an_invalid_invitee_address_is_refused_on_the_email_field() {
         let mocks = Mocks::new().with_role(Some(OrgRole::Admin));
-        let error = block_on(mocks.build().invite(&me(), ORG, "no-at-sign", None)).unwrap_err();
+        let error = block_on(mocks.build().invite(&me_in(OrgRole::Admin), "no-at-sign", None)).unwrap_err();
         assert_eq!(error.to_string(), "Please enter a valid email address");
         assert!(error.fields().and_then(|f| f.get("email")).is_some());
     }
@@ -312,14 +314,24 @@ mod tests {
     #[test]
     fn inviting_an_existing_member_is_a_conflict() {
         let mocks = inviting(vec![member(OTHER, OrgRole::Member)], Vec::new());
-        let error = block_on(mocks.build().invite(&me(), ORG, "user-2@acme.example.com", None)).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .invite(&me_in(OrgRole::Admin), "user-2@acme.example.com", None),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::InviteeIsMember));
     }
 
     #[test]
     fn inviting_an_address_with_a_pending_invitation_is_a_conflict() {
         let mocks = inviting(Vec::new(), vec![open_invite("new@example.com", noon())]);
-        let error = block_on(mocks.build().invite(&me(), ORG, "NEW@example.com", None)).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .invite(&me_in(OrgRole::Admin), "NEW@example.com", None),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::InvitePending));
     }
 
@@ -328,7 +340,14 @@ mod tests {
         let expired = open_invite("new@example.com", noon() - Duration::days(8));
         let mut mocks = inviting(Vec::new(), vec![expired]);
         mocks.invites.expect_create().times(1).returning(|_, _| Ok(()));
-        assert!(block_on(mocks.build().invite(&me(), ORG, "new@example.com", None)).is_ok());
+        assert!(
+            block_on(
+                mocks
+                    .build()
+                    .invite(&me_in(OrgRole::Admin), "new@example.com", None)
+            )
+            .is_ok()
+        );
     }
 
     #[test]
@@ -338,7 +357,12 @@ mod tests {
             .invites
             .expect_create()
             .returning(|_, _| Err(RepoError::Duplicate(DUPLICATE_INVITE)));
-        let error = block_on(mocks.build().invite(&me(), ORG, "new@example.com", None)).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .invite(&me_in(OrgRole::Admin), "new@example.com", None),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::InvitePending));
     }
 
@@ -372,7 +396,12 @@ mod tests {
                 stored.email_sent_count = 2;
                 Ok(stored)
             });
-        let summary = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap();
+        let summary = block_on(
+            mocks
+                .build()
+                .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
+        )
+        .unwrap();
         assert_eq!(summary.email_sent_count, 2);
         assert_eq!(summary.expires_at, noon() + Duration::days(7));
     }
@@ -385,7 +414,12 @@ mod tests {
             .invites
             .expect_pending()
             .return_once(move |_| Ok(vec![expired]));
-        let error = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::ResendExpired));
         assert!(error.to_string().contains("expired"));
     }
@@ -394,7 +428,12 @@ mod tests {
     fn resending_without_a_pending_invitation_is_not_found() {
         let mut mocks = admin_with_org();
         mocks.invites.expect_pending().returning(|_| Ok(Vec::new()));
-        let error = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::InviteNotFound));
     }
 
@@ -412,7 +451,12 @@ mod tests {
             .collect();
         let mut mocks = inviting(Vec::new(), pending);
         mocks.invites.expect_create().never();
-        let error = block_on(mocks.build().invite(&me(), ORG, "new@example.com", None)).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .invite(&me_in(OrgRole::Admin), "new@example.com", None),
+        )
+        .unwrap_err();
         assert_eq!(limited(&error), Some(invite_limits::InviteLimit::OpenInvites));
         assert!(error.to_string().contains("50 open invitations"));
     }
@@ -426,9 +470,10 @@ mod tests {
         mocks.invites.expect_create().times(100).returning(|_, _| Ok(()));
         let service = mocks.build();
         for n in 0..100 {
-            block_on(service.invite(&me(), ORG, &format!("p{n}@example.com"), None)).unwrap();
+            block_on(service.invite(&me_in(OrgRole::Admin), &format!("p{n}@example.com"), None)).unwrap();
         }
-        let error = block_on(service.invite(&me(), ORG, "one-more@example.com", None)).unwrap_err();
+        let error =
+            block_on(service.invite(&me_in(OrgRole::Admin), "one-more@example.com", None)).unwrap_err();
         assert_eq!(limited(&error), Some(invite_limits::InviteLimit::AccountDaily));
     }
 
@@ -447,9 +492,9 @@ mod tests {
             .returning(|_, _| Ok(()));
         let service = mocks.build();
         for _ in 0..allowed {
-            block_on(service.invite(&me(), ORG, "target@example.com", None)).unwrap();
+            block_on(service.invite(&me_in(OrgRole::Admin), "target@example.com", None)).unwrap();
         }
-        let error = block_on(service.invite(&me(), ORG, "target@example.com", None)).unwrap_err();
+        let error = block_on(service.invite(&me_in(OrgRole::Admin), "target@example.com", None)).unwrap_err();
         assert_eq!(limited(&error), Some(invite_limits::InviteLimit::Recipient));
     }
 
@@ -462,7 +507,12 @@ mod tests {
             .expect_pending()
             .return_once(move |_| Ok(vec![fresh]));
         mocks.invites.expect_resend().never();
-        let error = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
+        )
+        .unwrap_err();
         let OrgError::InviteLimited(refused) = error else {
             panic!("not limited: {error:?}")
         };
@@ -480,7 +530,12 @@ mod tests {
             .expect_pending()
             .return_once(move |_| Ok(vec![worn]));
         mocks.invites.expect_resend().never();
-        let error = block_on(mocks.build().resend_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
+        )
+        .unwrap_err();
         assert_eq!(limited(&error), Some(invite_limits::InviteLimit::ResendsUsedUp));
     }
 
@@ -493,7 +548,14 @@ mod tests {
             .with(eq(ORG), eq(email("new@example.com")), eq(noon()))
             .times(1)
             .returning(|_, _, _| Ok(()));
-        assert!(block_on(mocks.build().rescind_invite(&me(), ORG, "New@example.com")).is_ok());
+        assert!(
+            block_on(
+                mocks
+                    .build()
+                    .rescind_invite(&me_in(OrgRole::Admin), "New@example.com")
+            )
+            .is_ok()
+        );
     }
 
     #[test]
@@ -503,7 +565,12 @@ mod tests {
             .invites
             .expect_rescind()
             .returning(|_, _, _| Err(RepoError::NotFound));
-        let error = block_on(mocks.build().rescind_invite(&me(), ORG, "new@example.com")).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .rescind_invite(&me_in(OrgRole::Admin), "new@example.com"),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::InviteNotFound));
     }
 

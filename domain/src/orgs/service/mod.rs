@@ -1,12 +1,13 @@
 //! Organization use cases (PRODUCT.md §3, specification §2 Organization Settings and Members).
 //!
-//! Every use case on an existing organization first asks the [`MemberDirectory`] for the caller's role:
-//! a non-member gets [`OrgError::NotFound`] (so organization ids do not leak), a member whose role does not
-//! allow the action ([`OrgRole::can`]) gets [`OrgError::AdminOnly`]. The invitation use cases are in
+//! Every use case on an existing organization takes the caller's membership, an [`ActingMember`] read once
+//! for the request (a non-member has none, and the HTTP layer answers 404 so that organization ids do not
+//! leak), and only checks its role: a member whose role does not allow the action ([`OrgRole::can`]) gets
+//! [`OrgError::AdminOnly`]. The invitation use cases are in
 //! `service/invitations.rs`.
 //!
-//! The HTTP layer routes `DELETE /api/orgs/{orgId}/members/{memberId}` to [`OrgService::leave`] when
-//! `memberId` is the caller, and to [`OrgService::remove_member`] otherwise.
+//! `DELETE /api/orgs/{orgId}/members/{memberId}` is [`OrgService::leave_or_remove`]: leaving when
+//! `memberId` is the caller, removing another member otherwise.
 
 mod invitations;
 #[cfg(test)]
@@ -22,8 +23,8 @@ use super::ports::{
     OrgRepository,
 };
 use super::{
-    FieldErrors, Member, OrgAction, OrgDetails, OrgMembership, OrgProfileInput, OrgRole, Organization,
-    personal_org_name, validate_org_name, validate_profile_update,
+    ActingMember, FieldErrors, Member, OrgAction, OrgDetails, OrgMembership, OrgProfileInput, OrgRole,
+    Organization, personal_org_name, validate_org_name, validate_profile_update,
 };
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator, UserId};
 use crate::identity::rate_limit::RateLimitStore;
@@ -94,20 +95,16 @@ impl OrgService {
         }
     }
 
-    /// The caller's role in `org`, checked against `action`.
+    /// The member's role, provided it allows `action`. The membership itself was read once for the request,
+    /// by [`ActingMember::resolve`] (a non-member has no [`ActingMember`]: the HTTP layer answers 404).
     ///
     /// # Errors
-    /// [`OrgError::NotFound`] for a non-member; [`OrgError::AdminOnly`] when the role may not do `action`.
-    pub async fn authorize(
-        &self,
-        caller: &Caller,
-        org: OrgId,
-        action: OrgAction,
-    ) -> Result<OrgRole, OrgError> {
-        match self.directory.role_of(org, caller.user_id).await? {
-            None => Err(OrgError::NotFound),
-            Some(role) if role.can(action) => Ok(role),
-            Some(_) => Err(OrgError::AdminOnly),
+    /// [`OrgError::AdminOnly`] when the role may not do `action`.
+    pub const fn allow(member: &ActingMember, action: OrgAction) -> Result<OrgRole, OrgError> {
+        if member.can(action) {
+            Ok(member.role())
+        } else {
+            Err(OrgError::AdminOnly)
         }
     }
 
@@ -179,13 +176,43 @@ impl OrgService {
         })
     }
 
+    /// Creates an organization as [`OrgService::create`] does and, given a contact e-mail, stores it in the
+    /// profile at once (`POST /api/orgs {name, contactEmail}`). The address is checked before anything is
+    /// made, so that a bad one leaves no organization behind.
+    ///
+    /// # Errors
+    /// As [`OrgService::create`]; [`OrgError::Validation`] as [`validate_profile_update`] for the address.
+    pub async fn create_with_contact(
+        &self,
+        caller: &Caller,
+        name: &str,
+        contact_email: Option<&str>,
+    ) -> Result<OrgMembership, OrgError> {
+        let profile = contact_email
+            .filter(|e| !e.trim().is_empty())
+            .map(|email| OrgProfileInput {
+                name: name.to_owned(),
+                contact_email: Some(email.to_owned()),
+                ..OrgProfileInput::default()
+            });
+        if let Some(input) = &profile {
+            validate_profile_update(input).map_err(OrgError::Validation)?;
+        }
+        let mut created = self.create(caller, name).await?;
+        if let Some(input) = profile {
+            created.organization = self.write_profile(created.organization.id, &input).await?;
+        }
+        Ok(created)
+    }
+
     /// The organization with the caller's role, its members and its open invitations (any member).
     ///
     /// # Errors
     /// [`OrgError::NotFound`] for a non-member or a missing organization; [`OrgError::Repo`] when the store
     /// fails.
-    pub async fn get(&self, caller: &Caller, org: OrgId) -> Result<OrgDetails, OrgError> {
-        let role = self.authorize(caller, org, OrgAction::View).await?;
+    pub async fn get(&self, member: &ActingMember) -> Result<OrgDetails, OrgError> {
+        let role = Self::allow(member, OrgAction::View)?;
+        let org = member.org();
         let organization = self.existing(org).await?;
         let members = self.orgs.members(org).await?;
         let now = self.clock.now();
@@ -212,11 +239,15 @@ impl OrgService {
     /// [`validate_profile_update`]; [`OrgError::Repo`] when the store fails.
     pub async fn update_profile(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        member: &ActingMember,
         input: &OrgProfileInput,
     ) -> Result<Organization, OrgError> {
-        self.authorize(caller, org, OrgAction::ManageProfile).await?;
+        Self::allow(member, OrgAction::ManageProfile)?;
+        self.write_profile(member.org(), input).await
+    }
+
+    /// Validates and stores the profile of `org`, for a caller whose right to do so is established.
+    async fn write_profile(&self, org: OrgId, input: &OrgProfileInput) -> Result<Organization, OrgError> {
         let valid = validate_profile_update(input).map_err(OrgError::Validation)?;
         match self
             .orgs
@@ -233,8 +264,9 @@ impl OrgService {
     /// # Errors
     /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::AppsRemain`] when it still owns apps;
     /// [`OrgError::Repo`] when the store fails.
-    pub async fn delete(&self, caller: &Caller, org: OrgId) -> Result<OrgDeleted, OrgError> {
-        self.authorize(caller, org, OrgAction::ManageProfile).await?;
+    pub async fn delete(&self, member: &ActingMember) -> Result<OrgDeleted, OrgError> {
+        Self::allow(member, OrgAction::ManageProfile)?;
+        let org = member.org();
         let images = match self.orgs.delete(org).await {
             Ok(images) => images,
             Err(RepoError::NotFound) => return Err(OrgError::NotFound),
@@ -258,16 +290,15 @@ impl OrgService {
     /// [`OrgError::MemberNotFound`]; [`OrgError::OnlyAdminCannotBeDemoted`]; [`OrgError::Repo`].
     pub async fn change_role(
         &self,
-        caller: &Caller,
-        org: OrgId,
+        acting: &ActingMember,
         member: UserId,
         role: OrgRole,
     ) -> Result<(), OrgError> {
-        self.authorize(caller, org, OrgAction::ManageMembers).await?;
-        if member == caller.user_id {
+        Self::allow(acting, OrgAction::ManageMembers)?;
+        if member == acting.caller().user_id {
             return Err(OrgError::OwnRole);
         }
-        match self.orgs.set_role(org, member, role).await {
+        match self.orgs.set_role(acting.org(), member, role).await {
             Ok(()) => Ok(()),
             Err(RepoError::NotFound) => Err(OrgError::MemberNotFound),
             Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotBeDemoted),
@@ -280,12 +311,12 @@ impl OrgService {
     /// # Errors
     /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::RemoveSelf`] when `member` is the caller;
     /// [`OrgError::MemberNotFound`]; [`OrgError::OnlyAdminCannotBeRemoved`]; [`OrgError::Repo`].
-    pub async fn remove_member(&self, caller: &Caller, org: OrgId, member: UserId) -> Result<(), OrgError> {
-        self.authorize(caller, org, OrgAction::ManageMembers).await?;
-        if member == caller.user_id {
+    pub async fn remove_member(&self, acting: &ActingMember, member: UserId) -> Result<(), OrgError> {
+        Self::allow(acting, OrgAction::ManageMembers)?;
+        if member == acting.caller().user_id {
             return Err(OrgError::RemoveSelf);
         }
-        match self.orgs.remove_member(org, member).await {
+        match self.orgs.remove_member(acting.org(), member).await {
             Ok(()) => Ok(()),
             Err(RepoError::NotFound) => Err(OrgError::MemberNotFound),
             Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotBeRemoved),
@@ -293,13 +324,31 @@ impl OrgService {
         }
     }
 
+    /// `DELETE /api/orgs/{orgId}/members/{memberId}`: the caller leaves when `member` is the caller
+    /// ([`OrgService::leave`]), and removes another member otherwise ([`OrgService::remove_member`]).
+    ///
+    /// # Errors
+    /// As [`OrgService::leave`] or [`OrgService::remove_member`].
+    pub async fn leave_or_remove(&self, acting: &ActingMember, member: UserId) -> Result<(), OrgError> {
+        if member == acting.caller().user_id {
+            self.leave(acting).await
+        } else {
+            self.remove_member(acting, member).await
+        }
+    }
+
     /// The caller leaves the organization (any member), unless the caller is its only admin.
     ///
     /// # Errors
-    /// [`OrgError::NotFound`] for a non-member; [`OrgError::OnlyAdminCannotLeave`]; [`OrgError::Repo`].
-    pub async fn leave(&self, caller: &Caller, org: OrgId) -> Result<(), OrgError> {
-        self.authorize(caller, org, OrgAction::Leave).await?;
-        match self.orgs.remove_member(org, caller.user_id).await {
+    /// [`OrgError::NotFound`] when the membership ended meanwhile; [`OrgError::OnlyAdminCannotLeave`];
+    /// [`OrgError::Repo`].
+    pub async fn leave(&self, member: &ActingMember) -> Result<(), OrgError> {
+        Self::allow(member, OrgAction::Leave)?;
+        match self
+            .orgs
+            .remove_member(member.org(), member.caller().user_id)
+            .await
+        {
             Ok(()) => Ok(()),
             Err(RepoError::NotFound) => Err(OrgError::NotFound),
             Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotLeave),
@@ -312,6 +361,7 @@ impl OrgService {
 mod tests {
     use super::test_support::*;
     use super::*;
+    use crate::common::EmailAddress;
     use crate::testing::{block_on, noon};
     use mockall::predicate::eq;
 
@@ -427,7 +477,7 @@ mod tests {
             .invites
             .expect_pending()
             .returning(|_| Ok(vec![open_invite("new@example.com", noon())]));
-        let details = block_on(mocks.build().get(&me(), ORG)).unwrap();
+        let details = block_on(mocks.build().get(&me_in(OrgRole::Member))).unwrap();
         assert_eq!(details.role, OrgRole::Member);
         assert_eq!(details.members.len(), 2);
         assert_eq!(details.pending_invites.len(), 1);
@@ -445,7 +495,7 @@ mod tests {
                 noon() - chrono::Duration::days(8),
             )])
         });
-        let details = block_on(mocks.build().get(&me(), ORG)).unwrap();
+        let details = block_on(mocks.build().get(&me_in(OrgRole::Admin))).unwrap();
         assert_eq!(
             details.pending_invites[0].status,
             crate::orgs::invites::InviteStatus::Expired
@@ -472,7 +522,7 @@ mod tests {
             contact_email: Some("dev@acme.example.com".into()),
             ..OrgProfileInput::default()
         };
-        assert!(block_on(mocks.build().update_profile(&me(), ORG, &input)).is_ok());
+        assert!(block_on(mocks.build().update_profile(&me_in(OrgRole::Admin), &input)).is_ok());
     }
 
     #[test]
@@ -482,7 +532,7 @@ mod tests {
             name: "Acme".into(),
             ..OrgProfileInput::default()
         };
-        let error = block_on(mocks.build().update_profile(&me(), ORG, &input)).unwrap_err();
+        let error = block_on(mocks.build().update_profile(&me_in(OrgRole::Admin), &input)).unwrap_err();
         assert_eq!(error.to_string(), "Contact email is required");
     }
 
@@ -493,7 +543,7 @@ mod tests {
             .orgs
             .expect_delete()
             .returning(|_| Err(RepoError::Conflict(CONFLICT_APPS_REMAIN.into())));
-        let error = block_on(mocks.build().delete(&me(), ORG)).unwrap_err();
+        let error = block_on(mocks.build().delete(&me_in(OrgRole::Admin))).unwrap_err();
         assert!(matches!(error, OrgError::AppsRemain));
         assert_eq!(error.to_string(), "Move or delete this organization's apps first");
     }
@@ -507,7 +557,7 @@ mod tests {
             .with(eq(ORG))
             .times(1)
             .returning(|_| Ok(Vec::new()));
-        assert!(block_on(mocks.build().delete(&me(), ORG)).is_ok());
+        assert!(block_on(mocks.build().delete(&me_in(OrgRole::Admin))).is_ok());
     }
 
     #[test]
@@ -530,7 +580,7 @@ mod tests {
                 Ok(())
             }
         });
-        let outcome = block_on(mocks.build().delete(&me(), ORG)).unwrap();
+        let outcome = block_on(mocks.build().delete(&me_in(OrgRole::Admin))).unwrap();
         assert_eq!(outcome.unremoved_files, vec![kept.to_string()]);
     }
 
@@ -543,13 +593,25 @@ mod tests {
             .with(eq(ORG), eq(OTHER), eq(OrgRole::Admin))
             .times(1)
             .returning(|_, _, _| Ok(()));
-        assert!(block_on(mocks.build().change_role(&me(), ORG, OTHER, OrgRole::Admin)).is_ok());
+        assert!(
+            block_on(
+                mocks
+                    .build()
+                    .change_role(&me_in(OrgRole::Admin), OTHER, OrgRole::Admin)
+            )
+            .is_ok()
+        );
     }
 
     #[test]
     fn nobody_changes_their_own_role() {
         let mocks = Mocks::new().with_role(Some(OrgRole::Admin));
-        let error = block_on(mocks.build().change_role(&me(), ORG, ME, OrgRole::Member)).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .change_role(&me_in(OrgRole::Admin), ME, OrgRole::Member),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::OwnRole));
     }
 
@@ -560,7 +622,12 @@ mod tests {
             .orgs
             .expect_set_role()
             .returning(|_, _, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
-        let error = block_on(mocks.build().change_role(&me(), ORG, OTHER, OrgRole::Member)).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .change_role(&me_in(OrgRole::Admin), OTHER, OrgRole::Member),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::OnlyAdminCannotBeDemoted));
     }
 
@@ -571,7 +638,12 @@ mod tests {
             .orgs
             .expect_set_role()
             .returning(|_, _, _| Err(RepoError::NotFound));
-        let error = block_on(mocks.build().change_role(&me(), ORG, OTHER, OrgRole::Member)).unwrap_err();
+        let error = block_on(
+            mocks
+                .build()
+                .change_role(&me_in(OrgRole::Admin), OTHER, OrgRole::Member),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::MemberNotFound));
     }
 
@@ -584,13 +656,13 @@ mod tests {
             .with(eq(ORG), eq(OTHER))
             .times(1)
             .returning(|_, _| Ok(()));
-        assert!(block_on(mocks.build().remove_member(&me(), ORG, OTHER)).is_ok());
+        assert!(block_on(mocks.build().remove_member(&me_in(OrgRole::Admin), OTHER)).is_ok());
     }
 
     #[test]
     fn nobody_removes_themselves_they_leave_instead() {
         let mocks = Mocks::new().with_role(Some(OrgRole::Admin));
-        let error = block_on(mocks.build().remove_member(&me(), ORG, ME)).unwrap_err();
+        let error = block_on(mocks.build().remove_member(&me_in(OrgRole::Admin), ME)).unwrap_err();
         assert!(matches!(error, OrgError::RemoveSelf));
     }
 
@@ -601,7 +673,7 @@ mod tests {
             .orgs
             .expect_remove_member()
             .returning(|_, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
-        let error = block_on(mocks.build().remove_member(&me(), ORG, OTHER)).unwrap_err();
+        let error = block_on(mocks.build().remove_member(&me_in(OrgRole::Admin), OTHER)).unwrap_err();
         assert!(matches!(error, OrgError::OnlyAdminCannotBeRemoved));
     }
 
@@ -614,7 +686,67 @@ mod tests {
             .with(eq(ORG), eq(ME))
             .times(1)
             .returning(|_, _| Ok(()));
-        assert!(block_on(mocks.build().leave(&me(), ORG)).is_ok());
+        assert!(block_on(mocks.build().leave(&me_in(OrgRole::Member))).is_ok());
+    }
+
+    #[test]
+    fn naming_oneself_leaves_and_naming_another_removes_them() {
+        let mut mocks = Mocks::new();
+        mocks
+            .orgs
+            .expect_remove_member()
+            .with(eq(ORG), eq(ME))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        mocks
+            .orgs
+            .expect_remove_member()
+            .with(eq(ORG), eq(OTHER))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let service = mocks.build();
+        assert!(block_on(service.leave_or_remove(&me_in(OrgRole::Member), ME)).is_ok());
+        let refused = block_on(service.leave_or_remove(&me_in(OrgRole::Member), OTHER)).unwrap_err();
+        assert!(matches!(refused, OrgError::AdminOnly));
+        assert!(block_on(service.leave_or_remove(&me_in(OrgRole::Admin), OTHER)).is_ok());
+    }
+
+    #[test]
+    fn a_new_organization_with_a_bad_contact_address_is_not_made() {
+        let mut mocks = Mocks::new();
+        mocks.orgs.expect_create().never();
+        let error = block_on(
+            mocks
+                .build()
+                .create_with_contact(&me(), "Acme", Some("not-an-address")),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&error, OrgError::Validation(fields) if fields.get("contactEmail").is_some()),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn a_new_organization_with_a_contact_address_stores_it_in_its_profile() {
+        let mut mocks = Mocks::new();
+        mocks.orgs.expect_create().times(1).returning(|_, _| Ok(()));
+        mocks
+            .orgs
+            .expect_update_profile()
+            .withf(|_, name, profile, _| {
+                name == "Acme"
+                    && profile.contact_email.as_ref().map(EmailAddress::as_str) == Some("ops@acme.example")
+            })
+            .times(1)
+            .returning(|_, _, _, _| Ok(org()));
+        let created = block_on(
+            mocks
+                .build()
+                .create_with_contact(&me(), "Acme", Some("ops@acme.example")),
+        )
+        .unwrap();
+        assert_eq!(created.role, OrgRole::Admin);
     }
 
     #[test]
@@ -624,7 +756,7 @@ mod tests {
             .orgs
             .expect_remove_member()
             .returning(|_, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
-        let error = block_on(mocks.build().leave(&me(), ORG)).unwrap_err();
+        let error = block_on(mocks.build().leave(&me_in(OrgRole::Admin))).unwrap_err();
         assert_eq!(
             error.to_string(),
             "You cannot leave the organization as you are the only admin. Please promote another member to \
@@ -639,7 +771,7 @@ mod tests {
             .orgs
             .expect_delete()
             .returning(|_| Err(RepoError::Conflict("something_else".into())));
-        let error = block_on(mocks.build().delete(&me(), ORG)).unwrap_err();
+        let error = block_on(mocks.build().delete(&me_in(OrgRole::Admin))).unwrap_err();
         assert!(matches!(error, OrgError::Repo(RepoError::Conflict(_))));
     }
 }

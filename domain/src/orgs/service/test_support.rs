@@ -7,8 +7,8 @@ use super::OrgService;
 use crate::common::{Caller, EmailAddress, InviteId, OrgId, UserId};
 use crate::orgs::invites::Invite;
 use crate::orgs::ports::{MockInviteRepository, MockMemberDirectory, MockOrgRepository};
-use crate::orgs::{Member, OrgMembership, OrgProfile, OrgRole, Organization};
-use crate::testing::{MemoryRateLimitStore, RepeatingBytes, fixed_clock, noon};
+use crate::orgs::{ActingMember, Member, OrgMembership, OrgProfile, OrgRole, Organization};
+use crate::testing::{MemoryRateLimitStore, RepeatingBytes, block_on, fixed_clock, noon};
 
 pub const ME: UserId = UserId(Uuid::from_u128(1));
 pub const OTHER: UserId = UserId(Uuid::from_u128(2));
@@ -26,6 +26,15 @@ pub fn me() -> Caller {
         email: email("admin@acme.example.com"),
         platform_role: None,
     }
+}
+
+/// [`me`] acting in `ORG` with `role`, as the request's one membership read answered.
+pub fn me_in(role: OrgRole) -> ActingMember {
+    let mut directory = MockMemberDirectory::new();
+    directory.expect_role_of().returning(move |_, _| Ok(Some(role)));
+    block_on(ActingMember::resolve(&directory, me(), ORG))
+        .unwrap()
+        .unwrap()
 }
 
 pub fn org() -> Organization {

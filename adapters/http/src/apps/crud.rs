@@ -1,0 +1,222 @@
+//! Registering, reading, editing and deleting apps; the export file, the review history and the public
+//! tester page.
+
+use actix_web::{HttpResponse, web};
+
+use super::body::{HARDWARE, PERMISSIONS, SETTINGS, TOOLS, read_body};
+use super::dto::*;
+use super::{AppsApi, no_store, package};
+use crate::ApiError;
+use crate::auth::OrgScope;
+use crate::json::Json;
+use actix_web::http::header;
+use domain::apps::App;
+use domain::apps::config::{export_config, export_file_name};
+use domain::apps::validation::RegistrationInput;
+use domain::apps::validation::UpdateInput;
+use serde_json::Value;
+use serde_json::json;
+
+/// The apps of the `x-org-id` organization, newest first.
+#[utoipa::path(operation_id = "list_apps", get, path = "/api/dev/apps", tag = "apps", security(("bearer" = [])),
+    params(("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The organization's apps", body = Vec<AppDoc>),
+        (status = 400, description = "x-org-id missing or malformed", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpResponse, ApiError> {
+    // The revision first, then the apps: an answer kept with a revision is at least as new as it, and one
+    // kept earlier is used only while the revision has not moved ([`AppListCache`]).
+    // The membership was read once, by the extractor: the use cases take it as it answered.
+    let revision = api
+        .apps
+        .list_revision(scope.member())
+        .await
+        .map_err(ApiError::from)?;
+    let body = match api.lists.get(scope.org, revision) {
+        Some(body) => body,
+        None => {
+            let apps = api.apps.list(scope.member()).await.map_err(ApiError::from)?;
+            let body = web::Bytes::from(
+                serde_json::to_vec(&apps).map_err(|error| ApiError::Internal(Box::new(error)))?,
+            );
+            api.lists.put(scope.org, revision, body.clone());
+            body
+        }
+    };
+    Ok(HttpResponse::Ok()
+        .content_type(header::ContentType::json())
+        .insert_header(("Cache-Control", "no-store"))
+        .body(body))
+}
+
+/// Registers an app in the `x-org-id` organization and answers its API key, shown this once.
+#[utoipa::path(operation_id = "register_app", post, path = "/api/dev/apps/register", tag = "apps", security(("bearer" = [])), request_body = RegisterRequest,
+    params(("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 201, description = "The new app and its API key", body = RegisteredDoc),
+        (status = 400, description = "A field is invalid (`VALIDATION` with `fields`), or x-org-id missing", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The package name is taken (`PACKAGE_NAME_TAKEN`, `fields.packageName`)", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn register(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    body: Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let input: RegistrationInput = read_body(&body, &[PERMISSIONS, HARDWARE])?;
+    let registered = api
+        .apps
+        .register(scope.member(), &input)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(json!({"apiKey": registered.api_key.expose(), "app": registered.app})))
+}
+
+/// One app of the `x-org-id` organization.
+#[utoipa::path(operation_id = "get_app", get, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The app", body = AppDoc),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn get(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let app = api
+        .apps
+        .get(scope.member(), &package(&path)?)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(no_store(&app))
+}
+
+/// Edits the app: only the listed fields are written; status, review fields, key, organization and
+/// permissions in the body are ignored. An edit of a SUBMITTED or PUBLISHED app is recorded in its history.
+#[utoipa::path(operation_id = "update_app", put, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])), request_body = UpdateAppRequest,
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 400, description = "A field is invalid (`VALIDATION` with `fields`, e.g. `settings[2].key`)", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The app's status changed meanwhile", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn update(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+    body: Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    let input: UpdateInput = read_body(&body, &[SETTINGS, TOOLS, HARDWARE])?;
+    let app = api
+        .apps
+        .update(scope.member(), &package, &input)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(no_store(&app))
+}
+
+/// Deletes the app with its key, share link, images, history and uptime data; the package name is free
+/// again.
+#[utoipa::path(operation_id = "delete_app", delete, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn delete(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    let outcome = api
+        .apps
+        .delete(scope.member(), &package)
+        .await
+        .map_err(ApiError::from)?;
+    for file in &outcome.unremoved_files {
+        tracing::warn!(file = %file, package = %package, "an image file of a deleted app could not be removed");
+    }
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// The app's configuration file (valid for `@mentra/sdk` `validateAppConfig`), as a download.
+#[utoipa::path(operation_id = "export_app_config", get, path = "/api/dev/apps/{packageName}/config", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = ConfigFileDoc),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn export(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let app: App = api
+        .apps
+        .get(scope.member(), &package(&path)?)
+        .await
+        .map_err(ApiError::from)?;
+    let file = export_config(&app);
+    let text = serde_json::to_string_pretty(&file).map_err(|e| ApiError::Internal(Box::new(e)))?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{}\"", export_file_name(&app.package_name)),
+        ))
+        .content_type("application/json")
+        .body(text))
+}
+
+/// The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves).
+#[utoipa::path(operation_id = "app_history", get, path = "/api/dev/apps/{packageName}/history", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The history", body = Vec<HistoryEntryDto>),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn history(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let events = api
+        .reviews
+        .history(scope.member(), &package(&path)?)
+        .await
+        .map_err(ApiError::from)?;
+    let entries: Vec<HistoryEntryDto> = events.iter().map(HistoryEntryDto::from).collect();
+    Ok(no_store(&entries))
+}
+
+/// The read-only tester page of a share link (no sign-in): only what a tester needs.
+#[utoipa::path(operation_id = "tester_view", get, path = "/api/install/{token}", tag = "apps",
+    params(("token" = String, Path, description = "The share token of the tester link")),
+    responses(
+        (status = 200, description = "The app as testers see it", body = TesterViewDoc),
+        (status = 404, description = "Unknown or reset link", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn tester_view(api: web::Data<AppsApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let view = api.apps.shared_app(&path).await.map_err(ApiError::from)?;
+    Ok(no_store(&view))
+}

@@ -1,0 +1,32 @@
+//! The app's API key.
+
+use actix_web::{HttpResponse, web};
+
+use super::dto::*;
+use super::{AppsApi, no_store, package};
+use crate::ApiError;
+use crate::auth::OrgScope;
+
+/// Issues a new API key, shown this once; the old key stops working at once.
+#[utoipa::path(operation_id = "regenerate_api_key", post, path = "/api/dev/apps/{packageName}/api-key", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The new key", body = ApiKeyDto),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn regenerate_key(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let key = api
+        .apps
+        .regenerate_key(scope.member(), &package(&path)?)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(no_store(&ApiKeyDto {
+        api_key: key.expose().to_owned(),
+    }))
+}

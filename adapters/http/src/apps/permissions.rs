@@ -1,0 +1,74 @@
+//! The app's permissions.
+
+use actix_web::{HttpResponse, web};
+
+use super::body::{PERMISSIONS, read_body};
+use super::dto::*;
+use super::validation;
+use super::{AppsApi, no_store, package};
+use crate::ApiError;
+use crate::auth::OrgScope;
+use crate::json::Json;
+use domain::apps::Permission;
+use domain::common::FieldErrors;
+use serde_json::Value;
+use serde_json::json;
+
+/// The app's permissions.
+#[utoipa::path(operation_id = "get_permissions", get, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])),
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The permissions", body = PermissionsDoc),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn permissions(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let permissions = api
+        .apps
+        .permissions(scope.member(), &package(&path)?)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(no_store(&json!({ "permissions": permissions })))
+}
+
+/// Replaces the app's permissions. A permission added to a PUBLISHED app sends it back to SUBMITTED.
+#[utoipa::path(operation_id = "set_permissions", patch, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])), request_body = PermissionsRequest,
+    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    responses(
+        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 400, description = "A permission is invalid (`VALIDATION`, e.g. `permissions[0].type`)", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The app's status changed meanwhile", body = crate::openapi::ErrorBody),
+    ))]
+pub async fn set_permissions(
+    api: web::Data<AppsApi>,
+    scope: OrgScope,
+    path: web::Path<String>,
+    body: Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let package = package(&path)?;
+    #[derive(serde::Deserialize)]
+    struct Body {
+        permissions: Option<Vec<Permission>>,
+    }
+    let body: Body = read_body(&body, &[PERMISSIONS])?;
+    let Some(permissions) = body.permissions else {
+        return Err(validation(FieldErrors::single(
+            "permissions",
+            "permissions must be a list",
+        )));
+    };
+    let app = api
+        .apps
+        .set_permissions(scope.member(), &package, &permissions)
+        .await
+        .map_err(ApiError::from)?;
+    Ok(no_store(&app))
+}
