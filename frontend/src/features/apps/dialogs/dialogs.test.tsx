@@ -67,6 +67,42 @@ describe('API key dialog', { timeout: 20000 }, () => {
     expect(onClose).toHaveBeenCalled();
   });
 
+  it('says how to use the key: the variable, the SDK option, a copyable snippet and /health', async () => {
+    const { user } = renderWithProviders(
+      <ApiKeyDialog
+        open
+        onClose={() => undefined}
+        orgId="org-1"
+        packageName={APP.packageName}
+        initialKey={NEW_KEY}
+      />,
+      { store: signedInStore() },
+    );
+    const howTo = screen.getByRole('region', { name: 'How to use the key' });
+    expect(within(howTo).getAllByText('MENTRAOS_API_KEY')[0]).toBeInTheDocument();
+    expect(within(howTo).getByText('apiKey')).toBeInTheDocument();
+    expect(within(howTo).getByText('GET /health')).toBeInTheDocument();
+    const snippet = within(howTo).getByTestId('api-key-snippet');
+    expect(snippet).toHaveTextContent(`MENTRAOS_API_KEY=${NEW_KEY}`);
+    expect(snippet).toHaveTextContent(`PACKAGE_NAME=${APP.packageName}`);
+    expect(snippet).toHaveTextContent('apiKey: process.env.MENTRAOS_API_KEY!');
+    await user.click(within(howTo).getByRole('button', { name: 'Copy snippet' }));
+    expect(
+      await within(howTo).findByRole('button', { name: 'Snippet copied' }),
+    ).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(snippet.textContent);
+  });
+
+  it('shows the how-to without a key before one is issued', () => {
+    renderWithProviders(
+      <ApiKeyDialog open onClose={() => undefined} orgId="org-1" packageName={APP.packageName} />,
+      { store: signedInStore() },
+    );
+    expect(screen.getByTestId('api-key-snippet')).toHaveTextContent(
+      'MENTRAOS_API_KEY=paste-your-api-key-here',
+    );
+  });
+
   it('says so when regeneration fails', async () => {
     server.use(
       http.post('*/api/dev/apps/:pkg/api-key', () =>
