@@ -263,6 +263,34 @@ describe('organization settings', () => {
     expect(await screen.findAllByText('Organization updated successfully')).not.toHaveLength(0);
   });
 
+  it('deletes the organization only once its name is typed', async () => {
+    const sent = serveOrgs([org(), org({ id: 'org-2', name: 'Second' })]);
+    server.use(
+      http.delete('*/api/orgs/:orgId', async ({ request }) => {
+        sent.push({
+          method: request.method,
+          path: new URL(request.url).pathname,
+          body: null,
+          auth: null,
+        });
+        return HttpResponse.json({ success: true, data: null });
+      }),
+    );
+    const { user } = renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    await user.click(await screen.findByRole('button', { name: 'Delete Organization' }));
+    const dialog = await screen.findByRole('dialog', { name: "Delete ada's Organization?" });
+    const remove = within(dialog).getByRole('button', { name: 'Delete' });
+    expect(remove).toBeDisabled();
+    await user.type(within(dialog).getByLabelText("Type ada's Organization to confirm"), 'ada');
+    expect(remove).toBeDisabled();
+    await user.type(within(dialog).getByLabelText(/to confirm/), "'s Organization");
+    expect(remove).toBeEnabled();
+    await user.click(remove);
+    await waitFor(() => {
+      expect(sent.some((s) => s.method === 'DELETE' && s.path === '/api/orgs/org-1')).toBe(true);
+    });
+  });
+
   it('shows a member a read-only form', async () => {
     serveOrgs([
       org({

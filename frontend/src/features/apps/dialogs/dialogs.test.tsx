@@ -309,6 +309,51 @@ describe('delete dialog', { timeout: 20000 }, () => {
   });
 });
 
+describe('deleting a published app', { timeout: 20000 }, () => {
+  it('asks for the app name to be typed before Delete App is enabled', async () => {
+    const sent: SentRequest[] = [];
+    server.use(
+      http.delete('*/api/dev/apps/:pkg', async ({ request }) => {
+        await recordRequest(request, sent);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const onDeleted = vi.fn();
+    const published = { ...APP, appStoreStatus: 'PUBLISHED' as const };
+    const { user } = renderWithProviders(
+      <DeleteAppDialog
+        open
+        onClose={() => undefined}
+        onDeleted={onDeleted}
+        orgId="org-1"
+        app={published}
+      />,
+      { store: signedInStore() },
+    );
+    const remove = screen.getByRole('button', { name: 'Delete App' });
+    expect(remove).toBeDisabled();
+    const field = screen.getByLabelText(`Type ${APP.name} to confirm`);
+    await user.type(field, APP.name.slice(0, -1));
+    expect(remove).toBeDisabled();
+    await user.type(field, APP.name.slice(-1));
+    expect(remove).toBeEnabled();
+    await user.click(remove);
+    await waitFor(() => {
+      expect(onDeleted).toHaveBeenCalled();
+    });
+    expect(sent[0]).toMatchObject({ method: 'DELETE' });
+  });
+
+  it('does not ask for an app in development', () => {
+    renderWithProviders(
+      <DeleteAppDialog open onClose={() => undefined} orgId="org-1" app={APP} />,
+      { store: signedInStore() },
+    );
+    expect(screen.queryByTestId('type-to-confirm')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete App' })).toBeEnabled();
+  });
+});
+
 describe('publish dialog', { timeout: 20000 }, () => {
   it('lists the checklist and submits, with the success toast text', async () => {
     serveOrgs();
