@@ -60,7 +60,7 @@ function signedInPages(installUrl) {
     { name: "dashboard", path: "/dashboard", heading: "Developer Dashboard" },
     { name: "apps", path: "/apps", heading: "My Apps" },
     { name: "app-create", path: "/apps/create", heading: /Create/ },
-    { name: "app-edit", path: `/apps/${PACKAGE}/edit`, heading: /Notes/ },
+    { name: "app-edit", path: `/apps/${PACKAGE}/edit`, heading: "Edit App" },
     { name: "org-settings", path: "/org-settings", heading: "Organization Settings" },
     { name: "members", path: "/members", heading: /Members/ },
     ...["Dashboard", "App Submissions", "App Status", "Platform Users"].map((tab) => ({

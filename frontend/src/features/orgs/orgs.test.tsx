@@ -291,6 +291,33 @@ describe('organization settings', () => {
     });
   });
 
+  it('asks before leaving with unsaved changes', async () => {
+    serveOrgs([org()]);
+    const { user, router } = renderWithProviders(<OrgSettingsPage />, {
+      store: signedInStore(),
+      route: '/org-settings',
+    });
+    await user.type(await screen.findByLabelText(/Website/), 'https://acme.test');
+    void router.navigate('/dashboard');
+    const prompt = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    await user.click(within(prompt).getByRole('button', { name: 'Leave without Saving' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/dashboard');
+    });
+  });
+
+  it('leaves without asking when nothing changed', async () => {
+    serveOrgs([org()]);
+    const { router } = renderWithProviders(<OrgSettingsPage />, {
+      store: signedInStore(),
+      route: '/org-settings',
+    });
+    await screen.findByLabelText(/Website/);
+    await router.navigate('/dashboard');
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(screen.queryByRole('dialog', { name: 'Leave without saving?' })).toBeNull();
+  });
+
   it('shows a member a read-only form', async () => {
     serveOrgs([
       org({
