@@ -194,6 +194,9 @@ describe('share dialog', { timeout: 20000 }, () => {
       'http://portal.test/install/tok-1',
     );
     expect(screen.getByText(/The system does not send emails automatically/)).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: 'QR code of http://portal.test/install/tok-1' }),
+    ).toBeInTheDocument();
   });
 
   it('adds testers with Enter, refuses a malformed address and a duplicate, and saves the list', async () => {
@@ -253,6 +256,11 @@ describe('share dialog', { timeout: 20000 }, () => {
     await waitFor(() => {
       expect(screen.getByTestId('install-url')).toHaveValue('http://portal.test/install/tok-2');
     });
+    // The QR code follows the new link.
+    expect(screen.getByTestId('install-qr')).toHaveAttribute(
+      'data-url',
+      'http://portal.test/install/tok-2',
+    );
     expect(sent.some((request) => request.path.endsWith('/share/reset'))).toBe(true);
   });
 
