@@ -1,10 +1,5 @@
 import { OutlinedField } from './OutlinedField';
 
-/** Whether what the person typed is the name asked for (surrounding spaces aside, case as written). */
-export function nameConfirmed(typed: string, name: string): boolean {
-  return typed.trim() === name.trim();
-}
-
 /**
  * The field of an irreversible delete that asks the person to type the name of what goes (issue 25,
  * item 15); the dialog enables its delete button only once `nameConfirmed` holds.

@@ -139,6 +139,8 @@ describe("layout journey", () => {
             ]) {
               const box = await control.boundingBox();
               assert.ok(box, `${screen.name}: ${control} is visible`);
+              // One line of text each: a wrapped name or button is taller than a button of one line.
+              assert.ok(box.height <= 48, `${screen.name}: ${control} keeps one line (${box.height} px)`);
               assert.ok(
                 box.y >= bar.y && box.y + box.height <= bar.y + bar.height && box.x + box.width <= width,
                 `${screen.name}: ${control} sits in the top bar (${JSON.stringify(box)})`,

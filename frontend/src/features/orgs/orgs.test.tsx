@@ -266,7 +266,7 @@ describe('organization settings', () => {
   it('deletes the organization only once its name is typed', async () => {
     const sent = serveOrgs([org(), org({ id: 'org-2', name: 'Second' })]);
     server.use(
-      http.delete('*/api/orgs/:orgId', async ({ request }) => {
+      http.delete('*/api/orgs/:orgId', ({ request }) => {
         sent.push({
           method: request.method,
           path: new URL(request.url).pathname,

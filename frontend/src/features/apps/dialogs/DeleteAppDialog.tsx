@@ -7,7 +7,8 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useState } from 'react';
 
-import { nameConfirmed, TypeToConfirm } from '../../../components/TypeToConfirm';
+import { nameConfirmed } from '../../../components/nameConfirmed';
+import { TypeToConfirm } from '../../../components/TypeToConfirm';
 import { useDeleteAppMutation } from '../api';
 import type { App } from '../types';
 
