@@ -114,7 +114,7 @@ function ReviewedFields({ app }: { app: AdminApp }) {
   return (
     <>
       <Field label="Server URL">{app.publicUrl || 'None'}</Field>
-      <Field label="Webview URL">{app.webviewURL ? app.webviewURL : 'None'}</Field>
+      <Field label="Webview URL">{app.webviewURL ?? 'None'}</Field>
       <Field label="Permissions">
         {permissions.length === 0
           ? 'No permissions requested'
