@@ -18,6 +18,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { secondaryColumn } from '../../components/secondaryColumn';
 import { useState, type SyntheticEvent } from 'react';
 
 import { errorMessage, isApiErrorBody, isFetchBaseQueryError } from '../../api/errors';
@@ -153,7 +154,7 @@ export function PlatformUsersTab() {
             <TableRow>
               <TableCell>Email</TableCell>
               <TableCell>Role</TableCell>
-              <TableCell>Added</TableCell>
+              <TableCell sx={secondaryColumn}>Added</TableCell>
               <TableCell align="right">Actions</TableCell>
             </TableRow>
           </TableHead>
@@ -173,7 +174,7 @@ export function PlatformUsersTab() {
                   )}
                 </TableCell>
                 <TableCell>{ROLE_LABEL[user.role]}</TableCell>
-                <TableCell>
+                <TableCell sx={secondaryColumn}>
                   {usDate(user.addedAt)}
                   {user.addedBy && (
                     <Typography variant="body2" color="text.secondary">

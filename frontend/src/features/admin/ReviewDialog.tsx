@@ -20,6 +20,7 @@ import { useApproveAppMutation, useGetAdminAppQuery, useRejectAppMutation } from
 import { AppLogo } from './AppLogo';
 import { developerOf, historyKind, usDate, usDateTime } from './format';
 import { Loading } from '../../components/Loading';
+import { hardwareLabels, permissionLabels } from '../apps';
 import type { AdminApp, ReviewHistoryEntry } from './types';
 
 /** The server's answer when the app changed since the reviewer opened it (PRODUCT.md §4). */
@@ -92,6 +93,57 @@ function History({ history }: { history: ReviewHistoryEntry[] }) {
   );
 }
 
+/** The loosely typed lists of the admin answer, read as the app editors write them. */
+interface Listed {
+  type?: string;
+  key?: string;
+  name?: string;
+  level?: string;
+  description?: string;
+}
+const listed = (items: readonly object[]) => items as Listed[];
+
+function labelOf(labels: Record<string, string>, type: string | undefined): string {
+  return (type && labels[type]) ?? type ?? 'Unknown';
+}
+
+/** What the reviewer judges besides the description (issue 25, item 11). */
+function ReviewedFields({ app }: { app: AdminApp }) {
+  const permissions = listed(app.permissions);
+  const hardware = listed(app.hardwareRequirements);
+  return (
+    <>
+      <Field label="Server URL">{app.publicUrl || 'None'}</Field>
+      <Field label="Webview URL">{app.webviewURL ?? 'None'}</Field>
+      <Field label="Permissions">
+        {permissions.length === 0
+          ? 'No permissions requested'
+          : permissions
+              .map(
+                (p) =>
+                  `${labelOf(permissionLabels, p.type)}${p.description ? `: ${p.description}` : ''}`,
+              )
+              .join('\n')}
+      </Field>
+      <Field label="Hardware">
+        {hardware.length === 0
+          ? 'No special hardware'
+          : hardware
+              .map(
+                (h) =>
+                  `${labelOf(hardwareLabels, h.type)} (${h.level === 'REQUIRED' ? 'required' : 'optional'})`,
+              )
+              .join('\n')}
+      </Field>
+      <Field label="Settings and tools">
+        {`${app.settings.length} ${app.settings.length === 1 ? 'setting' : 'settings'}, ${
+          app.tools.length
+        } AI ${app.tools.length === 1 ? 'tool' : 'tools'}`}
+      </Field>
+    </>
+  );
+}
+
 /** When the app was last submitted: its newest `submitted` event, else its last change. */
 const submittedAt = (app: AdminApp) =>
   app.history.filter((entry) => entry.kind === 'submitted').at(-1)?.at ?? app.updatedAt;
@@ -114,6 +166,7 @@ function AppDetails({ app }: { app: AdminApp }) {
         <Field label="Description">{app.description || 'No description provided'}</Field>
         <Field label="Developer">{developerOf(app)}</Field>
         <Field label="Submitted">{usDate(submittedAt(app))}</Field>
+        <ReviewedFields app={app} />
       </Box>
       <History history={app.history} />
     </Stack>

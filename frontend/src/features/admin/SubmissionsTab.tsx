@@ -8,6 +8,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { secondaryColumn } from '../../components/secondaryColumn';
 
 import { useGetSubmittedAppsQuery } from './api';
 import { AppLogo } from './AppLogo';
@@ -36,8 +37,8 @@ export function SubmissionsTab({ onReview }: { onReview: (packageName: string) =
         <TableHead>
           <TableRow>
             <TableCell>App</TableCell>
-            <TableCell>Package name</TableCell>
-            <TableCell>Submitted</TableCell>
+            <TableCell sx={secondaryColumn}>Package name</TableCell>
+            <TableCell sx={secondaryColumn}>Submitted</TableCell>
             <TableCell align="right">Actions</TableCell>
           </TableRow>
         </TableHead>
@@ -50,8 +51,10 @@ export function SubmissionsTab({ onReview }: { onReview: (packageName: string) =
                   <Typography sx={{ fontWeight: 600 }}>{app.name}</Typography>
                 </Stack>
               </TableCell>
-              <TableCell sx={{ wordBreak: 'break-all' }}>{app.packageName}</TableCell>
-              <TableCell>{usDate(app.updatedAt)}</TableCell>
+              <TableCell sx={{ ...secondaryColumn, wordBreak: 'break-all' }}>
+                {app.packageName}
+              </TableCell>
+              <TableCell sx={secondaryColumn}>{usDate(app.updatedAt)}</TableCell>
               <TableCell align="right">
                 <Button
                   variant="outlined"

@@ -422,6 +422,22 @@ describe('Review App Submission', () => {
     return { ...rendered, ...serving, dialog };
   }
 
+  it('shows what the reviewer judges: URLs, permissions, hardware, settings and tools', async () => {
+    const app = adminApp({
+      webviewURL: 'https://notes.acme.test/webview',
+      permissions: [{ type: 'MICROPHONE', description: 'Dictates notes' }] as never[],
+      hardwareRequirements: [{ type: 'DISPLAY', level: 'REQUIRED' }] as never[],
+      settings: [{}, {}] as never[],
+      tools: [{}] as never[],
+    });
+    const { dialog } = await openReview({ app });
+    expect(within(dialog).getByText('https://notes.acme.test')).toBeInTheDocument();
+    expect(within(dialog).getByText('https://notes.acme.test/webview')).toBeInTheDocument();
+    expect(within(dialog).getByText('Microphone: Dictates notes')).toBeInTheDocument();
+    expect(within(dialog).getByText('Display (required)')).toBeInTheDocument();
+    expect(within(dialog).getByText('2 settings, 1 AI tool')).toBeInTheDocument();
+  });
+
   it('shows every field and the review history with its self-review', async () => {
     const { dialog } = await openReview();
 

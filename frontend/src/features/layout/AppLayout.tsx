@@ -19,6 +19,7 @@ import { PageSkeleton } from '../../components/PageSkeleton';
 import { SkipLink } from '../../components/SkipLink';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
+import { visuallyHidden } from '../../components/visuallyHidden';
 import { paths } from '../../config/paths';
 import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { useAuthClient } from '../auth';
@@ -106,7 +107,16 @@ export function AppLayout() {
             sx={{ display: 'flex', alignItems: 'center', gap: 1.25, mr: 'auto', borderRadius: 1 }}
           >
             <Logo size={32} />
-            <Typography component="span" sx={{ fontWeight: 700, fontSize: '1.125rem' }}>
+            <Typography
+              component="span"
+              // On a phone the logo alone stands for the name, so that the bar keeps one line.
+              sx={{
+                fontWeight: 700,
+                fontSize: '1.125rem',
+                whiteSpace: 'nowrap',
+                '@media (max-width: 479.95px)': visuallyHidden,
+              }}
+            >
               Developer Portal
             </Typography>
           </Link>
@@ -121,7 +131,12 @@ export function AppLayout() {
               <NewTabHint />
             </Button>
             <ColorModeToggle />
-            <Button variant="outlined" onClick={signOut} disabled={signingOut}>
+            <Button
+              variant="outlined"
+              onClick={signOut}
+              disabled={signingOut}
+              sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+            >
               Sign Out
             </Button>
           </Stack>

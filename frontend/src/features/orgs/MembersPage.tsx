@@ -14,6 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { secondaryColumn } from '../../components/secondaryColumn';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import PersonIcon from '@mui/icons-material/Person';
 import { lazy, Suspense, useEffect, useState, type SyntheticEvent } from 'react';
@@ -182,7 +183,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
             <TableRow>
               <TableCell>Email</TableCell>
               <TableCell>Role</TableCell>
-              <TableCell>Joined</TableCell>
+              <TableCell sx={secondaryColumn}>Joined</TableCell>
               {isAdmin && <TableCell align="right">Actions</TableCell>}
             </TableRow>
           </TableHead>
@@ -232,7 +233,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                       </Stack>
                     )}
                   </TableCell>
-                  <TableCell>{usDate(member.joinedAt)}</TableCell>
+                  <TableCell sx={secondaryColumn}>{usDate(member.joinedAt)}</TableCell>
                   {isAdmin && (
                     <TableCell align="right">
                       {mine ? (
@@ -283,7 +284,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                     </Stack>
                   </TableCell>
                   <TableCell>{roleLabel(invite.role)}</TableCell>
-                  <TableCell>
+                  <TableCell sx={secondaryColumn}>
                     Invited {usDate(invite.invitedAt)}
                     {invite.emailSentCount > 1 && (
                       <Typography variant="body2" color="text.secondary">

@@ -11,6 +11,8 @@ import { useState, type SyntheticEvent } from 'react';
 import { errorMessage } from '../../api/errors';
 import { useAppDispatch } from '../../app/store';
 import { OutlinedField } from '../../components/OutlinedField';
+import { nameConfirmed } from '../../components/nameConfirmed';
+import { TypeToConfirm } from '../../components/TypeToConfirm';
 import { noticeShown } from '../../session/authSlice';
 import { useCreateOrgMutation, useDeleteOrgMutation } from './api';
 import { orgSelected } from '../../session/orgSlice';
@@ -19,7 +21,7 @@ import { validateOrgForm, type OrgFormErrors } from './validation';
 
 // The Organization Settings page's dialogs, loaded when one is first opened.
 
-/** Deleting the organization, after confirmation. */
+/** Deleting the organization, once its name is typed (issue 25, item 15). */
 export function DeleteOrganizationDialog({
   open,
   org,
@@ -32,12 +34,14 @@ export function DeleteOrganizationDialog({
   onDeleted: () => void;
 }) {
   const [failure, setFailure] = useState<string | null>(null);
+  const [typed, setTyped] = useState('');
   const [remove, { isLoading }] = useDeleteOrgMutation();
   const dispatch = useAppDispatch();
 
-  // Opened again, it starts without the last failure.
+  // Opened again, it starts without the last failure and with the name to type again.
   const close = () => {
     setFailure(null);
+    setTyped('');
     onClose();
   };
 
@@ -54,12 +58,13 @@ export function DeleteOrganizationDialog({
   };
 
   return (
-    <Dialog open={open} onClose={close}>
-      <DialogTitle>Delete {org.name}?</DialogTitle>
+    <Dialog open={open} onClose={close} aria-labelledby="delete-org-title">
+      <DialogTitle id="delete-org-title">Delete {org.name}?</DialogTitle>
       <DialogContent>
         <DialogContentText>
           This cannot be undone. Members lose access to the organization.
         </DialogContentText>
+        <TypeToConfirm name={org.name} value={typed} onChange={setTyped} disabled={isLoading} />
         {failure && (
           <Alert severity="error" sx={{ mt: 2 }}>
             {failure}
@@ -68,7 +73,11 @@ export function DeleteOrganizationDialog({
       </DialogContent>
       <DialogActions>
         <Button onClick={close}>Cancel</Button>
-        <Button color="error" onClick={() => void confirm()} disabled={isLoading}>
+        <Button
+          color="error"
+          onClick={() => void confirm()}
+          disabled={isLoading || !nameConfirmed(typed, org.name)}
+        >
           {isLoading ? 'Deleting...' : 'Delete'}
         </Button>
       </DialogActions>

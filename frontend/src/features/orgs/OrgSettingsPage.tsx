@@ -17,6 +17,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/errors';
 import { DialogLoading } from '../../components/DialogLoading';
 import { ImageUpload } from '../../components/ImageUpload';
+import { UnsavedChangesPrompt } from '../../components/UnsavedChangesPrompt';
 import { useAppDispatch } from '../../app/store';
 import { paths } from '../../config/paths';
 import { useUpdateOrgMutation } from './api';
@@ -186,6 +187,11 @@ export function OrgSettingsPage() {
 
 function OrgProfileForm({ org, editable }: { org: Organization; editable: boolean }) {
   const [values, setValues] = useState<OrgFormValues>(() => valuesOf(org));
+  // What the server holds: leaving with other values asks first.
+  const [baseline, setBaseline] = useState<OrgFormValues>(() => valuesOf(org));
+  const dirty =
+    editable &&
+    (Object.keys(values) as (keyof OrgFormValues)[]).some((k) => values[k] !== baseline[k]);
   const [errors, setErrors] = useState<OrgFormErrors>({});
   const [saved, setSaved] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -244,6 +250,7 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
           },
         },
       }).unwrap();
+      setBaseline(values);
       setSaved(true);
     } catch (error) {
       setFailure(errorMessage(error, 'Failed to update organization. Please try again.'));
@@ -252,6 +259,7 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
 
   return (
     <Card variant="outlined" component="section" aria-labelledby="org-profile-title">
+      <UnsavedChangesPrompt dirty={dirty} />
       <CardContent>
         <Stack
           component="form"

@@ -287,6 +287,61 @@ describe('organization settings', () => {
     });
   });
 
+  it('deletes the organization only once its name is typed', async () => {
+    const sent = serveOrgs([org(), org({ id: 'org-2', name: 'Second' })]);
+    server.use(
+      http.delete('*/api/orgs/:orgId', ({ request }) => {
+        sent.push({
+          method: request.method,
+          path: new URL(request.url).pathname,
+          body: null,
+          auth: null,
+        });
+        return HttpResponse.json({ success: true, data: null });
+      }),
+    );
+    const { user } = renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    await user.click(await screen.findByRole('button', { name: 'Delete Organization' }));
+    const dialog = await screen.findByRole('dialog', { name: "Delete ada's Organization?" });
+    const remove = within(dialog).getByRole('button', { name: 'Delete' });
+    expect(remove).toBeDisabled();
+    await user.type(within(dialog).getByLabelText("Type ada's Organization to confirm"), 'ada');
+    expect(remove).toBeDisabled();
+    await user.type(within(dialog).getByLabelText(/to confirm/), "'s Organization");
+    expect(remove).toBeEnabled();
+    await user.click(remove);
+    await waitFor(() => {
+      expect(sent.some((s) => s.method === 'DELETE' && s.path === '/api/orgs/org-1')).toBe(true);
+    });
+  });
+
+  it('asks before leaving with unsaved changes', async () => {
+    serveOrgs([org()]);
+    const { user, router } = renderWithProviders(<OrgSettingsPage />, {
+      store: signedInStore(),
+      route: '/org-settings',
+    });
+    await user.type(await screen.findByLabelText(/Website/), 'https://acme.test');
+    void router.navigate('/dashboard');
+    const prompt = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    await user.click(within(prompt).getByRole('button', { name: 'Leave without Saving' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/dashboard');
+    });
+  });
+
+  it('leaves without asking when nothing changed', async () => {
+    serveOrgs([org()]);
+    const { router } = renderWithProviders(<OrgSettingsPage />, {
+      store: signedInStore(),
+      route: '/org-settings',
+    });
+    await screen.findByLabelText(/Website/);
+    await router.navigate('/dashboard');
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(screen.queryByRole('dialog', { name: 'Leave without saving?' })).toBeNull();
+  });
+
   it('shows a member a read-only form', async () => {
     serveOrgs([
       org({

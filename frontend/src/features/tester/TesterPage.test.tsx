@@ -31,6 +31,12 @@ describe('tester page', { timeout: 20000 }, () => {
     expect(screen.getByText('Say "weather".')).toBeInTheDocument();
     expect(screen.getByText('For the local forecast')).toBeInTheDocument();
     expect(screen.getByText('Display (required)')).toBeInTheDocument();
+    // The QR code carries the page's own install link, for the phone that runs the companion app.
+    const url = new URL('/install/tok-1', window.location.origin).href;
+    const code = screen.getByRole('img', { name: `QR code of ${url}` });
+    expect(code.tagName.toLowerCase()).toBe('svg');
+    expect(code.querySelectorAll('path').length).toBeGreaterThan(0);
+    expect(screen.getByText('Scan to open this page on your phone')).toBeInTheDocument();
   });
 
   it('says when the link is unknown or was reset', async () => {

@@ -17,6 +17,7 @@ import Typography from '@mui/material/Typography';
 import AppsIcon from '@mui/icons-material/Apps';
 import { Link as RouterLink, useParams } from 'react-router';
 
+import { InstallQrCode } from '../../components/InstallQrCode';
 import { Logo } from '../../components/Logo';
 import { paths } from '../../config/paths';
 import {
@@ -68,7 +69,7 @@ export function TesterPage() {
       </Alert>
     );
   } else {
-    body = <TesterDetails app={view.data} />;
+    body = <TesterDetails app={view.data} installUrl={installUrl(token)} />;
   }
 
   return (
@@ -101,7 +102,14 @@ export function TesterPage() {
   );
 }
 
-function TesterDetails({ app }: { app: TesterView }) {
+/** The page's own address: the install link the QR code carries. */
+function installUrl(token: string): string {
+  return typeof window === 'undefined'
+    ? paths.install(token)
+    : new URL(paths.install(token), window.location.origin).href;
+}
+
+function TesterDetails({ app, installUrl }: { app: TesterView; installUrl: string }) {
   return (
     <Stack spacing={3}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
@@ -122,10 +130,18 @@ function TesterDetails({ app }: { app: TesterView }) {
           </Typography>
         </div>
       </Stack>
-      <Alert severity="info">
-        You have been invited to test this app. This page is read-only: install the app on your
-        glasses through the companion app to try it.
-      </Alert>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={3}
+        sx={{ alignItems: { xs: 'stretch', sm: 'center' } }}
+      >
+        <Alert severity="info" sx={{ flex: 1 }}>
+          You have been invited to test this app. This page is read-only: install the app on your
+          glasses through the companion app to try it. On a computer, scan the code with the phone
+          that runs the companion app to open this page there.
+        </Alert>
+        <InstallQrCode url={installUrl} caption="Scan to open this page on your phone" />
+      </Stack>
       <Card variant="outlined">
         <CardContent>
           <Stack spacing={2.5}>

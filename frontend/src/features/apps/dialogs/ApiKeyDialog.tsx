@@ -15,6 +15,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 
 import { OutlinedField } from '../../../components/OutlinedField';
 import { useRegenerateApiKeyMutation } from '../api';
+import { ApiKeyHowTo } from './ApiKeyHowTo';
 import { useCopyToClipboard } from './useCopyToClipboard';
 
 /** A key is shown only when it is longer than this (spec §5, §9). */
@@ -140,6 +141,12 @@ function ApiKeyDialogBody({
                 )}
               </div>
             </>
+          )}
+          {step !== 'confirm' && (
+            <ApiKeyHowTo
+              packageName={packageName}
+              apiKey={step === 'shown' && showable ? key : null}
+            />
           )}
         </Stack>
       </DialogContent>

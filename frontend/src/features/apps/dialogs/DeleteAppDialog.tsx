@@ -7,6 +7,8 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useState } from 'react';
 
+import { nameConfirmed } from '../../../components/nameConfirmed';
+import { TypeToConfirm } from '../../../components/TypeToConfirm';
 import { useDeleteAppMutation } from '../api';
 import type { App } from '../types';
 
@@ -14,12 +16,16 @@ export interface DeleteAppDialogProps {
   open: boolean;
   onClose: () => void;
   orgId: string;
-  app: Pick<App, 'packageName' | 'name'>;
+  /** A PUBLISHED app asks for its name to be typed before it goes. */
+  app: Pick<App, 'packageName' | 'name'> & Partial<Pick<App, 'appStoreStatus'>>;
   /** Called once the app is gone (the dialog has closed itself). */
   onDeleted?: () => void;
 }
 
-/** Delete confirmation (spec §4): confirm, deleting, closed on success. */
+/**
+ * Delete confirmation (spec §4): confirm, deleting, closed on success. A published app, which users have
+ * installed, goes only once its name is typed (issue 25, item 15).
+ */
 export function DeleteAppDialog(props: DeleteAppDialogProps) {
   return props.open ? <DeleteAppDialogBody {...props} /> : null;
 }
@@ -27,6 +33,9 @@ export function DeleteAppDialog(props: DeleteAppDialogProps) {
 function DeleteAppDialogBody({ onClose, orgId, app, onDeleted }: DeleteAppDialogProps) {
   const [remove, { isLoading }] = useDeleteAppMutation();
   const [failure, setFailure] = useState<string | null>(null);
+  const [typed, setTyped] = useState('');
+  const mustType = app.appStoreStatus === 'PUBLISHED';
+  const confirmed = !mustType || nameConfirmed(typed, app.name);
 
   const confirm = async () => {
     setFailure(null);
@@ -51,7 +60,11 @@ function DeleteAppDialogBody({ onClose, orgId, app, onDeleted }: DeleteAppDialog
         <DialogContentText id="delete-app-text">
           This permanently deletes <strong>{app.packageName}</strong> with its API key, share links,
           images and review history. This cannot be undone.
+          {mustType && ' The app is published: users who installed it lose it.'}
         </DialogContentText>
+        {mustType && (
+          <TypeToConfirm name={app.name} value={typed} onChange={setTyped} disabled={isLoading} />
+        )}
         {failure && (
           <Alert severity="error" sx={{ mt: 2 }}>
             {failure}
@@ -66,7 +79,7 @@ function DeleteAppDialogBody({ onClose, orgId, app, onDeleted }: DeleteAppDialog
           color="error"
           variant="contained"
           onClick={() => void confirm()}
-          disabled={isLoading}
+          disabled={isLoading || !confirmed}
         >
           {isLoading ? 'Deleting...' : 'Delete App'}
         </Button>

@@ -16,6 +16,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { useState } from 'react';
 
+import { InstallQrCode } from '../../../components/InstallQrCode';
 import { OutlinedField } from '../../../components/OutlinedField';
 import {
   useGetShareLinkQuery,
@@ -139,6 +140,12 @@ function ShareDialogBody({ onClose, orgId, app }: ShareDialogProps) {
               onFocus={(event) => {
                 event.target.select();
               }}
+            />
+          )}
+          {!link.isLoading && installUrl && (
+            <InstallQrCode
+              url={installUrl}
+              caption="Testers can scan this code with their phone to open the install link."
             />
           )}
           {copyFailed && !copied && (

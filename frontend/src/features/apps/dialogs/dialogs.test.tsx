@@ -67,6 +67,42 @@ describe('API key dialog', { timeout: 20000 }, () => {
     expect(onClose).toHaveBeenCalled();
   });
 
+  it('says how to use the key: the variable, the SDK option, a copyable snippet and /health', async () => {
+    const { user } = renderWithProviders(
+      <ApiKeyDialog
+        open
+        onClose={() => undefined}
+        orgId="org-1"
+        packageName={APP.packageName}
+        initialKey={NEW_KEY}
+      />,
+      { store: signedInStore() },
+    );
+    const howTo = screen.getByRole('region', { name: 'How to use the key' });
+    expect(within(howTo).getAllByText('MENTRAOS_API_KEY')[0]).toBeInTheDocument();
+    expect(within(howTo).getByText('apiKey')).toBeInTheDocument();
+    expect(within(howTo).getByText('GET /health')).toBeInTheDocument();
+    const snippet = within(howTo).getByTestId('api-key-snippet');
+    expect(snippet).toHaveTextContent(`MENTRAOS_API_KEY=${NEW_KEY}`);
+    expect(snippet).toHaveTextContent(`PACKAGE_NAME=${APP.packageName}`);
+    expect(snippet).toHaveTextContent('apiKey: process.env.MENTRAOS_API_KEY!');
+    await user.click(within(howTo).getByRole('button', { name: 'Copy snippet' }));
+    expect(
+      await within(howTo).findByRole('button', { name: 'Snippet copied' }),
+    ).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(snippet.textContent);
+  });
+
+  it('shows the how-to without a key before one is issued', () => {
+    renderWithProviders(
+      <ApiKeyDialog open onClose={() => undefined} orgId="org-1" packageName={APP.packageName} />,
+      { store: signedInStore() },
+    );
+    expect(screen.getByTestId('api-key-snippet')).toHaveTextContent(
+      'MENTRAOS_API_KEY=paste-your-api-key-here',
+    );
+  });
+
   it('says so when regeneration fails', async () => {
     server.use(
       http.post('*/api/dev/apps/:pkg/api-key', () =>
@@ -158,6 +194,9 @@ describe('share dialog', { timeout: 20000 }, () => {
       'http://portal.test/install/tok-1',
     );
     expect(screen.getByText(/The system does not send emails automatically/)).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: 'QR code of http://portal.test/install/tok-1' }),
+    ).toBeInTheDocument();
   });
 
   it('adds testers with Enter, refuses a malformed address and a duplicate, and saves the list', async () => {
@@ -217,6 +256,11 @@ describe('share dialog', { timeout: 20000 }, () => {
     await waitFor(() => {
       expect(screen.getByTestId('install-url')).toHaveValue('http://portal.test/install/tok-2');
     });
+    // The QR code follows the new link.
+    expect(screen.getByTestId('install-qr')).toHaveAttribute(
+      'data-url',
+      'http://portal.test/install/tok-2',
+    );
     expect(sent.some((request) => request.path.endsWith('/share/reset'))).toBe(true);
   });
 
@@ -270,6 +314,51 @@ describe('delete dialog', { timeout: 20000 }, () => {
     });
     expect(onClose).toHaveBeenCalled();
     expect(sent[0]).toMatchObject({ method: 'DELETE', orgId: 'org-1' });
+  });
+});
+
+describe('deleting a published app', { timeout: 20000 }, () => {
+  it('asks for the app name to be typed before Delete App is enabled', async () => {
+    const sent: SentRequest[] = [];
+    server.use(
+      http.delete('*/api/dev/apps/:pkg', async ({ request }) => {
+        await recordRequest(request, sent);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const onDeleted = vi.fn();
+    const published = { ...APP, appStoreStatus: 'PUBLISHED' as const };
+    const { user } = renderWithProviders(
+      <DeleteAppDialog
+        open
+        onClose={() => undefined}
+        onDeleted={onDeleted}
+        orgId="org-1"
+        app={published}
+      />,
+      { store: signedInStore() },
+    );
+    const remove = screen.getByRole('button', { name: 'Delete App' });
+    expect(remove).toBeDisabled();
+    const field = screen.getByLabelText(`Type ${APP.name} to confirm`);
+    await user.type(field, APP.name.slice(0, -1));
+    expect(remove).toBeDisabled();
+    await user.type(field, APP.name.slice(-1));
+    expect(remove).toBeEnabled();
+    await user.click(remove);
+    await waitFor(() => {
+      expect(onDeleted).toHaveBeenCalled();
+    });
+    expect(sent[0]).toMatchObject({ method: 'DELETE' });
+  });
+
+  it('does not ask for an app in development', () => {
+    renderWithProviders(
+      <DeleteAppDialog open onClose={() => undefined} orgId="org-1" app={APP} />,
+      { store: signedInStore() },
+    );
+    expect(screen.queryByTestId('type-to-confirm')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete App' })).toBeEnabled();
   });
 });
 

@@ -5,10 +5,12 @@ import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useFormState, type Control } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { DialogLoading } from '../../../components/DialogLoading';
+import { UnsavedChangesPrompt } from '../../../components/UnsavedChangesPrompt';
 import { paths } from '../../../config/paths';
 import type { Organization } from '../../orgs';
 import { useUpdateAppMutation, useUpdatePermissionsMutation } from '../api';
@@ -89,6 +91,8 @@ export function EditAppForm({ app, orgId, orgs, onMoved }: Props) {
       if (permissionsChanged(app.permissions, values.permissions)) {
         await patchPermissions({ ...ref, permissions: values.permissions }).unwrap();
       }
+      // What was saved is what leaving compares against from now on.
+      form.reset(values);
       setBanner({ severity: 'success', text: SAVED_MESSAGE });
     } catch (error) {
       const body = isFetchBaseQueryError(error) && isApiErrorBody(error.data) ? error.data : null;
@@ -118,6 +122,7 @@ export function EditAppForm({ app, orgId, orgs, onMoved }: Props) {
 
   return (
     <>
+      <LeavePrompt control={form.control} />
       <Card variant="outlined" sx={{ overflow: 'visible' }}>
         <CardContent>
           <Stack
@@ -235,4 +240,10 @@ export function EditAppForm({ app, orgId, orgs, onMoved }: Props) {
       </Suspense>
     </>
   );
+}
+
+/** Asks before leaving while the form holds what is not saved (its own subscription to the form state). */
+function LeavePrompt({ control }: { control: Control<AppFormValues> }) {
+  const { isDirty } = useFormState({ control });
+  return <UnsavedChangesPrompt dirty={isDirty} />;
 }

@@ -154,6 +154,43 @@ describe('Edit App page', { timeout: 20_000 }, () => {
     );
   });
 
+  it('asks before leaving with unsaved changes, and not once they are saved', async () => {
+    serveOrgs();
+    serveApp(testApp());
+    server.use(
+      http.put('*/api/dev/apps/:pkg', () => HttpResponse.json(testApp({ name: 'Weather Pro' }))),
+    );
+    const { user } = renderPage();
+    const name = await screen.findByRole('textbox', { name: /Display Name/ });
+    await user.clear(name);
+    await user.paste('Weather Pro');
+
+    await user.click(screen.getByRole('link', { name: 'Back to Apps' }));
+    const prompt = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    await user.click(within(prompt).getByRole('button', { name: 'Stay on Page' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'Leave without saving?' })).toBeNull();
+    });
+    expect(name).toHaveValue('Weather Pro');
+
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('App updated successfully')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Back to Apps' }));
+    expect(await screen.findByRole('heading', { name: 'My Apps list' })).toBeInTheDocument();
+  });
+
+  it('leaves without saving when the person says so', async () => {
+    serveOrgs();
+    serveApp(testApp());
+    const { user } = renderPage();
+    const name = await screen.findByRole('textbox', { name: /Display Name/ });
+    await user.type(name, ' 2');
+    await user.click(screen.getByRole('link', { name: 'Back to Apps' }));
+    const prompt = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    await user.click(within(prompt).getByRole('button', { name: 'Leave without Saving' }));
+    expect(await screen.findByRole('heading', { name: 'My Apps list' })).toBeInTheDocument();
+  });
+
   it('shows the server field errors on their fields', async () => {
     serveOrgs();
     serveApp(testApp({ settings: [{ type: 'toggle', key: 'a', label: 'A', defaultValue: true }] }));

@@ -67,7 +67,7 @@ function useBindings({ appForm, disabled }: Props, prefix: string) {
   const { form, errors, keepLoopbackHttp } = appForm;
   const values = form.watch();
   const set = <K extends keyof AppFormValues>(name: K, value: PathValue<AppFormValues, K>) => {
-    form.setValue(name, value);
+    form.setValue(name, value, { shouldDirty: true });
     form.clearErrors(name);
   };
   type TextName = 'packageName' | 'name' | 'description' | 'onboardingInstructions';
@@ -83,7 +83,7 @@ function useBindings({ appForm, disabled }: Props, prefix: string) {
   const text = (name: TextName) => textFieldProps(name, binding(name));
   const url = (name: 'publicUrl' | 'webviewURL') =>
     urlFieldProps(name, binding(name), keepLoopbackHttp, (value) => {
-      form.setValue(name, value);
+      form.setValue(name, value, { shouldDirty: true });
     });
   return { values, errors, set, text, url };
 }

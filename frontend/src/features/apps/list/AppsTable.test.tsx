@@ -228,6 +228,8 @@ describe('apps table', { timeout: 20000 }, () => {
     await user.click(screen.getByRole('menuitem', { name: 'Delete App' }));
     // The dialog's code loads when it opens.
     const dialog = await screen.findByRole('dialog', { name: 'Delete Timer?' });
+    // Timer is published: its name is typed before it goes.
+    await user.type(within(dialog).getByLabelText('Type Timer to confirm'), 'Timer');
     await user.click(within(dialog).getByRole('button', { name: 'Delete App' }));
     await waitFor(() => {
       expect(screen.queryByText('Timer')).not.toBeInTheDocument();

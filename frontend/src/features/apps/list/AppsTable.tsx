@@ -26,6 +26,7 @@ import { lazy, Suspense, useId, useState, type MouseEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 
 import { DialogLoading } from '../../../components/DialogLoading';
+import { secondaryColumn } from '../../../components/secondaryColumn';
 import { paths } from '../../../config/paths';
 import { useCurrentOrg } from '../../orgs';
 import { useListAppsQuery } from '../api';
@@ -145,8 +146,8 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
             <TableHead>
               <TableRow>
                 <TableCell>Display Name</TableCell>
-                <TableCell>Package Name</TableCell>
-                <TableCell>Created</TableCell>
+                <TableCell sx={secondaryColumn}>Package Name</TableCell>
+                <TableCell sx={secondaryColumn}>Created</TableCell>
                 <TableCell>Status</TableCell>
                 <TableCell align="right">Actions</TableCell>
               </TableRow>
@@ -266,8 +267,8 @@ function AppRow({ app, onAction }: { app: App; onAction: (kind: RowAction) => vo
           </Link>
         </Stack>
       </TableCell>
-      <TableCell sx={{ fontFamily: 'monospace' }}>{app.packageName}</TableCell>
-      <TableCell>{createdOn(app.createdAt)}</TableCell>
+      <TableCell sx={{ ...secondaryColumn, fontFamily: 'monospace' }}>{app.packageName}</TableCell>
+      <TableCell sx={secondaryColumn}>{createdOn(app.createdAt)}</TableCell>
       <TableCell>
         <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
           <StatusChip status={app.appStoreStatus} />

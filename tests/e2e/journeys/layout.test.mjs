@@ -1,0 +1,174 @@
+// Layout journey (issue 25, items 1 and 8): no signed-in page scrolls sideways at 1280 px or at 390 px
+// (`document.documentElement.scrollWidth` against the viewport), on a phone the top bar stays on one line
+// and the row actions of every table stay within reach; screenshots of each page at both widths, light and
+// dark, under tests/e2e/output/ (layout-*.png).
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import {
+  launchBrowser,
+  saveLogs,
+  screenshot,
+  startPortal,
+  startSmtp,
+} from "../support/harness.mjs";
+import { productCall as call, signUp as signUpIn } from "../support/journey.mjs";
+
+const ADMIN = "layout-admin@example.com";
+const PACKAGE = "com.acme.layout.notes";
+
+let smtp;
+let portal;
+let browser;
+
+before(async () => {
+  smtp = await startSmtp();
+  portal = await startPortal({ SMTP_URL: smtp.url, PORTAL_ADMIN_EMAILS: ADMIN });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  if (portal) saveLogs("layout-portal", portal.logs());
+  await portal?.stop();
+  await smtp?.stop();
+});
+
+/** How far the page reaches past the viewport's width (0 when nothing overflows). */
+async function overflow(page) {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+}
+
+/** The element (tag, classes, right edge) reaching furthest past the viewport, for the failure message. */
+async function widest(page) {
+  return page.evaluate(() => {
+    let found = null;
+    for (const element of document.body.querySelectorAll("*")) {
+      const right = element.getBoundingClientRect().right;
+      if (!found || right > found.right)
+        found = { right, what: `${element.tagName} ${element.className}`.slice(0, 160) };
+    }
+    return found;
+  });
+}
+
+/** Every page to check: its path, the heading it waits for and, optionally, what to do on it first. */
+function signedInPages(installUrl) {
+  return [
+    { name: "dashboard", path: "/dashboard", heading: "Developer Dashboard" },
+    { name: "apps", path: "/apps", heading: "My Apps" },
+    { name: "app-create", path: "/apps/create", heading: /Create/ },
+    { name: "app-edit", path: `/apps/${PACKAGE}/edit`, heading: "Edit App" },
+    { name: "org-settings", path: "/org-settings", heading: "Organization Settings" },
+    { name: "members", path: "/members", heading: /Members/ },
+    ...["Dashboard", "App Submissions", "App Status", "Platform Users"].map((tab) => ({
+      name: `admin-${tab.toLowerCase().replace(/ /g, "-")}`,
+      path: "/admin",
+      heading: "Admin Panel",
+      async then(page) {
+        await page.getByRole("tab", { name: tab }).click();
+        await page.waitForLoadState("networkidle");
+      },
+    })),
+    { name: "tester", path: new URL(installUrl).pathname, heading: /Notes/ },
+  ];
+}
+
+describe("layout journey", () => {
+  test("no page overflows sideways at 1280 px or 390 px; phones keep the top bar and row actions", async () => {
+    // One account with an app (a share link for the tester page), platform admin for the Admin Panel.
+    const setup = await (await browser.newContext({ bypassCSP: true })).newPage();
+    await signUpIn(setup, { portal, smtp }, ADMIN);
+    const orgs = await call(setup, "GET", "/api/orgs");
+    const orgId = orgs.body.data[0].id;
+    const registered = await call(
+      setup,
+      "POST",
+      "/api/dev/apps/register",
+      {
+        packageName: PACKAGE,
+        name: "Notes for the Road with a Rather Long Display Name",
+        description: "Takes notes hands-free.",
+        publicUrl: "https://notes.acme.test",
+        logoURL: "https://cdn.acme.test/notes.png",
+        appType: "standard",
+      },
+      orgId,
+    );
+    assert.equal(registered.status, 201, JSON.stringify(registered.body));
+    const share = await call(setup, "GET", `/api/dev/apps/${PACKAGE}/share`, undefined, orgId);
+    assert.equal(share.status, 200, JSON.stringify(share.body));
+    const installUrl = share.body.installUrl ?? share.body.data?.installUrl;
+    assert.ok(installUrl, JSON.stringify(share.body));
+    const storage = await setup.context().storageState();
+
+    const problems = [];
+    for (const width of [1280, 390]) {
+      for (const colorScheme of ["light", "dark"]) {
+        const context = await browser.newContext({
+          bypassCSP: true,
+          storageState: storage,
+          viewport: { width, height: width > 600 ? 900 : 844 },
+          colorScheme,
+          isMobile: width < 600,
+          hasTouch: width < 600,
+        });
+        const page = await context.newPage();
+        for (const screen of signedInPages(installUrl)) {
+          await page.goto(`${portal.url}${screen.path}`);
+          await page.getByRole("heading", { level: 1, name: screen.heading }).first().waitFor();
+          await page.waitForLoadState("networkidle");
+          if (screen.then) await screen.then(page);
+          const extra = await overflow(page);
+          if (extra > 0)
+            problems.push(
+              `${screen.name} at ${width} px (${colorScheme}) is ${extra} px too wide: ${JSON.stringify(await widest(page))}`,
+            );
+          await screenshot(page, `layout-${screen.name}-${width}-${colorScheme}`);
+
+          if (width < 600 && screen.name !== "tester") {
+            // The top bar keeps the menu button, the logo and the account actions on one line.
+            const bar = await page.locator("header").first().boundingBox();
+            assert.ok(bar.height <= 64, `${screen.name}: the top bar is ${bar.height} px high`);
+            for (const control of [
+              page.getByRole("button", { name: "Open navigation" }),
+              page.getByRole("link", { name: /Developer Portal/ }).first(),
+              page.getByRole("button", { name: "Sign Out" }),
+            ]) {
+              const box = await control.boundingBox();
+              assert.ok(box, `${screen.name}: ${control} is visible`);
+              // One line of text each: a wrapped name or button is taller than a button of one line.
+              assert.ok(box.height <= 48, `${screen.name}: ${control} keeps one line (${box.height} px)`);
+              assert.ok(
+                box.y >= bar.y && box.y + box.height <= bar.y + bar.height && box.x + box.width <= width,
+                `${screen.name}: ${control} sits in the top bar (${JSON.stringify(box)})`,
+              );
+            }
+          }
+        }
+
+        if (width < 600) {
+          // Row actions stay on screen: My Apps and Members.
+          await page.goto(`${portal.url}/apps`);
+          const actions = page.getByRole("button", { name: /^Actions for / }).first();
+          await actions.waitFor();
+          const box = await actions.boundingBox();
+          assert.ok(box.x + box.width <= width, `the apps row actions are on screen: ${JSON.stringify(box)}`);
+        }
+        await context.close();
+      }
+    }
+    assert.deepEqual(problems, [], "pages wider than the viewport");
+
+    // Sign-in, on a phone.
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const signIn = await phone.newPage();
+    await signIn.goto(`${portal.url}/signin`);
+    await signIn.getByRole("button", { name: "Continue with Email" }).waitFor();
+    assert.equal(await overflow(signIn), 0, "the sign-in page fits a phone");
+    await screenshot(signIn, "layout-signin-390-light");
+    await phone.close();
+  });
+});
