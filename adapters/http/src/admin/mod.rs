@@ -18,9 +18,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use self::dto::{
-    AddAdminUserRequest, AdminAppDoc, AdminAppDto, AdminUserDto, DebugDto, DecisionRequest, FixStatusesDto,
-    OrganizationRefDto, ReviewHistoryEntryDto, ReviewedAppDoc, StaffAppDto, StatsCountsDto, StatsDto,
-    SubmittedAppDto,
+    AddAdminUserRequest, AdminAppDto, AdminUserDto, DebugDto, DecisionRequest, FixStatusesDto,
+    OrganizationRefDto, ReviewHistoryEntryDto, StaffAppDto, StatsCountsDto, StatsDto, SubmittedAppDto,
 };
 use crate::ApiError;
 use crate::auth::Principal;
@@ -160,7 +159,7 @@ pub async fn submitted(api: web::Data<AdminApi>, principal: Principal) -> Result
 #[utoipa::path(operation_id = "admin_get_app", get, path = "/api/admin/apps/{packageName}", tag = "admin", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
-        (status = 200, description = "The app as stored, with `organization`, `history` and `selfReview`", body = AdminAppDoc),
+        (status = 200, description = "The app as stored, with `organization`, `history` and `selfReview`", body = AdminAppDto),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such app", body = crate::openapi::ErrorBody),
@@ -205,7 +204,7 @@ fn decision(body: &DecisionRequest) -> Result<Decision<'_>, ApiError> {
     request_body = DecisionRequest,
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
-        (status = 200, description = "The app as stored, now PUBLISHED", body = ReviewedAppDoc),
+        (status = 200, description = "The app as stored, now PUBLISHED", body = StaffAppDto),
         (status = 400, description = "`expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
@@ -237,7 +236,7 @@ pub async fn approve(
     request_body = DecisionRequest,
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
-        (status = 200, description = "The app as stored, now REJECTED", body = ReviewedAppDoc),
+        (status = 200, description = "The app as stored, now REJECTED", body = StaffAppDto),
         (status = 400, description = "Notes missing (REVIEW_NOTES_REQUIRED), `expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
@@ -372,7 +371,7 @@ pub async fn fix_app_statuses(
 #[utoipa::path(operation_id = "admin_create_test_submission", post, path = "/api/admin/create-test-submission", tag = "admin", security(("bearer" = [])),
     params(("x-org-id" = Option<String>, Header, description = "The organization to own the app (one of the caller's)")),
     responses(
-        (status = 201, description = "The test app, SUBMITTED", body = ReviewedAppDoc),
+        (status = 201, description = "The test app, SUBMITTED", body = StaffAppDto),
         (status = 400, description = "The caller has no organization (NO_ORGANIZATION), or x-org-id is malformed", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin, or x-org-id names an organization of others", body = crate::openapi::ErrorBody),

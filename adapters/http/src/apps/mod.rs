@@ -14,17 +14,16 @@ use actix_web::{HttpResponse, web};
 use domain::apps::config::{export_config, export_file_name};
 use domain::apps::service::{AppError, AppService};
 use domain::apps::validation::{RegistrationInput, UpdateInput};
-use domain::apps::{App, PackageName, Permission};
+use domain::apps::{App, PackageName, Permission, TesterView};
 use domain::common::FieldErrors;
 use domain::review::ReviewService;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
 
 use self::dto::{
-    ApiKeyDto, AppDoc, ConfigFileDoc, EmailsRequest, HistoryEntryDto, InstallUrlDto, MoveRequest,
-    PermissionsDoc, PermissionsRequest, RegisterRequest, RegisteredDoc, ShareDto, SharedEmailsDto,
-    TesterViewDoc, UpdateAppRequest, VisibilityRequest,
+    ApiKeyDto, EmailsRequest, HistoryEntryDto, InstallUrlDto, MoveRequest, PermissionsDto, RegisteredDto,
+    ShareDto, SharedEmailsDto, VisibilityRequest,
 };
 use self::list_cache::AppListCache;
 use crate::ApiError;
@@ -183,7 +182,7 @@ fn no_store(app: &impl serde::Serialize) -> HttpResponse {
 #[utoipa::path(operation_id = "list_apps", get, path = "/api/dev/apps", tag = "apps", security(("bearer" = [])),
     params(("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The organization's apps", body = Vec<AppDoc>),
+        (status = 200, description = "The organization's apps", body = Vec<App>),
         (status = 400, description = "x-org-id missing or malformed", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -215,10 +214,10 @@ pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpRespon
 }
 
 /// Registers an app in the `x-org-id` organization and answers its API key, shown this once.
-#[utoipa::path(operation_id = "register_app", post, path = "/api/dev/apps/register", tag = "apps", security(("bearer" = [])), request_body = RegisterRequest,
+#[utoipa::path(operation_id = "register_app", post, path = "/api/dev/apps/register", tag = "apps", security(("bearer" = [])), request_body = RegistrationInput,
     params(("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 201, description = "The new app and its API key", body = RegisteredDoc),
+        (status = 201, description = "The new app and its API key", body = RegisteredDto),
         (status = 400, description = "A field is invalid (`VALIDATION` with `fields`), or x-org-id missing", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -237,14 +236,17 @@ pub async fn register(
         .map_err(ApiError::from)?;
     Ok(HttpResponse::Created()
         .insert_header(("Cache-Control", "no-store"))
-        .json(json!({"apiKey": registered.api_key.expose(), "app": registered.app})))
+        .json(RegisteredDto {
+            api_key: registered.api_key.expose().to_owned(),
+            app: registered.app,
+        }))
 }
 
 /// One app of the `x-org-id` organization.
 #[utoipa::path(operation_id = "get_app", get, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app", body = AppDoc),
+        (status = 200, description = "The app", body = App),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
         (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
@@ -264,10 +266,10 @@ pub async fn get(
 
 /// Edits the app: only the listed fields are written; status, review fields, key, organization and
 /// permissions in the body are ignored. An edit of a SUBMITTED or PUBLISHED app is recorded in its history.
-#[utoipa::path(operation_id = "update_app", put, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])), request_body = UpdateAppRequest,
+#[utoipa::path(operation_id = "update_app", put, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])), request_body = UpdateInput,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "A field is invalid (`VALIDATION` with `fields`, e.g. `settings[2].key`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -322,7 +324,7 @@ pub async fn delete(
 #[utoipa::path(operation_id = "publish_app", post, path = "/api/dev/apps/{packageName}/publish", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app, now SUBMITTED", body = AppDoc),
+        (status = 200, description = "The app, now SUBMITTED", body = App),
         (status = 400, description = "The organization profile is incomplete (`PROFILE_INCOMPLETE`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -347,7 +349,7 @@ pub async fn publish(
 #[utoipa::path(operation_id = "move_app", post, path = "/api/dev/apps/{packageName}/move-org", tag = "apps", security(("bearer" = [])), request_body = MoveRequest,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The source organization")),
     responses(
-        (status = 200, description = "The app, now in the target organization", body = AppDoc),
+        (status = 200, description = "The app, now in the target organization", body = App),
         (status = 400, description = "No target organization (`TARGET_ORG_REQUIRED`), or the same one (`SAME_ORGANIZATION`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not an admin of the source, or not a member of the target", body = crate::openapi::ErrorBody),
@@ -404,7 +406,7 @@ pub async fn regenerate_key(
 #[utoipa::path(operation_id = "get_permissions", get, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The permissions", body = PermissionsDoc),
+        (status = 200, description = "The permissions", body = PermissionsDto),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
         (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
@@ -419,14 +421,14 @@ pub async fn permissions(
         .permissions(&scope.caller, scope.org, &package(&path)?)
         .await
         .map_err(ApiError::from)?;
-    Ok(no_store(&json!({ "permissions": permissions })))
+    Ok(no_store(&PermissionsDto { permissions }))
 }
 
 /// Replaces the app's permissions. A permission added to a PUBLISHED app sends it back to SUBMITTED.
-#[utoipa::path(operation_id = "set_permissions", patch, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])), request_body = PermissionsRequest,
+#[utoipa::path(operation_id = "set_permissions", patch, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])), request_body = PermissionsDto,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "A permission is invalid (`VALIDATION`, e.g. `permissions[0].type`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -463,7 +465,7 @@ pub async fn set_permissions(
 #[utoipa::path(operation_id = "set_app_visibility", patch, path = "/api/dev/apps/{packageName}/visibility", tag = "apps", security(("bearer" = [])), request_body = VisibilityRequest,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "`sharedWithOrganization` missing", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -606,7 +608,7 @@ pub async fn reset_share(
 #[utoipa::path(operation_id = "export_app_config", get, path = "/api/dev/apps/{packageName}/config", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = ConfigFileDoc),
+        (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = Object),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
         (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
@@ -660,7 +662,7 @@ pub async fn history(
 #[utoipa::path(operation_id = "tester_view", get, path = "/api/install/{token}", tag = "apps",
     params(("token" = String, Path, description = "The share token of the tester link")),
     responses(
-        (status = 200, description = "The app as testers see it", body = TesterViewDoc),
+        (status = 200, description = "The app as testers see it", body = TesterView),
         (status = 404, description = "Unknown or reset link", body = crate::openapi::ErrorBody),
     ))]
 pub async fn tester_view(api: web::Data<AppsApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
@@ -672,6 +674,7 @@ pub async fn tester_view(api: web::Data<AppsApi>, path: web::Path<String>) -> Re
 mod tests {
     use super::*;
     use domain::apps::validation::UpdateInput;
+    use serde_json::json;
 
     #[test]
     fn a_malformed_list_entry_is_named_by_its_path() {

@@ -27,8 +27,10 @@ pub use validate::{
 };
 
 /// One option of a select-like setting. The value is any JSON scalar, as in the SDK.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SelectOption {
+    #[cfg_attr(feature = "openapi", schema(max_length = 200))]
     pub label: String,
     pub value: Value,
 }
@@ -55,30 +57,40 @@ fn slider_default_max() -> f64 {
 ///
 /// When read from JSON, a missing `defaultValue` of a toggle or text kind is `false` or `""`, and a missing
 /// slider `min`/`max` is 0/100 (specification §9).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum Setting {
     #[serde(rename = "group")]
-    Group { title: String },
+    Group {
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
+        title: String,
+    },
     #[serde(rename = "titleValue")]
     TitleValue { label: String, value: Value },
     #[serde(rename = "toggle", rename_all = "camelCase")]
     Toggle {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default)]
         default_value: bool,
     },
     #[serde(rename = "text", rename_all = "camelCase")]
     Text {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default)]
         default_value: String,
     },
     #[serde(rename = "text_no_save_button", rename_all = "camelCase")]
     TextNoSaveButton {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default)]
         default_value: String,
@@ -87,31 +99,42 @@ pub enum Setting {
     },
     #[serde(rename = "select", rename_all = "camelCase")]
     Select {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
+        #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 100))]
         options: Vec<SelectOption>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         default_value: Option<Value>,
     },
     #[serde(rename = "select_with_search", rename_all = "camelCase")]
     SelectWithSearch {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
+        #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 100))]
         options: Vec<SelectOption>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         default_value: Option<Value>,
     },
     #[serde(rename = "multiselect", rename_all = "camelCase")]
     Multiselect {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
+        #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 100))]
         options: Vec<SelectOption>,
         #[serde(default)]
         default_value: Vec<Value>,
     },
     #[serde(rename = "slider", rename_all = "camelCase")]
     Slider {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default = "slider_default_min")]
         min: f64,
@@ -121,7 +144,9 @@ pub enum Setting {
     },
     #[serde(rename = "numeric_input", rename_all = "camelCase")]
     NumericInput {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         min: Option<f64>,
@@ -130,14 +155,18 @@ pub enum Setting {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         step: Option<f64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         placeholder: Option<String>,
         default_value: f64,
     },
     #[serde(rename = "time_picker", rename_all = "camelCase")]
     TimePicker {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         /// Seconds since midnight.
+        #[cfg_attr(feature = "openapi", schema(maximum = 86399))]
         default_value: u32,
         #[serde(default)]
         show_seconds: bool,
