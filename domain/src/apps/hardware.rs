@@ -36,6 +36,7 @@ pub struct HardwareRequirement {
     pub kind: HardwareType,
     pub level: HardwareLevel,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     #[cfg_attr(feature = "openapi", schema(max_length = 500))]
     pub description: Option<String>,
 }

@@ -141,14 +141,18 @@ pub struct App {
     #[serde(rename = "logoURL")]
     pub logo_url: String,
     #[serde(rename = "webviewURL")]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub webview_url: Option<String>,
     pub is_public: bool,
     pub app_store_status: AppStoreStatus,
     pub app_type: AppType,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub review_notes: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub reviewed_by: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub reviewed_at: Option<DateTime<Utc>>,
     #[cfg_attr(feature = "openapi", schema(max_items = 100))]
     pub tools: Vec<Tool>,
@@ -191,6 +195,7 @@ pub struct TesterView {
     #[serde(rename = "logoURL")]
     pub logo_url: String,
     #[serde(rename = "webviewURL")]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub webview_url: Option<String>,
     pub app_type: AppType,
     pub permissions: Vec<Permission>,

@@ -39,6 +39,7 @@ pub struct Permission {
     #[serde(rename = "type")]
     pub kind: PermissionType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     #[cfg_attr(feature = "openapi", schema(max_length = 500))]
     pub description: Option<String>,
 }

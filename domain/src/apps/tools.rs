@@ -74,8 +74,10 @@ pub struct ToolParameter {
     #[cfg_attr(feature = "openapi", schema(max_length = 1000))]
     pub description: String,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub required: bool,
     #[serde(rename = "enum", default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
     #[cfg_attr(feature = "openapi", schema(max_items = 100))]
     pub allowed: Option<Vec<String>>,
 }
@@ -100,8 +102,10 @@ pub struct Tool {
     pub description: String,
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(max_items = 50))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub activation_phrases: Vec<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub parameters: IndexMap<String, ToolParameter>,
 }
 

@@ -107,7 +107,7 @@ pub struct ReviewHistoryEntryDto {
     /// A decision by a member of the app's own organization (allowed, and shown as such).
     pub self_review: bool,
     /// What the event carries (`{changedFields}` for edits, `{fromOrgId, toOrgId}` for moves…).
-    #[schema(value_type = Option<Object>, required = true)]
+    #[schema(value_type = Option<std::collections::HashMap<String, serde_json::Value>>, required = true)]
     pub detail: Option<Value>,
 }
 

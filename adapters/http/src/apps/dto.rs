@@ -90,7 +90,7 @@ pub struct HistoryEntryDto {
     pub self_review: bool,
     /// What the event carries: `{changedFields}` for edits, `{addedPermissions}` for a resubmission,
     /// `{fromOrgId, toOrgId}` for moves.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<std::collections::HashMap<String, serde_json::Value>>)]
     pub detail: Option<Value>,
 }
 

@@ -26,12 +26,47 @@ pub use validate::{
     SECONDS_PER_DAY, validate_settings,
 };
 
+/// The OpenAPI schema of a setting's value: any JSON value, as in the SDK (`SettingValue` in the document).
+#[cfg(feature = "openapi")]
+#[derive(Debug)]
+pub enum SettingValueSchema {}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for SettingValueSchema {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+        use utoipa::openapi::{Ref, RefOr};
+        let scalar = |kind: Type| ObjectBuilder::new().schema_type(kind);
+        let itself = || RefOr::Ref(Ref::from_schema_name("SettingValue"));
+        OneOfBuilder::new()
+            .item(scalar(Type::String))
+            .item(scalar(Type::Number))
+            .item(scalar(Type::Boolean))
+            .item(scalar(Type::Null))
+            .item(ArrayBuilder::new().items(itself()))
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .additional_properties(Some(AdditionalProperties::RefOr(itself()))),
+            )
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for SettingValueSchema {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "SettingValue".into()
+    }
+}
+
 /// One option of a select-like setting. The value is any JSON scalar, as in the SDK.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SelectOption {
     #[cfg_attr(feature = "openapi", schema(max_length = 200))]
     pub label: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = SettingValueSchema))]
     pub value: Value,
 }
 
@@ -67,7 +102,12 @@ pub enum Setting {
         title: String,
     },
     #[serde(rename = "titleValue")]
-    TitleValue { label: String, value: Value },
+    TitleValue {
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
+        label: String,
+        #[cfg_attr(feature = "openapi", schema(value_type = SettingValueSchema))]
+        value: Value,
+    },
     #[serde(rename = "toggle", rename_all = "camelCase")]
     Toggle {
         #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
@@ -75,6 +115,7 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         default_value: bool,
     },
     #[serde(rename = "text", rename_all = "camelCase")]
@@ -84,6 +125,7 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         default_value: String,
     },
     #[serde(rename = "text_no_save_button", rename_all = "camelCase")]
@@ -93,8 +135,10 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         default_value: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         max_lines: Option<u32>,
     },
     #[serde(rename = "select", rename_all = "camelCase")]
@@ -106,6 +150,7 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 100))]
         options: Vec<SelectOption>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(value_type = SettingValueSchema))]
         default_value: Option<Value>,
     },
     #[serde(rename = "select_with_search", rename_all = "camelCase")]
@@ -117,6 +162,7 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 100))]
         options: Vec<SelectOption>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(value_type = SettingValueSchema))]
         default_value: Option<Value>,
     },
     #[serde(rename = "multiselect", rename_all = "camelCase")]
@@ -128,6 +174,8 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 100))]
         options: Vec<SelectOption>,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
+        #[cfg_attr(feature = "openapi", schema(value_type = Vec<SettingValueSchema>))]
         default_value: Vec<Value>,
     },
     #[serde(rename = "slider", rename_all = "camelCase")]
@@ -137,8 +185,10 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default = "slider_default_min")]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         min: f64,
         #[serde(default = "slider_default_max")]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         max: f64,
         default_value: f64,
     },
@@ -149,12 +199,16 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         min: Option<f64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         max: Option<f64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         step: Option<f64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         placeholder: Option<String>,
         default_value: f64,
@@ -169,6 +223,7 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(maximum = 86399))]
         default_value: u32,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         show_seconds: bool,
     },
 }
