@@ -1586,7 +1586,7 @@ export interface components {
     /** @description One option of a select-like setting. The value is any JSON scalar, as in the SDK. */
     SelectOption: {
       label: string;
-      value: unknown;
+      value: components['schemas']['SettingValue'];
     };
     /**
      * @description A setting. Every kind but `group` and `titleValue` has a `key` and a `label`.
@@ -1602,7 +1602,7 @@ export interface components {
         }
       | {
           label: string;
-          value: unknown;
+          value: components['schemas']['SettingValue'];
           /** @enum {string} */
           type: 'titleValue';
         }
@@ -1633,7 +1633,7 @@ export interface components {
           key: string;
           label: string;
           options: components['schemas']['SelectOption'][];
-          defaultValue?: unknown;
+          defaultValue?: components['schemas']['SettingValue'];
           /** @enum {string} */
           type: 'select';
         }
@@ -1641,7 +1641,7 @@ export interface components {
           key: string;
           label: string;
           options: components['schemas']['SelectOption'][];
-          defaultValue?: unknown;
+          defaultValue?: components['schemas']['SettingValue'];
           /** @enum {string} */
           type: 'select_with_search';
         }
@@ -1649,7 +1649,7 @@ export interface components {
           key: string;
           label: string;
           options: components['schemas']['SelectOption'][];
-          defaultValue: unknown[];
+          defaultValue: components['schemas']['SettingValue'][];
           /** @enum {string} */
           type: 'multiselect';
         }
@@ -1691,6 +1691,15 @@ export interface components {
           showSeconds: boolean;
           /** @enum {string} */
           type: 'time_picker';
+        };
+    SettingValue:
+      | string
+      | number
+      | boolean
+      | null
+      | unknown[]
+      | {
+          [key: string]: unknown;
         };
     /** @description The tester link and the stored tester list. */
     ShareDto: {

@@ -34,20 +34,21 @@ pub enum SettingValueSchema {}
 #[cfg(feature = "openapi")]
 impl utoipa::PartialSchema for SettingValueSchema {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
-        use utoipa::openapi::{Ref, RefOr};
+        use utoipa::openapi::schema::{
+            AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, Type, empty,
+        };
+        // Lists and objects hold any JSON value (the generated TypeScript cannot name a type inside itself).
         let scalar = |kind: Type| ObjectBuilder::new().schema_type(kind);
-        let itself = || RefOr::Ref(Ref::from_schema_name("SettingValue"));
         OneOfBuilder::new()
             .item(scalar(Type::String))
             .item(scalar(Type::Number))
             .item(scalar(Type::Boolean))
             .item(scalar(Type::Null))
-            .item(ArrayBuilder::new().items(itself()))
+            .item(ArrayBuilder::new().items(utoipa::openapi::RefOr::T(empty())))
             .item(
                 ObjectBuilder::new()
                     .schema_type(Type::Object)
-                    .additional_properties(Some(AdditionalProperties::RefOr(itself()))),
+                    .additional_properties(Some(AdditionalProperties::RefOr(empty().into()))),
             )
             .into()
     }
