@@ -53,16 +53,19 @@ impl TestApp {
         format!("{}{}", self.address, path)
     }
 
-    /// The JSON body of an anonymous `GET path`.
+    /// The JSON body of an anonymous `GET path` (checked against the OpenAPI document, [`Self::send`]).
     pub async fn get_json(&self, path: &str) -> serde_json::Value {
-        self.client
-            .get(self.url(path))
-            .send()
+        self.send(self.client.get(self.url(path)))
             .await
-            .unwrap()
             .json()
             .await
             .unwrap()
+    }
+
+    /// Sends a request to this server; the answer is checked against the served OpenAPI document
+    /// ([`crate::contract`]: a route, status or body it does not describe fails the test).
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> reqwest::Response {
+        crate::contract::send_checked(&self.address, request).await
     }
 }
 
@@ -184,12 +187,12 @@ impl TestApp {
             .expect("session");
         let access = session["access_token"].as_str().expect("access token");
         let exchanged: serde_json::Value = self
-            .client
-            .post(self.url("/api/auth/exchange-token"))
-            .json(&serde_json::json!({"supabaseToken": access}))
-            .send()
+            .send(
+                self.client
+                    .post(self.url("/api/auth/exchange-token"))
+                    .json(&serde_json::json!({"supabaseToken": access})),
+            )
             .await
-            .expect("exchange")
             .json()
             .await
             .expect("core token");
@@ -214,7 +217,7 @@ impl TestApp {
         if let Some(body) = body {
             request = request.json(&body);
         }
-        request.send().await.expect("request")
+        self.send(request).await
     }
 }
 

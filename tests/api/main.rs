@@ -6,6 +6,7 @@ mod admins;
 mod apps;
 mod authz_matrix;
 mod bad_input;
+mod contract;
 mod expiry;
 mod first_admin;
 mod helpers;

@@ -67,11 +67,19 @@ pub enum ApiError {
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
-#[derive(Serialize)]
-struct Envelope<'a> {
+/// The error envelope every error answers (PRODUCT.md §6); `ErrorBody` in the OpenAPI document.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = ErrorBody)]
+pub struct Envelope<'a> {
+    /// A human-readable message, in the specification's wording where it gives one.
+    #[schema(example = "Display name is required")]
     error: String,
+    /// A machine-readable code, e.g. `VALIDATION`, `PROFILE_INCOMPLETE`, `RATE_LIMITED`.
+    #[schema(example = "VALIDATION")]
     code: &'a str,
+    /// Validation errors only: the field (API spelling or path such as `settings[2].key`) → message.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<BTreeMap<String, String>>, nullable = false)]
     fields: Option<&'a BTreeMap<String, String>>,
 }
 

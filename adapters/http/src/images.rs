@@ -115,19 +115,41 @@ pub struct UploadMetadata {
     pub replace_image_id: Option<String>,
 }
 
-/// The multipart body of `POST /api/dev/images/upload` (documentation only).
-#[derive(Debug, utoipa::ToSchema)]
-#[schema(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct UploadForm {
-    /// The image: PNG, JPEG, GIF or WebP by content, at most 10 MB.
-    #[schema(value_type = String, format = Binary)]
-    file: Vec<u8>,
-    /// JSON text: `{"appPackageName"?: string, "replaceImageId"?: string}`.
-    metadata: Option<String>,
-    /// The image this upload replaces: an id or a delivery URL; its file and row are removed.
-    replace_image_id: Option<String>,
+/// The multipart body of `POST /api/dev/images/upload`. A multipart form is read part by part, not
+/// deserialised: this is its schema, never a value.
+#[derive(Debug)]
+pub enum UploadForm {}
+
+impl utoipa::PartialSchema for UploadForm {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        let text = |description: &str| {
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some(description.to_owned()))
+        };
+        ObjectBuilder::new()
+            .property(
+                "file",
+                text("The image: PNG, JPEG, GIF or WebP by content, at most 10 MB.")
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary))),
+            )
+            .required("file")
+            .property(
+                "metadata",
+                text("JSON text: `{\"appPackageName\"?: string, \"replaceImageId\"?: string}`."),
+            )
+            .property(
+                "replaceImageId",
+                text(
+                    "The image this upload replaces: an id or a delivery URL; its file and row are removed.",
+                ),
+            )
+            .into()
+    }
 }
+
+impl utoipa::ToSchema for UploadForm {}
 
 /// The stored image's delivery URL.
 #[derive(Debug, Serialize, utoipa::ToSchema)]

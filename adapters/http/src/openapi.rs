@@ -2,30 +2,23 @@
 //! `/api/openapi.json`, browsable at `/api/docs`, and printed by `app-server openapi` (from which the
 //! frontend's API types are generated). Every handler under `/api` is listed in [`ApiDoc`].
 
-use std::collections::BTreeMap;
+use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-/// The error envelope every error answers (PRODUCT.md §6).
-#[derive(Debug, ToSchema)]
-#[allow(dead_code)] // Documents `error::Envelope`, which is serialised by reference.
-pub struct ErrorBody {
-    /// A human-readable message, in the specification's wording where it gives one.
-    #[schema(example = "Display name is required")]
-    error: String,
-    /// A machine-readable code, e.g. `VALIDATION`, `PROFILE_INCOMPLETE`, `RATE_LIMITED`.
-    #[schema(example = "VALIDATION")]
-    code: String,
-    /// Validation errors only: the field (API spelling or path such as `settings[2].key`) → message.
-    fields: Option<BTreeMap<String, String>>,
-}
+/// The error envelope every error answers (PRODUCT.md §6): the type the errors are serialised as.
+pub type ErrorBody = crate::error::Envelope<'static>;
 
-/// `GET /healthz`'s body.
-#[derive(Debug, ToSchema)]
-#[allow(dead_code)]
+/// `GET /healthz`'s and `GET /readyz`'s body.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
     #[schema(example = "ok")]
-    status: String,
+    pub status: &'static str,
+}
+
+impl Health {
+    /// The one answer: the process (or the database) is up.
+    pub const OK: Self = Self { status: "ok" };
 }
 
 /// The name of the bearer security scheme (a core token, or an identity access token as fallback).
@@ -274,7 +267,7 @@ impl Modify for DatabaseUnavailable {
         crate::apps::history,
         crate::apps::tester_view,
     ),
-    components(schemas(ErrorBody, Health)),
+    components(schemas(crate::error::Envelope, Health)),
     modifiers(&BearerAuth, &SharedRefusals, &DatabaseUnavailable),
     tags(
         (name = "system", description = "Health and the browser's start-up configuration"),

@@ -6,7 +6,6 @@ use actix_web::http::StatusCode;
 use actix_web::middleware::Next;
 use actix_web::{HttpResponse, ResponseError, web};
 use domain::common::Readiness;
-use serde_json::json;
 use std::sync::Arc;
 
 use crate::ApiError;
@@ -27,7 +26,7 @@ impl std::fmt::Debug for ReadinessCheck {
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
-        .json(json!({ "status": "ok" }))
+        .json(crate::openapi::Health::OK)
 }
 
 /// `GET /readyz`: readiness. `ok` when the database answers; 503 `DATABASE_UNAVAILABLE` with `Retry-After`
@@ -40,7 +39,7 @@ pub async fn readyz(check: web::Data<ReadinessCheck>) -> Result<HttpResponse, Ap
     check.0.check().await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
-        .json(json!({ "status": "ok" })))
+        .json(crate::openapi::Health::OK))
 }
 
 /// Any unknown path under `/api` answers a JSON 404, never the web UI; a known path asked with a method it

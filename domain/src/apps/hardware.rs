@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::permissions::clean_description;
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum HardwareType {
@@ -18,6 +19,7 @@ pub enum HardwareType {
     Wifi,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum HardwareLevel {
@@ -27,12 +29,15 @@ pub enum HardwareLevel {
 }
 
 /// One hardware requirement entry of an app.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HardwareRequirement {
     #[serde(rename = "type")]
     pub kind: HardwareType,
     pub level: HardwareLevel,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    #[cfg_attr(feature = "openapi", schema(max_length = 500))]
     pub description: Option<String>,
 }
 

@@ -92,6 +92,7 @@ impl From<PackageName> for String {
 }
 
 /// Background apps run alongside others; only one standard ("Foreground App") runs at a time.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AppType {
@@ -121,13 +122,17 @@ impl AppType {
 }
 
 /// An app as stored. Field names follow specification §3.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct App {
+    #[cfg_attr(feature = "openapi", schema(value_type = String, pattern = r"^[a-z0-9-]+(\.[a-z0-9-]+)*$", max_length = 128))]
     pub package_name: PackageName,
     /// The organization that owns the app.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = Uuid))]
     pub org_id: OrgId,
     /// The account that registered it.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = Uuid))]
     pub developer_id: UserId,
     pub name: String,
     pub description: String,
@@ -136,20 +141,29 @@ pub struct App {
     #[serde(rename = "logoURL")]
     pub logo_url: String,
     #[serde(rename = "webviewURL")]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub webview_url: Option<String>,
     pub is_public: bool,
     pub app_store_status: AppStoreStatus,
     pub app_type: AppType,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub review_notes: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub reviewed_by: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub reviewed_at: Option<DateTime<Utc>>,
+    #[cfg_attr(feature = "openapi", schema(max_items = 100))]
     pub tools: Vec<Tool>,
+    #[cfg_attr(feature = "openapi", schema(max_items = 200))]
     pub settings: Vec<Setting>,
+    #[cfg_attr(feature = "openapi", schema(value_type = std::collections::BTreeSet<HardwareRequirement>))]
     pub hardware_requirements: Vec<HardwareRequirement>,
+    #[cfg_attr(feature = "openapi", schema(value_type = std::collections::BTreeSet<Permission>))]
     pub permissions: Vec<Permission>,
     pub shared_with_organization: bool,
+    #[cfg_attr(feature = "openapi", schema(value_type = std::collections::BTreeSet<String>))]
     pub shared_with_emails: Vec<EmailAddress>,
 }
 
@@ -169,9 +183,11 @@ impl App {
 
 /// What anyone holding a tester link sees: enough to try the app, nothing about the organization, the
 /// reviewers or the other testers.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TesterView {
+    #[cfg_attr(feature = "openapi", schema(value_type = String, pattern = r"^[a-z0-9-]+(\.[a-z0-9-]+)*$", max_length = 128))]
     pub package_name: PackageName,
     pub name: String,
     pub description: String,
@@ -179,6 +195,7 @@ pub struct TesterView {
     #[serde(rename = "logoURL")]
     pub logo_url: String,
     #[serde(rename = "webviewURL")]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub webview_url: Option<String>,
     pub app_type: AppType,
     pub permissions: Vec<Permission>,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// A permission type. `NOTIFICATIONS` is legacy (replaced by `READ_NOTIFICATIONS`): kept on apps that have
 /// it, never newly added.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum PermissionType {
@@ -32,11 +33,14 @@ pub enum PermissionCategory {
 }
 
 /// One permission entry of an app.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Permission {
     #[serde(rename = "type")]
     pub kind: PermissionType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    #[cfg_attr(feature = "openapi", schema(max_length = 500))]
     pub description: Option<String>,
 }
 

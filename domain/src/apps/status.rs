@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Where an app stands in the app-store review.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum AppStoreStatus {

@@ -36,6 +36,7 @@ pub const MAX_ENUM_VALUES: usize = 100;
 /// Longest allowed value, in characters.
 pub const MAX_ENUM_VALUE_LEN: usize = 200;
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ParameterType {
@@ -65,14 +66,19 @@ impl ParameterType {
 }
 
 /// One parameter of a tool. `enum` lists allowed values (strings only).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolParameter {
     #[serde(rename = "type")]
     pub kind: ParameterType,
+    #[cfg_attr(feature = "openapi", schema(max_length = 1000))]
     pub description: String,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub required: bool,
     #[serde(rename = "enum", default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    #[cfg_attr(feature = "openapi", schema(max_items = 100))]
     pub allowed: Option<Vec<String>>,
 }
 
@@ -86,14 +92,20 @@ impl ToolParameter {
 
 /// An AI tool: an id, a description, the phrases that activate it, and its parameters by name (in the
 /// order they were defined).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Tool {
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
     pub id: String,
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 2000))]
     pub description: String,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub activation_phrases: Vec<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub parameters: IndexMap<String, ToolParameter>,
 }
 

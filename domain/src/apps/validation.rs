@@ -32,20 +32,28 @@ pub const DESCRIPTION_TOO_LONG: &str = "Description must be 5000 characters or f
 pub const ONBOARDING_TOO_LONG: &str = "Onboarding instructions must be 2000 characters or fewer";
 
 /// The register body as received (`POST /api/dev/apps/register`). Missing strings read as empty.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct RegistrationInput {
+    #[cfg_attr(feature = "openapi", schema(value_type = String, pattern = r"^[a-z0-9-]+(\.[a-z0-9-]+)*$", max_length = 128))]
     pub package_name: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 100))]
     pub name: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 5000))]
     pub description: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 2000))]
     pub onboarding_instructions: Option<String>,
     pub public_url: String,
     #[serde(rename = "logoURL")]
     pub logo_url: String,
     #[serde(rename = "webviewURL")]
     pub webview_url: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<AppType>))]
     pub app_type: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(value_type = std::collections::BTreeSet<Permission>))]
     pub permissions: Vec<Permission>,
+    #[cfg_attr(feature = "openapi", schema(value_type = std::collections::BTreeSet<HardwareRequirement>))]
     pub hardware_requirements: Vec<HardwareRequirement>,
 }
 
@@ -99,20 +107,28 @@ impl NewApp {
 /// The update body as received (`PUT /api/dev/apps/{packageName}`). Only these fields are read; anything
 /// else in the body (status, review fields, keys, organization, permissions) is ignored. An absent field
 /// (or `null`) leaves the stored value as it is; an empty `webviewURL` clears it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct UpdateInput {
+    #[cfg_attr(feature = "openapi", schema(max_length = 100))]
     pub name: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(max_length = 5000))]
     pub description: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(max_length = 2000))]
     pub onboarding_instructions: Option<String>,
     pub public_url: Option<String>,
     #[serde(rename = "logoURL")]
     pub logo_url: Option<String>,
     #[serde(rename = "webviewURL")]
     pub webview_url: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<AppType>))]
     pub app_type: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(max_items = 200))]
     pub settings: Option<Vec<Setting>>,
+    #[cfg_attr(feature = "openapi", schema(max_items = 100))]
     pub tools: Option<Vec<Tool>>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<std::collections::BTreeSet<HardwareRequirement>>))]
     pub hardware_requirements: Option<Vec<HardwareRequirement>>,
 }
 

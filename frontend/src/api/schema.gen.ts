@@ -926,8 +926,11 @@ export interface components {
       /** @description `admin` or `reviewer`. */
       role?: string | null;
     };
-    /** @description Documents [`AdminAppDto`]. */
-    AdminAppDoc: components['schemas']['ReviewedAppDoc'] & {
+    /**
+     * @description `GET /api/admin/apps/{packageName}`: the app as stored with its organization, its review history and
+     *     whether a decision by the caller would be a self-review.
+     */
+    AdminAppDto: components['schemas']['StaffApp'] & {
       organization: components['schemas']['OrganizationRefDto'];
       history: components['schemas']['ReviewHistoryEntryDto'][];
       /** @description The caller is a member of the app's organization: a decision is recorded as a self-review. */
@@ -957,6 +960,43 @@ export interface components {
     ApiKeyDto: {
       apiKey: string;
     };
+    /** @description An app as stored. Field names follow specification §3. */
+    App: {
+      packageName: string;
+      /**
+       * Format: uuid
+       * @description The organization that owns the app.
+       */
+      orgId: string;
+      /**
+       * Format: uuid
+       * @description The account that registered it.
+       */
+      developerId: string;
+      name: string;
+      description: string;
+      onboardingInstructions: string;
+      publicUrl: string;
+      logoURL: string;
+      webviewURL: string | null;
+      isPublic: boolean;
+      appStoreStatus: components['schemas']['AppStoreStatus'];
+      appType: components['schemas']['AppType'];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      reviewNotes: string | null;
+      reviewedBy: string | null;
+      /** Format: date-time */
+      reviewedAt: string | null;
+      tools: components['schemas']['Tool'][];
+      settings: components['schemas']['Setting'][];
+      hardwareRequirements: components['schemas']['HardwareRequirement'][];
+      permissions: components['schemas']['Permission'][];
+      sharedWithOrganization: boolean;
+      sharedWithEmails: string[];
+    };
     /** @description One app's detail for a month. */
     AppDetailResponse: components['schemas']['MonthViewDto'] & {
       packageName: string;
@@ -976,44 +1016,6 @@ export interface components {
        * @description Failed checks in a row (5 e-mail the organization's contact, at most once a day).
        */
       consecutiveOffline: number;
-    };
-    /** @description An app as the developer sees it (specification §3). */
-    AppDoc: {
-      /** @description Globally unique and immutable. */
-      packageName: string;
-      /** @description The organization that owns the app. */
-      orgId: string;
-      /** @description The account that registered it. */
-      developerId: string;
-      name: string;
-      description: string;
-      onboardingInstructions: string;
-      /** @description The server URL (events go to `publicUrl + /webhook`). */
-      publicUrl: string;
-      logoURL: string;
-      webviewURL?: string | null;
-      isPublic: boolean;
-      appStoreStatus: components['schemas']['AppStoreStatusDoc'];
-      appType: components['schemas']['AppTypeDoc'];
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      reviewNotes?: string | null;
-      reviewedBy?: string | null;
-      /** Format: date-time */
-      reviewedAt?: string | null;
-      /** @description AI tools: `{id, description, activationPhrases, parameters: {name: {type, description, required, enum?}}}`. */
-      tools: Record<string, never>[];
-      /**
-       * @description Settings, each with `type` (`group`, `titleValue`, `toggle`, `text`, `text_no_save_button`, `select`,
-       *     `select_with_search`, `multiselect`, `slider`, `numeric_input`, `time_picker`) and its fields.
-       */
-      settings: Record<string, never>[];
-      hardwareRequirements: components['schemas']['HardwareRequirementDoc'][];
-      permissions: components['schemas']['PermissionDoc'][];
-      sharedWithOrganization: boolean;
-      sharedWithEmails: string[];
     };
     /** @description One row of the App Status tab. */
     AppMonthDto: components['schemas']['MonthViewDto'] & {
@@ -1045,18 +1047,12 @@ export interface components {
      * @description Where an app stands in the app-store review.
      * @enum {string}
      */
-    AppStoreStatusDoc: 'DEVELOPMENT' | 'SUBMITTED' | 'PUBLISHED' | 'REJECTED';
+    AppStoreStatus: 'DEVELOPMENT' | 'SUBMITTED' | 'PUBLISHED' | 'REJECTED';
     /**
-     * @description A standard app runs in the foreground (one at a time); background apps run alongside.
+     * @description Background apps run alongside others; only one standard ("Foreground App") runs at a time.
      * @enum {string}
      */
-    AppTypeDoc: 'background' | 'standard';
-    /**
-     * @description The export file: what `@mentra/sdk` `validateAppConfig` accepts (`name`, `description`, `version`,
-     *     `onboardingInstructions`, `publicUrl`, `logoURL`, `webviewURL`?, `appType`, `permissions`, `settings`,
-     *     `tools`).
-     */
-    ConfigFileDoc: Record<string, never>;
+    AppType: 'background' | 'standard';
     /**
      * @description `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
      *     e-mail may be left out (it is asked for later).
@@ -1194,7 +1190,7 @@ export interface components {
         updatedAt: string;
       };
     };
-    /** @description The error envelope every error answers (PRODUCT.md §6). */
+    /** @description The error envelope every error answers (PRODUCT.md §6); `ErrorBody` in the OpenAPI document. */
     ErrorBody: {
       /**
        * @description A human-readable message, in the specification's wording where it gives one.
@@ -1209,7 +1205,7 @@ export interface components {
       /** @description Validation errors only: the field (API spelling or path such as `settings[2].key`) → message. */
       fields?: {
         [key: string]: string;
-      } | null;
+      };
     };
     ExchangeRequest: {
       supabaseToken?: string | null;
@@ -1230,17 +1226,17 @@ export interface components {
       packageNames: string[];
     };
     /** @enum {string} */
-    HardwareLevelDoc: 'REQUIRED' | 'OPTIONAL';
-    /** @description One hardware requirement of an app. */
-    HardwareRequirementDoc: {
-      type: components['schemas']['HardwareTypeDoc'];
-      level: components['schemas']['HardwareLevelDoc'];
-      description?: string | null;
+    HardwareLevel: 'REQUIRED' | 'OPTIONAL';
+    /** @description One hardware requirement entry of an app. */
+    HardwareRequirement: {
+      type: components['schemas']['HardwareType'];
+      level: components['schemas']['HardwareLevel'];
+      description?: string;
     };
     /** @enum {string} */
-    HardwareTypeDoc:
+    HardwareType:
       'CAMERA' | 'DISPLAY' | 'MICROPHONE' | 'SPEAKER' | 'IMU' | 'BUTTON' | 'LIGHT' | 'WIFI';
-    /** @description `GET /healthz`'s body. */
+    /** @description `GET /healthz`'s and `GET /readyz`'s body. */
     Health: {
       /** @example ok */
       status: string;
@@ -1260,7 +1256,9 @@ export interface components {
        * @description What the event carries: `{changedFields}` for edits, `{addedPermissions}` for a resubmission,
        *     `{fromOrgId, toOrgId}` for moves.
        */
-      detail?: Record<string, never> | null;
+      detail?: {
+        [key: string]: unknown;
+      } | null;
     };
     /** @description Where the browser's identity client talks to, and with which public key. */
     IdentityConfig: {
@@ -1435,17 +1433,19 @@ export interface components {
       /** @description `null` when the organization has no profile. */
       name: string | null;
     };
-    /** @description One permission of an app. */
-    PermissionDoc: {
-      type: components['schemas']['PermissionTypeDoc'];
-      /** @description Why the app needs it (at most 500 characters). */
-      description?: string | null;
+    /** @enum {string} */
+    ParameterType: 'string' | 'number' | 'boolean';
+    /** @description One permission entry of an app. */
+    Permission: {
+      type: components['schemas']['PermissionType'];
+      description?: string;
     };
     /**
-     * @description A permission type (`NOTIFICATIONS` is legacy: kept on apps that have it, never newly added).
+     * @description A permission type. `NOTIFICATIONS` is legacy (replaced by `READ_NOTIFICATIONS`): kept on apps that have
+     *     it, never newly added.
      * @enum {string}
      */
-    PermissionTypeDoc:
+    PermissionType:
       | 'MICROPHONE'
       | 'LOCATION'
       | 'BACKGROUND_LOCATION'
@@ -1455,13 +1455,12 @@ export interface components {
       | 'READ_NOTIFICATIONS'
       | 'POST_NOTIFICATIONS'
       | 'ALL';
-    /** @description The app's permissions. */
-    PermissionsDoc: {
-      permissions: components['schemas']['PermissionDoc'][];
-    };
-    /** @description `PATCH /api/permissions/{packageName}`'s body. */
-    PermissionsRequest: {
-      permissions: components['schemas']['PermissionDoc'][];
+    /**
+     * @description The app's permissions (`GET /api/permissions/{packageName}`), and the body of
+     *     `PATCH /api/permissions/{packageName}`.
+     */
+    PermissionsDto: {
+      permissions: components['schemas']['Permission'][];
     };
     /** @description The `data` of a ping: the body's `status` word. */
     PingData: {
@@ -1509,21 +1508,11 @@ export interface components {
       /** @description Image URL of the logo. */
       logo?: string | null;
     };
-    /**
-     * @description Body: `{"displayName"?: string | null, "profile"?: object}` (profile keys merge; a `null` value removes
-     *     its key).
-     *
-     *     # Errors
-     *     400 `VALIDATION` for another field or a wrong type, a too long name or a too large profile; 401; 409 with a hosted
-     *     identity service (profiles live there).
-     *     The body of `PUT /api/dev/auth/profile` (documentation only: the handler reads the fields one by one so
-     *     that an unknown field is refused by name).
-     */
     ProfileUpdate: {
       /** @description The display name; `null` removes it. */
       displayName?: string | null;
       /** @description Profile keys to merge; a `null` value removes its key. */
-      profile?: Record<string, never> | null;
+      profile?: Record<string, never>;
     };
     /** @description The public configuration, served as is. */
     PublicConfig: {
@@ -1546,23 +1535,33 @@ export interface components {
        */
       monitorIntervalSecs: number;
     };
-    /** @description `POST /api/dev/apps/register`'s body (documentation; the server reads it leniently and validates it). */
-    RegisterRequest: {
-      packageName: string;
-      name: string;
-      description: string;
-      onboardingInstructions?: string | null;
-      publicUrl: string;
-      logoURL: string;
-      webviewURL?: string | null;
-      appType?: components['schemas']['AppTypeDoc'] | null;
-      permissions?: components['schemas']['PermissionDoc'][] | null;
-      hardwareRequirements?: components['schemas']['HardwareRequirementDoc'][] | null;
-    };
-    /** @description A new app and its API key, shown this once. */
-    RegisteredDoc: {
+    /** @description A new app and its API key, shown this once (`POST /api/dev/apps/register`). */
+    RegisteredDto: {
       apiKey: string;
-      app: components['schemas']['AppDoc'];
+      app: components['schemas']['App'];
+    };
+    /** @description The register body as received (`POST /api/dev/apps/register`). Missing strings read as empty. */
+    RegistrationInput: {
+      /** @default  */
+      packageName: string;
+      /** @default  */
+      name: string;
+      /** @default  */
+      description: string;
+      /** @default null */
+      onboardingInstructions: string | null;
+      /** @default  */
+      publicUrl: string;
+      /** @default  */
+      logoURL: string;
+      /** @default null */
+      webviewURL: string | null;
+      /** @default null */
+      appType: components['schemas']['AppType'] | null;
+      /** @default [] */
+      permissions: components['schemas']['Permission'][];
+      /** @default [] */
+      hardwareRequirements: components['schemas']['HardwareRequirement'][];
     };
     /** @description One entry of an app's review history, oldest first. */
     ReviewHistoryEntryDto: {
@@ -1576,43 +1575,9 @@ export interface components {
       /** @description A decision by a member of the app's own organization (allowed, and shown as such). */
       selfReview: boolean;
       /** @description What the event carries (`{changedFields}` for edits, `{fromOrgId, toOrgId}` for moves…). */
-      detail: Record<string, never> | null;
-    };
-    /**
-     * @description An app as platform staff read it (the stored app without its tester list), as approve and reject answer
-     *     it. Only documents the body.
-     */
-    ReviewedAppDoc: {
-      packageName: string;
-      orgId: string;
-      developerId: string;
-      name: string;
-      description: string;
-      onboardingInstructions: string;
-      publicUrl: string;
-      logoURL: string;
-      webviewURL?: string | null;
-      isPublic: boolean;
-      /** @description `DEVELOPMENT`, `SUBMITTED`, `PUBLISHED` or `REJECTED`. */
-      appStoreStatus: string;
-      /** @description `background` or `standard`. */
-      appType: string;
-      /** Format: date-time */
-      createdAt: string;
-      /**
-       * Format: date-time
-       * @description The revision to send back as `expectedUpdatedAt` when approving or rejecting.
-       */
-      updatedAt: string;
-      reviewNotes?: string | null;
-      reviewedBy?: string | null;
-      /** Format: date-time */
-      reviewedAt?: string | null;
-      tools: Record<string, never>[];
-      settings: Record<string, never>[];
-      hardwareRequirements: Record<string, never>[];
-      permissions: Record<string, never>[];
-      sharedWithOrganization: boolean;
+      detail: {
+        [key: string]: unknown;
+      } | null;
     };
     /** @description `PATCH /api/orgs/{orgId}/members/{memberId}`. */
     RoleChangeRequest: {
@@ -1640,6 +1605,124 @@ export interface components {
      * @enum {string}
      */
     RoleName: 'admin' | 'reviewer';
+    /** @description One option of a select-like setting. The value is any JSON scalar, as in the SDK. */
+    SelectOption: {
+      label: string;
+      value: components['schemas']['SettingValue'];
+    };
+    /**
+     * @description A setting. Every kind but `group` and `titleValue` has a `key` and a `label`.
+     *
+     *     When read from JSON, a missing `defaultValue` of a toggle or text kind is `false` or `""`, and a missing
+     *     slider `min`/`max` is 0/100 (specification §9).
+     */
+    Setting:
+      | {
+          title: string;
+          /** @enum {string} */
+          type: 'group';
+        }
+      | {
+          label: string;
+          value: components['schemas']['SettingValue'];
+          /** @enum {string} */
+          type: 'titleValue';
+        }
+      | {
+          key: string;
+          label: string;
+          defaultValue: boolean;
+          /** @enum {string} */
+          type: 'toggle';
+        }
+      | {
+          key: string;
+          label: string;
+          defaultValue: string;
+          /** @enum {string} */
+          type: 'text';
+        }
+      | {
+          key: string;
+          label: string;
+          defaultValue: string;
+          /** Format: int32 */
+          maxLines?: number;
+          /** @enum {string} */
+          type: 'text_no_save_button';
+        }
+      | {
+          key: string;
+          label: string;
+          options: components['schemas']['SelectOption'][];
+          defaultValue?: components['schemas']['SettingValue'];
+          /** @enum {string} */
+          type: 'select';
+        }
+      | {
+          key: string;
+          label: string;
+          options: components['schemas']['SelectOption'][];
+          defaultValue?: components['schemas']['SettingValue'];
+          /** @enum {string} */
+          type: 'select_with_search';
+        }
+      | {
+          key: string;
+          label: string;
+          options: components['schemas']['SelectOption'][];
+          defaultValue: components['schemas']['SettingValue'][];
+          /** @enum {string} */
+          type: 'multiselect';
+        }
+      | {
+          key: string;
+          label: string;
+          /** Format: double */
+          min: number;
+          /** Format: double */
+          max: number;
+          /** Format: double */
+          defaultValue: number;
+          /** @enum {string} */
+          type: 'slider';
+        }
+      | {
+          key: string;
+          label: string;
+          /** Format: double */
+          min?: number;
+          /** Format: double */
+          max?: number;
+          /** Format: double */
+          step?: number;
+          placeholder?: string;
+          /** Format: double */
+          defaultValue: number;
+          /** @enum {string} */
+          type: 'numeric_input';
+        }
+      | {
+          key: string;
+          label: string;
+          /**
+           * Format: int32
+           * @description Seconds since midnight.
+           */
+          defaultValue: number;
+          showSeconds: boolean;
+          /** @enum {string} */
+          type: 'time_picker';
+        };
+    SettingValue:
+      | string
+      | number
+      | boolean
+      | null
+      | unknown[]
+      | {
+          [key: string]: unknown;
+        };
     SetupRequest: {
       /** @description The token of the setup link (`/setup-admin?token=…`) from the server log. */
       token: string;
@@ -1652,6 +1735,42 @@ export interface components {
     /** @description The stored tester list. */
     SharedEmailsDto: {
       sharedWithEmails: string[];
+    };
+    /** @description An app as platform staff read it: the stored app without its tester list. `updatedAt` is the revision to send back as `expectedUpdatedAt` when approving or rejecting. */
+    StaffApp: {
+      packageName: string;
+      /**
+       * Format: uuid
+       * @description The organization that owns the app.
+       */
+      orgId: string;
+      /**
+       * Format: uuid
+       * @description The account that registered it.
+       */
+      developerId: string;
+      name: string;
+      description: string;
+      onboardingInstructions: string;
+      publicUrl: string;
+      logoURL: string;
+      webviewURL: string | null;
+      isPublic: boolean;
+      appStoreStatus: components['schemas']['AppStoreStatus'];
+      appType: components['schemas']['AppType'];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      reviewNotes: string | null;
+      reviewedBy: string | null;
+      /** Format: date-time */
+      reviewedAt: string | null;
+      tools: components['schemas']['Tool'][];
+      settings: components['schemas']['Setting'][];
+      hardwareRequirements: components['schemas']['HardwareRequirement'][];
+      permissions: components['schemas']['Permission'][];
+      sharedWithOrganization: boolean;
     };
     /** @description The dashboard cards. */
     StatsCountsDto: {
@@ -1709,34 +1828,66 @@ export interface components {
        */
       appHealthStatus: string;
     };
-    /** @description What anyone holding a tester link sees (nothing about the organization, reviewers or testers). */
-    TesterViewDoc: {
+    /**
+     * @description What anyone holding a tester link sees: enough to try the app, nothing about the organization, the
+     *     reviewers or the other testers.
+     */
+    TesterView: {
       packageName: string;
       name: string;
       description: string;
       onboardingInstructions: string;
       logoURL: string;
-      webviewURL?: string | null;
-      appType: components['schemas']['AppTypeDoc'];
-      permissions: components['schemas']['PermissionDoc'][];
-      hardwareRequirements: components['schemas']['HardwareRequirementDoc'][];
+      webviewURL: string | null;
+      appType: components['schemas']['AppType'];
+      permissions: components['schemas']['Permission'][];
+      hardwareRequirements: components['schemas']['HardwareRequirement'][];
     };
     /**
-     * @description `PUT /api/dev/apps/{packageName}`'s body: only these fields are read; an absent one keeps its value;
-     *     anything else (status, review fields, keys, organization, permissions) is ignored.
+     * @description An AI tool: an id, a description, the phrases that activate it, and its parameters by name (in the
+     *     order they were defined).
      */
-    UpdateAppRequest: {
-      name?: string | null;
-      description?: string | null;
-      onboardingInstructions?: string | null;
-      publicUrl?: string | null;
-      logoURL?: string | null;
-      /** @description An empty string clears it. */
-      webviewURL?: string | null;
-      appType?: components['schemas']['AppTypeDoc'] | null;
-      settings?: Record<string, never>[] | null;
-      tools?: Record<string, never>[] | null;
-      hardwareRequirements?: components['schemas']['HardwareRequirementDoc'][] | null;
+    Tool: {
+      id: string;
+      description: string;
+      activationPhrases: string[];
+      parameters: {
+        [key: string]: components['schemas']['ToolParameter'];
+      };
+    };
+    /** @description One parameter of a tool. `enum` lists allowed values (strings only). */
+    ToolParameter: {
+      type: components['schemas']['ParameterType'];
+      description: string;
+      required: boolean;
+      enum?: string[];
+    };
+    /**
+     * @description The update body as received (`PUT /api/dev/apps/{packageName}`). Only these fields are read; anything
+     *     else in the body (status, review fields, keys, organization, permissions) is ignored. An absent field
+     *     (or `null`) leaves the stored value as it is; an empty `webviewURL` clears it.
+     */
+    UpdateInput: {
+      /** @default null */
+      name: string | null;
+      /** @default null */
+      description: string | null;
+      /** @default null */
+      onboardingInstructions: string | null;
+      /** @default null */
+      publicUrl: string | null;
+      /** @default null */
+      logoURL: string | null;
+      /** @default null */
+      webviewURL: string | null;
+      /** @default null */
+      appType: components['schemas']['AppType'] | null;
+      /** @default null */
+      settings: components['schemas']['Setting'][] | null;
+      /** @default null */
+      tools: components['schemas']['Tool'][] | null;
+      /** @default null */
+      hardwareRequirements: components['schemas']['HardwareRequirement'][] | null;
     };
     /** @description `PUT /api/orgs/{orgId}`: the settings form. The profile may come nested (as answered) or flat. */
     UpdateOrgRequest: {
@@ -1747,7 +1898,6 @@ export interface components {
       description?: string | null;
       logo?: string | null;
     };
-    /** @description The multipart body of `POST /api/dev/images/upload` (documentation only). */
     UploadForm: {
       /**
        * Format: binary
@@ -1755,9 +1905,9 @@ export interface components {
        */
       file: string;
       /** @description JSON text: `{"appPackageName"?: string, "replaceImageId"?: string}`. */
-      metadata?: string | null;
+      metadata?: string;
       /** @description The image this upload replaces: an id or a delivery URL; its file and row are removed. */
-      replaceImageId?: string | null;
+      replaceImageId?: string;
     };
     /** @description The stored image's delivery URL. */
     UploadResponse: {
@@ -1893,7 +2043,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AdminAppDoc'];
+          'application/json': components['schemas']['AdminAppDto'];
         };
       };
       /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
@@ -1967,7 +2117,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ReviewedAppDoc'];
+          'application/json': components['schemas']['StaffApp'];
         };
       };
       /** @description `expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed */
@@ -2077,7 +2227,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ReviewedAppDoc'];
+          'application/json': components['schemas']['StaffApp'];
         };
       };
       /** @description Notes missing (REVIEW_NOTES_REQUIRED), `expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed */
@@ -2223,7 +2373,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ReviewedAppDoc'];
+          'application/json': components['schemas']['StaffApp'];
         };
       };
       /** @description The caller has no organization (NO_ORGANIZATION), or x-org-id is malformed */
@@ -3129,7 +3279,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AppDoc'][];
+          'application/json': components['schemas']['App'][];
         };
       };
       /** @description x-org-id missing or malformed */
@@ -3184,7 +3334,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['RegisterRequest'];
+        'application/json': components['schemas']['RegistrationInput'];
       };
     };
     responses: {
@@ -3194,7 +3344,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['RegisteredDoc'];
+          'application/json': components['schemas']['RegisteredDto'];
         };
       };
       /** @description A field is invalid (`VALIDATION` with `fields`), or x-org-id missing */
@@ -3294,7 +3444,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AppDoc'];
+          'application/json': components['schemas']['App'];
         };
       };
       /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
@@ -3361,7 +3511,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['UpdateAppRequest'];
+        'application/json': components['schemas']['UpdateInput'];
       };
     };
     responses: {
@@ -3371,7 +3521,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AppDoc'];
+          'application/json': components['schemas']['App'];
         };
       };
       /** @description A field is invalid (`VALIDATION` with `fields`, e.g. `settings[2].key`) */
@@ -3624,7 +3774,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ConfigFileDoc'];
+          'application/json': Record<string, never>;
         };
       };
       /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
@@ -3858,7 +4008,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AppDoc'];
+          'application/json': components['schemas']['App'];
         };
       };
       /** @description No target organization (`TARGET_ORG_REQUIRED`), or the same one (`SAME_ORGANIZATION`) */
@@ -3958,7 +4108,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AppDoc'];
+          'application/json': components['schemas']['App'];
         };
       };
       /** @description The organization profile is incomplete (`PROFILE_INCOMPLETE`) */
@@ -4398,7 +4548,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AppDoc'];
+          'application/json': components['schemas']['App'];
         };
       };
       /** @description `sharedWithOrganization` missing */
@@ -4864,7 +5014,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['TesterViewDoc'];
+          'application/json': components['schemas']['TesterView'];
         };
       };
       /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
@@ -5895,7 +6045,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PermissionsDoc'];
+          'application/json': components['schemas']['PermissionsDto'];
         };
       };
       /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
@@ -5962,7 +6112,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['PermissionsRequest'];
+        'application/json': components['schemas']['PermissionsDto'];
       };
     };
     responses: {
@@ -5972,7 +6122,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AppDoc'];
+          'application/json': components['schemas']['App'];
         };
       };
       /** @description A permission is invalid (`VALIDATION`, e.g. `permissions[0].type`) */

@@ -23,13 +23,3 @@ export type OrgList = Schemas['OrgListDto'];
 // Apps (the apps API contract).
 /** A live health check's result (the staff ping and a developer's check of their own app). */
 export type HealthCheck = Schemas['PingResponse'];
-export type AppDoc = Schemas['AppDoc'];
-export type AppStoreStatusDoc = Schemas['AppStoreStatusDoc'];
-export type AppTypeDoc = Schemas['AppTypeDoc'];
-export type PermissionTypeDoc = Schemas['PermissionTypeDoc'];
-export type HardwareTypeDoc = Schemas['HardwareTypeDoc'];
-export type HardwareLevelDoc = Schemas['HardwareLevelDoc'];
-export type RegisterAppDoc = Schemas['RegisterRequest'];
-export type UpdateAppDoc = Schemas['UpdateAppRequest'];
-export type HistoryEntryDoc = Schemas['HistoryEntryDto'];
-export type TesterViewDoc = Schemas['TesterViewDoc'];

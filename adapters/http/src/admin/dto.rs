@@ -107,7 +107,7 @@ pub struct ReviewHistoryEntryDto {
     /// A decision by a member of the app's own organization (allowed, and shown as such).
     pub self_review: bool,
     /// What the event carries (`{changedFields}` for edits, `{fromOrgId, toOrgId}` for moves…).
-    #[schema(value_type = Option<Object>, required = true)]
+    #[schema(value_type = Option<std::collections::HashMap<String, serde_json::Value>>, required = true)]
     pub detail: Option<Value>,
 }
 
@@ -140,68 +140,46 @@ impl Serialize for StaffAppDto {
     }
 }
 
-/// An app as platform staff read it (the stored app without its tester list), as approve and reject answer
-/// it. Only documents the body.
-#[derive(Debug, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct ReviewedAppDoc {
-    package_name: String,
-    org_id: String,
-    developer_id: String,
-    name: String,
-    description: String,
-    onboarding_instructions: String,
-    public_url: String,
-    #[serde(rename = "logoURL")]
-    logo_url: String,
-    #[serde(rename = "webviewURL")]
-    webview_url: Option<String>,
-    is_public: bool,
-    /// `DEVELOPMENT`, `SUBMITTED`, `PUBLISHED` or `REJECTED`.
-    app_store_status: String,
-    /// `background` or `standard`.
-    app_type: String,
-    created_at: DateTime<Utc>,
-    /// The revision to send back as `expectedUpdatedAt` when approving or rejecting.
-    updated_at: DateTime<Utc>,
-    review_notes: Option<String>,
-    reviewed_by: Option<String>,
-    reviewed_at: Option<DateTime<Utc>>,
-    #[schema(value_type = Vec<Object>)]
-    tools: Vec<Value>,
-    #[schema(value_type = Vec<Object>)]
-    settings: Vec<Value>,
-    #[schema(value_type = Vec<Object>)]
-    hardware_requirements: Vec<Value>,
-    #[schema(value_type = Vec<Object>)]
-    permissions: Vec<Value>,
-    shared_with_organization: bool,
+/// The schema of [`StaffAppDto`]: the domain's [`App`] schema without `sharedWithEmails`.
+impl utoipa::PartialSchema for StaffAppDto {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::Schema;
+        let mut schema = <App as utoipa::PartialSchema>::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut schema {
+            object.properties.shift_remove("sharedWithEmails");
+            object.required.retain(|name| name != "sharedWithEmails");
+            object.description = Some(
+                "An app as platform staff read it: the stored app without its tester list. `updatedAt` is the \
+                 revision to send back as `expectedUpdatedAt` when approving or rejecting."
+                    .to_owned(),
+            );
+        }
+        schema
+    }
+}
+
+impl ToSchema for StaffAppDto {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "StaffApp".into()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+        <App as ToSchema>::schemas(schemas);
+    }
 }
 
 /// `GET /api/admin/apps/{packageName}`: the app as stored with its organization, its review history and
 /// whether a decision by the caller would be a self-review.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdminAppDto {
     #[serde(flatten)]
     pub app: StaffAppDto,
     pub organization: OrganizationRefDto,
     pub history: Vec<ReviewHistoryEntryDto>,
-    pub self_review: bool,
-}
-
-/// Documents [`AdminAppDto`].
-#[derive(Debug, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct AdminAppDoc {
-    #[serde(flatten)]
-    app: ReviewedAppDoc,
-    organization: OrganizationRefDto,
-    history: Vec<ReviewHistoryEntryDto>,
     /// The caller is a member of the app's organization: a decision is recorded as a self-review.
-    self_review: bool,
+    pub self_review: bool,
 }
 
 /// `POST /api/admin/apps/{packageName}/approve` and `…/reject`.

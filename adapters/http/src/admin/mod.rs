@@ -20,8 +20,8 @@ use domain::uptime::HealthState;
 use std::sync::Arc;
 
 use self::dto::{
-    AdminAppDoc, AdminAppDto, DecisionRequest, OrganizationRefDto, ReviewHistoryEntryDto, ReviewedAppDoc,
-    StaffAppDto, StatsCountsDto, StatsDto, SubmittedAppDto,
+    AdminAppDto, DecisionRequest, OrganizationRefDto, ReviewHistoryEntryDto, StaffAppDto, StatsCountsDto,
+    StatsDto, SubmittedAppDto,
 };
 use crate::ApiError;
 use crate::auth::Principal;
@@ -136,7 +136,7 @@ pub async fn submitted(api: web::Data<AdminApi>, principal: Principal) -> Result
 #[utoipa::path(operation_id = "admin_get_app", get, path = "/api/admin/apps/{packageName}", tag = "admin", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
-        (status = 200, description = "The app as stored, with `organization`, `history` and `selfReview`", body = AdminAppDoc),
+        (status = 200, description = "The app as stored, with `organization`, `history` and `selfReview`", body = AdminAppDto),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such app", body = crate::openapi::ErrorBody),
@@ -181,7 +181,7 @@ fn decision(body: &DecisionRequest) -> Result<Decision<'_>, ApiError> {
     request_body = DecisionRequest,
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
-        (status = 200, description = "The app as stored, now PUBLISHED", body = ReviewedAppDoc),
+        (status = 200, description = "The app as stored, now PUBLISHED", body = StaffAppDto),
         (status = 400, description = "`expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
@@ -213,7 +213,7 @@ pub async fn approve(
     request_body = DecisionRequest,
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
-        (status = 200, description = "The app as stored, now REJECTED", body = ReviewedAppDoc),
+        (status = 200, description = "The app as stored, now REJECTED", body = StaffAppDto),
         (status = 400, description = "Notes missing (REVIEW_NOTES_REQUIRED), `expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),

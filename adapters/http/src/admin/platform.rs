@@ -3,7 +3,7 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::common::OrgId;
 
-use super::dto::{AddAdminUserRequest, AdminUserDto, DebugDto, FixStatusesDto, ReviewedAppDoc};
+use super::dto::{AddAdminUserRequest, AdminUserDto, DebugDto, FixStatusesDto, StaffAppDto};
 use super::{AdminApi, no_store};
 use crate::ApiError;
 use crate::auth::Principal;
@@ -115,7 +115,7 @@ pub async fn fix_app_statuses(
 #[utoipa::path(operation_id = "admin_create_test_submission", post, path = "/api/admin/create-test-submission", tag = "admin", security(("bearer" = [])),
     params(("x-org-id" = Option<String>, Header, description = "The organization to own the app (one of the caller's)")),
     responses(
-        (status = 201, description = "The test app, SUBMITTED", body = ReviewedAppDoc),
+        (status = 201, description = "The test app, SUBMITTED", body = StaffAppDto),
         (status = 400, description = "The caller has no organization (NO_ORGANIZATION), or x-org-id is malformed", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin, or x-org-id names an organization of others", body = crate::openapi::ErrorBody),

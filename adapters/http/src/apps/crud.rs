@@ -10,18 +10,17 @@ use crate::ApiError;
 use crate::auth::OrgScope;
 use crate::json::Json;
 use actix_web::http::header;
-use domain::apps::App;
 use domain::apps::config::{export_config, export_file_name};
 use domain::apps::validation::RegistrationInput;
 use domain::apps::validation::UpdateInput;
+use domain::apps::{App, TesterView};
 use serde_json::Value;
-use serde_json::json;
 
 /// The apps of the `x-org-id` organization, newest first.
 #[utoipa::path(operation_id = "list_apps", get, path = "/api/dev/apps", tag = "apps", security(("bearer" = [])),
     params(("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The organization's apps", body = Vec<AppDoc>),
+        (status = 200, description = "The organization's apps", body = Vec<App>),
         (status = 400, description = "x-org-id missing or malformed", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -53,10 +52,10 @@ pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpRespon
 }
 
 /// Registers an app in the `x-org-id` organization and answers its API key, shown this once.
-#[utoipa::path(operation_id = "register_app", post, path = "/api/dev/apps/register", tag = "apps", security(("bearer" = [])), request_body = RegisterRequest,
+#[utoipa::path(operation_id = "register_app", post, path = "/api/dev/apps/register", tag = "apps", security(("bearer" = [])), request_body = RegistrationInput,
     params(("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 201, description = "The new app and its API key", body = RegisteredDoc),
+        (status = 201, description = "The new app and its API key", body = RegisteredDto),
         (status = 400, description = "A field is invalid (`VALIDATION` with `fields`), or x-org-id missing", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -75,14 +74,17 @@ pub async fn register(
         .map_err(ApiError::from)?;
     Ok(HttpResponse::Created()
         .insert_header(("Cache-Control", "no-store"))
-        .json(json!({"apiKey": registered.api_key.expose(), "app": registered.app})))
+        .json(RegisteredDto {
+            api_key: registered.api_key.expose().to_owned(),
+            app: registered.app,
+        }))
 }
 
 /// One app of the `x-org-id` organization.
 #[utoipa::path(operation_id = "get_app", get, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app", body = AppDoc),
+        (status = 200, description = "The app", body = App),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
         (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
@@ -102,10 +104,10 @@ pub async fn get(
 
 /// Edits the app: only the listed fields are written; status, review fields, key, organization and
 /// permissions in the body are ignored. An edit of a SUBMITTED or PUBLISHED app is recorded in its history.
-#[utoipa::path(operation_id = "update_app", put, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])), request_body = UpdateAppRequest,
+#[utoipa::path(operation_id = "update_app", put, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])), request_body = UpdateInput,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "A field is invalid (`VALIDATION` with `fields`, e.g. `settings[2].key`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -159,7 +161,7 @@ pub async fn delete(
 #[utoipa::path(operation_id = "export_app_config", get, path = "/api/dev/apps/{packageName}/config", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = ConfigFileDoc),
+        (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = Object),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
         (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
@@ -213,7 +215,7 @@ pub async fn history(
 #[utoipa::path(operation_id = "tester_view", get, path = "/api/install/{token}", tag = "apps",
     params(("token" = String, Path, description = "The share token of the tester link")),
     responses(
-        (status = 200, description = "The app as testers see it", body = TesterViewDoc),
+        (status = 200, description = "The app as testers see it", body = TesterView),
         (status = 404, description = "Unknown or reset link", body = crate::openapi::ErrorBody),
     ))]
 pub async fn tester_view(api: web::Data<AppsApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {

@@ -9,16 +9,15 @@ use super::{AppsApi, no_store, package};
 use crate::ApiError;
 use crate::auth::OrgScope;
 use crate::json::Json;
-use domain::apps::Permission;
+use domain::apps::{App, Permission};
 use domain::common::FieldErrors;
 use serde_json::Value;
-use serde_json::json;
 
 /// The app's permissions.
 #[utoipa::path(operation_id = "get_permissions", get, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The permissions", body = PermissionsDoc),
+        (status = 200, description = "The permissions", body = PermissionsDto),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
         (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
@@ -33,14 +32,14 @@ pub async fn permissions(
         .permissions(scope.member(), &package(&path)?)
         .await
         .map_err(ApiError::from)?;
-    Ok(no_store(&json!({ "permissions": permissions })))
+    Ok(no_store(&PermissionsDto { permissions }))
 }
 
 /// Replaces the app's permissions. A permission added to a PUBLISHED app sends it back to SUBMITTED.
-#[utoipa::path(operation_id = "set_permissions", patch, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])), request_body = PermissionsRequest,
+#[utoipa::path(operation_id = "set_permissions", patch, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])), request_body = PermissionsDto,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "A permission is invalid (`VALIDATION`, e.g. `permissions[0].type`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),

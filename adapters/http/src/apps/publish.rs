@@ -7,6 +7,7 @@ use super::{AppsApi, no_store, package};
 use crate::ApiError;
 use crate::auth::OrgScope;
 use crate::json::Json;
+use domain::apps::App;
 use domain::apps::service::AppError;
 
 /// Submits the app for review (DEVELOPMENT or REJECTED → SUBMITTED); the organization needs a name and a
@@ -14,7 +15,7 @@ use domain::apps::service::AppError;
 #[utoipa::path(operation_id = "publish_app", post, path = "/api/dev/apps/{packageName}/publish", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app, now SUBMITTED", body = AppDoc),
+        (status = 200, description = "The app, now SUBMITTED", body = App),
         (status = 400, description = "The organization profile is incomplete (`PROFILE_INCOMPLETE`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
@@ -39,7 +40,7 @@ pub async fn publish(
 #[utoipa::path(operation_id = "move_app", post, path = "/api/dev/apps/{packageName}/move-org", tag = "apps", security(("bearer" = [])), request_body = MoveRequest,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The source organization")),
     responses(
-        (status = 200, description = "The app, now in the target organization", body = AppDoc),
+        (status = 200, description = "The app, now in the target organization", body = App),
         (status = 400, description = "No target organization (`TARGET_ORG_REQUIRED`), or the same one (`SAME_ORGANIZATION`)", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not an admin of the source, or not a member of the target", body = crate::openapi::ErrorBody),

@@ -9,13 +9,14 @@ use super::{AppsApi, no_store, package};
 use crate::ApiError;
 use crate::auth::OrgScope;
 use crate::json::Json;
+use domain::apps::App;
 use domain::common::FieldErrors;
 
 /// Sets whether the whole organization sees the app.
 #[utoipa::path(operation_id = "set_app_visibility", patch, path = "/api/dev/apps/{packageName}/visibility", tag = "apps", security(("bearer" = [])), request_body = VisibilityRequest,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
-        (status = 200, description = "The app as stored", body = AppDoc),
+        (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "`sharedWithOrganization` missing", body = crate::openapi::ErrorBody),
         (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),

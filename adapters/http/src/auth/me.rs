@@ -92,18 +92,34 @@ fn field_error(field: &str, message: &str) -> ApiError {
 /// # Errors
 /// 400 `VALIDATION` for another field or a wrong type, a too long name or a too large profile; 401; 409 with a hosted
 /// identity service (profiles live there).
-/// The body of `PUT /api/dev/auth/profile` (documentation only: the handler reads the fields one by one so
-/// that an unknown field is refused by name).
-#[derive(Debug, utoipa::ToSchema)]
-#[schema(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct ProfileUpdate {
-    /// The display name; `null` removes it.
-    display_name: Option<String>,
-    /// Profile keys to merge; a `null` value removes its key.
-    #[schema(value_type = Option<Object>)]
-    profile: Option<Value>,
+/// The body of `PUT /api/dev/auth/profile`. No type is deserialised (the handler reads the fields one by one
+/// so that an unknown field is refused by name): this is the body's schema, never a value.
+#[derive(Debug)]
+pub enum ProfileUpdate {}
+
+impl utoipa::PartialSchema for ProfileUpdate {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, SchemaType, Type};
+        let nullable_string = SchemaType::from_iter([Type::String, Type::Null]);
+        ObjectBuilder::new()
+            .property(
+                "displayName",
+                ObjectBuilder::new()
+                    .schema_type(nullable_string)
+                    .description(Some("The display name; `null` removes it.")),
+            )
+            .property(
+                "profile",
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .description(Some("Profile keys to merge; a `null` value removes its key.")),
+            )
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+            .into()
+    }
 }
+
+impl utoipa::ToSchema for ProfileUpdate {}
 
 /// Changes the signed-in user's display name or profile.
 #[utoipa::path(put, path = "/api/dev/auth/profile", tag = "auth", security(("bearer" = [])), request_body = ProfileUpdate,

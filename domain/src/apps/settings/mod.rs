@@ -26,10 +26,48 @@ pub use validate::{
     SECONDS_PER_DAY, validate_settings,
 };
 
+/// The OpenAPI schema of a setting's value: any JSON value, as in the SDK (`SettingValue` in the document).
+#[cfg(feature = "openapi")]
+#[derive(Debug)]
+pub enum SettingValueSchema {}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for SettingValueSchema {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{
+            AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, Type, empty,
+        };
+        // Lists and objects hold any JSON value (the generated TypeScript cannot name a type inside itself).
+        let scalar = |kind: Type| ObjectBuilder::new().schema_type(kind);
+        OneOfBuilder::new()
+            .item(scalar(Type::String))
+            .item(scalar(Type::Number))
+            .item(scalar(Type::Boolean))
+            .item(scalar(Type::Null))
+            .item(ArrayBuilder::new().items(utoipa::openapi::RefOr::T(empty())))
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .additional_properties(Some(AdditionalProperties::RefOr(empty().into()))),
+            )
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for SettingValueSchema {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "SettingValue".into()
+    }
+}
+
 /// One option of a select-like setting. The value is any JSON scalar, as in the SDK.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SelectOption {
+    #[cfg_attr(feature = "openapi", schema(max_length = 200))]
     pub label: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = SettingValueSchema))]
     pub value: Value,
 }
 
@@ -55,91 +93,138 @@ fn slider_default_max() -> f64 {
 ///
 /// When read from JSON, a missing `defaultValue` of a toggle or text kind is `false` or `""`, and a missing
 /// slider `min`/`max` is 0/100 (specification §9).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum Setting {
     #[serde(rename = "group")]
-    Group { title: String },
+    Group {
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
+        title: String,
+    },
     #[serde(rename = "titleValue")]
-    TitleValue { label: String, value: Value },
+    TitleValue {
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
+        label: String,
+        #[cfg_attr(feature = "openapi", schema(value_type = SettingValueSchema))]
+        value: Value,
+    },
     #[serde(rename = "toggle", rename_all = "camelCase")]
     Toggle {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         default_value: bool,
     },
     #[serde(rename = "text", rename_all = "camelCase")]
     Text {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         default_value: String,
     },
     #[serde(rename = "text_no_save_button", rename_all = "camelCase")]
     TextNoSaveButton {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         default_value: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         max_lines: Option<u32>,
     },
     #[serde(rename = "select", rename_all = "camelCase")]
     Select {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
+        #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 100))]
         options: Vec<SelectOption>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(value_type = SettingValueSchema))]
         default_value: Option<Value>,
     },
     #[serde(rename = "select_with_search", rename_all = "camelCase")]
     SelectWithSearch {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
+        #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 100))]
         options: Vec<SelectOption>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(value_type = SettingValueSchema))]
         default_value: Option<Value>,
     },
     #[serde(rename = "multiselect", rename_all = "camelCase")]
     Multiselect {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
+        #[cfg_attr(feature = "openapi", schema(min_items = 1, max_items = 100))]
         options: Vec<SelectOption>,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
+        #[cfg_attr(feature = "openapi", schema(value_type = Vec<SettingValueSchema>))]
         default_value: Vec<Value>,
     },
     #[serde(rename = "slider", rename_all = "camelCase")]
     Slider {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default = "slider_default_min")]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         min: f64,
         #[serde(default = "slider_default_max")]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         max: f64,
         default_value: f64,
     },
     #[serde(rename = "numeric_input", rename_all = "camelCase")]
     NumericInput {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         min: Option<f64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         max: Option<f64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         step: Option<f64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         placeholder: Option<String>,
         default_value: f64,
     },
     #[serde(rename = "time_picker", rename_all = "camelCase")]
     TimePicker {
+        #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 100))]
         key: String,
+        #[cfg_attr(feature = "openapi", schema(max_length = 200))]
         label: String,
         /// Seconds since midnight.
+        #[cfg_attr(feature = "openapi", schema(maximum = 86399))]
         default_value: u32,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         show_seconds: bool,
     },
 }

@@ -19,7 +19,7 @@ export type ReviewHistoryEntry = Schemas['ReviewHistoryEntryDto'];
  * `GET /api/admin/apps/{packageName}`: the app as stored (its `updatedAt` is the revision a decision sends
  * back), its organization, its review history and whether the caller's decision is a self-review.
  */
-export type AdminApp = Schemas['AdminAppDoc'];
+export type AdminApp = Schemas['AdminAppDto'];
 /** A platform admin or reviewer. */
 export type AdminUser = Schemas['AdminUserDto'];
 

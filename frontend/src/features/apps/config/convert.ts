@@ -34,13 +34,18 @@ function singleDefault(
   options: SelectOption[],
 ): SettingValue | undefined {
   if (old === undefined) return undefined;
-  const candidate = Array.isArray(old) ? old[0] : old;
+  // An entry of a JSON list is a JSON value (the document types list entries loosely).
+  const candidate = Array.isArray(old) ? (old[0] as SettingValue | undefined) : old;
   if (candidate === undefined) return undefined;
   return isOptionValue(options, candidate) ? candidate : undefined;
 }
 
 function manyDefaults(old: SettingValue | undefined, options: SelectOption[]): SettingValue[] {
-  const candidates = Array.isArray(old) ? old : old === undefined || old === null ? [] : [old];
+  const candidates: SettingValue[] = Array.isArray(old)
+    ? (old as SettingValue[])
+    : old === undefined || old === null
+      ? []
+      : [old];
   return candidates.filter((value) => isOptionValue(options, value));
 }
 
