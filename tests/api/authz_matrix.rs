@@ -250,6 +250,11 @@ const MATRIX: &[Row] = &[
     row("POST",   "/api/admin/apps/{packageName}/reject",              Other,  [401, 403, 403, 403, 200, 200]),
     row("POST",   "/api/admin/apps/{packageName}/reject",              Forged, [401, 403, 403, 403, 200, 200]),
     row("POST",   "/api/admin/apps/{packageName}/reject",              NeverSubmitted, [401, 403, 403, 403, 404, 404]),
+    // The first-admin setup link: any signed-in account may present one; the token is the authority, and a
+    // made-up one is refused alike for everybody (400 SETUP_LINK_INVALID).
+    row("POST",   "/api/admin/setup",                                  Own,    [401, 400, 400, 400, 400, 400]),
+    row("POST",   "/api/admin/setup",                                  Other,  [NA, NA, NA, NA, NA, NA]),
+    row("POST",   "/api/admin/setup",                                  Forged, [401, 400, 400, 400, 400, 400]),
     row("GET",    "/api/admin/users",                                  Own,    [401, 403, 403, 403, 403, 200]),
     row("GET",    "/api/admin/users",                                  Other,  [NA, NA, NA, NA, NA, NA]),
     row("GET",    "/api/admin/users",                                  Forged, [401, 403, 403, 403, 403, 200]),
@@ -705,6 +710,10 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
             };
             (format!("/api/admin/apps/{submitted}{suffix}"), body)
         }
+        ("POST", "/api/admin/setup") => (
+            "/api/admin/setup".to_owned(),
+            Some(json!({"token": format!("made-up-setup-token-{n}")})),
+        ),
         ("POST", "/api/admin/users") => (
             "/api/admin/users".to_owned(),
             Some(json!({"email": format!("role-{n}@example.com"), "role": "reviewer"})),
