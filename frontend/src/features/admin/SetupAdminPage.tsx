@@ -17,16 +17,12 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
  * platform admin.
  */
 export function SetupAdminPage() {
-  useDocumentTitle('Set up the first admin');
+  useDocumentTitle('Platform setup');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [claim, { isUninitialized, isLoading, isSuccess, isError, error }] =
     useClaimFirstAdminMutation();
   const sent = useRef(false);
-
-  useEffect(() => {
-    document.title = 'Platform setup · Developer Portal';
-  }, []);
 
   useEffect(() => {
     // Once: the token is used up by its first use (React's development double effect must not send it twice).
