@@ -1,12 +1,16 @@
 //! Tests of the uptime service.
 
 use super::*;
+use crate::apps::{AppStoreStatus, PackageName};
 use crate::common::{EmailAddress, PlatformRole, UserId};
 use crate::mail::EmailKind;
 use crate::testing::{block_on, fixed_clock, noon};
+use crate::uptime::calendar::{MonthError, YearMonth};
+use crate::uptime::models::{Badge, DailyRollup, HealthState};
 use crate::uptime::models::{DayColour, ProbeError, ProbeResult};
-use crate::uptime::month_list::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MonthApp};
+use crate::uptime::month_list::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MonthApp, MonthListQuery, PageError};
 use crate::uptime::ports::{LatestStatus, MockHealthProber, MockUptimeRepository};
+use chrono::{DateTime, NaiveDate, Utc};
 use mockall::predicate::eq;
 
 fn pkg(name: &str) -> PackageName {
