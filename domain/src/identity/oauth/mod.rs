@@ -15,17 +15,21 @@
 //! The provider's verified profile waits with the auth code; the account is joined or created when the code
 //! is exchanged, so a linking refusal is the answer of step 3.
 
-use async_trait::async_trait;
-use chrono::{DateTime, Duration, Utc};
-use sha2::{Digest, Sha256};
+mod pkce;
+mod ports;
+
+use pkce::base64url;
+pub use pkce::*;
+pub use ports::*;
+
+use chrono::Duration;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::emails::resolve_redirect;
 use super::errors::IdentityError;
-use super::external::ProviderProfile;
 use super::service::{IdentityService, Session};
-use crate::common::secrets::{digest_secret, digests_match};
+use crate::common::secrets::digest_secret;
 use crate::common::{Clock, RepoError, SecretGenerator};
 
 /// How long the provider may take to send the browser back.
@@ -46,235 +50,6 @@ pub fn provider_label(name: &str) -> &str {
         "azure" => "Microsoft (Azure)",
         other => other,
     }
-}
-
-/// How the browser derived its PKCE challenge from its verifier (RFC 7636).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChallengeMethod {
-    /// `BASE64URL(SHA-256(verifier))`, what supabase-js sends where Web Crypto is available.
-    S256,
-    /// The verifier itself: supabase-js falls back to it on pages without Web Crypto (plain HTTP).
-    Plain,
-}
-
-impl ChallengeMethod {
-    /// `s256` or `plain`, case-insensitively.
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        match text.to_ascii_lowercase().as_str() {
-            "s256" => Some(Self::S256),
-            "plain" => Some(Self::Plain),
-            _ => None,
-        }
-    }
-
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::S256 => "s256",
-            Self::Plain => "plain",
-        }
-    }
-}
-
-/// A validated PKCE challenge: 43 to 128 characters of `[A-Za-z0-9._~-]`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CodeChallenge {
-    pub method: ChallengeMethod,
-    pub value: String,
-}
-
-impl CodeChallenge {
-    /// The challenge of an `/authorize` request. Both parameters are required: this service offers only
-    /// the PKCE flow (no tokens in URLs).
-    ///
-    /// # Errors
-    /// [`OAuthError::PkceRequired`] when either is missing; [`OAuthError::InvalidChallenge`] for an unknown
-    /// method or a malformed challenge.
-    pub fn parse(challenge: Option<&str>, method: Option<&str>) -> Result<Self, OAuthError> {
-        let challenge = challenge.map(str::trim).filter(|c| !c.is_empty());
-        let method = method.map(str::trim).filter(|m| !m.is_empty());
-        let (Some(value), Some(method)) = (challenge, method) else {
-            return Err(OAuthError::PkceRequired);
-        };
-        let method = ChallengeMethod::parse(method).ok_or(OAuthError::InvalidChallenge(
-            "code challenge method not supported",
-        ))?;
-        if !(43..=128).contains(&value.len()) {
-            return Err(OAuthError::InvalidChallenge(
-                "code challenge has to be between 43 and 128 characters",
-            ));
-        }
-        if !value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
-        {
-            return Err(OAuthError::InvalidChallenge(
-                "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes",
-            ));
-        }
-        Ok(Self {
-            method,
-            value: value.to_owned(),
-        })
-    }
-
-    /// Whether the verifier belongs to this challenge (compared in constant time).
-    #[must_use]
-    pub fn matches(&self, verifier: &str) -> bool {
-        let derived = match self.method {
-            ChallengeMethod::S256 => s256_challenge(verifier),
-            ChallengeMethod::Plain => verifier.to_owned(),
-        };
-        digests_match(&digest_secret(&derived), &digest_secret(&self.value))
-    }
-}
-
-/// `BASE64URL-NOPAD(SHA-256(verifier))`, the S256 challenge of RFC 7636 §4.2.
-#[must_use]
-pub fn s256_challenge(verifier: &str) -> String {
-    base64url(&Sha256::digest(verifier.as_bytes()))
-}
-
-fn base64url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
-        for i in 0..=chunk.len() {
-            let index = (n >> (18 - 6 * i)) & 0x3f;
-            out.push(char::from(ALPHABET[index as usize]));
-        }
-    }
-    out
-}
-
-/// A sign-in in progress between `/authorize` and `/callback`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OAuthFlow {
-    /// SHA-256 of the `state` sent to the provider (the key of the flow).
-    pub state_hash: String,
-    pub provider: String,
-    /// The browser's challenge, handed on to the auth code.
-    pub challenge: CodeChallenge,
-    /// Absolute URL of a page of this portal.
-    pub redirect_to: String,
-    /// The `nonce` the provider must put in its ID token.
-    pub nonce: String,
-    /// Our PKCE verifier towards the provider.
-    pub provider_verifier: String,
-    pub created_at: DateTime<Utc>,
-    pub expires_at: DateTime<Utc>,
-}
-
-/// The single-use code the browser exchanges for a session, with the verified provider profile.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AuthCode {
-    /// SHA-256 of the code.
-    pub code_hash: String,
-    pub challenge: CodeChallenge,
-    pub profile: ProviderProfile,
-    pub created_at: DateTime<Utc>,
-    pub expires_at: DateTime<Utc>,
-}
-
-/// Flows and auth codes, each taken (read and deleted) once.
-#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
-#[async_trait]
-pub trait OAuthFlowRepository: Send + Sync {
-    /// Stores a flow.
-    ///
-    /// # Errors
-    /// [`RepoError::Duplicate`]`("oauth_flow")` when the state digest exists; [`RepoError::Backend`] when
-    /// the store fails.
-    async fn insert_flow(&self, flow: &OAuthFlow) -> Result<(), RepoError>;
-
-    /// Deletes the flow with this state digest and answers it, expired or not; `None` when there is none
-    /// (never stored, or already taken: of concurrent callers exactly one gets it).
-    ///
-    /// # Errors
-    /// [`RepoError::Backend`] when the store fails.
-    async fn take_flow(&self, state_hash: &str) -> Result<Option<OAuthFlow>, RepoError>;
-
-    /// Stores an auth code.
-    ///
-    /// # Errors
-    /// [`RepoError::Duplicate`]`("oauth_auth_code")` when the digest exists; [`RepoError::Backend`] when the
-    /// store fails.
-    async fn insert_code(&self, code: &AuthCode) -> Result<(), RepoError>;
-
-    /// Deletes the auth code with this digest and answers it, expired or not; `None` when there is none
-    /// (of concurrent callers exactly one gets it).
-    ///
-    /// # Errors
-    /// [`RepoError::Backend`] when the store fails.
-    async fn take_code(&self, code_hash: &str) -> Result<Option<AuthCode>, RepoError>;
-
-    /// Deletes flows and codes that expired before `cutoff`; answers how many rows went.
-    ///
-    /// # Errors
-    /// [`RepoError::Backend`] when the store fails.
-    async fn prune_expired(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError>;
-}
-
-/// What the provider adapter needs to build the authorization URL.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AuthorizationRequest {
-    pub state: String,
-    pub nonce: String,
-    /// Our PKCE verifier; the adapter sends its S256 challenge when the provider supports PKCE.
-    pub pkce_verifier: String,
-    /// This service's `/auth/v1/callback`.
-    pub redirect_uri: String,
-}
-
-/// What came back to `/callback`, for the code exchange.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CodeExchange {
-    pub code: String,
-    pub pkce_verifier: String,
-    /// The ID token's `nonce` must equal it.
-    pub nonce: String,
-    pub redirect_uri: String,
-    /// Apple's `user` form field (JSON with the name, sent on the first sign-in only), if any.
-    pub user_hint: Option<String>,
-}
-
-/// Why a provider adapter failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OidcError {
-    /// The provider could not be reached or answered something unreadable (discovery, keys, token).
-    #[error("the sign-in provider is unavailable: {0}")]
-    Unavailable(String),
-    /// The provider refused the authorization code.
-    #[error("the sign-in provider refused the authorization code: {0}")]
-    Rejected(String),
-    /// The ID token failed a check: signature, `iss`, `aud`, `nonce`, `exp`, or a missing claim.
-    #[error("the ID token could not be verified: {0}")]
-    InvalidIdToken(String),
-}
-
-/// One configured OpenID Connect provider.
-#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
-#[async_trait]
-pub trait OidcProvider: Send + Sync {
-    /// The provider's authorization URL for this request (`response_type=code`, `scope=openid email
-    /// profile`, `state`, `nonce`, PKCE when supported; Apple's `response_mode=form_post`).
-    ///
-    /// # Errors
-    /// [`OidcError::Unavailable`] when the provider's configuration cannot be discovered.
-    async fn authorization_url(&self, request: &AuthorizationRequest) -> Result<String, OidcError>;
-
-    /// Exchanges the code at the token endpoint and answers the profile of the verified ID token (signature
-    /// with the provider's published keys, `iss`, `aud`, `nonce`, `exp`).
-    ///
-    /// # Errors
-    /// [`OidcError::Rejected`] when the provider refuses the code; [`OidcError::InvalidIdToken`] when the ID
-    /// token fails a check; [`OidcError::Unavailable`] otherwise.
-    async fn exchange(&self, exchange: &CodeExchange) -> Result<ProviderProfile, OidcError>;
 }
 
 /// The errors of the OAuth flow. Each variant's doc names its HTTP status (as GoTrue answers it); on the

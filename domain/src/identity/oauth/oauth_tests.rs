@@ -2,7 +2,10 @@
 
 use super::super::test_support::{Mocks, account, identity};
 use super::*;
+use crate::identity::external::ProviderProfile;
 use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use serde_json::json;
 use std::sync::Mutex;
 
