@@ -75,7 +75,10 @@ describe('organization journeys', () => {
     await expectNoSeriousA11yViolations(ada, 'organization settings');
     await ada.getByLabel(/Contact email/).fill('not an address');
     await ada.getByRole('button', { name: 'Save Changes' }).click();
-    await ada.getByText('Please enter a valid email address').waitFor();
+    // The field says what is wrong, the summary at the top says nothing was saved, and focus is on the field.
+    await ada.getByText('Please enter a valid email address', { exact: true }).waitFor();
+    await ada.getByText(/^Nothing was saved\. Please fix: Contact email/).waitFor();
+    assert.equal(await ada.getByLabel(/Contact email/).evaluate((el) => el === document.activeElement), true);
     await ada.getByLabel(/Organization name/).fill('Acme Glasses');
     await ada.getByLabel(/Contact email/).fill('team@acme.test');
     await ada.getByLabel(/Website/).fill('https://acme.test');
