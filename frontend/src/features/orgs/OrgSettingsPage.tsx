@@ -238,7 +238,7 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
       return;
     }
     try {
-      await update({
+      const updated = await update({
         orgId: org.id,
         change: {
           name: values.name.trim(),
@@ -250,7 +250,10 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
           },
         },
       }).unwrap();
-      setBaseline(values);
+      // The form shows what the server stored (a website gets its https://, texts are trimmed).
+      const stored = valuesOf(updated);
+      setValues(stored);
+      setBaseline(stored);
       setSaved(true);
     } catch (error) {
       setFailure(errorMessage(error, 'Failed to update organization. Please try again.'));

@@ -91,8 +91,16 @@ function serveOrgs(orgs: Organization[]) {
           );
     }),
     http.put('*/api/orgs/:orgId', async ({ request }) => {
+      // Answers as the server does: the organization as stored, with the change applied.
+      const change = (await request.clone().json()) as Pick<Organization, 'name' | 'profile'>;
       await record(request);
-      return HttpResponse.json({ success: true, data: orgs[0] });
+      const [current] = orgs;
+      const stored = current && {
+        ...current,
+        name: change.name,
+        profile: { ...current.profile, ...change.profile },
+      };
+      return HttpResponse.json({ success: true, data: stored });
     }),
     http.post('*/api/orgs', async ({ request }) => {
       await record(request);
@@ -284,6 +292,10 @@ describe('organization settings', () => {
     });
     expect(sent.find((s) => s.method === 'PUT')?.body).toMatchObject({
       profile: { website: 'https://example.com', contactEmail: 'hello@acme.test' },
+    });
+    // The form then shows what was stored.
+    await waitFor(() => {
+      expect(screen.getByLabelText(/Website/)).toHaveValue('https://example.com');
     });
   });
 
