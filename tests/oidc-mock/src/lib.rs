@@ -10,8 +10,17 @@ use std::sync::Mutex;
 
 static INSTALL: Mutex<bool> = Mutex::new(false);
 
+/// The mock's folder, found from the running test's crate (cargo sets `CARGO_MANIFEST_DIR` when it runs a test).
+/// Not this crate's compile-time folder: cargo reuses a build of this crate from a checkout at another path
+/// (another clone sharing the target dir), whose folder may be gone.
 fn mock_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let running = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+    running
+        .iter()
+        .flat_map(|dir| dir.ancestors())
+        .map(|dir| dir.join("tests/oidc-mock"))
+        .find(|dir| dir.join("server.js").is_file())
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
 }
 
 /// `npm ci` once per test process when `node_modules` lacks the mock server.
