@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -25,8 +25,9 @@ describe('taking over the prerendered sign-in page', () => {
     });
     const store = makeStore({ auth: { ...authSlice.getInitialState(), status: 'signedOut' } });
     const recoverable = vi.fn();
+    let root: Root | undefined;
     await act(async () => {
-      hydrateRoot(
+      root = hydrateRoot(
         container,
         <StrictMode>
           <AppProviders store={store}>
@@ -39,5 +40,10 @@ describe('taking over the prerendered sign-in page', () => {
     });
     expect(await screen.findByText(/You have been invited to an organization/)).toBeInTheDocument();
     expect(recoverable).not.toHaveBeenCalled();
+    // Unmounted here, so that no React work is left scheduled when the test environment goes away.
+    act(() => {
+      root?.unmount();
+    });
+    container.remove();
   });
 });
