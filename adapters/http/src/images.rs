@@ -10,6 +10,7 @@
 use actix_multipart::{Field, Multipart, MultipartError};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{delete, get, post};
 use domain::apps::PackageName;
 use domain::common::ImageId;
 use domain::media::models::{MAX_IMAGE_BYTES, parse_image_ref};
@@ -19,6 +20,7 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::ApiError;
 use crate::auth::OrgScope;
@@ -47,10 +49,8 @@ pub const FILE_REQUIRED: &str = "No file uploaded";
 pub const NOT_MULTIPART: &str = "Send the image as multipart/form-data with a `file` part.";
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/dev/images/upload", web::post().to(upload))
-        .route("/dev/images/{imageId}", web::delete().to(delete))
-        .route("/images/{imageId}", web::get().to(deliver));
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(upload).service(delete).service(deliver);
 }
 
 fn multipart_error(error: &MultipartError) -> ApiError {
@@ -266,13 +266,12 @@ fn upload_request(parts: UploadParts) -> Result<UploadRequest, ApiError> {
 
 /// Uploads an image for the organization of `x-org-id`, optionally replacing one of its images, and
 /// answers its delivery URL.
-#[utoipa::path(post, path = "/api/dev/images/upload", tag = "images", security(("bearer" = [])),
+#[utoipa::path(tag = "images", security(("bearer" = [])),
     params(("x-org-id" = String, Header, description = "The organization the image belongs to")),
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "Stored", body = UploadResponse),
         (status = 400, description = "No file, a malformed form or metadata, a missing or malformed x-org-id, or an appPackageName that is not a package name (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the organization; replacing the logo needs an admin", body = crate::openapi::ErrorBody),
         (status = 404, description = "The image to replace is not the organization's", body = crate::openapi::ErrorBody),
         (status = 413, description = "Over 10 MB, too many pixels (IMAGE_TOO_LARGE, IMAGE_TOO_MANY_PIXELS), or over the organization's image storage quota (IMAGE_QUOTA_EXCEEDED)", body = crate::openapi::ErrorBody),
@@ -280,6 +279,7 @@ fn upload_request(parts: UploadParts) -> Result<UploadRequest, ApiError> {
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 415, description = "Not a PNG, JPEG, GIF or WebP image by content, or not multipart", body = crate::openapi::ErrorBody),
     ))]
+#[post("/dev/images/upload")]
 pub async fn upload(
     api: web::Data<ImagesApi>,
     scope: OrgScope,
@@ -302,7 +302,7 @@ pub async fn upload(
 }
 
 /// Deletes one of the organization's images: its file and its row.
-#[utoipa::path(delete, path = "/api/dev/images/{imageId}", tag = "images", security(("bearer" = [])),
+#[utoipa::path(tag = "images", security(("bearer" = [])),
     params(
         ("imageId" = String, Path, description = "The image id (the last segment of its URL)"),
         ("x-org-id" = String, Header, description = "The organization the image belongs to"),
@@ -310,10 +310,10 @@ pub async fn upload(
     responses(
         (status = 200, description = "Deleted", body = DeleteResponse),
         (status = 400, description = "A missing or malformed x-org-id", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the organization; deleting the logo needs an admin", body = crate::openapi::ErrorBody),
         (status = 404, description = "The organization has no such image", body = crate::openapi::ErrorBody),
     ))]
+#[delete("/dev/images/{imageId}")]
 pub async fn delete(
     api: web::Data<ImagesApi>,
     scope: OrgScope,
@@ -343,7 +343,7 @@ fn served_type(stored: &str) -> &'static str {
 
 /// An image's bytes, for anyone (logos are public). Served with its true type, never sniffed, never
 /// run as a document, and cached for long (an id's bytes never change).
-#[utoipa::path(get, path = "/api/images/{imageId}", tag = "images",
+#[utoipa::path(tag = "images",
     params(("imageId" = String, Path, description = "The image id")),
     responses(
         (status = 200, description = "The image bytes", content(
@@ -351,6 +351,7 @@ fn served_type(stored: &str) -> &'static str {
         )),
         (status = 404, description = "No such image", body = crate::openapi::ErrorBody),
     ))]
+#[get("/images/{imageId}")]
 pub async fn deliver(api: web::Data<ImagesApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let id = path
         .parse::<ImageId>()

@@ -24,6 +24,7 @@ pub mod system;
 pub mod uptime;
 
 use actix_web::web;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 pub use error::ApiError;
 pub use public_config::PublicConfig;
@@ -74,30 +75,41 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .app_data(error::query_config())
             .app_data(error::path_config())
             .app_data(web::Data::new(state.readiness.clone()))
-            .route("/healthz", web::get().to(system::healthz))
-            .route("/readyz", web::get().to(system::readyz))
             .app_data(web::Data::new(state.metrics.clone()))
-            .route("/metrics", web::get().to(metrics::render))
+            .app_data(web::Data::new(state.admin.clone()))
+            .app_data(web::Data::new(state.orgs.clone()))
+            .app_data(web::Data::new(state.uptime.clone()))
+            .app_data(web::Data::new(state.apps.clone()))
             .route("/api/openapi.json", web::get().to(openapi::served))
             .service(
                 utoipa_swagger_ui::SwaggerUi::new("/api/docs/{_:.*}")
                     .config(utoipa_swagger_ui::Config::from("/api/openapi.json")),
             )
-            .route("/api/docs", web::get().to(openapi_docs_redirect))
-            .service(
-                web::scope("/api")
-                    .wrap(actix_web::middleware::from_fn(system::method_not_allowed))
-                    .route("/public-config", web::get().to(public_config::get))
-                    .configure(auth::routes)
-                    .configure(admin::routes(state.admin.clone()))
-                    .configure(orgs::routes(state.orgs.clone()))
-                    .configure(images::routes)
-                    .configure(uptime::routes(state.uptime.clone()))
-                    .configure(apps::routes(state.apps.clone()))
-                    .default_service(web::to(system::api_not_found)),
-            )
-            .configure(spa::configure(frontend_dir));
+            .route("/api/docs", web::get().to(openapi_docs_redirect));
+        documented_routes(&mut ServiceConfig::new(cfg));
+        cfg.configure(spa::configure(frontend_dir));
     }
+}
+
+/// The routes of the OpenAPI document: the operational endpoints and the product API under `/api`. Each path
+/// is written once, in its handler's route attribute; [`openapi::document`] is collected from this same
+/// registration, so that a route cannot be served without being described.
+pub fn documented_routes(cfg: &mut ServiceConfig) {
+    cfg.service(system::healthz)
+        .service(system::readyz)
+        .service(metrics::render)
+        .service(
+            utoipa_actix_web::scope("/api")
+                .wrap(actix_web::middleware::from_fn(system::method_not_allowed))
+                .service(public_config::get)
+                .configure(auth::routes)
+                .configure(admin::routes)
+                .configure(orgs::routes)
+                .configure(images::routes)
+                .configure(uptime::routes)
+                .configure(apps::routes)
+                .default_service(web::to(system::api_not_found)),
+        );
 }
 
 /// `/api/docs` → `/api/docs/` (the Swagger UI's own path).

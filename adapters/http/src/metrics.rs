@@ -6,6 +6,7 @@
 //! recorded by [`crate::request_log`] as requests end; the gauges (pool, outbox, monitor lag, memory) are
 //! read when a scrape arrives, by the [`MetricsSampler`] the server supplies.
 
+use actix_web::get;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
@@ -193,13 +194,14 @@ pub struct MetricsRoute(pub Option<MetricsEndpoint>);
 
 /// `GET /metrics`: the series in the Prometheus text format, for a scrape with the bearer token
 /// (`PORTAL_METRICS_TOKEN`); 401 without it; 404 while metrics are off.
-#[utoipa::path(get, path = "/metrics", tag = "system",
+#[utoipa::path(tag = "system",
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The series in the Prometheus text format (version 0.0.4)", content_type = "text/plain", body = String),
         (status = 401, description = "No bearer token, or not `PORTAL_METRICS_TOKEN`", body = crate::openapi::ErrorBody),
         (status = 404, description = "Metrics are off (`PORTAL_METRICS_TOKEN` is not set)", body = crate::openapi::ErrorBody),
     ))]
+#[get("/metrics")]
 pub async fn render(req: HttpRequest, route: web::Data<MetricsRoute>) -> Result<HttpResponse, ApiError> {
     let Some(endpoint) = route.0.as_ref() else {
         return Err(ApiError::NotFound("No such page.".into()));

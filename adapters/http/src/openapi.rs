@@ -1,6 +1,7 @@
 //! The OpenAPI document of the product API, generated from the handlers' annotations: served at
 //! `/api/openapi.json`, browsable at `/api/docs`, and printed by `app-server openapi` (from which the
-//! frontend's API types are generated). Every handler under `/api` is listed in [`ApiDoc`].
+//! frontend's API types are generated). The paths are collected from the registration of the routes
+//! ([`crate::documented_routes`]), each written once in its handler's route attribute.
 
 use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -54,7 +55,8 @@ pub const BODY_REFUSED: &str = "The body is not a JSON object (`INVALID_JSON`), 
 /// - a route with a JSON body: 400 ([`BODY_REFUSED`]), 408 (the body arrived too slowly), 413 (over the
 ///   size limit), 415 (not `application/json`);
 /// - a route with path, query or header parameters: 400 (a parameter that cannot be read);
-/// - an organization-scoped route (it takes the `x-org-id` header): 400 `ORG_REQUIRED` and 403;
+/// - an organization-scoped route (it takes the `x-org-id` header): 400 `ORG_REQUIRED` and 403, and 404 when it
+///   names an app (`packageName`) the organization does not have;
 /// - a route naming an organization in its path (`orgId`): 403 when `x-org-id` names another one;
 /// - a route behind the bearer scheme: 401.
 struct SharedRefusals;
@@ -122,6 +124,9 @@ impl Modify for SharedRefusals {
                 let org_in_path = parameters.iter().any(
                     |p| matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Path && p.name == "orgId"),
                 );
+                let names_app = parameters.iter().any(|p| {
+                    matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Path && p.name == "packageName")
+                });
                 let unreadable = match (org_scoped, has_parameters) {
                     (true, true) => Some(
                         "x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot \
@@ -138,6 +143,9 @@ impl Modify for SharedRefusals {
                 }
                 if org_scoped {
                     Self::add(operation, "403", "Not a member of the x-org-id organization");
+                }
+                if org_scoped && names_app {
+                    Self::add(operation, "404", "The organization has no such app");
                 }
                 if org_in_path {
                     Self::add(
@@ -207,68 +215,8 @@ impl Modify for DatabaseUnavailable {
         description = "The product API of the developer portal for smart-glasses apps. Errors answer \
                        `{error, code, fields?}` with a distinct status per kind of failure."
     ),
-    paths(
-        crate::system::healthz,
-        crate::system::readyz,
-        crate::metrics::render,
-        crate::public_config::get,
-        crate::auth::exchange::exchange_token,
-        crate::auth::me::me,
-        crate::auth::me::update_profile,
-        crate::auth::admin::check,
-        crate::auth::setup::claim,
-        crate::admin::stats,
-        crate::admin::submitted,
-        crate::admin::app,
-        crate::admin::approve,
-        crate::admin::reject,
-        crate::admin::list_users,
-        crate::admin::add_user,
-        crate::admin::remove_user,
-        crate::admin::debug,
-        crate::admin::fix_app_statuses,
-        crate::admin::create_test_submission,
-        crate::orgs::list,
-        crate::orgs::create,
-        crate::orgs::get,
-        crate::orgs::update,
-        crate::orgs::delete,
-        crate::orgs::invite,
-        crate::orgs::change_role,
-        crate::orgs::remove_member,
-        crate::orgs::resend,
-        crate::orgs::rescind,
-        crate::orgs::accept,
-        crate::images::upload,
-        crate::images::delete,
-        crate::images::deliver,
-        crate::uptime::status,
-        crate::uptime::month,
-        crate::uptime::app_month,
-        crate::uptime::day_problems,
-        crate::uptime::ping,
-        crate::uptime::health_check,
-        crate::apps::list,
-        crate::apps::register,
-        crate::apps::get,
-        crate::apps::update,
-        crate::apps::delete,
-        crate::apps::publish,
-        crate::apps::move_org,
-        crate::apps::regenerate_key,
-        crate::apps::permissions,
-        crate::apps::set_permissions,
-        crate::apps::visibility,
-        crate::apps::share_emails,
-        crate::apps::share_link,
-        crate::apps::share,
-        crate::apps::reset_share,
-        crate::apps::export,
-        crate::apps::history,
-        crate::apps::tester_view,
-    ),
     components(schemas(crate::error::Envelope, Health)),
-    modifiers(&BearerAuth, &SharedRefusals, &DatabaseUnavailable),
+    modifiers(&BearerAuth),
     tags(
         (name = "system", description = "Health and the browser's start-up configuration"),
         (name = "auth", description = "The core token and the signed-in user"),
@@ -284,7 +232,15 @@ pub struct ApiDoc;
 /// The document as served.
 #[must_use]
 pub fn document() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+    use utoipa_actix_web::AppExt;
+    let (_, mut document) = actix_web::App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(crate::documented_routes)
+        .split_for_parts();
+    SharedRefusals.modify(&mut document);
+    DatabaseUnavailable.modify(&mut document);
+    document
 }
 
 /// `GET /api/openapi.json`: the document, built and written once, when it is first asked for. Workers share
@@ -333,73 +289,42 @@ mod tests {
         assert_eq!(json["components"]["securitySchemes"][BEARER]["scheme"], "bearer");
     }
 
-    /// Every `.route("…", web::method()…)` registered in this crate outside the identity service's `/auth/v1`
-    /// (whose contract is Supabase Auth's, not ours), as `(METHOD, full path)`. Paths inside the `/api` scope are
-    /// written without the prefix.
-    fn registered_routes() -> Vec<(String, String)> {
-        fn visit(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    if path.file_name().is_some_and(|n| n != "identity") {
-                        visit(&path, out);
-                    }
-                } else if path.extension().is_some_and(|e| e == "rs")
-                    && path.file_name().is_some_and(|n| n != "oauth.rs")
-                {
-                    out.push(path);
-                }
-            }
+    #[test]
+    fn the_paths_come_from_the_route_attributes_with_the_api_prefix() {
+        let doc = serde_json::to_value(document()).unwrap();
+        let paths = doc["paths"].as_object().unwrap();
+        // Registered inside the `/api` scope, written there without the prefix.
+        assert!(paths["/api/dev/apps/{packageName}/api-key"]["post"].is_object());
+        // The same path with several methods is one path item.
+        let app = &paths["/api/dev/apps/{packageName}"];
+        for method in ["get", "put", "delete"] {
+            assert!(app[method].is_object(), "{method} missing");
         }
-        let mut files = Vec::new();
-        visit(
-            &std::path::PathBuf::from(
-                std::env::var("CARGO_MANIFEST_DIR")
-                    .expect("cargo sets CARGO_MANIFEST_DIR for the tests it runs"),
-            )
-            .join("src"),
-            &mut files,
+        assert!(paths["/readyz"]["get"].is_object());
+        assert!(
+            paths
+                .keys()
+                .all(|p| p.starts_with("/api/") || ["/healthz", "/readyz", "/metrics"].contains(&p.as_str()))
         );
-        let mut routes = Vec::new();
-        for file in files {
-            let text = std::fs::read_to_string(&file).unwrap();
-            let text = text.split("#[cfg(test)]").next().unwrap_or_default();
-            let compact: String = text.split_whitespace().collect::<Vec<_>>().join("");
-            for piece in compact.split(".route(\"").skip(1) {
-                let Some((path, rest)) = piece.split_once('"') else {
-                    continue;
-                };
-                let Some(method) = rest.strip_prefix(",web::").and_then(|r| r.split_once("()")) else {
-                    continue;
-                };
-                let full = if path.starts_with("/api") || ["/healthz", "/readyz", "/metrics"].contains(&path)
-                {
-                    path.to_owned()
-                } else {
-                    format!("/api{path}")
-                };
-                // The document itself and the page that shows it are not product calls.
-                if full != "/api/docs" && full != "/api/openapi.json" {
-                    routes.push((method.0.to_uppercase(), full));
-                }
-            }
-        }
-        routes
+        let operations: usize = paths.values().map(|item| item.as_object().unwrap().len()).sum();
+        assert!(operations >= 58, "{operations}");
     }
 
     #[test]
-    fn every_registered_product_route_is_in_the_document() {
-        let json: serde_json::Value = serde_json::from_str(&document_json().unwrap()).unwrap();
-        let routes = registered_routes();
-        assert!(routes.len() >= 6, "the route scan found too little: {routes:?}");
-        let missing: Vec<_> = routes
-            .iter()
-            .filter(|(method, path)| !json["paths"][path.as_str()][method.to_lowercase()].is_object())
-            .collect();
-        assert!(
-            missing.is_empty(),
-            "routes without an OpenAPI description (add #[utoipa::path] and list them in ApiDoc): {missing:?}"
+    fn shared_refusals_are_added_where_a_route_declares_none() {
+        let doc = serde_json::to_value(document()).unwrap();
+        let key = &doc["paths"]["/api/dev/apps/{packageName}/api-key"]["post"]["responses"];
+        assert_eq!(key["401"]["description"], "Not signed in");
+        assert_eq!(
+            key["403"]["description"],
+            "Not a member of the x-org-id organization"
         );
+        assert_eq!(key["404"]["description"], "The organization has no such app");
+        // A route's own wording wins over the shared one.
+        let review = &doc["paths"]["/api/admin/apps/{packageName}/approve"]["post"]["responses"];
+        assert_eq!(review["403"]["description"], "Not a platform admin or reviewer");
+        // A public route gets no 401.
+        assert!(doc["paths"]["/api/public-config"]["get"]["responses"]["401"].is_null());
     }
 
     #[test]

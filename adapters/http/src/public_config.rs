@@ -1,6 +1,7 @@
 //! `GET /api/public-config`: what the browser needs before anything else — the links of the landing page
 //! and which identity service and sign-in providers are on.
 
+use actix_web::get;
 use actix_web::{HttpResponse, web};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -50,7 +51,8 @@ pub struct PublicConfig {
 }
 
 /// `GET /api/public-config`.
-#[utoipa::path(get, path = "/api/public-config", tag = "system", responses((status = 200, description = "Links, identity service and sign-in providers", body = PublicConfig)))]
+#[utoipa::path(tag = "system", responses((status = 200, description = "Links, identity service and sign-in providers", body = PublicConfig)))]
+#[get("/public-config")]
 pub async fn get(config: web::Data<PublicConfig>) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-cache"))

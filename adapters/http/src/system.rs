@@ -2,6 +2,7 @@
 
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ResourceDef, ServiceRequest, ServiceResponse};
+use actix_web::get;
 use actix_web::http::StatusCode;
 use actix_web::middleware::Next;
 use actix_web::{HttpResponse, ResponseError, web};
@@ -22,7 +23,8 @@ impl std::fmt::Debug for ReadinessCheck {
 
 /// `GET /healthz`: liveness. The process is up and serving; it answers `ok` even while the database is down
 /// (restarting the process would not bring the database back).
-#[utoipa::path(get, path = "/healthz", tag = "system", responses((status = 200, description = "The process is up", body = crate::openapi::Health)))]
+#[utoipa::path(tag = "system", responses((status = 200, description = "The process is up", body = crate::openapi::Health)))]
+#[get("/healthz")]
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
@@ -31,10 +33,11 @@ pub async fn healthz() -> HttpResponse {
 
 /// `GET /readyz`: readiness. `ok` when the database answers; 503 `DATABASE_UNAVAILABLE` with `Retry-After`
 /// while it cannot be reached, so that a load balancer sends requests to other instances meanwhile.
-#[utoipa::path(get, path = "/readyz", tag = "system", responses(
+#[utoipa::path(tag = "system", responses(
     (status = 200, description = "The database answers", body = crate::openapi::Health),
     (status = 503, description = "The database cannot be reached", body = crate::openapi::ErrorBody),
 ))]
+#[get("/readyz")]
 pub async fn readyz(check: web::Data<ReadinessCheck>) -> Result<HttpResponse, ApiError> {
     check.0.check().await?;
     Ok(HttpResponse::Ok()
@@ -57,8 +60,7 @@ pub async fn api_not_found(req: actix_web::HttpRequest) -> Result<HttpResponse, 
 /// Each documented path of the product API with the methods it answers (`Allow`), from the served OpenAPI
 /// document, where every route under `/api` is written.
 static ALLOWED: std::sync::LazyLock<Vec<(ResourceDef, String)>> = std::sync::LazyLock::new(|| {
-    use utoipa::OpenApi;
-    crate::openapi::ApiDoc::openapi()
+    crate::openapi::document()
         .paths
         .paths
         .iter()

@@ -10,6 +10,7 @@ mod platform;
 pub use platform::*;
 
 use actix_web::{HttpResponse, web};
+use actix_web::{get, post};
 use domain::apps::PackageName;
 use domain::common::Caller;
 use domain::identity::PlatformAdminService;
@@ -18,6 +19,7 @@ use domain::review::service::APP_NOT_FOUND;
 use domain::review::{Decision, QueuedApp, ReviewDesk, ReviewError, ReviewService};
 use domain::uptime::HealthState;
 use std::sync::Arc;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use self::dto::{
     AdminAppDto, DecisionRequest, OrganizationRefDto, ReviewHistoryEntryDto, StaffAppDto, StatsCountsDto,
@@ -48,25 +50,19 @@ impl std::fmt::Debug for AdminApi {
 }
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(api: AdminApi) -> impl FnOnce(&mut web::ServiceConfig) {
-    move |cfg| {
-        cfg.app_data(web::Data::new(api))
-            // Before `/admin/apps/{packageName}`: `stats` and `submitted` are not package names.
-            .route("/admin/apps/stats", web::get().to(stats))
-            .route("/admin/apps/submitted", web::get().to(submitted))
-            .route("/admin/apps/{packageName}", web::get().to(app))
-            .route("/admin/apps/{packageName}/approve", web::post().to(approve))
-            .route("/admin/apps/{packageName}/reject", web::post().to(reject))
-            .route("/admin/users", web::get().to(list_users))
-            .route("/admin/users", web::post().to(add_user))
-            .route("/admin/users/{email}", web::delete().to(remove_user))
-            .route("/admin/debug", web::get().to(debug))
-            .route("/admin/fix-app-statuses", web::post().to(fix_app_statuses))
-            .route(
-                "/admin/create-test-submission",
-                web::post().to(create_test_submission),
-            );
-    }
+pub fn routes(cfg: &mut ServiceConfig) {
+    // Before `/admin/apps/{packageName}`: `stats` and `submitted` are not package names.
+    cfg.service(stats)
+        .service(submitted)
+        .service(get_app)
+        .service(approve)
+        .service(reject)
+        .service(list_users)
+        .service(add_user)
+        .service(remove_user)
+        .service(debug)
+        .service(fix_app_statuses)
+        .service(create_test_submission);
 }
 
 /// A package name from the path. One that cannot be a package name names no app (404), except for a
@@ -92,12 +88,12 @@ fn no_store(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpResp
 }
 
 /// The dashboard: counts per status, the platform-role counts and the newest submissions.
-#[utoipa::path(operation_id = "admin_stats", get, path = "/api/admin/apps/stats", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(operation_id = "admin_stats", tag = "admin", security(("bearer" = [])),
     responses(
         (status = 200, description = "Counts and recent submissions", body = StatsDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
+#[get("/admin/apps/stats")]
 pub async fn stats(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let dashboard = api.desk.dashboard(&principal.0).await?;
     let (counts, roles) = (dashboard.counts, dashboard.roles);
@@ -119,12 +115,12 @@ fn submitted_app(queued: &QueuedApp) -> SubmittedAppDto {
 }
 
 /// The review queue: every SUBMITTED app, oldest submission first.
-#[utoipa::path(operation_id = "admin_submitted_apps", get, path = "/api/admin/apps/submitted", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(operation_id = "admin_submitted_apps", tag = "admin", security(("bearer" = [])),
     responses(
         (status = 200, description = "The submitted apps", body = Vec<SubmittedAppDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
+#[get("/admin/apps/submitted")]
 pub async fn submitted(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let queue = api.desk.queue(&principal.0).await?;
     let body: Vec<SubmittedAppDto> = queue.iter().map(submitted_app).collect();
@@ -133,15 +129,15 @@ pub async fn submitted(api: web::Data<AdminApi>, principal: Principal) -> Result
 
 /// Any app submitted at least once (never one still in its first development: 404), with its organization,
 /// its review history and whether a decision would be a self-review; never its tester list.
-#[utoipa::path(operation_id = "admin_get_app", get, path = "/api/admin/apps/{packageName}", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(operation_id = "admin_get_app", tag = "admin", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
         (status = 200, description = "The app as stored, with `organization`, `history` and `selfReview`", body = AdminAppDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such app", body = crate::openapi::ErrorBody),
     ))]
-pub async fn app(
+#[get("/admin/apps/{packageName}")]
+pub async fn get_app(
     api: web::Data<AdminApi>,
     principal: Principal,
     path: web::Path<String>,
@@ -177,17 +173,17 @@ fn decision(body: &DecisionRequest) -> Result<Decision<'_>, ApiError> {
 }
 
 /// SUBMITTED → PUBLISHED (notes optional); e-mails the organization's contact.
-#[utoipa::path(operation_id = "admin_approve_app", post, path = "/api/admin/apps/{packageName}/approve", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(operation_id = "admin_approve_app", tag = "admin", security(("bearer" = [])),
     request_body = DecisionRequest,
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
         (status = 200, description = "The app as stored, now PUBLISHED", body = StaffAppDto),
         (status = 400, description = "`expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such app", body = crate::openapi::ErrorBody),
         (status = 409, description = "Not SUBMITTED (ILLEGAL_TRANSITION), decided meanwhile (CONFLICT), or changed since the reviewer opened it (APP_CHANGED)", body = crate::openapi::ErrorBody),
     ))]
+#[post("/admin/apps/{packageName}/approve")]
 pub async fn approve(
     api: web::Data<AdminApi>,
     principal: Principal,
@@ -209,17 +205,17 @@ pub async fn approve(
 }
 
 /// SUBMITTED → REJECTED (notes required); e-mails the organization's contact with the notes.
-#[utoipa::path(operation_id = "admin_reject_app", post, path = "/api/admin/apps/{packageName}/reject", tag = "admin", security(("bearer" = [])),
+#[utoipa::path(operation_id = "admin_reject_app", tag = "admin", security(("bearer" = [])),
     request_body = DecisionRequest,
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
         (status = 200, description = "The app as stored, now REJECTED", body = StaffAppDto),
         (status = 400, description = "Notes missing (REVIEW_NOTES_REQUIRED), `expectedUpdatedAt` missing (REVISION_REQUIRED) or the body malformed", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such app", body = crate::openapi::ErrorBody),
         (status = 409, description = "Not SUBMITTED (ILLEGAL_TRANSITION), decided meanwhile (CONFLICT), or changed since the reviewer opened it (APP_CHANGED)", body = crate::openapi::ErrorBody),
     ))]
+#[post("/admin/apps/{packageName}/reject")]
 pub async fn reject(
     api: web::Data<AdminApi>,
     principal: Principal,

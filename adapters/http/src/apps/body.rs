@@ -9,42 +9,57 @@ use serde_json::Value;
 use super::validation;
 use crate::ApiError;
 
-/// serde's description of a value of the wrong shape, without the server's type names or positions.
-fn shape_message(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    let text = text.split(" at line ").next().unwrap_or_default().to_owned();
-    format!("Invalid value: {text}")
+/// Why one entry of a list field was refused: the path inside the entry (`type`, `parameters.city.type`; empty
+/// for the entry as a whole) and the message.
+type EntryError = (String, String);
+
+/// Reads one entry into `T`; a refusal names the path inside the entry where serde stopped
+/// (`serde_path_to_error`), and a text that is none of the values a key takes names them (`Unknown type
+/// "LASER". Use one of: MICROPHONE, …`).
+fn entry<T: DeserializeOwned>(item: &Value, known: fn(&str) -> Vec<String>) -> Result<(), EntryError> {
+    let error = match serde_path_to_error::deserialize::<_, T>(item) {
+        Ok(_) => return Ok(()),
+        Err(error) => error,
+    };
+    let mut path: Vec<String> = error
+        .path()
+        .iter()
+        .map(|segment| match segment {
+            serde_path_to_error::Segment::Seq { index } => format!("[{index}]"),
+            serde_path_to_error::Segment::Map { key }
+            | serde_path_to_error::Segment::Enum { variant: key } => key.clone(),
+            serde_path_to_error::Segment::Unknown => "?".to_owned(),
+        })
+        .collect();
+    // An internally tagged entry (a setting) is refused as a whole: when its tag is unknown, the tag is where
+    // it went wrong.
+    let tag = item.get("type").and_then(Value::as_str);
+    if path.is_empty() && tag.is_some_and(|tag| !known("type").iter().any(|value| value == tag)) {
+        path.push("type".to_owned());
+    }
+    let key = path.last().cloned().unwrap_or_default();
+    let sent = path
+        .iter()
+        .try_fold(item, |value, segment| match segment.strip_prefix('[') {
+            Some(index) => value.get(index.trim_end_matches(']').parse::<usize>().ok()?),
+            None => value.get(segment),
+        });
+    let values = known(&key);
+    let message = match sent.and_then(Value::as_str) {
+        Some(text) if !values.is_empty() && !values.iter().any(|v| v == text) => {
+            format!("Unknown {key} \"{text}\". Use one of: {}.", values.join(", "))
+        }
+        _ => format!("Invalid value: {}", error.into_inner()),
+    };
+    let path = path.join(".").replace(".[", "[");
+    Err((path, message))
 }
 
-/// When serde refused an entry of a list field for an unknown enum value (a permission `type`, a hardware
-/// `level`…): the key holding it and a message naming it and the values there are
-/// (`Unknown type "LASER". Use one of: MICROPHONE, …`).
-fn unknown_value<'a>(item: &'a Value, error: &serde_json::Error) -> Option<(&'a str, String)> {
-    let text = error.to_string();
-    let rest = text.strip_prefix("unknown variant `")?;
-    let (value, rest) = rest.split_once('`')?;
-    let (key, _) = item
-        .as_object()?
-        .iter()
-        .find(|(_, sent)| sent.as_str() == Some(value))?;
-    // serde lists them as "expected `A`", "expected `A` or `B`" or "expected one of `A`, `B`, `C`".
-    let listed = rest.split_once("expected ").map_or("", |(_, list)| list);
-    let listed = listed.strip_prefix("one of ").unwrap_or(listed);
-    let known: Vec<&str> = listed
-        .split(" at line ")
-        .next()
-        .unwrap_or_default()
-        .split([',', ' '])
-        .filter(|word| *word != "or")
-        .map(|name| name.trim_matches('`'))
-        .filter(|name| !name.is_empty())
-        .collect();
-    let message = if known.is_empty() {
-        format!("Unknown {key} \"{value}\".")
-    } else {
-        format!("Unknown {key} \"{value}\". Use one of: {}.", known.join(", "))
-    };
-    Some((key.as_str(), message))
+/// The wire names of every value of an enum (`MICROPHONE`, `toggle`…), from the domain's own list of them.
+fn names<T: serde::Serialize>(all: &[T]) -> Vec<String> {
+    all.iter()
+        .filter_map(|value| serde_json::to_value(value).ok()?.as_str().map(str::to_owned))
+        .collect()
 }
 
 /// Reads a JSON body into `T` with field errors instead of one parse error: each entry of the listed
@@ -57,11 +72,13 @@ pub(super) fn read_body<T: DeserializeOwned>(body: &Value, lists: &[ListCheck]) 
             None | Some(Value::Null) => {}
             Some(Value::Array(items)) => {
                 for (index, item) in items.iter().enumerate() {
-                    if let Err(error) = check(item) {
-                        match unknown_value(item, &error) {
-                            Some((key, text)) => fields.add(format!("{name}[{index}].{key}"), text),
-                            None => fields.add(format!("{name}[{index}]"), shape_message(&error)),
-                        }
+                    if let Err((path, message)) = check(item) {
+                        let field = if path.is_empty() {
+                            format!("{name}[{index}]")
+                        } else {
+                            format!("{name}[{index}].{path}")
+                        };
+                        fields.add(field, message);
                     }
                 }
             }
@@ -74,25 +91,48 @@ pub(super) fn read_body<T: DeserializeOwned>(body: &Value, lists: &[ListCheck]) 
     serde_json::from_value(body.clone()).map_err(|error| {
         ApiError::bad_request(
             "INVALID_JSON",
-            format!(
-                "The request body does not have the expected shape: {}",
-                shape_message(&error).trim_start_matches("Invalid value: ")
-            ),
+            format!("The request body does not have the expected shape: {error}"),
         )
     })
 }
 
 /// A list field of a body and the check of one of its entries.
-pub(super) type ListCheck = (&'static str, fn(&Value) -> Result<(), serde_json::Error>);
+pub(super) type ListCheck = (&'static str, fn(&Value) -> Result<(), EntryError>);
 
-fn check<T: DeserializeOwned>(value: &Value) -> Result<(), serde_json::Error> {
-    T::deserialize(value).map(|_| ())
+fn permission(item: &Value) -> Result<(), EntryError> {
+    entry::<Permission>(item, |key| match key {
+        "type" => names(&domain::apps::PermissionType::ALL),
+        _ => Vec::new(),
+    })
 }
 
-pub(super) const PERMISSIONS: ListCheck = ("permissions", check::<Permission>);
-pub(super) const HARDWARE: ListCheck = ("hardwareRequirements", check::<domain::apps::HardwareRequirement>);
-pub(super) const SETTINGS: ListCheck = ("settings", check::<domain::apps::Setting>);
-pub(super) const TOOLS: ListCheck = ("tools", check::<domain::apps::Tool>);
+fn hardware(item: &Value) -> Result<(), EntryError> {
+    use domain::apps::{HardwareLevel, HardwareType};
+    entry::<domain::apps::HardwareRequirement>(item, |key| match key {
+        "type" => names(&HardwareType::ALL),
+        "level" => names(&[HardwareLevel::Required, HardwareLevel::Optional]),
+        _ => Vec::new(),
+    })
+}
+
+fn setting(item: &Value) -> Result<(), EntryError> {
+    entry::<domain::apps::Setting>(item, |key| match key {
+        "type" => names(&domain::apps::SettingType::ALL),
+        _ => Vec::new(),
+    })
+}
+
+fn tool(item: &Value) -> Result<(), EntryError> {
+    entry::<domain::apps::Tool>(item, |key| match key {
+        "type" => names(&domain::apps::ParameterType::ALL),
+        _ => Vec::new(),
+    })
+}
+
+pub(super) const PERMISSIONS: ListCheck = ("permissions", permission);
+pub(super) const HARDWARE: ListCheck = ("hardwareRequirements", hardware);
+pub(super) const SETTINGS: ListCheck = ("settings", setting);
+pub(super) const TOOLS: ListCheck = ("tools", tool);
 
 #[cfg(test)]
 mod tests {
@@ -111,6 +151,27 @@ mod tests {
         };
         assert!(fields.contains_key("permissions[1].type"), "{fields:?}");
         assert_eq!(fields.len(), 1);
+    }
+
+    #[test]
+    fn an_unknown_value_names_the_values_there_are() {
+        let body = json!({
+            "settings": [{"type": "hologram", "key": "k", "label": "K"}],
+            "tools": [{"id": "t", "description": "d", "parameters": {"city": {"type": "place", "description": "c"}}}],
+        });
+        let err = read_body::<UpdateInput>(&body, &[SETTINGS, TOOLS]).unwrap_err();
+        let ApiError::Validation { fields, .. } = err else {
+            panic!("{err:?}")
+        };
+        let setting = &fields["settings[0].type"];
+        assert!(
+            setting.starts_with("Unknown type \"hologram\". Use one of: toggle, "),
+            "{setting}"
+        );
+        assert_eq!(
+            fields["tools[0].parameters.city.type"],
+            "Unknown type \"place\". Use one of: string, number, boolean."
+        );
     }
 
     #[test]

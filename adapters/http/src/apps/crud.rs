@@ -2,6 +2,7 @@
 //! tester page.
 
 use actix_web::{HttpResponse, web};
+use actix_web::{delete, get, post, put};
 
 use super::body::{HARDWARE, PERMISSIONS, SETTINGS, TOOLS, read_body};
 use super::dto::*;
@@ -17,14 +18,13 @@ use domain::apps::{App, TesterView};
 use serde_json::Value;
 
 /// The apps of the `x-org-id` organization, newest first.
-#[utoipa::path(operation_id = "list_apps", get, path = "/api/dev/apps", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "list_apps", tag = "apps", security(("bearer" = [])),
     params(("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The organization's apps", body = Vec<App>),
         (status = 400, description = "x-org-id missing or malformed", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
     ))]
+#[get("/dev/apps")]
 pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpResponse, ApiError> {
     // The revision first, then the apps: an answer kept with a revision is at least as new as it, and one
     // kept earlier is used only while the revision has not moved ([`AppListCache`]).
@@ -52,15 +52,14 @@ pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpRespon
 }
 
 /// Registers an app in the `x-org-id` organization and answers its API key, shown this once.
-#[utoipa::path(operation_id = "register_app", post, path = "/api/dev/apps/register", tag = "apps", security(("bearer" = [])), request_body = RegistrationInput,
+#[utoipa::path(operation_id = "register_app", tag = "apps", security(("bearer" = [])), request_body = RegistrationInput,
     params(("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 201, description = "The new app and its API key", body = RegisteredDto),
         (status = 400, description = "A field is invalid (`VALIDATION` with `fields`), or x-org-id missing", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
         (status = 409, description = "The package name is taken (`PACKAGE_NAME_TAKEN`, `fields.packageName`)", body = crate::openapi::ErrorBody),
     ))]
+#[post("/dev/apps/register")]
 pub async fn register(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -81,14 +80,12 @@ pub async fn register(
 }
 
 /// One app of the `x-org-id` organization.
-#[utoipa::path(operation_id = "get_app", get, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "get_app", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The app", body = App),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[get("/dev/apps/{packageName}")]
 pub async fn get(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -104,16 +101,14 @@ pub async fn get(
 
 /// Edits the app: only the listed fields are written; status, review fields, key, organization and
 /// permissions in the body are ignored. An edit of a SUBMITTED or PUBLISHED app is recorded in its history.
-#[utoipa::path(operation_id = "update_app", put, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])), request_body = UpdateInput,
+#[utoipa::path(operation_id = "update_app", tag = "apps", security(("bearer" = [])), request_body = UpdateInput,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "A field is invalid (`VALIDATION` with `fields`, e.g. `settings[2].key`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
         (status = 409, description = "The app's status changed meanwhile", body = crate::openapi::ErrorBody),
     ))]
+#[put("/dev/apps/{packageName}")]
 pub async fn update(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -132,14 +127,12 @@ pub async fn update(
 
 /// Deletes the app with its key, share link, images, history and uptime data; the package name is free
 /// again.
-#[utoipa::path(operation_id = "delete_app", delete, path = "/api/dev/apps/{packageName}", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "delete_app", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[delete("/dev/apps/{packageName}")]
 pub async fn delete(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -158,14 +151,12 @@ pub async fn delete(
 }
 
 /// The app's configuration file (valid for `@mentra/sdk` `validateAppConfig`), as a download.
-#[utoipa::path(operation_id = "export_app_config", get, path = "/api/dev/apps/{packageName}/config", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "export_app_config", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = Object),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[get("/dev/apps/{packageName}/config")]
 pub async fn export(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -189,14 +180,12 @@ pub async fn export(
 }
 
 /// The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves).
-#[utoipa::path(operation_id = "app_history", get, path = "/api/dev/apps/{packageName}/history", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "app_history", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The history", body = Vec<HistoryEntryDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[get("/dev/apps/{packageName}/history")]
 pub async fn history(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -212,12 +201,13 @@ pub async fn history(
 }
 
 /// The read-only tester page of a share link (no sign-in): only what a tester needs.
-#[utoipa::path(operation_id = "tester_view", get, path = "/api/install/{token}", tag = "apps",
+#[utoipa::path(operation_id = "tester_view", tag = "apps",
     params(("token" = String, Path, description = "The share token of the tester link")),
     responses(
         (status = 200, description = "The app as testers see it", body = TesterView),
         (status = 404, description = "Unknown or reset link", body = crate::openapi::ErrorBody),
     ))]
+#[get("/install/{token}")]
 pub async fn tester_view(api: web::Data<AppsApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let view = api.apps.shared_app(&path).await.map_err(ApiError::from)?;
     Ok(no_store(&view))

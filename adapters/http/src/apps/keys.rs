@@ -1,5 +1,6 @@
 //! The app's API key.
 
+use actix_web::post;
 use actix_web::{HttpResponse, web};
 
 use super::dto::*;
@@ -8,14 +9,12 @@ use crate::ApiError;
 use crate::auth::OrgScope;
 
 /// Issues a new API key, shown this once; the old key stops working at once.
-#[utoipa::path(operation_id = "regenerate_api_key", post, path = "/api/dev/apps/{packageName}/api-key", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "regenerate_api_key", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The new key", body = ApiKeyDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[post("/dev/apps/{packageName}/api-key")]
 pub async fn regenerate_key(
     api: web::Data<AppsApi>,
     scope: OrgScope,

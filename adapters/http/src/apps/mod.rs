@@ -23,12 +23,13 @@ pub use permissions::*;
 pub use publish::*;
 pub use sharing::*;
 
-use actix_web::{HttpResponse, web};
+use actix_web::HttpResponse;
 use domain::apps::PackageName;
 use domain::apps::service::{AppError, AppService};
 use domain::common::FieldErrors;
 use domain::review::ReviewService;
 use std::sync::Arc;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use self::list_cache::AppListCache;
 use crate::ApiError;
@@ -54,31 +55,25 @@ impl std::fmt::Debug for AppsApi {
 }
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(api: AppsApi) -> impl FnOnce(&mut web::ServiceConfig) {
-    move |cfg| {
-        cfg.app_data(web::Data::new(api))
-            .route("/dev/apps", web::get().to(list))
-            .route("/dev/apps/register", web::post().to(register))
-            .route("/dev/apps/{packageName}", web::get().to(get))
-            .route("/dev/apps/{packageName}", web::put().to(update))
-            .route("/dev/apps/{packageName}", web::delete().to(delete))
-            .route("/dev/apps/{packageName}/publish", web::post().to(publish))
-            .route("/dev/apps/{packageName}/move-org", web::post().to(move_org))
-            .route("/dev/apps/{packageName}/api-key", web::post().to(regenerate_key))
-            .route("/dev/apps/{packageName}/visibility", web::patch().to(visibility))
-            .route(
-                "/dev/apps/{packageName}/share-emails",
-                web::patch().to(share_emails),
-            )
-            .route("/dev/apps/{packageName}/share", web::get().to(share_link))
-            .route("/dev/apps/{packageName}/share", web::post().to(share))
-            .route("/dev/apps/{packageName}/share/reset", web::post().to(reset_share))
-            .route("/dev/apps/{packageName}/config", web::get().to(export))
-            .route("/dev/apps/{packageName}/history", web::get().to(history))
-            .route("/permissions/{packageName}", web::get().to(permissions))
-            .route("/permissions/{packageName}", web::patch().to(set_permissions))
-            .route("/install/{token}", web::get().to(tester_view));
-    }
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(list)
+        .service(register)
+        .service(get)
+        .service(update)
+        .service(delete)
+        .service(publish_app)
+        .service(move_org)
+        .service(regenerate_key)
+        .service(visibility)
+        .service(share_emails)
+        .service(share_link)
+        .service(share)
+        .service(reset_share)
+        .service(export)
+        .service(history)
+        .service(get_permissions)
+        .service(set_permissions)
+        .service(tester_view);
 }
 
 /// A package name from the path: one that cannot be a package name names no app.

@@ -1,6 +1,7 @@
 //! The app's permissions.
 
 use actix_web::{HttpResponse, web};
+use actix_web::{get, patch};
 
 use super::body::{PERMISSIONS, read_body};
 use super::dto::*;
@@ -14,15 +15,13 @@ use domain::common::FieldErrors;
 use serde_json::Value;
 
 /// The app's permissions.
-#[utoipa::path(operation_id = "get_permissions", get, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "get_permissions", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The permissions", body = PermissionsDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
-pub async fn permissions(
+#[get("/permissions/{packageName}")]
+pub async fn get_permissions(
     api: web::Data<AppsApi>,
     scope: OrgScope,
     path: web::Path<String>,
@@ -36,16 +35,14 @@ pub async fn permissions(
 }
 
 /// Replaces the app's permissions. A permission added to a PUBLISHED app sends it back to SUBMITTED.
-#[utoipa::path(operation_id = "set_permissions", patch, path = "/api/permissions/{packageName}", tag = "apps", security(("bearer" = [])), request_body = PermissionsDto,
+#[utoipa::path(operation_id = "set_permissions", tag = "apps", security(("bearer" = [])), request_body = PermissionsDto,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "A permission is invalid (`VALIDATION`, e.g. `permissions[0].type`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
         (status = 409, description = "The app's status changed meanwhile", body = crate::openapi::ErrorBody),
     ))]
+#[patch("/permissions/{packageName}")]
 pub async fn set_permissions(
     api: web::Data<AppsApi>,
     scope: OrgScope,

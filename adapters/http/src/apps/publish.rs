@@ -1,5 +1,6 @@
 //! Submitting an app for review and moving it to another organization.
 
+use actix_web::post;
 use actix_web::{HttpResponse, web};
 
 use super::dto::*;
@@ -12,17 +13,15 @@ use domain::apps::service::AppError;
 
 /// Submits the app for review (DEVELOPMENT or REJECTED → SUBMITTED); the organization needs a name and a
 /// contact e-mail.
-#[utoipa::path(operation_id = "publish_app", post, path = "/api/dev/apps/{packageName}/publish", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "publish_app", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The app, now SUBMITTED", body = App),
         (status = 400, description = "The organization profile is incomplete (`PROFILE_INCOMPLETE`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
         (status = 409, description = "Already SUBMITTED or PUBLISHED (`ILLEGAL_TRANSITION`), or changed meanwhile", body = crate::openapi::ErrorBody),
     ))]
-pub async fn publish(
+#[post("/dev/apps/{packageName}/publish")]
+pub async fn publish_app(
     api: web::Data<AppsApi>,
     scope: OrgScope,
     path: web::Path<String>,
@@ -37,15 +36,14 @@ pub async fn publish(
 
 /// Moves the app to another organization: an admin of the source, at least a member of the target. The
 /// app keeps its key, status and settings; the move is recorded.
-#[utoipa::path(operation_id = "move_app", post, path = "/api/dev/apps/{packageName}/move-org", tag = "apps", security(("bearer" = [])), request_body = MoveRequest,
+#[utoipa::path(operation_id = "move_app", tag = "apps", security(("bearer" = [])), request_body = MoveRequest,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The source organization")),
     responses(
         (status = 200, description = "The app, now in the target organization", body = App),
         (status = 400, description = "No target organization (`TARGET_ORG_REQUIRED`), or the same one (`SAME_ORGANIZATION`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not an admin of the source, or not a member of the target", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[post("/dev/apps/{packageName}/move-org")]
 pub async fn move_org(
     api: web::Data<AppsApi>,
     scope: OrgScope,

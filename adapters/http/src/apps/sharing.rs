@@ -1,6 +1,7 @@
 //! Sharing an app: with the whole organization, and with testers through a link.
 
 use actix_web::{HttpResponse, web};
+use actix_web::{get, patch, post};
 
 use super::VISIBILITY_REQUIRED;
 use super::dto::*;
@@ -13,15 +14,13 @@ use domain::apps::App;
 use domain::common::FieldErrors;
 
 /// Sets whether the whole organization sees the app.
-#[utoipa::path(operation_id = "set_app_visibility", patch, path = "/api/dev/apps/{packageName}/visibility", tag = "apps", security(("bearer" = [])), request_body = VisibilityRequest,
+#[utoipa::path(operation_id = "set_app_visibility", tag = "apps", security(("bearer" = [])), request_body = VisibilityRequest,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "`sharedWithOrganization` missing", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[patch("/dev/apps/{packageName}/visibility")]
 pub async fn visibility(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -48,15 +47,13 @@ fn emails_of(list: &[domain::common::EmailAddress]) -> Vec<String> {
 }
 
 /// Replaces the tester list (each entry an address; duplicates kept once).
-#[utoipa::path(operation_id = "set_share_emails", patch, path = "/api/dev/apps/{packageName}/share-emails", tag = "apps", security(("bearer" = [])), request_body = EmailsRequest,
+#[utoipa::path(operation_id = "set_share_emails", tag = "apps", security(("bearer" = [])), request_body = EmailsRequest,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The stored tester list", body = SharedEmailsDto),
         (status = 400, description = "An entry is not an address (`VALIDATION`, `fields.emails`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[patch("/dev/apps/{packageName}/share-emails")]
 pub async fn share_emails(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -75,14 +72,12 @@ pub async fn share_emails(
 }
 
 /// The tester link (made on first use; the same link afterwards).
-#[utoipa::path(operation_id = "get_share_link", get, path = "/api/dev/apps/{packageName}/share", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "get_share_link", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The tester link", body = InstallUrlDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[get("/dev/apps/{packageName}/share")]
 pub async fn share_link(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -99,15 +94,13 @@ pub async fn share_link(
 }
 
 /// Stores the tester list and answers the tester link.
-#[utoipa::path(operation_id = "share_app", post, path = "/api/dev/apps/{packageName}/share", tag = "apps", security(("bearer" = [])), request_body = EmailsRequest,
+#[utoipa::path(operation_id = "share_app", tag = "apps", security(("bearer" = [])), request_body = EmailsRequest,
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The tester link and list", body = ShareDto),
         (status = 400, description = "An entry is not an address (`VALIDATION`, `fields.emails`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[post("/dev/apps/{packageName}/share")]
 pub async fn share(
     api: web::Data<AppsApi>,
     scope: OrgScope,
@@ -132,14 +125,12 @@ pub async fn share(
 }
 
 /// A new tester link; the old one stops working at once.
-#[utoipa::path(operation_id = "reset_share_link", post, path = "/api/dev/apps/{packageName}/share/reset", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "reset_share_link", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(
         (status = 200, description = "The new tester link", body = InstallUrlDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a member of the x-org-id organization", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
     ))]
+#[post("/dev/apps/{packageName}/share/reset")]
 pub async fn reset_share(
     api: web::Data<AppsApi>,
     scope: OrgScope,

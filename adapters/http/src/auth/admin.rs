@@ -1,6 +1,7 @@
 //! `GET /api/admin/check` → `{isAdmin, role, roleAwaitsProof}` (specification §7): whether the caller may
 //! open the Admin Panel, and whether a role waits for the caller's address to be proven.
 
+use actix_web::get;
 use actix_web::{HttpResponse, web};
 use domain::identity::PlatformAdminService;
 use serde::Serialize;
@@ -22,11 +23,12 @@ pub struct AdminCheckResponse {
 }
 
 /// Whether the caller is a platform admin or reviewer.
-#[utoipa::path(get, path = "/api/admin/check", tag = "auth", security(("bearer" = [])),
+#[utoipa::path(tag = "auth", security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller's platform role", body = AdminCheckResponse),
         (status = 401, description = "No valid core token or identity access token", body = crate::openapi::ErrorBody),
     ))]
+#[get("/admin/check")]
 pub async fn check(setup: web::Data<FirstAdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let check = PlatformAdminService::check(&principal.0);
     let role_awaits_proof = setup.0.role_awaits_proof(&principal.0).await?;

@@ -1,5 +1,6 @@
 //! `POST /api/auth/exchange-token {supabaseToken}` → `{coreToken, expiresAt}`.
 
+use actix_web::post;
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -29,13 +30,14 @@ pub struct ExchangeResponse {
 /// 422 without `supabaseToken`; 401 when it is not a valid identity access token (a core token, a refresh
 /// token, an expired or signed-out session's token); 409 `EMAIL_IN_USE` when a hosted user's e-mail
 /// belongs to another local account.
-#[utoipa::path(post, path = "/api/auth/exchange-token", tag = "auth", request_body = ExchangeRequest,
+#[utoipa::path(tag = "auth", request_body = ExchangeRequest,
     responses(
         (status = 200, description = "A core token for the product API", body = ExchangeResponse),
         (status = 401, description = "Not a valid identity access token of a live session", body = crate::openapi::ErrorBody),
         (status = 409, description = "A hosted user's e-mail belongs to another account on this server", body = crate::openapi::ErrorBody),
         (status = 400, description = "supabaseToken is missing (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
     ))]
+#[post("/auth/exchange-token")]
 pub async fn exchange_token(
     auth: web::Data<ProductAuth>,
     body: Json<ExchangeRequest>,

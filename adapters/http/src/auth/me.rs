@@ -1,6 +1,7 @@
 //! `GET /api/dev/auth/me` and `PUT /api/dev/auth/profile`: the signed-in user.
 
 use actix_web::{HttpResponse, web};
+use actix_web::{get, put};
 use chrono::{DateTime, Utc};
 use domain::common::Caller;
 use domain::identity::{ProfileChange, UserRecord};
@@ -64,11 +65,12 @@ impl MeResponse {
 /// # Errors
 /// 401 without a valid session or when the account is gone.
 /// The signed-in user.
-#[utoipa::path(get, path = "/api/dev/auth/me", tag = "auth", security(("bearer" = [])),
+#[utoipa::path(tag = "auth", security(("bearer" = [])),
     responses(
         (status = 200, description = "The signed-in user", body = MeResponse),
         (status = 401, description = "No valid core token or identity access token", body = crate::openapi::ErrorBody),
     ))]
+#[get("/dev/auth/me")]
 pub async fn me(auth: web::Data<ProductAuth>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let user = match &auth.identity {
         Some(identity) => Some(identity.account_of(&principal.0).await.map_err(ApiError::from)?),
@@ -122,13 +124,14 @@ impl utoipa::PartialSchema for ProfileUpdate {
 impl utoipa::ToSchema for ProfileUpdate {}
 
 /// Changes the signed-in user's display name or profile.
-#[utoipa::path(put, path = "/api/dev/auth/profile", tag = "auth", security(("bearer" = [])), request_body = ProfileUpdate,
+#[utoipa::path(tag = "auth", security(("bearer" = [])), request_body = ProfileUpdate,
     responses(
         (status = 200, description = "The updated user", body = MeResponse),
         (status = 401, description = "No valid core token or identity access token", body = crate::openapi::ErrorBody),
         (status = 409, description = "Profiles are managed by a hosted identity service", body = crate::openapi::ErrorBody),
         (status = 400, description = "A field is unknown or of the wrong type (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
     ))]
+#[put("/dev/auth/profile")]
 pub async fn update_profile(
     auth: web::Data<ProductAuth>,
     principal: Principal,

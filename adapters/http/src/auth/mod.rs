@@ -10,11 +10,11 @@ pub mod org_scope;
 pub mod principal;
 pub mod setup;
 
-use actix_web::web;
 use domain::common::PlatformRole;
 use domain::identity::{CoreTokenService, IdentityService};
 use serde::Serialize;
 use std::sync::Arc;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 pub use org_path::OrgMember;
 pub use org_scope::{Memberships, OrgScope};
@@ -56,10 +56,10 @@ impl std::fmt::Debug for ProductAuth {
 
 /// Registers the routes of this module inside the `/api` scope ([`ProductAuth`] is app data of the whole
 /// application, so that [`Principal`] works in every scope).
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/auth/exchange-token", web::post().to(exchange::exchange_token))
-        .route("/dev/auth/me", web::get().to(me::me))
-        .route("/dev/auth/profile", web::put().to(me::update_profile))
-        .route("/admin/check", web::get().to(admin::check))
-        .route("/admin/setup", web::post().to(setup::claim));
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(exchange::exchange_token)
+        .service(me::me)
+        .service(me::update_profile)
+        .service(admin::check)
+        .service(setup::claim);
 }

@@ -1,6 +1,7 @@
 //! `POST /api/admin/setup` `{token}` (PRODUCT.md §5): the signed-in caller uses the one-time link the server
 //! wrote to its log while the platform has no admin, and becomes the first platform admin.
 
+use actix_web::post;
 use actix_web::{HttpResponse, web};
 use domain::identity::FirstAdminSetup;
 use serde::Deserialize;
@@ -29,14 +30,14 @@ pub struct SetupRequest {
 }
 
 /// Makes the caller the first platform admin with the setup link from the server log.
-#[utoipa::path(post, path = "/api/admin/setup", tag = "auth", security(("bearer" = [])),
+#[utoipa::path(tag = "auth", security(("bearer" = [])),
     request_body = SetupRequest,
     responses(
         (status = 200, description = "The caller is now a platform admin", body = AdminCheckResponse),
         (status = 400, description = "The link was used, has expired or was replaced (`SETUP_LINK_INVALID`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 409, description = "The platform has an admin already (`ADMIN_EXISTS`)", body = crate::openapi::ErrorBody),
     ))]
+#[post("/admin/setup")]
 pub async fn claim(
     api: web::Data<FirstAdminApi>,
     principal: Principal,

@@ -1,6 +1,7 @@
 //! The members and invitations of one organization (admins; a member may leave).
 
 use actix_web::{HttpResponse, web};
+use actix_web::{delete, patch, post};
 use std::collections::BTreeMap;
 
 use super::dto::{Envelope, InviteDto, InviteEmailRequest, InviteRequest, RoleChangeRequest};
@@ -10,11 +11,10 @@ use crate::auth::OrgMember;
 use crate::json::Json;
 
 /// Invites someone by e-mail (admins); the invitation e-mail goes through the outbox.
-#[utoipa::path(operation_id = "invite_member", post, path = "/api/orgs/{orgId}/members", tag = "organizations", security(("bearer" = [])), request_body = InviteRequest,
+#[utoipa::path(operation_id = "invite_member", tag = "organizations", security(("bearer" = [])), request_body = InviteRequest,
     params(("orgId" = String, Path, description = "Organization id")),
     responses(
         (status = 201, description = "The pending invitation", body = Envelope<InviteDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Only admins invite", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
         (status = 409, description = "Already a member, or an invitation is pending", body = crate::openapi::ErrorBody),
@@ -22,7 +22,8 @@ use crate::json::Json;
         (status = 429, description = "A limit on invitation e-mails (50 open per organization, 100 per account per day, the address's e-mail limit); `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ))]
-pub async fn invite(
+#[post("/orgs/{orgId}/members")]
+pub async fn invite_member(
     api: web::Data<OrgsApi>,
     member: OrgMember,
     body: Json<InviteRequest>,
@@ -37,16 +38,16 @@ pub async fn invite(
 }
 
 /// Changes a member's role (admins; not one's own; never the only admin).
-#[utoipa::path(operation_id = "change_member_role", patch, path = "/api/orgs/{orgId}/members/{memberId}", tag = "organizations", security(("bearer" = [])), request_body = RoleChangeRequest,
+#[utoipa::path(operation_id = "change_member_role", tag = "organizations", security(("bearer" = [])), request_body = RoleChangeRequest,
     params(("orgId" = String, Path, description = "Organization id"), ("memberId" = String, Path, description = "The member's user id")),
     responses(
         (status = 200, description = "Changed", body = Envelope<Option<bool>>),
         (status = 400, description = "One's own role (`NOT_ALLOWED`), or no role given (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Only admins change roles", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization or member", body = crate::openapi::ErrorBody),
         (status = 409, description = "The only admin cannot be demoted", body = crate::openapi::ErrorBody),
     ))]
+#[patch("/orgs/{orgId}/members/{memberId}")]
 pub async fn change_role(
     api: web::Data<OrgsApi>,
     member: OrgMember,
@@ -65,15 +66,15 @@ pub async fn change_role(
 }
 
 /// Removes a member (admins), or, when `memberId` is the caller, leaves the organization.
-#[utoipa::path(operation_id = "remove_member", delete, path = "/api/orgs/{orgId}/members/{memberId}", tag = "organizations", security(("bearer" = [])),
+#[utoipa::path(operation_id = "remove_member", tag = "organizations", security(("bearer" = [])),
     params(("orgId" = String, Path, description = "Organization id"), ("memberId" = String, Path, description = "The member's user id (the caller's own to leave)")),
     responses(
         (status = 200, description = "Removed, or left", body = Envelope<Option<bool>>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Only admins remove others", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization or member", body = crate::openapi::ErrorBody),
         (status = 409, description = "The only admin cannot leave or be removed", body = crate::openapi::ErrorBody),
     ))]
+#[delete("/orgs/{orgId}/members/{memberId}")]
 pub async fn remove_member(
     api: web::Data<OrgsApi>,
     member: OrgMember,
@@ -85,17 +86,17 @@ pub async fn remove_member(
 }
 
 /// Sends a pending invitation again with a new link (admins; only while it has not expired).
-#[utoipa::path(operation_id = "resend_invite", post, path = "/api/orgs/{orgId}/invites/resend", tag = "organizations", security(("bearer" = [])), request_body = InviteEmailRequest,
+#[utoipa::path(operation_id = "resend_invite", tag = "organizations", security(("bearer" = [])), request_body = InviteEmailRequest,
     params(("orgId" = String, Path, description = "Organization id")),
     responses(
         (status = 200, description = "The invitation as resent", body = Envelope<InviteDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Only admins resend", body = crate::openapi::ErrorBody),
         (status = 404, description = "No pending invitation for the address", body = crate::openapi::ErrorBody),
         (status = 409, description = "The invitation has expired", body = crate::openapi::ErrorBody),
         (status = 429, description = "Resent less than 10 minutes ago, resent 5 times already, or another limit on invitation e-mails; `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ))]
+#[post("/orgs/{orgId}/invites/resend")]
 pub async fn resend(
     api: web::Data<OrgsApi>,
     member: OrgMember,
@@ -111,14 +112,14 @@ pub async fn resend(
 }
 
 /// Cancels a pending invitation (admins): its link stops working.
-#[utoipa::path(operation_id = "rescind_invite", post, path = "/api/orgs/{orgId}/invites/rescind", tag = "organizations", security(("bearer" = [])), request_body = InviteEmailRequest,
+#[utoipa::path(operation_id = "rescind_invite", tag = "organizations", security(("bearer" = [])), request_body = InviteEmailRequest,
     params(("orgId" = String, Path, description = "Organization id")),
     responses(
         (status = 200, description = "Cancelled", body = Envelope<Option<bool>>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Only admins cancel invitations", body = crate::openapi::ErrorBody),
         (status = 404, description = "No pending invitation for the address", body = crate::openapi::ErrorBody),
     ))]
+#[post("/orgs/{orgId}/invites/rescind")]
 pub async fn rescind(
     api: web::Data<OrgsApi>,
     member: OrgMember,

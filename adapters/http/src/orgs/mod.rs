@@ -11,10 +11,12 @@ mod members;
 pub use members::*;
 
 use actix_web::{HttpResponse, web};
+use actix_web::{delete, get, post, put};
 use domain::common::UserId;
 use domain::orgs::{OrgError, OrgProfileInput, OrgService};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use self::dto::{
     AcceptedDto, CreateOrgRequest, Envelope, OrgDto, OrgListDto, OrgSummaryDto, UpdateOrgRequest,
@@ -36,25 +38,19 @@ impl std::fmt::Debug for OrgsApi {
 }
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(api: OrgsApi) -> impl FnOnce(&mut web::ServiceConfig) {
-    move |cfg| {
-        cfg.app_data(web::Data::new(api))
-            .route("/orgs", web::get().to(list))
-            .route("/orgs", web::post().to(create))
-            // Before `/orgs/{orgId}`: `accept` is not an organization id.
-            .route("/orgs/accept/{token}", web::post().to(accept))
-            .route("/orgs/{orgId}", web::get().to(get))
-            .route("/orgs/{orgId}", web::put().to(update))
-            .route("/orgs/{orgId}", web::delete().to(delete))
-            .route("/orgs/{orgId}/members", web::post().to(invite))
-            .route("/orgs/{orgId}/members/{memberId}", web::patch().to(change_role))
-            .route(
-                "/orgs/{orgId}/members/{memberId}",
-                web::delete().to(remove_member),
-            )
-            .route("/orgs/{orgId}/invites/resend", web::post().to(resend))
-            .route("/orgs/{orgId}/invites/rescind", web::post().to(rescind));
-    }
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(list)
+        .service(create)
+        // Before `/orgs/{orgId}`: `accept` is not an organization id.
+        .service(accept)
+        .service(get)
+        .service(update)
+        .service(delete)
+        .service(invite_member)
+        .service(change_role)
+        .service(remove_member)
+        .service(resend)
+        .service(rescind);
 }
 
 fn member_id(text: &str) -> Result<UserId, ApiError> {
@@ -74,11 +70,11 @@ fn required(value: Option<String>, field: &str, message: &str) -> Result<String,
 
 /// The caller's organizations, with their role in each. A user with none gets a personal organization
 /// first, so that a new user's first dashboard already has one.
-#[utoipa::path(operation_id = "list_orgs", get, path = "/api/orgs", tag = "organizations", security(("bearer" = [])),
+#[utoipa::path(operation_id = "list_orgs", tag = "organizations", security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller's organizations", body = OrgListDto),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
     ))]
+#[get("/orgs")]
 pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let outcome = api
         .service
@@ -96,12 +92,12 @@ pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpR
 }
 
 /// Creates an organization with the caller as its admin; with a contact e-mail, the profile has it at once.
-#[utoipa::path(operation_id = "create_org", post, path = "/api/orgs", tag = "organizations", security(("bearer" = [])), request_body = CreateOrgRequest,
+#[utoipa::path(operation_id = "create_org", tag = "organizations", security(("bearer" = [])), request_body = CreateOrgRequest,
     responses(
         (status = 201, description = "The new organization", body = Envelope<OrgSummaryDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 400, description = "Name missing or too long; contact e-mail invalid (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
     ))]
+#[post("/orgs")]
 pub async fn create(
     api: web::Data<OrgsApi>,
     principal: Principal,
@@ -118,13 +114,13 @@ pub async fn create(
 }
 
 /// One organization with its members and pending invitations.
-#[utoipa::path(operation_id = "get_org", get, path = "/api/orgs/{orgId}", tag = "organizations", security(("bearer" = [])),
+#[utoipa::path(operation_id = "get_org", tag = "organizations", security(("bearer" = [])),
     params(("orgId" = String, Path, description = "Organization id")),
     responses(
         (status = 200, description = "The organization", body = Envelope<OrgDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
     ))]
+#[get("/orgs/{orgId}")]
 pub async fn get(api: web::Data<OrgsApi>, member: OrgMember) -> Result<HttpResponse, ApiError> {
     let details = api.service.get(&member.0).await?;
     Ok(HttpResponse::Ok()
@@ -133,15 +129,15 @@ pub async fn get(api: web::Data<OrgsApi>, member: OrgMember) -> Result<HttpRespo
 }
 
 /// Changes the name and profile (admins).
-#[utoipa::path(operation_id = "update_org", put, path = "/api/orgs/{orgId}", tag = "organizations", security(("bearer" = [])), request_body = UpdateOrgRequest,
+#[utoipa::path(operation_id = "update_org", tag = "organizations", security(("bearer" = [])), request_body = UpdateOrgRequest,
     params(("orgId" = String, Path, description = "Organization id")),
     responses(
         (status = 200, description = "The organization as stored", body = Envelope<OrgSummaryDto>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Only admins edit the organization", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
         (status = 400, description = "Name or contact e-mail missing or invalid (`VALIDATION`, `fields`)", body = crate::openapi::ErrorBody),
     ))]
+#[put("/orgs/{orgId}")]
 pub async fn update(
     api: web::Data<OrgsApi>,
     member: OrgMember,
@@ -167,15 +163,15 @@ pub async fn update(
 }
 
 /// Deletes the organization (admins); refused while it owns apps.
-#[utoipa::path(operation_id = "delete_org", delete, path = "/api/orgs/{orgId}", tag = "organizations", security(("bearer" = [])),
+#[utoipa::path(operation_id = "delete_org", tag = "organizations", security(("bearer" = [])),
     params(("orgId" = String, Path, description = "Organization id")),
     responses(
         (status = 200, description = "Deleted", body = Envelope<Option<bool>>),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Only admins delete the organization", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such organization, or the caller is not a member", body = crate::openapi::ErrorBody),
         (status = 409, description = "The organization still owns apps", body = crate::openapi::ErrorBody),
     ))]
+#[delete("/orgs/{orgId}")]
 pub async fn delete(api: web::Data<OrgsApi>, member: OrgMember) -> Result<HttpResponse, ApiError> {
     let outcome = api.service.delete(&member.0).await?;
     for file in &outcome.unremoved_files {
@@ -185,15 +181,15 @@ pub async fn delete(api: web::Data<OrgsApi>, member: OrgMember) -> Result<HttpRe
 }
 
 /// Accepts an invitation sent to the caller's address: the caller joins with the invitation's role.
-#[utoipa::path(operation_id = "accept_invite", post, path = "/api/orgs/accept/{token}", tag = "organizations", security(("bearer" = [])),
+#[utoipa::path(operation_id = "accept_invite", tag = "organizations", security(("bearer" = [])),
     params(("token" = String, Path, description = "The token of the invitation link")),
     responses(
         (status = 200, description = "The organization joined", body = Envelope<AcceptedDto>),
         (status = 400, description = "Expired, already accepted, or already a member (`…:<orgId>`)", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Sent to another address", body = crate::openapi::ErrorBody),
         (status = 404, description = "Unknown, replaced or cancelled invitation", body = crate::openapi::ErrorBody),
     ))]
+#[post("/orgs/accept/{token}")]
 pub async fn accept(
     api: web::Data<OrgsApi>,
     principal: Principal,

@@ -7,12 +7,14 @@ mod dto;
 
 pub use dto::*;
 
+use actix_web::get;
 use actix_web::{HttpResponse, web};
 use chrono::{Datelike, NaiveDate};
 use domain::apps::PackageName;
 use domain::apps::service::{AppError, AppService};
 use domain::uptime::{UptimeError, UptimeService, YearMonth};
 use std::sync::Arc;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::ApiError;
 use crate::auth::{OrgScope, Principal};
@@ -31,22 +33,13 @@ impl std::fmt::Debug for UptimeApi {
 }
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(api: UptimeApi) -> impl FnOnce(&mut web::ServiceConfig) {
-    move |cfg| {
-        cfg.app_data(web::Data::new(api))
-            .route("/app-uptime/status", web::get().to(status))
-            .route("/app-uptime/get-app-uptime-days", web::get().to(month))
-            .route("/app-uptime/ping", web::get().to(ping))
-            .route("/app-uptime/apps/{packageName}", web::get().to(app_month))
-            .route(
-                "/app-uptime/apps/{packageName}/days/{day}",
-                web::get().to(day_problems),
-            )
-            .route(
-                "/dev/apps/{packageName}/health-check",
-                web::get().to(health_check),
-            );
-    }
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(current_status)
+        .service(month_view)
+        .service(ping)
+        .service(app_month)
+        .service(day_problems)
+        .service(health_check);
 }
 
 pub const APP_NOT_FOUND: &str = "App not found";
@@ -65,14 +58,17 @@ fn no_store() -> actix_web::HttpResponseBuilder {
 }
 
 /// The current badge of every monitored app (and of apps that have checks but are no longer monitored).
-#[utoipa::path(operation_id = "uptime_status", get, path = "/api/app-uptime/status", tag = "uptime",
+#[utoipa::path(operation_id = "uptime_status", tag = "uptime",
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Every app's current state", body = StatusResponse),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
-pub async fn status(api: web::Data<UptimeApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
+#[get("/app-uptime/status")]
+pub async fn current_status(
+    api: web::Data<UptimeApi>,
+    principal: Principal,
+) -> Result<HttpResponse, ApiError> {
     let apps = api
         .uptime
         .status_all(&principal.0)
@@ -86,15 +82,14 @@ pub async fn status(api: web::Data<UptimeApi>, principal: Principal) -> Result<H
 
 /// The App Status tab of a month (UTC days): one page of the apps that match the search and the status
 /// filter, each with its uptime, current badge and one bar per day.
-#[utoipa::path(operation_id = "uptime_month", get, path = "/api/app-uptime/get-app-uptime-days",
-    tag = "uptime", security(("bearer" = [])), params(MonthQuery, MonthPageQuery),
+#[utoipa::path(operation_id = "uptime_month", tag = "uptime", security(("bearer" = [])), params(MonthQuery, MonthPageQuery),
     responses(
         (status = 200, description = "A page of the month's apps", body = MonthResponse),
         (status = 400, description = "Month, year, page, page size or status out of range", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
     ))]
-pub async fn month(
+#[get("/app-uptime/get-app-uptime-days")]
+pub async fn month_view(
     api: web::Data<UptimeApi>,
     principal: Principal,
     query: web::Query<MonthQuery>,
@@ -111,16 +106,15 @@ pub async fn month(
 }
 
 /// One app's month chart and current state (the app detail tab).
-#[utoipa::path(operation_id = "uptime_app_month", get, path = "/api/app-uptime/apps/{packageName}",
-    tag = "uptime", security(("bearer" = [])),
+#[utoipa::path(operation_id = "uptime_app_month", tag = "uptime", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), MonthQuery),
     responses(
         (status = 200, description = "The app's month", body = AppDetailResponse),
         (status = 400, description = "Month or year out of range", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
         (status = 404, description = "Not a package name", body = crate::openapi::ErrorBody),
     ))]
+#[get("/app-uptime/apps/{packageName}")]
 pub async fn app_month(
     api: web::Data<UptimeApi>,
     principal: Principal,
@@ -138,8 +132,7 @@ pub async fn app_month(
 }
 
 /// One UTC day of one app: its counts and its unhealthy or offline checks (kept 48 hours).
-#[utoipa::path(operation_id = "uptime_day_problems", get,
-    path = "/api/app-uptime/apps/{packageName}/days/{day}", tag = "uptime", security(("bearer" = [])),
+#[utoipa::path(operation_id = "uptime_day_problems", tag = "uptime", security(("bearer" = [])),
     params(
         ("packageName" = String, Path, description = "The app's package name"),
         ("day" = String, Path, description = "A UTC date, YYYY-MM-DD"),
@@ -147,10 +140,10 @@ pub async fn app_month(
     responses(
         (status = 200, description = "The day's problems", body = DayProblemsResponse),
         (status = 400, description = "Not a date", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
         (status = 404, description = "Not a package name", body = crate::openapi::ErrorBody),
     ))]
+#[get("/app-uptime/apps/{packageName}/days/{day}")]
 pub async fn day_problems(
     api: web::Data<UptimeApi>,
     principal: Principal,
@@ -172,15 +165,15 @@ pub async fn day_problems(
 
 /// Checks a registered app's health URL now (not recorded). Only URLs that are some app's health URL are
 /// probed, through the monitor's guarded prober.
-#[utoipa::path(operation_id = "uptime_ping", get, path = "/api/app-uptime/ping", tag = "uptime",
+#[utoipa::path(operation_id = "uptime_ping", tag = "uptime",
     security(("bearer" = [])), params(PingQuery),
     responses(
         (status = 200, description = "The health check's result", body = PingResponse),
         (status = 400, description = "No url given", body = crate::openapi::ErrorBody),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a platform admin or reviewer", body = crate::openapi::ErrorBody),
         (status = 404, description = "No registered app has this health URL", body = crate::openapi::ErrorBody),
     ))]
+#[get("/app-uptime/ping")]
 pub async fn ping(
     api: web::Data<UptimeApi>,
     principal: Principal,
@@ -202,20 +195,18 @@ pub async fn ping(
 
 /// Checks the caller's own app now (its server URL plus `/health`), through the monitor's guarded prober,
 /// recording nothing: the live check of the publish dialog. Members of the app's organization only.
-#[utoipa::path(operation_id = "app_health_check", get, path = "/api/dev/apps/{packageName}/health-check",
-    tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "app_health_check", tag = "apps", security(("bearer" = [])),
     params(
         ("packageName" = String, Path, description = "The app's package name"),
         ("x-org-id" = String, Header, description = "The current organization"),
     ),
     responses(
         (status = 200, description = "The health check's result (an unreachable server is a result too)", body = PingResponse),
-        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
         (status = 403, description = "Not a member of the organization of x-org-id", body = crate::openapi::ErrorBody),
-        (status = 404, description = "The organization has no such app", body = crate::openapi::ErrorBody),
         (status = 429, description = "The app was checked less than 10 s ago, or the caller ran 30 live checks in the last hour; `Retry-After` says when to try again", body = crate::openapi::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     ))]
+#[get("/dev/apps/{packageName}/health-check")]
 pub async fn health_check(
     api: web::Data<UptimeApi>,
     scope: OrgScope,
