@@ -72,12 +72,8 @@ impl TestApp {
     /// `GET /api/admin/check` with a bearer.
     async fn admin_check(&self, token: &str) -> Value {
         let response = self
-            .client
-            .get(self.url("/api/admin/check"))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap();
+            .send(self.client.get(self.url("/api/admin/check")).bearer_auth(token))
+            .await;
         assert_eq!(response.status(), StatusCode::OK);
         response.json().await.unwrap()
     }
@@ -388,12 +384,12 @@ async fn a_provider_sign_in_does_not_share_an_account_pre_registered_by_a_strang
             .await;
         assert_eq!(refreshed.status(), StatusCode::BAD_REQUEST, "{backend:?}");
         let check = app
-            .client
-            .get(app.url("/api/admin/check"))
-            .bearer_auth(access_token(&stranger))
-            .send()
-            .await
-            .unwrap();
+            .send(
+                app.client
+                    .get(app.url("/api/admin/check"))
+                    .bearer_auth(access_token(&stranger)),
+            )
+            .await;
         assert_eq!(check.status(), StatusCode::UNAUTHORIZED, "{backend:?}");
         let user: Value = app
             .client
@@ -412,13 +408,13 @@ async fn a_provider_sign_in_does_not_share_an_account_pre_registered_by_a_strang
 /// `POST /api/admin/users` as the holder of `token`, answering the status and the body.
 async fn grant_through_api(app: &TestApp, token: &str, email: &str, role: &str) -> (StatusCode, Value) {
     let response = app
-        .client
-        .post(app.url("/api/admin/users"))
-        .bearer_auth(token)
-        .json(&json!({"email": email, "role": role}))
-        .send()
-        .await
-        .unwrap();
+        .send(
+            app.client
+                .post(app.url("/api/admin/users"))
+                .bearer_auth(token)
+                .json(&json!({"email": email, "role": role})),
+        )
+        .await;
     let status = response.status();
     (status, response.json().await.unwrap())
 }

@@ -851,13 +851,13 @@ async fn move_and_export(backend: Backend) {
 
     // The export file, before the move.
     let response = app
-        .client
-        .get(app.url(&format!("/api/dev/apps/{PKG}/config")))
-        .bearer_auth(&ada.token)
-        .header("x-org-id", &org)
-        .send()
-        .await
-        .unwrap();
+        .send(
+            app.client
+                .get(app.url(&format!("/api/dev/apps/{PKG}/config")))
+                .bearer_auth(&ada.token)
+                .header("x-org-id", &org),
+        )
+        .await;
     assert_eq!(response.status(), 200);
     assert_eq!(
         response.headers()["content-disposition"],

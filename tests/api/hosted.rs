@@ -72,21 +72,17 @@ fn new_user() -> String {
 
 impl TestApp {
     async fn exchange_hosted(&self, token: &str) -> reqwest::Response {
-        self.client
-            .post(self.url("/api/auth/exchange-token"))
-            .json(&json!({"supabaseToken": token}))
-            .send()
-            .await
-            .unwrap()
+        self.send(
+            self.client
+                .post(self.url("/api/auth/exchange-token"))
+                .json(&json!({"supabaseToken": token})),
+        )
+        .await
     }
 
     async fn me(&self, token: &str) -> reqwest::Response {
-        self.client
-            .get(self.url("/api/dev/auth/me"))
-            .bearer_auth(token)
-            .send()
+        self.send(self.client.get(self.url("/api/dev/auth/me")).bearer_auth(token))
             .await
-            .unwrap()
     }
 
     /// `(email, email_confirmed_at)` of every `accounts` row with this id.
@@ -325,12 +321,7 @@ async fn in_hosted_mode_auth_v1_is_off_and_the_browser_is_sent_to_the_project() 
         let response = request.send().await.unwrap();
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{method} {path}");
     }
-    let response = app
-        .client
-        .get(app.url("/api/public-config"))
-        .send()
-        .await
-        .unwrap();
+    let response = app.send(app.client.get(app.url("/api/public-config"))).await;
     let csp = response
         .headers()
         .get("content-security-policy")

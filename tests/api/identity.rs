@@ -58,12 +58,12 @@ impl TestApp {
     }
 
     pub(crate) async fn exchange(&self, token: &str) -> reqwest::Response {
-        self.client
-            .post(self.url("/api/auth/exchange-token"))
-            .json(&json!({"supabaseToken": token}))
-            .send()
-            .await
-            .unwrap()
+        self.send(
+            self.client
+                .post(self.url("/api/auth/exchange-token"))
+                .json(&json!({"supabaseToken": token})),
+        )
+        .await
     }
 
     /// The link and the body of the newest e-mail to `to` in the outbox.
@@ -671,7 +671,7 @@ async fn each_token_kind_is_accepted_only_where_it_belongs() {
             assert_eq!(body["code"], "UNAUTHORIZED");
             assert!(body["error"].is_string());
         }
-        let anonymous = app.client.get(app.url("/api/dev/auth/me")).send().await.unwrap();
+        let anonymous = app.send(app.client.get(app.url("/api/dev/auth/me"))).await;
         assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
 
         // The identity service takes only the access token as a bearer: not the core token, the refresh
@@ -727,12 +727,12 @@ async fn each_token_kind_is_accepted_only_where_it_belongs() {
             );
         }
         let missing = app
-            .client
-            .post(app.url("/api/auth/exchange-token"))
-            .json(&json!({}))
-            .send()
-            .await
-            .unwrap();
+            .send(
+                app.client
+                    .post(app.url("/api/auth/exchange-token"))
+                    .json(&json!({})),
+            )
+            .await;
         assert_eq!(missing.status(), StatusCode::BAD_REQUEST);
 
         // None of the refused attempts spent or ended anything: the session, its profile and the e-mail
@@ -794,25 +794,25 @@ async fn me_profile_and_admin_check() {
         );
 
         let updated = app
-            .client
-            .put(app.url("/api/dev/auth/profile"))
-            .bearer_auth(core)
-            .json(&json!({"displayName": "The Boss", "profile": {"company": "Acme"}}))
-            .send()
-            .await
-            .unwrap();
+            .send(
+                app.client
+                    .put(app.url("/api/dev/auth/profile"))
+                    .bearer_auth(core)
+                    .json(&json!({"displayName": "The Boss", "profile": {"company": "Acme"}})),
+            )
+            .await;
         assert_eq!(updated.status(), StatusCode::OK, "{backend:?}");
         let updated: Value = updated.json().await.unwrap();
         assert_eq!(updated["displayName"], "The Boss");
         assert_eq!(updated["profile"]["company"], "Acme");
         let bad = app
-            .client
-            .put(app.url("/api/dev/auth/profile"))
-            .bearer_auth(core)
-            .json(&json!({"displayName": 5, "role": "admin"}))
-            .send()
-            .await
-            .unwrap();
+            .send(
+                app.client
+                    .put(app.url("/api/dev/auth/profile"))
+                    .bearer_auth(core)
+                    .json(&json!({"displayName": 5, "role": "admin"})),
+            )
+            .await;
         assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
 
         let check: Value = app

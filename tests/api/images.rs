@@ -90,12 +90,13 @@ impl ImageApp {
         let access = signed_up["access_token"].as_str().unwrap();
         let exchanged: Value = self
             .app
-            .client
-            .post(self.app.url("/api/auth/exchange-token"))
-            .json(&json!({"supabaseToken": access}))
-            .send()
+            .send(
+                self.app
+                    .client
+                    .post(self.app.url("/api/auth/exchange-token"))
+                    .json(&json!({"supabaseToken": access})),
+            )
             .await
-            .unwrap()
             .json()
             .await
             .unwrap();
@@ -449,15 +450,17 @@ async fn the_content_decides_the_type_and_refused_uploads_store_nothing() {
         );
         let not_multipart = server
             .app
-            .client
-            .post(server.app.url("/api/dev/images/upload"))
-            .bearer_auth(&dev.token)
-            .header("x-org-id", &org)
-            .header("content-type", "image/png")
-            .body(png.clone())
-            .send()
-            .await
-            .unwrap();
+            .send(
+                server
+                    .app
+                    .client
+                    .post(server.app.url("/api/dev/images/upload"))
+                    .bearer_auth(&dev.token)
+                    .header("x-org-id", &org)
+                    .header("content-type", "image/png")
+                    .body(png.clone()),
+            )
+            .await;
         assert_eq!(status_and_code(not_multipart).await.0, 415);
         server.assert_nothing_stored("malformed forms");
     }
@@ -611,12 +614,9 @@ async fn deleting_an_app_or_an_organization_removes_its_image_files() {
         };
 
         // An app with a logo uploaded for it: deleting the app removes the row and the file.
-        let registered = call(reqwest::Method::POST, "/api/dev/apps/register")
+        let registered = server.app.send(call(reqwest::Method::POST, "/api/dev/apps/register")
             .json(&json!({"packageName": "com.example.pics", "name": "Pics", "description": "Pictures",
-                          "publicUrl": "https://pics.example.com", "logoURL": "https://cdn.example.com/l.png"}))
-            .send()
-            .await
-            .unwrap();
+                          "publicUrl": "https://pics.example.com", "logoURL": "https://cdn.example.com/l.png"}))).await;
         assert_eq!(registered.status(), StatusCode::CREATED);
         let form = Upload::new(&png, "logo.png", "image/png").form().text(
             "metadata",
@@ -639,10 +639,10 @@ async fn deleting_an_app_or_an_organization_removes_its_image_files() {
         .await;
         assert_eq!((server.image_rows(), server.image_files().len()), (2, 2));
 
-        let deleted = call(reqwest::Method::DELETE, "/api/dev/apps/com.example.pics")
-            .send()
-            .await
-            .unwrap();
+        let deleted = server
+            .app
+            .send(call(reqwest::Method::DELETE, "/api/dev/apps/com.example.pics"))
+            .await;
         assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
         assert_eq!(server.fetch(&app_logo).await.status(), StatusCode::NOT_FOUND);
         let files = server.image_files();
@@ -650,10 +650,10 @@ async fn deleting_an_app_or_an_organization_removes_its_image_files() {
         assert!(files[0].ends_with(id_of(&org_logo)));
 
         // Deleting the organization removes its remaining images, rows and files.
-        let deleted = call(reqwest::Method::DELETE, &format!("/api/orgs/{org}"))
-            .send()
-            .await
-            .unwrap();
+        let deleted = server
+            .app
+            .send(call(reqwest::Method::DELETE, &format!("/api/orgs/{org}")))
+            .await;
         assert_eq!(deleted.status(), StatusCode::OK);
         server.assert_nothing_stored("after deleting the organization");
         assert_eq!(server.fetch(&org_logo).await.status(), StatusCode::NOT_FOUND);

@@ -53,19 +53,11 @@ async fn a_scrape_without_the_token_is_refused(backend: Backend) {
 
 async fn a_scrape_with_the_token_has_every_series(backend: Backend) {
     let app = spawn_app_with(backend, &[("PORTAL_METRICS_TOKEN", TOKEN)]).await;
-    let config = app
-        .client
-        .get(app.url("/api/public-config"))
-        .send()
-        .await
-        .unwrap();
+    let config = app.send(app.client.get(app.url("/api/public-config"))).await;
     assert_eq!(config.status(), 200);
     let unknown = app
-        .client
-        .get(app.url("/api/no-such-thing/private-value"))
-        .send()
-        .await
-        .unwrap();
+        .send(app.client.get(app.url("/api/no-such-thing/private-value")))
+        .await;
     assert_eq!(unknown.status(), 404);
     let response = app
         .client

@@ -48,12 +48,12 @@ async fn session(app: &TestApp, path: &str, email: &str) -> User {
     let session: Value = response.json().await.unwrap();
     let access = session["access_token"].as_str().unwrap();
     let exchanged: Value = app
-        .client
-        .post(app.url("/api/auth/exchange-token"))
-        .json(&json!({"supabaseToken": access}))
-        .send()
+        .send(
+            app.client
+                .post(app.url("/api/auth/exchange-token"))
+                .json(&json!({"supabaseToken": access})),
+        )
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();

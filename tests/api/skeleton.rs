@@ -78,7 +78,7 @@ async fn hashed_assets_are_cached_for_a_year() {
 #[tokio::test]
 async fn an_unknown_api_path_is_a_json_404_not_the_web_ui() {
     let app = spawn_app().await;
-    let response = app.client.get(app.url("/api/nope")).send().await.unwrap();
+    let response = app.send(app.client.get(app.url("/api/nope"))).await;
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["code"], "NOT_FOUND");

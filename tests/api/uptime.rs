@@ -641,13 +641,13 @@ async fn the_live_check_runs_once_per_app_in_ten_seconds_and_thirty_times_an_hou
             let (app, token, org) = (&world.app, world.developer.token.clone(), world.org.clone());
             async move {
                 let response = app
-                    .client
-                    .get(app.url(&format!("/api/dev/apps/{package}/health-check")))
-                    .bearer_auth(token)
-                    .header("x-org-id", org)
-                    .send()
-                    .await
-                    .unwrap();
+                    .send(
+                        app.client
+                            .get(app.url(&format!("/api/dev/apps/{package}/health-check")))
+                            .bearer_auth(token)
+                            .header("x-org-id", org),
+                    )
+                    .await;
                 let status = response.status().as_u16();
                 let retry_after: Option<u64> = response
                     .headers()

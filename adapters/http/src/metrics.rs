@@ -89,6 +89,23 @@ pub struct MetricsEndpoint {
     sampler: Arc<dyn MetricsSampler>,
 }
 
+impl MetricsEndpoint {
+    /// Admits a scrape that carries the bearer token.
+    fn authorize(&self, req: &HttpRequest) -> Result<(), ApiError> {
+        let authorization = req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok());
+        if self.token.admits(authorization) {
+            Ok(())
+        } else {
+            Err(ApiError::Unauthorized(
+                "The metrics token is missing or wrong.".into(),
+            ))
+        }
+    }
+}
+
 impl std::fmt::Debug for MetricsEndpoint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("MetricsEndpoint")
@@ -206,15 +223,7 @@ pub async fn render(req: HttpRequest, route: web::Data<MetricsRoute>) -> Result<
     let Some(endpoint) = route.0.as_ref() else {
         return Err(ApiError::NotFound("No such page.".into()));
     };
-    let authorization = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok());
-    if !endpoint.token.admits(authorization) {
-        return Err(ApiError::Unauthorized(
-            "The metrics token is missing or wrong.".into(),
-        ));
-    }
+    endpoint.authorize(&req)?;
     endpoint.sampler.sample().await;
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, CONTENT_TYPE))

@@ -58,7 +58,8 @@ pub const BODY_REFUSED: &str = "The body is not a JSON object (`INVALID_JSON`), 
 /// - an organization-scoped route (it takes the `x-org-id` header): 400 `ORG_REQUIRED` and 403, and 404 when it
 ///   names an app (`packageName`) the organization does not have;
 /// - a route naming an organization in its path (`orgId`): 403 when `x-org-id` names another one;
-/// - a route behind the bearer scheme: 401.
+/// - a route behind the bearer scheme: 401, and 409 `EMAIL_IN_USE` (a hosted identity whose e-mail another
+///   local account has).
 struct SharedRefusals;
 
 impl SharedRefusals {
@@ -156,6 +157,11 @@ impl Modify for SharedRefusals {
                 }
                 if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
                     Self::add(operation, "401", "Not signed in");
+                    Self::add(
+                        operation,
+                        "409",
+                        "The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`)",
+                    );
                 }
             }
         }

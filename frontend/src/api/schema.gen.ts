@@ -1963,6 +1963,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -2005,6 +2014,15 @@ export interface operations {
       };
       /** @description Not a platform admin or reviewer */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -2075,6 +2093,15 @@ export interface operations {
       };
       /** @description No such app */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -2342,6 +2369,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -2412,6 +2448,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -2461,6 +2506,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -2503,6 +2557,15 @@ export interface operations {
       };
       /** @description Not a platform admin */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -2641,6 +2704,15 @@ export interface operations {
       };
       /** @description Not a platform admin */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -2898,6 +2970,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -2963,6 +3044,15 @@ export interface operations {
       };
       /** @description Not a package name */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3041,6 +3131,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -3110,6 +3209,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -3152,6 +3260,15 @@ export interface operations {
       };
       /** @description Not a platform admin or reviewer */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3302,6 +3419,15 @@ export interface operations {
       };
       /** @description Not a member of the x-org-id organization */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3476,6 +3602,15 @@ export interface operations {
       };
       /** @description The organization has no such app */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3667,6 +3802,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -3733,6 +3877,15 @@ export interface operations {
       };
       /** @description The organization has no such app */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3813,6 +3966,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -3879,6 +4041,15 @@ export interface operations {
       };
       /** @description The organization has no such app */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3970,6 +4141,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -4049,6 +4229,15 @@ export interface operations {
       };
       /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
       408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -4229,6 +4418,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -4308,6 +4506,15 @@ export interface operations {
       };
       /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
       408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -4419,6 +4626,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
       413: {
         headers: {
@@ -4503,6 +4719,15 @@ export interface operations {
       };
       /** @description The organization has no such app */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -4596,6 +4821,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
       413: {
         headers: {
@@ -4647,6 +4881,15 @@ export interface operations {
       };
       /** @description No valid core token or identity access token */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -4826,6 +5069,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Over 10 MB, too many pixels (IMAGE_TOO_LARGE, IMAGE_TOO_MANY_PIXELS), or over the organization's image storage quota (IMAGE_QUOTA_EXCEEDED) */
       413: {
         headers: {
@@ -4921,6 +5173,15 @@ export interface operations {
       };
       /** @description The organization has no such image */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -5075,6 +5336,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -5130,6 +5400,15 @@ export interface operations {
       };
       /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
       408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -5225,6 +5504,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -5288,6 +5576,15 @@ export interface operations {
       };
       /** @description No such organization, or the caller is not a member */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -5371,6 +5668,15 @@ export interface operations {
       };
       /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
       408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -5551,6 +5857,15 @@ export interface operations {
       };
       /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
       408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -6084,6 +6399,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
       503: {
         headers: {
@@ -6290,6 +6614,15 @@ export interface operations {
       };
       /** @description Metrics are off (`PORTAL_METRICS_TOKEN` is not set) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

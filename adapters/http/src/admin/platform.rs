@@ -128,24 +128,28 @@ pub async fn create_test_submission(
     principal: Principal,
 ) -> Result<HttpResponse, ApiError> {
     let caller = &principal.0;
-    let header = request
-        .headers()
-        .get(ORG_HEADER)
-        .map(|v| v.to_str().map(str::trim).unwrap_or("?"))
-        .filter(|v| !v.is_empty());
-    let org = match header.map(str::parse::<OrgId>) {
-        None => None,
-        Some(Ok(org)) => Some(org),
-        // Only an admin learns about the header; anyone else gets the 403 of the tool.
-        Some(Err(_)) if caller.can_manage_platform() => {
-            return Err(ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED));
-        }
-        Some(Err(_)) => None,
-    };
+    let org = optional_org(&request, caller)?;
     let app = api
         .tools
         .create_test_submission(caller, org)
         .await
         .map_err(ApiError::from)?;
     Ok(HttpResponse::Created().json(app))
+}
+
+/// The organization an optional `x-org-id` names. Only an admin learns that it is malformed; anyone else gets
+/// the 403 of the tool.
+fn optional_org(request: &HttpRequest, caller: &domain::common::Caller) -> Result<Option<OrgId>, ApiError> {
+    let header = request
+        .headers()
+        .get(ORG_HEADER)
+        .map(|v| v.to_str().map(str::trim).unwrap_or("?"))
+        .filter(|v| !v.is_empty());
+    match header.map(str::parse::<OrgId>) {
+        Some(Err(_)) if caller.can_manage_platform() => {
+            Err(ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED))
+        }
+        Some(Ok(org)) => Ok(Some(org)),
+        Some(Err(_)) | None => Ok(None),
+    }
 }

@@ -26,29 +26,27 @@ use serde_json::Value;
     ))]
 #[get("/dev/apps")]
 pub async fn list(api: web::Data<AppsApi>, scope: OrgScope) -> Result<HttpResponse, ApiError> {
-    // The revision first, then the apps: an answer kept with a revision is at least as new as it, and one
-    // kept earlier is used only while the revision has not moved ([`AppListCache`]).
-    // The membership was read once, by the extractor: the use cases take it as it answered.
-    let revision = api
-        .apps
-        .list_revision(scope.member())
-        .await
-        .map_err(ApiError::from)?;
-    let body = match api.lists.get(scope.org, revision) {
-        Some(body) => body,
-        None => {
-            let apps = api.apps.list(scope.member()).await.map_err(ApiError::from)?;
-            let body = web::Bytes::from(
-                serde_json::to_vec(&apps).map_err(|error| ApiError::Internal(Box::new(error)))?,
-            );
-            api.lists.put(scope.org, revision, body.clone());
-            body
-        }
-    };
+    let body = list_body(&api, &scope).await?;
     Ok(HttpResponse::Ok()
         .content_type(header::ContentType::json())
         .insert_header(("Cache-Control", "no-store"))
         .body(body))
+}
+
+/// The JSON of the organization's apps, from the cache while the organization's apps revision has not moved.
+/// The revision first, then the apps: an answer kept with a revision is at least as new as it, and one kept
+/// earlier is used only while the revision has not moved ([`super::list_cache::AppListCache`]). The
+/// membership was read once, by the extractor: the use cases take it as it answered.
+async fn list_body(api: &AppsApi, scope: &OrgScope) -> Result<web::Bytes, ApiError> {
+    let revision = api.apps.list_revision(scope.member()).await?;
+    if let Some(body) = api.lists.get(scope.org, revision) {
+        return Ok(body);
+    }
+    let apps = api.apps.list(scope.member()).await?;
+    let body =
+        web::Bytes::from(serde_json::to_vec(&apps).map_err(|error| ApiError::Internal(Box::new(error)))?);
+    api.lists.put(scope.org, revision, body.clone());
+    Ok(body)
 }
 
 /// Registers an app in the `x-org-id` organization and answers its API key, shown this once.

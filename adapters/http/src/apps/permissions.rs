@@ -50,21 +50,22 @@ pub async fn set_permissions(
     body: Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let package = package(&path)?;
-    #[derive(serde::Deserialize)]
-    struct Body {
-        permissions: Option<Vec<Permission>>,
-    }
-    let body: Body = read_body(&body, &[PERMISSIONS])?;
-    let Some(permissions) = body.permissions else {
-        return Err(validation(FieldErrors::single(
-            "permissions",
-            "permissions must be a list",
-        )));
-    };
+    let permissions = permissions_body(&body)?;
     let app = api
         .apps
         .set_permissions(scope.member(), &package, &permissions)
         .await
         .map_err(ApiError::from)?;
     Ok(no_store(&app))
+}
+
+/// The list of a `PATCH /api/permissions/{packageName}` body, each entry checked on its own.
+fn permissions_body(body: &Value) -> Result<Vec<Permission>, ApiError> {
+    #[derive(serde::Deserialize)]
+    struct Body {
+        permissions: Option<Vec<Permission>>,
+    }
+    let body: Body = read_body(body, &[PERMISSIONS])?;
+    body.permissions
+        .ok_or_else(|| validation(FieldErrors::single("permissions", "permissions must be a list")))
 }

@@ -16,6 +16,23 @@ pub struct ExchangeRequest {
     pub supabase_token: Option<String>,
 }
 
+impl ExchangeRequest {
+    /// The identity access token to exchange; a missing or blank one is refused by name.
+    fn token(&self) -> Result<&str, ApiError> {
+        self.supabase_token
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| ApiError::Validation {
+                message: "supabaseToken is required".into(),
+                fields: BTreeMap::from([(
+                    "supabaseToken".to_owned(),
+                    "supabaseToken is required".to_owned(),
+                )]),
+            })
+    }
+}
+
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExchangeResponse {
@@ -42,18 +59,11 @@ pub async fn exchange_token(
     auth: web::Data<ProductAuth>,
     body: Json<ExchangeRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let Some(token) = body
-        .supabase_token
-        .as_deref()
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-    else {
-        return Err(ApiError::Validation {
-            message: "supabaseToken is required".into(),
-            fields: BTreeMap::from([("supabaseToken".to_owned(), "supabaseToken is required".to_owned())]),
-        });
-    };
-    let core = auth.core_tokens.exchange(token).await.map_err(ApiError::from)?;
+    let core = auth
+        .core_tokens
+        .exchange(body.token()?)
+        .await
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(ExchangeResponse {

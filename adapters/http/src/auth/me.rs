@@ -88,6 +88,22 @@ fn field_error(field: &str, message: &str) -> ApiError {
     }
 }
 
+/// The change a profile body asks for; an unknown member or one of the wrong type is refused by name.
+fn profile_change(body: &Map<String, Value>) -> Result<ProfileChange<'_>, ApiError> {
+    let mut change = ProfileChange::default();
+    for (key, value) in body {
+        match (key.as_str(), value) {
+            ("displayName", Value::Null) => change.display_name = Some(None),
+            ("displayName", Value::String(name)) => change.display_name = Some(Some(name)),
+            ("displayName", _) => return Err(field_error("displayName", "Display name must be text")),
+            ("profile", Value::Object(_)) => change.profile = Some(value),
+            ("profile", _) => return Err(field_error("profile", "Profile must be a JSON object")),
+            (other, _) => return Err(field_error(other, "Unknown field")),
+        }
+    }
+    Ok(change)
+}
+
 /// Body: `{"displayName"?: string | null, "profile"?: object}` (profile keys merge; a `null` value removes
 /// its key).
 ///
@@ -143,19 +159,8 @@ pub async fn update_profile(
             "Profiles are managed by the hosted identity service.",
         ));
     };
-    let mut change = ProfileChange::default();
-    for (key, value) in body.iter() {
-        match (key.as_str(), value) {
-            ("displayName", Value::Null) => change.display_name = Some(None),
-            ("displayName", Value::String(name)) => change.display_name = Some(Some(name)),
-            ("displayName", _) => return Err(field_error("displayName", "Display name must be text")),
-            ("profile", Value::Object(_)) => change.profile = Some(value),
-            ("profile", _) => return Err(field_error("profile", "Profile must be a JSON object")),
-            (other, _) => return Err(field_error(other, "Unknown field")),
-        }
-    }
     let user = identity
-        .update_profile(&principal.0, change)
+        .update_profile(&principal.0, profile_change(&body)?)
         .await
         .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(MeResponse::of(&principal.0, Some(&user))))

@@ -194,6 +194,20 @@ pub struct UpdateOrgRequest {
     pub logo: Option<String>,
 }
 
+impl From<UpdateOrgRequest> for domain::orgs::OrgProfileInput {
+    /// The nested profile's fields win over the flat ones.
+    fn from(body: UpdateOrgRequest) -> Self {
+        let nested = body.profile.unwrap_or_default();
+        Self {
+            name: body.name.unwrap_or_default(),
+            website: nested.website.or(body.website),
+            contact_email: nested.contact_email.or(body.contact_email),
+            description: nested.description.or(body.description),
+            logo: nested.logo.or(body.logo),
+        }
+    }
+}
+
 /// `POST /api/orgs/{orgId}/members`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct InviteRequest {

@@ -143,15 +143,7 @@ pub async fn update(
     member: OrgMember,
     body: Json<UpdateOrgRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    let nested = body.profile.unwrap_or_default();
-    let input = OrgProfileInput {
-        name: body.name.unwrap_or_default(),
-        website: nested.website.or(body.website),
-        contact_email: nested.contact_email.or(body.contact_email),
-        description: nested.description.or(body.description),
-        logo: nested.logo.or(body.logo),
-    };
+    let input = OrgProfileInput::from(body.into_inner());
     let updated = api.service.update_profile(&member.0, &input).await?;
     let details = api.service.get(&member.0).await?;
     let mut summary = OrgSummaryDto::from(&domain::orgs::OrgMembership {
