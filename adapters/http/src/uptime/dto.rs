@@ -1,80 +1,13 @@
-//! The query parameters and answers of the uptime calls.
+//! The answers of the uptime views: current badges and month views.
 
-use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use domain::apps::AppStoreStatus;
 use domain::uptime::{
-    AppHealth, AppMonthDetail, AppMonthRow, Badge, CheckOutcome, DEFAULT_PAGE_SIZE, DayBar, DayColour,
-    DayProblems, HealthState, MonthError, MonthListQuery, MonthStatus, MonthView, PageError, PingResult,
-    StatusFilter, UptimeError, YearMonth,
+    AppHealth, AppMonthDetail, AppMonthRow, Badge, DayBar, DayColour, HealthState, MonthStatus, MonthView,
+    YearMonth,
 };
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
-
-use crate::ApiError;
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct MonthQuery {
-    /// 1–12.
-    pub month: Option<String>,
-    /// 1970–9999.
-    pub year: Option<String>,
-}
-
-impl MonthQuery {
-    pub(super) fn resolve(&self) -> Result<(i32, u32), ApiError> {
-        let now = Utc::now();
-        let invalid = |e: MonthError| ApiError::from(UptimeError::InvalidMonth(e));
-        let month = match self.month.as_deref().map(str::trim) {
-            None | Some("") => now.month(),
-            Some(text) => text.parse::<u32>().map_err(|_| invalid(MonthError::Month))?,
-        };
-        let year = match self.year.as_deref().map(str::trim) {
-            None | Some("") => now.year(),
-            Some(text) => text.parse::<i32>().map_err(|_| invalid(MonthError::Year))?,
-        };
-        Ok((year, month))
-    }
-}
-
-/// The App Status tab's page, search and status filter (`GET /api/app-uptime/get-app-uptime-days`).
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(rename_all = "camelCase")]
-pub struct MonthPageQuery {
-    /// 1-based; 1 when absent.
-    pub page: Option<String>,
-    /// 1–100 apps per page; 25 when absent.
-    pub page_size: Option<String>,
-    /// Part of an app's name or package name, any case.
-    pub search: Option<String>,
-    /// `ALL` (the default), `SUBMITTED` or `PUBLISHED`.
-    pub status: Option<String>,
-}
-
-impl MonthPageQuery {
-    pub(super) fn resolve(&self) -> Result<MonthListQuery, ApiError> {
-        let number = |text: Option<&str>, default: u32, error: PageError| match text.map(str::trim) {
-            None | Some("") => Ok(default),
-            Some(text) => text
-                .parse::<u32>()
-                .map_err(|_| ApiError::from(UptimeError::from(error))),
-        };
-        let status = match self.status.as_deref() {
-            None => StatusFilter::All,
-            Some(text) => StatusFilter::parse(text)
-                .ok_or_else(|| ApiError::bad_request("INVALID_STATUS", INVALID_STATUS_FILTER.to_owned()))?,
-        };
-        Ok(MonthListQuery {
-            search: self.search.clone().unwrap_or_default(),
-            status,
-            page: number(self.page.as_deref(), 1, PageError::Page)?,
-            page_size: number(self.page_size.as_deref(), DEFAULT_PAGE_SIZE, PageError::PageSize)?,
-        })
-    }
-}
-
-pub const INVALID_STATUS_FILTER: &str = "Status must be ALL, SUBMITTED or PUBLISHED";
+use serde::Serialize;
+use utoipa::ToSchema;
 
 /// A calendar month.
 #[derive(Debug, Serialize, ToSchema)]
@@ -282,107 +215,6 @@ impl From<AppMonthDetail> for AppDetailResponse {
             status_changed_at: state.map(|s| s.changed_at),
             consecutive_offline: state.map_or(0, |s| s.consecutive_offline),
             view: detail.view.into(),
-        }
-    }
-}
-
-/// One check of the Problems list.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ProblemDto {
-    pub package_name: String,
-    pub timestamp: DateTime<Utc>,
-    /// `unhealthy`, `unreachable`, `timeout` or `error`.
-    pub health: String,
-    pub online_status: bool,
-    #[schema(required = true)]
-    pub http_status: Option<u16>,
-    #[schema(required = true)]
-    pub latency_ms: Option<u32>,
-}
-
-impl From<CheckOutcome> for ProblemDto {
-    fn from(check: CheckOutcome) -> Self {
-        Self {
-            package_name: check.package_name.to_string(),
-            timestamp: check.checked_at,
-            health: check.health.as_str().to_owned(),
-            online_status: check.online,
-            http_status: check.http_status,
-            latency_ms: check.latency_ms,
-        }
-    }
-}
-
-/// A day's problems: its counts, and the unhealthy or offline checks, newest first.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DayProblemsResponse {
-    pub package_name: String,
-    #[serde(flatten)]
-    pub day: DayDto,
-    pub problems: Vec<ProblemDto>,
-    /// `false` for a day older than the 48 hours raw checks are kept: the counts remain, the list is gone.
-    pub details_kept: bool,
-}
-
-impl From<DayProblems> for DayProblemsResponse {
-    fn from(value: DayProblems) -> Self {
-        Self {
-            package_name: value.package_name.to_string(),
-            day: value.bar.into(),
-            problems: value.problems.into_iter().map(ProblemDto::from).collect(),
-            details_kept: value.details_kept,
-        }
-    }
-}
-
-/// `?url=`: an app's health URL (its server URL plus `/health`).
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PingQuery {
-    pub url: Option<String>,
-}
-
-/// The `data` of a ping: the body's `status` word.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PingData {
-    /// The JSON body's `status` (`healthy` when all is well); `null` without one.
-    #[schema(required = true)]
-    pub status: Option<String>,
-}
-
-/// `GET /api/app-uptime/ping`: the specification's `{success, status, data: {status}}`, with the
-/// classification and latency.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PingResponse {
-    /// An HTTP answer arrived.
-    pub success: bool,
-    /// The HTTP status (200 expected); `null` without an answer.
-    #[schema(required = true)]
-    pub status: Option<u16>,
-    pub data: PingData,
-    pub package_name: String,
-    /// `healthy`, `unhealthy`, `unreachable`, `timeout` or `error`.
-    pub health: String,
-    pub online: bool,
-    #[schema(required = true)]
-    pub latency_ms: Option<u32>,
-}
-
-impl From<PingResult> for PingResponse {
-    fn from(value: PingResult) -> Self {
-        Self {
-            success: value.success,
-            status: value.http_status,
-            data: PingData {
-                status: value.body_status,
-            },
-            package_name: value.package_name.to_string(),
-            health: value.health.as_str().to_owned(),
-            online: value.health.badge() == Badge::Online,
-            latency_ms: value.latency_ms,
         }
     }
 }

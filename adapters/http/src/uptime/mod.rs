@@ -3,9 +3,13 @@
 //! of a registered app's health URL, for platform admins and reviewers only (days are UTC days); and the live
 //! health check a developer runs on their own app before publishing it.
 
+mod checks;
 mod dto;
+mod query;
 
+pub use checks::*;
 pub use dto::*;
+pub use query::*;
 
 use actix_web::get;
 use actix_web::{HttpResponse, web};
