@@ -230,14 +230,19 @@ pub mod app_fixtures {
     /// Inserts one row in each uptime table for the app.
     pub fn uptime_rows(db: &Db, name: &str) {
         let mut conn = db.connection().expect("connection");
-        diesel::insert_into(uptime_monitor::table)
+        // A monitored app has its row already (made with it).
+        let monitor = diesel::insert_into(uptime_monitor::table)
             .values((
                 uptime_monitor::package_name.eq(name),
                 uptime_monitor::check_slot_at.eq(1_700_000_000_000_i64),
                 uptime_monitor::consecutive_failures.eq(0),
             ))
-            .execute(&mut *conn)
-            .expect("insert uptime monitor");
+            .on_conflict_do_nothing();
+        match &mut *conn {
+            adapter_db::DbConnection::Sqlite(c) => monitor.execute(c),
+            adapter_db::DbConnection::Postgres(c) => monitor.execute(c),
+        }
+        .expect("insert uptime monitor");
         diesel::insert_into(uptime_checks::table)
             .values((
                 uptime_checks::package_name.eq(name),

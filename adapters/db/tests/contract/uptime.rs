@@ -148,6 +148,56 @@ contract! {
         assert_eq!(repo.app_state(&dev).await.unwrap(), None);
     }
 
+    async fn a_monitored_app_has_its_monitor_row_from_the_change_that_made_it_monitored(db) {
+        let acme = org(db, "Acme", None);
+        let monitors = |db: &Db| {
+            let db = db.clone();
+            async move {
+                rows(&db, |c| {
+                    uptime_monitor::table
+                        .order(uptime_monitor::package_name.asc())
+                        .select((uptime_monitor::package_name, uptime_monitor::check_slot_at))
+                        .load::<(String, i64)>(c)
+                })
+                .await
+            }
+        };
+        // Registered as submitted: the row comes with the app, due at once, before any lease scans anything.
+        fixtures::uptime_app(db, acme, "com.acme.sub", "https://sub.acme.test", "SUBMITTED");
+        let dev = fixtures::uptime_app(db, acme, "com.acme.dev", "https://dev.acme.test", "DEVELOPMENT");
+        assert_eq!(monitors(db).await, vec![("com.acme.sub".to_owned(), 0)]);
+        // A status change to PUBLISHED makes the row in the change's own statement.
+        let set_status = |db: &Db, package: &PackageName, status: &'static str| {
+            let mut conn = db.connection().unwrap();
+            diesel::update(apps::table.find(package.as_str()))
+                .set(apps::app_store_status.eq(status))
+                .execute(&mut *conn)
+                .unwrap();
+        };
+        set_status(db, &dev, "PUBLISHED");
+        assert_eq!(monitors(db).await.len(), 2);
+        // A row that exists is kept as it is when the app leaves and comes back (its checks go on from it).
+        diesel::update(uptime_monitor::table.find(dev.as_str()))
+            .set(uptime_monitor::check_slot_at.eq(42_i64))
+            .execute(&mut *db.connection().unwrap())
+            .unwrap();
+        set_status(db, &dev, "DEVELOPMENT");
+        set_status(db, &dev, "SUBMITTED");
+        assert_eq!(monitors(db).await[0], ("com.acme.dev".to_owned(), 42));
+        // A change that fails takes its row with it: the row is part of the change's transaction.
+        let fresh = fixtures::uptime_app(db, acme, "com.acme.new", "https://new.acme.test", "DEVELOPMENT");
+        let mut conn = db.connection().unwrap();
+        let outcome = conn.transaction::<(), diesel::result::Error, _>(|conn| {
+            diesel::update(apps::table.find(fresh.as_str()))
+                .set(apps::app_store_status.eq("SUBMITTED"))
+                .execute(conn)?;
+            Err(diesel::result::Error::RollbackTransaction)
+        });
+        assert!(outcome.is_err());
+        drop(conn);
+        assert_eq!(monitors(db).await.len(), 2);
+    }
+
     async fn a_leased_app_is_not_leased_again_until_its_lease_ends(db) {
         let repo = DieselUptimeRepository::new(db.clone());
         one_app(db);

@@ -1,9 +1,8 @@
 //! The due scan: which apps a monitor instance checks next, leased so that instances never check one app
 //! twice at once.
 
-use diesel::dsl::{exists, not};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Integer};
+
 use domain::common::RepoError;
 use domain::uptime::ports::MonitoredApp;
 
@@ -12,37 +11,6 @@ use super::rows::{AppTuple, MONITORED, monitored_app};
 use crate::DbConnection;
 use crate::convert::backend;
 use crate::schema::{apps, organizations, uptime_monitor};
-
-/// Creates the monitor rows of SUBMITTED and PUBLISHED apps that have none (due at once). Concurrent
-/// instances may do this at the same time, so a row that appeared meanwhile is skipped.
-fn create_missing_monitors(conn: &mut DbConnection) -> Result<(), RepoError> {
-    let missing = apps::table
-        .filter(apps::app_store_status.eq_any(MONITORED))
-        .filter(not(exists(
-            uptime_monitor::table.filter(uptime_monitor::package_name.eq(apps::package_name)),
-        )))
-        // One order for every instance, so that concurrent inserts wait on each other without deadlocking.
-        .order(apps::package_name.asc())
-        .select((
-            apps::package_name,
-            0_i64.into_sql::<BigInt>(),
-            0_i32.into_sql::<Integer>(),
-        ));
-    let insert = diesel::insert_into(uptime_monitor::table)
-        .values(missing)
-        .into_columns((
-            uptime_monitor::package_name,
-            uptime_monitor::check_slot_at,
-            uptime_monitor::consecutive_failures,
-        ))
-        .on_conflict_do_nothing();
-    match conn {
-        DbConnection::Sqlite(c) => insert.execute(c),
-        DbConnection::Postgres(c) => insert.execute(c),
-    }
-    .map_err(backend("creating uptime monitor rows"))
-    .map(drop)
-}
 
 /// Loads the apps of `packages`, in that order.
 pub(super) fn load_apps(
@@ -76,7 +44,8 @@ pub(super) fn lease_due(
     limit: u32,
     until: i64,
 ) -> Result<Vec<MonitoredApp>, RepoError> {
-    create_missing_monitors(conn)?;
+    // Every monitored app has its row: made with the status change, in its transaction (a trigger on `apps`
+    // in both databases), so nothing is scanned for missing rows here.
     let candidates = uptime_monitor::table
         .filter(
             uptime_monitor::package_name.eq_any(
