@@ -1,8 +1,8 @@
 //! The errors of the identity use cases, with the HTTP status and the Supabase `error_code` each means.
 
-use super::ports::PasswordHashError;
-use super::tokens::TokenError;
 use crate::common::RepoError;
+use crate::identity::ports::PasswordHashError;
+use crate::identity::sessions::tokens::TokenError;
 
 pub use crate::common::FieldErrors;
 
@@ -66,7 +66,7 @@ pub enum IdentityError {
     )]
     AccountNotLinkable,
     /// 400: changing the password needs the current password (`current_password`) unless the session
-    /// signed in within the last [`RECENT_SIGN_IN_MINUTES`](super::account::RECENT_SIGN_IN_MINUTES) minutes
+    /// signed in within the last [`RECENT_SIGN_IN_MINUTES`](crate::identity::account::RECENT_SIGN_IN_MINUTES) minutes
     /// (which covers a password-recovery link); a wrong current password is [`IdentityError::InvalidCredentials`].
     #[error("Enter your current password to set a new one.")]
     ReauthenticationNeeded,

@@ -436,7 +436,7 @@ impl PlatformAdmin {
     }
 }
 
-/// What using the first-admin setup link did ([`crate::identity::setup`]).
+/// What using the first-admin setup link did ([`crate::identity::admins::setup`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetupClaim {
     /// The caller is now a platform `admin` (the link is used up).

@@ -6,11 +6,11 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::models::{
+use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
+use crate::identity::models::{
     Account, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshToken, SetupClaim,
 };
-use super::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
-use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
+use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::mail::OutgoingEmail;
 
 /// Signs and verifies the two token kinds, each with its own key.
@@ -297,8 +297,8 @@ pub trait OneTimeCodeRepository: Send + Sync {
     ) -> Result<Option<String>, RepoError>;
 
     /// Counts one failed typed code for the e-mail at `now`, atomically across instances. A count whose last
-    /// failure is [`FAILED_CODES_FORGOTTEN_AFTER_MINUTES`](super::models::FAILED_CODES_FORGOTTEN_AFTER_MINUTES) or more before `now` starts again. On reaching
-    /// [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES), in the same transaction, marks every unused
+    /// failure is [`FAILED_CODES_FORGOTTEN_AFTER_MINUTES`](crate::identity::models::FAILED_CODES_FORGOTTEN_AFTER_MINUTES) or more before `now` starts again. On reaching
+    /// [`MAX_FAILED_CODES`](crate::identity::models::MAX_FAILED_CODES), in the same transaction, marks every unused
     /// *typed* code of the e-mail for one of `purposes` used at `now` (links stay usable) and clears the
     /// count; answers `true` then.
     ///
@@ -320,8 +320,8 @@ pub trait OneTimeCodeRepository: Send + Sync {
 }
 
 /// The platform admins and reviewers (PRODUCT.md §5): roles bound to accounts, or pending for an address
-/// (see [`PlatformAdmin`]). The guarded changes re-check [`super::models::would_leave_no_admin`] in their
-/// transaction, and find the role of an address with [`super::models::grant_for`].
+/// (see [`PlatformAdmin`]). The guarded changes re-check [`crate::identity::models::would_leave_no_admin`] in their
+/// transaction, and find the role of an address with [`crate::identity::models::grant_for`].
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait PlatformAdminRepository: Send + Sync {

@@ -6,19 +6,19 @@ use serde_json::json;
 use std::sync::{Arc, Mutex};
 use uuid::Uuid;
 
-use super::digests::DigestKey;
-use super::models::{
+use crate::common::RepoError;
+use crate::common::{EmailAddress, SecretGenerator, UserId};
+use crate::identity::digests::DigestKey;
+use crate::identity::models::{
     Account, AuthMethod, ExternalIdentity, FAILED_CODES_FORGOTTEN_AFTER_MINUTES, MAX_FAILED_CODES,
     OneTimeCode, OtpPurpose, RefreshToken,
 };
-use super::ports::{
+use crate::identity::ports::{
     MockAccountRepository, MockIdentityLinkRepository, MockOneTimeCodeRepository, MockPasswordHasher,
     MockRefreshTokenRepository, MockTokenSigner, OneTimeCodeRepository,
 };
-use super::service::{IdentityConfig, IdentityPorts, IdentityService};
-use super::tokens::{AccessGrant, AccessTokenClaims};
-use crate::common::RepoError;
-use crate::common::{EmailAddress, SecretGenerator, UserId};
+use crate::identity::sessions::tokens::{AccessGrant, AccessTokenClaims};
+use crate::identity::sessions::{IdentityConfig, IdentityPorts, IdentityService};
 use crate::mail::OutgoingEmail;
 use crate::testing::{RepeatingBytes, fixed_clock, noon};
 

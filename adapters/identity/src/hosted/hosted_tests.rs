@@ -4,7 +4,7 @@ use crate::tokens::JwtSigner;
 use chrono::{Duration, TimeZone};
 use domain::common::{EmailAddress, UserId};
 use domain::identity::AuthMethod;
-use domain::identity::tokens::AccessGrant;
+use domain::identity::sessions::tokens::AccessGrant;
 use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{EncodingKey, Header};
 use serde_json::{Value, json};

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::models::{ACCESS_TOKEN_TTL_SECS, AuthMethod, CORE_TOKEN_TTL_SECS};
 use crate::common::{EmailAddress, UserId};
+use crate::identity::models::{ACCESS_TOKEN_TTL_SECS, AuthMethod, CORE_TOKEN_TTL_SECS};
 
 /// `aud` of a core token.
 pub const CORE_AUDIENCE: &str = "devportal-core";
