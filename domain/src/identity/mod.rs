@@ -6,6 +6,7 @@
 //! - [`sessions`]: the service itself, password sign-in, refresh, sign-out and the signed token claims;
 //! - [`signup`]: sign-up and the proof that the browser which signed up is the one that confirms;
 //! - [`codes`]: e-mail links and one-time codes, and the e-mails that carry them;
+//! - [`factors`]: second factors (TOTP), their challenges, and raising a session to `aal2`;
 //! - [`account`]: the signed-in user's own account (`/user`), its profile and the password policy;
 //! - [`oauth`]: sign-in with an external provider (OIDC) and the linked identities;
 //! - [`core_token`]: the product's core token exchange, and accounts of a hosted Supabase;
@@ -18,6 +19,7 @@ pub mod codes;
 pub mod core_token;
 pub mod digests;
 pub mod errors;
+pub mod factors;
 pub mod models;
 pub mod oauth;
 pub mod ports;
@@ -38,9 +40,10 @@ pub use core_token::hosted::{HostedAccountError, HostedAccounts, email_proven};
 pub use core_token::{AuthError, CoreToken, CoreTokenService};
 pub use digests::DigestKey;
 pub use errors::{FieldErrors, IdentityError};
+pub use factors::{EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, TotpEnrollment};
 pub use models::{
-    Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,
-    RefreshRefusal, RefreshToken, SetupClaim,
+    Aal, Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,
+    RefreshRefusal, RefreshToken, SecondFactorMethod, SecondStep, SetupClaim,
 };
 pub use oauth::external::ProviderProfile;
 pub use rate_limit::{

@@ -145,6 +145,7 @@ fn built_in_access_token_claims() -> AccessTokenClaims {
             authenticated_at: now(),
             providers: vec!["email".into()],
             user_metadata: json!({}),
+            second_step: None,
         },
         &format!("{PORTAL}/auth/v1"),
         now(),

@@ -17,13 +17,14 @@ use crate::common::{Clock, EmailAddress, RepoError, SecretGenerator};
 use crate::identity::codes::emails::{code_email, verify_link};
 use crate::identity::digests::DigestKey;
 use crate::identity::errors::IdentityError;
+use crate::identity::factors::Factor;
 use crate::identity::models::{
     ACCESS_TOKEN_TTL_SECS, Account, AuthMethod, ExternalIdentity, OPAQUE_TOKEN_BYTES, OneTimeCode,
     OtpPurpose, RefreshRefusal, RefreshToken,
 };
 use crate::identity::ports::{
-    AccountRepository, IdentityLinkRepository, OneTimeCodeRepository, PasswordHasher, RefreshTokenRepository,
-    TokenSigner,
+    AccountRepository, FactorRepository, IdentityLinkRepository, OneTimeCodeRepository, PasswordHasher,
+    RefreshTokenRepository, TokenSigner,
 };
 use crate::identity::sessions::tokens::{AccessGrant, AccessTokenClaims};
 
@@ -47,6 +48,7 @@ pub struct IdentityPorts {
     pub links: Arc<dyn IdentityLinkRepository>,
     pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
     pub codes: Arc<dyn OneTimeCodeRepository>,
+    pub factors: Arc<dyn FactorRepository>,
     pub hasher: Arc<dyn PasswordHasher>,
     pub signer: Arc<dyn TokenSigner>,
     pub clock: Arc<dyn Clock>,
@@ -60,6 +62,8 @@ pub struct IdentityPorts {
 pub struct UserRecord {
     pub account: Account,
     pub identities: Vec<ExternalIdentity>,
+    /// The account's second factors (`GET /user`'s `factors`).
+    pub factors: Vec<Factor>,
 }
 
 impl UserRecord {
@@ -115,6 +119,7 @@ pub struct IdentityService {
     pub(in crate::identity) links: Arc<dyn IdentityLinkRepository>,
     pub(in crate::identity) refresh_tokens: Arc<dyn RefreshTokenRepository>,
     pub(in crate::identity) codes: Arc<dyn OneTimeCodeRepository>,
+    pub(in crate::identity) factors: Arc<dyn FactorRepository>,
     pub(in crate::identity) hasher: Arc<dyn PasswordHasher>,
     pub(in crate::identity) signer: Arc<dyn TokenSigner>,
     pub(in crate::identity) clock: Arc<dyn Clock>,
@@ -131,6 +136,7 @@ impl IdentityService {
             links: ports.links,
             refresh_tokens: ports.refresh_tokens,
             codes: ports.codes,
+            factors: ports.factors,
             hasher: ports.hasher,
             signer: ports.signer,
             clock: ports.clock,
@@ -280,10 +286,15 @@ impl IdentityService {
         account: Account,
     ) -> Result<UserRecord, IdentityError> {
         let identities = self.links.list_for_user(account.id).await?;
-        Ok(UserRecord { account, identities })
+        let factors = self.factors_of(account.id).await?;
+        Ok(UserRecord {
+            account,
+            identities,
+            factors,
+        })
     }
 
-    async fn session_for(
+    pub(in crate::identity) async fn session_for(
         &self,
         user: UserRecord,
         token: &RefreshToken,
@@ -299,6 +310,7 @@ impl IdentityService {
                 authenticated_at: token.family_started_at,
                 providers: user.providers(),
                 user_metadata: user.account.profile.clone(),
+                second_step: token.second_step,
             },
             &self.config.issuer,
             now,
@@ -716,6 +728,7 @@ mod tests {
         let mut record = UserRecord {
             account: account("a@x.io", true),
             identities: vec![],
+            factors: vec![],
         };
         assert_eq!(record.providers(), ["email"]);
         let link = crate::identity::test_support::identity("google", record.account.id);
