@@ -9,8 +9,9 @@
 
 use adapter_db::Db;
 use adapter_db::repos::{
-    DieselAccountRepository, DieselIdentityLinkRepository, DieselOneTimeCodeRepository,
-    DieselPlatformAdminRepository, DieselRateLimitStore, DieselRefreshTokenRepository, ServerSecrets,
+    DieselAccountRepository, DieselFactorRepository, DieselIdentityLinkRepository,
+    DieselOneTimeCodeRepository, DieselPlatformAdminRepository, DieselRateLimitStore,
+    DieselRefreshTokenRepository, ServerSecrets,
 };
 use adapter_http::auth::ProductAuth;
 use adapter_http::identity::IdentityApi;
@@ -106,6 +107,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             links: Arc::new(DieselIdentityLinkRepository::new(db.clone())),
             refresh_tokens: refresh_tokens.clone(),
             codes: Arc::new(DieselOneTimeCodeRepository::new(db.clone())),
+            factors: Arc::new(DieselFactorRepository::new(db.clone())),
             hasher: Arc::new(hasher),
             signer: signer.clone(),
             clock: clock.clone(),

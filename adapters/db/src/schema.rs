@@ -47,6 +47,34 @@ diesel::table! {
         revoked_at -> Nullable<BigInt>,
         replaced_by -> Nullable<Text>,
         method -> Text,
+        second_factor_method -> Nullable<Text>,
+        second_factor_id -> Nullable<Text>,
+        second_factor_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    factors (id) {
+        id -> Text,
+        user_id -> Text,
+        factor_type -> Text,
+        status -> Text,
+        friendly_name -> Nullable<Text>,
+        sealed_secret -> Text,
+        last_used_step -> Nullable<BigInt>,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+        last_challenged_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    factor_challenges (id) {
+        id -> Text,
+        factor_id -> Text,
+        created_at -> BigInt,
+        verified_at -> Nullable<BigInt>,
+        ip_address -> Text,
     }
 }
 
@@ -314,6 +342,8 @@ diesel::table! {
 
 diesel::joinable!(identities -> accounts (user_id));
 diesel::joinable!(refresh_tokens -> accounts (user_id));
+diesel::joinable!(factors -> accounts (user_id));
+diesel::joinable!(factor_challenges -> factors (factor_id));
 diesel::joinable!(platform_admins -> accounts (user_id));
 diesel::joinable!(org_members -> organizations (org_id));
 diesel::joinable!(org_members -> accounts (user_id));
@@ -333,6 +363,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     accounts,
     identities,
     refresh_tokens,
+    factors,
+    factor_challenges,
     one_time_codes,
     failed_codes,
     platform_admins,

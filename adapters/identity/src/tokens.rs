@@ -7,7 +7,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use domain::identity::ports::TokenSigner;
-use domain::identity::tokens::{
+use domain::identity::sessions::tokens::{
     ACCESS_AUDIENCE, AccessTokenClaims, CORE_AUDIENCE, CoreTokenClaims, TokenError,
 };
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
@@ -109,7 +109,7 @@ mod tests {
     use chrono::{Duration, TimeZone};
     use domain::common::{EmailAddress, UserId};
     use domain::identity::AuthMethod;
-    use domain::identity::tokens::AccessGrant;
+    use domain::identity::sessions::tokens::AccessGrant;
 
     const ACCESS_ISS: &str = "https://portal.test/auth/v1";
     const CORE_ISS: &str = "https://portal.test";

@@ -17,6 +17,7 @@ use crate::common::{EmailAddress, UserId};
 
 const TYPED_CODE_LABEL: &str = "devportal typed code v1";
 const DECOY_USER_ID_LABEL: &str = "devportal sign-up decoy user id v1";
+const SEALING_KEY_LABEL: &str = "devportal factor secret sealing key v1";
 
 /// The key of the identity service's keyed digests (derived from `PORTAL_SECRET_KEY`, or generated once and
 /// kept with the server secrets). Never printed.
@@ -62,6 +63,12 @@ impl DigestKey {
     #[must_use]
     pub fn typed_code(&self, email: &EmailAddress, code: &str) -> String {
         hex::encode(self.mac(TYPED_CODE_LABEL, &[email.as_str(), code.trim()]))
+    }
+
+    /// The key that seals second-factor secrets at rest (derived, so that it is never the digest key).
+    #[must_use]
+    pub fn sealing_key(&self) -> [u8; 32] {
+        self.mac(SEALING_KEY_LABEL, &[])
     }
 
     /// A stable id for an address that must not reveal its real account: a version-4-shaped UUID from

@@ -1,8 +1,8 @@
 //! The errors of the identity use cases, with the HTTP status and the Supabase `error_code` each means.
 
-use super::ports::PasswordHashError;
-use super::tokens::TokenError;
 use crate::common::RepoError;
+use crate::identity::ports::PasswordHashError;
+use crate::identity::sessions::tokens::TokenError;
 
 pub use crate::common::FieldErrors;
 
@@ -66,13 +66,43 @@ pub enum IdentityError {
     )]
     AccountNotLinkable,
     /// 400: changing the password needs the current password (`current_password`) unless the session
-    /// signed in within the last [`RECENT_SIGN_IN_MINUTES`](super::account::RECENT_SIGN_IN_MINUTES) minutes
+    /// signed in within the last [`RECENT_SIGN_IN_MINUTES`](crate::identity::account::RECENT_SIGN_IN_MINUTES) minutes
     /// (which covers a password-recovery link); a wrong current password is [`IdentityError::InvalidCredentials`].
     #[error("Enter your current password to set a new one.")]
     ReauthenticationNeeded,
     /// 422: changing the e-mail address is not offered.
     #[error("Changing the email address is not supported")]
     EmailChangeUnsupported,
+    /// 404: no factor of the account has this id.
+    #[error("Factor not found")]
+    FactorNotFound,
+    /// 422: the factor has no challenge of this id.
+    #[error("MFA factor with the provided challenge ID not found")]
+    ChallengeNotFound,
+    /// 422: the challenge was asked for from another client address, or already verified.
+    #[error("Challenge and verify IP addresses mismatch.")]
+    ChallengeIpMismatch,
+    /// 422: the challenge is older than five minutes.
+    #[error("MFA challenge {0} has expired, verify against another challenge or create a new challenge.")]
+    ChallengeExpired(uuid::Uuid),
+    /// 422: the code is not the factor's code now, or was used already.
+    #[error("Invalid TOTP code entered")]
+    TotpCodeInvalid,
+    /// 403: the account has a verified factor, so a new one needs an `aal2` session.
+    #[error("AAL2 required to enroll a new factor")]
+    Aal2RequiredToEnroll,
+    /// 422: removing a verified factor needs an `aal2` session.
+    #[error("AAL2 required to unenroll verified factor")]
+    Aal2RequiredToUnenroll,
+    /// 422: the account has a factor of this friendly name.
+    #[error("A factor with the friendly name \"{0}\" for this user already exists")]
+    FactorNameConflict(String),
+    /// 422: the account holds as many factors as allowed.
+    #[error("Maximum number of verified factors reached, unenroll to continue")]
+    TooManyFactors,
+    /// 422: this kind of factor (`phone`, `webauthn`) is not offered.
+    #[error("MFA enroll is disabled for {}", factor_type_title(.0))]
+    FactorTypeNotEnabled(&'static str),
     /// 500: the password hasher failed.
     #[error(transparent)]
     Hasher(#[from] PasswordHashError),
@@ -109,6 +139,15 @@ impl IdentityError {
             Self::AccountNotLinkable => "identity_already_exists",
             Self::EmailChangeUnsupported => "feature_not_supported",
             Self::ReauthenticationNeeded => "reauthentication_needed",
+            Self::FactorNotFound | Self::ChallengeNotFound => "mfa_factor_not_found",
+            Self::ChallengeIpMismatch => "mfa_ip_address_mismatch",
+            Self::ChallengeExpired(_) => "mfa_challenge_expired",
+            Self::TotpCodeInvalid => "mfa_verification_failed",
+            Self::Aal2RequiredToEnroll | Self::Aal2RequiredToUnenroll => "insufficient_aal",
+            Self::FactorNameConflict(_) => "mfa_factor_name_conflict",
+            Self::TooManyFactors => "too_many_enrolled_mfa_factors",
+            Self::FactorTypeNotEnabled("phone") => "mfa_phone_enroll_not_enabled",
+            Self::FactorTypeNotEnabled(_) => "mfa_webauthn_enroll_not_enabled",
             Self::Hasher(_) | Self::Signing(_) | Self::Repo(_) => "unexpected_failure",
         }
     }
@@ -120,6 +159,14 @@ impl IdentityError {
             Self::Validation(fields) => Some(fields),
             _ => None,
         }
+    }
+}
+
+fn factor_type_title(factor_type: &str) -> &'static str {
+    if factor_type == "phone" {
+        "Phone"
+    } else {
+        "WebAuthn"
     }
 }
 

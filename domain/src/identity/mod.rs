@@ -1,50 +1,55 @@
 //! Identity: the built-in Supabase-Auth-compatible identity service (accounts, password policy, sessions with
 //! rotating refresh tokens, e-mail links and codes, provider sign-in), the product's core token, the
 //! platform-admin list, and the rate limits of the identity endpoints (PRODUCT.md §1, §5).
+//!
+//! One folder per concern; the files at this level are the shared kernel (models, ports, errors, digests):
+//! - [`sessions`]: the service itself, password sign-in, refresh, sign-out and the signed token claims;
+//! - [`signup`]: sign-up and the proof that the browser which signed up is the one that confirms;
+//! - [`codes`]: e-mail links and one-time codes, and the e-mails that carry them;
+//! - [`factors`]: second factors (TOTP), their challenges, and raising a session to `aal2`;
+//! - [`account`]: the signed-in user's own account (`/user`), its profile and the password policy;
+//! - [`oauth`]: sign-in with an external provider (OIDC) and the linked identities;
+//! - [`core_token`]: the product's core token exchange, and accounts of a hosted Supabase;
+//! - [`admins`]: the platform-admin list and the first-admin setup link;
+//! - [`rate_limit`]: the limits of the identity endpoints.
 
 pub mod account;
 pub mod admins;
 pub mod codes;
 pub mod core_token;
 pub mod digests;
-pub mod emails;
 pub mod errors;
-pub mod external;
-pub mod hosted;
+pub mod factors;
 pub mod models;
 pub mod oauth;
-pub mod password;
 pub mod ports;
-pub mod profile;
-pub mod proof;
 pub mod rate_limit;
-pub mod service;
-pub mod setup;
+pub mod sessions;
 pub mod signup;
-pub mod tokens;
 
 #[cfg(test)]
 mod test_support;
 
 pub use account::UserUpdate;
+pub use account::password::{PasswordError, PasswordOwner, check_password};
+pub use account::profile::ProfileChange;
+pub use admins::setup::{FirstAdminError, FirstAdminSetup, SetupLink};
 pub use admins::{AdminCheck, PlatformAdminError, PlatformAdminService, SeedReport};
 pub use codes::{VerifyKind, VerifySecret};
+pub use core_token::hosted::{HostedAccountError, HostedAccounts, email_proven};
 pub use core_token::{AuthError, CoreToken, CoreTokenService};
 pub use digests::DigestKey;
 pub use errors::{FieldErrors, IdentityError};
-pub use external::ProviderProfile;
-pub use hosted::{HostedAccountError, HostedAccounts, email_proven};
+pub use factors::{EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, TotpEnrollment};
 pub use models::{
-    Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,
-    RefreshRefusal, RefreshToken, SetupClaim,
+    Aal, Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,
+    RefreshRefusal, RefreshToken, SecondFactorMethod, SecondStep, SetupClaim,
 };
-pub use password::{PasswordError, PasswordOwner, check_password};
-pub use profile::ProfileChange;
+pub use oauth::external::ProviderProfile;
 pub use rate_limit::{
     ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy, RateLimitStore, RateLimiter, SignInGate,
     WindowCounts, sign_in_delay,
 };
-pub use service::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
-pub use setup::{FirstAdminError, FirstAdminSetup, SetupLink};
+pub use sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
+pub use sessions::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
 pub use signup::{SignUpOutcome, SignUpRequest};
-pub use tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};

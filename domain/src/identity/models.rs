@@ -241,6 +241,64 @@ pub struct RefreshToken {
     pub revoked_at: Option<DateTime<Utc>>,
     /// The digest of the token that replaced this one; `Some` means this one was used.
     pub replaced_by: Option<String>,
+    /// The second factor the session passed (`Some` makes it `aal2`); carried over on rotation.
+    pub second_step: Option<SecondStep>,
+}
+
+/// The authenticator assurance level of a session (Supabase's `aal` claim): `aal1` after one factor
+/// (password, e-mail link or code, provider), `aal2` after a second one as well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Aal {
+    Aal1,
+    Aal2,
+}
+
+impl Aal {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Aal1 => "aal1",
+            Self::Aal2 => "aal2",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "aal1" => Some(Self::Aal1),
+            "aal2" => Some(Self::Aal2),
+            _ => None,
+        }
+    }
+}
+
+/// How a session passed its second factor (an `amr` method of Supabase's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SecondFactorMethod {
+    /// A code of an authenticator app.
+    Totp,
+}
+
+impl SecondFactorMethod {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Totp => "totp",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        (value == "totp").then_some(Self::Totp)
+    }
+}
+
+/// The second factor a session passed: how, with which factor, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecondStep {
+    pub method: SecondFactorMethod,
+    pub factor_id: Option<Uuid>,
+    pub at: DateTime<Utc>,
 }
 
 /// Why a refresh token may not be used.
@@ -270,6 +328,17 @@ impl RefreshToken {
             family_started_at: now,
             revoked_at: None,
             replaced_by: None,
+            second_step: None,
+        }
+    }
+
+    /// The assurance level of the session.
+    #[must_use]
+    pub const fn aal(&self) -> Aal {
+        if self.second_step.is_some() {
+            Aal::Aal2
+        } else {
+            Aal::Aal1
         }
     }
 
@@ -286,6 +355,16 @@ impl RefreshToken {
             family_started_at: self.family_started_at,
             revoked_at: None,
             replaced_by: None,
+            second_step: self.second_step,
+        }
+    }
+
+    /// The successor of this token in the same session, raised to `aal2` by `step`.
+    #[must_use]
+    pub fn raised(&self, token_hash: String, step: SecondStep, now: DateTime<Utc>) -> Self {
+        Self {
+            second_step: Some(step),
+            ..self.successor(token_hash, now)
         }
     }
 
@@ -436,7 +515,7 @@ impl PlatformAdmin {
     }
 }
 
-/// What using the first-admin setup link did ([`crate::identity::setup`]).
+/// What using the first-admin setup link did ([`crate::identity::admins::setup`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetupClaim {
     /// The caller is now a platform `admin` (the link is used up).

@@ -6,11 +6,12 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::models::{
+use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
+use crate::identity::factors::{Factor, FactorChallenge};
+use crate::identity::models::{
     Account, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshToken, SetupClaim,
 };
-use super::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
-use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
+use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::mail::OutgoingEmail;
 
 /// Signs and verifies the two token kinds, each with its own key.
@@ -297,8 +298,8 @@ pub trait OneTimeCodeRepository: Send + Sync {
     ) -> Result<Option<String>, RepoError>;
 
     /// Counts one failed typed code for the e-mail at `now`, atomically across instances. A count whose last
-    /// failure is [`FAILED_CODES_FORGOTTEN_AFTER_MINUTES`](super::models::FAILED_CODES_FORGOTTEN_AFTER_MINUTES) or more before `now` starts again. On reaching
-    /// [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES), in the same transaction, marks every unused
+    /// failure is [`FAILED_CODES_FORGOTTEN_AFTER_MINUTES`](crate::identity::models::FAILED_CODES_FORGOTTEN_AFTER_MINUTES) or more before `now` starts again. On reaching
+    /// [`MAX_FAILED_CODES`](crate::identity::models::MAX_FAILED_CODES), in the same transaction, marks every unused
     /// *typed* code of the e-mail for one of `purposes` used at `now` (links stay usable) and clears the
     /// count; answers `true` then.
     ///
@@ -320,8 +321,8 @@ pub trait OneTimeCodeRepository: Send + Sync {
 }
 
 /// The platform admins and reviewers (PRODUCT.md §5): roles bound to accounts, or pending for an address
-/// (see [`PlatformAdmin`]). The guarded changes re-check [`super::models::would_leave_no_admin`] in their
-/// transaction, and find the role of an address with [`super::models::grant_for`].
+/// (see [`PlatformAdmin`]). The guarded changes re-check [`crate::identity::models::would_leave_no_admin`] in their
+/// transaction, and find the role of an address with [`crate::identity::models::grant_for`].
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait PlatformAdminRepository: Send + Sync {
@@ -397,4 +398,67 @@ pub trait PlatformAdminRepository: Send + Sync {
         user: UserId,
         now: DateTime<Utc>,
     ) -> Result<SetupClaim, RepoError>;
+}
+
+/// The second factors of accounts and their challenges (`factors`, `factor_challenges`).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait FactorRepository: Send + Sync {
+    /// Stores a new factor.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`] when the id exists; [`RepoError::Backend`] when the store fails.
+    async fn insert(&self, factor: &Factor) -> Result<(), RepoError>;
+
+    /// The account's factors, oldest first.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn list_for_user(&self, user: UserId) -> Result<Vec<Factor>, RepoError>;
+
+    /// The factor `id` when it is `user`'s.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find(&self, user: UserId, id: Uuid) -> Result<Option<Factor>, RepoError>;
+
+    /// In one transaction: removes `user`'s factor `id` with its challenges, and drops the sessions that
+    /// passed it to `aal1` (their refresh tokens forget the second step). `false` when there was none.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn delete(&self, user: UserId, id: Uuid) -> Result<bool, RepoError>;
+
+    /// Stores a challenge and sets its factor's `last_challenged_at` to its creation.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn insert_challenge(&self, challenge: &FactorChallenge) -> Result<(), RepoError>;
+
+    /// The challenge `id` of factor `factor_id`.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find_challenge(&self, factor_id: Uuid, id: Uuid) -> Result<Option<FactorChallenge>, RepoError>;
+
+    /// Removes a challenge (an expired one).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn delete_challenge(&self, id: Uuid) -> Result<(), RepoError>;
+
+    /// The compare-and-set of a right code, in one transaction: marks the challenge verified only if it
+    /// was not, sets the factor's `last_used_step` to `step` only if it was lower (or unset), marks the
+    /// factor verified, and removes the account's other unverified factors of the same type. `false`
+    /// (and nothing changed) when the challenge was already verified or the step already used.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn complete_verification(
+        &self,
+        factor_id: Uuid,
+        challenge_id: Uuid,
+        step: i64,
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError>;
 }

@@ -6,19 +6,20 @@ use serde_json::json;
 use std::sync::{Arc, Mutex};
 use uuid::Uuid;
 
-use super::digests::DigestKey;
-use super::models::{
+use crate::common::RepoError;
+use crate::common::{EmailAddress, SecretGenerator, UserId};
+use crate::identity::digests::DigestKey;
+use crate::identity::factors::{Factor, FactorChallenge, FactorStatus};
+use crate::identity::models::{
     Account, AuthMethod, ExternalIdentity, FAILED_CODES_FORGOTTEN_AFTER_MINUTES, MAX_FAILED_CODES,
     OneTimeCode, OtpPurpose, RefreshToken,
 };
-use super::ports::{
-    MockAccountRepository, MockIdentityLinkRepository, MockOneTimeCodeRepository, MockPasswordHasher,
-    MockRefreshTokenRepository, MockTokenSigner, OneTimeCodeRepository,
+use crate::identity::ports::{
+    FactorRepository, MockAccountRepository, MockIdentityLinkRepository, MockOneTimeCodeRepository,
+    MockPasswordHasher, MockRefreshTokenRepository, MockTokenSigner, OneTimeCodeRepository,
 };
-use super::service::{IdentityConfig, IdentityPorts, IdentityService};
-use super::tokens::{AccessGrant, AccessTokenClaims};
-use crate::common::RepoError;
-use crate::common::{EmailAddress, SecretGenerator, UserId};
+use crate::identity::sessions::tokens::{AccessGrant, AccessTokenClaims};
+use crate::identity::sessions::{IdentityConfig, IdentityPorts, IdentityService};
 use crate::mail::OutgoingEmail;
 use crate::testing::{RepeatingBytes, fixed_clock, noon};
 
@@ -70,6 +71,7 @@ pub fn access_claims(now: DateTime<Utc>) -> AccessTokenClaims {
             authenticated_at: now,
             providers: vec!["email".into()],
             user_metadata: json!({}),
+            second_step: None,
         },
         "https://portal.test/auth/v1",
         now,
@@ -98,6 +100,8 @@ pub struct Mocks {
     pub codes: MockOneTimeCodeRepository,
     pub hasher: MockPasswordHasher,
     pub signer: MockTokenSigner,
+    /// An in-memory factor store (shared, so a test can look into it after building the service).
+    pub factors: Arc<InMemoryFactors>,
 }
 
 impl Mocks {
@@ -109,6 +113,7 @@ impl Mocks {
             codes: MockOneTimeCodeRepository::new(),
             hasher: MockPasswordHasher::new(),
             signer: MockTokenSigner::new(),
+            factors: Arc::new(InMemoryFactors::default()),
         }
     }
 
@@ -160,6 +165,7 @@ impl Mocks {
                 links: Arc::new(self.links),
                 refresh_tokens: Arc::new(self.refresh_tokens),
                 codes,
+                factors: self.factors,
                 hasher: Arc::new(self.hasher),
                 signer: Arc::new(self.signer),
                 clock: Arc::new(fixed_clock()),
@@ -296,5 +302,104 @@ impl OneTimeCodeRepository for InMemoryCodes {
         let before = codes.len();
         codes.retain(|c| c.expires_at >= cutoff);
         Ok((before - codes.len()) as u64)
+    }
+}
+
+/// A [`FactorRepository`] in memory, with the compare-and-set of the real stores.
+#[derive(Default)]
+pub struct InMemoryFactors {
+    pub factors: Mutex<Vec<Factor>>,
+    pub challenges: Mutex<Vec<FactorChallenge>>,
+}
+
+#[async_trait]
+impl FactorRepository for InMemoryFactors {
+    async fn insert(&self, factor: &Factor) -> Result<(), RepoError> {
+        self.factors.lock().unwrap().push(factor.clone());
+        Ok(())
+    }
+
+    async fn list_for_user(&self, user: UserId) -> Result<Vec<Factor>, RepoError> {
+        Ok(self
+            .factors
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|f| f.user_id == user)
+            .cloned()
+            .collect())
+    }
+
+    async fn find(&self, user: UserId, id: Uuid) -> Result<Option<Factor>, RepoError> {
+        Ok(self
+            .factors
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|f| f.user_id == user && f.id == id)
+            .cloned())
+    }
+
+    async fn delete(&self, user: UserId, id: Uuid) -> Result<bool, RepoError> {
+        let mut factors = self.factors.lock().unwrap();
+        let before = factors.len();
+        factors.retain(|f| !(f.user_id == user && f.id == id));
+        Ok(factors.len() < before)
+    }
+
+    async fn insert_challenge(&self, challenge: &FactorChallenge) -> Result<(), RepoError> {
+        self.challenges.lock().unwrap().push(challenge.clone());
+        for factor in self.factors.lock().unwrap().iter_mut() {
+            if factor.id == challenge.factor_id {
+                factor.last_challenged_at = Some(challenge.created_at);
+            }
+        }
+        Ok(())
+    }
+
+    async fn find_challenge(&self, factor_id: Uuid, id: Uuid) -> Result<Option<FactorChallenge>, RepoError> {
+        Ok(self
+            .challenges
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|c| c.factor_id == factor_id && c.id == id)
+            .cloned())
+    }
+
+    async fn delete_challenge(&self, id: Uuid) -> Result<(), RepoError> {
+        self.challenges.lock().unwrap().retain(|c| c.id != id);
+        Ok(())
+    }
+
+    async fn complete_verification(
+        &self,
+        factor_id: Uuid,
+        challenge_id: Uuid,
+        step: i64,
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
+        let mut challenges = self.challenges.lock().unwrap();
+        let mut factors = self.factors.lock().unwrap();
+        let Some(challenge) = challenges
+            .iter_mut()
+            .find(|c| c.id == challenge_id && c.factor_id == factor_id && c.verified_at.is_none())
+        else {
+            return Ok(false);
+        };
+        let Some(factor) = factors
+            .iter_mut()
+            .find(|f| f.id == factor_id && f.last_used_step.is_none_or(|last| last < step))
+        else {
+            return Ok(false);
+        };
+        challenge.verified_at = Some(now);
+        factor.last_used_step = Some(step);
+        factor.status = FactorStatus::Verified;
+        factor.updated_at = now;
+        let (user, kind) = (factor.user_id, factor.factor_type);
+        factors
+            .retain(|f| f.id == factor_id || f.user_id != user || f.factor_type != kind || f.is_verified());
+        Ok(true)
     }
 }

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use domain::common::{PlatformRole, RepoError, UserId};
-use domain::identity::models::{AuthMethod, RefreshToken};
+use domain::identity::models::{AuthMethod, RefreshToken, SecondFactorMethod, SecondStep};
 use domain::identity::ports::RefreshTokenRepository;
 use uuid::Uuid;
 
@@ -29,6 +29,9 @@ struct RefreshTokenRow {
     revoked_at: Option<i64>,
     replaced_by: Option<String>,
     method: String,
+    second_factor_method: Option<String>,
+    second_factor_id: Option<String>,
+    second_factor_at: Option<i64>,
 }
 
 impl RefreshTokenRow {
@@ -43,6 +46,12 @@ impl RefreshTokenRow {
             revoked_at: token.revoked_at.map(to_millis),
             replaced_by: token.replaced_by.clone(),
             method: token.method.as_str().to_owned(),
+            second_factor_method: token.second_step.map(|s| s.method.as_str().to_owned()),
+            second_factor_id: token
+                .second_step
+                .and_then(|s| s.factor_id)
+                .map(|id| id.to_string()),
+            second_factor_at: token.second_step.map(|s| to_millis(s.at)),
         }
     }
 
@@ -57,6 +66,20 @@ impl RefreshTokenRow {
             last_used_at: from_millis(self.last_used_at)?,
             family_started_at: from_millis(self.family_started_at)?,
             revoked_at: from_millis_opt(self.revoked_at)?,
+            second_step: match (self.second_factor_method.as_deref(), self.second_factor_at) {
+                (Some(method), Some(at)) => Some(SecondStep {
+                    method: parse_stored("refresh_tokens.second_factor_method", method, |m| {
+                        SecondFactorMethod::parse(m).ok_or("unknown second factor")
+                    })?,
+                    factor_id: self
+                        .second_factor_id
+                        .as_deref()
+                        .map(|id| parse_stored("refresh_tokens.second_factor_id", id, Uuid::parse_str))
+                        .transpose()?,
+                    at: from_millis(at)?,
+                }),
+                _ => None,
+            },
             replaced_by: self.replaced_by,
             token_hash: self.token_hash,
         })

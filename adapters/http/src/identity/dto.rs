@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::common::{EmailAddress, UserId};
-use domain::identity::{Session, UserRecord};
+use domain::identity::{Factor, Session, UserRecord};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -29,6 +29,33 @@ pub struct IdentityDto {
     pub last_sign_in_at: Option<DateTime<Utc>>,
 }
 
+/// Supabase Auth's `Factor` (in `User.factors`); the secret is never in it.
+#[derive(Debug, Serialize)]
+pub struct FactorDto {
+    pub id: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub friendly_name: Option<String>,
+    pub factor_type: &'static str,
+    pub last_challenged_at: Option<DateTime<Utc>>,
+}
+
+impl From<&Factor> for FactorDto {
+    fn from(factor: &Factor) -> Self {
+        Self {
+            id: factor.id.to_string(),
+            created_at: factor.created_at,
+            updated_at: factor.updated_at,
+            status: factor.status.as_str(),
+            friendly_name: factor.friendly_name.clone(),
+            factor_type: factor.factor_type.as_str(),
+            last_challenged_at: factor.last_challenged_at,
+        }
+    }
+}
+
 /// Supabase Auth's `User`.
 #[derive(Debug, Serialize)]
 pub struct UserDto {
@@ -45,6 +72,9 @@ pub struct UserDto {
     pub app_metadata: AppMetadata,
     pub user_metadata: Value,
     pub identities: Vec<IdentityDto>,
+    /// Omitted when the account has none, as Supabase Auth does.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub factors: Vec<FactorDto>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub is_anonymous: bool,
@@ -107,6 +137,7 @@ impl From<&UserRecord> for UserDto {
             },
             user_metadata: account.profile.clone(),
             identities,
+            factors: user.factors.iter().map(FactorDto::from).collect(),
             created_at: account.created_at,
             updated_at: account.updated_at,
             is_anonymous: false,
@@ -135,6 +166,7 @@ impl UserDto {
             },
             user_metadata: json!({}),
             identities: Vec::new(),
+            factors: Vec::new(),
             created_at: now,
             updated_at: now,
             is_anonymous: false,

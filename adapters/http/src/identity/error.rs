@@ -149,9 +149,20 @@ impl From<IdentityError> for AuthApiError {
             | E::ProviderEmailMissing
             | E::AccountNotLinkable
             | E::EmailChangeUnsupported => StatusCode::UNPROCESSABLE_ENTITY,
-            E::InvalidCode | E::InvalidAccessToken(_) | E::SessionNotFound | E::UserNotFound => {
-                StatusCode::FORBIDDEN
-            }
+            E::ChallengeNotFound
+            | E::ChallengeIpMismatch
+            | E::ChallengeExpired(_)
+            | E::TotpCodeInvalid
+            | E::Aal2RequiredToUnenroll
+            | E::FactorNameConflict(_)
+            | E::TooManyFactors
+            | E::FactorTypeNotEnabled(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            E::InvalidCode
+            | E::InvalidAccessToken(_)
+            | E::SessionNotFound
+            | E::UserNotFound
+            | E::Aal2RequiredToEnroll => StatusCode::FORBIDDEN,
+            E::FactorNotFound => StatusCode::NOT_FOUND,
             E::Repo(domain::common::RepoError::Unavailable { retry_after }) => {
                 return Self::unavailable(*retry_after);
             }

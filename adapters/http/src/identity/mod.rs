@@ -9,6 +9,7 @@
 
 pub mod dto;
 pub mod error;
+pub mod factors;
 pub mod logout;
 pub mod otp;
 pub mod recover;
@@ -85,7 +86,7 @@ impl IdentityApi {
     }
 
     /// The client address as rate limits count it (an IPv6 address by its /64).
-    fn client_subject(&self, request: &HttpRequest) -> String {
+    pub(crate) fn client_subject(&self, request: &HttpRequest) -> String {
         self.proxies
             .client_address(request)
             .map_or_else(|| "unknown".to_owned(), rate_limit_subject)
@@ -353,6 +354,13 @@ pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
                 .route("/user", web::put().to(user::update_user))
                 .route("/logout", web::post().to(logout::logout))
                 .route("/settings", web::get().to(settings::settings))
+                .route("/factors", web::post().to(factors::enroll))
+                .route(
+                    "/factors/{factor_id}/challenge",
+                    web::post().to(factors::challenge),
+                )
+                .route("/factors/{factor_id}/verify", web::post().to(factors::verify))
+                .route("/factors/{factor_id}", web::delete().to(factors::unenroll))
                 .configure(|scope| {
                     if let Some(oauth) = oauth {
                         crate::oauth::configure(oauth)(scope);
@@ -365,7 +373,7 @@ pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
 
 /// Each path of this scope (after `/auth/v1`) with the methods it answers, for `Allow` (the provider routes
 /// only when providers are configured).
-const METHODS: [(&str, &str); 10] = [
+const METHODS: [(&str, &str); 11] = [
     ("/signup", "POST"),
     ("/token", "POST"),
     ("/otp", "POST"),
@@ -374,6 +382,7 @@ const METHODS: [(&str, &str); 10] = [
     ("/user", "GET, PUT"),
     ("/logout", "POST"),
     ("/settings", "GET"),
+    ("/factors", "POST"),
     ("/authorize", "GET"),
     ("/callback", "GET, POST"),
 ];

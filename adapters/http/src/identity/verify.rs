@@ -8,7 +8,7 @@
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::emails::resolve_redirect;
+use domain::identity::codes::emails::resolve_redirect;
 use domain::identity::{AuthAction, IdentityError, Session, VerifyKind, VerifySecret};
 use serde::Deserialize;
 

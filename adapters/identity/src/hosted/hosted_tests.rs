@@ -4,7 +4,7 @@ use crate::tokens::JwtSigner;
 use chrono::{Duration, TimeZone};
 use domain::common::{EmailAddress, UserId};
 use domain::identity::AuthMethod;
-use domain::identity::tokens::AccessGrant;
+use domain::identity::sessions::tokens::AccessGrant;
 use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{EncodingKey, Header};
 use serde_json::{Value, json};
@@ -145,6 +145,7 @@ fn built_in_access_token_claims() -> AccessTokenClaims {
             authenticated_at: now(),
             providers: vec!["email".into()],
             user_metadata: json!({}),
+            second_step: None,
         },
         &format!("{PORTAL}/auth/v1"),
         now(),

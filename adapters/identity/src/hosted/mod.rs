@@ -17,7 +17,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use domain::identity::ports::TokenSigner;
-use domain::identity::tokens::{
+use domain::identity::sessions::tokens::{
     ACCESS_AUDIENCE, AccessTokenClaims, CORE_AUDIENCE, CoreTokenClaims, TokenError,
 };
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};

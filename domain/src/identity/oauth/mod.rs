@@ -15,6 +15,7 @@
 //! The provider's verified profile waits with the auth code; the account is joined or created when the code
 //! is exchanged, so a linking refusal is the answer of step 3.
 
+pub mod external;
 mod pkce;
 mod ports;
 
@@ -26,11 +27,11 @@ use chrono::Duration;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::emails::resolve_redirect;
 use super::errors::IdentityError;
-use super::service::{IdentityService, Session};
 use crate::common::secrets::digest_secret;
 use crate::common::{Clock, RepoError, SecretGenerator};
+use crate::identity::codes::emails::resolve_redirect;
+use crate::identity::sessions::{IdentityService, Session};
 
 /// How long the provider may take to send the browser back.
 pub const FLOW_TTL_MINUTES: i64 = 10;

@@ -1,8 +1,8 @@
 //! Unit tests of the OAuth flow (`oauth.rs`), with mocked ports.
 
-use super::super::test_support::{Mocks, account, identity};
 use super::*;
-use crate::identity::external::ProviderProfile;
+use crate::identity::oauth::external::ProviderProfile;
+use crate::identity::test_support::{Mocks, account, identity};
 use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};

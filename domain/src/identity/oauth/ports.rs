@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 
 use super::CodeChallenge;
 use crate::common::RepoError;
-use crate::identity::external::ProviderProfile;
+use crate::identity::oauth::external::ProviderProfile;
 
 /// A sign-in in progress between `/authorize` and `/callback`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -139,15 +139,29 @@ impl RateLimiter {
     /// # Errors
     /// [`RepoError`] when the counters cannot be read or written.
     pub async fn check_sign_in(&self, ip: &str, email: &str) -> Result<SignInGate, RepoError> {
-        let limits = self.policy.sign_in;
+        self.check_failures(AuthAction::SignIn, ip, email).await
+    }
+
+    /// As [`Self::check_sign_in`], for any action whose failures are counted as a password sign-in's
+    /// (sign-in, second-factor verification). Report a failure with [`Self::failed`].
+    ///
+    /// # Errors
+    /// [`RepoError`] when the counters cannot be read or written.
+    pub async fn check_failures(
+        &self,
+        action: AuthAction,
+        ip: &str,
+        email: &str,
+    ) -> Result<SignInGate, RepoError> {
+        let limits = self.policy.limits(action);
         let by_ip = self
-            .count(limits.per_ip, &RateLimitPolicy::ip_key(AuthAction::SignIn, ip))
+            .count(limits.per_ip, &RateLimitPolicy::ip_key(action, ip))
             .await?;
         if let RateDecision::Limited { retry_after_secs } = by_ip {
             return Ok(SignInGate::Limited { retry_after_secs });
         }
         let now = self.clock.now();
-        let pair = RateLimitPolicy::account_client_key(AuthAction::SignIn, email, ip);
+        let pair = RateLimitPolicy::account_client_key(action, email, ip);
         let failed_here = self.peek(limits.per_account, &pair).await?;
         // This attempt would be one more failure: refuse it when that failure would be over the limit.
         let with_this = WindowCounts {
@@ -160,7 +174,7 @@ impl RateLimiter {
         let delay = match limits.per_address {
             Some(limit) => {
                 let everywhere = self
-                    .peek(limit, &RateLimitPolicy::account_key(AuthAction::SignIn, email))
+                    .peek(limit, &RateLimitPolicy::account_key(action, email))
                     .await?;
                 sign_in_delay(limit, limit.estimate(everywhere, now))
             }
@@ -174,11 +188,19 @@ impl RateLimiter {
     /// # Errors
     /// [`RepoError`] when the counters cannot be written.
     pub async fn sign_in_failed(&self, ip: &str, email: &str) -> Result<(), RepoError> {
-        let limits = self.policy.sign_in;
-        let pair = RateLimitPolicy::account_client_key(AuthAction::SignIn, email, ip);
+        self.failed(AuthAction::SignIn, ip, email).await
+    }
+
+    /// Counts a failure of `action` (see [`Self::check_failures`]) on the account of `email` from `ip`.
+    ///
+    /// # Errors
+    /// [`RepoError`] when the counters cannot be written.
+    pub async fn failed(&self, action: AuthAction, ip: &str, email: &str) -> Result<(), RepoError> {
+        let limits = self.policy.limits(action);
+        let pair = RateLimitPolicy::account_client_key(action, email, ip);
         self.count(limits.per_account, &pair).await?;
         if let Some(limit) = limits.per_address {
-            self.count(limit, &RateLimitPolicy::account_key(AuthAction::SignIn, email))
+            self.count(limit, &RateLimitPolicy::account_key(action, email))
                 .await?;
         }
         Ok(())

@@ -13,6 +13,9 @@ pub enum AuthAction {
     Recover,
     /// Using a link or typing a code.
     Verify,
+    /// A second-factor challenge or verification (TOTP code, recovery code): failures are counted as a
+    /// password sign-in's are ([`super::RateLimiter::check_failures`]).
+    SecondFactor,
 }
 
 impl AuthAction {
@@ -24,6 +27,7 @@ impl AuthAction {
             Self::Otp => "otp",
             Self::Recover => "recover",
             Self::Verify => "verify",
+            Self::SecondFactor => "second_factor",
         }
     }
 }
@@ -50,6 +54,7 @@ pub struct RateLimitPolicy {
     pub otp: ActionLimits,
     pub recover: ActionLimits,
     pub verify: ActionLimits,
+    pub second_factor: ActionLimits,
 }
 
 pub(super) const MINUTE: i64 = 60;
@@ -95,6 +100,8 @@ impl Default for RateLimitPolicy {
     /// per (address, IP) per hour, and at most 20 per address per hour unless the client signed in to the
     /// account before. Verify: 30 per IP and 10 per (address, IP) per 15 minutes; five wrong typed codes
     /// retire the address's typed codes (see `codes`), so a six-digit code survives at most 5 guesses.
+    /// Second factor: as sign-in (30 attempts per IP, 10 failures per (account, IP) per 15 minutes, then
+    /// a growing delay from the account's failures everywhere, never a lock-out of the owner).
     fn default() -> Self {
         Self {
             sign_in: ActionLimits {
@@ -122,6 +129,11 @@ impl Default for RateLimitPolicy {
                 per_account: Limit::new(10, 15 * MINUTE),
                 per_address: None,
             },
+            second_factor: ActionLimits {
+                per_ip: Limit::new(30, 15 * MINUTE),
+                per_account: Limit::new(10, 15 * MINUTE),
+                per_address: Some(Limit::new(10, 15 * MINUTE)),
+            },
         }
     }
 }
@@ -135,6 +147,7 @@ impl RateLimitPolicy {
             AuthAction::Otp => self.otp,
             AuthAction::Recover => self.recover,
             AuthAction::Verify => self.verify,
+            AuthAction::SecondFactor => self.second_factor,
         }
     }
 

@@ -5,14 +5,16 @@
 //! nothing else: refresh tokens, invitation and share tokens, e-mail links and API keys are opaque strings
 //! that neither verification accepts.
 
+pub mod hosted;
+
 use chrono::{DateTime, TimeZone, Utc};
 use std::sync::Arc;
 use uuid::Uuid;
 
-use super::hosted::{HostedAccountError, HostedAccounts};
-use super::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
-use super::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError, UserId};
+use crate::identity::core_token::hosted::{HostedAccountError, HostedAccounts};
+use crate::identity::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
+use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 
 /// A signed core token and when it expires.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -259,12 +261,12 @@ enum Session {
 
 #[cfg(test)]
 mod tests {
-    use super::super::models::{AuthMethod, RefreshToken};
-    use super::super::ports::{MockPlatformAdminRepository, MockRefreshTokenRepository, MockTokenSigner};
-    use super::super::test_support::{access_claims, email};
-    use super::super::tokens::AccessTokenClaims;
     use super::*;
     use crate::common::PlatformRole;
+    use crate::identity::models::{AuthMethod, RefreshToken};
+    use crate::identity::ports::{MockPlatformAdminRepository, MockRefreshTokenRepository, MockTokenSigner};
+    use crate::identity::sessions::tokens::AccessTokenClaims;
+    use crate::identity::test_support::{access_claims, email};
     use crate::testing::{block_on, fixed_clock, noon};
     use chrono::Duration;
     use mockall::predicate::eq;
@@ -573,7 +575,7 @@ mod tests {
         assert!(error.is_expired());
     }
 
-    fn hosted(accounts: super::super::ports::MockAccountRepository) -> HostedAccounts {
+    fn hosted(accounts: crate::identity::ports::MockAccountRepository) -> HostedAccounts {
         HostedAccounts::new(Arc::new(accounts), Arc::new(fixed_clock()))
     }
 
@@ -587,7 +589,7 @@ mod tests {
             .expect_verify_access()
             .returning(move |_, _| Ok(returned.clone()));
         signer.expect_sign_core().returning(|_| Ok("core".into()));
-        let mut accounts = super::super::ports::MockAccountRepository::new();
+        let mut accounts = crate::identity::ports::MockAccountRepository::new();
         accounts.expect_get().returning(|_| Ok(None));
         accounts.expect_find_by_email().returning(|_| Ok(None));
         accounts
@@ -612,11 +614,14 @@ mod tests {
             .expect_verify_core()
             .returning(|_, _| Err(TokenError::Invalid));
         signer.expect_sign_core().never();
-        let mut accounts = super::super::ports::MockAccountRepository::new();
+        let mut accounts = crate::identity::ports::MockAccountRepository::new();
         accounts.expect_get().returning(|_| Ok(None));
-        accounts
-            .expect_find_by_email()
-            .returning(|address| Ok(Some(super::super::models::Account::new(address.clone(), noon()))));
+        accounts.expect_find_by_email().returning(|address| {
+            Ok(Some(crate::identity::models::Account::new(
+                address.clone(),
+                noon(),
+            )))
+        });
         accounts.expect_create().never();
         let service =
             service(signer, MockPlatformAdminRepository::new()).with_hosted_accounts(hosted(accounts));
@@ -634,7 +639,7 @@ mod tests {
         signer
             .expect_verify_core()
             .returning(move |_, _| Ok(core.clone()));
-        let mut accounts = super::super::ports::MockAccountRepository::new();
+        let mut accounts = crate::identity::ports::MockAccountRepository::new();
         accounts.expect_get().never();
         accounts.expect_create().never();
         let service = service(signer, no_admins()).with_hosted_accounts(hosted(accounts));

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::models::{ACCESS_TOKEN_TTL_SECS, AuthMethod, CORE_TOKEN_TTL_SECS};
 use crate::common::{EmailAddress, UserId};
+use crate::identity::models::{ACCESS_TOKEN_TTL_SECS, Aal, AuthMethod, CORE_TOKEN_TTL_SECS, SecondStep};
 
 /// `aud` of a core token.
 pub const CORE_AUDIENCE: &str = "devportal-core";
@@ -20,8 +20,6 @@ pub const CORE_TYP: &str = "core";
 /// `aud` and `role` of an identity access token (as Supabase Auth).
 pub const ACCESS_AUDIENCE: &str = "authenticated";
 pub const ACCESS_ROLE: &str = "authenticated";
-/// Authenticator assurance level of a password, code, link or provider sign-in.
-pub const AAL1: &str = "aal1";
 
 /// Why a token was not accepted, or could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -148,6 +146,8 @@ pub struct AccessGrant<'a> {
     /// `email`, or the providers linked to the account.
     pub providers: Vec<String>,
     pub user_metadata: Value,
+    /// The second factor the session passed: then the token is `aal2` and `amr` names it first.
+    pub second_step: Option<SecondStep>,
 }
 
 impl AccessTokenClaims {
@@ -175,11 +175,24 @@ impl AccessTokenClaims {
             },
             user_metadata: grant.user_metadata,
             role: ACCESS_ROLE.to_owned(),
-            aal: AAL1.to_owned(),
-            amr: vec![AmrEntry {
-                method: grant.method.as_str().to_owned(),
-                timestamp: grant.authenticated_at.timestamp(),
-            }],
+            aal: grant
+                .second_step
+                .map_or(Aal::Aal1, |_| Aal::Aal2)
+                .as_str()
+                .to_owned(),
+            // Most recent first, as Supabase Auth lists them.
+            amr: grant
+                .second_step
+                .map(|step| AmrEntry {
+                    method: step.method.as_str().to_owned(),
+                    timestamp: step.at.timestamp(),
+                })
+                .into_iter()
+                .chain(std::iter::once(AmrEntry {
+                    method: grant.method.as_str().to_owned(),
+                    timestamp: grant.authenticated_at.timestamp(),
+                }))
+                .collect(),
             session_id: grant.session_id,
             is_anonymous: false,
             email_verified: None,
@@ -224,6 +237,7 @@ mod tests {
                 authenticated_at: now,
                 providers: vec!["email".into()],
                 user_metadata: json!({}),
+                second_step: None,
             },
             "https://portal.test/auth/v1",
             now,

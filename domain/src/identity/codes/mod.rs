@@ -7,24 +7,26 @@
 //! one uses up both (the repository's `consume` marks every code of that e-mail and purpose). A new request
 //! retires the earlier unused codes of the same address and purpose.
 //!
-//! [`MAX_FAILED_CODES`](super::models::MAX_FAILED_CODES) wrong typed codes for an address (counted in the
+//! [`MAX_FAILED_CODES`](crate::identity::models::MAX_FAILED_CODES) wrong typed codes for an address (counted in the
 //! store, so across instances) use up the live typed codes of that address for the purposes tried, never
 //! its e-mailed links (nobody can kill the owner's link by typing wrong codes); a right one clears the count. A link's token
 //! names no address, so a wrong one counts against none (the per-IP rate limit bounds those guesses, and
 //! 256-bit tokens cannot be guessed anyway).
 //!
 //! Verifying a code proves the mailbox. The first proof of an address hands the account to its owner (see
-//! [`super::proof`]): the account's password becomes the one its sign-up chose only if the code comes back
+//! [`crate::identity::signup::proof`]): the account's password becomes the one its sign-up chose only if the code comes back
 //! from the browser that signed up (the `browser` value its answer left there); every other password set
 //! before the proof goes, and so does every session: whoever chose them had not proved owning the address,
 //! so a stranger who signs up with someone else's address keeps nothing once the owner proves it.
 
-use super::errors::{FieldErrors, IdentityError};
-use super::models::{Account, OneTimeCode, OtpPurpose};
-use super::service::{IdentityService, Session};
+pub mod emails;
+
 use crate::common::email::INVALID_EMAIL;
 use crate::common::secrets::{digest_secret, digests_match};
 use crate::common::{EmailAddress, RepoError};
+use crate::identity::errors::{FieldErrors, IdentityError};
+use crate::identity::models::{Account, OneTimeCode, OtpPurpose};
+use crate::identity::sessions::{IdentityService, Session};
 
 /// Supabase's verification `type`s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,9 +193,9 @@ fn parse_email(input: &str) -> Result<EmailAddress, IdentityError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::models::OneTimeCode;
-    use super::super::test_support::{InMemoryCodes, Mocks, account, config, email};
     use super::*;
+    use crate::identity::models::OneTimeCode;
+    use crate::identity::test_support::{InMemoryCodes, Mocks, account, config, email};
     use crate::mail::EmailKind;
     use crate::testing::{block_on, noon};
     use mockall::predicate::eq;
@@ -274,7 +276,7 @@ mod tests {
             .expect_insert_with_email()
             .times(1)
             .returning(|_, _| Ok(()));
-        let with_mailer = m.service_with(super::super::service::IdentityConfig {
+        let with_mailer = m.service_with(crate::identity::sessions::IdentityConfig {
             require_email_confirmation: true,
             ..config()
         });
@@ -287,7 +289,7 @@ mod tests {
         m.accounts.expect_find_by_email().returning(|_| Ok(None));
         m.accounts.expect_create().never();
         m.codes.expect_insert_with_email().never();
-        let service = m.service_with(super::super::service::IdentityConfig {
+        let service = m.service_with(crate::identity::sessions::IdentityConfig {
             require_email_confirmation: false,
             ..config()
         });
@@ -298,7 +300,7 @@ mod tests {
     fn no_account_is_created_by_a_magic_link_when_sign_ups_are_off() {
         let mut m = Mocks::new();
         m.accounts.expect_find_by_email().returning(|_| Ok(None));
-        let service = m.service_with(super::super::service::IdentityConfig {
+        let service = m.service_with(crate::identity::sessions::IdentityConfig {
             signups_enabled: false,
             ..config()
         });
@@ -377,7 +379,8 @@ mod tests {
     #[test]
     fn a_typed_code_is_looked_up_with_its_email_and_the_email_type_tries_both_purposes() {
         let mut m = Mocks::new();
-        let digest = super::super::test_support::digest_key().typed_code(&email("dev@example.com"), "123456");
+        let digest =
+            crate::identity::test_support::digest_key().typed_code(&email("dev@example.com"), "123456");
         m.codes
             .expect_consume()
             .with(eq(digest.clone()), eq(OtpPurpose::MagicLink), eq(noon()))
@@ -549,7 +552,7 @@ mod tests {
         ];
         for (kind, purpose, typed) in cases {
             let mut m = Mocks::new();
-            let squatted = super::super::test_support::unproven_account("owner@example.com");
+            let squatted = crate::identity::test_support::unproven_account("owner@example.com");
             let id = squatted.id;
             m.codes
                 .expect_consume()

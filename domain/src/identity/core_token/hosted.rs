@@ -22,10 +22,10 @@
 use chrono::{DateTime, Utc};
 use std::sync::Arc;
 
-use super::models::{Account, AuthMethod};
-use super::ports::AccountRepository;
-use super::tokens::AccessTokenClaims;
 use crate::common::{Clock, RepoError, UserId};
+use crate::identity::models::{Account, AuthMethod};
+use crate::identity::ports::AccountRepository;
+use crate::identity::sessions::tokens::AccessTokenClaims;
 
 /// Why a hosted user's local account could not be made or used.
 #[derive(Debug, thiserror::Error)]
@@ -164,11 +164,11 @@ impl HostedAccounts {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ports::MockAccountRepository;
-    use super::super::test_support::{access_claims, email};
-    use super::super::tokens::AmrEntry;
     use super::*;
     use crate::common::UserId;
+    use crate::identity::ports::MockAccountRepository;
+    use crate::identity::sessions::tokens::AmrEntry;
+    use crate::identity::test_support::{access_claims, email};
     use crate::testing::{block_on, fixed_clock, noon};
     use chrono::Duration;
     use mockall::predicate::eq;

@@ -1,8 +1,8 @@
 //! The e-mails of the identity service: sign-up confirmation, magic link and password recovery. Each carries
 //! a single-use link and a six-digit code, both valid 15 minutes.
 
-use super::models::{ONE_TIME_CODE_TTL_MINUTES, OtpPurpose};
 use crate::common::EmailAddress;
+use crate::identity::models::{ONE_TIME_CODE_TTL_MINUTES, OtpPurpose};
 use crate::mail::{EmailKind, OutgoingEmail};
 
 /// The link of an e-mail: the identity service's `GET /auth/v1/verify` with the token, its type and, when

@@ -8,22 +8,25 @@
 //!
 //! Access tokens are stateless: after sign-out they stay valid until they expire (at most one hour).
 
+pub mod tokens;
+
 use std::sync::Arc;
 
-use super::digests::DigestKey;
-use super::emails::{code_email, verify_link};
-use super::errors::IdentityError;
-use super::models::{
+use crate::common::secrets::digest_secret;
+use crate::common::{Clock, EmailAddress, RepoError, SecretGenerator};
+use crate::identity::codes::emails::{code_email, verify_link};
+use crate::identity::digests::DigestKey;
+use crate::identity::errors::IdentityError;
+use crate::identity::factors::Factor;
+use crate::identity::models::{
     ACCESS_TOKEN_TTL_SECS, Account, AuthMethod, ExternalIdentity, OPAQUE_TOKEN_BYTES, OneTimeCode,
     OtpPurpose, RefreshRefusal, RefreshToken,
 };
-use super::ports::{
-    AccountRepository, IdentityLinkRepository, OneTimeCodeRepository, PasswordHasher, RefreshTokenRepository,
-    TokenSigner,
+use crate::identity::ports::{
+    AccountRepository, FactorRepository, IdentityLinkRepository, OneTimeCodeRepository, PasswordHasher,
+    RefreshTokenRepository, TokenSigner,
 };
-use super::tokens::{AccessGrant, AccessTokenClaims};
-use crate::common::secrets::digest_secret;
-use crate::common::{Clock, EmailAddress, RepoError, SecretGenerator};
+use crate::identity::sessions::tokens::{AccessGrant, AccessTokenClaims};
 
 /// Settings of the identity service.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +48,7 @@ pub struct IdentityPorts {
     pub links: Arc<dyn IdentityLinkRepository>,
     pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
     pub codes: Arc<dyn OneTimeCodeRepository>,
+    pub factors: Arc<dyn FactorRepository>,
     pub hasher: Arc<dyn PasswordHasher>,
     pub signer: Arc<dyn TokenSigner>,
     pub clock: Arc<dyn Clock>,
@@ -58,6 +62,8 @@ pub struct IdentityPorts {
 pub struct UserRecord {
     pub account: Account,
     pub identities: Vec<ExternalIdentity>,
+    /// The account's second factors (`GET /user`'s `factors`).
+    pub factors: Vec<Factor>,
 }
 
 impl UserRecord {
@@ -107,18 +113,19 @@ pub enum SignOutScope {
     Others,
 }
 
-/// The identity use cases. Rate limiting is the HTTP adapter's (see [`super::rate_limit`]).
+/// The identity use cases. Rate limiting is the HTTP adapter's (see [`crate::identity::rate_limit`]).
 pub struct IdentityService {
-    pub(super) accounts: Arc<dyn AccountRepository>,
-    pub(super) links: Arc<dyn IdentityLinkRepository>,
-    pub(super) refresh_tokens: Arc<dyn RefreshTokenRepository>,
-    pub(super) codes: Arc<dyn OneTimeCodeRepository>,
-    pub(super) hasher: Arc<dyn PasswordHasher>,
-    pub(super) signer: Arc<dyn TokenSigner>,
-    pub(super) clock: Arc<dyn Clock>,
-    pub(super) secrets: Arc<dyn SecretGenerator>,
-    pub(super) digest_key: DigestKey,
-    pub(super) config: IdentityConfig,
+    pub(in crate::identity) accounts: Arc<dyn AccountRepository>,
+    pub(in crate::identity) links: Arc<dyn IdentityLinkRepository>,
+    pub(in crate::identity) refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    pub(in crate::identity) codes: Arc<dyn OneTimeCodeRepository>,
+    pub(in crate::identity) factors: Arc<dyn FactorRepository>,
+    pub(in crate::identity) hasher: Arc<dyn PasswordHasher>,
+    pub(in crate::identity) signer: Arc<dyn TokenSigner>,
+    pub(in crate::identity) clock: Arc<dyn Clock>,
+    pub(in crate::identity) secrets: Arc<dyn SecretGenerator>,
+    pub(in crate::identity) digest_key: DigestKey,
+    pub(in crate::identity) config: IdentityConfig,
 }
 
 impl IdentityService {
@@ -129,6 +136,7 @@ impl IdentityService {
             links: ports.links,
             refresh_tokens: ports.refresh_tokens,
             codes: ports.codes,
+            factors: ports.factors,
             hasher: ports.hasher,
             signer: ports.signer,
             clock: ports.clock,
@@ -253,7 +261,7 @@ impl IdentityService {
     /// Starts a new session (a new refresh-token family) for the account and records the sign-in. A session
     /// started from an e-mailed link or code ([`AuthMethod::proves_email`]) of an unproven account first
     /// hands the account to the address's owner ([`Self::prove_address`]).
-    pub(super) async fn start_session(
+    pub(in crate::identity) async fn start_session(
         &self,
         mut account: Account,
         method: AuthMethod,
@@ -273,12 +281,20 @@ impl IdentityService {
         self.session_for(user, &token, secret).await
     }
 
-    pub(super) async fn user_record(&self, account: Account) -> Result<UserRecord, IdentityError> {
+    pub(in crate::identity) async fn user_record(
+        &self,
+        account: Account,
+    ) -> Result<UserRecord, IdentityError> {
         let identities = self.links.list_for_user(account.id).await?;
-        Ok(UserRecord { account, identities })
+        let factors = self.factors_of(account.id).await?;
+        Ok(UserRecord {
+            account,
+            identities,
+            factors,
+        })
     }
 
-    async fn session_for(
+    pub(in crate::identity) async fn session_for(
         &self,
         user: UserRecord,
         token: &RefreshToken,
@@ -294,6 +310,7 @@ impl IdentityService {
                 authenticated_at: token.family_started_at,
                 providers: user.providers(),
                 user_metadata: user.account.profile.clone(),
+                second_step: token.second_step,
             },
             &self.config.issuer,
             now,
@@ -316,13 +333,13 @@ impl IdentityService {
 
     /// The stored digest of a typed six-digit code: keyed with the server's digest key and bound to the
     /// e-mail, since codes repeat across addresses.
-    pub(super) fn typed_code_digest(&self, email: &EmailAddress, code: &str) -> String {
+    pub(in crate::identity) fn typed_code_digest(&self, email: &EmailAddress, code: &str) -> String {
         self.digest_key.typed_code(email, code)
     }
 
     /// Issues a link token and a six-digit code for the e-mail and puts the e-mail carrying them in the
     /// outbox, atomically (the store retires the earlier unused codes of the address and purpose).
-    pub(super) async fn send_codes(
+    pub(in crate::identity) async fn send_codes(
         &self,
         purpose: OtpPurpose,
         to: &EmailAddress,
@@ -362,15 +379,15 @@ pub fn six_digit_code(bytes: &[u8]) -> String {
 
 /// What a sign-up's codes carry: the password it chose and the digest of the value it left in its browser.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct PendingSignUp {
+pub(in crate::identity) struct PendingSignUp {
     pub password_hash: String,
     pub browser_hash: String,
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{Mocks, account, email, refresh_row, unproven_account};
     use super::*;
+    use crate::identity::test_support::{Mocks, account, email, refresh_row, unproven_account};
     use crate::testing::{block_on, noon};
     use chrono::Duration;
     use mockall::predicate::eq;
@@ -393,7 +410,7 @@ mod tests {
         assert_ne!(digest, digest_secret("a@x.io\n123456"));
         assert_eq!(
             digest,
-            super::super::test_support::digest_key().typed_code(&email("a@x.io"), "123456")
+            crate::identity::test_support::digest_key().typed_code(&email("a@x.io"), "123456")
         );
     }
 
@@ -470,8 +487,8 @@ mod tests {
             .returning(|_, _, _| Ok(()));
         m.allow_sessions();
         let session = block_on(m.service().verify(
-            super::super::codes::VerifyKind::MagicLink,
-            super::super::codes::VerifySecret::Link("link-token"),
+            crate::identity::codes::VerifyKind::MagicLink,
+            crate::identity::codes::VerifySecret::Link("link-token"),
             None,
         ))
         .unwrap();
@@ -682,7 +699,7 @@ mod tests {
 
     #[test]
     fn signing_out_revokes_the_session_family_or_all_sessions() {
-        let claims = super::super::test_support::access_claims(noon());
+        let claims = crate::identity::test_support::access_claims(noon());
         let (family, user) = (claims.session_id, claims.sub);
         let mut m = Mocks::new();
         m.refresh_tokens
@@ -711,9 +728,10 @@ mod tests {
         let mut record = UserRecord {
             account: account("a@x.io", true),
             identities: vec![],
+            factors: vec![],
         };
         assert_eq!(record.providers(), ["email"]);
-        let link = super::super::test_support::identity("google", record.account.id);
+        let link = crate::identity::test_support::identity("google", record.account.id);
         record.identities = vec![link.clone(), link];
         assert_eq!(record.providers(), ["email", "google"]);
         record.account.password_hash = None;

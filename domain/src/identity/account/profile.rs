@@ -4,10 +4,10 @@
 
 use serde_json::{Map, Value};
 
-use super::errors::{FieldErrors, IdentityError};
-use super::models::{MAX_DISPLAY_NAME_CHARS, display_name_of, merge_profile};
-use super::service::{IdentityService, UserRecord};
 use crate::common::Caller;
+use crate::identity::errors::{FieldErrors, IdentityError};
+use crate::identity::models::{MAX_DISPLAY_NAME_CHARS, display_name_of, merge_profile};
+use crate::identity::sessions::{IdentityService, UserRecord};
 
 /// What `PUT /api/dev/auth/profile` may change.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -89,13 +89,13 @@ impl IdentityService {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{Mocks, account};
     use super::*;
     use crate::common::EmailAddress;
+    use crate::identity::test_support::{Mocks, account};
     use crate::testing::block_on;
     use serde_json::json;
 
-    fn caller_of(account: &super::super::models::Account) -> Caller {
+    fn caller_of(account: &crate::identity::models::Account) -> Caller {
         Caller {
             user_id: account.id,
             email: EmailAddress::parse(account.email.as_str()).unwrap(),

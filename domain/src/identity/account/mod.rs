@@ -3,16 +3,19 @@
 //! Changing the password needs only a valid session (as in Supabase Auth without "secure password change"):
 //! a recovery session is the proof for a forgotten password. A new password ends every other session.
 
+pub mod password;
+pub mod profile;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::errors::{FieldErrors, IdentityError};
-use super::models::{Account, display_name_of, merge_profile};
-use super::password::{PasswordOwner, check_password};
-use super::service::{IdentityService, UserRecord};
-use super::tokens::AccessTokenClaims;
 use crate::common::EmailAddress;
 use crate::common::email::INVALID_EMAIL;
+use crate::identity::account::password::{PasswordOwner, check_password};
+use crate::identity::errors::{FieldErrors, IdentityError};
+use crate::identity::models::{Account, display_name_of, merge_profile};
+use crate::identity::sessions::tokens::AccessTokenClaims;
+use crate::identity::sessions::{IdentityService, UserRecord};
 
 /// What `PUT /user` may change.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -173,9 +176,9 @@ impl IdentityService {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{Mocks, access_claims, account, refresh_row};
-    use super::super::tokens::TokenError;
     use super::*;
+    use crate::identity::sessions::tokens::TokenError;
+    use crate::identity::test_support::{Mocks, access_claims, account, refresh_row};
     use crate::testing::{block_on, noon};
     use mockall::predicate::eq;
     use serde_json::json;

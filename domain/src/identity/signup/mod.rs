@@ -5,22 +5,26 @@
 //! the same at every sign-up of the address (the account's own while it is unconfirmed, a keyed digest of
 //! the address once it is confirmed) and a fresh browser value. An unconfirmed account holds no password:
 //! the chosen one travels with the codes of its sign-up, together with the digest of the browser value, and
-//! is installed only when one of those codes comes back from that browser (see [`super::codes`]). So a
+//! is installed only when one of those codes comes back from that browser (see [`crate::identity::codes`]). So a
 //! stranger who signs up with someone else's address never sets the password the mailbox owner confirms.
 //! For a confirmed address nothing is sent.
 //!
 //! Without confirmation (no mailer), accounts are confirmed and signed in at once, so a taken address
 //! cannot be hidden: it answers "User already registered" (sign-up is rate-limited per IP).
 
+pub mod proof;
+
 use serde_json::Value;
 
-use super::errors::{FieldErrors, IdentityError};
-use super::models::{Account, AuthMethod, OPAQUE_TOKEN_BYTES, OtpPurpose, display_name_of, merge_profile};
-use super::password::{PasswordOwner, check_password};
-use super::service::{IdentityService, PendingSignUp, Session};
 use crate::common::email::INVALID_EMAIL;
 use crate::common::secrets::digest_secret;
 use crate::common::{EmailAddress, RepoError, UserId};
+use crate::identity::account::password::{PasswordOwner, check_password};
+use crate::identity::errors::{FieldErrors, IdentityError};
+use crate::identity::models::{
+    Account, AuthMethod, OPAQUE_TOKEN_BYTES, OtpPurpose, display_name_of, merge_profile,
+};
+use crate::identity::sessions::{IdentityService, PendingSignUp, Session};
 
 /// What the sign-up form sends.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -170,8 +174,8 @@ impl IdentityService {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{Mocks, account, config};
     use super::*;
+    use crate::identity::test_support::{Mocks, account, config};
     use crate::mail::EmailKind;
     use crate::testing::{block_on, noon};
     use serde_json::json;
@@ -187,8 +191,8 @@ mod tests {
         }
     }
 
-    fn confirming() -> super::super::service::IdentityConfig {
-        super::super::service::IdentityConfig {
+    fn confirming() -> crate::identity::sessions::IdentityConfig {
+        crate::identity::sessions::IdentityConfig {
             require_email_confirmation: true,
             ..config()
         }
@@ -311,7 +315,7 @@ mod tests {
         assert_ne!(user_id, existing_id);
         assert_eq!(
             user_id,
-            super::super::test_support::digest_key().decoy_user_id(&email)
+            crate::identity::test_support::digest_key().decoy_user_id(&email)
         );
         assert_eq!(email.as_str(), "taken@example.com");
         assert_eq!(browser.len(), 64);
@@ -432,7 +436,7 @@ mod tests {
 
     #[test]
     fn sign_up_is_refused_when_turned_off() {
-        let service = Mocks::new().service_with(super::super::service::IdentityConfig {
+        let service = Mocks::new().service_with(crate::identity::sessions::IdentityConfig {
             signups_enabled: false,
             ..config()
         });

@@ -12,13 +12,15 @@
 //! the address. Without that, whoever signs up first with an admin's address on a server that confirms
 //! sign-ups at once (no mailer) would get the role.
 
+pub mod setup;
+
 use std::sync::Arc;
 
-use super::errors::FieldErrors;
-use super::models::{GrantBinding, PlatformAdmin, grant_for, would_leave_no_admin};
-use super::ports::PlatformAdminRepository;
 use crate::common::email::INVALID_EMAIL;
 use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError};
+use crate::identity::errors::FieldErrors;
+use crate::identity::models::{GrantBinding, PlatformAdmin, grant_for, would_leave_no_admin};
+use crate::identity::ports::PlatformAdminRepository;
 
 pub const ROLE_INVALID: &str = "Role must be admin or reviewer";
 pub const LAST_ADMIN: &str = "You cannot remove the last platform admin. Add another admin first.";
@@ -265,10 +267,10 @@ impl PlatformAdminService {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ports::MockPlatformAdminRepository;
-    use super::super::test_support::email;
     use super::*;
     use crate::common::UserId;
+    use crate::identity::ports::MockPlatformAdminRepository;
+    use crate::identity::test_support::email;
     use crate::testing::{block_on, fixed_clock, noon};
     use mockall::predicate::eq;
 

@@ -9,10 +9,10 @@
 use chrono::{DateTime, Duration, Utc};
 use std::sync::Arc;
 
-use super::models::{PlatformAdmin, SetupClaim, grant_for};
-use super::ports::PlatformAdminRepository;
 use crate::common::secrets::digest_secret;
 use crate::common::{Caller, Clock, RepoError, SecretGenerator};
+use crate::identity::models::{PlatformAdmin, SetupClaim, grant_for};
+use crate::identity::ports::PlatformAdminRepository;
 
 /// How long a setup link is valid after the start that issued it.
 pub const SETUP_LINK_TTL: Duration = Duration::hours(1);
@@ -132,10 +132,10 @@ impl FirstAdminSetup {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ports::MockPlatformAdminRepository;
-    use super::super::test_support::email;
     use super::*;
     use crate::common::{PlatformRole, UserId};
+    use crate::identity::ports::MockPlatformAdminRepository;
+    use crate::identity::test_support::email;
     use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
     use mockall::predicate::{always, eq};
 

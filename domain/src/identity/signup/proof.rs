@@ -9,9 +9,9 @@
 //! only then is the address recorded as proven, which binds a platform role waiting for it. The order
 //! matters: a failure half-way leaves an unproven account that the next proof takes over again.
 
-use super::errors::IdentityError;
-use super::models::Account;
-use super::service::IdentityService;
+use crate::identity::errors::IdentityError;
+use crate::identity::models::Account;
+use crate::identity::sessions::IdentityService;
 
 /// What a first proof changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -27,7 +27,7 @@ impl IdentityService {
     ///
     /// # Errors
     /// A port failure (the account then stays unproven).
-    pub(super) async fn prove_address(
+    pub(in crate::identity) async fn prove_address(
         &self,
         account: &mut Account,
         kept_password: Option<String>,
@@ -56,7 +56,7 @@ impl IdentityService {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{Mocks, account, unproven_account};
+    use crate::identity::test_support::{Mocks, account, unproven_account};
     use crate::testing::{block_on, noon};
     use mockall::Sequence;
     use mockall::predicate::{always, eq};

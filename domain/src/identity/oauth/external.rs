@@ -19,10 +19,10 @@
 
 use serde_json::Value;
 
-use super::errors::IdentityError;
-use super::models::{Account, AuthMethod, ExternalIdentity, display_name_of, merge_profile};
-use super::service::{IdentityService, Session};
 use crate::common::{EmailAddress, RepoError};
+use crate::identity::errors::IdentityError;
+use crate::identity::models::{Account, AuthMethod, ExternalIdentity, display_name_of, merge_profile};
+use crate::identity::sessions::{IdentityService, Session};
 
 /// What the provider told about the user.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,8 +132,8 @@ fn keep_profile_claims(claims: &Value) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{Mocks, account, identity, unproven_account};
     use super::*;
+    use crate::identity::test_support::{Mocks, account, identity, unproven_account};
     use crate::testing::{block_on, noon};
     use serde_json::json;
 

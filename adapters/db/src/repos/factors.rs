@@ -1,0 +1,307 @@
+//! Second factors (`factors`) and their challenges (`factor_challenges`). A verification takes the
+//! challenge and the TOTP step with one compare-and-set each, in one transaction, so that a code works
+//! once even when two verifications race.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use domain::common::{RepoError, UserId};
+use domain::identity::factors::{Factor, FactorChallenge, FactorStatus, FactorType};
+use domain::identity::ports::FactorRepository;
+use uuid::Uuid;
+
+use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
+use crate::schema::{factor_challenges, factors, refresh_tokens};
+use crate::{Db, DbConnection};
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = factors)]
+struct FactorRow {
+    id: String,
+    user_id: String,
+    factor_type: String,
+    status: String,
+    friendly_name: Option<String>,
+    sealed_secret: String,
+    last_used_step: Option<i64>,
+    created_at: i64,
+    updated_at: i64,
+    last_challenged_at: Option<i64>,
+}
+
+impl FactorRow {
+    fn from_domain(factor: &Factor) -> Self {
+        Self {
+            id: factor.id.to_string(),
+            user_id: factor.user_id.to_string(),
+            factor_type: factor.factor_type.as_str().to_owned(),
+            status: factor.status.as_str().to_owned(),
+            friendly_name: factor.friendly_name.clone(),
+            sealed_secret: factor.sealed_secret.clone(),
+            last_used_step: factor.last_used_step,
+            created_at: to_millis(factor.created_at),
+            updated_at: to_millis(factor.updated_at),
+            last_challenged_at: factor.last_challenged_at.map(to_millis),
+        }
+    }
+
+    fn into_domain(self) -> Result<Factor, RepoError> {
+        Ok(Factor {
+            id: parse_stored("factors.id", &self.id, Uuid::parse_str)?,
+            user_id: parse_stored("factors.user_id", &self.user_id, str::parse::<UserId>)?,
+            factor_type: parse_stored("factors.factor_type", &self.factor_type, |t| {
+                FactorType::parse(t).ok_or("unknown factor type")
+            })?,
+            status: parse_stored("factors.status", &self.status, |s| {
+                FactorStatus::parse(s).ok_or("unknown factor status")
+            })?,
+            friendly_name: self.friendly_name,
+            sealed_secret: self.sealed_secret,
+            last_used_step: self.last_used_step,
+            created_at: from_millis(self.created_at)?,
+            updated_at: from_millis(self.updated_at)?,
+            last_challenged_at: from_millis_opt(self.last_challenged_at)?,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = factor_challenges)]
+struct ChallengeRow {
+    id: String,
+    factor_id: String,
+    created_at: i64,
+    verified_at: Option<i64>,
+    ip_address: String,
+}
+
+impl ChallengeRow {
+    fn into_domain(self) -> Result<FactorChallenge, RepoError> {
+        Ok(FactorChallenge {
+            id: parse_stored("factor_challenges.id", &self.id, Uuid::parse_str)?,
+            factor_id: parse_stored("factor_challenges.factor_id", &self.factor_id, Uuid::parse_str)?,
+            created_at: from_millis(self.created_at)?,
+            verified_at: from_millis_opt(self.verified_at)?,
+            ip_address: self.ip_address,
+        })
+    }
+}
+
+/// [`FactorRepository`] on the `factors` and `factor_challenges` tables.
+#[derive(Debug, Clone)]
+pub struct DieselFactorRepository {
+    db: Db,
+}
+
+impl DieselFactorRepository {
+    #[must_use]
+    pub const fn new(db: Db) -> Self {
+        Self { db }
+    }
+}
+
+fn rows_of(conn: &mut DbConnection, user: &str) -> Result<Vec<Factor>, RepoError> {
+    factors::table
+        .filter(factors::user_id.eq(user))
+        .order((factors::created_at.asc(), factors::id.asc()))
+        .select(FactorRow::as_select())
+        .load(conn)
+        .map_err(backend("reading an account's factors"))?
+        .into_iter()
+        .map(FactorRow::into_domain)
+        .collect()
+}
+
+#[async_trait]
+impl FactorRepository for DieselFactorRepository {
+    async fn insert(&self, factor: &Factor) -> Result<(), RepoError> {
+        let row = FactorRow::from_domain(factor);
+        self.db
+            .write(move |conn| {
+                diesel::insert_into(factors::table)
+                    .values(&row)
+                    .execute(conn)
+                    .map_err(db_error("storing a factor", "id"))
+                    .map(drop)
+            })
+            .await
+    }
+
+    async fn list_for_user(&self, user: UserId) -> Result<Vec<Factor>, RepoError> {
+        self.db.read(move |conn| rows_of(conn, &user.to_string())).await
+    }
+
+    async fn find(&self, user: UserId, id: Uuid) -> Result<Option<Factor>, RepoError> {
+        self.db
+            .lookup(move |conn| {
+                factors::table
+                    .find(id.to_string())
+                    .filter(factors::user_id.eq(user.to_string()))
+                    .select(FactorRow::as_select())
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("reading a factor"))?
+                    .map(FactorRow::into_domain)
+                    .transpose()
+            })
+            .await
+    }
+
+    async fn delete(&self, user: UserId, id: Uuid) -> Result<bool, RepoError> {
+        self.db
+            .write(move |conn| {
+                let id = id.to_string();
+                diesel::delete(factor_challenges::table.filter(factor_challenges::factor_id.eq(&id)))
+                    .execute(conn)
+                    .map_err(backend("removing a factor's challenges"))?;
+                let removed = diesel::delete(
+                    factors::table
+                        .find(&id)
+                        .filter(factors::user_id.eq(user.to_string())),
+                )
+                .execute(conn)
+                .map_err(backend("removing a factor"))?;
+                if removed == 0 {
+                    return Ok(false);
+                }
+                // The sessions that passed this factor drop to aal1 (their live tokens forget it).
+                diesel::update(
+                    refresh_tokens::table
+                        .filter(refresh_tokens::second_factor_id.eq(&id))
+                        .filter(refresh_tokens::replaced_by.is_null())
+                        .filter(refresh_tokens::revoked_at.is_null()),
+                )
+                .set((
+                    refresh_tokens::second_factor_method.eq(None::<String>),
+                    refresh_tokens::second_factor_id.eq(None::<String>),
+                    refresh_tokens::second_factor_at.eq(None::<i64>),
+                ))
+                .execute(conn)
+                .map_err(backend("lowering the sessions of a removed factor"))?;
+                Ok(true)
+            })
+            .await
+    }
+
+    async fn insert_challenge(&self, challenge: &FactorChallenge) -> Result<(), RepoError> {
+        let row = ChallengeRow {
+            id: challenge.id.to_string(),
+            factor_id: challenge.factor_id.to_string(),
+            created_at: to_millis(challenge.created_at),
+            verified_at: challenge.verified_at.map(to_millis),
+            ip_address: challenge.ip_address.clone(),
+        };
+        self.db
+            .write(move |conn| {
+                diesel::insert_into(factor_challenges::table)
+                    .values(&row)
+                    .execute(conn)
+                    .map_err(db_error("storing a challenge", "id"))?;
+                diesel::update(factors::table.find(&row.factor_id))
+                    .set(factors::last_challenged_at.eq(row.created_at))
+                    .execute(conn)
+                    .map_err(backend("recording a factor's challenge"))
+                    .map(drop)
+            })
+            .await
+    }
+
+    async fn find_challenge(&self, factor_id: Uuid, id: Uuid) -> Result<Option<FactorChallenge>, RepoError> {
+        self.db
+            .lookup(move |conn| {
+                factor_challenges::table
+                    .find(id.to_string())
+                    .filter(factor_challenges::factor_id.eq(factor_id.to_string()))
+                    .select(ChallengeRow::as_select())
+                    .first(conn)
+                    .optional()
+                    .map_err(backend("reading a challenge"))?
+                    .map(ChallengeRow::into_domain)
+                    .transpose()
+            })
+            .await
+    }
+
+    async fn delete_challenge(&self, id: Uuid) -> Result<(), RepoError> {
+        self.db
+            .write(move |conn| {
+                diesel::delete(factor_challenges::table.find(id.to_string()))
+                    .execute(conn)
+                    .map_err(backend("removing a challenge"))
+                    .map(drop)
+            })
+            .await
+    }
+
+    async fn complete_verification(
+        &self,
+        factor_id: Uuid,
+        challenge_id: Uuid,
+        step: i64,
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
+        self.db
+            .write(move |conn| {
+                let (factor, at) = (factor_id.to_string(), to_millis(now));
+                // The step first: on PostgreSQL a racing verification waits for this row's lock and then
+                // finds the step taken.
+                let took_step = diesel::update(
+                    factors::table.find(&factor).filter(
+                        factors::last_used_step
+                            .is_null()
+                            .or(factors::last_used_step.lt(step)),
+                    ),
+                )
+                .set((
+                    factors::last_used_step.eq(step),
+                    factors::status.eq(FactorStatus::Verified.as_str()),
+                    factors::updated_at.eq(at),
+                ))
+                .execute(conn)
+                .map_err(backend("taking a factor's code"))?;
+                if took_step == 0 {
+                    return Ok(false);
+                }
+                let took_challenge = diesel::update(
+                    factor_challenges::table
+                        .find(challenge_id.to_string())
+                        .filter(factor_challenges::factor_id.eq(&factor))
+                        .filter(factor_challenges::verified_at.is_null()),
+                )
+                .set(factor_challenges::verified_at.eq(at))
+                .execute(conn)
+                .map_err(backend("verifying a challenge"))?;
+                if took_challenge == 0 {
+                    // Nothing may stay changed: the transaction rolls back on an error only.
+                    return Err(RepoError::Conflict("challenge already verified".to_owned()));
+                }
+                let (user, kind): (String, String) = factors::table
+                    .find(&factor)
+                    .select((factors::user_id, factors::factor_type))
+                    .first(conn)
+                    .map_err(backend("reading a verified factor"))?;
+                let unverified: Vec<String> = factors::table
+                    .filter(factors::user_id.eq(&user))
+                    .filter(factors::factor_type.eq(&kind))
+                    .filter(factors::status.eq(FactorStatus::Unverified.as_str()))
+                    .filter(factors::id.ne(&factor))
+                    .select(factors::id)
+                    .load(conn)
+                    .map_err(backend("reading unverified factors"))?;
+                diesel::delete(
+                    factor_challenges::table.filter(factor_challenges::factor_id.eq_any(&unverified)),
+                )
+                .execute(conn)
+                .map_err(backend("removing unverified factors' challenges"))?;
+                diesel::delete(factors::table.filter(factors::id.eq_any(&unverified)))
+                    .execute(conn)
+                    .map_err(backend("removing unverified factors"))?;
+                Ok(true)
+            })
+            .await
+            .or_else(|error| match error {
+                RepoError::Conflict(_) => Ok(false),
+                other => Err(other),
+            })
+    }
+}

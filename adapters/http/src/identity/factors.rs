@@ -1,0 +1,256 @@
+//! Supabase Auth's MFA endpoints (auth-js `mfa.enroll`, `mfa.challenge`, `mfa.verify`, `mfa.unenroll`;
+//! `mfa.listFactors` reads `GET /user`): `POST /factors`, `POST /factors/{id}/challenge`,
+//! `POST /factors/{id}/verify`, `DELETE /factors/{id}`. TOTP only for now.
+//!
+//! Challenges and verifications are limited as password sign-ins are: per client address, failures per
+//! (account, client address), and the account's failures everywhere only slow the owner down.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use domain::identity::{AuthAction, EnrollRequest, IdentityError, SignInGate};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::{AuthApiError, AuthJson, IdentityApi, access_claims};
+
+#[derive(Debug, Deserialize)]
+pub struct EnrollBody {
+    pub factor_type: Option<String>,
+    pub friendly_name: Option<String>,
+    pub issuer: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct TotpObject {
+    /// The QR code of `uri`, an SVG document (auth-js turns it into a `data:` URI).
+    qr_code: String,
+    secret: String,
+    uri: String,
+}
+
+#[derive(Debug, Serialize)]
+struct EnrollAnswer {
+    id: String,
+    #[serde(rename = "type")]
+    factor_type: &'static str,
+    friendly_name: String,
+    totp: TotpObject,
+}
+
+/// The QR code of an `otpauth://` URI as SVG, drawn with named colours (the SVG goes into a `data:` URI
+/// unescaped, where `#` would end it).
+fn qr_svg(uri: &str) -> Result<String, AuthApiError> {
+    use qrcode::render::svg;
+    let code = qrcode::QrCode::with_error_correction_level(uri, qrcode::EcLevel::M)
+        .map_err(|error| AuthApiError::internal(format!("drawing the QR code: {error}")))?;
+    Ok(code
+        .render::<svg::Color<'_>>()
+        .dark_color(svg::Color("black"))
+        .light_color(svg::Color("white"))
+        .min_dimensions(200, 200)
+        .build())
+}
+
+/// `POST /factors`: enrolls a TOTP factor; answers its id and, once, its secret, URI and QR code.
+///
+/// # Errors
+/// 400 `validation_failed` (`factor_type`, `friendly_name`, `issuer`); 422
+/// `mfa_webauthn_enroll_not_enabled` / `mfa_phone_enroll_not_enabled`; 422 `mfa_factor_name_conflict`;
+/// 422 `too_many_enrolled_mfa_factors`; 403 `insufficient_aal`; 401/403 as `GET /user`.
+pub async fn enroll(
+    api: web::Data<IdentityApi>,
+    request: HttpRequest,
+    body: AuthJson<EnrollBody>,
+) -> Result<HttpResponse, AuthApiError> {
+    let claims = access_claims(&api, &request).await?;
+    let enrolled = api
+        .service
+        .enroll_factor(
+            &claims,
+            EnrollRequest {
+                factor_type: body.factor_type.as_deref().unwrap_or_default(),
+                friendly_name: body.friendly_name.as_deref(),
+                issuer: body.issuer.as_deref(),
+            },
+        )
+        .await?;
+    tracing::info!(user_id = %claims.sub, factor_id = %enrolled.factor.id, "second factor enrolled (unverified)");
+    Ok(HttpResponse::Ok().json(EnrollAnswer {
+        id: enrolled.factor.id.to_string(),
+        factor_type: enrolled.factor.factor_type.as_str(),
+        friendly_name: enrolled.factor.friendly_name.clone().unwrap_or_default(),
+        totp: TotpObject {
+            qr_code: qr_svg(&enrolled.uri)?,
+            secret: enrolled.secret,
+            uri: enrolled.uri,
+        },
+    }))
+}
+
+/// The factor id of the path: 404 `validation_failed` when it is not a UUID (as Supabase Auth).
+fn factor_id(path: &str) -> Result<Uuid, AuthApiError> {
+    Uuid::parse_str(path.trim()).map_err(|_| {
+        AuthApiError::new(
+            actix_web::http::StatusCode::NOT_FOUND,
+            "validation_failed",
+            "factor_id must be an UUID",
+        )
+    })
+}
+
+/// The client address a challenge is bound to.
+fn client_ip(api: &IdentityApi, request: &HttpRequest) -> String {
+    api.proxies
+        .client_address(request)
+        .map_or_else(|| "unknown".to_owned(), |ip| ip.to_string())
+}
+
+/// Refuses (429) or slows down a second-factor attempt on the account of `email`, as a password sign-in.
+async fn gate(api: &IdentityApi, request: &HttpRequest, email: &str) -> Result<(), AuthApiError> {
+    let subject = api.client_subject(request);
+    match api
+        .limiter
+        .check_failures(AuthAction::SecondFactor, &subject, email)
+        .await
+        .map_err(AuthApiError::from)?
+    {
+        SignInGate::Limited { retry_after_secs } => {
+            tracing::warn!(action = "second_factor", "identity rate limit reached");
+            Err(AuthApiError::rate_limited(false, retry_after_secs))
+        }
+        SignInGate::Go { delay } => {
+            if !delay.is_zero() {
+                actix_web::rt::time::sleep(delay).await;
+            }
+            Ok(())
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct ChallengeAnswer {
+    id: String,
+    #[serde(rename = "type")]
+    factor_type: &'static str,
+    expires_at: i64,
+}
+
+/// `POST /factors/{id}/challenge`: a challenge to verify within five minutes from this client address.
+///
+/// # Errors
+/// 404 `mfa_factor_not_found`; 429 `over_request_rate_limit`; 401/403 as `GET /user`.
+pub async fn challenge(
+    api: web::Data<IdentityApi>,
+    request: HttpRequest,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AuthApiError> {
+    let id = factor_id(&path)?;
+    let claims = access_claims(&api, &request).await?;
+    gate(&api, &request, claims.email.as_str()).await?;
+    let (factor, challenge) = api
+        .service
+        .challenge_factor(&claims, id, &client_ip(&api, &request))
+        .await?;
+    Ok(HttpResponse::Ok().json(ChallengeAnswer {
+        id: challenge.id.to_string(),
+        factor_type: factor.factor_type.as_str(),
+        expires_at: challenge.expires_at().timestamp(),
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct VerifyBody {
+    pub challenge_id: Option<String>,
+    pub code: Option<String>,
+}
+
+/// `POST /factors/{id}/verify`: a right code verifies the factor and answers a new session at `aal2`.
+///
+/// # Errors
+/// 400 `validation_failed` (no code, or a challenge id that is not a UUID); 404 `mfa_factor_not_found`;
+/// 422 `mfa_factor_not_found` (no such challenge), `mfa_ip_address_mismatch`, `mfa_challenge_expired`,
+/// `mfa_verification_failed`; 429; 401/403 as `GET /user`.
+pub async fn verify(
+    api: web::Data<IdentityApi>,
+    request: HttpRequest,
+    path: web::Path<String>,
+    body: AuthJson<VerifyBody>,
+) -> Result<HttpResponse, AuthApiError> {
+    let id = factor_id(&path)?;
+    let code = body.code.as_deref().map(str::trim).unwrap_or_default();
+    if code.is_empty() {
+        return Err(AuthApiError::validation("Code needs to be non-empty"));
+    }
+    let challenge_id = body
+        .challenge_id
+        .as_deref()
+        .and_then(|c| Uuid::parse_str(c.trim()).ok())
+        .ok_or_else(|| AuthApiError::validation("challenge_id must be an UUID"))?;
+    let claims = access_claims(&api, &request).await?;
+    gate(&api, &request, claims.email.as_str()).await?;
+    match api
+        .service
+        .verify_factor(&claims, id, challenge_id, code, &client_ip(&api, &request))
+        .await
+    {
+        Ok(session) => {
+            tracing::info!(user_id = %claims.sub, factor_id = %id, "second factor verified; session at aal2");
+            Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
+        }
+        Err(error @ IdentityError::TotpCodeInvalid) => {
+            let subject = api.client_subject(&request);
+            api.limiter
+                .failed(AuthAction::SecondFactor, &subject, claims.email.as_str())
+                .await
+                .map_err(AuthApiError::from)?;
+            Err(error.into())
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct UnenrollAnswer {
+    id: String,
+}
+
+/// `DELETE /factors/{id}`.
+///
+/// # Errors
+/// 404 `mfa_factor_not_found`; 422 `insufficient_aal` for a verified factor from an `aal1` session;
+/// 401/403 as `GET /user`.
+pub async fn unenroll(
+    api: web::Data<IdentityApi>,
+    request: HttpRequest,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AuthApiError> {
+    let id = factor_id(&path)?;
+    let claims = access_claims(&api, &request).await?;
+    let removed = api.service.unenroll_factor(&claims, id).await?;
+    tracing::info!(user_id = %claims.sub, factor_id = %removed, "second factor removed");
+    Ok(HttpResponse::Ok().json(UnenrollAnswer {
+        id: removed.to_string(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_qr_code_is_an_svg_without_a_hash_sign() {
+        let svg =
+            qr_svg("otpauth://totp/portal.test:dev%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=portal.test")
+                .unwrap();
+        assert!(svg.contains("<svg"), "{svg}");
+        assert!(!svg.contains('#'), "{svg}");
+    }
+
+    #[test]
+    fn a_factor_id_that_is_not_a_uuid_is_not_found() {
+        let refused = factor_id("nope").unwrap_err();
+        assert_eq!(
+            (refused.status.as_u16(), refused.code),
+            (404, "validation_failed")
+        );
+    }
+}

@@ -1,0 +1,258 @@
+use chrono::Duration;
+use mockall::predicate::eq;
+use std::sync::Arc;
+
+use super::totp::TotpSecret;
+use super::*;
+use crate::identity::models::RefreshToken;
+use crate::identity::sessions::tokens::AccessTokenClaims;
+use crate::identity::test_support::{Mocks, access_claims, account, digest_key};
+use crate::testing::noon;
+
+const IP: &str = "203.0.113.9";
+
+fn enroll() -> EnrollRequest<'static> {
+    EnrollRequest {
+        factor_type: "totp",
+        friendly_name: Some("Phone"),
+        issuer: None,
+    }
+}
+
+/// Mocks where `claims`'s account exists and its session's head is live.
+fn mocks_for(claims: &AccessTokenClaims) -> Mocks {
+    let mut m = Mocks::new();
+    let mut stored = account("dev@example.com", true);
+    stored.id = claims.sub;
+    m.accounts
+        .expect_get()
+        .returning(move |_| Ok(Some(stored.clone())));
+    let mut head = RefreshToken::start(
+        "head-hash".into(),
+        claims.sub,
+        crate::identity::AuthMethod::Password,
+        noon(),
+    );
+    head.family_id = claims.session_id;
+    m.refresh_tokens
+        .expect_current_of_family()
+        .with(eq(claims.session_id))
+        .returning(move |_| Ok(Some(head.clone())));
+    m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+    m
+}
+
+fn secret_of(factor: &Factor) -> TotpSecret {
+    TotpSecret::open(&digest_key(), factor.id, &factor.sealed_secret).unwrap()
+}
+
+#[test]
+fn enrolling_answers_the_secret_once_and_stores_it_sealed() {
+    let claims = access_claims(noon());
+    let m = mocks_for(&claims);
+    let store = m.factors.clone();
+    let service = m.service();
+    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
+    assert_eq!(enrolled.factor.status, FactorStatus::Unverified);
+    assert!(
+        enrolled
+            .uri
+            .starts_with("otpauth://totp/portal.test:dev%40example.com?"),
+        "{}",
+        enrolled.uri
+    );
+    let stored = store.factors.lock().unwrap()[0].clone();
+    assert!(!stored.sealed_secret.contains(&enrolled.secret));
+    assert_eq!(secret_of(&stored).base32(), enrolled.secret);
+}
+
+#[test]
+fn an_unknown_factor_type_is_refused_and_webauthn_is_not_offered_yet() {
+    let claims = access_claims(noon());
+    let service = mocks_for(&claims).service();
+    let refused = |factor_type: &'static str| {
+        futures::executor::block_on(service.enroll_factor(
+            &claims,
+            EnrollRequest {
+                factor_type,
+                friendly_name: None,
+                issuer: None,
+            },
+        ))
+        .unwrap_err()
+        .error_code()
+    };
+    assert_eq!(refused("sms"), "validation_failed");
+    assert_eq!(refused("webauthn"), "mfa_webauthn_enroll_not_enabled");
+    assert_eq!(refused("phone"), "mfa_phone_enroll_not_enabled");
+}
+
+#[test]
+fn a_second_factor_of_the_same_name_is_refused() {
+    let claims = access_claims(noon());
+    let service = mocks_for(&claims).service();
+    futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
+    let again = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap_err();
+    assert_eq!(again.error_code(), "mfa_factor_name_conflict");
+}
+
+/// Enrolls and verifies a factor; answers the store, the factor and the session's refresh rotation.
+fn verified_factor() -> (
+    Arc<crate::identity::test_support::InMemoryFactors>,
+    Factor,
+    IdentityService,
+    AccessTokenClaims,
+) {
+    let claims = access_claims(noon());
+    let mut m = mocks_for(&claims);
+    m.refresh_tokens.expect_rotate().returning(|_, _, _| Ok(()));
+    m.signer
+        .expect_sign_access()
+        .returning(|_| Ok("access-token".into()));
+    let store = m.factors.clone();
+    let service = m.service();
+    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
+    let (_, challenge) =
+        futures::executor::block_on(service.challenge_factor(&claims, enrolled.factor.id, IP)).unwrap();
+    let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
+    futures::executor::block_on(service.verify_factor(&claims, enrolled.factor.id, challenge.id, &code, IP))
+        .unwrap();
+    let factor = store.factors.lock().unwrap()[0].clone();
+    (store, factor, service, claims)
+}
+
+#[test]
+fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
+    let claims = access_claims(noon());
+    let mut m = mocks_for(&claims);
+    m.refresh_tokens
+        .expect_rotate()
+        .withf(|old, new, _| old == "head-hash" && new.second_step.is_some())
+        .times(1)
+        .returning(|_, _, _| Ok(()));
+    m.signer
+        .expect_sign_access()
+        .withf(|claims| {
+            claims.aal == "aal2" && claims.amr[0].method == "totp" && claims.amr[1].method == "password"
+        })
+        .returning(|_| Ok("aal2-token".into()));
+    let store = m.factors.clone();
+    let service = m.service();
+    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
+    let (_, challenge) =
+        futures::executor::block_on(service.challenge_factor(&claims, enrolled.factor.id, IP)).unwrap();
+    assert_eq!(challenge.expires_at(), noon() + Duration::seconds(300));
+    let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
+    let session = futures::executor::block_on(service.verify_factor(
+        &claims,
+        enrolled.factor.id,
+        challenge.id,
+        &code,
+        IP,
+    ))
+    .unwrap();
+    assert_eq!(session.access_token, "aal2-token");
+    assert_eq!(session.user.factors.len(), 1);
+    assert!(store.factors.lock().unwrap()[0].is_verified());
+}
+
+#[test]
+fn a_code_works_once_even_with_a_new_challenge() {
+    let (_, factor, service, claims) = verified_factor();
+    let (_, challenge) =
+        futures::executor::block_on(service.challenge_factor(&claims, factor.id, IP)).unwrap();
+    let code = secret_of(&factor).code_at(noon().timestamp()).unwrap();
+    let again =
+        futures::executor::block_on(service.verify_factor(&claims, factor.id, challenge.id, &code, IP));
+    assert_eq!(again.unwrap_err().error_code(), "mfa_verification_failed");
+    // An earlier step's code (still within the drift) is refused too.
+    let earlier = secret_of(&factor).code_at(noon().timestamp() - 30).unwrap();
+    let again =
+        futures::executor::block_on(service.verify_factor(&claims, factor.id, challenge.id, &earlier, IP));
+    assert_eq!(again.unwrap_err().error_code(), "mfa_verification_failed");
+}
+
+#[test]
+fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
+    let claims = access_claims(noon());
+    let m = mocks_for(&claims);
+    let store = m.factors.clone();
+    let service = m.service();
+    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
+    let id = enrolled.factor.id;
+    let (_, challenge) = futures::executor::block_on(service.challenge_factor(&claims, id, IP)).unwrap();
+    let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let code_of = |result: Result<Session, IdentityError>| result.unwrap_err().error_code();
+    assert_eq!(
+        code_of(futures::executor::block_on(service.verify_factor(
+            &claims,
+            id,
+            challenge.id,
+            wrong,
+            IP
+        ))),
+        "mfa_verification_failed"
+    );
+    assert_eq!(
+        code_of(futures::executor::block_on(service.verify_factor(
+            &claims,
+            id,
+            challenge.id,
+            &code,
+            "198.51.100.1"
+        ))),
+        "mfa_ip_address_mismatch"
+    );
+    assert_eq!(
+        code_of(futures::executor::block_on(service.verify_factor(
+            &claims,
+            id,
+            Uuid::new_v4(),
+            &code,
+            IP
+        ))),
+        "mfa_factor_not_found"
+    );
+    store.challenges.lock().unwrap()[0].created_at = noon() - Duration::seconds(300);
+    assert_eq!(
+        code_of(futures::executor::block_on(service.verify_factor(
+            &claims,
+            id,
+            challenge.id,
+            &code,
+            IP
+        ))),
+        "mfa_challenge_expired"
+    );
+    assert!(store.challenges.lock().unwrap().is_empty());
+    // Another account's factor is not found.
+    let stranger = access_claims(noon());
+    assert_eq!(
+        futures::executor::block_on(service.challenge_factor(&stranger, id, IP))
+            .unwrap_err()
+            .error_code(),
+        "mfa_factor_not_found"
+    );
+}
+
+#[test]
+fn a_verified_factor_needs_aal2_to_be_removed_or_joined_by_another() {
+    let (store, factor, service, claims) = verified_factor();
+    let refused = futures::executor::block_on(service.unenroll_factor(&claims, factor.id)).unwrap_err();
+    assert_eq!(refused.error_code(), "insufficient_aal");
+    let another = EnrollRequest {
+        factor_type: "totp",
+        friendly_name: Some("Tablet"),
+        issuer: None,
+    };
+    let refused = futures::executor::block_on(service.enroll_factor(&claims, another)).unwrap_err();
+    assert!(matches!(refused, IdentityError::Aal2RequiredToEnroll));
+    let mut raised = claims.clone();
+    raised.aal = "aal2".into();
+    assert_eq!(
+        futures::executor::block_on(service.unenroll_factor(&raised, factor.id)).unwrap(),
+        factor.id
+    );
+    assert!(store.factors.lock().unwrap().is_empty());
+}

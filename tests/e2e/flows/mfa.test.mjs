@@ -1,0 +1,175 @@
+// Second factors with the real `@supabase/auth-js` client (its `mfa` API): enrolling a TOTP factor,
+// challenging and verifying it with a code computed here, the assurance levels that
+// `getAuthenticatorAssuranceLevel` reports, a code that works once, and removing the factor.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { isAuthApiError } from '@supabase/auth-js';
+
+import { authClient, saveLogs, startPortal, startSmtp } from '../support/harness.mjs';
+import { jwtClaims, totpCode } from '../support/totp.mjs';
+
+const PASSWORD = 'glasses are the next screen 42';
+const EMAIL = 'mfa@example.com';
+
+let smtp;
+let portal;
+
+before(async () => {
+  smtp = await startSmtp();
+  portal = await startPortal({ SMTP_URL: smtp.url });
+  const client = await authClient(portal);
+  const { error } = await client.signUp({ email: EMAIL, password: PASSWORD });
+  assert.equal(error, null);
+  const mail = await smtp.mailTo(EMAIL);
+  const verified = await client.verifyOtp({ token_hash: new URL(mail.link).searchParams.get('token'), type: 'signup' });
+  assert.equal(verified.error, null);
+});
+
+after(async () => {
+  if (portal) saveLogs('flows-mfa-portal', portal.logs());
+  await portal?.stop();
+  await smtp?.stop();
+});
+
+function assertApiError(error, status, code) {
+  assert.ok(isAuthApiError(error), `an AuthApiError, got: ${error}`);
+  assert.equal(error.status, status, error.message);
+  assert.equal(error.code, code, error.message);
+}
+
+async function signedIn() {
+  const client = await authClient(portal);
+  const { error } = await client.signInWithPassword({ email: EMAIL, password: PASSWORD });
+  assert.equal(error, null);
+  return client;
+}
+
+async function level(client) {
+  const { data, error } = await client.mfa.getAuthenticatorAssuranceLevel();
+  assert.equal(error, null);
+  return data;
+}
+
+describe('mfa (TOTP)', () => {
+  // One account through the whole life of a factor: the steps depend on each other.
+  let factorId;
+  let secret;
+  let usedAt;
+  let first;
+
+  test('a password session is aal1 and has nothing more to reach before a factor exists', async () => {
+    first = await signedIn();
+    const aal = await level(first);
+    assert.equal(aal.currentLevel, 'aal1');
+    assert.equal(aal.nextLevel, 'aal1');
+    assert.deepEqual(
+      aal.currentAuthenticationMethods.map((m) => m.method),
+      ['password'],
+    );
+  });
+
+  test('enroll answers the secret, its otpauth URI and an SVG QR code; the factor is unverified', async () => {
+    const { data, error } = await first.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
+    assert.equal(error, null);
+    assert.equal(data.type, 'totp');
+    assert.equal(data.friendly_name, 'Phone');
+    assert.match(data.totp.secret, /^[A-Z2-7]{32}$/);
+    assert.match(data.totp.uri, /^otpauth:\/\/totp\/127\.0\.0\.1:mfa%40example\.com\?/);
+    assert.ok(data.totp.uri.includes(`secret=${data.totp.secret}`), data.totp.uri);
+    assert.ok(data.totp.qr_code.startsWith('data:image/svg+xml;utf-8,'), data.totp.qr_code.slice(0, 40));
+    assert.ok(data.totp.qr_code.includes('<svg'));
+    factorId = data.id;
+    secret = data.totp.secret;
+
+    const listed = await first.mfa.listFactors();
+    assert.equal(listed.error, null);
+    assert.equal(listed.data.all.length, 1);
+    assert.equal(listed.data.all[0].status, 'unverified');
+    assert.equal(listed.data.totp.length, 0, 'only verified factors are listed by type');
+
+    const taken = await first.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
+    assertApiError(taken.error, 422, 'mfa_factor_name_conflict');
+    const webauthn = await first.mfa.enroll({ factorType: 'webauthn', friendlyName: 'Key' });
+    assertApiError(webauthn.error, 422, 'mfa_webauthn_enroll_not_enabled');
+  });
+
+  test('a wrong code is refused; the right one verifies the factor and raises the session to aal2', async () => {
+    const challenge = await first.mfa.challenge({ factorId });
+    assert.equal(challenge.error, null);
+    assert.equal(challenge.data.type, 'totp');
+    assert.ok(challenge.data.expires_at > Date.now() / 1000 + 200);
+
+    usedAt = Date.now() / 1000;
+    const right = totpCode(secret, usedAt);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const refused = await first.mfa.verify({ factorId, challengeId: challenge.data.id, code: wrong });
+    assertApiError(refused.error, 422, 'mfa_verification_failed');
+
+    const verified = await first.mfa.verify({ factorId, challengeId: challenge.data.id, code: right });
+    assert.equal(verified.error, null);
+    assert.equal(jwtClaims(verified.data.access_token).aal, 'aal2');
+
+    const aal = await level(first);
+    assert.equal(aal.currentLevel, 'aal2');
+    assert.equal(aal.nextLevel, 'aal2');
+    assert.deepEqual(
+      aal.currentAuthenticationMethods.map((m) => m.method),
+      ['totp', 'password'],
+    );
+    const listed = await first.mfa.listFactors();
+    assert.equal(listed.data.totp.length, 1);
+    assert.equal(listed.data.totp[0].status, 'verified');
+  });
+
+  test('a refresh keeps the session at aal2', async () => {
+    const { data, error } = await first.refreshSession();
+    assert.equal(error, null);
+    assert.equal(jwtClaims(data.session.access_token).aal, 'aal2');
+    assert.equal(jwtClaims(data.session.access_token).amr[0].method, 'totp');
+  });
+
+  test('a code works once, even with a new challenge', async () => {
+    const challenge = await first.mfa.challenge({ factorId });
+    assert.equal(challenge.error, null);
+    const reused = await first.mfa.verify({ factorId, challengeId: challenge.data.id, code: totpCode(secret, usedAt) });
+    assertApiError(reused.error, 422, 'mfa_verification_failed');
+  });
+
+  test('a new password sign-in is aal1 with aal2 to reach, and may not remove the factor or add another', async () => {
+    const second = await signedIn();
+    const aal = await level(second);
+    assert.equal(aal.currentLevel, 'aal1');
+    assert.equal(aal.nextLevel, 'aal2');
+
+    const removal = await second.mfa.unenroll({ factorId });
+    assertApiError(removal.error, 422, 'insufficient_aal');
+    const another = await second.mfa.enroll({ factorType: 'totp', friendlyName: 'Tablet' });
+    assertApiError(another.error, 403, 'insufficient_aal');
+
+    // The next step's code (one step of drift is allowed) raises this session too.
+    const raised = await second.mfa.challengeAndVerify({ factorId, code: totpCode(secret, Date.now() / 1000 + 30) });
+    assert.equal(raised.error, null);
+    assert.equal((await level(second)).currentLevel, 'aal2');
+
+    const removed = await second.mfa.unenroll({ factorId });
+    assert.equal(removed.error, null);
+    assert.equal(removed.data.id, factorId);
+    const listed = await second.mfa.listFactors();
+    assert.equal(listed.data.all.length, 0);
+    // The sessions that passed the factor drop to aal1: the next token says so, and nothing is left to reach.
+    const refreshed = await second.refreshSession();
+    assert.equal(refreshed.error, null);
+    const after = await level(second);
+    assert.equal(after.currentLevel, 'aal1');
+    assert.equal(after.nextLevel, 'aal1');
+  });
+
+  test('another account cannot see or challenge the factor', async () => {
+    const client = await authClient(portal);
+    const challenge = await client.mfa.challenge({ factorId: crypto.randomUUID() });
+    assert.ok(challenge.error, 'no session, no challenge');
+    const signed = await signedIn();
+    const unknown = await signed.mfa.challenge({ factorId: crypto.randomUUID() });
+    assertApiError(unknown.error, 404, 'mfa_factor_not_found');
+  });
+});
