@@ -467,7 +467,7 @@ async fn publish_history_and_permissions(backend: Backend) {
         .collect();
     assert_eq!(kinds, [json!("submitted"), json!("edited")]);
     assert_eq!(history[1]["detail"]["changedFields"], json!(["description"]));
-    assert_eq!(history[1]["actorEmail"], "ada@example.com");
+    assert_eq!(history[1]["actor"], "ada@example.com");
     assert_eq!(history[1]["selfReview"], false);
 
     // Permissions: read, replace, refuse a bad type.

@@ -327,6 +327,44 @@ async fn the_review_dialog_shows_the_app_its_organization_and_its_history() {
 }
 
 #[tokio::test]
+async fn developers_see_app_review_for_a_reviewers_decision_and_staff_see_who() {
+    for backend in BACKENDS {
+        let w = world(backend).await;
+        let (status, _) = w
+            .decide(&w.reviewer, PKG, "reject", Some("Add a privacy policy"))
+            .await;
+        assert_eq!(status, 200, "{backend:?}");
+
+        let (status, history) = call(
+            &w.app,
+            Method::GET,
+            &format!("/api/dev/apps/{PKG}/history"),
+            Some(&w.dev.token),
+            Some(&w.acme),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{backend:?}: {history}");
+        let decision = history
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["kind"] == "rejected")
+            .unwrap_or_else(|| panic!("{backend:?}: no rejection in {history}"));
+        assert_eq!(decision["actor"], "App Review", "{backend:?}");
+        assert_eq!(decision["notes"], "Add a privacy policy");
+        assert!(
+            !history.to_string().contains("reviewer@portal.example.com"),
+            "{backend:?}: the developer's history names the reviewer: {history}"
+        );
+
+        // Staff, in the Admin Panel, still see who decided.
+        let (_, app) = w.get(&format!("/api/admin/apps/{PKG}"), &w.admin).await;
+        assert_eq!(app["history"][0]["actorEmail"], "reviewer@portal.example.com");
+    }
+}
+
+#[tokio::test]
 async fn staff_see_only_apps_submitted_at_least_once_and_never_their_tester_list() {
     for backend in BACKENDS {
         let w = world(backend).await;
