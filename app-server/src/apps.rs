@@ -53,6 +53,7 @@ pub fn wire(config: &Config, db: &Db, images: Arc<dyn ImageStore>) -> AppsApi {
             Arc::new(OsSecretGenerator),
             ReviewConfig {
                 portal_url: config.public_url.clone(),
+                store_base_url: config.store_url.clone(),
                 recent_submissions: RECENT_SUBMISSIONS,
             },
         )),

@@ -50,6 +50,7 @@ pub fn wire(config: &Config, db: &Db) -> anyhow::Result<AdminApi> {
         Arc::new(OsSecretGenerator),
         ReviewConfig {
             portal_url: config.public_url.clone(),
+            store_base_url: config.store_url.clone(),
             recent_submissions: RECENT_SUBMISSIONS,
         },
     ));

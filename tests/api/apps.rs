@@ -167,6 +167,21 @@ async fn register_read_list_and_delete(backend: Backend) {
     register(&app, &bob, &bobs, PKG).await;
 }
 
+#[tokio::test]
+async fn the_companion_app_install_template_is_served_only_when_configured() {
+    for backend in BACKENDS {
+        let plain = crate::helpers::spawn_app_with(backend, &[]).await;
+        let config = plain.get_json("/api/public-config").await;
+        assert_eq!(config["companionInstallUrl"], Value::Null, "{backend:?}");
+
+        let template = "mentra://install?package={packageName}&link={installUrl}";
+        let set =
+            crate::helpers::spawn_app_with(backend, &[("PORTAL_COMPANION_INSTALL_URL", template)]).await;
+        let config = set.get_json("/api/public-config").await;
+        assert_eq!(config["companionInstallUrl"], template, "{backend:?}");
+    }
+}
+
 /// Registers `package` with `public_url` on a server started with `env`, then updates it to `updated`;
 /// answers the public configuration's `keepLoopbackHttp` and the two stored server URLs.
 async fn local_server_urls(env: &[(&str, &str)], public_url: &str, updated: &str) -> (Value, String, String) {
@@ -467,7 +482,7 @@ async fn publish_history_and_permissions(backend: Backend) {
         .collect();
     assert_eq!(kinds, [json!("submitted"), json!("edited")]);
     assert_eq!(history[1]["detail"]["changedFields"], json!(["description"]));
-    assert_eq!(history[1]["actorEmail"], "ada@example.com");
+    assert_eq!(history[1]["actor"], "ada@example.com");
     assert_eq!(history[1]["selfReview"], false);
 
     // Permissions: read, replace, refuse a bad type.

@@ -327,6 +327,104 @@ async fn the_review_dialog_shows_the_app_its_organization_and_its_history() {
 }
 
 #[tokio::test]
+async fn developers_see_app_review_for_a_reviewers_decision_and_staff_see_who() {
+    for backend in BACKENDS {
+        let w = world(backend).await;
+        let (status, _) = w
+            .decide(&w.reviewer, PKG, "reject", Some("Add a privacy policy"))
+            .await;
+        assert_eq!(status, 200, "{backend:?}");
+
+        let (status, history) = call(
+            &w.app,
+            Method::GET,
+            &format!("/api/dev/apps/{PKG}/history"),
+            Some(&w.dev.token),
+            Some(&w.acme),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{backend:?}: {history}");
+        let decision = history
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["kind"] == "rejected")
+            .unwrap_or_else(|| panic!("{backend:?}: no rejection in {history}"));
+        assert_eq!(decision["actor"], "App Review", "{backend:?}");
+        assert_eq!(decision["notes"], "Add a privacy policy");
+        assert!(
+            !history.to_string().contains("reviewer@portal.example.com"),
+            "{backend:?}: the developer's history names the reviewer: {history}"
+        );
+
+        // Staff, in the Admin Panel, still see who decided.
+        let (_, app) = w.get(&format!("/api/admin/apps/{PKG}"), &w.admin).await;
+        assert_eq!(app["history"][0]["actorEmail"], "reviewer@portal.example.com");
+    }
+}
+
+#[tokio::test]
+async fn the_review_dialog_says_what_changed_since_the_last_decision_and_carries_the_tester_link() {
+    for backend in BACKENDS {
+        let w = world(backend).await;
+        let dev = |method: Method, path: String, body: Option<Value>| {
+            let w = &w;
+            async move {
+                call(
+                    &w.app,
+                    method,
+                    &path,
+                    Some(&w.dev.token),
+                    Some(&w.acme),
+                    body.as_ref(),
+                )
+                .await
+            }
+        };
+        let (_, app) = w.get(&format!("/api/admin/apps/{PKG}"), &w.reviewer).await;
+        assert_eq!(
+            app["sinceLastDecision"],
+            json!({"state": "first_review", "changedFields": []}),
+            "{backend:?}"
+        );
+        assert_eq!(app["testerUrl"], Value::Null);
+
+        let (status, _) = w
+            .decide(&w.reviewer, PKG, "reject", Some("Describe it better"))
+            .await;
+        assert_eq!(status, 200, "{backend:?}");
+        let (status, body) = dev(
+            Method::PUT,
+            format!("/api/dev/apps/{PKG}"),
+            Some(json!({"description": "Takes notes, and reads them back"})),
+        )
+        .await;
+        assert_eq!(status, 200, "{backend:?}: {body}");
+        let (status, body) = dev(Method::POST, format!("/api/dev/apps/{PKG}/publish"), None).await;
+        assert_eq!(status, 200, "{backend:?}: {body}");
+        let (status, link) = dev(Method::GET, format!("/api/dev/apps/{PKG}/share"), None).await;
+        assert_eq!(status, 200, "{backend:?}: {link}");
+
+        let (_, app) = w.get(&format!("/api/admin/apps/{PKG}"), &w.reviewer).await;
+        assert_eq!(
+            app["sinceLastDecision"],
+            json!({"state": "compared", "changedFields": ["description"]}),
+            "{backend:?}: {app}"
+        );
+        assert_eq!(app["testerUrl"], link["installUrl"], "{backend:?}");
+        // The recorded snapshot is the dialog's business only: the history does not show it.
+        let rejected = app["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["kind"] == "rejected")
+            .unwrap();
+        assert_eq!(rejected["detail"], Value::Null, "{backend:?}: {rejected}");
+    }
+}
+
+#[tokio::test]
 async fn staff_see_only_apps_submitted_at_least_once_and_never_their_tester_list() {
     for backend in BACKENDS {
         let w = world(backend).await;

@@ -48,6 +48,14 @@ pub struct PublicConfig {
     /// Seconds between two rounds of the uptime monitor (`PORTAL_UPTIME_INTERVAL_SECS`; 0: the monitor is
     /// off). The App Status screens refresh at this pace.
     pub monitor_interval_secs: u64,
+    /// The companion app's install link for the tester page (`PORTAL_COMPANION_INSTALL_URL`): a template
+    /// whose `{packageName}` and `{installUrl}` the page replaces with the URL-encoded values; `null` when
+    /// not configured (the page then offers no such button).
+    #[schema(
+        required = true,
+        example = "mentra://install?package={packageName}&link={installUrl}"
+    )]
+    pub companion_install_url: Option<String>,
 }
 
 /// `GET /api/public-config`.

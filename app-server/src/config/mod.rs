@@ -59,6 +59,9 @@ pub struct Config {
     pub source_url: String,
     pub example_app_url: String,
     pub store_url: String,
+    /// `PORTAL_COMPANION_INSTALL_URL`: the companion app's install link, a template with `{packageName}`
+    /// and `{installUrl}` (see [`companion_install_url`]); unset: the tester page offers none.
+    pub companion_install_url: Option<String>,
     pub secret_key: Option<String>,
     pub oauth_providers: Vec<OAuthProvider>,
     pub supabase: Option<HostedSupabase>,
@@ -82,6 +85,48 @@ pub struct ConfigError {
 }
 
 const PROVIDERS: [&str; 4] = ["google", "apple", "github", "azure"];
+
+/// The placeholders of `PORTAL_COMPANION_INSTALL_URL`, replaced in the browser by the URL-encoded value.
+const COMPANION_PLACEHOLDERS: [&str; 2] = ["{packageName}", "{installUrl}"];
+
+/// Checks the companion app's install-link template (`PORTAL_COMPANION_INSTALL_URL`): a URL with a scheme
+/// (`https:` or the companion app's own, such as `mentra:`; never `javascript:`, `data:`, `vbscript:` or
+/// `file:`, as the page makes a link of it), no spaces, and no placeholder but `{packageName}` and
+/// `{installUrl}`, at least one of them. Answers the trimmed template.
+fn companion_install_url(template: &str) -> Result<String, String> {
+    let template = template.trim();
+    let scheme = template
+        .split_once(':')
+        .map(|(scheme, _)| scheme)
+        .filter(|scheme| {
+            scheme.len() > 1
+                && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        })
+        .ok_or("must be a URL with a scheme, such as https://… or mentra://…")?;
+    if ["javascript", "data", "vbscript", "file"]
+        .iter()
+        .any(|refused| scheme.eq_ignore_ascii_case(refused))
+    {
+        return Err(format!("the scheme {scheme}: is not allowed"));
+    }
+    if template.chars().any(char::is_whitespace) {
+        return Err("must not contain spaces".into());
+    }
+    let mut rest = template.to_owned();
+    for placeholder in COMPANION_PLACEHOLDERS {
+        rest = rest.replace(placeholder, "");
+    }
+    if rest.contains('{') || rest.contains('}') {
+        return Err("the only placeholders are {packageName} and {installUrl}".into());
+    }
+    if rest.len() == template.len() {
+        return Err("must contain {packageName} or {installUrl}".into());
+    }
+    Ok(template.to_owned())
+}
 
 impl Config {
     /// Reads the process environment (after loading `.env` when present).
@@ -203,6 +248,13 @@ impl Config {
             trusted_proxies,
             password_hashing: HashCost::Production,
             store_url: get("PORTAL_STORE_URL").unwrap_or_else(|| public_url.clone()),
+            companion_install_url: get("PORTAL_COMPANION_INSTALL_URL")
+                .map(|template| companion_install_url(&template))
+                .transpose()
+                .map_err(|problem| ConfigError {
+                    variable: "PORTAL_COMPANION_INSTALL_URL",
+                    problem,
+                })?,
             public_url,
             database_url: get("DATABASE_URL").unwrap_or_else(|| "sqlite://data/portal.db".into()),
             data_dir: PathBuf::from(get("PORTAL_DATA_DIR").unwrap_or_else(|| "data".into())),
@@ -321,6 +373,25 @@ mod tests {
                 variable,
                 "{bad:?}"
             );
+        }
+    }
+
+    #[test]
+    fn the_companion_install_link_is_a_checked_template_and_off_unless_set() {
+        assert_eq!(Config::from_vars(&vars(&[])).unwrap().companion_install_url, None);
+        let template = "mentra://install?package={packageName}&link={installUrl}";
+        let config = Config::from_vars(&vars(&[("PORTAL_COMPANION_INSTALL_URL", template)])).unwrap();
+        assert_eq!(config.companion_install_url.as_deref(), Some(template));
+        for bad in [
+            "install/{packageName}",
+            "javascript:alert('{installUrl}')",
+            "DATA:text/html,{installUrl}",
+            "https://x.example/{packageName} now",
+            "https://x.example/{user}/{packageName}",
+            "https://x.example/install",
+        ] {
+            let err = Config::from_vars(&vars(&[("PORTAL_COMPANION_INSTALL_URL", bad)])).unwrap_err();
+            assert_eq!(err.variable, "PORTAL_COMPANION_INSTALL_URL", "{bad}");
         }
     }
 

@@ -12,6 +12,9 @@ pub mod ports;
 pub mod service;
 
 pub use desk::{DeskDashboard, DeskError, QueuedApp, ReviewDesk};
-pub use models::{AdminStats, ReviewEvent, ReviewEventId, ReviewEventKind, ReviewedApp};
+pub use models::{
+    APP_REVIEW, AdminStats, DeveloperHistoryEntry, HistoryActor, REVIEWED_FIELDS, ReviewEvent, ReviewEventId,
+    ReviewEventKind, ReviewedApp, SinceLastDecision,
+};
 pub use ports::ReviewRepository;
 pub use service::{Dashboard, Decision, ReviewConfig, ReviewError, ReviewService, ReviewView};

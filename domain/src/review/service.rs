@@ -7,9 +7,11 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use super::emails::{approved_email, rejected_email};
+use super::models::{REVIEWED, SinceLastDecision, reviewed_snapshot, since_last_decision};
 use super::ports::REVISION_MOVED;
-use super::{AdminStats, ReviewEvent, ReviewEventKind, ReviewRepository, ReviewedApp};
+use super::{AdminStats, DeveloperHistoryEntry, ReviewEvent, ReviewEventKind, ReviewRepository, ReviewedApp};
 use crate::apps::ports::{AppRepository, OrgProfileLookup, ReviewStamp, StatusChange};
+use crate::apps::sharing::install_url;
 use crate::apps::status::{IllegalTransition, REVIEW_NOTES_REQUIRED, RejectError, StatusCounts};
 use crate::apps::{App, AppStoreStatus, PackageName};
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
@@ -42,12 +44,7 @@ pub fn for_staff(mut app: App) -> App {
 /// Whether `event` is a review by a member of the app's own organization (allowed, recorded and shown).
 #[must_use]
 pub fn is_self_review(event: &ReviewEvent) -> bool {
-    event
-        .detail
-        .as_ref()
-        .and_then(|d| d.get(SELF_REVIEW))
-        .and_then(serde_json::Value::as_bool)
-        .unwrap_or(false)
+    event.is_self_review()
 }
 
 /// What the reviewer opens: the app with its organization's name, its review history (oldest first), and
@@ -57,6 +54,10 @@ pub struct ReviewView {
     pub reviewed: ReviewedApp,
     pub history: Vec<ReviewEvent>,
     pub self_review: bool,
+    /// The reviewed fields changed since the last decision (or that this is the first review).
+    pub since_last_decision: SinceLastDecision,
+    /// The app's tester link, when its developers made one.
+    pub tester_url: Option<String>,
 }
 
 /// The admin dashboard: counts per status and the newest submissions (newest first) with their
@@ -80,6 +81,8 @@ pub struct Decision<'a> {
 pub struct ReviewConfig {
     /// Base of links in e-mails (the portal's public URL).
     pub portal_url: String,
+    /// Base of tester links (`{store_base_url}/install/{token}`), as the apps context builds them.
+    pub store_base_url: String,
     /// How many submissions the dashboard's Recent Submissions list shows.
     pub recent_submissions: usize,
 }
@@ -282,10 +285,17 @@ impl ReviewService {
         let reviewed = self.app(caller, package).await?;
         let history = self.reviews.admin_history(package).await?;
         let self_review = self.is_member(caller, reviewed.app.org_id).await?;
+        let tester_url = self
+            .apps
+            .share_token(reviewed.app.org_id, package)
+            .await?
+            .map(|token| install_url(&self.config.store_base_url, &token));
         Ok(ReviewView {
+            since_last_decision: since_last_decision(&reviewed.app, &history),
             reviewed,
             history,
             self_review,
+            tester_url,
         })
     }
 
@@ -308,7 +318,8 @@ impl ReviewService {
         Ok(self.reviews.admin_history(package).await?)
     }
 
-    /// The review history of one of the organization's apps, for its members.
+    /// The review history of one of the organization's apps, for its members: reviewers from outside the
+    /// organization are named "App Review" ([`DeveloperHistoryEntry`]).
     ///
     /// # Errors
     /// [`ReviewError::NotMember`]; [`ReviewError::NotFound`] when the organization has no such app;
@@ -317,14 +328,16 @@ impl ReviewService {
         &self,
         member: &ActingMember,
         package: &PackageName,
-    ) -> Result<Vec<ReviewEvent>, ReviewError> {
+    ) -> Result<Vec<DeveloperHistoryEntry>, ReviewError> {
         if !member.can(OrgAction::View) {
             return Err(ReviewError::NotMember);
         }
-        self.reviews
+        let events = self
+            .reviews
             .history(member.org(), package)
             .await?
-            .ok_or(ReviewError::NotFound)
+            .ok_or(ReviewError::NotFound)?;
+        Ok(events.into_iter().map(DeveloperHistoryEntry::of).collect())
     }
 
     /// SUBMITTED → PUBLISHED, with optional notes, provided the app is still the revision the reviewer saw;
@@ -441,9 +454,12 @@ impl ReviewService {
             ReviewEvent::new(self.secrets.as_ref(), app, kind, caller, now).with_notes(notes.clone());
         // A review by a member of the app's own organization is allowed, and recorded as a self-review
         // (PRODUCT.md §4).
+        // What the reviewer decided on, so that the next review can show what changed since.
+        let mut detail = json!({ REVIEWED: reviewed_snapshot(app) });
         if self.is_member(caller, app.org_id).await? {
-            event = event.with_detail(json!({ SELF_REVIEW: true }));
+            detail[SELF_REVIEW] = json!(true);
         }
+        event = event.with_detail(detail);
         let change = StatusChange {
             to,
             review: Some(ReviewStamp {
@@ -472,6 +488,7 @@ mod tests {
     use crate::mail::EmailKind;
     use crate::orgs::OrgRole;
     use crate::review::ports::MockReviewRepository;
+    use crate::review::{APP_REVIEW, HistoryActor};
     use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
     use chrono::Duration;
 
@@ -521,6 +538,7 @@ mod tests {
                 Arc::new(RepeatingBytes(0x22)),
                 ReviewConfig {
                     portal_url: "https://portal.example.com".into(),
+                    store_base_url: "https://store.example.com".into(),
                     recent_submissions: 2,
                 },
             )
@@ -829,7 +847,7 @@ mod tests {
         h.role = Some(OrgRole::Member);
         echo_transition(&mut h.reviews, |change| {
             is_self_review(&change.event)
-                && change.event.detail == Some(serde_json::json!({"selfReview": true}))
+                && change.event.shown_detail() == Some(serde_json::json!({"selfReview": true}))
         });
         block_on(h.service().approve(&reviewer(), &package(), seen(None))).unwrap();
 
@@ -837,7 +855,7 @@ mod tests {
             .with_app(AppStoreStatus::Submitted)
             .with_contact(None);
         echo_transition(&mut outsider.reviews, |change| {
-            !is_self_review(&change.event) && change.event.detail.is_none()
+            !is_self_review(&change.event) && change.event.shown_detail().is_none()
         });
         block_on(
             outsider
@@ -854,13 +872,64 @@ mod tests {
             .with_contact(None);
         h.role = Some(OrgRole::Admin);
         h.reviews.expect_admin_history().returning(|_| Ok(Vec::new()));
+        h.apps
+            .expect_share_token()
+            .returning(|_, _| Ok(Some("ab".repeat(32))));
         let view = block_on(h.service().review_view(&reviewer(), &package())).unwrap();
         assert!(view.self_review);
         assert_eq!(view.reviewed.organization_name.as_deref(), Some("Acme"));
+        assert_eq!(view.since_last_decision, SinceLastDecision::FirstReview);
+        assert_eq!(
+            view.tester_url.as_deref(),
+            Some(format!("https://store.example.com/install/{}", "ab".repeat(32)).as_str())
+        );
         assert!(matches!(
             block_on(Harness::new().service().review_view(&developer(), &package())),
             Err(ReviewError::Forbidden)
         ));
+    }
+
+    #[test]
+    fn a_decision_records_what_it_saw_and_the_next_review_shows_what_changed_since() {
+        let org = OrgId::new();
+        let decided_on = sample_app(org, AppStoreStatus::Rejected);
+        let event = |kind, detail: Option<serde_json::Value>| {
+            let event = ReviewEvent::new(&RepeatingBytes(3), &decided_on, kind, &reviewer(), noon());
+            match detail {
+                Some(detail) => event.with_detail(detail),
+                None => event,
+            }
+        };
+        let submitted = event(ReviewEventKind::Submitted, None);
+        assert_eq!(
+            since_last_decision(&decided_on, std::slice::from_ref(&submitted)),
+            SinceLastDecision::FirstReview
+        );
+        let unrecorded = event(ReviewEventKind::Rejected, Some(json!({ SELF_REVIEW: true })));
+        assert_eq!(
+            since_last_decision(&decided_on, &[submitted.clone(), unrecorded]),
+            SinceLastDecision::NotRecorded
+        );
+
+        let rejected = event(
+            ReviewEventKind::Rejected,
+            Some(json!({ REVIEWED: reviewed_snapshot(&decided_on) })),
+        );
+        let history = vec![submitted, rejected];
+        assert_eq!(
+            since_last_decision(&decided_on, &history),
+            SinceLastDecision::Changed(Vec::new())
+        );
+        let mut resubmitted = decided_on.clone();
+        resubmitted.description = "Takes better notes".into();
+        resubmitted.public_url = "https://notes2.example.com".into();
+        resubmitted.updated_at = noon() + Duration::hours(1);
+        assert_eq!(
+            since_last_decision(&resubmitted, &history),
+            SinceLastDecision::Changed(vec!["description", "publicUrl"])
+        );
+        // Readers of the history never see the snapshot.
+        assert_eq!(history[1].shown_detail(), None);
     }
 
     #[test]
@@ -873,6 +942,51 @@ mod tests {
             block_on(h.service().history(&member, &package())).unwrap(),
             Vec::new()
         );
+    }
+
+    #[test]
+    fn developers_see_app_review_for_a_reviewers_decision_and_staff_see_who() {
+        let org = OrgId::new();
+        let app = sample_app(org, AppStoreStatus::Rejected);
+        let event = |kind, caller: &Caller, self_review: bool| {
+            let event = ReviewEvent::new(&RepeatingBytes(7), &app, kind, caller, noon());
+            if self_review {
+                event.with_detail(json!({ SELF_REVIEW: true }))
+            } else {
+                event
+            }
+        };
+        let events = vec![
+            event(ReviewEventKind::Submitted, &developer(), false),
+            event(ReviewEventKind::Rejected, &reviewer(), false),
+            event(ReviewEventKind::Approved, &reviewer(), true),
+        ];
+        let mut h = Harness::new();
+        let stored = events.clone();
+        h.reviews
+            .expect_history()
+            .returning(move |_, _| Ok(Some(stored.clone())));
+        let stored = events;
+        h.reviews
+            .expect_admin_history()
+            .returning(move |_| Ok(stored.clone()));
+        h.apps
+            .expect_admin_get()
+            .returning(move |_| Ok(Some(sample_app(org, AppStoreStatus::Rejected))));
+        let svc = h.service();
+
+        let seen = block_on(svc.history(&acting(org, OrgRole::Member), &package())).unwrap();
+        let names: Vec<&str> = seen.iter().map(|e| e.actor.display_name()).collect();
+        // A decision by a reviewer from outside is "App Review"; a self-review names the member.
+        assert_eq!(
+            names,
+            ["dev@example.com", APP_REVIEW, "reviewer@portal.example.com"]
+        );
+        assert_eq!(seen[1].actor, HistoryActor::AppReview);
+        assert!(seen[2].self_review);
+
+        let staff = block_on(svc.admin_history(&reviewer(), &package())).unwrap();
+        assert_eq!(staff[1].actor_email.as_str(), "reviewer@portal.example.com");
     }
 
     /// The caller acting in `org` with `role`, as the request's one membership read answered.
@@ -935,6 +1049,7 @@ mod tests {
                 Ok(Some(app))
             });
             h.reviews.expect_admin_history().returning(|_| Ok(Vec::new()));
+            h.apps.expect_share_token().returning(|_, _| Ok(None));
             let view = block_on(h.service().review_view(&reviewer(), &package())).unwrap();
             assert_eq!(view.reviewed.app.app_store_status, status);
             assert!(view.reviewed.app.shared_with_emails.is_empty(), "{status:?}");

@@ -459,7 +459,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves). */
+    /**
+     * The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves); a
+     *     decision by a platform reviewer names "App Review", not the reviewer.
+     */
     get: operations['app_history'];
     put?: never;
     post?: never;
@@ -935,6 +938,10 @@ export interface components {
       history: components['schemas']['ReviewHistoryEntryDto'][];
       /** @description The caller is a member of the app's organization: a decision is recorded as a self-review. */
       selfReview: boolean;
+      /** @description The app's tester link, when its developers made one. */
+      testerUrl: string | null;
+      /** @description What changed in the reviewed fields since the last approval or rejection. */
+      sinceLastDecision: components['schemas']['SinceLastDecisionDto'];
     };
     AdminCheckResponse: {
       isAdmin: boolean;
@@ -1241,14 +1248,19 @@ export interface components {
       /** @example ok */
       status: string;
     };
-    /** @description One entry of an app's review history. */
+    /** @description One entry of an app's review history, as the app's developers see it. */
     HistoryEntryDto: {
       id: string;
       /** @description `submitted`, `approved`, `rejected`, `edited_after_approval`, `edited`, `resubmitted` or `moved`. */
       kind: string;
       /** Format: date-time */
       at: string;
-      actorEmail: string;
+      /**
+       * @description Who: a member's e-mail, or `App Review` for a decision by a platform reviewer (reviewers stay
+       *     anonymous to developers; a self-review names the member).
+       * @example App Review
+       */
+      actor: string;
       notes?: string | null;
       /** @description A review by a member of the app's own organization (allowed, and shown as such). */
       selfReview: boolean;
@@ -1534,6 +1546,13 @@ export interface components {
        *     off). The App Status screens refresh at this pace.
        */
       monitorIntervalSecs: number;
+      /**
+       * @description The companion app's install link for the tester page (`PORTAL_COMPANION_INSTALL_URL`): a template
+       *     whose `{packageName}` and `{installUrl}` the page replaces with the URL-encoded values; `null` when
+       *     not configured (the page then offers no such button).
+       * @example mentra://install?package={packageName}&link={installUrl}
+       */
+      companionInstallUrl: string | null;
     };
     /** @description A new app and its API key, shown this once (`POST /api/dev/apps/register`). */
     RegisteredDto: {
@@ -1735,6 +1754,21 @@ export interface components {
     /** @description The stored tester list. */
     SharedEmailsDto: {
       sharedWithEmails: string[];
+    };
+    /** @description What changed since the last decision, for the review dialog. */
+    SinceLastDecisionDto: {
+      /**
+       * @description `first_review` (no decision yet), `not_recorded` (the last decision predates recording what it
+       *     saw) or `compared` (see `changedFields`).
+       * @example compared
+       */
+      state: string;
+      /**
+       * @description When `compared`: the reviewed fields that differ, by their names in the app (`name`,
+       *     `description`, `onboardingInstructions`, `publicUrl`, `logoURL`, `webviewURL`, `appType`,
+       *     `permissions`, `hardwareRequirements`, `settings`, `tools`); empty when nothing changed.
+       */
+      changedFields: string[];
     };
     /** @description An app as platform staff read it: the stored app without its tester list. `updatedAt` is the revision to send back as `expectedUpdatedAt` when approving or rejecting. */
     StaffApp: {

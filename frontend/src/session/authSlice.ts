@@ -26,6 +26,13 @@ export interface AuthState {
   recovery: boolean;
   /** A message for the next page the user sees (e.g. after a password change or a refused session). */
   notice: { severity: 'success' | 'info' | 'error'; text: string } | null;
+  /**
+   * Counts the notices shown: each one is a new snackbar with its own time on screen, even when it
+   * follows another without a gap. Absent means 0.
+   */
+  noticeSeq?: number;
+  /** Notices waiting for the one on screen to close (see `noticeQueued`). Absent means none. */
+  queuedNotices?: NonNullable<AuthState['notice']>[];
 }
 
 const initialState: AuthState = {
@@ -47,6 +54,11 @@ export function restoredAuthState(stored: { user: AuthUser; coreToken: string })
     coreToken: stored.coreToken,
     provisional: true,
   };
+}
+
+function show(state: AuthState, notice: AuthState['notice']) {
+  state.notice = notice;
+  if (notice) state.noticeSeq = (state.noticeSeq ?? 0) + 1;
 }
 
 export const authSlice = createSlice({
@@ -88,7 +100,8 @@ export const authSlice = createSlice({
       state.coreToken = null;
       state.provisional = false;
       state.recovery = false;
-      state.notice = action.payload ?? null;
+      state.queuedNotices = [];
+      show(state, action.payload ?? null);
     },
     recoveryStarted(state) {
       state.recovery = true;
@@ -96,8 +109,26 @@ export const authSlice = createSlice({
     recoveryEnded(state) {
       state.recovery = false;
     },
+    /**
+     * Shows a notice at once, in place of the one on screen (what the user just did is what they expect
+     * to read about); `null` closes the one on screen, and the next queued one, if any, shows.
+     */
     noticeShown(state, action: PayloadAction<AuthState['notice']>) {
-      state.notice = action.payload;
+      if (action.payload) {
+        show(state, action.payload);
+        return;
+      }
+      const [next, ...rest] = state.queuedNotices ?? [];
+      state.queuedNotices = rest;
+      show(state, next ?? null);
+    },
+    /**
+     * Shows a notice the user did not ask for (e.g. that a personal organization was made) once the one on
+     * screen has closed: it must not take the place of a message the user is reading.
+     */
+    noticeQueued(state, action: PayloadAction<NonNullable<AuthState['notice']>>) {
+      if (state.notice) state.queuedNotices = [...(state.queuedNotices ?? []), action.payload];
+      else show(state, action.payload);
     },
   },
   selectors: {
@@ -118,6 +149,7 @@ export const {
   recoveryStarted,
   recoveryEnded,
   noticeShown,
+  noticeQueued,
 } = authSlice.actions;
 export const {
   selectAuth,

@@ -16,6 +16,7 @@ export const testPublicConfig: PublicConfig = {
   },
   keepLoopbackHttp: false,
   monitorIntervalSecs: 60,
+  companionInstallUrl: null,
 };
 
 export const handlers = [

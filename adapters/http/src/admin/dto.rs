@@ -8,7 +8,7 @@ use domain::apps::App;
 use domain::identity::models::PlatformAdmin;
 use domain::review::platform::{DebugReport, RoleCounts};
 use domain::review::service::is_self_review;
-use domain::review::{ReviewEvent, ReviewedApp};
+use domain::review::{ReviewEvent, ReviewedApp, SinceLastDecision};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -120,7 +120,7 @@ impl From<&ReviewEvent> for ReviewHistoryEntryDto {
             actor_email: event.actor_email.as_str().to_owned(),
             notes: event.notes.clone(),
             self_review: is_self_review(event),
-            detail: event.detail.clone(),
+            detail: event.shown_detail(),
         }
     }
 }
@@ -180,6 +180,41 @@ pub struct AdminAppDto {
     pub history: Vec<ReviewHistoryEntryDto>,
     /// The caller is a member of the app's organization: a decision is recorded as a self-review.
     pub self_review: bool,
+    /// The app's tester link, when its developers made one.
+    #[schema(required = true)]
+    pub tester_url: Option<String>,
+    /// What changed in the reviewed fields since the last approval or rejection.
+    pub since_last_decision: SinceLastDecisionDto,
+}
+
+/// What changed since the last decision, for the review dialog.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SinceLastDecisionDto {
+    /// `first_review` (no decision yet), `not_recorded` (the last decision predates recording what it
+    /// saw) or `compared` (see `changedFields`).
+    #[schema(example = "compared")]
+    pub state: String,
+    /// When `compared`: the reviewed fields that differ, by their names in the app (`name`,
+    /// `description`, `onboardingInstructions`, `publicUrl`, `logoURL`, `webviewURL`, `appType`,
+    /// `permissions`, `hardwareRequirements`, `settings`, `tools`); empty when nothing changed.
+    pub changed_fields: Vec<String>,
+}
+
+impl From<&SinceLastDecision> for SinceLastDecisionDto {
+    fn from(since: &SinceLastDecision) -> Self {
+        let (state, changed_fields) = match since {
+            SinceLastDecision::FirstReview => ("first_review", Vec::new()),
+            SinceLastDecision::NotRecorded => ("not_recorded", Vec::new()),
+            SinceLastDecision::Changed(fields) => {
+                ("compared", fields.iter().map(|&f| f.to_owned()).collect())
+            }
+        };
+        Self {
+            state: state.to_owned(),
+            changed_fields,
+        }
+    }
 }
 
 /// `POST /api/admin/apps/{packageName}/approve` and `…/reject`.

@@ -22,8 +22,8 @@ use std::sync::Arc;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use self::dto::{
-    AdminAppDto, DecisionRequest, OrganizationRefDto, ReviewHistoryEntryDto, StaffAppDto, StatsCountsDto,
-    StatsDto, SubmittedAppDto,
+    AdminAppDto, DecisionRequest, OrganizationRefDto, ReviewHistoryEntryDto, SinceLastDecisionDto,
+    StaffAppDto, StatsCountsDto, StatsDto, SubmittedAppDto,
 };
 use crate::ApiError;
 use crate::auth::Principal;
@@ -158,6 +158,8 @@ pub async fn get_app(
         organization,
         history: view.history.iter().map(ReviewHistoryEntryDto::from).collect(),
         self_review: view.self_review,
+        tester_url: view.tester_url,
+        since_last_decision: SinceLastDecisionDto::from(&view.since_last_decision),
     }))
 }
 

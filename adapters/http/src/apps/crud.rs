@@ -177,7 +177,8 @@ pub async fn export(
         .body(text))
 }
 
-/// The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves).
+/// The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves); a
+/// decision by a platform reviewer names "App Review", not the reviewer.
 #[utoipa::path(operation_id = "app_history", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
     responses(

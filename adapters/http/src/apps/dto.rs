@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::apps::{App, Permission};
-use domain::review::ReviewEvent;
+use domain::review::DeveloperHistoryEntry;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -76,7 +76,7 @@ pub struct ShareDto {
     pub shared_with_emails: Vec<String>,
 }
 
-/// One entry of an app's review history.
+/// One entry of an app's review history, as the app's developers see it.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryEntryDto {
@@ -84,7 +84,10 @@ pub struct HistoryEntryDto {
     /// `submitted`, `approved`, `rejected`, `edited_after_approval`, `edited`, `resubmitted` or `moved`.
     pub kind: String,
     pub at: DateTime<Utc>,
-    pub actor_email: String,
+    /// Who: a member's e-mail, or `App Review` for a decision by a platform reviewer (reviewers stay
+    /// anonymous to developers; a self-review names the member).
+    #[schema(example = "App Review")]
+    pub actor: String,
     pub notes: Option<String>,
     /// A review by a member of the app's own organization (allowed, and shown as such).
     pub self_review: bool,
@@ -94,22 +97,16 @@ pub struct HistoryEntryDto {
     pub detail: Option<Value>,
 }
 
-impl From<&ReviewEvent> for HistoryEntryDto {
-    fn from(event: &ReviewEvent) -> Self {
-        let self_review = event
-            .detail
-            .as_ref()
-            .and_then(|d| d.get("selfReview"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
+impl From<&DeveloperHistoryEntry> for HistoryEntryDto {
+    fn from(entry: &DeveloperHistoryEntry) -> Self {
         Self {
-            id: event.id.to_string(),
-            kind: event.kind.as_str().to_owned(),
-            at: event.at,
-            actor_email: event.actor_email.as_str().to_owned(),
-            notes: event.notes.clone(),
-            self_review,
-            detail: event.detail.clone(),
+            id: entry.id.to_string(),
+            kind: entry.kind.as_str().to_owned(),
+            at: entry.at,
+            actor: entry.actor.display_name().to_owned(),
+            notes: entry.notes.clone(),
+            self_review: entry.self_review,
+            detail: entry.detail.clone(),
         }
     }
 }

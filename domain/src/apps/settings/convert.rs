@@ -6,8 +6,10 @@
 //!   from a `group` or `titleValue` has an empty key (the user must fill it in) and takes its label from
 //!   the group's title or the titleValue's label;
 //! - **group**: the title comes from the old title or label; key, label and default are dropped;
-//! - **titleValue**: takes the label (or title) and, as its value, the old default (the `value` of a
-//!   titleValue, an array for a multiselect), or `""` when there was none;
+//! - **titleValue**: takes the label (or title) and, as its value, the old default written as the text it
+//!   displays: a text as it is; a number as JavaScript writes it; a boolean as `On` or `Off`; a select's
+//!   or multiselect's value(s) as the chosen options' labels (joined with `, `); a time as `HH:MM` (or
+//!   `HH:MM:SS` when seconds are shown); `""` when there was none;
 //! - **toggle**: the old default when it was a boolean, else `false`;
 //! - **text** and **text_no_save_button**: the old default when it was a string (of at most
 //!   [`MAX_TEXT_DEFAULT_LEN`] characters) or a number (written as JavaScript would: `5`, `0.5`, `-0` as
@@ -30,7 +32,7 @@
 use serde_json::Value;
 
 use super::validate::{MAX_TEXT_DEFAULT_LEN, SECONDS_PER_DAY};
-use super::{SelectOption, Setting, SettingType, is_option_value};
+use super::{SelectOption, Setting, SettingType, is_option_value, same_value};
 
 /// Label of the option a new select-like setting starts with.
 pub const SAMPLE_OPTION_LABEL: &str = "Option 1";
@@ -139,7 +141,7 @@ pub fn convert_setting(from: &Setting, to: SettingType) -> Setting {
         SettingType::Group => Setting::Group { title: label },
         SettingType::TitleValue => Setting::TitleValue {
             label,
-            value: old_default.unwrap_or_else(|| Value::String(String::new())),
+            value: Value::String(displayed_text(from, old_default.as_ref())),
         },
         SettingType::Toggle => Setting::Toggle {
             key,
@@ -239,6 +241,50 @@ pub fn convert_setting(from: &Setting, to: SettingType) -> Setting {
                 show_seconds: false,
             }
         }
+    }
+}
+
+/// The text a titleValue made from `from` displays for its old default (see the module documentation).
+fn displayed_text(from: &Setting, old_default: Option<&Value>) -> String {
+    if let Setting::TimePicker {
+        default_value,
+        show_seconds,
+        ..
+    } = from
+    {
+        let (hours, minutes, seconds) = (default_value / 3600, default_value / 60 % 60, default_value % 60);
+        return if *show_seconds {
+            format!("{hours:02}:{minutes:02}:{seconds:02}")
+        } else {
+            format!("{hours:02}:{minutes:02}")
+        };
+    }
+    let options = from.options().unwrap_or_default();
+    let one = |value: &Value| -> String {
+        if let Some(option) = options.iter().find(|option| same_value(&option.value, value)) {
+            return option.label.clone();
+        }
+        match value {
+            Value::String(text) => text.clone(),
+            Value::Number(number) => number
+                .as_f64()
+                .filter(|n| n.is_finite())
+                .map(js_number_text)
+                .unwrap_or_default(),
+            Value::Bool(true) => "On".to_owned(),
+            Value::Bool(false) => "Off".to_owned(),
+            Value::Null | Value::Array(_) | Value::Object(_) => String::new(),
+        }
+    };
+    match old_default {
+        Some(Value::Array(values)) => values
+            .iter()
+            .map(one)
+            .filter(|text| !text.is_empty())
+            .collect::<Vec<_>>()
+            .join(", "),
+        Some(value) => one(value),
+        None => String::new(),
     }
 }
 
@@ -378,15 +424,50 @@ mod tests {
     }
 
     #[test]
-    fn a_title_value_takes_the_label_and_the_old_default_as_value() {
+    fn a_title_value_takes_the_label_and_the_old_default_as_the_text_it_displays() {
         let converted = convert_setting(&select(Some(json!("metric"))), SettingType::TitleValue);
         assert_eq!(
             converted,
             Setting::TitleValue {
                 label: "Units".into(),
-                value: json!("metric")
+                value: json!("Metric")
             }
         );
+        let value_of = |from: Setting| match convert_setting(&from, SettingType::TitleValue) {
+            Setting::TitleValue { value, .. } => value,
+            other => panic!("not a titleValue: {other:?}"),
+        };
+        let toggle = |default_value| Setting::Toggle {
+            key: "k".into(),
+            label: "Enabled".into(),
+            default_value,
+        };
+        // Never a boolean left in the value's text field.
+        assert_eq!(value_of(toggle(true)), json!("On"));
+        assert_eq!(value_of(toggle(false)), json!("Off"));
+        let time = |default_value, show_seconds| Setting::TimePicker {
+            key: "k".into(),
+            label: "Alarm".into(),
+            default_value,
+            show_seconds,
+        };
+        assert_eq!(value_of(time(7 * 3600 + 5 * 60 + 9, false)), json!("07:05"));
+        assert_eq!(value_of(time(7 * 3600 + 5 * 60 + 9, true)), json!("07:05:09"));
+        let days = Setting::Multiselect {
+            key: "d".into(),
+            label: "Days".into(),
+            options: vec![SelectOption::new("Mon", 1), SelectOption::new("Tue", 2)],
+            default_value: vec![json!(2), json!(1)],
+        };
+        assert_eq!(value_of(days), json!("Tue, Mon"));
+        let volume = Setting::Slider {
+            key: "v".into(),
+            label: "Volume".into(),
+            min: 0.0,
+            max: 10.0,
+            default_value: 2.5,
+        };
+        assert_eq!(value_of(volume), json!("2.5"));
         let from_group = convert_setting(&Setting::Group { title: "G".into() }, SettingType::TitleValue);
         assert_eq!(
             from_group,

@@ -6,18 +6,21 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
-import { isApiErrorBody, isFetchBaseQueryError } from '../../api/errors';
+import { errorMessage, isApiErrorBody, isFetchBaseQueryError } from '../../api/errors';
 import { useAppDispatch } from '../../app/store';
 import { noticeShown } from '../../session/authSlice';
 import { useApproveAppMutation, useGetAdminAppQuery, useRejectAppMutation } from './api';
 import { AppLogo } from './AppLogo';
+import { usePingHealthMutation } from './uptime/api';
+import { healthUrl } from './uptime/month';
 import { developerOf, historyKind, usDate, usDateTime } from './format';
 import { Loading } from '../../components/Loading';
 import { hardwareLabels, permissionLabels } from '../apps';
@@ -107,13 +110,99 @@ function labelOf(labels: Record<string, string>, type: string | undefined): stri
   return (type && labels[type]) ?? type ?? 'Unknown';
 }
 
+/** The reviewed fields by their names in the app, as the dialog names them. */
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  description: 'Description',
+  onboardingInstructions: 'Onboarding instructions',
+  publicUrl: 'Server URL',
+  logoURL: 'Logo',
+  webviewURL: 'Webview URL',
+  appType: 'App type',
+  permissions: 'Permissions',
+  hardwareRequirements: 'Hardware',
+  settings: 'Settings',
+  tools: 'AI tools',
+};
+
+/** What changed in the reviewed fields since the last approval or rejection. */
+function sinceLastDecision({ state, changedFields }: AdminApp['sinceLastDecision']): string {
+  if (state === 'first_review') return 'First review';
+  if (state === 'not_recorded') return 'Not recorded at the last decision';
+  if (changedFields.length === 0) return 'Nothing changed';
+  return `Changed: ${changedFields.map((field) => FIELD_LABELS[field] ?? field).join(', ')}`;
+}
+
+/** The live result of the app's health URL (the staff health check; nothing is recorded). */
+function LiveHealth({ publicUrl }: { publicUrl: string }) {
+  const [ping, result] = usePingHealthMutation();
+  useEffect(() => {
+    if (!publicUrl) return;
+    const request = ping(healthUrl(publicUrl));
+    return () => {
+      request.abort();
+    };
+  }, [publicUrl, ping]);
+
+  if (!publicUrl) return null;
+  if (result.isUninitialized || result.isLoading) {
+    return (
+      <Typography component="span" variant="body2" color="text.secondary" role="status">
+        Checking the server...
+      </Typography>
+    );
+  }
+  if (result.data) {
+    const data = result.data;
+    const facts = [
+      data.status != null ? `HTTP ${String(data.status)}` : 'no answer',
+      data.latencyMs != null ? `${String(data.latencyMs)} ms` : null,
+    ].filter(Boolean);
+    return (
+      <Chip
+        component="span"
+        size="small"
+        variant="outlined"
+        color={data.online ? 'success' : 'error'}
+        label={`${data.online ? 'Online' : 'Offline'}: ${data.health} (${facts.join(', ')})`}
+        role="status"
+      />
+    );
+  }
+  return (
+    <Typography component="span" variant="body2" color="error" role="status">
+      {errorMessage(result.error, 'The health check could not be run.')}{' '}
+      <Link component="button" type="button" onClick={() => void ping(healthUrl(publicUrl))}>
+        Check again
+      </Link>
+    </Typography>
+  );
+}
+
 /** What the reviewer judges besides the description (issue 25, item 11). */
 function ReviewedFields({ app }: { app: AdminApp }) {
   const permissions = listed(app.permissions);
   const hardware = listed(app.hardwareRequirements);
   return (
     <>
-      <Field label="Server URL">{app.publicUrl || 'None'}</Field>
+      <Field label="Since the last decision">{sinceLastDecision(app.sinceLastDecision)}</Field>
+      <Field label="Server URL">
+        {app.publicUrl || 'None'}
+        {app.publicUrl && (
+          <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+            <LiveHealth publicUrl={app.publicUrl} />
+          </Box>
+        )}
+      </Field>
+      <Field label="Tester link">
+        {app.testerUrl ? (
+          <Link href={app.testerUrl} target="_blank" rel="noopener noreferrer">
+            {app.testerUrl}
+          </Link>
+        ) : (
+          'None: the developer has not shared the app with testers'
+        )}
+      </Field>
       <Field label="Webview URL">{app.webviewURL ?? 'None'}</Field>
       <Field label="Permissions">
         {permissions.length === 0

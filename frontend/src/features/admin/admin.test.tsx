@@ -129,6 +129,8 @@ function adminApp(overrides: Partial<AdminApp> = {}): AdminApp {
       },
     ],
     selfReview: false,
+    testerUrl: null,
+    sinceLastDecision: { state: 'first_review', changedFields: [] },
     ...overrides,
   };
 }
@@ -162,6 +164,7 @@ function serveAdmin({
 }: Served = {}) {
   const reads = { stats: 0, queue: 0, app: 0, users: 0 };
   const sent: { method: string; path: string; body: unknown }[] = [];
+  const pinged: string[] = [];
   server.use(
     http.get('*/api/admin/check', () =>
       HttpResponse.json({ isAdmin: role !== null, role: role ?? null }),
@@ -190,8 +193,21 @@ function serveAdmin({
       reads.users += 1;
       return HttpResponse.json(users);
     }),
+    // The review dialog's live check of the app's health URL.
+    http.get('*/api/app-uptime/ping', ({ request }) => {
+      pinged.push(new URL(request.url).searchParams.get('url') ?? '');
+      return HttpResponse.json({
+        success: true,
+        status: 200,
+        data: { status: 'ok' },
+        packageName: app.packageName,
+        health: 'healthy',
+        online: true,
+        latencyMs: 42,
+      });
+    }),
   );
-  return { reads, sent };
+  return { reads, sent, pinged };
 }
 
 /** The `index`th element, failing the test when there is none. */
@@ -436,6 +452,65 @@ describe('Review App Submission', () => {
     expect(within(dialog).getByText('Microphone: Dictates notes')).toBeInTheDocument();
     expect(within(dialog).getByText('Display (required)')).toBeInTheDocument();
     expect(within(dialog).getByText('2 settings, 1 AI tool')).toBeInTheDocument();
+  });
+
+  it('shows the live health of the server, the tester link and what changed since the last decision', async () => {
+    const app = adminApp({
+      testerUrl: 'https://portal.test/install/tok-1',
+      sinceLastDecision: { state: 'compared', changedFields: ['description', 'publicUrl'] },
+    });
+    const { dialog, pinged } = await openReview({ app });
+    expect(
+      await within(dialog).findByText('Online: healthy (HTTP 200, 42 ms)'),
+    ).toBeInTheDocument();
+    expect(pinged).toEqual(['https://notes.acme.test/health']);
+    expect(within(dialog).getByRole('link', { name: 'https://portal.test/install/tok-1' })).toHaveAttribute(
+      'href',
+      'https://portal.test/install/tok-1',
+    );
+    expect(within(dialog).getByText('Changed: Description, Server URL')).toBeInTheDocument();
+  });
+
+  it.each([
+    [{ state: 'first_review', changedFields: [] }, 'First review'],
+    [{ state: 'compared', changedFields: [] }, 'Nothing changed'],
+    [{ state: 'not_recorded', changedFields: [] }, 'Not recorded at the last decision'],
+  ] as [AdminApp['sinceLastDecision'], string][])(
+    'says %o since the last decision as %s, and when there is no tester link',
+    async (since, text) => {
+      const { dialog } = await openReview({ app: adminApp({ sinceLastDecision: since }) });
+      expect(within(dialog).getByText(text)).toBeInTheDocument();
+      expect(
+        within(dialog).getByText('None: the developer has not shared the app with testers'),
+      ).toBeInTheDocument();
+    },
+  );
+
+  it('says when the live health check cannot be run, and checks again', async () => {
+    const { pinged } = serveAdmin();
+    let refused = true;
+    server.use(
+      http.get('*/api/app-uptime/ping', () => {
+        // Nothing answered here: the next handler (serveAdmin's) answers.
+        if (!refused) return undefined;
+        refused = false;
+        return HttpResponse.json(
+          { error: 'Too many live checks. Please try again later.', code: 'RATE_LIMITED' },
+          { status: 429 },
+        );
+      }),
+    );
+    const { user } = renderAdmin();
+    await user.click(await screen.findByRole('button', { name: 'Review Acme Notes' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Review App Submission' });
+    expect(
+      await within(dialog).findByText(/Too many live checks\. Please try again later\./),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Check again' }));
+    expect(
+      await within(dialog).findByText('Online: healthy (HTTP 200, 42 ms)'),
+    ).toBeInTheDocument();
+    expect(pinged).toEqual(['https://notes.acme.test/health']);
   });
 
   it('shows every field and the review history with its self-review', async () => {

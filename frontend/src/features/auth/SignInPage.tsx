@@ -11,9 +11,11 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
+import AppleIcon from '@mui/icons-material/Apple';
 import EmailIcon from '@mui/icons-material/Email';
+import GoogleIcon from '@mui/icons-material/Google';
 import type { Provider } from '@supabase/auth-js';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Navigate, Link as RouterLink, useLocation, useSearchParams } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
@@ -34,10 +36,13 @@ import { useHydrated } from './useHydrated';
 // page's own code is the card and its buttons.
 const AuthWidget = lazy(async () => ({ default: (await import('./AuthWidget')).AuthWidget }));
 
-/** The two providers of the sign-in screen (spec §2), with the names people know them by. */
-const PROVIDERS: { id: Provider; label: string }[] = [
-  { id: 'google', label: 'Google' },
-  { id: 'apple', label: 'Apple' },
+/**
+ * The two providers of the sign-in screen (spec §2), with the names people know them by and their marks
+ * (the brand icons of `@mui/icons-material`, MIT-licensed, a dependency already).
+ */
+const PROVIDERS: { id: Provider; label: string; mark: ReactNode }[] = [
+  { id: 'google', label: 'Google', mark: <GoogleIcon /> },
+  { id: 'apple', label: 'Apple', mark: <AppleIcon /> },
 ];
 
 /**
@@ -179,12 +184,13 @@ export function SignInPage() {
               </Typography>
             </Divider>
             <Stack direction="row" spacing={1.5}>
-              {PROVIDERS.map(({ id, label }) => (
+              {PROVIDERS.map(({ id, label, mark }) => (
                 <Button
                   key={id}
                   variant="outlined"
                   size="large"
                   fullWidth
+                  startIcon={mark}
                   onClick={() => void signInWith(id, label)}
                 >
                   {label}

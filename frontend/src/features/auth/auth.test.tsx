@@ -50,8 +50,11 @@ describe('sign-in', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/signin');
-    expect(screen.getByRole('button', { name: 'Google' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Apple' })).toBeInTheDocument();
+    // Each provider's button carries its mark, hidden from assistive technology (the name says it).
+    const google = screen.getByRole('button', { name: 'Google' });
+    const apple = screen.getByRole('button', { name: 'Apple' });
+    expect(google.querySelector('[data-testid="GoogleIcon"]')).toHaveAttribute('aria-hidden', 'true');
+    expect(apple.querySelector('[data-testid="AppleIcon"]')).toHaveAttribute('aria-hidden', 'true');
     expect(screen.getByText('Or continue with')).toBeInTheDocument();
   });
 

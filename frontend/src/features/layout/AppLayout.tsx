@@ -37,6 +37,7 @@ export function AppLayout() {
   const config = usePublicConfig();
   // Only the notice: the layout does not render again when the session is confirmed or refreshed.
   const notice = useAppSelector((state) => state.auth.notice);
+  const noticeSeq = useAppSelector((state) => state.auth.noticeSeq ?? 0);
   const dispatch = useAppDispatch();
   const client = useAuthClient();
   const navigate = useNavigate();
@@ -194,6 +195,8 @@ export function AppLayout() {
         </Box>
       </Box>
       <Snackbar
+        // A new notice is a new snackbar: its own six seconds, not what is left of the previous one's.
+        key={noticeSeq}
         open={notice !== null}
         autoHideDuration={6000}
         onClose={() => dispatch(noticeShown(null))}

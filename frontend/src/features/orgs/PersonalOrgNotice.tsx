@@ -1,10 +1,13 @@
 import { useEffect, useRef } from 'react';
 
 import { useAppDispatch } from '../../app/store';
-import { noticeShown } from '../../session/authSlice';
+import { noticeQueued } from '../../session/authSlice';
 import { useCurrentOrg } from './useCurrentOrg';
 
-/** Says once that a new user's personal organization was just made (spec §8). Renders nothing. */
+/**
+ * Says once that a new user's personal organization was just made (spec §8), after any notice on screen
+ * (e.g. that the invitation the user followed has expired). Renders nothing.
+ */
 export function PersonalOrgNotice() {
   const dispatch = useAppDispatch();
   const { current, personalOrgCreated } = useCurrentOrg();
@@ -13,7 +16,7 @@ export function PersonalOrgNotice() {
     if (!personalOrgCreated || !current || said.current) return;
     said.current = true;
     dispatch(
-      noticeShown({
+      noticeQueued({
         severity: 'info',
         text: `A personal organization, ${current.name}, has been created for you.`,
       }),

@@ -432,6 +432,29 @@ describe('layout pieces', () => {
     );
   });
 
+  it('tells a member which admin to ask instead of linking to a form they cannot edit', async () => {
+    serveOrgs([org({ role: 'member', profile: { contactEmail: null } })]);
+    renderWithProviders(<ProfileIncompleteBanner />, { store: signedInStore() });
+    expect(await screen.findByText('Organization profile incomplete')).toBeInTheDocument();
+    expect(await screen.findByText('ada@example.com')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Only an admin can add it: ask ada@example.com.');
+    expect(screen.queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('still tells a member to ask an admin when the member list cannot be read', async () => {
+    serveOrgs([org({ role: 'member', profile: { contactEmail: null } })]);
+    server.use(
+      http.get('*/api/orgs/:orgId', () =>
+        HttpResponse.json({ error: 'boom', code: 'INTERNAL' }, { status: 500 }),
+      ),
+    );
+    renderWithProviders(<ProfileIncompleteBanner />, { store: signedInStore() });
+    expect(
+      await screen.findByText(/Only an admin can add it: ask an admin of ada's Organization/),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('link')).not.toBeInTheDocument();
+  });
+
   it('shows the switcher only with more than one organization', async () => {
     serveOrgs([org(), org({ id: 'org-2', name: 'Second' })]);
     const { user, store } = renderWithProviders(<OrgSwitcher />, { store: signedInStore() });

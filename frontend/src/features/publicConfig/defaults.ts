@@ -9,6 +9,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   identity: { kind: 'builtin', url: '', authUrl: '', anonKey: '' },
   keepLoopbackHttp: false,
   monitorIntervalSecs: 60,
+  companionInstallUrl: null,
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -23,6 +24,30 @@ const isHttpUrl = (value: unknown): value is string => {
     return false;
   }
 };
+
+/** Schemes a link may never have (the page makes an `href` of the companion app's install link). */
+const REFUSED_SCHEMES = ['javascript:', 'data:', 'vbscript:', 'file:'];
+
+/** A companion-app install template: a URL with a scheme (the app's own, such as `mentra:`, or https). */
+const isInstallTemplate = (value: unknown): value is string => {
+  if (typeof value !== 'string') return false;
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(value.trim())?.[1]?.toLowerCase();
+  return scheme !== undefined && !REFUSED_SCHEMES.includes(`${scheme}:`);
+};
+
+/**
+ * The companion app's install link for one app: the template's `{packageName}` and `{installUrl}` replaced
+ * with their URL-encoded values (`PORTAL_COMPANION_INSTALL_URL`).
+ */
+export function companionInstallLink(
+  template: string,
+  packageName: string,
+  installUrl: string,
+): string {
+  return template
+    .replaceAll('{packageName}', encodeURIComponent(packageName))
+    .replaceAll('{installUrl}', encodeURIComponent(installUrl));
+}
 
 /**
  * Reads the server's answer field by field. Links must be http(s) URLs (they
@@ -62,5 +87,8 @@ export function normalizePublicConfig(raw: unknown): PublicConfig {
       body.monitorIntervalSecs >= 0
         ? body.monitorIntervalSecs
         : DEFAULT_PUBLIC_CONFIG.monitorIntervalSecs,
+    companionInstallUrl: isInstallTemplate(body.companionInstallUrl)
+      ? body.companionInstallUrl
+      : DEFAULT_PUBLIC_CONFIG.companionInstallUrl,
   };
 }

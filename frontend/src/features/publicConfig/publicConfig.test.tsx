@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { makeStore } from '../../app/store';
 import { testPublicConfig } from '../../testing/handlers';
 import { server } from '../../testing/server';
-import { DEFAULT_PUBLIC_CONFIG, normalizePublicConfig, usePublicConfig } from '.';
+import {
+  companionInstallLink,
+  DEFAULT_PUBLIC_CONFIG,
+  normalizePublicConfig,
+  usePublicConfig,
+} from '.';
 
 function renderUsePublicConfig() {
   const store = makeStore();
@@ -58,6 +63,7 @@ describe('normalizePublicConfig', () => {
       identity: { url: 'https://id.example.test' },
       keepLoopbackHttp: 'yes',
       monitorIntervalSecs: -5,
+      companionInstallUrl: 'javascript:alert("{installUrl}")',
     });
 
     expect(config).toEqual({
@@ -73,7 +79,23 @@ describe('normalizePublicConfig', () => {
       },
       keepLoopbackHttp: false,
       monitorIntervalSecs: 60,
+      companionInstallUrl: null,
     });
+  });
+
+  it('reads the companion app install template and fills it with URL-encoded values', () => {
+    const template = 'mentra://install?package={packageName}&link={installUrl}';
+    expect(normalizePublicConfig({ companionInstallUrl: template }).companionInstallUrl).toBe(
+      template,
+    );
+    expect(normalizePublicConfig({ companionInstallUrl: 'no scheme' }).companionInstallUrl).toBe(
+      null,
+    );
+    expect(
+      companionInstallLink(template, 'com.acme.x', 'https://portal.test/install/t?a=1&b=2'),
+    ).toBe(
+      'mentra://install?package=com.acme.x&link=https%3A%2F%2Fportal.test%2Finstall%2Ft%3Fa%3D1%26b%3D2',
+    );
   });
 
   it('reads the monitor interval when it is a whole number of seconds, 0 meaning off', () => {

@@ -4,7 +4,22 @@ import { describe, expect, it } from 'vitest';
 
 import { makeStore } from '../../app/store';
 import { renderRoute } from '../../testing/render';
+import { testPublicConfig } from '../../testing/handlers';
 import { server } from '../../testing/server';
+
+function testerView() {
+  return {
+    packageName: 'com.acme.weather',
+    name: 'Weather',
+    description: 'Forecasts on your glasses',
+    onboardingInstructions: '',
+    logoURL: '',
+    webviewURL: null,
+    appType: 'standard',
+    permissions: [],
+    hardwareRequirements: [],
+  };
+}
 
 describe('tester page', { timeout: 20000 }, () => {
   it('shows the shared app to someone signed out', async () => {
@@ -37,6 +52,30 @@ describe('tester page', { timeout: 20000 }, () => {
     expect(code.tagName.toLowerCase()).toBe('svg');
     expect(code.querySelectorAll('path').length).toBeGreaterThan(0);
     expect(screen.getByText('Scan to open this page on your phone')).toBeInTheDocument();
+  });
+
+  it('offers the companion app install action only when the server names its format', async () => {
+    const template = 'mentra://install?package={packageName}&link={installUrl}';
+    server.use(
+      http.get('*/api/install/:token', () => HttpResponse.json(testerView())),
+      http.get('*/api/public-config', () =>
+        HttpResponse.json({ ...testPublicConfig, companionInstallUrl: template }),
+      ),
+    );
+    renderRoute('/install/tok-1', { store: makeStore() });
+    const open = await screen.findByRole('link', { name: 'Open in the companion app' });
+    const url = new URL('/install/tok-1', window.location.origin).href;
+    expect(open).toHaveAttribute(
+      'href',
+      `mentra://install?package=com.acme.weather&link=${encodeURIComponent(url)}`,
+    );
+  });
+
+  it('shows no companion app action when none is configured', async () => {
+    server.use(http.get('*/api/install/:token', () => HttpResponse.json(testerView())));
+    renderRoute('/install/tok-1', { store: makeStore() });
+    expect(await screen.findByRole('heading', { name: 'Weather' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Open in the companion app' })).not.toBeInTheDocument();
   });
 
   it('says when the link is unknown or was reset', async () => {

@@ -15,6 +15,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AppsIcon from '@mui/icons-material/Apps';
+import InstallMobileIcon from '@mui/icons-material/InstallMobile';
 import { Link as RouterLink, useParams } from 'react-router';
 
 import { InstallQrCode } from '../../components/InstallQrCode';
@@ -28,6 +29,7 @@ import {
   type TesterView,
 } from '../apps';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { companionInstallLink, usePublicConfig } from '../publicConfig';
 
 /** `/install/:token` (PRODUCT.md §4, §9): what a tester holding a share link sees; no sign-in needed. */
 export function TesterPage() {
@@ -110,6 +112,8 @@ function installUrl(token: string): string {
 }
 
 function TesterDetails({ app, installUrl }: { app: TesterView; installUrl: string }) {
+  // The companion app's own install link, when the server names its format (PORTAL_COMPANION_INSTALL_URL).
+  const { companionInstallUrl } = usePublicConfig();
   return (
     <Stack spacing={3}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
@@ -135,11 +139,22 @@ function TesterDetails({ app, installUrl }: { app: TesterView; installUrl: strin
         spacing={3}
         sx={{ alignItems: { xs: 'stretch', sm: 'center' } }}
       >
-        <Alert severity="info" sx={{ flex: 1 }}>
-          You have been invited to test this app. This page is read-only: install the app on your
-          glasses through the companion app to try it. On a computer, scan the code with the phone
-          that runs the companion app to open this page there.
-        </Alert>
+        <Stack spacing={2} sx={{ flex: 1, alignItems: 'flex-start' }}>
+          <Alert severity="info" sx={{ alignSelf: 'stretch' }}>
+            You have been invited to test this app. This page is read-only: install the app on your
+            glasses through the companion app to try it. On a computer, scan the code with the phone
+            that runs the companion app to open this page there.
+          </Alert>
+          {companionInstallUrl && (
+            <Button
+              variant="contained"
+              startIcon={<InstallMobileIcon />}
+              href={companionInstallLink(companionInstallUrl, app.packageName, installUrl)}
+            >
+              Open in the companion app
+            </Button>
+          )}
+        </Stack>
         <InstallQrCode url={installUrl} caption="Scan to open this page on your phone" />
       </Stack>
       <Card variant="outlined">

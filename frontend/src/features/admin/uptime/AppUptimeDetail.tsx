@@ -47,6 +47,7 @@ import {
   dayOfMonth,
   healthUrl,
   percent,
+  todayUtc,
   utcDateTime,
 } from './month';
 import { Legend, MonthNavigator, OnlineBadge, UpdateBar, UptimeError } from './parts';
@@ -361,6 +362,12 @@ function UptimeSection({ packageName, app }: { packageName: string; app: AdminAp
     );
   } else {
     const monthDays = data.days;
+    // The chart shows the whole month; only days that have begun can be picked.
+    const today = todayUtc();
+    const pickableDays = monthDays.filter((d) => d.date <= today);
+    const pick = (date: string) => {
+      if (date <= today) setPicked(date);
+    };
     body = (
       <Stack spacing={2}>
         <CurrentState detail={data} status={app.appStoreStatus} />
@@ -394,7 +401,7 @@ function UptimeSection({ packageName, app }: { packageName: string; app: AdminAp
             <Typography variant="body2" color="text.secondary">
               One bar per day of the month; days are UTC days. Click a day for its problems.
             </Typography>
-            <MonthChart days={monthDays} onPick={setPicked} />
+            <MonthChart days={monthDays} onPick={pick} />
             <Legend />
             <TextField
               select
@@ -406,7 +413,7 @@ function UptimeSection({ packageName, app }: { packageName: string; app: AdminAp
               }}
               sx={{ maxWidth: 320 }}
             >
-              {monthDays.map((d) => (
+              {pickableDays.map((d) => (
                 <MenuItem key={d.date} value={d.date}>
                   {dayLabel(d.date)} · {COLOUR_LABELS[colourOf(d)]}
                 </MenuItem>

@@ -11,6 +11,9 @@ const ordinal = ({ year, month }: UptimeMonth) => year * 12 + month;
 export const isFutureMonth = (month: UptimeMonth, now: Date = new Date()) =>
   ordinal(month) > ordinal(currentUtcMonth(now));
 
+/** Today's UTC date, `YYYY-MM-DD`: later days have no checks yet and cannot be picked. */
+export const todayUtc = (now: Date = new Date()) => now.toISOString().slice(0, 10);
+
 /** "November 2026". */
 export const monthLabel = ({ year, month }: UptimeMonth) =>
   new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en-US', {

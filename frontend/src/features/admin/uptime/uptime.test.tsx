@@ -8,7 +8,7 @@ import { renderWithProviders } from '../../../testing/render';
 import { server } from '../../../testing/server';
 import { AdminPanel } from '../AdminPanel';
 import type { AdminApp } from '../types';
-import { currentUtcMonth, monthLabel } from './month';
+import { currentUtcMonth, dayLabel, monthLabel } from './month';
 import type {
   AppMonthRow,
   AppUptimeDetail,
@@ -43,6 +43,12 @@ const prev = ({ year, month }: UptimeMonth): UptimeMonth =>
   month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
 const next = ({ year, month }: UptimeMonth): UptimeMonth =>
   month === 12 ? { year: year + 1, month: 1 } : { year, month: month + 1 };
+const nthOption = (options: HTMLElement[], index: number): HTMLElement => {
+  const option = options[index];
+  if (!option) throw new Error(`no option ${String(index)} of ${String(options.length)}`);
+  return option;
+};
+
 const iso = ({ year, month }: UptimeMonth, day: number) =>
   `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 
@@ -124,6 +130,8 @@ function adminApp(overrides: Partial<AdminApp> = {}): AdminApp {
       },
     ],
     selfReview: false,
+    testerUrl: null,
+    sinceLastDecision: { state: 'first_review', changedFields: [] },
     ...overrides,
   };
 }
@@ -577,6 +585,21 @@ describe('App detail tab', () => {
     await user.click(await screen.findByRole('option', { name: /Mixed Status/ }));
     expect(await screen.findByText(/kept for 48 hours/)).toBeInTheDocument();
     expect(screen.getByText('Healthy: 7, Unhealthy: 3, Total: 10')).toBeInTheDocument();
+  });
+
+  it('offers the days of the month up to today in the day selector, never a future one', async () => {
+    serve();
+    const { user } = renderPanel(DETAIL);
+    await user.click(await screen.findByRole('combobox', { name: 'Day (UTC)' }));
+    const options = await screen.findAllByRole('option');
+    const today = new Date().getUTCDate();
+    expect(options).toHaveLength(today);
+    expect(nthOption(options, today - 1)).toHaveTextContent(dayLabel(iso(NOW, today)));
+    if (today < daysIn(NOW)) {
+      expect(
+        screen.queryByRole('option', { name: new RegExp(dayLabel(iso(NOW, today + 1))) }),
+      ).not.toBeInTheDocument();
+    }
   });
 
   it('moves the chart between months', async () => {

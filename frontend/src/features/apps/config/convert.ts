@@ -1,7 +1,7 @@
 /**
  * Changing a setting's type (specification §4), ported from `domain/src/apps/settings/convert.rs` and run
  * against the shared vectors `tests/vectors/setting_conversion.json`: key and label are kept; the default
- * is kept or reset to fit; a group takes its title from the old title or label and drops key and label; a
+ * is kept or reset to fit (a titleValue's value is the text the old default displays); a group takes its title from the old title or label and drops key and label; a
  * new select-like setting gets one sample option.
  */
 import type { SelectOption, Setting, SettingType, SettingValue } from '../types';
@@ -9,6 +9,7 @@ import {
   isOptionValue,
   MAX_TEXT_DEFAULT_LEN,
   SAMPLE_OPTION,
+  sameValue,
   SECONDS_PER_DAY,
   settingDefault,
   settingKey,
@@ -27,6 +28,37 @@ function textFrom(value: SettingValue | undefined): string {
   // As JavaScript writes numbers (the domain writes them the same way): -0 as 0, 1e+21, 1e-7.
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return '';
+}
+
+const twoDigits = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * The text a titleValue made from `from` displays for its old default: a text as it is, a number as
+ * JavaScript writes it, a boolean as On or Off, option values as their labels (joined with ", "), a time
+ * as HH:MM (HH:MM:SS with seconds shown).
+ */
+function displayedText(from: Setting, old: SettingValue | undefined): string {
+  if (from.type === 'time_picker') {
+    const seconds = from.defaultValue;
+    const hm = `${twoDigits(Math.floor(seconds / 3600))}:${twoDigits(Math.floor(seconds / 60) % 60)}`;
+    return from.showSeconds ? `${hm}:${twoDigits(seconds % 60)}` : hm;
+  }
+  const options = settingOptions(from) ?? [];
+  const one = (value: unknown): string => {
+    const option = options.find((candidate) => sameValue(candidate.value, value));
+    if (option) return option.label;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+    if (typeof value === 'boolean') return value ? 'On' : 'Off';
+    return '';
+  };
+  if (Array.isArray(old)) {
+    return (old as unknown[])
+      .map(one)
+      .filter((text) => text !== '')
+      .join(', ');
+  }
+  return old === undefined ? '' : one(old);
 }
 
 function singleDefault(
@@ -66,7 +98,7 @@ export function convertSetting(from: Setting, to: SettingType): Setting {
     case 'group':
       return { type: to, title: label };
     case 'titleValue':
-      return { type: to, label, value: oldDefault ?? '' };
+      return { type: to, label, value: displayedText(from, oldDefault) };
     case 'toggle':
       return {
         type: to,

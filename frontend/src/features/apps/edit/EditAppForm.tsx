@@ -11,7 +11,9 @@ import { Link as RouterLink } from 'react-router';
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { DialogLoading } from '../../../components/DialogLoading';
 import { UnsavedChangesPrompt } from '../../../components/UnsavedChangesPrompt';
+import { useAppDispatch } from '../../../app/store';
 import { paths } from '../../../config/paths';
+import { noticeQueued } from '../../../session/authSlice';
 import type { Organization } from '../../orgs';
 import { useUpdateAppMutation, useUpdatePermissionsMutation } from '../api';
 import { ApiKeyDialog, PublishDialog, ShareDialog } from '../dialogs';
@@ -64,6 +66,15 @@ export function EditAppForm({ app, orgId, orgs, onMoved }: Props) {
   const [patchPermissions, { isLoading: patching }] = useUpdatePermissionsMutation();
   const saving = updating || patching;
   const ref = { orgId, packageName: app.packageName };
+  const dispatch = useAppDispatch();
+  // After the publish dialog, the app is read again (the submission invalidates it); once the page shows
+  // the status the server answered, the user is told (spec §5, §8: "Publication status updated").
+  const [awaitedStatus, setAwaitedStatus] = useState<App['appStoreStatus'] | null>(null);
+  useEffect(() => {
+    if (awaitedStatus === null || app.appStoreStatus !== awaitedStatus) return;
+    setAwaitedStatus(null);
+    dispatch(noticeQueued({ severity: 'success', text: 'Publication status updated' }));
+  }, [awaitedStatus, app.appStoreStatus, dispatch]);
 
   // The success note goes after 3 seconds (spec §4).
   useEffect(() => {
@@ -224,6 +235,9 @@ export function EditAppForm({ app, orgId, orgs, onMoved }: Props) {
             onClose={closeDialog}
             orgId={orgId}
             app={app}
+            onPublished={(published) => {
+              setAwaitedStatus(published.appStoreStatus);
+            }}
           />
         )}
         {mounted === 'move' && (

@@ -32,7 +32,7 @@ function serveApp(app: App | null, status = 200) {
           id: 'e1',
           kind: 'rejected',
           at: '2026-11-12T09:30:00Z',
-          actorEmail: 'reviewer@portal.test',
+          actor: 'App Review',
           notes: 'The logo is blurry',
           selfReview: false,
           detail: null,
@@ -41,7 +41,7 @@ function serveApp(app: App | null, status = 200) {
           id: 'e2',
           kind: 'resubmitted',
           at: '2026-11-13T09:30:00Z',
-          actorEmail: 'ada@example.com',
+          actor: 'ada@example.com',
           notes: null,
           selfReview: false,
           detail: { addedPermissions: ['CAMERA'] },
@@ -50,7 +50,7 @@ function serveApp(app: App | null, status = 200) {
           id: 'e3',
           kind: 'approved',
           at: '2026-11-14T09:30:00Z',
-          actorEmail: 'grace@acme.test',
+          actor: 'grace@acme.test',
           notes: null,
           selfReview: true,
           detail: null,
@@ -108,6 +108,40 @@ describe('Edit App page', { timeout: 20_000 }, () => {
     expect(screen.getByText('Self-review')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Publish to App Store' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Apps' })).toHaveAttribute('href', '/apps');
+  });
+
+  it('says "Publication status updated" once the page shows the status after publishing', async () => {
+    serveOrgs();
+    serveApp(testApp());
+    let published = false;
+    server.use(
+      http.get('*/api/dev/apps/:pkg', () =>
+        HttpResponse.json(testApp({ appStoreStatus: published ? 'SUBMITTED' : 'DEVELOPMENT' })),
+      ),
+      http.post('*/api/dev/apps/:pkg/publish', () => {
+        published = true;
+        return HttpResponse.json(testApp({ appStoreStatus: 'SUBMITTED' }));
+      }),
+    );
+    const { user, store } = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Publish to App Store' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish to App Store' });
+    const submit = within(dialog).getByRole('button', { name: 'Submit for Review' });
+    await waitFor(() => {
+      expect(submit).toBeEnabled();
+    });
+    await user.click(submit);
+
+    await waitFor(() => {
+      expect(store.getState().auth.notice?.text).toBe('App submitted for publication!');
+    });
+    // The re-read app is on the page; its notice waits for the one on screen.
+    await waitFor(() => {
+      expect(store.getState().auth.queuedNotices).toEqual([
+        { severity: 'success', text: 'Publication status updated' },
+      ]);
+    });
+    expect(screen.queryByRole('button', { name: 'Publish to App Store' })).not.toBeInTheDocument();
   });
 
   it('normalises the server URL on blur and saves the listed fields', async () => {

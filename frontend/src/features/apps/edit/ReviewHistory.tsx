@@ -76,7 +76,7 @@ export function ReviewHistory({ orgId, packageName }: { orgId: string; packageNa
               {entry.selfReview && <Chip size="small" variant="outlined" label="Self-review" />}
             </Stack>
             <Typography variant="body2" color="text.secondary">
-              {formatDateTime(entry.at)} by {entry.actorEmail}
+              {formatDateTime(entry.at)} by {entry.actor}
             </Typography>
             {fields.length > 0 && (
               <Typography variant="body2">Changed: {fields.join(', ')}</Typography>
