@@ -158,6 +158,7 @@ impl CoreTokenService {
             user_id,
             email,
             platform_role,
+            origin: crate::common::ClientOrigin::default(),
         })
     }
 

@@ -1,5 +1,6 @@
 //! The platform reviewers' use cases (PRODUCT.md §4, §5) and the review history as the developer sees it.
 
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -444,6 +445,16 @@ impl ReviewService {
         if self.is_member(caller, app.org_id).await? {
             event = event.with_detail(json!({ SELF_REVIEW: true }));
         }
+        let action = if kind == ReviewEventKind::Approved {
+            AuditAction::ReviewApproved
+        } else {
+            AuditAction::ReviewRejected
+        };
+        let audit = AuditEntry::by(self.secrets.as_ref(), caller, action, now)
+            .in_org(app.org_id)
+            .on(AuditTarget::app(&app.package_name))
+            .change("appStoreStatus", app.app_store_status.as_str(), to.as_str())
+            .change("reviewNotes", serde_json::Value::Null, notes.clone());
         let change = StatusChange {
             to,
             review: Some(ReviewStamp {
@@ -454,6 +465,7 @@ impl ReviewService {
             at: now,
             event,
             emails,
+            audit: vec![audit],
         };
         self.reviews
             .decide(&app.package_name, AppStoreStatus::Submitted, seen, change)

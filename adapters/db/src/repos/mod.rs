@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod admins;
 pub mod apps;
+pub mod audit;
 pub mod codes;
 pub mod identities;
 pub mod images;
@@ -18,6 +19,7 @@ pub mod uptime;
 
 pub use accounts::DieselAccountRepository;
 pub use admins::DieselPlatformAdminRepository;
+pub use audit::DieselAuditLog;
 pub use apps::{DieselAppRepository, DieselOrgProfileLookup};
 pub use codes::DieselOneTimeCodeRepository;
 pub use identities::DieselIdentityLinkRepository;
