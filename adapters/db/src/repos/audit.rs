@@ -90,17 +90,14 @@ impl AuditRow {
 /// # Errors
 /// [`RepoError::Duplicate`]`("audit_entry_id")` when an id exists; [`RepoError::Backend`] otherwise.
 pub(crate) fn append(conn: &mut DbConnection, entries: &[AuditEntry]) -> Result<(), RepoError> {
-    if entries.is_empty() {
-        return Ok(());
+    // One statement per entry (diesel's multi-backend connection has no batch insert); a change records
+    // one entry, a move two.
+    for entry in entries {
+        diesel::insert_into(audit_log::table)
+            .values(AuditRow::from_entry(entry)?)
+            .execute(conn)
+            .map_err(db_error("recording an audit entry", "audit_entry_id"))?;
     }
-    let rows = entries
-        .iter()
-        .map(AuditRow::from_entry)
-        .collect::<Result<Vec<_>, _>>()?;
-    diesel::insert_into(audit_log::table)
-        .values(&rows)
-        .execute(conn)
-        .map_err(db_error("recording an audit entry", "audit_entry_id"))?;
     Ok(())
 }
 
