@@ -7,7 +7,6 @@ macro_rules! audit_actions {
     ($($(#[$doc:meta])* $variant:ident => $code:literal,)*) => {
         /// What an audit entry records (PRODUCT.md §9 "Audit log").
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         pub enum AuditAction {
             $($(#[$doc])* #[serde(rename = $code)] $variant,)*
         }
@@ -109,6 +108,24 @@ impl AuditAction {
         )
     }
 }
+
+/// The schema is the list of codes (written by hand: the codes are made by a macro, whose attributes the
+/// schema derive cannot read).
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for AuditAction {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some(
+                "An audit action code (the list of `domain::audit::actions`)",
+            ))
+            .enum_values(Some(Self::ALL.iter().map(|action| action.code())))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for AuditAction {}
 
 impl std::fmt::Display for AuditAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -131,9 +131,9 @@ impl AuditTarget {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FieldChange {
     pub field: String,
-    #[cfg_attr(feature = "openapi", schema(value_type = Object, nullable))]
+    /// Any JSON value; `null` when the field had none.
     pub old: Value,
-    #[cfg_attr(feature = "openapi", schema(value_type = Object, nullable))]
+    /// Any JSON value; `null` when the field has none.
     pub new: Value,
 }
 
@@ -172,7 +172,12 @@ impl AuditEntry {
     /// An entry about `action` by `caller` at `at`, with the caller's address and user agent; no
     /// organization, target or change yet.
     #[must_use]
-    pub fn by(secrets: &dyn SecretGenerator, caller: &Caller, action: AuditAction, at: DateTime<Utc>) -> Self {
+    pub fn by(
+        secrets: &dyn SecretGenerator,
+        caller: &Caller,
+        action: AuditAction,
+        at: DateTime<Utc>,
+    ) -> Self {
         Self {
             id: AuditEntryId(random_uuid(secrets)),
             at,
@@ -338,7 +343,10 @@ mod tests {
     #[test]
     fn a_cursor_reads_back_and_refuses_anything_else() {
         let id = AuditEntryId(Uuid::new_v4());
-        let cursor = AuditCursor { at_millis: 1_700_000_000_123, id };
+        let cursor = AuditCursor {
+            at_millis: 1_700_000_000_123,
+            id,
+        };
         assert_eq!(AuditCursor::parse(&cursor.to_string()), Some(cursor));
         for bad in ["", "12", "x.y", "12.not-a-uuid", &format!("1.5.{id}")] {
             assert_eq!(AuditCursor::parse(bad), None, "{bad}");

@@ -49,7 +49,10 @@ impl AuditQuery {
         if let (Some(from), Some(to)) = (self.filter.from, self.filter.to)
             && from > to
         {
-            return Err(AuditError::Invalid("to", "`to` must not be before `from`".to_owned()));
+            return Err(AuditError::Invalid(
+                "to",
+                "`to` must not be before `from`".to_owned(),
+            ));
         }
         match self.limit {
             None => Ok(DEFAULT_PAGE),
@@ -162,11 +165,19 @@ mod tests {
         let admin = member(OrgRole::Admin);
         let mut log = MockAuditLog::new();
         log.expect_list()
-            .with(eq(AuditScope::Org(admin.org())), always(), eq(None), eq(DEFAULT_PAGE))
+            .with(
+                eq(AuditScope::Org(admin.org())),
+                always(),
+                eq(None),
+                eq(DEFAULT_PAGE),
+            )
             .times(1)
             .returning(|_, _, _, _| Ok(empty_page()));
         let service = AuditService::new(Arc::new(log));
-        assert_eq!(block_on(service.org_log(&admin, &AuditQuery::default())).unwrap(), empty_page());
+        assert_eq!(
+            block_on(service.org_log(&admin, &AuditQuery::default())).unwrap(),
+            empty_page()
+        );
         let refused = block_on(service.org_log(&member(OrgRole::Member), &AuditQuery::default()));
         assert!(matches!(refused, Err(AuditError::Forbidden(AUDIT_ADMINS_ONLY))));
     }

@@ -288,7 +288,8 @@ impl PlatformTools {
                 .in_org(org)
                 .on(AuditTarget::app(&app.package_name))
         };
-        let created = audit(AuditAction::AppCreated).change("name", serde_json::Value::Null, app.name.as_str());
+        let created =
+            audit(AuditAction::AppCreated).change("name", serde_json::Value::Null, app.name.as_str());
         self.apps.insert(&app, &key.hash, &created).await?;
         let event = ReviewEvent::new(
             self.secrets.as_ref(),

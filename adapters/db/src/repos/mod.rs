@@ -19,8 +19,8 @@ pub mod uptime;
 
 pub use accounts::DieselAccountRepository;
 pub use admins::DieselPlatformAdminRepository;
-pub use audit::DieselAuditLog;
 pub use apps::{DieselAppRepository, DieselOrgProfileLookup};
+pub use audit::DieselAuditLog;
 pub use codes::DieselOneTimeCodeRepository;
 pub use identities::DieselIdentityLinkRepository;
 pub use images::DieselImageRepository;

@@ -39,7 +39,11 @@ fn approval(org: OrgId, ms: i64) -> StatusChange {
         at: at(ms),
         event: event(org, PKG, ReviewEventKind::Approved, ms).with_notes(Some("Looks good".into())),
         emails: vec![mail(EmailKind::AppApproved, "contact@acme.example.com")],
-        audit: vec![fixtures::audit_in(Some(org), domain::audit::AuditAction::ReviewApproved, at(ms))],
+        audit: vec![fixtures::audit_in(
+            Some(org),
+            domain::audit::AuditAction::ReviewApproved,
+            at(ms),
+        )],
     }
 }
 
@@ -54,7 +58,11 @@ fn rejection(org: OrgId, ms: i64) -> StatusChange {
         at: at(ms),
         event: event(org, PKG, ReviewEventKind::Rejected, ms).with_notes(Some("Blurry logo".into())),
         emails: vec![mail(EmailKind::AppRejected, "contact@acme.example.com")],
-        audit: vec![fixtures::audit_in(Some(org), domain::audit::AuditAction::ReviewRejected, at(ms))],
+        audit: vec![fixtures::audit_in(
+            Some(org),
+            domain::audit::AuditAction::ReviewRejected,
+            at(ms),
+        )],
     }
 }
 

@@ -74,9 +74,13 @@ fn inject_fault_after_entries_of(db: &adapter_db::Db, org: OrgId) {
 async fn org_with_app(db: &adapter_db::Db) -> (OrgId, DieselAppRepository) {
     let repo = DieselAppRepository::new(db.clone());
     let org = fixtures::organization(db, "Acme");
-    repo.insert(&sample_app(org, PKG), "hash-0", &entry(org, AuditAction::AppCreated, 0))
-        .await
-        .unwrap();
+    repo.insert(
+        &sample_app(org, PKG),
+        "hash-0",
+        &entry(org, AuditAction::AppCreated, 0),
+    )
+    .await
+    .unwrap();
     (org, repo)
 }
 

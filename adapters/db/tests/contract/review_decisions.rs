@@ -43,7 +43,11 @@ fn decision(org: OrgId, to: AppStoreStatus, ms: i64) -> StatusChange {
             text: "Body".into(),
             link: None,
         }],
-        audit: vec![fixtures::audit_in(Some(org), domain::audit::AuditAction::ReviewApproved, at(ms))],
+        audit: vec![fixtures::audit_in(
+            Some(org),
+            domain::audit::AuditAction::ReviewApproved,
+            at(ms),
+        )],
     }
 }
 

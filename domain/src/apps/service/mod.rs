@@ -183,7 +183,12 @@ impl AppService {
     }
 
     /// The audit entry of `action` on the member's app `package`, now.
-    pub(crate) fn audit(&self, member: &ActingMember, action: AuditAction, package: &PackageName) -> AuditEntry {
+    pub(crate) fn audit(
+        &self,
+        member: &ActingMember,
+        action: AuditAction,
+        package: &PackageName,
+    ) -> AuditEntry {
         AuditEntry::by(self.secrets.as_ref(), member.caller(), action, self.clock.now())
             .in_org(member.org())
             .on(AuditTarget::app(package))
@@ -327,7 +332,8 @@ impl AppService {
         let update = validate_update(input, self.config.server_urls).map_err(AppError::Validation)?;
         let current = self.load(org, package).await?;
         let next = update.apply_to(&current, self.clock.now());
-        self.save_edit(member, AuditAction::AppUpdated, &current, &next).await
+        self.save_edit(member, AuditAction::AppUpdated, &current, &next)
+            .await
     }
 
     /// Deletes the app with its key, share token, images, review history and uptime data; its package
@@ -339,7 +345,11 @@ impl AppService {
         Self::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
         let audit = self.audit(member, AuditAction::AppDeleted, package);
-        let images = self.apps.delete(org, package, &audit).await.map_err(write_error)?;
+        let images = self
+            .apps
+            .delete(org, package, &audit)
+            .await
+            .map_err(write_error)?;
         let mut outcome = AppDeleted::default();
         for id in images {
             let key = storage_key(id);
@@ -414,9 +424,11 @@ fn edit_audit(entry: AuditEntry, before: &App, after: &App) -> AuditEntry {
         serde_json::to_value(before).unwrap_or_default(),
         serde_json::to_value(after).unwrap_or_default(),
     );
-    let mut entry = changed_fields(before, after).into_iter().fold(entry, |entry, field| {
-        entry.change(field, old[field].clone(), new[field].clone())
-    });
+    let mut entry = changed_fields(before, after)
+        .into_iter()
+        .fold(entry, |entry, field| {
+            entry.change(field, old[field].clone(), new[field].clone())
+        });
     if before.app_store_status != after.app_store_status {
         entry = entry.change(
             "appStoreStatus",

@@ -396,7 +396,9 @@ fn deleting_an_app_removes_its_image_files_and_reports_those_left() {
 #[test]
 fn deleting_a_missing_app_is_not_found() {
     let mut h = Harness::member();
-    h.apps.expect_delete().returning(|_, _, _| Err(RepoError::NotFound));
+    h.apps
+        .expect_delete()
+        .returning(|_, _, _| Err(RepoError::NotFound));
     let err = block_on(h.service().delete(
         &member_as(&developer(), OrgId::new(), OrgRole::Member),
         &package(),

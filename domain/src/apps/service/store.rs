@@ -50,10 +50,11 @@ impl AppService {
                 now,
             ),
             emails: Vec::new(),
-            audit: vec![
-                self.audit(member, AuditAction::AppPublished, package)
-                    .change("appStoreStatus", app.app_store_status.as_str(), to.as_str()),
-            ],
+            audit: vec![self.audit(member, AuditAction::AppPublished, package).change(
+                "appStoreStatus",
+                app.app_store_status.as_str(),
+                to.as_str(),
+            )],
         };
         self.apps
             .transition(org, package, app.app_store_status, change)
@@ -232,10 +233,15 @@ impl AppService {
         .with_detail(json!({ "fromOrgId": from, "toOrgId": target }));
         // Recorded in both organizations' logs.
         let moved = |org: OrgId| {
-            AuditEntry::by(self.secrets.as_ref(), caller, AuditAction::AppMoved, self.clock.now())
-                .in_org(org)
-                .on(AuditTarget::app(package))
-                .change("organizationId", from.to_string(), target.to_string())
+            AuditEntry::by(
+                self.secrets.as_ref(),
+                caller,
+                AuditAction::AppMoved,
+                self.clock.now(),
+            )
+            .in_org(org)
+            .on(AuditTarget::app(package))
+            .change("organizationId", from.to_string(), target.to_string())
         };
         let audit = [moved(from), moved(target)];
         self.apps
