@@ -665,6 +665,7 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
             (format!("/api/dev/apps/{package}/health-check"), None)
         }
         ("GET", "/api/app-uptime/status") => ("/api/app-uptime/status".to_owned(), None),
+        ("GET", "/api/admin/audit-log") => ("/api/admin/audit-log".to_owned(), None),
         ("GET", "/api/app-uptime/get-app-uptime-days") => (
             "/api/app-uptime/get-app-uptime-days?month=2&year=2026".to_owned(),
             None,
@@ -742,6 +743,7 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
         ("GET", "/api/orgs") => ("/api/orgs".to_owned(), None),
         ("POST", "/api/orgs") => ("/api/orgs".to_owned(), Some(json!({"name": format!("Made {n}")}))),
         ("GET" | "DELETE", "/api/orgs/{orgId}") => (format!("/api/orgs/{org}"), None),
+        ("GET", "/api/orgs/{orgId}/audit-log") => (format!("/api/orgs/{org}/audit-log"), None),
         ("PUT", "/api/orgs/{orgId}") => (
             format!("/api/orgs/{org}"),
             Some(json!({"name": format!("Renamed {n}"),
