@@ -150,6 +150,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
         auth: ProductAuth {
             core_tokens: Arc::new(core_tokens),
             identity: Some(service),
+            proxies: config.trusted_proxies.clone(),
         },
     })
 }
@@ -205,6 +206,7 @@ pub async fn wire_hosted(
         auth: ProductAuth {
             core_tokens: Arc::new(core_tokens),
             identity: None,
+            proxies: config.trusted_proxies.clone(),
         },
     })
 }

@@ -92,6 +92,9 @@ impl Application {
                 uptime: uptime.clone(),
                 apps: apps.apps,
             },
+            audit: adapter_http::audit::AuditApi(std::sync::Arc::new(domain::audit::AuditService::new(
+                std::sync::Arc::new(adapter_db::repos::DieselAuditLog::new(db.clone())),
+            ))),
             readiness: adapter_http::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
             metrics: crate::metrics::route(config, &db, uptime)?,
         };

@@ -1,15 +1,16 @@
 //! Background work of the server: delivering the e-mail outbox (PRODUCT.md §2), the uptime monitor
-//! (`crate::uptime`) and pruning expired rows.
+//! (`crate::uptime`) and pruning expired rows (and audit entries past `PORTAL_AUDIT_RETENTION_DAYS`).
 //! Each worker is a task that stops when the server stops. State lives in the database, so a restart loses
 //! nothing, and the outbox's leases keep several instances from sending one e-mail twice.
 
 use adapter_db::Db;
 use adapter_db::repos::{
-    DieselOneTimeCodeRepository, DieselOutboxRepository, DieselRateLimitStore, DieselRefreshTokenRepository,
-    DieselUptimeRepository,
+    DieselAuditLog, DieselOneTimeCodeRepository, DieselOutboxRepository, DieselRateLimitStore,
+    DieselRefreshTokenRepository, DieselUptimeRepository,
 };
 use adapter_mail::{LogMailer, SmtpMailer};
 use chrono::Duration as Span;
+use domain::audit::AuditService;
 use domain::common::Clock;
 use domain::identity::ports::{OneTimeCodeRepository, RefreshTokenRepository};
 use domain::identity::{RateLimitPolicy, RateLimiter};
@@ -72,7 +73,8 @@ impl Workers {
             clock.clone(),
             RetryPolicy::default(),
         );
-        let mut handles = vec![tokio::spawn(prune(Pruner::new(db, clock), stopped.clone()))];
+        let pruner = Pruner::new(db, clock, config.audit_retention_days);
+        let mut handles = vec![tokio::spawn(prune(pruner, stopped.clone()))];
         let images = crate::media::service(config, db, crate::media::image_store(config)?);
         handles.push(tokio::spawn(crate::media::remove_unreferenced(
             images,
@@ -155,11 +157,16 @@ struct Pruner {
     sessions: DieselRefreshTokenRepository,
     uptime: DieselUptimeRepository,
     rate_limits: RateLimiter,
+    /// Removes audit entries older than `audit_retention_days`, in batches.
+    audit: AuditService,
+    audit_retention_days: u32,
 }
 
 impl Pruner {
-    fn new(db: &Db, clock: Arc<dyn Clock>) -> Self {
+    fn new(db: &Db, clock: Arc<dyn Clock>, audit_retention_days: u32) -> Self {
         Self {
+            audit: AuditService::new(Arc::new(DieselAuditLog::new(db.clone()))),
+            audit_retention_days,
             codes: DieselOneTimeCodeRepository::new(db.clone()),
             sessions: DieselRefreshTokenRepository::new(db.clone()),
             uptime: DieselUptimeRepository::new(db.clone()),
@@ -173,7 +180,7 @@ impl Pruner {
     }
 
     /// One round; answers how many rows of each kind went. A failure of one kind does not stop the others.
-    async fn run(&self) -> [(&'static str, Result<u64, String>); 4] {
+    async fn run(&self) -> [(&'static str, Result<u64, String>); 5] {
         let now = self.clock.now();
         [
             (
@@ -200,6 +207,13 @@ impl Pruner {
             (
                 "rate_limits",
                 self.rate_limits.prune().await.map_err(|e| e.to_string()),
+            ),
+            (
+                "audit_log",
+                self.audit
+                    .apply_retention(now, self.audit_retention_days)
+                    .await
+                    .map_err(|e| e.to_string()),
             ),
         ]
     }

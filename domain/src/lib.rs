@@ -5,6 +5,7 @@
 //! its `# Errors` contract) and `service` (use cases over the ports).
 
 pub mod apps;
+pub mod audit;
 pub mod common;
 pub mod identity;
 pub mod mail;

@@ -111,6 +111,10 @@ const MATRIX: &[Row] = &[
     row("DELETE", "/api/orgs/{orgId}",                     Own,    [401, 404, 403, 409, 404, 404]),
     row("DELETE", "/api/orgs/{orgId}",                     Other,  [401, 404, 404, 404, 404, 404]),
     row("DELETE", "/api/orgs/{orgId}",                     Forged, [401, 403, 403, 403, 403, 403]),
+    // The audit log: organization admins only (PRODUCT.md §9).
+    row("GET",    "/api/orgs/{orgId}/audit-log",           Own,    [401, 404, 403, 200, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/audit-log",           Other,  [401, 404, 404, 404, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/audit-log",           Forged, [401, 403, 403, 403, 403, 403]),
     row("POST",   "/api/orgs/{orgId}/members",             Own,    [401, 404, 403, 201, 404, 404]),
     row("POST",   "/api/orgs/{orgId}/members",             Other,  [401, 404, 404, 404, 404, 404]),
     row("POST",   "/api/orgs/{orgId}/members",             Forged, [401, 403, 403, 403, 403, 403]),
@@ -233,6 +237,10 @@ const MATRIX: &[Row] = &[
     row("GET",    "/api/admin/apps/stats",                             Own,    [401, 403, 403, 403, 200, 200]),
     row("GET",    "/api/admin/apps/stats",                             Other,  [NA, NA, NA, NA, NA, NA]),
     row("GET",    "/api/admin/apps/stats",                             Forged, [401, 403, 403, 403, 200, 200]),
+    // The platform's audit log: platform admins only, not reviewers.
+    row("GET",    "/api/admin/audit-log",                              Own,    [401, 403, 403, 403, 403, 200]),
+    row("GET",    "/api/admin/audit-log",                              Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/admin/audit-log",                              Forged, [401, 403, 403, 403, 403, 200]),
     row("GET",    "/api/admin/apps/submitted",                         Own,    [401, 403, 403, 403, 200, 200]),
     row("GET",    "/api/admin/apps/submitted",                         Other,  [NA, NA, NA, NA, NA, NA]),
     row("GET",    "/api/admin/apps/submitted",                         Forged, [401, 403, 403, 403, 200, 200]),
@@ -657,6 +665,7 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
             (format!("/api/dev/apps/{package}/health-check"), None)
         }
         ("GET", "/api/app-uptime/status") => ("/api/app-uptime/status".to_owned(), None),
+        ("GET", "/api/admin/audit-log") => ("/api/admin/audit-log".to_owned(), None),
         ("GET", "/api/app-uptime/get-app-uptime-days") => (
             "/api/app-uptime/get-app-uptime-days?month=2&year=2026".to_owned(),
             None,
@@ -734,6 +743,7 @@ async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Reque
         ("GET", "/api/orgs") => ("/api/orgs".to_owned(), None),
         ("POST", "/api/orgs") => ("/api/orgs".to_owned(), Some(json!({"name": format!("Made {n}")}))),
         ("GET" | "DELETE", "/api/orgs/{orgId}") => (format!("/api/orgs/{org}"), None),
+        ("GET", "/api/orgs/{orgId}/audit-log") => (format!("/api/orgs/{org}/audit-log"), None),
         ("PUT", "/api/orgs/{orgId}") => (
             format!("/api/orgs/{org}"),
             Some(json!({"name": format!("Renamed {n}"),

@@ -4,6 +4,7 @@
 
 mod admins;
 mod apps;
+mod audit;
 mod authz_matrix;
 mod bad_input;
 mod contract;

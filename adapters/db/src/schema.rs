@@ -351,6 +351,24 @@ diesel::joinable!(org_invites -> organizations (org_id));
 diesel::joinable!(apps -> organizations (org_id));
 diesel::joinable!(app_api_keys -> apps (package_name));
 diesel::joinable!(app_share_tokens -> apps (package_name));
+diesel::table! {
+    audit_log (id) {
+        id -> Text,
+        at -> BigInt,
+        org_id -> Nullable<Text>,
+        platform -> Bool,
+        actor_id -> Text,
+        actor_email -> Text,
+        action -> Text,
+        target_kind -> Nullable<Text>,
+        target_id -> Nullable<Text>,
+        target_label -> Nullable<Text>,
+        changes -> Text,
+        client_ip -> Nullable<Text>,
+        user_agent -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(review_events -> apps (package_name));
 diesel::joinable!(images -> organizations (org_id));
 diesel::joinable!(uptime_monitor -> apps (package_name));
@@ -359,6 +377,7 @@ diesel::joinable!(uptime_daily -> apps (package_name));
 diesel::joinable!(uptime_state_changes -> apps (package_name));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    audit_log,
     server_secrets,
     accounts,
     identities,

@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod apps;
+pub mod audit;
 pub mod auth;
 pub mod client_ip;
 pub mod domain_errors;
@@ -51,6 +52,8 @@ pub struct HttpState {
     pub uptime: uptime::UptimeApi,
     /// Apps, their keys, sharing and review history (`/api/dev/apps`, `/api/permissions`, `/api/install`).
     pub apps: apps::AppsApi,
+    /// The audit logs of organizations and of the platform.
+    pub audit: audit::AuditApi,
     /// Whether the database answers (`/readyz`).
     pub readiness: system::ReadinessCheck,
     /// `/metrics`, when `PORTAL_METRICS_TOKEN` turns it on.
@@ -80,6 +83,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .app_data(web::Data::new(state.orgs.clone()))
             .app_data(web::Data::new(state.uptime.clone()))
             .app_data(web::Data::new(state.apps.clone()))
+            .app_data(web::Data::new(state.audit.clone()))
             .route("/api/openapi.json", web::get().to(openapi::served))
             .service(
                 utoipa_swagger_ui::SwaggerUi::new("/api/docs/{_:.*}")
@@ -103,6 +107,8 @@ pub fn documented_routes(cfg: &mut ServiceConfig) {
                 .wrap(actix_web::middleware::from_fn(system::method_not_allowed))
                 .service(public_config::get)
                 .configure(auth::routes)
+                // Before the admin routes: `/admin/audit-log` is not one of theirs.
+                .configure(audit::routes)
                 .configure(admin::routes)
                 .configure(orgs::routes)
                 .configure(images::routes)

@@ -231,6 +231,7 @@ impl Modify for DatabaseUnavailable {
         (name = "images", description = "Image upload, deletion and delivery"),
         (name = "uptime", description = "App health: current badges, month views from daily rollups (UTC days), problems of a day, and the staff ping"),
         (name = "apps", description = "Apps: registration, configuration, keys, sharing, export, moves and review history"),
+        (name = "audit", description = "The audit logs: who changed what, when and from where, for organizations and the platform"),
     )
 )]
 pub struct ApiDoc;

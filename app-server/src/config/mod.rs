@@ -46,6 +46,8 @@ pub struct Config {
     pub mail_worker: bool,
     /// `0` turns the monitor off.
     pub uptime_interval_secs: u64,
+    /// Audit entries older than this many days are removed (`PORTAL_AUDIT_RETENTION_DAYS`, default 400).
+    pub audit_retention_days: u32,
     /// How long a request body may take to arrive in all (`PORTAL_BODY_TIMEOUT_SECS`), and the longest
     /// pause between its bytes (`PORTAL_BODY_IDLE_TIMEOUT_SECS`); a client slower than either gets 408.
     pub body_timeouts: adapter_http::slow_clients::BodyTimeouts,
@@ -179,6 +181,18 @@ impl Config {
                     problem: format!("`{text}` is not a number of megabytes from 1 to 1000000"),
                 })?,
         };
+        let audit_retention_days = match get("PORTAL_AUDIT_RETENTION_DAYS") {
+            None => domain::audit::service::DEFAULT_RETENTION_DAYS,
+            Some(text) => text
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|days| (1..=36_500).contains(days))
+                .ok_or_else(|| ConfigError {
+                    variable: "PORTAL_AUDIT_RETENTION_DAYS",
+                    problem: format!("`{text}` is not a number of days from 1 to 36500"),
+                })?,
+        };
         let uptime_interval_secs = match get("PORTAL_UPTIME_INTERVAL_SECS") {
             None => 60,
             Some(text) => text.parse().map_err(|_| ConfigError {
@@ -274,6 +288,7 @@ impl Config {
                 .unwrap_or_else(|| "Developer Portal <no-reply@localhost>".into()),
             mail_worker: get("PORTAL_MAIL_WORKER").is_none() || flag("PORTAL_MAIL_WORKER")?,
             uptime_interval_secs,
+            audit_retention_days,
             body_timeouts,
             uptime_concurrency,
             org_image_quota_mb,
@@ -306,6 +321,16 @@ mod tests {
     }
 
     #[test]
+    fn the_audit_retention_is_a_number_of_days() {
+        let config = Config::from_vars(&vars(&[("PORTAL_AUDIT_RETENTION_DAYS", "30")])).unwrap();
+        assert_eq!(config.audit_retention_days, 30);
+        for bad in ["0", "-1", "forever", "36501"] {
+            let error = Config::from_vars(&vars(&[("PORTAL_AUDIT_RETENTION_DAYS", bad)])).unwrap_err();
+            assert_eq!(error.variable, "PORTAL_AUDIT_RETENTION_DAYS", "{bad}");
+        }
+    }
+
+    #[test]
     fn nothing_set_gives_the_documented_defaults() {
         let config = Config::from_vars(&HashMap::new()).unwrap();
         assert_eq!(config.bind.to_string(), "127.0.0.1:8080");
@@ -313,6 +338,7 @@ mod tests {
         assert_eq!(config.store_url, "http://127.0.0.1:8080");
         assert_eq!(config.database_url, "sqlite://data/portal.db");
         assert_eq!(config.uptime_interval_secs, 60);
+        assert_eq!(config.audit_retention_days, 400);
         assert!(!config.demo && !config.allow_private_targets);
         assert!(config.oauth_providers.is_empty() && config.supabase.is_none());
         assert_eq!(config.docs_url, "https://docs.mentra.glass");

@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 
 use super::status::StatusCounts;
 use super::{App, AppStoreStatus, PackageName};
+use crate::audit::AuditEntry;
 use crate::common::{EmailAddress, ImageId, OrgId, RepoError};
 use crate::mail::OutgoingEmail;
 use crate::review::ReviewEvent;
@@ -31,12 +32,17 @@ pub struct StatusChange {
     pub event: ReviewEvent,
     /// Put in the outbox.
     pub emails: Vec<OutgoingEmail>,
+    /// Appended to the audit log.
+    pub audit: Vec<AuditEntry>,
 }
 
 /// Stores apps, their API key digests, share tokens and tester lists.
 ///
 /// Every method that touches an organization's apps takes its `OrgId` and behaves as if apps of other
 /// organizations did not exist. `admin_…` and `find_by_…` methods are the only unscoped ones.
+///
+/// Every method that changes something takes the [`AuditEntry`] (or entries) recording the change and
+/// appends it in the change's own transaction: when the method fails, no entry is left.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait AppRepository: Send + Sync {
@@ -45,7 +51,7 @@ pub trait AppRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::Duplicate`]`("package_name")` when an app (of any organization) has that package name;
     /// [`RepoError::Backend`] when the store fails.
-    async fn insert(&self, app: &App, key_hash: &str) -> Result<(), RepoError>;
+    async fn insert(&self, app: &App, key_hash: &str, audit: &AuditEntry) -> Result<(), RepoError>;
 
     /// The organization's app with that package name.
     ///
@@ -83,6 +89,7 @@ pub trait AppRepository: Send + Sync {
         app: &App,
         expected_status: AppStoreStatus,
         events: Vec<ReviewEvent>,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError>;
 
     /// Deletes the app with, atomically, its key digest, share tokens, tester list, review history, uptime
@@ -91,7 +98,12 @@ pub trait AppRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::NotFound`] when the organization has no such app; [`RepoError::Backend`] when the store
     /// fails.
-    async fn delete(&self, org: OrgId, package: &PackageName) -> Result<Vec<ImageId>, RepoError>;
+    async fn delete(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        audit: &AuditEntry,
+    ) -> Result<Vec<ImageId>, RepoError>;
 
     /// Replaces the key digest; the old key stops working at once.
     ///
@@ -103,6 +115,7 @@ pub trait AppRepository: Send + Sync {
         org: OrgId,
         package: &PackageName,
         key_hash: &str,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError>;
 
     /// Sets `sharedWithOrganization` and `updatedAt`.
@@ -116,6 +129,7 @@ pub trait AppRepository: Send + Sync {
         package: &PackageName,
         shared_with_organization: bool,
         at: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError>;
 
     /// Replaces `sharedWithEmails` and sets `updatedAt`.
@@ -129,6 +143,7 @@ pub trait AppRepository: Send + Sync {
         package: &PackageName,
         emails: Vec<EmailAddress>,
         at: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError>;
 
     /// The app's share token, if one was created.
@@ -163,6 +178,7 @@ pub trait AppRepository: Send + Sync {
         package: &PackageName,
         token: &str,
         at: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError>;
 
     /// Moves the app (with its key, status, settings and history) from one organization to another and
@@ -176,6 +192,7 @@ pub trait AppRepository: Send + Sync {
         to: OrgId,
         package: &PackageName,
         event: ReviewEvent,
+        audit: &[AuditEntry],
     ) -> Result<(), RepoError>;
 
     /// Compare-and-set store transition of an organization's app: when its status is `expected`, writes

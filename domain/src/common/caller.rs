@@ -51,6 +51,16 @@ pub struct Caller {
     pub email: EmailAddress,
     /// `Some` when the account is a platform admin or reviewer.
     pub platform_role: Option<PlatformRole>,
+    /// Where the request came from, recorded in audit entries.
+    pub origin: ClientOrigin,
+}
+
+/// Where a request came from, as the HTTP adapter saw it: the client's address (through the trusted
+/// proxies) and its user agent. Empty outside a request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClientOrigin {
+    pub client_ip: Option<String>,
+    pub user_agent: Option<String>,
 }
 
 impl Caller {
@@ -74,6 +84,7 @@ mod tests {
             user_id: UserId::new(),
             email: EmailAddress::parse("dev@example.com").unwrap(),
             platform_role: role,
+            origin: crate::common::ClientOrigin::default(),
         }
     }
 

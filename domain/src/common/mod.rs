@@ -11,7 +11,7 @@ pub mod secrets;
 pub mod text;
 pub mod url;
 
-pub use caller::{Caller, PlatformRole};
+pub use caller::{Caller, ClientOrigin, PlatformRole};
 pub use clock::Clock;
 pub use email::EmailAddress;
 pub use error::RepoError;

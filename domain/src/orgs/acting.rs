@@ -72,6 +72,7 @@ mod tests {
             user_id: UserId::new(),
             email: EmailAddress::parse("dev@example.com").unwrap(),
             platform_role: None,
+            origin: crate::common::ClientOrigin::default(),
         }
     }
 

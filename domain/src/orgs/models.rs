@@ -51,6 +51,8 @@ pub enum OrgAction {
     MoveAppOut,
     /// Receive an app moved in from another organization.
     ReceiveApp,
+    /// Read the organization's audit log.
+    ReadAuditLog,
 }
 
 impl OrgRole {
@@ -59,7 +61,10 @@ impl OrgRole {
     pub const fn can(self, action: OrgAction) -> bool {
         match action {
             OrgAction::View | OrgAction::ManageApps | OrgAction::Leave | OrgAction::ReceiveApp => true,
-            OrgAction::ManageProfile | OrgAction::ManageMembers | OrgAction::MoveAppOut => {
+            OrgAction::ManageProfile
+            | OrgAction::ManageMembers
+            | OrgAction::MoveAppOut
+            | OrgAction::ReadAuditLog => {
                 matches!(self, Self::Admin)
             }
         }

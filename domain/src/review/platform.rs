@@ -4,6 +4,7 @@
 //! Reviewers review; only an `admin` uses these tools, except the role counts that the dashboard shows to
 //! every reviewer.
 
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -281,8 +282,15 @@ impl PlatformTools {
         };
         let app = self.test_app(caller, org)?;
         let key = issue_api_key(self.secrets.as_ref());
-        self.apps.insert(&app, &key.hash).await?;
         let now = self.clock.now();
+        let audit = |action| {
+            AuditEntry::by(self.secrets.as_ref(), caller, action, now)
+                .in_org(org)
+                .on(AuditTarget::app(&app.package_name))
+        };
+        let created =
+            audit(AuditAction::AppCreated).change("name", serde_json::Value::Null, app.name.as_str());
+        self.apps.insert(&app, &key.hash, &created).await?;
         let event = ReviewEvent::new(
             self.secrets.as_ref(),
             &app,
@@ -297,6 +305,11 @@ impl PlatformTools {
             at: now,
             event,
             emails: Vec::new(),
+            audit: vec![audit(AuditAction::AppPublished).change(
+                "appStoreStatus",
+                AppStoreStatus::Development.as_str(),
+                AppStoreStatus::Submitted.as_str(),
+            )],
         };
         Ok(self
             .apps
@@ -354,6 +367,7 @@ mod tests {
             user_id: UserId::new(),
             email: EmailAddress::parse("admin@portal.example.com").unwrap(),
             platform_role: Some(PlatformRole::Admin),
+            origin: crate::common::ClientOrigin::default(),
         }
     }
 
@@ -532,7 +546,7 @@ mod tests {
             .returning(|_, _| Ok(Some(OrgRole::Member)));
         h.apps
             .expect_insert()
-            .withf(move |app, hash| {
+            .withf(move |app, hash, _| {
                 app.org_id == org
                     && app.app_store_status == AppStoreStatus::Development
                     && app.public_url == TEST_SUBMISSION_URL
@@ -543,7 +557,7 @@ mod tests {
                     && hash.len() == 64
             })
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         h.apps
             .expect_transition()
             .withf(move |o, _, from, change| {

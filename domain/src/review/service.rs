@@ -1,5 +1,6 @@
 //! The platform reviewers' use cases (PRODUCT.md §4, §5) and the review history as the developer sees it.
 
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -460,6 +461,16 @@ impl ReviewService {
             detail[SELF_REVIEW] = json!(true);
         }
         event = event.with_detail(detail);
+        let action = if kind == ReviewEventKind::Approved {
+            AuditAction::ReviewApproved
+        } else {
+            AuditAction::ReviewRejected
+        };
+        let audit = AuditEntry::by(self.secrets.as_ref(), caller, action, now)
+            .in_org(app.org_id)
+            .on(AuditTarget::app(&app.package_name))
+            .change("appStoreStatus", app.app_store_status.as_str(), to.as_str())
+            .change("reviewNotes", serde_json::Value::Null, notes.clone());
         let change = StatusChange {
             to,
             review: Some(ReviewStamp {
@@ -470,6 +481,7 @@ impl ReviewService {
             at: now,
             event,
             emails,
+            audit: vec![audit],
         };
         self.reviews
             .decide(&app.package_name, AppStoreStatus::Submitted, seen, change)

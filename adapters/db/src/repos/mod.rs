@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod admins;
 pub mod apps;
+pub mod audit;
 pub mod codes;
 pub mod factors;
 pub mod identities;
@@ -20,6 +21,7 @@ pub mod uptime;
 pub use accounts::DieselAccountRepository;
 pub use admins::DieselPlatformAdminRepository;
 pub use apps::{DieselAppRepository, DieselOrgProfileLookup};
+pub use audit::DieselAuditLog;
 pub use codes::DieselOneTimeCodeRepository;
 pub use factors::DieselFactorRepository;
 pub use identities::DieselIdentityLinkRepository;

@@ -190,7 +190,8 @@ impl ReviewRepository for DieselReviewRepository {
                         .map_err(backend("writing an app's review fields"))?;
                 }
                 insert_event(conn, &change.event)?;
-                outbox_rows::enqueue(conn, &change.emails, change.at)
+                outbox_rows::enqueue(conn, &change.emails, change.at)?;
+                super::audit::append(conn, &change.audit)
             })
             .await?;
         DieselAppRepository::new(self.db.clone())

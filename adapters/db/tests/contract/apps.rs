@@ -73,7 +73,7 @@ contract! {
         let repo = DieselAppRepository::new(db.clone());
         let org = fixtures::organization(db, "Acme");
         let app = sample_app(org, PKG);
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         assert_eq!(repo.get(org, &package(PKG)).await.unwrap(), Some(app.clone()));
         assert_eq!(repo.admin_get(&package(PKG)).await.unwrap(), Some(app.clone()));
         assert_eq!(repo.find_by_key_hash("hash-1").await.unwrap(), Some(app));
@@ -86,7 +86,7 @@ contract! {
         let app = rich_app(org);
         assert_eq!(app.settings.len(), 9);
         assert_eq!(app.tools[0].parameters.len(), 3);
-        repo.insert(&app, "hash-rich").await.unwrap();
+        repo.insert(&app, "hash-rich", &fixtures::audit()).await.unwrap();
         let stored = repo.get(org, &app.package_name).await.unwrap().expect("stored");
         assert_eq!(stored, app);
         let order: Vec<_> = stored.tools[0].parameters.keys().cloned().collect();
@@ -98,12 +98,12 @@ contract! {
         let repo = DieselAppRepository::new(db.clone());
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
         let first = sample_app(acme, PKG);
-        repo.insert(&first, "hash-1").await.unwrap();
+        repo.insert(&first, "hash-1", &fixtures::audit()).await.unwrap();
         let mut second = sample_app(other, PKG);
         second.name = "Impostor".into();
-        let err = repo.insert(&second, "hash-2").await.unwrap_err();
+        let err = repo.insert(&second, "hash-2", &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::Duplicate("package_name")), "{err:?}");
-        let err = repo.insert(&sample_app(acme, PKG), "hash-3").await.unwrap_err();
+        let err = repo.insert(&sample_app(acme, PKG), "hash-3", &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::Duplicate("package_name")), "{err:?}");
         assert_eq!(repo.admin_get(&package(PKG)).await.unwrap(), Some(first));
         assert_eq!(repo.find_by_key_hash("hash-2").await.unwrap(), None, "no key of the refused app");
@@ -116,9 +116,9 @@ contract! {
         for (i, name) in ["com.a.one", "com.a.two", "com.a.three"].into_iter().enumerate() {
             let mut app = sample_app(acme, name);
             app.created_at = at(i64::try_from(i).unwrap() * 10);
-            repo.insert(&app, &format!("k-{name}")).await.unwrap();
+            repo.insert(&app, &format!("k-{name}"), &fixtures::audit()).await.unwrap();
         }
-        repo.insert(&sample_app(other, "com.o.one"), "k-other").await.unwrap();
+        repo.insert(&sample_app(other, "com.o.one"), "k-other", &fixtures::audit()).await.unwrap();
         let names: Vec<_> = repo.list(acme).await.unwrap().into_iter().map(|a| a.package_name.to_string()).collect();
         assert_eq!(names, ["com.a.three", "com.a.two", "com.a.one"]);
         assert_eq!(repo.list(other).await.unwrap().len(), 1);
@@ -131,7 +131,7 @@ contract! {
         let repo = DieselAppRepository::new(db.clone());
         let org = fixtures::organization(db, "Acme");
         let stored = rich_app(org);
-        repo.insert(&stored, "hash-1").await.unwrap();
+        repo.insert(&stored, "hash-1", &fixtures::audit()).await.unwrap();
         let mut next = sample_app(org, "com.example.rich");
         next.name = "Renamed".into();
         next.description = "New description".into();
@@ -144,7 +144,7 @@ contract! {
         next.review_notes = None;
         next.org_id = OrgId::new();
         next.created_at = at(9_999);
-        repo.update(org, &next, AppStoreStatus::Development, Vec::new()).await.unwrap();
+        repo.update(org, &next, AppStoreStatus::Development, Vec::new(), &fixtures::audit()).await.unwrap();
 
         let after = repo.get(org, &stored.package_name).await.unwrap().expect("app");
         let mut expected = stored.clone();
@@ -170,11 +170,11 @@ contract! {
         let org = fixtures::organization(db, "Acme");
         let mut app = sample_app(org, PKG);
         app.app_store_status = AppStoreStatus::Published;
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         app.name = "Edited".into();
         let edit = event(org, PKG, ReviewEventKind::EditedAfterApproval, 5)
             .with_detail(json!({"changedFields": ["name"]}));
-        repo.update(org, &app, AppStoreStatus::Published, vec![edit.clone()]).await.unwrap();
+        repo.update(org, &app, AppStoreStatus::Published, vec![edit.clone()], &fixtures::audit()).await.unwrap();
         let stored = repo.get(org, &package(PKG)).await.unwrap().expect("app");
         assert_eq!(stored.name, "Edited");
         assert_eq!(stored.app_store_status, AppStoreStatus::Published);
@@ -192,7 +192,7 @@ contract! {
         assert_eq!(app.app_store_status, AppStoreStatus::Development);
         let mut next = app.clone();
         next.name = "Edited".into();
-        repo.update(org, &next, AppStoreStatus::Development, Vec::new()).await.unwrap();
+        repo.update(org, &next, AppStoreStatus::Development, Vec::new(), &fixtures::audit()).await.unwrap();
         let stored = repo.get(org, &package(PKG)).await.unwrap().expect("app");
         assert_eq!((stored.name.as_str(), stored.app_store_status), ("Edited", AppStoreStatus::Development));
         let change = domain::apps::ports::StatusChange {
@@ -201,6 +201,7 @@ contract! {
             at: at(9),
             event: event(org, PKG, ReviewEventKind::Submitted, 9),
             emails: Vec::new(),
+            audit: Vec::new(),
         };
         let submitted = repo.transition(org, &package(PKG), AppStoreStatus::Development, change).await.unwrap();
         assert_eq!(submitted.app_store_status, AppStoreStatus::Submitted);
@@ -212,7 +213,7 @@ contract! {
         let mut app = sample_app(org, PKG);
         app.app_store_status = AppStoreStatus::Published;
         app.review_notes = Some("Looks good".into());
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         let mut next = app.clone();
         next.permissions = vec![domain::apps::Permission {
             kind: domain::apps::PermissionType::Camera,
@@ -223,7 +224,7 @@ contract! {
             .with_detail(json!({"changedFields": ["permissions"]}));
         let resubmitted = event(org, PKG, ReviewEventKind::Resubmitted, 6)
             .with_detail(json!({"addedPermissions": ["CAMERA"]}));
-        repo.update(org, &next, AppStoreStatus::Published, vec![edit.clone(), resubmitted.clone()])
+        repo.update(org, &next, AppStoreStatus::Published, vec![edit.clone(), resubmitted.clone()], &fixtures::audit())
             .await
             .unwrap();
         let stored = repo.get(org, &package(PKG)).await.unwrap().expect("app");
@@ -240,11 +241,11 @@ contract! {
         let org = fixtures::organization(db, "Acme");
         let mut app = sample_app(org, PKG);
         app.app_store_status = AppStoreStatus::Submitted;
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         let mut next = app.clone();
         next.name = "Too late".into();
         let edit = event(org, PKG, ReviewEventKind::EditedAfterApproval, 5);
-        let err = repo.update(org, &next, AppStoreStatus::Published, vec![edit]).await.unwrap_err();
+        let err = repo.update(org, &next, AppStoreStatus::Published, vec![edit], &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::Conflict(_)), "{err:?}");
         assert_eq!(repo.get(org, &package(PKG)).await.unwrap(), Some(app));
         assert_eq!(rows_of(db, "review_events", PKG), 0);
@@ -254,11 +255,11 @@ contract! {
         let repo = DieselAppRepository::new(db.clone());
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
         let app = sample_app(acme, PKG);
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         let mut next = app.clone();
         next.name = "Hijacked".into();
         let err = repo
-            .update(other, &next, AppStoreStatus::Development, vec![event(other, PKG, ReviewEventKind::EditedAfterApproval, 1)])
+            .update(other, &next, AppStoreStatus::Development, vec![event(other, PKG, ReviewEventKind::EditedAfterApproval, 1)], &fixtures::audit())
             .await
             .unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
@@ -269,8 +270,8 @@ contract! {
     async fn delete_removes_the_app_and_everything_that_hangs_on_it(db) {
         let repo = DieselAppRepository::new(db.clone());
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
-        repo.insert(&sample_app(acme, PKG), "hash-1").await.unwrap();
-        repo.insert(&sample_app(acme, "com.example.keep"), "hash-keep").await.unwrap();
+        repo.insert(&sample_app(acme, PKG), "hash-1", &fixtures::audit()).await.unwrap();
+        repo.insert(&sample_app(acme, "com.example.keep"), "hash-keep", &fixtures::audit()).await.unwrap();
         repo.create_share_token(acme, &package(PKG), "token-1", at(1)).await.unwrap();
         fx::review_event(db, acme, PKG, "submitted", 1);
         fx::review_event(db, acme, "com.example.keep", "submitted", 1);
@@ -281,7 +282,7 @@ contract! {
         let unrelated = fx::image(db, acme, None, 3);
         let others = fx::image(db, other, Some(PKG), 4);
 
-        let removed = repo.delete(acme, &package(PKG)).await.unwrap();
+        let removed = repo.delete(acme, &package(PKG), &fixtures::audit()).await.unwrap();
         assert_eq!(removed, vec![first, second]);
         assert_eq!(repo.get(acme, &package(PKG)).await.unwrap(), None);
         assert_eq!(repo.find_by_key_hash("hash-1").await.unwrap(), None);
@@ -299,21 +300,21 @@ contract! {
             assert_eq!(rows_of(db, table, "com.example.keep"), 1, "{table} of the other app");
         }
         // The package name is free again, for any organization.
-        repo.insert(&sample_app(other, PKG), "hash-new").await.unwrap();
+        repo.insert(&sample_app(other, PKG), "hash-new", &fixtures::audit()).await.unwrap();
         assert_eq!(repo.find_by_key_hash("hash-new").await.unwrap().map(|a| a.org_id), Some(other));
     }
 
     async fn delete_of_another_orgs_app_is_not_found_and_removes_nothing(db) {
         let repo = DieselAppRepository::new(db.clone());
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
-        repo.insert(&sample_app(acme, PKG), "hash-1").await.unwrap();
+        repo.insert(&sample_app(acme, PKG), "hash-1", &fixtures::audit()).await.unwrap();
         repo.create_share_token(acme, &package(PKG), "token-1", at(1)).await.unwrap();
         fx::review_event(db, acme, PKG, "submitted", 1);
         fx::uptime_rows(db, PKG);
         fx::image(db, acme, Some(PKG), 1);
-        let err = repo.delete(other, &package(PKG)).await.unwrap_err();
+        let err = repo.delete(other, &package(PKG), &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
-        let err = repo.delete(acme, &package("com.example.none")).await.unwrap_err();
+        let err = repo.delete(acme, &package("com.example.none"), &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
         for table in ["apps", "app_api_keys", "app_share_tokens", "review_events", "images", "uptime_monitor",
                       "uptime_checks", "uptime_daily", "uptime_state_changes"] {
@@ -324,15 +325,15 @@ contract! {
     async fn a_replaced_key_hash_finds_the_app_and_the_old_one_does_not(db) {
         let repo = DieselAppRepository::new(db.clone());
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
-        repo.insert(&sample_app(acme, PKG), "old-hash").await.unwrap();
-        repo.replace_key_hash(acme, &package(PKG), "new-hash").await.unwrap();
+        repo.insert(&sample_app(acme, PKG), "old-hash", &fixtures::audit()).await.unwrap();
+        repo.replace_key_hash(acme, &package(PKG), "new-hash", &fixtures::audit()).await.unwrap();
         assert_eq!(repo.find_by_key_hash("old-hash").await.unwrap(), None);
         assert_eq!(repo.find_by_key_hash("new-hash").await.unwrap().map(|a| a.package_name), Some(package(PKG)));
         assert_eq!(rows_of(db, "app_api_keys", PKG), 1);
 
-        let err = repo.replace_key_hash(other, &package(PKG), "stolen-hash").await.unwrap_err();
+        let err = repo.replace_key_hash(other, &package(PKG), "stolen-hash", &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
-        let err = repo.replace_key_hash(acme, &package("com.example.none"), "x").await.unwrap_err();
+        let err = repo.replace_key_hash(acme, &package("com.example.none"), "x", &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
         assert_eq!(repo.find_by_key_hash("stolen-hash").await.unwrap(), None);
         assert!(repo.find_by_key_hash("new-hash").await.unwrap().is_some());
@@ -343,24 +344,24 @@ contract! {
         let repo = DieselAppRepository::new(db.clone());
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
         let app = sample_app(acme, PKG);
-        repo.insert(&app, "hash-1").await.unwrap();
-        repo.set_visibility(acme, &package(PKG), true, at(10)).await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
+        repo.set_visibility(acme, &package(PKG), true, at(10), &fixtures::audit()).await.unwrap();
         let testers = vec![fixtures::email("t1@example.com"), fixtures::email("t2@example.com")];
-        repo.set_share_emails(acme, &package(PKG), testers.clone(), at(20)).await.unwrap();
+        repo.set_share_emails(acme, &package(PKG), testers.clone(), at(20), &fixtures::audit()).await.unwrap();
         let stored = repo.get(acme, &package(PKG)).await.unwrap().expect("app");
         assert!(stored.shared_with_organization);
         assert_eq!(stored.shared_with_emails, testers);
         assert_eq!(stored.updated_at, at(20));
 
-        let err = repo.set_visibility(other, &package(PKG), false, at(30)).await.unwrap_err();
+        let err = repo.set_visibility(other, &package(PKG), false, at(30), &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
-        let err = repo.set_share_emails(other, &package(PKG), Vec::new(), at(30)).await.unwrap_err();
+        let err = repo.set_share_emails(other, &package(PKG), Vec::new(), at(30), &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
-        let err = repo.set_visibility(acme, &package("com.example.none"), true, at(30)).await.unwrap_err();
+        let err = repo.set_visibility(acme, &package("com.example.none"), true, at(30), &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
         assert_eq!(repo.get(acme, &package(PKG)).await.unwrap(), Some(stored));
 
-        repo.set_share_emails(acme, &package(PKG), Vec::new(), at(40)).await.unwrap();
+        repo.set_share_emails(acme, &package(PKG), Vec::new(), at(40), &fixtures::audit()).await.unwrap();
         assert!(repo.get(acme, &package(PKG)).await.unwrap().expect("app").shared_with_emails.is_empty());
     }
 
@@ -368,7 +369,7 @@ contract! {
         let repo = DieselAppRepository::new(db.clone());
         let org = fixtures::organization(db, "Acme");
         let app = sample_app(org, PKG);
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         assert_eq!(repo.share_token(org, &package(PKG)).await.unwrap(), None);
         assert_eq!(repo.create_share_token(org, &package(PKG), "first", at(1)).await.unwrap(), "first");
         assert_eq!(repo.create_share_token(org, &package(PKG), "second", at(2)).await.unwrap(), "first");
@@ -381,27 +382,27 @@ contract! {
         let repo = DieselAppRepository::new(db.clone());
         let (org, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
         let app = sample_app(org, PKG);
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         // With no token yet, a reset creates one.
-        repo.replace_share_token(org, &package(PKG), "first", at(1)).await.unwrap();
+        repo.replace_share_token(org, &package(PKG), "first", at(1), &fixtures::audit()).await.unwrap();
         assert_eq!(repo.find_by_share_token("first").await.unwrap(), Some(app.clone()));
-        repo.replace_share_token(org, &package(PKG), "second", at(2)).await.unwrap();
+        repo.replace_share_token(org, &package(PKG), "second", at(2), &fixtures::audit()).await.unwrap();
         assert_eq!(repo.find_by_share_token("first").await.unwrap(), None);
         assert_eq!(repo.find_by_share_token("second").await.unwrap(), Some(app));
         assert_eq!(repo.share_token(org, &package(PKG)).await.unwrap(), Some("second".into()));
         assert_eq!(rows_of(db, "app_share_tokens", PKG), 1);
         // Another organization cannot reset it, and nothing changes.
-        let err = repo.replace_share_token(other, &package(PKG), "third", at(3)).await.unwrap_err();
+        let err = repo.replace_share_token(other, &package(PKG), "third", at(3), &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
         assert_eq!(repo.share_token(org, &package(PKG)).await.unwrap(), Some("second".into()));
-        let err = repo.replace_share_token(org, &package("com.example.none"), "x", at(4)).await.unwrap_err();
+        let err = repo.replace_share_token(org, &package("com.example.none"), "x", at(4), &fixtures::audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
     }
 
     async fn concurrent_share_token_creators_get_the_same_token(db) {
         let repo = DieselAppRepository::new(db.clone());
         let org = fixtures::organization(db, "Acme");
-        repo.insert(&sample_app(org, PKG), "hash-1").await.unwrap();
+        repo.insert(&sample_app(org, PKG), "hash-1", &fixtures::audit()).await.unwrap();
         let tasks: Vec<_> = (0..8)
             .map(|i| {
                 let repo = repo.clone();
@@ -422,7 +423,7 @@ contract! {
     async fn another_org_neither_reads_nor_creates_the_share_token(db) {
         let repo = DieselAppRepository::new(db.clone());
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
-        repo.insert(&sample_app(acme, PKG), "hash-1").await.unwrap();
+        repo.insert(&sample_app(acme, PKG), "hash-1", &fixtures::audit()).await.unwrap();
         repo.create_share_token(acme, &package(PKG), "mine", at(1)).await.unwrap();
         assert_eq!(repo.share_token(other, &package(PKG)).await.unwrap(), None);
         let err = repo.create_share_token(other, &package(PKG), "theirs", at(2)).await.unwrap_err();
@@ -439,13 +440,13 @@ contract! {
         let mut app = rich_app(acme);
         app.app_store_status = AppStoreStatus::Published;
         let name = app.package_name.to_string();
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         repo.create_share_token(acme, &app.package_name, "token-1", at(1)).await.unwrap();
         let earlier = fx::review_event(db, acme, &name, "approved", 1);
         let logo = fx::image(db, acme, Some(&name), 1);
         let moved = event(target, &name, ReviewEventKind::Moved, 50)
             .with_detail(json!({"fromOrgId": acme, "toOrgId": target}));
-        repo.move_app(acme, target, &app.package_name, moved.clone()).await.unwrap();
+        repo.move_app(acme, target, &app.package_name, moved.clone(), &[fixtures::audit()]).await.unwrap();
 
         assert_eq!(repo.get(acme, &app.package_name).await.unwrap(), None);
         let mut expected = app.clone();
@@ -472,14 +473,14 @@ contract! {
             fixtures::organization(db, "Target"),
         );
         let app = sample_app(acme, PKG);
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         let err = repo
-            .move_app(other, target, &package(PKG), event(target, PKG, ReviewEventKind::Moved, 1))
+            .move_app(other, target, &package(PKG), event(target, PKG, ReviewEventKind::Moved, 1), &[fixtures::audit()])
             .await
             .unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
         let err = repo
-            .move_app(acme, OrgId::new(), &package(PKG), event(target, PKG, ReviewEventKind::Moved, 1))
+            .move_app(acme, OrgId::new(), &package(PKG), event(target, PKG, ReviewEventKind::Moved, 1), &[fixtures::audit()])
             .await
             .unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "a target that does not exist: {err:?}");
@@ -500,23 +501,23 @@ contract! {
         };
         let mut seen = vec![revisions().await];
         let app = sample_app(acme, PKG);
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         seen.push(revisions().await);
         let mut next = app.clone();
         next.description = "Edited".into();
-        repo.update(acme, &next, AppStoreStatus::Development, Vec::new()).await.unwrap();
+        repo.update(acme, &next, AppStoreStatus::Development, Vec::new(), &fixtures::audit()).await.unwrap();
         seen.push(revisions().await);
-        repo.set_visibility(acme, &app.package_name, true, at(5)).await.unwrap();
+        repo.set_visibility(acme, &app.package_name, true, at(5), &fixtures::audit()).await.unwrap();
         seen.push(revisions().await);
         // Reads change nothing.
         repo.list(acme).await.unwrap();
         repo.get(acme, &app.package_name).await.unwrap();
         assert_eq!(revisions().await, *seen.last().unwrap());
-        repo.move_app(acme, target, &app.package_name, event(target, PKG, ReviewEventKind::Moved, 9))
+        repo.move_app(acme, target, &app.package_name, event(target, PKG, ReviewEventKind::Moved, 9), &[fixtures::audit()])
             .await
             .unwrap();
         seen.push(revisions().await);
-        repo.delete(target, &app.package_name).await.unwrap();
+        repo.delete(target, &app.package_name, &fixtures::audit()).await.unwrap();
         seen.push(revisions().await);
 
         // acme: insert, update, visibility and the move out; target: the move in and the delete.

@@ -39,6 +39,11 @@ fn approval(org: OrgId, ms: i64) -> StatusChange {
         at: at(ms),
         event: event(org, PKG, ReviewEventKind::Approved, ms).with_notes(Some("Looks good".into())),
         emails: vec![mail(EmailKind::AppApproved, "contact@acme.example.com")],
+        audit: vec![fixtures::audit_in(
+            Some(org),
+            domain::audit::AuditAction::ReviewApproved,
+            at(ms),
+        )],
     }
 }
 
@@ -53,6 +58,11 @@ fn rejection(org: OrgId, ms: i64) -> StatusChange {
         at: at(ms),
         event: event(org, PKG, ReviewEventKind::Rejected, ms).with_notes(Some("Blurry logo".into())),
         emails: vec![mail(EmailKind::AppRejected, "contact@acme.example.com")],
+        audit: vec![fixtures::audit_in(
+            Some(org),
+            domain::audit::AuditAction::ReviewRejected,
+            at(ms),
+        )],
     }
 }
 
@@ -63,6 +73,7 @@ fn submission(org: OrgId, ms: i64) -> StatusChange {
         at: at(ms),
         event: event(org, PKG, ReviewEventKind::Submitted, ms),
         emails: Vec::new(),
+        audit: Vec::new(),
     }
 }
 
@@ -70,7 +81,7 @@ async fn stored_app(db: &adapter_db::Db, org: OrgId, status: AppStoreStatus) -> 
     let mut app = sample_app(org, PKG);
     app.app_store_status = status;
     DieselAppRepository::new(db.clone())
-        .insert(&app, "hash-1")
+        .insert(&app, "hash-1", &fixtures::audit())
         .await
         .unwrap();
     app
@@ -104,7 +115,7 @@ contract! {
         app.review_notes = Some("Blurry logo".into());
         app.reviewed_by = Some("r@example.com".into());
         app.reviewed_at = Some(at(5));
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         let after = repo.transition(org, &package(PKG), AppStoreStatus::Rejected, submission(org, 50)).await.unwrap();
         let mut expected = app;
         expected.app_store_status = AppStoreStatus::Submitted;
@@ -120,7 +131,7 @@ contract! {
         let mut app = sample_app(org, PKG);
         app.app_store_status = AppStoreStatus::Submitted;
         app.review_notes = Some("old".into());
-        repo.insert(&app, "hash-1").await.unwrap();
+        repo.insert(&app, "hash-1", &fixtures::audit()).await.unwrap();
         let mut change = approval(org, 70);
         change.review = Some(ReviewStamp { notes: None, reviewed_by: "rev@example.com".into(), reviewed_at: at(60) });
         let after = repo.admin_transition(&package(PKG), AppStoreStatus::Submitted, change).await.unwrap();
@@ -229,7 +240,7 @@ contract! {
             let mut app = sample_app(org, name);
             app.app_store_status = status;
             app.updated_at = at(ms);
-            repo.insert(&app, name).await.unwrap();
+            repo.insert(&app, name, &fixtures::audit()).await.unwrap();
         }
         let queue: Vec<_> = repo
             .admin_list_by_status(AppStoreStatus::Submitted)

@@ -403,3 +403,29 @@ pub fn uptime_app(
         .expect("insert app key");
     domain::apps::PackageName::parse(package).expect("package name")
 }
+
+/// An audit entry by a made-up admin (the contracts that do not read the log pass it where a write takes
+/// one); a fresh id each time.
+pub fn audit() -> domain::audit::AuditEntry {
+    audit_in(None, domain::audit::AuditAction::AppUpdated, at(0))
+}
+
+/// An audit entry of `action` in `org` at `when`, by a made-up admin from a made-up address.
+pub fn audit_in(
+    org: Option<OrgId>,
+    action: domain::audit::AuditAction,
+    when: chrono::DateTime<chrono::Utc>,
+) -> domain::audit::AuditEntry {
+    domain::audit::AuditEntry {
+        id: domain::audit::AuditEntryId(uuid::Uuid::new_v4()),
+        at: when,
+        org_id: org,
+        actor_id: UserId::new(),
+        actor_email: "admin@example.com".into(),
+        action,
+        target: None,
+        changes: Vec::new(),
+        client_ip: Some("203.0.113.7".into()),
+        user_agent: Some("contract-test".into()),
+    }
+}

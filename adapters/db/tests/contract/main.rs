@@ -77,6 +77,7 @@ mod accounts;
 mod admins;
 mod apps;
 mod apps_store;
+mod audit;
 mod codes;
 mod fixtures;
 mod images;

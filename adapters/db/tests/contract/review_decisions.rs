@@ -43,6 +43,11 @@ fn decision(org: OrgId, to: AppStoreStatus, ms: i64) -> StatusChange {
             text: "Body".into(),
             link: None,
         }],
+        audit: vec![fixtures::audit_in(
+            Some(org),
+            domain::audit::AuditAction::ReviewApproved,
+            at(ms),
+        )],
     }
 }
 
@@ -50,7 +55,7 @@ async fn submitted_app(db: &adapter_db::Db, org: OrgId) -> App {
     let mut app = sample_app(org, PKG);
     app.app_store_status = AppStoreStatus::Submitted;
     DieselAppRepository::new(db.clone())
-        .insert(&app, "hash-1")
+        .insert(&app, "hash-1", &fixtures::audit())
         .await
         .unwrap();
     app

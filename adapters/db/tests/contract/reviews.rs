@@ -39,11 +39,11 @@ contract! {
         let org = fixtures::organization(db, "Acme");
         let mut app = fx::sample_app(org, PKG);
         app.app_store_status = AppStoreStatus::Published;
-        apps.insert(&app, "hash").await.unwrap();
+        apps.insert(&app, "hash", &fixtures::audit()).await.unwrap();
         let edit = event(org, PKG, ReviewEventKind::EditedAfterApproval, 10)
             .with_notes(Some("ünïcode notes".into()))
             .with_detail(json!({"changedFields": ["name", "settings"], "nested": {"n": 1.5, "ok": true}}));
-        apps.update(org, &app, AppStoreStatus::Published, vec![edit.clone()]).await.unwrap();
+        apps.update(org, &app, AppStoreStatus::Published, vec![edit.clone()], &fixtures::audit()).await.unwrap();
         assert_eq!(reviews.history(org, &package(PKG)).await.unwrap(), Some(vec![edit]));
     }
 

@@ -44,6 +44,9 @@ pub struct ProductAuth {
     /// The built-in identity service's accounts (`None` with a hosted Supabase: the user is then what its
     /// token says).
     pub identity: Option<Arc<IdentityService>>,
+    /// Which proxies may tell the client's address, recorded with the caller in audit entries
+    /// (`PORTAL_TRUSTED_PROXIES`).
+    pub proxies: crate::client_ip::TrustedProxies,
 }
 
 impl std::fmt::Debug for ProductAuth {

@@ -105,6 +105,7 @@ mod tests {
             user_id: UserId::new(),
             email: EmailAddress::parse("dev@example.com").unwrap(),
             platform_role: None,
+            origin: domain::common::ClientOrigin::default(),
         }
     }
 

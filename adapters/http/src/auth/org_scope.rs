@@ -134,6 +134,7 @@ mod tests {
             user_id: UserId::new(),
             email: domain::common::EmailAddress::parse("dev@example.com").unwrap(),
             platform_role: None,
+            origin: domain::common::ClientOrigin::default(),
         };
         let org = OrgId::new();
         let scope = scope_of(Some(&org.to_string()), &caller, org).await.unwrap();

@@ -5,18 +5,32 @@
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
-use domain::common::Caller;
+use domain::common::{Caller, ClientOrigin};
 use std::future::Future;
 use std::pin::Pin;
 
 use super::ProductAuth;
 use crate::ApiError;
+use crate::client_ip::TrustedProxies;
 use crate::identity::bearer_token;
 
 pub const SIGN_IN_REQUIRED: &str = "Please sign in to continue.";
 pub const SESSION_EXPIRED: &str = "Your session has expired. Please sign in again.";
 pub const EMAIL_IN_USE: &str =
     "This e-mail address belongs to another account on this server. Ask an administrator for help.";
+
+/// Where the request came from: the client's address through the trusted proxies, and its user agent.
+#[must_use]
+pub fn origin_of(request: &HttpRequest, proxies: &TrustedProxies) -> ClientOrigin {
+    ClientOrigin {
+        client_ip: proxies.client_address(request).map(|ip| ip.to_string()),
+        user_agent: request
+            .headers()
+            .get(actix_web::http::header::USER_AGENT)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned),
+    }
+}
 
 /// The authenticated caller.
 #[derive(Debug, Clone)]
@@ -29,6 +43,7 @@ impl FromRequest for Principal {
     fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
         let auth = request.app_data::<web::Data<ProductAuth>>().cloned();
         let token = bearer_token(request).map(str::to_owned);
+        let request = request.clone();
         Box::pin(async move {
             let Some(auth) = auth else {
                 return Err(ApiError::Internal(
@@ -39,7 +54,10 @@ impl FromRequest for Principal {
                 return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
             };
             match auth.core_tokens.authenticate(&token).await {
-                Ok(caller) => Ok(Self(caller)),
+                Ok(mut caller) => {
+                    caller.origin = origin_of(&request, &auth.proxies);
+                    Ok(Self(caller))
+                }
                 Err(error) => Err(ApiError::from(error)),
             }
         })

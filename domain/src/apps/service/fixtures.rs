@@ -11,6 +11,7 @@ pub(crate) fn developer() -> Caller {
         user_id: UserId::new(),
         email: EmailAddress::parse("dev@example.com").unwrap(),
         platform_role: None,
+        origin: crate::common::ClientOrigin::default(),
     }
 }
 
@@ -19,6 +20,7 @@ pub(crate) fn reviewer() -> Caller {
         user_id: UserId::new(),
         email: EmailAddress::parse("reviewer@portal.example.com").unwrap(),
         platform_role: Some(PlatformRole::Reviewer),
+        origin: crate::common::ClientOrigin::default(),
     }
 }
 

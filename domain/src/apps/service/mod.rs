@@ -17,7 +17,8 @@ use super::validation::{
     FieldErrors, RegistrationInput, UpdateInput, changed_fields, validate_registration, validate_update,
 };
 use super::{App, AppStoreStatus, PackageName, Permission, PermissionType};
-use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator, ServerUrlRule};
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
+use crate::common::{Clock, OrgId, RepoError, SecretGenerator, ServerUrlRule};
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
 use crate::orgs::ports::MemberDirectory;
@@ -181,10 +182,30 @@ impl AppService {
         self.apps.get(org, package).await?.ok_or(AppError::NotFound)
     }
 
+    /// The audit entry of `action` on the member's app `package`, now.
+    pub(crate) fn audit(
+        &self,
+        member: &ActingMember,
+        action: AuditAction,
+        package: &PackageName,
+    ) -> AuditEntry {
+        AuditEntry::by(self.secrets.as_ref(), member.caller(), action, self.clock.now())
+            .in_org(member.org())
+            .on(AuditTarget::app(package))
+    }
+
     /// Writes the editable fields of `next` (PRODUCT.md §4): an edit of a SUBMITTED or PUBLISHED app that
     /// changes something is recorded in its history with the changed fields; a permission added to a
-    /// PUBLISHED app sends it back to SUBMITTED, recorded too. Answers the app as written.
-    async fn save_edit(&self, caller: &Caller, current: &App, next: &App) -> Result<App, AppError> {
+    /// PUBLISHED app sends it back to SUBMITTED, recorded too. The audit entry `action` lists every
+    /// changed field with its old and new value. Answers the app as written.
+    async fn save_edit(
+        &self,
+        member: &ActingMember,
+        action: AuditAction,
+        current: &App,
+        next: &App,
+    ) -> Result<App, AppError> {
+        let caller = member.caller();
         let mut next = next.clone();
         next.app_store_status = current.app_store_status;
         let changed = changed_fields(current, &next);
@@ -219,8 +240,9 @@ impl AppService {
                 .with_detail(json!({ "addedPermissions": added })),
             );
         }
+        let audit = edit_audit(self.audit(member, action, &current.package_name), current, &next);
         self.apps
-            .update(current.org_id, &next, current.app_store_status, events)
+            .update(current.org_id, &next, current.app_store_status, events, &audit)
             .await
             .map_err(write_error)?;
         Ok(next)
@@ -241,7 +263,10 @@ impl AppService {
         let new_app = validate_registration(input, self.config.server_urls).map_err(AppError::Validation)?;
         let key = issue_api_key(self.secrets.as_ref());
         let app = new_app.into_app(org, caller.user_id, self.clock.now());
-        match self.apps.insert(&app, &key.hash).await {
+        let audit = self
+            .audit(member, AuditAction::AppCreated, &app.package_name)
+            .change("name", serde_json::Value::Null, app.name.as_str());
+        match self.apps.insert(&app, &key.hash, &audit).await {
             Ok(()) => Ok(Registered {
                 app,
                 api_key: key.plain,
@@ -303,11 +328,12 @@ impl AppService {
         input: &UpdateInput,
     ) -> Result<App, AppError> {
         Self::allow(member, OrgAction::ManageApps)?;
-        let (caller, org) = (member.caller(), member.org());
+        let org = member.org();
         let update = validate_update(input, self.config.server_urls).map_err(AppError::Validation)?;
         let current = self.load(org, package).await?;
         let next = update.apply_to(&current, self.clock.now());
-        self.save_edit(caller, &current, &next).await
+        self.save_edit(member, AuditAction::AppUpdated, &current, &next)
+            .await
     }
 
     /// Deletes the app with its key, share token, images, review history and uptime data; its package
@@ -318,7 +344,12 @@ impl AppService {
     pub async fn delete(&self, member: &ActingMember, package: &PackageName) -> Result<AppDeleted, AppError> {
         Self::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
-        let images = self.apps.delete(org, package).await.map_err(write_error)?;
+        let audit = self.audit(member, AuditAction::AppDeleted, package);
+        let images = self
+            .apps
+            .delete(org, package, &audit)
+            .await
+            .map_err(write_error)?;
         let mut outcome = AppDeleted::default();
         for id in images {
             let key = storage_key(id);
@@ -341,8 +372,9 @@ impl AppService {
         Self::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
         let key = issue_api_key(self.secrets.as_ref());
+        let audit = self.audit(member, AuditAction::AppKeyRegenerated, package);
         self.apps
-            .replace_key_hash(org, package, &key.hash)
+            .replace_key_hash(org, package, &key.hash, &audit)
             .await
             .map_err(write_error)?;
         Ok(key.plain)
@@ -373,15 +405,38 @@ impl AppService {
         permissions: &[Permission],
     ) -> Result<App, AppError> {
         Self::allow(member, OrgAction::ManageApps)?;
-        let (caller, org) = (member.caller(), member.org());
+        let org = member.org();
         let current = self.load(org, package).await?;
         let permissions = validate_permissions(permissions, &current.permissions)
             .map_err(|e| AppError::field("permissions", e.to_string()))?;
         let mut next = current.clone();
         next.permissions = permissions;
         next.updated_at = self.clock.now();
-        self.save_edit(caller, &current, &next).await
+        self.save_edit(member, AuditAction::AppPermissionsChanged, &current, &next)
+            .await
     }
+}
+
+/// `entry` with every editable field that differs between `before` and `after` (old and new values as the
+/// API spells them) and the store status when the edit sent the app back to review.
+fn edit_audit(entry: AuditEntry, before: &App, after: &App) -> AuditEntry {
+    let (old, new) = (
+        serde_json::to_value(before).unwrap_or_default(),
+        serde_json::to_value(after).unwrap_or_default(),
+    );
+    let mut entry = changed_fields(before, after)
+        .into_iter()
+        .fold(entry, |entry, field| {
+            entry.change(field, old[field].clone(), new[field].clone())
+        });
+    if before.app_store_status != after.app_store_status {
+        entry = entry.change(
+            "appStoreStatus",
+            before.app_store_status.as_str(),
+            after.app_store_status.as_str(),
+        );
+    }
+    entry
 }
 
 /// The permission types of `after` that `before` did not have, in `after`'s order (as the API spells them).

@@ -2,14 +2,14 @@
 
 use std::sync::Arc;
 
-use mockall::predicate::eq;
+use mockall::predicate::{always, eq};
 
 use super::fixtures::{developer, members, members_by_org, package, sample_app};
 use super::*;
 use crate::apps::PermissionType;
 use crate::apps::ports::{MockAppRepository, MockOrgProfileLookup, OrgContact};
 use crate::common::secrets::digest_secret;
-use crate::common::{EmailAddress, ImageId, OrgId, ServerUrlRule};
+use crate::common::{Caller, EmailAddress, ImageId, OrgId, ServerUrlRule};
 use crate::media::ports::MockImageStore;
 use crate::orgs::ports::MockMemberDirectory;
 use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
@@ -94,9 +94,9 @@ fn a_member_registers_an_app_and_gets_its_key_once() {
     let expected_hash = digest_secret(&expected_key);
     h.apps
         .expect_insert()
-        .withf(move |app, hash| app.org_id == org && hash == expected_hash)
+        .withf(move |app, hash, _| app.org_id == org && hash == expected_hash)
         .times(1)
-        .returning(|_, _| Ok(()));
+        .returning(|_, _, _| Ok(()));
     let registered = block_on(
         h.service()
             .register(&member_as(&who, org, OrgRole::Member), &registration()),
@@ -114,7 +114,7 @@ fn registered_server_url(rule: ServerUrlRule, public_url: &str) -> String {
     let org = OrgId::new();
     let mut h = Harness::member();
     h.server_urls = rule;
-    h.apps.expect_insert().returning(|_, _| Ok(()));
+    h.apps.expect_insert().returning(|_, _, _| Ok(()));
     let input = RegistrationInput {
         public_url: public_url.into(),
         ..registration()
@@ -183,7 +183,7 @@ fn a_taken_package_name_is_reported_on_the_package_name_field() {
     let mut h = Harness::member();
     h.apps
         .expect_insert()
-        .returning(|_, _| Err(RepoError::Duplicate("package_name")));
+        .returning(|_, _, _| Err(RepoError::Duplicate("package_name")));
     let err = block_on(h.service().register(
         &member_as(&developer(), OrgId::new(), OrgRole::Member),
         &registration(),
@@ -269,11 +269,11 @@ fn editing_a_development_app_records_no_review_event() {
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Development));
     h.apps
         .expect_update()
-        .withf(|_, app, expected, events| {
+        .withf(|_, app, expected, events, _| {
             app.name == "Renamed" && *expected == AppStoreStatus::Development && events.is_empty()
         })
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     let app = block_on(h.service().update(
         &member_as(&developer(), org, OrgRole::Member),
         &package(),
@@ -291,18 +291,27 @@ fn editing_a_published_app_keeps_it_published_and_records_what_changed() {
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
     h.apps
         .expect_update()
-        .withf(move |_, app, expected, events| {
+        .withf(move |_, app, expected, events, audit| {
             let [event] = events.as_slice() else {
                 return false;
             };
+            let old_name = sample_app(org, AppStoreStatus::Published).name;
             app.app_store_status == AppStoreStatus::Published
                 && *expected == AppStoreStatus::Published
                 && event.kind == ReviewEventKind::EditedAfterApproval
                 && event.actor == actor
                 && event.detail == Some(serde_json::json!({"changedFields": ["name"]}))
+                && audit.action == AuditAction::AppUpdated
+                && audit.actor_id == actor
+                && audit.changes
+                    == vec![crate::audit::FieldChange {
+                        field: "name".into(),
+                        old: serde_json::json!(old_name),
+                        new: serde_json::json!("Notes 2"),
+                    }]
         })
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     let app = block_on(h.service().update(
         &member_as(&who, org, OrgRole::Member),
         &package(),
@@ -318,9 +327,9 @@ fn an_unchanged_published_app_records_no_edit_event() {
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
     h.apps
         .expect_update()
-        .withf(|_, _, _, events| events.is_empty())
+        .withf(|_, _, _, events, _| events.is_empty())
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     block_on(h.service().update(
         &member_as(&developer(), org, OrgRole::Member),
         &package(),
@@ -335,7 +344,7 @@ fn an_edit_that_races_a_status_change_is_a_conflict() {
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Submitted));
     h.apps
         .expect_update()
-        .returning(|_, _, _, _| Err(RepoError::Conflict("status".into())));
+        .returning(|_, _, _, _, _| Err(RepoError::Conflict("status".into())));
     let err = block_on(h.service().update(
         &member_as(&developer(), org, OrgRole::Member),
         &package(),
@@ -365,9 +374,9 @@ fn deleting_an_app_removes_its_image_files_and_reports_those_left() {
     let mut h = Harness::member();
     h.apps
         .expect_delete()
-        .with(eq(org), eq(package()))
+        .with(eq(org), eq(package()), always())
         .times(1)
-        .returning(move |_, _| Ok(vec![gone, kept]));
+        .returning(move |_, _, _| Ok(vec![gone, kept]));
     let kept_key = kept.to_string();
     h.images.expect_delete().times(2).returning(move |key| {
         if key == kept_key {
@@ -387,7 +396,9 @@ fn deleting_an_app_removes_its_image_files_and_reports_those_left() {
 #[test]
 fn deleting_a_missing_app_is_not_found() {
     let mut h = Harness::member();
-    h.apps.expect_delete().returning(|_, _| Err(RepoError::NotFound));
+    h.apps
+        .expect_delete()
+        .returning(|_, _, _| Err(RepoError::NotFound));
     let err = block_on(h.service().delete(
         &member_as(&developer(), OrgId::new(), OrgRole::Member),
         &package(),
@@ -403,9 +414,16 @@ fn regenerating_a_key_stores_only_the_new_digest() {
     let expected = digest_secret(&format!("mk_{}", "11".repeat(32)));
     h.apps
         .expect_replace_key_hash()
-        .withf(move |o, _, hash| *o == org && hash == expected)
+        .withf(move |o, _, hash, audit| {
+            *o == org
+                && hash == expected
+                && audit.action == AuditAction::AppKeyRegenerated
+                && audit.org_id == Some(org)
+                && audit.target == Some(AuditTarget::app(&package()))
+                && audit.changes.is_empty()
+        })
         .times(1)
-        .returning(|_, _, _| Ok(()));
+        .returning(|_, _, _, _| Ok(()));
     let key = block_on(
         h.service()
             .regenerate_key(&member_as(&developer(), org, OrgRole::Member), &package()),
@@ -446,9 +464,9 @@ fn setting_permissions_keeps_a_legacy_type_the_app_already_had() {
     let mut h = Harness::member().with_app(app);
     h.apps
         .expect_update()
-        .withf(|_, app, _, _| app.permissions.len() == 2 && app.updated_at == noon())
+        .withf(|_, app, _, _, _| app.permissions.len() == 2 && app.updated_at == noon())
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     let wanted = [
         perm(PermissionType::Notifications),
         perm(PermissionType::Microphone),
@@ -481,7 +499,7 @@ fn adding_a_permission_to_a_published_app_sends_it_back_to_submitted_and_records
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Published));
     h.apps
         .expect_update()
-        .withf(|_, app, expected, events| {
+        .withf(|_, app, expected, events, _| {
             let kinds: Vec<_> = events.iter().map(|e| e.kind).collect();
             app.app_store_status == AppStoreStatus::Submitted
                 && *expected == AppStoreStatus::Published
@@ -491,7 +509,7 @@ fn adding_a_permission_to_a_published_app_sends_it_back_to_submitted_and_records
                 && events[1].at > events[0].at
         })
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     let app = block_on(h.service().set_permissions(
         &member_as(&developer(), org, OrgRole::Member),
         &package(),
@@ -509,13 +527,13 @@ fn removing_a_permission_or_changing_its_description_keeps_a_published_app_publi
     let mut h = Harness::member().with_app(app);
     h.apps
         .expect_update()
-        .withf(|_, app, _, events| {
+        .withf(|_, app, _, events, _| {
             app.app_store_status == AppStoreStatus::Published
                 && events.len() == 1
                 && events[0].kind == ReviewEventKind::EditedAfterApproval
         })
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     let mut described = perm(PermissionType::Camera);
     described.description = Some("To read labels".into());
     let app = block_on(h.service().set_permissions(
@@ -533,7 +551,7 @@ fn editing_a_submitted_app_is_recorded_with_what_changed() {
     let mut h = Harness::member().with_app(sample_app(org, AppStoreStatus::Submitted));
     h.apps
         .expect_update()
-        .withf(|_, app, expected, events| {
+        .withf(|_, app, expected, events, _| {
             app.app_store_status == AppStoreStatus::Submitted
                 && *expected == AppStoreStatus::Submitted
                 && events.len() == 1
@@ -541,7 +559,7 @@ fn editing_a_submitted_app_is_recorded_with_what_changed() {
                 && events[0].detail == Some(serde_json::json!({"changedFields": ["name"]}))
         })
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     block_on(h.service().update(
         &member_as(&developer(), org, OrgRole::Member),
         &package(),
@@ -557,12 +575,12 @@ fn adding_a_permission_to_a_submitted_or_rejected_app_changes_no_status() {
         let mut h = Harness::member().with_app(sample_app(org, status));
         h.apps
             .expect_update()
-            .withf(move |_, app, _, events| {
+            .withf(move |_, app, _, events, _| {
                 app.app_store_status == status
                     && events.iter().all(|e| e.kind != ReviewEventKind::Resubmitted)
             })
             .times(1)
-            .returning(|_, _, _, _| Ok(()));
+            .returning(|_, _, _, _, _| Ok(()));
         block_on(h.service().set_permissions(
             &member_as(&developer(), org, OrgRole::Member),
             &package(),
@@ -733,9 +751,26 @@ fn tester_emails_are_stored_validated_and_de_duplicated() {
     let mut h = Harness::member();
     h.apps
         .expect_set_share_emails()
-        .withf(|_, _, emails, _| emails.len() == 1 && emails[0].as_str() == "t@example.com")
+        .withf(|_, _, emails, _, audit| {
+            emails.len() == 1
+                && emails[0].as_str() == "t@example.com"
+                && audit.action == AuditAction::AppSharingChanged
+                && audit.changes.len() == 1
+                && audit.changes[0].field == "sharedWithEmailsCount"
+                && (audit.changes[0].old.clone(), audit.changes[0].new.clone())
+                    == (serde_json::json!(2), serde_json::json!(1))
+                && ["t@example.com", "old1@example.com", "old2@example.com"]
+                    .iter()
+                    .all(|tester| !serde_json::to_string(audit).unwrap_or_default().contains(tester))
+        })
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
+    let mut current = sample_app(org, AppStoreStatus::Development);
+    current.shared_with_emails = vec![
+        EmailAddress::parse("old1@example.com").unwrap(),
+        EmailAddress::parse("old2@example.com").unwrap(),
+    ];
+    let h = h.with_app(current);
     let raw = ["t@example.com".to_owned(), "T@Example.com".to_owned()];
     let saved = block_on(h.service().set_share_emails(
         &member_as(&developer(), org, OrgRole::Member),
@@ -798,9 +833,9 @@ fn visibility_is_written_for_the_organizations_app() {
     let mut h = Harness::member();
     h.apps
         .expect_set_visibility()
-        .with(eq(org), eq(package()), eq(true), eq(noon()))
+        .with(eq(org), eq(package()), eq(true), eq(noon()), always())
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     let mut shared = sample_app(org, AppStoreStatus::Development);
     shared.shared_with_organization = true;
     let h = h.with_app(shared);
@@ -819,11 +854,11 @@ fn resetting_the_share_link_stores_a_new_token_and_answers_its_link() {
     let mut h = Harness::member();
     h.apps
         .expect_replace_share_token()
-        .withf(move |o, p, token, at| {
+        .withf(move |o, p, token, at, _| {
             *o == org && *p == package() && token == "11".repeat(32) && *at == noon()
         })
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     let link = block_on(
         h.service()
             .reset_share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
@@ -841,7 +876,7 @@ fn resetting_the_share_link_of_an_unknown_app_is_not_found() {
     let mut h = Harness::member();
     h.apps
         .expect_replace_share_token()
-        .returning(|_, _, _, _| Err(RepoError::NotFound));
+        .returning(|_, _, _, _, _| Err(RepoError::NotFound));
     let err = block_on(
         h.service()
             .reset_share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
@@ -910,7 +945,7 @@ fn a_moved_app_keeps_its_status_and_the_move_is_recorded_in_the_target() {
     h.members = members_by_org(vec![(from, OrgRole::Admin), (to, OrgRole::Member)]);
     h.apps
         .expect_move_app()
-        .withf(move |f, t, _, event| {
+        .withf(move |f, t, _, event, _| {
             *f == from
                 && *t == to
                 && event.kind == ReviewEventKind::Moved
@@ -919,7 +954,7 @@ fn a_moved_app_keeps_its_status_and_the_move_is_recorded_in_the_target() {
                     == Some(serde_json::json!({"fromOrgId": from.to_string(), "toOrgId": to.to_string()}))
         })
         .times(1)
-        .returning(|_, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(()));
     let app = block_on(h.service().move_to(
         &member_as(&developer(), from, OrgRole::Admin),
         &package(),

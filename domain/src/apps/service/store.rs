@@ -9,6 +9,7 @@ use crate::apps::models::TesterView;
 use crate::apps::ports::StatusChange;
 use crate::apps::sharing::{install_url, issue_share_token, looks_like_share_token, parse_share_emails};
 use crate::apps::{App, PackageName};
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::{EmailAddress, OrgId};
 use crate::orgs::{ActingMember, OrgAction};
 use crate::review::{ReviewEvent, ReviewEventKind};
@@ -49,6 +50,11 @@ impl AppService {
                 now,
             ),
             emails: Vec::new(),
+            audit: vec![self.audit(member, AuditAction::AppPublished, package).change(
+                "appStoreStatus",
+                app.app_store_status.as_str(),
+                to.as_str(),
+            )],
         };
         self.apps
             .transition(org, package, app.app_store_status, change)
@@ -98,8 +104,17 @@ impl AppService {
         Self::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
         let emails = parse_share_emails(emails).map_err(|e| AppError::field("emails", e.to_string()))?;
+        let current = self.load(org, package).await?;
+        // The number of testers, never their addresses.
+        let audit = self
+            .audit(member, AuditAction::AppSharingChanged, package)
+            .change(
+                "sharedWithEmailsCount",
+                current.shared_with_emails.len(),
+                emails.len(),
+            );
         self.apps
-            .set_share_emails(org, package, emails.clone(), self.clock.now())
+            .set_share_emails(org, package, emails.clone(), self.clock.now(), &audit)
             .await
             .map_err(write_error)?;
         Ok(emails)
@@ -131,8 +146,16 @@ impl AppService {
     ) -> Result<App, AppError> {
         Self::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
+        let current = self.load(org, package).await?;
+        let audit = self
+            .audit(member, AuditAction::AppVisibilityChanged, package)
+            .change(
+                "sharedWithOrganization",
+                current.shared_with_organization,
+                shared_with_organization,
+            );
         self.apps
-            .set_visibility(org, package, shared_with_organization, self.clock.now())
+            .set_visibility(org, package, shared_with_organization, self.clock.now(), &audit)
             .await
             .map_err(write_error)?;
         self.load(org, package).await
@@ -150,8 +173,9 @@ impl AppService {
         Self::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
         let token = issue_share_token(self.secrets.as_ref());
+        let audit = self.audit(member, AuditAction::AppShareLinkReset, package);
         self.apps
-            .replace_share_token(org, package, &token, self.clock.now())
+            .replace_share_token(org, package, &token, self.clock.now(), &audit)
             .await
             .map_err(write_error)?;
         Ok(ShareLink {
@@ -207,8 +231,21 @@ impl AppService {
         )
         .in_org(target)
         .with_detail(json!({ "fromOrgId": from, "toOrgId": target }));
+        // Recorded in both organizations' logs.
+        let moved = |org: OrgId| {
+            AuditEntry::by(
+                self.secrets.as_ref(),
+                caller,
+                AuditAction::AppMoved,
+                self.clock.now(),
+            )
+            .in_org(org)
+            .on(AuditTarget::app(package))
+            .change("organizationId", from.to_string(), target.to_string())
+        };
+        let audit = [moved(from), moved(target)];
         self.apps
-            .move_app(from, target, package, event)
+            .move_app(from, target, package, event, &audit)
             .await
             .map_err(write_error)?;
         app.org_id = target;

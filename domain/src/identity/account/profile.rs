@@ -100,6 +100,7 @@ mod tests {
             user_id: account.id,
             email: EmailAddress::parse(account.email.as_str()).unwrap(),
             platform_role: None,
+            origin: crate::common::ClientOrigin::default(),
         }
     }
 

@@ -279,6 +279,7 @@ mod tests {
             user_id: UserId::new(),
             email: email("me@x.io"),
             platform_role: role,
+            origin: crate::common::ClientOrigin::default(),
         }
     }
 

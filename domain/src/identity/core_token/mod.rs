@@ -160,6 +160,7 @@ impl CoreTokenService {
             user_id,
             email,
             platform_role,
+            origin: crate::common::ClientOrigin::default(),
         })
     }
 

@@ -25,6 +25,7 @@ pub fn me() -> Caller {
         user_id: ME,
         email: email("admin@acme.example.com"),
         platform_role: None,
+        origin: crate::common::ClientOrigin::default(),
     }
 }
 

@@ -48,12 +48,14 @@ fn admin() -> Caller {
         user_id: UserId::new(),
         email: EmailAddress::parse("admin@portal.test").unwrap(),
         platform_role: Some(PlatformRole::Reviewer),
+        origin: crate::common::ClientOrigin::default(),
     }
 }
 
 fn developer() -> Caller {
     Caller {
         platform_role: None,
+        origin: crate::common::ClientOrigin::default(),
         ..admin()
     }
 }

@@ -15,10 +15,12 @@ use diesel::prelude::*;
 use domain::apps::ports::{AppRepository, StatusChange};
 use domain::apps::status::StatusCounts;
 use domain::apps::{App, AppStoreStatus, PackageName};
+use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, ImageId, OrgId, RepoError};
 use domain::review::ReviewEvent;
 
 use self::rows::{AppEdit, AppRow};
+use super::audit::append;
 use super::reviews::insert_event;
 use crate::connection::on_backend;
 use crate::convert::{backend, db_error, parse_stored, to_json, to_millis};
@@ -158,13 +160,15 @@ fn apply_transition(
     }
     insert_event(conn, &change.event)?;
     outbox_rows::enqueue(conn, &change.emails, change.at)?;
+    append(conn, &change.audit)?;
     load_any(conn, package)?.ok_or(RepoError::NotFound)
 }
 
 #[async_trait]
 impl AppRepository for DieselAppRepository {
-    async fn insert(&self, app: &App, key_hash: &str) -> Result<(), RepoError> {
+    async fn insert(&self, app: &App, key_hash: &str, audit: &AuditEntry) -> Result<(), RepoError> {
         let row = AppRow::from_app(app)?;
+        let audit = audit.clone();
         let package = app.package_name.as_str().to_owned();
         let key_hash = key_hash.to_owned();
         let created_at = to_millis(app.created_at);
@@ -182,7 +186,7 @@ impl AppRepository for DieselAppRepository {
                     ))
                     .execute(conn)
                     .map_err(db_error("storing an app's key digest", "key_hash"))?;
-                Ok(())
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -231,8 +235,10 @@ impl AppRepository for DieselAppRepository {
         app: &App,
         expected_status: AppStoreStatus,
         events: Vec<ReviewEvent>,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError> {
         let edit = AppEdit::from_app(app)?;
+        let audit = audit.clone();
         let package = app.package_name.as_str().to_owned();
         self.db
             .write(move |conn| {
@@ -257,13 +263,19 @@ impl AppRepository for DieselAppRepository {
                 for event in &events {
                     insert_event(conn, event)?;
                 }
-                Ok(())
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }
 
-    async fn delete(&self, org: OrgId, package: &PackageName) -> Result<Vec<ImageId>, RepoError> {
+    async fn delete(
+        &self,
+        org: OrgId,
+        package: &PackageName,
+        audit: &AuditEntry,
+    ) -> Result<Vec<ImageId>, RepoError> {
         let package = package.as_str().to_owned();
+        let audit = audit.clone();
         self.db
             .write(move |conn| {
                 let org = org.to_string();
@@ -320,6 +332,7 @@ impl AppRepository for DieselAppRepository {
                 if deleted == 0 {
                     return Err(RepoError::NotFound);
                 }
+                append(conn, std::slice::from_ref(&audit))?;
                 Ok(removed)
             })
             .await
@@ -330,9 +343,11 @@ impl AppRepository for DieselAppRepository {
         org: OrgId,
         package: &PackageName,
         key_hash: &str,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError> {
         let package = package.as_str().to_owned();
         let key_hash = key_hash.to_owned();
+        let audit = audit.clone();
         self.db
             .write(move |conn| {
                 let org = org.to_string();
@@ -356,7 +371,7 @@ impl AppRepository for DieselAppRepository {
                         .execute(conn)
                         .map_err(db_error("storing an app's key digest", "key_hash"))?;
                 }
-                Ok(())
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -367,8 +382,10 @@ impl AppRepository for DieselAppRepository {
         package: &PackageName,
         shared_with_organization: bool,
         at: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError> {
         let package = package.as_str().to_owned();
+        let audit = audit.clone();
         self.db
             .write(move |conn| {
                 let changed = diesel::update(
@@ -385,7 +402,7 @@ impl AppRepository for DieselAppRepository {
                 if changed == 0 {
                     Err(RepoError::NotFound)
                 } else {
-                    Ok(())
+                    append(conn, std::slice::from_ref(&audit))
                 }
             })
             .await
@@ -397,8 +414,10 @@ impl AppRepository for DieselAppRepository {
         package: &PackageName,
         emails: Vec<EmailAddress>,
         at: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError> {
         let package = package.as_str().to_owned();
+        let audit = audit.clone();
         let emails = to_json(&emails)?;
         self.db
             .write(move |conn| {
@@ -416,7 +435,7 @@ impl AppRepository for DieselAppRepository {
                 if changed == 0 {
                     Err(RepoError::NotFound)
                 } else {
-                    Ok(())
+                    append(conn, std::slice::from_ref(&audit))
                 }
             })
             .await
@@ -479,9 +498,11 @@ impl AppRepository for DieselAppRepository {
         package: &PackageName,
         token: &str,
         at: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError> {
         let package = package.as_str().to_owned();
         let token = token.to_owned();
+        let audit = audit.clone();
         self.db
             .write(move |conn| {
                 lock_in_org(conn, &org.to_string(), &package)?;
@@ -496,7 +517,7 @@ impl AppRepository for DieselAppRepository {
                     ))
                     .execute(conn)
                     .map_err(db_error("storing an app's share token", "share_token"))?;
-                Ok(())
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -507,8 +528,10 @@ impl AppRepository for DieselAppRepository {
         to: OrgId,
         package: &PackageName,
         event: ReviewEvent,
+        audit: &[AuditEntry],
     ) -> Result<(), RepoError> {
         let package = package.as_str().to_owned();
+        let audit = audit.to_vec();
         self.db
             .write(move |conn| {
                 let (from, to) = (from.to_string(), to.to_string());
@@ -533,7 +556,8 @@ impl AppRepository for DieselAppRepository {
                 .set(images::org_id.eq(&to))
                 .execute(conn)
                 .map_err(backend("moving an app's images"))?;
-                insert_event(conn, &event)
+                insert_event(conn, &event)?;
+                append(conn, &audit)
             })
             .await
     }

@@ -1,0 +1,259 @@
+//! The audit log over HTTP, on SQLite and PostgreSQL: the entries a registration, a key regeneration and a
+//! tester list write (who, what, from where, never a secret), the organization admin's reads with filters and
+//! cursor pages, the CSV export, and who may not read (members, platform staff who are not admins).
+
+use crate::helpers::TestApp;
+use crate::org_fixtures::{BACKENDS, User, add_member, call, create_org, sign_up, spawn};
+use adapter_db::{Backend, Db};
+use diesel::prelude::*;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const PKG: &str = "com.example.audited";
+const AGENT: &str = "audit-test/1.0 (glasses)";
+
+/// A call scoped to `org` (`x-org-id`), answered status and JSON body.
+async fn in_org(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    user: &User,
+    org: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    call(app, method, path, Some(&user.token), Some(org), body.as_ref()).await
+}
+
+/// A read of an audit log through the checked client (the answer must match the OpenAPI document).
+async fn read(app: &TestApp, path: &str, user: &User, accept: Option<&str>) -> reqwest::Response {
+    let mut request = app
+        .client
+        .get(app.url(path))
+        .bearer_auth(&user.token)
+        .header("User-Agent", AGENT);
+    if let Some(accept) = accept {
+        request = request.header("Accept", accept);
+    }
+    app.send(request).await
+}
+
+async fn page(app: &TestApp, path: &str, user: &User) -> Value {
+    let response = read(app, path, user, None).await;
+    assert_eq!(response.status(), 200, "{path}");
+    response.json().await.unwrap()
+}
+
+fn actions(page: &Value) -> Vec<String> {
+    page["data"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Every stored entry's columns joined, as the database holds them.
+fn stored_text(app: &TestApp) -> String {
+    use adapter_db::schema::audit_log::dsl;
+    let db = Db::connect(&app.database_url, 1).unwrap();
+    let mut conn = db.connection().unwrap();
+    let rows: Vec<(String, String, Option<String>, Option<String>, String)> = dsl::audit_log
+        .select((
+            dsl::actor_email,
+            dsl::action,
+            dsl::target_id,
+            dsl::target_label,
+            dsl::changes,
+        ))
+        .load(&mut *conn)
+        .unwrap();
+    format!("{rows:?}")
+}
+
+async fn audit_log_of_an_organization(backend: Backend) {
+    let app = spawn(backend).await;
+    let ada = sign_up(&app, "ada@example.com").await;
+    let mia = sign_up(&app, "mia@example.com").await;
+    let org = create_org(&app, &ada, "Acme").await;
+    add_member(&app, &ada, &org, &mia, "member").await;
+
+    let registration = json!({
+        "packageName": PKG, "name": "Audited", "description": "d", "onboardingInstructions": "",
+        "publicUrl": "https://audited.example.com", "logoURL": "https://audited.example.com/logo.png",
+        "appType": "standard",
+    });
+    let (status, body) = in_org(
+        &app,
+        Method::POST,
+        "/api/dev/apps/register",
+        &ada,
+        &org,
+        Some(registration),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let first_key = body["apiKey"].as_str().unwrap().to_owned();
+    // The key regeneration is made by a client that names itself (its user agent is recorded).
+    let response = app
+        .send(
+            app.client
+                .post(app.url(&format!("/api/dev/apps/{PKG}/api-key")))
+                .bearer_auth(&ada.token)
+                .header("x-org-id", &org)
+                .header("User-Agent", AGENT),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    let second_key = body["apiKey"].as_str().unwrap().to_owned();
+    let testers = json!({"emails": ["tess.tester@example.org", "tom.tester@example.org"]});
+    let (status, body) = in_org(
+        &app,
+        Method::POST,
+        &format!("/api/dev/apps/{PKG}/share"),
+        &ada,
+        &org,
+        Some(testers),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let install_url = body["installUrl"].as_str().unwrap().to_owned();
+    let token = install_url.rsplit('/').next().unwrap().to_owned();
+    // A refused call (a member cannot delete an org-level thing such as another's role) writes nothing.
+    let (status, _) = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/orgs/{org}/members/{}", ada.id),
+        Some(&mia.token),
+        None,
+        Some(&json!({"role": "member"})),
+    )
+    .await;
+    assert_eq!(status, 403);
+
+    let log = format!("/api/orgs/{org}/audit-log");
+    let all = page(&app, &log, &ada).await;
+    assert_eq!(
+        actions(&all),
+        ["app.sharing_changed", "app.key_regenerated", "app.created"],
+        "{all}"
+    );
+    let newest = &all["data"]["entries"][0];
+    assert_eq!(newest["actor"], json!({"id": ada.id, "email": "ada@example.com"}));
+    assert_eq!(newest["organizationId"], json!(org));
+    assert_eq!(newest["target"], json!({"kind": "app", "id": PKG}));
+    assert_eq!(
+        newest["changes"],
+        json!([{"field": "sharedWithEmailsCount", "old": 0, "new": 2}])
+    );
+    assert_eq!(newest["clientIp"], json!("127.0.0.1"));
+    assert_eq!(all["data"]["entries"][1]["changes"], json!([]));
+    assert_eq!(all["data"]["entries"][1]["userAgent"], json!(AGENT));
+    assert_eq!(all["data"]["nextCursor"], Value::Null);
+
+    // No secret in any entry, as answered or as stored.
+    let stored = stored_text(&app);
+    for secret in [
+        &first_key,
+        &second_key,
+        &token,
+        &"tess.tester@example.org".to_owned(),
+        &"tom.tester".to_owned(),
+    ] {
+        assert!(!all.to_string().contains(secret.as_str()), "{secret} answered");
+        assert!(!stored.contains(secret.as_str()), "{secret} stored");
+    }
+
+    // Filters and cursor pages.
+    let regenerated = page(&app, &format!("{log}?action=app.key_regenerated"), &ada).await;
+    assert_eq!(actions(&regenerated), ["app.key_regenerated"]);
+    assert_eq!(
+        actions(&page(&app, &format!("{log}?actor={}", ada.id), &ada).await).len(),
+        3
+    );
+    assert!(actions(&page(&app, &format!("{log}?actor={}", mia.id), &ada).await).is_empty());
+    assert_eq!(
+        actions(&page(&app, &format!("{log}?app={PKG}"), &ada).await).len(),
+        3
+    );
+    assert!(actions(&page(&app, &format!("{log}?to=2000-01-01"), &ada).await).is_empty());
+    let first = page(&app, &format!("{log}?limit=2"), &ada).await;
+    assert_eq!(actions(&first), ["app.sharing_changed", "app.key_regenerated"]);
+    let cursor = first["data"]["nextCursor"].as_str().unwrap().to_owned();
+    let second = page(&app, &format!("{log}?limit=2&cursor={cursor}"), &ada).await;
+    assert_eq!(actions(&second), ["app.created"]);
+    assert_eq!(second["data"]["nextCursor"], Value::Null);
+
+    // Bad filters name their field.
+    for (query, field) in [
+        ("action=app.renamed", "action"),
+        ("actor=ada", "actor"),
+        ("limit=0", "limit"),
+        ("cursor=x", "cursor"),
+    ] {
+        let response = read(&app, &format!("{log}?{query}"), &ada, None).await;
+        assert_eq!(response.status(), 400, "{query}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["code"], "VALIDATION", "{body}");
+        assert!(body["fields"].get(field).is_some(), "{body}");
+    }
+
+    // The CSV of the filtered entries, by `format=csv` or by `Accept`.
+    for (path, accept) in [
+        (format!("{log}?format=csv"), None),
+        (log.clone(), Some("text/csv")),
+    ] {
+        let response = read(&app, &path, &ada, accept).await;
+        assert_eq!(response.status(), 200);
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/csv")
+        );
+        assert!(
+            response.headers()["content-disposition"]
+                .to_str()
+                .unwrap()
+                .starts_with("attachment")
+        );
+        let csv = response.text().await.unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert!(
+            lines[0].starts_with("time,organizationId,actorId,actorEmail,action"),
+            "{csv}"
+        );
+        assert_eq!(lines.len(), 4, "{csv}");
+        assert!(
+            lines[1].contains("app.sharing_changed") && lines[3].contains("app.created"),
+            "{csv}"
+        );
+        assert!(
+            lines[2].contains("app.key_regenerated") && lines[2].ends_with(AGENT),
+            "{csv}"
+        );
+    }
+    let csv = read(&app, &format!("{log}?format=csv&action=app.created"), &ada, None)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+
+    // A member, and a platform log read by someone who is not a platform admin: 403.
+    assert_eq!(read(&app, &log, &mia, None).await.status(), 403);
+    assert_eq!(
+        read(&app, &format!("{log}?format=csv"), &mia, None)
+            .await
+            .status(),
+        403
+    );
+    assert_eq!(read(&app, "/api/admin/audit-log", &ada, None).await.status(), 403);
+}
+
+#[tokio::test]
+async fn an_admin_reads_filters_pages_and_exports_the_audit_log() {
+    for backend in BACKENDS {
+        audit_log_of_an_organization(backend).await;
+    }
+}
