@@ -41,3 +41,37 @@ impl Db {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::migration::MigrationSource;
+    use diesel::sqlite::Sqlite;
+
+    /// The versions of a migration set, in order.
+    fn versions<DB: diesel::backend::Backend>(source: &EmbeddedMigrations) -> Vec<String>
+    where
+        EmbeddedMigrations: MigrationSource<DB>,
+    {
+        MigrationSource::<DB>::migrations(source)
+            .expect("embedded migrations")
+            .iter()
+            .map(|m| m.name().version().to_string())
+            .collect()
+    }
+
+    /// Two migrations written on one day by separate branches can take the same version; diesel would then
+    /// run only one of them on a database that has the other. Each version is used once, and both databases
+    /// have the same migrations.
+    #[test]
+    fn every_migration_version_is_unique_and_both_databases_have_the_same() {
+        let sqlite = versions::<Sqlite>(&SQLITE_MIGRATIONS);
+        let postgres = versions::<diesel::pg::Pg>(&POSTGRES_MIGRATIONS);
+        let mut unique = sqlite.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), sqlite.len(), "a version is used twice: {sqlite:?}");
+        assert_eq!(sqlite, postgres);
+        assert!(sqlite.len() > 10, "{sqlite:?}");
+    }
+}
