@@ -133,7 +133,8 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
         clock.clone(),
         config.public_url.clone(),
     )
-    .with_sessions(refresh_tokens);
+    .with_sessions(refresh_tokens)
+    .with_staff_mfa(config.staff_mfa_required);
     let providers = config.oauth_providers.iter().map(|p| p.name.to_owned()).collect();
     let oauth = crate::oauth::wire(config, db, service.clone(), clock.clone())?;
     Ok(IdentityWiring {
@@ -200,7 +201,8 @@ pub async fn wire_hosted(
     .with_hosted_accounts(HostedAccounts::new(
         Arc::new(DieselAccountRepository::new(db.clone())),
         clock,
-    ));
+    ))
+    .with_staff_mfa(config.staff_mfa_required);
     Ok(IdentityWiring {
         identity: None,
         auth: ProductAuth {

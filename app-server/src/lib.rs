@@ -4,6 +4,7 @@
 pub mod admin_cli;
 pub mod apps;
 pub mod config;
+pub mod factors_cli;
 pub mod identity;
 pub mod media;
 pub mod metrics;

@@ -1,6 +1,7 @@
 //! `app-server`: the developer portal in one binary.
 
 use app_server::admin_cli::{self, AdminCommand};
+use app_server::factors_cli::{self, FactorsCommand};
 use app_server::telemetry::{self, LogFormat};
 use app_server::{Application, Config};
 use clap::{Parser, Subcommand};
@@ -28,6 +29,11 @@ enum Command {
     Admin {
         #[command(subcommand)]
         command: AdminCommand,
+    },
+    /// Second factors: the recovery of a user who lost every factor (recorded in the log).
+    Factors {
+        #[command(subcommand)]
+        command: FactorsCommand,
     },
 }
 
@@ -59,6 +65,16 @@ async fn main() -> anyhow::Result<()> {
                 Ok(output) => println!("{output}"),
                 Err(error) => {
                     eprintln!("app-server admin: {error}");
+                    std::process::exit(1);
+                }
+            }
+        }
+        Command::Factors { command } => {
+            let db = app_server::startup::open_database(&config)?;
+            match factors_cli::run(&db, command).await {
+                Ok(output) => println!("{output}"),
+                Err(error) => {
+                    eprintln!("app-server factors: {error}");
                     std::process::exit(1);
                 }
             }

@@ -21,6 +21,9 @@ async fn restart(app: &TestApp) -> Option<String> {
         ("PORTAL_DATA_DIR", data.path().display().to_string()),
         ("DATABASE_URL", app.database_url.clone()),
         ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
+        // Staff act without a second factor here (as in local development); the tests of the staff
+        // requirement set it back to `required`.
+        ("PORTAL_STAFF_MFA", "optional".to_owned()),
         ("PORTAL_MAIL_WORKER", "false".to_owned()),
     ]
     .into_iter()

@@ -32,6 +32,9 @@ async fn start_instance(
         ("PORTAL_DATA_DIR", data.display().to_string()),
         ("DATABASE_URL", database_url.to_owned()),
         ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
+        // Staff act without a second factor here (as in local development); the tests of the staff
+        // requirement set it back to `required`.
+        ("PORTAL_STAFF_MFA", "optional".to_owned()),
         // Tests read links and codes from the outbox; a delivered e-mail loses them. Tests of delivery
         // turn the worker back on.
         ("PORTAL_MAIL_WORKER", "false".to_owned()),

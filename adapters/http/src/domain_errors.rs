@@ -25,7 +25,7 @@ use domain::review::{DeskError, ReviewError};
 use domain::uptime::UptimeError;
 
 use crate::ApiError;
-use crate::auth::principal::{EMAIL_IN_USE, SESSION_EXPIRED, SIGN_IN_REQUIRED};
+use crate::auth::principal::{EMAIL_IN_USE, MFA_REQUIRED, SESSION_EXPIRED, SIGN_IN_REQUIRED};
 
 /// 400 `VALIDATION` with each field's message.
 fn invalid(message: String, fields: &FieldErrors) -> ApiError {
@@ -207,6 +207,10 @@ impl From<AuthError> for ApiError {
                 );
                 Self::conflict("EMAIL_IN_USE", EMAIL_IN_USE)
             }
+            AuthError::MfaRequired => Self::ForbiddenUntil {
+                code: MFA_REQUIRED,
+                message: error.to_string(),
+            },
             AuthError::Signing(cause) => Self::Internal(Box::new(cause)),
             AuthError::Repo(cause) => cause.into(),
         }

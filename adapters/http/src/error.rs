@@ -24,6 +24,10 @@ pub enum ApiError {
     /// 403: signed in, but not allowed.
     #[error("{0}")]
     Forbidden(String),
+    /// 403 with a code of its own: signed in, but the session must do more first (`MFA_REQUIRED`: pass
+    /// the account's second factor).
+    #[error("{message}")]
+    ForbiddenUntil { code: &'static str, message: String },
     /// 404: nothing there (or nothing the caller may know exists).
     #[error("{0}")]
     NotFound(String),
@@ -137,7 +141,8 @@ impl ApiError {
             Self::BadRequest { code, .. }
             | Self::Conflict { code, .. }
             | Self::PayloadTooLarge { code, .. }
-            | Self::UnsupportedMediaType { code, .. } => code,
+            | Self::UnsupportedMediaType { code, .. }
+            | Self::ForbiddenUntil { code, .. } => code,
             Self::Unauthorized(_) => "UNAUTHORIZED",
             Self::Forbidden(_) => "FORBIDDEN",
             Self::NotFound(_) => "NOT_FOUND",
@@ -156,7 +161,7 @@ impl ResponseError for ApiError {
         match self {
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::Forbidden(_) | Self::ForbiddenUntil { .. } => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,

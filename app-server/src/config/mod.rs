@@ -76,6 +76,9 @@ pub struct Config {
     /// The cost of password hashes: always [`HashCost::Production`] from the environment; the black-box
     /// tests set [`HashCost::TestsOnly`] on the built value.
     pub password_hashing: HashCost,
+    /// `PORTAL_STAFF_MFA=required|optional` (default `required`): whether platform staff need a session
+    /// that passed a second factor (`aal2`) for `/api/admin`.
+    pub staff_mfa_required: bool,
 }
 
 /// A variable that is set but cannot be used.
@@ -257,9 +260,20 @@ impl Config {
                 variable: "PORTAL_TRUSTED_PROXIES",
                 problem,
             })?;
+        let staff_mfa_required = match get("PORTAL_STAFF_MFA").as_deref().map(str::trim) {
+            None | Some("" | "required") => true,
+            Some("optional") => false,
+            Some(other) => {
+                return Err(ConfigError {
+                    variable: "PORTAL_STAFF_MFA",
+                    problem: format!("{other:?} is neither \"required\" nor \"optional\""),
+                });
+            }
+        };
         Ok(Self {
             bind,
             trusted_proxies,
+            staff_mfa_required,
             password_hashing: HashCost::Production,
             store_url: get("PORTAL_STORE_URL").unwrap_or_else(|| public_url.clone()),
             companion_install_url: get("PORTAL_COMPANION_INSTALL_URL")
@@ -312,6 +326,22 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn staff_mfa_is_required_unless_set_optional_and_another_value_is_refused() {
+        let base = [("PORTAL_PUBLIC_URL", "http://127.0.0.1:8080")];
+        let with = |value: Option<&str>| {
+            let mut pairs = base.to_vec();
+            if let Some(value) = value {
+                pairs.push(("PORTAL_STAFF_MFA", value));
+            }
+            Config::from_vars(&vars(&pairs))
+        };
+        assert!(with(None).unwrap().staff_mfa_required);
+        assert!(with(Some("required")).unwrap().staff_mfa_required);
+        assert!(!with(Some("optional")).unwrap().staff_mfa_required);
+        assert_eq!(with(Some("off")).unwrap_err().variable, "PORTAL_STAFF_MFA");
+    }
 
     fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
         pairs

@@ -37,7 +37,7 @@ pub use admins::setup::{FirstAdminError, FirstAdminSetup, SetupLink};
 pub use admins::{AdminCheck, PlatformAdminError, PlatformAdminService, SeedReport};
 pub use codes::{VerifyKind, VerifySecret};
 pub use core_token::hosted::{HostedAccountError, HostedAccounts, email_proven};
-pub use core_token::{AuthError, CoreToken, CoreTokenService};
+pub use core_token::{AuthError, Authenticated, CoreToken, CoreTokenService};
 pub use digests::DigestKey;
 pub use errors::{FieldErrors, IdentityError};
 pub use factors::{EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, TotpEnrollment};

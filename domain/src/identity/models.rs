@@ -301,6 +301,16 @@ pub struct SecondStep {
     pub at: DateTime<Utc>,
 }
 
+/// A session's live head, read with what authenticating a product request needs of its account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveSession {
+    pub head: RefreshToken,
+    /// The platform role bound to the account.
+    pub role: Option<PlatformRole>,
+    /// Whether the account has a verified second factor (then an `aal1` session is not enough).
+    pub has_verified_factor: bool,
+}
+
 /// Why a refresh token may not be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RefreshRefusal {

@@ -9,7 +9,8 @@ use uuid::Uuid;
 use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
 use crate::identity::factors::{Factor, FactorChallenge};
 use crate::identity::models::{
-    Account, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin, RefreshToken, SetupClaim,
+    Account, ExternalIdentity, GrantBinding, LiveSession, OneTimeCode, OtpPurpose, PlatformAdmin,
+    RefreshToken, SetupClaim,
 };
 use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::mail::OutgoingEmail;
@@ -223,15 +224,13 @@ pub trait RefreshTokenRepository: Send + Sync {
     async fn current_of_family(&self, family_id: Uuid) -> Result<Option<RefreshToken>, RepoError>;
 
     /// [`Self::current_of_family`] together with the platform role bound to the head's account (what
-    /// [`PlatformAdminRepository::role_of`] answers for `head.user_id`), read at once: authenticating a
-    /// request needs both, and each read of its own is a round trip to the database.
+    /// [`PlatformAdminRepository::role_of`] answers for `head.user_id`) and whether the account has a
+    /// verified second factor, read at once: authenticating a request needs them all, and each read of its
+    /// own is a round trip to the database.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn current_of_family_with_role(
-        &self,
-        family_id: Uuid,
-    ) -> Result<Option<(RefreshToken, Option<PlatformRole>)>, RepoError>;
+    async fn current_of_family_with_role(&self, family_id: Uuid) -> Result<Option<LiveSession>, RepoError>;
 
     /// Revokes every token of the family (idempotent; an unknown family is not an error).
     ///

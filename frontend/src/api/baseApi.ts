@@ -6,7 +6,7 @@ import {
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
 
-import { storedTokenRefused, type AuthState } from '../session/authSlice';
+import { mfaRequired, storedTokenRefused, type AuthState } from '../session/authSlice';
 import { forgetStoredCoreToken } from '../session/storage';
 
 const authOf = (state: unknown) => (state as { auth?: AuthState }).auth;
@@ -37,6 +37,15 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 ) => {
   const sent = authOf(api.getState());
   const result = await fetchQuery(args, api, extraOptions);
+  // The account has a second factor the session has not passed: the guard sends the user to the
+  // challenge step, which comes back here.
+  if (
+    result.error?.status === 403 &&
+    (result.error.data as { code?: unknown } | undefined)?.code === 'MFA_REQUIRED'
+  ) {
+    api.dispatch(mfaRequired());
+    return result;
+  }
   if (result.error?.status !== 401 || !sent?.provisional || !sent.coreToken) return result;
   const now = authOf(api.getState());
   if (now?.provisional && now.coreToken === sent.coreToken) {

@@ -51,6 +51,13 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
+            // The second-factor step: signed in, but before the layout (nothing else may load yet).
+            path: routePatterns.mfaChallenge,
+            lazy: async () => ({
+              Component: (await import('../features/account/MfaChallengePage')).MfaChallengePage,
+            }),
+          },
+          {
             lazy: async () => ({
               Component: (await import('../features/layout/AppLayout')).AppLayout,
             }),
@@ -83,6 +90,13 @@ export const routes: RouteObject[] = [
                 path: routePatterns.orgSettings,
                 lazy: async () => ({
                   Component: (await import('../features/orgs/OrgSettingsPage')).OrgSettingsPage,
+                }),
+              },
+              {
+                path: routePatterns.accountSecurity,
+                lazy: async () => ({
+                  Component: (await import('../features/account/AccountSecurityPage'))
+                    .AccountSecurityPage,
                 }),
               },
               {

@@ -38,6 +38,10 @@ export const paths = {
     }),
   members: '/members',
   admin: '/admin',
+  /** The account's second factors and sessions. */
+  accountSecurity: '/account/security',
+  /** The second-factor step of sign-in; `next` is where it goes back to. */
+  mfaChallenge: (next?: string) => withQuery('/signin/mfa', { next }),
   /** The one-time link that makes the first platform admin (written to the server log). */
   setupAdmin: '/setup-admin',
   /** The public tester page of a share link. */
@@ -58,6 +62,8 @@ export const routePatterns = {
   orgSettings: '/org-settings',
   members: '/members',
   admin: '/admin',
+  accountSecurity: '/account/security',
+  mfaChallenge: '/signin/mfa',
   setupAdmin: '/setup-admin',
   install: '/install/:token',
   notFound: '*',

@@ -24,6 +24,11 @@ export interface AuthState {
   provisional?: boolean;
   /** A password-recovery link was followed: the user must choose a new password. */
   recovery: boolean;
+  /**
+   * The product API answered `MFA_REQUIRED`: the session must pass the account's second factor (the
+   * challenge step) before anything else. Absent means false.
+   */
+  mfaRequired?: boolean;
   /** A message for the next page the user sees (e.g. after a password change or a refused session). */
   notice: { severity: 'success' | 'info' | 'error'; text: string } | null;
   /**
@@ -81,6 +86,12 @@ export const authSlice = createSlice({
       state.accessToken = action.payload.accessToken;
       state.coreToken = action.payload.coreToken;
       state.provisional = false;
+      // A new token (after a challenge, a refresh): the API is asked again before another challenge.
+      state.mfaRequired = false;
+    },
+    /** The product API refused the session with `MFA_REQUIRED`. */
+    mfaRequired(state) {
+      state.mfaRequired = true;
     },
     /**
      * The API answered 401 to the stored core token the page started from (payload: that token): it is not
@@ -100,6 +111,7 @@ export const authSlice = createSlice({
       state.coreToken = null;
       state.provisional = false;
       state.recovery = false;
+      state.mfaRequired = false;
       state.queuedNotices = [];
       show(state, action.payload ?? null);
     },
@@ -145,6 +157,7 @@ export const authSlice = createSlice({
 export const {
   signedIn,
   signedOut,
+  mfaRequired,
   storedTokenRefused,
   recoveryStarted,
   recoveryEnded,

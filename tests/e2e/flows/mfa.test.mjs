@@ -44,6 +44,20 @@ async function signedIn() {
   return client;
 }
 
+/** The product API's answer to `GET path` with the session's access token, exchanged for a core token. */
+async function product(client, path, base = portal) {
+  const { data } = await client.getSession();
+  const exchanged = await fetch(`${base.url}/api/auth/exchange-token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ supabaseToken: data.session.access_token }),
+  });
+  assert.equal(exchanged.status, 200, await exchanged.clone().text());
+  const { coreToken } = await exchanged.json();
+  const response = await fetch(`${base.url}${path}`, { headers: { Authorization: `Bearer ${coreToken}` } });
+  return { status: response.status, body: await response.json() };
+}
+
 async function level(client) {
   const { data, error } = await client.mfa.getAuthenticatorAssuranceLevel();
   assert.equal(error, null);
@@ -141,6 +155,12 @@ describe('mfa (TOTP)', () => {
     assert.equal(aal.currentLevel, 'aal1');
     assert.equal(aal.nextLevel, 'aal2');
 
+    // The product API refuses an aal1 session of an account with a verified factor.
+    const refused = await product(second, '/api/orgs');
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'MFA_REQUIRED');
+    assert.equal((await product(first, '/api/orgs')).status, 200, 'the aal2 session goes through');
+
     const removal = await second.mfa.unenroll({ factorId });
     assertApiError(removal.error, 422, 'insufficient_aal');
     const another = await second.mfa.enroll({ factorType: 'totp', friendlyName: 'Tablet' });
@@ -150,6 +170,7 @@ describe('mfa (TOTP)', () => {
     const raised = await second.mfa.challengeAndVerify({ factorId, code: totpCode(secret, Date.now() / 1000 + 30) });
     assert.equal(raised.error, null);
     assert.equal((await level(second)).currentLevel, 'aal2');
+    assert.equal((await product(second, '/api/orgs')).status, 200);
 
     const removed = await second.mfa.unenroll({ factorId });
     assert.equal(removed.error, null);
@@ -162,6 +183,38 @@ describe('mfa (TOTP)', () => {
     const after = await level(second);
     assert.equal(after.currentLevel, 'aal1');
     assert.equal(after.nextLevel, 'aal1');
+  });
+
+  test('staff need an aal2 session for the staff API when PORTAL_STAFF_MFA=required', async () => {
+    const staffPortal = await startPortal({
+      SMTP_URL: smtp.url,
+      PORTAL_STAFF_MFA: 'required',
+      PORTAL_ADMIN_EMAILS: 'staff@example.com',
+    });
+    try {
+      const client = await authClient(staffPortal);
+      const { error } = await client.signUp({ email: 'staff@example.com', password: PASSWORD });
+      assert.equal(error, null);
+      const mail = await smtp.mailTo('staff@example.com');
+      const confirmed = await client.verifyOtp({ token_hash: new URL(mail.link).searchParams.get('token'), type: 'signup' });
+      assert.equal(confirmed.error, null);
+      const refused = await product(client, '/api/admin/apps/stats', staffPortal);
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.code, 'MFA_REQUIRED');
+      assert.equal((await product(client, '/api/orgs', staffPortal)).status, 200, 'the rest of the API is open');
+
+      const enrolled = await client.mfa.enroll({ factorType: 'totp', friendlyName: 'Staff phone' });
+      assert.equal(enrolled.error, null);
+      const verified = await client.mfa.challengeAndVerify({
+        factorId: enrolled.data.id,
+        code: totpCode(enrolled.data.totp.secret),
+      });
+      assert.equal(verified.error, null);
+      assert.equal((await product(client, '/api/admin/apps/stats', staffPortal)).status, 200);
+    } finally {
+      saveLogs('flows-mfa-staff-portal', staffPortal.logs());
+      await staffPortal.stop();
+    }
   });
 
   test('another account cannot see or challenge the factor', async () => {

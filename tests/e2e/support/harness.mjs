@@ -139,6 +139,8 @@ export async function startPortal(env = {}) {
       PORTAL_DATA_DIR: dataDir,
       PORTAL_FRONTEND_DIR: join(repoRoot, 'frontend', 'dist'),
       PORTAL_UPTIME_INTERVAL_SECS: '0',
+      // Staff act without a second factor (as in local development) unless a test asks for `required`.
+      PORTAL_STAFF_MFA: 'optional',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

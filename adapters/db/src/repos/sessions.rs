@@ -4,14 +4,15 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use domain::common::{PlatformRole, RepoError, UserId};
-use domain::identity::models::{AuthMethod, RefreshToken, SecondFactorMethod, SecondStep};
+use domain::common::{RepoError, UserId};
+use domain::identity::factors::FactorStatus;
+use domain::identity::models::{AuthMethod, LiveSession, RefreshToken, SecondFactorMethod, SecondStep};
 use domain::identity::ports::RefreshTokenRepository;
 use uuid::Uuid;
 
 use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
-use crate::schema::{accounts, platform_admins, refresh_tokens};
+use crate::schema::{accounts, factors, platform_admins, refresh_tokens};
 use crate::{Db, DbConnection};
 
 /// The conflict a second use of a refresh token answers.
@@ -207,16 +208,19 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
             .await
     }
 
-    async fn current_of_family_with_role(
-        &self,
-        family_id: Uuid,
-    ) -> Result<Option<(RefreshToken, Option<PlatformRole>)>, RepoError> {
+    async fn current_of_family_with_role(&self, family_id: Uuid) -> Result<Option<LiveSession>, RepoError> {
         // Every authenticated request asks: one lookup by key, the role joined on the head's account
-        // (`platform_admins.user_id` is unique, so the join adds no row).
+        // (`platform_admins.user_id` is unique, so the join adds no row) and whether the account has a
+        // verified second factor as a subquery of the same statement.
         self.db
             .lookup(move |conn| {
                 let family = family_id.to_string();
-                let found: Option<(RefreshTokenRow, Option<String>)> =
+                let verified_factor = diesel::dsl::exists(
+                    factors::table
+                        .filter(factors::user_id.eq(refresh_tokens::user_id))
+                        .filter(factors::status.eq(FactorStatus::Verified.as_str())),
+                );
+                let found: Option<(RefreshTokenRow, Option<String>, bool)> =
                     on_backend!(conn, c => refresh_tokens::table
                     .left_join(
                         platform_admins::table
@@ -226,15 +230,19 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
                     .filter(refresh_tokens::replaced_by.is_null())
                     .filter(refresh_tokens::revoked_at.is_null())
                     .order(refresh_tokens::created_at.desc())
-                    .select((RefreshTokenRow::as_select(), platform_admins::role.nullable()))
+                    .select((RefreshTokenRow::as_select(), platform_admins::role.nullable(), verified_factor))
                     .first(c)
                     .optional())
                     .map_err(backend("reading a session and its platform role"))?;
-                let Some((row, role)) = found else {
+                let Some((row, role, has_verified_factor)) = found else {
                     return Ok(None);
                 };
                 let role = role.as_deref().map(super::admins::parse_role).transpose()?;
-                Ok(Some((row.into_domain()?, role)))
+                Ok(Some(LiveSession {
+                    head: row.into_domain()?,
+                    role,
+                    has_verified_factor,
+                }))
             })
             .await
     }

@@ -79,6 +79,7 @@ mod apps;
 mod apps_store;
 mod audit;
 mod codes;
+mod factors;
 mod fixtures;
 mod images;
 mod infrastructure;

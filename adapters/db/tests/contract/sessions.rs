@@ -4,7 +4,7 @@ use crate::fixtures;
 use adapter_db::repos::{DieselPlatformAdminRepository, DieselRefreshTokenRepository};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use domain::common::{PlatformRole, RepoError};
-use domain::identity::models::{AuthMethod, GrantBinding, RefreshToken};
+use domain::identity::models::{AuthMethod, GrantBinding, LiveSession, RefreshToken};
 use domain::identity::ports::{PlatformAdminRepository, RefreshTokenRepository};
 use uuid::Uuid;
 
@@ -41,14 +41,14 @@ contract! {
         let other = fixtures::account(db, "other@example.com");
         let first = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
         repo.insert(&first).await.unwrap();
-        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some((first.clone(), None)));
+        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some(LiveSession { head: first.clone(), role: None, has_verified_factor: false }));
 
         // The role of another account, and a role waiting for an address, are not this account's.
         let admins = DieselPlatformAdminRepository::new(db.clone());
         admins.grant(&fixtures::email("other@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon()).await.unwrap();
         admins.grant(&fixtures::email("nobody@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon()).await.unwrap();
         assert_eq!(admins.role_of(other).await.unwrap(), Some(PlatformRole::Admin));
-        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some((first.clone(), None)));
+        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some(LiveSession { head: first.clone(), role: None, has_verified_factor: false }));
 
         admins.grant(&fixtures::email("s@example.com"), PlatformRole::Reviewer, None, GrantBinding::AnyAccount, noon()).await.unwrap();
         let later = noon() + Duration::minutes(5);
@@ -56,7 +56,7 @@ contract! {
         repo.rotate("h1", &second, later).await.unwrap();
         assert_eq!(
             repo.current_of_family_with_role(first.family_id).await.unwrap(),
-            Some((second, Some(PlatformRole::Reviewer)))
+            Some(LiveSession { head: second, role: Some(PlatformRole::Reviewer), has_verified_factor: false })
         );
         assert_eq!(repo.current_of_family_with_role(Uuid::new_v4()).await.unwrap(), None);
         repo.revoke_family(first.family_id, later).await.unwrap();

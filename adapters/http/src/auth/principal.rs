@@ -16,6 +16,9 @@ use crate::identity::bearer_token;
 
 pub const SIGN_IN_REQUIRED: &str = "Please sign in to continue.";
 pub const SESSION_EXPIRED: &str = "Your session has expired. Please sign in again.";
+/// The code of a 403 that asks the session to pass the account's second factor first.
+pub const MFA_REQUIRED: &str = "MFA_REQUIRED";
+pub const STAFF_MFA_REQUIRED: &str = "Platform staff confirm it's them with a second factor: add one on Account Security, then sign in with it.";
 pub const EMAIL_IN_USE: &str =
     "This e-mail address belongs to another account on this server. Ask an administrator for help.";
 
@@ -32,6 +35,11 @@ pub fn origin_of(request: &HttpRequest, proxies: &TrustedProxies) -> ClientOrigi
     }
 }
 
+/// Whether `path` is the staff API (`/api/admin` and below).
+fn is_staff_api(path: &str) -> bool {
+    path == "/api/admin" || path.starts_with("/api/admin/")
+}
+
 /// The authenticated caller.
 #[derive(Debug, Clone)]
 pub struct Principal(pub Caller);
@@ -43,6 +51,7 @@ impl FromRequest for Principal {
     fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
         let auth = request.app_data::<web::Data<ProductAuth>>().cloned();
         let token = bearer_token(request).map(str::to_owned);
+        let staff_api = is_staff_api(request.path());
         let request = request.clone();
         Box::pin(async move {
             let Some(auth) = auth else {
@@ -53,13 +62,34 @@ impl FromRequest for Principal {
             let Some(token) = token else {
                 return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
             };
-            match auth.core_tokens.authenticate(&token).await {
-                Ok(mut caller) => {
-                    caller.origin = origin_of(&request, &auth.proxies);
-                    Ok(Self(caller))
-                }
-                Err(error) => Err(ApiError::from(error)),
+            let authenticated = auth
+                .core_tokens
+                .authenticate_at_level(&token)
+                .await
+                .map_err(ApiError::from)?;
+            // The staff API (PORTAL_STAFF_MFA=required): staff need a session that passed a second factor.
+            if staff_api && !auth.core_tokens.staff_level_met(&authenticated) {
+                return Err(ApiError::ForbiddenUntil {
+                    code: MFA_REQUIRED,
+                    message: STAFF_MFA_REQUIRED.into(),
+                });
             }
+            let mut caller = authenticated.caller;
+            caller.origin = origin_of(&request, &auth.proxies);
+            Ok(Self(caller))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_staff_api_is_api_admin_and_below_only() {
+        assert!(is_staff_api("/api/admin/apps"));
+        assert!(is_staff_api("/api/admin"));
+        assert!(!is_staff_api("/api/administrators"));
+        assert!(!is_staff_api("/api/apps"));
     }
 }

@@ -13,6 +13,7 @@ use uuid::Uuid;
 
 use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError, UserId};
 use crate::identity::core_token::hosted::{HostedAccountError, HostedAccounts};
+use crate::identity::models::Aal;
 use crate::identity::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 
@@ -32,6 +33,10 @@ pub enum AuthError {
     /// 500: the core token could not be signed.
     #[error("could not sign the core token")]
     Signing(#[source] TokenError),
+    /// 403 `MFA_REQUIRED`: the account has a verified second factor and the session has not passed it
+    /// (`aal1`); the client should challenge the factor, then exchange the raised session's token again.
+    #[error("Confirm it's you with your second factor to continue.")]
+    MfaRequired,
     /// 409: a hosted user whose e-mail belongs to another local account (see [`HostedAccounts`]).
     #[error("This e-mail address belongs to another account on this server.")]
     EmailInUse { user: UserId },
@@ -68,6 +73,15 @@ pub struct CoreTokenService {
     sessions: Option<Arc<dyn RefreshTokenRepository>>,
     /// With a hosted identity service: makes the local account of a hosted user on first use.
     hosted: Option<HostedAccounts>,
+    /// Whether platform staff need an `aal2` session for the staff API (`PORTAL_STAFF_MFA`).
+    staff_mfa_required: bool,
+}
+
+/// A product caller and the assurance level of the session the bearer belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Authenticated {
+    pub caller: Caller,
+    pub aal: Aal,
 }
 
 impl CoreTokenService {
@@ -86,7 +100,24 @@ impl CoreTokenService {
             issuer,
             sessions: None,
             hosted: None,
+            staff_mfa_required: true,
         }
+    }
+
+    /// Whether platform staff need an `aal2` session for the staff API (default: yes).
+    #[must_use]
+    pub const fn with_staff_mfa(mut self, required: bool) -> Self {
+        self.staff_mfa_required = required;
+        self
+    }
+
+    /// Whether `authenticated` may use the staff API: always when staff MFA is optional or the caller
+    /// has no platform role; otherwise only from an `aal2` session.
+    #[must_use]
+    pub fn staff_level_met(&self, authenticated: &Authenticated) -> bool {
+        !self.staff_mfa_required
+            || authenticated.caller.platform_role.is_none()
+            || authenticated.aal >= Aal::Aal2
     }
 
     /// With a hosted identity service: every verified access token (exchanged, or used directly as the
@@ -121,14 +152,15 @@ impl CoreTokenService {
             .await
             .and_then(|claims| claims.check(now).map(|()| claims))
             .map_err(AuthError::Unauthenticated)?;
-        if self.session_of(&claims, now).await?.is_none() {
+        let Some(session) = self.session_of(&claims, now).await? else {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
-        }
+        };
         if let Some(hosted) = &self.hosted {
             hosted.ensure(&claims).await?;
         }
-        let mut core = CoreTokenClaims::issue(claims.sub, claims.email, &self.issuer, now);
+        let mut core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), &self.issuer, now);
         core.exp = core.exp.min(claims.exp);
+        core.aal = session.aal(&claims).as_str().to_owned();
         if self.sessions.is_some() {
             core.sid = Some(claims.session_id);
         }
@@ -146,21 +178,44 @@ impl CoreTokenService {
     /// [`AuthError::Unauthenticated`] (expired when either kind said so); [`AuthError::EmailInUse`] as
     /// [`Self::exchange`]; [`AuthError::Repo`].
     pub async fn authenticate(&self, bearer: &str) -> Result<Caller, AuthError> {
+        self.authenticate_at_level(bearer).await.map(|found| found.caller)
+    }
+
+    /// As [`Self::authenticate`], with the session's assurance level: the built-in service's live session
+    /// says it (so a factor removed since the token was issued counts at once); a hosted service's token
+    /// claims it.
+    ///
+    /// # Errors
+    /// As [`Self::authenticate`], and [`AuthError::MfaRequired`] for an `aal1` session of an account that
+    /// has a verified second factor.
+    pub async fn authenticate_at_level(&self, bearer: &str) -> Result<Authenticated, AuthError> {
         let token = bearer.trim();
         if token.is_empty() {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
-        let (user_id, email, session) = self.verify_either(token).await?;
+        let (user_id, email, session, claimed) = self.verify_either(token).await?;
         // Read with the session when there is one (one round trip for both), on its own otherwise.
-        let platform_role = match session {
-            Session::Live { role } => role,
-            Session::NotKnownHere => self.admins.role_of(user_id).await?,
+        let (platform_role, aal) = match session {
+            Session::Live {
+                role,
+                aal,
+                has_verified_factor,
+            } => {
+                if has_verified_factor && aal < Aal::Aal2 {
+                    return Err(AuthError::MfaRequired);
+                }
+                (role, aal)
+            }
+            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed),
         };
-        Ok(Caller {
-            user_id,
-            email,
-            platform_role,
-            origin: crate::common::ClientOrigin::default(),
+        Ok(Authenticated {
+            caller: Caller {
+                user_id,
+                email,
+                platform_role,
+                origin: crate::common::ClientOrigin::default(),
+            },
+            aal,
         })
     }
 
@@ -188,8 +243,12 @@ impl CoreTokenService {
         Ok(sessions
             .current_of_family_with_role(family)
             .await?
-            .filter(|(head, _)| head.user_id == user && head.check_usable(now).is_ok())
-            .map(|(_, role)| Session::Live { role }))
+            .filter(|live| live.head.user_id == user && live.head.check_usable(now).is_ok())
+            .map(|live| Session::Live {
+                role: live.role,
+                aal: live.head.aal(),
+                has_verified_factor: live.has_verified_factor,
+            }))
     }
 
     /// A core token is accepted while the session it was exchanged from lives. With the built-in identity
@@ -206,7 +265,8 @@ impl CoreTokenService {
         }
     }
 
-    async fn verify_either(&self, token: &str) -> Result<(UserId, EmailAddress, Session), AuthError> {
+    /// The token's user, e-mail, session and the level the token itself claims.
+    async fn verify_either(&self, token: &str) -> Result<(UserId, EmailAddress, Session, Aal), AuthError> {
         let now = self.clock.now();
         let core = self
             .signer
@@ -219,7 +279,8 @@ impl CoreTokenService {
                 let Some(session) = self.core_session(&claims, now).await? else {
                     return Err(AuthError::Unauthenticated(TokenError::Invalid));
                 };
-                return Ok((claims.sub, claims.email, session));
+                let claimed = Aal::parse(&claims.aal).unwrap_or(Aal::Aal1);
+                return Ok((claims.sub, claims.email, session, claimed));
             }
             Err(error) => error,
         };
@@ -237,7 +298,8 @@ impl CoreTokenService {
                 if let Some(hosted) = &self.hosted {
                     hosted.ensure(&claims).await?;
                 }
-                Ok((claims.sub, claims.email, session))
+                let claimed = Aal::parse(&claims.aal).unwrap_or(Aal::Aal1);
+                Ok((claims.sub, claims.email, session, claimed))
             }
             Err(access_error) => {
                 let expired = core_error == TokenError::Expired || access_error == TokenError::Expired;
@@ -254,17 +316,32 @@ impl CoreTokenService {
 
 /// What authenticating learnt of the caller's session.
 enum Session {
-    /// Live, with the platform role of its account as read with it.
-    Live { role: Option<PlatformRole> },
+    /// Live, with the platform role of its account as read with it, its level, and whether the account
+    /// has a verified second factor.
+    Live {
+        role: Option<PlatformRole>,
+        aal: Aal,
+        has_verified_factor: bool,
+    },
     /// Not ours to see (a hosted identity service): the platform role is still to be read.
     NotKnownHere,
+}
+
+impl Session {
+    /// The level of the session: the live head's, or what the token claims when sessions are not ours.
+    fn aal(&self, claims: &AccessTokenClaims) -> Aal {
+        match self {
+            Self::Live { aal, .. } => *aal,
+            Self::NotKnownHere => Aal::parse(&claims.aal).unwrap_or(Aal::Aal1),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::common::PlatformRole;
-    use crate::identity::models::{AuthMethod, RefreshToken};
+    use crate::identity::models::{AuthMethod, LiveSession, RefreshToken};
     use crate::identity::ports::{MockPlatformAdminRepository, MockRefreshTokenRepository, MockTokenSigner};
     use crate::identity::sessions::tokens::AccessTokenClaims;
     use crate::identity::test_support::{access_claims, email};
@@ -343,7 +420,13 @@ mod tests {
         sessions
             .expect_current_of_family_with_role()
             .with(eq(claims.session_id))
-            .returning(move |_| Ok(found.clone().map(|head| (head, None))));
+            .returning(move |_| {
+                Ok(found.clone().map(|head| LiveSession {
+                    head,
+                    role: None,
+                    has_verified_factor: false,
+                }))
+            });
         service(signer, MockPlatformAdminRepository::new()).with_sessions(Arc::new(sessions))
     }
 
@@ -410,15 +493,19 @@ mod tests {
 
     /// A service knowing sessions, whose signer takes `core` as a valid core token.
     fn authenticating(core: CoreTokenClaims, head: Option<RefreshToken>) -> CoreTokenService {
-        authenticating_with_role(core, head.map(|head| (head, None)))
+        authenticating_with_role(
+            core,
+            head.map(|head| LiveSession {
+                head,
+                role: None,
+                has_verified_factor: false,
+            }),
+        )
     }
 
     /// The same, the session's head read with the platform role of its account. The platform-admin store
     /// has no expectation: the role must come with the session, not from a read of its own.
-    fn authenticating_with_role(
-        core: CoreTokenClaims,
-        head: Option<(RefreshToken, Option<PlatformRole>)>,
-    ) -> CoreTokenService {
+    fn authenticating_with_role(core: CoreTokenClaims, head: Option<LiveSession>) -> CoreTokenService {
         let mut signer = MockTokenSigner::new();
         signer
             .expect_verify_core()
@@ -438,12 +525,82 @@ mod tests {
         let claims = access_claims(noon());
         let mut core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), "iss", noon());
         core.sid = Some(claims.session_id);
-        let head = (live_head(&claims), Some(PlatformRole::Admin));
+        let head = LiveSession {
+            head: live_head(&claims),
+            role: Some(PlatformRole::Admin),
+            has_verified_factor: false,
+        };
         let caller = block_on(authenticating_with_role(core, Some(head)).authenticate("core")).unwrap();
         assert_eq!(
             (caller.user_id, caller.platform_role),
             (claims.sub, Some(PlatformRole::Admin))
         );
+    }
+
+    fn core_of(claims: &AccessTokenClaims) -> CoreTokenClaims {
+        let mut core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), "iss", noon());
+        core.sid = Some(claims.session_id);
+        core
+    }
+
+    fn raised(mut head: RefreshToken) -> RefreshToken {
+        head.second_step = Some(crate::identity::models::SecondStep {
+            method: crate::identity::models::SecondFactorMethod::Totp,
+            factor_id: None,
+            at: noon(),
+        });
+        head
+    }
+
+    #[test]
+    fn an_aal1_session_of_an_account_with_a_verified_factor_is_refused_with_mfa_required() {
+        let claims = access_claims(noon());
+        let live = |head: RefreshToken, has_verified_factor: bool| LiveSession {
+            head,
+            role: None,
+            has_verified_factor,
+        };
+        let refused = block_on(
+            authenticating_with_role(core_of(&claims), Some(live(live_head(&claims), true)))
+                .authenticate("core"),
+        )
+        .unwrap_err();
+        assert!(matches!(refused, AuthError::MfaRequired));
+        // The session that passed the factor goes through, at aal2; an account without one at aal1.
+        let passed = block_on(
+            authenticating_with_role(core_of(&claims), Some(live(raised(live_head(&claims)), true)))
+                .authenticate_at_level("core"),
+        )
+        .unwrap();
+        assert_eq!(passed.aal, Aal::Aal2);
+        let plain = block_on(
+            authenticating_with_role(core_of(&claims), Some(live(live_head(&claims), false)))
+                .authenticate_at_level("core"),
+        )
+        .unwrap();
+        assert_eq!(plain.aal, Aal::Aal1);
+    }
+
+    #[test]
+    fn staff_need_aal2_for_the_staff_api_unless_staff_mfa_is_optional() {
+        let claims = access_claims(noon());
+        let staff = |aal| Authenticated {
+            caller: Caller {
+                user_id: claims.sub,
+                email: claims.email.clone(),
+                platform_role: Some(PlatformRole::Reviewer),
+                origin: crate::common::ClientOrigin::default(),
+            },
+            aal,
+        };
+        let required = authenticating(core_of(&claims), None);
+        assert!(!required.staff_level_met(&staff(Aal::Aal1)));
+        assert!(required.staff_level_met(&staff(Aal::Aal2)));
+        let mut developer = staff(Aal::Aal1);
+        developer.caller.platform_role = None;
+        assert!(required.staff_level_met(&developer));
+        let optional = authenticating(core_of(&claims), None).with_staff_mfa(false);
+        assert!(optional.staff_level_met(&staff(Aal::Aal1)));
     }
 
     #[test]

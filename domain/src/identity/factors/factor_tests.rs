@@ -256,3 +256,30 @@ fn a_verified_factor_needs_aal2_to_be_removed_or_joined_by_another() {
     );
     assert!(store.factors.lock().unwrap().is_empty());
 }
+
+#[test]
+fn the_operator_reset_removes_every_factor_of_the_account_only() {
+    let (store, factor, _, _) = verified_factor();
+    let mut other = factor.clone();
+    other.id = Uuid::new_v4();
+    other.user_id = crate::common::UserId::new();
+    store.factors.lock().unwrap().push(other.clone());
+    let mut accounts = crate::identity::ports::MockAccountRepository::new();
+    let mut owner = account("dev@example.com", true);
+    owner.id = factor.user_id;
+    accounts
+        .expect_find_by_email()
+        .returning(move |address| Ok((address.as_str() == "dev@example.com").then(|| owner.clone())));
+    let removed =
+        futures::executor::block_on(operator_reset(&accounts, store.as_ref(), " Dev@Example.com ")).unwrap();
+    assert_eq!(removed.iter().map(|f| f.id).collect::<Vec<_>>(), vec![factor.id]);
+    assert_eq!(*store.factors.lock().unwrap(), vec![other]);
+    assert!(matches!(
+        futures::executor::block_on(operator_reset(&accounts, store.as_ref(), "nobody@example.com")),
+        Err(FactorResetError::NoAccount(_))
+    ));
+    assert!(matches!(
+        futures::executor::block_on(operator_reset(&accounts, store.as_ref(), "not an address")),
+        Err(FactorResetError::InvalidEmail(_))
+    ));
+}

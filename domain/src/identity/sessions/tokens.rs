@@ -50,6 +50,13 @@ pub struct CoreTokenClaims {
     /// core token dies with it (signed out, revoked, taken over). Absent for a hosted identity service.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sid: Option<Uuid>,
+    /// The assurance level of the session it was exchanged from (`aal1` for tokens made before levels).
+    #[serde(default = "aal1")]
+    pub aal: String,
+}
+
+fn aal1() -> String {
+    Aal::Aal1.as_str().to_owned()
 }
 
 impl CoreTokenClaims {
@@ -66,6 +73,7 @@ impl CoreTokenClaims {
             typ: CORE_TYP.to_owned(),
             iss: issuer.to_owned(),
             sid: None,
+            aal: aal1(),
         }
     }
 

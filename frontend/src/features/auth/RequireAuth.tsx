@@ -16,12 +16,15 @@ export interface FromState {
  * first proof of the address that removed a password someone else had set).
  */
 export function RequireAuth() {
-  const { status, recovery } = useAppSelector(selectAuth);
+  const { status, recovery, mfaRequired } = useAppSelector(selectAuth);
   const location = useLocation();
   if (status === 'loading') return <PageSpinner label="Checking your session" />;
   if (status === 'signedOut' || recovery) {
     const from = `${location.pathname}${location.search}`;
     return <Navigate to={paths.signIn()} replace state={{ from } satisfies FromState} />;
+  }
+  if (mfaRequired && location.pathname !== paths.mfaChallenge()) {
+    return <Navigate to={paths.mfaChallenge(`${location.pathname}${location.search}`)} replace />;
   }
   return <Outlet />;
 }

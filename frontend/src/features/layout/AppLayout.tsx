@@ -133,6 +133,14 @@ export function AppLayout() {
             </Button>
             <ColorModeToggle />
             <Button
+              component={RouterLink}
+              to={paths.accountSecurity}
+              color="inherit"
+              sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'inline-flex' } }}
+            >
+              Account Security
+            </Button>
+            <Button
               variant="outlined"
               onClick={signOut}
               disabled={signingOut}

@@ -1,0 +1,44 @@
+//! `app-server factors reset EMAIL`: the recovery path of a user who lost every second factor. The operator
+//! checks who is asking first (PRODUCT.md §1a); the reset is written to the server log.
+
+use adapter_db::Db;
+use adapter_db::repos::{DieselAccountRepository, DieselFactorRepository};
+use clap::Subcommand;
+use domain::identity::factors::{FactorResetError, operator_reset};
+
+#[derive(Debug, Subcommand)]
+pub enum FactorsCommand {
+    /// Remove every second factor of the account with this e-mail address (its sessions drop to aal1; the
+    /// user signs in with the password and adds a new authenticator app).
+    Reset { email: String },
+}
+
+/// Runs one factors command and answers what to print.
+///
+/// # Errors
+/// An invalid address, an address without an account, or a store failure.
+pub async fn run(db: &Db, command: FactorsCommand) -> Result<String, FactorResetError> {
+    match command {
+        FactorsCommand::Reset { email } => {
+            let accounts = DieselAccountRepository::new(db.clone());
+            let factors = DieselFactorRepository::new(db.clone());
+            let removed = operator_reset(&accounts, &factors, &email).await?;
+            let user_id = removed.first().map(|f| f.user_id.to_string()).unwrap_or_default();
+            tracing::warn!(
+                email = %email.trim().to_lowercase(),
+                user_id,
+                removed = removed.len(),
+                "operator reset the second factors of an account (app-server factors reset)"
+            );
+            Ok(if removed.is_empty() {
+                format!("{} had no second factor", email.trim().to_lowercase())
+            } else {
+                format!(
+                    "removed {} second factor(s) of {}; they sign in with their password and can add a new one",
+                    removed.len(),
+                    email.trim().to_lowercase()
+                )
+            })
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { Factor, GoTrueClient } from '@supabase/auth-js';
+import { QRCodeSVG } from 'qrcode.react';
+import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
+
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useAuthClient } from '../auth';
+import { authErrorMessage } from './messages';
+
+/** A TOTP factor being added: its secret is shown once, until a code of it is confirmed. */
+interface Enrolling {
+  id: string;
+  secret: string;
+  uri: string;
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/**
+ * Account Security (PRODUCT.md §1a): the account's authenticator apps (add one with its QR code or its
+ * secret typed, confirm it with a code; remove one). Served by the identity service's MFA API through the
+ * auth client, so it works the same with a hosted Supabase.
+ */
+export function AccountSecurityPage() {
+  useDocumentTitle('Account Security');
+  const client = useAuthClient();
+  return (
+    <Stack spacing={3} sx={{ maxWidth: 720 }}>
+      <Typography variant="h4" component="h1">
+        Account Security
+      </Typography>
+      {client ? <Authenticators client={client} /> : <Skeleton variant="rounded" height={160} />}
+    </Stack>
+  );
+}
+
+function Authenticators({ client }: { client: GoTrueClient }) {
+  const [factors, setFactors] = useState<Factor[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [enrolling, setEnrolling] = useState<Enrolling | null>(null);
+  const [name, setName] = useState('Authenticator app');
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const apply = useCallback(
+    ({ data, error: listError }: Awaited<ReturnType<GoTrueClient['mfa']['listFactors']>>) => {
+      if (listError) {
+        setLoadError(authErrorMessage(listError));
+        return;
+      }
+      setLoadError(null);
+      setFactors(data.all.filter((f) => f.factor_type === 'totp' && f.status === 'verified'));
+    },
+    [],
+  );
+
+  useEffect(() => {
+    let live = true;
+    void client.mfa.listFactors().then((result) => {
+      if (live) apply(result);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, apply]);
+
+  const load = async () => {
+    apply(await client.mfa.listFactors());
+  };
+
+  const start = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    const { data, error: enrollError } = await client.mfa.enroll({
+      factorType: 'totp',
+      friendlyName: name.trim() || 'Authenticator app',
+    });
+    setBusy(false);
+    if (enrollError) {
+      setError(authErrorMessage(enrollError));
+      return;
+    }
+    setEnrolling({ id: data.id, secret: data.totp.secret, uri: data.totp.uri });
+    setCode('');
+  };
+
+  const confirm = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (!enrolling) return;
+    if (!/^\d{6}$/.test(code.trim())) {
+      setError('Enter the six-digit code that your authenticator app shows.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const { error: verifyError } = await client.mfa.challengeAndVerify({
+      factorId: enrolling.id,
+      code: code.trim(),
+    });
+    setBusy(false);
+    if (verifyError) {
+      setError(authErrorMessage(verifyError));
+      return;
+    }
+    setEnrolling(null);
+    setNotice('Your authenticator app is set up. You will be asked for a code when you sign in.');
+    await load();
+  };
+
+  const cancel = async () => {
+    if (!enrolling) return;
+    await client.mfa.unenroll({ factorId: enrolling.id });
+    setEnrolling(null);
+    setError(null);
+  };
+
+  const remove = async (factor: Factor) => {
+    setError(null);
+    setNotice(null);
+    const { error: removeError } = await client.mfa.unenroll({ factorId: factor.id });
+    if (removeError) {
+      setError(authErrorMessage(removeError));
+      return;
+    }
+    setNotice(`${factor.friendly_name ?? 'The authenticator app'} was removed.`);
+    await load();
+  };
+
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby="authenticators-title"
+      sx={{ p: 3 }}
+    >
+      <Typography id="authenticators-title" variant="h6" component="h2" gutterBottom>
+        Authenticator apps
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        A code from an app on your phone, asked for after your password, keeps your apps and keys
+        safe even if someone learns your password.
+      </Typography>
+      <Stack spacing={2}>
+        {notice && <Alert severity="success">{notice}</Alert>}
+        {error && (
+          <Alert severity="error" role="alert">
+            {error}
+          </Alert>
+        )}
+        {loadError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" onClick={() => void load()}>
+                Retry
+              </Button>
+            }
+          >
+            {loadError}
+          </Alert>
+        ) : factors === null ? (
+          <Skeleton variant="rounded" height={56} aria-label="Loading your authenticator apps" />
+        ) : factors.length === 0 ? (
+          <Typography>No authenticator app yet.</Typography>
+        ) : (
+          <List aria-label="Your authenticator apps">
+            {factors.map((factor) => (
+              <ListItem
+                key={factor.id}
+                divider
+                secondaryAction={
+                  <Button color="error" onClick={() => void remove(factor)}>
+                    Remove
+                  </Button>
+                }
+              >
+                <ListItemText
+                  primary={factor.friendly_name ?? 'Authenticator app'}
+                  secondary={`Added ${dateFormat.format(new Date(factor.created_at))}`}
+                />
+              </ListItem>
+            ))}
+          </List>
+        )}
+        {enrolling ? (
+          <Stack component="form" spacing={2} onSubmit={(e) => void confirm(e)} noValidate>
+            <Typography>
+              Scan this code with your authenticator app, or type the key below into it. Then enter
+              the six-digit code it shows.
+            </Typography>
+            <Box sx={{ p: 2, bgcolor: '#fff', alignSelf: 'flex-start', borderRadius: 1 }}>
+              <QRCodeSVG
+                value={enrolling.uri}
+                size={176}
+                title="QR code for your authenticator app"
+              />
+            </Box>
+            <Typography component="div">
+              Key:{' '}
+              <Box
+                component="code"
+                data-testid="totp-secret"
+                sx={{ fontFamily: 'monospace', wordBreak: 'break-all', userSelect: 'all' }}
+              >
+                {enrolling.secret}
+              </Box>
+            </Typography>
+            <TextField
+              label="Code from the app"
+              value={code}
+              onChange={(e) => {
+                setCode(e.target.value);
+              }}
+              autoComplete="one-time-code"
+              slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+            />
+            <Stack direction="row" spacing={1}>
+              <Button type="submit" variant="contained" disabled={busy}>
+                Confirm
+              </Button>
+              <Button onClick={() => void cancel()} disabled={busy}>
+                Cancel
+              </Button>
+            </Stack>
+          </Stack>
+        ) : (
+          <Stack
+            component="form"
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={1}
+            onSubmit={(e) => void start(e)}
+            noValidate
+          >
+            <TextField
+              label="Name"
+              size="small"
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+              }}
+            />
+            <Button type="submit" variant="contained" disabled={busy || factors === null}>
+              Add authenticator app
+            </Button>
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,21 @@
+import type { AuthError } from '@supabase/auth-js';
+
+/** What to tell the user of an identity-service refusal of a second-factor call. */
+export function authErrorMessage(error: AuthError): string {
+  switch (error.code) {
+    case 'mfa_verification_failed':
+      return 'That code is not right, or was already used. Wait for the next code and try again.';
+    case 'mfa_challenge_expired':
+      return 'That took too long. Enter the code your app shows now.';
+    case 'insufficient_aal':
+      return 'Confirm it’s you with your authenticator app first (sign in again with a code), then try again.';
+    case 'mfa_factor_name_conflict':
+      return 'You already have an authenticator with that name. Choose another name.';
+    case 'too_many_enrolled_mfa_factors':
+      return 'You have as many authenticators as allowed. Remove one first.';
+    case 'over_request_rate_limit':
+      return 'Too many attempts. Please wait a few minutes and try again.';
+    default:
+      return error.message || 'Something went wrong. Please try again.';
+  }
+}
