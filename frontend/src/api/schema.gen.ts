@@ -93,6 +93,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The platform's audit log (platform admins): platform roles, the first admin, and review decisions across
+     *     organizations; newest first, by cursor; CSV with `Accept: text/csv` or `?format=csv`.
+     */
+    get: operations['platform_audit_log'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/check': {
     parameters: {
       query?: never;
@@ -747,6 +767,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/orgs/{orgId}/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's audit log (organization admins): newest first, by cursor; CSV with `Accept: text/csv`
+     *     or `?format=csv`.
+     */
+    get: operations['org_audit_log'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/orgs/{orgId}/invites/rescind': {
     parameters: {
       query?: never;
@@ -1054,6 +1094,88 @@ export interface components {
      */
     AppType: 'background' | 'standard';
     /**
+     * @description An audit action code (the list of `domain::audit::actions`)
+     * @enum {string}
+     */
+    AuditAction:
+      | 'app.created'
+      | 'app.updated'
+      | 'app.deleted'
+      | 'app.published'
+      | 'app.moved'
+      | 'app.key_regenerated'
+      | 'app.visibility_changed'
+      | 'app.sharing_changed'
+      | 'app.permissions_changed'
+      | 'app.share_link_reset'
+      | 'org.created'
+      | 'org.updated'
+      | 'org.deleted'
+      | 'invite.sent'
+      | 'invite.resent'
+      | 'invite.rescinded'
+      | 'invite.accepted'
+      | 'member.role_changed'
+      | 'member.removed'
+      | 'member.left'
+      | 'review.approved'
+      | 'review.rejected'
+      | 'platform.role_granted'
+      | 'platform.role_revoked'
+      | 'platform.first_admin'
+      | 'image.uploaded'
+      | 'image.deleted';
+    /** @description Who made a change: the account id and its e-mail address at the time. */
+    AuditActorDto: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+    };
+    /** @description One entry of the audit log. */
+    AuditEntryDto: {
+      /** Format: uuid */
+      id: string;
+      /** Format: date-time */
+      at: string;
+      /**
+       * Format: uuid
+       * @description `null` for a platform entry.
+       */
+      organizationId?: string | null;
+      actor: components['schemas']['AuditActorDto'];
+      action: components['schemas']['AuditAction'];
+      target?: components['schemas']['AuditTarget'] | null;
+      /** @description The fields that changed, old and new values (never a secret). */
+      changes: components['schemas']['FieldChange'][];
+      clientIp?: string | null;
+      userAgent?: string | null;
+    };
+    /** @description A page of entries, newest first; `nextCursor` reads the next page, `null` on the last. */
+    AuditPageDto: {
+      entries: components['schemas']['AuditEntryDto'][];
+      nextCursor?: string | null;
+    };
+    /** @description `{success, data}` around a page. */
+    AuditPageResponse: {
+      success: boolean;
+      data: components['schemas']['AuditPageDto'];
+    };
+    /**
+     * @description What an entry is about: an app's package name, a member's or account's id (with the e-mail when known),
+     *     an invitation's or image's id.
+     */
+    AuditTarget: {
+      kind: components['schemas']['AuditTargetKind'];
+      id: string;
+      /** @description A readable name for people: the member's e-mail, the invitee's e-mail, the image's file name. */
+      label?: string | null;
+    };
+    /**
+     * @description What kind of thing an entry is about.
+     * @enum {string}
+     */
+    AuditTargetKind: 'app' | 'organization' | 'member' | 'invitation' | 'image' | 'account';
+    /**
      * @description `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
      *     e-mail may be left out (it is asked for later).
      */
@@ -1217,6 +1339,14 @@ export interface components {
        * @description When the core token expires (never after the identity access token it came from).
        */
       expiresAt: string;
+    };
+    /** @description One field that changed: its API name and its values before and after (`null` when it had none). */
+    FieldChange: {
+      field: string;
+      /** @description Any JSON value; `null` when the field had none. */
+      old: unknown;
+      /** @description Any JSON value; `null` when the field has none. */
+      new: unknown;
     };
     /** @description `POST /api/admin/fix-app-statuses`. */
     FixStatusesDto: {
@@ -2295,6 +2425,82 @@ export interface operations {
       };
       /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  platform_audit_log: {
+    parameters: {
+      query?: {
+        /** @description Only the entries of this person (an account id). */
+        actor?: string;
+        /** @description Only this action code (`app.key_regenerated`, …). */
+        action?: string;
+        /** @description Only the entries about this app (a package name). */
+        app?: string;
+        /** @description Entries at or after this instant (RFC 3339) or day (`2026-03-15`, from its start, UTC). */
+        from?: string;
+        /** @description Entries before this instant (RFC 3339), or up to the end of this day (`2026-03-15`, UTC). */
+        to?: string;
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Entries per page, 1–200; 50 when absent. Not used by the CSV, which holds every matching entry. */
+        limit?: string;
+        /** @description `csv` for the CSV export (as `Accept: text/csv`). */
+        format?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries, or the CSV of every matching entry */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPageResponse'];
+          'text/csv': string;
+        };
+      };
+      /** @description A filter, cursor or page size is invalid (`VALIDATION`, `fields`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only platform admins read the platform's audit log */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5468,6 +5674,94 @@ export interface operations {
       };
       /** @description The organization still owns apps */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  org_audit_log: {
+    parameters: {
+      query?: {
+        /** @description Only the entries of this person (an account id). */
+        actor?: string;
+        /** @description Only this action code (`app.key_regenerated`, …). */
+        action?: string;
+        /** @description Only the entries about this app (a package name). */
+        app?: string;
+        /** @description Entries at or after this instant (RFC 3339) or day (`2026-03-15`, from its start, UTC). */
+        from?: string;
+        /** @description Entries before this instant (RFC 3339), or up to the end of this day (`2026-03-15`, UTC). */
+        to?: string;
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Entries per page, 1–200; 50 when absent. Not used by the CSV, which holds every matching entry. */
+        limit?: string;
+        /** @description `csv` for the CSV export (as `Accept: text/csv`). */
+        format?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries, or the CSV of every matching entry */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPageResponse'];
+          'text/csv': string;
+        };
+      };
+      /** @description A filter, cursor or page size is invalid (`VALIDATION`, `fields`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins read the audit log */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
         headers: {
           [name: string]: unknown;
         };
