@@ -249,6 +249,29 @@ async fn audit_log_of_an_organization(backend: Backend) {
         403
     );
     assert_eq!(read(&app, "/api/admin/audit-log", &ada, None).await.status(), 403);
+
+    // A role change is recorded with the member, the old role and the new one.
+    let (status, body) = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/orgs/{org}/members/{}", mia.id),
+        Some(&ada.token),
+        None,
+        Some(&json!({"role": "admin"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let changed = page(&app, &format!("{log}?action=member.role_changed"), &ada).await;
+    let entry = &changed["data"]["entries"][0];
+    assert_eq!(
+        entry["target"],
+        json!({"kind": "member", "id": mia.id, "label": "mia@example.com"})
+    );
+    assert_eq!(
+        entry["changes"],
+        json!([{"field": "role", "old": "member", "new": "admin"}])
+    );
+    assert_eq!(entry["actor"]["email"], "ada@example.com");
 }
 
 #[tokio::test]
