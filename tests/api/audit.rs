@@ -135,7 +135,12 @@ async fn audit_log_of_an_organization(backend: Backend) {
     let all = page(&app, &log, &ada).await;
     assert_eq!(
         actions(&all),
-        ["app.sharing_changed", "app.key_regenerated", "app.created"],
+        [
+            "app.sharing_changed",
+            "app.key_regenerated",
+            "app.created",
+            "org.created"
+        ],
         "{all}"
     );
     let newest = &all["data"]["entries"][0];
@@ -169,7 +174,7 @@ async fn audit_log_of_an_organization(backend: Backend) {
     assert_eq!(actions(&regenerated), ["app.key_regenerated"]);
     assert_eq!(
         actions(&page(&app, &format!("{log}?actor={}", ada.id), &ada).await).len(),
-        3
+        4
     );
     assert!(actions(&page(&app, &format!("{log}?actor={}", mia.id), &ada).await).is_empty());
     assert_eq!(
@@ -181,7 +186,7 @@ async fn audit_log_of_an_organization(backend: Backend) {
     assert_eq!(actions(&first), ["app.sharing_changed", "app.key_regenerated"]);
     let cursor = first["data"]["nextCursor"].as_str().unwrap().to_owned();
     let second = page(&app, &format!("{log}?limit=2&cursor={cursor}"), &ada).await;
-    assert_eq!(actions(&second), ["app.created"]);
+    assert_eq!(actions(&second), ["app.created", "org.created"]);
     assert_eq!(second["data"]["nextCursor"], Value::Null);
 
     // Bad filters name their field.
@@ -223,7 +228,7 @@ async fn audit_log_of_an_organization(backend: Backend) {
             lines[0].starts_with("time,organizationId,actorId,actorEmail,action"),
             "{csv}"
         );
-        assert_eq!(lines.len(), 4, "{csv}");
+        assert_eq!(lines.len(), 5, "{csv}");
         assert!(
             lines[1].contains("app.sharing_changed") && lines[3].contains("app.created"),
             "{csv}"
