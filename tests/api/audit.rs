@@ -52,12 +52,15 @@ fn actions(page: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The text columns of a stored entry: actor e-mail, action, target id and label, changes.
+type StoredEntry = (String, String, Option<String>, Option<String>, String);
+
 /// Every stored entry's columns joined, as the database holds them.
 fn stored_text(app: &TestApp) -> String {
     use adapter_db::schema::audit_log::dsl;
     let db = Db::connect(&app.database_url, 1).unwrap();
     let mut conn = db.connection().unwrap();
-    let rows: Vec<(String, String, Option<String>, Option<String>, String)> = dsl::audit_log
+    let rows: Vec<StoredEntry> = dsl::audit_log
         .select((
             dsl::actor_email,
             dsl::action,
