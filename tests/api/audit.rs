@@ -52,12 +52,15 @@ fn actions(page: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The text columns of a stored entry: actor e-mail, action, target id and label, changes.
+type StoredEntry = (String, String, Option<String>, Option<String>, String);
+
 /// Every stored entry's columns joined, as the database holds them.
 fn stored_text(app: &TestApp) -> String {
     use adapter_db::schema::audit_log::dsl;
     let db = Db::connect(&app.database_url, 1).unwrap();
     let mut conn = db.connection().unwrap();
-    let rows: Vec<(String, String, Option<String>, Option<String>, String)> = dsl::audit_log
+    let rows: Vec<StoredEntry> = dsl::audit_log
         .select((
             dsl::actor_email,
             dsl::action,
@@ -135,7 +138,12 @@ async fn audit_log_of_an_organization(backend: Backend) {
     let all = page(&app, &log, &ada).await;
     assert_eq!(
         actions(&all),
-        ["app.sharing_changed", "app.key_regenerated", "app.created"],
+        [
+            "app.sharing_changed",
+            "app.key_regenerated",
+            "app.created",
+            "org.created"
+        ],
         "{all}"
     );
     let newest = &all["data"]["entries"][0];
@@ -169,7 +177,7 @@ async fn audit_log_of_an_organization(backend: Backend) {
     assert_eq!(actions(&regenerated), ["app.key_regenerated"]);
     assert_eq!(
         actions(&page(&app, &format!("{log}?actor={}", ada.id), &ada).await).len(),
-        3
+        4
     );
     assert!(actions(&page(&app, &format!("{log}?actor={}", mia.id), &ada).await).is_empty());
     assert_eq!(
@@ -181,7 +189,7 @@ async fn audit_log_of_an_organization(backend: Backend) {
     assert_eq!(actions(&first), ["app.sharing_changed", "app.key_regenerated"]);
     let cursor = first["data"]["nextCursor"].as_str().unwrap().to_owned();
     let second = page(&app, &format!("{log}?limit=2&cursor={cursor}"), &ada).await;
-    assert_eq!(actions(&second), ["app.created"]);
+    assert_eq!(actions(&second), ["app.created", "org.created"]);
     assert_eq!(second["data"]["nextCursor"], Value::Null);
 
     // Bad filters name their field.
@@ -223,7 +231,7 @@ async fn audit_log_of_an_organization(backend: Backend) {
             lines[0].starts_with("time,organizationId,actorId,actorEmail,action"),
             "{csv}"
         );
-        assert_eq!(lines.len(), 4, "{csv}");
+        assert_eq!(lines.len(), 5, "{csv}");
         assert!(
             lines[1].contains("app.sharing_changed") && lines[3].contains("app.created"),
             "{csv}"
@@ -249,6 +257,29 @@ async fn audit_log_of_an_organization(backend: Backend) {
         403
     );
     assert_eq!(read(&app, "/api/admin/audit-log", &ada, None).await.status(), 403);
+
+    // A role change is recorded with the member, the old role and the new one.
+    let (status, body) = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/orgs/{org}/members/{}", mia.id),
+        Some(&ada.token),
+        None,
+        Some(&json!({"role": "admin"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let changed = page(&app, &format!("{log}?action=member.role_changed"), &ada).await;
+    let entry = &changed["data"]["entries"][0];
+    assert_eq!(
+        entry["target"],
+        json!({"kind": "member", "id": mia.id, "label": "mia@example.com"})
+    );
+    assert_eq!(
+        entry["changes"],
+        json!([{"field": "role", "old": "member", "new": "admin"}])
+    );
+    assert_eq!(entry["actor"]["email"], "ada@example.com");
 }
 
 #[tokio::test]

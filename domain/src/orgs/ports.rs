@@ -1,5 +1,6 @@
 //! Ports of the organizations context.
 
+use crate::audit::AuditEntry;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
@@ -44,12 +45,19 @@ pub trait MemberDirectory: Send + Sync {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait OrgRepository: Send + Sync {
+    // Every write but `create_personal` and `add_member` takes the audit entry recording it and appends it
+    // in the write's own transaction.
     /// Inserts the organization and its first member (an admin) in one transaction.
     ///
     /// # Errors
     /// [`RepoError::Duplicate`]`("organization")` when the id exists; [`RepoError::Backend`] when the store
     /// fails.
-    async fn create(&self, org: &Organization, first_admin: &Member) -> Result<(), RepoError>;
+    async fn create(
+        &self,
+        org: &Organization,
+        first_admin: &Member,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError>;
 
     /// Like [`OrgRepository::create`], but only when `first_admin.user_id` belongs to no organization; the
     /// check and the insert are one transaction serialised per user, so two first sign-ins at once create
@@ -83,6 +91,7 @@ pub trait OrgRepository: Send + Sync {
         name: &str,
         profile: &OrgProfile,
         now: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<Organization, RepoError>;
 
     /// Deletes the organization with its members, invitations and image rows, but only when it owns no
@@ -92,7 +101,7 @@ pub trait OrgRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::Conflict`]`(`[`CONFLICT_APPS_REMAIN`]`)` when apps remain; [`RepoError::NotFound`] when
     /// the organization does not exist; [`RepoError::Backend`] when the store fails.
-    async fn delete(&self, org: OrgId) -> Result<Vec<ImageId>, RepoError>;
+    async fn delete(&self, org: OrgId, audit: &AuditEntry) -> Result<Vec<ImageId>, RepoError>;
 
     /// The members with their e-mail addresses, oldest first.
     ///
@@ -113,7 +122,13 @@ pub trait OrgRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::NotFound`] when the user is not a member; [`RepoError::Conflict`]`(`[`CONFLICT_LAST_ADMIN`]`)`
     /// when the user is the only admin and `role` is not admin; [`RepoError::Backend`] when the store fails.
-    async fn set_role(&self, org: OrgId, user: UserId, role: OrgRole) -> Result<(), RepoError>;
+    async fn set_role(
+        &self,
+        org: OrgId,
+        user: UserId,
+        role: OrgRole,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError>;
 
     /// Removes a member (removal by an admin, or leaving); removing the last admin is refused
     /// (compare-and-set, see the trait). The member's apps stay with the organization.
@@ -121,7 +136,7 @@ pub trait OrgRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::NotFound`] when the user is not a member; [`RepoError::Conflict`]`(`[`CONFLICT_LAST_ADMIN`]`)`
     /// when the user is the only admin; [`RepoError::Backend`] when the store fails.
-    async fn remove_member(&self, org: OrgId, user: UserId) -> Result<(), RepoError>;
+    async fn remove_member(&self, org: OrgId, user: UserId, audit: &AuditEntry) -> Result<(), RepoError>;
 }
 
 /// Organization invitations. Every write that sends an e-mail puts the rendered e-mail into the outbox in

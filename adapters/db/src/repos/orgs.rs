@@ -6,10 +6,12 @@
 //! removing each other at once are serialised and the second sees the first's change; on SQLite
 //! [`Db::write`] already lets one writer in at a time.
 
+use super::audit::append;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, ImageId, OrgId, RepoError, UserId};
 use domain::orgs::ports::{
     CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, CONFLICT_LAST_ADMIN, DUPLICATE_MEMBER,
@@ -226,10 +228,18 @@ impl DieselOrgRepository {
 #[async_trait]
 impl OrgRepository for DieselOrgRepository {
     /// The first member is stored as an admin whatever role `first_admin` carries.
-    async fn create(&self, org: &Organization, first_admin: &Member) -> Result<(), RepoError> {
-        let (org, admin) = (org.clone(), first_admin.clone());
+    async fn create(
+        &self,
+        org: &Organization,
+        first_admin: &Member,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError> {
+        let (org, admin, audit) = (org.clone(), first_admin.clone(), audit.clone());
         self.db
-            .write(move |conn| insert_org_with_admin(conn, &org, &admin))
+            .write(move |conn| {
+                insert_org_with_admin(conn, &org, &admin)?;
+                append(conn, std::slice::from_ref(&audit))
+            })
             .await
     }
 
@@ -303,8 +313,9 @@ impl OrgRepository for DieselOrgRepository {
         name: &str,
         profile: &OrgProfile,
         now: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<Organization, RepoError> {
-        let (name, profile) = (name.to_owned(), profile.clone());
+        let (name, profile, audit) = (name.to_owned(), profile.clone(), audit.clone());
         self.db
             .write(move |conn| {
                 let id = org.to_string();
@@ -323,6 +334,7 @@ impl OrgRepository for DieselOrgRepository {
                 if changed == 0 {
                     return Err(RepoError::NotFound);
                 }
+                append(conn, std::slice::from_ref(&audit))?;
                 organizations::table
                     .find(&id)
                     .select(OrgRow::as_select())
@@ -335,7 +347,8 @@ impl OrgRepository for DieselOrgRepository {
 
     /// PostgreSQL locks the organization row first, so an app inserted concurrently (its foreign key
     /// holds a share lock on that row) is either counted or fails on the deleted organization.
-    async fn delete(&self, org: OrgId) -> Result<Vec<ImageId>, RepoError> {
+    async fn delete(&self, org: OrgId, audit: &AuditEntry) -> Result<Vec<ImageId>, RepoError> {
+        let audit = audit.clone();
         self.db
             .write(move |conn| {
                 let id = org.to_string();
@@ -388,6 +401,7 @@ impl OrgRepository for DieselOrgRepository {
                 if deleted == 0 {
                     return Err(RepoError::NotFound);
                 }
+                append(conn, std::slice::from_ref(&audit))?;
                 Ok(image_ids)
             })
             .await
@@ -420,7 +434,14 @@ impl OrgRepository for DieselOrgRepository {
             .await
     }
 
-    async fn set_role(&self, org: OrgId, user: UserId, role: OrgRole) -> Result<(), RepoError> {
+    async fn set_role(
+        &self,
+        org: OrgId,
+        user: UserId,
+        role: OrgRole,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError> {
+        let audit = audit.clone();
         self.db
             .write(move |conn| {
                 let (org, user) = (org.to_string(), user.to_string());
@@ -434,12 +455,14 @@ impl OrgRepository for DieselOrgRepository {
                 .set(org_members::role.eq(role.as_str()))
                 .execute(conn)
                 .map_err(backend("changing a member's role"))?;
-                ensure_an_admin_remains(conn, &org, previous)
+                ensure_an_admin_remains(conn, &org, previous)?;
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }
 
-    async fn remove_member(&self, org: OrgId, user: UserId) -> Result<(), RepoError> {
+    async fn remove_member(&self, org: OrgId, user: UserId, audit: &AuditEntry) -> Result<(), RepoError> {
+        let audit = audit.clone();
         self.db
             .write(move |conn| {
                 let (org, user) = (org.to_string(), user.to_string());
@@ -452,7 +475,8 @@ impl OrgRepository for DieselOrgRepository {
                 )
                 .execute(conn)
                 .map_err(backend("removing a member"))?;
-                ensure_an_admin_remains(conn, &org, previous)
+                ensure_an_admin_remains(conn, &org, previous)?;
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }

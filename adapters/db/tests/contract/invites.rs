@@ -396,7 +396,7 @@ contract! {
             let (invites, orgs, org) = (s.invites.clone(), s.orgs.clone(), s.org);
             let member = joining(joiner, &address, OrgRole::Member, 1);
             let accept = tokio::spawn(async move { invites.accept(org, new.id, &new.token_hash, &member).await });
-            let delete = tokio::spawn(async move { orgs.delete(org).await });
+            let delete = tokio::spawn(async move { orgs.delete(org, &fixtures::audit()).await });
             let (accepted, deleted) = (accept.await.unwrap(), delete.await.unwrap());
             assert!(deleted.is_ok(), "round {round}: {deleted:?}");
             assert!(

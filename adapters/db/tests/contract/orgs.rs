@@ -30,9 +30,13 @@ async fn org_with_admin(db: &Db, name: &str) -> (DieselOrgRepository, Organizati
     let admin = fixtures::account(db, &format!("admin-{}@example.com", uuid_suffix()));
     let org = org_named(name, 0);
     let address = account_email(db, admin);
-    repo.create(&org, &member_of(admin, &address, OrgRole::Admin, 0))
-        .await
-        .unwrap();
+    repo.create(
+        &org,
+        &member_of(admin, &address, OrgRole::Admin, 0),
+        &fixtures::audit(),
+    )
+    .await
+    .unwrap();
     (repo, org, admin)
 }
 
@@ -95,7 +99,7 @@ contract! {
         let ada = fixtures::account(db, "ada@example.com");
         let mut org = org_named("Acme", 0);
         org.profile.website = Some("https://acme.example.com".into());
-        repo.create(&org, &member_of(ada, "ada@example.com", OrgRole::Admin, 1)).await.unwrap();
+        repo.create(&org, &member_of(ada, "ada@example.com", OrgRole::Admin, 1), &fixtures::audit()).await.unwrap();
 
         assert_eq!(repo.get(org.id).await.unwrap(), Some(org.clone()));
         let members = repo.members(org.id).await.unwrap();
@@ -108,7 +112,7 @@ contract! {
         let repo = DieselOrgRepository::new(db.clone());
         let ada = fixtures::account(db, "ada@example.com");
         let org = org_named("Acme", 0);
-        repo.create(&org, &member_of(ada, "ada@example.com", OrgRole::Member, 0)).await.unwrap();
+        repo.create(&org, &member_of(ada, "ada@example.com", OrgRole::Member, 0), &fixtures::audit()).await.unwrap();
         assert_eq!(repo.members(org.id).await.unwrap()[0].role, OrgRole::Admin);
     }
 
@@ -117,7 +121,7 @@ contract! {
         let bob = fixtures::account(db, "bob@example.com");
         let mut again = org.clone();
         again.name = "Other".into();
-        let result = repo.create(&again, &member_of(bob, "bob@example.com", OrgRole::Admin, 0)).await;
+        let result = repo.create(&again, &member_of(bob, "bob@example.com", OrgRole::Admin, 0), &fixtures::audit()).await;
         assert!(matches!(result, Err(RepoError::Duplicate("organization"))), "{result:?}");
         assert_eq!(repo.get(org.id).await.unwrap().unwrap().name, "Acme");
         assert!(repo.list_for_user(bob).await.unwrap().is_empty());
@@ -126,7 +130,7 @@ contract! {
     async fn an_org_for_an_unknown_account_is_not_found_and_rolled_back(db) {
         let repo = DieselOrgRepository::new(db.clone());
         let org = org_named("Ghost", 0);
-        let result = repo.create(&org, &member_of(UserId::new(), "ghost@example.com", OrgRole::Admin, 0)).await;
+        let result = repo.create(&org, &member_of(UserId::new(), "ghost@example.com", OrgRole::Admin, 0), &fixtures::audit()).await;
         assert!(matches!(result, Err(RepoError::NotFound)), "{result:?}");
         assert_eq!(repo.get(org.id).await.unwrap(), None, "the organization insert was rolled back");
     }
@@ -194,9 +198,9 @@ contract! {
         let late = org_named("Late", 0);
         let early = org_named("Early", 0);
         let foreign = org_named("Foreign", 0);
-        repo.create(&late, &member_of(bob, "bob@example.com", OrgRole::Admin, 0)).await.unwrap();
-        repo.create(&early, &member_of(bob, "bob@example.com", OrgRole::Admin, 0)).await.unwrap();
-        repo.create(&foreign, &member_of(bob, "bob@example.com", OrgRole::Admin, 0)).await.unwrap();
+        repo.create(&late, &member_of(bob, "bob@example.com", OrgRole::Admin, 0), &fixtures::audit()).await.unwrap();
+        repo.create(&early, &member_of(bob, "bob@example.com", OrgRole::Admin, 0), &fixtures::audit()).await.unwrap();
+        repo.create(&foreign, &member_of(bob, "bob@example.com", OrgRole::Admin, 0), &fixtures::audit()).await.unwrap();
         repo.add_member(late.id, &member_of(ada, "ada@example.com", OrgRole::Admin, 30)).await.unwrap();
         repo.add_member(early.id, &member_of(ada, "ada@example.com", OrgRole::Member, 10)).await.unwrap();
 
@@ -216,21 +220,21 @@ contract! {
             description: Some("We build apps.".into()),
             logo: Some("/api/images/logo".into()),
         };
-        let updated = repo.update_profile(org.id, "Acme Inc", &profile, at(5)).await.unwrap();
+        let updated = repo.update_profile(org.id, "Acme Inc", &profile, at(5), &fixtures::audit()).await.unwrap();
         assert_eq!(updated.name, "Acme Inc");
         assert_eq!(updated.profile, profile);
         assert_eq!(updated.created_at, org.created_at);
         assert_eq!(updated.updated_at, at(5));
         assert_eq!(repo.get(org.id).await.unwrap(), Some(updated));
 
-        let cleared = repo.update_profile(org.id, "Acme", &OrgProfile::default(), at(6)).await.unwrap();
+        let cleared = repo.update_profile(org.id, "Acme", &OrgProfile::default(), at(6), &fixtures::audit()).await.unwrap();
         assert_eq!(cleared.profile, OrgProfile::default());
         assert_eq!(repo.get(org.id).await.unwrap().unwrap().profile, OrgProfile::default());
     }
 
     async fn updating_an_unknown_org_is_not_found_and_touches_no_other(db) {
         let (repo, org, _) = org_with_admin(db, "Acme").await;
-        let result = repo.update_profile(OrgId::new(), "X", &OrgProfile::default(), at(5)).await;
+        let result = repo.update_profile(OrgId::new(), "X", &OrgProfile::default(), at(5), &fixtures::audit()).await;
         assert!(matches!(result, Err(RepoError::NotFound)), "{result:?}");
         assert_eq!(repo.get(org.id).await.unwrap(), Some(org));
     }
@@ -242,7 +246,7 @@ contract! {
         insert_invite(db, other.id, other_admin, "eve@example.com");
         assert_eq!(count_rows(db, org.id), (1, 1, 1));
 
-        assert!(repo.delete(org.id).await.unwrap().is_empty(), "no image rows");
+        assert!(repo.delete(org.id, &fixtures::audit()).await.unwrap().is_empty(), "no image rows");
         assert_eq!(count_rows(db, org.id), (0, 0, 0));
         assert_eq!(count_rows(db, other.id), (1, 1, 1), "another organization is untouched");
         assert!(repo.list_for_user(admin).await.unwrap().is_empty());
@@ -256,7 +260,7 @@ contract! {
         let mut mine = vec![image(db, org.id, None, 1), image(db, org.id, Some("com.gone.app"), 2)];
         let theirs = image(db, other.id, None, 3);
 
-        let mut removed = repo.delete(org.id).await.unwrap();
+        let mut removed = repo.delete(org.id, &fixtures::audit()).await.unwrap();
         removed.sort();
         mine.sort();
         assert_eq!(removed, mine);
@@ -268,14 +272,14 @@ contract! {
     async fn an_org_that_owns_apps_is_not_deleted(db) {
         let (repo, org, admin) = org_with_admin(db, "Acme").await;
         fixtures::app(db, org.id, admin, "com.acme.app");
-        let result = repo.delete(org.id).await;
+        let result = repo.delete(org.id, &fixtures::audit()).await;
         assert!(matches!(&result, Err(RepoError::Conflict(c)) if c == "apps_remain"), "{result:?}");
         assert_eq!(count_rows(db, org.id), (1, 1, 0), "nothing was deleted");
     }
 
     async fn deleting_an_unknown_org_is_not_found(db) {
         let repo = DieselOrgRepository::new(db.clone());
-        assert!(matches!(repo.delete(OrgId::new()).await, Err(RepoError::NotFound)));
+        assert!(matches!(repo.delete(OrgId::new(), &fixtures::audit()).await, Err(RepoError::NotFound)));
     }
 
     async fn members_carry_their_account_email_oldest_first(db) {
@@ -317,11 +321,11 @@ contract! {
         repo.add_member(org.id, &member_of(bob, "bob@example.com", OrgRole::Member, 1)).await.unwrap();
         let directory = DieselMemberDirectory::new(db.clone());
 
-        repo.set_role(org.id, bob, OrgRole::Admin).await.unwrap();
+        repo.set_role(org.id, bob, OrgRole::Admin, &fixtures::audit()).await.unwrap();
         assert_eq!(directory.role_of(org.id, bob).await.unwrap(), Some(OrgRole::Admin));
-        repo.set_role(org.id, admin, OrgRole::Member).await.unwrap();
+        repo.set_role(org.id, admin, OrgRole::Member, &fixtures::audit()).await.unwrap();
         assert_eq!(directory.role_of(org.id, admin).await.unwrap(), Some(OrgRole::Member));
-        repo.set_role(org.id, admin, OrgRole::Member).await.unwrap();
+        repo.set_role(org.id, admin, OrgRole::Member, &fixtures::audit()).await.unwrap();
         assert_eq!(directory.role_of(org.id, admin).await.unwrap(), Some(OrgRole::Member));
     }
 
@@ -329,20 +333,20 @@ contract! {
         let (repo, org, admin) = org_with_admin(db, "Acme").await;
         let bob = fixtures::account(db, "bob@example.com");
         repo.add_member(org.id, &member_of(bob, "bob@example.com", OrgRole::Member, 1)).await.unwrap();
-        let result = repo.set_role(org.id, admin, OrgRole::Member).await;
+        let result = repo.set_role(org.id, admin, OrgRole::Member, &fixtures::audit()).await;
         assert!(matches!(&result, Err(RepoError::Conflict(c)) if c == "last_admin"), "{result:?}");
         let directory = DieselMemberDirectory::new(db.clone());
         assert_eq!(directory.role_of(org.id, admin).await.unwrap(), Some(OrgRole::Admin));
-        repo.set_role(org.id, admin, OrgRole::Admin).await.unwrap();
-        repo.set_role(org.id, bob, OrgRole::Member).await.unwrap();
+        repo.set_role(org.id, admin, OrgRole::Admin, &fixtures::audit()).await.unwrap();
+        repo.set_role(org.id, bob, OrgRole::Member, &fixtures::audit()).await.unwrap();
     }
 
     async fn changing_the_role_of_a_non_member_is_not_found(db) {
         let (repo, org, _) = org_with_admin(db, "Acme").await;
         let bob = fixtures::account(db, "bob@example.com");
-        let result = repo.set_role(org.id, bob, OrgRole::Admin).await;
+        let result = repo.set_role(org.id, bob, OrgRole::Admin, &fixtures::audit()).await;
         assert!(matches!(result, Err(RepoError::NotFound)), "{result:?}");
-        assert!(matches!(repo.remove_member(org.id, bob).await, Err(RepoError::NotFound)));
+        assert!(matches!(repo.remove_member(org.id, bob, &fixtures::audit()).await, Err(RepoError::NotFound)));
     }
 
     async fn a_member_is_removed_and_a_second_admin_may_leave(db) {
@@ -352,8 +356,8 @@ contract! {
         repo.add_member(org.id, &member_of(bob, "bob@example.com", OrgRole::Admin, 1)).await.unwrap();
         repo.add_member(org.id, &member_of(cy, "cy@example.com", OrgRole::Member, 2)).await.unwrap();
 
-        repo.remove_member(org.id, cy).await.unwrap();
-        repo.remove_member(org.id, admin).await.unwrap();
+        repo.remove_member(org.id, cy, &fixtures::audit()).await.unwrap();
+        repo.remove_member(org.id, admin, &fixtures::audit()).await.unwrap();
         let left: Vec<UserId> = repo.members(org.id).await.unwrap().iter().map(|m| m.user_id).collect();
         assert_eq!(left, vec![bob]);
         assert!(repo.list_for_user(cy).await.unwrap().is_empty());
@@ -363,11 +367,11 @@ contract! {
         let (repo, org, admin) = org_with_admin(db, "Acme").await;
         let bob = fixtures::account(db, "bob@example.com");
         repo.add_member(org.id, &member_of(bob, "bob@example.com", OrgRole::Member, 1)).await.unwrap();
-        let result = repo.remove_member(org.id, admin).await;
+        let result = repo.remove_member(org.id, admin, &fixtures::audit()).await;
         assert!(matches!(&result, Err(RepoError::Conflict(c)) if c == "last_admin"), "{result:?}");
         assert_eq!(repo.members(org.id).await.unwrap().len(), 2);
         let alone = org_with_admin(db, "Solo").await;
-        let result = alone.0.remove_member(alone.1.id, alone.2).await;
+        let result = alone.0.remove_member(alone.1.id, alone.2, &fixtures::audit()).await;
         assert!(matches!(&result, Err(RepoError::Conflict(c)) if c == "last_admin"), "{result:?}");
     }
 
@@ -379,8 +383,8 @@ contract! {
                 .await
                 .unwrap();
             let (first, second) = (repo.clone(), repo.clone());
-            let a = tokio::spawn(async move { first.set_role(org.id, ada, OrgRole::Member).await });
-            let b = tokio::spawn(async move { second.set_role(org.id, bob, OrgRole::Member).await });
+            let a = tokio::spawn(async move { first.set_role(org.id, ada, OrgRole::Member, &fixtures::audit()).await });
+            let b = tokio::spawn(async move { second.set_role(org.id, bob, OrgRole::Member, &fixtures::audit()).await });
             let results = [a.await.unwrap(), b.await.unwrap()];
             let succeeded = results.iter().filter(|r| r.is_ok()).count();
             assert_eq!(succeeded, 1, "round {round}: {results:?}");
@@ -401,8 +405,8 @@ contract! {
                 .await
                 .unwrap();
             let (first, second) = (repo.clone(), repo.clone());
-            let a = tokio::spawn(async move { first.remove_member(org.id, ada).await });
-            let b = tokio::spawn(async move { second.set_role(org.id, bob, OrgRole::Member).await });
+            let a = tokio::spawn(async move { first.remove_member(org.id, ada, &fixtures::audit()).await });
+            let b = tokio::spawn(async move { second.set_role(org.id, bob, OrgRole::Member, &fixtures::audit()).await });
             let results = [a.await.unwrap(), b.await.unwrap()];
             assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1, "round {round}: {results:?}");
             let admins = repo.members(org.id).await.unwrap().iter().filter(|m| m.is_admin()).count();
@@ -415,9 +419,9 @@ contract! {
         let (_, other, eve) = org_with_admin(db, "Other").await;
         let directory = DieselMemberDirectory::new(db.clone());
         assert_eq!(directory.role_of(other.id, ada).await.unwrap(), None);
-        assert!(matches!(repo.set_role(other.id, ada, OrgRole::Member).await, Err(RepoError::NotFound)));
-        assert!(matches!(repo.remove_member(other.id, ada).await, Err(RepoError::NotFound)));
-        assert!(matches!(repo.set_role(acme.id, eve, OrgRole::Member).await, Err(RepoError::NotFound)));
+        assert!(matches!(repo.set_role(other.id, ada, OrgRole::Member, &fixtures::audit()).await, Err(RepoError::NotFound)));
+        assert!(matches!(repo.remove_member(other.id, ada, &fixtures::audit()).await, Err(RepoError::NotFound)));
+        assert!(matches!(repo.set_role(acme.id, eve, OrgRole::Member, &fixtures::audit()).await, Err(RepoError::NotFound)));
         let acme_members: Vec<UserId> = repo.members(acme.id).await.unwrap().iter().map(|m| m.user_id).collect();
         assert_eq!(acme_members, vec![ada]);
         assert_eq!(directory.role_of(acme.id, ada).await.unwrap(), Some(OrgRole::Admin));

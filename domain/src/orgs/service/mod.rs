@@ -26,6 +26,7 @@ use super::{
     ActingMember, FieldErrors, Member, OrgAction, OrgDetails, OrgMembership, OrgProfileInput, OrgRole,
     Organization, personal_org_name, validate_org_name, validate_profile_update,
 };
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator, UserId};
 use crate::identity::rate_limit::RateLimitStore;
 use crate::media::ImageStore;
@@ -112,6 +113,35 @@ impl OrgService {
         self.orgs.get(org).await?.ok_or(OrgError::NotFound)
     }
 
+    /// The audit entry of `action` by `caller` in `org`, now.
+    pub(crate) fn audit(&self, caller: &Caller, action: AuditAction, org: OrgId) -> AuditEntry {
+        AuditEntry::by(self.secrets.as_ref(), caller, action, self.clock.now()).in_org(org)
+    }
+
+    /// The audit entry of `action` on `member` of the acting member's organization, with the member's
+    /// e-mail as its label; `None` when `member` is not a member (the write then answers not found).
+    async fn member_audit(
+        &self,
+        acting: &ActingMember,
+        action: AuditAction,
+        member: UserId,
+    ) -> Result<(AuditEntry, Option<Member>), OrgError> {
+        let current = self
+            .orgs
+            .members(acting.org())
+            .await?
+            .into_iter()
+            .find(|m| m.user_id == member);
+        let mut target = AuditTarget::member(member);
+        if let Some(found) = &current {
+            target = target.with_label(found.email.as_str());
+        }
+        Ok((
+            self.audit(acting.caller(), action, acting.org()).on(target),
+            current,
+        ))
+    }
+
     fn first_admin(&self, caller: &Caller) -> Member {
         Member {
             user_id: caller.user_id,
@@ -169,7 +199,11 @@ impl OrgService {
         let name = validate_org_name(name)
             .map_err(|message| OrgError::Validation(FieldErrors::single("name", message)))?;
         let org = Organization::new(name, self.clock.now());
-        self.orgs.create(&org, &self.first_admin(caller)).await?;
+        let audit = self
+            .audit(caller, AuditAction::OrgCreated, org.id)
+            .on(AuditTarget::organization(org.id))
+            .change("name", serde_json::Value::Null, org.name.as_str());
+        self.orgs.create(&org, &self.first_admin(caller), &audit).await?;
         Ok(OrgMembership {
             organization: org,
             role: OrgRole::Admin,
@@ -200,7 +234,7 @@ impl OrgService {
         }
         let mut created = self.create(caller, name).await?;
         if let Some(input) = profile {
-            created.organization = self.write_profile(created.organization.id, &input).await?;
+            created.organization = self.write_profile(caller, &created.organization, &input).await?;
         }
         Ok(created)
     }
@@ -243,15 +277,47 @@ impl OrgService {
         input: &OrgProfileInput,
     ) -> Result<Organization, OrgError> {
         Self::allow(member, OrgAction::ManageProfile)?;
-        self.write_profile(member.org(), input).await
+        let valid = validate_profile_update(input).map_err(OrgError::Validation)?;
+        let current = self.existing(member.org()).await?;
+        self.write_valid_profile(member.caller(), &current, valid).await
     }
 
-    /// Validates and stores the profile of `org`, for a caller whose right to do so is established.
-    async fn write_profile(&self, org: OrgId, input: &OrgProfileInput) -> Result<Organization, OrgError> {
+    /// Validates and stores the profile of `current`, for a caller whose right to do so is established.
+    async fn write_profile(
+        &self,
+        caller: &Caller,
+        current: &Organization,
+        input: &OrgProfileInput,
+    ) -> Result<Organization, OrgError> {
         let valid = validate_profile_update(input).map_err(OrgError::Validation)?;
+        self.write_valid_profile(caller, current, valid).await
+    }
+
+    /// Stores a validated profile, recorded with each field that changed.
+    async fn write_valid_profile(
+        &self,
+        caller: &Caller,
+        current: &Organization,
+        valid: super::ValidProfileUpdate,
+    ) -> Result<Organization, OrgError> {
+        let org = current.id;
+        let (old, new) = (&current.profile, &valid.profile);
+        let email = |e: &Option<crate::common::EmailAddress>| e.as_ref().map(|e| e.as_str().to_owned());
+        let audit = self
+            .audit(caller, AuditAction::OrgUpdated, org)
+            .on(AuditTarget::organization(org))
+            .change("name", current.name.as_str(), valid.name.as_str())
+            .change("website", old.website.clone(), new.website.clone())
+            .change(
+                "contactEmail",
+                email(&old.contact_email),
+                email(&new.contact_email),
+            )
+            .change("description", old.description.clone(), new.description.clone())
+            .change("logo", old.logo.clone(), new.logo.clone());
         match self
             .orgs
-            .update_profile(org, &valid.name, &valid.profile, self.clock.now())
+            .update_profile(org, &valid.name, &valid.profile, self.clock.now(), &audit)
             .await
         {
             Err(RepoError::NotFound) => Err(OrgError::NotFound),
@@ -267,7 +333,10 @@ impl OrgService {
     pub async fn delete(&self, member: &ActingMember) -> Result<OrgDeleted, OrgError> {
         Self::allow(member, OrgAction::ManageProfile)?;
         let org = member.org();
-        let images = match self.orgs.delete(org).await {
+        let audit = self
+            .audit(member.caller(), AuditAction::OrgDeleted, org)
+            .on(AuditTarget::organization(org));
+        let images = match self.orgs.delete(org, &audit).await {
             Ok(images) => images,
             Err(RepoError::NotFound) => return Err(OrgError::NotFound),
             Err(error) if is_conflict(&error, CONFLICT_APPS_REMAIN) => return Err(OrgError::AppsRemain),
@@ -298,7 +367,11 @@ impl OrgService {
         if member == acting.caller().user_id {
             return Err(OrgError::OwnRole);
         }
-        match self.orgs.set_role(acting.org(), member, role).await {
+        let (audit, current) = self
+            .member_audit(acting, AuditAction::MemberRoleChanged, member)
+            .await?;
+        let audit = audit.change("role", current.map(|m| m.role.as_str().to_owned()), role.as_str());
+        match self.orgs.set_role(acting.org(), member, role, &audit).await {
             Ok(()) => Ok(()),
             Err(RepoError::NotFound) => Err(OrgError::MemberNotFound),
             Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotBeDemoted),
@@ -316,7 +389,10 @@ impl OrgService {
         if member == acting.caller().user_id {
             return Err(OrgError::RemoveSelf);
         }
-        match self.orgs.remove_member(acting.org(), member).await {
+        let (audit, _) = self
+            .member_audit(acting, AuditAction::MemberRemoved, member)
+            .await?;
+        match self.orgs.remove_member(acting.org(), member, &audit).await {
             Ok(()) => Ok(()),
             Err(RepoError::NotFound) => Err(OrgError::MemberNotFound),
             Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotBeRemoved),
@@ -344,11 +420,11 @@ impl OrgService {
     /// [`OrgError::Repo`].
     pub async fn leave(&self, member: &ActingMember) -> Result<(), OrgError> {
         Self::allow(member, OrgAction::Leave)?;
-        match self
-            .orgs
-            .remove_member(member.org(), member.caller().user_id)
-            .await
-        {
+        let me = member.caller();
+        let audit = self
+            .audit(me, AuditAction::MemberLeft, member.org())
+            .on(AuditTarget::member(me.user_id).with_label(me.email.as_str()));
+        match self.orgs.remove_member(member.org(), me.user_id, &audit).await {
             Ok(()) => Ok(()),
             Err(RepoError::NotFound) => Err(OrgError::NotFound),
             Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotLeave),
@@ -363,7 +439,7 @@ mod tests {
     use super::*;
     use crate::common::EmailAddress;
     use crate::testing::{block_on, noon};
-    use mockall::predicate::eq;
+    use mockall::predicate::{always, eq};
 
     #[test]
     fn my_organizations_are_listed_with_my_role() {
@@ -442,9 +518,9 @@ mod tests {
         mocks
             .orgs
             .expect_create()
-            .withf(|org, admin| org.name == "Acme Labs" && admin.user_id == ME && admin.is_admin())
+            .withf(|org, admin, _| org.name == "Acme Labs" && admin.user_id == ME && admin.is_admin())
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         let created = block_on(mocks.build().create(&me(), "  Acme Labs ")).unwrap();
         assert_eq!(created.role, OrgRole::Admin);
         assert_eq!(created.organization.profile.contact_email, None);
@@ -504,18 +580,18 @@ mod tests {
 
     #[test]
     fn an_admin_saves_a_valid_profile() {
-        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin)).with_members();
         mocks
             .orgs
             .expect_update_profile()
-            .withf(|org, name, profile, now| {
+            .withf(|org, name, profile, now, _| {
                 *org == ORG
                     && name == "Acme"
                     && profile.website.as_deref() == Some("https://acme.example.com")
                     && *now == noon()
             })
             .times(1)
-            .returning(|_, _, _, _| Ok(org()));
+            .returning(|_, _, _, _, _| Ok(org()));
         let input = OrgProfileInput {
             name: "Acme".into(),
             website: Some("acme.example.com".into()),
@@ -542,7 +618,7 @@ mod tests {
         mocks
             .orgs
             .expect_delete()
-            .returning(|_| Err(RepoError::Conflict(CONFLICT_APPS_REMAIN.into())));
+            .returning(|_, _| Err(RepoError::Conflict(CONFLICT_APPS_REMAIN.into())));
         let error = block_on(mocks.build().delete(&me_in(OrgRole::Admin))).unwrap_err();
         assert!(matches!(error, OrgError::AppsRemain));
         assert_eq!(error.to_string(), "Move or delete this organization's apps first");
@@ -554,9 +630,9 @@ mod tests {
         mocks
             .orgs
             .expect_delete()
-            .with(eq(ORG))
+            .with(eq(ORG), always())
             .times(1)
-            .returning(|_| Ok(Vec::new()));
+            .returning(|_, _| Ok(Vec::new()));
         assert!(block_on(mocks.build().delete(&me_in(OrgRole::Admin))).is_ok());
     }
 
@@ -572,7 +648,7 @@ mod tests {
             .orgs
             .expect_delete()
             .times(1)
-            .returning(move |_| Ok(vec![kept, gone]));
+            .returning(move |_, _| Ok(vec![kept, gone]));
         mocks.images.expect_delete().times(2).returning(move |key| {
             if key == kept.to_string() {
                 Err(RepoError::backend("removing a file", "disk full"))
@@ -586,13 +662,28 @@ mod tests {
 
     #[test]
     fn an_admin_changes_another_members_role() {
-        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin)).with_members();
         mocks
             .orgs
             .expect_set_role()
-            .with(eq(ORG), eq(OTHER), eq(OrgRole::Admin))
+            .with(eq(ORG), eq(OTHER), eq(OrgRole::Admin), always())
+            .withf(|_, _, _, audit| {
+                audit.action == AuditAction::MemberRoleChanged
+                    && audit.org_id == Some(ORG)
+                    && audit.target
+                        == Some(
+                            AuditTarget::member(OTHER)
+                                .with_label(member(OTHER, OrgRole::Member).email.as_str()),
+                        )
+                    && audit.changes
+                        == vec![crate::audit::FieldChange {
+                            field: "role".into(),
+                            old: serde_json::json!("member"),
+                            new: serde_json::json!("admin"),
+                        }]
+            })
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         assert!(
             block_on(
                 mocks
@@ -617,11 +708,11 @@ mod tests {
 
     #[test]
     fn the_only_admin_cannot_be_demoted() {
-        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin)).with_members();
         mocks
             .orgs
             .expect_set_role()
-            .returning(|_, _, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
+            .returning(|_, _, _, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
         let error = block_on(
             mocks
                 .build()
@@ -633,11 +724,11 @@ mod tests {
 
     #[test]
     fn changing_the_role_of_a_non_member_is_not_found() {
-        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin)).with_members();
         mocks
             .orgs
             .expect_set_role()
-            .returning(|_, _, _| Err(RepoError::NotFound));
+            .returning(|_, _, _, _| Err(RepoError::NotFound));
         let error = block_on(
             mocks
                 .build()
@@ -649,13 +740,13 @@ mod tests {
 
     #[test]
     fn an_admin_removes_another_member() {
-        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin)).with_members();
         mocks
             .orgs
             .expect_remove_member()
-            .with(eq(ORG), eq(OTHER))
+            .with(eq(ORG), eq(OTHER), always())
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         assert!(block_on(mocks.build().remove_member(&me_in(OrgRole::Admin), OTHER)).is_ok());
     }
 
@@ -668,11 +759,11 @@ mod tests {
 
     #[test]
     fn the_only_admin_cannot_be_removed() {
-        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin)).with_members();
         mocks
             .orgs
             .expect_remove_member()
-            .returning(|_, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
+            .returning(|_, _, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
         let error = block_on(mocks.build().remove_member(&me_in(OrgRole::Admin), OTHER)).unwrap_err();
         assert!(matches!(error, OrgError::OnlyAdminCannotBeRemoved));
     }
@@ -683,27 +774,27 @@ mod tests {
         mocks
             .orgs
             .expect_remove_member()
-            .with(eq(ORG), eq(ME))
+            .with(eq(ORG), eq(ME), always())
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         assert!(block_on(mocks.build().leave(&me_in(OrgRole::Member))).is_ok());
     }
 
     #[test]
     fn naming_oneself_leaves_and_naming_another_removes_them() {
-        let mut mocks = Mocks::new();
+        let mut mocks = Mocks::new().with_members();
         mocks
             .orgs
             .expect_remove_member()
-            .with(eq(ORG), eq(ME))
+            .with(eq(ORG), eq(ME), always())
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         mocks
             .orgs
             .expect_remove_member()
-            .with(eq(ORG), eq(OTHER))
+            .with(eq(ORG), eq(OTHER), always())
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         let service = mocks.build();
         assert!(block_on(service.leave_or_remove(&me_in(OrgRole::Member), ME)).is_ok());
         let refused = block_on(service.leave_or_remove(&me_in(OrgRole::Member), OTHER)).unwrap_err();
@@ -730,16 +821,16 @@ mod tests {
     #[test]
     fn a_new_organization_with_a_contact_address_stores_it_in_its_profile() {
         let mut mocks = Mocks::new();
-        mocks.orgs.expect_create().times(1).returning(|_, _| Ok(()));
+        mocks.orgs.expect_create().times(1).returning(|_, _, _| Ok(()));
         mocks
             .orgs
             .expect_update_profile()
-            .withf(|_, name, profile, _| {
+            .withf(|_, name, profile, _, _| {
                 name == "Acme"
                     && profile.contact_email.as_ref().map(EmailAddress::as_str) == Some("ops@acme.example")
             })
             .times(1)
-            .returning(|_, _, _, _| Ok(org()));
+            .returning(|_, _, _, _, _| Ok(org()));
         let created = block_on(
             mocks
                 .build()
@@ -751,11 +842,11 @@ mod tests {
 
     #[test]
     fn the_only_admin_cannot_leave() {
-        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin)).with_members();
         mocks
             .orgs
             .expect_remove_member()
-            .returning(|_, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
+            .returning(|_, _, _| Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.into())));
         let error = block_on(mocks.build().leave(&me_in(OrgRole::Admin))).unwrap_err();
         assert_eq!(
             error.to_string(),
@@ -770,7 +861,7 @@ mod tests {
         mocks
             .orgs
             .expect_delete()
-            .returning(|_| Err(RepoError::Conflict("something_else".into())));
+            .returning(|_, _| Err(RepoError::Conflict("something_else".into())));
         let error = block_on(mocks.build().delete(&me_in(OrgRole::Admin))).unwrap_err();
         assert!(matches!(error, OrgError::Repo(RepoError::Conflict(_))));
     }

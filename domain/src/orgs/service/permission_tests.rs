@@ -75,10 +75,10 @@ fn permissive(role: OrgRole) -> Mocks {
     mocks
         .orgs
         .expect_update_profile()
-        .returning(|_, _, _, _| Ok(org()));
-    mocks.orgs.expect_delete().returning(|_| Ok(Vec::new()));
-    mocks.orgs.expect_set_role().returning(|_, _, _| Ok(()));
-    mocks.orgs.expect_remove_member().returning(|_, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(org()));
+    mocks.orgs.expect_delete().returning(|_, _| Ok(Vec::new()));
+    mocks.orgs.expect_set_role().returning(|_, _, _, _| Ok(()));
+    mocks.orgs.expect_remove_member().returning(|_, _, _| Ok(()));
     mocks.invites.expect_pending().returning(|_| {
         Ok(vec![open_invite(
             "pending@example.com",

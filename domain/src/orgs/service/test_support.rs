@@ -110,6 +110,16 @@ impl Mocks {
         self
     }
 
+    /// The organization's members are the caller (admin) and OTHER (member), and its stored profile is
+    /// [`org`] (what the audit entries of member and profile changes read first).
+    pub fn with_members(mut self) -> Self {
+        self.orgs
+            .expect_members()
+            .returning(|_| Ok(vec![member(ME, OrgRole::Admin), member(OTHER, OrgRole::Member)]));
+        self.orgs.expect_get().returning(|_| Ok(Some(org())));
+        self
+    }
+
     pub fn build(self) -> OrgService {
         OrgService::new(
             Arc::new(self.orgs),
