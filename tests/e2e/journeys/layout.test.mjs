@@ -156,6 +156,29 @@ describe("layout journey", () => {
           await actions.waitFor();
           const box = await actions.boundingBox();
           assert.ok(box.x + box.width <= width, `the apps row actions are on screen: ${JSON.stringify(box)}`);
+
+          // The publish dialog (this organization has no contact e-mail: its warning carries a button):
+          // no button's label wraps over more than two lines (issue 25, item 10)
+          await actions.click();
+          await page.getByRole("menuitem", { name: /Publish to App Store/ }).click();
+          const dialog = page.getByRole("dialog", { name: "Publish to App Store" });
+          await dialog.getByRole("link", { name: "Complete Organization Profile" }).waitFor();
+          const lines = await dialog.evaluate((root) =>
+            [...root.querySelectorAll("button, a.MuiButton-root")].map((button) => {
+              const style = getComputedStyle(button);
+              const inner =
+                button.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+              return {
+                label: button.textContent,
+                lines: Math.round(inner / parseFloat(style.lineHeight)),
+                clipped: button.scrollWidth > button.clientWidth,
+              };
+            }),
+          );
+          // Nor is cut off: a label kept on one line must still fit.
+          const wrapped = lines.filter((button) => button.lines > 2 || button.clipped);
+          assert.deepEqual(wrapped, [], `publish dialog buttons at ${width} px (${colorScheme})`);
+          await screenshot(page, `layout-publish-dialog-${width}-${colorScheme}`);
         }
         await context.close();
       }

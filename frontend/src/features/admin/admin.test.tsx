@@ -464,10 +464,9 @@ describe('Review App Submission', () => {
       await within(dialog).findByText('Online: healthy (HTTP 200, 42 ms)'),
     ).toBeInTheDocument();
     expect(pinged).toEqual(['https://notes.acme.test/health']);
-    expect(within(dialog).getByRole('link', { name: 'https://portal.test/install/tok-1' })).toHaveAttribute(
-      'href',
-      'https://portal.test/install/tok-1',
-    );
+    expect(
+      within(dialog).getByRole('link', { name: 'https://portal.test/install/tok-1' }),
+    ).toHaveAttribute('href', 'https://portal.test/install/tok-1');
     expect(within(dialog).getByText('Changed: Description, Server URL')).toBeInTheDocument();
   });
 

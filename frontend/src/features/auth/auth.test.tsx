@@ -53,7 +53,10 @@ describe('sign-in', () => {
     // Each provider's button carries its mark, hidden from assistive technology (the name says it).
     const google = screen.getByRole('button', { name: 'Google' });
     const apple = screen.getByRole('button', { name: 'Apple' });
-    expect(google.querySelector('[data-testid="GoogleIcon"]')).toHaveAttribute('aria-hidden', 'true');
+    expect(google.querySelector('[data-testid="GoogleIcon"]')).toHaveAttribute(
+      'aria-hidden',
+      'true',
+    );
     expect(apple.querySelector('[data-testid="AppleIcon"]')).toHaveAttribute('aria-hidden', 'true');
     expect(screen.getByText('Or continue with')).toBeInTheDocument();
   });

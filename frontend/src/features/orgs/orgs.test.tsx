@@ -437,7 +437,9 @@ describe('layout pieces', () => {
     renderWithProviders(<ProfileIncompleteBanner />, { store: signedInStore() });
     expect(await screen.findByText('Organization profile incomplete')).toBeInTheDocument();
     expect(await screen.findByText('ada@example.com')).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent('Only an admin can add it: ask ada@example.com.');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Only an admin can add it: ask ada@example.com.',
+    );
     expect(screen.queryByRole('link')).not.toBeInTheDocument();
   });
 

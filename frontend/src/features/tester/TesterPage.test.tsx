@@ -75,7 +75,9 @@ describe('tester page', { timeout: 20000 }, () => {
     server.use(http.get('*/api/install/:token', () => HttpResponse.json(testerView())));
     renderRoute('/install/tok-1', { store: makeStore() });
     expect(await screen.findByRole('heading', { name: 'Weather' })).toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: 'Open in the companion app' })).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('link', { name: 'Open in the companion app' }),
+    ).not.toBeInTheDocument();
   });
 
   it('says when the link is unknown or was reset', async () => {

@@ -53,7 +53,7 @@ function displayedText(from: Setting, old: SettingValue | undefined): string {
     return '';
   };
   if (Array.isArray(old)) {
-    return (old as unknown[])
+    return old
       .map(one)
       .filter((text) => text !== '')
       .join(', ');

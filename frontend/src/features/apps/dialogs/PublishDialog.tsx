@@ -124,22 +124,22 @@ function PublishDialogBody({ onClose, orgId, app, onPublished }: PublishDialogPr
             <HealthCheckItem health={health} publicUrl={app.publicUrl} />
           </List>
           {profileMissing && (
-            <Alert
-              severity="warning"
-              action={
-                <Button
-                  color="inherit"
-                  size="small"
-                  component={RouterLink}
-                  to={paths.orgSettings()}
-                  onClick={onClose}
-                >
-                  Complete Organization Profile
-                </Button>
-              }
-            >
-              {PROFILE_INCOMPLETE_MESSAGE}
-            </Alert>
+            // The way out goes under the message, at the dialog's full width: as the Alert's action,
+            // beside the message, its label wrapped over three lines on a phone.
+            <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+              <Alert severity="warning" sx={{ alignSelf: 'stretch' }}>
+                {PROFILE_INCOMPLETE_MESSAGE}
+              </Alert>
+              <Button
+                variant="outlined"
+                size="small"
+                component={RouterLink}
+                to={paths.orgSettings()}
+                onClick={onClose}
+              >
+                Complete Organization Profile
+              </Button>
+            </Stack>
           )}
           {failure && <Alert severity="error">{failure}</Alert>}
         </Stack>

@@ -4,7 +4,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useFormState, type Control } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 
@@ -69,12 +69,17 @@ export function EditAppForm({ app, orgId, orgs, onMoved }: Props) {
   const dispatch = useAppDispatch();
   // After the publish dialog, the app is read again (the submission invalidates it); once the page shows
   // the status the server answered, the user is told (spec §5, §8: "Publication status updated").
-  const [awaitedStatus, setAwaitedStatus] = useState<App['appStoreStatus'] | null>(null);
-  useEffect(() => {
-    if (awaitedStatus === null || app.appStoreStatus !== awaitedStatus) return;
-    setAwaitedStatus(null);
+  const awaitedStatus = useRef<App['appStoreStatus'] | null>(null);
+  const shownStatus = useRef(app.appStoreStatus);
+  const announceIfShown = useCallback(() => {
+    if (awaitedStatus.current === null || shownStatus.current !== awaitedStatus.current) return;
+    awaitedStatus.current = null;
     dispatch(noticeQueued({ severity: 'success', text: 'Publication status updated' }));
-  }, [awaitedStatus, app.appStoreStatus, dispatch]);
+  }, [dispatch]);
+  useEffect(() => {
+    shownStatus.current = app.appStoreStatus;
+    announceIfShown();
+  }, [app.appStoreStatus, announceIfShown]);
 
   // The success note goes after 3 seconds (spec §4).
   useEffect(() => {
@@ -236,7 +241,9 @@ export function EditAppForm({ app, orgId, orgs, onMoved }: Props) {
             orgId={orgId}
             app={app}
             onPublished={(published) => {
-              setAwaitedStatus(published.appStoreStatus);
+              awaitedStatus.current = published.appStoreStatus;
+              // The page may show the new status already (the re-read came first).
+              announceIfShown();
             }}
           />
         )}
