@@ -358,9 +358,30 @@ async fn developers_see_app_review_for_a_reviewers_decision_and_staff_see_who() 
             "{backend:?}: the developer's history names the reviewer: {history}"
         );
 
+        // Nor does the app itself, in any of the developer's reads of it.
+        for path in [format!("/api/dev/apps/{PKG}"), "/api/dev/apps".to_owned()] {
+            let (status, body) = call(
+                &w.app,
+                Method::GET,
+                &path,
+                Some(&w.dev.token),
+                Some(&w.acme),
+                None,
+            )
+            .await;
+            assert_eq!(status, 200, "{backend:?}: {body}");
+            let app = if body.is_array() { body[0].clone() } else { body };
+            assert_eq!(app["reviewedBy"], "App Review", "{backend:?}: {path}");
+            assert!(
+                !app.to_string().contains("reviewer@portal.example.com"),
+                "{backend:?}: {path} names the reviewer: {app}"
+            );
+        }
+
         // Staff, in the Admin Panel, still see who decided.
         let (_, app) = w.get(&format!("/api/admin/apps/{PKG}"), &w.admin).await;
         assert_eq!(app["history"][0]["actorEmail"], "reviewer@portal.example.com");
+        assert_eq!(app["app"]["reviewedBy"], "reviewer@portal.example.com");
     }
 }
 

@@ -150,7 +150,10 @@ pub struct App {
     pub updated_at: DateTime<Utc>,
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub review_notes: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(required = true))]
+    /// Who made the last review decision. Developers read "App Review": reviewers stay anonymous to them
+    /// (the serialized form); platform staff read the reviewer's e-mail (the admin views put it back).
+    #[serde(serialize_with = "anonymous_reviewer")]
+    #[cfg_attr(feature = "openapi", schema(required = true, example = "App Review"))]
     pub reviewed_by: Option<String>,
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub reviewed_at: Option<DateTime<Utc>>,
@@ -309,4 +312,15 @@ mod tests {
         assert_eq!(AppType::parse("foreground"), None);
         assert_eq!(serde_json::to_string(&AppType::Standard).unwrap(), "\"standard\"");
     }
+}
+
+/// `reviewedBy` as developers read it: "App Review" once an app has been decided, never the reviewer.
+fn anonymous_reviewer<S: serde::Serializer>(
+    reviewer: &Option<String>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    reviewer
+        .as_ref()
+        .map(|_| crate::review::models::APP_REVIEW)
+        .serialize(serializer)
 }

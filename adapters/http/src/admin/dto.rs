@@ -135,6 +135,8 @@ impl Serialize for StaffAppDto {
         let mut value = serde_json::to_value(&self.0).map_err(serde::ser::Error::custom)?;
         if let Some(fields) = value.as_object_mut() {
             fields.remove("sharedWithEmails");
+            // Staff see who decided; the app's own serialized form names only "App Review".
+            fields.insert("reviewedBy".to_owned(), serde_json::json!(self.0.reviewed_by));
         }
         value.serialize(serializer)
     }
@@ -150,8 +152,9 @@ impl utoipa::PartialSchema for StaffAppDto {
             object.properties.shift_remove("sharedWithEmails");
             object.required.retain(|name| name != "sharedWithEmails");
             object.description = Some(
-                "An app as platform staff read it: the stored app without its tester list. `updatedAt` is the \
-                 revision to send back as `expectedUpdatedAt` when approving or rejecting."
+                "An app as platform staff read it: the stored app without its tester list, with the reviewer's \
+                 e-mail in `reviewedBy`. `updatedAt` is the revision to send back as `expectedUpdatedAt` when \
+                 approving or rejecting."
                     .to_owned(),
             );
         }
