@@ -370,7 +370,12 @@ async fn errors_have_the_gotrue_shape_and_status() {
     let anon = app.get_bearer("/auth/v1/user", "built-in").await;
     let (status, code, _) = error_of(anon).await;
     assert_eq!((status, code.as_str()), (403, "bad_jwt"));
-    let unknown = app.client.get(app.url("/auth/v1/factors")).send().await.unwrap();
+    let unknown = app
+        .client
+        .get(app.url("/auth/v1/no-such-endpoint"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
     let bad_json = app
         .client

@@ -381,7 +381,7 @@ async fn developers_see_app_review_for_a_reviewers_decision_and_staff_see_who() 
         // Staff, in the Admin Panel, still see who decided.
         let (_, app) = w.get(&format!("/api/admin/apps/{PKG}"), &w.admin).await;
         assert_eq!(app["history"][0]["actorEmail"], "reviewer@portal.example.com");
-        assert_eq!(app["app"]["reviewedBy"], "reviewer@portal.example.com");
+        assert_eq!(app["reviewedBy"], "reviewer@portal.example.com");
     }
 }
 

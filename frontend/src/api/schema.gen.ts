@@ -1034,6 +1034,11 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
       reviewNotes: string | null;
+      /**
+       * @description Who made the last review decision. Developers read "App Review": reviewers stay anonymous to them
+       *     (the serialized form); platform staff read the reviewer's e-mail (the admin views put it back).
+       * @example App Review
+       */
       reviewedBy: string | null;
       /** Format: date-time */
       reviewedAt: string | null;
@@ -1900,7 +1905,7 @@ export interface components {
        */
       changedFields: string[];
     };
-    /** @description An app as platform staff read it: the stored app without its tester list. `updatedAt` is the revision to send back as `expectedUpdatedAt` when approving or rejecting. */
+    /** @description An app as platform staff read it: the stored app without its tester list, with the reviewer's e-mail in `reviewedBy`. `updatedAt` is the revision to send back as `expectedUpdatedAt` when approving or rejecting. */
     StaffApp: {
       packageName: string;
       /**
@@ -1927,6 +1932,11 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
       reviewNotes: string | null;
+      /**
+       * @description Who made the last review decision. Developers read "App Review": reviewers stay anonymous to them
+       *     (the serialized form); platform staff read the reviewer's e-mail (the admin views put it back).
+       * @example App Review
+       */
       reviewedBy: string | null;
       /** Format: date-time */
       reviewedAt: string | null;
