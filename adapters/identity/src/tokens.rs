@@ -138,6 +138,7 @@ mod tests {
                 authenticated_at: at,
                 providers: vec!["email".into()],
                 user_metadata: serde_json::json!({}),
+                second_step: None,
             },
             ACCESS_ISS,
             at,
