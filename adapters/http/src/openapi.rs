@@ -58,8 +58,8 @@ pub const BODY_REFUSED: &str = "The body is not a JSON object (`INVALID_JSON`), 
 /// - an organization-scoped route (it takes the `x-org-id` header): 400 `ORG_REQUIRED` and 403, and 404 when it
 ///   names an app (`packageName`) the organization does not have;
 /// - a route naming an organization in its path (`orgId`): 403 when `x-org-id` names another one;
-/// - a route behind the bearer scheme: 401, and 409 `EMAIL_IN_USE` (a hosted identity whose e-mail another
-///   local account has).
+/// - a route behind the bearer scheme: 401, 403 `MFA_REQUIRED` (an account with a second factor on a session
+///   that has not passed it) and 409 `EMAIL_IN_USE` (a hosted identity whose e-mail another local account has).
 struct SharedRefusals;
 
 impl SharedRefusals {
@@ -161,6 +161,11 @@ impl Modify for SharedRefusals {
                         operation,
                         "409",
                         "The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`)",
+                    );
+                    Self::add(
+                        operation,
+                        "403",
+                        "The account has a second factor and this session has not passed it (`MFA_REQUIRED`)",
                     );
                 }
             }

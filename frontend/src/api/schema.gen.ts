@@ -2628,6 +2628,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
       409: {
         headers: {
@@ -2878,6 +2887,15 @@ export interface operations {
       };
       /** @description Not signed in */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5147,6 +5165,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
       409: {
         headers: {
@@ -5202,6 +5229,15 @@ export interface operations {
       };
       /** @description No valid core token or identity access token */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5595,6 +5631,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
       409: {
         headers: {
@@ -5650,6 +5695,15 @@ export interface operations {
       };
       /** @description Not signed in */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6961,6 +7015,15 @@ export interface operations {
       };
       /** @description No bearer token, or not `PORTAL_METRICS_TOKEN` */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
