@@ -4,7 +4,8 @@
 // The monitor: a fleet of health servers (bench/fleet.mjs: healthy, slow, failing and silent pairs over
 // 127.88.x.y) and a fresh database with the apps inserted straight into it; the release server is started
 // with private targets allowed and measured from its start until every app has a recorded check (the
-// `uptime_monitor` rows), with its peak RSS (VmHWM). The month view: the day rollups of last month for every
+// `uptime_monitor` rows; monitored apps have theirs from the trigger that makes them, updated here), with its
+// peak RSS (VmHWM). The month view: the day rollups of last month for every
 // app, timed as a platform admin (median of several calls), and the bytes the rollup table and its indexes
 // take per app-day.
 //
@@ -286,7 +287,11 @@ function seedMonth(db, apps, { year, month, days }) {
      INSERT INTO uptime_monitor (package_name, check_slot_at, lease_until, consecutive_failures, last_health,
        last_online, last_checked_at, offline_alert_at, last_changed_at)
      SELECT package_name, ${now}, NULL, 0, 'healthy', ${db.kind === 'sqlite' ? 1 : 'true'}, ${now}, NULL, ${now}
-     FROM apps;
+     FROM apps WHERE true
+     ON CONFLICT (package_name) DO UPDATE SET check_slot_at = excluded.check_slot_at, lease_until = NULL,
+       consecutive_failures = 0, last_health = excluded.last_health, last_online = excluded.last_online,
+       last_checked_at = excluded.last_checked_at, offline_alert_at = NULL,
+       last_changed_at = excluded.last_changed_at;
      COMMIT;${db.kind === 'sqlite' ? ' ANALYZE;' : ' VACUUM ANALYZE;'}`,
   );
 }
