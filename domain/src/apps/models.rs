@@ -221,6 +221,17 @@ impl From<App> for TesterView {
     }
 }
 
+/// `reviewedBy` as developers read it: "App Review" once an app has been decided, never the reviewer.
+fn anonymous_reviewer<S: serde::Serializer>(
+    reviewer: &Option<String>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    reviewer
+        .as_ref()
+        .map(|_| crate::review::models::APP_REVIEW)
+        .serialize(serializer)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,15 +323,4 @@ mod tests {
         assert_eq!(AppType::parse("foreground"), None);
         assert_eq!(serde_json::to_string(&AppType::Standard).unwrap(), "\"standard\"");
     }
-}
-
-/// `reviewedBy` as developers read it: "App Review" once an app has been decided, never the reviewer.
-fn anonymous_reviewer<S: serde::Serializer>(
-    reviewer: &Option<String>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    reviewer
-        .as_ref()
-        .map(|_| crate::review::models::APP_REVIEW)
-        .serialize(serializer)
 }
