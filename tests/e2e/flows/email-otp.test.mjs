@@ -2,11 +2,10 @@
 // sends real e-mail (aiosmtpd): each e-mail's link and code work once, a wrong code is refused.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isAuthApiError } from '@supabase/auth-js';
 
 import { authClient, saveLogs, startPortal, startSmtp, urlParams } from '../support/harness.mjs';
+import { assertApiError, confirmedAccount } from '../support/flows.mjs';
 
-const PASSWORD = 'glasses are the next screen 42';
 
 let smtp;
 let portal;
@@ -22,23 +21,6 @@ after(async () => {
   await smtp?.stop();
 });
 
-function assertApiError(error, status, code) {
-  assert.ok(isAuthApiError(error), `an AuthApiError, got: ${error}`);
-  assert.equal(error.status, status, error.message);
-  assert.equal(error.code, code, error.message);
-}
-
-/** Signs `email` up and confirms it with the link of the confirmation e-mail (its first e-mail). */
-async function confirmedAccount(email) {
-  const client = await authClient(portal);
-  const { error } = await client.signUp({ email, password: PASSWORD });
-  assert.equal(error, null);
-  const mail = await smtp.mailTo(email);
-  const token_hash = new URL(mail.link).searchParams.get('token');
-  const verified = await client.verifyOtp({ token_hash, type: 'signup' });
-  assert.equal(verified.error, null);
-}
-
 /** A six-digit code that is not `code`. */
 function anotherCode(code) {
   return String((Number(code) + 1) % 1000000).padStart(6, '0');
@@ -47,7 +29,7 @@ function anotherCode(code) {
 describe('magic link and six-digit code', () => {
   test('the code signs in once; a wrong code, a reused code and the spent e-mail link are refused', async () => {
     const email = 'carol@example.com';
-    await confirmedAccount(email);
+    await confirmedAccount({ portal, smtp }, email);
     const client = await authClient(portal);
     const sent = await client.signInWithOtp({
       email,

@@ -2,11 +2,10 @@
 // against a real portal that sends real e-mail (aiosmtpd): the links and codes come from the messages.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isAuthApiError } from '@supabase/auth-js';
 
 import { authClient, saveLogs, startPortal, startSmtp, urlParams } from '../support/harness.mjs';
+import { PASSWORD, assertApiError } from '../support/flows.mjs';
 
-const PASSWORD = 'glasses are the next screen 42';
 const NEW_PASSWORD = 'a brand new passphrase for glasses';
 
 let smtp;
@@ -22,13 +21,6 @@ after(async () => {
   await portal?.stop();
   await smtp?.stop();
 });
-
-/** Asserts that `error` is the identity service's refusal with this status and GoTrue code. */
-function assertApiError(error, status, code) {
-  assert.ok(isAuthApiError(error), `an AuthApiError, got: ${error}`);
-  assert.equal(error.status, status, error.message);
-  assert.equal(error.code, code, error.message);
-}
 
 /** The token of an e-mail link (what GoTrue's templates call the token hash). */
 function tokenOf(link) {

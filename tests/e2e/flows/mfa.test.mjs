@@ -3,12 +3,11 @@
 // `getAuthenticatorAssuranceLevel` reports, a code that works once, and removing the factor.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isAuthApiError } from '@supabase/auth-js';
 
 import { authClient, saveLogs, startPortal, startSmtp } from '../support/harness.mjs';
+import { PASSWORD, assertApiError, confirmedAccount, signedIn } from '../support/flows.mjs';
 import { jwtClaims, totpCode } from '../support/totp.mjs';
 
-const PASSWORD = 'glasses are the next screen 42';
 const EMAIL = 'mfa@example.com';
 
 let smtp;
@@ -17,12 +16,7 @@ let portal;
 before(async () => {
   smtp = await startSmtp();
   portal = await startPortal({ SMTP_URL: smtp.url });
-  const client = await authClient(portal);
-  const { error } = await client.signUp({ email: EMAIL, password: PASSWORD });
-  assert.equal(error, null);
-  const mail = await smtp.mailTo(EMAIL);
-  const verified = await client.verifyOtp({ token_hash: new URL(mail.link).searchParams.get('token'), type: 'signup' });
-  assert.equal(verified.error, null);
+  await confirmedAccount({ portal, smtp }, EMAIL);
 });
 
 after(async () => {
@@ -30,19 +24,6 @@ after(async () => {
   await portal?.stop();
   await smtp?.stop();
 });
-
-function assertApiError(error, status, code) {
-  assert.ok(isAuthApiError(error), `an AuthApiError, got: ${error}`);
-  assert.equal(error.status, status, error.message);
-  assert.equal(error.code, code, error.message);
-}
-
-async function signedIn() {
-  const client = await authClient(portal);
-  const { error } = await client.signInWithPassword({ email: EMAIL, password: PASSWORD });
-  assert.equal(error, null);
-  return client;
-}
 
 /** The product API's answer to `GET path` with the session's access token, exchanged for a core token. */
 async function product(client, path, base = portal) {
@@ -72,7 +53,7 @@ describe('mfa (TOTP)', () => {
   let first;
 
   test('a password session is aal1 and has nothing more to reach before a factor exists', async () => {
-    first = await signedIn();
+    first = await signedIn(portal, EMAIL);
     const aal = await level(first);
     assert.equal(aal.currentLevel, 'aal1');
     assert.equal(aal.nextLevel, 'aal1');
@@ -150,7 +131,7 @@ describe('mfa (TOTP)', () => {
   });
 
   test('a new password sign-in is aal1 with aal2 to reach, and may not remove the factor or add another', async () => {
-    const second = await signedIn();
+    const second = await signedIn(portal, EMAIL);
     const aal = await level(second);
     assert.equal(aal.currentLevel, 'aal1');
     assert.equal(aal.nextLevel, 'aal2');
@@ -221,7 +202,7 @@ describe('mfa (TOTP)', () => {
     const client = await authClient(portal);
     const challenge = await client.mfa.challenge({ factorId: crypto.randomUUID() });
     assert.ok(challenge.error, 'no session, no challenge');
-    const signed = await signedIn();
+    const signed = await signedIn(portal, EMAIL);
     const unknown = await signed.mfa.challenge({ factorId: crypto.randomUUID() });
     assertApiError(unknown.error, 404, 'mfa_factor_not_found');
   });

@@ -3,9 +3,9 @@
 // and the portal's /callback, and exchangeCodeForSession turns the `?code=` into a session.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isAuthApiError } from '@supabase/auth-js';
 
 import { authClient, saveLogs, startOidcProvider, startPortal, urlParams } from '../support/harness.mjs';
+import { assertApiError } from '../support/flows.mjs';
 
 let oidc;
 let portal;
@@ -24,12 +24,6 @@ after(async () => {
   await portal?.stop();
   await oidc?.stop();
 });
-
-function assertApiError(error, status, code) {
-  assert.ok(isAuthApiError(error), `an AuthApiError, got: ${error}`);
-  assert.equal(error.status, status, error.message);
-  assert.equal(error.code, code, error.message);
-}
 
 /** One redirect hop, not followed: answers its status and Location. */
 async function hop(url) {

@@ -2,11 +2,11 @@
 // token rotation and reuse detection, and the three sign-out scopes (checked from other clients).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isAuthApiError, isAuthSessionMissingError } from '@supabase/auth-js';
+import { isAuthSessionMissingError } from '@supabase/auth-js';
 
 import { authClient, saveLogs, startPortal, startSmtp } from '../support/harness.mjs';
+import { assertApiError, confirmedAccount, signedIn } from '../support/flows.mjs';
 
-const PASSWORD = 'glasses are the next screen 42';
 const EMAIL = 'eve@example.com';
 
 let smtp;
@@ -15,12 +15,7 @@ let portal;
 before(async () => {
   smtp = await startSmtp();
   portal = await startPortal({ SMTP_URL: smtp.url });
-  const client = await authClient(portal);
-  const { error } = await client.signUp({ email: EMAIL, password: PASSWORD, options: { data: { full_name: 'Eve' } } });
-  assert.equal(error, null);
-  const mail = await smtp.mailTo(EMAIL);
-  const verified = await client.verifyOtp({ token_hash: new URL(mail.link).searchParams.get('token'), type: 'signup' });
-  assert.equal(verified.error, null);
+  await confirmedAccount({ portal, smtp }, EMAIL, { full_name: 'Eve' });
 });
 
 after(async () => {
@@ -28,21 +23,6 @@ after(async () => {
   await portal?.stop();
   await smtp?.stop();
 });
-
-function assertApiError(error, status, code) {
-  assert.ok(isAuthApiError(error), `an AuthApiError, got: ${error}`);
-  assert.equal(error.status, status, error.message);
-  assert.equal(error.code, code, error.message);
-}
-
-/** A client signed in with the password. */
-async function signedIn() {
-  const client = await authClient(portal);
-  const { data, error } = await client.signInWithPassword({ email: EMAIL, password: PASSWORD });
-  assert.equal(error, null);
-  assert.equal(data.session.user.email, EMAIL);
-  return client;
-}
 
 async function currentSession(client) {
   const { data, error } = await client.getSession();
@@ -69,7 +49,7 @@ async function refreshWith(refreshToken) {
 
 describe('session', () => {
   test('getUser answers the signed-in user; updateUser({ data }) keeps profile metadata', async () => {
-    const client = await signedIn();
+    const client = await signedIn(portal, EMAIL);
     const { data, error } = await client.getUser();
     assert.equal(error, null);
     assert.equal(data.user.email, EMAIL);
@@ -83,7 +63,7 @@ describe('session', () => {
     assert.equal(updated.data.user.user_metadata.company, 'Acme');
 
     // Kept on the server: another session sees it.
-    const other = await signedIn();
+    const other = await signedIn(portal, EMAIL);
     const { data: seen } = await other.getUser();
     assert.equal(seen.user.user_metadata.full_name, 'Eve Example');
     assert.equal(seen.user.user_metadata.company, 'Acme');
@@ -93,7 +73,7 @@ describe('session', () => {
   });
 
   test('refreshSession rotates; reusing the old refresh token revokes the whole session', async () => {
-    const client = await signedIn();
+    const client = await signedIn(portal, EMAIL);
     const first = await currentSession(client);
     const refreshed = await client.refreshSession();
     assert.equal(refreshed.error, null);
@@ -115,8 +95,8 @@ describe('session', () => {
   });
 
   test('signOut({ scope: "local" }) ends only this session', async () => {
-    const one = await signedIn();
-    const two = await signedIn();
+    const one = await signedIn(portal, EMAIL);
+    const two = await signedIn(portal, EMAIL);
     const oneSession = await currentSession(one);
     const { error } = await one.signOut({ scope: 'local' });
     assert.equal(error, null);
@@ -130,8 +110,8 @@ describe('session', () => {
   });
 
   test('signOut({ scope: "others" }) ends the other sessions and keeps this one', async () => {
-    const keeper = await signedIn();
-    const other = await signedIn();
+    const keeper = await signedIn(portal, EMAIL);
+    const other = await signedIn(portal, EMAIL);
     const otherSession = await currentSession(other);
     const { error } = await keeper.signOut({ scope: 'others' });
     assert.equal(error, null);
@@ -147,8 +127,8 @@ describe('session', () => {
   });
 
   test('signOut() (global) ends every session of the user', async () => {
-    const one = await signedIn();
-    const two = await signedIn();
+    const one = await signedIn(portal, EMAIL);
+    const two = await signedIn(portal, EMAIL);
     const oneSession = await currentSession(one);
     const twoSession = await currentSession(two);
     const { error } = await one.signOut();

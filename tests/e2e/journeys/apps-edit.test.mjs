@@ -16,13 +16,12 @@ const {
   launchBrowser,
   saveLogs,
   screenshot,
-  seriousA11yViolations,
   sqliteRun,
   startPortal,
   startSmtp,
 } = harness;
+import { expectNoSeriousA11yViolations, signUp as signUpWith } from "../support/journey.mjs";
 
-const PASSWORD = "glasses are the next screen 42";
 const PKG = "com.acme.weather";
 
 // A 1x1 PNG: the smallest logo the server decodes.
@@ -53,27 +52,8 @@ after(async () => {
   await smtp?.stop();
 });
 
-async function expectNoSeriousA11yViolations(page, screen) {
-  const violations = await seriousA11yViolations(page);
-  assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-}
-
-async function signUp(page, email) {
-  await page.goto(`${portal.url}/signup`);
-  await page.getByRole("button", { name: "Continue with Email" }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Email address").fill(email);
-  await dialog.getByLabel("Password").fill(PASSWORD);
-  await dialog.getByRole("button", { name: "Create account" }).click();
-  await dialog
-    .getByText("Account created! Check your email for confirmation.")
-    .waitFor();
-  const mail = await smtp.mailTo(email);
-  assert.ok(mail.link, `a confirmation link in: ${mail.message}`);
-  await page.goto(mail.link);
-  await page
-    .getByRole("heading", { level: 1, name: "Developer Dashboard" })
-    .waitFor();
+function signUp(page, email) {
+  return signUpWith(page, { portal, smtp }, email);
 }
 
 /** The labels of the settings, in the order the editor shows them. */

@@ -7,16 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 
-import {
-  launchBrowser,
-  saveLogs,
-  screenshot,
-  seriousA11yViolations,
-  startPortal,
-  startSmtp,
-} from '../support/harness.mjs';
+import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from '../support/harness.mjs';
+import { expectNoSeriousA11yViolations, newPage as freshPage, signUp as signUpWith } from '../support/journey.mjs';
 
-const PASSWORD = 'glasses are the next screen 42';
 const PACKAGE = 'com.acme.weather';
 
 let smtp;
@@ -83,19 +76,8 @@ function logoPng(size = 64) {
   ]);
 }
 
-async function newPage({ clipboard = false } = {}) {
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-  if (clipboard) {
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.url });
-  }
-  return context.newPage();
-}
-
-/** Waits for CSS transitions (dialogs and menus fading) to end. */
-async function settled(page) {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
-  );
+function newPage(options) {
+  return freshPage(browser, options);
 }
 
 /** A screenshot once the page is still. */
@@ -104,25 +86,8 @@ async function shot(page, name) {
   await screenshot(page, name);
 }
 
-async function expectNoSeriousA11yViolations(page, screen) {
-  // A dialog fading in has partial opacity, which axe reads as low contrast: scan once transitions end.
-  await settled(page);
-  const violations = await seriousA11yViolations(page);
-  assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-}
-
-/** Signs up through the dialog on `page` and follows the confirmation e-mail. */
-async function signUp(page, email) {
-  await page.goto(`${portal.url}/signup`);
-  await page.getByRole('button', { name: 'Continue with Email' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Email address').fill(email);
-  await dialog.getByLabel('Password').fill(PASSWORD);
-  await dialog.getByRole('button', { name: 'Create account' }).click();
-  await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
-  const mail = await smtp.mailTo(email);
-  assert.ok(mail.link, `a confirmation link in: ${mail.message}`);
-  await page.goto(mail.link);
+function signUp(page, email) {
+  return signUpWith(page, { portal, smtp }, email);
 }
 
 /** Opens the row menu of an app in the apps table and picks an action. */

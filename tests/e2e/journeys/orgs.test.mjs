@@ -9,13 +9,11 @@ import {
   launchBrowser,
   saveLogs,
   screenshot,
-  seriousA11yViolations,
   sqliteRun,
   startPortal,
   startSmtp,
 } from '../support/harness.mjs';
-
-const PASSWORD = 'glasses are the next screen 42';
+import { PASSWORD, expectNoSeriousA11yViolations, newPage as freshPage, signUp as signUpWith } from '../support/journey.mjs';
 
 let smtp;
 let portal;
@@ -34,28 +32,12 @@ after(async () => {
   await smtp?.stop();
 });
 
-async function newPage() {
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-  return context.newPage();
+function newPage() {
+  return freshPage(browser);
 }
 
-async function expectNoSeriousA11yViolations(page, screen) {
-  const violations = await seriousA11yViolations(page);
-  assert.deepEqual(violations, [], `${screen}: accessibility violations`);
-}
-
-/** Signs up through the dialog on `page` and follows the confirmation e-mail. */
-async function signUp(page, email) {
-  await page.goto(`${portal.url}/signup`);
-  await page.getByRole('button', { name: 'Continue with Email' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Email address').fill(email);
-  await dialog.getByLabel('Password').fill(PASSWORD);
-  await dialog.getByRole('button', { name: 'Create account' }).click();
-  await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
-  const mail = await smtp.mailTo(email);
-  assert.ok(mail.link, `a confirmation link in: ${mail.message}`);
-  await page.goto(mail.link);
+function signUp(page, email) {
+  return signUpWith(page, { portal, smtp }, email);
 }
 
 const EXPIRED_INVITATION = 'This invitation has expired. Please request a new invitation.';

@@ -8,12 +8,11 @@ import {
   launchBrowser,
   saveLogs,
   screenshot,
-  seriousA11yViolations,
   startPortal,
   startSmtp,
 } from '../support/harness.mjs';
+import { PASSWORD, expectNoSeriousA11yViolations, newPage as freshPage } from '../support/journey.mjs';
 
-const PASSWORD = 'glasses are the next screen 42';
 const NEW_PASSWORD = 'a brand new passphrase for glasses';
 
 let smtp;
@@ -33,15 +32,9 @@ after(async () => {
   await smtp?.stop();
 });
 
-/** A fresh browser profile (no stored session); CSP bypassed only so that axe can be injected. */
-async function newPage() {
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
-  return context.newPage();
-}
-
-async function expectNoSeriousA11yViolations(page, screen) {
-  const violations = await seriousA11yViolations(page);
-  assert.deepEqual(violations, [], `${screen}: accessibility violations`);
+/** A fresh browser profile (no stored session). */
+function newPage() {
+  return freshPage(browser);
 }
 
 async function openEmailDialog(page) {

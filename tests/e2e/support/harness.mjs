@@ -189,8 +189,33 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(outputDir, `${name}.png`), fullPage: true });
 }
 
-/** Runs axe-core in the page; answers the serious and critical violations (none is the goal). */
+/**
+ * Waits until the page is still: no CSS transition or animation running and no dialog, menu or backdrop part-way
+ * through fading, twice in a row a frame apart. A dialog that has just been asked to open may not have begun its
+ * transition yet, so "no transition running" alone is not enough.
+ */
+export async function settled(page) {
+  await page.waitForFunction(
+    () =>
+      new Promise((resolve) => {
+        const still = () =>
+          document.getAnimations().every((a) => a.playState !== 'running') &&
+          [...document.querySelectorAll('.MuiBackdrop-root, .MuiDialog-container, .MuiPopover-paper, .MuiMenu-paper, .MuiSnackbar-root > *')]
+            .every((el) => {
+              const opacity = Number(getComputedStyle(el).opacity);
+              return opacity === 0 || opacity === 1;
+            });
+        if (!still()) return resolve(false);
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(still())));
+      }),
+    undefined,
+    { polling: 50 },
+  );
+}
+
+/** Runs axe-core in the page once it is still; answers the serious and critical violations (none is the goal). */
 export async function seriousA11yViolations(page) {
+  await settled(page);
   const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.addScriptTag({ content: source });
   const result = await page.evaluate(async () => {

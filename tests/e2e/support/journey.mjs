@@ -20,19 +20,8 @@ export async function newPage(browser, { clipboard = false } = {}) {
   return context.newPage();
 }
 
-/**
- * Fails on any serious or critical axe-core violation. Transitions are waited for first: a dialog fading in
- * has text of too little contrast for a moment, which no person reads.
- */
+/** Fails on any serious or critical axe-core violation of the page once it is still. */
 export async function expectNoSeriousA11yViolations(page, screen) {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a instanceof CSSTransition)
-        .map((a) => a.finished.catch(() => null)),
-    ),
-  );
   const violations = await seriousA11yViolations(page);
   assert.deepEqual(violations, [], `${screen}: accessibility violations`);
 }
