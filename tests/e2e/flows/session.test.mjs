@@ -2,7 +2,7 @@
 // token rotation and reuse detection, and the three sign-out scopes (checked from other clients).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isAuthSessionMissingError } from '@supabase/auth-js';
+import { isAuthApiError, isAuthSessionMissingError } from '@supabase/auth-js';
 
 import { authClient, saveLogs, startPortal, startSmtp } from '../support/harness.mjs';
 import { assertApiError, confirmedAccount, signedIn } from '../support/flows.mjs';
