@@ -23,6 +23,10 @@ import type {
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 
+// The fixtures' days 1–3 must lie in the past whatever day the suite runs: only the clock is fixed (timers run).
+vi.useFakeTimers({ toFake: ['Date'] });
+vi.setSystemTime(new Date('2026-11-20T12:00:00Z'));
+
 function signedInStore() {
   return makeStore({
     auth: {
