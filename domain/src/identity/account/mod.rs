@@ -143,7 +143,9 @@ impl IdentityService {
 
 impl IdentityService {
     /// A stolen access token alone must not be enough to take the account over: the session must have
-    /// signed in within [`RECENT_SIGN_IN_MINUTES`], or the current password must be given.
+    /// signed in within [`RECENT_SIGN_IN_MINUTES`], or the current password must be given. A current
+    /// password that is given is always checked, recent sign-in or not: a form that asks for it must not
+    /// accept a wrong one.
     async fn check_may_change_password(
         &self,
         claims: &AccessTokenClaims,
@@ -157,11 +159,12 @@ impl IdentityService {
             .map(|entry| entry.timestamp)
             .max()
             .unwrap_or(claims.iat);
-        if now.timestamp() - signed_in_at <= RECENT_SIGN_IN_MINUTES * 60 {
-            return Ok(());
-        }
         let Some(current) = current_password else {
-            return Err(IdentityError::ReauthenticationNeeded);
+            return if now.timestamp() - signed_in_at <= RECENT_SIGN_IN_MINUTES * 60 {
+                Ok(())
+            } else {
+                Err(IdentityError::ReauthenticationNeeded)
+            };
         };
         let Some(hash) = account.password_hash.as_deref() else {
             return Err(IdentityError::ReauthenticationNeeded);
@@ -341,6 +344,33 @@ mod tests {
             ..UserUpdate::default()
         };
         assert!(block_on(service.update_user(&claims, right)).is_ok());
+    }
+
+    #[test]
+    fn a_wrong_current_password_is_refused_even_just_after_signing_in() {
+        let claims = access_claims(noon());
+        let user = claims.sub;
+        let mut m = Mocks::new();
+        m.accounts.expect_get().returning(move |_| {
+            let mut a = account("dev@example.com", true);
+            a.id = user;
+            a.password_hash = Some("current-hash".into());
+            Ok(Some(a))
+        });
+        m.hasher
+            .expect_verify()
+            .returning(|given, _| Ok(given == "the old passphrase"));
+        m.accounts.expect_set_password().never();
+        m.refresh_tokens.expect_revoke_all_for_user().never();
+        let update = UserUpdate {
+            password: Some("a brand new passphrase"),
+            current_password: Some("a guess"),
+            ..UserUpdate::default()
+        };
+        assert!(matches!(
+            block_on(m.service().update_user(&claims, update)),
+            Err(IdentityError::InvalidCredentials)
+        ));
     }
 
     #[test]
