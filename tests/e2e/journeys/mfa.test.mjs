@@ -1,4 +1,4 @@
-// Second factors in a real Chromium (PRODUCT.md §1a): adding an authenticator app on Account Security by
+// Account Security in a real Chromium (PRODUCT.md §1a): changing the password, and adding an authenticator app by
 // reading the key the page shows and typing a code computed from it, then signing in again through the
 // challenge step; accessibility scans of both screens.
 import assert from 'node:assert/strict';
@@ -65,6 +65,45 @@ describe('second factor', () => {
     // The first code was used: the next step's (one step of drift is accepted) signs in.
     await page.getByLabel('Code').fill(totpCode(secret, firstStep + 30));
     await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
+  });
+  test('change the password on Account Security, then sign in with the new one', async () => {
+    const email = 'password@example.com';
+    const fresh = 'a quieter passphrase for the glasses';
+    const page = await newPage(browser);
+    await signUp(page, { portal, smtp }, email);
+    await page.getByRole('link', { name: 'Account Security' }).click();
+    const section = page.getByRole('region', { name: 'Password' });
+    await section.getByRole('button', { name: 'Change password' }).click();
+    await section.getByText('Enter your current password.').waitFor();
+
+    await section.getByLabel('Current password').fill('not the password at all');
+    await section.getByLabel(/^New password/).fill(fresh);
+    await section.getByLabel('Confirm new password').fill(`${fresh}!`);
+    await section.getByRole('button', { name: 'Change password' }).click();
+    await section.getByText('The two new passwords differ.').waitFor();
+    await section.getByLabel('Confirm new password').fill(fresh);
+    await section.getByRole('button', { name: 'Change password' }).click();
+    // Just signed in, yet a wrong current password is refused.
+    await section.getByText('That is not your current password.').waitFor();
+    await expectNoSeriousA11yViolations(page, 'Account Security, a refused password change');
+    await screenshot(page, 'account-password-refused');
+
+    await section.getByLabel('Current password').fill(PASSWORD);
+    await section.getByRole('button', { name: 'Change password' }).click();
+    await section.getByText('Your password was changed.').waitFor();
+    assert.equal(await section.getByLabel('Current password').inputValue(), '');
+
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(/\/signin/);
+    await page.getByRole('button', { name: 'Continue with Email' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.getByRole('alert').waitFor();
+    await dialog.getByLabel('Password').fill(fresh);
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
   });
 });

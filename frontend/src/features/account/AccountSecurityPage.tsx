@@ -16,6 +16,7 @@ import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useAuthClient } from '../auth';
 import { authErrorMessage } from './messages';
+import { PasswordSection } from './PasswordSection';
 
 /** A TOTP factor being added: its secret is shown once, until a code of it is confirmed. */
 interface Enrolling {
@@ -27,7 +28,7 @@ interface Enrolling {
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /**
- * Account Security (PRODUCT.md §1a): the account's authenticator apps (add one with its QR code or its
+ * Account Security (PRODUCT.md §1a): the password, and the account's authenticator apps (add one with its QR code or its
  * secret typed, confirm it with a code; remove one). Served by the identity service's MFA API through the
  * auth client, so it works the same with a hosted Supabase.
  */
@@ -39,7 +40,14 @@ export function AccountSecurityPage() {
       <Typography variant="h4" component="h1">
         Account Security
       </Typography>
-      {client ? <Authenticators client={client} /> : <Skeleton variant="rounded" height={160} />}
+      {client ? (
+        <>
+          <PasswordSection client={client} />
+          <Authenticators client={client} />
+        </>
+      ) : (
+        <Skeleton variant="rounded" height={320} aria-label="Loading your account security" />
+      )}
     </Stack>
   );
 }

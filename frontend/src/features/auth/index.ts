@@ -1,3 +1,4 @@
 /** The auth feature as other features use it (its public file: import nothing else of it). */
 export { useClaimFirstAdminMutation, useGetAdminCheckQuery } from './api';
 export { useAuthClient } from './AuthClientContext';
+export { PasswordStrengthMeter } from './PasswordStrengthMeter';
