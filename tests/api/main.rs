@@ -18,6 +18,7 @@ mod lockout;
 mod mail;
 mod methods;
 mod metrics;
+mod mfa;
 mod oauth;
 mod openapi;
 mod org_fixtures;
