@@ -16,6 +16,7 @@ pub enum EmailKind {
     AppApproved,
     AppRejected,
     AppOffline,
+    SecurityNotice,
 }
 
 impl EmailKind {
@@ -29,6 +30,7 @@ impl EmailKind {
             Self::AppApproved => "app_approved",
             Self::AppRejected => "app_rejected",
             Self::AppOffline => "app_offline",
+            Self::SecurityNotice => "security_notice",
         }
     }
 }

@@ -192,6 +192,80 @@ pub fn app_rejected(to: &EmailAddress, app_name: &str, notes: &str) -> OutgoingE
     )
 }
 
+/// A change to how an account signs in, which its owner is told of by e-mail (PRODUCT.md §1a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecurityChange<'a> {
+    /// The password was changed (or set) while signed in.
+    PasswordChanged,
+    /// The password was chosen anew after a recovery link or code.
+    PasswordReset,
+    /// A second factor (named) was added and confirmed.
+    FactorAdded(&'a str),
+    /// A second factor (named) was removed.
+    FactorRemoved(&'a str),
+    /// Every second factor was removed by an operator (`app-server factors reset`).
+    FactorsReset,
+    /// The account's other sessions were signed out.
+    OtherSessionsSignedOut,
+}
+
+impl SecurityChange<'_> {
+    fn sentence(self) -> String {
+        match self {
+            Self::PasswordChanged => "the password of your account was changed".to_owned(),
+            Self::PasswordReset => "the password of your account was reset with a recovery e-mail".to_owned(),
+            Self::FactorAdded(name) => format!(
+                "the second factor \"{}\" was added to your account",
+                one_line(name)
+            ),
+            Self::FactorRemoved(name) => {
+                format!(
+                    "the second factor \"{}\" was removed from your account",
+                    one_line(name)
+                )
+            }
+            Self::FactorsReset => {
+                "every second factor of your account was removed by the portal's operator".to_owned()
+            }
+            Self::OtherSessionsSignedOut => "your account's other sessions were signed out".to_owned(),
+        }
+    }
+
+    const fn subject(self) -> &'static str {
+        match self {
+            Self::PasswordChanged | Self::PasswordReset => "Your password was changed",
+            Self::FactorAdded(_) => "A second factor was added to your account",
+            Self::FactorRemoved(_) | Self::FactorsReset => "A second factor was removed from your account",
+            Self::OtherSessionsSignedOut => "Your other sessions were signed out",
+        }
+    }
+}
+
+/// Tells the owner of an account that how it signs in changed, when, and what to do if it was not them. The
+/// link opens Account Security. It names no secret.
+#[must_use]
+pub fn security_notice(
+    to: &EmailAddress,
+    change: SecurityChange<'_>,
+    at: DateTime<Utc>,
+    account_security_link: &str,
+) -> OutgoingEmail {
+    let body = format!(
+        "On {when}, {what}.\n\nIf this was you, there is nothing to do. If it was not, reset your password \
+         now with \"Forgot password?\" on the sign-in page, review your second factors and sessions on \
+         Account Security, and tell your organization's admins:\n\n{account_security_link}",
+        when = format_instant(at),
+        what = change.sentence(),
+    );
+    email(
+        EmailKind::SecurityNotice,
+        to,
+        format!("{} ({PRODUCT_NAME})", change.subject()),
+        body,
+        Some(account_security_link),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,5 +363,43 @@ mod tests {
         assert_eq!(mail.subject, "Your app Notes App was not approved");
         assert!(mail.text.contains("Reason:\nMissing privacy policy"));
         assert!(mail.text.contains("resubmit"));
+    }
+
+    #[test]
+    fn a_security_notice_says_what_changed_when_and_what_to_do() {
+        let mail = security_notice(
+            &to(),
+            SecurityChange::FactorAdded("Phone\nBcc: evil@example.com"),
+            noon(),
+            "https://portal.example.com/account/security",
+        );
+        assert_eq!(mail.kind, EmailKind::SecurityNotice);
+        assert_eq!(
+            mail.subject,
+            "A second factor was added to your account (Developer Portal)"
+        );
+        assert!(
+            mail.text
+                .contains("the second factor \"Phone Bcc: evil@example.com\" was added"),
+            "{}",
+            mail.text
+        );
+        assert!(mail.text.contains(&format_instant(noon())));
+        assert!(mail.text.contains("Forgot password?"));
+        assert_eq!(
+            mail.link.as_deref(),
+            Some("https://portal.example.com/account/security")
+        );
+        for change in [
+            SecurityChange::PasswordChanged,
+            SecurityChange::PasswordReset,
+            SecurityChange::FactorRemoved("Phone"),
+            SecurityChange::FactorsReset,
+            SecurityChange::OtherSessionsSignedOut,
+        ] {
+            let mail = security_notice(&to(), change, noon(), "https://p/account/security");
+            assert!(!mail.subject.contains('\n'));
+            assert!(mail.text.starts_with(&format!("On {}, ", format_instant(noon()))));
+        }
     }
 }
