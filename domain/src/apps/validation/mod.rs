@@ -2,7 +2,7 @@
 //! validated [`NewApp`] or [`AppUpdate`], or a map of field errors keyed by the API's camelCase names.
 
 //!
-//! The bodies and their validated forms are in [`bodies`], the rules of single fields in [`fields`]; this
+//! The bodies and their validated forms are in `bodies`, the rules of single fields in `fields`; this
 //! module holds the messages and limits and puts the rules together.
 
 mod bodies;

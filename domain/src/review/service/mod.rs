@@ -1,7 +1,7 @@
 //! The platform reviewers' use cases (PRODUCT.md §4, §5) and the review history as the developer sees it.
 //!
-//! The service is one struct whose use cases live by concern: [`queue`] (what reviewers and members read)
-//! and [`decisions`] (approve, reject).
+//! The service is one struct whose use cases live by concern: `queue` (what reviewers and members read)
+//! and `decisions` (approve, reject).
 
 mod decisions;
 mod queue;
