@@ -1,22 +1,24 @@
 //! The database handle: the backend chosen from the URL scheme, a connection pool, migrations, and the
 //! `read`/`write` helpers that run diesel's blocking calls off the async runtime.
 
+mod checkout;
 mod circuit;
 mod connector;
 mod migrate;
 mod transaction;
 
+pub use checkout::PoolStats;
 use circuit::{Circuit, ResetOnConnect, TripOnError};
 pub use connector::Connector;
 use connector::{SqlitePragmas, Target, parse_url, private_sqlite_file};
 use diesel::pg::PgConnection;
-use diesel::r2d2::{Pool, PooledConnection, R2D2Connection};
+use diesel::r2d2::{Pool, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, MultiConnection};
 use domain::common::RepoError;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use transaction::{TxError, immediate_transaction, run_blocking};
 
 /// Connections a pool opens at start and keeps open when idle.
@@ -25,8 +27,6 @@ const MIN_IDLE_CONNECTIONS: u32 = 2;
 /// the pool's connection timeout, half of which bounds the pause between its attempts to reconnect while
 /// the database is down, so a database that is back is noticed within a few seconds.
 const CHECKOUT_TIMEOUT: Duration = Duration::from_secs(5);
-/// How often a request waiting for a connection looks whether the database was found unreachable meanwhile.
-const CHECKOUT_SLICE: Duration = Duration::from_millis(50);
 /// What `Retry-After` a caller is told while the database cannot be reached.
 pub const RETRY_AFTER: Duration = Duration::from_secs(5);
 
@@ -110,27 +110,6 @@ pub struct Db {
     waits: Arc<AtomicU64>,
 }
 
-/// The pool as operators watch it (`/metrics`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PoolStats {
-    /// Most connections the pool opens.
-    pub max_size: u32,
-    /// Connections open now: in use plus idle.
-    pub open: u32,
-    /// Open connections not lent out.
-    pub idle: u32,
-    /// Since start, how many reads and writes found every connection lent out and waited for one.
-    pub waits: u64,
-}
-
-impl PoolStats {
-    /// Connections lent out now.
-    #[must_use]
-    pub const fn in_use(&self) -> u32 {
-        self.open.saturating_sub(self.idle)
-    }
-}
-
 impl std::fmt::Debug for Db {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Db")
@@ -200,87 +179,6 @@ impl Db {
     #[must_use]
     pub const fn backend(&self) -> Backend {
         self.backend
-    }
-
-    /// The pool's connections now, and the waits for one since start.
-    #[must_use]
-    pub fn pool_stats(&self) -> PoolStats {
-        let state = self.pool.state();
-        PoolStats {
-            max_size: self.pool.max_size(),
-            open: state.connections,
-            idle: state.idle_connections,
-            waits: self.waits.load(Ordering::Relaxed),
-        }
-    }
-
-    /// A pooled connection for blocking work (tests, command-line tools, and [`Self::read`] and
-    /// [`Self::write`]). Answers at once while the database is known to be unreachable; otherwise waits
-    /// for a connection at most [`CHECKOUT_TIMEOUT`], and less when the pool finds the database
-    /// unreachable meanwhile.
-    ///
-    /// # Errors
-    /// [`RepoError::Unavailable`] when no connection can be had.
-    pub fn connection(&self) -> Result<PooledConnection<Connector>, RepoError> {
-        self.checkout(false)
-    }
-
-    /// As [`Self::connection`]; a checkout that finds every connection lent out counts as a wait, unless
-    /// the caller already waited for its turn (`waited`, counted then).
-    fn checkout(&self, waited: bool) -> Result<PooledConnection<Connector>, RepoError> {
-        if !self.circuit.is_open()
-            && let Some(conn) = self.pool.try_get()
-        {
-            return Ok(conn);
-        }
-        // A wait is every connection lent out; no idle one while the pool may still open more is not.
-        let state = self.pool.state();
-        if !waited && state.idle_connections == 0 && state.connections >= self.pool.max_size() {
-            self.waits.fetch_add(1, Ordering::Relaxed);
-        }
-        let deadline = Instant::now() + CHECKOUT_TIMEOUT;
-        loop {
-            if self.circuit.is_open() {
-                return Err(Circuit::unavailable());
-            }
-            let slice = deadline
-                .saturating_duration_since(Instant::now())
-                .min(CHECKOUT_SLICE);
-            match self.pool.get_timeout(slice) {
-                Ok(conn) => return Ok(conn),
-                Err(error) if Instant::now() >= deadline => {
-                    // Every connection stayed busy (or connecting hangs): no outage to remember, but the
-                    // caller is told to come back rather than kept waiting.
-                    tracing::warn!(%error, "no database connection became free in time");
-                    return Err(Circuit::unavailable());
-                }
-                Err(_) => {}
-            }
-        }
-    }
-
-    /// Runs `work` on a pooled connection; a failure that left the connection broken (the server went away
-    /// under it) is [`RepoError::Unavailable`], since the same call may well succeed on a new connection.
-    fn on_connection<T>(
-        &self,
-        waited: bool,
-        work: impl FnOnce(&mut PooledConnection<Connector>) -> Result<T, RepoError>,
-    ) -> Result<T, RepoError> {
-        let mut conn = self.checkout(waited)?;
-        let outcome = work(&mut conn);
-        match outcome {
-            Err(RepoError::Backend { context, source }) if Self::lost(&mut conn) => {
-                tracing::warn!(context, error = %source, "a database connection broke");
-                Err(Circuit::unavailable())
-            }
-            outcome => outcome,
-        }
-    }
-
-    /// Whether a connection on which a statement just failed has lost its server: diesel marks it broken,
-    /// or it cannot even answer `SELECT 1` (asked only after a failure, so it costs nothing otherwise).
-    fn lost(conn: &mut DbConnection) -> bool {
-        on_backend!(conn, c => c.is_broken() || c.ping().is_err())
     }
 
     /// Answers once the database has answered `SELECT 1` (readiness).

@@ -10,9 +10,13 @@
 //!   refused.
 //! - Removing a verified factor needs an `aal2` session; the sessions that passed it drop to `aal1`.
 
+mod models;
+mod reset;
 pub mod totp;
 
-use chrono::{DateTime, Duration, Utc};
+pub use models::{EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, TotpEnrollment};
+pub use reset::{FactorResetError, operator_reset};
+
 use uuid::Uuid;
 
 use crate::common::secrets::digest_secret;
@@ -29,112 +33,6 @@ pub const MAX_FACTORS: usize = 10;
 pub const CHALLENGE_TTL_SECS: i64 = 300;
 /// The longest friendly name kept.
 pub const MAX_FRIENDLY_NAME_CHARS: usize = 100;
-
-/// The kind of a factor. Only TOTP is served so far (WebAuthn factors and passkeys come next).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FactorType {
-    Totp,
-}
-
-impl FactorType {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Totp => "totp",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        (value == "totp").then_some(Self::Totp)
-    }
-}
-
-/// Whether a code of the factor was ever verified.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FactorStatus {
-    Unverified,
-    Verified,
-}
-
-impl FactorStatus {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Unverified => "unverified",
-            Self::Verified => "verified",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "unverified" => Some(Self::Unverified),
-            "verified" => Some(Self::Verified),
-            _ => None,
-        }
-    }
-}
-
-/// A second factor of an account.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Factor {
-    pub id: Uuid,
-    pub user_id: UserId,
-    pub factor_type: FactorType,
-    pub status: FactorStatus,
-    pub friendly_name: Option<String>,
-    /// The TOTP secret, sealed ([`TotpSecret::seal`]).
-    pub sealed_secret: String,
-    /// The TOTP step of the last code verified; a code of this step or an earlier one is refused.
-    pub last_used_step: Option<i64>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    pub last_challenged_at: Option<DateTime<Utc>>,
-}
-
-impl Factor {
-    #[must_use]
-    pub fn is_verified(&self) -> bool {
-        self.status == FactorStatus::Verified
-    }
-}
-
-/// A challenge of a factor: what a verification answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FactorChallenge {
-    pub id: Uuid,
-    pub factor_id: Uuid,
-    pub created_at: DateTime<Utc>,
-    pub verified_at: Option<DateTime<Utc>>,
-    /// The client address that asked for it (the verification must come from the same one).
-    pub ip_address: String,
-}
-
-impl FactorChallenge {
-    #[must_use]
-    pub fn expires_at(&self) -> DateTime<Utc> {
-        self.created_at + Duration::seconds(CHALLENGE_TTL_SECS)
-    }
-}
-
-/// A new TOTP factor and its secret, answered once.
-#[derive(Debug)]
-pub struct TotpEnrollment {
-    pub factor: Factor,
-    /// The secret, base32 (to type into an app).
-    pub secret: String,
-    /// The `otpauth://totp/…` URI (what the QR code holds).
-    pub uri: String,
-}
-
-/// What `POST /factors` asks for.
-#[derive(Debug, Clone, Copy)]
-pub struct EnrollRequest<'a> {
-    pub factor_type: &'a str,
-    pub friendly_name: Option<&'a str>,
-    pub issuer: Option<&'a str>,
-}
 
 impl IdentityService {
     /// The factors of an account (for `GET /user`'s `factors`).
@@ -354,44 +252,6 @@ impl IdentityService {
             .await?
             .ok_or(IdentityError::FactorNotFound)
     }
-}
-
-/// Why the operator's reset of an account's factors did not happen.
-#[derive(Debug, thiserror::Error)]
-pub enum FactorResetError {
-    #[error("{0} is not a valid e-mail address")]
-    InvalidEmail(String),
-    #[error("no account has the address {0}")]
-    NoAccount(String),
-    #[error(transparent)]
-    Repo(#[from] RepoError),
-}
-
-/// The recovery path of a user who lost every factor (`app-server factors reset EMAIL`, run by an operator
-/// who has checked who is asking): removes every factor of the account, which drops its sessions to
-/// `aal1`. Answers the factors removed.
-///
-/// # Errors
-/// [`FactorResetError`] for an invalid address, an address without an account, or a store failure.
-pub async fn operator_reset(
-    accounts: &dyn crate::identity::ports::AccountRepository,
-    factors: &dyn crate::identity::ports::FactorRepository,
-    email: &str,
-) -> Result<Vec<Factor>, FactorResetError> {
-    let address = crate::common::EmailAddress::parse(email)
-        .map_err(|_| FactorResetError::InvalidEmail(email.trim().to_owned()))?;
-    let account = accounts
-        .find_by_email(&address)
-        .await?
-        .ok_or_else(|| FactorResetError::NoAccount(address.as_str().to_owned()))?;
-    let found = factors.list_for_user(account.id).await?;
-    let mut removed = Vec::with_capacity(found.len());
-    for factor in found {
-        if factors.delete(account.id, factor.id).await? {
-            removed.push(factor);
-        }
-    }
-    Ok(removed)
 }
 
 /// The assurance level an access token states (`aal1` for anything else).

@@ -15,9 +15,14 @@
 //! The provider's verified profile waits with the auth code; the account is joined or created when the code
 //! is exchanged, so a linking refusal is the answer of step 3.
 
+mod callback;
+mod error;
 pub mod external;
 mod pkce;
 mod ports;
+
+pub use callback::{CallbackOutcome, CallbackRequest};
+pub use error::OAuthError;
 
 use pkce::base64url;
 pub use pkce::*;
@@ -27,7 +32,6 @@ use chrono::Duration;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::errors::IdentityError;
 use crate::common::secrets::digest_secret;
 use crate::common::{Clock, RepoError, SecretGenerator};
 use crate::identity::codes::emails::resolve_redirect;
@@ -53,86 +57,6 @@ pub fn provider_label(name: &str) -> &str {
     }
 }
 
-/// The errors of the OAuth flow. Each variant's doc names its HTTP status (as GoTrue answers it); on the
-/// callback they travel as `error`, `error_code` and `error_description` query parameters instead.
-#[derive(Debug, thiserror::Error)]
-pub enum OAuthError {
-    /// 400 `validation_failed`: a provider this service does not know.
-    #[error("Unsupported provider: Provider {0} could not be found")]
-    UnknownProvider(String),
-    /// 400 `provider_disabled`: a known provider without configuration on this server.
-    #[error("Sign-in with {} is not configured on this server", provider_label(.0))]
-    ProviderNotConfigured(String),
-    /// 400 `validation_failed`: `code_challenge` and `code_challenge_method` are required.
-    #[error("PKCE flow requires code_challenge_method and code_challenge")]
-    PkceRequired,
-    /// 400 `validation_failed`: a malformed challenge or an unknown method.
-    #[error("{0}")]
-    InvalidChallenge(&'static str),
-    /// 400 `validation_failed`: `redirect_to` is not a page of this portal.
-    #[error("redirect_to must be a page of this portal")]
-    RedirectNotAllowed,
-    /// 400 `bad_oauth_callback`: the callback carries no `state`.
-    #[error("OAuth state parameter missing")]
-    StateMissing,
-    /// 400 `bad_oauth_state`: no flow has this state (unknown, or already used).
-    #[error("OAuth state not found or expired")]
-    StateUnknown,
-    /// 400 `bad_oauth_state`: the flow is older than [`FLOW_TTL_MINUTES`].
-    #[error("OAuth state has expired")]
-    StateExpired,
-    /// 400 `bad_oauth_callback`: the callback carries no authorization code.
-    #[error("OAuth callback with missing authorization code")]
-    CodeMissing,
-    /// 403 (`error` is the provider's): the provider answered an error, e.g. the user declined.
-    #[error("{description}")]
-    ProviderDenied { error: String, description: String },
-    /// 400 `bad_oauth_callback` (rejected code, invalid ID token) or 503 (unavailable provider).
-    #[error(transparent)]
-    Provider(#[from] OidcError),
-    /// 400 `validation_failed`: `auth_code` or `code_verifier` is missing.
-    #[error("invalid request: both auth code and code verifier should be non-empty")]
-    ExchangeIncomplete,
-    /// 404 `flow_state_not_found`: no such auth code (unknown, or already exchanged).
-    #[error("invalid flow state, no valid flow state found")]
-    FlowNotFound,
-    /// 422 `flow_state_expired`: the auth code is older than [`AUTH_CODE_TTL_MINUTES`].
-    #[error("invalid flow state, flow state has expired")]
-    FlowExpired,
-    /// 400 `bad_code_verifier`: the verifier does not match the challenge (the code is spent).
-    #[error("code challenge does not match previously saved code verifier")]
-    BadCodeVerifier,
-    /// As the identity error says (the linking rule, disabled sign-ups, a failing store).
-    #[error(transparent)]
-    Identity(#[from] IdentityError),
-    /// 500: the store failed.
-    #[error(transparent)]
-    Repo(#[from] RepoError),
-}
-
-impl OAuthError {
-    /// The Supabase Auth `error_code`.
-    #[must_use]
-    pub fn error_code(&self) -> &'static str {
-        match self {
-            Self::UnknownProvider(_)
-            | Self::PkceRequired
-            | Self::InvalidChallenge(_)
-            | Self::RedirectNotAllowed
-            | Self::ExchangeIncomplete => "validation_failed",
-            Self::ProviderNotConfigured(_) => "provider_disabled",
-            Self::StateMissing | Self::CodeMissing | Self::ProviderDenied { .. } => "bad_oauth_callback",
-            Self::Provider(OidcError::Unavailable(_)) | Self::Repo(_) => "unexpected_failure",
-            Self::Provider(_) => "bad_oauth_callback",
-            Self::StateUnknown | Self::StateExpired => "bad_oauth_state",
-            Self::FlowNotFound => "flow_state_not_found",
-            Self::FlowExpired => "flow_state_expired",
-            Self::BadCodeVerifier => "bad_code_verifier",
-            Self::Identity(inner) => inner.error_code(),
-        }
-    }
-}
-
 /// Parameters of `GET /authorize`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AuthorizeRequest<'a> {
@@ -140,27 +64,6 @@ pub struct AuthorizeRequest<'a> {
     pub redirect_to: Option<&'a str>,
     pub code_challenge: Option<&'a str>,
     pub code_challenge_method: Option<&'a str>,
-}
-
-/// Parameters of `GET|POST /callback`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CallbackRequest<'a> {
-    pub state: Option<&'a str>,
-    pub code: Option<&'a str>,
-    /// The provider's error (`access_denied`, …) and its description.
-    pub error: Option<&'a str>,
-    pub error_description: Option<&'a str>,
-    /// Apple's `user` form field.
-    pub user: Option<&'a str>,
-}
-
-/// Where the callback sends the browser, and with what.
-#[derive(Debug)]
-pub struct CallbackOutcome {
-    /// The flow's `redirect_to`, or the portal's home when the flow is unknown.
-    pub redirect_to: String,
-    /// The auth code for `?code=`, or the error.
-    pub result: Result<String, OAuthError>,
 }
 
 /// Settings of the OAuth flow.
@@ -282,88 +185,12 @@ impl OAuthService {
         Ok(url)
     }
 
-    /// `GET|POST /callback`: takes the flow named by `state`, exchanges the provider's code, and issues the
-    /// auth code for the flow's `redirect_to`.
-    pub async fn callback(&self, request: CallbackRequest<'_>) -> CallbackOutcome {
-        let Some(state) = request.state.map(str::trim).filter(|s| !s.is_empty()) else {
-            return self.refused(OAuthError::StateMissing);
-        };
-        let flow = match self.flows.take_flow(&digest_secret(state)).await {
-            Ok(Some(flow)) => flow,
-            Ok(None) => return self.refused(OAuthError::StateUnknown),
-            Err(error) => return self.refused(error.into()),
-        };
-        let result = self.finish_callback(&flow, &request).await;
-        CallbackOutcome {
-            redirect_to: flow.redirect_to,
-            result,
-        }
-    }
-
-    fn refused(&self, error: OAuthError) -> CallbackOutcome {
-        CallbackOutcome {
-            redirect_to: self.home(),
-            result: Err(error),
-        }
-    }
-
-    async fn finish_callback(
-        &self,
-        flow: &OAuthFlow,
-        request: &CallbackRequest<'_>,
-    ) -> Result<String, OAuthError> {
-        let now = self.clock.now();
-        if now >= flow.expires_at {
-            return Err(OAuthError::StateExpired);
-        }
-        if let Some(error) = request.error.map(str::trim).filter(|e| !e.is_empty()) {
-            return Err(OAuthError::ProviderDenied {
-                error: oauth_error_name(error),
-                description: request
-                    .error_description
-                    .map(str::trim)
-                    .filter(|d| !d.is_empty())
-                    .unwrap_or("The sign-in provider did not complete the sign-in")
-                    .chars()
-                    .take(200)
-                    .collect(),
-            });
-        }
-        let code = request
-            .code
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .ok_or(OAuthError::CodeMissing)?;
-        let provider = self.provider(&flow.provider)?;
-        let profile = provider
-            .exchange(&CodeExchange {
-                code: code.to_owned(),
-                pkce_verifier: flow.provider_verifier.clone(),
-                nonce: flow.nonce.clone(),
-                redirect_uri: self.config.callback_url(),
-                user_hint: request.user.map(str::to_owned),
-            })
-            .await?;
-        let auth_code = self.secrets.token_hex(SECRET_BYTES);
-        let now = self.clock.now();
-        self.flows
-            .insert_code(&AuthCode {
-                code_hash: digest_secret(&auth_code),
-                challenge: flow.challenge.clone(),
-                profile,
-                created_at: now,
-                expires_at: now + Duration::minutes(AUTH_CODE_TTL_MINUTES),
-            })
-            .await?;
-        Ok(auth_code)
-    }
-
     /// `POST /token?grant_type=pkce`: exchanges the auth code, with the verifier of its challenge, for a
     /// session. The code is spent by the first attempt, right or wrong.
     ///
     /// # Errors
     /// [`OAuthError::ExchangeIncomplete`], [`OAuthError::FlowNotFound`], [`OAuthError::FlowExpired`],
-    /// [`OAuthError::BadCodeVerifier`], the linking rule's [`IdentityError`]s, or a failing store.
+    /// [`OAuthError::BadCodeVerifier`], the linking rule's [`IdentityError`](crate::identity::IdentityError)s, or a failing store.
     pub async fn exchange_pkce(&self, auth_code: &str, code_verifier: &str) -> Result<Session, OAuthError> {
         let (auth_code, code_verifier) = (auth_code.trim(), code_verifier.trim());
         if auth_code.is_empty() || code_verifier.is_empty() {
@@ -399,20 +226,6 @@ impl OAuthService {
     /// A failing store.
     pub async fn prune_expired(&self) -> Result<u64, RepoError> {
         self.flows.prune_expired(self.clock.now()).await
-    }
-}
-
-/// The provider's `error` reduced to an OAuth error name (`[a-z_]`, at most 40 characters).
-fn oauth_error_name(error: &str) -> String {
-    let name: String = error
-        .chars()
-        .filter(|c| c.is_ascii_lowercase() || *c == '_')
-        .take(40)
-        .collect();
-    if name.is_empty() {
-        "access_denied".to_owned()
-    } else {
-        name
     }
 }
 

@@ -1,6 +1,8 @@
 //! Unit tests of the OAuth flow (`oauth.rs`), with mocked ports.
 
 use super::*;
+use crate::identity::errors::IdentityError;
+use crate::identity::oauth::callback::oauth_error_name;
 use crate::identity::oauth::external::ProviderProfile;
 use crate::identity::test_support::{Mocks, account, identity};
 use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};

@@ -1,23 +1,23 @@
 //! The platform reviewers' use cases (PRODUCT.md §4, §5) and the review history as the developer sees it.
+//!
+//! The service is one struct whose use cases live by concern: `queue` (what reviewers and members read)
+//! and `decisions` (approve, reject).
 
-use crate::audit::{AuditAction, AuditEntry, AuditTarget};
-use std::collections::BTreeMap;
+mod decisions;
+mod queue;
+
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 
-use super::emails::{approved_email, rejected_email};
-use super::models::{REVIEWED, SinceLastDecision, reviewed_snapshot, since_last_decision};
+use super::models::SinceLastDecision;
 use super::ports::REVISION_MOVED;
-use super::{AdminStats, DeveloperHistoryEntry, ReviewEvent, ReviewEventKind, ReviewRepository, ReviewedApp};
-use crate::apps::ports::{AppRepository, OrgProfileLookup, ReviewStamp, StatusChange};
-use crate::apps::sharing::install_url;
-use crate::apps::status::{IllegalTransition, REVIEW_NOTES_REQUIRED, RejectError, StatusCounts};
+use super::{ReviewEvent, ReviewRepository, ReviewedApp};
+use crate::apps::ports::{AppRepository, OrgProfileLookup};
+use crate::apps::status::{IllegalTransition, REVIEW_NOTES_REQUIRED, StatusCounts};
 use crate::apps::{App, AppStoreStatus, PackageName};
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
 use crate::orgs::ports::MemberDirectory;
-use crate::orgs::{ActingMember, OrgAction};
 
 pub const REVIEWERS_ONLY: &str = "Only platform admins and reviewers can do this";
 pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
@@ -194,315 +194,28 @@ impl ReviewService {
             .ok_or(ReviewError::NotFound)
     }
 
-    /// The dashboard: counts per status and the newest submissions.
-    ///
-    /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::Repo`].
-    pub async fn stats(&self, caller: &Caller) -> Result<AdminStats, ReviewError> {
-        Self::require_reviewer(caller)?;
-        let counts = self.apps.admin_counts().await?;
-        let mut recent: Vec<App> = self
-            .apps
-            .admin_list_by_status(AppStoreStatus::Submitted)
-            .await?
-            .into_iter()
-            .map(for_staff)
-            .collect();
-        recent.sort_by_key(|app| std::cmp::Reverse(app.updated_at));
-        recent.truncate(self.config.recent_submissions);
-        Ok(AdminStats {
-            counts,
-            recent_submissions: recent,
-        })
-    }
-
-    /// The dashboard with the organizations' names of the recent submissions.
-    ///
-    /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::Repo`].
-    pub async fn dashboard(&self, caller: &Caller) -> Result<Dashboard, ReviewError> {
-        let mut recent = self.submitted(caller).await?;
-        let counts = self.apps.admin_counts().await?;
-        recent.sort_by_key(|r| std::cmp::Reverse(r.app.updated_at));
-        recent.truncate(self.config.recent_submissions);
-        Ok(Dashboard {
-            counts,
-            recent_submissions: recent,
-        })
-    }
-
-    /// The review queue: every SUBMITTED app, oldest submission first, with its organization's name.
-    ///
-    /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::Repo`].
-    pub async fn submitted(&self, caller: &Caller) -> Result<Vec<ReviewedApp>, ReviewError> {
-        Self::require_reviewer(caller)?;
-        let apps = self.apps.admin_list_by_status(AppStoreStatus::Submitted).await?;
-        let mut names: BTreeMap<OrgId, Option<String>> = BTreeMap::new();
-        let mut out = Vec::with_capacity(apps.len());
-        for app in apps.into_iter().map(for_staff) {
-            let name = match names.get(&app.org_id) {
-                Some(name) => name.clone(),
-                None => {
-                    let name = self.orgs.profile(app.org_id).await?.map(|p| p.name);
-                    names.insert(app.org_id, name.clone());
-                    name
-                }
-            };
-            out.push(ReviewedApp {
-                app,
-                organization_name: name,
-            });
-        }
-        Ok(out)
-    }
-
-    /// Any app submitted at least once, with its organization's name (the review dialog), without its
-    /// tester list.
-    ///
-    /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`] (also for an app never submitted);
-    /// [`ReviewError::Repo`].
-    pub async fn app(&self, caller: &Caller, package: &PackageName) -> Result<ReviewedApp, ReviewError> {
-        Self::require_reviewer(caller)?;
-        let app = self.staff_app(package).await?;
-        let organization_name = self.orgs.profile(app.org_id).await?.map(|p| p.name);
-        Ok(ReviewedApp {
-            app,
-            organization_name,
-        })
-    }
-
-    /// The review dialog: the app, its organization's name, its history, and whether a decision by the
-    /// caller would be a self-review.
-    ///
-    /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`]; [`ReviewError::Repo`].
-    pub async fn review_view(
-        &self,
-        caller: &Caller,
-        package: &PackageName,
-    ) -> Result<ReviewView, ReviewError> {
-        let reviewed = self.app(caller, package).await?;
-        let history = self.reviews.admin_history(package).await?;
-        let self_review = self.is_member(caller, reviewed.app.org_id).await?;
-        let tester_url = self
-            .apps
-            .share_token(reviewed.app.org_id, package)
-            .await?
-            .map(|token| install_url(&self.config.store_base_url, &token));
-        Ok(ReviewView {
-            since_last_decision: since_last_decision(&reviewed.app, &history),
-            reviewed,
-            history,
-            self_review,
-            tester_url,
-        })
-    }
-
     async fn is_member(&self, caller: &Caller, org: OrgId) -> Result<bool, ReviewError> {
         Ok(self.members.role_of(org, caller.user_id).await?.is_some())
-    }
-
-    /// The review history of any app submitted at least once, oldest first.
-    ///
-    /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`] (also for an app never submitted);
-    /// [`ReviewError::Repo`].
-    pub async fn admin_history(
-        &self,
-        caller: &Caller,
-        package: &PackageName,
-    ) -> Result<Vec<ReviewEvent>, ReviewError> {
-        Self::require_reviewer(caller)?;
-        self.staff_app(package).await?;
-        Ok(self.reviews.admin_history(package).await?)
-    }
-
-    /// The review history of one of the organization's apps, for its members: reviewers from outside the
-    /// organization are named "App Review" ([`DeveloperHistoryEntry`]).
-    ///
-    /// # Errors
-    /// [`ReviewError::NotMember`]; [`ReviewError::NotFound`] when the organization has no such app;
-    /// [`ReviewError::Repo`].
-    pub async fn history(
-        &self,
-        member: &ActingMember,
-        package: &PackageName,
-    ) -> Result<Vec<DeveloperHistoryEntry>, ReviewError> {
-        if !member.can(OrgAction::View) {
-            return Err(ReviewError::NotMember);
-        }
-        let events = self
-            .reviews
-            .history(member.org(), package)
-            .await?
-            .ok_or(ReviewError::NotFound)?;
-        Ok(events.into_iter().map(DeveloperHistoryEntry::of).collect())
-    }
-
-    /// SUBMITTED → PUBLISHED, with optional notes, provided the app is still the revision the reviewer saw;
-    /// e-mails the organization's contact. A reviewer who is a member of the app's organization may
-    /// decide: the event records it as a self-review.
-    ///
-    /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::NotFound`]; [`ReviewError::IllegalTransition`] when the
-    /// app is not SUBMITTED; [`ReviewError::Stale`] when it changed since the reviewer saw it;
-    /// [`ReviewError::Conflict`] when another decision came first; [`ReviewError::Repo`].
-    pub async fn approve(
-        &self,
-        caller: &Caller,
-        package: &PackageName,
-        decision: Decision<'_>,
-    ) -> Result<App, ReviewError> {
-        Self::require_reviewer(caller)?;
-        let app = self.staff_app(package).await?;
-        let to = app.app_store_status.approve()?;
-        Self::require_seen(&app, decision.seen)?;
-        let notes = decision
-            .notes
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .map(str::to_owned);
-        let emails = match self.contact_of(&app).await? {
-            Some(to) => vec![approved_email(
-                to,
-                &app,
-                notes.as_deref(),
-                &self.config.portal_url,
-            )],
-            None => Vec::new(),
-        };
-        self.decide(
-            caller,
-            &app,
-            decision.seen,
-            to,
-            ReviewEventKind::Approved,
-            notes,
-            emails,
-        )
-        .await
-    }
-
-    /// SUBMITTED → REJECTED, with required notes, provided the app is still the revision the reviewer saw;
-    /// e-mails the organization's contact. A self-review is recorded as such (see [`Self::approve`]).
-    ///
-    /// # Errors
-    /// [`ReviewError::Forbidden`]; [`ReviewError::NotesRequired`] when the notes are blank;
-    /// [`ReviewError::NotFound`]; [`ReviewError::IllegalTransition`] when the app is not SUBMITTED;
-    /// [`ReviewError::Stale`] when it changed since the reviewer saw it; [`ReviewError::Conflict`] when
-    /// another decision came first; [`ReviewError::Repo`].
-    pub async fn reject(
-        &self,
-        caller: &Caller,
-        package: &PackageName,
-        decision: Decision<'_>,
-    ) -> Result<App, ReviewError> {
-        Self::require_reviewer(caller)?;
-        if decision.notes.is_none_or(|n| n.trim().is_empty()) {
-            return Err(ReviewError::NotesRequired);
-        }
-        let app = self.staff_app(package).await?;
-        let (to, notes) = app.app_store_status.reject(decision.notes).map_err(|e| match e {
-            RejectError::NotesRequired => ReviewError::NotesRequired,
-            RejectError::Illegal(illegal) => ReviewError::IllegalTransition(illegal),
-        })?;
-        Self::require_seen(&app, decision.seen)?;
-        let emails = match self.contact_of(&app).await? {
-            Some(to) => vec![rejected_email(to, &app, &notes, &self.config.portal_url)],
-            None => Vec::new(),
-        };
-        self.decide(
-            caller,
-            &app,
-            decision.seen,
-            to,
-            ReviewEventKind::Rejected,
-            Some(notes),
-            emails,
-        )
-        .await
-    }
-
-    /// The revision check before writing (the repository checks it again inside the write). Stored times
-    /// have millisecond precision, so the comparison is in milliseconds.
-    fn require_seen(app: &App, seen: DateTime<Utc>) -> Result<(), ReviewError> {
-        if app.updated_at.timestamp_millis() == seen.timestamp_millis() {
-            Ok(())
-        } else {
-            Err(ReviewError::Stale)
-        }
-    }
-
-    async fn contact_of(&self, app: &App) -> Result<Option<crate::common::EmailAddress>, ReviewError> {
-        Ok(self.orgs.profile(app.org_id).await?.and_then(|p| p.contact_email))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    async fn decide(
-        &self,
-        caller: &Caller,
-        app: &App,
-        seen: DateTime<Utc>,
-        to: AppStoreStatus,
-        kind: ReviewEventKind,
-        notes: Option<String>,
-        emails: Vec<crate::mail::OutgoingEmail>,
-    ) -> Result<App, ReviewError> {
-        let now = self.clock.now();
-        let mut event =
-            ReviewEvent::new(self.secrets.as_ref(), app, kind, caller, now).with_notes(notes.clone());
-        // A review by a member of the app's own organization is allowed, and recorded as a self-review
-        // (PRODUCT.md §4).
-        // What the reviewer decided on, so that the next review can show what changed since.
-        let mut detail = json!({ REVIEWED: reviewed_snapshot(app) });
-        if self.is_member(caller, app.org_id).await? {
-            detail[SELF_REVIEW] = json!(true);
-        }
-        event = event.with_detail(detail);
-        let action = if kind == ReviewEventKind::Approved {
-            AuditAction::ReviewApproved
-        } else {
-            AuditAction::ReviewRejected
-        };
-        let audit = AuditEntry::by(self.secrets.as_ref(), caller, action, now)
-            .in_org(app.org_id)
-            .on(AuditTarget::app(&app.package_name))
-            .change("appStoreStatus", app.app_store_status.as_str(), to.as_str())
-            .change("reviewNotes", serde_json::Value::Null, notes.clone());
-        let change = StatusChange {
-            to,
-            review: Some(ReviewStamp {
-                notes,
-                reviewed_by: caller.email.to_string(),
-                reviewed_at: now,
-            }),
-            at: now,
-            event,
-            emails,
-            audit: vec![audit],
-        };
-        self.reviews
-            .decide(&app.package_name, AppStoreStatus::Submitted, seen, change)
-            .await
-            .map(for_staff)
-            .map_err(write_error)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apps::ports::StatusChange;
     use crate::apps::ports::{MockAppRepository, MockOrgProfileLookup, OrgContact};
     use crate::apps::service::fixtures::{developer, members, package, reviewer, sample_app};
     use crate::common::EmailAddress;
     use crate::mail::EmailKind;
+    use crate::orgs::ActingMember;
     use crate::orgs::OrgRole;
+    use crate::review::ReviewEventKind;
+    use crate::review::models::{REVIEWED, reviewed_snapshot, since_last_decision};
     use crate::review::ports::MockReviewRepository;
     use crate::review::{APP_REVIEW, HistoryActor};
     use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
     use chrono::Duration;
+    use serde_json::json;
 
     struct Harness {
         apps: MockAppRepository,

@@ -1,0 +1,145 @@
+//! The reads of apps: one app by name (in an organization, or any), the listings, the organization's
+//! revision, the per-status counts and the lookups by API key digest and share token.
+
+use diesel::prelude::*;
+use domain::apps::status::StatusCounts;
+use domain::apps::{App, AppStoreStatus};
+use domain::common::{OrgId, RepoError};
+
+use super::rows::AppRow;
+use crate::DbConnection;
+use crate::connection::on_backend;
+use crate::convert::backend;
+use crate::schema::{app_api_keys, app_share_tokens, apps, organizations};
+
+fn rows_to_apps(rows: Vec<AppRow>) -> Result<Vec<App>, RepoError> {
+    rows.into_iter().map(AppRow::into_app).collect()
+}
+
+fn into_app(row: Option<AppRow>) -> Result<Option<App>, RepoError> {
+    row.map(AppRow::into_app).transpose()
+}
+
+/// The organization's app, if it has one by that name.
+pub(super) fn load_in_org(
+    conn: &mut DbConnection,
+    org: &str,
+    package: &str,
+) -> Result<Option<App>, RepoError> {
+    apps::table
+        .filter(apps::package_name.eq(package))
+        .filter(apps::org_id.eq(org))
+        .select(AppRow::as_select())
+        .first(conn)
+        .optional()
+        .map_err(backend("reading an app"))
+        .and_then(into_app)
+}
+
+/// Any app by package name.
+pub(super) fn load_any(conn: &mut DbConnection, package: &str) -> Result<Option<App>, RepoError> {
+    apps::table
+        .filter(apps::package_name.eq(package))
+        .select(AppRow::as_select())
+        .first(conn)
+        .optional()
+        .map_err(backend("reading an app"))
+        .and_then(into_app)
+}
+
+/// The organization's apps, newest first.
+pub(super) fn list_in_org(conn: &mut DbConnection, org: OrgId) -> Result<Vec<App>, RepoError> {
+    let rows = apps::table
+        .filter(apps::org_id.eq(org.to_string()))
+        .order((apps::created_at.desc(), apps::package_name.asc()))
+        .select(AppRow::as_select())
+        .load(conn)
+        .map_err(backend("listing an organization's apps"))?;
+    rows_to_apps(rows)
+}
+
+/// The revision of the organization's apps.
+pub(super) fn revision(conn: &mut DbConnection, org: OrgId) -> Result<u64, RepoError> {
+    // Kept by the triggers of the apps table (migration `apps_revision`). An organization that
+    // is gone has no apps: revision 0.
+    let org = org.to_string();
+    let revision: Option<i64> = on_backend!(conn, c => organizations::table
+        .find(&org)
+        .select(organizations::apps_revision)
+        .first(c)
+        .optional())
+    .map_err(backend("reading the revision of an organization's apps"))?;
+    Ok(revision.map_or(0, i64::unsigned_abs))
+}
+
+/// Every app with the store status, the least recently updated first.
+pub(super) fn list_by_status(conn: &mut DbConnection, status: AppStoreStatus) -> Result<Vec<App>, RepoError> {
+    let rows = apps::table
+        .filter(apps::app_store_status.eq(status.as_str()))
+        .order((apps::updated_at.asc(), apps::package_name.asc()))
+        .select(AppRow::as_select())
+        .load(conn)
+        .map_err(backend("listing apps by status"))?;
+    rows_to_apps(rows)
+}
+
+/// How many apps have each store status (legacy spellings counted as the status they read as).
+pub(super) fn counts(conn: &mut DbConnection) -> Result<StatusCounts, RepoError> {
+    let per_status: Vec<(String, i64)> = apps::table
+        .group_by(apps::app_store_status)
+        .select((apps::app_store_status, diesel::dsl::count_star()))
+        .load(conn)
+        .map_err(backend("counting apps by status"))?;
+    let mut counts = StatusCounts::default();
+    for (status, count) in per_status {
+        let count = u64::try_from(count).map_err(|e| RepoError::backend("counting apps by status", e))?;
+        let slot = match AppStoreStatus::parse_lossy(&status) {
+            AppStoreStatus::Development => &mut counts.development,
+            AppStoreStatus::Submitted => &mut counts.submitted,
+            AppStoreStatus::Published => &mut counts.published,
+            AppStoreStatus::Rejected => &mut counts.rejected,
+        };
+        *slot += count;
+    }
+    Ok(counts)
+}
+
+/// The app whose API key has this digest.
+pub(super) fn find_by_key_hash(conn: &mut DbConnection, key_hash: &str) -> Result<Option<App>, RepoError> {
+    apps::table
+        .inner_join(app_api_keys::table)
+        .filter(app_api_keys::key_hash.eq(key_hash))
+        .select(AppRow::as_select())
+        .first(conn)
+        .optional()
+        .map_err(backend("finding an app by key"))
+        .and_then(into_app)
+}
+
+/// The app shared through this token.
+pub(super) fn find_by_share_token(conn: &mut DbConnection, token: &str) -> Result<Option<App>, RepoError> {
+    apps::table
+        .inner_join(app_share_tokens::table)
+        .filter(app_share_tokens::token.eq(token))
+        .select(AppRow::as_select())
+        .first(conn)
+        .optional()
+        .map_err(backend("finding an app by share token"))
+        .and_then(into_app)
+}
+
+/// The share token of the organization's app, if it has one.
+pub(super) fn share_token(
+    conn: &mut DbConnection,
+    org: OrgId,
+    package: &str,
+) -> Result<Option<String>, RepoError> {
+    app_share_tokens::table
+        .inner_join(apps::table)
+        .filter(apps::package_name.eq(package))
+        .filter(apps::org_id.eq(org.to_string()))
+        .select(app_share_tokens::token)
+        .first::<String>(conn)
+        .optional()
+        .map_err(backend("reading an app's share token"))
+}

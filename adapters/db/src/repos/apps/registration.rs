@@ -1,0 +1,64 @@
+//! Registering an app (its row and its first API key digest) and editing its fields under a
+//! compare-and-set on the store status.
+
+use diesel::prelude::*;
+use domain::apps::AppStoreStatus;
+use domain::audit::AuditEntry;
+use domain::common::{OrgId, RepoError};
+use domain::review::ReviewEvent;
+
+use super::keys::insert_key;
+use super::queries::load_in_org;
+use super::rows::{AppEdit, AppRow};
+use super::status::{changed_or_conflict, expect_status};
+use crate::DbConnection;
+use crate::convert::{backend, db_error};
+use crate::repos::audit::append;
+use crate::repos::reviews::insert_event;
+use crate::schema::apps;
+
+/// Stores the new app and the digest of its key, created at `created_at` (milliseconds).
+pub(super) fn insert(
+    conn: &mut DbConnection,
+    row: &AppRow,
+    package: &str,
+    key_hash: &str,
+    created_at: i64,
+    audit: &AuditEntry,
+) -> Result<(), RepoError> {
+    diesel::insert_into(apps::table)
+        .values(row)
+        .execute(conn)
+        .map_err(db_error("storing an app", "package_name"))?;
+    insert_key(conn, package, key_hash, created_at)?;
+    append(conn, std::slice::from_ref(audit))
+}
+
+/// Writes the editable fields of the organization's app, provided its store status is still `expected`.
+pub(super) fn update(
+    conn: &mut DbConnection,
+    org: OrgId,
+    package: &str,
+    edit: &AppEdit,
+    expected: AppStoreStatus,
+    events: &[ReviewEvent],
+    audit: &AuditEntry,
+) -> Result<(), RepoError> {
+    let org = org.to_string();
+    let current = load_in_org(conn, &org, package)?.ok_or(RepoError::NotFound)?;
+    let stored = expect_status(conn, &current, expected)?;
+    let changed = diesel::update(
+        apps::table
+            .filter(apps::package_name.eq(package))
+            .filter(apps::org_id.eq(&org))
+            .filter(apps::app_store_status.eq(&stored)),
+    )
+    .set(edit)
+    .execute(conn)
+    .map_err(backend("updating an app"))?;
+    changed_or_conflict(changed)?;
+    for event in events {
+        insert_event(conn, event)?;
+    }
+    append(conn, std::slice::from_ref(audit))
+}

@@ -1,0 +1,311 @@
+//! Sessions: how one started, its rotating refresh tokens with the idle and absolute timeouts, and its
+//! authenticator assurance level.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::{REFRESH_ABSOLUTE_TIMEOUT_DAYS, REFRESH_IDLE_TIMEOUT_DAYS};
+use crate::common::{PlatformRole, UserId};
+
+/// How a session was started; becomes the `amr` claim of its access tokens (Supabase method names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AuthMethod {
+    #[serde(rename = "password")]
+    Password,
+    /// A six-digit code typed from an e-mail.
+    #[serde(rename = "otp")]
+    Otp,
+    #[serde(rename = "magiclink")]
+    MagicLink,
+    #[serde(rename = "recovery")]
+    Recovery,
+    /// The sign-up confirmation link.
+    #[serde(rename = "email/signup")]
+    EmailSignup,
+    #[serde(rename = "oauth")]
+    OAuth,
+}
+
+impl AuthMethod {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Password => "password",
+            Self::Otp => "otp",
+            Self::MagicLink => "magiclink",
+            Self::Recovery => "recovery",
+            Self::EmailSignup => "email/signup",
+            Self::OAuth => "oauth",
+        }
+    }
+
+    /// Whether a session started this way shows that the user reads the account's mailbox: the link or code
+    /// came in an e-mail to the address (written to the server log when no mailer is configured, which only
+    /// the operator reads).
+    #[must_use]
+    pub const fn proves_email(self) -> bool {
+        matches!(
+            self,
+            Self::Otp | Self::MagicLink | Self::Recovery | Self::EmailSignup
+        )
+    }
+
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        [
+            Self::Password,
+            Self::Otp,
+            Self::MagicLink,
+            Self::Recovery,
+            Self::EmailSignup,
+            Self::OAuth,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == value)
+    }
+}
+
+/// A stored refresh token. The token itself is never stored, only its SHA-256 digest.
+///
+/// A *family* is one session: every rotation issues a successor in the same family; the family id is the
+/// session id of the access tokens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefreshToken {
+    pub token_hash: String,
+    pub family_id: Uuid,
+    pub user_id: UserId,
+    /// How the session started; carried over on rotation.
+    pub method: AuthMethod,
+    pub created_at: DateTime<Utc>,
+    /// When this token was issued or last presented.
+    pub last_used_at: DateTime<Utc>,
+    pub family_started_at: DateTime<Utc>,
+    pub revoked_at: Option<DateTime<Utc>>,
+    /// The digest of the token that replaced this one; `Some` means this one was used.
+    pub replaced_by: Option<String>,
+    /// The second factor the session passed (`Some` makes it `aal2`); carried over on rotation.
+    pub second_step: Option<SecondStep>,
+}
+
+/// The authenticator assurance level of a session (Supabase's `aal` claim): `aal1` after one factor
+/// (password, e-mail link or code, provider), `aal2` after a second one as well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Aal {
+    Aal1,
+    Aal2,
+}
+
+impl Aal {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Aal1 => "aal1",
+            Self::Aal2 => "aal2",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "aal1" => Some(Self::Aal1),
+            "aal2" => Some(Self::Aal2),
+            _ => None,
+        }
+    }
+}
+
+/// How a session passed its second factor (an `amr` method of Supabase's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SecondFactorMethod {
+    /// A code of an authenticator app.
+    Totp,
+}
+
+impl SecondFactorMethod {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Totp => "totp",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        (value == "totp").then_some(Self::Totp)
+    }
+}
+
+/// The second factor a session passed: how, with which factor, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecondStep {
+    pub method: SecondFactorMethod,
+    pub factor_id: Option<Uuid>,
+    pub at: DateTime<Utc>,
+}
+
+/// A session's live head, read with what authenticating a product request needs of its account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveSession {
+    pub head: RefreshToken,
+    /// The platform role bound to the account.
+    pub role: Option<PlatformRole>,
+    /// Whether the account has a verified second factor (then an `aal1` session is not enough).
+    pub has_verified_factor: bool,
+}
+
+/// Why a refresh token may not be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefreshRefusal {
+    /// The session was signed out or revoked.
+    Revoked,
+    /// The token was already exchanged: presenting it again is reuse (the whole family must be revoked).
+    Reused,
+    /// Not used for 7 days.
+    Idle,
+    /// The session started more than 30 days ago.
+    TooOld,
+}
+
+impl RefreshToken {
+    /// The first token of a new session.
+    #[must_use]
+    pub fn start(token_hash: String, user_id: UserId, method: AuthMethod, now: DateTime<Utc>) -> Self {
+        Self {
+            token_hash,
+            family_id: Uuid::new_v4(),
+            user_id,
+            method,
+            created_at: now,
+            last_used_at: now,
+            family_started_at: now,
+            revoked_at: None,
+            replaced_by: None,
+            second_step: None,
+        }
+    }
+
+    /// The assurance level of the session.
+    #[must_use]
+    pub const fn aal(&self) -> Aal {
+        if self.second_step.is_some() {
+            Aal::Aal2
+        } else {
+            Aal::Aal1
+        }
+    }
+
+    /// The successor of this token in the same session.
+    #[must_use]
+    pub fn successor(&self, token_hash: String, now: DateTime<Utc>) -> Self {
+        Self {
+            token_hash,
+            family_id: self.family_id,
+            user_id: self.user_id,
+            method: self.method,
+            created_at: now,
+            last_used_at: now,
+            family_started_at: self.family_started_at,
+            revoked_at: None,
+            replaced_by: None,
+            second_step: self.second_step,
+        }
+    }
+
+    /// The successor of this token in the same session, raised to `aal2` by `step`.
+    #[must_use]
+    pub fn raised(&self, token_hash: String, step: SecondStep, now: DateTime<Utc>) -> Self {
+        Self {
+            second_step: Some(step),
+            ..self.successor(token_hash, now)
+        }
+    }
+
+    /// Whether this token may be exchanged now. Revocation is checked first, then reuse, then the idle and
+    /// absolute timeouts.
+    ///
+    /// # Errors
+    /// The [`RefreshRefusal`] that applies.
+    pub fn check_usable(&self, now: DateTime<Utc>) -> Result<(), RefreshRefusal> {
+        if self.revoked_at.is_some() {
+            return Err(RefreshRefusal::Revoked);
+        }
+        if self.replaced_by.is_some() {
+            return Err(RefreshRefusal::Reused);
+        }
+        if now - self.family_started_at >= Duration::days(REFRESH_ABSOLUTE_TIMEOUT_DAYS) {
+            return Err(RefreshRefusal::TooOld);
+        }
+        if now - self.last_used_at >= Duration::days(REFRESH_IDLE_TIMEOUT_DAYS) {
+            return Err(RefreshRefusal::Idle);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::noon;
+    use serde_json::json;
+
+    fn token(now: DateTime<Utc>) -> RefreshToken {
+        RefreshToken::start("h1".into(), UserId::new(), AuthMethod::Password, now)
+    }
+
+    #[test]
+    fn a_fresh_refresh_token_is_usable() {
+        assert_eq!(token(noon()).check_usable(noon()), Ok(()));
+    }
+
+    #[test]
+    fn a_refresh_token_unused_for_seven_days_is_idle() {
+        let t = token(noon());
+        assert_eq!(
+            t.check_usable(noon() + Duration::days(7) - Duration::seconds(1)),
+            Ok(())
+        );
+        assert_eq!(
+            t.check_usable(noon() + Duration::days(7)),
+            Err(RefreshRefusal::Idle)
+        );
+    }
+
+    #[test]
+    fn a_session_ends_thirty_days_after_it_started_even_when_refreshed_daily() {
+        let first = token(noon());
+        let later = noon() + Duration::days(30);
+        let recent = first.successor("h2".into(), later - Duration::days(1));
+        assert_eq!(recent.family_id, first.family_id);
+        assert_eq!(recent.check_usable(later), Err(RefreshRefusal::TooOld));
+        assert_eq!(recent.check_usable(later - Duration::seconds(1)), Ok(()));
+    }
+
+    #[test]
+    fn a_replaced_refresh_token_is_reuse_and_a_revoked_one_is_revoked() {
+        let mut t = token(noon());
+        t.replaced_by = Some("h2".into());
+        assert_eq!(t.check_usable(noon()), Err(RefreshRefusal::Reused));
+        t.revoked_at = Some(noon());
+        assert_eq!(t.check_usable(noon()), Err(RefreshRefusal::Revoked));
+    }
+
+    #[test]
+    fn auth_methods_round_trip_through_their_supabase_names() {
+        for method in [AuthMethod::Password, AuthMethod::EmailSignup, AuthMethod::OAuth] {
+            assert_eq!(AuthMethod::parse(method.as_str()), Some(method));
+            assert_eq!(serde_json::to_value(method).unwrap(), json!(method.as_str()));
+        }
+        assert_eq!(AuthMethod::parse("sms"), None);
+    }
+
+    #[test]
+    fn only_sessions_from_an_emailed_link_or_code_prove_the_address() {
+        assert!(AuthMethod::Otp.proves_email());
+        assert!(AuthMethod::MagicLink.proves_email());
+        assert!(AuthMethod::Recovery.proves_email());
+        assert!(AuthMethod::EmailSignup.proves_email());
+        assert!(!AuthMethod::Password.proves_email());
+        assert!(!AuthMethod::OAuth.proves_email());
+    }
+}

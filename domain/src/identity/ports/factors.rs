@@ -1,0 +1,71 @@
+//! Second factors and their challenges.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use crate::common::{RepoError, UserId};
+use crate::identity::factors::{Factor, FactorChallenge};
+
+/// The second factors of accounts and their challenges (`factors`, `factor_challenges`).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait FactorRepository: Send + Sync {
+    /// Stores a new factor.
+    ///
+    /// # Errors
+    /// [`RepoError::Duplicate`] when the id exists; [`RepoError::Backend`] when the store fails.
+    async fn insert(&self, factor: &Factor) -> Result<(), RepoError>;
+
+    /// The account's factors, oldest first.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn list_for_user(&self, user: UserId) -> Result<Vec<Factor>, RepoError>;
+
+    /// The factor `id` when it is `user`'s.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find(&self, user: UserId, id: Uuid) -> Result<Option<Factor>, RepoError>;
+
+    /// In one transaction: removes `user`'s factor `id` with its challenges, and drops the sessions that
+    /// passed it to `aal1` (their refresh tokens forget the second step). `false` when there was none.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn delete(&self, user: UserId, id: Uuid) -> Result<bool, RepoError>;
+
+    /// Stores a challenge and sets its factor's `last_challenged_at` to its creation.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn insert_challenge(&self, challenge: &FactorChallenge) -> Result<(), RepoError>;
+
+    /// The challenge `id` of factor `factor_id`.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find_challenge(&self, factor_id: Uuid, id: Uuid) -> Result<Option<FactorChallenge>, RepoError>;
+
+    /// Removes a challenge (an expired one).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn delete_challenge(&self, id: Uuid) -> Result<(), RepoError>;
+
+    /// The compare-and-set of a right code, in one transaction: marks the challenge verified only if it
+    /// was not, sets the factor's `last_used_step` to `step` only if it was lower (or unset), marks the
+    /// factor verified, and removes the account's other unverified factors of the same type. `false`
+    /// (and nothing changed) when the challenge was already verified or the step already used.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn complete_verification(
+        &self,
+        factor_id: Uuid,
+        challenge_id: Uuid,
+        step: i64,
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError>;
+}
