@@ -1,10 +1,10 @@
 //! `app-server factors reset EMAIL`: the recovery path of a user who lost every second factor. The operator
-//! checks who is asking first (PRODUCT.md §1a); the reset is written to the server log.
+//! checks who is asking first; the reset is written to the server log and e-mailed to the account.
 
 use adapter_db::Db;
 use adapter_db::repos::{DieselAccountRepository, DieselFactorRepository};
 use clap::Subcommand;
-use domain::identity::factors::{FactorResetError, operator_reset};
+use domain::identity::factors::{FactorResetError, ResetNotice, operator_reset};
 
 #[derive(Debug, Subcommand)]
 pub enum FactorsCommand {
@@ -17,12 +17,16 @@ pub enum FactorsCommand {
 ///
 /// # Errors
 /// An invalid address, an address without an account, or a store failure.
-pub async fn run(db: &Db, command: FactorsCommand) -> Result<String, FactorResetError> {
+pub async fn run(db: &Db, public_url: &str, command: FactorsCommand) -> Result<String, FactorResetError> {
     match command {
         FactorsCommand::Reset { email } => {
             let accounts = DieselAccountRepository::new(db.clone());
             let factors = DieselFactorRepository::new(db.clone());
-            let removed = operator_reset(&accounts, &factors, &email).await?;
+            let notice = ResetNotice {
+                public_url,
+                at: chrono::Utc::now(),
+            };
+            let removed = operator_reset(&accounts, &factors, &email, &notice).await?;
             let user_id = removed.first().map(|f| f.user_id.to_string()).unwrap_or_default();
             tracing::warn!(
                 email = %email.trim().to_lowercase(),

@@ -71,7 +71,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Factors { command } => {
             let db = app_server::startup::open_database(&config)?;
-            match factors_cli::run(&db, command).await {
+            match factors_cli::run(&db, &config.public_url, command).await {
                 Ok(output) => println!("{output}"),
                 Err(error) => {
                     eprintln!("app-server factors: {error}");

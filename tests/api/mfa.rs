@@ -7,6 +7,7 @@ use crate::helpers::{TestApp, spawn_app_with};
 use crate::identity::BACKENDS;
 use adapter_db::Db;
 use app_server::admin_cli::{self, AdminCommand};
+use diesel::prelude::*;
 use domain::identity::factors::totp::TotpSecret;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -174,5 +175,84 @@ async fn platform_staff_need_a_second_factor_when_it_is_required() {
         let core = app.core_token(&aal2).await;
         let (status, body) = app.product_get("/api/admin/apps/submitted", &core).await;
         assert_eq!(status, StatusCode::OK, "{backend:?}: {body}");
+    }
+}
+
+/// The subjects of the security e-mails to `to` in the outbox, oldest first.
+fn security_notices(app: &TestApp, to: &str) -> Vec<String> {
+    use adapter_db::schema::email_outbox::dsl;
+    let db = Db::connect(&app.database_url, 1).unwrap();
+    let mut conn = db.connection().unwrap();
+    dsl::email_outbox
+        .filter(dsl::recipient.eq(to))
+        .filter(dsl::kind.eq("security_notice"))
+        .order(dsl::created_at.asc())
+        .select(dsl::subject)
+        .load(&mut *conn)
+        .unwrap()
+}
+
+#[tokio::test]
+async fn every_change_to_how_an_account_signs_in_is_emailed_to_its_owner() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(backend, &[]).await;
+        app.sign_up("eve@example.com").await;
+        let first = app.sign_in("eve@example.com").await;
+        app.sign_in("eve@example.com").await;
+        assert!(
+            security_notices(&app, "eve@example.com").is_empty(),
+            "{backend:?}: signing in is no change"
+        );
+
+        let (factor, _, aal2) = app.enrolled_totp(access_of(&first)).await;
+        let changed = app
+            .client
+            .put(app.url("/auth/v1/user"))
+            .header("apikey", "built-in")
+            .bearer_auth(&aal2)
+            .json(&json!({"password": "another long passphrase 43", "current_password": crate::identity::PASSWORD}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(changed.status(), StatusCode::OK, "{backend:?}");
+        // The password change ended the other session already; a third one is ended from this one.
+        let third = app
+            .auth_post(
+                "/token?grant_type=password",
+                json!({"email": "eve@example.com", "password": "another long passphrase 43"}),
+            )
+            .await;
+        assert_eq!(third.status(), StatusCode::OK);
+        let signed_out = app
+            .client
+            .post(app.url("/auth/v1/logout?scope=others"))
+            .header("apikey", "built-in")
+            .bearer_auth(&aal2)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(signed_out.status(), StatusCode::NO_CONTENT, "{backend:?}");
+        let removed = app
+            .client
+            .delete(app.url(&format!("/auth/v1/factors/{factor}")))
+            .header("apikey", "built-in")
+            .bearer_auth(&aal2)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(removed.status(), StatusCode::OK, "{backend:?}");
+        // Sorted: two e-mails may be written in the same millisecond.
+        let mut notices = security_notices(&app, "eve@example.com");
+        notices.sort();
+        assert_eq!(
+            notices,
+            [
+                "A second factor was added to your account (Developer Portal)",
+                "A second factor was removed from your account (Developer Portal)",
+                "Your other sessions were signed out (Developer Portal)",
+                "Your password was changed (Developer Portal)",
+            ],
+            "{backend:?}"
+        );
     }
 }

@@ -310,6 +310,8 @@ impl OneTimeCodeRepository for InMemoryCodes {
 pub struct InMemoryFactors {
     pub factors: Mutex<Vec<Factor>>,
     pub challenges: Mutex<Vec<FactorChallenge>>,
+    /// The security e-mails written with the changes (the outbox).
+    pub notices: Mutex<Vec<crate::mail::OutgoingEmail>>,
 }
 
 #[async_trait]
@@ -340,11 +342,21 @@ impl FactorRepository for InMemoryFactors {
             .cloned())
     }
 
-    async fn delete(&self, user: UserId, id: Uuid) -> Result<bool, RepoError> {
+    async fn delete(
+        &self,
+        user: UserId,
+        id: Uuid,
+        _now: DateTime<Utc>,
+        notice: Option<crate::mail::OutgoingEmail>,
+    ) -> Result<bool, RepoError> {
         let mut factors = self.factors.lock().unwrap();
         let before = factors.len();
         factors.retain(|f| !(f.user_id == user && f.id == id));
-        Ok(factors.len() < before)
+        let removed = factors.len() < before;
+        if removed {
+            self.notices.lock().unwrap().extend(notice);
+        }
+        Ok(removed)
     }
 
     async fn insert_challenge(&self, challenge: &FactorChallenge) -> Result<(), RepoError> {
@@ -378,6 +390,7 @@ impl FactorRepository for InMemoryFactors {
         challenge_id: Uuid,
         step: i64,
         now: DateTime<Utc>,
+        notice: Option<crate::mail::OutgoingEmail>,
     ) -> Result<bool, RepoError> {
         let mut challenges = self.challenges.lock().unwrap();
         let mut factors = self.factors.lock().unwrap();
@@ -400,6 +413,7 @@ impl FactorRepository for InMemoryFactors {
         let (user, kind) = (factor.user_id, factor.factor_type);
         factors
             .retain(|f| f.id == factor_id || f.user_id != user || f.factor_type != kind || f.is_verified());
+        self.notices.lock().unwrap().extend(notice);
         Ok(true)
     }
 }

@@ -7,6 +7,7 @@ use diesel::prelude::*;
 use domain::common::{EmailAddress, RepoError, UserId};
 use domain::identity::models::Account;
 use domain::identity::ports::AccountRepository;
+use domain::mail::OutgoingEmail;
 use serde_json::Value;
 
 use super::admins::bind_waiting_role;
@@ -14,6 +15,7 @@ use crate::Db;
 use crate::convert::{
     backend, db_error, from_json, from_millis, from_millis_opt, parse_stored, to_json, to_millis,
 };
+use crate::outbox_rows;
 use crate::schema::accounts;
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -141,6 +143,7 @@ impl AccountRepository for DieselAccountRepository {
         id: UserId,
         password_hash: Option<String>,
         now: DateTime<Utc>,
+        notice: Option<OutgoingEmail>,
     ) -> Result<(), RepoError> {
         self.db
             .write(move |conn| {
@@ -151,7 +154,11 @@ impl AccountRepository for DieselAccountRepository {
                     ))
                     .execute(conn)
                     .map_err(backend("setting a password"))
-                    .and_then(found)
+                    .and_then(found)?;
+                match &notice {
+                    Some(notice) => outbox_rows::enqueue(conn, std::slice::from_ref(notice), now),
+                    None => Ok(()),
+                }
             })
             .await
     }

@@ -11,8 +11,10 @@ use domain::identity::ports::FactorRepository;
 use uuid::Uuid;
 
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
+use crate::outbox_rows;
 use crate::schema::{factor_challenges, factors, refresh_tokens};
 use crate::{Db, DbConnection};
+use domain::mail::OutgoingEmail;
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = factors)]
@@ -147,7 +149,13 @@ impl FactorRepository for DieselFactorRepository {
             .await
     }
 
-    async fn delete(&self, user: UserId, id: Uuid) -> Result<bool, RepoError> {
+    async fn delete(
+        &self,
+        user: UserId,
+        id: Uuid,
+        now: DateTime<Utc>,
+        notice: Option<OutgoingEmail>,
+    ) -> Result<bool, RepoError> {
         self.db
             .write(move |conn| {
                 let id = id.to_string();
@@ -178,6 +186,9 @@ impl FactorRepository for DieselFactorRepository {
                 ))
                 .execute(conn)
                 .map_err(backend("lowering the sessions of a removed factor"))?;
+                if let Some(notice) = &notice {
+                    outbox_rows::enqueue(conn, std::slice::from_ref(notice), now)?;
+                }
                 Ok(true)
             })
             .await
@@ -239,6 +250,7 @@ impl FactorRepository for DieselFactorRepository {
         challenge_id: Uuid,
         step: i64,
         now: DateTime<Utc>,
+        notice: Option<OutgoingEmail>,
     ) -> Result<bool, RepoError> {
         self.db
             .write(move |conn| {
@@ -296,6 +308,9 @@ impl FactorRepository for DieselFactorRepository {
                 diesel::delete(factors::table.filter(factors::id.eq_any(&unverified)))
                     .execute(conn)
                     .map_err(backend("removing unverified factors"))?;
+                if let Some(notice) = &notice {
+                    outbox_rows::enqueue(conn, std::slice::from_ref(notice), now)?;
+                }
                 Ok(true)
             })
             .await

@@ -8,10 +8,12 @@ use domain::common::{RepoError, UserId};
 use domain::identity::factors::FactorStatus;
 use domain::identity::models::{AuthMethod, LiveSession, RefreshToken, SecondFactorMethod, SecondStep};
 use domain::identity::ports::RefreshTokenRepository;
+use domain::mail::OutgoingEmail;
 use uuid::Uuid;
 
 use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
+use crate::outbox_rows;
 use crate::schema::{accounts, factors, platform_admins, refresh_tokens};
 use crate::{Db, DbConnection};
 
@@ -276,6 +278,7 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
         user: UserId,
         keep_family: Option<Uuid>,
         now: DateTime<Utc>,
+        notice: Option<OutgoingEmail>,
     ) -> Result<(), RepoError> {
         self.db
             .write(move |conn| {
@@ -287,11 +290,17 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
                 if let Some(keep) = keep_family {
                     query = query.filter(refresh_tokens::family_id.ne(keep.to_string()));
                 }
-                query
+                let ended = query
                     .set(refresh_tokens::revoked_at.eq(to_millis(now)))
                     .execute(conn)
-                    .map_err(backend("revoking a user's sessions"))
-                    .map(drop)
+                    .map_err(backend("revoking a user's sessions"))?;
+                // The owner is told only when a session was in fact ended.
+                match &notice {
+                    Some(notice) if ended > 0 => {
+                        outbox_rows::enqueue(conn, std::slice::from_ref(notice), now)
+                    }
+                    _ => Ok(()),
+                }
             })
             .await
     }

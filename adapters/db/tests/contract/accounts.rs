@@ -63,13 +63,18 @@ contract! {
         let account = full_account("pw@example.com");
         repo.create(&account).await.unwrap();
         let later = noon() + Duration::hours(1);
-        repo.set_password(account.id, Some("new-hash".into()), later).await.unwrap();
+        let changed = crate::fixtures::notice("pw@example.com", "password changed");
+        repo.set_password(account.id, Some("new-hash".into()), later, Some(changed)).await.unwrap();
         let stored = repo.get(account.id).await.unwrap().unwrap();
         assert_eq!((stored.password_hash.as_deref(), stored.updated_at), (Some("new-hash"), later));
-        repo.set_password(account.id, None, later).await.unwrap();
+        assert_eq!(crate::fixtures::notices(db).await, ["Security: password changed"]);
+        repo.set_password(account.id, None, later, None).await.unwrap();
         assert_eq!(repo.get(account.id).await.unwrap().unwrap().password_hash, None);
-        let missing = repo.set_password(UserId::new(), None, later).await;
+        // No account: nothing changes, and the notice is not written either.
+        let stray = crate::fixtures::notice("pw@example.com", "stray");
+        let missing = repo.set_password(UserId::new(), None, later, Some(stray)).await;
         assert!(matches!(missing, Err(RepoError::NotFound)), "{missing:?}");
+        assert_eq!(crate::fixtures::notices(db).await.len(), 1);
     }
 
     async fn confirming_an_email_is_idempotent_and_keeps_the_first_time(db) {

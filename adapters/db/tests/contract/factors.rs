@@ -56,19 +56,22 @@ contract! {
         assert_eq!(repo.find_challenge(phone.id, first.id).await.unwrap(), Some(first.clone()));
         assert_eq!(repo.find_challenge(spare.id, first.id).await.unwrap(), None);
 
-        assert!(repo.complete_verification(phone.id, first.id, 100, noon()).await.unwrap());
+        let added = || Some(crate::fixtures::notice("f@example.com", "factor added"));
+        assert!(repo.complete_verification(phone.id, first.id, 100, noon(), added()).await.unwrap());
+        assert_eq!(crate::fixtures::notices(db).await, ["Security: factor added"]);
         let verified = repo.find(user, phone.id).await.unwrap().unwrap();
         assert_eq!((verified.status, verified.last_used_step), (FactorStatus::Verified, Some(100)));
         assert_eq!(repo.list_for_user(user).await.unwrap(), vec![verified.clone()], "the spare is gone");
 
         // The same challenge again, or the same (or an earlier) step with a new one: nothing changes.
-        assert!(!repo.complete_verification(phone.id, first.id, 101, noon()).await.unwrap());
+        assert!(!repo.complete_verification(phone.id, first.id, 101, noon(), added()).await.unwrap());
+        assert_eq!(crate::fixtures::notices(db).await.len(), 1, "a refused verification writes no e-mail");
         let second = challenge(&phone, noon());
         repo.insert_challenge(&second).await.unwrap();
-        assert!(!repo.complete_verification(phone.id, second.id, 100, noon()).await.unwrap());
-        assert!(!repo.complete_verification(phone.id, second.id, 99, noon()).await.unwrap());
+        assert!(!repo.complete_verification(phone.id, second.id, 100, noon(), None).await.unwrap());
+        assert!(!repo.complete_verification(phone.id, second.id, 99, noon(), None).await.unwrap());
         assert_eq!(repo.find_challenge(phone.id, second.id).await.unwrap().unwrap().verified_at, None);
-        assert!(repo.complete_verification(phone.id, second.id, 101, noon()).await.unwrap());
+        assert!(repo.complete_verification(phone.id, second.id, 101, noon(), None).await.unwrap());
     }
 
     async fn removing_a_factor_lowers_its_sessions_and_the_session_read_knows_of_verified_factors(db) {
@@ -84,7 +87,7 @@ contract! {
 
         let first = challenge(&phone, noon());
         repo.insert_challenge(&first).await.unwrap();
-        assert!(repo.complete_verification(phone.id, first.id, 7, noon()).await.unwrap());
+        assert!(repo.complete_verification(phone.id, first.id, 7, noon(), None).await.unwrap());
         let step = SecondStep { method: SecondFactorMethod::Totp, factor_id: Some(phone.id), at: noon() };
         let later = noon() + Duration::minutes(1);
         let raised = head.raised("h2".into(), step, later);
@@ -97,9 +100,12 @@ contract! {
         sessions.rotate("h2", &next, later).await.unwrap();
         assert_eq!(sessions.current_of_family(head.family_id).await.unwrap().unwrap().second_step, Some(step));
 
-        assert!(!repo.delete(UserId::new(), phone.id).await.unwrap(), "only the owner removes it");
-        assert!(repo.delete(user, phone.id).await.unwrap());
-        assert!(!repo.delete(user, phone.id).await.unwrap());
+        let removed = || Some(crate::fixtures::notice("f@example.com", "factor removed"));
+        assert!(!repo.delete(UserId::new(), phone.id, later, removed()).await.unwrap(), "only the owner removes it");
+        assert!(crate::fixtures::notices(db).await.is_empty(), "nothing removed, nothing said");
+        assert!(repo.delete(user, phone.id, later, removed()).await.unwrap());
+        assert!(!repo.delete(user, phone.id, later, removed()).await.unwrap());
+        assert_eq!(crate::fixtures::notices(db).await, ["Security: factor removed"]);
         let live = sessions.current_of_family_with_role(head.family_id).await.unwrap().unwrap();
         assert!(!live.has_verified_factor);
         assert_eq!(live.head.second_step, None, "the session dropped to aal1");

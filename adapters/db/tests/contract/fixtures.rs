@@ -429,3 +429,24 @@ pub fn audit_in(
         user_agent: Some("contract-test".into()),
     }
 }
+
+/// A security notice e-mail to `to`, as the identity service writes with a change.
+pub fn notice(to: &str, what: &str) -> domain::mail::OutgoingEmail {
+    domain::mail::OutgoingEmail {
+        kind: domain::mail::EmailKind::SecurityNotice,
+        to: domain::common::EmailAddress::parse(to).unwrap(),
+        subject: format!("Security: {what}"),
+        text: what.to_owned(),
+        link: Some("https://portal.test/account/security".to_owned()),
+    }
+}
+
+/// The subjects of the outbox's security notices, oldest first.
+pub async fn notices(db: &adapter_db::Db) -> Vec<String> {
+    crate::codes::outbox(db)
+        .await
+        .into_iter()
+        .filter(|row| row.0 == "security_notice")
+        .map(|row| row.2)
+        .collect()
+}

@@ -173,13 +173,19 @@ contract! {
         for token in [&keep, &drop1, &drop2, &foreign] {
             repo.insert(token).await.unwrap();
         }
-        repo.revoke_all_for_user(user, Some(keep.family_id), noon()).await.unwrap();
+        let ended = crate::fixtures::notice("s@example.com", "others signed out");
+        repo.revoke_all_for_user(user, Some(keep.family_id), noon(), Some(ended)).await.unwrap();
+        assert_eq!(crate::fixtures::notices(db).await, ["Security: others signed out"]);
+        // Nothing left to end: no e-mail.
+        let again = crate::fixtures::notice("s@example.com", "nothing to end");
+        repo.revoke_all_for_user(user, Some(keep.family_id), noon(), Some(again)).await.unwrap();
+        assert_eq!(crate::fixtures::notices(db).await.len(), 1);
         assert_eq!(stored(&repo, "keep").await.revoked_at, None);
         assert_eq!(stored(&repo, "drop1").await.revoked_at, Some(noon()));
         assert_eq!(stored(&repo, "drop2").await.revoked_at, Some(noon()));
         assert_eq!(stored(&repo, "foreign").await.revoked_at, None);
         let later = noon() + Duration::hours(1);
-        repo.revoke_all_for_user(user, None, later).await.unwrap();
+        repo.revoke_all_for_user(user, None, later, None).await.unwrap();
         assert_eq!(stored(&repo, "keep").await.revoked_at, Some(later));
         assert_eq!(stored(&repo, "drop1").await.revoked_at, Some(noon()), "idempotent");
         assert_eq!(stored(&repo, "foreign").await.revoked_at, None);

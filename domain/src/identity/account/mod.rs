@@ -16,6 +16,8 @@ use crate::identity::errors::{FieldErrors, IdentityError};
 use crate::identity::models::{Account, display_name_of, merge_profile};
 use crate::identity::sessions::tokens::AccessTokenClaims;
 use crate::identity::sessions::{IdentityService, UserRecord};
+use crate::mail::OutgoingEmail;
+use crate::mail::templates::{self, SecurityChange};
 
 /// What `PUT /user` may change.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -121,11 +123,17 @@ impl IdentityService {
             self.check_may_change_password(claims, &account, update.current_password, now)
                 .await?;
             let hash = self.hasher.hash(password).await?;
+            let change = if claims.amr.iter().any(|entry| entry.method == "recovery") {
+                SecurityChange::PasswordReset
+            } else {
+                SecurityChange::PasswordChanged
+            };
+            let notice = self.security_notice(&account.email, change, now);
             self.accounts
-                .set_password(account.id, Some(hash.clone()), now)
+                .set_password(account.id, Some(hash.clone()), now, Some(notice))
                 .await?;
             self.refresh_tokens
-                .revoke_all_for_user(account.id, Some(claims.session_id), now)
+                .revoke_all_for_user(account.id, Some(claims.session_id), now, None)
                 .await?;
             account.password_hash = Some(hash);
             account.updated_at = now;
@@ -142,6 +150,21 @@ impl IdentityService {
 }
 
 impl IdentityService {
+    /// The e-mail that tells the owner of an account that how it signs in changed (PRODUCT.md §1a); its
+    /// link opens Account Security.
+    pub(in crate::identity) fn security_notice(
+        &self,
+        to: &EmailAddress,
+        change: SecurityChange<'_>,
+        now: DateTime<Utc>,
+    ) -> OutgoingEmail {
+        let link = format!(
+            "{}/account/security",
+            self.config.public_url.trim_end_matches('/')
+        );
+        templates::security_notice(to, change, now, &link)
+    }
+
     /// A stolen access token alone must not be enough to take the account over: the session must have
     /// signed in within [`RECENT_SIGN_IN_MINUTES`], or the current password must be given. A current
     /// password that is given is always checked, recent sign-in or not: a form that asks for it must not
@@ -267,14 +290,28 @@ mod tests {
         m.hasher.expect_hash().returning(|_| Ok("new-hash".into()));
         m.accounts
             .expect_set_password()
-            .withf(move |id, hash, _| *id == user && hash.as_deref() == Some("new-hash"))
+            .withf(move |id, hash, _, notice| {
+                // The owner is told, in the same write.
+                *id == user
+                    && hash.as_deref() == Some("new-hash")
+                    && notice.as_ref().is_some_and(|mail| {
+                        mail.kind == crate::mail::EmailKind::SecurityNotice
+                            && mail.to.as_str() == "dev@example.com"
+                            && mail.text.contains("the password of your account was changed")
+                    })
+            })
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.refresh_tokens
             .expect_revoke_all_for_user()
-            .with(eq(user), eq(Some(family)), eq(noon()))
+            .with(
+                eq(user),
+                eq(Some(family)),
+                eq(noon()),
+                mockall::predicate::always(),
+            )
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.links.expect_list_for_user().returning(|_| Ok(vec![]));
         let update = UserUpdate {
             password: Some("a brand new passphrase"),
@@ -322,11 +359,11 @@ mod tests {
         m.accounts
             .expect_set_password()
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.refresh_tokens
             .expect_revoke_all_for_user()
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.links.expect_list_for_user().returning(|_| Ok(vec![]));
         let service = m.service();
         let wrong = UserUpdate {

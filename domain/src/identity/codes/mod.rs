@@ -427,12 +427,12 @@ mod tests {
         m.refresh_tokens
             .expect_revoke_all_for_user()
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.accounts
             .expect_set_password()
-            .withf(move |_, hash, _| hash.as_deref() == installed)
+            .withf(move |_, hash, _, _| hash.as_deref() == installed)
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
         block_on(
             m.service()
@@ -473,12 +473,12 @@ mod tests {
         m.refresh_tokens
             .expect_revoke_all_for_user()
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.accounts
             .expect_set_password()
-            .withf(|_, hash, _| hash.as_deref() == Some("chosen"))
+            .withf(|_, hash, _, _| hash.as_deref() == Some("chosen"))
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
         let code = VerifySecret::Code {
             email: "dev@example.com",
@@ -501,12 +501,12 @@ mod tests {
         m.refresh_tokens
             .expect_revoke_all_for_user()
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.accounts
             .expect_set_password()
-            .withf(|_, hash, _| hash.is_none())
+            .withf(|_, hash, _, _| hash.is_none())
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
         block_on(m.service().verify(
             VerifyKind::MagicLink,
@@ -528,12 +528,12 @@ mod tests {
         m.refresh_tokens
             .expect_revoke_all_for_user()
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.accounts
             .expect_set_password()
-            .withf(|_, hash, _| hash.is_none())
+            .withf(|_, hash, _, _| hash.is_none())
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
         let session = block_on(
             m.service()
@@ -562,14 +562,14 @@ mod tests {
                 .returning(move |_| Ok(Some(squatted.clone())));
             m.accounts
                 .expect_set_password()
-                .with(eq(id), eq(None), eq(noon()))
+                .with(eq(id), eq(None), eq(noon()), mockall::predicate::always())
                 .times(1)
-                .returning(|_, _, _| Ok(()));
+                .returning(|_, _, _, _| Ok(()));
             m.refresh_tokens
                 .expect_revoke_all_for_user()
-                .with(eq(id), eq(None), eq(noon()))
+                .with(eq(id), eq(None), eq(noon()), mockall::predicate::always())
                 .times(1)
-                .returning(|_, _, _| Ok(()));
+                .returning(|_, _, _, _| Ok(()));
             m.accounts
                 .expect_prove_email()
                 .with(eq(id), eq(noon()))

@@ -122,6 +122,34 @@ fn verified_factor() -> (
 }
 
 #[test]
+fn confirming_a_new_factor_tells_the_owner_and_removing_it_tells_again() {
+    let (store, factor, service, claims) = verified_factor();
+    let added = store.notices.lock().unwrap().clone();
+    assert_eq!(added.len(), 1, "one e-mail for the confirmation");
+    assert_eq!(added[0].kind, crate::mail::EmailKind::SecurityNotice);
+    assert!(
+        added[0].text.contains("was added to your account"),
+        "{}",
+        added[0].text
+    );
+    assert_eq!(
+        added[0].link.as_deref(),
+        Some("https://portal.test/account/security")
+    );
+    // The session that verified is aal2: it may remove the factor, and the owner is told.
+    let mut raised = claims.clone();
+    raised.aal = "aal2".into();
+    futures::executor::block_on(service.unenroll_factor(&raised, factor.id)).unwrap();
+    let notices = store.notices.lock().unwrap().clone();
+    assert_eq!(notices.len(), 2);
+    assert!(
+        notices[1].text.contains("was removed from your account"),
+        "{}",
+        notices[1].text
+    );
+}
+
+#[test]
 fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
     let claims = access_claims(noon());
     let mut m = mocks_for(&claims);
@@ -257,9 +285,17 @@ fn a_verified_factor_needs_aal2_to_be_removed_or_joined_by_another() {
     assert!(store.factors.lock().unwrap().is_empty());
 }
 
+fn reset_notice() -> super::ResetNotice<'static> {
+    super::ResetNotice {
+        public_url: "https://portal.test",
+        at: crate::testing::noon(),
+    }
+}
+
 #[test]
 fn the_operator_reset_removes_every_factor_of_the_account_only() {
     let (store, factor, _, _) = verified_factor();
+    store.notices.lock().unwrap().clear();
     let mut other = factor.clone();
     other.id = Uuid::new_v4();
     other.user_id = crate::common::UserId::new();
@@ -270,16 +306,40 @@ fn the_operator_reset_removes_every_factor_of_the_account_only() {
     accounts
         .expect_find_by_email()
         .returning(move |address| Ok((address.as_str() == "dev@example.com").then(|| owner.clone())));
-    let removed =
-        futures::executor::block_on(operator_reset(&accounts, store.as_ref(), " Dev@Example.com ")).unwrap();
+    let removed = futures::executor::block_on(operator_reset(
+        &accounts,
+        store.as_ref(),
+        " Dev@Example.com ",
+        &reset_notice(),
+    ))
+    .unwrap();
     assert_eq!(removed.iter().map(|f| f.id).collect::<Vec<_>>(), vec![factor.id]);
     assert_eq!(*store.factors.lock().unwrap(), vec![other]);
+    // The owner is told once.
+    let notices = store.notices.lock().unwrap().clone();
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].to.as_str(), "dev@example.com");
+    assert!(
+        notices[0].text.contains("removed by the portal's operator"),
+        "{}",
+        notices[0].text
+    );
     assert!(matches!(
-        futures::executor::block_on(operator_reset(&accounts, store.as_ref(), "nobody@example.com")),
+        futures::executor::block_on(operator_reset(
+            &accounts,
+            store.as_ref(),
+            "nobody@example.com",
+            &reset_notice()
+        )),
         Err(FactorResetError::NoAccount(_))
     ));
     assert!(matches!(
-        futures::executor::block_on(operator_reset(&accounts, store.as_ref(), "not an address")),
+        futures::executor::block_on(operator_reset(
+            &accounts,
+            store.as_ref(),
+            "not an address",
+            &reset_notice()
+        )),
         Err(FactorResetError::InvalidEmail(_))
     ));
 }

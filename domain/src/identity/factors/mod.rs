@@ -15,7 +15,7 @@ mod reset;
 pub mod totp;
 
 pub use models::{EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, TotpEnrollment};
-pub use reset::{FactorResetError, operator_reset};
+pub use reset::{FactorResetError, ResetNotice, operator_reset};
 
 use uuid::Uuid;
 
@@ -25,6 +25,7 @@ use crate::identity::errors::IdentityError;
 use crate::identity::models::{Aal, SecondFactorMethod, SecondStep};
 use crate::identity::sessions::tokens::AccessTokenClaims;
 use crate::identity::sessions::{IdentityService, Session};
+use crate::mail::templates::SecurityChange;
 use totp::{NONCE_BYTES, SECRET_BYTES, TotpSecret};
 
 /// How many factors (verified or not) an account may hold (Supabase Auth's default).
@@ -187,11 +188,24 @@ impl IdentityService {
         if head.user_id != claims.sub || head.check_usable(now).is_err() {
             return Err(IdentityError::SessionNotFound);
         }
+        let account = self
+            .accounts
+            .get(claims.sub)
+            .await?
+            .ok_or(IdentityError::UserNotFound)?;
+        // Confirming a new factor changes how the account signs in: its owner is told.
+        let notice = (!factor.is_verified()).then(|| {
+            self.security_notice(
+                &account.email,
+                SecurityChange::FactorAdded(factor.display_name()),
+                now,
+            )
+        });
         // The step and the challenge are taken in one compare-and-set: a second verification of the
         // same code (or challenge) racing this one finds them used.
         if !self
             .factors
-            .complete_verification(factor.id, challenge.id, step, now)
+            .complete_verification(factor.id, challenge.id, step, now, notice)
             .await?
         {
             return Err(IdentityError::TotpCodeInvalid);
@@ -213,11 +227,6 @@ impl IdentityService {
             Err(RepoError::Conflict(_) | RepoError::NotFound) => return Err(IdentityError::SessionNotFound),
             Err(other) => return Err(other.into()),
         }
-        let account = self
-            .accounts
-            .get(claims.sub)
-            .await?
-            .ok_or(IdentityError::UserNotFound)?;
         let user = self.user_record(account).await?;
         self.session_for(user, &raised, refresh_secret).await
     }
@@ -236,7 +245,20 @@ impl IdentityService {
         if factor.is_verified() && session_aal(claims) < Aal::Aal2 {
             return Err(IdentityError::Aal2RequiredToUnenroll);
         }
-        if !self.factors.delete(claims.sub, factor.id).await? {
+        // Removing a confirmed factor changes how the account signs in: its owner is told.
+        let now = self.clock.now();
+        let notice = if factor.is_verified() {
+            let account = self
+                .accounts
+                .get(claims.sub)
+                .await?
+                .ok_or(IdentityError::UserNotFound)?;
+            let change = SecurityChange::FactorRemoved(factor.display_name());
+            Some(self.security_notice(&account.email, change, now))
+        } else {
+            None
+        };
+        if !self.factors.delete(claims.sub, factor.id, now, notice).await? {
             return Err(IdentityError::FactorNotFound);
         }
         Ok(factor.id)

@@ -74,6 +74,15 @@ impl Factor {
     pub fn is_verified(&self) -> bool {
         self.status == FactorStatus::Verified
     }
+
+    /// Its name as the owner gave it, else what it is.
+    #[must_use]
+    pub fn display_name(&self) -> &str {
+        match self.friendly_name.as_deref().map(str::trim) {
+            Some(name) if !name.is_empty() => name,
+            _ => "Authenticator app",
+        }
+    }
 }
 
 /// A challenge of a factor: what a verification answers.

@@ -208,16 +208,16 @@ mod tests {
         let mut seq = mockall::Sequence::new();
         m.accounts
             .expect_set_password()
-            .withf(move |user, hash, at| *user == id && hash.is_none() && *at == noon())
+            .withf(move |user, hash, at, _| *user == id && hash.is_none() && *at == noon())
             .times(1)
             .in_sequence(&mut seq)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.refresh_tokens
             .expect_revoke_all_for_user()
-            .withf(move |user, keep, _| *user == id && keep.is_none())
+            .withf(move |user, keep, _, _| *user == id && keep.is_none())
             .times(1)
             .in_sequence(&mut seq)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.accounts
             .expect_prove_email()
             .with(mockall::predicate::eq(id), mockall::predicate::eq(noon()))

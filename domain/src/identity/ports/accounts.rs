@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::common::{EmailAddress, RepoError, UserId};
 use crate::identity::models::{Account, ExternalIdentity};
+use crate::mail::OutgoingEmail;
 
 /// Accounts of the built-in identity service (and the local accounts of a hosted one's users).
 ///
@@ -35,7 +36,8 @@ pub trait AccountRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn get(&self, id: UserId) -> Result<Option<Account>, RepoError>;
 
-    /// Replaces the password hash (`None` removes the password) and sets `updated_at`.
+    /// Replaces the password hash (`None` removes the password) and sets `updated_at`; `notice`, when
+    /// given, goes to the outbox in the same transaction (the owner's security e-mail).
     ///
     /// # Errors
     /// [`RepoError::NotFound`] when there is no such account; [`RepoError::Backend`] when the store fails.
@@ -44,6 +46,7 @@ pub trait AccountRepository: Send + Sync {
         id: UserId,
         password_hash: Option<String>,
         now: DateTime<Utc>,
+        notice: Option<OutgoingEmail>,
     ) -> Result<(), RepoError>;
 
     /// Sets `email_confirmed_at` to `now` unless it is already set (idempotent).

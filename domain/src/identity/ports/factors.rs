@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use crate::common::{RepoError, UserId};
 use crate::identity::factors::{Factor, FactorChallenge};
+use crate::mail::OutgoingEmail;
 
 /// The second factors of accounts and their challenges (`factors`, `factor_challenges`).
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
@@ -29,12 +30,20 @@ pub trait FactorRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn find(&self, user: UserId, id: Uuid) -> Result<Option<Factor>, RepoError>;
 
-    /// In one transaction: removes `user`'s factor `id` with its challenges, and drops the sessions that
-    /// passed it to `aal1` (their refresh tokens forget the second step). `false` when there was none.
+    /// In one transaction: removes `user`'s factor `id` with its challenges, drops the sessions that
+    /// passed it to `aal1` (their refresh tokens forget the second step), and puts `notice` (the owner's
+    /// security e-mail, due at `now`), when given, in the outbox. `false` (and nothing written) when there
+    /// was none.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn delete(&self, user: UserId, id: Uuid) -> Result<bool, RepoError>;
+    async fn delete(
+        &self,
+        user: UserId,
+        id: Uuid,
+        now: DateTime<Utc>,
+        notice: Option<OutgoingEmail>,
+    ) -> Result<bool, RepoError>;
 
     /// Stores a challenge and sets its factor's `last_challenged_at` to its creation.
     ///
@@ -56,8 +65,9 @@ pub trait FactorRepository: Send + Sync {
 
     /// The compare-and-set of a right code, in one transaction: marks the challenge verified only if it
     /// was not, sets the factor's `last_used_step` to `step` only if it was lower (or unset), marks the
-    /// factor verified, and removes the account's other unverified factors of the same type. `false`
-    /// (and nothing changed) when the challenge was already verified or the step already used.
+    /// factor verified, removes the account's other unverified factors of the same type, and puts `notice`
+    /// (the owner's security e-mail), when given, in the outbox. `false` (and nothing changed) when the
+    /// challenge was already verified or the step already used.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
@@ -67,5 +77,6 @@ pub trait FactorRepository: Send + Sync {
         challenge_id: Uuid,
         step: i64,
         now: DateTime<Utc>,
+        notice: Option<OutgoingEmail>,
     ) -> Result<bool, RepoError>;
 }

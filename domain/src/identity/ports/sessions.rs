@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use crate::common::{RepoError, UserId};
 use crate::identity::models::{LiveSession, RefreshToken};
+use crate::mail::OutgoingEmail;
 
 /// Refresh tokens, stored as digests, grouped in families (sessions).
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
@@ -60,7 +61,9 @@ pub trait RefreshTokenRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn revoke_family(&self, family_id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError>;
 
-    /// Revokes every token of the user, except those of `keep_family` when given (idempotent).
+    /// Revokes every token of the user, except those of `keep_family` when given (idempotent). `notice`,
+    /// when given, goes to the outbox in the same transaction if a session was ended (the owner's security
+    /// e-mail).
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
@@ -69,6 +72,7 @@ pub trait RefreshTokenRepository: Send + Sync {
         user: UserId,
         keep_family: Option<Uuid>,
         now: DateTime<Utc>,
+        notice: Option<OutgoingEmail>,
     ) -> Result<(), RepoError>;
 
     /// Deletes tokens of families started before `cutoff` (past the 30-day limit) and revoked tokens older

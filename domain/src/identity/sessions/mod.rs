@@ -246,12 +246,18 @@ impl IdentityService {
             SignOutScope::Local => self.refresh_tokens.revoke_family(claims.session_id, now).await?,
             SignOutScope::Global => {
                 self.refresh_tokens
-                    .revoke_all_for_user(claims.sub, None, now)
+                    .revoke_all_for_user(claims.sub, None, now, None)
                     .await?
             }
             SignOutScope::Others => {
+                // Ending the other sessions is a security step (the owner suspects one): they are told.
+                let notice = self.security_notice(
+                    &claims.email,
+                    crate::mail::templates::SecurityChange::OtherSessionsSignedOut,
+                    now,
+                );
                 self.refresh_tokens
-                    .revoke_all_for_user(claims.sub, Some(claims.session_id), now)
+                    .revoke_all_for_user(claims.sub, Some(claims.session_id), now, Some(notice))
                     .await?;
             }
         }
@@ -478,13 +484,13 @@ mod tests {
         // Whoever signed up may not own the mailbox: the password set before the proof goes (see `proof`).
         m.accounts
             .expect_set_password()
-            .with(eq(id), eq(None), eq(noon()))
+            .with(eq(id), eq(None), eq(noon()), mockall::predicate::always())
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.refresh_tokens
             .expect_revoke_all_for_user()
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
         let session = block_on(m.service().verify(
             crate::identity::codes::VerifyKind::MagicLink,
@@ -709,14 +715,22 @@ mod tests {
             .returning(|_, _| Ok(()));
         m.refresh_tokens
             .expect_revoke_all_for_user()
-            .with(eq(user), eq(None), eq(noon()))
+            .with(eq(user), eq(None), eq(noon()), eq(None))
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.refresh_tokens
             .expect_revoke_all_for_user()
-            .with(eq(user), eq(Some(family)), eq(noon()))
+            .withf(move |who, keep, at, notice| {
+                // Ending the other sessions tells the owner; signing out everywhere is an ordinary sign-out.
+                *who == user
+                    && *keep == Some(family)
+                    && *at == noon()
+                    && notice
+                        .as_ref()
+                        .is_some_and(|mail| mail.text.contains("other sessions were signed out"))
+            })
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         let service = m.service();
         block_on(service.sign_out(&claims, SignOutScope::Local)).unwrap();
         block_on(service.sign_out(&claims, SignOutScope::Global)).unwrap();

@@ -39,13 +39,13 @@ impl IdentityService {
         let password_removed = account.password_hash.is_some() && kept_password.is_none();
         if account.password_hash.is_some() || kept_password.is_some() {
             self.accounts
-                .set_password(account.id, kept_password.clone(), now)
+                .set_password(account.id, kept_password.clone(), now, None)
                 .await?;
             account.password_hash = kept_password;
             account.updated_at = now;
         }
         self.refresh_tokens
-            .revoke_all_for_user(account.id, None, now)
+            .revoke_all_for_user(account.id, None, now, None)
             .await?;
         self.accounts.prove_email(account.id, now).await?;
         account.email_confirmed_at.get_or_insert(now);
@@ -69,16 +69,16 @@ mod tests {
         let id = squatted.id;
         m.accounts
             .expect_set_password()
-            .with(eq(id), eq(None), eq(noon()))
+            .with(eq(id), eq(None), eq(noon()), mockall::predicate::always())
             .times(1)
             .in_sequence(&mut order)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.refresh_tokens
             .expect_revoke_all_for_user()
-            .with(eq(id), eq(None), eq(noon()))
+            .with(eq(id), eq(None), eq(noon()), mockall::predicate::always())
             .times(1)
             .in_sequence(&mut order)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.accounts
             .expect_prove_email()
             .with(eq(id), eq(noon()))
@@ -97,12 +97,17 @@ mod tests {
         pending.password_hash = None;
         m.accounts
             .expect_set_password()
-            .with(always(), eq(Some("chosen".to_owned())), always())
+            .with(
+                always(),
+                eq(Some("chosen".to_owned())),
+                always(),
+                mockall::predicate::always(),
+            )
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.refresh_tokens
             .expect_revoke_all_for_user()
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         m.accounts.expect_prove_email().returning(|_, _| Ok(()));
         let proof = block_on(m.service().prove_address(&mut pending, Some("chosen".into()))).unwrap();
         assert!(!proof.password_removed);
@@ -124,10 +129,10 @@ mod tests {
     #[test]
     fn a_failed_session_revocation_leaves_the_address_unproven() {
         let mut m = Mocks::new();
-        m.accounts.expect_set_password().returning(|_, _, _| Ok(()));
+        m.accounts.expect_set_password().returning(|_, _, _, _| Ok(()));
         m.refresh_tokens
             .expect_revoke_all_for_user()
-            .returning(|_, _, _| Err(crate::common::RepoError::backend("revoke", "down")));
+            .returning(|_, _, _, _| Err(crate::common::RepoError::backend("revoke", "down")));
         m.accounts.expect_prove_email().never();
         let mut squatted = unproven_account("owner@example.com");
         assert!(block_on(m.service().prove_address(&mut squatted, None)).is_err());
