@@ -158,7 +158,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         field: 'actor',
         headerName: 'Person',
         flex: 1,
-        minWidth: 180,
+        minWidth: 150,
         display: 'flex',
         valueGetter: (_value, row) => row.actor.email,
       },
@@ -166,7 +166,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         field: 'action',
         headerName: 'Action',
         flex: 1.2,
-        minWidth: 200,
+        minWidth: 190,
         display: 'flex',
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) =>
           twoLines(actionLabel(row.action), row.action),
@@ -175,7 +175,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         field: 'target',
         headerName: 'Target',
         flex: 1,
-        minWidth: 160,
+        minWidth: 150,
         display: 'flex',
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) =>
           row.target ? twoLines(targetText(row), TARGET_KIND_LABELS[row.target.kind]) : '',
@@ -183,14 +183,14 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
       {
         field: 'clientIp',
         headerName: 'Client address',
-        width: 150,
+        width: 130,
         display: 'flex',
         valueGetter: (_value, row) => row.clientIp ?? '',
       },
       {
         field: 'details',
         headerName: 'Details',
-        width: 110,
+        width: 90,
         display: 'flex',
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) => (
           <Button
@@ -230,7 +230,14 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
             const id = event.target.value;
             change({ actor: options.find((person) => person.id === id) ?? null });
           }}
-          sx={{ minWidth: 220 }}
+          sx={{ minWidth: 200 }}
+          slotProps={{
+            select: {
+              renderValue: (id) => options.find((person) => person.id === id)?.email ?? 'Anyone',
+              displayEmpty: true,
+            },
+            inputLabel: { shrink: true },
+          }}
         >
           <MenuItem value="">Anyone</MenuItem>
           {options.map((person) => (
@@ -247,7 +254,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
           onChange={(event) => {
             change({ action: event.target.value as AuditAction | '' });
           }}
-          sx={{ minWidth: 240 }}
+          sx={{ minWidth: 220 }}
           slotProps={{
             select: {
               renderValue: (value) => (value ? ACTION_LABELS[value as AuditAction] : 'Any action'),
@@ -273,7 +280,8 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
           }}
           onBlur={commitApp}
           onKeyDown={onAppKey}
-          sx={{ minWidth: 220 }}
+          sx={{ minWidth: 200 }}
+          slotProps={{ inputLabel: { shrink: true } }}
         />
         <TextField
           size="small"
@@ -296,7 +304,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
           slotProps={{ inputLabel: { shrink: true } }}
         />
         {filtered && <Button onClick={clear}>Clear filters</Button>}
-        <Box sx={{ flexGrow: 1 }} />
+        <Box sx={{ flexGrow: 1, display: { xs: 'none', md: 'block' } }} />
         <Button
           variant="outlined"
           startIcon={<DownloadIcon />}
