@@ -221,6 +221,12 @@ describe('audit log journeys', () => {
     await expectNoSeriousA11yViolations(ada, 'audit entry detail');
     await detail.getByRole('button', { name: 'Close' }).click();
     await detail.waitFor({ state: 'detached' });
+    // By keyboard: Enter on a cell of the row opens it too; Escape closes it.
+    await roleChange.locator('[data-field="actor"]').focus();
+    await ada.keyboard.press('Enter');
+    await detail.waitFor();
+    await ada.keyboard.press('Escape');
+    await detail.waitFor({ state: 'detached' });
 
     // The CSV of what the filters match (Ada's entries), with no key in it.
     const csv = await download(ada, ada.getByRole('button', { name: 'Download CSV' }));

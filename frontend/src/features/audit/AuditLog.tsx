@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import {
   DataGrid,
+  type GridCellParams,
   type GridColDef,
   type GridPaginationModel,
   type GridRenderCellParams,
@@ -192,9 +193,11 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         headerName: 'Details',
         width: 90,
         display: 'flex',
-        renderCell: ({ row }: GridRenderCellParams<AuditEntry>) => (
+        renderCell: ({ row, tabIndex }: GridRenderCellParams<AuditEntry>) => (
           <Button
             size="small"
+            // The grid moves the focus between cells: the button is reached as its cell is.
+            tabIndex={tabIndex}
             aria-label={`Details of ${actionLabel(row.action)} by ${row.actor.email} at ${localTime(row.at)}`}
             onClick={(event) => {
               event.stopPropagation();
@@ -358,6 +361,10 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
             paginationMeta={{ hasNextPage: log.hasNextPage }}
             onRowClick={({ row }: GridRowParams<AuditEntry>) => {
               setOpen(row);
+            }}
+            // By keyboard: Enter on any cell of a row opens its detail, as a click on the row does.
+            onCellKeyDown={({ row }: GridCellParams<AuditEntry>, event) => {
+              if (event.key === 'Enter') setOpen(row);
             }}
             disableColumnSorting
             disableColumnFilter

@@ -302,6 +302,15 @@ describe('the audit log', () => {
     });
   });
 
+  it("opens a row's detail by keyboard: Enter on a cell", async () => {
+    serveLog([[entry()]]);
+    renderLog();
+    const cell = await screen.findByRole('gridcell', { name: /bob@example.com/ });
+
+    fireEvent.keyDown(cell, { key: 'Enter' });
+    expect(await screen.findByRole('dialog', { name: 'Member role changed' })).toBeInTheDocument();
+  });
+
   it('downloads the CSV of the filtered entries with the bearer token', async () => {
     const requests = serveLog([[KEY_REGENERATED]]);
     const blobs: Blob[] = [];
