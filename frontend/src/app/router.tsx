@@ -106,6 +106,12 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: routePatterns.auditLog,
+                lazy: async () => ({
+                  Component: (await import('../features/audit/AuditLogPage')).AuditLogPage,
+                }),
+              },
+              {
                 path: routePatterns.setupAdmin,
                 lazy: async () => ({
                   Component: (await import('../features/admin/SetupAdminPage')).SetupAdminPage,

@@ -37,6 +37,8 @@ export const paths = {
       existing: query.existing ? 'true' : undefined,
     }),
   members: '/members',
+  /** The organization's audit log (its admins). */
+  auditLog: '/audit-log',
   admin: '/admin',
   /** The account's second factors and sessions. */
   accountSecurity: '/account/security',
@@ -61,6 +63,7 @@ export const routePatterns = {
   appEdit: '/apps/:packageName/edit',
   orgSettings: '/org-settings',
   members: '/members',
+  auditLog: '/audit-log',
   admin: '/admin',
   accountSecurity: '/account/security',
   mfaChallenge: '/signin/mfa',

@@ -63,13 +63,24 @@ function signedInPages(installUrl) {
     { name: "app-edit", path: `/apps/${PACKAGE}/edit`, heading: "Edit App" },
     { name: "org-settings", path: "/org-settings", heading: "Organization Settings" },
     { name: "members", path: "/members", heading: /Members/ },
-    ...["Dashboard", "App Submissions", "App Status", "Platform Users"].map((tab) => ({
+    {
+      name: "audit-log",
+      path: "/audit-log",
+      heading: "Audit Log",
+      async then(page) {
+        await page.locator(".MuiDataGrid-row").first().waitFor();
+      },
+    },
+    ...["Dashboard", "App Submissions", "App Status", "Platform Users", "Audit Log"].map((tab) => ({
       name: `admin-${tab.toLowerCase().replace(/ /g, "-")}`,
       path: "/admin",
       heading: "Admin Panel",
       async then(page) {
         await page.getByRole("tab", { name: tab }).click();
         await page.waitForLoadState("networkidle");
+        // The audit log's grid shows its skeleton until its first page is read.
+        if (tab === "Audit Log")
+          await page.getByText("No audit entries yet").or(page.locator(".MuiDataGrid-row").first()).waitFor();
       },
     })),
     { name: "tester", path: new URL(installUrl).pathname, heading: /Notes/ },

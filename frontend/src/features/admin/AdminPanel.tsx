@@ -23,10 +23,11 @@ const AppDetailTab = lazy(async () => ({ default: (await import('./AppStatusTab'
 const PlatformUsersTab = lazy(async () => ({
   default: (await import('./PlatformUsersTab')).PlatformUsersTab,
 }));
+const AuditLogTab = lazy(async () => ({ default: (await import('./AuditLogTab')).AuditLogTab }));
 const ReviewDialog = lazy(async () => ({ default: (await import('./ReviewDialog')).ReviewDialog }));
 
 /** The tabs, as the `tab` query parameter names them. */
-export type TabKey = 'dashboard' | 'submissions' | 'status' | 'users' | 'app';
+export type TabKey = 'dashboard' | 'submissions' | 'status' | 'users' | 'audit' | 'app';
 
 const tabId = (key: TabKey) => `admin-tab-${key}`;
 const panelId = (key: TabKey) => `admin-panel-${key}`;
@@ -41,7 +42,7 @@ function TabPanel({ tab, children }: { tab: TabKey; children: ReactNode }) {
 
 /**
  * The Admin Panel (spec §2): Dashboard, App Submissions, App Status and, for platform admins only,
- * Platform Users; plus a closable tab for one app, opened from App Status. The open tab lives in the
+ * Platform Users and the platform's Audit Log; plus a closable tab for one app, opened from App Status. The open tab lives in the
  * address (`?tab=…&app=…`) so that it survives a reload and the back button.
  */
 export function AdminPanel({ role }: { role: PlatformRole }) {
@@ -55,7 +56,7 @@ export function AdminPanel({ role }: { role: PlatformRole }) {
 
   const requested = params.get('tab') as TabKey | null;
   const known: TabKey[] = ['dashboard', 'submissions', 'status'];
-  if (isAdmin) known.push('users');
+  if (isAdmin) known.push('users', 'audit');
   if (openApp) known.push('app');
   const tab: TabKey = requested && known.includes(requested) ? requested : 'dashboard';
 
@@ -102,6 +103,7 @@ export function AdminPanel({ role }: { role: PlatformRole }) {
           <Tab label="App Submissions" {...tabProps('submissions')} />
           <Tab label="App Status" {...tabProps('status')} />
           {isAdmin && <Tab label="Platform Users" {...tabProps('users')} />}
+          {isAdmin && <Tab label="Audit Log" {...tabProps('audit')} />}
           {openApp && <Tab label={openAppName} {...tabProps('app')} />}
         </Tabs>
         {openApp && (
@@ -130,6 +132,7 @@ export function AdminPanel({ role }: { role: PlatformRole }) {
             />
           )}
           {tab === 'users' && <PlatformUsersTab />}
+          {tab === 'audit' && <AuditLogTab />}
           {tab === 'app' && openApp && <AppDetailTab packageName={openApp} />}
         </Suspense>
       </TabPanel>

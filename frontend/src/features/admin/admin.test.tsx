@@ -264,7 +264,7 @@ describe('the /admin guard', () => {
 });
 
 describe('the Admin Panel', () => {
-  it('shows an admin the four tabs, the counts and the recent submissions', async () => {
+  it('shows an admin the five tabs, the counts and the recent submissions', async () => {
     serveAdmin();
     renderAdmin();
 
@@ -273,7 +273,7 @@ describe('the Admin Panel', () => {
       within(tabs)
         .getAllByRole('tab')
         .map((t) => t.textContent),
-    ).toEqual(['Dashboard', 'App Submissions', 'App Status', 'Platform Users']);
+    ).toEqual(['Dashboard', 'App Submissions', 'App Status', 'Platform Users', 'Audit Log']);
     const pending = await screen.findByRole('region', { name: 'Pending Review' });
     expect(within(pending).getByText('2')).toBeInTheDocument();
     expect(
@@ -336,17 +336,58 @@ describe('the Admin Panel', () => {
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 
-  it('hides Platform Users from a reviewer, also when the address asks for it', async () => {
-    serveAdmin({ role: 'reviewer' });
-    renderAdmin('/admin?tab=users');
+  it.each(['users', 'audit'])(
+    'hides Platform Users and Audit Log from a reviewer, also when the address asks for %s',
+    async (asked) => {
+      serveAdmin({ role: 'reviewer' });
+      renderAdmin(`/admin?tab=${asked}`);
 
-    const tabs = await screen.findByRole('tablist', { name: 'Admin Panel sections' });
-    expect(within(tabs).queryByRole('tab', { name: 'Platform Users' })).not.toBeInTheDocument();
-    expect(within(tabs).getByRole('tab', { name: 'Dashboard' })).toHaveAttribute(
-      'aria-selected',
-      'true',
+      const tabs = await screen.findByRole('tablist', { name: 'Admin Panel sections' });
+      expect(within(tabs).queryByRole('tab', { name: 'Platform Users' })).not.toBeInTheDocument();
+      expect(within(tabs).queryByRole('tab', { name: 'Audit Log' })).not.toBeInTheDocument();
+      expect(within(tabs).getByRole('tab', { name: 'Dashboard' })).toHaveAttribute(
+        'aria-selected',
+        'true',
+      );
+      expect(await screen.findByRole('region', { name: 'Pending Review' })).toBeInTheDocument();
+    },
+  );
+
+  it("shows the platform's audit log in its tab", async () => {
+    serveAdmin();
+    const read: URL[] = [];
+    server.use(
+      http.get('*/api/admin/audit-log', ({ request }) => {
+        read.push(new URL(request.url));
+        return HttpResponse.json({
+          success: true,
+          data: {
+            entries: [
+              {
+                id: 'e-1',
+                at: '2026-11-20T10:00:00Z',
+                organizationId: 'org-acme',
+                actor: { id: 'u-ada', email: 'ada@example.com' },
+                action: 'review.approved',
+                target: { kind: 'app', id: 'com.acme.notes', label: null },
+                changes: [{ field: 'appStoreStatus', old: 'SUBMITTED', new: 'PUBLISHED' }],
+                clientIp: '203.0.113.7',
+                userAgent: 'Chromium',
+              },
+            ],
+            nextCursor: null,
+          },
+        });
+      }),
     );
-    expect(await screen.findByRole('region', { name: 'Pending Review' })).toBeInTheDocument();
+    const { user, router } = renderAdmin();
+
+    await user.click(await tab('Audit Log'));
+    const grid = await screen.findByRole('grid', { name: 'Platform audit log' });
+    expect(await within(grid).findByText('Submission approved')).toBeInTheDocument();
+    expect(within(grid).getByText('com.acme.notes')).toBeInTheDocument();
+    expect(read[0]?.pathname).toBe('/api/admin/audit-log');
+    expect(router.state.location.search).toBe('?tab=audit');
   });
 
   it('lists the submissions with a placeholder for a missing or broken logo', async () => {

@@ -8,6 +8,7 @@ import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import AppsIcon from '@mui/icons-material/Apps';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import GroupIcon from '@mui/icons-material/Group';
+import HistoryIcon from '@mui/icons-material/History';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import SettingsIcon from '@mui/icons-material/Settings';
 import type { ReactNode } from 'react';
@@ -19,7 +20,7 @@ import { externalLinkProps } from '../../components/externalLinkProps';
 import { paths } from '../../config/paths';
 import { useGetAdminCheckQuery } from '../auth';
 import { selectCoreToken } from '../../session/authSlice';
-import { OrgSwitcher } from '../orgs';
+import { OrgSwitcher, useCurrentOrg } from '../orgs';
 import { usePublicConfig } from '../publicConfig';
 
 interface Item {
@@ -36,13 +37,15 @@ const ITEMS: Item[] = [
 ];
 
 /**
- * The sidebar's links (spec §2); the current page's link is highlighted. Admin Panel shows only when the
- * admin check says so, and the check runs only once a core token is stored.
+ * The sidebar's links (spec §2); the current page's link is highlighted. Audit Log shows to the current
+ * organization's admins only; Admin Panel only when the admin check says so, and the check runs only once a
+ * core token is stored.
  */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const config = usePublicConfig();
   const coreToken = useAppSelector(selectCoreToken);
   const { data: adminCheck } = useGetAdminCheckQuery(undefined, { skip: !coreToken });
+  const { isAdmin: orgAdmin } = useCurrentOrg();
 
   const link = ({ to, label, icon }: Item) => (
     <ListItem key={to} disablePadding>
@@ -75,6 +78,7 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
       <OrgSwitcher />
       <List sx={{ py: 2 }}>
         {ITEMS.map(link)}
+        {orgAdmin && link({ to: paths.auditLog, label: 'Audit Log', icon: <HistoryIcon /> })}
         <ListItem disablePadding>
           <ListItemButton
             component="a"

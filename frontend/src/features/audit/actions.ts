@@ -1,0 +1,51 @@
+import type { AuditAction, AuditTargetKind } from './types';
+
+/**
+ * A label for people for every action code. Typed against the generated list: a code the server adds is a
+ * type error here until it has a label.
+ */
+export const ACTION_LABELS: Record<AuditAction, string> = {
+  'app.created': 'App registered',
+  'app.updated': 'App details changed',
+  'app.deleted': 'App deleted',
+  'app.published': 'App submitted for review',
+  'app.moved': 'App moved to another organization',
+  'app.key_regenerated': 'API key regenerated',
+  'app.visibility_changed': 'Organization testing changed',
+  'app.sharing_changed': 'Tester list changed',
+  'app.permissions_changed': 'App permissions changed',
+  'app.share_link_reset': 'Share link reset',
+  'org.created': 'Organization created',
+  'org.updated': 'Organization profile changed',
+  'org.deleted': 'Organization deleted',
+  'invite.sent': 'Invitation sent',
+  'invite.resent': 'Invitation resent',
+  'invite.rescinded': 'Invitation cancelled',
+  'invite.accepted': 'Invitation accepted',
+  'member.role_changed': 'Member role changed',
+  'member.removed': 'Member removed',
+  'member.left': 'Member left',
+  'review.approved': 'Submission approved',
+  'review.rejected': 'Submission rejected',
+  'platform.role_granted': 'Platform role granted',
+  'platform.role_revoked': 'Platform role removed',
+  'platform.first_admin': 'First platform admin set up',
+  'image.uploaded': 'Image uploaded',
+  'image.deleted': 'Image deleted',
+};
+
+/** Every action code, in the order above (the "Action" filter's options). */
+export const ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];
+
+/** The label of a code; the code itself for one this build does not know (a newer server). */
+export const actionLabel = (action: string): string =>
+  (ACTION_LABELS as Record<string, string | undefined>)[action] ?? action;
+
+export const TARGET_KIND_LABELS: Record<AuditTargetKind, string> = {
+  app: 'App',
+  organization: 'Organization',
+  member: 'Member',
+  invitation: 'Invitation',
+  image: 'Image',
+  account: 'Account',
+};
