@@ -25,6 +25,18 @@ after(async () => {
   await smtp?.stop();
 });
 
+/** Signs out from the top bar and signs in again with the password; answers the sign-in dialog. */
+async function signOutAndIn(page, email, password) {
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL(/\/signin/);
+  await page.getByRole('button', { name: 'Continue with Email' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Email address').fill(email);
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  return dialog;
+}
+
 describe('second factor', () => {
   test('add an authenticator app on Account Security, then sign in with a code', async () => {
     const email = 'totp@example.com';
@@ -47,13 +59,7 @@ describe('second factor', () => {
     await page.getByRole('list', { name: 'Your authenticator apps' }).getByText('Authenticator app').waitFor();
 
     // Sign out, sign in with the password: the product API asks for the second factor first.
-    await page.getByRole('button', { name: 'Sign Out' }).click();
-    await page.waitForURL(/\/signin/);
-    await page.getByRole('button', { name: 'Continue with Email' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Email address').fill(email);
-    await dialog.getByLabel('Password').fill(PASSWORD);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signOutAndIn(page, email, PASSWORD);
     await page.getByRole('heading', { level: 1, name: 'Confirm it’s you' }).waitFor();
     assert.match(new URL(page.url()).pathname, /^\/signin\/mfa$/);
     await expectNoSeriousA11yViolations(page, 'the challenge step');
@@ -94,13 +100,7 @@ describe('second factor', () => {
     await section.getByText('Your password was changed.').waitFor();
     assert.equal(await section.getByLabel('Current password').inputValue(), '');
 
-    await page.getByRole('button', { name: 'Sign Out' }).click();
-    await page.waitForURL(/\/signin/);
-    await page.getByRole('button', { name: 'Continue with Email' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Email address').fill(email);
-    await dialog.getByLabel('Password').fill(PASSWORD);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const dialog = await signOutAndIn(page, email, PASSWORD);
     await dialog.getByRole('alert').waitFor();
     await dialog.getByLabel('Password').fill(fresh);
     await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();

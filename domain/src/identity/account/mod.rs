@@ -323,7 +323,12 @@ mod tests {
 
     /// A session that signed in an hour ago (a stolen token, say).
     fn stale_session() -> (Mocks, AccessTokenClaims) {
-        let claims = access_claims(noon() - chrono::Duration::hours(1));
+        session_signed_in_at(noon() - chrono::Duration::hours(1))
+    }
+
+    /// A session that signed in at `at`, of an account with a password.
+    fn session_signed_in_at(at: DateTime<Utc>) -> (Mocks, AccessTokenClaims) {
+        let claims = access_claims(at);
         let user = claims.sub;
         let mut m = Mocks::new();
         m.accounts.expect_get().returning(move |_| {
@@ -385,15 +390,7 @@ mod tests {
 
     #[test]
     fn a_wrong_current_password_is_refused_even_just_after_signing_in() {
-        let claims = access_claims(noon());
-        let user = claims.sub;
-        let mut m = Mocks::new();
-        m.accounts.expect_get().returning(move |_| {
-            let mut a = account("dev@example.com", true);
-            a.id = user;
-            a.password_hash = Some("current-hash".into());
-            Ok(Some(a))
-        });
+        let (mut m, claims) = session_signed_in_at(noon());
         m.hasher
             .expect_verify()
             .returning(|given, _| Ok(given == "the old passphrase"));
