@@ -189,6 +189,7 @@ pub trait InviteRepository: Send + Sync {
     /// [`RepoError::NotFound`] when there is no open invitation for the address;
     /// [`RepoError::Conflict`]`(`[`CONFLICT_INVITE_EXPIRED`]`)` when it has expired at `now`;
     /// [`RepoError::Backend`] when the store fails.
+    #[allow(clippy::too_many_arguments)] // the change, its e-mail and its audit entry, written together
     async fn resend(
         &self,
         org: OrgId,

@@ -197,6 +197,7 @@ impl InviteRepository for DieselInviteRepository {
             .await
     }
 
+    #[allow(clippy::too_many_arguments)] // as the port's
     async fn resend(
         &self,
         org: OrgId,
