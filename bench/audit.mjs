@@ -4,7 +4,7 @@
 // organizations; the release server reads them as the organization's admin.
 
 import { record, short, startServer } from './lib.mjs';
-import { forBothDatabases, freshDatabase, label, sql } from './monitor.mjs';
+import { freshDatabase, label, sql } from './monitor.mjs';
 
 const scale = short ? { entries: 20_000, calls: 40 } : { entries: 1_000_000, calls: 500 };
 const ORGS = 20;
@@ -129,6 +129,8 @@ async function measureAuditLog(kind) {
   }
 }
 
+/** One database after the other, also in the short mode: the seeding blocks the process (the sqlite3 and psql
+ * clients run synchronously), so reads timed beside it would count its time. */
 export async function auditFigures() {
-  await forBothDatabases(measureAuditLog);
+  for (const kind of ['sqlite', 'postgres']) await measureAuditLog(kind);
 }

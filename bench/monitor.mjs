@@ -389,7 +389,7 @@ export async function measureMonthView(kind) {
 }
 
 /** Runs `measure` for both databases: one after the other, or, in the short mode, at once (to stay quick). */
-export async function forBothDatabases(measure) {
+async function forBothDatabases(measure) {
   const kinds = ['sqlite', 'postgres'];
   if (short) {
     await Promise.all(kinds.map((kind) => measure(kind)));
