@@ -373,13 +373,13 @@ fn check_allowed(
         ));
         return;
     }
-    let expected = match expect {
-        Entries(entries) => expected_entries(entries),
-        NoEntry(_) | NotReachableHere(_) => Vec::new(),
+    let (expected, why) = match expect {
+        Entries(entries) => (expected_entries(entries), ""),
+        NoEntry(reason) | NotReachableHere(reason) => (Vec::new(), *reason),
     };
     if written != expected {
         failures.push(format!(
-            "{method} {path}: expected {expected:?}, written {written:?}"
+            "{method} {path}: expected {expected:?} {why}, written {written:?}"
         ));
     }
 }
