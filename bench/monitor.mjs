@@ -26,7 +26,7 @@ const scale = short
 const concurrency = process.env.BENCH_UPTIME_CONCURRENCY;
 
 /** Runs SQL on the benchmark database (the sqlite3 or psql client); answers its output, `|`-separated rows. */
-function sql(db, text) {
+export function sql(db, text) {
   const [command, args] =
     db.kind === 'sqlite'
       ? ['sqlite3', ['-cmd', '.timeout 30000', db.path]]
@@ -35,7 +35,7 @@ function sql(db, text) {
 }
 
 /** A fresh database with the schema: SQLite in a temporary folder, or PostgreSQL (null when there is none). */
-function freshDatabase(kind) {
+export function freshDatabase(kind) {
   let db;
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'portal-bench-uptime-'));
@@ -50,7 +50,7 @@ function freshDatabase(kind) {
   return db;
 }
 
-const label = (kind) => (kind === 'sqlite' ? 'SQLite' : 'PostgreSQL');
+export const label = (kind) => (kind === 'sqlite' ? 'SQLite' : 'PostgreSQL');
 
 /**
  * Inserts `count` apps of one organization, app i at `<urlOf(i)>/app/<i>` (its health URL adds `/health`),

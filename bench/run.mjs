@@ -2,13 +2,16 @@
 // report.json. `--short` (run by `make test`) measures the same figures with fewer repetitions and smaller loads,
 // so that the harness cannot rot; no test asserts a figure.
 //
-//   node bench/run.mjs [--short] [--only server,web,api,monitor,month,soak] [--soak-minutes N] [--server PATH] [--frontend DIR]
+//   node bench/run.mjs [--short] [--only server,web,api,monitor,month,audit,soak] [--soak-minutes N] [--server PATH] [--frontend DIR]
 //
 // Each part lives in its own module: server.mjs (memory, cold start), web.mjs (bundles, Lighthouse), api.mjs
-// (requests/s and latency under load), monitor.mjs (uptime monitor and month view), soak.mjs (steady traffic for minutes: errors, p99, RSS per minute); lib.mjs holds what they share.
+// (requests/s and latency under load), monitor.mjs (uptime monitor and month view), audit.mjs (the audit log's
+// newest page over a million entries), soak.mjs (steady traffic for minutes: errors, p99, RSS per minute);
+// lib.mjs holds what they share.
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { apiFigures } from './api.mjs';
+import { auditFigures } from './audit.mjs';
 import { only, outDir, server, writeReport } from './lib.mjs';
 import { monitorFigures, monthFigures } from './monitor.mjs';
 import { serverFigures } from './server.mjs';
@@ -24,6 +27,7 @@ const parts = {
   api: apiFigures,
   monitor: monitorFigures,
   month: monthFigures,
+  audit: auditFigures,
   soak: soakFigures,
 };
 

@@ -1,10 +1,12 @@
 //! `app-server admin grant|revoke|list`: platform admins from the command line. Whoever can run the
 //! binary against the database is trusted (that is how the first admin is made): a grant binds at once to
 //! the account that has the address, proven or not; without an account it waits for the first account
-//! that proves the address.
+//! that proves the address. Each change is recorded in the platform's audit log with the operator as its
+//! actor (no account: `actor.id` is `null`).
 
 use adapter_db::Db;
 use adapter_db::repos::DieselPlatformAdminRepository;
+use adapter_identity::OsSecretGenerator;
 use clap::Subcommand;
 use domain::identity::admins::{PlatformAdminError, PlatformAdminService};
 use std::sync::Arc;
@@ -34,6 +36,7 @@ pub fn service(db: &Db) -> PlatformAdminService {
     PlatformAdminService::new(
         Arc::new(DieselPlatformAdminRepository::new(db.clone())),
         Arc::new(SystemClock),
+        Arc::new(OsSecretGenerator),
     )
 }
 

@@ -3,7 +3,7 @@
 //! cursor pages, the CSV export, and who may not read (members, platform staff who are not admins).
 
 use crate::helpers::TestApp;
-use crate::org_fixtures::{BACKENDS, User, add_member, call, create_org, sign_up, spawn};
+use crate::org_fixtures::{BACKENDS, User, add_member, call, create_org, invite_token, sign_up, spawn};
 use adapter_db::{Backend, Db};
 use diesel::prelude::*;
 use reqwest::Method;
@@ -142,6 +142,8 @@ async fn audit_log_of_an_organization(backend: Backend) {
             "app.sharing_changed",
             "app.key_regenerated",
             "app.created",
+            "invite.accepted",
+            "invite.sent",
             "org.created"
         ],
         "{all}"
@@ -159,14 +161,19 @@ async fn audit_log_of_an_organization(backend: Backend) {
     assert_eq!(all["data"]["entries"][1]["userAgent"], json!(AGENT));
     assert_eq!(all["data"]["nextCursor"], Value::Null);
 
-    // No secret in any entry, as answered or as stored.
+    // No secret in any entry, as answered or as stored: the keys, the tester link's token, the testers'
+    // addresses, the invitation's token and its digest.
     let stored = stored_text(&app);
+    let invitation = invite_token(&app, "mia@example.com");
+    let invitation_digest = domain::common::secrets::digest_secret(&invitation);
     for secret in [
         &first_key,
         &second_key,
         &token,
         &"tess.tester@example.org".to_owned(),
         &"tom.tester".to_owned(),
+        &invitation,
+        &invitation_digest,
     ] {
         assert!(!all.to_string().contains(secret.as_str()), "{secret} answered");
         assert!(!stored.contains(secret.as_str()), "{secret} stored");
@@ -177,9 +184,13 @@ async fn audit_log_of_an_organization(backend: Backend) {
     assert_eq!(actions(&regenerated), ["app.key_regenerated"]);
     assert_eq!(
         actions(&page(&app, &format!("{log}?actor={}", ada.id), &ada).await).len(),
-        4
+        5
     );
-    assert!(actions(&page(&app, &format!("{log}?actor={}", mia.id), &ada).await).is_empty());
+    // Mia's only act: accepting the invitation.
+    assert_eq!(
+        actions(&page(&app, &format!("{log}?actor={}", mia.id), &ada).await),
+        ["invite.accepted"]
+    );
     assert_eq!(
         actions(&page(&app, &format!("{log}?app={PKG}"), &ada).await).len(),
         3
@@ -189,8 +200,11 @@ async fn audit_log_of_an_organization(backend: Backend) {
     assert_eq!(actions(&first), ["app.sharing_changed", "app.key_regenerated"]);
     let cursor = first["data"]["nextCursor"].as_str().unwrap().to_owned();
     let second = page(&app, &format!("{log}?limit=2&cursor={cursor}"), &ada).await;
-    assert_eq!(actions(&second), ["app.created", "org.created"]);
-    assert_eq!(second["data"]["nextCursor"], Value::Null);
+    assert_eq!(actions(&second), ["app.created", "invite.accepted"]);
+    let cursor = second["data"]["nextCursor"].as_str().unwrap().to_owned();
+    let third = page(&app, &format!("{log}?limit=2&cursor={cursor}"), &ada).await;
+    assert_eq!(actions(&third), ["invite.sent", "org.created"]);
+    assert_eq!(third["data"]["nextCursor"], Value::Null);
 
     // Bad filters name their field.
     for (query, field) in [
@@ -231,7 +245,7 @@ async fn audit_log_of_an_organization(backend: Backend) {
             lines[0].starts_with("time,organizationId,actorId,actorEmail,action"),
             "{csv}"
         );
-        assert_eq!(lines.len(), 5, "{csv}");
+        assert_eq!(lines.len(), 7, "{csv}");
         assert!(
             lines[1].contains("app.sharing_changed") && lines[3].contains("app.created"),
             "{csv}"

@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 
 /// Who calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Caller {
+pub(crate) enum Caller {
     /// No `Authorization` header.
     Anonymous,
     /// Signed in, in no organization of the test (only the personal one).
@@ -40,7 +40,7 @@ enum Caller {
 }
 
 /// The columns of every row, in order.
-const CALLERS: [Caller; 6] = [
+pub(crate) const CALLERS: [Caller; 6] = [
     Caller::Anonymous,
     Caller::Stranger,
     Caller::Member,
@@ -51,7 +51,7 @@ const CALLERS: [Caller; 6] = [
 
 /// What the request points at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Target {
+pub(crate) enum Target {
     /// Organization calls: the organization (of the member and the admin) in the path, no `x-org-id`.
     /// Calls scoped by `x-org-id` (apps, permissions, images): the header names that organization and the
     /// path names one of its apps or images.
@@ -69,14 +69,14 @@ enum Target {
 }
 
 /// Not applicable: the endpoint names no organization (the row is still there, so that the table shows it).
-const NA: u16 = 0;
+pub(crate) const NA: u16 = 0;
 
 /// One row: an endpoint and target, and the expected status per caller (the order of [`CALLERS`]).
-struct Row {
-    method: &'static str,
-    path: &'static str,
-    target: Target,
-    expected: [u16; 6],
+pub(crate) struct Row {
+    pub(crate) method: &'static str,
+    pub(crate) path: &'static str,
+    pub(crate) target: Target,
+    pub(crate) expected: [u16; 6],
 }
 
 const fn row(method: &'static str, path: &'static str, target: Target, expected: [u16; 6]) -> Row {
@@ -92,7 +92,7 @@ use Target::{Forged, NeverSubmitted, Other, Own};
 
 /// The matrix. Columns: anonymous, stranger, member, admin, platform reviewer, platform admin.
 #[rustfmt::skip]
-const MATRIX: &[Row] = &[
+pub(crate) const MATRIX: &[Row] = &[
     row("GET",    "/api/orgs",                             Own,    [401, 200, 200, 200, 200, 200]),
     row("GET",    "/api/orgs",                             Other,  [NA, NA, NA, NA, NA, NA]),
     // Listing and creating organizations name none: x-org-id plays no part (a stale one, of an organization
@@ -316,27 +316,27 @@ const PENDING: &str = "pending@example.com";
 const INVITEE: &str = "invitee@example.com";
 
 /// The users and organizations, set up once per server.
-struct World {
-    stranger: User,
-    member: User,
-    admin: User,
-    reviewer: User,
-    platform_admin: User,
+pub(crate) struct World {
+    pub(crate) stranger: User,
+    pub(crate) member: User,
+    pub(crate) admin: User,
+    pub(crate) reviewer: User,
+    pub(crate) platform_admin: User,
     /// The other organization's admin (not a caller of the matrix).
-    other_admin: User,
-    org: String,
-    other_org: String,
+    pub(crate) other_admin: User,
+    pub(crate) org: String,
+    pub(crate) other_org: String,
     /// A third organization the admin belongs to (the target of allowed moves).
-    move_target: String,
-    own_accept_token: String,
-    other_accept_token: String,
+    pub(crate) move_target: String,
+    pub(crate) own_accept_token: String,
+    pub(crate) other_accept_token: String,
     /// An image of each organization (delivery rows).
-    own_image: String,
-    other_image: String,
+    pub(crate) own_image: String,
+    pub(crate) other_image: String,
 }
 
 impl World {
-    fn user(&self, caller: Caller) -> Option<&User> {
+    pub(crate) fn user(&self, caller: Caller) -> Option<&User> {
         match caller {
             Caller::Anonymous => None,
             Caller::Stranger => Some(&self.stranger),
@@ -367,7 +367,7 @@ async fn platform_user(app: &TestApp, email: &str, role: &str) -> User {
     user
 }
 
-async fn set_up(app: &TestApp) -> World {
+pub(crate) async fn set_up(app: &TestApp) -> World {
     let admin = sign_up(app, "admin@example.com").await;
     let member = sign_up(app, "member@example.com").await;
     let stranger = sign_up(app, "stranger@example.com").await;
@@ -449,14 +449,14 @@ async fn set_up(app: &TestApp) -> World {
 }
 
 /// A request of the matrix, and what to do after an allowed one.
-struct Request {
-    path: String,
-    header: Option<String>,
-    body: Option<Value>,
+pub(crate) struct Request {
+    pub(crate) path: String,
+    pub(crate) header: Option<String>,
+    pub(crate) body: Option<Value>,
     /// Send a multipart image upload instead of a JSON body.
-    upload: bool,
+    pub(crate) upload: bool,
     /// Put the member back after the allowed role change.
-    restore_member_role: bool,
+    pub(crate) restore_member_role: bool,
 }
 
 /// A small PNG.
@@ -470,7 +470,7 @@ fn png() -> Vec<u8> {
 }
 
 /// The status and body of an image upload into `org` (`x-org-id`).
-async fn upload_as(app: &TestApp, token: Option<&str>, org: &str) -> (u16, Value) {
+pub(crate) async fn upload_as(app: &TestApp, token: Option<&str>, org: &str) -> (u16, Value) {
     let part = reqwest::multipart::Part::bytes(png())
         .file_name("picture.png")
         .mime_str("image/png")
@@ -544,7 +544,7 @@ async fn share_token(app: &TestApp, admin: &User, org: &str, package: &str) -> S
 }
 
 /// Builds the request of `(method, path)` for `target`; `n` makes addresses unique.
-async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Request {
+pub(crate) async fn request_for(app: &TestApp, world: &World, row: &Row, n: usize) -> Request {
     let (org, org_admin, member_id, only_admin_id, accept_token) = match row.target {
         Target::Own | Target::Forged | Target::NeverSubmitted => (
             &world.org,

@@ -91,6 +91,21 @@ async fn the_setup_link_makes_the_first_signed_in_user_admin_once() {
         assert_eq!(check(&app, &first.token).await["role"], "admin");
         let listed = admin_cli::run(&db, admin_cli::AdminCommand::List).await.unwrap();
         assert!(listed.contains("first@example.com"), "{listed}");
+        // The platform's audit log says who became the first admin, and how.
+        let log: Value = app
+            .call(Method::GET, "/api/admin/audit-log", &first.token, None)
+            .await
+            .json()
+            .await
+            .unwrap();
+        let entries = log["data"]["entries"].as_array().unwrap();
+        assert_eq!(entries.len(), 1, "{log}");
+        assert_eq!(entries[0]["action"], "platform.first_admin");
+        assert_eq!(entries[0]["actor"]["email"], "first@example.com");
+        assert_eq!(
+            entries[0]["changes"],
+            json!([{"field": "platformRole", "old": null, "new": "admin"}])
+        );
 
         // Single use: a second user with the same link gets nothing.
         let second = app.new_user("second@example.com").await;
@@ -168,6 +183,18 @@ async fn a_setup_link_does_nothing_once_an_admin_exists() {
         assert_eq!(body["code"], "ADMIN_EXISTS");
         assert_eq!(check(&app, &other.token).await["isAdmin"], false);
         assert_eq!(check(&app, &boss.token).await["role"], "admin");
+        // The operator's grant is in the platform's audit log, made by no account.
+        let log: Value = app
+            .call(Method::GET, "/api/admin/audit-log", &boss.token, None)
+            .await
+            .json()
+            .await
+            .unwrap();
+        let granted = &log["data"]["entries"][0];
+        assert_eq!(granted["action"], "platform.role_granted", "{log}");
+        assert_eq!(granted["actor"]["id"], Value::Null);
+        assert_eq!(granted["actor"]["email"], domain::audit::OPERATOR_ACTOR);
+        assert_eq!(granted["target"]["id"], "boss@example.com");
         // And the token is gone: a retry is simply invalid.
         let (status, _) = claim(&app, &other.token, &token).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{backend:?}");

@@ -5,6 +5,7 @@
 mod admins;
 mod apps;
 mod audit;
+mod audit_matrix;
 mod authz_matrix;
 mod bad_input;
 mod contract;

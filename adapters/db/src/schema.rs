@@ -357,7 +357,7 @@ diesel::table! {
         at -> BigInt,
         org_id -> Nullable<Text>,
         platform -> Bool,
-        actor_id -> Text,
+        actor_id -> Nullable<Text>,
         actor_email -> Text,
         action -> Text,
         target_kind -> Nullable<Text>,

@@ -156,11 +156,13 @@ impl AuditLogQuery {
     }
 }
 
-/// Who made a change: the account id and its e-mail address at the time.
+/// Who made a change: the account id and its e-mail address at the time. A change the server's operator
+/// made (an `app-server` command, the `PORTAL_ADMIN_EMAILS` setting) has no account: `id` is `null` and
+/// `email` reads "operator (…)".
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AuditActorDto {
     #[schema(format = Uuid)]
-    pub id: String,
+    pub id: Option<String>,
     pub email: String,
 }
 
@@ -190,7 +192,7 @@ impl From<AuditEntry> for AuditEntryDto {
             at: entry.at,
             organization_id: entry.org_id.map(|org| org.to_string()),
             actor: AuditActorDto {
-                id: entry.actor_id.to_string(),
+                id: entry.actor_id.map(|actor| actor.to_string()),
                 email: entry.actor_email,
             },
             action: entry.action,
@@ -254,7 +256,7 @@ pub fn csv_row(entry: &AuditEntry) -> String {
     let fields = [
         entry.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         entry.org_id.map(|org| org.to_string()).unwrap_or_default(),
-        entry.actor_id.to_string(),
+        entry.actor_id.map(|actor| actor.to_string()).unwrap_or_default(),
         entry.actor_email.clone(),
         entry.action.code().to_owned(),
         target.map(|t| t.kind.as_str().to_owned()).unwrap_or_default(),

@@ -12,6 +12,6 @@ pub mod service;
 pub use actions::AuditAction;
 pub use models::{
     AuditCursor, AuditEntry, AuditEntryId, AuditFilter, AuditPage, AuditScope, AuditTarget, AuditTargetKind,
-    FieldChange, is_secret_field,
+    FieldChange, OPERATOR_ACTOR, is_secret_field,
 };
 pub use service::{AuditError, AuditQuery, AuditService};

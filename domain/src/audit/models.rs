@@ -12,6 +12,11 @@ use crate::apps::PackageName;
 use crate::common::{Caller, OrgId, SecretGenerator, UserId};
 use crate::review::models::random_uuid;
 
+/// The actor e-mail of an entry the server's operator made: an `app-server` command (`app-server admin
+/// grant|revoke`) or the `PORTAL_ADMIN_EMAILS` setting read at start. No account makes such a change, so the
+/// entry's actor id is `None` (never a made-up account) and this text stands where an address would.
+pub const OPERATOR_ACTOR: &str = "operator (app-server command line or configuration)";
+
 /// Longest user agent kept (the rest is cut; a header can be kilobytes long).
 pub const MAX_USER_AGENT_CHARS: usize = 256;
 
@@ -118,6 +123,25 @@ impl AuditTarget {
         Self::new(AuditTargetKind::Member, user.to_string())
     }
 
+    /// An invitation, labelled with the invited address.
+    #[must_use]
+    pub fn invitation(id: crate::common::InviteId, email: &str) -> Self {
+        Self::new(AuditTargetKind::Invitation, id.to_string()).with_label(email)
+    }
+
+    /// An image.
+    #[must_use]
+    pub fn image(id: crate::common::ImageId) -> Self {
+        Self::new(AuditTargetKind::Image, id.to_string())
+    }
+
+    /// The holder of a platform role: its e-mail address (a role belongs to an address until an account
+    /// proves it, and `/api/admin/users/{email}` names it so).
+    #[must_use]
+    pub fn platform_user(email: &str) -> Self {
+        Self::new(AuditTargetKind::Account, email).with_label(email)
+    }
+
     #[must_use]
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
@@ -157,8 +181,9 @@ pub struct AuditEntry {
     pub at: DateTime<Utc>,
     /// The organization the change belongs to; `None` for a platform entry.
     pub org_id: Option<OrgId>,
-    pub actor_id: UserId,
-    /// The actor's e-mail address when the change was made.
+    /// The account that made the change; `None` for the server's operator ([`AuditEntry::by_operator`]).
+    pub actor_id: Option<UserId>,
+    /// The actor's e-mail address when the change was made ([`OPERATOR_ACTOR`] for the operator).
     pub actor_email: String,
     pub action: AuditAction,
     pub target: Option<AuditTarget>,
@@ -182,7 +207,7 @@ impl AuditEntry {
             id: AuditEntryId(random_uuid(secrets)),
             at,
             org_id: None,
-            actor_id: caller.user_id,
+            actor_id: Some(caller.user_id),
             actor_email: caller.email.as_str().to_owned(),
             action,
             target: None,
@@ -193,6 +218,25 @@ impl AuditEntry {
                 .user_agent
                 .as_deref()
                 .map(|agent| agent.chars().take(MAX_USER_AGENT_CHARS).collect()),
+        }
+    }
+
+    /// An entry about `action` made by the server's operator at `at` (an `app-server` command or the
+    /// configuration read at start): no account, no client address, no user agent; the actor e-mail is
+    /// [`OPERATOR_ACTOR`].
+    #[must_use]
+    pub fn by_operator(secrets: &dyn SecretGenerator, action: AuditAction, at: DateTime<Utc>) -> Self {
+        Self {
+            id: AuditEntryId(random_uuid(secrets)),
+            at,
+            org_id: None,
+            actor_id: None,
+            actor_email: OPERATOR_ACTOR.to_owned(),
+            action,
+            target: None,
+            changes: Vec::new(),
+            client_ip: None,
+            user_agent: None,
         }
     }
 
@@ -315,7 +359,7 @@ mod tests {
     fn an_entry_carries_the_caller_and_where_the_call_came_from() {
         let caller = caller();
         let entry = AuditEntry::by(&RepeatingBytes(7), &caller, AuditAction::AppUpdated, Utc::now());
-        assert_eq!(entry.actor_id, caller.user_id);
+        assert_eq!(entry.actor_id, Some(caller.user_id));
         assert_eq!(entry.actor_email, caller.email.as_str());
         assert_eq!(entry.client_ip.as_deref(), Some("203.0.113.7"));
         assert_eq!(entry.user_agent.map(|a| a.len()), Some(MAX_USER_AGENT_CHARS));
@@ -351,6 +395,15 @@ mod tests {
         for bad in ["", "12", "x.y", "12.not-a-uuid", &format!("1.5.{id}")] {
             assert_eq!(AuditCursor::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn an_operator_entry_names_no_account_and_no_client() {
+        let entry = AuditEntry::by_operator(&RepeatingBytes(7), AuditAction::PlatformRoleGranted, Utc::now());
+        assert_eq!(entry.actor_id, None);
+        assert_eq!(entry.actor_email, OPERATOR_ACTOR);
+        assert_eq!((entry.client_ip, entry.user_agent), (None, None));
+        assert!(entry.org_id.is_none());
     }
 
     #[test]

@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 
 use super::{ImageMeta, ImageRejection, InspectedImage};
 use crate::apps::PackageName;
+use crate::audit::AuditEntry;
 use crate::common::{ImageId, OrgId, RepoError};
 
 /// Where image bytes live (local disk by default, S3-compatible storage optional), under server-generated
@@ -46,7 +47,8 @@ pub trait ImageInspector: Send + Sync {
     async fn inspect(&self, bytes: &[u8]) -> Result<InspectedImage, ImageRejection>;
 }
 
-/// The image rows: who uploaded what, for which organization.
+/// The image rows: who uploaded what, for which organization. The writes a member makes append the audit
+/// entries they are given in their own transaction.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait ImageRepository: Send + Sync {
@@ -54,7 +56,7 @@ pub trait ImageRepository: Send + Sync {
     ///
     /// # Errors
     /// [`RepoError::Duplicate`]`("image_id")` when the id exists; [`RepoError::Backend`] when the store fails.
-    async fn insert(&self, image: &ImageMeta) -> Result<(), RepoError>;
+    async fn insert(&self, image: &ImageMeta, audit: &AuditEntry) -> Result<(), RepoError>;
 
     /// The organization's image with that id.
     ///
@@ -74,14 +76,20 @@ pub trait ImageRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::NotFound`] when the organization has no image `old`; [`RepoError::Backend`] when the
     /// store fails.
-    async fn replace(&self, org: OrgId, old: ImageId, new: &ImageMeta) -> Result<(), RepoError>;
+    async fn replace(
+        &self,
+        org: OrgId,
+        old: ImageId,
+        new: &ImageMeta,
+        audit: &[AuditEntry],
+    ) -> Result<(), RepoError>;
 
     /// Removes the organization's image row.
     ///
     /// # Errors
     /// [`RepoError::NotFound`] when the organization has no such image; [`RepoError::Backend`] when the
     /// store fails.
-    async fn delete(&self, org: OrgId, id: ImageId) -> Result<(), RepoError>;
+    async fn delete(&self, org: OrgId, id: ImageId, audit: &AuditEntry) -> Result<(), RepoError>;
 
     /// Removes up to `limit` image rows created before `cutoff` that nothing refers to (no app's logo URL
     /// and no organization's logo names the image's id), oldest first, and answers them so that their files

@@ -9,6 +9,7 @@ use super::models::{check_inspected, check_upload, image_url, new_image_id, pars
 use super::{ImageInspector, ImageMeta, ImageRejection, ImageRepository, ImageStore};
 use crate::apps::PackageName;
 use crate::apps::ports::OrgProfileLookup;
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::secrets::digest_secret;
 use crate::common::{Caller, Clock, ImageId, OrgId, RepoError, SecretGenerator};
 use crate::identity::rate_limit::{Limit, RateDecision, RateLimitStore};
@@ -165,6 +166,13 @@ impl MediaService {
         }
     }
 
+    /// The audit entry of `action` by `caller` on the organization's image `image`, now.
+    fn audit(&self, caller: &Caller, action: AuditAction, org: OrgId, image: ImageId) -> AuditEntry {
+        AuditEntry::by(self.secrets.as_ref(), caller, action, self.clock.now())
+            .in_org(org)
+            .on(AuditTarget::image(image))
+    }
+
     /// Counts an upload of the caller against [`UPLOADS_PER_ACCOUNT_PER_HOUR`].
     async fn count_upload(&self, caller: &Caller) -> Result<(), MediaError> {
         let limit = Limit::new(UPLOADS_PER_ACCOUNT_PER_HOUR, 3600);
@@ -262,10 +270,24 @@ impl MediaService {
             app_package: request.app_package,
         };
         let key = meta.storage_key();
+        let uploaded = self
+            .audit(caller, AuditAction::ImageUploaded, org, meta.id)
+            .change("contentType", serde_json::Value::Null, meta.content_type.as_str())
+            .change("size", serde_json::Value::Null, meta.size)
+            .change(
+                "appPackageName",
+                serde_json::Value::Null,
+                meta.app_package.as_ref().map(|p| p.as_str().to_owned()),
+            );
         self.store.put(&key, request.bytes, format.content_type()).await?;
         let stored = match &replaced {
-            Some(old) => self.images.replace(org, old.id, &meta).await,
-            None => self.images.insert(&meta).await,
+            Some(old) => {
+                let deleted = self.audit(caller, AuditAction::ImageDeleted, org, old.id);
+                self.images
+                    .replace(org, old.id, &meta, &[uploaded, deleted])
+                    .await
+            }
+            None => self.images.insert(&meta, &uploaded).await,
         };
         if let Err(error) = stored {
             // The row was not written, so the file must not stay behind; the row error is what matters.
@@ -301,7 +323,8 @@ impl MediaService {
         let image = self.images.get(org, id).await?.ok_or(MediaError::NotFound)?;
         self.require_may_change(member, id).await?;
         self.store.delete(&image.storage_key()).await?;
-        self.images.delete(org, id).await.map_err(|e| match e {
+        let audit = self.audit(member.caller(), AuditAction::ImageDeleted, org, id);
+        self.images.delete(org, id, &audit).await.map_err(|e| match e {
             RepoError::NotFound => MediaError::NotFound,
             other => MediaError::Repo(other),
         })
@@ -515,9 +538,17 @@ mod tests {
         let uploader = who.user_id;
         images
             .expect_insert()
-            .withf(move |m| m.org_id == org && m.uploaded_by == uploader && m.size == PNG.len() as u64)
+            .withf(move |m, audit| {
+                m.org_id == org
+                    && m.uploaded_by == uploader
+                    && m.size == PNG.len() as u64
+                    && audit.action == AuditAction::ImageUploaded
+                    && audit.org_id == Some(org)
+                    && audit.actor_id == Some(uploader)
+                    && audit.target == Some(AuditTarget::image(m.id))
+            })
             .times(1)
-            .returning(|_| Ok(()));
+            .returning(|_, _| Ok(()));
         let uploaded =
             block_on(service(images, store, Some(OrgRole::Member)).upload(&who, org, upload(PNG))).unwrap();
         assert_eq!(
@@ -558,7 +589,7 @@ mod tests {
         // Full to the byte, but the replaced image (10 bytes) frees more than the upload needs.
         images.expect_total_size().returning(|_| Ok(QUOTA));
         images.expect_get().returning(move |_, _| Ok(Some(old.clone())));
-        images.expect_replace().times(1).returning(|_, _, _| Ok(()));
+        images.expect_replace().times(1).returning(|_, _, _, _| Ok(()));
         let mut store = MockImageStore::new();
         store.expect_put().times(1).returning(|_, _, _| Ok(()));
         store.expect_delete().returning(|_| Ok(()));
@@ -573,7 +604,7 @@ mod tests {
     fn an_account_uploads_at_most_sixty_images_an_hour() {
         let org = OrgId::new();
         let mut images = MockImageRepository::new();
-        images.expect_insert().times(60).returning(|_| Ok(()));
+        images.expect_insert().times(60).returning(|_, _| Ok(()));
         let mut store = MockImageStore::new();
         store.expect_put().times(60).returning(|_, _, _| Ok(()));
         let svc = service(images, store, Some(OrgRole::Member));
@@ -701,9 +732,16 @@ mod tests {
             .returning(move |_, _| Ok(Some(old.clone())));
         images
             .expect_replace()
-            .withf(move |o, id, _| *o == org && *id == old_id)
+            .withf(move |o, id, new, audit| {
+                let actions: Vec<_> = audit.iter().map(|a| a.action).collect();
+                *o == org
+                    && *id == old_id
+                    && actions == [AuditAction::ImageUploaded, AuditAction::ImageDeleted]
+                    && audit[0].target == Some(AuditTarget::image(new.id))
+                    && audit[1].target == Some(AuditTarget::image(old_id))
+            })
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         let mut store = MockImageStore::new();
         store.expect_put().returning(|_, _, _| Ok(()));
         store
@@ -725,7 +763,7 @@ mod tests {
         let mut images = MockImageRepository::new();
         images
             .expect_insert()
-            .returning(|_| Err(RepoError::backend("db", "down")));
+            .returning(|_, _| Err(RepoError::backend("db", "down")));
         let mut store = MockImageStore::new();
         store.expect_put().returning(|_, _, _| Ok(()));
         store.expect_delete().times(1).returning(|_| Ok(()));
@@ -747,9 +785,14 @@ mod tests {
         images.expect_get().returning(move |_, _| Ok(Some(image.clone())));
         images
             .expect_delete()
-            .with(eq(org), eq(id))
+            .withf(move |o, i, audit| {
+                *o == org
+                    && *i == id
+                    && audit.action == AuditAction::ImageDeleted
+                    && audit.target == Some(AuditTarget::image(id))
+            })
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         let mut store = MockImageStore::new();
         store
             .expect_delete()
@@ -792,7 +835,7 @@ mod tests {
 
         let mut images = MockImageRepository::new();
         images.expect_get().returning(move |_, _| Ok(Some(image.clone())));
-        images.expect_delete().times(1).returning(|_, _| Ok(()));
+        images.expect_delete().times(1).returning(|_, _, _| Ok(()));
         let mut store = MockImageStore::new();
         store.expect_delete().times(1).returning(|_| Ok(()));
         let admin = service_with_logo(images, store, Some(OrgRole::Admin), logo.clone());

@@ -45,8 +45,8 @@ pub trait MemberDirectory: Send + Sync {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait OrgRepository: Send + Sync {
-    // Every write but `create_personal` and `add_member` takes the audit entry recording it and appends it
-    // in the write's own transaction.
+    // Every write but `add_member` (used by tests and fixtures only) takes the audit entry recording it and
+    // appends it in the write's own transaction.
     /// Inserts the organization and its first member (an admin) in one transaction.
     ///
     /// # Errors
@@ -61,12 +61,17 @@ pub trait OrgRepository: Send + Sync {
 
     /// Like [`OrgRepository::create`], but only when `first_admin.user_id` belongs to no organization; the
     /// check and the insert are one transaction serialised per user, so two first sign-ins at once create
-    /// one personal organization.
+    /// one personal organization (and `audit` is appended only by the call that created it).
     ///
     /// # Errors
     /// [`RepoError::Conflict`]`(`[`CONFLICT_HAS_ORGANIZATION`]`)` when the user already has one;
     /// [`RepoError::Backend`] when the store fails.
-    async fn create_personal(&self, org: &Organization, first_admin: &Member) -> Result<(), RepoError>;
+    async fn create_personal(
+        &self,
+        org: &Organization,
+        first_admin: &Member,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError>;
 
     /// One organization.
     ///
@@ -140,7 +145,8 @@ pub trait OrgRepository: Send + Sync {
 }
 
 /// Organization invitations. Every write that sends an e-mail puts the rendered e-mail into the outbox in
-/// the same transaction (PRODUCT.md §2).
+/// the same transaction (PRODUCT.md §2), and every write appends the audit entry it is given in its own
+/// transaction.
 ///
 /// An invitation is *open* while it is neither accepted nor cancelled; at most one open invitation exists
 /// per organization and e-mail address.
@@ -154,7 +160,12 @@ pub trait InviteRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::Duplicate`]`(`[`DUPLICATE_INVITE`]`)` when an open, unexpired invitation exists for the
     /// organization and address; [`RepoError::Backend`] when the store fails.
-    async fn create(&self, invite: &Invite, email: &OutgoingEmail) -> Result<(), RepoError>;
+    async fn create(
+        &self,
+        invite: &Invite,
+        email: &OutgoingEmail,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError>;
 
     /// The organization's open invitations (expired ones included, so the screen can mark them), oldest
     /// first.
@@ -178,6 +189,7 @@ pub trait InviteRepository: Send + Sync {
     /// [`RepoError::NotFound`] when there is no open invitation for the address;
     /// [`RepoError::Conflict`]`(`[`CONFLICT_INVITE_EXPIRED`]`)` when it has expired at `now`;
     /// [`RepoError::Backend`] when the store fails.
+    #[allow(clippy::too_many_arguments)] // the change, its e-mail and its audit entry, written together
     async fn resend(
         &self,
         org: OrgId,
@@ -186,6 +198,7 @@ pub trait InviteRepository: Send + Sync {
         new_expires_at: DateTime<Utc>,
         now: DateTime<Utc>,
         outgoing: &OutgoingEmail,
+        audit: &AuditEntry,
     ) -> Result<Invite, RepoError>;
 
     /// Cancels the open invitation of `email` (its link stops working).
@@ -193,7 +206,13 @@ pub trait InviteRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::NotFound`] when there is no open invitation for the address; [`RepoError::Backend`] when
     /// the store fails.
-    async fn rescind(&self, org: OrgId, email: &EmailAddress, now: DateTime<Utc>) -> Result<(), RepoError>;
+    async fn rescind(
+        &self,
+        org: OrgId,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError>;
 
     /// Accepts the invitation, in one transaction: marks it accepted at `member.joined_at` and adds
     /// `member` — only while, inside that write, it is open, still carries `token_hash` (a resend racing
@@ -212,5 +231,6 @@ pub trait InviteRepository: Send + Sync {
         invite: InviteId,
         token_hash: &str,
         member: &Member,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError>;
 }

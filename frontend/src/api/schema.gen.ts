@@ -1137,10 +1137,14 @@ export interface components {
       | 'platform.first_admin'
       | 'image.uploaded'
       | 'image.deleted';
-    /** @description Who made a change: the account id and its e-mail address at the time. */
+    /**
+     * @description Who made a change: the account id and its e-mail address at the time. A change the server's operator
+     *     made (an `app-server` command, the `PORTAL_ADMIN_EMAILS` setting) has no account: `id` is `null` and
+     *     `email` reads "operator (…)".
+     */
     AuditActorDto: {
       /** Format: uuid */
-      id: string;
+      id?: string | null;
       email: string;
     };
     /** @description One entry of the audit log. */

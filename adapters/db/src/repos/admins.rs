@@ -5,10 +5,12 @@
 //! under its account's current address. [`bind_waiting_role`] is how the account repository binds a pending
 //! row in the transaction that proves an address.
 
+use super::audit::append;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
+use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, PlatformRole, RepoError, UserId};
 use domain::identity::models::{GrantBinding, PlatformAdmin, SetupClaim, grant_for, would_leave_no_admin};
 use domain::identity::ports::PlatformAdminRepository;
@@ -282,10 +284,12 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
         added_by: Option<EmailAddress>,
         binding: GrantBinding,
         now: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<PlatformAdmin, RepoError> {
-        let email = email.clone();
+        let (email, audit) = (email.clone(), audit.clone());
         self.db
             .write(move |conn| {
+                append(conn, std::slice::from_ref(&audit))?;
                 let entries = load_all_for_change(conn)?;
                 let admins: Vec<PlatformAdmin> = entries.iter().map(|(_, a)| a.clone()).collect();
                 let Some(target) = grant_for(&admins, &email) else {
@@ -321,10 +325,11 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
             .await
     }
 
-    async fn remove(&self, email: &EmailAddress) -> Result<(), RepoError> {
-        let email = email.clone();
+    async fn remove(&self, email: &EmailAddress, audit: &AuditEntry) -> Result<(), RepoError> {
+        let (email, audit) = (email.clone(), audit.clone());
         self.db
             .write(move |conn| {
+                append(conn, std::slice::from_ref(&audit))?;
                 let entries = load_all_for_change(conn)?;
                 let admins: Vec<PlatformAdmin> = entries.iter().map(|(_, a)| a.clone()).collect();
                 let Some(target) = grant_for(&admins, &email) else {
@@ -349,8 +354,9 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
         &self,
         email: &EmailAddress,
         now: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<Option<PlatformAdmin>, RepoError> {
-        let email = email.clone();
+        let (email, audit) = (email.clone(), audit.clone());
         self.db
             .write(move |conn| {
                 let entries = load_all_for_change(conn)?;
@@ -376,15 +382,16 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
                 if grant_for(&admins, &email).is_some() {
                     return Ok(None);
                 }
-                insert_role(
+                let added = insert_role(
                     conn,
                     &email,
                     PlatformRole::Admin,
                     None,
                     GrantBinding::ProvenAccount,
                     now,
-                )
-                .map(Some)
+                )?;
+                append(conn, std::slice::from_ref(&audit))?;
+                Ok(Some(added))
             })
             .await
     }
@@ -419,8 +426,9 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
         token_hash: &str,
         user: UserId,
         now: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<SetupClaim, RepoError> {
-        let token_hash = token_hash.to_owned();
+        let (token_hash, audit) = (token_hash.to_owned(), audit.clone());
         self.db
             .write(move |conn| {
                 // Serialises with grants and with other claims: of two uses of one token, one deletes it.
@@ -440,7 +448,9 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
                     return Ok(SetupClaim::AdminExists);
                 }
                 remove_setup_tokens(conn)?;
-                make_admin(conn, &user.to_string(), now).map(SetupClaim::Granted)
+                let admin = make_admin(conn, &user.to_string(), now)?;
+                append(conn, std::slice::from_ref(&audit))?;
+                Ok(SetupClaim::Granted(admin))
             })
             .await
     }

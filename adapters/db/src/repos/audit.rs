@@ -23,7 +23,7 @@ struct AuditRow {
     at: i64,
     org_id: Option<String>,
     platform: bool,
-    actor_id: String,
+    actor_id: Option<String>,
     actor_email: String,
     action: String,
     target_kind: Option<String>,
@@ -41,7 +41,7 @@ impl AuditRow {
             at: to_millis(entry.at),
             org_id: entry.org_id.map(|org| org.to_string()),
             platform: entry.is_platform(),
-            actor_id: entry.actor_id.to_string(),
+            actor_id: entry.actor_id.map(|actor| actor.to_string()),
             actor_email: entry.actor_email.clone(),
             action: entry.action.code().to_owned(),
             target_kind: entry.target.as_ref().map(|t| t.kind.as_str().to_owned()),
@@ -71,7 +71,10 @@ impl AuditRow {
                 .org_id
                 .map(|org| parse_stored("audit_log.org_id", &org, str::parse::<OrgId>))
                 .transpose()?,
-            actor_id: parse_stored("audit_log.actor_id", &self.actor_id, str::parse::<UserId>)?,
+            actor_id: self
+                .actor_id
+                .map(|actor| parse_stored("audit_log.actor_id", &actor, str::parse::<UserId>))
+                .transpose()?,
             actor_email: self.actor_email,
             action: parse_stored("audit_log.action", &self.action, |text| {
                 AuditAction::parse(text).ok_or("unknown action")

@@ -1,8 +1,10 @@
 //! Image rows (`images`): who uploaded what, for which organization. The bytes live in the image store.
 
+use super::audit::append;
 use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::apps::PackageName;
+use domain::audit::AuditEntry;
 use domain::common::{ImageId, OrgId, RepoError, UserId};
 use domain::media::{ImageMeta, ImageRepository};
 
@@ -93,9 +95,14 @@ impl DieselImageRepository {
 
 #[async_trait]
 impl ImageRepository for DieselImageRepository {
-    async fn insert(&self, image: &ImageMeta) -> Result<(), RepoError> {
-        let row = ImageRow::from_meta(image)?;
-        self.db.write(move |conn| insert_row(conn, &row)).await
+    async fn insert(&self, image: &ImageMeta, audit: &AuditEntry) -> Result<(), RepoError> {
+        let (row, audit) = (ImageRow::from_meta(image)?, audit.clone());
+        self.db
+            .write(move |conn| {
+                insert_row(conn, &row)?;
+                append(conn, std::slice::from_ref(&audit))
+            })
+            .await
     }
 
     async fn get(&self, org: OrgId, id: ImageId) -> Result<Option<ImageMeta>, RepoError> {
@@ -129,19 +136,30 @@ impl ImageRepository for DieselImageRepository {
             .await
     }
 
-    async fn replace(&self, org: OrgId, old: ImageId, new: &ImageMeta) -> Result<(), RepoError> {
-        let row = ImageRow::from_meta(new)?;
+    async fn replace(
+        &self,
+        org: OrgId,
+        old: ImageId,
+        new: &ImageMeta,
+        audit: &[AuditEntry],
+    ) -> Result<(), RepoError> {
+        let (row, audit) = (ImageRow::from_meta(new)?, audit.to_vec());
         self.db
             .write(move |conn| {
                 delete_in_org(conn, &org.to_string(), &old.to_string())?;
-                insert_row(conn, &row)
+                insert_row(conn, &row)?;
+                append(conn, &audit)
             })
             .await
     }
 
-    async fn delete(&self, org: OrgId, id: ImageId) -> Result<(), RepoError> {
+    async fn delete(&self, org: OrgId, id: ImageId, audit: &AuditEntry) -> Result<(), RepoError> {
+        let audit = audit.clone();
         self.db
-            .write(move |conn| delete_in_org(conn, &org.to_string(), &id.to_string()))
+            .write(move |conn| {
+                delete_in_org(conn, &org.to_string(), &id.to_string())?;
+                append(conn, std::slice::from_ref(&audit))
+            })
             .await
     }
 

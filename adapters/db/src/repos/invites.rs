@@ -5,9 +5,11 @@
 //! address end with one [`RepoError::Duplicate`]. Every write that sends an e-mail queues it with
 //! [`enqueue_emails`] in the same transaction.
 
+use super::audit::append;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
+use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, InviteId, OrgId, RepoError, UserId};
 use domain::mail::OutgoingEmail;
 use domain::orgs::ports::{
@@ -133,8 +135,13 @@ impl DieselInviteRepository {
 impl InviteRepository for DieselInviteRepository {
     /// An expired open invitation of the address is cancelled at `invite.invited_at`. A missing
     /// organization is [`RepoError::NotFound`].
-    async fn create(&self, invite: &Invite, email: &OutgoingEmail) -> Result<(), RepoError> {
-        let (invite, email) = (invite.clone(), email.clone());
+    async fn create(
+        &self,
+        invite: &Invite,
+        email: &OutgoingEmail,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError> {
+        let (invite, email, audit) = (invite.clone(), email.clone(), audit.clone());
         self.db
             .write(move |conn| {
                 let row = InviteRow::from_domain(&invite)?;
@@ -150,7 +157,8 @@ impl InviteRepository for DieselInviteRepository {
                     .values(&row)
                     .execute(conn)
                     .map_err(db_error("inserting an invitation", DUPLICATE_INVITE))?;
-                enqueue_emails(conn, std::slice::from_ref(&email), invite.invited_at)
+                enqueue_emails(conn, std::slice::from_ref(&email), invite.invited_at)?;
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -189,6 +197,7 @@ impl InviteRepository for DieselInviteRepository {
             .await
     }
 
+    #[allow(clippy::too_many_arguments)] // as the port's
     async fn resend(
         &self,
         org: OrgId,
@@ -197,8 +206,10 @@ impl InviteRepository for DieselInviteRepository {
         new_expires_at: DateTime<Utc>,
         now: DateTime<Utc>,
         outgoing: &OutgoingEmail,
+        audit: &AuditEntry,
     ) -> Result<Invite, RepoError> {
         let (email, token_hash, outgoing) = (email.clone(), new_token_hash.to_owned(), outgoing.clone());
+        let audit = audit.clone();
         self.db
             .write(move |conn| {
                 let org = org.to_string();
@@ -220,13 +231,20 @@ impl InviteRepository for DieselInviteRepository {
                 }
                 let stored = open_invite(conn, &org, email.as_str())?.ok_or(RepoError::NotFound)?;
                 enqueue_emails(conn, std::slice::from_ref(&outgoing), now)?;
+                append(conn, std::slice::from_ref(&audit))?;
                 Ok(stored)
             })
             .await
     }
 
-    async fn rescind(&self, org: OrgId, email: &EmailAddress, now: DateTime<Utc>) -> Result<(), RepoError> {
-        let email = email.clone();
+    async fn rescind(
+        &self,
+        org: OrgId,
+        email: &EmailAddress,
+        now: DateTime<Utc>,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError> {
+        let (email, audit) = (email.clone(), audit.clone());
         self.db
             .write(move |conn| {
                 let changed = diesel::update(open_invites_of!(org.to_string(), email.as_str()))
@@ -236,7 +254,7 @@ impl InviteRepository for DieselInviteRepository {
                 if changed == 0 {
                     return Err(RepoError::NotFound);
                 }
-                Ok(())
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -248,8 +266,9 @@ impl InviteRepository for DieselInviteRepository {
         invite: InviteId,
         token_hash: &str,
         member: &Member,
+        audit: &AuditEntry,
     ) -> Result<(), RepoError> {
-        let (member, token_hash) = (member.clone(), token_hash.to_owned());
+        let (member, token_hash, audit) = (member.clone(), token_hash.to_owned(), audit.clone());
         self.db
             .write(move |conn| {
                 let (org_text, invite_text) = (org.to_string(), invite.to_string());
@@ -306,7 +325,8 @@ impl InviteRepository for DieselInviteRepository {
                 if already > 0 {
                     return Err(RepoError::Duplicate(DUPLICATE_MEMBER));
                 }
-                insert_member(conn, org, &member, member.role)
+                insert_member(conn, org, &member, member.role)?;
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }

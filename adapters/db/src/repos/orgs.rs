@@ -244,8 +244,13 @@ impl OrgRepository for DieselOrgRepository {
     }
 
     /// Serialised per user: PostgreSQL locks the user's account row first; SQLite has one writer at a time.
-    async fn create_personal(&self, org: &Organization, first_admin: &Member) -> Result<(), RepoError> {
-        let (org, admin) = (org.clone(), first_admin.clone());
+    async fn create_personal(
+        &self,
+        org: &Organization,
+        first_admin: &Member,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError> {
+        let (org, admin, audit) = (org.clone(), first_admin.clone(), audit.clone());
         self.db
             .write(move |conn| {
                 let user = admin.user_id.to_string();
@@ -265,7 +270,8 @@ impl OrgRepository for DieselOrgRepository {
                 if memberships > 0 {
                     return Err(RepoError::Conflict(CONFLICT_HAS_ORGANIZATION.to_owned()));
                 }
-                insert_org_with_admin(conn, &org, &admin)
+                insert_org_with_admin(conn, &org, &admin)?;
+                append(conn, std::slice::from_ref(&audit))
             })
             .await
     }

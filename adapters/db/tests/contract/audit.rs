@@ -50,10 +50,15 @@ fn key_of(db: &adapter_db::Db) -> Option<String> {
 /// Makes every insert into `audit_log` for `org` fail after the row was written (an AFTER trigger that
 /// raises), as a crash or a lost connection between the entry and the commit would.
 fn inject_fault_after_entries_of(db: &adapter_db::Db, org: OrgId) {
+    inject_fault_after_entries_where(db, &format!("NEW.org_id = '{org}'"));
+}
+
+/// As [`inject_fault_after_entries_of`], for the entries that match `condition` (SQL on `NEW`).
+fn inject_fault_after_entries_where(db: &adapter_db::Db, condition: &str) {
     let mut conn = db.connection().unwrap();
     let statements = match db.backend() {
         Backend::Sqlite => vec![format!(
-            "CREATE TRIGGER audit_fault AFTER INSERT ON audit_log WHEN NEW.org_id = '{org}' \
+            "CREATE TRIGGER audit_fault AFTER INSERT ON audit_log WHEN {condition} \
              BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
         )],
         Backend::Postgres => vec![
@@ -61,7 +66,7 @@ fn inject_fault_after_entries_of(db: &adapter_db::Db, org: OrgId) {
              LANGUAGE plpgsql"
                 .to_owned(),
             format!(
-                "CREATE TRIGGER audit_fault AFTER INSERT ON audit_log FOR EACH ROW WHEN (NEW.org_id = '{org}') \
+                "CREATE TRIGGER audit_fault AFTER INSERT ON audit_log FOR EACH ROW WHEN ({condition}) \
                  EXECUTE FUNCTION audit_fault()"
             ),
         ],
@@ -69,6 +74,22 @@ fn inject_fault_after_entries_of(db: &adapter_db::Db, org: OrgId) {
     for statement in statements {
         diesel::sql_query(statement).execute(&mut *conn).unwrap();
     }
+}
+
+/// A second fault trigger (the first keeps its name), on the entries of `org`.
+fn inject_fault_after_entries_where_too(db: &adapter_db::Db, org: OrgId) {
+    let mut conn = db.connection().unwrap();
+    let statement = match db.backend() {
+        Backend::Sqlite => format!(
+            "CREATE TRIGGER audit_fault_too AFTER INSERT ON audit_log WHEN NEW.org_id = '{org}' \
+             BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
+        ),
+        Backend::Postgres => format!(
+            "CREATE TRIGGER audit_fault_too AFTER INSERT ON audit_log FOR EACH ROW WHEN (NEW.org_id = '{org}') \
+             EXECUTE FUNCTION audit_fault()"
+        ),
+    };
+    diesel::sql_query(statement).execute(&mut *conn).unwrap();
 }
 
 async fn org_with_app(db: &adapter_db::Db) -> (OrgId, DieselAppRepository) {
@@ -176,7 +197,7 @@ contract! {
             let mut written = entry(org, AuditAction::AppVisibilityChanged, if minute == 16 { 15 } else { minute })
                 .on(AuditTarget::app(&package(PKG)));
             if minute % 2 == 0 {
-                written.actor_id = alice;
+                written.actor_id = Some(alice);
             }
             repo.set_visibility(org, &package(PKG), minute % 2 == 0, at(minute), &written).await.unwrap();
         }
@@ -204,7 +225,7 @@ contract! {
         let by_alice = AuditFilter { actor: Some(alice), ..AuditFilter::default() };
         let page = log.list(AuditScope::Org(org), &by_alice, None, 100).await.unwrap();
         assert_eq!(page.entries.len(), 5);
-        assert!(page.entries.iter().all(|e| e.actor_id == alice));
+        assert!(page.entries.iter().all(|e| e.actor_id == Some(alice)));
 
         let created = AuditFilter { action: Some(AuditAction::AppCreated), ..AuditFilter::default() };
         assert_eq!(log.list(AuditScope::Org(org), &created, None, 100).await.unwrap().entries.len(), 1);
@@ -273,5 +294,114 @@ contract! {
         assert_eq!(log.delete_older_than(at(4), 2).await.unwrap(), 2);
         assert_eq!(log.delete_older_than(at(4), 2).await.unwrap(), 0);
         assert_eq!(stored(db).len(), 3, "the entries of minutes 4, 5 and 6 stay");
+    }
+
+    async fn an_invitation_image_and_personal_organization_fail_with_their_entries(db) {
+        use adapter_db::repos::{DieselImageRepository, DieselInviteRepository, DieselOrgRepository};
+        use adapter_db::schema::{images, org_invites, organizations};
+        use domain::media::{ImageMeta, ImageRepository};
+        use domain::orgs::{Invite, InviteRepository, Member, OrgRepository, OrgRole, Organization};
+        let org = fixtures::organization(db, "Acme");
+        let admin = fixtures::account(db, "admin@example.com");
+        inject_fault_after_entries_of(db, org);
+        let invite = Invite {
+            id: domain::common::InviteId::new(),
+            org_id: org,
+            email: fixtures::email("eve@example.com"),
+            role: OrgRole::Member,
+            token_hash: "h".into(),
+            invited_by: admin,
+            invited_at: at(1),
+            expires_at: at(1) + chrono::Duration::days(7),
+            email_sent_count: 1,
+            accepted_at: None,
+            cancelled_at: None,
+        };
+        let mail = domain::mail::OutgoingEmail {
+            kind: domain::mail::EmailKind::OrgInvite,
+            to: fixtures::email("eve@example.com"),
+            subject: "s".into(),
+            text: "t".into(),
+            link: None,
+        };
+        let err = DieselInviteRepository::new(db.clone())
+            .create(&invite, &mail, &entry(org, AuditAction::InviteSent, 1))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, RepoError::Backend { .. }), "{err:?}");
+        let image = ImageMeta {
+            id: domain::common::ImageId::new(),
+            org_id: org,
+            uploaded_by: admin,
+            content_type: "image/png".into(),
+            size: 10,
+            created_at: at(2),
+            app_package: None,
+        };
+        let err = DieselImageRepository::new(db.clone())
+            .insert(&image, &entry(org, AuditAction::ImageUploaded, 2))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, RepoError::Backend { .. }), "{err:?}");
+        let mut conn = db.connection().unwrap();
+        let invitations: i64 = org_invites::table.count().get_result(&mut *conn).unwrap();
+        let image_rows: i64 = images::table.count().get_result(&mut *conn).unwrap();
+        assert_eq!((invitations, image_rows), (0, 0), "neither change committed");
+        drop(conn);
+        // A personal organization whose entry fails is not created.
+        let personal = Organization::new("Mine".into(), at(3));
+        inject_fault_after_entries_where_too(db, personal.id);
+        let member = Member {
+            user_id: admin,
+            email: fixtures::email("admin@example.com"),
+            role: OrgRole::Admin,
+            joined_at: at(3),
+        };
+        let err = DieselOrgRepository::new(db.clone())
+            .create_personal(&personal, &member, &entry(personal.id, AuditAction::OrgCreated, 3))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, RepoError::Backend { .. }), "{err:?}");
+        let mut conn = db.connection().unwrap();
+        let orgs: i64 = organizations::table
+            .filter(organizations::id.eq(personal.id.to_string()))
+            .count()
+            .get_result(&mut *conn)
+            .unwrap();
+        assert_eq!(orgs, 0);
+        assert!(stored(db).is_empty());
+    }
+
+    async fn a_platform_role_change_fails_with_its_entry_and_an_operator_entry_names_no_account(db) {
+        use adapter_db::repos::DieselPlatformAdminRepository;
+        use domain::common::PlatformRole;
+        use domain::identity::models::GrantBinding;
+        use domain::identity::ports::PlatformAdminRepository;
+        let repo = DieselPlatformAdminRepository::new(db.clone());
+        let operator = |minutes| {
+            let mut written = fixtures::audit_in(None, AuditAction::PlatformRoleGranted, at(minutes));
+            written.actor_id = None;
+            written.actor_email = domain::audit::OPERATOR_ACTOR.to_owned();
+            (written.client_ip, written.user_agent) = (None, None);
+            written.on(AuditTarget::platform_user("root@x.io")).change("platformRole", json!(null), "admin")
+        };
+        let granted = operator(1);
+        repo.grant(&fixtures::email("root@x.io"), PlatformRole::Admin, None, GrantBinding::AnyAccount, at(1), &granted)
+            .await
+            .unwrap();
+        let page = DieselAuditLog::new(db.clone())
+            .list(AuditScope::Platform, &AuditFilter::default(), None, 50)
+            .await
+            .unwrap();
+        assert_eq!(page.entries, [granted]);
+        inject_fault_after_entries_where(db, "NEW.action = 'platform.role_revoked'");
+        let revoked = fixtures::audit_in(None, AuditAction::PlatformRoleRevoked, at(2));
+        repo.grant(&fixtures::email("two@x.io"), PlatformRole::Admin, None, GrantBinding::AnyAccount, at(2), &operator(2))
+            .await
+            .unwrap();
+        let err = repo.remove(&fixtures::email("two@x.io"), &revoked).await.unwrap_err();
+        assert!(matches!(err, RepoError::Backend { .. }), "{err:?}");
+        assert_eq!(repo.list().await.unwrap().len(), 2, "the role is still there");
+        assert_eq!(stored(db), ["platform.role_granted", "platform.role_granted"]);
     }
 }

@@ -420,7 +420,7 @@ pub fn audit_in(
         id: domain::audit::AuditEntryId(uuid::Uuid::new_v4()),
         at: when,
         org_id: org,
-        actor_id: UserId::new(),
+        actor_id: Some(UserId::new()),
         actor_email: "admin@example.com".into(),
         action,
         target: None,

@@ -3,6 +3,7 @@
 // Contracts fail loudly: `unwrap` is the assertion that a call succeeds.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::fixtures::audit;
 use crate::fixtures::{
     self,
     app_fixtures::{at, package},
@@ -28,11 +29,11 @@ contract! {
         let repo = DieselImageRepository::new(db.clone());
         let org = fixtures::organization(db, "Acme");
         let image = meta(org, Some("com.example.notes"), 5);
-        repo.insert(&image).await.unwrap();
+        repo.insert(&image, &audit()).await.unwrap();
         assert_eq!(repo.get(org, image.id).await.unwrap(), Some(image.clone()));
         assert_eq!(repo.get_for_delivery(image.id).await.unwrap(), Some(image));
         let bare = meta(org, None, 6);
-        repo.insert(&bare).await.unwrap();
+        repo.insert(&bare, &audit()).await.unwrap();
         assert_eq!(repo.get(org, bare.id).await.unwrap(), Some(bare));
     }
 
@@ -40,10 +41,10 @@ contract! {
         let repo = DieselImageRepository::new(db.clone());
         let org = fixtures::organization(db, "Acme");
         let image = meta(org, None, 1);
-        repo.insert(&image).await.unwrap();
+        repo.insert(&image, &audit()).await.unwrap();
         let mut again = meta(org, None, 2);
         again.id = image.id;
-        let err = repo.insert(&again).await.unwrap_err();
+        let err = repo.insert(&again, &audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::Duplicate("image_id")), "{err:?}");
         assert_eq!(repo.get(org, image.id).await.unwrap(), Some(image));
     }
@@ -52,7 +53,7 @@ contract! {
         let repo = DieselImageRepository::new(db.clone());
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
         let image = meta(acme, None, 1);
-        repo.insert(&image).await.unwrap();
+        repo.insert(&image, &audit()).await.unwrap();
         assert_eq!(repo.get(other, image.id).await.unwrap(), None);
         assert_eq!(repo.get_for_delivery(image.id).await.unwrap().map(|i| i.org_id), Some(acme));
         assert_eq!(repo.get_for_delivery(ImageId::new()).await.unwrap(), None);
@@ -62,9 +63,9 @@ contract! {
         let repo = DieselImageRepository::new(db.clone());
         let org = fixtures::organization(db, "Acme");
         let old = meta(org, Some("com.example.notes"), 1);
-        repo.insert(&old).await.unwrap();
+        repo.insert(&old, &audit()).await.unwrap();
         let new = meta(org, Some("com.example.notes"), 2);
-        repo.replace(org, old.id, &new).await.unwrap();
+        repo.replace(org, old.id, &new, &[audit()]).await.unwrap();
         assert_eq!(repo.get(org, old.id).await.unwrap(), None);
         assert_eq!(repo.get(org, new.id).await.unwrap(), Some(new.clone()));
         assert_eq!(repo.list_for_app(org, &package("com.example.notes")).await.unwrap(), vec![new]);
@@ -74,11 +75,11 @@ contract! {
         let repo = DieselImageRepository::new(db.clone());
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
         let old = meta(acme, None, 1);
-        repo.insert(&old).await.unwrap();
+        repo.insert(&old, &audit()).await.unwrap();
         let new = meta(other, None, 2);
-        let err = repo.replace(other, old.id, &new).await.unwrap_err();
+        let err = repo.replace(other, old.id, &new, &[audit()]).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
-        let err = repo.replace(other, ImageId::new(), &new).await.unwrap_err();
+        let err = repo.replace(other, ImageId::new(), &new, &[audit()]).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
         assert_eq!(repo.get_for_delivery(new.id).await.unwrap(), None, "the new row was rolled back");
         assert_eq!(repo.get(acme, old.id).await.unwrap(), Some(old));
@@ -89,11 +90,11 @@ contract! {
         let org = fixtures::organization(db, "Acme");
         let old = meta(org, None, 1);
         let taken = meta(org, None, 2);
-        repo.insert(&old).await.unwrap();
-        repo.insert(&taken).await.unwrap();
+        repo.insert(&old, &audit()).await.unwrap();
+        repo.insert(&taken, &audit()).await.unwrap();
         let mut new = meta(org, None, 3);
         new.id = taken.id;
-        let err = repo.replace(org, old.id, &new).await.unwrap_err();
+        let err = repo.replace(org, old.id, &new, &[audit()]).await.unwrap_err();
         assert!(matches!(err, RepoError::Duplicate("image_id")), "{err:?}");
         assert_eq!(repo.get(org, old.id).await.unwrap(), Some(old), "the removal was rolled back");
         assert_eq!(repo.get(org, taken.id).await.unwrap(), Some(taken));
@@ -104,14 +105,14 @@ contract! {
         let (acme, other) = (fixtures::organization(db, "Acme"), fixtures::organization(db, "Other"));
         let image = meta(acme, None, 1);
         let kept = meta(acme, None, 2);
-        repo.insert(&image).await.unwrap();
-        repo.insert(&kept).await.unwrap();
-        let err = repo.delete(other, image.id).await.unwrap_err();
+        repo.insert(&image, &audit()).await.unwrap();
+        repo.insert(&kept, &audit()).await.unwrap();
+        let err = repo.delete(other, image.id, &audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
         assert_eq!(repo.get(acme, image.id).await.unwrap(), Some(image.clone()));
-        repo.delete(acme, image.id).await.unwrap();
+        repo.delete(acme, image.id, &audit()).await.unwrap();
         assert_eq!(repo.get_for_delivery(image.id).await.unwrap(), None);
-        let err = repo.delete(acme, image.id).await.unwrap_err();
+        let err = repo.delete(acme, image.id, &audit()).await.unwrap_err();
         assert!(matches!(err, RepoError::NotFound), "{err:?}");
         assert_eq!(repo.get(acme, kept.id).await.unwrap(), Some(kept));
     }
@@ -128,7 +129,7 @@ contract! {
             &meta(acme, None, 15),
             &meta(other, Some("com.example.notes"), 5),
         ] {
-            repo.insert(image).await.unwrap();
+            repo.insert(image, &audit()).await.unwrap();
         }
         assert_eq!(repo.list_for_app(acme, &package("com.example.notes")).await.unwrap(), vec![early, late]);
         assert_eq!(repo.list_for_app(other, &package("com.example.notes")).await.unwrap().len(), 1);
@@ -147,7 +148,7 @@ contract! {
         let org_logo = meta(other, None, 13);
         let recent = meta(acme, None, 500);
         for image in [&orphan, &orphan_of_app, &app_logo, &org_logo, &recent] {
-            repo.insert(image).await.unwrap();
+            repo.insert(image, &audit()).await.unwrap();
         }
         fixtures::app(db, acme, developer, "com.example.notes");
         {

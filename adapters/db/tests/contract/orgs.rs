@@ -3,6 +3,7 @@
 // Contracts fail loudly: `unwrap` is the assertion that a call succeeds.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::fixtures::audit;
 use crate::fixtures::{self, at, email};
 use adapter_db::Db;
 use adapter_db::repos::{DieselMemberDirectory, DieselOrgRepository};
@@ -139,7 +140,7 @@ contract! {
         let repo = DieselOrgRepository::new(db.clone());
         let ada = fixtures::account(db, "ada@example.com");
         let org = org_named("ada's Organization", 0);
-        repo.create_personal(&org, &member_of(ada, "ada@example.com", OrgRole::Admin, 0)).await.unwrap();
+        repo.create_personal(&org, &member_of(ada, "ada@example.com", OrgRole::Admin, 0), &audit()).await.unwrap();
         let mine = repo.list_for_user(ada).await.unwrap();
         assert_eq!(mine.len(), 1);
         assert_eq!(mine[0].organization, org);
@@ -151,7 +152,7 @@ contract! {
         let bob = fixtures::account(db, "bob@example.com");
         fixtures::member(db, existing.id, bob, "member", at(1));
         let org = org_named("bob's Organization", 2);
-        let result = repo.create_personal(&org, &member_of(bob, "bob@example.com", OrgRole::Admin, 2)).await;
+        let result = repo.create_personal(&org, &member_of(bob, "bob@example.com", OrgRole::Admin, 2), &audit()).await;
         assert!(matches!(&result, Err(RepoError::Conflict(c)) if c == "has_organization"), "{result:?}");
         assert_eq!(repo.get(org.id).await.unwrap(), None, "nothing was written");
         assert_eq!(repo.list_for_user(bob).await.unwrap().len(), 1);
@@ -164,7 +165,7 @@ contract! {
             let repo = DieselOrgRepository::new(db.clone());
             tasks.push(tokio::spawn(async move {
                 let org = org_named("ada's Organization", i);
-                repo.create_personal(&org, &member_of(ada, "ada@example.com", OrgRole::Admin, i)).await
+                repo.create_personal(&org, &member_of(ada, "ada@example.com", OrgRole::Admin, i), &audit()).await
             }));
         }
         let mut created = 0;

@@ -45,12 +45,12 @@ contract! {
 
         // The role of another account, and a role waiting for an address, are not this account's.
         let admins = DieselPlatformAdminRepository::new(db.clone());
-        admins.grant(&fixtures::email("other@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon()).await.unwrap();
-        admins.grant(&fixtures::email("nobody@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon()).await.unwrap();
+        admins.grant(&fixtures::email("other@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon(), &fixtures::audit()).await.unwrap();
+        admins.grant(&fixtures::email("nobody@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon(), &fixtures::audit()).await.unwrap();
         assert_eq!(admins.role_of(other).await.unwrap(), Some(PlatformRole::Admin));
         assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some(LiveSession { head: first.clone(), role: None, has_verified_factor: false }));
 
-        admins.grant(&fixtures::email("s@example.com"), PlatformRole::Reviewer, None, GrantBinding::AnyAccount, noon()).await.unwrap();
+        admins.grant(&fixtures::email("s@example.com"), PlatformRole::Reviewer, None, GrantBinding::AnyAccount, noon(), &fixtures::audit()).await.unwrap();
         let later = noon() + Duration::minutes(5);
         let second = first.successor("h2".into(), later);
         repo.rotate("h1", &second, later).await.unwrap();

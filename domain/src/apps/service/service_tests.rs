@@ -302,7 +302,7 @@ fn editing_a_published_app_keeps_it_published_and_records_what_changed() {
                 && event.actor == actor
                 && event.detail == Some(serde_json::json!({"changedFields": ["name"]}))
                 && audit.action == AuditAction::AppUpdated
-                && audit.actor_id == actor
+                && audit.actor_id == Some(actor)
                 && audit.changes
                     == vec![crate::audit::FieldChange {
                         field: "name".into(),

@@ -16,8 +16,9 @@ pub mod setup;
 
 use std::sync::Arc;
 
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::email::INVALID_EMAIL;
-use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError};
+use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError, SecretGenerator};
 use crate::identity::errors::FieldErrors;
 use crate::identity::models::{GrantBinding, PlatformAdmin, grant_for, would_leave_no_admin};
 use crate::identity::ports::PlatformAdminRepository;
@@ -84,16 +85,43 @@ pub struct SeedReport {
     pub pending: Vec<EmailAddress>,
 }
 
-/// Manages the platform-admin list.
+/// Who changes a platform role, for its audit entry: a signed-in platform admin, or the server's operator
+/// (an `app-server` command, the `PORTAL_ADMIN_EMAILS` setting), which is no account.
+#[derive(Clone, Copy)]
+enum Actor<'a> {
+    Caller(&'a Caller),
+    Operator,
+}
+
+/// Manages the platform-admin list. Every change records a platform audit entry in its transaction.
 pub struct PlatformAdminService {
     admins: Arc<dyn PlatformAdminRepository>,
     clock: Arc<dyn Clock>,
+    secrets: Arc<dyn SecretGenerator>,
 }
 
 impl PlatformAdminService {
     #[must_use]
-    pub fn new(admins: Arc<dyn PlatformAdminRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { admins, clock }
+    pub fn new(
+        admins: Arc<dyn PlatformAdminRepository>,
+        clock: Arc<dyn Clock>,
+        secrets: Arc<dyn SecretGenerator>,
+    ) -> Self {
+        Self {
+            admins,
+            clock,
+            secrets,
+        }
+    }
+
+    /// The platform entry of `action` on the holder of `email`'s role, by `actor`, now.
+    fn audit(&self, actor: Actor<'_>, action: AuditAction, email: &EmailAddress) -> AuditEntry {
+        let now = self.clock.now();
+        let entry = match actor {
+            Actor::Caller(caller) => AuditEntry::by(self.secrets.as_ref(), caller, action, now),
+            Actor::Operator => AuditEntry::by_operator(self.secrets.as_ref(), action, now),
+        };
+        entry.on(AuditTarget::platform_user(email.as_str()))
     }
 
     /// Whether the caller may open the Admin Panel, and with which role (already resolved on the caller).
@@ -132,6 +160,7 @@ impl PlatformAdminService {
             return Err(PlatformAdminError::Forbidden);
         }
         self.upsert(
+            Actor::Caller(caller),
             email,
             role,
             Some(caller.email.clone()),
@@ -149,7 +178,7 @@ impl PlatformAdminService {
         if !caller.can_manage_platform() {
             return Err(PlatformAdminError::Forbidden);
         }
-        self.remove(email).await
+        self.remove(Actor::Caller(caller), email).await
     }
 
     /// [`PlatformAdminService::grant`] for the operator at the command line (`app-server admin grant`):
@@ -160,7 +189,8 @@ impl PlatformAdminService {
     /// # Errors
     /// As [`PlatformAdminService::grant`], without `Forbidden`.
     pub async fn operator_grant(&self, email: &str, role: &str) -> Result<PlatformAdmin, PlatformAdminError> {
-        self.upsert(email, role, None, GrantBinding::AnyAccount).await
+        self.upsert(Actor::Operator, email, role, None, GrantBinding::AnyAccount)
+            .await
     }
 
     /// [`PlatformAdminService::revoke`] for the operator at the command line (`app-server admin revoke`).
@@ -168,7 +198,7 @@ impl PlatformAdminService {
     /// # Errors
     /// As [`PlatformAdminService::revoke`], without `Forbidden`.
     pub async fn operator_revoke(&self, email: &str) -> Result<(), PlatformAdminError> {
-        self.remove(email).await
+        self.remove(Actor::Operator, email).await
     }
 
     /// Everyone with a platform role, for the operator at the command line (`app-server admin list`).
@@ -181,6 +211,7 @@ impl PlatformAdminService {
 
     async fn upsert(
         &self,
+        actor: Actor<'_>,
         email: &str,
         role: &str,
         by: Option<EmailAddress>,
@@ -197,21 +228,27 @@ impl PlatformAdminService {
         let (Some(email), Some(role)) = (email, role) else {
             return Err(PlatformAdminError::Validation(fields));
         };
-        if role != PlatformRole::Admin {
-            let admins = self.admins.list().await?;
-            if grant_for(&admins, &email)
-                .is_some_and(|target| would_leave_no_admin(&admins, target, Some(role)))
-            {
-                return Err(PlatformAdminError::LastAdmin);
-            }
+        let admins = self.admins.list().await?;
+        let current = grant_for(&admins, &email);
+        if role != PlatformRole::Admin
+            && current.is_some_and(|target| would_leave_no_admin(&admins, target, Some(role)))
+        {
+            return Err(PlatformAdminError::LastAdmin);
         }
+        let audit = self
+            .audit(actor, AuditAction::PlatformRoleGranted, &email)
+            .change(
+                "platformRole",
+                current.map(|c| c.role.as_str().to_owned()),
+                role.as_str(),
+            );
         Ok(self
             .admins
-            .grant(&email, role, by, binding, self.clock.now())
+            .grant(&email, role, by, binding, self.clock.now(), &audit)
             .await?)
     }
 
-    async fn remove(&self, email: &str) -> Result<(), PlatformAdminError> {
+    async fn remove(&self, actor: Actor<'_>, email: &str) -> Result<(), PlatformAdminError> {
         let email = EmailAddress::parse(email).map_err(|_| PlatformAdminError::NotFound)?;
         let admins = self.admins.list().await?;
         let Some(target) = grant_for(&admins, &email) else {
@@ -220,7 +257,10 @@ impl PlatformAdminService {
         if would_leave_no_admin(&admins, target, None) {
             return Err(PlatformAdminError::LastAdmin);
         }
-        Ok(self.admins.remove(&email).await?)
+        let audit = self
+            .audit(actor, AuditAction::PlatformRoleRevoked, &email)
+            .change("platformRole", target.role.as_str(), serde_json::Value::Null);
+        Ok(self.admins.remove(&email, &audit).await?)
     }
 
     /// Makes each configured e-mail (`PORTAL_ADMIN_EMAILS`: separated by commas or white space) an `admin`
@@ -252,7 +292,14 @@ impl PlatformAdminService {
             return Ok(report);
         }
         for email in &emails {
-            if let Some(added) = self.admins.seed(email, self.clock.now()).await? {
+            let audit = self
+                .audit(Actor::Operator, AuditAction::PlatformRoleGranted, email)
+                .change(
+                    "platformRole",
+                    serde_json::Value::Null,
+                    PlatformRole::Admin.as_str(),
+                );
+            if let Some(added) = self.admins.seed(email, self.clock.now(), &audit).await? {
                 report.added.push(added);
             }
         }
@@ -272,7 +319,7 @@ mod tests {
     use crate::identity::ports::MockPlatformAdminRepository;
     use crate::identity::test_support::email;
     use crate::testing::{block_on, fixed_clock, noon};
-    use mockall::predicate::eq;
+    use mockall::predicate::{always, eq, function};
 
     fn caller(role: Option<PlatformRole>) -> Caller {
         Caller {
@@ -294,7 +341,11 @@ mod tests {
     }
 
     fn service(repo: MockPlatformAdminRepository) -> PlatformAdminService {
-        PlatformAdminService::new(Arc::new(repo), Arc::new(fixed_clock()))
+        PlatformAdminService::new(
+            Arc::new(repo),
+            Arc::new(fixed_clock()),
+            Arc::new(crate::testing::RepeatingBytes(3)),
+        )
     }
 
     #[test]
@@ -366,9 +417,19 @@ mod tests {
                 eq(Some(email("me@x.io"))),
                 eq(GrantBinding::ProvenAccount),
                 eq(noon()),
+                function(|audit: &AuditEntry| {
+                    audit.action == AuditAction::PlatformRoleGranted
+                        && audit.actor_email == "me@x.io"
+                        && audit.org_id.is_none()
+                        && audit.target.as_ref().map(|t| t.id.as_str()) == Some("new@x.io")
+                        && audit.changes.len() == 1
+                        && audit.changes[0].field == "platformRole"
+                        && audit.changes[0].old.is_null()
+                        && audit.changes[0].new == "reviewer"
+                }),
             )
             .times(1)
-            .returning(|e, r, by, _, at| {
+            .returning(|e, r, by, _, at, _| {
                 Ok(PlatformAdmin {
                     email: e.clone(),
                     user_id: None,
@@ -423,14 +484,17 @@ mod tests {
         repo.expect_list().returning(|| Ok(vec![]));
         // The operator vouches for the account that has the address, proven or not.
         repo.expect_grant()
-            .withf(|email, role, by, binding, _| {
+            .withf(|email, role, by, binding, _, audit| {
                 email.as_str() == "first@x.io"
                     && *role == PlatformRole::Admin
                     && by.is_none()
                     && *binding == GrantBinding::AnyAccount
+                    && audit.actor_id.is_none()
+                    && audit.actor_email == crate::audit::OPERATOR_ACTOR
+                    && audit.action == AuditAction::PlatformRoleGranted
             })
             .times(1)
-            .returning(|email, role, _, _, _| Ok(entry(email.as_str(), role)));
+            .returning(|email, role, _, _, _, _| Ok(entry(email.as_str(), role)));
         let granted = block_on(service(repo).operator_grant("First@X.io", "admin")).unwrap();
         assert_eq!(granted.email.as_str(), "first@x.io");
     }
@@ -468,11 +532,16 @@ mod tests {
             ])
         });
         repo.expect_remove()
-            .with(eq(email("b@x.io")))
+            .withf(|e, audit| {
+                *e == email("b@x.io")
+                    && audit.action == AuditAction::PlatformRoleRevoked
+                    && audit.changes[0].old == "admin"
+                    && audit.changes[0].new.is_null()
+            })
             .times(1)
-            .returning(|_| Ok(()));
+            .returning(|_, _| Ok(()));
         repo.expect_remove()
-            .returning(|_| Err(RepoError::Conflict("last admin".into())));
+            .returning(|_, _| Err(RepoError::Conflict("last admin".into())));
         let service = service(repo);
         let admin = caller(Some(PlatformRole::Admin));
         block_on(service.revoke(&admin, "b@x.io")).unwrap();
@@ -508,9 +577,9 @@ mod tests {
         repo.expect_list().returning(move || Ok(list.clone()));
         repo.expect_grant().never();
         repo.expect_remove()
-            .with(eq(email("waiting@x.io")))
+            .with(eq(email("waiting@x.io")), always())
             .times(1)
-            .returning(|_| Ok(()));
+            .returning(|_, _| Ok(()));
         let service = service(repo);
         let admin = caller(Some(PlatformRole::Admin));
         assert!(matches!(
@@ -528,9 +597,15 @@ mod tests {
     fn seeding_adds_each_configured_email_once_and_reports_the_ones_still_pending() {
         let mut repo = MockPlatformAdminRepository::new();
         repo.expect_seed()
-            .with(eq(email("first@x.io")), eq(noon()))
+            .with(
+                eq(email("first@x.io")),
+                eq(noon()),
+                function(|audit: &AuditEntry| {
+                    audit.actor_id.is_none() && audit.action == AuditAction::PlatformRoleGranted
+                }),
+            )
             .times(1)
-            .returning(|e, at| {
+            .returning(|e, at, _| {
                 Ok(Some(PlatformAdmin {
                     email: e.clone(),
                     user_id: None,
@@ -541,9 +616,9 @@ mod tests {
             });
         // Seeded before (its role may since have been revoked): the repository adds nothing.
         repo.expect_seed()
-            .with(eq(email("kept@x.io")), eq(noon()))
+            .with(eq(email("kept@x.io")), eq(noon()), always())
             .times(1)
-            .returning(|_, _| Ok(None));
+            .returning(|_, _, _| Ok(None));
         repo.expect_list().returning(|| {
             let mut waiting = entry("first@x.io", PlatformRole::Admin);
             waiting.user_id = None;

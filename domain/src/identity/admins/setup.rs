@@ -9,8 +9,9 @@
 use chrono::{DateTime, Duration, Utc};
 use std::sync::Arc;
 
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::secrets::digest_secret;
-use crate::common::{Caller, Clock, RepoError, SecretGenerator};
+use crate::common::{Caller, Clock, PlatformRole, RepoError, SecretGenerator};
 use crate::identity::models::{PlatformAdmin, SetupClaim, grant_for};
 use crate::identity::ports::PlatformAdminRepository;
 
@@ -104,9 +105,22 @@ impl FirstAdminSetup {
         if token.is_empty() || token.len() > 2 * TOKEN_BYTES {
             return Err(FirstAdminError::Invalid);
         }
+        let now = self.clock.now();
+        let audit = AuditEntry::by(
+            self.secrets.as_ref(),
+            caller,
+            AuditAction::PlatformFirstAdmin,
+            now,
+        )
+        .on(AuditTarget::platform_user(caller.email.as_str()))
+        .change(
+            "platformRole",
+            caller.platform_role.map(|role| role.as_str().to_owned()),
+            PlatformRole::Admin.as_str(),
+        );
         match self
             .admins
-            .claim_setup_token(&digest_secret(token), caller.user_id, self.clock.now())
+            .claim_setup_token(&digest_secret(token), caller.user_id, now, &audit)
             .await
             .map_err(FirstAdminError::Repo)?
         {
@@ -184,9 +198,9 @@ mod tests {
         ] {
             let mut repo = MockPlatformAdminRepository::new();
             repo.expect_claim_setup_token()
-                .with(eq(digest_secret("tok")), always(), eq(noon()))
+                .with(eq(digest_secret("tok")), always(), eq(noon()), always())
                 .times(1)
-                .return_once(move |_, _, _| Ok(outcome));
+                .return_once(move |_, _, _, _| Ok(outcome));
             let error = block_on(setup(repo).claim(&caller(None), " tok ")).unwrap_err();
             assert_eq!(error.code(), expected);
         }

@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+use crate::audit::AuditEntry;
 use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
 use crate::identity::models::{GrantBinding, PlatformAdmin, SetupClaim};
 
@@ -38,6 +39,7 @@ pub trait PlatformAdminRepository: Send + Sync {
         added_by: Option<EmailAddress>,
         binding: GrantBinding,
         now: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<PlatformAdmin, RepoError>;
 
     /// Removes the role that answers for the address. Guarded in the same transaction: refuses to remove
@@ -46,12 +48,13 @@ pub trait PlatformAdminRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::NotFound`] when the address has no role; [`RepoError::Conflict`] when it is the last
     /// admin; [`RepoError::Backend`] when the store fails.
-    async fn remove(&self, email: &EmailAddress) -> Result<(), RepoError>;
+    async fn remove(&self, email: &EmailAddress, audit: &AuditEntry) -> Result<(), RepoError>;
 
     /// Adds a configured address (`PORTAL_ADMIN_EMAILS`) as an `admin` once: in one transaction, records the
     /// address as seeded and, unless it has a role already, grants `admin` bound as
     /// [`GrantBinding::ProvenAccount`] allows. An address seeded before is left alone, even when its role
-    /// was revoked since. Answers the role added, `None` when nothing was.
+    /// was revoked since. Answers the role added, `None` when nothing was; `audit` is appended (in the same
+    /// transaction) only when a role was added.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
@@ -59,6 +62,7 @@ pub trait PlatformAdminRepository: Send + Sync {
         &self,
         email: &EmailAddress,
         now: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<Option<PlatformAdmin>, RepoError>;
 
     /// Stores `token_hash` as the only first-admin setup token, valid until `expires_at`, unless an account
@@ -74,7 +78,8 @@ pub trait PlatformAdminRepository: Send + Sync {
 
     /// In one transaction guarded as a grant is: uses up the setup token with this digest if it has not
     /// expired at `now`, and, while no account holds the `admin` role, makes the account `user` an `admin`
-    /// (raising its role when it has one). Every stored token is removed once an admin exists.
+    /// (raising its role when it has one). Every stored token is removed once an admin exists. `audit` is
+    /// appended in the same transaction when the role was given ([`SetupClaim::Granted`]).
     ///
     /// # Errors
     /// [`RepoError::NotFound`] when the account does not exist; [`RepoError::Backend`] when the store fails.
@@ -83,5 +88,6 @@ pub trait PlatformAdminRepository: Send + Sync {
         token_hash: &str,
         user: UserId,
         now: DateTime<Utc>,
+        audit: &AuditEntry,
     ) -> Result<SetupClaim, RepoError>;
 }

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{OrgService, is_conflict};
+use crate::audit::{AuditAction, AuditTarget};
 use crate::common::email::INVALID_EMAIL;
 use crate::common::secrets::digest_secret;
 use crate::common::{Caller, EmailAddress, OrgId, RepoError};
@@ -95,7 +96,12 @@ impl OrgService {
             now,
         );
         let outgoing = self.invite_email(&organization, caller, &invite, &token);
-        match self.invites.create(&invite, &outgoing).await {
+        let audit = self
+            .audit(caller, AuditAction::InviteSent, org)
+            .on(AuditTarget::invitation(invite.id, invite.email.as_str()))
+            .change("email", serde_json::Value::Null, invite.email.as_str())
+            .change("role", serde_json::Value::Null, invite.role.as_str());
+        match self.invites.create(&invite, &outgoing, &audit).await {
             Err(RepoError::Duplicate(what)) if what == DUPLICATE_INVITE => Err(OrgError::InvitePending),
             other => {
                 other?;
@@ -131,11 +137,25 @@ impl OrgService {
         invite_limits::check_resend(&invite, now).map_err(OrgError::InviteLimited)?;
         self.count_email(caller, &email).await?;
         let fresh = InviteToken::issue(self.secrets.as_ref(), now);
+        let before = (invite.email_sent_count, invite.expires_at);
         invite.apply_resend(&fresh);
         let outgoing = self.invite_email(&organization, caller, &invite, &fresh.token);
+        let audit = self
+            .audit(caller, AuditAction::InviteResent, org)
+            .on(AuditTarget::invitation(invite.id, invite.email.as_str()))
+            .change("emailSentCount", before.0, invite.email_sent_count)
+            .change("expiresAt", before.1.to_rfc3339(), invite.expires_at.to_rfc3339());
         match self
             .invites
-            .resend(org, &email, &fresh.token_hash, fresh.expires_at, now, &outgoing)
+            .resend(
+                org,
+                &email,
+                &fresh.token_hash,
+                fresh.expires_at,
+                now,
+                &outgoing,
+                &audit,
+            )
             .await
         {
             Ok(stored) => Ok(stored.summary(now)),
@@ -154,7 +174,17 @@ impl OrgService {
         Self::allow(member, OrgAction::ManageMembers)?;
         let org = member.org();
         let email = parse_invitee(email)?;
-        match self.invites.rescind(org, &email, self.clock.now()).await {
+        let invite = self
+            .invites
+            .pending(org)
+            .await?
+            .into_iter()
+            .find(|i| i.is_for(&email))
+            .ok_or(OrgError::InviteNotFound)?;
+        let audit = self
+            .audit(member.caller(), AuditAction::InviteRescinded, org)
+            .on(AuditTarget::invitation(invite.id, invite.email.as_str()));
+        match self.invites.rescind(org, &email, self.clock.now(), &audit).await {
             Err(RepoError::NotFound) => Err(OrgError::InviteNotFound),
             other => Ok(other?),
         }
@@ -201,7 +231,15 @@ impl OrgService {
             role: invite.role,
             joined_at: now,
         };
-        match self.invites.accept(org_id, invite.id, &token_hash, &member).await {
+        let audit = self
+            .audit(caller, AuditAction::InviteAccepted, org_id)
+            .on(AuditTarget::invitation(invite.id, invite.email.as_str()))
+            .change("role", serde_json::Value::Null, invite.role.as_str());
+        match self
+            .invites
+            .accept(org_id, invite.id, &token_hash, &member, &audit)
+            .await
+        {
             Ok(()) => Ok(AcceptedInvite {
                 id: organization.id,
                 name: organization.name,
@@ -258,7 +296,7 @@ mod tests {
         mocks
             .invites
             .expect_create()
-            .withf(|invite, mail| {
+            .withf(|invite, mail, audit| {
                 let link = format!("{PUBLIC_URL}/invite/accept?token={}", drawn_token());
                 invite.org_id == ORG
                     && invite.email.as_str() == "new@example.com"
@@ -272,9 +310,20 @@ mod tests {
                     && mail.link.as_deref() == Some(link.as_str())
                     && mail.text.contains("admin@acme.example.com")
                     && mail.subject.contains("Acme")
+                    && audit.action == AuditAction::InviteSent
+                    && audit.org_id == Some(ORG)
+                    && audit.target == Some(AuditTarget::invitation(invite.id, "new@example.com"))
+                    && audit
+                        .changes
+                        .iter()
+                        .map(|c| c.field.as_str())
+                        .eq(["email", "role"])
+                    && !serde_json::to_string(audit)
+                        .unwrap_or_default()
+                        .contains(&drawn_token())
             })
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         let summary = block_on(mocks.build().invite(
             &me_in(OrgRole::Admin),
             " New@Example.com ",
@@ -291,9 +340,9 @@ mod tests {
         mocks
             .invites
             .expect_create()
-            .withf(|invite, _| invite.role == OrgRole::Member)
+            .withf(|invite, _, _| invite.role == OrgRole::Member)
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         let summary = block_on(
             mocks
                 .build()
@@ -339,7 +388,7 @@ mod tests {
     fn an_expired_invitation_does_not_block_a_new_one() {
         let expired = open_invite("new@example.com", noon() - Duration::days(8));
         let mut mocks = inviting(Vec::new(), vec![expired]);
-        mocks.invites.expect_create().times(1).returning(|_, _| Ok(()));
+        mocks.invites.expect_create().times(1).returning(|_, _, _| Ok(()));
         assert!(
             block_on(
                 mocks
@@ -356,7 +405,7 @@ mod tests {
         mocks
             .invites
             .expect_create()
-            .returning(|_, _| Err(RepoError::Duplicate(DUPLICATE_INVITE)));
+            .returning(|_, _, _| Err(RepoError::Duplicate(DUPLICATE_INVITE)));
         let error = block_on(
             mocks
                 .build()
@@ -378,7 +427,7 @@ mod tests {
         mocks
             .invites
             .expect_resend()
-            .withf(move |org, to, hash, expiry, now, mail| {
+            .withf(move |org, to, hash, expiry, now, mail, audit| {
                 *org == ORG
                     && to.as_str() == "new@example.com"
                     && hash == digest_secret(&drawn_token())
@@ -387,9 +436,18 @@ mod tests {
                     && *now == noon()
                     && mail.kind == EmailKind::OrgInvite
                     && mail.link.as_deref().is_some_and(|l| l.ends_with(&drawn_token()))
+                    && audit.action == AuditAction::InviteResent
+                    && audit
+                        .changes
+                        .iter()
+                        .map(|c| c.field.as_str())
+                        .eq(["emailSentCount", "expiresAt"])
+                    && !serde_json::to_string(audit)
+                        .unwrap_or_default()
+                        .contains(&drawn_token())
             })
             .times(1)
-            .returning(|_, _, hash, expiry, _, _| {
+            .returning(|_, _, hash, expiry, _, _, _| {
                 let mut stored = open_invite("new@example.com", noon() - Duration::days(3));
                 stored.token_hash = hash.to_owned();
                 stored.expires_at = expiry;
@@ -467,7 +525,11 @@ mod tests {
         mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
         mocks.orgs.expect_members().returning(|_| Ok(Vec::new()));
         mocks.invites.expect_pending().returning(|_| Ok(Vec::new()));
-        mocks.invites.expect_create().times(100).returning(|_, _| Ok(()));
+        mocks
+            .invites
+            .expect_create()
+            .times(100)
+            .returning(|_, _, _| Ok(()));
         let service = mocks.build();
         for n in 0..100 {
             block_on(service.invite(&me_in(OrgRole::Admin), &format!("p{n}@example.com"), None)).unwrap();
@@ -489,7 +551,7 @@ mod tests {
             .invites
             .expect_create()
             .times(allowed)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         let service = mocks.build();
         for _ in 0..allowed {
             block_on(service.invite(&me_in(OrgRole::Admin), "target@example.com", None)).unwrap();
@@ -542,12 +604,26 @@ mod tests {
     #[test]
     fn an_admin_cancels_a_pending_invitation() {
         let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        let invite = open_invite("new@example.com", noon());
+        let id = invite.id;
+        mocks
+            .invites
+            .expect_pending()
+            .return_once(move |_| Ok(vec![invite]));
         mocks
             .invites
             .expect_rescind()
-            .with(eq(ORG), eq(email("new@example.com")), eq(noon()))
+            .with(
+                eq(ORG),
+                eq(email("new@example.com")),
+                eq(noon()),
+                mockall::predicate::function(move |audit: &crate::audit::AuditEntry| {
+                    audit.action == AuditAction::InviteRescinded
+                        && audit.target == Some(AuditTarget::invitation(id, "new@example.com"))
+                }),
+            )
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(|_, _, _, _| Ok(()));
         assert!(
             block_on(
                 mocks
@@ -561,10 +637,8 @@ mod tests {
     #[test]
     fn cancelling_without_a_pending_invitation_is_not_found() {
         let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
-        mocks
-            .invites
-            .expect_rescind()
-            .returning(|_, _, _| Err(RepoError::NotFound));
+        mocks.invites.expect_pending().returning(|_| Ok(Vec::new()));
+        mocks.invites.expect_rescind().never();
         let error = block_on(
             mocks
                 .build()
@@ -598,16 +672,19 @@ mod tests {
         mocks
             .invites
             .expect_accept()
-            .withf(|org, invite, token_hash, member| {
+            .withf(|org, invite, token_hash, member, audit| {
                 *org == ORG
                     && invite.0.as_u128() == 99
                     && token_hash == digest_secret("the-token")
                     && member.user_id == ME
                     && member.role == OrgRole::Admin
                     && member.joined_at == noon()
+                    && audit.action == AuditAction::InviteAccepted
+                    && audit.actor_id == Some(ME)
+                    && audit.org_id == Some(ORG)
             })
             .times(1)
-            .returning(|_, _, _, _| Ok(()));
+            .returning(|_, _, _, _, _| Ok(()));
         let accepted = block_on(mocks.build().accept_invite(&me(), " the-token ")).unwrap();
         assert_eq!(
             accepted,
@@ -697,7 +774,7 @@ mod tests {
         mocks
             .invites
             .expect_accept()
-            .returning(|_, _, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_CLOSED.into())));
+            .returning(|_, _, _, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_CLOSED.into())));
         let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::InviteAlreadyAccepted));
     }
@@ -709,7 +786,7 @@ mod tests {
         mocks
             .invites
             .expect_accept()
-            .returning(|_, _, _, _| Err(RepoError::Duplicate(DUPLICATE_MEMBER)));
+            .returning(|_, _, _, _, _| Err(RepoError::Duplicate(DUPLICATE_MEMBER)));
         let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::AlreadyMember(id) if id == ORG));
     }
@@ -721,7 +798,7 @@ mod tests {
         mocks
             .invites
             .expect_accept()
-            .returning(|_, _, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_EXPIRED.into())));
+            .returning(|_, _, _, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_EXPIRED.into())));
         let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::InviteExpired));
     }
@@ -733,7 +810,7 @@ mod tests {
         mocks
             .invites
             .expect_accept()
-            .returning(|_, _, _, _| Err(RepoError::NotFound));
+            .returning(|_, _, _, _, _| Err(RepoError::NotFound));
         let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::InvalidInvite));
     }

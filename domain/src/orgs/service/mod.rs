@@ -173,7 +173,15 @@ impl OrgService {
             });
         }
         let org = Organization::new(personal_org_name(caller.email.as_str()), self.clock.now());
-        match self.orgs.create_personal(&org, &self.first_admin(caller)).await {
+        let audit = self
+            .audit(caller, AuditAction::OrgCreated, org.id)
+            .on(AuditTarget::organization(org.id))
+            .change("name", serde_json::Value::Null, org.name.as_str());
+        match self
+            .orgs
+            .create_personal(&org, &self.first_admin(caller), &audit)
+            .await
+        {
             Ok(()) => Ok(PersonalOrgOutcome {
                 created: true,
                 organizations: vec![OrgMembership {
@@ -464,14 +472,17 @@ mod tests {
         mocks
             .orgs
             .expect_create_personal()
-            .withf(|org, admin| {
+            .withf(|org, admin, audit| {
                 org.name == "admin's Organization"
                     && admin.user_id == ME
                     && admin.role == OrgRole::Admin
                     && admin.joined_at == noon()
+                    && audit.action == AuditAction::OrgCreated
+                    && audit.org_id == Some(org.id)
+                    && audit.changes.iter().map(|c| c.field.as_str()).eq(["name"])
             })
             .times(1)
-            .returning(|_, _| Ok(()));
+            .returning(|_, _, _| Ok(()));
         let outcome = block_on(mocks.build().ensure_personal_org(&me())).unwrap();
         assert!(outcome.created);
         assert_eq!(outcome.organizations.len(), 1);
@@ -506,7 +517,7 @@ mod tests {
         mocks
             .orgs
             .expect_create_personal()
-            .returning(|_, _| Err(RepoError::Conflict(CONFLICT_HAS_ORGANIZATION.into())));
+            .returning(|_, _, _| Err(RepoError::Conflict(CONFLICT_HAS_ORGANIZATION.into())));
         let outcome = block_on(mocks.build().ensure_personal_org(&me())).unwrap();
         assert!(!outcome.created);
         assert_eq!(outcome.organizations, vec![membership(OrgRole::Admin)]);

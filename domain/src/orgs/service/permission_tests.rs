@@ -85,12 +85,12 @@ fn permissive(role: OrgRole) -> Mocks {
             noon() - Duration::days(1),
         )])
     });
-    mocks.invites.expect_create().returning(|_, _| Ok(()));
+    mocks.invites.expect_create().returning(|_, _, _| Ok(()));
     mocks
         .invites
         .expect_resend()
-        .returning(|_, _, _, _, _, _| Ok(open_invite("pending@example.com", noon())));
-    mocks.invites.expect_rescind().returning(|_, _, _| Ok(()));
+        .returning(|_, _, _, _, _, _, _| Ok(open_invite("pending@example.com", noon())));
+    mocks.invites.expect_rescind().returning(|_, _, _, _| Ok(()));
     mocks
 }
 

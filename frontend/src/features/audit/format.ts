@@ -65,7 +65,10 @@ export function personOptions(
 ): AuditPerson[] {
   const byId = new Map<string, AuditPerson>();
   for (const person of people) byId.set(person.id, person);
-  for (const { actor } of entries) if (!byId.has(actor.id)) byId.set(actor.id, actor);
+  // The operator (`app-server`, configuration) has no account, so no id to filter by.
+  for (const { actor } of entries) {
+    if (actor.id && !byId.has(actor.id)) byId.set(actor.id, { id: actor.id, email: actor.email });
+  }
   if (selected && !byId.has(selected.id)) byId.set(selected.id, selected);
   return [...byId.values()].sort((a, b) => a.email.localeCompare(b.email));
 }
