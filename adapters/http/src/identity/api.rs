@@ -1,0 +1,168 @@
+//! What the `/auth/v1` handlers share ([`IdentityApi`]), with the rate limits they apply: per client
+//! address and e-mail, and the sign-in gate that slows down and refuses password guessing.
+
+use actix_web::HttpRequest;
+use domain::common::Clock;
+use domain::identity::{AuthAction, IdentityError, IdentityService, RateDecision, RateLimiter, SignInGate};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use super::AuthApiError;
+use crate::client_ip::{TrustedProxies, rate_limit_subject};
+
+const PRUNE_EVERY_SECS: i64 = 600;
+
+/// What the `/auth/v1` handlers share.
+#[derive(Clone)]
+pub struct IdentityApi {
+    pub service: Arc<IdentityService>,
+    pub limiter: Arc<RateLimiter>,
+    pub proxies: TrustedProxies,
+    pub clock: Arc<dyn Clock>,
+    /// Sign-in providers configured (`google`, `apple`, `github`, `azure`), for `GET /settings`.
+    pub providers: Vec<String>,
+    /// Sign-in with OpenID Connect providers (`/authorize`, `/callback`, `grant_type=pkce`).
+    pub oauth: Option<crate::oauth::OAuthApi>,
+    last_prune: Arc<AtomicI64>,
+}
+
+impl std::fmt::Debug for IdentityApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdentityApi")
+            .field("providers", &self.providers)
+            .finish_non_exhaustive()
+    }
+}
+
+impl IdentityApi {
+    #[must_use]
+    pub fn new(
+        service: Arc<IdentityService>,
+        limiter: Arc<RateLimiter>,
+        proxies: TrustedProxies,
+        clock: Arc<dyn Clock>,
+        providers: Vec<String>,
+    ) -> Self {
+        Self {
+            service,
+            limiter,
+            proxies,
+            clock,
+            providers,
+            oauth: None,
+            last_prune: Arc::new(AtomicI64::new(0)),
+        }
+    }
+
+    /// Adds provider sign-in; `GET /settings` then lists the providers that started.
+    #[must_use]
+    pub fn with_oauth(mut self, oauth: crate::oauth::OAuthApi) -> Self {
+        self.providers = oauth.providers();
+        self.oauth = Some(oauth);
+        self
+    }
+
+    /// The client address as rate limits count it (an IPv6 address by its /64).
+    pub(crate) fn client_subject(&self, request: &HttpRequest) -> String {
+        self.proxies
+            .client_address(request)
+            .map_or_else(|| "unknown".to_owned(), rate_limit_subject)
+    }
+
+    /// A password sign-in to `email`: refused (429) when this client address tried too often or failed
+    /// too often on this account; otherwise waits the delay that the account's failures from every client
+    /// together impose, then signs in and counts a failure or remembers the client.
+    pub(crate) async fn sign_in_with_password(
+        &self,
+        request: &HttpRequest,
+        email: &str,
+        password: &str,
+    ) -> Result<domain::identity::Session, AuthApiError> {
+        let subject = self.client_subject(request);
+        let gate = self
+            .limiter
+            .check_sign_in(&subject, email)
+            .await
+            .map_err(AuthApiError::from)?;
+        self.prune_now_and_then().await;
+        match gate {
+            SignInGate::Limited { retry_after_secs } => {
+                tracing::warn!(action = "sign_in", "identity rate limit reached");
+                return Err(AuthApiError::rate_limited(false, retry_after_secs));
+            }
+            SignInGate::Go { delay } if !delay.is_zero() => {
+                tracing::info!(delay_ms = delay.as_millis(), "sign-in slowed down after failures");
+                actix_web::rt::time::sleep(delay).await;
+            }
+            SignInGate::Go { .. } => {}
+        }
+        match self.service.sign_in_with_password(email, password).await {
+            Ok(session) => {
+                self.remember_client(&subject, email).await;
+                Ok(session)
+            }
+            Err(error @ IdentityError::InvalidCredentials) => {
+                self.limiter
+                    .sign_in_failed(&subject, email)
+                    .await
+                    .map_err(AuthApiError::from)?;
+                Err(error.into())
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Remembers that this client signed in to the account of `email` (a failure is only logged: the
+    /// sign-in itself succeeded).
+    pub(crate) async fn signed_in(&self, request: &HttpRequest, email: &str) {
+        let subject = self.client_subject(request);
+        self.remember_client(&subject, email).await;
+    }
+
+    async fn remember_client(&self, subject: &str, email: &str) {
+        if let Err(error) = self.limiter.signed_in(subject, email).await {
+            tracing::warn!(%error, "could not remember the client of a sign-in");
+        }
+    }
+
+    /// Counts the attempt against the client address's and the e-mail's limits; 429 when over either.
+    pub(crate) async fn limit(
+        &self,
+        request: &HttpRequest,
+        action: AuthAction,
+        email: Option<&str>,
+    ) -> Result<(), AuthApiError> {
+        let subject = self.client_subject(request);
+        let decision = self
+            .limiter
+            .check(action, &subject, email)
+            .await
+            .map_err(AuthApiError::from)?;
+        self.prune_now_and_then().await;
+        match decision {
+            RateDecision::Allowed { .. } => Ok(()),
+            RateDecision::Limited { retry_after_secs } => {
+                tracing::warn!(action = action.as_str(), "identity rate limit reached");
+                let sends_email = matches!(action, AuthAction::Otp | AuthAction::Recover);
+                Err(AuthApiError::rate_limited(sends_email, retry_after_secs))
+            }
+        }
+    }
+
+    /// Deletes stale counters at most every ten minutes per instance.
+    async fn prune_now_and_then(&self) {
+        let now = self.clock.now().timestamp();
+        let last = self.last_prune.load(Ordering::Relaxed);
+        if now - last < PRUNE_EVERY_SECS
+            || self
+                .last_prune
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        if let Err(error) = self.limiter.prune().await {
+            tracing::warn!(%error, "could not prune rate-limit counters");
+        }
+    }
+}
