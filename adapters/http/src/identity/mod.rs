@@ -2,10 +2,9 @@
 //! `@supabase/supabase-js` calls (PRODUCT.md §1), with its request and response shapes, error bodies and
 //! status codes. One module per resource; the JSON shapes are in [`dto`], the errors in [`error`].
 //!
-//! Not here yet, and where it goes: OAuth (`GET /authorize`, `GET|POST /callback`) gets its own module
-//! registered in [`configure`]; `grant_type=pkce` is one more arm in [`token::token`] (and a `code_challenge`
-//! kept with the e-mail codes); a hosted Supabase replaces this whole scope (the server then registers no
-//! `/auth/v1` and public-config points the browser at the hosted URL).
+//! Provider sign-in (`GET /authorize`, `GET|POST /callback`, `grant_type=pkce`) is in `crate::oauth`; second
+//! factors are in [`factors`]. With a hosted Supabase this whole scope is not registered: public-config then
+//! points the browser at the hosted URL.
 
 mod api;
 mod bodies;
