@@ -49,7 +49,7 @@ impl Db {
 
     /// A pooled connection for blocking work (tests, command-line tools, and [`Self::read`] and
     /// [`Self::write`]). Answers at once while the database is known to be unreachable; otherwise waits
-    /// for a connection at most [`CHECKOUT_TIMEOUT`], and less when the pool finds the database
+    /// for a connection at most `CHECKOUT_TIMEOUT`, and less when the pool finds the database
     /// unreachable meanwhile.
     ///
     /// # Errors

@@ -1,5 +1,5 @@
 //! Accounts of the built-in identity service (`accounts`). A write that makes an address proven binds the platform role waiting for it
-//! in the same transaction ([`bind_waiting_role`]).
+//! in the same transaction (`bind_waiting_role`).
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};

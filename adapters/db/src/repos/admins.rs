@@ -2,7 +2,7 @@
 //! `platform_admin_seeds`), guarded so that at least one bound `admin` remains.
 //!
 //! A row is bound to an account (`user_id`) or pending for the address in `email`. A bound row is listed
-//! under its account's current address. [`bind_waiting_role`] is how the account repository binds a pending
+//! under its account's current address. `bind_waiting_role` is how the account repository binds a pending
 //! row in the transaction that proves an address.
 
 use super::audit::append;

@@ -1,5 +1,5 @@
 //! The audit log (`audit_log`): appended by the repository that writes each change, in that change's
-//! transaction ([`append`]); read and pruned here. No method updates a row.
+//! transaction (`append`); read and pruned here. No method updates a row.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};

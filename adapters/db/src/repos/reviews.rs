@@ -1,5 +1,5 @@
 //! The review history of apps (`review_events`): written by the apps repository in the transaction of
-//! each change ([`insert_event`]), read here; reviewers' decisions (compare-and-set on the status and the
+//! each change (`insert_event`), read here; reviewers' decisions (compare-and-set on the status and the
 //! revision the reviewer saw) and the platform admins' repair of stored statuses.
 
 use std::collections::BTreeMap;
