@@ -2,25 +2,15 @@
 //! bodies pinned by snapshots (`tests/api/snapshots/apps_*.json`).
 
 use crate::helpers::{TestApp, assert_snapshot};
-use crate::org_fixtures::{BACKENDS, PUBLIC_URL, User, add_member, call, create_org, send, sign_up, spawn};
+use crate::org_fixtures::{
+    BACKENDS, PUBLIC_URL, User, add_member, call, create_org, in_org, send, sign_up, spawn,
+};
 use adapter_db::Backend;
 use reqwest::Method;
 use serde_json::{Value, json};
 
 const PKG: &str = "com.example.notes";
 const LOGO: &str = "https://cdn.example.com/logo.png";
-
-/// A call in the organization `org` (`x-org-id`).
-async fn in_org(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    user: &User,
-    org: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    call(app, method, path, Some(&user.token), Some(org), body.as_ref()).await
-}
 
 fn registration(package: &str) -> Value {
     json!({

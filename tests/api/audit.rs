@@ -3,7 +3,9 @@
 //! cursor pages, the CSV export, and who may not read (members, platform staff who are not admins).
 
 use crate::helpers::TestApp;
-use crate::org_fixtures::{BACKENDS, User, add_member, call, create_org, invite_token, sign_up, spawn};
+use crate::org_fixtures::{
+    BACKENDS, User, add_member, call, create_org, in_org, invite_token, sign_up, spawn,
+};
 use adapter_db::{Backend, Db};
 use diesel::prelude::*;
 use reqwest::Method;
@@ -11,18 +13,6 @@ use serde_json::{Value, json};
 
 const PKG: &str = "com.example.audited";
 const AGENT: &str = "audit-test/1.0 (glasses)";
-
-/// A call scoped to `org` (`x-org-id`), answered status and JSON body.
-async fn in_org(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    user: &User,
-    org: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    call(app, method, path, Some(&user.token), Some(org), body.as_ref()).await
-}
 
 /// A read of an audit log through the checked client (the answer must match the OpenAPI document).
 async fn read(app: &TestApp, path: &str, user: &User, accept: Option<&str>) -> reqwest::Response {

@@ -3,7 +3,9 @@
 //! and a stale `x-org-id` (ignored where no organization is named, refused where one is).
 
 use crate::helpers::TestApp;
-use crate::org_fixtures::{BACKENDS, User, add_member, call, code, create_org, get, send, sign_up, spawn};
+use crate::org_fixtures::{
+    BACKENDS, User, add_member, call, code, create_org, get, in_org, send, sign_up, spawn,
+};
 use adapter_db::Backend;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -21,17 +23,6 @@ fn registration(package: &str) -> Value {
         "appType": "standard",
         "permissions": [{"type": "MICROPHONE", "description": "To hear notes"}],
     })
-}
-
-async fn in_org(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    user: &User,
-    org: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    call(app, method, path, Some(&user.token), Some(org), body.as_ref()).await
 }
 
 /// A call of the identity service (`/auth/v1`) with the anon key, as supabase-js makes it.

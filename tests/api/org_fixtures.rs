@@ -64,6 +64,18 @@ async fn session(app: &TestApp, path: &str, email: &str) -> User {
     }
 }
 
+/// A call scoped to `org` (`x-org-id`) with `user`'s token: status and JSON body.
+pub async fn in_org(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    user: &User,
+    org: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    call(app, method, path, Some(&user.token), Some(org), body.as_ref()).await
+}
+
 /// One API call: the status and the JSON body (`Null` when there is none).
 pub async fn call(
     app: &TestApp,

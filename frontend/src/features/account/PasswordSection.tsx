@@ -18,6 +18,13 @@ type FieldErrors = Partial<Record<keyof Fields, string>>;
 
 const EMPTY: Fields = { current: '', next: '', confirm: '' };
 
+/** The inputs' `name`s, as password managers know them. */
+const INPUT_NAMES: Record<keyof Fields, string> = {
+  current: 'current-password',
+  next: 'new-password',
+  confirm: 'confirm-password',
+};
+
 /** Where a refusal of the identity service belongs, and what it says. */
 function refusal(error: AuthError): FieldErrors | string {
   switch (error.code) {
@@ -57,6 +64,21 @@ export function PasswordSection({ client }: { client: GoTrueClient }) {
     setErrors((previous) => ({ ...previous, [name]: undefined }));
     setDone(false);
   };
+
+  /** One password field of the form, with its error (or `hint`) below it. */
+  const field = (name: keyof Fields, label: string, autoComplete: string, hint?: string) => (
+    <TextField
+      label={label}
+      type="password"
+      name={INPUT_NAMES[name]}
+      autoComplete={autoComplete}
+      required
+      value={fields[name]}
+      onChange={edit(name)}
+      error={Boolean(errors[name])}
+      helperText={errors[name] ?? hint}
+    />
+  );
 
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
@@ -99,40 +121,10 @@ export function PasswordSection({ client }: { client: GoTrueClient }) {
         )}
         {/* For password managers: the account the new password belongs to. */}
         <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
-        <TextField
-          label="Current password"
-          type="password"
-          name="current-password"
-          autoComplete="current-password"
-          required
-          value={fields.current}
-          onChange={edit('current')}
-          error={Boolean(errors.current)}
-          helperText={errors.current}
-        />
-        <TextField
-          label="New password"
-          type="password"
-          name="new-password"
-          autoComplete="new-password"
-          required
-          value={fields.next}
-          onChange={edit('next')}
-          error={Boolean(errors.next)}
-          helperText={errors.next ?? 'At least 12 characters.'}
-        />
+        {field('current', 'Current password', 'current-password')}
+        {field('next', 'New password', 'new-password', 'At least 12 characters.')}
         <PasswordStrengthMeter password={fields.next} email={email} />
-        <TextField
-          label="Confirm new password"
-          type="password"
-          name="confirm-password"
-          autoComplete="new-password"
-          required
-          value={fields.confirm}
-          onChange={edit('confirm')}
-          error={Boolean(errors.confirm)}
-          helperText={errors.confirm}
-        />
+        {field('confirm', 'Confirm new password', 'new-password')}
         <Button type="submit" variant="contained" disabled={busy} sx={{ alignSelf: 'flex-start' }}>
           Change password
         </Button>
