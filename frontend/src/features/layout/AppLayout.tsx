@@ -207,7 +207,12 @@ export function AppLayout() {
         key={noticeSeq}
         open={notice !== null}
         autoHideDuration={6000}
-        onClose={() => dispatch(noticeShown(null))}
+        // A click elsewhere does not close it: MUI counts any click after it opened as a click away, and a
+        // notice shown as the user clicks (a redirect after a button) closed within ~100 ms. It closes by its
+        // button, Escape or its time.
+        onClose={(_event, reason) => {
+          if (reason !== 'clickaway') dispatch(noticeShown(null));
+        }}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
       >
         <Alert

@@ -73,4 +73,27 @@ describe('notices of the signed-in layout', () => {
     });
     expect(store.getState().auth.notice?.text).toBe(PERSONAL);
   }, 30_000);
+
+  it('keeps a notice open when the user clicks elsewhere on the page (it closes by its button, Escape or its time)', async () => {
+    serveExpiredInvitationOfNewUser();
+    localStorage.setItem(IDENTITY_SESSION_KEY, JSON.stringify(identitySession('ada@example.com')));
+    const { user } = renderRoute('/signin?token=t-expired', { store: signedInStore() });
+
+    await screen.findByText(EXPIRED, {}, { timeout: 15_000 });
+    const heading = await screen.findByRole(
+      'heading',
+      { level: 1, name: 'Developer Dashboard' },
+      { timeout: 15_000 },
+    );
+    // A click that lands after the notice opened (the page's own, or one still under way when the
+    // redirect happened) used to count as a click away and closed the notice at once.
+    await user.click(heading);
+    await user.click(document.body);
+    expect(screen.getByText(EXPIRED)).toBeInTheDocument();
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => {
+      expect(screen.queryByText(EXPIRED)).not.toBeInTheDocument();
+    });
+  }, 30_000);
 });
