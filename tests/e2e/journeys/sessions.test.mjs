@@ -117,7 +117,7 @@ describe('sessions and recovery codes', () => {
     const renewed = await shown.getByRole('listitem').allTextContents();
     assert.notDeepEqual(renewed, first);
 
-    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await page.waitForURL(/\/signin/);
     await signIn(page, email);
     await page.getByRole('heading', { level: 1, name: 'Confirm it’s you' }).waitFor();

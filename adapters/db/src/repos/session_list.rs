@@ -40,7 +40,11 @@ impl DieselSessionListRepository {
 }
 
 /// Revokes the unrevoked tokens of `families`; answers how many tokens.
-fn revoke_families(conn: &mut DbConnection, families: &[String], now: DateTime<Utc>) -> Result<usize, RepoError> {
+fn revoke_families(
+    conn: &mut DbConnection,
+    families: &[String],
+    now: DateTime<Utc>,
+) -> Result<usize, RepoError> {
     if families.is_empty() {
         return Ok(0);
     }
@@ -56,7 +60,12 @@ fn revoke_families(conn: &mut DbConnection, families: &[String], now: DateTime<U
 
 #[async_trait]
 impl SessionListRepository for DieselSessionListRepository {
-    async fn record_client(&self, family: Uuid, user: UserId, client: &SessionClient) -> Result<(), RepoError> {
+    async fn record_client(
+        &self,
+        family: Uuid,
+        user: UserId,
+        client: &SessionClient,
+    ) -> Result<(), RepoError> {
         let client = client.clone();
         self.db
             .write(move |conn| {
@@ -163,7 +172,12 @@ impl SessionListRepository for DieselSessionListRepository {
             .await
     }
 
-    async fn end_aal1_sessions(&self, user: UserId, keep: Uuid, now: DateTime<Utc>) -> Result<u64, RepoError> {
+    async fn end_aal1_sessions(
+        &self,
+        user: UserId,
+        keep: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<u64, RepoError> {
         self.db
             .write(move |conn| {
                 let user = user.to_string();

@@ -132,8 +132,14 @@ pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
                 .route("/factors", web::post().to(factors::enroll))
                 // Before `/factors/{factor_id}`, which would take `recovery-codes` for an id.
                 .route("/factors/recovery-codes", web::get().to(recovery_codes::status))
-                .route("/factors/recovery-codes", web::post().to(recovery_codes::generate))
-                .route("/factors/recovery-codes", web::delete().to(recovery_codes::unenroll))
+                .route(
+                    "/factors/recovery-codes",
+                    web::post().to(recovery_codes::generate),
+                )
+                .route(
+                    "/factors/recovery-codes",
+                    web::delete().to(recovery_codes::unenroll),
+                )
                 .route(
                     "/factors/recovery-codes/verify",
                     web::post().to(recovery_codes::verify),

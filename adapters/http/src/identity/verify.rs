@@ -174,6 +174,7 @@ pub async fn verify_link(
     {
         Ok(session) => {
             api.signed_in(&request, session.user.account.email.as_str()).await;
+            api.note_client(&request, &session).await;
             // A first proof that removed someone else's password asks for a new one, as a recovery does
             // (supabase-js then signals PASSWORD_RECOVERY).
             let kind_text = if session.choose_password {

@@ -180,11 +180,7 @@ fn a_right_recovery_code_raises_the_session_to_aal2_and_ends_the_other_aal1_sess
         .expect_sign_access()
         .withf(|c| c.aal == "aal2" && c.amr[0].method == "mfa/recovery_code")
         .returning(|_| Ok("aal2-token".into()));
-    let session = block_on(
-        m.service()
-            .verify_recovery_code(&claims, " K4M9-X7QP-2AB8-HT3Z "),
-    )
-    .unwrap();
+    let session = block_on(m.service().verify_recovery_code(&claims, " K4M9-X7QP-2AB8-HT3Z ")).unwrap();
     assert_eq!(session.access_token, "aal2-token");
     assert_eq!(session.session_id, claims.session_id);
 }

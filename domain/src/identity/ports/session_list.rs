@@ -25,7 +25,12 @@ pub trait SessionListRepository: Send + Sync {
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn record_client(&self, family: Uuid, user: UserId, client: &SessionClient) -> Result<(), RepoError>;
+    async fn record_client(
+        &self,
+        family: Uuid,
+        user: UserId,
+        client: &SessionClient,
+    ) -> Result<(), RepoError>;
 
     /// The live sessions of `user` (a head that is neither replaced nor revoked), most recently used first.
     /// The idle and absolute timeouts are the caller's to apply ([`RefreshToken::check_usable`]).
@@ -53,5 +58,6 @@ pub trait SessionListRepository: Send + Sync {
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn end_aal1_sessions(&self, user: UserId, keep: Uuid, now: DateTime<Utc>) -> Result<u64, RepoError>;
+    async fn end_aal1_sessions(&self, user: UserId, keep: Uuid, now: DateTime<Utc>)
+    -> Result<u64, RepoError>;
 }

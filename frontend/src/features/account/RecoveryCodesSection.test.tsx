@@ -15,11 +15,13 @@ function notFound() {
 /** An auth client whose recovery codes start as `status` (`null`: none) and whose account has `totp` apps. */
 function fakeClient(status: { total: number; remaining: number } | null, totp: number) {
   const recoveryCodes = {
-    getStatus: vi.fn().mockResolvedValue(
-      status
-        ? { data: { id: 'set-1', type: 'recovery_code', ...status }, error: null }
-        : { data: null, error: notFound() },
-    ),
+    getStatus: vi
+      .fn()
+      .mockResolvedValue(
+        status
+          ? { data: { id: 'set-1', type: 'recovery_code', ...status }, error: null }
+          : { data: null, error: notFound() },
+      ),
     generate: vi.fn().mockResolvedValue({
       data: { id: 'set-1', type: 'recovery_code', total: 10, codes: CODES },
       error: null,
@@ -33,7 +35,11 @@ function fakeClient(status: { total: number; remaining: number } | null, totp: n
     mfa: {
       recoveryCodes,
       listFactors: vi.fn().mockResolvedValue({
-        data: { all: [], totp: Array.from({ length: totp }, () => ({ id: 't' })), recovery_code: [] },
+        data: {
+          all: [],
+          totp: Array.from({ length: totp }, () => ({ id: 't' })),
+          recovery_code: [],
+        },
         error: null,
       }),
     },
@@ -66,7 +72,9 @@ describe('RecoveryCodesSection', () => {
   it('makes new codes only after asking, and warns when few are left', async () => {
     const { client, recoveryCodes } = fakeClient({ total: 10, remaining: 2 }, 1);
     const { user } = renderWithProviders(<RecoveryCodesSection client={client} />);
-    expect(await screen.findByText(/2 of 10 codes unused\. Make new ones before you run out\./)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/2 of 10 codes unused\. Make new ones before you run out\./),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Make new codes' }));
     const dialog = await screen.findByRole('dialog', { name: 'Make new recovery codes?' });
     expect(recoveryCodes.regenerate).not.toHaveBeenCalled();

@@ -10,7 +10,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { AuthError, GoTrueClient } from '@supabase/auth-js';
+import type { GoTrueClient } from '@supabase/auth-js';
 import { useCallback, useEffect, useState } from 'react';
 
 import { authErrorMessage } from './messages';
@@ -81,7 +81,7 @@ export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
         : await client.mfa.recoveryCodes.generate();
     setBusy(false);
     if (result.error) {
-      setError(authErrorMessage(result.error as AuthError));
+      setError(authErrorMessage(result.error));
       return;
     }
     setShown(result.data.codes);
@@ -94,7 +94,9 @@ export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
       await navigator.clipboard.writeText(recoveryCodesText(shown));
       setCopied(true);
     } catch {
-      setError('The codes could not be copied. Select them and copy them by hand, or download them.');
+      setError(
+        'The codes could not be copied. Select them and copy them by hand, or download them.',
+      );
     }
   };
 
@@ -127,7 +129,7 @@ export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
     );
   } else if (status.kind === 'none') {
     body = status.canMake ? (
-      <Stack direction="row" spacing={2} alignItems="center">
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
         <Typography sx={{ flexGrow: 1 }}>No recovery codes yet.</Typography>
         <Button variant="contained" onClick={() => void make()} disabled={busy}>
           Make recovery codes
@@ -138,7 +140,7 @@ export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
     );
   } else {
     body = (
-      <Stack direction="row" spacing={2} alignItems="center">
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
         <Typography sx={{ flexGrow: 1 }} data-testid="recovery-codes-remaining">
           {status.remaining} of {status.total} codes unused.
           {status.remaining <= 3 && ' Make new ones before you run out.'}
@@ -167,8 +169,8 @@ export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
         Recovery codes
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        If you lose your phone, each of these codes lets you sign in once instead of a code from your
-        authenticator app. Keep them somewhere safe.
+        If you lose your phone, each of these codes lets you sign in once instead of a code from
+        your authenticator app. Keep them somewhere safe.
       </Typography>
       <Stack spacing={2}>
         {error && (
@@ -189,7 +191,8 @@ export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
                 fontFamily: 'monospace',
                 fontSize: '1rem',
                 columns: 2,
-                pl: 3,
+                listStylePosition: 'inside',
+                pl: 0,
                 my: 1,
                 userSelect: 'all',
               }}

@@ -56,7 +56,9 @@ describe('SessionsSection', () => {
     expect(await screen.findByText('Safari on iPhone was signed out.')).toBeInTheDocument();
     expect(deleted).toEqual(['22222222-2222-4222-8222-222222222222']);
     expect(await screen.findByText('You are signed in on this device only.')).toBeInTheDocument();
-    expect(await screen.findByRole('button', { name: 'Sign out all other sessions' })).toBeDisabled();
+    expect(
+      await screen.findByRole('button', { name: 'Sign out all other sessions' }),
+    ).toBeDisabled();
   });
 
   it('signs every other session out through the auth client after asking', async () => {
@@ -83,7 +85,10 @@ describe('SessionsSection', () => {
   it('shows an error with a retry when the list cannot be loaded', async () => {
     server.use(
       http.get('*/api/dev/auth/sessions', () =>
-        HttpResponse.json({ error: 'The database is unavailable.', code: 'UNAVAILABLE' }, { status: 503 }),
+        HttpResponse.json(
+          { error: 'The database is unavailable.', code: 'UNAVAILABLE' },
+          { status: 503 },
+        ),
       ),
     );
     renderWithProviders(<SessionsSection client={client()} />);

@@ -13,7 +13,10 @@ export const accountApi = baseApi.injectEndpoints({
     }),
     /** Signs one session out at once. */
     signOutSession: build.mutation<void, string>({
-      query: (id) => ({ url: `/api/dev/auth/sessions/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      query: (id) => ({
+        url: `/api/dev/auth/sessions/${encodeURIComponent(id)}`,
+        method: 'DELETE',
+      }),
       invalidatesTags: ['Session'],
     }),
   }),
