@@ -59,11 +59,14 @@ fn recovery_codes_need_an_aal2_session_and_another_verified_factor() {
     assert_eq!(refused.error_code(), "mfa_recovery_codes_sole_factor");
 }
 
+/// What one `replace` was given: the factor, `create`, the digests, and whether the owner was told.
+type Replaced = (Factor, bool, Vec<String>, bool);
+
 #[test]
 fn a_new_set_is_ten_distinct_codes_stored_only_as_keyed_digests_and_the_owner_is_told() {
     let claims = aal2(access_claims(noon()));
     let (mut m, _) = mocks_with(&claims, false);
-    let stored: Arc<Mutex<Vec<(Factor, bool, Vec<String>, bool)>>> = Arc::default();
+    let stored: Arc<Mutex<Vec<Replaced>>> = Arc::default();
     let seen = stored.clone();
     m.recovery_codes
         .expect_replace()
