@@ -11,7 +11,7 @@ use adapter_db::Db;
 use adapter_db::repos::{
     DieselAccountRepository, DieselFactorRepository, DieselIdentityLinkRepository,
     DieselOneTimeCodeRepository, DieselPlatformAdminRepository, DieselRateLimitStore,
-    DieselRefreshTokenRepository, ServerSecrets,
+    DieselRecoveryCodeRepository, DieselRefreshTokenRepository, DieselSessionListRepository, ServerSecrets,
 };
 use adapter_http::auth::ProductAuth;
 use adapter_http::identity::IdentityApi;
@@ -108,6 +108,8 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             refresh_tokens: refresh_tokens.clone(),
             codes: Arc::new(DieselOneTimeCodeRepository::new(db.clone())),
             factors: Arc::new(DieselFactorRepository::new(db.clone())),
+            recovery_codes: Arc::new(DieselRecoveryCodeRepository::new(db.clone())),
+            session_list: Arc::new(DieselSessionListRepository::new(db.clone())),
             hasher: Arc::new(hasher),
             signer: signer.clone(),
             clock: clock.clone(),

@@ -72,6 +72,7 @@ const TABLE: &[(&str, &str, Expect)] = &[
     ("POST",   "/api/admin/fix-app-statuses",                NoEntry("a maintenance repair of legacy status spellings (`Submitted` to `SUBMITTED`): it changes no value anyone chose")),
     ("POST",   "/api/auth/exchange-token",                   NoEntry("signing in changes nothing of an organization or the platform")),
     ("PUT",    "/api/dev/auth/profile",                      NoEntry("the caller's own display name and profile: the account's, not an organization's or the platform's")),
+    ("DELETE", "/api/dev/auth/sessions/{id}",                NoEntry("the caller's own session: the account's, not an organization's or the platform's; the account is e-mailed")),
 ];
 
 /// `(METHOD, path)` of every mutating route under `/api` the served OpenAPI document describes.
@@ -225,6 +226,28 @@ async fn allowed_call(
             // `sign_in` exchanges the identity token for a core token through this route.
             sign_in(app, &world.member.email).await;
             Some((200, Value::Null))
+        }
+        ("DELETE", "/api/dev/auth/sessions/{id}") => {
+            // A second session of the member, signed out from the first.
+            let second = sign_in(app, &world.member.email).await;
+            let (status, list) = call(
+                app,
+                Method::GET,
+                "/api/dev/auth/sessions",
+                Some(&second.token),
+                None,
+                None,
+            )
+            .await;
+            assert_eq!(status, 200, "{list}");
+            let id = list["sessions"]
+                .as_array()
+                .and_then(|all| all.iter().find(|s| s["current"] == true))
+                .and_then(|s| s["id"].as_str())
+                .unwrap()
+                .to_owned();
+            let path = format!("/api/dev/auth/sessions/{id}");
+            Some(call(app, Method::DELETE, &path, Some(&world.member.token), None, None).await)
         }
         ("PUT", "/api/dev/auth/profile") => Some(
             call(

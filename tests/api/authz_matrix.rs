@@ -296,6 +296,8 @@ const EXEMPT: &[(&str, &str)] = &[
     ("POST", "/api/auth/exchange-token"),
     ("GET", "/api/dev/auth/me"),
     ("PUT", "/api/dev/auth/profile"),
+    ("GET", "/api/dev/auth/sessions"),
+    ("DELETE", "/api/dev/auth/sessions/{id}"),
     ("GET", "/api/admin/check"),
 ];
 

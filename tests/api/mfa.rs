@@ -256,3 +256,6 @@ async fn every_change_to_how_an_account_signs_in_is_emailed_to_its_owner() {
         );
     }
 }
+
+#[path = "mfa/recovery.rs"]
+mod recovery;

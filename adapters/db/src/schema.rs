@@ -79,6 +79,26 @@ diesel::table! {
 }
 
 diesel::table! {
+    recovery_codes (id) {
+        id -> Text,
+        factor_id -> Text,
+        code_hash -> Text,
+        created_at -> BigInt,
+        used_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    session_clients (family_id) {
+        family_id -> Text,
+        user_id -> Text,
+        user_agent -> Nullable<Text>,
+        ip_address -> Nullable<Text>,
+        last_used_at -> BigInt,
+    }
+}
+
+diesel::table! {
     one_time_codes (id) {
         id -> Text,
         purpose -> Text,
@@ -344,6 +364,8 @@ diesel::joinable!(identities -> accounts (user_id));
 diesel::joinable!(refresh_tokens -> accounts (user_id));
 diesel::joinable!(factors -> accounts (user_id));
 diesel::joinable!(factor_challenges -> factors (factor_id));
+diesel::joinable!(recovery_codes -> factors (factor_id));
+diesel::joinable!(session_clients -> accounts (user_id));
 diesel::joinable!(platform_admins -> accounts (user_id));
 diesel::joinable!(org_members -> organizations (org_id));
 diesel::joinable!(org_members -> accounts (user_id));
@@ -384,6 +406,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     refresh_tokens,
     factors,
     factor_challenges,
+    recovery_codes,
+    session_clients,
     one_time_codes,
     failed_codes,
     platform_admins,

@@ -217,12 +217,15 @@ impl From<AuthError> for ApiError {
     }
 }
 
-/// The identity use cases the product API calls (the signed-in user's profile); `/auth/v1` answers in its
+/// The identity use cases the product API calls (the signed-in user's profile and sessions); `/auth/v1` answers in its
 /// own shape (`identity::error`).
 impl From<IdentityError> for ApiError {
     fn from(error: IdentityError) -> Self {
         match error {
             IdentityError::UserNotFound => Self::Unauthorized("Your account no longer exists.".into()),
+            IdentityError::SessionNotFound => {
+                Self::NotFound("This session has already ended or is not one of yours.".into())
+            }
             IdentityError::Validation(fields) => invalid(fields.joined(" "), &fields),
             IdentityError::Repo(cause) => cause.into(),
             other => Self::Internal(Box::new(other)),

@@ -18,6 +18,7 @@ use crate::common::{EmailAddress, UserId};
 const TYPED_CODE_LABEL: &str = "devportal typed code v1";
 const DECOY_USER_ID_LABEL: &str = "devportal sign-up decoy user id v1";
 const SEALING_KEY_LABEL: &str = "devportal factor secret sealing key v1";
+const RECOVERY_CODE_LABEL: &str = "devportal recovery code v1";
 
 /// The key of the identity service's keyed digests (derived from `PORTAL_SECRET_KEY`, or generated once and
 /// kept with the server secrets). Never printed.
@@ -63,6 +64,13 @@ impl DigestKey {
     #[must_use]
     pub fn typed_code(&self, email: &EmailAddress, code: &str) -> String {
         hex::encode(self.mac(TYPED_CODE_LABEL, &[email.as_str(), code.trim()]))
+    }
+
+    /// The stored digest of a recovery code (in canonical form), bound to its set (the `recovery_code`
+    /// factor), lowercase hex.
+    #[must_use]
+    pub fn recovery_code(&self, factor_id: uuid::Uuid, canonical_code: &str) -> String {
+        hex::encode(self.mac(RECOVERY_CODE_LABEL, &[&factor_id.to_string(), canonical_code]))
     }
 
     /// The key that seals second-factor secrets at rest (derived, so that it is never the digest key).

@@ -103,6 +103,18 @@ pub enum IdentityError {
     /// 422: this kind of factor (`phone`, `webauthn`) is not offered.
     #[error("MFA enroll is disabled for {}", factor_type_title(.0))]
     FactorTypeNotEnabled(&'static str),
+    /// 422: the recovery code is wrong or was used already.
+    #[error("Invalid recovery code entered")]
+    RecoveryCodeInvalid,
+    /// 422: the account already has a set of recovery codes (regenerate it instead).
+    #[error("A set of recovery codes already exists for this user; regenerate it instead")]
+    RecoveryCodesExist,
+    /// 422: recovery codes need another verified factor next to them.
+    #[error("Recovery codes cannot be the only factor: verify another factor first")]
+    RecoveryCodesSoleFactor,
+    /// 422: the recovery-code factor is verified with `POST /factors/recovery-codes/verify`, never challenged.
+    #[error("Recovery codes are verified with /factors/recovery-codes/verify")]
+    RecoveryCodesNotChallenged,
     /// 500: the password hasher failed.
     #[error(transparent)]
     Hasher(#[from] PasswordHashError),
@@ -148,6 +160,10 @@ impl IdentityError {
             Self::TooManyFactors => "too_many_enrolled_mfa_factors",
             Self::FactorTypeNotEnabled("phone") => "mfa_phone_enroll_not_enabled",
             Self::FactorTypeNotEnabled(_) => "mfa_webauthn_enroll_not_enabled",
+            Self::RecoveryCodeInvalid => "mfa_verification_failed",
+            Self::RecoveryCodesExist => "mfa_verified_factor_exists",
+            Self::RecoveryCodesSoleFactor => "mfa_recovery_codes_sole_factor",
+            Self::RecoveryCodesNotChallenged => "validation_failed",
             Self::Hasher(_) | Self::Signing(_) | Self::Repo(_) => "unexpected_failure",
         }
     }

@@ -40,16 +40,20 @@ pub use core_token::hosted::{HostedAccountError, HostedAccounts, email_proven};
 pub use core_token::{AuthError, Authenticated, CoreToken, CoreTokenService};
 pub use digests::DigestKey;
 pub use errors::{FieldErrors, IdentityError};
-pub use factors::{EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, TotpEnrollment};
+pub use factors::{
+    EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, RecoveryCodeSet, RecoveryCodesStatus,
+    TotpEnrollment,
+};
 pub use models::{
     Aal, Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,
-    RefreshRefusal, RefreshToken, SecondFactorMethod, SecondStep, SetupClaim,
+    RefreshRefusal, RefreshToken, SecondFactorMethod, SecondStep, SessionClient, SetupClaim,
 };
 pub use oauth::external::ProviderProfile;
 pub use rate_limit::{
     ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy, RateLimitStore, RateLimiter, SignInGate,
     WindowCounts, sign_in_delay,
 };
+pub use sessions::list::SessionSummary;
 pub use sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 pub use sessions::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
 pub use signup::{SignUpOutcome, SignUpRequest};

@@ -16,7 +16,8 @@ use crate::identity::models::{
 };
 use crate::identity::ports::{
     FactorRepository, MockAccountRepository, MockIdentityLinkRepository, MockOneTimeCodeRepository,
-    MockPasswordHasher, MockRefreshTokenRepository, MockTokenSigner, OneTimeCodeRepository,
+    MockPasswordHasher, MockRecoveryCodeRepository, MockRefreshTokenRepository, MockSessionListRepository,
+    MockTokenSigner, OneTimeCodeRepository,
 };
 use crate::identity::sessions::tokens::{AccessGrant, AccessTokenClaims};
 use crate::identity::sessions::{IdentityConfig, IdentityPorts, IdentityService};
@@ -100,6 +101,8 @@ pub struct Mocks {
     pub codes: MockOneTimeCodeRepository,
     pub hasher: MockPasswordHasher,
     pub signer: MockTokenSigner,
+    pub recovery_codes: MockRecoveryCodeRepository,
+    pub session_list: MockSessionListRepository,
     /// An in-memory factor store (shared, so a test can look into it after building the service).
     pub factors: Arc<InMemoryFactors>,
 }
@@ -113,6 +116,8 @@ impl Mocks {
             codes: MockOneTimeCodeRepository::new(),
             hasher: MockPasswordHasher::new(),
             signer: MockTokenSigner::new(),
+            recovery_codes: MockRecoveryCodeRepository::new(),
+            session_list: MockSessionListRepository::new(),
             factors: Arc::new(InMemoryFactors::default()),
         }
     }
@@ -166,6 +171,8 @@ impl Mocks {
                 refresh_tokens: Arc::new(self.refresh_tokens),
                 codes,
                 factors: self.factors,
+                recovery_codes: Arc::new(self.recovery_codes),
+                session_list: Arc::new(self.session_list),
                 hasher: Arc::new(self.hasher),
                 signer: Arc::new(self.signer),
                 clock: Arc::new(fixed_clock()),

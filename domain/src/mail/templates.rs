@@ -207,6 +207,10 @@ pub enum SecurityChange<'a> {
     FactorsReset,
     /// The account's other sessions were signed out.
     OtherSessionsSignedOut,
+    /// A new set of recovery codes was made (the earlier codes no longer work).
+    RecoveryCodesGenerated,
+    /// A recovery code was used to pass the second step of a sign-in; `remaining` codes are left.
+    RecoveryCodeUsed { remaining: usize },
 }
 
 impl SecurityChange<'_> {
@@ -228,6 +232,13 @@ impl SecurityChange<'_> {
                 "every second factor of your account was removed by the portal's operator".to_owned()
             }
             Self::OtherSessionsSignedOut => "your account's other sessions were signed out".to_owned(),
+            Self::RecoveryCodesGenerated => {
+                "new recovery codes were made for your account; the earlier ones no longer work".to_owned()
+            }
+            Self::RecoveryCodeUsed { remaining } => format!(
+                "a recovery code was used to sign in to your account ({remaining} unused code{} left)",
+                if remaining == 1 { "" } else { "s" }
+            ),
         }
     }
 
@@ -237,6 +248,8 @@ impl SecurityChange<'_> {
             Self::FactorAdded(_) => "A second factor was added to your account",
             Self::FactorRemoved(_) | Self::FactorsReset => "A second factor was removed from your account",
             Self::OtherSessionsSignedOut => "Your other sessions were signed out",
+            Self::RecoveryCodesGenerated => "New recovery codes were made for your account",
+            Self::RecoveryCodeUsed { .. } => "A recovery code was used on your account",
         }
     }
 }

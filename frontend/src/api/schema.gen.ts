@@ -639,6 +639,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dev/auth/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * # Errors
+     *     401 without a valid session; 409 with a hosted identity service.
+     *     Lists the signed-in user's live sessions.
+     */
+    get: operations['list_sessions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/auth/sessions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * # Errors
+     *     400 for an id that is not a UUID; 401; 404 when the user has no such live session; 409 with a hosted
+     *     identity service.
+     *     Signs one of the user's sessions out at once: its refresh token, and the access and core tokens of it,
+     *     are refused from then on. Ending another session than the current one e-mails the account.
+     */
+    delete: operations['sign_out_session'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/dev/images/upload': {
     parameters: {
       query?: never;
@@ -1767,6 +1811,30 @@ export interface components {
     SelectOption: {
       label: string;
       value: components['schemas']['SettingValue'];
+    };
+    /** @description The signed-in user's sessions. */
+    SessionList: {
+      /** @description The current session first, then the most recently used. */
+      sessions: components['schemas']['SessionResponse'][];
+    };
+    /** @description One live session of the signed-in user. */
+    SessionResponse: {
+      /** Format: uuid */
+      id: string;
+      /** @description Whether this is the session of the request that asked. */
+      current: boolean;
+      /** @description `aal1` or `aal2` (passed a second factor). */
+      aal: string;
+      /** @description How it started: `password`, `otp`, `magiclink`, `recovery`, `email/signup` or `oauth`. */
+      method: string;
+      /** Format: date-time */
+      startedAt: string;
+      /** Format: date-time */
+      lastUsedAt: string;
+      /** @description The `User-Agent` of the client it was last used from (`null` when not known). */
+      userAgent: string | null;
+      /** @description The client address it was last used from (`null` when not known). */
+      ipAddress: string | null;
     };
     /**
      * @description A setting. Every kind but `group` and `titleValue` has a `key` and a `label`.
@@ -5278,6 +5346,141 @@ export interface operations {
       };
       /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  list_sessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The user's live sessions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionList'];
+        };
+      };
+      /** @description No valid core token or identity access token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sessions are managed by a hosted identity service */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  sign_out_session: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The session id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session was signed out */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The id is not a UUID (`INVALID_PATH`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No valid core token or identity access token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No live session of the user has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sessions are managed by a hosted identity service */
+      409: {
         headers: {
           [name: string]: unknown;
         };

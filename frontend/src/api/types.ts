@@ -23,3 +23,7 @@ export type OrgList = Schemas['OrgListDto'];
 // Apps (the apps API contract).
 /** A live health check's result (the staff ping and a developer's check of their own app). */
 export type HealthCheck = Schemas['PingResponse'];
+
+// The signed-in user's sessions (Account Security).
+export type AccountSession = Schemas['SessionResponse'];
+export type SessionList = Schemas['SessionList'];

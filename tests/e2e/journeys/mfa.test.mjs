@@ -27,7 +27,7 @@ after(async () => {
 
 /** Signs out from the top bar and signs in again with the password; answers the sign-in dialog. */
 async function signOutAndIn(page, email, password) {
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   await page.waitForURL(/\/signin/);
   await page.getByRole('button', { name: 'Continue with Email' }).click();
   const dialog = page.getByRole('dialog');

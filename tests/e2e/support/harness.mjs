@@ -317,6 +317,8 @@ export async function authClient(portal, { flowType = 'implicit' } = {}) {
     autoRefreshToken: false,
     persistSession: true,
     detectSessionInUrl: false,
+    // `mfa.recoveryCodes` is behind this flag in auth-js; the portal's own client turns it on too.
+    experimental: { recoveryCodes: true },
   });
   return Object.assign(client, { storage, storageKey, browserFetch: browser.fetch });
 }

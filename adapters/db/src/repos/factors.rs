@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::outbox_rows;
-use crate::schema::{factor_challenges, factors, refresh_tokens};
+use crate::schema::{factor_challenges, factors, recovery_codes, refresh_tokens};
 use crate::{Db, DbConnection};
 use domain::mail::OutgoingEmail;
 
@@ -162,6 +162,9 @@ impl FactorRepository for DieselFactorRepository {
                 diesel::delete(factor_challenges::table.filter(factor_challenges::factor_id.eq(&id)))
                     .execute(conn)
                     .map_err(backend("removing a factor's challenges"))?;
+                diesel::delete(recovery_codes::table.filter(recovery_codes::factor_id.eq(&id)))
+                    .execute(conn)
+                    .map_err(backend("removing a factor's recovery codes"))?;
                 let removed = diesel::delete(
                     factors::table
                         .find(&id)

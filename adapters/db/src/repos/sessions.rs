@@ -14,7 +14,7 @@ use uuid::Uuid;
 use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::outbox_rows;
-use crate::schema::{accounts, factors, platform_admins, refresh_tokens};
+use crate::schema::{accounts, factors, platform_admins, refresh_tokens, session_clients};
 use crate::{Db, DbConnection};
 
 /// The conflict a second use of a refresh token answers.
@@ -22,7 +22,7 @@ pub const ALREADY_USED: &str = "already used";
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = refresh_tokens)]
-struct RefreshTokenRow {
+pub(super) struct RefreshTokenRow {
     token_hash: String,
     family_id: String,
     user_id: String,
@@ -58,7 +58,7 @@ impl RefreshTokenRow {
         }
     }
 
-    fn into_domain(self) -> Result<RefreshToken, RepoError> {
+    pub(super) fn into_domain(self) -> Result<RefreshToken, RepoError> {
         Ok(RefreshToken {
             family_id: parse_stored("refresh_tokens.family_id", &self.family_id, Uuid::parse_str)?,
             user_id: parse_stored("refresh_tokens.user_id", &self.user_id, str::parse::<UserId>)?,
@@ -101,7 +101,7 @@ fn insert_token(conn: &mut DbConnection, row: &RefreshTokenRow) -> Result<(), Re
 /// take it first), so that a revocation which starts while a rotation is in flight runs after it commits and
 /// also revokes the token it rotated in. (At READ COMMITTED the revoking UPDATE would otherwise miss it.)
 /// SQLite: nothing to do, one writer at a time.
-fn lock_account(conn: &mut DbConnection, user: &str) -> Result<(), RepoError> {
+pub(super) fn lock_account(conn: &mut DbConnection, user: &str) -> Result<(), RepoError> {
     if let DbConnection::Postgres(pg) = conn {
         accounts::table
             .find(user)
@@ -309,7 +309,7 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
         let cutoff = to_millis(cutoff);
         self.db
             .write(move |conn| {
-                diesel::delete(
+                let pruned = diesel::delete(
                     refresh_tokens::table.filter(
                         refresh_tokens::family_started_at
                             .lt(cutoff)
@@ -317,8 +317,12 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
                     ),
                 )
                 .execute(conn)
-                .map_err(backend("pruning refresh tokens"))
-                .map(|n| n as u64)
+                .map_err(backend("pruning refresh tokens"))?;
+                // A client last seen before the cutoff belongs to a session that started before it.
+                diesel::delete(session_clients::table.filter(session_clients::last_used_at.lt(cutoff)))
+                    .execute(conn)
+                    .map_err(backend("pruning session clients"))?;
+                Ok(pruned as u64)
             })
             .await
     }

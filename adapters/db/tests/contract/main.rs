@@ -88,6 +88,7 @@ mod oauth;
 mod orgs;
 mod outbox;
 mod rate_limits;
+mod recovery_codes;
 mod review_decisions;
 mod reviews;
 mod secrets;

@@ -1,6 +1,7 @@
 //! Authentication of the product API (PRODUCT.md §1): the [`Principal`] extractor (a core token, or as the
 //! specification's fallback a valid identity access token; nothing else), `POST /api/auth/exchange-token`,
-//! the signed-in user (`GET /api/dev/auth/me`, `PUT /api/dev/auth/profile`) and `GET /api/admin/check`.
+//! the signed-in user (`GET /api/dev/auth/me`, `PUT /api/dev/auth/profile`), their sessions
+//! (`GET /api/dev/auth/sessions`, `DELETE /api/dev/auth/sessions/{id}`) and `GET /api/admin/check`.
 
 pub mod admin;
 pub mod exchange;
@@ -8,6 +9,7 @@ pub mod me;
 pub mod org_path;
 pub mod org_scope;
 pub mod principal;
+pub mod sessions;
 pub mod setup;
 
 use domain::common::PlatformRole;
@@ -63,6 +65,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
     cfg.service(exchange::exchange_token)
         .service(me::me)
         .service(me::update_profile)
+        .service(sessions::list_sessions)
+        .service(sessions::sign_out_session)
         .service(admin::check)
         .service(setup::claim);
 }

@@ -4,7 +4,7 @@
 //! PRODUCT.md §6.
 
 use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpRequest, web};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use domain::common::{Caller, ClientOrigin};
 use std::future::Future;
 use std::pin::Pin;
@@ -44,6 +44,11 @@ fn is_staff_api(path: &str) -> bool {
 #[derive(Debug, Clone)]
 pub struct Principal(pub Caller);
 
+/// The built-in identity service's session the caller's bearer belongs to (`None` with a hosted identity
+/// service), left in the request's extensions by [`Principal`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallerSession(pub Option<uuid::Uuid>);
+
 impl FromRequest for Principal {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
@@ -76,6 +81,10 @@ impl FromRequest for Principal {
             }
             let mut caller = authenticated.caller;
             caller.origin = origin_of(&request, &auth.proxies);
+            // The caller's session, for the handlers that mark or spare it (the sessions list).
+            request
+                .extensions_mut()
+                .insert(CallerSession(authenticated.session_id));
             Ok(Self(caller))
         })
     }

@@ -112,6 +112,19 @@ impl IdentityApi {
         }
     }
 
+    /// Records the client a session is answered to (user agent, address through the trusted proxies, now),
+    /// for the account's sessions list. A failure is only logged: the session itself is good.
+    pub(crate) async fn note_client(&self, request: &HttpRequest, session: &domain::identity::Session) {
+        let user_agent = request
+            .headers()
+            .get(actix_web::http::header::USER_AGENT)
+            .and_then(|value| value.to_str().ok());
+        let ip = self.proxies.client_address(request).map(|ip| ip.to_string());
+        if let Err(error) = self.service.note_session_client(session, user_agent, ip).await {
+            tracing::warn!(%error, "could not record the client of a session");
+        }
+    }
+
     /// Remembers that this client signed in to the account of `email` (a failure is only logged: the
     /// sign-in itself succeeded).
     pub(crate) async fn signed_in(&self, request: &HttpRequest, email: &str) {

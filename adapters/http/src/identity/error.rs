@@ -156,7 +156,11 @@ impl From<IdentityError> for AuthApiError {
             | E::Aal2RequiredToUnenroll
             | E::FactorNameConflict(_)
             | E::TooManyFactors
-            | E::FactorTypeNotEnabled(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | E::FactorTypeNotEnabled(_)
+            | E::RecoveryCodeInvalid
+            | E::RecoveryCodesExist
+            | E::RecoveryCodesSoleFactor
+            | E::RecoveryCodesNotChallenged => StatusCode::UNPROCESSABLE_ENTITY,
             E::InvalidCode
             | E::InvalidAccessToken(_)
             | E::SessionNotFound

@@ -98,14 +98,14 @@ fn factor_id(path: &str) -> Result<Uuid, AuthApiError> {
 }
 
 /// The client address a challenge is bound to.
-fn client_ip(api: &IdentityApi, request: &HttpRequest) -> String {
+pub(super) fn client_ip(api: &IdentityApi, request: &HttpRequest) -> String {
     api.proxies
         .client_address(request)
         .map_or_else(|| "unknown".to_owned(), |ip| ip.to_string())
 }
 
 /// Refuses (429) or slows down a second-factor attempt on the account of `email`, as a password sign-in.
-async fn gate(api: &IdentityApi, request: &HttpRequest, email: &str) -> Result<(), AuthApiError> {
+pub(super) async fn gate(api: &IdentityApi, request: &HttpRequest, email: &str) -> Result<(), AuthApiError> {
     let subject = api.client_subject(request);
     match api
         .limiter
@@ -194,6 +194,7 @@ pub async fn verify(
     {
         Ok(session) => {
             tracing::info!(user_id = %claims.sub, factor_id = %id, "second factor verified; session at aal2");
+            api.note_client(&request, &session).await;
             Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
         }
         Err(error @ IdentityError::TotpCodeInvalid) => {

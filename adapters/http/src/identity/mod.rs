@@ -14,6 +14,7 @@ pub mod factors;
 pub mod logout;
 pub mod otp;
 pub mod recover;
+pub mod recovery_codes;
 pub mod settings;
 pub mod signup;
 pub mod token;
@@ -129,6 +130,24 @@ pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
                 .route("/logout", web::post().to(logout::logout))
                 .route("/settings", web::get().to(settings::settings))
                 .route("/factors", web::post().to(factors::enroll))
+                // Before `/factors/{factor_id}`, which would take `recovery-codes` for an id.
+                .route("/factors/recovery-codes", web::get().to(recovery_codes::status))
+                .route(
+                    "/factors/recovery-codes",
+                    web::post().to(recovery_codes::generate),
+                )
+                .route(
+                    "/factors/recovery-codes",
+                    web::delete().to(recovery_codes::unenroll),
+                )
+                .route(
+                    "/factors/recovery-codes/verify",
+                    web::post().to(recovery_codes::verify),
+                )
+                .route(
+                    "/factors/recovery-codes/regenerate",
+                    web::post().to(recovery_codes::regenerate),
+                )
                 .route(
                     "/factors/{factor_id}/challenge",
                     web::post().to(factors::challenge),
@@ -147,7 +166,7 @@ pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
 
 /// Each path of this scope (after `/auth/v1`) with the methods it answers, for `Allow` (the provider routes
 /// only when providers are configured).
-const METHODS: [(&str, &str); 11] = [
+const METHODS: [(&str, &str); 14] = [
     ("/signup", "POST"),
     ("/token", "POST"),
     ("/otp", "POST"),
@@ -157,6 +176,9 @@ const METHODS: [(&str, &str); 11] = [
     ("/logout", "POST"),
     ("/settings", "GET"),
     ("/factors", "POST"),
+    ("/factors/recovery-codes", "GET, POST, DELETE"),
+    ("/factors/recovery-codes/verify", "POST"),
+    ("/factors/recovery-codes/regenerate", "POST"),
     ("/authorize", "GET"),
     ("/callback", "GET, POST"),
 ];

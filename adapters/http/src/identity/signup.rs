@@ -54,6 +54,9 @@ pub async fn sign_up(
             redirect_to: query.redirect_to.as_deref(),
         })
         .await?;
+    if let SignUpOutcome::SignedIn(session) = &outcome {
+        api.note_client(&request, session).await;
+    }
     Ok(match outcome {
         SignUpOutcome::SignedIn(session) => HttpResponse::Ok().json(SessionDto::from(session.as_ref())),
         SignUpOutcome::ConfirmationSent {

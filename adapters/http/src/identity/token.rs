@@ -59,5 +59,6 @@ pub async fn token(
         }
         _ => return Err(AuthApiError::validation("unsupported_grant_type")),
     };
+    api.note_client(&request, &session).await;
     Ok(HttpResponse::Ok().json(SessionDto::from(&session)))
 }

@@ -75,6 +75,7 @@ pub async fn verify(
     let browser = signup_browser(&request);
     let session = api.service.verify(kind, secret, browser.as_deref()).await?;
     api.signed_in(&request, session.user.account.email.as_str()).await;
+    api.note_client(&request, &session).await;
     let mut response = HttpResponse::Ok();
     if browser.is_some() {
         response.cookie(signup_browser_cookie(&api.service.config().public_url, ""));
@@ -173,6 +174,7 @@ pub async fn verify_link(
     {
         Ok(session) => {
             api.signed_in(&request, session.user.account.email.as_str()).await;
+            api.note_client(&request, &session).await;
             // A first proof that removed someone else's password asks for a new one, as a recovery does
             // (supabase-js then signals PASSWORD_RECOVERY).
             let kind_text = if session.choose_password {

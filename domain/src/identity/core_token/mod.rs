@@ -82,6 +82,9 @@ pub struct CoreTokenService {
 pub struct Authenticated {
     pub caller: Caller,
     pub aal: Aal,
+    /// The built-in identity service's session (refresh-token family) the bearer belongs to; `None` with a
+    /// hosted identity service.
+    pub session_id: Option<Uuid>,
 }
 
 impl CoreTokenService {
@@ -195,8 +198,9 @@ impl CoreTokenService {
         }
         let (user_id, email, session, claimed) = self.verify_either(token).await?;
         // Read with the session when there is one (one round trip for both), on its own otherwise.
-        let (platform_role, aal) = match session {
+        let (platform_role, aal, session_id) = match session {
             Session::Live {
+                family,
                 role,
                 aal,
                 has_verified_factor,
@@ -204,9 +208,9 @@ impl CoreTokenService {
                 if has_verified_factor && aal < Aal::Aal2 {
                     return Err(AuthError::MfaRequired);
                 }
-                (role, aal)
+                (role, aal, Some(family))
             }
-            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed),
+            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed, None),
         };
         Ok(Authenticated {
             caller: Caller {
@@ -216,6 +220,7 @@ impl CoreTokenService {
                 origin: crate::common::ClientOrigin::default(),
             },
             aal,
+            session_id,
         })
     }
 
@@ -245,6 +250,7 @@ impl CoreTokenService {
             .await?
             .filter(|live| live.head.user_id == user && live.head.check_usable(now).is_ok())
             .map(|live| Session::Live {
+                family,
                 role: live.role,
                 aal: live.head.aal(),
                 has_verified_factor: live.has_verified_factor,
@@ -319,6 +325,7 @@ enum Session {
     /// Live, with the platform role of its account as read with it, its level, and whether the account
     /// has a verified second factor.
     Live {
+        family: Uuid,
         role: Option<PlatformRole>,
         aal: Aal,
         has_verified_factor: bool,
@@ -592,6 +599,7 @@ mod tests {
                 origin: crate::common::ClientOrigin::default(),
             },
             aal,
+            session_id: None,
         };
         let required = authenticating(core_of(&claims), None);
         assert!(!required.staff_level_met(&staff(Aal::Aal1)));

@@ -42,6 +42,15 @@ fn mocks_for(claims: &AccessTokenClaims) -> Mocks {
     m
 }
 
+/// [`mocks_for`], where the other `aal1` sessions may be ended.
+fn mocks_ending_sessions(claims: &AccessTokenClaims) -> Mocks {
+    let mut m = mocks_for(claims);
+    m.session_list
+        .expect_end_aal1_sessions()
+        .returning(|_, _, _| Ok(0));
+    m
+}
+
 fn secret_of(factor: &Factor) -> TotpSecret {
     TotpSecret::open(&digest_key(), factor.id, &factor.sealed_secret).unwrap()
 }
@@ -104,7 +113,7 @@ fn verified_factor() -> (
     AccessTokenClaims,
 ) {
     let claims = access_claims(noon());
-    let mut m = mocks_for(&claims);
+    let mut m = mocks_ending_sessions(&claims);
     m.refresh_tokens.expect_rotate().returning(|_, _, _| Ok(()));
     m.signer
         .expect_sign_access()
@@ -164,6 +173,12 @@ fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
             claims.aal == "aal2" && claims.amr[0].method == "totp" && claims.amr[1].method == "password"
         })
         .returning(|_| Ok("aal2-token".into()));
+    // Whoever had only the password keeps no session once a factor is confirmed.
+    m.session_list
+        .expect_end_aal1_sessions()
+        .with(eq(claims.sub), eq(claims.session_id), eq(noon()))
+        .times(1)
+        .returning(|_, _, _| Ok(1));
     let store = m.factors.clone();
     let service = m.service();
     let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();

@@ -8,13 +8,18 @@
 //!   refresh token is rotated into one that carries the second step, so refreshing keeps the level. Each
 //!   code works once: the factor keeps the last step used, and a code of that step or an earlier one is
 //!   refused.
+//! - The first verification of a factor signs out the account's other `aal1` sessions (as Supabase Auth
+//!   does on every verification): whoever had only the password keeps no session.
 //! - Removing a verified factor needs an `aal2` session; the sessions that passed it drop to `aal1`.
+//! - Recovery codes are the `recovery_code` factor ([`recovery`]); it is never challenged.
 
 mod models;
+pub mod recovery;
 mod reset;
 pub mod totp;
 
 pub use models::{EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, TotpEnrollment};
+pub use recovery::{RecoveryCodeSet, RecoveryCodesStatus};
 pub use reset::{FactorResetError, ResetNotice, operator_reset};
 
 use uuid::Uuid;
@@ -133,6 +138,9 @@ impl IdentityService {
         ip: &str,
     ) -> Result<(Factor, FactorChallenge), IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
+        if factor.factor_type != FactorType::Totp {
+            return Err(IdentityError::RecoveryCodesNotChallenged);
+        }
         let challenge = FactorChallenge {
             id: Uuid::new_v4(),
             factor_id: factor.id,
@@ -161,6 +169,9 @@ impl IdentityService {
         ip: &str,
     ) -> Result<Session, IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
+        if factor.factor_type != FactorType::Totp {
+            return Err(IdentityError::RecoveryCodesNotChallenged);
+        }
         let challenge = self
             .factors
             .find_challenge(factor.id, challenge_id)
@@ -226,6 +237,12 @@ impl IdentityService {
             Ok(()) => {}
             Err(RepoError::Conflict(_) | RepoError::NotFound) => return Err(IdentityError::SessionNotFound),
             Err(other) => return Err(other.into()),
+        }
+        if !factor.is_verified() {
+            // A new factor: whoever signed in with the password alone keeps no session.
+            self.session_list
+                .end_aal1_sessions(claims.sub, claims.session_id, now)
+                .await?;
         }
         let user = self.user_record(account).await?;
         self.session_for(user, &raised, refresh_secret).await

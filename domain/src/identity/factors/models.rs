@@ -6,10 +6,13 @@ use uuid::Uuid;
 use super::CHALLENGE_TTL_SECS;
 use crate::common::UserId;
 
-/// The kind of a factor. Only TOTP is served so far (WebAuthn factors and passkeys come next).
+/// The kind of a factor. TOTP, and the account's set of recovery codes (Supabase's `recovery_code` factor:
+/// verified from the start, never challenged; its codes are in the
+/// [`RecoveryCodeRepository`](crate::identity::ports::RecoveryCodeRepository)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FactorType {
     Totp,
+    RecoveryCode,
 }
 
 impl FactorType {
@@ -17,12 +20,15 @@ impl FactorType {
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Totp => "totp",
+            Self::RecoveryCode => "recovery_code",
         }
     }
 
     #[must_use]
     pub fn parse(value: &str) -> Option<Self> {
-        (value == "totp").then_some(Self::Totp)
+        [Self::Totp, Self::RecoveryCode]
+            .into_iter()
+            .find(|t| t.as_str() == value)
     }
 }
 
@@ -80,6 +86,7 @@ impl Factor {
     pub fn display_name(&self) -> &str {
         match self.friendly_name.as_deref().map(str::trim) {
             Some(name) if !name.is_empty() => name,
+            _ if self.factor_type == FactorType::RecoveryCode => "Recovery codes",
             _ => "Authenticator app",
         }
     }

@@ -120,6 +120,8 @@ impl Aal {
 pub enum SecondFactorMethod {
     /// A code of an authenticator app.
     Totp,
+    /// One of the account's single-use recovery codes.
+    RecoveryCode,
 }
 
 impl SecondFactorMethod {
@@ -127,12 +129,15 @@ impl SecondFactorMethod {
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Totp => "totp",
+            Self::RecoveryCode => "mfa/recovery_code",
         }
     }
 
     #[must_use]
     pub fn parse(value: &str) -> Option<Self> {
-        (value == "totp").then_some(Self::Totp)
+        [Self::Totp, Self::RecoveryCode]
+            .into_iter()
+            .find(|m| m.as_str() == value)
     }
 }
 
@@ -142,6 +147,34 @@ pub struct SecondStep {
     pub method: SecondFactorMethod,
     pub factor_id: Option<Uuid>,
     pub at: DateTime<Utc>,
+}
+
+/// The client a session was last used from, as the HTTP adapter saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionClient {
+    /// The `User-Agent` header, at most [`MAX_USER_AGENT_CHARS`] characters.
+    pub user_agent: Option<String>,
+    /// The client address through the trusted proxies.
+    pub ip_address: Option<String>,
+    pub last_used_at: DateTime<Utc>,
+}
+
+/// The longest user agent kept for a session.
+pub const MAX_USER_AGENT_CHARS: usize = 512;
+
+impl SessionClient {
+    /// The client of a request at `now`; the user agent is cut to [`MAX_USER_AGENT_CHARS`] characters.
+    #[must_use]
+    pub fn seen(user_agent: Option<&str>, ip_address: Option<String>, now: DateTime<Utc>) -> Self {
+        Self {
+            user_agent: user_agent
+                .map(str::trim)
+                .filter(|ua| !ua.is_empty())
+                .map(|ua| ua.chars().take(MAX_USER_AGENT_CHARS).collect()),
+            ip_address,
+            last_used_at: now,
+        }
+    }
 }
 
 /// A session's live head, read with what authenticating a product request needs of its account.

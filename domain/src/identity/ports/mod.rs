@@ -7,12 +7,16 @@ mod accounts;
 mod admins;
 mod codes;
 mod factors;
+mod recovery_codes;
+mod session_list;
 mod sessions;
 
 pub use accounts::{AccountRepository, IdentityLinkRepository};
 pub use admins::PlatformAdminRepository;
 pub use codes::OneTimeCodeRepository;
 pub use factors::FactorRepository;
+pub use recovery_codes::{RecoveryCodeCounts, RecoveryCodeRepository};
+pub use session_list::{ListedSession, SessionListRepository};
 pub use sessions::RefreshTokenRepository;
 
 #[cfg(any(test, feature = "mock"))]
@@ -21,6 +25,8 @@ pub use self::{
     admins::MockPlatformAdminRepository,
     codes::MockOneTimeCodeRepository,
     factors::MockFactorRepository,
+    recovery_codes::MockRecoveryCodeRepository,
+    session_list::MockSessionListRepository,
     sessions::MockRefreshTokenRepository,
 };
 

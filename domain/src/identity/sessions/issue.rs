@@ -81,6 +81,7 @@ impl IdentityService {
             expires_in: ACCESS_TOKEN_TTL_SECS,
             expires_at: claims.exp,
             refresh_token: refresh_secret,
+            session_id: token.family_id,
             user,
             choose_password: false,
         })

@@ -10,6 +10,7 @@
 //! Access tokens are stateless: after sign-out they stay valid until they expire (at most one hour).
 
 mod issue;
+pub mod list;
 pub mod tokens;
 
 pub(in crate::identity) use issue::PendingSignUp;
@@ -25,7 +26,7 @@ use crate::identity::factors::Factor;
 use crate::identity::models::{Account, AuthMethod, ExternalIdentity, OPAQUE_TOKEN_BYTES, RefreshRefusal};
 use crate::identity::ports::{
     AccountRepository, FactorRepository, IdentityLinkRepository, OneTimeCodeRepository, PasswordHasher,
-    RefreshTokenRepository, TokenSigner,
+    RecoveryCodeRepository, RefreshTokenRepository, SessionListRepository, TokenSigner,
 };
 use crate::identity::sessions::tokens::AccessTokenClaims;
 
@@ -50,6 +51,8 @@ pub struct IdentityPorts {
     pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
     pub codes: Arc<dyn OneTimeCodeRepository>,
     pub factors: Arc<dyn FactorRepository>,
+    pub recovery_codes: Arc<dyn RecoveryCodeRepository>,
+    pub session_list: Arc<dyn SessionListRepository>,
     pub hasher: Arc<dyn PasswordHasher>,
     pub signer: Arc<dyn TokenSigner>,
     pub clock: Arc<dyn Clock>,
@@ -96,6 +99,8 @@ pub struct Session {
     pub expires_at: i64,
     /// The opaque refresh token; only its digest is stored.
     pub refresh_token: String,
+    /// The session (refresh-token family) the tokens belong to (the access token's `session_id`).
+    pub session_id: uuid::Uuid,
     pub user: UserRecord,
     /// This sign-in proved the address and removed a password someone had set before: the user is asked to
     /// choose one.
@@ -121,6 +126,8 @@ pub struct IdentityService {
     pub(in crate::identity) refresh_tokens: Arc<dyn RefreshTokenRepository>,
     pub(in crate::identity) codes: Arc<dyn OneTimeCodeRepository>,
     pub(in crate::identity) factors: Arc<dyn FactorRepository>,
+    pub(in crate::identity) recovery_codes: Arc<dyn RecoveryCodeRepository>,
+    pub(in crate::identity) session_list: Arc<dyn SessionListRepository>,
     pub(in crate::identity) hasher: Arc<dyn PasswordHasher>,
     pub(in crate::identity) signer: Arc<dyn TokenSigner>,
     pub(in crate::identity) clock: Arc<dyn Clock>,
@@ -138,6 +145,8 @@ impl IdentityService {
             refresh_tokens: ports.refresh_tokens,
             codes: ports.codes,
             factors: ports.factors,
+            recovery_codes: ports.recovery_codes,
+            session_list: ports.session_list,
             hasher: ports.hasher,
             signer: ports.signer,
             clock: ports.clock,

@@ -17,6 +17,8 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useAuthClient } from '../auth';
 import { authErrorMessage } from './messages';
 import { PasswordSection } from './PasswordSection';
+import { RecoveryCodesSection } from './RecoveryCodesSection';
+import { SessionsSection } from './SessionsSection';
 
 /** A TOTP factor being added: its secret is shown once, until a code of it is confirmed. */
 interface Enrolling {
@@ -28,8 +30,8 @@ interface Enrolling {
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /**
- * Account Security (PRODUCT.md §1a): the password, and the account's authenticator apps (add one with its QR code or its
- * secret typed, confirm it with a code; remove one). Served by the identity service's MFA API through the
+ * Account Security (PRODUCT.md §1a): the password, the account's authenticator apps (add one with its QR code or its
+ * secret typed, confirm it with a code; remove one), its recovery codes and its sessions. Served by the identity service's MFA API through the
  * auth client, so it works the same with a hosted Supabase.
  */
 export function AccountSecurityPage() {
@@ -44,6 +46,8 @@ export function AccountSecurityPage() {
         <>
           <PasswordSection client={client} />
           <Authenticators client={client} />
+          <RecoveryCodesSection client={client} />
+          <SessionsSection client={client} />
         </>
       ) : (
         <Skeleton variant="rounded" height={320} aria-label="Loading your account security" />

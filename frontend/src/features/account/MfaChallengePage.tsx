@@ -37,6 +37,8 @@ export function MfaChallengePage() {
   const next = safeNext(params.get('next'));
   const { mfaRequired } = useAppSelector(selectAuth);
   const [factors, setFactors] = useState<Factor[] | null>(null);
+  const [hasRecoveryCodes, setHasRecoveryCodes] = useState(false);
+  const [useRecovery, setUseRecovery] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -48,8 +50,14 @@ export function MfaChallengePage() {
     let live = true;
     void client.mfa.listFactors().then(({ data, error: listError }) => {
       if (!live) return;
-      if (listError) setLoadError(authErrorMessage(listError));
-      else setFactors(data.totp);
+      if (listError) {
+        setLoadError(authErrorMessage(listError));
+        return;
+      }
+      setFactors(data.totp);
+      setHasRecoveryCodes(data.recovery_code.length > 0);
+      // Only recovery codes left (the authenticator app was removed): use them.
+      if (data.totp.length === 0 && data.recovery_code.length > 0) setUseRecovery(true);
     });
     return () => {
       live = false;
@@ -64,8 +72,34 @@ export function MfaChallengePage() {
   if (!client || (!factors && !loadError))
     return <PageSpinner label="Loading your second factors" />;
 
+  const submitRecoveryCode = async () => {
+    const typed = code.replace(/[\s-]/g, '');
+    if (!/^[0-9a-zA-Z]{16}$/.test(typed)) {
+      setError('Enter one of your recovery codes: 16 letters and digits (dashes are optional).');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const { error: verifyError } = await client.mfa.recoveryCodes.verify({ code: code.trim() });
+    setBusy(false);
+    if (verifyError) {
+      setError(
+        verifyError.code === 'mfa_verification_failed'
+          ? 'That recovery code is not right, or was already used.'
+          : authErrorMessage(verifyError),
+      );
+      return;
+    }
+    dispatch(baseApi.util.resetApiState());
+    setVerified(true);
+  };
+
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
+    if (useRecovery) {
+      await submitRecoveryCode();
+      return;
+    }
     const factor = factors?.[0];
     if (!factor) return;
     if (!/^\d{6}$/.test(code.trim())) {
@@ -95,7 +129,7 @@ export function MfaChallengePage() {
         </Typography>
         {loadError ? (
           <Alert severity="error">{loadError}</Alert>
-        ) : factors?.length === 0 ? (
+        ) : factors?.length === 0 && !hasRecoveryCodes ? (
           <Alert severity="warning">
             This account has no authenticator app to confirm with. Ask an administrator to reset
             your second factors.
@@ -103,7 +137,9 @@ export function MfaChallengePage() {
         ) : (
           <Stack component="form" spacing={2} onSubmit={(e) => void submit(e)} noValidate>
             <Typography>
-              Enter the six-digit code that your authenticator app shows for this account.
+              {useRecovery
+                ? 'Enter one of the recovery codes you saved. Each code works once.'
+                : 'Enter the six-digit code that your authenticator app shows for this account.'}
             </Typography>
             {error && (
               <Alert severity="error" role="alert">
@@ -111,18 +147,35 @@ export function MfaChallengePage() {
               </Alert>
             )}
             <TextField
-              label="Code"
+              key={useRecovery ? 'recovery' : 'totp'}
+              label={useRecovery ? 'Recovery code' : 'Code'}
               value={code}
               onChange={(e) => {
                 setCode(e.target.value);
               }}
-              autoComplete="one-time-code"
+              autoComplete={useRecovery ? 'off' : 'one-time-code'}
               autoFocus
-              slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+              slotProps={{
+                htmlInput: useRecovery
+                  ? { maxLength: 24, spellCheck: false, autoCapitalize: 'none' }
+                  : { inputMode: 'numeric', maxLength: 6 },
+              }}
             />
             <Button type="submit" variant="contained" disabled={busy || verified}>
               {busy || verified ? 'Checking…' : 'Continue'}
             </Button>
+            {hasRecoveryCodes && (factors?.length ?? 0) > 0 && (
+              <Button
+                variant="text"
+                onClick={() => {
+                  setUseRecovery(!useRecovery);
+                  setCode('');
+                  setError(null);
+                }}
+              >
+                {useRecovery ? 'Use your authenticator app' : 'Use a recovery code'}
+              </Button>
+            )}
           </Stack>
         )}
         <Button

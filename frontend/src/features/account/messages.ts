@@ -13,6 +13,12 @@ export function authErrorMessage(error: AuthError): string {
       return 'You already have an authenticator with that name. Choose another name.';
     case 'too_many_enrolled_mfa_factors':
       return 'You have as many authenticators as allowed. Remove one first.';
+    case 'mfa_verified_factor_exists':
+      return 'You already have recovery codes. Make new ones instead.';
+    case 'mfa_recovery_codes_sole_factor':
+      return 'Add an authenticator app first: recovery codes stand in for it.';
+    case 'mfa_factor_not_found':
+      return 'There is nothing to confirm with: this account has no such second factor.';
     case 'over_request_rate_limit':
       return 'Too many attempts. Please wait a few minutes and try again.';
     default:

@@ -21,6 +21,8 @@ export function createAuthClient(authUrl: string, anonKey: string): GoTrueClient
     // E-mail links come back with the session in the URL fragment.
     detectSessionInUrl: true,
     flowType: 'implicit',
+    // `mfa.recoveryCodes` (Account Security and the sign-in's second step).
+    experimental: { recoveryCodes: true },
   });
   current = { key, client };
   return client;

@@ -1,0 +1,80 @@
+import { screen } from '@testing-library/react';
+import { AuthApiError, type GoTrueClient } from '@supabase/auth-js';
+import { describe, expect, it, vi } from 'vitest';
+
+import { renderWithProviders } from '../../testing/render';
+import { MfaChallengePage } from './MfaChallengePage';
+
+const current = vi.hoisted((): { client: unknown } => ({ client: null }));
+vi.mock('../auth', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../auth')>()),
+  useAuthClient: () => current.client,
+}));
+
+function fakeClient({ totp, recovery }: { totp: number; recovery: boolean }) {
+  const verify = vi
+    .fn()
+    .mockResolvedValueOnce({
+      data: null,
+      error: new AuthApiError('Invalid recovery code entered', 422, 'mfa_verification_failed'),
+    })
+    .mockResolvedValue({ data: { access_token: 'raised' }, error: null });
+  const client = {
+    mfa: {
+      listFactors: vi.fn().mockResolvedValue({
+        data: {
+          all: [],
+          totp: Array.from({ length: totp }, (_, i) => ({ id: `t${i}`, factor_type: 'totp' })),
+          recovery_code: recovery ? [{ id: 'set', factor_type: 'recovery_code' }] : [],
+        },
+        error: null,
+      }),
+      challengeAndVerify: vi.fn(),
+      recoveryCodes: { verify },
+    },
+    signOut: vi.fn(),
+  };
+  return { client: client as unknown as GoTrueClient, verify };
+}
+
+function renderWith(client: GoTrueClient) {
+  current.client = client;
+  return renderWithProviders(<MfaChallengePage />, { route: '/signin/mfa' });
+}
+
+describe('MfaChallengePage', () => {
+  it('offers a recovery code next to the authenticator app and says when one is refused', async () => {
+    const { client, verify } = fakeClient({ totp: 1, recovery: true });
+    const { user } = renderWith(client);
+    await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+    const field = screen.getByLabelText('Recovery code');
+    await user.type(field, 'abc');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/16 letters and digits/);
+    expect(verify).not.toHaveBeenCalled();
+
+    await user.clear(field);
+    await user.type(field, 'K4M9-X7QP-2AB8-HT3Z');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'That recovery code is not right, or was already used.',
+    );
+    expect(verify).toHaveBeenCalledWith({ code: 'K4M9-X7QP-2AB8-HT3Z' });
+    await user.click(screen.getByRole('button', { name: 'Use your authenticator app' }));
+    expect(screen.getByLabelText('Code')).toHaveValue('');
+  });
+
+  it('goes straight to the recovery code when the account has no authenticator app left', async () => {
+    const { client } = fakeClient({ totp: 0, recovery: true });
+    renderWith(client);
+    expect(await screen.findByLabelText('Recovery code')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Use your authenticator app' })).toBeNull();
+  });
+
+  it('does not offer recovery codes to an account without them', async () => {
+    const { client } = fakeClient({ totp: 1, recovery: false });
+    renderWith(client);
+    expect(await screen.findByLabelText('Code')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Use a recovery code' })).toBeNull();
+  });
+});

@@ -1,0 +1,2 @@
+DROP TABLE session_clients;
+DROP TABLE recovery_codes;
