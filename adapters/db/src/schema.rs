@@ -137,6 +137,7 @@ diesel::table! {
         created_at -> BigInt,
         updated_at -> BigInt,
         apps_revision -> BigInt,
+        require_two_factor -> Bool,
     }
 }
 
