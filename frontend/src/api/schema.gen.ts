@@ -851,12 +851,32 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Removes a member (admins), or, when `memberId` is the caller, leaves the organization. */
+    /**
+     * Removes a member (admins), or, when `memberId` is the caller, leaves the organization. Leaving stays
+     *     possible when the organization requires a second factor the caller's session has not passed.
+     */
     delete: operations['remove_member'];
     options?: never;
     head?: never;
     /** Changes a member's role (admins; not one's own; never the only admin). */
     patch: operations['change_member_role'];
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/two-factor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Requires a second factor of every member, or stops requiring it (admins). */
+    put: operations['set_org_two_factor'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/permissions/{packageName}': {
@@ -1304,6 +1324,8 @@ export interface components {
         profile: components['schemas']['ProfileDto'];
         /** @description The caller's role in it. */
         role: components['schemas']['RoleDto'];
+        /** @description Whether every member needs a second factor to act in it. */
+        requireTwoFactor: boolean;
         members: components['schemas']['MemberDto'][];
         pendingInvites: components['schemas']['InviteDto'][];
         /** Format: date-time */
@@ -1322,6 +1344,8 @@ export interface components {
         profile: components['schemas']['ProfileDto'];
         /** @description The caller's role in it. */
         role: components['schemas']['RoleDto'];
+        /** @description Whether every member needs a second factor to act in it (403 `ORG_MFA_REQUIRED` otherwise). */
+        requireTwoFactor: boolean;
         /** Format: date-time */
         createdAt: string;
         /** Format: date-time */
@@ -1485,6 +1509,8 @@ export interface components {
       role: components['schemas']['RoleDto'];
       /** Format: date-time */
       joinedAt: string;
+      /** @description Whether the account has a verified second factor (as the built-in identity service knows it). */
+      hasTwoFactor: boolean;
     };
     /** @description A member's account. */
     MemberUserDto: {
@@ -1550,6 +1576,8 @@ export interface components {
       profile: components['schemas']['ProfileDto'];
       /** @description The caller's role in it. */
       role: components['schemas']['RoleDto'];
+      /** @description Whether every member needs a second factor to act in it. */
+      requireTwoFactor: boolean;
       members: components['schemas']['MemberDto'][];
       pendingInvites: components['schemas']['InviteDto'][];
       /** Format: date-time */
@@ -1573,6 +1601,8 @@ export interface components {
       profile: components['schemas']['ProfileDto'];
       /** @description The caller's role in it. */
       role: components['schemas']['RoleDto'];
+      /** @description Whether every member needs a second factor to act in it (403 `ORG_MFA_REQUIRED` otherwise). */
+      requireTwoFactor: boolean;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -2039,6 +2069,11 @@ export interface components {
       description: string;
       required: boolean;
       enum?: string[];
+    };
+    /** @description `PUT /api/orgs/{orgId}/two-factor`. */
+    TwoFactorRequirementRequest: {
+      /** @description Whether every member needs a second factor to act in the organization. */
+      requireTwoFactor: boolean;
     };
     /**
      * @description The update body as received (`PUT /api/dev/apps/{packageName}`). Only these fields are read; anything
@@ -3698,7 +3733,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3772,7 +3807,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3872,7 +3907,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3958,7 +3993,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4065,7 +4100,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4147,7 +4182,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4229,7 +4264,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4404,7 +4439,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4599,7 +4634,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4681,7 +4716,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4767,7 +4802,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4880,7 +4915,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4989,7 +5024,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5075,7 +5110,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5882,7 +5917,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The x-org-id header names another organization than the path */
+      /** @description The x-org-id header names another organization than the path, or the organization requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6753,6 +6788,116 @@ export interface operations {
       };
     };
   };
+  set_org_two_factor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TwoFactorRequirementRequest'];
+      };
+    };
+    responses: {
+      /** @description The organization as stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_OrgSummaryDto'];
+        };
+      };
+      /** @description The body is not `{requireTwoFactor: boolean}` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins change it (`FORBIDDEN`); turning it on needs the admin's own session to have passed a second factor (`OWN_MFA_REQUIRED`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   get_permissions: {
     parameters: {
       query?: never;
@@ -6795,7 +6940,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6881,7 +7026,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
