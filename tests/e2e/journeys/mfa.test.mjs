@@ -105,7 +105,7 @@ describe('second factor', () => {
     const toggle = admin.getByRole('switch', { name: 'Require two-factor authentication' });
     await toggle.click();
     await admin.getByText('Two-factor authentication is now required of every member.').waitFor();
-    assert.equal(await toggle.isChecked(), true);
+    await admin.getByRole('switch', { name: 'Require two-factor authentication', checked: true }).waitFor();
     await expectNoSeriousA11yViolations(admin, 'organization settings, two-factor required');
     await screenshot(admin, 'org-two-factor-required');
 

@@ -56,7 +56,8 @@ export function OrgTwoFactorCard({ org }: { org: Organization }) {
           <FormControlLabel
             control={
               <Switch
-                checked={required}
+                // What the server stored as soon as it answers (the organization list follows).
+                checked={saved ?? required}
                 disabled={saving}
                 onChange={(event) => void change(event.target.checked)}
                 slotProps={{ input: { 'aria-describedby': 'org-two-factor-help' } }}

@@ -47,15 +47,18 @@ export function OrgTwoFactorNotice({
 export function OrgTwoFactorGate({ children }: { children: ReactNode }) {
   const blocked = useOrgTwoFactorBlock();
   const { pathname } = useLocation();
-  if (!blocked) return <>{children}</>;
   const open = NOT_THE_ORGANIZATIONS.some((path) => pathname.startsWith(path));
+  // The same shape whether or not the notice shows: a page that stays open (Account Security, where the
+  // factor is added) keeps its state when the notice goes away.
   return (
     <>
-      <OrgTwoFactorNotice
-        org={blocked}
-        onSecurityPage={pathname.startsWith(paths.accountSecurity)}
-      />
-      {open && children}
+      {blocked && (
+        <OrgTwoFactorNotice
+          org={blocked}
+          onSecurityPage={pathname.startsWith(paths.accountSecurity)}
+        />
+      )}
+      {(!blocked || open) && children}
     </>
   );
 }
