@@ -71,6 +71,9 @@ const TABLE: &[(&str, &str, Expect)] = &[
     ("POST",   "/api/admin/create-test-submission",          NotReachableHere("demo mode is off on this server (404); with it on, the sample app is recorded as app.created and app.published by the domain")),
     ("POST",   "/api/admin/fix-app-statuses",                NoEntry("a maintenance repair of legacy status spellings (`Submitted` to `SUBMITTED`): it changes no value anyone chose")),
     ("POST",   "/api/auth/exchange-token",                   NoEntry("signing in changes nothing of an organization or the platform")),
+    // Turning the second-factor requirement on, by an admin whose session passed a factor (last: its allowed
+    // call gives the stranger a factor).
+    ("PUT",    "/api/orgs/{orgId}/two-factor",               Entries(&[("org.updated", "organization", &["requireTwoFactor"])])),
     ("PUT",    "/api/dev/auth/profile",                      NoEntry("the caller's own display name and profile: the account's, not an organization's or the platform's")),
     ("DELETE", "/api/dev/auth/sessions/{id}",                NoEntry("the caller's own session: the account's, not an organization's or the platform's; the account is e-mailed")),
 ];
@@ -215,6 +218,21 @@ async fn allowed_call(
             let path = format!("/api/orgs/{}/members/{}", world.org, extra.id);
             Some(call(app, Method::DELETE, &path, Some(&world.admin.token), None, None).await)
         }
+        ("PUT", "/api/orgs/{orgId}/two-factor") => {
+            // The matrix's admin has no second factor and could only turn it off (it is off): the stranger
+            // adds one (no new account: sign-ups per client address are limited) and turns it on in an
+            // organization of their own.
+            let session = app.sign_in(&world.stranger.email).await;
+            let (_, _, aal2) = app.enrolled_totp(crate::mfa::access_of(&session)).await;
+            let admin = User {
+                token: app.core_token(&aal2).await,
+                ..world.stranger.clone()
+            };
+            let org = create_org(app, &admin, &format!("Guarded {n}")).await;
+            let path = format!("/api/orgs/{org}/two-factor");
+            let body = json!({"requireTwoFactor": true});
+            Some(call(app, Method::PUT, &path, Some(&admin.token), None, Some(&body)).await)
+        }
         ("POST", "/api/orgs/accept/{token}") => {
             let address = format!("joining-{n}@example.com");
             let joining = sign_up(app, &address).await;
@@ -351,7 +369,9 @@ async fn run_table(backend: Backend) {
                 // added, an invitation sent): only the entries after them count.
                 ("DELETE", "/api/orgs/{orgId}") => written.into_iter().skip(1).collect(),
                 ("DELETE", "/api/orgs/{orgId}/members/{memberId}") => written.into_iter().skip(2).collect(),
-                ("POST", "/api/orgs/accept/{token}") => written.into_iter().skip(1).collect(),
+                ("POST", "/api/orgs/accept/{token}") | ("PUT", "/api/orgs/{orgId}/two-factor") => {
+                    written.into_iter().skip(1).collect()
+                }
                 _ => written,
             };
             check_allowed(&mut failures, method, path, expect, answer, written);

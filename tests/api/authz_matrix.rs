@@ -107,6 +107,11 @@ pub(crate) const MATRIX: &[Row] = &[
     row("PUT",    "/api/orgs/{orgId}",                     Own,    [401, 404, 403, 200, 404, 404]),
     row("PUT",    "/api/orgs/{orgId}",                     Other,  [401, 404, 404, 404, 404, 404]),
     row("PUT",    "/api/orgs/{orgId}",                     Forged, [401, 403, 403, 403, 403, 403]),
+    // The second-factor requirement: admins only. The rows turn it off (it is off: nothing changes); turning
+    // it on needs the admin's session at aal2, which `org_two_factor.rs` covers.
+    row("PUT",    "/api/orgs/{orgId}/two-factor",          Own,    [401, 404, 403, 200, 404, 404]),
+    row("PUT",    "/api/orgs/{orgId}/two-factor",          Other,  [401, 404, 404, 404, 404, 404]),
+    row("PUT",    "/api/orgs/{orgId}/two-factor",          Forged, [401, 403, 403, 403, 403, 403]),
     // The admin's delete passes the authorization and is refused because the organization owns an app.
     row("DELETE", "/api/orgs/{orgId}",                     Own,    [401, 404, 403, 409, 404, 404]),
     row("DELETE", "/api/orgs/{orgId}",                     Other,  [401, 404, 404, 404, 404, 404]),
@@ -751,6 +756,10 @@ pub(crate) async fn request_for(app: &TestApp, world: &World, row: &Row, n: usiz
             Some(json!({"name": format!("Renamed {n}"),
                         "profile": {"contactEmail": "team@example.com"}})),
         ),
+        ("PUT", "/api/orgs/{orgId}/two-factor") => (
+            format!("/api/orgs/{org}/two-factor"),
+            Some(json!({"requireTwoFactor": false})),
+        ),
         ("POST", "/api/orgs/{orgId}/members") => (
             format!("/api/orgs/{org}/members"),
             Some(json!({"email": format!("new-{n}@example.com"), "role": "admin"})),
@@ -949,6 +958,93 @@ async fn run_matrix(backend: Backend) {
     );
     let (status, _) = accept(&app, &world.stranger, &world.own_accept_token).await;
     assert_eq!(status, 403);
+    the_second_factor_requirement_closes_every_org_scoped_row(&app, &world, backend).await;
+}
+
+/// Whether the route acts in one organization (its path's, or `x-org-id`'s): those the second-factor
+/// requirement closes. Listing and creating organizations, accepting an invitation and the public
+/// tester and image pages name none.
+fn is_org_scoped(path: &str) -> bool {
+    (path.starts_with("/api/orgs/{orgId}")
+        || path.starts_with("/api/dev/apps")
+        || path.starts_with("/api/dev/images")
+        || path.starts_with("/api/permissions/"))
+        && !path.starts_with("/api/orgs/accept")
+}
+
+/// Sets the organization's requirement behind the API's back (the matrix's admin has no second factor,
+/// so could not turn it on).
+fn require_two_factor(app: &TestApp, org: &str, required: bool) {
+    use adapter_db::schema::organizations::dsl;
+    use diesel::prelude::*;
+    let db = Db::connect(&app.database_url, 1).unwrap();
+    diesel::update(dsl::organizations.filter(dsl::id.eq(org)))
+        .set(dsl::require_two_factor.eq(required))
+        .execute(&mut *db.connection().unwrap())
+        .unwrap();
+}
+
+/// The matrix's second-factor dimension (PRODUCT.md §1a): with the organization requiring a second factor,
+/// its member and admin (whose sessions have not passed one) are refused on every org-scoped row with 403
+/// `ORG_MFA_REQUIRED`, but leaving: the admin's own leave still reaches the only-admin guard (409).
+async fn the_second_factor_requirement_closes_every_org_scoped_row(
+    app: &TestApp,
+    world: &World,
+    backend: Backend,
+) {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (index, row) in MATRIX.iter().enumerate() {
+        if row.target != Own || !is_org_scoped(row.path) {
+            continue;
+        }
+        for (column, caller) in CALLERS.iter().enumerate() {
+            if !matches!(caller, Caller::Member | Caller::Admin) || row.expected[column] == NA {
+                continue;
+            }
+            let n = 100_000 + index * CALLERS.len() + column;
+            // Built while the organization is open (building may register a fresh app as the admin).
+            let request = request_for(app, world, row, n).await;
+            require_two_factor(app, &world.org, true);
+            let user = world.user(*caller);
+            let token = user.map(|u| u.token.as_str());
+            let (status, body) = if request.upload {
+                upload_as(app, token, request.header.as_deref().unwrap_or_default()).await
+            } else {
+                let method = Method::from_bytes(row.method.as_bytes()).unwrap();
+                call(
+                    app,
+                    method,
+                    &request.path,
+                    token,
+                    request.header.as_deref(),
+                    request.body.as_ref(),
+                )
+                .await
+            };
+            require_two_factor(app, &world.org, false);
+            checked += 1;
+            let leaving = row.method == "DELETE" && row.path == "/api/orgs/{orgId}/members/{memberId}";
+            let expected = if leaving && *caller == Caller::Admin {
+                (409, "ONLY_ADMIN")
+            } else {
+                (403, "ORG_MFA_REQUIRED")
+            };
+            if (status, code(&body)) != expected {
+                failures.push(format!(
+                    "{} {} as {caller:?} in an organization requiring a second factor: expected {expected:?}, got {status} {body}",
+                    row.method, row.path
+                ));
+            }
+        }
+    }
+    assert!(checked >= 40, "{checked}");
+    assert!(
+        failures.is_empty(),
+        "{backend:?}: {} of {checked} cells failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[tokio::test]

@@ -373,3 +373,162 @@ async fn without_a_secret_the_server_starts_on_the_projects_jwks_and_refuses_hs2
     let health = app.client.get(app.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), StatusCode::OK);
 }
+
+/// The claims of a hosted session that passed a TOTP challenge: `aal2`, `amr` naming the factor first (as
+/// Supabase Auth issues them after `/factors/{id}/verify`).
+fn raised(claims: &Value) -> Value {
+    let mut claims = claims.clone();
+    let now = unix_now();
+    claims["aal"] = json!("aal2");
+    claims["amr"] = json!([{"method": "totp", "timestamp": now}, {"method": "password", "timestamp": now}]);
+    claims
+}
+
+impl TestApp {
+    /// A product call with `token` (a hosted access token or a core token): status and JSON body.
+    async fn hosted_call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = self.client.request(method, self.url(path)).bearer_auth(token);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = self.send(request).await;
+        let status = response.status();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    /// The core token of a hosted access token.
+    async fn hosted_core(&self, token: &str) -> String {
+        let response = self.exchange_hosted(token).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let body: Value = response.json().await.unwrap();
+        body["coreToken"].as_str().unwrap().to_owned()
+    }
+}
+
+#[tokio::test]
+async fn the_projects_aal_is_carried_into_the_core_token_and_staff_need_aal2() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(
+            backend,
+            &[
+                ("SUPABASE_URL", PROJECT),
+                ("SUPABASE_ANON_KEY", "the-project-anon-key"),
+                ("SUPABASE_JWT_SECRET", SECRET),
+                ("PORTAL_STAFF_MFA", "required"),
+            ],
+        )
+        .await;
+        let sub = new_user();
+        let password = claims(&sub, "staff@example.com");
+        let aal1 = sign(&password, SECRET);
+        let aal2 = sign(&raised(&password), SECRET);
+        // The first use makes the local account; then the operator grants it a platform role.
+        let aal1_core = app.hosted_core(&aal1).await;
+        let db = Db::connect(&app.database_url, 1).unwrap();
+        app_server::admin_cli::run(
+            &db,
+            app_server::admin_cli::AdminCommand::Grant {
+                email: "staff@example.com".into(),
+                role: "reviewer".into(),
+            },
+        )
+        .await
+        .unwrap();
+        let aal2_core = app.hosted_core(&aal2).await;
+        let staff = "/api/admin/apps/submitted";
+        // aal1, used directly or exchanged: the staff API asks for the second factor.
+        for token in [&aal1, &aal1_core] {
+            let (status, body) = app.hosted_call(reqwest::Method::GET, staff, token, None).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{backend:?}: {body}");
+            assert_eq!(body["code"], "MFA_REQUIRED", "{backend:?}: {body}");
+        }
+        // aal2, used directly or exchanged (the exchange carried the level into the core token).
+        for token in [&aal2, &aal2_core] {
+            let (status, body) = app.hosted_call(reqwest::Method::GET, staff, token, None).await;
+            assert_eq!(status, StatusCode::OK, "{backend:?}: {body}");
+        }
+        // A member's own pages need no second factor: the server cannot know a hosted user's factors
+        // but by the token's level, and an aal1 token says nothing of them.
+        let (status, _) = app
+            .hosted_call(reqwest::Method::GET, "/api/orgs", &aal1_core, None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_organization_requiring_a_second_factor_honours_the_projects_aal() {
+    for backend in BACKENDS {
+        let app = spawn_hosted(backend).await;
+        let sub = new_user();
+        let password = claims(&sub, "owner@example.com");
+        let aal1 = sign(&password, SECRET);
+        let aal2 = sign(&raised(&password), SECRET);
+        let (aal1_core, aal2_core) = (app.hosted_core(&aal1).await, app.hosted_core(&aal2).await);
+        let (status, created) = app
+            .hosted_call(
+                reqwest::Method::POST,
+                "/api/orgs",
+                &aal1_core,
+                Some(json!({"name": "Hosted Guarded"})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {created}");
+        let org = created["data"]["id"].as_str().unwrap().to_owned();
+        let switch = format!("/api/orgs/{org}/two-factor");
+        let on = || Some(json!({"requireTwoFactor": true}));
+
+        // An aal1 session cannot turn it on; the project's aal2 can.
+        let (status, body) = app
+            .hosted_call(reqwest::Method::PUT, &switch, &aal1_core, on())
+            .await;
+        assert_eq!(
+            (status, body["code"].clone()),
+            (StatusCode::FORBIDDEN, json!("OWN_MFA_REQUIRED")),
+            "{backend:?}"
+        );
+        let (status, body) = app
+            .hosted_call(reqwest::Method::PUT, &switch, &aal2_core, on())
+            .await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}: {body}");
+        assert_eq!(body["data"]["requireTwoFactor"], true);
+
+        // Then aal1 tokens, direct or exchanged, cannot act in it; aal2 ones can.
+        let path = format!("/api/orgs/{org}");
+        for token in [&aal1, &aal1_core] {
+            let (status, body) = app.hosted_call(reqwest::Method::GET, &path, token, None).await;
+            assert_eq!(
+                (status, body["code"].clone()),
+                (StatusCode::FORBIDDEN, json!("ORG_MFA_REQUIRED")),
+                "{backend:?}: {body}"
+            );
+        }
+        for token in [&aal2, &aal2_core] {
+            let (status, body) = app.hosted_call(reqwest::Method::GET, &path, token, None).await;
+            assert_eq!(status, StatusCode::OK, "{backend:?}: {body}");
+        }
+        // The same holds for calls scoped by x-org-id.
+        let apps = |token: &str| {
+            app.client
+                .get(app.url("/api/dev/apps"))
+                .bearer_auth(token)
+                .header("x-org-id", &org)
+        };
+        assert_eq!(
+            app.send(apps(&aal1_core)).await.status(),
+            StatusCode::FORBIDDEN,
+            "{backend:?}"
+        );
+        assert_eq!(
+            app.send(apps(&aal2_core)).await.status(),
+            StatusCode::OK,
+            "{backend:?}"
+        );
+    }
+}

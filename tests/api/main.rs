@@ -23,6 +23,7 @@ mod mfa;
 mod oauth;
 mod openapi;
 mod org_fixtures;
+mod org_two_factor;
 mod orgs;
 mod outage;
 mod protocol;

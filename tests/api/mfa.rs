@@ -13,7 +13,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 /// RFC 4648 base32 without padding, as the enrolment answer gives the secret.
-fn base32_decode(text: &str) -> Vec<u8> {
+pub(crate) fn base32_decode(text: &str) -> Vec<u8> {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
     let mut bits = 0u64;
     let mut count = 0;
@@ -30,13 +30,13 @@ fn base32_decode(text: &str) -> Vec<u8> {
     bytes
 }
 
-fn now_secs() -> i64 {
+pub(crate) fn now_secs() -> i64 {
     chrono::Utc::now().timestamp()
 }
 
 impl TestApp {
     /// A call to `/auth/v1` with a user's access token.
-    async fn auth_with(&self, path: &str, access: &str, body: Value) -> reqwest::Response {
+    pub(crate) async fn auth_with(&self, path: &str, access: &str, body: Value) -> reqwest::Response {
         self.client
             .post(self.url(&format!("/auth/v1{path}")))
             .header("apikey", "built-in")
@@ -48,7 +48,7 @@ impl TestApp {
     }
 
     /// Enrols a TOTP factor and verifies it with a computed code: `(factor id, secret, aal2 access token)`.
-    async fn enrolled_totp(&self, access: &str) -> (String, TotpSecret, String) {
+    pub(crate) async fn enrolled_totp(&self, access: &str) -> (String, TotpSecret, String) {
         let enrolled = self
             .auth_with(
                 "/factors",
@@ -65,7 +65,7 @@ impl TestApp {
     }
 
     /// Challenges a factor and verifies it with the code of `at`: the new (aal2) access token.
-    async fn verified(&self, factor: &str, secret: &TotpSecret, access: &str, at: i64) -> String {
+    pub(crate) async fn verified(&self, factor: &str, secret: &TotpSecret, access: &str, at: i64) -> String {
         let challenge = self
             .auth_with(&format!("/factors/{factor}/challenge"), access, json!({}))
             .await;
@@ -84,21 +84,21 @@ impl TestApp {
     }
 
     /// The product API's core token for an identity access token.
-    async fn core_token(&self, access: &str) -> String {
+    pub(crate) async fn core_token(&self, access: &str) -> String {
         let exchanged = self.exchange(access).await;
         assert_eq!(exchanged.status(), StatusCode::OK);
         let body: Value = exchanged.json().await.unwrap();
         body["coreToken"].as_str().unwrap().to_owned()
     }
 
-    async fn product_get(&self, path: &str, core: &str) -> (StatusCode, Value) {
+    pub(crate) async fn product_get(&self, path: &str, core: &str) -> (StatusCode, Value) {
         let response = self.send(self.client.get(self.url(path)).bearer_auth(core)).await;
         let status = response.status();
         (status, response.json().await.unwrap())
     }
 }
 
-fn access_of(session: &Value) -> &str {
+pub(crate) fn access_of(session: &Value) -> &str {
     session["access_token"].as_str().unwrap()
 }
 

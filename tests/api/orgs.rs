@@ -176,6 +176,7 @@ async fn an_admin_creates_edits_and_deletes_an_organization() {
                 "user": {"id": ada.id, "email": "ada@example.com"},
                 "role": "admin",
                 "joinedAt": details["data"]["members"][0]["joinedAt"],
+                "hasTwoFactor": false,
             }])
         );
         assert_eq!(details["data"]["pendingInvites"], json!([]));

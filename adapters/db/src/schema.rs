@@ -157,6 +157,7 @@ diesel::table! {
         created_at -> BigInt,
         updated_at -> BigInt,
         apps_revision -> BigInt,
+        require_two_factor -> Bool,
     }
 }
 

@@ -19,7 +19,7 @@ use domain::apps::service::AppError;
 use domain::common::FieldErrors;
 use domain::identity::{AuthError, FirstAdminError, IdentityError, PlatformAdminError};
 use domain::media::{ImageRejection, MediaError};
-use domain::orgs::OrgError;
+use domain::orgs::{ActingError, OrgError};
 use domain::review::platform::PlatformToolsError;
 use domain::review::{DeskError, ReviewError};
 use domain::uptime::UptimeError;
@@ -94,7 +94,19 @@ impl From<OrgError> for ApiError {
                 message,
                 retry_after: refused.retry_after_secs,
             },
+            OrgError::SecondFactorRequired | OrgError::OwnSecondFactorFirst => {
+                Self::ForbiddenUntil { code, message }
+            }
             OrgError::Repo(cause) => cause.into(),
+        }
+    }
+}
+
+impl From<ActingError> for ApiError {
+    fn from(error: ActingError) -> Self {
+        match error {
+            ActingError::SecondFactorRequired => OrgError::SecondFactorRequired.into(),
+            ActingError::Repo(cause) => cause.into(),
         }
     }
 }

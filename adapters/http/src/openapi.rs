@@ -55,9 +55,10 @@ pub const BODY_REFUSED: &str = "The body is not a JSON object (`INVALID_JSON`), 
 /// - a route with a JSON body: 400 ([`BODY_REFUSED`]), 408 (the body arrived too slowly), 413 (over the
 ///   size limit), 415 (not `application/json`);
 /// - a route with path, query or header parameters: 400 (a parameter that cannot be read);
-/// - an organization-scoped route (it takes the `x-org-id` header): 400 `ORG_REQUIRED` and 403, and 404 when it
-///   names an app (`packageName`) the organization does not have;
-/// - a route naming an organization in its path (`orgId`): 403 when `x-org-id` names another one;
+/// - an organization-scoped route (it takes the `x-org-id` header): 400 `ORG_REQUIRED` and 403 (not a member,
+///   or `ORG_MFA_REQUIRED`), and 404 when it names an app (`packageName`) the organization does not have;
+/// - a route naming an organization in its path (`orgId`): 403 when `x-org-id` names another one, or
+///   `ORG_MFA_REQUIRED` (PRODUCT.md §1a: the organization requires a second factor);
 /// - a route behind the bearer scheme: 401, 403 `MFA_REQUIRED` (an account with a second factor on a session
 ///   that has not passed it) and 409 `EMAIL_IN_USE` (a hosted identity whose e-mail another local account has).
 struct SharedRefusals;
@@ -143,7 +144,12 @@ impl Modify for SharedRefusals {
                     Self::add(operation, "400", description);
                 }
                 if org_scoped {
-                    Self::add(operation, "403", "Not a member of the x-org-id organization");
+                    Self::add(
+                        operation,
+                        "403",
+                        "Not a member of the x-org-id organization, or it requires a second factor this \
+                         session has not passed (`ORG_MFA_REQUIRED`)",
+                    );
                 }
                 if org_scoped && names_app {
                     Self::add(operation, "404", "The organization has no such app");
@@ -152,7 +158,8 @@ impl Modify for SharedRefusals {
                     Self::add(
                         operation,
                         "403",
-                        "The x-org-id header names another organization than the path",
+                        "The x-org-id header names another organization than the path, or the organization \
+                         requires a second factor this session has not passed (`ORG_MFA_REQUIRED`)",
                     );
                 }
                 if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {

@@ -147,10 +147,20 @@ mod tests {
 
     fn member(role: OrgRole) -> ActingMember {
         let mut directory = MockMemberDirectory::new();
-        directory.expect_role_of().returning(move |_, _| Ok(Some(role)));
-        block_on(ActingMember::resolve(&directory, caller(None), OrgId::new()))
-            .unwrap()
-            .unwrap()
+        directory.expect_standing_of().returning(move |_, _| {
+            Ok(Some(crate::orgs::MemberStanding {
+                role,
+                org_requires_two_factor: false,
+            }))
+        });
+        block_on(ActingMember::resolve(
+            &directory,
+            caller(None),
+            OrgId::new(),
+            crate::orgs::SecondFactor::NotPassed,
+        ))
+        .unwrap()
+        .unwrap()
     }
 
     fn empty_page() -> AuditPage {

@@ -402,6 +402,12 @@ mod tests {
     fn members(role: Option<OrgRole>) -> MockMemberDirectory {
         let mut members = MockMemberDirectory::new();
         members.expect_role_of().returning(move |_, _| Ok(role));
+        members.expect_standing_of().returning(move |_, _| {
+            Ok(role.map(|role| crate::orgs::MemberStanding {
+                role,
+                org_requires_two_factor: false,
+            }))
+        });
         members
     }
 
@@ -421,10 +427,15 @@ mod tests {
 
     impl Svc {
         async fn acting(&self, who: &Caller, org: OrgId) -> ActingMember {
-            ActingMember::resolve(&members(self.role), who.clone(), org)
-                .await
-                .unwrap()
-                .expect("a member")
+            ActingMember::resolve(
+                &members(self.role),
+                who.clone(),
+                org,
+                crate::orgs::SecondFactor::NotPassed,
+            )
+            .await
+            .unwrap()
+            .expect("a member")
         }
 
         async fn upload(

@@ -1,15 +1,40 @@
 //! [`ActingMember`]: the caller acting in an organization, as the member directory answered for this
-//! request.
+//! request, and the organization's second-factor requirement (PRODUCT.md §1a) checked at the same door.
 
-use super::ports::MemberDirectory;
+use super::ports::{MemberDirectory, MemberStanding};
 use super::{OrgAction, OrgRole};
 use crate::common::{Caller, OrgId, RepoError};
 
-/// The caller, an organization and the caller's role in it, as [`MemberDirectory::role_of`] answered when
-/// the request began. It is made only by [`ActingMember::resolve`], which asks the directory, and its
-/// fields cannot be changed: holding one proves that the caller was found to be a member of *this*
-/// organization, so a use case handed one does not ask the directory again (one membership read per
-/// request instead of one per layer).
+/// Whether the request's session passed a second factor: an `aal2` session (built-in: a TOTP challenge
+/// or a passkey sign-in, of an account whose factor is still there; hosted: the token's `aal` claim).
+/// The HTTP layer derives it from what authenticating the request already loaded, so it costs no read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecondFactor {
+    Passed,
+    NotPassed,
+}
+
+/// The message of [`ActingError::SecondFactorRequired`] (403 `ORG_MFA_REQUIRED`).
+pub const ORG_REQUIRES_TWO_FACTOR: &str = "This organization requires two-factor authentication. Add an authenticator app on Account Security (and sign in with it) to work in this organization.";
+
+/// Why the membership door refused a member.
+#[derive(Debug, thiserror::Error)]
+pub enum ActingError {
+    /// 403 `ORG_MFA_REQUIRED`: the organization requires a second factor and the caller's session has
+    /// not passed one (the account has none, or this session did not use it).
+    #[error("{}", ORG_REQUIRES_TWO_FACTOR)]
+    SecondFactorRequired,
+    /// 500: the directory failed.
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+/// The caller, an organization and the caller's role in it, as [`MemberDirectory::standing_of`] answered
+/// when the request began. It is made only by [`ActingMember::resolve`] (or, for leaving only,
+/// [`ActingMember::resolve_to_leave`]), which asks the directory, and its fields cannot be changed:
+/// holding one proves that the caller was found to be a member of *this* organization, and that the
+/// organization's second-factor requirement is met, so a use case handed one does not ask the directory
+/// again (one membership read per request instead of one per layer).
 ///
 /// It must never outlive the request it was resolved for: membership can end at any time, on any server
 /// instance, and the next request has to see that.
@@ -18,23 +43,64 @@ pub struct ActingMember {
     caller: Caller,
     org: OrgId,
     role: OrgRole,
+    second_factor: SecondFactor,
+    /// The organization requires a second factor that this session has not passed: only
+    /// [`ActingMember::resolve_to_leave`] makes such a member, who may do nothing but leave.
+    held_back: bool,
 }
 
 impl ActingMember {
-    /// Asks the directory for the caller's role in `org`; `None` when the caller is not a member (or the
-    /// organization does not exist).
+    /// Asks the directory for the caller's standing in `org`; `None` when the caller is not a member (or
+    /// the organization does not exist).
     ///
     /// # Errors
-    /// [`RepoError::Backend`] when the directory fails.
+    /// [`ActingError::SecondFactorRequired`] when the organization requires a second factor and
+    /// `second_factor` is [`SecondFactor::NotPassed`]; [`ActingError::Repo`] when the directory fails.
     pub async fn resolve(
         directory: &dyn MemberDirectory,
         caller: Caller,
         org: OrgId,
+        second_factor: SecondFactor,
+    ) -> Result<Option<Self>, ActingError> {
+        match Self::read(directory, caller, org, second_factor).await? {
+            Some(member) if member.held_back => Err(ActingError::SecondFactorRequired),
+            other => Ok(other),
+        }
+    }
+
+    /// As [`Self::resolve`], but a member held back by the organization's second-factor requirement is
+    /// answered too, marked so ([`Self::is_held_back`]): leaving an organization stays possible without
+    /// the factor it requires; the use case lets such a member do nothing else.
+    ///
+    /// # Errors
+    /// [`RepoError`] when the directory fails.
+    pub async fn resolve_to_leave(
+        directory: &dyn MemberDirectory,
+        caller: Caller,
+        org: OrgId,
+        second_factor: SecondFactor,
     ) -> Result<Option<Self>, RepoError> {
-        Ok(directory
-            .role_of(org, caller.user_id)
-            .await?
-            .map(|role| Self { caller, org, role }))
+        Self::read(directory, caller, org, second_factor).await
+    }
+
+    async fn read(
+        directory: &dyn MemberDirectory,
+        caller: Caller,
+        org: OrgId,
+        second_factor: SecondFactor,
+    ) -> Result<Option<Self>, RepoError> {
+        Ok(directory.standing_of(org, caller.user_id).await?.map(
+            |MemberStanding {
+                 role,
+                 org_requires_two_factor,
+             }| Self {
+                caller,
+                org,
+                role,
+                second_factor,
+                held_back: org_requires_two_factor && second_factor == SecondFactor::NotPassed,
+            },
+        ))
     }
 
     #[must_use]
@@ -50,6 +116,20 @@ impl ActingMember {
     #[must_use]
     pub const fn role(&self) -> OrgRole {
         self.role
+    }
+
+    /// Whether the request's session passed a second factor (turning the organization's requirement on
+    /// needs it, so that an admin cannot lock themself out).
+    #[must_use]
+    pub fn passed_second_factor(&self) -> bool {
+        self.second_factor == SecondFactor::Passed
+    }
+
+    /// Whether the organization's second-factor requirement holds this member back (only a member made by
+    /// [`Self::resolve_to_leave`] can be).
+    #[must_use]
+    pub const fn is_held_back(&self) -> bool {
+        self.held_back
     }
 
     /// Whether the member's role allows `action` (PRODUCT.md §3).
@@ -76,31 +156,107 @@ mod tests {
         }
     }
 
+    fn directory(role: Option<OrgRole>, org_requires_two_factor: bool) -> MockMemberDirectory {
+        let mut directory = MockMemberDirectory::new();
+        directory.expect_standing_of().times(1).returning(move |_, _| {
+            Ok(role.map(|role| MemberStanding {
+                role,
+                org_requires_two_factor,
+            }))
+        });
+        directory
+    }
+
     #[test]
     fn a_member_acts_with_the_role_the_directory_answers() {
         let (caller, org) = (caller(), OrgId::new());
         let mut directory = MockMemberDirectory::new();
         directory
-            .expect_role_of()
+            .expect_standing_of()
             .with(eq(org), eq(caller.user_id))
             .times(1)
-            .returning(|_, _| Ok(Some(OrgRole::Member)));
-        let member = block_on(ActingMember::resolve(&directory, caller.clone(), org))
-            .unwrap()
-            .unwrap();
+            .returning(|_, _| {
+                Ok(Some(MemberStanding {
+                    role: OrgRole::Member,
+                    org_requires_two_factor: false,
+                }))
+            });
+        let member = block_on(ActingMember::resolve(
+            &directory,
+            caller.clone(),
+            org,
+            SecondFactor::NotPassed,
+        ))
+        .unwrap()
+        .unwrap();
         assert_eq!(
             (member.caller(), member.org(), member.role()),
             (&caller, org, OrgRole::Member)
         );
         assert!(member.can(OrgAction::ManageApps));
         assert!(!member.can(OrgAction::ManageMembers));
+        assert!(!member.passed_second_factor());
+        assert!(!member.is_held_back());
     }
 
     #[test]
     fn someone_who_is_not_a_member_gets_nothing_to_act_with() {
-        let mut directory = MockMemberDirectory::new();
-        directory.expect_role_of().returning(|_, _| Ok(None));
-        let outsider = block_on(ActingMember::resolve(&directory, caller(), OrgId::new())).unwrap();
+        let outsider = block_on(ActingMember::resolve(
+            &directory(None, true),
+            caller(),
+            OrgId::new(),
+            SecondFactor::NotPassed,
+        ))
+        .unwrap();
         assert_eq!(outsider, None);
+    }
+
+    #[test]
+    fn a_member_without_a_passed_second_factor_cannot_act_in_an_organization_that_requires_one() {
+        let refused = block_on(ActingMember::resolve(
+            &directory(Some(OrgRole::Admin), true),
+            caller(),
+            OrgId::new(),
+            SecondFactor::NotPassed,
+        ))
+        .unwrap_err();
+        assert!(matches!(refused, ActingError::SecondFactorRequired));
+        assert!(refused.to_string().contains("Account Security"));
+    }
+
+    #[test]
+    fn a_member_whose_session_passed_a_second_factor_acts_in_an_organization_that_requires_one() {
+        let member = block_on(ActingMember::resolve(
+            &directory(Some(OrgRole::Member), true),
+            caller(),
+            OrgId::new(),
+            SecondFactor::Passed,
+        ))
+        .unwrap()
+        .unwrap();
+        assert!(member.passed_second_factor());
+        assert!(!member.is_held_back());
+    }
+
+    #[test]
+    fn a_member_held_back_by_the_requirement_is_answered_to_leave_marked_as_held_back() {
+        let member = block_on(ActingMember::resolve_to_leave(
+            &directory(Some(OrgRole::Member), true),
+            caller(),
+            OrgId::new(),
+            SecondFactor::NotPassed,
+        ))
+        .unwrap()
+        .unwrap();
+        assert!(member.is_held_back());
+        let free = block_on(ActingMember::resolve_to_leave(
+            &directory(Some(OrgRole::Member), false),
+            caller(),
+            OrgId::new(),
+            SecondFactor::NotPassed,
+        ))
+        .unwrap()
+        .unwrap();
+        assert!(!free.is_held_back());
     }
 }

@@ -19,6 +19,9 @@ pub const APPS_REMAIN: &str = "Move or delete this organization's apps first";
 /// client reads the id after the colon).
 pub const ALREADY_MEMBER_PREFIX: &str = "You are already a member of this organization";
 
+/// The message of [`OrgError::OwnSecondFactorFirst`].
+pub const OWN_SECOND_FACTOR_FIRST: &str = "Protect your own account first: add an authenticator app on Account Security and sign in with it, then require two-factor authentication of your organization.";
+
 /// An organization use case failed.
 #[derive(Debug, thiserror::Error)]
 pub enum OrgError {
@@ -83,6 +86,14 @@ pub enum OrgError {
     /// answer carries `Retry-After`.
     #[error("{}", .0.limit.message())]
     InviteLimited(InviteLimited),
+    /// 403 `ORG_MFA_REQUIRED` — the organization requires a second factor the caller's session has not
+    /// passed; a member held back so may only leave (PRODUCT.md §1a).
+    #[error("{}", super::acting::ORG_REQUIRES_TWO_FACTOR)]
+    SecondFactorRequired,
+    /// 403 `OWN_MFA_REQUIRED` — an admin turning the second-factor requirement on from a session that has
+    /// not passed a second factor (they would lock themself out).
+    #[error("{}", OWN_SECOND_FACTOR_FIRST)]
+    OwnSecondFactorFirst,
     /// 500 (or the matching status for an unexpected conflict) — the store failed.
     #[error(transparent)]
     Repo(#[from] RepoError),
@@ -106,6 +117,8 @@ impl OrgError {
             Self::AppsRemain => "APPS_REMAIN",
             Self::InvitePending => "INVITE_PENDING",
             Self::InviteLimited(_) => "RATE_LIMITED",
+            Self::SecondFactorRequired => "ORG_MFA_REQUIRED",
+            Self::OwnSecondFactorFirst => "OWN_MFA_REQUIRED",
             Self::Repo(_) => "INTERNAL",
         }
     }

@@ -8,7 +8,7 @@ pub mod models;
 pub mod ports;
 pub mod service;
 
-pub use acting::ActingMember;
+pub use acting::{ActingError, ActingMember, ORG_REQUIRES_TWO_FACTOR, SecondFactor};
 pub use errors::OrgError;
 pub use invites::{Invite, InviteStatus, InviteSummary, InviteToken};
 pub use models::{
@@ -16,5 +16,5 @@ pub use models::{
     OrgProfileInput, OrgRole, Organization, ValidProfileUpdate, personal_org_name, validate_org_name,
     validate_profile_update,
 };
-pub use ports::{InviteRepository, MemberDirectory, OrgRepository};
+pub use ports::{InviteRepository, MemberDirectory, MemberStanding, OrgRepository};
 pub use service::{AcceptedInvite, OrgDeleted, OrgService, PersonalOrgOutcome};

@@ -92,6 +92,10 @@ pub struct Organization {
     pub id: OrgId,
     pub name: String,
     pub profile: OrgProfile,
+    /// Whether every member needs a second factor to act in it (PRODUCT.md §1a): set by an admin whose
+    /// own session passed one.
+    #[serde(default)]
+    pub require_two_factor: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -104,6 +108,9 @@ pub struct Member {
     pub email: EmailAddress,
     pub role: OrgRole,
     pub joined_at: DateTime<Utc>,
+    /// Whether the account has a verified second factor (as the built-in identity service knows it).
+    #[serde(default)]
+    pub has_two_factor: bool,
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -274,6 +281,7 @@ impl Organization {
             id: OrgId::new(),
             name,
             profile: OrgProfile::default(),
+            require_two_factor: false,
             created_at: now,
             updated_at: now,
         }

@@ -35,6 +35,23 @@ pub trait MemberDirectory: Send + Sync {
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
     async fn role_of(&self, org: OrgId, user: UserId) -> Result<Option<OrgRole>, RepoError>;
+
+    /// The user's role in the organization with whether the organization requires a second factor of
+    /// its members, in one read; `None` when the user is not a member (or the organization does not
+    /// exist). The membership door of every org-scoped request ([`super::ActingMember::resolve`]) asks
+    /// this.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn standing_of(&self, org: OrgId, user: UserId) -> Result<Option<MemberStanding>, RepoError>;
+}
+
+/// A user's membership of an organization as the membership door reads it: the role, and whether the
+/// organization requires a second factor of its members (PRODUCT.md §1a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemberStanding {
+    pub role: OrgRole,
+    pub org_requires_two_factor: bool,
 }
 
 /// Organizations and their members.
@@ -95,6 +112,20 @@ pub trait OrgRepository: Send + Sync {
         org: OrgId,
         name: &str,
         profile: &OrgProfile,
+        now: DateTime<Utc>,
+        audit: &AuditEntry,
+    ) -> Result<Organization, RepoError>;
+
+    /// Sets whether the organization requires a second factor of its members, sets `updated_at`, appends
+    /// `audit` in the same transaction, and answers the stored organization.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the organization does not exist; [`RepoError::Backend`] when the store
+    /// fails.
+    async fn set_two_factor_requirement(
+        &self,
+        org: OrgId,
+        required: bool,
         now: DateTime<Utc>,
         audit: &AuditEntry,
     ) -> Result<Organization, RepoError>;

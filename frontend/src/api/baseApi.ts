@@ -6,7 +6,12 @@ import {
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
 
-import { mfaRequired, storedTokenRefused, type AuthState } from '../session/authSlice';
+import {
+  mfaRequired,
+  orgMfaRequired,
+  storedTokenRefused,
+  type AuthState,
+} from '../session/authSlice';
 import { forgetStoredCoreToken } from '../session/storage';
 
 const authOf = (state: unknown) => (state as { auth?: AuthState }).auth;
@@ -37,13 +42,20 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 ) => {
   const sent = authOf(api.getState());
   const result = await fetchQuery(args, api, extraOptions);
+  const refusal =
+    result.error?.status === 403
+      ? (result.error.data as { code?: unknown } | undefined)?.code
+      : undefined;
   // The account has a second factor the session has not passed: the guard sends the user to the
   // challenge step, which comes back here.
-  if (
-    result.error?.status === 403 &&
-    (result.error.data as { code?: unknown } | undefined)?.code === 'MFA_REQUIRED'
-  ) {
+  if (refusal === 'MFA_REQUIRED') {
     api.dispatch(mfaRequired());
+    return result;
+  }
+  // The organization requires a second factor the session has not passed: the layout shows the notice
+  // (with the way to Account Security) in place of the organization's screens.
+  if (refusal === 'ORG_MFA_REQUIRED') {
+    api.dispatch(orgMfaRequired());
     return result;
   }
   if (result.error?.status !== 401 || !sent?.provisional || !sent.coreToken) return result;

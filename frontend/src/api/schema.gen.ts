@@ -895,12 +895,32 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Removes a member (admins), or, when `memberId` is the caller, leaves the organization. */
+    /**
+     * Removes a member (admins), or, when `memberId` is the caller, leaves the organization. Leaving stays
+     *     possible when the organization requires a second factor the caller's session has not passed.
+     */
     delete: operations['remove_member'];
     options?: never;
     head?: never;
     /** Changes a member's role (admins; not one's own; never the only admin). */
     patch: operations['change_member_role'];
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/two-factor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Requires a second factor of every member, or stops requiring it (admins). */
+    put: operations['set_org_two_factor'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/permissions/{packageName}': {
@@ -1348,6 +1368,8 @@ export interface components {
         profile: components['schemas']['ProfileDto'];
         /** @description The caller's role in it. */
         role: components['schemas']['RoleDto'];
+        /** @description Whether every member needs a second factor to act in it. */
+        requireTwoFactor: boolean;
         members: components['schemas']['MemberDto'][];
         pendingInvites: components['schemas']['InviteDto'][];
         /** Format: date-time */
@@ -1366,6 +1388,8 @@ export interface components {
         profile: components['schemas']['ProfileDto'];
         /** @description The caller's role in it. */
         role: components['schemas']['RoleDto'];
+        /** @description Whether every member needs a second factor to act in it (403 `ORG_MFA_REQUIRED` otherwise). */
+        requireTwoFactor: boolean;
         /** Format: date-time */
         createdAt: string;
         /** Format: date-time */
@@ -1529,6 +1553,8 @@ export interface components {
       role: components['schemas']['RoleDto'];
       /** Format: date-time */
       joinedAt: string;
+      /** @description Whether the account has a verified second factor (as the built-in identity service knows it). */
+      hasTwoFactor: boolean;
     };
     /** @description A member's account. */
     MemberUserDto: {
@@ -1594,6 +1620,8 @@ export interface components {
       profile: components['schemas']['ProfileDto'];
       /** @description The caller's role in it. */
       role: components['schemas']['RoleDto'];
+      /** @description Whether every member needs a second factor to act in it. */
+      requireTwoFactor: boolean;
       members: components['schemas']['MemberDto'][];
       pendingInvites: components['schemas']['InviteDto'][];
       /** Format: date-time */
@@ -1617,6 +1645,8 @@ export interface components {
       profile: components['schemas']['ProfileDto'];
       /** @description The caller's role in it. */
       role: components['schemas']['RoleDto'];
+      /** @description Whether every member needs a second factor to act in it (403 `ORG_MFA_REQUIRED` otherwise). */
+      requireTwoFactor: boolean;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -2107,6 +2137,11 @@ export interface components {
       description: string;
       required: boolean;
       enum?: string[];
+    };
+    /** @description `PUT /api/orgs/{orgId}/two-factor`. */
+    TwoFactorRequirementRequest: {
+      /** @description Whether every member needs a second factor to act in the organization. */
+      requireTwoFactor: boolean;
     };
     /**
      * @description The update body as received (`PUT /api/dev/apps/{packageName}`). Only these fields are read; anything
@@ -3766,7 +3801,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3840,7 +3875,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3940,7 +3975,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4026,7 +4061,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4133,7 +4168,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4215,7 +4250,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4297,7 +4332,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4472,7 +4507,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4667,7 +4702,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4749,7 +4784,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4835,7 +4870,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4948,7 +4983,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5057,7 +5092,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5143,7 +5178,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6085,7 +6120,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The x-org-id header names another organization than the path */
+      /** @description The x-org-id header names another organization than the path, or the organization requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6956,6 +6991,116 @@ export interface operations {
       };
     };
   };
+  set_org_two_factor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TwoFactorRequirementRequest'];
+      };
+    };
+    responses: {
+      /** @description The organization as stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_OrgSummaryDto'];
+        };
+      };
+      /** @description The body is not `{requireTwoFactor: boolean}` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins change it (`FORBIDDEN`); turning it on needs the admin's own session to have passed a second factor (`OWN_MFA_REQUIRED`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   get_permissions: {
     parameters: {
       query?: never;
@@ -6998,7 +7143,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7084,7 +7229,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Not a member of the x-org-id organization */
+      /** @description Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`) */
       403: {
         headers: {
           [name: string]: unknown;

@@ -29,6 +29,12 @@ export interface AuthState {
    * challenge step) before anything else. Absent means false.
    */
   mfaRequired?: boolean;
+  /**
+   * The product API answered `ORG_MFA_REQUIRED`: the current organization requires a second factor this
+   * session has not passed (the layout shows the notice instead of the organization's screens). Cleared
+   * by the next token. Absent means false.
+   */
+  orgMfaRequired?: boolean;
   /** A message for the next page the user sees (e.g. after a password change or a refused session). */
   notice: { severity: 'success' | 'info' | 'error'; text: string } | null;
   /**
@@ -88,10 +94,15 @@ export const authSlice = createSlice({
       state.provisional = false;
       // A new token (after a challenge, a refresh): the API is asked again before another challenge.
       state.mfaRequired = false;
+      state.orgMfaRequired = false;
     },
     /** The product API refused the session with `MFA_REQUIRED`. */
     mfaRequired(state) {
       state.mfaRequired = true;
+    },
+    /** The product API refused an organization's call with `ORG_MFA_REQUIRED`. */
+    orgMfaRequired(state) {
+      state.orgMfaRequired = true;
     },
     /**
      * The API answered 401 to the stored core token the page started from (payload: that token): it is not
@@ -112,6 +123,7 @@ export const authSlice = createSlice({
       state.provisional = false;
       state.recovery = false;
       state.mfaRequired = false;
+      state.orgMfaRequired = false;
       state.queuedNotices = [];
       show(state, action.payload ?? null);
     },
@@ -158,6 +170,7 @@ export const {
   signedIn,
   signedOut,
   mfaRequired,
+  orgMfaRequired,
   storedTokenRefused,
   recoveryStarted,
   recoveryEnded,

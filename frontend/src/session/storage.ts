@@ -45,15 +45,35 @@ export interface StoredCoreSession {
  */
 export const STORED_TOKEN_MARGIN_MS = 60_000;
 
-/** The claims of a JWT this page needs, read without checking the signature (the server checks it). */
-function tokenClaims(token: string): { sub: string; email: string; exp: number } | null {
+/** A JWT's claims, read without checking the signature (the server checks it). */
+function decodedClaims(token: string): Record<string, unknown> | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
   const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
   const bytes = Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')), (c) =>
     c.charCodeAt(0),
   );
-  const claims = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+  return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+}
+
+/**
+ * The assurance level a token claims (`aal1`, `aal2`), or `null` when it claims none or is not a JWT: what
+ * the page shows before the API is asked (the API decides).
+ */
+export function tokenAal(token: string | null): string | null {
+  if (!token) return null;
+  try {
+    const aal = decodedClaims(token)?.aal;
+    return typeof aal === 'string' ? aal : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The claims of a JWT this page needs, read without checking the signature (the server checks it). */
+function tokenClaims(token: string): { sub: string; email: string; exp: number } | null {
+  const claims = decodedClaims(token);
+  if (!claims) return null;
   const { sub, email, exp } = claims;
   if (typeof sub !== 'string' || typeof email !== 'string' || typeof exp !== 'number') return null;
   return { sub, email, exp };

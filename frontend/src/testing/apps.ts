@@ -28,6 +28,7 @@ export function testOrg(overrides: Partial<Organization> = {}): Organization {
     name: 'Acme',
     profile: { contactEmail: 'team@acme.test', website: null, description: null, logo: null },
     role: 'admin',
+    requireTwoFactor: false,
     createdAt: '2026-11-01T10:00:00Z',
     updatedAt: '2026-11-01T10:00:00Z',
     ...overrides,

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { launchBrowser, saveLogs, screenshot, startPortal, startSmtp } from '../support/harness.mjs';
-import { PASSWORD, expectNoSeriousA11yViolations, newPage, signUp } from '../support/journey.mjs';
+import {
+  PASSWORD,
+  expectNoSeriousA11yViolations,
+  newPage,
+  productCall,
+  signUp,
+} from '../support/journey.mjs';
 import { totpCode } from '../support/totp.mjs';
 
 let smtp;
@@ -25,6 +31,11 @@ after(async () => {
   await smtp?.stop();
 });
 
+/** The organization the page works on (its stored choice). */
+function currentOrgId(page) {
+  return page.evaluate(() => localStorage.getItem('currentOrgId'));
+}
+
 /** Signs out from the top bar and signs in again with the password; answers the sign-in dialog. */
 async function signOutAndIn(page, email, password) {
   await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
@@ -35,6 +46,17 @@ async function signOutAndIn(page, email, password) {
   await dialog.getByLabel('Password').fill(password);
   await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
   return dialog;
+}
+
+/** On Account Security: adds an authenticator app with a code computed from the key shown; answers the key. */
+async function addAuthenticatorApp(page) {
+  await page.getByRole('heading', { level: 1, name: 'Account Security' }).waitFor();
+  await page.getByRole('button', { name: 'Add authenticator app' }).click();
+  const secret = (await page.getByTestId('totp-secret').textContent()).trim();
+  await page.getByLabel('Code from the app').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('Your authenticator app is set up.').waitFor();
+  return secret;
 }
 
 describe('second factor', () => {
@@ -72,6 +94,67 @@ describe('second factor', () => {
     await page.getByLabel('Code').fill(totpCode(secret, firstStep + 30));
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
+  });
+  test('an organization requires a second factor: a member without one is held back until adding one', async () => {
+    // The admin adds an authenticator app, then requires one of every member.
+    const admin = await newPage(browser);
+    await signUp(admin, { portal, smtp }, 'guard@example.com');
+    await admin.getByRole('link', { name: 'Account Security' }).click();
+    await addAuthenticatorApp(admin);
+    await admin.getByRole('link', { name: 'Organization Settings' }).click();
+    const toggle = admin.getByRole('switch', { name: 'Require two-factor authentication' });
+    await toggle.click();
+    await admin.getByText('Two-factor authentication is now required of every member.').waitFor();
+    await admin.getByRole('switch', { name: 'Require two-factor authentication', checked: true }).waitFor();
+    await expectNoSeriousA11yViolations(admin, 'organization settings, two-factor required');
+    await screenshot(admin, 'org-two-factor-required');
+
+    // A colleague without a factor joins through an invitation.
+    const member = await newPage(browser);
+    await signUp(member, { portal, smtp }, 'plain@example.com');
+    await admin.getByRole('link', { name: 'Members' }).click();
+    await admin.getByLabel(/Email Address/).fill('plain@example.com');
+    await admin.getByRole('button', { name: 'Send Invitation' }).click();
+    await admin.getByText('Invitation sent successfully!').waitFor();
+    const invitation = await smtp.mailTo('plain@example.com', 2);
+    assert.match(invitation.link, /\/invite\/accept\?token=/);
+    await member.goto(invitation.link);
+
+    // The organization's screens show the notice, not errors.
+    const notice = member.getByRole('alert').filter({ hasText: 'requires two-factor authentication' });
+    await notice.getByText("guard's Organization requires two-factor authentication").waitFor({ timeout: 15_000 });
+    await member.getByRole('link', { name: 'Dashboard' }).first().click();
+    await notice.waitFor();
+    assert.equal(await member.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).count(), 0);
+    const refused = await productCall(member, 'GET', '/api/dev/apps', null, await currentOrgId(member));
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'ORG_MFA_REQUIRED');
+    await expectNoSeriousA11yViolations(member, 'the notice of an organization requiring two-factor authentication');
+    await screenshot(member, 'org-two-factor-notice');
+
+    // The member adds an authenticator app on Account Security and acts again.
+    await notice.getByRole('link', { name: 'Set up two-factor authentication' }).click();
+    await member.getByText(/Add an authenticator app below/).waitFor();
+    await member.getByText('No authenticator app yet.').waitFor();
+    await expectNoSeriousA11yViolations(member, 'Account Security below the notice');
+    await screenshot(member, 'org-two-factor-account-security');
+    await addAuthenticatorApp(member);
+    await notice.waitFor({ state: 'detached', timeout: 15_000 });
+    await member.getByRole('link', { name: 'Dashboard' }).first().click();
+    await member.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
+    // The organization's apps load (none yet), without an error.
+    await member.getByText('No apps to display').first().waitFor();
+    const allowed = await productCall(member, 'GET', '/api/dev/apps', null, await currentOrgId(member));
+    assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
+    await screenshot(member, 'org-two-factor-member-back');
+
+    // The admin sees on the Members page who has a second factor.
+    await admin.reload();
+    await admin.getByRole('table', { name: 'Members' }).waitFor();
+    await admin.getByLabel('Two-factor authentication on for plain@example.com').waitFor();
+    await admin.getByLabel('Two-factor authentication on for guard@example.com').waitFor();
+    await expectNoSeriousA11yViolations(admin, 'members with the two-factor column');
+    await screenshot(admin, 'org-two-factor-members');
   });
   test('change the password on Account Security, then sign in with the new one', async () => {
     const email = 'password@example.com';

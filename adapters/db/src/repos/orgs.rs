@@ -1,4 +1,5 @@
-//! Organizations and their members: [`DieselOrgRepository`] and [`DieselMemberDirectory`].
+//! Organizations and their members: [`DieselOrgRepository`] (the membership door's reads are
+//! [`super::org_directory::DieselMemberDirectory`]).
 //!
 //! The only-admin guards are compare-and-set inside one write transaction: the change is made, then the
 //! admins that remain are counted, and the transaction is rolled back when none does. On PostgreSQL the
@@ -13,16 +14,15 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, ImageId, OrgId, RepoError, UserId};
+use domain::identity::factors::FactorStatus;
 use domain::orgs::ports::{
     CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, CONFLICT_LAST_ADMIN, DUPLICATE_MEMBER,
 };
-use domain::orgs::{
-    Member, MemberDirectory, OrgMembership, OrgProfile, OrgRepository, OrgRole, Organization,
-};
+use domain::orgs::{Member, OrgMembership, OrgProfile, OrgRepository, OrgRole, Organization};
 
 use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, parse_stored, to_millis};
-use crate::schema::{accounts, apps, images, org_invites, org_members, organizations};
+use crate::schema::{accounts, apps, factors, images, org_invites, org_members, organizations};
 use crate::{Db, DbConnection};
 
 /// [`RepoError::Duplicate`] value of [`OrgRepository::create`] when the organization id exists.
@@ -40,6 +40,7 @@ struct OrgRow {
     logo: Option<String>,
     created_at: i64,
     updated_at: i64,
+    require_two_factor: bool,
 }
 
 impl OrgRow {
@@ -53,6 +54,7 @@ impl OrgRow {
             logo: org.profile.logo.clone(),
             created_at: to_millis(org.created_at),
             updated_at: to_millis(org.updated_at),
+            require_two_factor: org.require_two_factor,
         }
     }
 
@@ -69,6 +71,7 @@ impl OrgRow {
                 description: self.description,
                 logo: self.logo,
             },
+            require_two_factor: self.require_two_factor,
             created_at: from_millis(self.created_at)?,
             updated_at: from_millis(self.updated_at)?,
         })
@@ -96,20 +99,22 @@ impl NewMemberRow {
     }
 }
 
-/// A member row joined with the account's address: `(user_id, role, joined_at, email)`.
-type MemberTuple = (String, String, i64, String);
+/// A member row joined with the account's address, and whether the account has a verified second factor:
+/// `(user_id, role, joined_at, email, has_two_factor)`.
+type MemberTuple = (String, String, i64, String, bool);
 
 fn member_from(row: MemberTuple) -> Result<Member, RepoError> {
-    let (user_id, role, joined_at, email) = row;
+    let (user_id, role, joined_at, email, has_two_factor) = row;
     Ok(Member {
         user_id: parse_stored("org_members.user_id", &user_id, str::parse::<UserId>)?,
         email: parse_stored("accounts.email", &email, EmailAddress::parse)?,
         role: parse_role(&role)?,
         joined_at: from_millis(joined_at)?,
+        has_two_factor,
     })
 }
 
-fn parse_role(text: &str) -> Result<OrgRole, RepoError> {
+pub(super) fn parse_role(text: &str) -> Result<OrgRole, RepoError> {
     parse_stored("org_members.role", text, |t| {
         OrgRole::parse(t).ok_or("unknown role")
     })
@@ -160,7 +165,7 @@ fn lock_members(conn: &mut DbConnection, org: &str) -> Result<(), RepoError> {
     Ok(())
 }
 
-fn role_in(conn: &mut DbConnection, org: &str, user: &str) -> Result<Option<OrgRole>, RepoError> {
+pub(super) fn role_in(conn: &mut DbConnection, org: &str, user: &str) -> Result<Option<OrgRole>, RepoError> {
     on_backend!(conn, c => org_members::table
         .filter(org_members::org_id.eq(org))
         .filter(org_members::user_id.eq(user))
@@ -187,29 +192,6 @@ fn ensure_an_admin_remains(conn: &mut DbConnection, org: &str, previous: OrgRole
         return Err(RepoError::Conflict(CONFLICT_LAST_ADMIN.to_owned()));
     }
     Ok(())
-}
-
-/// [`MemberDirectory`] on `org_members`.
-#[derive(Debug, Clone)]
-pub struct DieselMemberDirectory {
-    db: Db,
-}
-
-impl DieselMemberDirectory {
-    #[must_use]
-    pub fn new(db: Db) -> Self {
-        Self { db }
-    }
-}
-
-#[async_trait]
-impl MemberDirectory for DieselMemberDirectory {
-    async fn role_of(&self, org: OrgId, user: UserId) -> Result<Option<OrgRole>, RepoError> {
-        // Every organization-scoped request asks: a lookup by key.
-        self.db
-            .lookup(move |conn| role_in(conn, &org.to_string(), &user.to_string()))
-            .await
-    }
 }
 
 /// [`OrgRepository`] on `organizations` and `org_members`.
@@ -351,6 +333,38 @@ impl OrgRepository for DieselOrgRepository {
             .await
     }
 
+    async fn set_two_factor_requirement(
+        &self,
+        org: OrgId,
+        required: bool,
+        now: DateTime<Utc>,
+        audit: &AuditEntry,
+    ) -> Result<Organization, RepoError> {
+        let audit = audit.clone();
+        self.db
+            .write(move |conn| {
+                let id = org.to_string();
+                let changed = diesel::update(organizations::table.find(&id))
+                    .set((
+                        organizations::require_two_factor.eq(required),
+                        organizations::updated_at.eq(to_millis(now)),
+                    ))
+                    .execute(conn)
+                    .map_err(backend("setting an organization's second-factor requirement"))?;
+                if changed == 0 {
+                    return Err(RepoError::NotFound);
+                }
+                append(conn, std::slice::from_ref(&audit))?;
+                organizations::table
+                    .find(&id)
+                    .select(OrgRow::as_select())
+                    .first(conn)
+                    .map_err(backend("reading the updated organization"))?
+                    .into_domain()
+            })
+            .await
+    }
+
     /// PostgreSQL locks the organization row first, so an app inserted concurrently (its foreign key
     /// holds a share lock on that row) is either counted or fails on the deleted organization.
     async fn delete(&self, org: OrgId, audit: &AuditEntry) -> Result<Vec<ImageId>, RepoError> {
@@ -416,7 +430,7 @@ impl OrgRepository for DieselOrgRepository {
     async fn members(&self, org: OrgId) -> Result<Vec<Member>, RepoError> {
         self.db
             .read(move |conn| {
-                let rows: Vec<MemberTuple> = org_members::table
+                let rows: Vec<MemberTuple> = on_backend!(conn, c => org_members::table
                     .inner_join(accounts::table)
                     .filter(org_members::org_id.eq(org.to_string()))
                     .order((org_members::joined_at, org_members::user_id))
@@ -425,9 +439,14 @@ impl OrgRepository for DieselOrgRepository {
                         org_members::role,
                         org_members::joined_at,
                         accounts::email,
+                        diesel::dsl::exists(
+                            factors::table
+                                .filter(factors::user_id.eq(org_members::user_id))
+                                .filter(factors::status.eq(FactorStatus::Verified.as_str())),
+                        ),
                     ))
-                    .load(conn)
-                    .map_err(backend("listing the organization's members"))?;
+                    .load(c))
+                .map_err(backend("listing the organization's members"))?;
                 rows.into_iter().map(member_from).collect()
             })
             .await

@@ -356,6 +356,7 @@ contract! {
             email: fixtures::email("admin@example.com"),
             role: OrgRole::Admin,
             joined_at: at(3),
+            has_two_factor: false,
         };
         let err = DieselOrgRepository::new(db.clone())
             .create_personal(&personal, &member, &entry(personal.id, AuditAction::OrgCreated, 3))

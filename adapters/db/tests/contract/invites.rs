@@ -96,6 +96,7 @@ fn joining(user: UserId, address: &str, role: OrgRole, minutes: i64) -> Member {
         email: email(address),
         role,
         joined_at: at(minutes),
+        has_two_factor: false,
     }
 }
 

@@ -85,6 +85,7 @@ mod images;
 mod infrastructure;
 mod invites;
 mod oauth;
+mod org_two_factor;
 mod orgs;
 mod outbox;
 mod rate_limits;

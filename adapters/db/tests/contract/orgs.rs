@@ -22,6 +22,7 @@ fn member_of(user: UserId, address: &str, role: OrgRole, minutes: i64) -> Member
         email: email(address),
         role,
         joined_at: at(minutes),
+        has_two_factor: false,
     }
 }
 

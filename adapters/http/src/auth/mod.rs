@@ -18,7 +18,7 @@ use serde::Serialize;
 use std::sync::Arc;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-pub use org_path::OrgMember;
+pub use org_path::{OrgMember, OrgMemberToLeave};
 pub use org_scope::{Memberships, OrgScope};
 pub use principal::Principal;
 

@@ -4,17 +4,20 @@
 //! A caller who is not a member (or an id that names no organization) gets 404, as if the organization did
 //! not exist. Such routes need no `x-org-id`; a client may still send it, and then it is never trusted
 //! blindly (PRODUCT.md §3): it must be an organization id (400), the path's (403), and one the caller
-//! belongs to (403). The same membership read answers both questions.
+//! belongs to (403). The same membership read answers both questions, and whether the organization requires
+//! a second factor the session has not passed (403 `ORG_MFA_REQUIRED`, PRODUCT.md §1a). Leaving stays
+//! possible without that factor: the leave route takes [`OrgMemberToLeave`].
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
-use domain::common::{Caller, OrgId};
+use domain::common::OrgId;
+use domain::identity::Authenticated;
 use domain::orgs::{ActingMember, OrgError};
 use std::future::Future;
 use std::pin::Pin;
 
-use super::Principal;
 use super::org_scope::{Memberships, NOT_A_MEMBER, ORG_HEADER, ORG_MALFORMED};
+use super::principal::authenticate;
 use crate::ApiError;
 
 /// The answer when `x-org-id` and the path disagree.
@@ -24,33 +27,65 @@ pub const ORG_MISMATCH: &str = "The x-org-id header names another organization t
 #[derive(Debug, Clone)]
 pub struct OrgMember(pub ActingMember);
 
+/// As [`OrgMember`], for the leave route (`DELETE /api/orgs/{orgId}/members/{memberId}`) only: a member
+/// held back by the organization's second-factor requirement is answered too, marked so
+/// ([`ActingMember::is_held_back`]), and the use case lets such a member leave and nothing else.
+#[derive(Debug, Clone)]
+pub struct OrgMemberToLeave(pub ActingMember);
+
+/// Which door: the one every org-path route takes, or the leave route's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Door {
+    Act,
+    Leave,
+}
+
+fn extract(
+    request: &HttpRequest,
+    door: Door,
+) -> Pin<Box<dyn Future<Output = Result<ActingMember, ApiError>>>> {
+    let authenticated = authenticate(request);
+    let memberships = request.app_data::<web::Data<Memberships>>().cloned();
+    let path_org = request.match_info().get("orgId").map(str::to_owned);
+    let header = request
+        .headers()
+        .get(ORG_HEADER)
+        .map(|value| value.to_str().map(|text| text.trim().to_owned()).ok());
+    Box::pin(async move {
+        // Authentication first: an anonymous caller learns nothing about organizations.
+        let authenticated = authenticated.await?;
+        resolve(authenticated, memberships, path_org.as_deref(), header, door).await
+    })
+}
+
 impl FromRequest for OrgMember {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
-    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let principal = Principal::from_request(request, payload);
-        let memberships = request.app_data::<web::Data<Memberships>>().cloned();
-        let path_org = request.match_info().get("orgId").map(str::to_owned);
-        let header = request
-            .headers()
-            .get(ORG_HEADER)
-            .map(|value| value.to_str().map(|text| text.trim().to_owned()).ok());
-        Box::pin(async move {
-            // Authentication first: an anonymous caller learns nothing about organizations.
-            let Principal(caller) = principal.await?;
-            resolve(caller, memberships, path_org.as_deref(), header).await
-        })
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let member = extract(request, Door::Act);
+        Box::pin(async move { member.await.map(Self) })
+    }
+}
+
+impl FromRequest for OrgMemberToLeave {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let member = extract(request, Door::Leave);
+        Box::pin(async move { member.await.map(Self) })
     }
 }
 
 /// `header`: absent (`None`), unreadable (`Some(None)`) or its trimmed text.
 async fn resolve(
-    caller: Caller,
+    authenticated: Authenticated,
     memberships: Option<web::Data<Memberships>>,
     path_org: Option<&str>,
     header: Option<Option<String>>,
-) -> Result<OrgMember, ApiError> {
+    door: Door,
+) -> Result<ActingMember, ApiError> {
     let path_org = path_org.and_then(|text| text.parse::<OrgId>().ok());
     let named_in_header = match header {
         None => false,
@@ -69,8 +104,14 @@ async fn resolve(
     let org = path_org.ok_or_else(|| ApiError::NotFound(OrgError::NotFound.to_string()))?;
     let memberships =
         memberships.ok_or_else(|| ApiError::Internal("the membership directory is not configured".into()))?;
-    match ActingMember::resolve(memberships.0.as_ref(), caller, org).await? {
-        Some(member) => Ok(OrgMember(member)),
+    let second_factor = authenticated.second_factor();
+    let (directory, caller) = (memberships.0.as_ref(), authenticated.caller);
+    let found = match door {
+        Door::Act => ActingMember::resolve(directory, caller, org, second_factor).await?,
+        Door::Leave => ActingMember::resolve_to_leave(directory, caller, org, second_factor).await?,
+    };
+    match found {
+        Some(member) => Ok(member),
         None if named_in_header => Err(ApiError::Forbidden(NOT_A_MEMBER.into())),
         None => Err(ApiError::NotFound(OrgError::NotFound.to_string())),
     }
@@ -80,16 +121,18 @@ async fn resolve(
 mod tests {
     use super::*;
     use async_trait::async_trait;
-    use domain::common::{EmailAddress, RepoError, UserId};
-    use domain::orgs::{MemberDirectory, OrgRole};
+    use domain::common::{Caller, EmailAddress, RepoError, UserId};
+    use domain::identity::models::Aal;
+    use domain::orgs::{MemberDirectory, MemberStanding, OrgRole};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// One member in one organization; counts the reads.
+    /// One member in one organization (which may require a second factor); counts the reads.
     struct CountingDirectory {
         org: OrgId,
         user: UserId,
         reads: AtomicUsize,
+        requires_two_factor: bool,
     }
 
     #[async_trait]
@@ -97,6 +140,23 @@ mod tests {
         async fn role_of(&self, org: OrgId, user: UserId) -> Result<Option<OrgRole>, RepoError> {
             self.reads.fetch_add(1, Ordering::SeqCst);
             Ok((org == self.org && user == self.user).then_some(OrgRole::Admin))
+        }
+
+        async fn standing_of(&self, org: OrgId, user: UserId) -> Result<Option<MemberStanding>, RepoError> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            Ok((org == self.org && user == self.user).then_some(MemberStanding {
+                role: OrgRole::Admin,
+                org_requires_two_factor: self.requires_two_factor,
+            }))
+        }
+    }
+
+    fn at(caller: &Caller, aal: Aal) -> Authenticated {
+        Authenticated {
+            caller: caller.clone(),
+            aal,
+            session_id: None,
+            has_verified_factor: Some(aal == Aal::Aal2),
         }
     }
 
@@ -115,9 +175,64 @@ mod tests {
         path: &str,
         header: Option<&str>,
     ) -> Result<OrgMember, ApiError> {
+        member_at(directory, at(caller, Aal::Aal1), path, header, Door::Act).await
+    }
+
+    async fn member_at(
+        directory: &Arc<CountingDirectory>,
+        authenticated: Authenticated,
+        path: &str,
+        header: Option<&str>,
+        door: Door,
+    ) -> Result<OrgMember, ApiError> {
         let memberships = web::Data::new(Memberships(directory.clone()));
         let header = header.map(|text| Some(text.to_owned()));
-        resolve(caller.clone(), Some(memberships), Some(path), header).await
+        resolve(authenticated, Some(memberships), Some(path), header, door)
+            .await
+            .map(OrgMember)
+    }
+
+    #[actix_web::test]
+    async fn an_organization_requiring_a_second_factor_refuses_an_aal1_session_in_the_same_one_read() {
+        let (caller, org) = (caller(), OrgId::new());
+        let directory = Arc::new(CountingDirectory {
+            org,
+            user: caller.user_id,
+            reads: AtomicUsize::new(0),
+            requires_two_factor: true,
+        });
+        let refused = member_at(
+            &directory,
+            at(&caller, Aal::Aal1),
+            &org.to_string(),
+            None,
+            Door::Act,
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(refused.code(), "ORG_MFA_REQUIRED");
+        assert_eq!(directory.reads.load(Ordering::SeqCst), 1, "one read per request");
+        let passed = member_at(
+            &directory,
+            at(&caller, Aal::Aal2),
+            &org.to_string(),
+            None,
+            Door::Act,
+        )
+        .await
+        .unwrap();
+        assert!(!passed.0.is_held_back());
+        let leaving = member_at(
+            &directory,
+            at(&caller, Aal::Aal1),
+            &org.to_string(),
+            None,
+            Door::Leave,
+        )
+        .await
+        .unwrap();
+        assert!(leaving.0.is_held_back());
+        assert_eq!(directory.reads.load(Ordering::SeqCst), 3);
     }
 
     #[actix_web::test]
@@ -127,6 +242,7 @@ mod tests {
             org,
             user: caller.user_id,
             reads: AtomicUsize::new(0),
+            requires_two_factor: false,
         });
         let plain = member_of(&directory, &caller, &org.to_string(), None)
             .await
@@ -147,6 +263,7 @@ mod tests {
             org,
             user: UserId::new(),
             reads: AtomicUsize::new(0),
+            requires_two_factor: false,
         });
         let stranger = member_of(&directory, &caller, &org.to_string(), None)
             .await

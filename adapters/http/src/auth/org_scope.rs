@@ -4,17 +4,20 @@
 //! Requests that name the organization in their path use [`super::OrgMember`] instead.
 //!
 //! The answer is the domain's [`ActingMember`], read once for the request: the use cases take it and do
-//! not read the membership again.
+//! not read the membership again. The same read says whether the organization requires a second factor
+//! (PRODUCT.md §1a); a session that has not passed one is then refused with 403 `ORG_MFA_REQUIRED`, its
+//! level taken from authenticating the request (no read of its own).
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::common::{Caller, OrgId};
+use domain::identity::Authenticated;
 use domain::orgs::{ActingMember, MemberDirectory, OrgRole};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use super::Principal;
+use super::principal::authenticate;
 use crate::ApiError;
 
 /// The header that names the organization of an org-scoped request (specification §7).
@@ -56,7 +59,8 @@ impl FromRequest for OrgScope {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let principal = Principal::from_request(request, payload);
+        let _ = payload;
+        let authenticated = authenticate(request);
         let memberships = request.app_data::<web::Data<Memberships>>().cloned();
         let header = request
             .headers()
@@ -64,8 +68,7 @@ impl FromRequest for OrgScope {
             .map(|value| value.to_str().map(|text| text.trim().to_owned()));
         Box::pin(async move {
             // Authentication first: an anonymous caller learns nothing about organizations.
-            let Principal(caller) = principal.await?;
-            resolve(caller, memberships, header).await
+            resolve(authenticated.await?, memberships, header).await
         })
     }
 }
@@ -73,7 +76,7 @@ impl FromRequest for OrgScope {
 type HeaderValue = Option<Result<String, actix_web::http::header::ToStrError>>;
 
 async fn resolve(
-    caller: Caller,
+    authenticated: Authenticated,
     memberships: Option<web::Data<Memberships>>,
     header: HeaderValue,
 ) -> Result<OrgScope, ApiError> {
@@ -89,7 +92,8 @@ async fn resolve(
         Some(Err(_)) => return Err(ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED)),
         None | Some(Ok(_)) => return Err(ApiError::bad_request("ORG_REQUIRED", ORG_REQUIRED)),
     };
-    let member = ActingMember::resolve(memberships.0.as_ref(), caller, org)
+    let second_factor = authenticated.second_factor();
+    let member = ActingMember::resolve(memberships.0.as_ref(), authenticated.caller, org, second_factor)
         .await
         .map_err(ApiError::from)?
         .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
@@ -106,10 +110,12 @@ mod tests {
     use super::*;
     use async_trait::async_trait;
     use domain::common::{RepoError, UserId};
+    use domain::identity::models::Aal;
 
     struct OneMember {
         org: OrgId,
         user: UserId,
+        requires_two_factor: bool,
     }
 
     #[async_trait]
@@ -117,15 +123,67 @@ mod tests {
         async fn role_of(&self, org: OrgId, user: UserId) -> Result<Option<OrgRole>, RepoError> {
             Ok((org == self.org && user == self.user).then_some(OrgRole::Member))
         }
+
+        async fn standing_of(
+            &self,
+            org: OrgId,
+            user: UserId,
+        ) -> Result<Option<domain::orgs::MemberStanding>, RepoError> {
+            Ok(self
+                .role_of(org, user)
+                .await?
+                .map(|role| domain::orgs::MemberStanding {
+                    role,
+                    org_requires_two_factor: self.requires_two_factor,
+                }))
+        }
     }
 
     async fn scope_of(header: Option<&str>, caller: &Caller, org: OrgId) -> Result<OrgScope, ApiError> {
+        scope_at(header, caller, org, false, Aal::Aal1).await
+    }
+
+    async fn scope_at(
+        header: Option<&str>,
+        caller: &Caller,
+        org: OrgId,
+        requires_two_factor: bool,
+        aal: Aal,
+    ) -> Result<OrgScope, ApiError> {
         let memberships = Memberships(Arc::new(OneMember {
             org,
             user: caller.user_id,
+            requires_two_factor,
         }));
         let header = header.map(|text| Ok(text.to_owned()));
-        resolve(caller.clone(), Some(web::Data::new(memberships)), header).await
+        let authenticated = Authenticated {
+            caller: caller.clone(),
+            aal,
+            session_id: None,
+            has_verified_factor: Some(aal == Aal::Aal2),
+        };
+        resolve(authenticated, Some(web::Data::new(memberships)), header).await
+    }
+
+    #[actix_web::test]
+    async fn an_organization_requiring_a_second_factor_is_closed_to_an_aal1_session() {
+        let caller = Caller {
+            user_id: UserId::new(),
+            email: domain::common::EmailAddress::parse("dev@example.com").unwrap(),
+            platform_role: None,
+            origin: domain::common::ClientOrigin::default(),
+        };
+        let org = OrgId::new();
+        let header = org.to_string();
+        let refused = scope_at(Some(&header), &caller, org, true, Aal::Aal1)
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), "ORG_MFA_REQUIRED");
+        assert!(refused.to_string().contains("requires two-factor authentication"));
+        let passed = scope_at(Some(&header), &caller, org, true, Aal::Aal2)
+            .await
+            .unwrap();
+        assert_eq!(passed.org, org);
     }
 
     #[actix_web::test]

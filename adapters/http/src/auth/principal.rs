@@ -6,6 +6,7 @@
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use domain::common::{Caller, ClientOrigin};
+use domain::identity::Authenticated;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -54,40 +55,49 @@ impl FromRequest for Principal {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
-        let auth = request.app_data::<web::Data<ProductAuth>>().cloned();
-        let token = bearer_token(request).map(str::to_owned);
-        let staff_api = is_staff_api(request.path());
-        let request = request.clone();
-        Box::pin(async move {
-            let Some(auth) = auth else {
-                return Err(ApiError::Internal(
-                    "the product authentication is not configured".into(),
-                ));
-            };
-            let Some(token) = token else {
-                return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
-            };
-            let authenticated = auth
-                .core_tokens
-                .authenticate_at_level(&token)
-                .await
-                .map_err(ApiError::from)?;
-            // The staff API (PORTAL_STAFF_MFA=required): staff need a session that passed a second factor.
-            if staff_api && !auth.core_tokens.staff_level_met(&authenticated) {
-                return Err(ApiError::ForbiddenUntil {
-                    code: MFA_REQUIRED,
-                    message: STAFF_MFA_REQUIRED.into(),
-                });
-            }
-            let mut caller = authenticated.caller;
-            caller.origin = origin_of(&request, &auth.proxies);
-            // The caller's session, for the handlers that mark or spare it (the sessions list).
-            request
-                .extensions_mut()
-                .insert(CallerSession(authenticated.session_id));
-            Ok(Self(caller))
-        })
+        let authenticated = authenticate(request);
+        Box::pin(async move { Ok(Self(authenticated.await?.caller)) })
     }
+}
+
+/// Authenticates the request's bearer: the caller (with the request's origin) and the session's assurance
+/// level, which the organization doors ([`super::OrgScope`], [`super::OrgMember`]) hold against an
+/// organization's second-factor requirement without reading anything more.
+pub(crate) fn authenticate(
+    request: &HttpRequest,
+) -> Pin<Box<dyn Future<Output = Result<Authenticated, ApiError>>>> {
+    let auth = request.app_data::<web::Data<ProductAuth>>().cloned();
+    let token = bearer_token(request).map(str::to_owned);
+    let staff_api = is_staff_api(request.path());
+    let request = request.clone();
+    Box::pin(async move {
+        let Some(auth) = auth else {
+            return Err(ApiError::Internal(
+                "the product authentication is not configured".into(),
+            ));
+        };
+        let Some(token) = token else {
+            return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
+        };
+        let mut authenticated = auth
+            .core_tokens
+            .authenticate_at_level(&token)
+            .await
+            .map_err(ApiError::from)?;
+        // The staff API (PORTAL_STAFF_MFA=required): staff need a session that passed a second factor.
+        if staff_api && !auth.core_tokens.staff_level_met(&authenticated) {
+            return Err(ApiError::ForbiddenUntil {
+                code: MFA_REQUIRED,
+                message: STAFF_MFA_REQUIRED.into(),
+            });
+        }
+        authenticated.caller.origin = origin_of(&request, &auth.proxies);
+        // The caller's session, for the handlers that mark or spare it (the sessions list).
+        request
+            .extensions_mut()
+            .insert(CallerSession(authenticated.session_id));
+        Ok(authenticated)
+    })
 }
 
 #[cfg(test)]

@@ -63,6 +63,8 @@ pub struct OrgSummaryDto {
     pub profile: ProfileDto,
     /// The caller's role in it.
     pub role: RoleDto,
+    /// Whether every member needs a second factor to act in it (403 `ORG_MFA_REQUIRED` otherwise).
+    pub require_two_factor: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -74,6 +76,7 @@ impl OrgSummaryDto {
             name: organization.name.clone(),
             profile: ProfileDto::from(&organization.profile),
             role: role.into(),
+            require_two_factor: organization.require_two_factor,
             created_at: organization.created_at,
             updated_at: organization.updated_at,
         }
@@ -100,6 +103,8 @@ pub struct MemberDto {
     pub user: MemberUserDto,
     pub role: RoleDto,
     pub joined_at: DateTime<Utc>,
+    /// Whether the account has a verified second factor (as the built-in identity service knows it).
+    pub has_two_factor: bool,
 }
 
 impl From<&Member> for MemberDto {
@@ -111,6 +116,7 @@ impl From<&Member> for MemberDto {
             },
             role: member.role.into(),
             joined_at: member.joined_at,
+            has_two_factor: member.has_two_factor,
         }
     }
 }
@@ -151,6 +157,8 @@ pub struct OrgDto {
     pub profile: ProfileDto,
     /// The caller's role in it.
     pub role: RoleDto,
+    /// Whether every member needs a second factor to act in it.
+    pub require_two_factor: bool,
     pub members: Vec<MemberDto>,
     pub pending_invites: Vec<InviteDto>,
     pub created_at: DateTime<Utc>,
@@ -165,6 +173,7 @@ impl From<&OrgDetails> for OrgDto {
             name: summary.name,
             profile: summary.profile,
             role: summary.role,
+            require_two_factor: summary.require_two_factor,
             members: details.members.iter().map(MemberDto::from).collect(),
             pending_invites: details.pending_invites.iter().map(InviteDto::from).collect(),
             created_at: summary.created_at,

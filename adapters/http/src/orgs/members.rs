@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::dto::{Envelope, InviteDto, InviteEmailRequest, InviteRequest, RoleChangeRequest};
 use super::{OrgsApi, member_id, required};
 use crate::ApiError;
-use crate::auth::OrgMember;
+use crate::auth::{OrgMember, OrgMemberToLeave};
 use crate::json::Json;
 
 /// Invites someone by e-mail (admins); the invitation e-mail goes through the outbox.
@@ -65,7 +65,8 @@ pub async fn change_role(
     Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
 }
 
-/// Removes a member (admins), or, when `memberId` is the caller, leaves the organization.
+/// Removes a member (admins), or, when `memberId` is the caller, leaves the organization. Leaving stays
+/// possible when the organization requires a second factor the caller's session has not passed.
 #[utoipa::path(operation_id = "remove_member", tag = "organizations", security(("bearer" = [])),
     params(("orgId" = String, Path, description = "Organization id"), ("memberId" = String, Path, description = "The member's user id (the caller's own to leave)")),
     responses(
@@ -77,7 +78,7 @@ pub async fn change_role(
 #[delete("/orgs/{orgId}/members/{memberId}")]
 pub async fn remove_member(
     api: web::Data<OrgsApi>,
-    member: OrgMember,
+    member: OrgMemberToLeave,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let target = member_id(&path.1)?;

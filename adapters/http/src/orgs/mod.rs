@@ -7,8 +7,10 @@
 
 pub mod dto;
 mod members;
+mod security;
 
 pub use members::*;
+pub use security::*;
 
 use actix_web::{HttpResponse, web};
 use actix_web::{delete, get, post, put};
@@ -45,6 +47,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(accept)
         .service(get)
         .service(update)
+        .service(set_two_factor)
         .service(delete)
         .service(invite_member)
         .service(change_role)

@@ -60,6 +60,12 @@ pub(crate) fn sample_app(org: OrgId, status: AppStoreStatus) -> App {
 pub(crate) fn members(role: Option<OrgRole>) -> MockMemberDirectory {
     let mut members = MockMemberDirectory::new();
     members.expect_role_of().returning(move |_, _| Ok(role));
+    members.expect_standing_of().returning(move |_, _| {
+        Ok(role.map(|role| crate::orgs::MemberStanding {
+            role,
+            org_requires_two_factor: false,
+        }))
+    });
     members
 }
 

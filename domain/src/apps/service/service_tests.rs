@@ -199,15 +199,25 @@ fn a_taken_package_name_is_reported_on_the_package_name_field() {
 /// The caller acting in `org` with `role`, as the member directory answers.
 /// The caller `who` acting in `org` with `role`, as the membership extractor hands it over.
 fn member_as(who: &Caller, org: OrgId, role: OrgRole) -> ActingMember {
-    block_on(ActingMember::resolve(&members(Some(role)), who.clone(), org))
-        .unwrap()
-        .unwrap()
+    block_on(ActingMember::resolve(
+        &members(Some(role)),
+        who.clone(),
+        org,
+        crate::orgs::SecondFactor::NotPassed,
+    ))
+    .unwrap()
+    .unwrap()
 }
 
 fn acting(org: OrgId, role: OrgRole) -> ActingMember {
-    block_on(ActingMember::resolve(&members(Some(role)), developer(), org))
-        .unwrap()
-        .unwrap()
+    block_on(ActingMember::resolve(
+        &members(Some(role)),
+        developer(),
+        org,
+        crate::orgs::SecondFactor::NotPassed,
+    ))
+    .unwrap()
+    .unwrap()
 }
 
 #[test]
@@ -225,7 +235,13 @@ fn a_member_lists_the_organizations_apps_without_asking_the_directory_again() {
 
 #[test]
 fn an_outsider_has_no_membership_to_list_an_organizations_apps_with() {
-    let outsider = block_on(ActingMember::resolve(&members(None), developer(), OrgId::new())).unwrap();
+    let outsider = block_on(ActingMember::resolve(
+        &members(None),
+        developer(),
+        OrgId::new(),
+        crate::orgs::SecondFactor::NotPassed,
+    ))
+    .unwrap();
     assert_eq!(outsider, None);
 }
 

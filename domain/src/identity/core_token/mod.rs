@@ -16,6 +16,7 @@ use crate::identity::core_token::hosted::{HostedAccountError, HostedAccounts};
 use crate::identity::models::Aal;
 use crate::identity::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
+use crate::orgs::SecondFactor;
 
 /// A signed core token and when it expires.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +86,23 @@ pub struct Authenticated {
     /// The built-in identity service's session (refresh-token family) the bearer belongs to; `None` with a
     /// hosted identity service.
     pub session_id: Option<Uuid>,
+    /// Whether the account has a verified second factor: known with the built-in identity service (read
+    /// with the session), `None` with a hosted one (only its token's `aal` speaks for it).
+    pub has_verified_factor: Option<bool>,
+}
+
+impl Authenticated {
+    /// Whether the session passed a second factor, for an organization that requires one: an `aal2`
+    /// session of an account whose factor is still there (built-in), or a token claiming `aal2` (hosted:
+    /// the project's `aal` is honoured as the built-in one is). Costs no read.
+    #[must_use]
+    pub fn second_factor(&self) -> SecondFactor {
+        if self.aal >= Aal::Aal2 && self.has_verified_factor != Some(false) {
+            SecondFactor::Passed
+        } else {
+            SecondFactor::NotPassed
+        }
+    }
 }
 
 impl CoreTokenService {
@@ -198,7 +216,7 @@ impl CoreTokenService {
         }
         let (user_id, email, session, claimed) = self.verify_either(token).await?;
         // Read with the session when there is one (one round trip for both), on its own otherwise.
-        let (platform_role, aal, session_id) = match session {
+        let (platform_role, aal, session_id, has_verified_factor) = match session {
             Session::Live {
                 family,
                 role,
@@ -208,9 +226,9 @@ impl CoreTokenService {
                 if has_verified_factor && aal < Aal::Aal2 {
                     return Err(AuthError::MfaRequired);
                 }
-                (role, aal, Some(family))
+                (role, aal, Some(family), Some(has_verified_factor))
             }
-            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed, None),
+            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed, None, None),
         };
         Ok(Authenticated {
             caller: Caller {
@@ -221,6 +239,7 @@ impl CoreTokenService {
             },
             aal,
             session_id,
+            has_verified_factor,
         })
     }
 
@@ -600,6 +619,7 @@ mod tests {
             },
             aal,
             session_id: None,
+            has_verified_factor: None,
         };
         let required = authenticating(core_of(&claims), None);
         assert!(!required.staff_level_met(&staff(Aal::Aal1)));
@@ -609,6 +629,56 @@ mod tests {
         assert!(required.staff_level_met(&developer));
         let optional = authenticating(core_of(&claims), None).with_staff_mfa(false);
         assert!(optional.staff_level_met(&staff(Aal::Aal1)));
+    }
+
+    #[test]
+    fn only_an_aal2_session_of_an_account_whose_factor_remains_passed_a_second_factor() {
+        let claims = access_claims(noon());
+        let at = |aal, has_verified_factor| Authenticated {
+            caller: Caller {
+                user_id: claims.sub,
+                email: claims.email.clone(),
+                platform_role: None,
+                origin: crate::common::ClientOrigin::default(),
+            },
+            aal,
+            session_id: None,
+            has_verified_factor,
+        };
+        assert_eq!(at(Aal::Aal2, Some(true)).second_factor(), SecondFactor::Passed);
+        // Hosted: the token's aal speaks for the factor.
+        assert_eq!(at(Aal::Aal2, None).second_factor(), SecondFactor::Passed);
+        assert_eq!(at(Aal::Aal1, None).second_factor(), SecondFactor::NotPassed);
+        assert_eq!(
+            at(Aal::Aal1, Some(false)).second_factor(),
+            SecondFactor::NotPassed
+        );
+        // Raised once, but the factor was removed since.
+        assert_eq!(
+            at(Aal::Aal2, Some(false)).second_factor(),
+            SecondFactor::NotPassed
+        );
+    }
+
+    #[test]
+    fn a_hosted_token_authenticates_at_the_level_it_claims() {
+        for (claimed, expected) in [("aal2", Aal::Aal2), ("aal1", Aal::Aal1), ("", Aal::Aal1)] {
+            let mut claims = access_claims(noon());
+            claims.aal = claimed.to_owned();
+            let mut signer = MockTokenSigner::new();
+            signer
+                .expect_verify_core()
+                .returning(|_, _| Err(TokenError::Invalid));
+            signer
+                .expect_verify_access()
+                .returning(move |_, _| Ok(claims.clone()));
+            let found = block_on(service(signer, no_admins()).authenticate_at_level("hosted")).unwrap();
+            assert_eq!(
+                (found.aal, found.has_verified_factor),
+                (expected, None),
+                "{claimed:?}"
+            );
+        }
     }
 
     #[test]

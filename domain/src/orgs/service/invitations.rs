@@ -230,6 +230,7 @@ impl OrgService {
             email: caller.email.clone(),
             role: invite.role,
             joined_at: now,
+            has_two_factor: false,
         };
         let audit = self
             .audit(caller, AuditAction::InviteAccepted, org_id)

@@ -14,6 +14,7 @@ mod invitations;
 mod permission_tests;
 #[cfg(test)]
 mod test_support;
+mod two_factor;
 
 use std::sync::Arc;
 
@@ -101,8 +102,13 @@ impl OrgService {
     ///
     /// # Errors
     /// [`OrgError::AdminOnly`] when the role may not do `action`.
+    /// A member held back by the organization's second-factor requirement (resolved to leave, see
+    /// [`ActingMember::resolve_to_leave`]) may only leave: anything else is
+    /// [`OrgError::SecondFactorRequired`].
     pub const fn allow(member: &ActingMember, action: OrgAction) -> Result<OrgRole, OrgError> {
-        if member.can(action) {
+        if member.is_held_back() && !matches!(action, OrgAction::Leave) {
+            Err(OrgError::SecondFactorRequired)
+        } else if member.can(action) {
             Ok(member.role())
         } else {
             Err(OrgError::AdminOnly)
@@ -148,6 +154,7 @@ impl OrgService {
             email: caller.email.clone(),
             role: OrgRole::Admin,
             joined_at: self.clock.now(),
+            has_two_factor: false,
         }
     }
 

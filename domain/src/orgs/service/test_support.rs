@@ -6,8 +6,8 @@ use uuid::Uuid;
 use super::OrgService;
 use crate::common::{Caller, EmailAddress, InviteId, OrgId, UserId};
 use crate::orgs::invites::Invite;
-use crate::orgs::ports::{MockInviteRepository, MockMemberDirectory, MockOrgRepository};
-use crate::orgs::{ActingMember, Member, OrgMembership, OrgProfile, OrgRole, Organization};
+use crate::orgs::ports::{MemberStanding, MockInviteRepository, MockMemberDirectory, MockOrgRepository};
+use crate::orgs::{ActingMember, Member, OrgMembership, OrgProfile, OrgRole, Organization, SecondFactor};
 use crate::testing::{MemoryRateLimitStore, RepeatingBytes, block_on, fixed_clock, noon};
 
 pub const ME: UserId = UserId(Uuid::from_u128(1));
@@ -29,13 +29,30 @@ pub fn me() -> Caller {
     }
 }
 
-/// [`me`] acting in `ORG` with `role`, as the request's one membership read answered.
+/// [`me`] acting in `ORG` with `role`, as the request's one membership read answered (a session without a
+/// second factor, in an organization that does not require one).
 pub fn me_in(role: OrgRole) -> ActingMember {
+    me_in_with(role, false, SecondFactor::NotPassed)
+}
+
+/// [`me`] acting in `ORG` with `role`, the organization requiring a second factor or not, from a session
+/// that passed one or not; a member held back by the requirement is resolved to leave.
+pub fn me_in_with(role: OrgRole, org_requires_two_factor: bool, second_factor: SecondFactor) -> ActingMember {
     let mut directory = MockMemberDirectory::new();
-    directory.expect_role_of().returning(move |_, _| Ok(Some(role)));
-    block_on(ActingMember::resolve(&directory, me(), ORG))
-        .unwrap()
-        .unwrap()
+    directory.expect_standing_of().returning(move |_, _| {
+        Ok(Some(MemberStanding {
+            role,
+            org_requires_two_factor,
+        }))
+    });
+    block_on(ActingMember::resolve_to_leave(
+        &directory,
+        me(),
+        ORG,
+        second_factor,
+    ))
+    .unwrap()
+    .unwrap()
 }
 
 pub fn org() -> Organization {
@@ -43,6 +60,7 @@ pub fn org() -> Organization {
         id: ORG,
         name: "Acme".into(),
         profile: OrgProfile::default(),
+        require_two_factor: false,
         created_at: noon(),
         updated_at: noon(),
     }
@@ -66,6 +84,7 @@ pub fn member(user: UserId, role: OrgRole) -> Member {
         email: email(&address),
         role,
         joined_at: noon(),
+        has_two_factor: false,
     }
 }
 

@@ -716,9 +716,14 @@ mod tests {
 
     /// The caller acting in `org` with `role`, as the request's one membership read answered.
     fn acting(org: OrgId, role: OrgRole) -> ActingMember {
-        block_on(ActingMember::resolve(&members(Some(role)), developer(), org))
-            .unwrap()
-            .unwrap()
+        block_on(ActingMember::resolve(
+            &members(Some(role)),
+            developer(),
+            org,
+            crate::orgs::SecondFactor::NotPassed,
+        ))
+        .unwrap()
+        .unwrap()
     }
 
     #[test]

@@ -381,8 +381,13 @@ describe('the Audit Log page', () => {
           success: true,
           data: testOrg({
             members: [
-              { user: TEST_USER, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
-              { user: BOB, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },
+              {
+                user: TEST_USER,
+                role: 'admin',
+                joinedAt: '2026-11-01T10:00:00Z',
+                hasTwoFactor: false,
+              },
+              { user: BOB, role: 'member', joinedAt: '2026-11-02T10:00:00Z', hasTwoFactor: false },
             ],
           }),
         }),

@@ -25,7 +25,12 @@ import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { useAuthClient } from '../auth';
 import { noticeShown } from '../../session/authSlice';
 import { usePublicConfig } from '../publicConfig';
-import { PersonalOrgNotice, ProfileIncompleteBanner, useCurrentOrg } from '../orgs';
+import {
+  OrgTwoFactorGate,
+  PersonalOrgNotice,
+  ProfileIncompleteBanner,
+  useCurrentOrg,
+} from '../orgs';
 import { SidebarNav } from './SidebarNav';
 
 /** The top bar is 16 units (64 px) high and the sidebar 64 units (256 px) wide (spec §2). */
@@ -196,8 +201,10 @@ export function AppLayout() {
           ) : (
             <>
               <PersonalOrgNotice />
-              <ProfileIncompleteBanner />
-              <Outlet />
+              <OrgTwoFactorGate>
+                <ProfileIncompleteBanner />
+                <Outlet />
+              </OrgTwoFactorGate>
             </>
           )}
         </Box>

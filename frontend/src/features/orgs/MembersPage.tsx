@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
@@ -47,6 +48,26 @@ function RoleIcon({ role }: { role: OrgRole }) {
     <AdminPanelSettingsIcon fontSize="small" color="primary" titleAccess="Admin" />
   ) : (
     <PersonIcon fontSize="small" color="action" titleAccess="Member" />
+  );
+}
+
+/** Whether the member's account has a verified second factor (admins see it, PRODUCT.md §1a). */
+function TwoFactorChip({ member }: { member: OrgMember }) {
+  return member.hasTwoFactor ? (
+    <Chip
+      size="small"
+      color="success"
+      variant="outlined"
+      label="On"
+      aria-label={`Two-factor authentication on for ${member.user.email}`}
+    />
+  ) : (
+    <Chip
+      size="small"
+      variant="outlined"
+      label="Off"
+      aria-label={`Two-factor authentication off for ${member.user.email}`}
+    />
   );
 }
 
@@ -183,6 +204,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
             <TableRow>
               <TableCell>Email</TableCell>
               <TableCell>Role</TableCell>
+              {isAdmin && <TableCell>Two-factor</TableCell>}
               <TableCell sx={secondaryColumn}>Joined</TableCell>
               {isAdmin && <TableCell align="right">Actions</TableCell>}
             </TableRow>
@@ -190,7 +212,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
           <TableBody>
             {members.length === 0 && invites.length === 0 && (
               <TableRow>
-                <TableCell colSpan={isAdmin ? 4 : 3}>No members found</TableCell>
+                <TableCell colSpan={isAdmin ? 5 : 3}>No members found</TableCell>
               </TableRow>
             )}
             {members.map((member) => {
@@ -233,6 +255,11 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                       </Stack>
                     )}
                   </TableCell>
+                  {isAdmin && (
+                    <TableCell>
+                      <TwoFactorChip member={member} />
+                    </TableCell>
+                  )}
                   <TableCell sx={secondaryColumn}>{usDate(member.joinedAt)}</TableCell>
                   {isAdmin && (
                     <TableCell align="right">
@@ -284,6 +311,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                     </Stack>
                   </TableCell>
                   <TableCell>{roleLabel(invite.role)}</TableCell>
+                  {isAdmin && <TableCell aria-label="Not yet a member" />}
                   <TableCell sx={secondaryColumn}>
                     Invited {usDate(invite.invitedAt)}
                     {invite.emailSentCount > 1 && (

@@ -21,6 +21,7 @@ import { UnsavedChangesPrompt } from '../../components/UnsavedChangesPrompt';
 import { useAppDispatch } from '../../app/store';
 import { paths } from '../../config/paths';
 import { useUpdateOrgMutation } from './api';
+import { OrgTwoFactorCard } from './OrgTwoFactorCard';
 import { orgSelected } from '../../session/orgSlice';
 import type { Organization } from './types';
 import { useCurrentOrg } from './useCurrentOrg';
@@ -165,6 +166,7 @@ export function OrgSettingsPage() {
             </MenuItem>
           </TextField>
           <OrgProfileForm key={current.id} org={current} editable={isAdmin} />
+          {isAdmin && <OrgTwoFactorCard key={`two-factor-${current.id}`} org={current} />}
           {isAdmin && (
             <DeleteOrganization
               org={current}

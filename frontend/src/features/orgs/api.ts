@@ -37,6 +37,19 @@ export const orgsApi = baseApi.injectEndpoints({
         { type: 'Org', id: LIST },
       ],
     }),
+    /** Requires a second factor of every member, or stops requiring it (admins). */
+    setTwoFactorRequirement: build.mutation<Organization, { orgId: string; required: boolean }>({
+      query: ({ orgId, required }) => ({
+        url: `/api/orgs/${encodeURIComponent(orgId)}/two-factor`,
+        method: 'PUT',
+        body: { requireTwoFactor: required },
+      }),
+      transformResponse: unwrap<Organization>,
+      invalidatesTags: (_org, _error, { orgId }) => [
+        { type: 'Org', id: orgId },
+        { type: 'Org', id: LIST },
+      ],
+    }),
     deleteOrg: build.mutation<void, string>({
       query: (orgId) => ({ url: `/api/orgs/${encodeURIComponent(orgId)}`, method: 'DELETE' }),
       invalidatesTags: [{ type: 'Org', id: LIST }],
@@ -94,6 +107,7 @@ export const {
   useGetOrgQuery,
   useCreateOrgMutation,
   useUpdateOrgMutation,
+  useSetTwoFactorRequirementMutation,
   useDeleteOrgMutation,
   useInviteMemberMutation,
   useChangeRoleMutation,

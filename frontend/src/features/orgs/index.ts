@@ -3,6 +3,8 @@ export { AcceptInvitation } from './AcceptInvitation';
 export { useCreateOrgMutation, useGetOrgQuery } from './api';
 export { usDate } from './format';
 export { OrgSwitcher } from './OrgSwitcher';
+export { OrgTwoFactorGate } from './OrgTwoFactorNotice';
+export { useOrgTwoFactorBlock } from './useOrgTwoFactorBlock';
 export { PersonalOrgNotice } from './PersonalOrgNotice';
 export { ProfileIncompleteBanner } from './ProfileIncompleteBanner';
 export type { Organization, OrgRole } from './types';

@@ -35,10 +35,11 @@ function org(overrides: Partial<Organization> = {}): Organization {
     name: "ada's Organization",
     profile: { contactEmail: 'team@acme.test', website: null, description: null, logo: null },
     members: [
-      { user: ME, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
-      { user: BOB, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },
+      { user: ME, role: 'admin', joinedAt: '2026-11-01T10:00:00Z', hasTwoFactor: false },
+      { user: BOB, role: 'member', joinedAt: '2026-11-02T10:00:00Z', hasTwoFactor: false },
     ],
     role: 'admin',
+    requireTwoFactor: false,
     createdAt: '2026-11-01T10:00:00Z',
     updatedAt: '2026-11-01T10:00:00Z',
     pendingInvites: [
@@ -201,8 +202,8 @@ describe('members', () => {
       org({
         role: 'member',
         members: [
-          { user: BOB, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
-          { user: ME, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },
+          { user: BOB, role: 'admin', joinedAt: '2026-11-01T10:00:00Z', hasTwoFactor: false },
+          { user: ME, role: 'member', joinedAt: '2026-11-02T10:00:00Z', hasTwoFactor: false },
         ],
       }),
     ]);
@@ -359,8 +360,8 @@ describe('organization settings', () => {
       org({
         role: 'member',
         members: [
-          { user: BOB, role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
-          { user: ME, role: 'member', joinedAt: '2026-11-02T10:00:00Z' },
+          { user: BOB, role: 'admin', joinedAt: '2026-11-01T10:00:00Z', hasTwoFactor: false },
+          { user: ME, role: 'member', joinedAt: '2026-11-02T10:00:00Z', hasTwoFactor: false },
         ],
       }),
     ]);

@@ -1,0 +1,194 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { signedInStore, testOrg } from '../../testing/apps';
+import { identitySession } from '../../testing/identity';
+import { renderRoute, renderWithProviders } from '../../testing/render';
+import { server } from '../../testing/server';
+import { IDENTITY_SESSION_KEY } from '../../session/storage';
+import { MembersPage } from './MembersPage';
+import { OrgSettingsPage } from './OrgSettingsPage';
+import type { Organization } from './types';
+
+const OWN_FACTOR_FIRST =
+  'Protect your own account first: add an authenticator app on Account Security and sign in with it, then require two-factor authentication of your organization.';
+const ORG_REQUIRES =
+  'This organization requires two-factor authentication. Add an authenticator app on Account Security (and sign in with it) to work in this organization.';
+
+/** A JWT-shaped token claiming `aal` (the page reads it without checking a signature; the server checks). */
+function tokenAt(aal: 'aal1' | 'aal2') {
+  const encode = (value: object) =>
+    btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return `${encode({ alg: 'HS256' })}.${encode({ sub: 'u-ada', email: 'ada@example.com', exp: 4102444800, aal })}.sig`;
+}
+
+/** `GET /api/orgs` and `GET /api/orgs/:orgId` answer `org`; the switch's calls are recorded. */
+function serveOrg(org: Organization, answer?: (required: boolean) => Response) {
+  const sent: unknown[] = [];
+  let current = org;
+  server.use(
+    http.get('*/api/orgs', () =>
+      HttpResponse.json({ success: true, data: [current], personalOrgCreated: false }),
+    ),
+    http.get('*/api/orgs/:orgId', () => HttpResponse.json({ success: true, data: current })),
+    http.put('*/api/orgs/:orgId/two-factor', async ({ request }) => {
+      const body = (await request.json()) as { requireTwoFactor: boolean };
+      sent.push(body);
+      if (answer) return answer(body.requireTwoFactor);
+      current = { ...current, requireTwoFactor: body.requireTwoFactor };
+      return HttpResponse.json({ success: true, data: current });
+    }),
+  );
+  return sent;
+}
+
+describe('the organization’s two-factor requirement', () => {
+  it('lets an admin turn it on with the switch', async () => {
+    const sent = serveOrg(testOrg());
+    const { user } = renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    const toggle = await screen.findByRole('switch', { name: 'Require two-factor authentication' });
+    expect(toggle).not.toBeChecked();
+
+    await user.click(toggle);
+    expect(
+      await screen.findByText('Two-factor authentication is now required of every member.'),
+    ).toBeInTheDocument();
+    expect(sent).toEqual([{ requireTwoFactor: true }]);
+    await waitFor(() => {
+      expect(
+        screen.getByRole('switch', { name: 'Require two-factor authentication' }),
+      ).toBeChecked();
+    });
+  });
+
+  it('says where to add a factor when the admin’s own session has none, and stays off', async () => {
+    serveOrg(testOrg(), () =>
+      HttpResponse.json({ error: OWN_FACTOR_FIRST, code: 'OWN_MFA_REQUIRED' }, { status: 403 }),
+    );
+    const { user } = renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    await user.click(
+      await screen.findByRole('switch', { name: 'Require two-factor authentication' }),
+    );
+    const refusal = await screen.findByRole('alert');
+    expect(refusal).toHaveTextContent(OWN_FACTOR_FIRST);
+    expect(within(refusal).getByRole('link', { name: 'Go to Account Security' })).toHaveAttribute(
+      'href',
+      '/account/security',
+    );
+    expect(
+      screen.getByRole('switch', { name: 'Require two-factor authentication' }),
+    ).not.toBeChecked();
+  });
+
+  it('is not offered to a member', async () => {
+    serveOrg(testOrg({ role: 'member' }));
+    renderWithProviders(<OrgSettingsPage />, { store: signedInStore() });
+    expect(
+      await screen.findByRole('heading', { name: 'Organization profile' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('switch')).not.toBeInTheDocument();
+  });
+
+  it('shows admins who has a second factor on the Members page', async () => {
+    const members = [
+      {
+        user: { id: 'u-ada', email: 'ada@example.com' },
+        role: 'admin' as const,
+        joinedAt: '2026-11-01T10:00:00Z',
+        hasTwoFactor: true,
+      },
+      {
+        user: { id: 'u-bob', email: 'bob@example.com' },
+        role: 'member' as const,
+        joinedAt: '2026-11-02T10:00:00Z',
+        hasTwoFactor: false,
+      },
+    ];
+    serveOrg(testOrg({ members, pendingInvites: [] }));
+    renderWithProviders(<MembersPage />, { store: signedInStore() });
+    const table = await screen.findByRole('table', { name: 'Members' });
+    expect(within(table).getByRole('columnheader', { name: 'Two-factor' })).toBeInTheDocument();
+    expect(
+      within(table).getByLabelText('Two-factor authentication on for ada@example.com'),
+    ).toBeInTheDocument();
+    expect(
+      within(table).getByLabelText('Two-factor authentication off for bob@example.com'),
+    ).toBeInTheDocument();
+  });
+
+  it('hides the column from members', async () => {
+    serveOrg(testOrg({ role: 'member', pendingInvites: [] }));
+    renderWithProviders(<MembersPage />, { store: signedInStore() });
+    const table = await screen.findByRole('table', { name: 'Members' });
+    expect(
+      within(table).queryByRole('columnheader', { name: 'Two-factor' }),
+    ).not.toBeInTheDocument();
+  });
+});
+
+describe('a member of an organization that requires two-factor authentication', () => {
+  /** The identity client finds Ada's session; the exchange answers `coreToken`. */
+  function signedInWith(coreToken: string) {
+    localStorage.setItem(IDENTITY_SESSION_KEY, JSON.stringify(identitySession('ada@example.com')));
+    server.use(
+      http.post('*/api/auth/exchange-token', () => HttpResponse.json({ coreToken })),
+      http.get('*/api/admin/check', () => HttpResponse.json({ isAdmin: false, role: null })),
+      // Account Security lists the account's factors: none yet.
+      http.get('*/auth/v1/user', () =>
+        HttpResponse.json({ ...identitySession('ada@example.com').user, factors: [] }),
+      ),
+    );
+  }
+
+  it('sees the notice with the way to Account Security instead of the organization’s screens', async () => {
+    signedInWith(tokenAt('aal1'));
+    serveOrg(testOrg({ role: 'member', requireTwoFactor: true }));
+    const { user, router } = renderRoute('/dashboard', { store: signedInStore() });
+
+    expect(
+      await screen.findByText('Acme requires two-factor authentication', {}, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { level: 1, name: 'Developer Dashboard' }),
+    ).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Set up two-factor authentication' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/account/security');
+    });
+    // Account Security itself stays open below the notice.
+    expect(await screen.findByText(/Add an authenticator app below/)).toBeInTheDocument();
+  }, 30_000);
+
+  it('is shown the notice when the API refuses with ORG_MFA_REQUIRED (handled in one place)', async () => {
+    // A token the page cannot read a level from: the API's answer decides.
+    signedInWith('opaque-core-token');
+    serveOrg(testOrg({ role: 'member', requireTwoFactor: true }));
+    server.use(
+      http.get('*/api/dev/apps', () =>
+        HttpResponse.json({ error: ORG_REQUIRES, code: 'ORG_MFA_REQUIRED' }, { status: 403 }),
+      ),
+    );
+    const { store } = renderRoute('/dashboard', { store: signedInStore() });
+    expect(
+      await screen.findByText('Acme requires two-factor authentication', {}, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+    expect(store.getState().auth.orgMfaRequired).toBe(true);
+    // No raw error of the refused call is left on screen.
+    expect(screen.queryByText(ORG_REQUIRES)).not.toBeInTheDocument();
+  }, 30_000);
+
+  it('works as usual once the session passed a second factor', async () => {
+    signedInWith(tokenAt('aal2'));
+    serveOrg(testOrg({ role: 'member', requireTwoFactor: true }));
+    renderRoute('/dashboard', { store: signedInStore() });
+    expect(
+      await screen.findByRole(
+        'heading',
+        { level: 1, name: 'Developer Dashboard' },
+        { timeout: 15_000 },
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Acme requires two-factor authentication')).not.toBeInTheDocument();
+  }, 30_000);
+});

@@ -1,0 +1,1 @@
+ALTER TABLE organizations DROP COLUMN require_two_factor;
