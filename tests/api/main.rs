@@ -25,6 +25,7 @@ mod openapi;
 mod org_fixtures;
 mod orgs;
 mod outage;
+mod passkeys;
 mod protocol;
 mod review;
 mod skeleton;

@@ -79,6 +79,29 @@ diesel::table! {
 }
 
 diesel::table! {
+    passkeys (id) {
+        id -> Text,
+        user_id -> Text,
+        credential_id -> Text,
+        public_key -> Text,
+        sign_count -> BigInt,
+        friendly_name -> Nullable<Text>,
+        created_at -> BigInt,
+        last_used_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    webauthn_challenges (id) {
+        id -> Text,
+        user_id -> Nullable<Text>,
+        kind -> Text,
+        state -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
     one_time_codes (id) {
         id -> Text,
         purpose -> Text,
@@ -344,6 +367,7 @@ diesel::joinable!(identities -> accounts (user_id));
 diesel::joinable!(refresh_tokens -> accounts (user_id));
 diesel::joinable!(factors -> accounts (user_id));
 diesel::joinable!(factor_challenges -> factors (factor_id));
+diesel::joinable!(passkeys -> accounts (user_id));
 diesel::joinable!(platform_admins -> accounts (user_id));
 diesel::joinable!(org_members -> organizations (org_id));
 diesel::joinable!(org_members -> accounts (user_id));
@@ -384,6 +408,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     refresh_tokens,
     factors,
     factor_challenges,
+    passkeys,
+    webauthn_challenges,
     one_time_codes,
     failed_codes,
     platform_admins,

@@ -203,6 +203,10 @@ pub enum SecurityChange<'a> {
     FactorAdded(&'a str),
     /// A second factor (named) was removed.
     FactorRemoved(&'a str),
+    /// A passkey (named) was added.
+    PasskeyAdded(&'a str),
+    /// A passkey (named) was removed.
+    PasskeyRemoved(&'a str),
     /// Every second factor was removed by an operator (`app-server factors reset`).
     FactorsReset,
     /// The account's other sessions were signed out.
@@ -224,6 +228,13 @@ impl SecurityChange<'_> {
                     one_line(name)
                 )
             }
+            Self::PasskeyAdded(name) => format!(
+                "the passkey \"{}\" was added to your account: it signs in without a password",
+                one_line(name)
+            ),
+            Self::PasskeyRemoved(name) => {
+                format!("the passkey \"{}\" was removed from your account", one_line(name))
+            }
             Self::FactorsReset => {
                 "every second factor of your account was removed by the portal's operator".to_owned()
             }
@@ -237,6 +248,8 @@ impl SecurityChange<'_> {
             Self::FactorAdded(_) => "A second factor was added to your account",
             Self::FactorRemoved(_) | Self::FactorsReset => "A second factor was removed from your account",
             Self::OtherSessionsSignedOut => "Your other sessions were signed out",
+            Self::PasskeyAdded(_) => "A passkey was added to your account",
+            Self::PasskeyRemoved(_) => "A passkey was removed from your account",
         }
     }
 }

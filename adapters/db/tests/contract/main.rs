@@ -87,6 +87,7 @@ mod invites;
 mod oauth;
 mod orgs;
 mod outbox;
+mod passkeys;
 mod rate_limits;
 mod review_decisions;
 mod reviews;

@@ -25,6 +25,9 @@ pub enum AuthMethod {
     EmailSignup,
     #[serde(rename = "oauth")]
     OAuth,
+    /// A passkey (a discoverable WebAuthn credential with user verification): `aal2` on its own.
+    #[serde(rename = "passkey")]
+    Passkey,
 }
 
 impl AuthMethod {
@@ -37,6 +40,7 @@ impl AuthMethod {
             Self::Recovery => "recovery",
             Self::EmailSignup => "email/signup",
             Self::OAuth => "oauth",
+            Self::Passkey => "passkey",
         }
     }
 
@@ -60,6 +64,7 @@ impl AuthMethod {
             Self::Recovery,
             Self::EmailSignup,
             Self::OAuth,
+            Self::Passkey,
         ]
         .into_iter()
         .find(|m| m.as_str() == value)
@@ -120,6 +125,8 @@ impl Aal {
 pub enum SecondFactorMethod {
     /// A code of an authenticator app.
     Totp,
+    /// A passkey (the sign-in itself, or a step-up with one).
+    Passkey,
 }
 
 impl SecondFactorMethod {
@@ -127,12 +134,15 @@ impl SecondFactorMethod {
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Totp => "totp",
+            Self::Passkey => "passkey",
         }
     }
 
     #[must_use]
     pub fn parse(value: &str) -> Option<Self> {
-        (value == "totp").then_some(Self::Totp)
+        [Self::Totp, Self::Passkey]
+            .into_iter()
+            .find(|m| m.as_str() == value)
     }
 }
 

@@ -7,12 +7,17 @@ mod accounts;
 mod admins;
 mod codes;
 mod factors;
+mod passkeys;
 mod sessions;
 
 pub use accounts::{AccountRepository, IdentityLinkRepository};
 pub use admins::PlatformAdminRepository;
 pub use codes::OneTimeCodeRepository;
 pub use factors::FactorRepository;
+pub use passkeys::{
+    AssertionClaim, CeremonyError, CeremonyStart, PasskeyRepository, RegisteredCredential, VerifiedAssertion,
+    WebAuthnCeremony,
+};
 pub use sessions::RefreshTokenRepository;
 
 #[cfg(any(test, feature = "mock"))]
@@ -21,6 +26,7 @@ pub use self::{
     admins::MockPlatformAdminRepository,
     codes::MockOneTimeCodeRepository,
     factors::MockFactorRepository,
+    passkeys::{MockPasskeyRepository, MockWebAuthnCeremony},
     sessions::MockRefreshTokenRepository,
 };
 
