@@ -16,6 +16,7 @@ import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useAuthClient } from '../auth';
 import { authErrorMessage } from './messages';
+import { PasskeysSection } from './PasskeysSection';
 import { PasswordSection } from './PasswordSection';
 
 /** A TOTP factor being added: its secret is shown once, until a code of it is confirmed. */
@@ -44,6 +45,7 @@ export function AccountSecurityPage() {
         <>
           <PasswordSection client={client} />
           <Authenticators client={client} />
+          <PasskeysSection client={client} />
         </>
       ) : (
         <Skeleton variant="rounded" height={320} aria-label="Loading your account security" />

@@ -15,7 +15,7 @@ import { PageSpinner } from '../../components/PageSpinner';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { paths } from '../../config/paths';
 import { selectAuth } from '../../session/authSlice';
-import { useAuthClient } from '../auth';
+import { passkeyCancelled, passkeyErrorMessage, useAuthClient } from '../auth';
 import { authErrorMessage } from './messages';
 
 /** Where to go back to: a path of this site only. */
@@ -24,9 +24,10 @@ function safeNext(next: string | null): string {
 }
 
 /**
- * The second-factor step of sign-in (PRODUCT.md §1a): the account has an authenticator app, and this
- * session has not passed it yet. A right code raises the session (auth-js saves the new one; the portal
- * exchanges it again), then the user goes back where they were.
+ * The second-factor step of sign-in (PRODUCT.md §1a): the account has an authenticator app or a passkey,
+ * and this session has not passed it yet. A right code raises the session, and a passkey starts a new one
+ * at the same level (auth-js saves either; the portal exchanges it again); then the user goes back where
+ * they were.
  */
 export function MfaChallengePage() {
   useDocumentTitle('Confirm it’s you');
@@ -42,6 +43,7 @@ export function MfaChallengePage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [verified, setVerified] = useState(false);
+  const [hasPasskey, setHasPasskey] = useState<boolean | null>(null);
 
   useEffect(() => {
     if (!client) return;
@@ -50,6 +52,10 @@ export function MfaChallengePage() {
       if (!live) return;
       if (listError) setLoadError(authErrorMessage(listError));
       else setFactors(data.totp);
+    });
+    // A failed list only hides the passkey choice: the code still works.
+    void client.passkey.list().then(({ data }) => {
+      if (live) setHasPasskey((data?.length ?? 0) > 0);
     });
     return () => {
       live = false;
@@ -61,8 +67,21 @@ export function MfaChallengePage() {
     if (verified && !mfaRequired) void navigate(next, { replace: true });
   }, [verified, mfaRequired, navigate, next]);
 
-  if (!client || (!factors && !loadError))
+  if (!client || (!factors && !loadError) || hasPasskey === null)
     return <PageSpinner label="Loading your second factors" />;
+
+  const withPasskey = async () => {
+    setBusy(true);
+    setError(null);
+    const { error: passkeyError } = await client.signInWithPasskey();
+    setBusy(false);
+    if (passkeyError) {
+      if (!passkeyCancelled(passkeyError)) setError(passkeyErrorMessage(passkeyError));
+      return;
+    }
+    dispatch(baseApi.util.resetApiState());
+    setVerified(true);
+  };
 
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
@@ -93,9 +112,26 @@ export function MfaChallengePage() {
         <Typography variant="h5" component="h1" gutterBottom>
           Confirm it’s you
         </Typography>
+        {hasPasskey && (
+          <Stack spacing={2} sx={{ mb: 3 }}>
+            <Typography>Use your passkey or security key for this account.</Typography>
+            {error && factors?.length === 0 && (
+              <Alert severity="error" role="alert">
+                {error}
+              </Alert>
+            )}
+            <Button
+              variant={factors?.length ? 'outlined' : 'contained'}
+              disabled={busy || verified}
+              onClick={() => void withPasskey()}
+            >
+              Use a passkey
+            </Button>
+          </Stack>
+        )}
         {loadError ? (
           <Alert severity="error">{loadError}</Alert>
-        ) : factors?.length === 0 ? (
+        ) : hasPasskey && factors?.length === 0 ? null : factors?.length === 0 ? (
           <Alert severity="warning">
             This account has no authenticator app to confirm with. Ask an administrator to reset
             your second factors.

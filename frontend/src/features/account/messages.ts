@@ -13,6 +13,15 @@ export function authErrorMessage(error: AuthError): string {
       return 'You already have an authenticator with that name. Choose another name.';
     case 'too_many_enrolled_mfa_factors':
       return 'You have as many authenticators as allowed. Remove one first.';
+    case 'webauthn_challenge_expired':
+      return 'That took too long. Try again.';
+    case 'webauthn_challenge_not_found':
+    case 'webauthn_verification_failed':
+      return 'The passkey could not be verified. Try again, or use another sign-in method.';
+    case 'webauthn_credential_exists':
+      return 'This passkey is already registered.';
+    case 'too_many_passkeys':
+      return 'You have as many passkeys as allowed. Remove one first.';
     case 'over_request_rate_limit':
       return 'Too many attempts. Please wait a few minutes and try again.';
     default:
