@@ -209,6 +209,28 @@ async fn a_passkey_signs_in_at_aal2_and_counts_as_the_accounts_second_factor() {
         assert_eq!(list.as_array().unwrap().len(), 1);
         assert_eq!(list[0]["id"], passkey["id"]);
         assert!(list[0]["last_used_at"].is_string(), "{backend:?}: {list}");
+
+        // A user who lost the passkey: the operator's reset removes it with the authenticator apps.
+        let db = adapter_db::Db::connect(&app.database_url, 1).unwrap();
+        let command = app_server::factors_cli::FactorsCommand::Reset {
+            email: "ada@example.com".into(),
+        };
+        let said = app_server::factors_cli::run(&db, ORIGIN, command).await.unwrap();
+        assert!(said.starts_with("removed 1 second factor"), "{said}");
+        assert_eq!(
+            orgs_status(&app, access_of(&password)).await.0,
+            StatusCode::OK,
+            "{backend:?}"
+        );
+        let (_, list) = call(
+            &app,
+            reqwest::Method::GET,
+            "/passkeys",
+            Some(access_of(&session)),
+            None,
+        )
+        .await;
+        assert_eq!(list, json!([]));
     }
 }
 

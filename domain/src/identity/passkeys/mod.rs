@@ -120,6 +120,30 @@ impl PasskeyService {
     }
 }
 
+/// The operator's reset (`app-server factors reset EMAIL`) for a user who lost their passkeys: removes
+/// every passkey of the account (its sessions drop to `aal1`), each removal with its notice to the owner.
+/// Answers the passkeys removed.
+///
+/// # Errors
+/// A store failure.
+pub async fn operator_remove_all(
+    passkeys: &dyn PasskeyRepository,
+    account: &Account,
+    public_url: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) -> Result<Vec<Passkey>, RepoError> {
+    let link = format!("{}/account/security", public_url.trim_end_matches('/'));
+    let mut removed = Vec::new();
+    for passkey in passkeys.list_for_user(account.id).await? {
+        let change = SecurityChange::PasskeyRemoved(passkey.display_name());
+        let notice = crate::mail::templates::security_notice(&account.email, change, at, &link);
+        if passkeys.delete(account.id, passkey.id, &notice, at).await? {
+            removed.push(passkey);
+        }
+    }
+    Ok(removed)
+}
+
 /// A ceremony's failure: the browser's answer is refused as Supabase Auth refuses it, the server's own
 /// failure is a 500.
 fn ceremony_error(error: CeremonyError) -> IdentityError {

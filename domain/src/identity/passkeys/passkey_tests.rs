@@ -471,3 +471,24 @@ fn renaming_trims_the_name_and_refuses_an_empty_or_long_one() {
         Err(IdentityError::PasskeyNotFound)
     ));
 }
+
+#[test]
+fn the_operators_reset_removes_every_passkey_of_the_account_and_tells_the_owner() {
+    let claims = access_claims(noon());
+    let (m, ceremony) = mocks_for(&claims, 1);
+    let store = Arc::new(InMemoryPasskeys::default());
+    let passkeys = service(m, ceremony, &store);
+    register(&passkeys, &claims);
+    let mut owner = account("dev@example.com", true);
+    owner.id = claims.sub;
+    let removed = run(operator_remove_all(
+        store.as_ref(),
+        &owner,
+        "https://portal.test",
+        noon(),
+    ))
+    .unwrap();
+    assert_eq!(removed.len(), 1);
+    assert!(store.passkeys.lock().unwrap().is_empty());
+    assert_eq!(store.outbox.lock().unwrap().len(), 2, "added, then removed");
+}
