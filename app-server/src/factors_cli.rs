@@ -2,14 +2,14 @@
 //! checks who is asking first; the reset is written to the server log and e-mailed to the account.
 
 use adapter_db::Db;
-use adapter_db::repos::{DieselAccountRepository, DieselFactorRepository};
+use adapter_db::repos::{DieselAccountRepository, DieselFactorRepository, DieselPasskeyRepository};
 use clap::Subcommand;
 use domain::identity::factors::{FactorResetError, ResetNotice, operator_reset};
 
 #[derive(Debug, Subcommand)]
 pub enum FactorsCommand {
-    /// Remove every second factor of the account with this e-mail address (its sessions drop to aal1; the
-    /// user signs in with the password and adds a new authenticator app).
+    /// Remove every second factor (authenticator apps and passkeys) of the account with this e-mail address
+    /// (its sessions drop to aal1; the user signs in with the password and adds a new one).
     Reset { email: String },
 }
 
@@ -26,20 +26,43 @@ pub async fn run(db: &Db, public_url: &str, command: FactorsCommand) -> Result<S
                 public_url,
                 at: chrono::Utc::now(),
             };
-            let removed = operator_reset(&accounts, &factors, &email, &notice).await?;
-            let user_id = removed.first().map(|f| f.user_id.to_string()).unwrap_or_default();
+            let factors_removed = operator_reset(&accounts, &factors, &email, &notice).await?;
+            let passkeys_removed = match domain::common::EmailAddress::parse(&email) {
+                Ok(address) => {
+                    match domain::identity::ports::AccountRepository::find_by_email(&accounts, &address)
+                        .await?
+                    {
+                        Some(account) => {
+                            let passkeys = DieselPasskeyRepository::new(db.clone());
+                            domain::identity::passkeys::operator_remove_all(
+                                &passkeys, &account, public_url, notice.at,
+                            )
+                            .await?
+                        }
+                        None => Vec::new(),
+                    }
+                }
+                Err(_) => Vec::new(),
+            };
+            let user_id = factors_removed
+                .first()
+                .map(|f| f.user_id)
+                .or_else(|| passkeys_removed.first().map(|p| p.user_id))
+                .map(|id| id.to_string())
+                .unwrap_or_default();
+            let removed = factors_removed.len() + passkeys_removed.len();
             tracing::warn!(
                 email = %email.trim().to_lowercase(),
                 user_id,
-                removed = removed.len(),
+                removed,
                 "operator reset the second factors of an account (app-server factors reset)"
             );
-            Ok(if removed.is_empty() {
+            Ok(if removed == 0 {
                 format!("{} had no second factor", email.trim().to_lowercase())
             } else {
                 format!(
                     "removed {} second factor(s) of {}; they sign in with their password and can add a new one",
-                    removed.len(),
+                    removed,
                     email.trim().to_lowercase()
                 )
             })

@@ -10,7 +10,7 @@
 use adapter_db::Db;
 use adapter_db::repos::{
     DieselAccountRepository, DieselFactorRepository, DieselIdentityLinkRepository,
-    DieselOneTimeCodeRepository, DieselPlatformAdminRepository, DieselRateLimitStore,
+    DieselOneTimeCodeRepository, DieselPasskeyRepository, DieselPlatformAdminRepository, DieselRateLimitStore,
     DieselRecoveryCodeRepository, DieselRefreshTokenRepository, DieselSessionListRepository, ServerSecrets,
 };
 use adapter_http::auth::ProductAuth;
@@ -21,10 +21,11 @@ use adapter_identity::keys::{
 };
 use adapter_identity::{
     Argon2Hasher, HostedTokenVerifier, HostedVerification, JwksCache, JwksSettings, JwtSigner,
-    OsSecretGenerator, SigningKeys,
+    OsSecretGenerator, SigningKeys, WebAuthnRs,
 };
 use domain::common::Clock;
 use domain::identity::DigestKey;
+use domain::identity::passkeys::PasskeyService;
 use domain::identity::{
     CoreTokenService, HostedAccounts, IdentityConfig, IdentityPorts, IdentityService, RateLimitPolicy,
     RateLimiter,
@@ -139,6 +140,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     .with_staff_mfa(config.staff_mfa_required);
     let providers = config.oauth_providers.iter().map(|p| p.name.to_owned()).collect();
     let oauth = crate::oauth::wire(config, db, service.clone(), clock.clone())?;
+    let passkeys = passkeys(config, db, &service);
     Ok(IdentityWiring {
         identity: Some(
             IdentityApi::new(
@@ -148,7 +150,8 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
                 clock,
                 providers,
             )
-            .with_oauth(oauth),
+            .with_oauth(oauth)
+            .with_passkeys(passkeys),
         ),
         auth: ProductAuth {
             core_tokens: Arc::new(core_tokens),
@@ -156,6 +159,23 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             proxies: config.trusted_proxies.clone(),
         },
     })
+}
+
+/// Passkeys, with the portal's public URL as the WebAuthn relying party; `None` (logged once) when its
+/// host is an IP address, which browsers refuse as a relying party (`http://127.0.0.1:8080`, the default):
+/// `/auth/v1/passkeys/...` then answers 422 `passkey_disabled`.
+fn passkeys(config: &Config, db: &Db, service: &Arc<IdentityService>) -> Option<Arc<PasskeyService>> {
+    match WebAuthnRs::new(&config.public_url, "Developer Portal") {
+        Ok(ceremony) => Some(Arc::new(PasskeyService::new(
+            service.clone(),
+            Arc::new(DieselPasskeyRepository::new(db.clone())),
+            Arc::new(ceremony),
+        ))),
+        Err(error) => {
+            tracing::warn!(%error, "passkeys are off: PORTAL_PUBLIC_URL needs a host name (e.g. http://localhost:8080)");
+            None
+        }
+    }
 }
 
 /// The product API's authentication with a hosted Supabase: its access tokens verified (HS256 with its

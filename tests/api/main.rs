@@ -26,6 +26,7 @@ mod org_fixtures;
 mod org_two_factor;
 mod orgs;
 mod outage;
+mod passkeys;
 mod protocol;
 mod review;
 mod skeleton;

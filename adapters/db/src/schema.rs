@@ -89,12 +89,35 @@ diesel::table! {
 }
 
 diesel::table! {
+    passkeys (id) {
+        id -> Text,
+        user_id -> Text,
+        credential_id -> Text,
+        public_key -> Text,
+        sign_count -> BigInt,
+        friendly_name -> Nullable<Text>,
+        created_at -> BigInt,
+        last_used_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
     session_clients (family_id) {
         family_id -> Text,
         user_id -> Text,
         user_agent -> Nullable<Text>,
         ip_address -> Nullable<Text>,
         last_used_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    webauthn_challenges (id) {
+        id -> Text,
+        user_id -> Nullable<Text>,
+        kind -> Text,
+        state -> Text,
+        created_at -> BigInt,
     }
 }
 
@@ -367,6 +390,7 @@ diesel::joinable!(factors -> accounts (user_id));
 diesel::joinable!(factor_challenges -> factors (factor_id));
 diesel::joinable!(recovery_codes -> factors (factor_id));
 diesel::joinable!(session_clients -> accounts (user_id));
+diesel::joinable!(passkeys -> accounts (user_id));
 diesel::joinable!(platform_admins -> accounts (user_id));
 diesel::joinable!(org_members -> organizations (org_id));
 diesel::joinable!(org_members -> accounts (user_id));
@@ -409,6 +433,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     factor_challenges,
     recovery_codes,
     session_clients,
+    passkeys,
+    webauthn_challenges,
     one_time_codes,
     failed_codes,
     platform_admins,

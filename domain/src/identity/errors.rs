@@ -115,6 +115,27 @@ pub enum IdentityError {
     /// 422: the recovery-code factor is verified with `POST /factors/recovery-codes/verify`, never challenged.
     #[error("Recovery codes are verified with /factors/recovery-codes/verify")]
     RecoveryCodesNotChallenged,
+    /// 400: no passkey ceremony of this id is waiting (unknown, another account's, or used).
+    #[error("Challenge not found or already used")]
+    WebAuthnChallengeNotFound,
+    /// 400: the passkey ceremony is older than five minutes.
+    #[error("Challenge has expired")]
+    WebAuthnChallengeExpired,
+    /// 400: the browser's WebAuthn answer does not verify (or names no passkey of this service).
+    #[error("Credential verification failed")]
+    WebAuthnVerificationFailed,
+    /// 422: this credential is registered already.
+    #[error("This passkey is already registered")]
+    WebAuthnCredentialExists,
+    /// 422: the account holds as many passkeys as allowed.
+    #[error("Maximum number of passkeys reached")]
+    TooManyPasskeys,
+    /// 404: the account has no passkey of this id.
+    #[error("Passkey not found")]
+    PasskeyNotFound,
+    /// 403: adding a passkey to an account with a second factor, or removing one, needs an `aal2` session.
+    #[error("AAL2 required to manage passkeys")]
+    Aal2RequiredForPasskeys,
     /// 500: the password hasher failed.
     #[error(transparent)]
     Hasher(#[from] PasswordHashError),
@@ -164,6 +185,13 @@ impl IdentityError {
             Self::RecoveryCodesExist => "mfa_verified_factor_exists",
             Self::RecoveryCodesSoleFactor => "mfa_recovery_codes_sole_factor",
             Self::RecoveryCodesNotChallenged => "validation_failed",
+            Self::WebAuthnChallengeNotFound => "webauthn_challenge_not_found",
+            Self::WebAuthnChallengeExpired => "webauthn_challenge_expired",
+            Self::WebAuthnVerificationFailed => "webauthn_verification_failed",
+            Self::WebAuthnCredentialExists => "webauthn_credential_exists",
+            Self::TooManyPasskeys => "too_many_passkeys",
+            Self::PasskeyNotFound => "validation_failed",
+            Self::Aal2RequiredForPasskeys => "insufficient_aal",
             Self::Hasher(_) | Self::Signing(_) | Self::Repo(_) => "unexpected_failure",
         }
     }

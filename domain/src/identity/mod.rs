@@ -8,6 +8,7 @@
 //! - [`codes`]: e-mail links and one-time codes, and the e-mails that carry them;
 //! - [`factors`]: second factors (TOTP), their challenges, and raising a session to `aal2`;
 //! - [`account`]: the signed-in user's own account (`/user`), its profile and the password policy;
+//! - [`passkeys`]: passkeys (WebAuthn credentials): registering them, and signing in with one at `aal2`;
 //! - [`oauth`]: sign-in with an external provider (OIDC) and the linked identities;
 //! - [`core_token`]: the product's core token exchange, and accounts of a hosted Supabase;
 //! - [`admins`]: the platform-admin list and the first-admin setup link;
@@ -22,6 +23,7 @@ pub mod errors;
 pub mod factors;
 pub mod models;
 pub mod oauth;
+pub mod passkeys;
 pub mod ports;
 pub mod rate_limit;
 pub mod sessions;

@@ -203,6 +203,10 @@ pub enum SecurityChange<'a> {
     FactorAdded(&'a str),
     /// A second factor (named) was removed.
     FactorRemoved(&'a str),
+    /// A passkey (named) was added.
+    PasskeyAdded(&'a str),
+    /// A passkey (named) was removed.
+    PasskeyRemoved(&'a str),
     /// Every second factor was removed by an operator (`app-server factors reset`).
     FactorsReset,
     /// The account's other sessions were signed out.
@@ -228,6 +232,13 @@ impl SecurityChange<'_> {
                     one_line(name)
                 )
             }
+            Self::PasskeyAdded(name) => format!(
+                "the passkey \"{}\" was added to your account: it signs in without a password",
+                one_line(name)
+            ),
+            Self::PasskeyRemoved(name) => {
+                format!("the passkey \"{}\" was removed from your account", one_line(name))
+            }
             Self::FactorsReset => {
                 "every second factor of your account was removed by the portal's operator".to_owned()
             }
@@ -250,6 +261,8 @@ impl SecurityChange<'_> {
             Self::OtherSessionsSignedOut => "Your other sessions were signed out",
             Self::RecoveryCodesGenerated => "New recovery codes were made for your account",
             Self::RecoveryCodeUsed { .. } => "A recovery code was used on your account",
+            Self::PasskeyAdded(_) => "A passkey was added to your account",
+            Self::PasskeyRemoved(_) => "A passkey was removed from your account",
         }
     }
 }

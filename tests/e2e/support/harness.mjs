@@ -121,11 +121,14 @@ export function appServerBinary() {
   return join(target, 'debug', 'app-server');
 }
 
-/** The portal on a fresh SQLite database; `env` adds configuration (e.g. SMTP_URL). */
-export async function startPortal(env = {}) {
+/**
+ * The portal on a fresh SQLite database; `env` adds configuration (e.g. SMTP_URL). `host` names the portal in
+ * its public URL (`localhost` for passkeys: browsers refuse an IP address as a WebAuthn relying party).
+ */
+export async function startPortal(env = {}, { host = '127.0.0.1' } = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-data-'));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   const logs = [];
   const child = spawn(appServerBinary(), ['serve'], {
     cwd: dataDir,
@@ -150,7 +153,7 @@ export async function startPortal(env = {}) {
   const exited = new Promise((ok) => child.once('exit', ok));
   await waitFor(`the portal at ${url} (logs: ${logs.join('').slice(-2000)})`, async () => {
     if (child.exitCode !== null) throw new Error(`app-server exited: ${logs.join('')}`);
-    const response = await fetch(`${url}/healthz`);
+    const response = await fetch(`http://127.0.0.1:${port}/healthz`);
     return response.ok;
   });
   return {

@@ -14,7 +14,7 @@ use uuid::Uuid;
 use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::outbox_rows;
-use crate::schema::{accounts, factors, platform_admins, refresh_tokens, session_clients};
+use crate::schema::{accounts, factors, passkeys, platform_admins, refresh_tokens, session_clients};
 use crate::{Db, DbConnection};
 
 /// The conflict a second use of a refresh token answers.
@@ -217,11 +217,15 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
         self.db
             .lookup(move |conn| {
                 let family = family_id.to_string();
+                // A passkey counts as a second factor.
                 let verified_factor = diesel::dsl::exists(
                     factors::table
                         .filter(factors::user_id.eq(refresh_tokens::user_id))
                         .filter(factors::status.eq(FactorStatus::Verified.as_str())),
-                );
+                )
+                .or(diesel::dsl::exists(
+                    passkeys::table.filter(passkeys::user_id.eq(refresh_tokens::user_id)),
+                ));
                 let found: Option<(RefreshTokenRow, Option<String>, bool)> =
                     on_backend!(conn, c => refresh_tokens::table
                     .left_join(

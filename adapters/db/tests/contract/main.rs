@@ -88,6 +88,7 @@ mod oauth;
 mod org_two_factor;
 mod orgs;
 mod outbox;
+mod passkeys;
 mod rate_limits;
 mod recovery_codes;
 mod review_decisions;

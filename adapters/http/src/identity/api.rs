@@ -23,6 +23,8 @@ pub struct IdentityApi {
     pub providers: Vec<String>,
     /// Sign-in with OpenID Connect providers (`/authorize`, `/callback`, `grant_type=pkce`).
     pub oauth: Option<crate::oauth::OAuthApi>,
+    /// Passkeys (`/passkeys/...`); `None` answers 422 `passkey_disabled`.
+    pub passkeys: Option<Arc<domain::identity::passkeys::PasskeyService>>,
     last_prune: Arc<AtomicI64>,
 }
 
@@ -50,6 +52,7 @@ impl IdentityApi {
             clock,
             providers,
             oauth: None,
+            passkeys: None,
             last_prune: Arc::new(AtomicI64::new(0)),
         }
     }
@@ -59,6 +62,16 @@ impl IdentityApi {
     pub fn with_oauth(mut self, oauth: crate::oauth::OAuthApi) -> Self {
         self.providers = oauth.providers();
         self.oauth = Some(oauth);
+        self
+    }
+
+    /// Adds passkeys (`None`: the relying party could not be set up).
+    #[must_use]
+    pub fn with_passkeys(
+        mut self,
+        passkeys: Option<Arc<domain::identity::passkeys::PasskeyService>>,
+    ) -> Self {
+        self.passkeys = passkeys;
         self
     }
 

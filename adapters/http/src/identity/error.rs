@@ -143,7 +143,10 @@ impl From<IdentityError> for AuthApiError {
             | E::RefreshTokenNotFound
             | E::RefreshTokenReused
             | E::SessionExpired
-            | E::ReauthenticationNeeded => StatusCode::BAD_REQUEST,
+            | E::ReauthenticationNeeded
+            | E::WebAuthnChallengeNotFound
+            | E::WebAuthnChallengeExpired
+            | E::WebAuthnVerificationFailed => StatusCode::BAD_REQUEST,
             E::UserAlreadyExists
             | E::SignupsDisabled
             | E::ProviderEmailMissing
@@ -160,13 +163,16 @@ impl From<IdentityError> for AuthApiError {
             | E::RecoveryCodeInvalid
             | E::RecoveryCodesExist
             | E::RecoveryCodesSoleFactor
-            | E::RecoveryCodesNotChallenged => StatusCode::UNPROCESSABLE_ENTITY,
+            | E::RecoveryCodesNotChallenged
+            | E::WebAuthnCredentialExists
+            | E::TooManyPasskeys => StatusCode::UNPROCESSABLE_ENTITY,
             E::InvalidCode
             | E::InvalidAccessToken(_)
             | E::SessionNotFound
             | E::UserNotFound
-            | E::Aal2RequiredToEnroll => StatusCode::FORBIDDEN,
-            E::FactorNotFound => StatusCode::NOT_FOUND,
+            | E::Aal2RequiredToEnroll
+            | E::Aal2RequiredForPasskeys => StatusCode::FORBIDDEN,
+            E::FactorNotFound | E::PasskeyNotFound => StatusCode::NOT_FOUND,
             E::Repo(domain::common::RepoError::Unavailable { retry_after }) => {
                 return Self::unavailable(*retry_after);
             }

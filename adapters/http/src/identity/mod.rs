@@ -3,8 +3,8 @@
 //! status codes. One module per resource; the JSON shapes are in [`dto`], the errors in [`error`].
 //!
 //! Provider sign-in (`GET /authorize`, `GET|POST /callback`, `grant_type=pkce`) is in `crate::oauth`; second
-//! factors are in [`factors`]. With a hosted Supabase this whole scope is not registered: public-config then
-//! points the browser at the hosted URL.
+//! factors are in [`factors`], passkeys in [`passkeys`]. With a hosted Supabase this whole scope is not
+//! registered: public-config then points the browser at the hosted URL.
 
 mod api;
 mod bodies;
@@ -13,6 +13,7 @@ pub mod error;
 pub mod factors;
 pub mod logout;
 pub mod otp;
+pub mod passkeys;
 pub mod recover;
 pub mod recovery_codes;
 pub mod settings;
@@ -98,7 +99,7 @@ pub(crate) fn present(value: Option<&String>) -> Option<&str> {
 fn cors() -> actix_cors::Cors {
     actix_cors::Cors::default()
         .allow_any_origin()
-        .allowed_methods(["GET", "POST", "PUT", "DELETE", "OPTIONS"])
+        .allowed_methods(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
         .allow_any_header()
         .expose_headers(["x-supabase-api-version", "x-sb-error-code", "retry-after"])
         .max_age(3600)
@@ -154,6 +155,25 @@ pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
                 )
                 .route("/factors/{factor_id}/verify", web::post().to(factors::verify))
                 .route("/factors/{factor_id}", web::delete().to(factors::unenroll))
+                .route(
+                    "/passkeys/registration/options",
+                    web::post().to(passkeys::registration_options),
+                )
+                .route(
+                    "/passkeys/registration/verify",
+                    web::post().to(passkeys::registration_verify),
+                )
+                .route(
+                    "/passkeys/authentication/options",
+                    web::post().to(passkeys::authentication_options),
+                )
+                .route(
+                    "/passkeys/authentication/verify",
+                    web::post().to(passkeys::authentication_verify),
+                )
+                .route("/passkeys", web::get().to(passkeys::list))
+                .route("/passkeys/{passkey_id}", web::patch().to(passkeys::rename))
+                .route("/passkeys/{passkey_id}", web::delete().to(passkeys::delete))
                 .configure(|scope| {
                     if let Some(oauth) = oauth {
                         crate::oauth::configure(oauth)(scope);
@@ -166,7 +186,7 @@ pub fn configure(api: IdentityApi) -> impl FnOnce(&mut web::ServiceConfig) {
 
 /// Each path of this scope (after `/auth/v1`) with the methods it answers, for `Allow` (the provider routes
 /// only when providers are configured).
-const METHODS: [(&str, &str); 14] = [
+const METHODS: [(&str, &str); 19] = [
     ("/signup", "POST"),
     ("/token", "POST"),
     ("/otp", "POST"),
@@ -179,6 +199,11 @@ const METHODS: [(&str, &str); 14] = [
     ("/factors/recovery-codes", "GET, POST, DELETE"),
     ("/factors/recovery-codes/verify", "POST"),
     ("/factors/recovery-codes/regenerate", "POST"),
+    ("/passkeys", "GET"),
+    ("/passkeys/registration/options", "POST"),
+    ("/passkeys/registration/verify", "POST"),
+    ("/passkeys/authentication/options", "POST"),
+    ("/passkeys/authentication/verify", "POST"),
     ("/authorize", "GET"),
     ("/callback", "GET, POST"),
 ];

@@ -25,6 +25,9 @@ pub enum AuthMethod {
     EmailSignup,
     #[serde(rename = "oauth")]
     OAuth,
+    /// A passkey (a discoverable WebAuthn credential with user verification): `aal2` on its own.
+    #[serde(rename = "passkey")]
+    Passkey,
 }
 
 impl AuthMethod {
@@ -37,6 +40,7 @@ impl AuthMethod {
             Self::Recovery => "recovery",
             Self::EmailSignup => "email/signup",
             Self::OAuth => "oauth",
+            Self::Passkey => "passkey",
         }
     }
 
@@ -60,6 +64,7 @@ impl AuthMethod {
             Self::Recovery,
             Self::EmailSignup,
             Self::OAuth,
+            Self::Passkey,
         ]
         .into_iter()
         .find(|m| m.as_str() == value)
@@ -122,6 +127,8 @@ pub enum SecondFactorMethod {
     Totp,
     /// One of the account's single-use recovery codes.
     RecoveryCode,
+    /// A passkey (the sign-in itself, or a step-up with one).
+    Passkey,
 }
 
 impl SecondFactorMethod {
@@ -130,12 +137,13 @@ impl SecondFactorMethod {
         match self {
             Self::Totp => "totp",
             Self::RecoveryCode => "mfa/recovery_code",
+            Self::Passkey => "passkey",
         }
     }
 
     #[must_use]
     pub fn parse(value: &str) -> Option<Self> {
-        [Self::Totp, Self::RecoveryCode]
+        [Self::Totp, Self::RecoveryCode, Self::Passkey]
             .into_iter()
             .find(|m| m.as_str() == value)
     }

@@ -9,6 +9,7 @@ mod codes;
 mod factors;
 mod recovery_codes;
 mod session_list;
+mod passkeys;
 mod sessions;
 
 pub use accounts::{AccountRepository, IdentityLinkRepository};
@@ -17,6 +18,10 @@ pub use codes::OneTimeCodeRepository;
 pub use factors::FactorRepository;
 pub use recovery_codes::{RecoveryCodeCounts, RecoveryCodeRepository};
 pub use session_list::{ListedSession, SessionListRepository};
+pub use passkeys::{
+    AssertionClaim, CeremonyError, CeremonyStart, PasskeyRepository, RegisteredCredential, VerifiedAssertion,
+    WebAuthnCeremony,
+};
 pub use sessions::RefreshTokenRepository;
 
 #[cfg(any(test, feature = "mock"))]
@@ -27,6 +32,7 @@ pub use self::{
     factors::MockFactorRepository,
     recovery_codes::MockRecoveryCodeRepository,
     session_list::MockSessionListRepository,
+    passkeys::{MockPasskeyRepository, MockWebAuthnCeremony},
     sessions::MockRefreshTokenRepository,
 };
 

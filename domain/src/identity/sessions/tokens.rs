@@ -200,7 +200,13 @@ impl AccessTokenClaims {
                     method: grant.method.as_str().to_owned(),
                     timestamp: grant.authenticated_at.timestamp(),
                 }))
-                .collect(),
+                // A passkey sign-in is its own second step: named once.
+                .fold(Vec::new(), |mut entries: Vec<AmrEntry>, entry| {
+                    if !entries.iter().any(|e| e.method == entry.method) {
+                        entries.push(entry);
+                    }
+                    entries
+                }),
             session_id: grant.session_id,
             is_anonymous: false,
             email_verified: None,

@@ -16,6 +16,7 @@ import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useAuthClient } from '../auth';
 import { authErrorMessage } from './messages';
+import { PasskeysSection } from './PasskeysSection';
 import { PasswordSection } from './PasswordSection';
 import { RecoveryCodesSection } from './RecoveryCodesSection';
 import { SessionsSection } from './SessionsSection';
@@ -48,6 +49,7 @@ export function AccountSecurityPage() {
           <Authenticators client={client} />
           <RecoveryCodesSection client={client} />
           <SessionsSection client={client} />
+          <PasskeysSection client={client} />
         </>
       ) : (
         <Skeleton variant="rounded" height={320} aria-label="Loading your account security" />

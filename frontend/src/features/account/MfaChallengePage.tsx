@@ -15,7 +15,7 @@ import { PageSpinner } from '../../components/PageSpinner';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { paths } from '../../config/paths';
 import { selectAuth } from '../../session/authSlice';
-import { useAuthClient } from '../auth';
+import { passkeyCancelled, passkeyErrorMessage, useAuthClient } from '../auth';
 import { authErrorMessage } from './messages';
 
 /** Where to go back to: a path of this site only. */
@@ -24,9 +24,10 @@ function safeNext(next: string | null): string {
 }
 
 /**
- * The second-factor step of sign-in (PRODUCT.md §1a): the account has an authenticator app, and this
- * session has not passed it yet. A right code raises the session (auth-js saves the new one; the portal
- * exchanges it again), then the user goes back where they were.
+ * The second-factor step of sign-in (PRODUCT.md §1a): the account has an authenticator app, recovery codes
+ * or a passkey, and this session has not passed it yet. A right code (from the app, or a recovery code)
+ * raises the session, and a passkey starts a new one at the same level (auth-js saves either; the portal
+ * exchanges it again); then the user goes back where they were.
  */
 export function MfaChallengePage() {
   useDocumentTitle('Confirm it’s you');
@@ -38,6 +39,7 @@ export function MfaChallengePage() {
   const { mfaRequired } = useAppSelector(selectAuth);
   const [factors, setFactors] = useState<Factor[] | null>(null);
   const [hasRecoveryCodes, setHasRecoveryCodes] = useState(false);
+  const [hasPasskey, setHasPasskey] = useState<boolean | null>(null);
   const [useRecovery, setUseRecovery] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [code, setCode] = useState('');
@@ -59,6 +61,10 @@ export function MfaChallengePage() {
       // Only recovery codes left (the authenticator app was removed): use them.
       if (data.totp.length === 0 && data.recovery_code.length > 0) setUseRecovery(true);
     });
+    // A failed list only hides the passkey choice: the codes still work.
+    void client.passkey.list().then(({ data }) => {
+      if (live) setHasPasskey((data?.length ?? 0) > 0);
+    });
     return () => {
       live = false;
     };
@@ -69,8 +75,24 @@ export function MfaChallengePage() {
     if (verified && !mfaRequired) void navigate(next, { replace: true });
   }, [verified, mfaRequired, navigate, next]);
 
-  if (!client || (!factors && !loadError))
+  if (!client || (!factors && !loadError) || hasPasskey === null)
     return <PageSpinner label="Loading your second factors" />;
+
+  // The code form: an authenticator app's code, or a recovery code.
+  const formShown = (factors?.length ?? 0) > 0 || hasRecoveryCodes;
+
+  const withPasskey = async () => {
+    setBusy(true);
+    setError(null);
+    const { error: passkeyError } = await client.signInWithPasskey();
+    setBusy(false);
+    if (passkeyError) {
+      if (!passkeyCancelled(passkeyError)) setError(passkeyErrorMessage(passkeyError));
+      return;
+    }
+    dispatch(baseApi.util.resetApiState());
+    setVerified(true);
+  };
 
   const submitRecoveryCode = async () => {
     const typed = code.replace(/[\s-]/g, '');
@@ -127,9 +149,26 @@ export function MfaChallengePage() {
         <Typography variant="h5" component="h1" gutterBottom>
           Confirm it’s you
         </Typography>
+        {hasPasskey && (
+          <Stack spacing={2} sx={{ mb: 3 }}>
+            <Typography>Use your passkey or security key for this account.</Typography>
+            {error && !formShown && (
+              <Alert severity="error" role="alert">
+                {error}
+              </Alert>
+            )}
+            <Button
+              variant={formShown ? 'outlined' : 'contained'}
+              disabled={busy || verified}
+              onClick={() => void withPasskey()}
+            >
+              Use a passkey
+            </Button>
+          </Stack>
+        )}
         {loadError ? (
           <Alert severity="error">{loadError}</Alert>
-        ) : factors?.length === 0 && !hasRecoveryCodes ? (
+        ) : hasPasskey && !formShown ? null : !formShown ? (
           <Alert severity="warning">
             This account has no authenticator app to confirm with. Ask an administrator to reset
             your second factors.

@@ -19,6 +19,15 @@ export function authErrorMessage(error: AuthError): string {
       return 'Add an authenticator app first: recovery codes stand in for it.';
     case 'mfa_factor_not_found':
       return 'There is nothing to confirm with: this account has no such second factor.';
+    case 'webauthn_challenge_expired':
+      return 'That took too long. Try again.';
+    case 'webauthn_challenge_not_found':
+    case 'webauthn_verification_failed':
+      return 'The passkey could not be verified. Try again, or use another sign-in method.';
+    case 'webauthn_credential_exists':
+      return 'This passkey is already registered.';
+    case 'too_many_passkeys':
+      return 'You have as many passkeys as allowed. Remove one first.';
     case 'over_request_rate_limit':
       return 'Too many attempts. Please wait a few minutes and try again.';
     default:

@@ -5,9 +5,10 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { isAuthError, type GoTrueClient } from '@supabase/auth-js';
-import { useState, type SyntheticEvent } from 'react';
+import { useEffect, useState, type SyntheticEvent } from 'react';
 
 import { authRedirectUrl } from './client';
+import { passkeyCancelled, passkeyErrorMessage } from './passkeyMessages';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
 
@@ -73,6 +74,33 @@ export function AuthWidget({
   const [codeSent, setCodeSent] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>(null);
+
+  // Passkey autofill (WebAuthn conditional UI): while the sign-in form is open, the e-mail field offers the
+  // device's passkeys for this site; choosing one signs in (auth-js saves the session).
+  useEffect(() => {
+    if (view !== 'sign_in' || !client) return;
+    const controller = new AbortController();
+    const closed = () => controller.signal.aborted;
+    void (async () => {
+      // Not every browser (nor the test DOM) has WebAuthn or its conditional UI.
+      const webauthn = (
+        window as {
+          PublicKeyCredential?: { isConditionalMediationAvailable?: () => Promise<boolean> };
+        }
+      ).PublicKeyCredential;
+      const available = (await webauthn?.isConditionalMediationAvailable?.()) ?? false;
+      if (!available || closed()) return;
+      const { error } = await client.signInWithPasskey({
+        options: { mediation: 'conditional', signal: controller.signal },
+      });
+      if (error && !closed() && !passkeyCancelled(error)) {
+        setMessage({ severity: 'error', text: passkeyErrorMessage(error) });
+      }
+    })();
+    return () => {
+      controller.abort();
+    };
+  }, [client, view]);
 
   const switchTo = (next: AuthView) => {
     setMessage(null);
@@ -248,7 +276,7 @@ export function AuthWidget({
           label="Email address"
           type="email"
           name="email"
-          autoComplete="email"
+          autoComplete={view === 'sign_in' ? 'username webauthn' : 'email'}
           required
           fullWidth
           value={email}

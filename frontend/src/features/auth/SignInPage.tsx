@@ -13,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import AppleIcon from '@mui/icons-material/Apple';
 import EmailIcon from '@mui/icons-material/Email';
+import KeyIcon from '@mui/icons-material/Key';
 import GoogleIcon from '@mui/icons-material/Google';
 import type { Provider } from '@supabase/auth-js';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
@@ -31,6 +32,7 @@ import type { FromState } from './RequireAuth';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useHydrated } from './useHydrated';
+import { passkeyCancelled, passkeyErrorMessage } from './passkeyMessages';
 
 // The e-mail widget (its form fields and the identity client's calls) loads when its dialog opens: the
 // page's own code is the card and its buttons.
@@ -65,6 +67,7 @@ export function SignInPage() {
   const [dialogOpen, setDialogOpen] = useState(false);
   const [view, setView] = useState<AuthView>(startsAsSignUp ? 'sign_up' : 'sign_in');
   const [providerMessage, setProviderMessage] = useState<string | null>(null);
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
 
   // A recovery link signs the user in for one purpose: choosing a new password.
   const shownView: AuthView = auth.recovery ? 'update_password' : view;
@@ -83,6 +86,17 @@ export function SignInPage() {
   const openDialog = (initial: AuthView) => {
     setView(initial);
     setDialogOpen(true);
+  };
+
+  // A passkey signs in on its own (at the second-factor level); auth-js saves the session and the
+  // session listener takes the user on.
+  const signInWithPasskey = async () => {
+    if (!client) return;
+    setProviderMessage(null);
+    setPasskeyBusy(true);
+    const { error } = await client.signInWithPasskey();
+    setPasskeyBusy(false);
+    if (error && !passkeyCancelled(error)) setProviderMessage(passkeyErrorMessage(error));
   };
 
   const signInWith = async (provider: Provider, label: string) => {
@@ -177,6 +191,15 @@ export function SignInPage() {
               }}
             >
               Continue with Email
+            </Button>
+            <Button
+              variant="outlined"
+              size="large"
+              startIcon={<KeyIcon />}
+              disabled={!client || passkeyBusy}
+              onClick={() => void signInWithPasskey()}
+            >
+              {passkeyBusy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
             </Button>
             <Divider>
               <Typography variant="body2" color="text.secondary">

@@ -1,0 +1,188 @@
+//! The WebAuthn ceremonies of passkeys ([`WebAuthnCeremony`]) with `webauthn-rs` (pure-Rust crypto): the
+//! relying party is the portal's public URL (its host the RP id, its origin the only origin accepted).
+//!
+//! Registration asks for a discoverable credential (`residentKey: required`) with user verification;
+//! sign-in is discoverable (no `allowCredentials`), user verification required. The ceremony state is
+//! serialized to JSON for the server-side store; the credential (its public key) too.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use domain::common::UserId;
+use domain::identity::ports::{
+    AssertionClaim, CeremonyError, CeremonyStart, RegisteredCredential, VerifiedAssertion, WebAuthnCeremony,
+};
+use serde_json::Value;
+use webauthn_rs::prelude::{
+    CredentialID, DiscoverableAuthentication, Passkey, PasskeyRegistration, PublicKeyCredential,
+    RegisterPublicKeyCredential, Url, Uuid, Webauthn, WebauthnBuilder,
+};
+
+/// Why the relying party could not be set up from the public URL.
+#[derive(Debug, thiserror::Error)]
+#[error("PORTAL_PUBLIC_URL cannot serve passkeys: {0}")]
+pub struct RelyingPartyError(String);
+
+/// [`WebAuthnCeremony`] with `webauthn-rs`.
+pub struct WebAuthnRs {
+    webauthn: Webauthn,
+}
+
+impl std::fmt::Debug for WebAuthnRs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebAuthnRs").finish_non_exhaustive()
+    }
+}
+
+impl WebAuthnRs {
+    /// The relying party of `public_url` (e.g. `https://portal.example.com`: RP id `portal.example.com`),
+    /// shown to the user as `name`.
+    ///
+    /// # Errors
+    /// [`RelyingPartyError`] when the URL has no host.
+    pub fn new(public_url: &str, name: &str) -> Result<Self, RelyingPartyError> {
+        let origin = Url::parse(public_url).map_err(|e| RelyingPartyError(e.to_string()))?;
+        let rp_id = origin
+            .host_str()
+            .ok_or_else(|| RelyingPartyError("the URL has no host".to_owned()))?
+            .to_owned();
+        let webauthn = WebauthnBuilder::new(&rp_id, &origin)
+            .and_then(|b| b.rp_name(name).build())
+            .map_err(|e| RelyingPartyError(e.to_string()))?;
+        Ok(Self { webauthn })
+    }
+}
+
+fn internal(error: impl std::fmt::Display) -> CeremonyError {
+    CeremonyError::Internal(error.to_string())
+}
+
+fn rejected(error: impl std::fmt::Display) -> CeremonyError {
+    CeremonyError::Rejected(error.to_string())
+}
+
+fn encode_id(id: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(id)
+}
+
+/// Asks the authenticator for a discoverable credential (a passkey that signs in without a user name).
+fn require_resident_key(options: &mut Value) {
+    if let Some(selection) = options
+        .get_mut("authenticatorSelection")
+        .and_then(Value::as_object_mut)
+    {
+        selection.insert("residentKey".to_owned(), Value::from("required"));
+        selection.insert("requireResidentKey".to_owned(), Value::from(true));
+        selection.insert("userVerification".to_owned(), Value::from("required"));
+    }
+}
+
+impl WebAuthnCeremony for WebAuthnRs {
+    fn start_registration(
+        &self,
+        user: UserId,
+        email: &str,
+        exclude: &[String],
+    ) -> Result<CeremonyStart, CeremonyError> {
+        let exclude: Vec<CredentialID> = exclude
+            .iter()
+            .filter_map(|id| URL_SAFE_NO_PAD.decode(id).ok())
+            .map(CredentialID::from)
+            .collect();
+        let (creation, state) = self
+            .webauthn
+            .start_passkey_registration(
+                Uuid::from_bytes(*user.as_uuid().as_bytes()),
+                email,
+                email,
+                (!exclude.is_empty()).then_some(exclude),
+            )
+            .map_err(internal)?;
+        let mut options = serde_json::to_value(&creation.public_key).map_err(internal)?;
+        require_resident_key(&mut options);
+        Ok(CeremonyStart {
+            options,
+            state: serde_json::to_string(&state).map_err(internal)?,
+        })
+    }
+
+    fn finish_registration(
+        &self,
+        state: &str,
+        credential: &Value,
+    ) -> Result<RegisteredCredential, CeremonyError> {
+        let state: PasskeyRegistration = serde_json::from_str(state).map_err(internal)?;
+        let answer: RegisterPublicKeyCredential =
+            serde_json::from_value(credential.clone()).map_err(rejected)?;
+        let passkey = self
+            .webauthn
+            .finish_passkey_registration(&answer, &state)
+            .map_err(rejected)?;
+        let sign_count = sign_count_of(&passkey)?;
+        Ok(RegisteredCredential {
+            credential_id: encode_id(passkey.cred_id().as_ref()),
+            public_key: serde_json::to_string(&passkey).map_err(internal)?,
+            sign_count,
+        })
+    }
+
+    fn start_authentication(&self) -> Result<CeremonyStart, CeremonyError> {
+        let (request, state) = self
+            .webauthn
+            .start_discoverable_authentication()
+            .map_err(internal)?;
+        // The options alone: the page chooses the mediation (a button, or autofill).
+        Ok(CeremonyStart {
+            options: serde_json::to_value(&request.public_key).map_err(internal)?,
+            state: serde_json::to_string(&state).map_err(internal)?,
+        })
+    }
+
+    fn claim(&self, credential: &Value) -> Result<AssertionClaim, CeremonyError> {
+        let answer: PublicKeyCredential = serde_json::from_value(credential.clone()).map_err(rejected)?;
+        let user = answer
+            .get_user_unique_id()
+            .and_then(|handle| uuid::Uuid::from_slice(handle).ok())
+            .map(UserId::from);
+        Ok(AssertionClaim {
+            credential_id: encode_id(answer.get_credential_id()),
+            user,
+        })
+    }
+
+    fn finish_authentication(
+        &self,
+        state: &str,
+        credential: &Value,
+        public_key: &str,
+    ) -> Result<VerifiedAssertion, CeremonyError> {
+        let state: DiscoverableAuthentication = serde_json::from_str(state).map_err(internal)?;
+        let passkey: Passkey = serde_json::from_str(public_key).map_err(internal)?;
+        let answer: PublicKeyCredential = serde_json::from_value(credential.clone()).map_err(rejected)?;
+        let result = self
+            .webauthn
+            .finish_discoverable_authentication_v2(&answer, state, &passkey)
+            .map_err(rejected)?;
+        if !result.user_verified() {
+            return Err(CeremonyError::Rejected("the user was not verified".to_owned()));
+        }
+        Ok(VerifiedAssertion {
+            sign_count: result.counter(),
+        })
+    }
+}
+
+/// The signature counter the authenticator reported at registration (kept in the credential).
+fn sign_count_of(passkey: &Passkey) -> Result<u32, CeremonyError> {
+    let value = serde_json::to_value(passkey).map_err(internal)?;
+    value
+        .pointer("/cred/counter")
+        .and_then(Value::as_u64)
+        .and_then(|count| u32::try_from(count).ok())
+        .ok_or_else(|| internal("the credential has no signature counter"))
+}
+
+#[cfg(any(test, feature = "soft-authenticator"))]
+pub mod soft;
+
+#[cfg(test)]
+mod tests;

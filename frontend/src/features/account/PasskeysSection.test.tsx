@@ -1,0 +1,87 @@
+import { screen, within } from '@testing-library/react';
+import type { GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
+import { describe, expect, it, vi } from 'vitest';
+
+import { renderWithProviders } from '../../testing/render';
+import { PasskeysSection } from './PasskeysSection';
+
+const laptop: PasskeyListItem = {
+  id: 'p1',
+  friendly_name: 'Work laptop',
+  created_at: '2026-11-20T10:00:00Z',
+};
+
+/** An identity client whose passkey calls answer as given. */
+function clientWith(passkey: Partial<GoTrueClient['passkey']>, registerPasskey = vi.fn()) {
+  return { passkey, registerPasskey } as unknown as GoTrueClient;
+}
+
+describe('the Passkeys section', () => {
+  it('lists the passkeys with when they were added and last used', async () => {
+    const list = vi.fn().mockResolvedValue({
+      data: [
+        laptop,
+        { ...laptop, id: 'p2', friendly_name: undefined, last_used_at: '2026-11-21T10:00:00Z' },
+      ],
+      error: null,
+    });
+    renderWithProviders(<PasskeysSection client={clientWith({ list })} />);
+    const items = within(await screen.findByRole('list', { name: 'Your passkeys' })).getAllByRole(
+      'listitem',
+    );
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('Work laptop');
+    expect(items[0]).toHaveTextContent('never used');
+    expect(items[1]).toHaveTextContent('Passkey');
+    expect(items[1]).toHaveTextContent('last used');
+  });
+
+  it('says when there is none, and shows a refused list with a retry', async () => {
+    const list = vi
+      .fn()
+      .mockResolvedValueOnce({
+        data: null,
+        error: { code: 'passkey_disabled', message: 'Passkeys are disabled' },
+      })
+      .mockResolvedValueOnce({ data: [], error: null });
+    const { user } = renderWithProviders(<PasskeysSection client={clientWith({ list })} />);
+    expect(await screen.findByText('Passkeys are disabled')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('No passkey yet.')).toBeInTheDocument();
+  });
+
+  it('adds a passkey and gives it the name typed', async () => {
+    const list = vi
+      .fn()
+      .mockResolvedValueOnce({ data: [], error: null })
+      .mockResolvedValue({ data: [laptop], error: null });
+    const update = vi.fn().mockResolvedValue({ data: laptop, error: null });
+    const registerPasskey = vi.fn().mockResolvedValue({
+      data: { id: 'p1', friendly_name: 'Passkey', created_at: laptop.created_at },
+      error: null,
+    });
+    const { user } = renderWithProviders(
+      <PasskeysSection client={clientWith({ list, update }, registerPasskey)} />,
+    );
+    await screen.findByText('No passkey yet.');
+    await user.type(screen.getByLabelText('Passkey name'), 'Work laptop');
+    await user.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    expect(await screen.findByText(/Your passkey is set up/)).toBeInTheDocument();
+    expect(update).toHaveBeenCalledWith({ passkeyId: 'p1', friendlyName: 'Work laptop' });
+    expect(await screen.findByText('Work laptop')).toBeInTheDocument();
+  });
+
+  it('says so when the browser made no passkey', async () => {
+    const list = vi.fn().mockResolvedValue({ data: [], error: null });
+    const registerPasskey = vi.fn().mockResolvedValue({
+      data: null,
+      error: { code: 'ERROR_CEREMONY_ABORTED', name: 'WebAuthnError', message: 'aborted' },
+    });
+    const { user } = renderWithProviders(
+      <PasskeysSection client={clientWith({ list }, registerPasskey)} />,
+    );
+    await screen.findByText('No passkey yet.');
+    await user.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The passkey was not created');
+  });
+});

@@ -1,0 +1,264 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { AuthError, GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
+import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
+
+import { passkeyCancelled, type PasskeyError } from '../auth';
+import { authErrorMessage } from './messages';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const MAX_NAME = 120;
+
+/** What a passkey is called when it has no name. */
+function nameOf(passkey: PasskeyListItem): string {
+  return passkey.friendly_name ?? 'Passkey';
+}
+
+/** Why adding a passkey did not work: the browser's ceremony, or the identity service's refusal. */
+function ceremonyMessage(error: PasskeyError): string {
+  if (passkeyCancelled(error) || error.code?.startsWith('ERROR_')) {
+    return 'The passkey was not created: the prompt was closed, or this device cannot make one.';
+  }
+  return 'status' in error ? authErrorMessage(error as AuthError) : error.message;
+}
+
+/**
+ * Passkeys on Account Security (PRODUCT.md §1a): add one with a name, list them (name, added, last used),
+ * rename, remove. A passkey signs in without a password, at the second-factor level.
+ */
+export function PasskeysSection({ client }: { client: GoTrueClient }) {
+  const [passkeys, setPasskeys] = useState<PasskeyListItem[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
+
+  const apply = useCallback(
+    ({ data, error: listError }: Awaited<ReturnType<GoTrueClient['passkey']['list']>>) => {
+      if (listError) {
+        setLoadError(authErrorMessage(listError));
+        return;
+      }
+      setLoadError(null);
+      setPasskeys(data);
+    },
+    [],
+  );
+
+  useEffect(() => {
+    let live = true;
+    void client.passkey.list().then((result) => {
+      if (live) apply(result);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, apply]);
+
+  const load = async () => {
+    apply(await client.passkey.list());
+  };
+
+  const add = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    const wanted = name.trim();
+    if (wanted.length > MAX_NAME) {
+      setError(`A name has at most ${MAX_NAME} characters.`);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    const { data, error: addError } = await client.registerPasskey();
+    if (addError) {
+      setBusy(false);
+      setError(ceremonyMessage(addError));
+      return;
+    }
+    if (wanted && wanted !== data.friendly_name) {
+      const { error: renameError } = await client.passkey.update({
+        passkeyId: data.id,
+        friendlyName: wanted,
+      });
+      if (renameError) setError(authErrorMessage(renameError));
+    }
+    setBusy(false);
+    setName('');
+    setNotice('Your passkey is set up. Use it to sign in without a password.');
+    await load();
+  };
+
+  const rename = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    if (!renaming) return;
+    const wanted = renaming.name.trim();
+    if (!wanted || wanted.length > MAX_NAME) {
+      setError(`Give the passkey a name of 1 to ${MAX_NAME} characters.`);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const { error: renameError } = await client.passkey.update({
+      passkeyId: renaming.id,
+      friendlyName: wanted,
+    });
+    setBusy(false);
+    if (renameError) {
+      setError(authErrorMessage(renameError));
+      return;
+    }
+    setRenaming(null);
+    await load();
+  };
+
+  const remove = async (passkey: PasskeyListItem) => {
+    setError(null);
+    setNotice(null);
+    const { error: removeError } = await client.passkey.delete({ passkeyId: passkey.id });
+    if (removeError) {
+      setError(authErrorMessage(removeError));
+      return;
+    }
+    setNotice(`${nameOf(passkey)} was removed.`);
+    await load();
+  };
+
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby="passkeys-title" sx={{ p: 3 }}>
+      <Typography id="passkeys-title" variant="h6" component="h2" gutterBottom>
+        Passkeys
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        A passkey signs you in with your device’s screen lock or a security key instead of a
+        password, and counts as your second factor.
+      </Typography>
+      <Stack spacing={2}>
+        {notice && <Alert severity="success">{notice}</Alert>}
+        {error && (
+          <Alert severity="error" role="alert">
+            {error}
+          </Alert>
+        )}
+        {loadError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" onClick={() => void load()}>
+                Retry
+              </Button>
+            }
+          >
+            {loadError}
+          </Alert>
+        ) : passkeys === null ? (
+          <Skeleton variant="rounded" height={56} aria-label="Loading your passkeys" />
+        ) : passkeys.length === 0 ? (
+          <Typography>No passkey yet.</Typography>
+        ) : (
+          <List aria-label="Your passkeys">
+            {passkeys.map((passkey) =>
+              renaming?.id === passkey.id ? (
+                <ListItem key={passkey.id} divider>
+                  <Stack
+                    component="form"
+                    direction={{ xs: 'column', sm: 'row' }}
+                    spacing={1}
+                    onSubmit={(e) => void rename(e)}
+                    noValidate
+                    sx={{ width: '100%' }}
+                  >
+                    <TextField
+                      label="New name"
+                      size="small"
+                      value={renaming.name}
+                      autoFocus
+                      onChange={(e) => {
+                        setRenaming({ id: passkey.id, name: e.target.value });
+                      }}
+                      slotProps={{ htmlInput: { maxLength: MAX_NAME } }}
+                    />
+                    <Button type="submit" variant="contained" disabled={busy}>
+                      Save
+                    </Button>
+                    <Button
+                      onClick={() => {
+                        setRenaming(null);
+                      }}
+                    >
+                      Cancel
+                    </Button>
+                  </Stack>
+                </ListItem>
+              ) : (
+                <ListItem
+                  key={passkey.id}
+                  divider
+                  secondaryAction={
+                    <Stack direction="row" spacing={1}>
+                      <Button
+                        aria-label={`Rename ${nameOf(passkey)}`}
+                        onClick={() => {
+                          setRenaming({ id: passkey.id, name: nameOf(passkey) });
+                        }}
+                      >
+                        Rename
+                      </Button>
+                      <Button
+                        color="error"
+                        aria-label={`Remove ${nameOf(passkey)}`}
+                        onClick={() => void remove(passkey)}
+                      >
+                        Remove
+                      </Button>
+                    </Stack>
+                  }
+                >
+                  <ListItemText
+                    sx={{ pr: 20 }}
+                    primary={nameOf(passkey)}
+                    secondary={`Added ${dateFormat.format(new Date(passkey.created_at))} · ${
+                      passkey.last_used_at
+                        ? `last used ${dateFormat.format(new Date(passkey.last_used_at))}`
+                        : 'never used'
+                    }`}
+                  />
+                </ListItem>
+              ),
+            )}
+          </List>
+        )}
+        <Stack
+          component="form"
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={1}
+          onSubmit={(e) => void add(e)}
+          noValidate
+        >
+          <TextField
+            label="Passkey name"
+            size="small"
+            placeholder="e.g. Work laptop"
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+            }}
+            slotProps={{ htmlInput: { maxLength: MAX_NAME } }}
+          />
+          <Button type="submit" variant="contained" disabled={busy}>
+            {busy ? 'Waiting for your device…' : 'Add a passkey'}
+          </Button>
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,2 @@
+DROP TABLE webauthn_challenges;
+DROP TABLE passkeys;
