@@ -86,7 +86,6 @@ impl WebAuthnCeremony for WebAuthnRs {
         let exclude: Vec<CredentialID> = exclude
             .iter()
             .filter_map(|id| URL_SAFE_NO_PAD.decode(id).ok())
-            .map(CredentialID::from)
             .collect();
         let (creation, state) = self
             .webauthn

@@ -41,13 +41,25 @@ describe('the Passkeys section', () => {
       .fn()
       .mockResolvedValueOnce({
         data: null,
-        error: { code: 'passkey_disabled', message: 'Passkeys are disabled' },
+        error: { code: 'unexpected_failure', message: 'Passkeys could not be read' },
       })
       .mockResolvedValueOnce({ data: [], error: null });
     const { user } = renderWithProviders(<PasskeysSection client={clientWith({ list })} />);
-    expect(await screen.findByText('Passkeys are disabled')).toBeInTheDocument();
+    expect(await screen.findByText('Passkeys could not be read')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('No passkey yet.')).toBeInTheDocument();
+  });
+
+  it('says that a server without passkeys has none, and offers no way to add one', async () => {
+    const list = vi.fn().mockResolvedValue({
+      data: null,
+      error: { code: 'passkey_disabled', message: 'Passkeys are disabled' },
+    });
+    renderWithProviders(<PasskeysSection client={clientWith({ list })} />);
+    expect(
+      await screen.findByText('Passkeys are not available on this server.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add a passkey' })).not.toBeInTheDocument();
   });
 
   it('adds a passkey and gives it the name typed', async () => {

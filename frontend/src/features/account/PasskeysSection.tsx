@@ -42,10 +42,13 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
+  const [disabled, setDisabled] = useState(false);
 
   const apply = useCallback(
     ({ data, error: listError }: Awaited<ReturnType<GoTrueClient['passkey']['list']>>) => {
       if (listError) {
+        // A server whose public address is an IP address serves no passkeys: nothing to retry.
+        setDisabled(listError.code === 'passkey_disabled');
         setLoadError(authErrorMessage(listError));
         return;
       }
@@ -149,7 +152,9 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
             {error}
           </Alert>
         )}
-        {loadError ? (
+        {disabled ? (
+          <Alert severity="info">Passkeys are not available on this server.</Alert>
+        ) : loadError ? (
           <Alert
             severity="error"
             action={
@@ -243,6 +248,7 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
           spacing={1}
           onSubmit={(e) => void add(e)}
           noValidate
+          sx={{ display: disabled ? 'none' : undefined }}
         >
           <TextField
             label="Passkey name"
