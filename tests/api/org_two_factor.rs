@@ -368,3 +368,62 @@ async fn an_aal1_session_of_an_account_with_a_factor_is_asked_for_it_before_the_
         assert_eq!(status, 200, "{backend:?}: {body}");
     }
 }
+
+#[tokio::test]
+async fn an_app_cannot_be_moved_into_an_organization_requiring_a_second_factor_without_one() {
+    for backend in BACKENDS {
+        let app = spawn(backend).await;
+        let admin = with_totp(&app, "admin@example.com").await;
+        let (mover, _) = without_totp(&app, "mover@example.com").await;
+        let guarded = create_org(&app, &admin.user, "Guarded").await;
+        add_member(&app, &admin.user, &guarded, &mover, "member").await;
+        let (status, _) = send(
+            &app,
+            Method::PUT,
+            &format!("/api/orgs/{guarded}/two-factor"),
+            &admin.user,
+            json!({"requireTwoFactor": true}),
+        )
+        .await;
+        assert_eq!(status, 200, "{backend:?}");
+        // The mover's own organization requires nothing: the source lets them in, the target does not.
+        let own = create_org(&app, &mover, "Own").await;
+        let (status, body) = call(
+            &app,
+            Method::POST,
+            "/api/dev/apps/register",
+            Some(&mover.token),
+            Some(&own),
+            Some(&app_registration("com.example.moving")),
+        )
+        .await;
+        assert_eq!(status, 201, "{backend:?}: {body}");
+        let (status, body) = call(
+            &app,
+            Method::POST,
+            "/api/dev/apps/com.example.moving/move-org",
+            Some(&mover.token),
+            Some(&own),
+            Some(&json!({"targetOrgId": guarded})),
+        )
+        .await;
+        assert_eq!(
+            (status, code(&body)),
+            (403, "ORG_MFA_REQUIRED"),
+            "{backend:?}: {body}"
+        );
+        let (_, apps) = call(
+            &app,
+            Method::GET,
+            "/api/dev/apps",
+            Some(&mover.token),
+            Some(&own),
+            None,
+        )
+        .await;
+        assert_eq!(
+            apps[0]["packageName"], "com.example.moving",
+            "{backend:?}: the app stayed"
+        );
+    }
+}

@@ -51,6 +51,7 @@ impl From<AppError> for ApiError {
             }
             AppError::IllegalTransition(_) | AppError::Conflict => Self::conflict(code, message),
             AppError::AdminOnly | AppError::NotMemberOfTarget => Self::Forbidden(message),
+            AppError::TargetRequiresSecondFactor => Self::ForbiddenUntil { code, message },
             AppError::NotFound => Self::NotFound(message),
             AppError::Repo(cause) => cause.into(),
         }

@@ -72,8 +72,18 @@ pub(crate) fn members(role: Option<OrgRole>) -> MockMemberDirectory {
 /// A directory answering per organization (`None` elsewhere).
 pub(crate) fn members_by_org(roles: Vec<(OrgId, OrgRole)>) -> MockMemberDirectory {
     let mut members = MockMemberDirectory::new();
+    let standings = roles.clone();
     members
         .expect_role_of()
         .returning(move |org, _| Ok(roles.iter().find(|(o, _)| *o == org).map(|(_, r)| *r)));
+    members.expect_standing_of().returning(move |org, _| {
+        Ok(standings
+            .iter()
+            .find(|(o, _)| *o == org)
+            .map(|(_, role)| crate::orgs::MemberStanding {
+                role: *role,
+                org_requires_two_factor: false,
+            }))
+    });
     members
 }

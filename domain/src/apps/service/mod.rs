@@ -84,6 +84,10 @@ pub enum AppError {
     /// 403: the caller is not a member of the move's target organization.
     #[error("{}", NOT_A_MEMBER_OF_TARGET)]
     NotMemberOfTarget,
+    /// 403 `ORG_MFA_REQUIRED`: the move's target organization requires a second factor the caller's
+    /// session has not passed (PRODUCT.md §1a).
+    #[error("{}", crate::orgs::ORG_REQUIRES_TWO_FACTOR)]
+    TargetRequiresSecondFactor,
     /// 500 (or 503).
     #[error(transparent)]
     Repo(#[from] RepoError),
@@ -97,6 +101,7 @@ impl AppError {
             Self::Validation(_) => "VALIDATION",
             Self::DuplicatePackageName => "PACKAGE_NAME_TAKEN",
             Self::AdminOnly | Self::NotMemberOfTarget => "FORBIDDEN",
+            Self::TargetRequiresSecondFactor => "ORG_MFA_REQUIRED",
             Self::NotFound => "NOT_FOUND",
             Self::IllegalTransition(_) => "ILLEGAL_TRANSITION",
             Self::Conflict => "CONFLICT",

@@ -955,6 +955,39 @@ fn a_move_to_an_organization_the_caller_is_not_in_is_refused() {
 }
 
 #[test]
+fn a_move_into_an_organization_requiring_a_second_factor_needs_a_session_that_passed_one() {
+    let (from, to) = (OrgId::new(), OrgId::new());
+    let mut h = Harness::member().with_app(sample_app(from, AppStoreStatus::Development));
+    h.members = MockMemberDirectory::new();
+    h.members.expect_standing_of().returning(move |org, _| {
+        Ok(Some(crate::orgs::MemberStanding {
+            role: OrgRole::Admin,
+            org_requires_two_factor: org == to,
+        }))
+    });
+    h.apps.expect_move_app().never();
+    // The source's door let the admin in (the source requires nothing); the target refuses the session.
+    let mut source = MockMemberDirectory::new();
+    source.expect_standing_of().returning(|_, _| {
+        Ok(Some(crate::orgs::MemberStanding {
+            role: OrgRole::Admin,
+            org_requires_two_factor: false,
+        }))
+    });
+    let admin = block_on(ActingMember::resolve(
+        &source,
+        developer(),
+        from,
+        crate::orgs::SecondFactor::NotPassed,
+    ))
+    .unwrap()
+    .unwrap();
+    let err = block_on(h.service().move_to(&admin, &package(), Some(to))).unwrap_err();
+    assert!(matches!(err, AppError::TargetRequiresSecondFactor), "{err:?}");
+    assert_eq!(err.code(), "ORG_MFA_REQUIRED");
+}
+
+#[test]
 fn a_moved_app_keeps_its_status_and_the_move_is_recorded_in_the_target() {
     let (from, to) = (OrgId::new(), OrgId::new());
     let mut h = Harness::member().with_app(sample_app(from, AppStoreStatus::Published));

@@ -204,7 +204,8 @@ impl AppService {
     ///
     /// # Errors
     /// [`AppError::TargetOrgRequired`]; [`AppError::SameOrganization`]; [`AppError::AdminOnly`] in the source; [`AppError::NotMemberOfTarget`]; [`AppError::NotFound`];
-    /// [`AppError::Repo`].
+    /// [`AppError::TargetRequiresSecondFactor`] when the target requires a second factor the caller's session
+    /// has not passed (the source's door checked only the source); [`AppError::Repo`].
     pub async fn move_to(
         &self,
         member: &ActingMember,
@@ -217,8 +218,12 @@ impl AppService {
             return Err(AppError::SameOrganization);
         }
         Self::allow(member, OrgAction::MoveAppOut)?;
-        match self.members.role_of(target, caller.user_id).await? {
-            Some(role) if role.can(OrgAction::ReceiveApp) => {}
+        match self.members.standing_of(target, caller.user_id).await? {
+            Some(standing) if standing.role.can(OrgAction::ReceiveApp) => {
+                if standing.org_requires_two_factor && !member.passed_second_factor() {
+                    return Err(AppError::TargetRequiresSecondFactor);
+                }
+            }
             _ => return Err(AppError::NotMemberOfTarget),
         }
         let mut app = self.load(from, package).await?;
