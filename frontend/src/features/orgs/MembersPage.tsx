@@ -1,5 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -52,20 +54,21 @@ function RoleIcon({ role }: { role: OrgRole }) {
 }
 
 /** Whether the member's account has a verified second factor (admins see it, PRODUCT.md §1a). */
-function TwoFactorChip({ member }: { member: OrgMember }) {
+/** Whether a member has a second factor; `named` says "Two-factor" in the chip (a phone has no column header). */
+function TwoFactorChip({ member, named = false }: { member: OrgMember; named?: boolean }) {
   return member.hasTwoFactor ? (
     <Chip
       size="small"
       color="success"
       variant="outlined"
-      label="On"
+      label={named ? 'Two-factor on' : 'On'}
       aria-label={`Two-factor authentication on for ${member.user.email}`}
     />
   ) : (
     <Chip
       size="small"
       variant="outlined"
-      label="Off"
+      label={named ? 'Two-factor off' : 'Off'}
       aria-label={`Two-factor authentication off for ${member.user.email}`}
     />
   );
@@ -124,6 +127,8 @@ const ConfirmDialog = lazy(async () => ({
 function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean }) {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectAuthUser);
+  // A phone has no Two-factor column (issue 25, item 8): the chip goes under the address instead.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const [confirming, setConfirming] = useState<Pending>(null);
   // Once asked for, the confirmation stays mounted (it fades out when it closes).
   const [confirmShown, setConfirmShown] = useState(false);
@@ -204,7 +209,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
             <TableRow>
               <TableCell>Email</TableCell>
               <TableCell>Role</TableCell>
-              {isAdmin && <TableCell>Two-factor</TableCell>}
+              {isAdmin && <TableCell sx={secondaryColumn}>Two-factor</TableCell>}
               <TableCell sx={secondaryColumn}>Joined</TableCell>
               {isAdmin && <TableCell align="right">Actions</TableCell>}
             </TableRow>
@@ -223,10 +228,15 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                   <TableCell>
                     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                       <RoleIcon role={member.role} />
-                      <span>
+                      <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                         {member.user.email}
                         {mine && ' (you)'}
-                      </span>
+                        {isAdmin && phone && (
+                          <Box sx={{ mt: 0.5 }}>
+                            <TwoFactorChip member={member} named />
+                          </Box>
+                        )}
+                      </Box>
                     </Stack>
                   </TableCell>
                   <TableCell>
@@ -256,8 +266,8 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                     )}
                   </TableCell>
                   {isAdmin && (
-                    <TableCell>
-                      <TwoFactorChip member={member} />
+                    <TableCell sx={secondaryColumn}>
+                      {!phone && <TwoFactorChip member={member} />}
                     </TableCell>
                   )}
                   <TableCell sx={secondaryColumn}>{usDate(member.joinedAt)}</TableCell>
@@ -375,7 +385,11 @@ function LeaveButton({ disabled, onClick }: { disabled: boolean; onClick: () => 
       <Button size="small" color="warning" disabled aria-describedby="only-admin-hint">
         Leave
       </Button>
-      <FormHelperText id="only-admin-hint" sx={{ maxWidth: 260, textAlign: 'right' }}>
+      {/* On a phone the hint keeps a readable width instead of one word per line. */}
+      <FormHelperText
+        id="only-admin-hint"
+        sx={{ maxWidth: 260, minWidth: { xs: 140, sm: 0 }, textAlign: 'right' }}
+      >
         {ONLY_ADMIN_HINT}
       </FormHelperText>
     </Box>

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { signedInStore, testOrg } from '../../testing/apps';
 import { identitySession } from '../../testing/identity';
@@ -115,6 +115,51 @@ describe('the organization’s two-factor requirement', () => {
     expect(
       within(table).getByLabelText('Two-factor authentication off for bob@example.com'),
     ).toBeInTheDocument();
+  });
+
+  it('names the second factor under each address on a phone, which has no Two-factor column', async () => {
+    const members = [
+      {
+        user: { id: 'u-ada', email: 'ada@example.com' },
+        role: 'admin' as const,
+        joinedAt: '2026-11-01T10:00:00Z',
+        hasTwoFactor: true,
+      },
+      {
+        user: { id: 'u-bob', email: 'bob@example.com' },
+        role: 'member' as const,
+        joinedAt: '2026-11-02T10:00:00Z',
+        hasTwoFactor: false,
+      },
+    ];
+    serveOrg(testOrg({ members, pendingInvites: [] }));
+    // A 390 px screen: MUI's down('sm') query matches.
+    const phone = vi
+      .spyOn(window, 'matchMedia')
+      .mockImplementation((query: string): MediaQueryList => ({
+        matches: query.includes('max-width'),
+        media: query,
+        onchange: null,
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
+        addListener: () => undefined,
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
+        removeListener: () => undefined,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        dispatchEvent: () => false,
+      }));
+    try {
+      renderWithProviders(<MembersPage />, { store: signedInStore() });
+      const table = await screen.findByRole('table', { name: 'Members' });
+      const ada = within(table).getByLabelText('Two-factor authentication on for ada@example.com');
+      expect(ada).toHaveTextContent('Two-factor on');
+      expect(ada.closest('td')).toHaveTextContent('ada@example.com');
+      expect(
+        within(table).getByLabelText('Two-factor authentication off for bob@example.com'),
+      ).toHaveTextContent('Two-factor off');
+    } finally {
+      phone.mockRestore();
+    }
   });
 
   it('hides the column from members', async () => {
