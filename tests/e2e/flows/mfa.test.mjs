@@ -207,3 +207,74 @@ describe('mfa (TOTP)', () => {
     assertApiError(unknown.error, 404, 'mfa_factor_not_found');
   });
 });
+
+/** A product API call (`method path` with a JSON `body`) with the session's token, exchanged for a core token. */
+async function call(client, method, path, body) {
+  const { data } = await client.getSession();
+  const exchanged = await fetch(`${portal.url}/api/auth/exchange-token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ supabaseToken: data.session.access_token }),
+  });
+  assert.equal(exchanged.status, 200, await exchanged.clone().text());
+  const { coreToken } = await exchanged.json();
+  const response = await fetch(`${portal.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${coreToken}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Adds a TOTP factor to the signed-in `client` and passes it: the session is aal2 after. */
+async function withVerifiedFactor(client, friendlyName) {
+  const enrolled = await client.mfa.enroll({ factorType: 'totp', friendlyName });
+  assert.equal(enrolled.error, null);
+  const verified = await client.mfa.challengeAndVerify({
+    factorId: enrolled.data.id,
+    code: totpCode(enrolled.data.totp.secret),
+  });
+  assert.equal(verified.error, null);
+  assert.equal((await level(client)).currentLevel, 'aal2');
+}
+
+describe('an organization that requires a second factor', () => {
+  test('its admin turns the requirement on from an aal2 session; a member without a factor is refused until it adds one', async () => {
+    const [adminEmail, memberEmail] = ['org-admin@example.com', 'org-member@example.com'];
+    await confirmedAccount({ portal, smtp }, adminEmail);
+    await confirmedAccount({ portal, smtp }, memberEmail);
+    const admin = await signedIn(portal, adminEmail);
+    const orgs = await call(admin, 'GET', '/api/orgs');
+    assert.equal(orgs.status, 200);
+    const orgId = orgs.body.data[0].id;
+
+    // Without a second factor of its own, the admin may not require one of others.
+    const early = await call(admin, 'PUT', `/api/orgs/${orgId}/two-factor`, { requireTwoFactor: true });
+    assert.equal(early.status, 403);
+    assert.equal(early.body.code, 'OWN_MFA_REQUIRED');
+    await withVerifiedFactor(admin, 'Admin phone');
+    const required = await call(admin, 'PUT', `/api/orgs/${orgId}/two-factor`, { requireTwoFactor: true });
+    assert.equal(required.status, 200, JSON.stringify(required.body));
+    assert.equal(required.body.data.requireTwoFactor, true);
+
+    const invited = await call(admin, 'POST', `/api/orgs/${orgId}/members`, { email: memberEmail, role: 'member' });
+    assert.ok(invited.status < 300, JSON.stringify(invited.body));
+    const invitation = await smtp.mailTo(memberEmail, 2);
+    const token = new URL(invitation.link).searchParams.get('token');
+    const member = await signedIn(portal, memberEmail);
+    const accepted = await call(member, 'POST', `/api/orgs/accept/${token}`);
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+
+    // A password session of an account without a factor: closed out of this organization only.
+    const refused = await call(member, 'GET', `/api/orgs/${orgId}`);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'ORG_MFA_REQUIRED');
+    assert.equal((await call(member, 'GET', '/api/orgs')).status, 200, 'the list of its organizations stays open');
+
+    await withVerifiedFactor(member, 'Member phone');
+    const opened = await call(member, 'GET', `/api/orgs/${orgId}`);
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const members = opened.body.data.members.map((m) => [m.user.email, m.hasTwoFactor]);
+    assert.deepEqual(new Map(members).get(memberEmail), true);
+  });
+});
