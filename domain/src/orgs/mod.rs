@@ -8,7 +8,7 @@ pub mod models;
 pub mod ports;
 pub mod service;
 
-pub use acting::ActingMember;
+pub use acting::{ActingMember, MembershipRead};
 pub use errors::OrgError;
 pub use invites::{Invite, InviteStatus, InviteSummary, InviteToken};
 pub use models::{

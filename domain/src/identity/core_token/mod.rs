@@ -11,11 +11,12 @@ use chrono::{DateTime, TimeZone, Utc};
 use std::sync::Arc;
 use uuid::Uuid;
 
-use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError, UserId};
+use crate::common::{Caller, Clock, EmailAddress, OrgId, PlatformRole, RepoError, UserId};
 use crate::identity::core_token::hosted::{HostedAccountError, HostedAccounts};
 use crate::identity::models::Aal;
 use crate::identity::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
+use crate::orgs::MembershipRead;
 
 /// A signed core token and when it expires.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,7 +153,7 @@ impl CoreTokenService {
             .await
             .and_then(|claims| claims.check(now).map(|()| claims))
             .map_err(AuthError::Unauthenticated)?;
-        let Some(session) = self.session_of(&claims, now).await? else {
+        let Some(session) = self.session_of(&claims, now, None).await? else {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         };
         if let Some(hosted) = &self.hosted {
@@ -189,26 +190,51 @@ impl CoreTokenService {
     /// As [`Self::authenticate`], and [`AuthError::MfaRequired`] for an `aal1` session of an account that
     /// has a verified second factor.
     pub async fn authenticate_at_level(&self, bearer: &str) -> Result<Authenticated, AuthError> {
+        self.authenticate_in(bearer, None).await.map(|(found, _)| found)
+    }
+
+    /// As [`Self::authenticate_at_level`] for a request that names the organization `org`: the caller's
+    /// role in it and the revision of its apps are read in the same statement as the session
+    /// ([`RefreshTokenRepository::current_of_family_in_org`]), so that the whole request's authorization
+    /// is one round trip. `None` for the membership when sessions are not known here (a hosted identity
+    /// service): the member directory is then to be asked.
+    ///
+    /// # Errors
+    /// As [`Self::authenticate_at_level`].
+    pub async fn authenticate_in_org(
+        &self,
+        bearer: &str,
+        org: OrgId,
+    ) -> Result<(Authenticated, Option<MembershipRead>), AuthError> {
+        self.authenticate_in(bearer, Some(org)).await
+    }
+
+    async fn authenticate_in(
+        &self,
+        bearer: &str,
+        org: Option<OrgId>,
+    ) -> Result<(Authenticated, Option<MembershipRead>), AuthError> {
         let token = bearer.trim();
         if token.is_empty() {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
-        let (user_id, email, session, claimed) = self.verify_either(token).await?;
+        let (user_id, email, session, claimed) = self.verify_either(token, org).await?;
         // Read with the session when there is one (one round trip for both), on its own otherwise.
-        let (platform_role, aal) = match session {
+        let (platform_role, aal, membership) = match session {
             Session::Live {
                 role,
                 aal,
                 has_verified_factor,
+                membership,
             } => {
                 if has_verified_factor && aal < Aal::Aal2 {
                     return Err(AuthError::MfaRequired);
                 }
-                (role, aal)
+                (role, aal, membership)
             }
-            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed),
+            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed, None),
         };
-        Ok(Authenticated {
+        let authenticated = Authenticated {
             caller: Caller {
                 user_id,
                 email,
@@ -216,7 +242,8 @@ impl CoreTokenService {
                 origin: crate::common::ClientOrigin::default(),
             },
             aal,
-        })
+        };
+        Ok((authenticated, membership))
     }
 
     /// The access token's session, or `None` when it is over (signed out, revoked or expired).
@@ -224,30 +251,42 @@ impl CoreTokenService {
         &self,
         claims: &AccessTokenClaims,
         now: DateTime<Utc>,
+        org: Option<OrgId>,
     ) -> Result<Option<Session>, AuthError> {
-        self.family_state(claims.session_id, claims.sub, now).await
+        self.family_state(claims.session_id, claims.sub, now, org).await
     }
 
     /// The session (refresh-token family) `family` of `user`, with the platform role of its account read
-    /// in the same query, or `None` when it is over: signed out, revoked or expired. Always
+    /// in the same query (and, for a request naming `org`, the account's role in it and its apps'
+    /// revision), or `None` when it is over: signed out, revoked or expired. Always
     /// [`Session::NotKnownHere`] when sessions are not known here.
     async fn family_state(
         &self,
         family: Uuid,
         user: UserId,
         now: DateTime<Utc>,
+        org: Option<OrgId>,
     ) -> Result<Option<Session>, AuthError> {
         let Some(sessions) = &self.sessions else {
             return Ok(Some(Session::NotKnownHere));
         };
-        Ok(sessions
-            .current_of_family_with_role(family)
-            .await?
-            .filter(|live| live.head.user_id == user && live.head.check_usable(now).is_ok())
-            .map(|live| Session::Live {
+        let found = match org {
+            None => sessions
+                .current_of_family_with_role(family)
+                .await?
+                .map(|live| (live, None)),
+            Some(org) => sessions.current_of_family_in_org(family, org).await?.map(|found| {
+                let read = MembershipRead::new(found.live.head.user_id, org, found.org_role, found.apps_revision);
+                (found.live, Some(read))
+            }),
+        };
+        Ok(found
+            .filter(|(live, _)| live.head.user_id == user && live.head.check_usable(now).is_ok())
+            .map(|(live, membership)| Session::Live {
                 role: live.role,
                 aal: live.head.aal(),
                 has_verified_factor: live.has_verified_factor,
+                membership,
             }))
     }
 
@@ -257,16 +296,21 @@ impl CoreTokenService {
         &self,
         claims: &CoreTokenClaims,
         now: DateTime<Utc>,
+        org: Option<OrgId>,
     ) -> Result<Option<Session>, AuthError> {
         match (claims.sid, &self.sessions) {
             (_, None) => Ok(Some(Session::NotKnownHere)),
             (None, Some(_)) => Ok(None),
-            (Some(family), Some(_)) => self.family_state(family, claims.sub, now).await,
+            (Some(family), Some(_)) => self.family_state(family, claims.sub, now, org).await,
         }
     }
 
     /// The token's user, e-mail, session and the level the token itself claims.
-    async fn verify_either(&self, token: &str) -> Result<(UserId, EmailAddress, Session, Aal), AuthError> {
+    async fn verify_either(
+        &self,
+        token: &str,
+        org: Option<OrgId>,
+    ) -> Result<(UserId, EmailAddress, Session, Aal), AuthError> {
         let now = self.clock.now();
         let core = self
             .signer
@@ -276,7 +320,7 @@ impl CoreTokenService {
         let core_error = match core {
             Ok(claims) => {
                 // Signed out, revoked or taken over: the core token dies with its session.
-                let Some(session) = self.core_session(&claims, now).await? else {
+                let Some(session) = self.core_session(&claims, now, org).await? else {
                     return Err(AuthError::Unauthenticated(TokenError::Invalid));
                 };
                 let claimed = Aal::parse(&claims.aal).unwrap_or(Aal::Aal1);
@@ -292,7 +336,7 @@ impl CoreTokenService {
         match access {
             Ok(claims) => {
                 // An access token is accepted only while its session lives (signed out means out).
-                let Some(session) = self.session_of(&claims, now).await? else {
+                let Some(session) = self.session_of(&claims, now, org).await? else {
                     return Err(AuthError::Unauthenticated(TokenError::Invalid));
                 };
                 if let Some(hosted) = &self.hosted {
@@ -316,12 +360,14 @@ impl CoreTokenService {
 
 /// What authenticating learnt of the caller's session.
 enum Session {
-    /// Live, with the platform role of its account as read with it, its level, and whether the account
-    /// has a verified second factor.
+    /// Live, with the platform role of its account as read with it, its level, whether the account
+    /// has a verified second factor, and the membership read with it when the request names an
+    /// organization.
     Live {
         role: Option<PlatformRole>,
         aal: Aal,
         has_verified_factor: bool,
+        membership: Option<MembershipRead>,
     },
     /// Not ours to see (a hosted identity service): the platform role is still to be read.
     NotKnownHere,
@@ -336,6 +382,9 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod in_org_tests;
 
 #[cfg(test)]
 mod tests {
