@@ -15,6 +15,7 @@ pub mod outbox;
 pub mod rate_limits;
 pub mod reviews;
 pub mod secrets;
+mod live_sessions;
 pub mod sessions;
 pub mod uptime;
 

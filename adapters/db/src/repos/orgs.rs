@@ -109,7 +109,7 @@ fn member_from(row: MemberTuple) -> Result<Member, RepoError> {
     })
 }
 
-fn parse_role(text: &str) -> Result<OrgRole, RepoError> {
+pub(super) fn parse_role(text: &str) -> Result<OrgRole, RepoError> {
     parse_stored("org_members.role", text, |t| {
         OrgRole::parse(t).ok_or("unknown role")
     })
