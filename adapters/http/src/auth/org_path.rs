@@ -9,11 +9,11 @@
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::common::{Caller, OrgId};
-use domain::orgs::{ActingMember, OrgError};
+use domain::orgs::{ActingMember, MembershipRead, OrgError};
 use std::future::Future;
 use std::pin::Pin;
 
-use super::Principal;
+use super::principal::Credentials;
 use super::org_scope::{Memberships, NOT_A_MEMBER, ORG_HEADER, ORG_MALFORMED};
 use crate::ApiError;
 
@@ -28,28 +28,32 @@ impl FromRequest for OrgMember {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
-    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let principal = Principal::from_request(request, payload);
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let credentials = Credentials::of(request);
         let memberships = request.app_data::<web::Data<Memberships>>().cloned();
         let path_org = request.match_info().get("orgId").map(str::to_owned);
         let header = request
             .headers()
             .get(ORG_HEADER)
             .map(|value| value.to_str().map(|text| text.trim().to_owned()).ok());
+        // The path's organization is read with the session: one statement for both.
+        let named = path_org.as_deref().and_then(|text| text.parse::<OrgId>().ok());
         Box::pin(async move {
             // Authentication first: an anonymous caller learns nothing about organizations.
-            let Principal(caller) = principal.await?;
-            resolve(caller, memberships, path_org.as_deref(), header).await
+            let (caller, read) = credentials.authenticate(named).await?;
+            resolve(caller, memberships, path_org.as_deref(), header, read).await
         })
     }
 }
 
-/// `header`: absent (`None`), unreadable (`Some(None)`) or its trimmed text.
+/// `header`: absent (`None`), unreadable (`Some(None)`) or its trimmed text. `read`: the membership read
+/// with the session, used when it is of the path's organization; the member directory is asked otherwise.
 async fn resolve(
     caller: Caller,
     memberships: Option<web::Data<Memberships>>,
     path_org: Option<&str>,
     header: Option<Option<String>>,
+    read: Option<MembershipRead>,
 ) -> Result<OrgMember, ApiError> {
     let path_org = path_org.and_then(|text| text.parse::<OrgId>().ok());
     let named_in_header = match header {
@@ -69,7 +73,11 @@ async fn resolve(
     let org = path_org.ok_or_else(|| ApiError::NotFound(OrgError::NotFound.to_string()))?;
     let memberships =
         memberships.ok_or_else(|| ApiError::Internal("the membership directory is not configured".into()))?;
-    match ActingMember::resolve(memberships.0.as_ref(), caller, org).await? {
+    let member = match read.filter(|read| read.org() == org) {
+        Some(read) => ActingMember::from_read(caller, &read),
+        None => ActingMember::resolve(memberships.0.as_ref(), caller, org).await?,
+    };
+    match member {
         Some(member) => Ok(OrgMember(member)),
         None if named_in_header => Err(ApiError::Forbidden(NOT_A_MEMBER.into())),
         None => Err(ApiError::NotFound(OrgError::NotFound.to_string())),
@@ -117,7 +125,7 @@ mod tests {
     ) -> Result<OrgMember, ApiError> {
         let memberships = web::Data::new(Memberships(directory.clone()));
         let header = header.map(|text| Some(text.to_owned()));
-        resolve(caller.clone(), Some(memberships), Some(path), header).await
+        resolve(caller.clone(), Some(memberships), Some(path), header, None).await
     }
 
     #[actix_web::test]

@@ -9,12 +9,12 @@
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::common::{Caller, OrgId};
-use domain::orgs::{ActingMember, MemberDirectory, OrgRole};
+use domain::orgs::{ActingMember, MemberDirectory, MembershipRead, OrgRole};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use super::Principal;
+use super::principal::Credentials;
 use crate::ApiError;
 
 /// The header that names the organization of an org-scoped request (specification §7).
@@ -55,27 +55,35 @@ impl FromRequest for OrgScope {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
-    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let principal = Principal::from_request(request, payload);
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let credentials = Credentials::of(request);
         let memberships = request.app_data::<web::Data<Memberships>>().cloned();
         let header = request
             .headers()
             .get(ORG_HEADER)
             .map(|value| value.to_str().map(|text| text.trim().to_owned()));
+        // A well-formed header's organization is read with the session: one statement for both.
+        let named = match &header {
+            Some(Ok(text)) => text.parse::<OrgId>().ok(),
+            _ => None,
+        };
         Box::pin(async move {
             // Authentication first: an anonymous caller learns nothing about organizations.
-            let Principal(caller) = principal.await?;
-            resolve(caller, memberships, header).await
+            let (caller, read) = credentials.authenticate(named).await?;
+            resolve(caller, memberships, header, read).await
         })
     }
 }
 
 type HeaderValue = Option<Result<String, actix_web::http::header::ToStrError>>;
 
+/// The scope of `header`'s organization: from `read` (the membership read with the session) when it is
+/// of that organization, from the member directory otherwise.
 async fn resolve(
     caller: Caller,
     memberships: Option<web::Data<Memberships>>,
     header: HeaderValue,
+    read: Option<MembershipRead>,
 ) -> Result<OrgScope, ApiError> {
     let Some(memberships) = memberships else {
         return Err(ApiError::Internal(
@@ -89,10 +97,13 @@ async fn resolve(
         Some(Err(_)) => return Err(ApiError::bad_request("ORG_MALFORMED", ORG_MALFORMED)),
         None | Some(Ok(_)) => return Err(ApiError::bad_request("ORG_REQUIRED", ORG_REQUIRED)),
     };
-    let member = ActingMember::resolve(memberships.0.as_ref(), caller, org)
-        .await
-        .map_err(ApiError::from)?
-        .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
+    let member = match read.filter(|read| read.org() == org) {
+        Some(read) => ActingMember::from_read(caller, &read),
+        None => ActingMember::resolve(memberships.0.as_ref(), caller, org)
+            .await
+            .map_err(ApiError::from)?,
+    }
+    .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
     Ok(OrgScope {
         caller: member.caller().clone(),
         org,
@@ -125,7 +136,7 @@ mod tests {
             user: caller.user_id,
         }));
         let header = header.map(|text| Ok(text.to_owned()));
-        resolve(caller.clone(), Some(web::Data::new(memberships)), header).await
+        resolve(caller.clone(), Some(web::Data::new(memberships)), header, None).await
     }
 
     #[actix_web::test]

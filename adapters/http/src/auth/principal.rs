@@ -5,7 +5,8 @@
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
-use domain::common::{Caller, ClientOrigin};
+use domain::common::{Caller, ClientOrigin, OrgId};
+use domain::orgs::MembershipRead;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -49,35 +50,66 @@ impl FromRequest for Principal {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
-        let auth = request.app_data::<web::Data<ProductAuth>>().cloned();
-        let token = bearer_token(request).map(str::to_owned);
-        let staff_api = is_staff_api(request.path());
-        let request = request.clone();
+        let credentials = Credentials::of(request);
         Box::pin(async move {
-            let Some(auth) = auth else {
-                return Err(ApiError::Internal(
-                    "the product authentication is not configured".into(),
-                ));
-            };
-            let Some(token) = token else {
-                return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
-            };
-            let authenticated = auth
+            let (caller, _) = credentials.authenticate(None).await?;
+            Ok(Self(caller))
+        })
+    }
+}
+
+/// What authenticating a request needs of it, taken from the request before its future runs.
+pub(super) struct Credentials {
+    auth: Option<web::Data<ProductAuth>>,
+    token: Option<String>,
+    staff_api: bool,
+    request: HttpRequest,
+}
+
+impl Credentials {
+    pub(super) fn of(request: &HttpRequest) -> Self {
+        Self {
+            auth: request.app_data::<web::Data<ProductAuth>>().cloned(),
+            token: bearer_token(request).map(str::to_owned),
+            staff_api: is_staff_api(request.path()),
+            request: request.clone(),
+        }
+    }
+
+    /// The caller; for a request naming the organization `org`, also the caller's membership in it as
+    /// read in the same statement as the session (`None` when sessions are not known here: the member
+    /// directory is then asked).
+    pub(super) async fn authenticate(
+        self,
+        org: Option<OrgId>,
+    ) -> Result<(Caller, Option<MembershipRead>), ApiError> {
+        let Some(auth) = self.auth else {
+            return Err(ApiError::Internal(
+                "the product authentication is not configured".into(),
+            ));
+        };
+        let Some(token) = self.token else {
+            return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
+        };
+        let (authenticated, membership) = match org {
+            Some(org) => auth.core_tokens.authenticate_in_org(&token, org).await,
+            None => auth
                 .core_tokens
                 .authenticate_at_level(&token)
                 .await
-                .map_err(ApiError::from)?;
-            // The staff API (PORTAL_STAFF_MFA=required): staff need a session that passed a second factor.
-            if staff_api && !auth.core_tokens.staff_level_met(&authenticated) {
-                return Err(ApiError::ForbiddenUntil {
-                    code: MFA_REQUIRED,
-                    message: STAFF_MFA_REQUIRED.into(),
-                });
-            }
-            let mut caller = authenticated.caller;
-            caller.origin = origin_of(&request, &auth.proxies);
-            Ok(Self(caller))
-        })
+                .map(|found| (found, None)),
+        }
+        .map_err(ApiError::from)?;
+        // The staff API (PORTAL_STAFF_MFA=required): staff need a session that passed a second factor.
+        if self.staff_api && !auth.core_tokens.staff_level_met(&authenticated) {
+            return Err(ApiError::ForbiddenUntil {
+                code: MFA_REQUIRED,
+                message: STAFF_MFA_REQUIRED.into(),
+            });
+        }
+        let mut caller = authenticated.caller;
+        caller.origin = origin_of(&self.request, &auth.proxies);
+        Ok((caller, membership))
     }
 }
 
