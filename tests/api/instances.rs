@@ -75,7 +75,15 @@ async fn signed_out_on_one_instance_is_refused_on_the_other(backend: Backend) {
     for (at, package) in [(&first, "com.acme.one"), (&second, "com.acme.two")] {
         let before = list_apps(&first, &ada.token, &org).await;
         let body = registration(package);
-        let (status, answer) = call(at, Method::POST, "/api/dev/apps/register", token, Some(&org), Some(&body)).await;
+        let (status, answer) = call(
+            at,
+            Method::POST,
+            "/api/dev/apps/register",
+            token,
+            Some(&org),
+            Some(&body),
+        )
+        .await;
         assert_eq!(status, 201, "{backend:?}: {answer}");
         for app in [&second, &first] {
             let (status, apps) = list_apps(app, &ada.token, &org).await;
@@ -90,7 +98,12 @@ async fn signed_out_on_one_instance_is_refused_on_the_other(backend: Backend) {
     let org_path = format!("/api/orgs/{org}");
     for app in [&first, &second] {
         assert_eq!(call(app, Method::GET, &org_path, token, None, None).await.0, 200);
-        assert_eq!(call(app, Method::GET, "/api/dev/auth/me", token, None, None).await.0, 200);
+        assert_eq!(
+            call(app, Method::GET, "/api/dev/auth/me", token, None, None)
+                .await
+                .0,
+            200
+        );
     }
 
     // Signed out on the first instance: the core token dies with its session on both, at once.
@@ -105,9 +118,15 @@ async fn signed_out_on_one_instance_is_refused_on_the_other(backend: Backend) {
     for app in [&second, &first] {
         let (status, body) = list_apps(app, &ada.token, &org).await;
         assert_eq!(status, 401, "{backend:?}: {body}");
-        assert_eq!(call(app, Method::GET, &org_path, token, None, None).await.0, 401, "{backend:?}");
         assert_eq!(
-            call(app, Method::GET, "/api/dev/auth/me", token, None, None).await.0,
+            call(app, Method::GET, &org_path, token, None, None).await.0,
+            401,
+            "{backend:?}"
+        );
+        assert_eq!(
+            call(app, Method::GET, "/api/dev/auth/me", token, None, None)
+                .await
+                .0,
             401,
             "{backend:?}"
         );
@@ -116,7 +135,11 @@ async fn signed_out_on_one_instance_is_refused_on_the_other(backend: Backend) {
 
 /// The reads and transactions the server has run on its database.
 fn database_calls(app: &TestApp) -> u64 {
-    app.server_db.as_ref().expect("the server's own database").pool_stats().calls
+    app.server_db
+        .as_ref()
+        .expect("the server's own database")
+        .pool_stats()
+        .calls
 }
 
 /// Everything an organization-scoped request is authorized with (the session, the caller's role in the
@@ -128,17 +151,36 @@ async fn a_kept_list_costs_one_database_call(backend: Backend) {
     let org = create_org(&app, &ada, "Acme").await;
     let body = registration("com.acme.one");
     let token = Some(ada.token.as_str());
-    let (status, _) = call(&app, Method::POST, "/api/dev/apps/register", token, Some(&org), Some(&body)).await;
+    let (status, _) = call(
+        &app,
+        Method::POST,
+        "/api/dev/apps/register",
+        token,
+        Some(&org),
+        Some(&body),
+    )
+    .await;
     assert_eq!(status, 201);
-    assert_eq!(list_apps(&app, &ada.token, &org).await.0, 200, "the list is kept from here on");
+    assert_eq!(
+        list_apps(&app, &ada.token, &org).await.0,
+        200,
+        "the list is kept from here on"
+    );
     let before = database_calls(&app);
     let calls = 20;
     for _ in 0..calls {
         let (status, apps) = list_apps(&app, &ada.token, &org).await;
-        assert_eq!((status, apps.as_array().map(Vec::len)), (200, Some(1)), "{backend:?}");
+        assert_eq!(
+            (status, apps.as_array().map(Vec::len)),
+            (200, Some(1)),
+            "{backend:?}"
+        );
     }
     let used = database_calls(&app) - before;
-    assert_eq!(used, calls, "{backend:?}: {used} database calls for {calls} kept lists");
+    assert_eq!(
+        used, calls,
+        "{backend:?}: {used} database calls for {calls} kept lists"
+    );
 }
 
 #[tokio::test]

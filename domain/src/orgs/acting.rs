@@ -64,15 +64,12 @@ impl ActingMember {
         caller: Caller,
         org: OrgId,
     ) -> Result<Option<Self>, RepoError> {
-        Ok(directory
-            .role_of(org, caller.user_id)
-            .await?
-            .map(|role| Self {
-                caller,
-                org,
-                role,
-                apps_revision: None,
-            }))
+        Ok(directory.role_of(org, caller.user_id).await?.map(|role| Self {
+            caller,
+            org,
+            role,
+            apps_revision: None,
+        }))
     }
 
     /// The caller acting in the organization of `read`, which authenticating the caller's request read
@@ -162,7 +159,12 @@ mod tests {
         let read = MembershipRead::new(caller.user_id, org, Some(OrgRole::Admin), 42);
         let member = ActingMember::from_read(caller.clone(), &read).unwrap();
         assert_eq!(
-            (member.caller(), member.org(), member.role(), member.apps_revision()),
+            (
+                member.caller(),
+                member.org(),
+                member.role(),
+                member.apps_revision()
+            ),
             (&caller, org, OrgRole::Admin, Some(42))
         );
         assert_eq!(read.org(), org);
@@ -180,7 +182,9 @@ mod tests {
     #[test]
     fn a_member_the_directory_answered_has_no_revision_read_with_it() {
         let mut directory = MockMemberDirectory::new();
-        directory.expect_role_of().returning(|_, _| Ok(Some(OrgRole::Member)));
+        directory
+            .expect_role_of()
+            .returning(|_, _| Ok(Some(OrgRole::Member)));
         let member = block_on(ActingMember::resolve(&directory, caller(), OrgId::new()))
             .unwrap()
             .unwrap();

@@ -5,9 +5,9 @@
 
 use diesel::dsl::exists;
 use diesel::prelude::*;
+use domain::common::RepoError;
 use domain::identity::factors::FactorStatus;
 use domain::identity::models::{LiveSession, LiveSessionInOrg};
-use domain::common::RepoError;
 
 use super::sessions::RefreshTokenRow;
 use crate::DbConnection;
@@ -91,7 +91,11 @@ pub(super) fn in_org(
     }))
 }
 
-fn live(row: RefreshTokenRow, role: Option<String>, has_verified_factor: bool) -> Result<LiveSession, RepoError> {
+fn live(
+    row: RefreshTokenRow,
+    role: Option<String>,
+    has_verified_factor: bool,
+) -> Result<LiveSession, RepoError> {
     Ok(LiveSession {
         head: row.into_domain()?,
         role: role.as_deref().map(super::admins::parse_role).transpose()?,

@@ -9,13 +9,13 @@ pub mod factors;
 pub mod identities;
 pub mod images;
 pub mod invites;
+mod live_sessions;
 pub mod oauth;
 pub mod orgs;
 pub mod outbox;
 pub mod rate_limits;
 pub mod reviews;
 pub mod secrets;
-mod live_sessions;
 pub mod sessions;
 pub mod uptime;
 

@@ -13,8 +13,8 @@ use domain::orgs::{ActingMember, MembershipRead, OrgError};
 use std::future::Future;
 use std::pin::Pin;
 
-use super::principal::Credentials;
 use super::org_scope::{Memberships, NOT_A_MEMBER, ORG_HEADER, ORG_MALFORMED};
+use super::principal::Credentials;
 use crate::ApiError;
 
 /// The answer when `x-org-id` and the path disagree.

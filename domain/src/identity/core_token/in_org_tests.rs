@@ -67,7 +67,11 @@ fn found(head: RefreshToken, org_role: Option<OrgRole>, has_verified_factor: boo
 #[test]
 fn a_member_is_authenticated_with_role_and_revision_from_one_session_read() {
     let (claims, org) = (access_claims(noon()), OrgId::new());
-    let service = in_org(&claims, org, Some(found(live_head(&claims), Some(OrgRole::Member), false)));
+    let service = in_org(
+        &claims,
+        org,
+        Some(found(live_head(&claims), Some(OrgRole::Member), false)),
+    );
     let (authenticated, read) = block_on(service.authenticate_in_org("core", org)).unwrap();
     assert_eq!(authenticated.caller.platform_role, Some(PlatformRole::Reviewer));
     let read = read.unwrap();
@@ -104,7 +108,11 @@ fn a_signed_out_session_is_refused_whatever_the_organization() {
 #[test]
 fn an_aal1_session_of_an_account_with_a_factor_is_refused_in_an_organization_too() {
     let (claims, org) = (access_claims(noon()), OrgId::new());
-    let service = in_org(&claims, org, Some(found(live_head(&claims), Some(OrgRole::Admin), true)));
+    let service = in_org(
+        &claims,
+        org,
+        Some(found(live_head(&claims), Some(OrgRole::Admin), true)),
+    );
     let error = block_on(service.authenticate_in_org("core", org)).unwrap_err();
     assert!(matches!(error, AuthError::MfaRequired));
 }

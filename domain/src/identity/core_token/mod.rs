@@ -275,10 +275,18 @@ impl CoreTokenService {
                 .current_of_family_with_role(family)
                 .await?
                 .map(|live| (live, None)),
-            Some(org) => sessions.current_of_family_in_org(family, org).await?.map(|found| {
-                let read = MembershipRead::new(found.live.head.user_id, org, found.org_role, found.apps_revision);
-                (found.live, Some(read))
-            }),
+            Some(org) => sessions
+                .current_of_family_in_org(family, org)
+                .await?
+                .map(|found| {
+                    let read = MembershipRead::new(
+                        found.live.head.user_id,
+                        org,
+                        found.org_role,
+                        found.apps_revision,
+                    );
+                    (found.live, Some(read))
+                }),
         };
         Ok(found
             .filter(|(live, _)| live.head.user_id == user && live.head.check_usable(now).is_ok())

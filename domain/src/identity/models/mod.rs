@@ -17,7 +17,8 @@ pub use account::{
 pub use one_time_code::{OneTimeCode, OtpPurpose};
 pub use platform_admin::{GrantBinding, PlatformAdmin, SetupClaim, grant_for, would_leave_no_admin};
 pub use session::{
-    Aal, AuthMethod, LiveSession, LiveSessionInOrg, RefreshRefusal, RefreshToken, SecondFactorMethod, SecondStep,
+    Aal, AuthMethod, LiveSession, LiveSessionInOrg, RefreshRefusal, RefreshToken, SecondFactorMethod,
+    SecondStep,
 };
 
 /// How long an access token of the identity service lives (seconds), as Supabase Auth's default.
