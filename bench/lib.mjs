@@ -33,7 +33,11 @@ export const rows = [];
 /** One line of the report. `measured`/`reference` are numbers in `unit`; `better` says which way is good. */
 export function record({ figure, target, limit, measured, unit, better = 'lower', reference, note }) {
   const met =
-    measured === undefined ? undefined : better === 'lower' ? measured <= limit : measured >= limit;
+    measured === undefined || limit === undefined
+      ? undefined
+      : better === 'lower'
+        ? measured <= limit
+        : measured >= limit;
   rows.push({ figure, target, limit, measured, unit, better, reference, note, met });
   const shown = measured === undefined ? 'not measured' : `${format(measured, unit)}`;
   console.log(`${met === undefined ? '·' : met ? '✓' : '✗'} ${figure}: ${shown} (target ${target})`);

@@ -1,38 +1,22 @@
-// Counts the PostgreSQL round trips of one authenticated `GET /api/dev/apps` (not part of `make bench`):
+// Counts the PostgreSQL statements of one authenticated `GET /api/dev/apps`, sequentially (`make bench`
+// counts them under load, beside the throughput):
 //
 //   node bench/roundtrips.mjs [--server PATH] [--calls N]
 //
 // Starts the server on a fresh PostgreSQL database, makes a user, an organization and 3 apps, then reads the
-// database's transaction counters (`pg_stat_database`: every statement outside a transaction, the pool's
-// `SELECT 1` check included, is one transaction) before and after N sequential calls, less what the server did
-// meanwhile when idle. PostgreSQL publishes a backend's counters up to a few seconds late, hence the waits.
+// database's transaction counters (bench/statements.mjs) around N sequential calls.
 
-import { execFileSync } from 'node:child_process';
 import { Client, seedApps } from './api.mjs';
-import { freshPostgres, sleep, startServer } from './lib.mjs';
+import { freshPostgres, startServer } from './lib.mjs';
+import { statementCounter } from './statements.mjs';
 
 const calls = Number(process.argv[process.argv.indexOf('--calls') + 1]) || 500;
-const base = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const SETTLE_MS = 12_000;
 
 const database = freshPostgres();
 if (!database) {
   console.error('no PostgreSQL on 127.0.0.1:5432');
   process.exit(2);
 }
-const name = database.url.slice(database.url.lastIndexOf('/') + 1);
-/** Transactions (committed and rolled back) of the bench database, read from another database. */
-const transactions = () =>
-  Number(
-    execFileSync('psql', [
-      `${base}/postgres`,
-      '-qAt',
-      '-c',
-      `SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '${name}'`,
-    ])
-      .toString()
-      .trim(),
-  );
 
 const portal = await startServer(database.url, {
   PORTAL_UPTIME_INTERVAL_SECS: '0',
@@ -46,17 +30,12 @@ try {
   const list = () => client.call('GET', '/api/dev/apps', undefined, org, 200);
   await list(); // the answer is kept from here on: the calls measured are the usual ones
 
-  await sleep(SETTLE_MS);
-  const before = transactions();
-  await sleep(SETTLE_MS);
-  const idle = transactions() - before;
-  const start = transactions();
+  const counter = await statementCounter(database.url);
   for (let i = 0; i < calls; i += 1) await list();
-  await sleep(SETTLE_MS);
-  const busy = transactions() - start - idle;
+  const { transactions, tuples, idle } = await counter.total();
   console.log(
-    `${calls} sequential calls: ${busy} PostgreSQL transactions (${idle} while idle for the same wait) = ` +
-      `${(busy / calls).toFixed(2)} per call`,
+    `${calls} sequential calls: ${transactions} PostgreSQL transactions (${idle} while idle for as long) = ` +
+      `${(transactions / calls).toFixed(2)} per call; ${(tuples / calls).toFixed(1)} rows read per call`,
   );
 } finally {
   await portal.stop();

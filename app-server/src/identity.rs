@@ -10,8 +10,9 @@
 use adapter_db::Db;
 use adapter_db::repos::{
     DieselAccountRepository, DieselFactorRepository, DieselIdentityLinkRepository,
-    DieselOneTimeCodeRepository, DieselPasskeyRepository, DieselPlatformAdminRepository, DieselRateLimitStore,
-    DieselRecoveryCodeRepository, DieselRefreshTokenRepository, DieselSessionListRepository, ServerSecrets,
+    DieselOneTimeCodeRepository, DieselPasskeyRepository, DieselPlatformAdminRepository,
+    DieselRateLimitStore, DieselRecoveryCodeRepository, DieselRefreshTokenRepository,
+    DieselSessionListRepository, ServerSecrets,
 };
 use adapter_http::auth::ProductAuth;
 use adapter_http::identity::IdentityApi;

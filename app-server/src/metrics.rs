@@ -3,7 +3,7 @@
 
 use adapter_db::Db;
 use adapter_http::metrics::{
-    DB_POOL_CONNECTIONS, DB_POOL_MAX, DB_POOL_WAITS, MONITOR_CHECKS, MONITOR_LAG, MetricsEndpoint,
+    DB_CALLS, DB_POOL_CONNECTIONS, DB_POOL_MAX, DB_POOL_WAITS, MONITOR_CHECKS, MONITOR_LAG, MetricsEndpoint,
     MetricsRoute, MetricsSampler, OUTBOX_DEPTH, OUTBOX_OLDEST_AGE, PROCESS_RSS,
 };
 use domain::common::Clock;
@@ -29,6 +29,7 @@ impl MetricsSampler for Sampler {
         metrics::gauge!(DB_POOL_CONNECTIONS, "state" => "idle").set(f64::from(pool.idle));
         metrics::gauge!(DB_POOL_MAX).set(f64::from(pool.max_size));
         metrics::counter!(DB_POOL_WAITS).absolute(pool.waits);
+        metrics::counter!(DB_CALLS).absolute(pool.calls);
         match self.outbox.backlog().await {
             Ok(backlog) => {
                 #[allow(clippy::cast_precision_loss)] // a count far below 2^52

@@ -47,6 +47,7 @@ pub struct Application {
     server: Server,
     workers: crate::workers::Workers,
     setup_link: Option<String>,
+    db: adapter_db::Db,
 }
 
 impl Application {
@@ -127,6 +128,7 @@ impl Application {
             server,
             workers,
             setup_link,
+            db,
         })
     }
 
@@ -134,6 +136,12 @@ impl Application {
     #[must_use]
     pub fn first_admin_setup_link(&self) -> Option<&str> {
         self.setup_link.as_deref()
+    }
+
+    /// The database the server runs on (its pool's figures, such as the calls run: [`adapter_db::PoolStats`]).
+    #[must_use]
+    pub fn database(&self) -> adapter_db::Db {
+        self.db.clone()
     }
 
     /// The port actually bound.

@@ -16,6 +16,8 @@ pub struct TestApp {
     _data: TempDir,
     /// The PostgreSQL schema of a server started on PostgreSQL (dropped with the app).
     pub database: Option<TestDb>,
+    /// The server's own database handle (`None` for a view of another instance): its pool's figures.
+    pub server_db: Option<adapter_db::Db>,
 }
 
 /// Starts one server instance on `database_url` with the test settings (and `extra` on top); answers its base
@@ -25,7 +27,7 @@ async fn start_instance(
     data: &std::path::Path,
     database_url: &str,
     extra: &[(&str, &str)],
-) -> (String, String) {
+) -> (String, String, adapter_db::Db) {
     let vars: HashMap<String, String> = [
         ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
         ("PORTAL_FRONTEND_DIR", frontend.display().to_string()),
@@ -47,8 +49,9 @@ async fn start_instance(
     config.password_hashing = adapter_identity::HashCost::TestsOnly;
     let application = Application::build(&config).await.expect("build");
     let address = format!("http://127.0.0.1:{}", application.port());
+    let db = application.database();
     tokio::spawn(application.run_until_stopped());
-    (address, config.database_url)
+    (address, config.database_url, db)
 }
 
 impl TestApp {
@@ -101,7 +104,8 @@ pub async fn spawn_app_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp
             (test_db.url().to_owned(), Some(test_db))
         }
     };
-    let (address, database_url) = start_instance(frontend.path(), data.path(), &database_url, extra).await;
+    let (address, database_url, db) =
+        start_instance(frontend.path(), data.path(), &database_url, extra).await;
     TestApp {
         address,
         database_url,
@@ -109,6 +113,7 @@ pub async fn spawn_app_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp
         frontend,
         _data: data,
         database,
+        server_db: Some(db),
     }
 }
 
@@ -122,7 +127,7 @@ pub async fn spawn_app_at(database_url: &str, extra: &[(&str, &str)]) -> TestApp
     )
     .expect("index");
     let data = tempfile::tempdir().expect("temp dir");
-    let (address, database_url) = start_instance(frontend.path(), data.path(), database_url, extra).await;
+    let (address, database_url, db) = start_instance(frontend.path(), data.path(), database_url, extra).await;
     TestApp {
         address,
         database_url,
@@ -130,6 +135,7 @@ pub async fn spawn_app_at(database_url: &str, extra: &[(&str, &str)]) -> TestApp
         frontend,
         _data: data,
         database: None,
+        server_db: Some(db),
     }
 }
 
@@ -152,6 +158,7 @@ impl TestApp {
             frontend: TempDir::new().expect("temp dir"),
             _data: TempDir::new().expect("temp dir"),
             database: None,
+            server_db: None,
         }
     }
 }

@@ -15,6 +15,7 @@ mod helpers;
 mod hosted;
 mod identity;
 mod images;
+mod instances;
 mod lockout;
 mod mail;
 mod methods;

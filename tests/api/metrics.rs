@@ -104,6 +104,7 @@ async fn a_scrape_with_the_token_has_every_series(backend: Backend) {
         ("portal_db_pool_connections", &[r#"state="idle""#][..]),
         ("portal_db_pool_max_connections", &[][..]),
         ("portal_db_pool_waits_total", &[][..]),
+        ("portal_db_calls_total", &[][..]),
         ("portal_outbox_depth", &[][..]),
         ("portal_outbox_oldest_age_seconds", &[][..]),
         ("portal_monitor_lag_seconds", &[][..]),

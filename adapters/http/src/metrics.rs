@@ -24,6 +24,9 @@ pub const DB_POOL_CONNECTIONS: &str = "portal_db_pool_connections";
 pub const DB_POOL_MAX: &str = "portal_db_pool_max_connections";
 /// Reads and writes that found every pooled connection in use and waited for one.
 pub const DB_POOL_WAITS: &str = "portal_db_pool_waits_total";
+/// Reads and transactions run on the database (a read by key, such as the one that authenticates a
+/// request, is one statement).
+pub const DB_CALLS: &str = "portal_db_calls_total";
 /// E-mails in the outbox neither sent nor given up.
 pub const OUTBOX_DEPTH: &str = "portal_outbox_depth";
 /// How long the oldest e-mail waiting in the outbox has waited, in seconds (0 when none waits).
@@ -158,6 +161,10 @@ fn describe() {
     describe_counter!(
         DB_POOL_WAITS,
         "Database checkouts that found every connection in use and waited."
+    );
+    describe_counter!(
+        DB_CALLS,
+        "Reads and transactions run on the database (a read by key is one statement)."
     );
     describe_gauge!(OUTBOX_DEPTH, "E-mails in the outbox neither sent nor given up.");
     describe_gauge!(

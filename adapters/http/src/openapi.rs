@@ -336,7 +336,8 @@ mod tests {
         assert_eq!(key["401"]["description"], "Not signed in");
         assert_eq!(
             key["403"]["description"],
-            "Not a member of the x-org-id organization, or it requires a second factor this session has not passed (`ORG_MFA_REQUIRED`)"
+            "Not a member of the x-org-id organization, or it requires a second factor this session has \
+             not passed (`ORG_MFA_REQUIRED`)"
         );
         assert_eq!(key["404"]["description"], "The organization has no such app");
         // A route's own wording wins over the shared one.

@@ -3,7 +3,46 @@
 
 use super::ports::{MemberDirectory, MemberStanding};
 use super::{OrgAction, OrgRole};
-use crate::common::{Caller, OrgId, RepoError};
+use crate::common::{Caller, OrgId, RepoError, UserId};
+
+/// A person's role in an organization (`None`: not a member, or no such organization), whether the
+/// organization requires a second factor (PRODUCT.md §1a) and the revision of the organization's apps, read
+/// in the same statement as the session that authenticated the request
+/// ([`crate::identity::ports::RefreshTokenRepository::current_of_family_in_org`]): what every
+/// organization-scoped request needs, in one round trip instead of three. Made only by the domain's
+/// authentication; [`ActingMember::from_read`] turns it into the proof of membership.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MembershipRead {
+    user: UserId,
+    org: OrgId,
+    role: Option<OrgRole>,
+    org_requires_two_factor: bool,
+    apps_revision: u64,
+}
+
+impl MembershipRead {
+    pub(crate) const fn new(
+        user: UserId,
+        org: OrgId,
+        role: Option<OrgRole>,
+        org_requires_two_factor: bool,
+        apps_revision: u64,
+    ) -> Self {
+        Self {
+            user,
+            org,
+            role,
+            org_requires_two_factor,
+            apps_revision,
+        }
+    }
+
+    /// The organization that was asked about.
+    #[must_use]
+    pub const fn org(&self) -> OrgId {
+        self.org
+    }
+}
 
 /// Whether the request's session passed a second factor: an `aal2` session (built-in: a TOTP challenge
 /// or a passkey sign-in, of an account whose factor is still there; hosted: the token's `aal` claim).
@@ -45,8 +84,12 @@ pub struct ActingMember {
     role: OrgRole,
     second_factor: SecondFactor,
     /// The organization requires a second factor that this session has not passed: only
-    /// [`ActingMember::resolve_to_leave`] makes such a member, who may do nothing but leave.
+    /// [`ActingMember::resolve_to_leave`] and [`ActingMember::from_read_to_leave`] make such a member, who
+    /// may do nothing but leave.
     held_back: bool,
+    /// The revision of the organization's apps when it was read in the same statement as the membership
+    /// ([`MembershipRead`]); `None` when the directory answered.
+    apps_revision: Option<u64>,
 }
 
 impl ActingMember {
@@ -99,8 +142,60 @@ impl ActingMember {
                 role,
                 second_factor,
                 held_back: org_requires_two_factor && second_factor == SecondFactor::NotPassed,
+                apps_revision: None,
             },
         ))
+    }
+
+    /// The caller acting in the organization of `read`, which authenticating the caller's request read
+    /// with its session; `None` when the caller is not a member of it, or when `read` is of someone else.
+    /// The same rule as [`Self::resolve`]: the organization's second-factor requirement, read in the same
+    /// statement, is checked here.
+    ///
+    /// # Errors
+    /// [`ActingError::SecondFactorRequired`] when the organization requires a second factor and
+    /// `second_factor` is [`SecondFactor::NotPassed`].
+    pub fn from_read(
+        caller: Caller,
+        read: &MembershipRead,
+        second_factor: SecondFactor,
+    ) -> Result<Option<Self>, ActingError> {
+        match Self::of_read(caller, read, second_factor) {
+            Some(member) if member.held_back => Err(ActingError::SecondFactorRequired),
+            other => Ok(other),
+        }
+    }
+
+    /// As [`Self::from_read`], but a member held back by the organization's second-factor requirement is
+    /// answered too, marked so ([`Self::is_held_back`]), as [`Self::resolve_to_leave`] does.
+    #[must_use]
+    pub fn from_read_to_leave(
+        caller: Caller,
+        read: &MembershipRead,
+        second_factor: SecondFactor,
+    ) -> Option<Self> {
+        Self::of_read(caller, read, second_factor)
+    }
+
+    fn of_read(caller: Caller, read: &MembershipRead, second_factor: SecondFactor) -> Option<Self> {
+        if read.user != caller.user_id {
+            return None;
+        }
+        read.role.map(|role| Self {
+            caller,
+            org: read.org,
+            role,
+            second_factor,
+            held_back: read.org_requires_two_factor && second_factor == SecondFactor::NotPassed,
+            apps_revision: Some(read.apps_revision),
+        })
+    }
+
+    /// The revision of the organization's apps read with the membership, when it was
+    /// ([`MembershipRead`]): the request that resolved this member reads it no second time.
+    #[must_use]
+    pub const fn apps_revision(&self) -> Option<u64> {
+        self.apps_revision
     }
 
     #[must_use]
@@ -142,7 +237,7 @@ impl ActingMember {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::{EmailAddress, UserId};
+    use crate::common::EmailAddress;
     use crate::orgs::ports::MockMemberDirectory;
     use crate::testing::block_on;
     use mockall::predicate::eq;
@@ -197,6 +292,76 @@ mod tests {
         assert!(!member.can(OrgAction::ManageMembers));
         assert!(!member.passed_second_factor());
         assert!(!member.is_held_back());
+    }
+
+    #[test]
+    fn a_membership_read_with_the_session_makes_a_member_with_the_revision_read_with_it() {
+        let (caller, org) = (caller(), OrgId::new());
+        let read = MembershipRead::new(caller.user_id, org, Some(OrgRole::Admin), false, 42);
+        let member = ActingMember::from_read(caller.clone(), &read, SecondFactor::NotPassed)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (
+                member.caller(),
+                member.org(),
+                member.role(),
+                member.apps_revision()
+            ),
+            (&caller, org, OrgRole::Admin, Some(42))
+        );
+        assert_eq!(read.org(), org);
+    }
+
+    #[test]
+    fn a_membership_read_of_a_stranger_or_of_someone_else_makes_no_member() {
+        let (caller, org) = (caller(), OrgId::new());
+        let stranger = MembershipRead::new(caller.user_id, org, None, true, 3);
+        assert_eq!(
+            ActingMember::from_read(caller.clone(), &stranger, SecondFactor::NotPassed).unwrap(),
+            None
+        );
+        assert_eq!(
+            ActingMember::from_read_to_leave(caller.clone(), &stranger, SecondFactor::NotPassed),
+            None
+        );
+        let someone_else = MembershipRead::new(UserId::new(), org, Some(OrgRole::Admin), false, 3);
+        assert_eq!(
+            ActingMember::from_read(caller, &someone_else, SecondFactor::Passed).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn a_membership_read_of_an_organization_requiring_a_second_factor_refuses_a_session_without_one() {
+        let (caller, org) = (caller(), OrgId::new());
+        let read = MembershipRead::new(caller.user_id, org, Some(OrgRole::Admin), true, 7);
+        let refused = ActingMember::from_read(caller.clone(), &read, SecondFactor::NotPassed).unwrap_err();
+        assert!(matches!(refused, ActingError::SecondFactorRequired));
+        let member = ActingMember::from_read(caller.clone(), &read, SecondFactor::Passed)
+            .unwrap()
+            .unwrap();
+        assert!(member.passed_second_factor());
+        assert!(!member.is_held_back());
+        let leaving =
+            ActingMember::from_read_to_leave(caller.clone(), &read, SecondFactor::NotPassed).unwrap();
+        assert!(leaving.is_held_back());
+        let free = MembershipRead::new(caller.user_id, org, Some(OrgRole::Member), false, 7);
+        let member = ActingMember::from_read_to_leave(caller, &free, SecondFactor::NotPassed).unwrap();
+        assert!(!member.is_held_back());
+    }
+
+    #[test]
+    fn a_member_the_directory_answered_has_no_revision_read_with_it() {
+        let member = block_on(ActingMember::resolve(
+            &directory(Some(OrgRole::Member), false),
+            caller(),
+            OrgId::new(),
+            SecondFactor::NotPassed,
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(member.apps_revision(), None);
     }
 
     #[test]

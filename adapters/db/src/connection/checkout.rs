@@ -24,6 +24,9 @@ pub struct PoolStats {
     pub idle: u32,
     /// Since start, how many reads and writes found every connection lent out and waited for one.
     pub waits: u64,
+    /// Since start, the reads and transactions run on the database: each is one round trip to PostgreSQL
+    /// for a read by key (the session a request is authenticated with) and one transaction for a write.
+    pub calls: u64,
 }
 
 impl PoolStats {
@@ -44,6 +47,7 @@ impl Db {
             open: state.connections,
             idle: state.idle_connections,
             waits: self.waits.load(Ordering::Relaxed),
+            calls: self.calls.load(Ordering::Relaxed),
         }
     }
 

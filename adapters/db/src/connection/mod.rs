@@ -108,6 +108,8 @@ pub struct Db {
     circuit: Arc<Circuit>,
     /// Checkouts that found no connection free and had to wait for one ([`PoolStats::waits`]).
     waits: Arc<AtomicU64>,
+    /// Reads and transactions run ([`PoolStats::calls`]).
+    calls: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Db {
@@ -173,6 +175,7 @@ impl Db {
             read_turns: Arc::new(tokio::sync::Semaphore::new(pool_size.max(1) as usize)),
             circuit,
             waits: Arc::new(AtomicU64::new(0)),
+            calls: Arc::new(AtomicU64::new(0)),
         })
     }
 
@@ -201,6 +204,7 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
     {
+        self.calls.fetch_add(1, Ordering::Relaxed);
         let (turn, waited) = match self.read_turns.clone().try_acquire_owned() {
             Ok(turn) => (turn, false),
             Err(_) => {
@@ -242,6 +246,7 @@ impl Db {
         if self.backend == Backend::Sqlite
             && let Some(mut conn) = self.pool.try_get()
         {
+            self.calls.fetch_add(1, Ordering::Relaxed);
             return work(&mut conn);
         }
         self.read(work).await
@@ -257,6 +262,7 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
     {
+        self.calls.fetch_add(1, Ordering::Relaxed);
         let db = self.clone();
         run_blocking(move || {
             // The lock first, then a connection: writers waiting their turn must not hold pooled

@@ -9,6 +9,7 @@ pub mod factors;
 pub mod identities;
 pub mod images;
 pub mod invites;
+mod live_sessions;
 pub mod oauth;
 pub mod org_directory;
 pub mod orgs;

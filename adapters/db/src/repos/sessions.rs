@@ -4,17 +4,17 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use domain::common::{RepoError, UserId};
-use domain::identity::factors::FactorStatus;
-use domain::identity::models::{AuthMethod, LiveSession, RefreshToken, SecondFactorMethod, SecondStep};
+use domain::common::{OrgId, RepoError, UserId};
+use domain::identity::models::{
+    AuthMethod, LiveSession, LiveSessionInOrg, RefreshToken, SecondFactorMethod, SecondStep,
+};
 use domain::identity::ports::RefreshTokenRepository;
 use domain::mail::OutgoingEmail;
 use uuid::Uuid;
 
-use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::outbox_rows;
-use crate::schema::{accounts, factors, passkeys, platform_admins, refresh_tokens, session_clients};
+use crate::schema::{accounts, refresh_tokens, session_clients};
 use crate::{Db, DbConnection};
 
 /// The conflict a second use of a refresh token answers.
@@ -211,45 +211,20 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
     }
 
     async fn current_of_family_with_role(&self, family_id: Uuid) -> Result<Option<LiveSession>, RepoError> {
-        // Every authenticated request asks: one lookup by key, the role joined on the head's account
-        // (`platform_admins.user_id` is unique, so the join adds no row) and whether the account has a
-        // verified second factor as a subquery of the same statement.
+        // Every authenticated request asks: one lookup by key.
         self.db
-            .lookup(move |conn| {
-                let family = family_id.to_string();
-                // A passkey counts as a second factor.
-                let verified_factor = diesel::dsl::exists(
-                    factors::table
-                        .filter(factors::user_id.eq(refresh_tokens::user_id))
-                        .filter(factors::status.eq(FactorStatus::Verified.as_str())),
-                )
-                .or(diesel::dsl::exists(
-                    passkeys::table.filter(passkeys::user_id.eq(refresh_tokens::user_id)),
-                ));
-                let found: Option<(RefreshTokenRow, Option<String>, bool)> =
-                    on_backend!(conn, c => refresh_tokens::table
-                    .left_join(
-                        platform_admins::table
-                            .on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
-                    )
-                    .filter(refresh_tokens::family_id.eq(&family))
-                    .filter(refresh_tokens::replaced_by.is_null())
-                    .filter(refresh_tokens::revoked_at.is_null())
-                    .order(refresh_tokens::created_at.desc())
-                    .select((RefreshTokenRow::as_select(), platform_admins::role.nullable(), verified_factor))
-                    .first(c)
-                    .optional())
-                    .map_err(backend("reading a session and its platform role"))?;
-                let Some((row, role, has_verified_factor)) = found else {
-                    return Ok(None);
-                };
-                let role = role.as_deref().map(super::admins::parse_role).transpose()?;
-                Ok(Some(LiveSession {
-                    head: row.into_domain()?,
-                    role,
-                    has_verified_factor,
-                }))
-            })
+            .lookup(move |conn| super::live_sessions::with_role(conn, &family_id.to_string()))
+            .await
+    }
+
+    async fn current_of_family_in_org(
+        &self,
+        family_id: Uuid,
+        org: OrgId,
+    ) -> Result<Option<LiveSessionInOrg>, RepoError> {
+        // Every organization-scoped request asks: one lookup by key, all it needs in one statement.
+        self.db
+            .lookup(move |conn| super::live_sessions::in_org(conn, &family_id.to_string(), &org.to_string()))
             .await
     }
 

@@ -5,7 +5,7 @@
 use crate::fixtures;
 use adapter_db::repos::{DieselPasskeyRepository, DieselRefreshTokenRepository};
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use domain::common::UserId;
+use domain::common::{OrgId, UserId};
 use domain::identity::models::{AuthMethod, RefreshToken, SecondFactorMethod, SecondStep};
 use domain::identity::passkeys::{CHALLENGE_TTL_SECS, CeremonyKind, Passkey, WebAuthnChallenge};
 use domain::identity::ports::{PasskeyRepository, RefreshTokenRepository};
@@ -108,6 +108,8 @@ contract! {
         repo.insert(&laptop, &fixtures::notice("p@example.com", "passkey added"), noon()).await.unwrap();
         let live = sessions.current_of_family_with_role(head.family_id).await.unwrap().unwrap();
         assert!(live.has_verified_factor, "a passkey is a second factor");
+        let in_org = sessions.current_of_family_in_org(head.family_id, OrgId::new()).await.unwrap().unwrap();
+        assert!(in_org.live.has_verified_factor, "the read with an organization counts a passkey too");
 
         let mut signed_in = RefreshToken::start("p1".into(), user, AuthMethod::Passkey, noon());
         let step = SecondStep { method: SecondFactorMethod::Passkey, factor_id: Some(laptop.id), at: noon() };

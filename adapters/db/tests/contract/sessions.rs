@@ -1,11 +1,16 @@
 //! Refresh tokens: storage, compare-and-set rotation, revocation and pruning.
 
 use crate::fixtures;
-use adapter_db::repos::{DieselPlatformAdminRepository, DieselRefreshTokenRepository};
+use adapter_db::repos::{
+    DieselAppRepository, DieselMemberDirectory, DieselOrgRepository, DieselPlatformAdminRepository,
+    DieselRefreshTokenRepository,
+};
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use domain::common::{PlatformRole, RepoError};
-use domain::identity::models::{AuthMethod, GrantBinding, LiveSession, RefreshToken};
+use domain::apps::ports::AppRepository;
+use domain::common::{OrgId, PlatformRole, RepoError};
+use domain::identity::models::{AuthMethod, GrantBinding, LiveSession, LiveSessionInOrg, RefreshToken};
 use domain::identity::ports::{PlatformAdminRepository, RefreshTokenRepository};
+use domain::orgs::{MemberDirectory, OrgRepository, OrgRole};
 use uuid::Uuid;
 
 fn noon() -> DateTime<Utc> {
@@ -61,6 +66,79 @@ contract! {
         assert_eq!(repo.current_of_family_with_role(Uuid::new_v4()).await.unwrap(), None);
         repo.revoke_family(first.family_id, later).await.unwrap();
         assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), None);
+    }
+
+    async fn the_current_token_of_a_session_reads_with_its_accounts_role_in_an_organization_and_its_apps_revision(db) {
+        let repo = DieselRefreshTokenRepository::new(db.clone());
+        let members = DieselMemberDirectory::new(db.clone());
+        let apps = DieselAppRepository::new(db.clone());
+        let user = fixtures::account(db, "s@example.com");
+        let other = fixtures::account(db, "other@example.com");
+        let (acme, globex, empty) = (
+            fixtures::organization(db, "Acme"),
+            fixtures::organization(db, "Globex"),
+            fixtures::organization(db, "Empty"),
+        );
+        fixtures::member(db, acme, user, "member", fixtures::at(0));
+        fixtures::member(db, globex, other, "admin", fixtures::at(0));
+        fixtures::member(db, empty, user, "admin", fixtures::at(0));
+        fixtures::app(db, acme, user, "com.acme.one");
+        fixtures::app(db, acme, user, "com.acme.two");
+        let first = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
+        repo.insert(&first).await.unwrap();
+        let live = LiveSession { head: first.clone(), role: None, has_verified_factor: false };
+
+        // What the directory and the revision's own read answer, in one statement.
+        let in_acme = repo.current_of_family_in_org(first.family_id, acme).await.unwrap().unwrap();
+        assert_eq!(members.role_of(acme, user).await.unwrap(), Some(OrgRole::Member));
+        assert_eq!(apps.revision(acme).await.unwrap(), in_acme.apps_revision);
+        assert!(in_acme.apps_revision > 0, "two apps were added");
+        assert_eq!(
+            in_acme,
+            LiveSessionInOrg {
+                live: live.clone(),
+                org_role: Some(OrgRole::Member),
+                org_requires_two_factor: false,
+                apps_revision: in_acme.apps_revision,
+            }
+        );
+        let in_empty = repo.current_of_family_in_org(first.family_id, empty).await.unwrap().unwrap();
+        assert_eq!((in_empty.org_role, in_empty.apps_revision), (Some(OrgRole::Admin), apps.revision(empty).await.unwrap()));
+        // Another's organization, and one that does not exist: the session, no role; revision as its own read.
+        let in_globex = repo.current_of_family_in_org(first.family_id, globex).await.unwrap().unwrap();
+        assert_eq!((in_globex.live, in_globex.org_role), (live.clone(), None));
+        assert_eq!(in_globex.apps_revision, apps.revision(globex).await.unwrap());
+        let nowhere = OrgId::new();
+        let in_nowhere = repo.current_of_family_in_org(first.family_id, nowhere).await.unwrap().unwrap();
+        assert_eq!((in_nowhere.org_role, in_nowhere.org_requires_two_factor, in_nowhere.apps_revision), (None, false, 0));
+
+        // The organization's second-factor requirement is read in the same statement, as the directory reads it.
+        let orgs = DieselOrgRepository::new(db.clone());
+        orgs.set_two_factor_requirement(acme, true, noon(), &fixtures::audit()).await.unwrap();
+        let required = repo.current_of_family_in_org(first.family_id, acme).await.unwrap().unwrap();
+        assert!(required.org_requires_two_factor);
+        assert!(members.standing_of(acme, user).await.unwrap().unwrap().org_requires_two_factor);
+        assert!(!repo.current_of_family_in_org(first.family_id, empty).await.unwrap().unwrap().org_requires_two_factor);
+        orgs.set_two_factor_requirement(acme, false, noon(), &fixtures::audit()).await.unwrap();
+        assert!(!repo.current_of_family_in_org(first.family_id, acme).await.unwrap().unwrap().org_requires_two_factor);
+
+        // A change of apps moves the revision read with the session; the platform role and factor come too.
+        let before = in_acme.apps_revision;
+        fixtures::app(db, acme, user, "com.acme.three");
+        DieselPlatformAdminRepository::new(db.clone())
+            .grant(&fixtures::email("s@example.com"), PlatformRole::Reviewer, None, GrantBinding::AnyAccount, noon(), &fixtures::audit())
+            .await
+            .unwrap();
+        let moved = repo.current_of_family_in_org(first.family_id, acme).await.unwrap().unwrap();
+        assert!(moved.apps_revision > before);
+        assert_eq!(moved.live.role, Some(PlatformRole::Reviewer));
+
+        // A member removed, and a session signed out, are seen by the very next read.
+        DieselOrgRepository::new(db.clone()).remove_member(acme, user, &fixtures::audit()).await.unwrap();
+        assert_eq!(repo.current_of_family_in_org(first.family_id, acme).await.unwrap().unwrap().org_role, None);
+        repo.revoke_family(first.family_id, noon()).await.unwrap();
+        assert_eq!(repo.current_of_family_in_org(first.family_id, empty).await.unwrap(), None);
+        assert_eq!(repo.current_of_family_in_org(Uuid::new_v4(), empty).await.unwrap(), None);
     }
 
     async fn an_inserted_token_reads_back_and_its_digest_is_unique(db) {

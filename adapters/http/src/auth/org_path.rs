@@ -12,12 +12,12 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::common::OrgId;
 use domain::identity::Authenticated;
-use domain::orgs::{ActingMember, OrgError};
+use domain::orgs::{ActingMember, MembershipRead, OrgError};
 use std::future::Future;
 use std::pin::Pin;
 
 use super::org_scope::{Memberships, NOT_A_MEMBER, ORG_HEADER, ORG_MALFORMED};
-use super::principal::authenticate;
+use super::principal::Credentials;
 use crate::ApiError;
 
 /// The answer when `x-org-id` and the path disagree.
@@ -44,17 +44,27 @@ fn extract(
     request: &HttpRequest,
     door: Door,
 ) -> Pin<Box<dyn Future<Output = Result<ActingMember, ApiError>>>> {
-    let authenticated = authenticate(request);
+    let credentials = Credentials::of(request);
     let memberships = request.app_data::<web::Data<Memberships>>().cloned();
     let path_org = request.match_info().get("orgId").map(str::to_owned);
     let header = request
         .headers()
         .get(ORG_HEADER)
         .map(|value| value.to_str().map(|text| text.trim().to_owned()).ok());
+    // The path's organization is read with the session: one statement for both.
+    let named = path_org.as_deref().and_then(|text| text.parse::<OrgId>().ok());
     Box::pin(async move {
         // Authentication first: an anonymous caller learns nothing about organizations.
-        let authenticated = authenticated.await?;
-        resolve(authenticated, memberships, path_org.as_deref(), header, door).await
+        let (authenticated, read) = credentials.authenticate(named).await?;
+        resolve(
+            authenticated,
+            memberships,
+            path_org.as_deref(),
+            header,
+            door,
+            read,
+        )
+        .await
     })
 }
 
@@ -78,13 +88,15 @@ impl FromRequest for OrgMemberToLeave {
     }
 }
 
-/// `header`: absent (`None`), unreadable (`Some(None)`) or its trimmed text.
+/// `header`: absent (`None`), unreadable (`Some(None)`) or its trimmed text. `read`: the membership read
+/// with the session, used when it is of the path's organization; the member directory is asked otherwise.
 async fn resolve(
     authenticated: Authenticated,
     memberships: Option<web::Data<Memberships>>,
     path_org: Option<&str>,
     header: Option<Option<String>>,
     door: Door,
+    read: Option<MembershipRead>,
 ) -> Result<ActingMember, ApiError> {
     let path_org = path_org.and_then(|text| text.parse::<OrgId>().ok());
     let named_in_header = match header {
@@ -106,9 +118,13 @@ async fn resolve(
         memberships.ok_or_else(|| ApiError::Internal("the membership directory is not configured".into()))?;
     let second_factor = authenticated.second_factor();
     let (directory, caller) = (memberships.0.as_ref(), authenticated.caller);
-    let found = match door {
-        Door::Act => ActingMember::resolve(directory, caller, org, second_factor).await?,
-        Door::Leave => ActingMember::resolve_to_leave(directory, caller, org, second_factor).await?,
+    // The membership read with the session when it is of the path's organization (one statement for the
+    // whole request), the directory otherwise; the same second-factor rule either way.
+    let found = match (read.filter(|read| read.org() == org), door) {
+        (Some(read), Door::Act) => ActingMember::from_read(caller, &read, second_factor)?,
+        (Some(read), Door::Leave) => ActingMember::from_read_to_leave(caller, &read, second_factor),
+        (None, Door::Act) => ActingMember::resolve(directory, caller, org, second_factor).await?,
+        (None, Door::Leave) => ActingMember::resolve_to_leave(directory, caller, org, second_factor).await?,
     };
     match found {
         Some(member) => Ok(member),
@@ -187,7 +203,7 @@ mod tests {
     ) -> Result<OrgMember, ApiError> {
         let memberships = web::Data::new(Memberships(directory.clone()));
         let header = header.map(|text| Some(text.to_owned()));
-        resolve(authenticated, Some(memberships), Some(path), header, door)
+        resolve(authenticated, Some(memberships), Some(path), header, door, None)
             .await
             .map(OrgMember)
     }

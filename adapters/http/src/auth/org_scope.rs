@@ -12,12 +12,12 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::common::{Caller, OrgId};
 use domain::identity::Authenticated;
-use domain::orgs::{ActingMember, MemberDirectory, OrgRole};
+use domain::orgs::{ActingMember, MemberDirectory, MembershipRead, OrgRole};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use super::principal::authenticate;
+use super::principal::Credentials;
 use crate::ApiError;
 
 /// The header that names the organization of an org-scoped request (specification §7).
@@ -58,27 +58,36 @@ impl FromRequest for OrgScope {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
-    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let _ = payload;
-        let authenticated = authenticate(request);
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let credentials = Credentials::of(request);
         let memberships = request.app_data::<web::Data<Memberships>>().cloned();
         let header = request
             .headers()
             .get(ORG_HEADER)
             .map(|value| value.to_str().map(|text| text.trim().to_owned()));
+        // A well-formed header's organization is read with the session: one statement for both.
+        let named = match &header {
+            Some(Ok(text)) => text.parse::<OrgId>().ok(),
+            _ => None,
+        };
         Box::pin(async move {
             // Authentication first: an anonymous caller learns nothing about organizations.
-            resolve(authenticated.await?, memberships, header).await
+            let (authenticated, read) = credentials.authenticate(named).await?;
+            resolve(authenticated, memberships, header, read).await
         })
     }
 }
 
 type HeaderValue = Option<Result<String, actix_web::http::header::ToStrError>>;
 
+/// The scope of `header`'s organization: from `read` (the membership read with the session) when it is
+/// of that organization, from the member directory otherwise; either way the organization's second-factor
+/// requirement is held against the session's level.
 async fn resolve(
     authenticated: Authenticated,
     memberships: Option<web::Data<Memberships>>,
     header: HeaderValue,
+    read: Option<MembershipRead>,
 ) -> Result<OrgScope, ApiError> {
     let Some(memberships) = memberships else {
         return Err(ApiError::Internal(
@@ -93,10 +102,13 @@ async fn resolve(
         None | Some(Ok(_)) => return Err(ApiError::bad_request("ORG_REQUIRED", ORG_REQUIRED)),
     };
     let second_factor = authenticated.second_factor();
-    let member = ActingMember::resolve(memberships.0.as_ref(), authenticated.caller, org, second_factor)
-        .await
-        .map_err(ApiError::from)?
-        .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
+    let caller = authenticated.caller;
+    let member = match read.filter(|read| read.org() == org) {
+        Some(read) => ActingMember::from_read(caller, &read, second_factor),
+        None => ActingMember::resolve(memberships.0.as_ref(), caller, org, second_factor).await,
+    }
+    .map_err(ApiError::from)?
+    .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
     Ok(OrgScope {
         caller: member.caller().clone(),
         org,
@@ -162,7 +174,7 @@ mod tests {
             session_id: None,
             has_verified_factor: Some(aal == Aal::Aal2),
         };
-        resolve(authenticated, Some(web::Data::new(memberships)), header).await
+        resolve(authenticated, Some(web::Data::new(memberships)), header, None).await
     }
 
     #[actix_web::test]

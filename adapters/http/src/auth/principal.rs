@@ -5,8 +5,9 @@
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
-use domain::common::{Caller, ClientOrigin};
+use domain::common::{Caller, ClientOrigin, OrgId};
 use domain::identity::Authenticated;
+use domain::orgs::MembershipRead;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -55,49 +56,73 @@ impl FromRequest for Principal {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
-        let authenticated = authenticate(request);
-        Box::pin(async move { Ok(Self(authenticated.await?.caller)) })
+        let credentials = Credentials::of(request);
+        Box::pin(async move {
+            let (authenticated, _) = credentials.authenticate(None).await?;
+            Ok(Self(authenticated.caller))
+        })
     }
 }
 
-/// Authenticates the request's bearer: the caller (with the request's origin) and the session's assurance
-/// level, which the organization doors ([`super::OrgScope`], [`super::OrgMember`]) hold against an
-/// organization's second-factor requirement without reading anything more.
-pub(crate) fn authenticate(
-    request: &HttpRequest,
-) -> Pin<Box<dyn Future<Output = Result<Authenticated, ApiError>>>> {
-    let auth = request.app_data::<web::Data<ProductAuth>>().cloned();
-    let token = bearer_token(request).map(str::to_owned);
-    let staff_api = is_staff_api(request.path());
-    let request = request.clone();
-    Box::pin(async move {
-        let Some(auth) = auth else {
+/// What authenticating a request needs of it, taken from the request before its future runs.
+pub(super) struct Credentials {
+    auth: Option<web::Data<ProductAuth>>,
+    token: Option<String>,
+    staff_api: bool,
+    request: HttpRequest,
+}
+
+impl Credentials {
+    pub(super) fn of(request: &HttpRequest) -> Self {
+        Self {
+            auth: request.app_data::<web::Data<ProductAuth>>().cloned(),
+            token: bearer_token(request).map(str::to_owned),
+            staff_api: is_staff_api(request.path()),
+            request: request.clone(),
+        }
+    }
+
+    /// Authenticates the request's bearer: the caller (with the request's origin) and the session's
+    /// assurance level, which the organization doors ([`super::OrgScope`], [`super::OrgMember`]) hold
+    /// against an organization's second-factor requirement without reading anything more; for a request
+    /// naming the organization `org`, also the caller's membership in it (with the organization's
+    /// requirement) as read in the same statement as the session (`None` when sessions are not known
+    /// here: the member directory is then asked).
+    pub(super) async fn authenticate(
+        self,
+        org: Option<OrgId>,
+    ) -> Result<(Authenticated, Option<MembershipRead>), ApiError> {
+        let Some(auth) = self.auth else {
             return Err(ApiError::Internal(
                 "the product authentication is not configured".into(),
             ));
         };
-        let Some(token) = token else {
+        let Some(token) = self.token else {
             return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
         };
-        let mut authenticated = auth
-            .core_tokens
-            .authenticate_at_level(&token)
-            .await
-            .map_err(ApiError::from)?;
+        let (mut authenticated, membership) = match org {
+            Some(org) => auth.core_tokens.authenticate_in_org(&token, org).await,
+            None => auth
+                .core_tokens
+                .authenticate_at_level(&token)
+                .await
+                .map(|found| (found, None)),
+        }
+        .map_err(ApiError::from)?;
         // The staff API (PORTAL_STAFF_MFA=required): staff need a session that passed a second factor.
-        if staff_api && !auth.core_tokens.staff_level_met(&authenticated) {
+        if self.staff_api && !auth.core_tokens.staff_level_met(&authenticated) {
             return Err(ApiError::ForbiddenUntil {
                 code: MFA_REQUIRED,
                 message: STAFF_MFA_REQUIRED.into(),
             });
         }
-        authenticated.caller.origin = origin_of(&request, &auth.proxies);
+        authenticated.caller.origin = origin_of(&self.request, &auth.proxies);
         // The caller's session, for the handlers that mark or spare it (the sessions list).
-        request
+        self.request
             .extensions_mut()
             .insert(CallerSession(authenticated.session_id));
-        Ok(authenticated)
-    })
+        Ok((authenticated, membership))
+    }
 }
 
 #[cfg(test)]

@@ -301,12 +301,17 @@ impl AppService {
     }
 
     /// The revision of the apps of the member's organization ([`AppRepository::revision`]): read before
-    /// [`Self::list`], it tells whether a kept list is still current.
+    /// [`Self::list`], it tells whether a kept list is still current. A member resolved from the session's
+    /// read brings the revision read in that same statement ([`ActingMember::apps_revision`]).
     ///
     /// # Errors
     /// [`AppError::Repo`]. (A caller who is not a member has no [`ActingMember`].)
     pub async fn list_revision(&self, member: &ActingMember) -> Result<u64, AppError> {
         Self::allow(member, OrgAction::View)?;
+        // Read with the membership when the session's read brought it (one round trip per request).
+        if let Some(revision) = member.apps_revision() {
+            return Ok(revision);
+        }
         Ok(self.apps.revision(member.org()).await?)
     }
 

@@ -258,6 +258,20 @@ fn a_member_reads_the_revision_of_the_organizations_apps() {
 }
 
 #[test]
+fn a_revision_read_with_the_membership_is_not_read_again() {
+    let org = OrgId::new();
+    let mut h = Harness::member();
+    h.members = MockMemberDirectory::new();
+    h.apps = MockAppRepository::new(); // no expectation: reading the revision again would panic
+    let who = developer();
+    let read = crate::orgs::MembershipRead::new(who.user_id, org, Some(OrgRole::Member), false, 9);
+    let member = ActingMember::from_read(who, &read, crate::orgs::SecondFactor::NotPassed)
+        .unwrap()
+        .unwrap();
+    assert_eq!(block_on(h.service().list_revision(&member)).unwrap(), 9);
+}
+
+#[test]
 fn an_app_of_another_organization_is_not_found() {
     let mut h = Harness::member();
     h.apps.expect_get().returning(|_, _| Ok(None));

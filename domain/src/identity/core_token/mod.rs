@@ -11,12 +11,12 @@ use chrono::{DateTime, TimeZone, Utc};
 use std::sync::Arc;
 use uuid::Uuid;
 
-use crate::common::{Caller, Clock, EmailAddress, PlatformRole, RepoError, UserId};
+use crate::common::{Caller, Clock, EmailAddress, OrgId, PlatformRole, RepoError, UserId};
 use crate::identity::core_token::hosted::{HostedAccountError, HostedAccounts};
 use crate::identity::models::Aal;
 use crate::identity::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
-use crate::orgs::SecondFactor;
+use crate::orgs::{MembershipRead, SecondFactor};
 
 /// A signed core token and when it expires.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,7 +173,7 @@ impl CoreTokenService {
             .await
             .and_then(|claims| claims.check(now).map(|()| claims))
             .map_err(AuthError::Unauthenticated)?;
-        let Some(session) = self.session_of(&claims, now).await? else {
+        let Some(session) = self.session_of(&claims, now, None).await? else {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         };
         if let Some(hosted) = &self.hosted {
@@ -210,27 +210,52 @@ impl CoreTokenService {
     /// As [`Self::authenticate`], and [`AuthError::MfaRequired`] for an `aal1` session of an account that
     /// has a verified second factor.
     pub async fn authenticate_at_level(&self, bearer: &str) -> Result<Authenticated, AuthError> {
+        self.authenticate_in(bearer, None).await.map(|(found, _)| found)
+    }
+
+    /// As [`Self::authenticate_at_level`] for a request that names the organization `org`: the caller's
+    /// role in it and the revision of its apps are read in the same statement as the session
+    /// ([`RefreshTokenRepository::current_of_family_in_org`]), so that the whole request's authorization
+    /// is one round trip. `None` for the membership when sessions are not known here (a hosted identity
+    /// service): the member directory is then to be asked.
+    ///
+    /// # Errors
+    /// As [`Self::authenticate_at_level`].
+    pub async fn authenticate_in_org(
+        &self,
+        bearer: &str,
+        org: OrgId,
+    ) -> Result<(Authenticated, Option<MembershipRead>), AuthError> {
+        self.authenticate_in(bearer, Some(org)).await
+    }
+
+    async fn authenticate_in(
+        &self,
+        bearer: &str,
+        org: Option<OrgId>,
+    ) -> Result<(Authenticated, Option<MembershipRead>), AuthError> {
         let token = bearer.trim();
         if token.is_empty() {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
-        let (user_id, email, session, claimed) = self.verify_either(token).await?;
+        let (user_id, email, session, claimed) = self.verify_either(token, org).await?;
         // Read with the session when there is one (one round trip for both), on its own otherwise.
-        let (platform_role, aal, session_id, has_verified_factor) = match session {
+        let (platform_role, aal, session_id, has_verified_factor, membership) = match session {
             Session::Live {
                 family,
                 role,
                 aal,
                 has_verified_factor,
+                membership,
             } => {
                 if has_verified_factor && aal < Aal::Aal2 {
                     return Err(AuthError::MfaRequired);
                 }
-                (role, aal, Some(family), Some(has_verified_factor))
+                (role, aal, Some(family), Some(has_verified_factor), membership)
             }
-            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed, None, None),
+            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed, None, None, None),
         };
-        Ok(Authenticated {
+        let authenticated = Authenticated {
             caller: Caller {
                 user_id,
                 email,
@@ -240,7 +265,8 @@ impl CoreTokenService {
             aal,
             session_id,
             has_verified_factor,
-        })
+        };
+        Ok((authenticated, membership))
     }
 
     /// The access token's session, or `None` when it is over (signed out, revoked or expired).
@@ -248,31 +274,52 @@ impl CoreTokenService {
         &self,
         claims: &AccessTokenClaims,
         now: DateTime<Utc>,
+        org: Option<OrgId>,
     ) -> Result<Option<Session>, AuthError> {
-        self.family_state(claims.session_id, claims.sub, now).await
+        self.family_state(claims.session_id, claims.sub, now, org).await
     }
 
     /// The session (refresh-token family) `family` of `user`, with the platform role of its account read
-    /// in the same query, or `None` when it is over: signed out, revoked or expired. Always
+    /// in the same query (and, for a request naming `org`, the account's role in it and its apps'
+    /// revision), or `None` when it is over: signed out, revoked or expired. Always
     /// [`Session::NotKnownHere`] when sessions are not known here.
     async fn family_state(
         &self,
         family: Uuid,
         user: UserId,
         now: DateTime<Utc>,
+        org: Option<OrgId>,
     ) -> Result<Option<Session>, AuthError> {
         let Some(sessions) = &self.sessions else {
             return Ok(Some(Session::NotKnownHere));
         };
-        Ok(sessions
-            .current_of_family_with_role(family)
-            .await?
-            .filter(|live| live.head.user_id == user && live.head.check_usable(now).is_ok())
-            .map(|live| Session::Live {
+        let found = match org {
+            None => sessions
+                .current_of_family_with_role(family)
+                .await?
+                .map(|live| (live, None)),
+            Some(org) => sessions
+                .current_of_family_in_org(family, org)
+                .await?
+                .map(|found| {
+                    let read = MembershipRead::new(
+                        found.live.head.user_id,
+                        org,
+                        found.org_role,
+                        found.org_requires_two_factor,
+                        found.apps_revision,
+                    );
+                    (found.live, Some(read))
+                }),
+        };
+        Ok(found
+            .filter(|(live, _)| live.head.user_id == user && live.head.check_usable(now).is_ok())
+            .map(|(live, membership)| Session::Live {
                 family,
                 role: live.role,
                 aal: live.head.aal(),
                 has_verified_factor: live.has_verified_factor,
+                membership,
             }))
     }
 
@@ -282,16 +329,21 @@ impl CoreTokenService {
         &self,
         claims: &CoreTokenClaims,
         now: DateTime<Utc>,
+        org: Option<OrgId>,
     ) -> Result<Option<Session>, AuthError> {
         match (claims.sid, &self.sessions) {
             (_, None) => Ok(Some(Session::NotKnownHere)),
             (None, Some(_)) => Ok(None),
-            (Some(family), Some(_)) => self.family_state(family, claims.sub, now).await,
+            (Some(family), Some(_)) => self.family_state(family, claims.sub, now, org).await,
         }
     }
 
     /// The token's user, e-mail, session and the level the token itself claims.
-    async fn verify_either(&self, token: &str) -> Result<(UserId, EmailAddress, Session, Aal), AuthError> {
+    async fn verify_either(
+        &self,
+        token: &str,
+        org: Option<OrgId>,
+    ) -> Result<(UserId, EmailAddress, Session, Aal), AuthError> {
         let now = self.clock.now();
         let core = self
             .signer
@@ -301,7 +353,7 @@ impl CoreTokenService {
         let core_error = match core {
             Ok(claims) => {
                 // Signed out, revoked or taken over: the core token dies with its session.
-                let Some(session) = self.core_session(&claims, now).await? else {
+                let Some(session) = self.core_session(&claims, now, org).await? else {
                     return Err(AuthError::Unauthenticated(TokenError::Invalid));
                 };
                 let claimed = Aal::parse(&claims.aal).unwrap_or(Aal::Aal1);
@@ -317,7 +369,7 @@ impl CoreTokenService {
         match access {
             Ok(claims) => {
                 // An access token is accepted only while its session lives (signed out means out).
-                let Some(session) = self.session_of(&claims, now).await? else {
+                let Some(session) = self.session_of(&claims, now, org).await? else {
                     return Err(AuthError::Unauthenticated(TokenError::Invalid));
                 };
                 if let Some(hosted) = &self.hosted {
@@ -341,13 +393,15 @@ impl CoreTokenService {
 
 /// What authenticating learnt of the caller's session.
 enum Session {
-    /// Live, with the platform role of its account as read with it, its level, and whether the account
-    /// has a verified second factor.
+    /// Live, with the platform role of its account as read with it, its level, whether the account
+    /// has a verified second factor, and the membership read with it when the request names an
+    /// organization.
     Live {
         family: Uuid,
         role: Option<PlatformRole>,
         aal: Aal,
         has_verified_factor: bool,
+        membership: Option<MembershipRead>,
     },
     /// Not ours to see (a hosted identity service): the platform role is still to be read.
     NotKnownHere,
@@ -362,6 +416,9 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod in_org_tests;
 
 #[cfg(test)]
 mod tests {

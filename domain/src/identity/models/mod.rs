@@ -17,8 +17,8 @@ pub use account::{
 pub use one_time_code::{OneTimeCode, OtpPurpose};
 pub use platform_admin::{GrantBinding, PlatformAdmin, SetupClaim, grant_for, would_leave_no_admin};
 pub use session::{
-    Aal, AuthMethod, LiveSession, MAX_USER_AGENT_CHARS, RefreshRefusal, RefreshToken, SecondFactorMethod,
-    SecondStep, SessionClient,
+    Aal, AuthMethod, LiveSession, LiveSessionInOrg, MAX_USER_AGENT_CHARS, RefreshRefusal, RefreshToken,
+    SecondFactorMethod, SecondStep, SessionClient,
 };
 
 /// How long an access token of the identity service lives (seconds), as Supabase Auth's default.

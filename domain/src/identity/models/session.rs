@@ -7,6 +7,7 @@ use uuid::Uuid;
 
 use super::{REFRESH_ABSOLUTE_TIMEOUT_DAYS, REFRESH_IDLE_TIMEOUT_DAYS};
 use crate::common::{PlatformRole, UserId};
+use crate::orgs::OrgRole;
 
 /// How a session was started; becomes the `amr` claim of its access tokens (Supabase method names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -193,6 +194,18 @@ pub struct LiveSession {
     pub role: Option<PlatformRole>,
     /// Whether the account has a verified second factor (then an `aal1` session is not enough).
     pub has_verified_factor: bool,
+}
+
+/// [`LiveSession`] with what the same statement read of one organization: the head's account's role in it
+/// (`None`: not a member, or no such organization), whether it requires a second factor (PRODUCT.md §1a;
+/// `false` when there is no such organization) and the revision of its apps (0 when there is no such
+/// organization).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveSessionInOrg {
+    pub live: LiveSession,
+    pub org_role: Option<OrgRole>,
+    pub org_requires_two_factor: bool,
+    pub apps_revision: u64,
 }
 
 /// Why a refresh token may not be used.

@@ -7,21 +7,21 @@ mod accounts;
 mod admins;
 mod codes;
 mod factors;
+mod passkeys;
 mod recovery_codes;
 mod session_list;
-mod passkeys;
 mod sessions;
 
 pub use accounts::{AccountRepository, IdentityLinkRepository};
 pub use admins::PlatformAdminRepository;
 pub use codes::OneTimeCodeRepository;
 pub use factors::FactorRepository;
-pub use recovery_codes::{RecoveryCodeCounts, RecoveryCodeRepository};
-pub use session_list::{ListedSession, SessionListRepository};
 pub use passkeys::{
     AssertionClaim, CeremonyError, CeremonyStart, PasskeyRepository, RegisteredCredential, VerifiedAssertion,
     WebAuthnCeremony,
 };
+pub use recovery_codes::{RecoveryCodeCounts, RecoveryCodeRepository};
+pub use session_list::{ListedSession, SessionListRepository};
 pub use sessions::RefreshTokenRepository;
 
 #[cfg(any(test, feature = "mock"))]
@@ -30,9 +30,9 @@ pub use self::{
     admins::MockPlatformAdminRepository,
     codes::MockOneTimeCodeRepository,
     factors::MockFactorRepository,
+    passkeys::{MockPasskeyRepository, MockWebAuthnCeremony},
     recovery_codes::MockRecoveryCodeRepository,
     session_list::MockSessionListRepository,
-    passkeys::{MockPasskeyRepository, MockWebAuthnCeremony},
     sessions::MockRefreshTokenRepository,
 };
 

@@ -4,8 +4,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use crate::common::{RepoError, UserId};
-use crate::identity::models::{LiveSession, RefreshToken};
+use crate::common::{OrgId, RepoError, UserId};
+use crate::identity::models::{LiveSession, LiveSessionInOrg, RefreshToken};
 use crate::mail::OutgoingEmail;
 
 /// Refresh tokens, stored as digests, grouped in families (sessions).
@@ -54,6 +54,20 @@ pub trait RefreshTokenRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
     async fn current_of_family_with_role(&self, family_id: Uuid) -> Result<Option<LiveSession>, RepoError>;
+
+    /// [`Self::current_of_family_with_role`] together with the head's account's role in `org` (what
+    /// [`MemberDirectory::role_of`](crate::orgs::MemberDirectory::role_of) answers for `org` and
+    /// `head.user_id`) and the revision of `org`'s apps (what
+    /// [`AppRepository::revision`](crate::apps::ports::AppRepository::revision) answers), in one statement:
+    /// an organization-scoped request needs them all, and each read of its own is a round trip.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn current_of_family_in_org(
+        &self,
+        family_id: Uuid,
+        org: OrgId,
+    ) -> Result<Option<LiveSessionInOrg>, RepoError>;
 
     /// Revokes every token of the family (idempotent; an unknown family is not an error).
     ///

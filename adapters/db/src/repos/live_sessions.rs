@@ -1,0 +1,127 @@
+//! The read every authenticated request makes: a session's live head with what authorizing the request
+//! needs (the platform role of its account, whether the account has a verified second factor or a
+//! passkey, and for an organization-scoped request the account's role in the organization, whether the
+//! organization requires a second factor and the revision of its apps), all in one statement, so that a
+//! request costs one round trip to the database.
+
+use diesel::dsl::exists;
+use diesel::prelude::*;
+use domain::common::RepoError;
+use domain::identity::factors::FactorStatus;
+use domain::identity::models::{LiveSession, LiveSessionInOrg};
+
+use super::sessions::RefreshTokenRow;
+use crate::DbConnection;
+use crate::connection::on_backend;
+use crate::convert::backend;
+use crate::schema::{factors, org_members, organizations, passkeys, platform_admins, refresh_tokens};
+
+/// Whether the head's account has a second factor: a verified factor or a passkey (a passkey counts as a
+/// second factor), as two `EXISTS` subqueries of the statement.
+macro_rules! verified_factor {
+    () => {
+        exists(
+            factors::table
+                .filter(factors::user_id.eq(refresh_tokens::user_id))
+                .filter(factors::status.eq(FactorStatus::Verified.as_str())),
+        )
+        .or(exists(
+            passkeys::table.filter(passkeys::user_id.eq(refresh_tokens::user_id)),
+        ))
+    };
+}
+
+/// The live head of `family` with the platform role of its account (the join adds no row:
+/// `platform_admins.user_id` is unique) and whether the account has a verified factor or a passkey
+/// (subqueries).
+pub(super) fn with_role(conn: &mut DbConnection, family: &str) -> Result<Option<LiveSession>, RepoError> {
+    let verified_factor = verified_factor!();
+    let found: Option<(RefreshTokenRow, Option<String>, bool)> = on_backend!(conn, c => refresh_tokens::table
+        .left_join(
+            platform_admins::table.on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
+        )
+        .filter(refresh_tokens::family_id.eq(family))
+        .filter(refresh_tokens::replaced_by.is_null())
+        .filter(refresh_tokens::revoked_at.is_null())
+        .order(refresh_tokens::created_at.desc())
+        .select((RefreshTokenRow::as_select(), platform_admins::role.nullable(), verified_factor))
+        .first(c)
+        .optional())
+    .map_err(backend("reading a session and its platform role"))?;
+    found
+        .map(|(row, role, has_verified_factor)| live(row, role, has_verified_factor))
+        .transpose()
+}
+
+/// [`with_role`], and in the same statement the head's account's role in `org` (a subquery by the
+/// primary key of `org_members`), whether `org` requires a second factor and the revision of its apps
+/// (subqueries by the primary key of `organizations`; `false` and 0 when there is no such organization,
+/// the revision as `AppRepository::revision` answers).
+pub(super) fn in_org(
+    conn: &mut DbConnection,
+    family: &str,
+    org: &str,
+) -> Result<Option<LiveSessionInOrg>, RepoError> {
+    let verified_factor = verified_factor!();
+    let org_role = org_members::table
+        .filter(org_members::org_id.eq(org))
+        .filter(org_members::user_id.eq(refresh_tokens::user_id))
+        .select(org_members::role)
+        .single_value();
+    let revision = organizations::table
+        .filter(organizations::id.eq(org))
+        .select(organizations::apps_revision)
+        .single_value();
+    let requires_two_factor = organizations::table
+        .filter(organizations::id.eq(org))
+        .select(organizations::require_two_factor)
+        .single_value();
+    type Found = (
+        RefreshTokenRow,
+        Option<String>,
+        bool,
+        Option<String>,
+        Option<bool>,
+        Option<i64>,
+    );
+    let found: Option<Found> = on_backend!(conn, c => refresh_tokens::table
+        .left_join(
+            platform_admins::table.on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
+        )
+        .filter(refresh_tokens::family_id.eq(family))
+        .filter(refresh_tokens::replaced_by.is_null())
+        .filter(refresh_tokens::revoked_at.is_null())
+        .order(refresh_tokens::created_at.desc())
+        .select((
+            RefreshTokenRow::as_select(),
+            platform_admins::role.nullable(),
+            verified_factor,
+            org_role,
+            requires_two_factor,
+            revision,
+        ))
+        .first(c)
+        .optional())
+    .map_err(backend("reading a session with its organization"))?;
+    let Some((row, role, has_verified_factor, org_role, requires_two_factor, revision)) = found else {
+        return Ok(None);
+    };
+    Ok(Some(LiveSessionInOrg {
+        live: live(row, role, has_verified_factor)?,
+        org_role: org_role.as_deref().map(super::orgs::parse_role).transpose()?,
+        org_requires_two_factor: requires_two_factor.unwrap_or(false),
+        apps_revision: revision.map_or(0, i64::unsigned_abs),
+    }))
+}
+
+fn live(
+    row: RefreshTokenRow,
+    role: Option<String>,
+    has_verified_factor: bool,
+) -> Result<LiveSession, RepoError> {
+    Ok(LiveSession {
+        head: row.into_domain()?,
+        role: role.as_deref().map(super::admins::parse_role).transpose()?,
+        has_verified_factor,
+    })
+}
