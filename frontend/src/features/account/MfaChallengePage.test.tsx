@@ -11,7 +11,15 @@ vi.mock('../auth', async (importOriginal) => ({
   useAuthClient: () => current.client,
 }));
 
-function fakeClient({ totp, recovery }: { totp: number; recovery: boolean }) {
+function fakeClient({
+  totp,
+  recovery,
+  passkeys = Promise.resolve({ data: [], error: null }),
+}: {
+  totp: number;
+  recovery: boolean;
+  passkeys?: Promise<unknown>;
+}) {
   const verify = vi
     .fn()
     .mockResolvedValueOnce({
@@ -32,6 +40,7 @@ function fakeClient({ totp, recovery }: { totp: number; recovery: boolean }) {
       challengeAndVerify: vi.fn(),
       recoveryCodes: { verify },
     },
+    passkey: { list: vi.fn().mockReturnValue(passkeys) },
     signOut: vi.fn(),
   };
   return { client: client as unknown as GoTrueClient, verify };
@@ -76,5 +85,17 @@ describe('MfaChallengePage', () => {
     renderWith(client);
     expect(await screen.findByLabelText('Code')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Use a recovery code' })).toBeNull();
+  });
+
+  it('still offers the codes when the passkey list cannot be read', async () => {
+    const { client } = fakeClient({
+      totp: 1,
+      recovery: true,
+      passkeys: Promise.reject(new TypeError('Failed to fetch')),
+    });
+    renderWith(client);
+    expect(await screen.findByLabelText('Code')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Use a recovery code' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Use a passkey' })).not.toBeInTheDocument();
   });
 });

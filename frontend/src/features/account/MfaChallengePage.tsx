@@ -61,10 +61,15 @@ export function MfaChallengePage() {
       // Only recovery codes left (the authenticator app was removed): use them.
       if (data.totp.length === 0 && data.recovery_code.length > 0) setUseRecovery(true);
     });
-    // A failed list only hides the passkey choice: the codes still work.
-    void client.passkey.list().then(({ data }) => {
-      if (live) setHasPasskey((data?.length ?? 0) > 0);
-    });
+    // A failed list (an error answered or thrown) only hides the passkey choice: the codes still work.
+    client.passkey.list().then(
+      ({ data }) => {
+        if (live) setHasPasskey((data?.length ?? 0) > 0);
+      },
+      () => {
+        if (live) setHasPasskey(false);
+      },
+    );
     return () => {
       live = false;
     };
