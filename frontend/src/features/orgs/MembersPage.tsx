@@ -204,7 +204,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
   return (
     <>
       <TableContainer component={Card} variant="outlined">
-        <Table aria-label="Members">
+        <Table aria-label="Members" size={phone ? 'small' : 'medium'}>
           <TableHead>
             <TableRow>
               <TableCell>Email</TableCell>
@@ -236,6 +236,10 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                             <TwoFactorChip member={member} named />
                           </Box>
                         )}
+                        {phone && onlyAdmin && (
+                          // A phone's Actions column is too narrow for it: under the address instead.
+                          <FormHelperText id="only-admin-hint">{ONLY_ADMIN_HINT}</FormHelperText>
+                        )}
                       </Box>
                     </Stack>
                   </TableCell>
@@ -256,6 +260,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                         <span>{roleLabel(member.role)}</span>
                         {mine && !isAdmin && (
                           <LeaveButton
+                            hint={!phone}
                             disabled={onlyAdmin}
                             onClick={() => {
                               ask({ kind: 'leave', member });
@@ -275,6 +280,7 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
                     <TableCell align="right">
                       {mine ? (
                         <LeaveButton
+                          hint={!phone}
                           disabled={onlyAdmin}
                           onClick={() => {
                             ask({ kind: 'leave', member });
@@ -371,7 +377,16 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
   );
 }
 
-function LeaveButton({ disabled, onClick }: { disabled: boolean; onClick: () => void }) {
+/** Leave; disabled for the only admin, with the reason under it (`hint`) or, on a phone, under the address. */
+function LeaveButton({
+  disabled,
+  hint,
+  onClick,
+}: {
+  disabled: boolean;
+  hint: boolean;
+  onClick: () => void;
+}) {
   if (!disabled) {
     return (
       <Button size="small" color="warning" onClick={onClick}>
@@ -385,13 +400,11 @@ function LeaveButton({ disabled, onClick }: { disabled: boolean; onClick: () => 
       <Button size="small" color="warning" disabled aria-describedby="only-admin-hint">
         Leave
       </Button>
-      {/* On a phone the hint keeps a readable width instead of one word per line. */}
-      <FormHelperText
-        id="only-admin-hint"
-        sx={{ maxWidth: 260, minWidth: { xs: 140, sm: 0 }, textAlign: 'right' }}
-      >
-        {ONLY_ADMIN_HINT}
-      </FormHelperText>
+      {hint && (
+        <FormHelperText id="only-admin-hint" sx={{ maxWidth: 260, textAlign: 'right' }}>
+          {ONLY_ADMIN_HINT}
+        </FormHelperText>
+      )}
     </Box>
   );
 }

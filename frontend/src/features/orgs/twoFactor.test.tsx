@@ -154,6 +154,12 @@ describe('the organization’s two-factor requirement', () => {
       const ada = within(table).getByLabelText('Two-factor authentication on for ada@example.com');
       expect(ada).toHaveTextContent('Two-factor on');
       expect(ada.closest('td')).toHaveTextContent('ada@example.com');
+      // Ada is the only admin: why Leave is disabled stands under her address, not in a narrow column.
+      const leave = within(table).getByRole('button', { name: 'Leave' });
+      expect(leave).toBeDisabled();
+      expect(leave).toHaveAccessibleDescription(/You cannot leave as you are the only admin/);
+      expect(ada.closest('td')).toHaveTextContent(/You cannot leave as you are the only admin/);
+      expect(leave.closest('td')).not.toHaveTextContent(/only admin/);
       expect(
         within(table).getByLabelText('Two-factor authentication off for bob@example.com'),
       ).toHaveTextContent('Two-factor off');
