@@ -37,7 +37,7 @@ test('Google sign-in reaches the dashboard, and the account is kept for the next
     assert.ok(await page.evaluate(() => localStorage.getItem('coreToken')), 'a core token is stored');
     assert.equal(new URL(page.url()).search, '', 'the code is removed from the address');
     if (round === 0) await screenshot(page, 'oauth-dashboard');
-    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
   }
 });

@@ -44,7 +44,7 @@ async function virtualAuthenticator(page) {
 }
 
 async function signOut(page) {
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   await page.waitForURL(/\/signin/);
 }
 
