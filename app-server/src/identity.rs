@@ -22,7 +22,7 @@ use adapter_identity::keys::{
 };
 use adapter_identity::{
     Argon2Hasher, HostedTokenVerifier, HostedVerification, JwksCache, JwksSettings, JwtSigner,
-    OsSecretGenerator, SigningKeys, WebAuthnRs,
+    OsSecretGenerator, RelyingParty, SigningKeys, WebAuthnRs,
 };
 use domain::common::Clock;
 use domain::identity::DigestKey;
@@ -162,21 +162,40 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     })
 }
 
-/// Passkeys, with the portal's public URL as the WebAuthn relying party; `None` (logged once) when its
-/// host is an IP address, which browsers refuse as a relying party (`http://127.0.0.1:8080`, the default):
+/// Passkeys, with the portal's public URL as the WebAuthn relying party ([`RelyingParty::of`]: a loopback
+/// address such as the default `http://127.0.0.1:8080` serves them at `http://localhost:8080`, since browsers
+/// refuse an IP address as a relying party); `None` (logged once) for another IP address:
 /// `/auth/v1/passkeys/...` then answers 422 `passkey_disabled`.
 fn passkeys(config: &Config, db: &Db, service: &Arc<IdentityService>) -> Option<Arc<PasskeyService>> {
     match WebAuthnRs::new(&config.public_url, "Developer Portal") {
-        Ok(ceremony) => Some(Arc::new(PasskeyService::new(
-            service.clone(),
-            Arc::new(DieselPasskeyRepository::new(db.clone())),
-            Arc::new(ceremony),
-        ))),
+        Ok(ceremony) => {
+            if let Some(origin) = passkey_origin(config)
+                && !config.public_url.starts_with(&origin)
+            {
+                tracing::info!(%origin, "passkeys work when the portal is opened at this address (browsers refuse an IP address as a passkey's site)");
+            }
+            Some(Arc::new(PasskeyService::new(
+                service.clone(),
+                Arc::new(DieselPasskeyRepository::new(db.clone())),
+                Arc::new(ceremony),
+            )))
+        }
         Err(error) => {
-            tracing::warn!(%error, "passkeys are off: PORTAL_PUBLIC_URL needs a host name (e.g. http://localhost:8080)");
+            tracing::warn!(%error, "passkeys are off: PORTAL_PUBLIC_URL needs a host name (e.g. https://portal.example.com)");
             None
         }
     }
+}
+
+/// The origin a browser must show the portal at for passkeys (`None`: passkeys are off, or the identity
+/// service is a hosted Supabase).
+pub fn passkey_origin(config: &Config) -> Option<String> {
+    if config.supabase.is_some() {
+        return None;
+    }
+    RelyingParty::of(&config.public_url)
+        .ok()
+        .map(|rp| rp.origin_text())
 }
 
 /// The product API's authentication with a hosted Supabase: its access tokens verified (HS256 with its

@@ -302,5 +302,6 @@ fn public_config(config: &Config) -> PublicConfig {
         keep_loopback_http: config.allow_private_targets,
         monitor_interval_secs: config.uptime_interval_secs,
         companion_install_url: config.companion_install_url.clone(),
+        passkey_origin: crate::identity::passkey_origin(config),
     }
 }

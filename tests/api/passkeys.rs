@@ -451,7 +451,7 @@ async fn managing_passkeys_needs_the_owner_and_removal_needs_aal2() {
 }
 
 #[tokio::test]
-async fn bad_passkey_requests_get_supabase_errors_and_an_ip_public_url_turns_passkeys_off() {
+async fn bad_passkey_requests_get_supabase_errors_and_a_public_ip_address_turns_passkeys_off() {
     let app = spawn(adapter_db::Backend::Sqlite).await;
     app.sign_up("ada@example.com").await;
     let password = app.sign_in("ada@example.com").await;
@@ -511,9 +511,10 @@ async fn bad_passkey_requests_get_supabase_errors_and_an_ip_public_url_turns_pas
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 
+    // An IP address that is not a loopback one has no name a browser accepts for passkeys.
     let ip = spawn_app_with(
         adapter_db::Backend::Sqlite,
-        &[("PORTAL_PUBLIC_URL", "http://127.0.0.1:8080")],
+        &[("PORTAL_PUBLIC_URL", "http://192.0.2.10:8080")],
     )
     .await;
     let (status, answer) = post(&ip, "/passkeys/authentication/options", None, json!({})).await;
@@ -521,4 +522,58 @@ async fn bad_passkey_requests_get_supabase_errors_and_an_ip_public_url_turns_pas
         (status, answer["code"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("passkey_disabled"))
     );
+    assert_eq!(public_config(&ip).await["passkeyOrigin"], Value::Null);
+}
+
+async fn public_config(app: &TestApp) -> Value {
+    let response = app.send(app.client.get(app.url("/api/public-config"))).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    response.json().await.unwrap()
+}
+
+/// `make run`'s default public URL is `http://127.0.0.1:8080`, an IP address browsers refuse as a passkey's
+/// site: the same server serves passkeys as `localhost` on the same port, and says where.
+#[tokio::test]
+async fn a_loopback_public_url_serves_passkeys_at_localhost() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(backend, &[("PORTAL_PUBLIC_URL", "http://127.0.0.1:8080")]).await;
+        assert_eq!(
+            public_config(&app).await["passkeyOrigin"],
+            "http://localhost:8080"
+        );
+        app.sign_up("ada@example.com").await;
+        let password = app.sign_in("ada@example.com").await;
+        let mut authenticator = SoftAuthenticator::new(ORIGIN);
+        let passkey = register(&app, &mut authenticator, access_of(&password)).await;
+        assert!(passkey["id"].is_string(), "{passkey}");
+        let (options, credential) = sign_in_answer(&app, &mut authenticator).await;
+        assert_eq!(options["options"]["rpId"], "localhost", "{options}");
+        let (status, session) = verify_sign_in(&app, &options, &credential).await;
+        assert_eq!(status, StatusCode::OK, "{session}");
+        assert_eq!(claims_of(access_of(&session))["aal"], "aal2");
+
+        // A page at the IP address itself cannot make a passkey of `localhost`: its answer is refused.
+        let mut at_ip = SoftAuthenticator::new("http://127.0.0.1:8080");
+        let (status, options_ip) = post(
+            &app,
+            "/passkeys/registration/options",
+            Some(access_of(&session)),
+            json!({}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{options_ip}");
+        let credential = at_ip.register(&options_ip["options"]);
+        let (status, answer) = post(
+            &app,
+            "/passkeys/registration/verify",
+            Some(access_of(&session)),
+            json!({"challenge_id": options_ip["challenge_id"], "credential": credential}),
+        )
+        .await;
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("webauthn_verification_failed")),
+            "{answer}"
+        );
+    }
 }

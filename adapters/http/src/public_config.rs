@@ -56,6 +56,12 @@ pub struct PublicConfig {
         example = "mentra://install?package={packageName}&link={installUrl}"
     )]
     pub companion_install_url: Option<String>,
+    /// The origin a page must be opened at for passkeys to work (their WebAuthn relying party): the public
+    /// URL's, or `http://localhost:<port>` when the public URL is a loopback address (browsers refuse an IP
+    /// address as a passkey's site); `null` when this server serves no passkeys (a hosted Supabase, or
+    /// another IP address as its public URL).
+    #[schema(required = true, example = "http://localhost:8080")]
+    pub passkey_origin: Option<String>,
 }
 
 /// `GET /api/public-config`.

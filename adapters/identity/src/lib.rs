@@ -21,4 +21,4 @@ pub use keys::{KeyError, SigningKeys};
 pub use password::{Argon2Hasher, HashCost};
 pub use random::OsSecretGenerator;
 pub use tokens::JwtSigner;
-pub use webauthn::{RelyingPartyError, WebAuthnRs};
+pub use webauthn::{RelyingParty, RelyingPartyError, WebAuthnRs};

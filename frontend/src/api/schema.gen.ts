@@ -1766,6 +1766,14 @@ export interface components {
        * @example mentra://install?package={packageName}&link={installUrl}
        */
       companionInstallUrl: string | null;
+      /**
+       * @description The origin a page must be opened at for passkeys to work (their WebAuthn relying party): the public
+       *     URL's, or `http://localhost:<port>` when the public URL is a loopback address (browsers refuse an IP
+       *     address as a passkey's site); `null` when this server serves no passkeys (a hosted Supabase, or
+       *     another IP address as its public URL).
+       * @example http://localhost:8080
+       */
+      passkeyOrigin: string | null;
     };
     /** @description A new app and its API key, shown this once (`POST /api/dev/apps/register`). */
     RegisteredDto: {

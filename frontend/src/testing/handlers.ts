@@ -17,6 +17,7 @@ export const testPublicConfig: PublicConfig = {
   keepLoopbackHttp: false,
   monitorIntervalSecs: 60,
   companionInstallUrl: null,
+  passkeyOrigin: null,
 };
 
 export const handlers = [

@@ -33,19 +33,67 @@ impl std::fmt::Debug for WebAuthnRs {
     }
 }
 
-impl WebAuthnRs {
-    /// The relying party of `public_url` (e.g. `https://portal.example.com`: RP id `portal.example.com`),
-    /// shown to the user as `name`.
+/// Where passkeys work for a public URL: the relying party's id and the one origin accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelyingParty {
+    /// The RP id (a host name).
+    pub id: String,
+    /// The origin a browser must show the portal at (`scheme://host[:port]`).
+    pub origin: Url,
+}
+
+impl RelyingParty {
+    /// The relying party of `public_url`: its host and origin (`https://portal.example.com`: RP id
+    /// `portal.example.com`). Browsers refuse an IP address as an RP id, so a loopback address
+    /// (`http://127.0.0.1:8080`, the default, or `http://[::1]:8080`) gives `localhost` on the same scheme and
+    /// port, the same server under the name browsers accept: passkeys then work at `http://localhost:8080`.
     ///
     /// # Errors
-    /// [`RelyingPartyError`] when the URL has no host.
-    pub fn new(public_url: &str, name: &str) -> Result<Self, RelyingPartyError> {
-        let origin = Url::parse(public_url).map_err(|e| RelyingPartyError(e.to_string()))?;
-        let rp_id = origin
+    /// [`RelyingPartyError`] when the URL does not parse, has no host, or its host is an IP address other than
+    /// a loopback one.
+    pub fn of(public_url: &str) -> Result<Self, RelyingPartyError> {
+        let mut origin = Url::parse(public_url).map_err(|e| RelyingPartyError(e.to_string()))?;
+        let loopback = match origin.host() {
+            None => return Err(RelyingPartyError("the URL has no host".to_owned())),
+            Some(url::Host::Domain(_)) => false,
+            Some(url::Host::Ipv4(ip)) if ip.is_loopback() => true,
+            Some(url::Host::Ipv6(ip)) if ip.is_loopback() => true,
+            Some(_) => {
+                return Err(RelyingPartyError(
+                    "browsers refuse an IP address as a passkey's site: use a host name".to_owned(),
+                ));
+            }
+        };
+        if loopback {
+            origin
+                .set_host(Some("localhost"))
+                .map_err(|e| RelyingPartyError(e.to_string()))?;
+        }
+        origin.set_path("");
+        origin.set_query(None);
+        origin.set_fragment(None);
+        let id = origin
             .host_str()
             .ok_or_else(|| RelyingPartyError("the URL has no host".to_owned()))?
             .to_owned();
-        let webauthn = WebauthnBuilder::new(&rp_id, &origin)
+        Ok(Self { id, origin })
+    }
+
+    /// The origin as a browser writes it (`http://localhost:8080`, no trailing slash).
+    #[must_use]
+    pub fn origin_text(&self) -> String {
+        self.origin.origin().ascii_serialization()
+    }
+}
+
+impl WebAuthnRs {
+    /// The relying party of `public_url` ([`RelyingParty::of`]), shown to the user as `name`.
+    ///
+    /// # Errors
+    /// [`RelyingPartyError`] as [`RelyingParty::of`], or when `webauthn-rs` refuses the pair.
+    pub fn new(public_url: &str, name: &str) -> Result<Self, RelyingPartyError> {
+        let rp = RelyingParty::of(public_url)?;
+        let webauthn = WebauthnBuilder::new(&rp.id, &rp.origin)
             .and_then(|b| b.rp_name(name).build())
             .map_err(|e| RelyingPartyError(e.to_string()))?;
         Ok(Self { webauthn })

@@ -110,3 +110,55 @@ fn a_malformed_answer_is_rejected_and_a_broken_state_is_internal() {
         Err(CeremonyError::Internal(_))
     ));
 }
+
+#[test]
+fn a_host_name_is_its_own_relying_party() {
+    let rp = RelyingParty::of("https://portal.example.com/").unwrap();
+    assert_eq!(rp.id, "portal.example.com");
+    assert_eq!(rp.origin_text(), "https://portal.example.com");
+    let rp = RelyingParty::of("http://localhost:8080").unwrap();
+    assert_eq!(
+        (rp.id.as_str(), rp.origin_text().as_str()),
+        ("localhost", "http://localhost:8080")
+    );
+}
+
+#[test]
+fn a_loopback_address_serves_passkeys_as_localhost_on_the_same_port() {
+    for url in [
+        "http://127.0.0.1:8080",
+        "http://127.0.0.1:8080/",
+        "http://[::1]:8080",
+    ] {
+        let rp = RelyingParty::of(url).unwrap();
+        assert_eq!(rp.id, "localhost", "{url}");
+        assert_eq!(rp.origin_text(), "http://localhost:8080", "{url}");
+    }
+    let start = WebAuthnRs::new("http://127.0.0.1:8080", "Developer portal")
+        .unwrap()
+        .start_registration(UserId::new(), "dev@example.com", &[])
+        .unwrap();
+    assert_eq!(start.options["rp"]["id"], "localhost");
+}
+
+#[test]
+fn another_ip_address_serves_no_passkeys() {
+    for url in ["http://192.0.2.10:8080", "https://[2001:db8::1]", "not a url"] {
+        assert!(RelyingParty::of(url).is_err(), "{url}");
+    }
+}
+
+#[test]
+fn a_loopback_public_url_accepts_a_ceremony_at_localhost() {
+    let rp = WebAuthnRs::new("http://127.0.0.1:8080", "Developer portal").unwrap();
+    let user = UserId::new();
+    let start = rp.start_registration(user, "dev@example.com", &[]).unwrap();
+    let mut authenticator = SoftAuthenticator::new("http://localhost:8080");
+    let answer = authenticator.register(&start.options);
+    assert!(rp.finish_registration(&start.state, &answer).is_ok());
+    // The page at the IP address itself cannot make a passkey for `localhost`: such an answer is refused.
+    let start = rp.start_registration(user, "dev@example.com", &[]).unwrap();
+    let mut elsewhere = SoftAuthenticator::new("http://127.0.0.1:8080");
+    let answer = elsewhere.register(&start.options);
+    assert!(rp.finish_registration(&start.state, &answer).is_err());
+}

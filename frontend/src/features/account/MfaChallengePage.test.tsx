@@ -2,7 +2,11 @@ import { screen } from '@testing-library/react';
 import { AuthApiError, type GoTrueClient } from '@supabase/auth-js';
 import { describe, expect, it, vi } from 'vitest';
 
+import { http, HttpResponse } from 'msw';
+
+import { testPublicConfig } from '../../testing/handlers';
 import { renderWithProviders } from '../../testing/render';
+import { server } from '../../testing/server';
 import { MfaChallengePage } from './MfaChallengePage';
 
 const current = vi.hoisted((): { client: unknown } => ({ client: null }));
@@ -52,6 +56,28 @@ function renderWith(client: GoTrueClient) {
 }
 
 describe('MfaChallengePage', () => {
+  it('at an address where browsers refuse passkeys, sends the passkey to where it works', async () => {
+    server.use(
+      http.get('*/api/public-config', () =>
+        HttpResponse.json({
+          ...testPublicConfig,
+          passkeyOrigin: 'http://passkeys.portal.test:8080',
+        }),
+      ),
+    );
+    const { client } = fakeClient({
+      totp: 0,
+      recovery: false,
+      passkeys: Promise.resolve({ data: [{ id: 'p1' }], error: null }),
+    });
+    renderWith(client);
+    const link = await screen.findByRole('link', {
+      name: 'Use a passkey at passkeys.portal.test:8080',
+    });
+    expect(link).toHaveAttribute('href', 'http://passkeys.portal.test:8080/signin');
+    expect(screen.queryByRole('button', { name: 'Use a passkey' })).toBeNull();
+  });
+
   it('offers a recovery code next to the authenticator app and says when one is refused', async () => {
     const { client, verify } = fakeClient({ totp: 1, recovery: true });
     const { user } = renderWith(client);

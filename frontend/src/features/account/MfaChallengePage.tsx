@@ -15,7 +15,14 @@ import { PageSpinner } from '../../components/PageSpinner';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { paths } from '../../config/paths';
 import { selectAuth } from '../../session/authSlice';
-import { passkeyCancelled, passkeyErrorMessage, useAuthClient } from '../auth';
+import {
+  atPasskeyOrigin,
+  passkeyCancelled,
+  passkeyErrorMessage,
+  passkeysElsewhere,
+  useAuthClient,
+} from '../auth';
+import { usePublicConfig } from '../publicConfig';
 import { authErrorMessage } from './messages';
 
 /** Where to go back to: a path of this site only. */
@@ -46,6 +53,7 @@ export function MfaChallengePage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [verified, setVerified] = useState(false);
+  const elsewhere = passkeysElsewhere(usePublicConfig());
 
   useEffect(() => {
     if (!client) return;
@@ -162,13 +170,27 @@ export function MfaChallengePage() {
                 {error}
               </Alert>
             )}
-            <Button
-              variant={formShown ? 'outlined' : 'contained'}
-              disabled={busy || verified}
-              onClick={() => void withPasskey()}
-            >
-              Use a passkey
-            </Button>
+            {elsewhere ? (
+              // Browsers refuse an IP address as a passkey's site: the passkey signs in at `localhost`.
+              <Button
+                variant={formShown ? 'outlined' : 'contained'}
+                href={atPasskeyOrigin(elsewhere, {
+                  pathname: paths.signIn(),
+                  search: '',
+                  hash: '',
+                })}
+              >
+                Use a passkey at {new URL(elsewhere).host}
+              </Button>
+            ) : (
+              <Button
+                variant={formShown ? 'outlined' : 'contained'}
+                disabled={busy || verified}
+                onClick={() => void withPasskey()}
+              >
+                Use a passkey
+              </Button>
+            )}
           </Stack>
         )}
         {loadError ? (

@@ -2,7 +2,11 @@ import { screen, within } from '@testing-library/react';
 import type { GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
 import { describe, expect, it, vi } from 'vitest';
 
+import { http, HttpResponse } from 'msw';
+
+import { testPublicConfig } from '../../testing/handlers';
 import { renderWithProviders } from '../../testing/render';
+import { server } from '../../testing/server';
 import { PasskeysSection } from './PasskeysSection';
 
 const laptop: PasskeyListItem = {
@@ -59,6 +63,26 @@ describe('the Passkeys section', () => {
     expect(
       await screen.findByText('Passkeys are not available on this server.'),
     ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add a passkey' })).not.toBeInTheDocument();
+  });
+
+  it('at an address where browsers refuse passkeys, lists them and links to where they can be added', async () => {
+    server.use(
+      http.get('*/api/public-config', () =>
+        HttpResponse.json({
+          ...testPublicConfig,
+          passkeyOrigin: 'http://passkeys.portal.test:8080',
+        }),
+      ),
+    );
+    const list = vi.fn().mockResolvedValue({ data: [laptop], error: null });
+    renderWithProviders(<PasskeysSection client={clientWith({ list })} />);
+    const link = await screen.findByRole('link', { name: 'http://passkeys.portal.test:8080' });
+    expect(link).toHaveAttribute(
+      'href',
+      `http://passkeys.portal.test:8080${window.location.pathname}${window.location.search}`,
+    );
+    expect(screen.getByRole('list', { name: 'Your passkeys' })).toHaveTextContent('Work laptop');
     expect(screen.queryByRole('button', { name: 'Add a passkey' })).not.toBeInTheDocument();
   });
 

@@ -1,5 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
@@ -11,7 +12,8 @@ import Typography from '@mui/material/Typography';
 import type { AuthError, GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
 import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
 
-import { passkeyCancelled, type PasskeyError } from '../auth';
+import { atPasskeyOrigin, passkeyCancelled, passkeysElsewhere, type PasskeyError } from '../auth';
+import { usePublicConfig } from '../publicConfig';
 import { authErrorMessage } from './messages';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -43,6 +45,9 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
   const [busy, setBusy] = useState(false);
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [disabled, setDisabled] = useState(false);
+  // A server at a loopback IP address serves passkeys at `localhost` only: they are listed here, and added
+  // there.
+  const elsewhere = passkeysElsewhere(usePublicConfig());
 
   const apply = useCallback(
     ({ data, error: listError }: Awaited<ReturnType<GoTrueClient['passkey']['list']>>) => {
@@ -152,6 +157,14 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
             {error}
           </Alert>
         )}
+        {!disabled && elsewhere && (
+          <Alert severity="info">
+            Browsers accept passkeys only on a named site, not on an IP address. To add a passkey or
+            sign in with one, open the portal at{' '}
+            <Link href={atPasskeyOrigin(elsewhere, window.location)}>{elsewhere}</Link> (you sign in
+            there once more).
+          </Alert>
+        )}
         {disabled ? (
           <Alert severity="info">Passkeys are not available on this server.</Alert>
         ) : loadError ? (
@@ -248,7 +261,7 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
           spacing={1}
           onSubmit={(e) => void add(e)}
           noValidate
-          sx={{ display: disabled ? 'none' : undefined }}
+          sx={{ display: disabled || elsewhere ? 'none' : undefined }}
         >
           <TextField
             label="Passkey name"

@@ -8,7 +8,9 @@ import { isAuthError, type GoTrueClient } from '@supabase/auth-js';
 import { useEffect, useState, type SyntheticEvent } from 'react';
 
 import { authRedirectUrl } from './client';
+import { usePublicConfig } from '../publicConfig';
 import { passkeyCancelled, passkeyErrorMessage } from './passkeyMessages';
+import { passkeysElsewhere } from './passkeySite';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
 
@@ -74,11 +76,13 @@ export function AuthWidget({
   const [codeSent, setCodeSent] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>(null);
+  const elsewhere = passkeysElsewhere(usePublicConfig());
 
   // Passkey autofill (WebAuthn conditional UI): while the sign-in form is open, the e-mail field offers the
   // device's passkeys for this site; choosing one signs in (auth-js saves the session).
   useEffect(() => {
-    if (view !== 'sign_in' || !client) return;
+    // Not where passkeys work (a server at a loopback IP address serves them at `localhost`).
+    if (view !== 'sign_in' || !client || elsewhere) return;
     const controller = new AbortController();
     const closed = () => controller.signal.aborted;
     void (async () => {
@@ -100,7 +104,7 @@ export function AuthWidget({
     return () => {
       controller.abort();
     };
-  }, [client, view]);
+  }, [client, view, elsewhere]);
 
   const switchTo = (next: AuthView) => {
     setMessage(null);

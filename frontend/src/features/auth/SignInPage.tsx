@@ -33,6 +33,7 @@ import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget'
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useHydrated } from './useHydrated';
 import { passkeyCancelled, passkeyErrorMessage } from './passkeyMessages';
+import { atPasskeyOrigin, passkeysElsewhere } from './passkeySite';
 
 // The e-mail widget (its form fields and the identity client's calls) loads when its dialog opens: the
 // page's own code is the card and its buttons.
@@ -90,10 +91,22 @@ export function SignInPage() {
 
   // A passkey signs in on its own (at the second-factor level); auth-js saves the session and the
   // session listener takes the user on.
+  // A server at a loopback IP address serves passkeys at `localhost` (browsers refuse an IP address as a
+  // passkey's site): the same page opens there.
   const signInWithPasskey = async () => {
     if (!client) return;
     setProviderMessage(null);
     setPasskeyBusy(true);
+    const current = await dispatch(
+      publicConfigApi.endpoints.getPublicConfig.initiate(undefined, { subscribe: false }),
+    )
+      .unwrap()
+      .catch(() => null);
+    const elsewhere = current && passkeysElsewhere(current);
+    if (elsewhere) {
+      window.location.assign(atPasskeyOrigin(elsewhere, window.location));
+      return;
+    }
     const { error } = await client.signInWithPasskey();
     setPasskeyBusy(false);
     if (error && !passkeyCancelled(error)) setProviderMessage(passkeyErrorMessage(error));

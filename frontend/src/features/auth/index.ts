@@ -3,3 +3,4 @@ export { useClaimFirstAdminMutation, useGetAdminCheckQuery } from './api';
 export { useAuthClient } from './AuthClientContext';
 export { PasswordStrengthMeter } from './PasswordStrengthMeter';
 export { passkeyCancelled, passkeyErrorMessage, type PasskeyError } from './passkeyMessages';
+export { atPasskeyOrigin, passkeysElsewhere } from './passkeySite';

@@ -10,6 +10,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   keepLoopbackHttp: false,
   monitorIntervalSecs: 60,
   companionInstallUrl: null,
+  passkeyOrigin: null,
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -90,5 +91,8 @@ export function normalizePublicConfig(raw: unknown): PublicConfig {
     companionInstallUrl: isInstallTemplate(body.companionInstallUrl)
       ? body.companionInstallUrl
       : DEFAULT_PUBLIC_CONFIG.companionInstallUrl,
+    passkeyOrigin: isHttpUrl(body.passkeyOrigin)
+      ? new URL(body.passkeyOrigin).origin
+      : DEFAULT_PUBLIC_CONFIG.passkeyOrigin,
   };
 }

@@ -80,7 +80,18 @@ describe('normalizePublicConfig', () => {
       keepLoopbackHttp: false,
       monitorIntervalSecs: 60,
       companionInstallUrl: null,
+      passkeyOrigin: null,
     });
+  });
+
+  it('reads where passkeys work as an http(s) origin only', () => {
+    expect(normalizePublicConfig({ passkeyOrigin: 'http://localhost:8080/' }).passkeyOrigin).toBe(
+      'http://localhost:8080',
+    );
+    expect(normalizePublicConfig({ passkeyOrigin: 'javascript:alert(1)' }).passkeyOrigin).toBe(
+      null,
+    );
+    expect(normalizePublicConfig({}).passkeyOrigin).toBe(null);
   });
 
   it('reads the companion app install template and fills it with URL-encoded values', () => {
