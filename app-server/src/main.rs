@@ -56,11 +56,11 @@ async fn main() -> anyhow::Result<()> {
             application.run_until_stopped().await?;
         }
         Command::Migrate => {
-            app_server::startup::open_database(&config)?;
+            app_server::startup::open_database_for_command(&config)?;
             println!("database is up to date");
         }
         Command::Admin { command } => {
-            let db = app_server::startup::open_database(&config)?;
+            let db = app_server::startup::open_database_for_command(&config)?;
             match admin_cli::run(&db, command).await {
                 Ok(output) => println!("{output}"),
                 Err(error) => {
@@ -70,7 +70,7 @@ async fn main() -> anyhow::Result<()> {
             }
         }
         Command::Factors { command } => {
-            let db = app_server::startup::open_database(&config)?;
+            let db = app_server::startup::open_database_for_command(&config)?;
             match factors_cli::run(&db, &config.public_url, command).await {
                 Ok(output) => println!("{output}"),
                 Err(error) => {

@@ -33,7 +33,20 @@ const REQUEST_HEAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs
 /// # Errors
 /// With the real cause when the database cannot be opened or migrated.
 pub fn open_database(config: &Config) -> anyhow::Result<adapter_db::Db> {
-    let db = adapter_db::Db::connect(&config.database_url, POOL_SIZE)?;
+    migrated(adapter_db::Db::connect(&config.database_url, POOL_SIZE)?)
+}
+
+/// Opens the configured database for a command that runs and exits (`migrate`, `admin`, `factors`): one
+/// connection, nothing opened in the background ([`adapter_db::Db::connect_for_command`]); applies pending
+/// migrations.
+///
+/// # Errors
+/// As [`open_database`].
+pub fn open_database_for_command(config: &Config) -> anyhow::Result<adapter_db::Db> {
+    migrated(adapter_db::Db::connect_for_command(&config.database_url)?)
+}
+
+fn migrated(db: adapter_db::Db) -> anyhow::Result<adapter_db::Db> {
     let applied = db.run_migrations()?;
     if !applied.is_empty() {
         tracing::info!(migrations = ?applied, "applied database migrations");

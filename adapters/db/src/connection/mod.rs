@@ -126,6 +126,22 @@ impl Db {
     /// # Errors
     /// [`DbError`] with the real cause (an unreachable server, bad credentials, an unwritable folder…).
     pub fn connect(url: &str, pool_size: u32) -> Result<Self, DbError> {
+        Self::open(url, pool_size, pool_size.clamp(1, MIN_IDLE_CONNECTIONS))
+    }
+
+    /// Opens the database for a command that runs and exits (`app-server migrate|admin|factors`): one
+    /// connection, opened when first used and never replaced in the background. The server's pool keeps
+    /// two idle connections and opens a new one on its own thread whenever one is taken; a process that
+    /// exits while that thread is still connecting to PostgreSQL crashed (SIGSEGV in the pool's worker,
+    /// about one `admin grant` in forty).
+    ///
+    /// # Errors
+    /// As [`Self::connect`].
+    pub fn connect_for_command(url: &str) -> Result<Self, DbError> {
+        Self::open(url, 1, 0)
+    }
+
+    fn open(url: &str, pool_size: u32, min_idle: u32) -> Result<Self, DbError> {
         let target = parse_url(url)?;
         let (backend, connection_url) = match &target {
             Target::Sqlite(path) => {
@@ -158,7 +174,7 @@ impl Db {
         // and a page cache, so opening all of them at start made an idle server several megabytes larger.
         let mut builder = Pool::builder()
             .max_size(pool_size.max(1))
-            .min_idle(Some(pool_size.clamp(1, MIN_IDLE_CONNECTIONS)))
+            .min_idle(Some(min_idle))
             .connection_timeout(CHECKOUT_TIMEOUT)
             .test_on_check_out(false)
             .error_handler(Box::new(TripOnError(circuit.clone())))

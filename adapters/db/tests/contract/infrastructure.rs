@@ -167,3 +167,31 @@ contract! {
         assert_eq!(after.idle, after.open);
     }
 }
+
+/// A command (`app-server migrate`, `admin`, `factors`) exits as soon as its work is done, so its database
+/// opens the one connection it uses and nothing in the background. With the server's pool (two idle
+/// connections, a new one opened on the pool's thread whenever one is taken), `admin grant` on PostgreSQL
+/// crashed about once in forty runs: the process exited while that thread was still connecting (SIGSEGV in
+/// `r2d2-worker-0`).
+#[test]
+fn a_commands_database_opens_only_the_connection_it_uses() {
+    for backend in [adapter_db::Backend::Sqlite, adapter_db::Backend::Postgres] {
+        let empty = adapter_db::testing::empty(backend);
+        let db = adapter_db::Db::connect_for_command(empty.url()).unwrap();
+        assert_eq!(
+            db.pool_stats().open,
+            0,
+            "{backend:?}: nothing opened before it is used"
+        );
+        db.run_migrations().unwrap();
+        drop(db.connection().unwrap());
+        drop(db.connection().unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let stats = db.pool_stats();
+        assert_eq!(
+            (stats.max_size, stats.open, stats.idle),
+            (1, 1, 1),
+            "{backend:?}: one connection, reused, none opened meanwhile"
+        );
+    }
+}
