@@ -12,7 +12,7 @@ export const here = dirname(fileURLToPath(import.meta.url));
 export const root = resolve(here, '..');
 const args = process.argv.slice(2);
 export const short = args.includes('--short');
-const option = (name, fallback) => {
+export const option = (name, fallback) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : fallback;
 };

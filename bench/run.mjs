@@ -2,7 +2,7 @@
 // report.json. `--short` (run by `make test`) measures the same figures with fewer repetitions and smaller loads,
 // so that the harness cannot rot; no test asserts a figure.
 //
-//   node bench/run.mjs [--short] [--only server,web,api,monitor,month,audit,soak] [--soak-minutes N] [--server PATH] [--frontend DIR]
+//   node bench/run.mjs [--short] [--only server,web,api,monitor,month,audit,soak] [--pages /dashboard] [--soak-minutes N] [--server PATH] [--frontend DIR]
 //
 // Each part lives in its own module: server.mjs (memory, cold start), web.mjs (bundles, Lighthouse), api.mjs
 // (requests/s and latency under load), monitor.mjs (uptime monitor and month view), audit.mjs (the audit log's

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { frontend, KB, outDir, record, short, startServer } from './lib.mjs';
+import { frontend, KB, option, outDir, record, short, startServer } from './lib.mjs';
 
 /** JavaScript the first route loads, and what each lazy route adds, gzipped, from Vite's manifest. */
 export function bundleFigures() {
@@ -84,8 +84,14 @@ export function bundleFigures() {
 const PAGES = [
   { path: '/', file: 'lighthouse-home.json' },
   { path: '/signin', file: 'lighthouse-signin.json' },
-  { path: '/dashboard', file: 'lighthouse-dashboard.json', signedIn: true },
+  // Five runs (the lowest is the figure): its score moved between 93 and 96 over runs of one build.
+  { path: '/dashboard', file: 'lighthouse-dashboard.json', signedIn: true, runs: 5 },
 ];
+
+/** `--pages /dashboard,/signin` measures those pages only. */
+const onlyPages = option('--pages', '')
+  .split(',')
+  .filter((p) => p.length > 0);
 
 /**
  * Lighthouse's performance score (its default mobile emulation and simulated slow network) of the landing
@@ -103,9 +109,11 @@ export async function lighthouseFigures() {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu'],
   });
-  const pages = short ? PAGES.slice(0, 1) : PAGES;
+  const pages = short
+    ? PAGES.slice(0, 1)
+    : PAGES.filter(({ path }) => onlyPages.length === 0 || onlyPages.includes(path));
   try {
-    for (const { path, file, signedIn } of pages) {
+    for (const { path, file, signedIn, runs = 1 } of pages) {
       const context = await browser.createBrowserContext();
       try {
         const page = await context.newPage();
@@ -132,30 +140,44 @@ export async function lighthouseFigures() {
           if (report.categories.performance.score === null) throw new Error('no performance score');
           return report;
         };
-        let report;
-        try {
-          report = await run();
-        } catch (error) {
-          // Lighthouse sometimes fails to record the page load's trace (NO_NAVSTART) and asks to be run
-          // again: once more, then the failure stands.
-          console.warn(`lighthouse ${path} failed once (${String(error.message ?? error).split('\n')[0]}); running it again`);
-          report = await run();
+        const reports = [];
+        for (let i = 0; i < runs; i += 1) {
+          let report;
+          try {
+            report = await run();
+          } catch (error) {
+            // Lighthouse sometimes fails to record the page load's trace (NO_NAVSTART) and asks to be run
+            // again: once more, then the failure stands.
+            console.warn(`lighthouse ${path} failed once (${String(error.message ?? error).split('\n')[0]}); running it again`);
+            report = await run();
+          }
+          if (signedIn && !new URL(report.finalDisplayedUrl).pathname.startsWith(path)) {
+            throw new Error(`Lighthouse ended on ${report.finalDisplayedUrl}, not ${path}: the session was lost`);
+          }
+          reports.push(report);
         }
+        // The figure is the lowest run (its report is the one kept), the others are in the note.
+        const scoreOf = (r) => r.categories.performance.score;
+        const report = reports.reduce((low, r) => (scoreOf(r) < scoreOf(low) ? r : low));
         writeFileSync(join(outDir, file), JSON.stringify(report, null, 1));
         const audits = report.audits;
-        if (signedIn && !new URL(report.finalDisplayedUrl).pathname.startsWith(path)) {
-          throw new Error(`Lighthouse ended on ${report.finalDisplayedUrl}, not ${path}: the session was lost`);
-        }
+        const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time']
+          .map((k) => `${audits[k].title} ${audits[k].displayValue}`)
+          .join('; ');
         record({
-          figure: `Lighthouse performance score of ${path}`,
+          figure:
+            runs > 1
+              ? `Lighthouse performance score of ${path} (lowest of ${runs} runs)`
+              : `Lighthouse performance score of ${path}`,
           target: '≥ 95',
           limit: 0.95,
           better: 'higher',
-          measured: report.categories.performance.score,
+          measured: scoreOf(report),
           unit: 'score',
-          note: ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time']
-            .map((k) => `${audits[k].title} ${audits[k].displayValue}`)
-            .join('; '),
+          note:
+            runs > 1
+              ? `runs ${reports.map((r) => Math.round(scoreOf(r) * 100)).join(', ')}; the lowest: ${metrics}`
+              : metrics,
         });
       } finally {
         await context.close();

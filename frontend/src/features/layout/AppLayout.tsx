@@ -11,16 +11,17 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
 import { useEffect, useRef, useState } from 'react';
-import { Outlet, Link as RouterLink, useNavigate } from 'react-router';
+import { Outlet, Link as RouterLink, useMatch, useNavigate } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Logo } from '../../components/Logo';
 import { PageSkeleton } from '../../components/PageSkeleton';
+import { DashboardOutline } from '../dashboard';
 import { SkipLink } from '../../components/SkipLink';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
 import { visuallyHidden } from '../../components/visuallyHidden';
-import { paths } from '../../config/paths';
+import { paths, routePatterns } from '../../config/paths';
 import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { useAuthClient } from '../auth';
 import { noticeShown } from '../../session/authSlice';
@@ -54,6 +55,7 @@ export function AppLayout() {
   // subscriber): if the page went back to waiting meanwhile, its components would unmount, subscribe
   // again when it came back and ask again, without end.
   const [orgsAnswered, setOrgsAnswered] = useState(false);
+  const dashboard = useMatch(routePatterns.dashboard) !== null;
   if (!orgsLoading && !orgsAnswered) setOrgsAnswered(true);
 
   // A page that started from a stored core token shows before the identity client has loaded: a sign-out
@@ -197,7 +199,13 @@ export function AppLayout() {
           {!orgsAnswered ? (
             // The notices above the page depend on the organizations: the page waits for them too, so
             // that it does not jump down when a notice appears.
-            <PageSkeleton label="Loading your organizations" />
+            // The dashboard shows its outline (its largest text included) rather than grey boxes: it
+            // is built ahead of time into the signed-in shell, so that the page paints at once.
+            dashboard ? (
+              <DashboardOutline />
+            ) : (
+              <PageSkeleton label="Loading your organizations" />
+            )
           ) : (
             <>
               <PersonalOrgNotice />
