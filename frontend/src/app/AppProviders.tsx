@@ -3,7 +3,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { Provider as ReduxProvider } from 'react-redux';
 
-import { COLOR_MODE_STORAGE_KEY, theme } from '../theme/theme';
+import { COLOR_MODE_STORAGE_KEY, portalTheme } from '../theme/theme';
 import type { AppStore } from './store';
 
 /** Store and theme around the whole UI (the router goes inside). */
@@ -11,7 +11,7 @@ export function AppProviders({ store, children }: { store: AppStore; children: R
   return (
     <ReduxProvider store={store}>
       <ThemeProvider
-        theme={theme}
+        theme={portalTheme()}
         defaultMode="system"
         modeStorageKey={COLOR_MODE_STORAGE_KEY}
         noSsr

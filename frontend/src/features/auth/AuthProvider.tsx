@@ -1,5 +1,5 @@
 import type { GoTrueClient, Session } from '@supabase/auth-js';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
 
 import { baseApi } from '../../api/baseApi';
 import { useAppDispatch, useAppSelector } from '../../app/store';
@@ -61,7 +61,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!authUrl || !wanted) return;
     let live = true;
     void import('./client').then(({ createAuthClient }) => {
-      if (live) setClient(createAuthClient(authUrl, anonKey));
+      // A transition: every user of the client renders again, in short slices rather than one long task.
+      if (live)
+        startTransition(() => {
+          setClient(createAuthClient(authUrl, anonKey));
+        });
     });
     return () => {
       live = false;

@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Stack from '@mui/material/Stack';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 
 import { useGetAdminCheckQuery } from '../auth';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -34,7 +34,10 @@ export function DashboardPage() {
   useEffect(
     () =>
       afterNextPaint(() => {
-        setPainted(true);
+        // The table renders in short slices, so that the page stays responsive meanwhile.
+        startTransition(() => {
+          setPainted(true);
+        });
       }),
     [],
   );
