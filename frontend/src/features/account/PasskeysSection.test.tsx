@@ -107,6 +107,26 @@ describe('the Passkeys section', () => {
     expect(await screen.findByText('Work laptop')).toBeInTheDocument();
   });
 
+  it('names a passkey added without a name after the browser that made it', async () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+    );
+    const list = vi.fn().mockResolvedValue({ data: [], error: null });
+    const update = vi.fn().mockResolvedValue({ data: laptop, error: null });
+    const registerPasskey = vi.fn().mockResolvedValue({
+      data: { id: 'p1', friendly_name: 'Passkey', created_at: laptop.created_at },
+      error: null,
+    });
+    const { user } = renderWithProviders(
+      <PasskeysSection client={clientWith({ list, update }, registerPasskey)} />,
+    );
+    await screen.findByText('No passkey yet.');
+    await user.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    expect(await screen.findByText(/Your passkey is set up/)).toBeInTheDocument();
+    expect(update).toHaveBeenCalledWith({ passkeyId: 'p1', friendlyName: 'Chrome on Linux' });
+    vi.restoreAllMocks();
+  });
+
   it('says so when the browser made no passkey', async () => {
     const list = vi.fn().mockResolvedValue({ data: [], error: null });
     const registerPasskey = vi.fn().mockResolvedValue({

@@ -14,6 +14,7 @@ import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
 
 import { atPasskeyOrigin, passkeyCancelled, passkeysElsewhere, type PasskeyError } from '../auth';
 import { usePublicConfig } from '../publicConfig';
+import { deviceLabel } from './deviceLabel';
 import { authErrorMessage } from './messages';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -22,6 +23,12 @@ const MAX_NAME = 120;
 /** What a passkey is called when it has no name. */
 function nameOf(passkey: PasskeyListItem): string {
   return passkey.friendly_name ?? 'Passkey';
+}
+
+/** This browser as a passkey's name ("Chrome on Linux"), or nothing when it cannot be told. */
+function browserName(): string {
+  const label = deviceLabel(navigator.userAgent);
+  return label.startsWith('Unknown') || label.includes('unknown') ? '' : label.slice(0, MAX_NAME);
 }
 
 /** Why adding a passkey did not work: the browser's ceremony, or the identity service's refusal. */
@@ -93,10 +100,13 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
       setError(ceremonyMessage(addError));
       return;
     }
-    if (wanted && wanted !== data.friendly_name) {
+    // Without a name typed, it is named after this browser ("Chrome on Linux"), which tells two apart
+    // better than "Passkey".
+    const named = wanted || browserName();
+    if (named && named !== data.friendly_name) {
       const { error: renameError } = await client.passkey.update({
         passkeyId: data.id,
-        friendlyName: wanted,
+        friendlyName: named,
       });
       if (renameError) setError(authErrorMessage(renameError));
     }
@@ -267,6 +277,7 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
             label="Passkey name"
             size="small"
             placeholder="e.g. Work laptop"
+            helperText="Left empty, it is named after this browser."
             value={name}
             onChange={(e) => {
               setName(e.target.value);
