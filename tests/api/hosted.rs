@@ -532,3 +532,42 @@ async fn an_organization_requiring_a_second_factor_honours_the_projects_aal() {
         );
     }
 }
+
+/// With a hosted Supabase, its sessions are its own: the Account Security page's sessions list and sign-out
+/// answer 409 `SESSIONS_MANAGED_ELSEWHERE` (with the core token of an exchange, and with the hosted token).
+#[tokio::test]
+async fn the_sessions_list_and_sign_out_are_the_hosted_services() {
+    for backend in BACKENDS {
+        let app = spawn_hosted(backend).await;
+        let sub = new_user();
+        let token = sign(&claims(&sub, "sessions@example.com"), SECRET);
+        let exchanged = app.exchange_hosted(&token).await;
+        assert_eq!(exchanged.status(), StatusCode::OK, "{backend:?}");
+        let core = exchanged.json::<Value>().await.unwrap()["coreToken"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        for bearer in [&core, &token] {
+            let list = app
+                .send(
+                    app.client
+                        .get(app.url("/api/dev/auth/sessions"))
+                        .bearer_auth(bearer),
+                )
+                .await;
+            let (status, body) = error_of(list).await;
+            assert_eq!(status, StatusCode::CONFLICT, "{backend:?}");
+            assert_eq!(body["code"], "SESSIONS_MANAGED_ELSEWHERE");
+            let sign_out = app
+                .send(
+                    app.client
+                        .delete(app.url(&format!("/api/dev/auth/sessions/{}", uuid::Uuid::new_v4())))
+                        .bearer_auth(bearer),
+                )
+                .await;
+            let (status, body) = error_of(sign_out).await;
+            assert_eq!(status, StatusCode::CONFLICT, "{backend:?}");
+            assert_eq!(body["code"], "SESSIONS_MANAGED_ELSEWHERE");
+        }
+    }
+}
