@@ -37,3 +37,10 @@ export const handlers = [
     }),
   ),
 ];
+
+/** The fake server's `GET /api/public-config` with `changes` (for `server.use`). */
+export function publicConfigWith(changes: Partial<PublicConfig>) {
+  return http.get('*/api/public-config', () =>
+    HttpResponse.json({ ...testPublicConfig, ...changes }),
+  );
+}

@@ -2,9 +2,7 @@ import { screen } from '@testing-library/react';
 import { AuthApiError, type GoTrueClient } from '@supabase/auth-js';
 import { describe, expect, it, vi } from 'vitest';
 
-import { http, HttpResponse } from 'msw';
-
-import { testPublicConfig } from '../../testing/handlers';
+import { publicConfigWith } from '../../testing/handlers';
 import { renderWithProviders } from '../../testing/render';
 import { server } from '../../testing/server';
 import { MfaChallengePage } from './MfaChallengePage';
@@ -57,14 +55,7 @@ function renderWith(client: GoTrueClient) {
 
 describe('MfaChallengePage', () => {
   it('at an address where browsers refuse passkeys, sends the passkey to where it works', async () => {
-    server.use(
-      http.get('*/api/public-config', () =>
-        HttpResponse.json({
-          ...testPublicConfig,
-          passkeyOrigin: 'http://passkeys.portal.test:8080',
-        }),
-      ),
-    );
+    server.use(publicConfigWith({ passkeyOrigin: 'http://passkeys.portal.test:8080' }));
     const { client } = fakeClient({
       totp: 0,
       recovery: false,

@@ -2,9 +2,7 @@ import { screen, within } from '@testing-library/react';
 import type { GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
 import { describe, expect, it, vi } from 'vitest';
 
-import { http, HttpResponse } from 'msw';
-
-import { testPublicConfig } from '../../testing/handlers';
+import { publicConfigWith } from '../../testing/handlers';
 import { renderWithProviders } from '../../testing/render';
 import { server } from '../../testing/server';
 import { PasskeysSection } from './PasskeysSection';
@@ -67,14 +65,7 @@ describe('the Passkeys section', () => {
   });
 
   it('at an address where browsers refuse passkeys, lists them and links to where they can be added', async () => {
-    server.use(
-      http.get('*/api/public-config', () =>
-        HttpResponse.json({
-          ...testPublicConfig,
-          passkeyOrigin: 'http://passkeys.portal.test:8080',
-        }),
-      ),
-    );
+    server.use(publicConfigWith({ passkeyOrigin: 'http://passkeys.portal.test:8080' }));
     const list = vi.fn().mockResolvedValue({ data: [laptop], error: null });
     renderWithProviders(<PasskeysSection client={clientWith({ list })} />);
     const link = await screen.findByRole('link', { name: 'http://passkeys.portal.test:8080' });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { serveOrgs, signedInStore } from '../../testing/apps';
 import { server } from '../../testing/server';
 import { renderRoute } from '../../testing/render';
-import { testPublicConfig } from '../../testing/handlers';
+import { publicConfigWith, testPublicConfig } from '../../testing/handlers';
 import { makeStore } from '../../app/store';
 import { authSlice } from '../../session/authSlice';
 import { identitySession } from '../../testing/identity';
@@ -164,11 +164,7 @@ describe('sign-in', () => {
   });
 
   it('says a provider is not configured instead of redirecting', async () => {
-    server.use(
-      http.get('*/api/public-config', () =>
-        HttpResponse.json({ ...testPublicConfig, providers: [] }),
-      ),
-    );
+    server.use(publicConfigWith({ providers: [] }));
     const { user } = renderRoute('/signin');
 
     await user.click(await screen.findByRole('button', { name: 'Google' }));

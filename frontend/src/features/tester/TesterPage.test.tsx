@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { makeStore } from '../../app/store';
 import { renderRoute } from '../../testing/render';
-import { testPublicConfig } from '../../testing/handlers';
+import { publicConfigWith } from '../../testing/handlers';
 import { server } from '../../testing/server';
 
 function testerView() {
@@ -58,9 +58,7 @@ describe('tester page', { timeout: 20000 }, () => {
     const template = 'mentra://install?package={packageName}&link={installUrl}';
     server.use(
       http.get('*/api/install/:token', () => HttpResponse.json(testerView())),
-      http.get('*/api/public-config', () =>
-        HttpResponse.json({ ...testPublicConfig, companionInstallUrl: template }),
-      ),
+      publicConfigWith({ companionInstallUrl: template }),
     );
     renderRoute('/install/tok-1', { store: makeStore() });
     const open = await screen.findByRole('link', { name: 'Open in the companion app' });

@@ -11,7 +11,7 @@ import {
 } from '../../../testing/apps';
 import { renderWithProviders } from '../../../testing/render';
 import { server } from '../../../testing/server';
-import { testPublicConfig } from '../../../testing/handlers';
+import { publicConfigWith } from '../../../testing/handlers';
 import { publicConfigApi } from '../../publicConfig';
 import type { UserEvent } from '@testing-library/user-event';
 import { CreateAppPage } from './CreateAppPage';
@@ -110,11 +110,7 @@ describe('create app', { timeout: 30000 }, () => {
   });
 
   it('keeps a loopback http:// server URL when the portal runs for local development', async () => {
-    server.use(
-      http.get('*/api/public-config', () =>
-        HttpResponse.json({ ...testPublicConfig, keepLoopbackHttp: true }),
-      ),
-    );
+    server.use(publicConfigWith({ keepLoopbackHttp: true }));
     serveOrgs();
     const { user, store } = renderCreate();
     const field = await screen.findByRole('textbox', { name: /Server URL/ });
