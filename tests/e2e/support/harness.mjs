@@ -193,24 +193,39 @@ export async function screenshot(page, name) {
 }
 
 /**
- * Waits until the page is still: no CSS transition or animation running and no dialog, menu or backdrop part-way
- * through fading, twice in a row a frame apart. A dialog that has just been asked to open may not have begun its
- * transition yet, so "no transition running" alone is not enough.
+ * Waits until the page is still: no CSS transition or animation running, no dialog, menu or backdrop part-way
+ * through fading and every open dialog fully shown, for 100 ms. A dialog that has just been asked to open may not
+ * have begun its transition yet, so "no transition running" alone is not enough. (The predicate used to answer a
+ * promise, which Playwright takes as a truthy answer at once: the scans ran on half-faded dialogs when the
+ * machine was slow.)
  */
 export async function settled(page) {
+  // The predicate is synchronous: the page counts as still once nothing has moved over two polls (100 ms).
   await page.waitForFunction(
-    () =>
-      new Promise((resolve) => {
-        const still = () =>
-          document.getAnimations().every((a) => a.playState !== 'running') &&
-          [...document.querySelectorAll('.MuiBackdrop-root, .MuiDialog-container, .MuiPopover-paper, .MuiMenu-paper, .MuiSnackbar-root > *')]
-            .every((el) => {
-              const opacity = Number(getComputedStyle(el).opacity);
-              return opacity === 0 || opacity === 1;
-            });
-        if (!still()) return resolve(false);
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve(still())));
-      }),
+    () => {
+      // A dialog that has just opened is still at opacity 0 before its fade starts: it must be fully shown
+      // (an axe scan of a half-faded dialog measures washed-out colours).
+      const shown = [
+        ...document.querySelectorAll('.MuiModal-root:not(.MuiModal-hidden) .MuiDialog-container'),
+      ].every((el) => Number(getComputedStyle(el).opacity) === 1);
+      const still =
+        shown &&
+        document.getAnimations().every((a) => a.playState !== 'running') &&
+        [
+          ...document.querySelectorAll(
+            '.MuiBackdrop-root, .MuiDialog-container, .MuiPopover-paper, .MuiMenu-paper, .MuiSnackbar-root > *',
+          ),
+        ].every((el) => {
+          const opacity = Number(getComputedStyle(el).opacity);
+          return opacity === 0 || opacity === 1;
+        });
+      if (!still) {
+        window.__stillSince = undefined;
+        return false;
+      }
+      window.__stillSince ??= performance.now();
+      return performance.now() - window.__stillSince >= 100;
+    },
     undefined,
     { polling: 50 },
   );

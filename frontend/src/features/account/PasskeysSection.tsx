@@ -171,8 +171,10 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
           <Alert severity="info">
             Browsers accept passkeys only on a named site, not on an IP address. To add a passkey or
             sign in with one, open the portal at{' '}
-            <Link href={atPasskeyOrigin(elsewhere, window.location)}>{elsewhere}</Link> (you sign in
-            there once more).
+            <Link href={atPasskeyOrigin(elsewhere, window.location)} underline="always">
+              {elsewhere}
+            </Link>{' '}
+            (you sign in there once more).
           </Alert>
         )}
         {disabled ? (
