@@ -6,9 +6,10 @@
 //! serialized to JSON for the server-side store; the credential (its public key) too.
 //!
 //! A `webauthn` second factor uses `webauthn-rs`'s security-key ceremonies: a credential that need not be
-//! discoverable, user verification preferred (the password was the first factor), any authenticator (the
-//! security-key hint is dropped, as Supabase Auth sends none), asserted with its one credential
-//! (`allowCredentials`).
+//! discoverable, user verification preferred (the password was the first factor), asserted with its one
+//! credential (`allowCredentials`). The options carry no `hints`, as Supabase Auth's: auth-js fills in its own
+//! defaults under the server's (`hints: ["security-key"]`, a cross-platform authenticator), so a browser asks
+//! for a security key or a phone.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
