@@ -27,6 +27,7 @@ use adapter_identity::{
 use domain::common::Clock;
 use domain::identity::DigestKey;
 use domain::identity::passkeys::PasskeyService;
+use domain::identity::ports::WebAuthnCeremony;
 use domain::identity::{
     CoreTokenService, HostedAccounts, IdentityConfig, IdentityPorts, IdentityService, RateLimitPolicy,
     RateLimiter,
@@ -125,7 +126,12 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             signups_enabled: true,
         },
     );
-    let service = Arc::new(service);
+    // One relying party for passkeys and webauthn factors (both off without one).
+    let ceremony = relying_party(config);
+    let service = Arc::new(match &ceremony {
+        Some(ceremony) => service.with_webauthn(ceremony.clone()),
+        None => service,
+    });
     let limiter = RateLimiter::new(
         Arc::new(DieselRateLimitStore::new(db.clone())),
         clock.clone(),
@@ -141,7 +147,13 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     .with_staff_mfa(config.staff_mfa_required);
     let providers = config.oauth_providers.iter().map(|p| p.name.to_owned()).collect();
     let oauth = crate::oauth::wire(config, db, service.clone(), clock.clone())?;
-    let passkeys = passkeys(config, db, &service);
+    let passkeys = ceremony.map(|ceremony| {
+        Arc::new(PasskeyService::new(
+            service.clone(),
+            Arc::new(DieselPasskeyRepository::new(db.clone())),
+            ceremony,
+        ))
+    });
     Ok(IdentityWiring {
         identity: Some(
             IdentityApi::new(
@@ -162,11 +174,12 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     })
 }
 
-/// Passkeys, with the portal's public URL as the WebAuthn relying party ([`RelyingParty::of`]: a loopback
-/// address such as the default `http://127.0.0.1:8080` serves them at `http://localhost:8080`, since browsers
-/// refuse an IP address as a relying party); `None` (logged once) for another IP address:
-/// `/auth/v1/passkeys/...` then answers 422 `passkey_disabled`.
-fn passkeys(config: &Config, db: &Db, service: &Arc<IdentityService>) -> Option<Arc<PasskeyService>> {
+/// The WebAuthn ceremonies of passkeys and `webauthn` factors, with the portal's public URL as the relying
+/// party ([`RelyingParty::of`]: a loopback address such as the default `http://127.0.0.1:8080` serves them at
+/// `http://localhost:8080`, since browsers refuse an IP address as a relying party); `None` (logged once)
+/// for another IP address: `/auth/v1/passkeys/...` then answers 422 `passkey_disabled`, and `webauthn`
+/// factors `mfa_webauthn_enroll_not_enabled`.
+fn relying_party(config: &Config) -> Option<Arc<dyn WebAuthnCeremony>> {
     match WebAuthnRs::new(&config.public_url, "Developer Portal") {
         Ok(ceremony) => {
             if let Some(origin) = passkey_origin(config)
@@ -174,11 +187,7 @@ fn passkeys(config: &Config, db: &Db, service: &Arc<IdentityService>) -> Option<
             {
                 tracing::info!(%origin, "passkeys work when the portal is opened at this address (browsers refuse an IP address as a passkey's site)");
             }
-            Some(Arc::new(PasskeyService::new(
-                service.clone(),
-                Arc::new(DieselPasskeyRepository::new(db.clone())),
-                Arc::new(ceremony),
-            )))
+            Some(Arc::new(ceremony))
         }
         Err(error) => {
             tracing::warn!(%error, "passkeys are off: PORTAL_PUBLIC_URL needs a host name (e.g. https://portal.example.com)");

@@ -259,3 +259,5 @@ async fn every_change_to_how_an_account_signs_in_is_emailed_to_its_owner() {
 
 #[path = "mfa/recovery.rs"]
 mod recovery;
+#[path = "mfa/webauthn.rs"]
+mod webauthn;

@@ -65,6 +65,9 @@ diesel::table! {
         created_at -> BigInt,
         updated_at -> BigInt,
         last_challenged_at -> Nullable<BigInt>,
+        webauthn_credential_id -> Nullable<Text>,
+        webauthn_public_key -> Nullable<Text>,
+        webauthn_sign_count -> Nullable<BigInt>,
     }
 }
 
@@ -75,6 +78,8 @@ diesel::table! {
         created_at -> BigInt,
         verified_at -> Nullable<BigInt>,
         ip_address -> Text,
+        webauthn_kind -> Nullable<Text>,
+        webauthn_state -> Nullable<Text>,
     }
 }
 

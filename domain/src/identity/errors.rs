@@ -103,6 +103,9 @@ pub enum IdentityError {
     /// 422: this kind of factor (`phone`, `webauthn`) is not offered.
     #[error("MFA enroll is disabled for {}", factor_type_title(.0))]
     FactorTypeNotEnabled(&'static str),
+    /// 422: a `webauthn` factor is challenged or verified while the server has no relying party.
+    #[error("MFA verification is disabled for WebAuthn")]
+    FactorVerifyNotEnabled,
     /// 422: the recovery code is wrong or was used already.
     #[error("Invalid recovery code entered")]
     RecoveryCodeInvalid,
@@ -181,6 +184,7 @@ impl IdentityError {
             Self::TooManyFactors => "too_many_enrolled_mfa_factors",
             Self::FactorTypeNotEnabled("phone") => "mfa_phone_enroll_not_enabled",
             Self::FactorTypeNotEnabled(_) => "mfa_webauthn_enroll_not_enabled",
+            Self::FactorVerifyNotEnabled => "mfa_webauthn_verify_not_enabled",
             Self::RecoveryCodeInvalid => "mfa_verification_failed",
             Self::RecoveryCodesExist => "mfa_verified_factor_exists",
             Self::RecoveryCodesSoleFactor => "mfa_recovery_codes_sole_factor",

@@ -43,8 +43,9 @@ pub use core_token::{AuthError, Authenticated, CoreToken, CoreTokenService};
 pub use digests::DigestKey;
 pub use errors::{FieldErrors, IdentityError};
 pub use factors::{
-    EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, RecoveryCodeSet, RecoveryCodesStatus,
-    TotpEnrollment,
+    ChallengeStarted, EnrollRequest, Enrollment, Factor, FactorAnswer, FactorCeremonyKind, FactorChallenge,
+    FactorStatus, FactorType, RecoveryCodeSet, RecoveryCodesStatus, RelyingPartyClaim, TotpEnrollment,
+    WebAuthnAnswer,
 };
 pub use models::{
     Aal, Account, AuthMethod, ExternalIdentity, GrantBinding, OneTimeCode, OtpPurpose, PlatformAdmin,

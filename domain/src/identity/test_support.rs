@@ -395,10 +395,11 @@ impl FactorRepository for InMemoryFactors {
         &self,
         factor_id: Uuid,
         challenge_id: Uuid,
-        step: i64,
+        used: crate::identity::factors::FactorUse,
         now: DateTime<Utc>,
         notice: Option<crate::mail::OutgoingEmail>,
     ) -> Result<bool, RepoError> {
+        use crate::identity::factors::FactorUse;
         let mut challenges = self.challenges.lock().unwrap();
         let mut factors = self.factors.lock().unwrap();
         let Some(challenge) = challenges
@@ -407,14 +408,28 @@ impl FactorRepository for InMemoryFactors {
         else {
             return Ok(false);
         };
-        let Some(factor) = factors
-            .iter_mut()
-            .find(|f| f.id == factor_id && f.last_used_step.is_none_or(|last| last < step))
-        else {
+        let Some(factor) = factors.iter_mut().find(|f| {
+            f.id == factor_id
+                && match &used {
+                    FactorUse::TotpStep(step) => f.last_used_step.is_none_or(|last| last < *step),
+                    FactorUse::WebAuthnRegistered(_) => f.webauthn.is_none(),
+                    FactorUse::WebAuthnAsserted { old, .. } => {
+                        f.webauthn.as_ref().is_some_and(|c| c.sign_count == *old)
+                    }
+                }
+        }) else {
             return Ok(false);
         };
         challenge.verified_at = Some(now);
-        factor.last_used_step = Some(step);
+        match used {
+            FactorUse::TotpStep(step) => factor.last_used_step = Some(step),
+            FactorUse::WebAuthnRegistered(credential) => factor.webauthn = Some(credential),
+            FactorUse::WebAuthnAsserted { new, .. } => {
+                if let Some(credential) = factor.webauthn.as_mut() {
+                    credential.sign_count = new;
+                }
+            }
+        }
         factor.status = FactorStatus::Verified;
         factor.updated_at = now;
         let (user, kind) = (factor.user_id, factor.factor_type);

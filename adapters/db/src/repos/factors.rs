@@ -1,12 +1,16 @@
 //! Second factors (`factors`) and their challenges (`factor_challenges`). A verification takes the
-//! challenge and the TOTP step with one compare-and-set each, in one transaction, so that a code works
-//! once even when two verifications race.
+//! challenge and the TOTP step (or the `webauthn` factor's credential slot, or its signature counter) with
+//! one compare-and-set each, in one transaction, so that an answer works once even when two verifications
+//! race.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use domain::common::{RepoError, UserId};
-use domain::identity::factors::{Factor, FactorChallenge, FactorStatus, FactorType};
+use domain::identity::factors::{
+    Factor, FactorCeremony, FactorCeremonyKind, FactorChallenge, FactorStatus, FactorType, FactorUse,
+    WebAuthnCredential,
+};
 use domain::identity::ports::FactorRepository;
 use uuid::Uuid;
 
@@ -29,6 +33,9 @@ struct FactorRow {
     created_at: i64,
     updated_at: i64,
     last_challenged_at: Option<i64>,
+    webauthn_credential_id: Option<String>,
+    webauthn_public_key: Option<String>,
+    webauthn_sign_count: Option<i64>,
 }
 
 impl FactorRow {
@@ -44,6 +51,9 @@ impl FactorRow {
             created_at: to_millis(factor.created_at),
             updated_at: to_millis(factor.updated_at),
             last_challenged_at: factor.last_challenged_at.map(to_millis),
+            webauthn_credential_id: factor.webauthn.as_ref().map(|c| c.credential_id.clone()),
+            webauthn_public_key: factor.webauthn.as_ref().map(|c| c.public_key.clone()),
+            webauthn_sign_count: factor.webauthn.as_ref().map(|c| c.sign_count),
         }
     }
 
@@ -63,6 +73,14 @@ impl FactorRow {
             created_at: from_millis(self.created_at)?,
             updated_at: from_millis(self.updated_at)?,
             last_challenged_at: from_millis_opt(self.last_challenged_at)?,
+            webauthn: match (self.webauthn_credential_id, self.webauthn_public_key) {
+                (Some(credential_id), Some(public_key)) => Some(WebAuthnCredential {
+                    credential_id,
+                    public_key,
+                    sign_count: self.webauthn_sign_count.unwrap_or(0),
+                }),
+                _ => None,
+            },
         })
     }
 }
@@ -75,16 +93,28 @@ struct ChallengeRow {
     created_at: i64,
     verified_at: Option<i64>,
     ip_address: String,
+    webauthn_kind: Option<String>,
+    webauthn_state: Option<String>,
 }
 
 impl ChallengeRow {
     fn into_domain(self) -> Result<FactorChallenge, RepoError> {
+        let webauthn = match (self.webauthn_kind, self.webauthn_state) {
+            (Some(kind), Some(state)) => Some(FactorCeremony {
+                kind: parse_stored("factor_challenges.webauthn_kind", &kind, |k| {
+                    FactorCeremonyKind::parse(k).ok_or("unknown ceremony")
+                })?,
+                state,
+            }),
+            _ => None,
+        };
         Ok(FactorChallenge {
             id: parse_stored("factor_challenges.id", &self.id, Uuid::parse_str)?,
             factor_id: parse_stored("factor_challenges.factor_id", &self.factor_id, Uuid::parse_str)?,
             created_at: from_millis(self.created_at)?,
             verified_at: from_millis_opt(self.verified_at)?,
             ip_address: self.ip_address,
+            webauthn,
         })
     }
 }
@@ -204,6 +234,8 @@ impl FactorRepository for DieselFactorRepository {
             created_at: to_millis(challenge.created_at),
             verified_at: challenge.verified_at.map(to_millis),
             ip_address: challenge.ip_address.clone(),
+            webauthn_kind: challenge.webauthn.as_ref().map(|c| c.kind.as_str().to_owned()),
+            webauthn_state: challenge.webauthn.as_ref().map(|c| c.state.clone()),
         };
         self.db
             .write(move |conn| {
@@ -251,29 +283,51 @@ impl FactorRepository for DieselFactorRepository {
         &self,
         factor_id: Uuid,
         challenge_id: Uuid,
-        step: i64,
+        used: FactorUse,
         now: DateTime<Utc>,
         notice: Option<OutgoingEmail>,
     ) -> Result<bool, RepoError> {
         self.db
             .write(move |conn| {
                 let (factor, at) = (factor_id.to_string(), to_millis(now));
-                // The step first: on PostgreSQL a racing verification waits for this row's lock and then
-                // finds the step taken.
-                let took_step = diesel::update(
-                    factors::table.find(&factor).filter(
-                        factors::last_used_step
-                            .is_null()
-                            .or(factors::last_used_step.lt(step)),
-                    ),
-                )
-                .set((
-                    factors::last_used_step.eq(step),
+                // The step (credential slot, counter) first: on PostgreSQL a racing verification waits for
+                // this row's lock and then finds it taken.
+                let verified = (
                     factors::status.eq(FactorStatus::Verified.as_str()),
                     factors::updated_at.eq(at),
-                ))
-                .execute(conn)
-                .map_err(backend("taking a factor's code"))?;
+                );
+                let took_step = match &used {
+                    FactorUse::TotpStep(step) => diesel::update(
+                        factors::table.find(&factor).filter(
+                            factors::last_used_step
+                                .is_null()
+                                .or(factors::last_used_step.lt(*step)),
+                        ),
+                    )
+                    .set((factors::last_used_step.eq(*step), verified))
+                    .execute(conn),
+                    FactorUse::WebAuthnRegistered(credential) => diesel::update(
+                        factors::table
+                            .find(&factor)
+                            .filter(factors::webauthn_credential_id.is_null()),
+                    )
+                    .set((
+                        factors::webauthn_credential_id.eq(&credential.credential_id),
+                        factors::webauthn_public_key.eq(&credential.public_key),
+                        factors::webauthn_sign_count.eq(credential.sign_count),
+                        verified,
+                    ))
+                    .execute(conn),
+                    FactorUse::WebAuthnAsserted { old, new } => diesel::update(
+                        factors::table
+                            .find(&factor)
+                            .filter(factors::webauthn_credential_id.is_not_null())
+                            .filter(factors::webauthn_sign_count.eq(*old)),
+                    )
+                    .set((factors::webauthn_sign_count.eq(*new), verified))
+                    .execute(conn),
+                }
+                .map_err(backend("taking a factor's answer"))?;
                 if took_step == 0 {
                     return Ok(false);
                 }

@@ -5,7 +5,10 @@ use crate::fixtures;
 use adapter_db::repos::{DieselFactorRepository, DieselRefreshTokenRepository};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use domain::common::UserId;
-use domain::identity::factors::{Factor, FactorChallenge, FactorStatus, FactorType};
+use domain::identity::factors::{
+    Factor, FactorCeremony, FactorCeremonyKind, FactorChallenge, FactorStatus, FactorType, FactorUse,
+    WebAuthnCredential,
+};
 use domain::identity::models::{AuthMethod, RefreshToken, SecondFactorMethod, SecondStep};
 use domain::identity::ports::{FactorRepository, RefreshTokenRepository};
 use uuid::Uuid;
@@ -26,6 +29,7 @@ fn factor(user: UserId, name: &str) -> Factor {
         created_at: noon(),
         updated_at: noon(),
         last_challenged_at: None,
+        webauthn: None,
     }
 }
 
@@ -36,6 +40,7 @@ fn challenge(factor: &Factor, at: DateTime<Utc>) -> FactorChallenge {
         created_at: at,
         verified_at: None,
         ip_address: "203.0.113.9".into(),
+        webauthn: None,
     }
 }
 
@@ -57,21 +62,21 @@ contract! {
         assert_eq!(repo.find_challenge(spare.id, first.id).await.unwrap(), None);
 
         let added = || Some(crate::fixtures::notice("f@example.com", "factor added"));
-        assert!(repo.complete_verification(phone.id, first.id, 100, noon(), added()).await.unwrap());
+        assert!(repo.complete_verification(phone.id, first.id, FactorUse::TotpStep(100), noon(), added()).await.unwrap());
         assert_eq!(crate::fixtures::notices(db).await, ["Security: factor added"]);
         let verified = repo.find(user, phone.id).await.unwrap().unwrap();
         assert_eq!((verified.status, verified.last_used_step), (FactorStatus::Verified, Some(100)));
         assert_eq!(repo.list_for_user(user).await.unwrap(), vec![verified.clone()], "the spare is gone");
 
         // The same challenge again, or the same (or an earlier) step with a new one: nothing changes.
-        assert!(!repo.complete_verification(phone.id, first.id, 101, noon(), added()).await.unwrap());
+        assert!(!repo.complete_verification(phone.id, first.id, FactorUse::TotpStep(101), noon(), added()).await.unwrap());
         assert_eq!(crate::fixtures::notices(db).await.len(), 1, "a refused verification writes no e-mail");
         let second = challenge(&phone, noon());
         repo.insert_challenge(&second).await.unwrap();
-        assert!(!repo.complete_verification(phone.id, second.id, 100, noon(), None).await.unwrap());
-        assert!(!repo.complete_verification(phone.id, second.id, 99, noon(), None).await.unwrap());
+        assert!(!repo.complete_verification(phone.id, second.id, FactorUse::TotpStep(100), noon(), None).await.unwrap());
+        assert!(!repo.complete_verification(phone.id, second.id, FactorUse::TotpStep(99), noon(), None).await.unwrap());
         assert_eq!(repo.find_challenge(phone.id, second.id).await.unwrap().unwrap().verified_at, None);
-        assert!(repo.complete_verification(phone.id, second.id, 101, noon(), None).await.unwrap());
+        assert!(repo.complete_verification(phone.id, second.id, FactorUse::TotpStep(101), noon(), None).await.unwrap());
     }
 
     async fn removing_a_factor_lowers_its_sessions_and_the_session_read_knows_of_verified_factors(db) {
@@ -87,7 +92,7 @@ contract! {
 
         let first = challenge(&phone, noon());
         repo.insert_challenge(&first).await.unwrap();
-        assert!(repo.complete_verification(phone.id, first.id, 7, noon(), None).await.unwrap());
+        assert!(repo.complete_verification(phone.id, first.id, FactorUse::TotpStep(7), noon(), None).await.unwrap());
         let step = SecondStep { method: SecondFactorMethod::Totp, factor_id: Some(phone.id), at: noon() };
         let later = noon() + Duration::minutes(1);
         let raised = head.raised("h2".into(), step, later);
@@ -110,5 +115,56 @@ contract! {
         assert!(!live.has_verified_factor);
         assert_eq!(live.head.second_step, None, "the session dropped to aal1");
         assert_eq!(repo.find_challenge(phone.id, first.id).await.unwrap(), None);
+    }
+
+    async fn a_webauthn_factor_keeps_its_ceremony_and_takes_its_credential_once_and_each_counter_once(db) {
+        let repo = DieselFactorRepository::new(db.clone());
+        let user = fixtures::account(db, "w@example.com");
+        let key = Factor { factor_type: FactorType::WebAuthn, sealed_secret: String::new(), ..factor(user, "YubiKey") };
+        let spare = Factor { factor_type: FactorType::WebAuthn, sealed_secret: String::new(), ..factor(user, "Spare") };
+        let phone = factor(user, "Phone");
+        for f in [&key, &spare, &phone] {
+            repo.insert(f).await.unwrap();
+        }
+        let create = FactorChallenge {
+            webauthn: Some(FactorCeremony { kind: FactorCeremonyKind::Create, state: "{\"rs\":1}".into() }),
+            ..challenge(&key, noon())
+        };
+        repo.insert_challenge(&create).await.unwrap();
+        assert_eq!(repo.find_challenge(key.id, create.id).await.unwrap(), Some(create.clone()), "the state is kept");
+
+        let credential = WebAuthnCredential { credential_id: "Y3JlZA".into(), public_key: "{\"cred\":1}".into(), sign_count: 0 };
+        let registered = || FactorUse::WebAuthnRegistered(credential.clone());
+        assert!(repo.complete_verification(key.id, create.id, registered(), noon(), None).await.unwrap());
+        let verified = repo.find(user, key.id).await.unwrap().unwrap();
+        assert_eq!((verified.status, verified.webauthn.clone()), (FactorStatus::Verified, Some(credential.clone())));
+        let mut names: Vec<_> = repo.list_for_user(user).await.unwrap().into_iter().map(|f| f.friendly_name.unwrap()).collect();
+        names.sort();
+        assert_eq!(names, ["Phone", "YubiKey"], "the unverified webauthn spare is gone, the TOTP factor stays");
+
+        // A second registration of the same factor (another challenge) takes nothing.
+        let again = FactorChallenge {
+            webauthn: Some(FactorCeremony { kind: FactorCeremonyKind::Create, state: "{}".into() }),
+            ..challenge(&key, noon())
+        };
+        repo.insert_challenge(&again).await.unwrap();
+        assert!(!repo.complete_verification(key.id, again.id, registered(), noon(), None).await.unwrap());
+
+        // An assertion moves the counter once from the value it read.
+        let request = || FactorChallenge {
+            webauthn: Some(FactorCeremony { kind: FactorCeremonyKind::Request, state: "{}".into() }),
+            ..challenge(&key, noon())
+        };
+        let first = request();
+        repo.insert_challenge(&first).await.unwrap();
+        assert!(repo.complete_verification(key.id, first.id, FactorUse::WebAuthnAsserted { old: 0, new: 5 }, noon(), None).await.unwrap());
+        let second = request();
+        repo.insert_challenge(&second).await.unwrap();
+        assert!(!repo.complete_verification(key.id, second.id, FactorUse::WebAuthnAsserted { old: 0, new: 6 }, noon(), None).await.unwrap(), "a stale read of the counter");
+        assert!(repo.complete_verification(key.id, second.id, FactorUse::WebAuthnAsserted { old: 5, new: 6 }, noon(), None).await.unwrap());
+        assert_eq!(repo.find(user, key.id).await.unwrap().unwrap().webauthn.unwrap().sign_count, 6);
+        assert!(!repo.complete_verification(key.id, first.id, FactorUse::WebAuthnAsserted { old: 6, new: 7 }, noon(), None).await.unwrap(), "a used challenge");
+        assert!(repo.delete(user, key.id, noon(), None).await.unwrap());
+        assert_eq!(repo.find_challenge(key.id, second.id).await.unwrap(), None);
     }
 }

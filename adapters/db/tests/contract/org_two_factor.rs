@@ -43,6 +43,7 @@ fn factor(user: UserId, status: FactorStatus) -> Factor {
         created_at: at(0),
         updated_at: at(0),
         last_challenged_at: None,
+        webauthn: None,
     }
 }
 

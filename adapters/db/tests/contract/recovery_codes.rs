@@ -33,6 +33,7 @@ fn set_of(user: UserId) -> Factor {
         created_at: noon(),
         updated_at: noon(),
         last_challenged_at: None,
+        webauthn: None,
     }
 }
 

@@ -160,6 +160,7 @@ impl From<IdentityError> for AuthApiError {
             | E::FactorNameConflict(_)
             | E::TooManyFactors
             | E::FactorTypeNotEnabled(_)
+            | E::FactorVerifyNotEnabled
             | E::RecoveryCodeInvalid
             | E::RecoveryCodesExist
             | E::RecoveryCodesSoleFactor

@@ -1,12 +1,16 @@
 //! Supabase Auth's MFA endpoints (auth-js `mfa.enroll`, `mfa.challenge`, `mfa.verify`, `mfa.unenroll`;
 //! `mfa.listFactors` reads `GET /user`): `POST /factors`, `POST /factors/{id}/challenge`,
-//! `POST /factors/{id}/verify`, `DELETE /factors/{id}`. TOTP only for now.
+//! `POST /factors/{id}/verify`, `DELETE /factors/{id}`: TOTP factors, and `webauthn` factors (auth-js
+//! `mfa.webauthn.register` and `mfa.webauthn.authenticate`) when passkeys are on.
 //!
 //! Challenges and verifications are limited as password sign-ins are: per client address, failures per
 //! (account, client address), and the account's failures everywhere only slow the owner down.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::{AuthAction, EnrollRequest, IdentityError, SignInGate};
+use domain::identity::{
+    AuthAction, EnrollRequest, Enrollment, FactorAnswer, IdentityError, RelyingPartyClaim, SignInGate,
+    WebAuthnAnswer,
+};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -33,7 +37,9 @@ struct EnrollAnswer {
     #[serde(rename = "type")]
     factor_type: &'static str,
     friendly_name: String,
-    totp: TotpObject,
+    /// Absent for a `webauthn` factor (its credential comes with its first challenge).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    totp: Option<TotpObject>,
 }
 
 /// The QR code of an `otpauth://` URI as SVG, drawn with named colours (the SVG goes into a `data:` URI
@@ -50,7 +56,8 @@ fn qr_svg(uri: &str) -> Result<String, AuthApiError> {
         .build())
 }
 
-/// `POST /factors`: enrolls a TOTP factor; answers its id and, once, its secret, URI and QR code.
+/// `POST /factors`: enrolls a TOTP factor (answers its id and, once, its secret, URI and QR code) or a
+/// `webauthn` factor (its id).
 ///
 /// # Errors
 /// 400 `validation_failed` (`factor_type`, `friendly_name`, `issuer`); 422
@@ -73,16 +80,24 @@ pub async fn enroll(
             },
         )
         .await?;
-    tracing::info!(user_id = %claims.sub, factor_id = %enrolled.factor.id, "second factor enrolled (unverified)");
-    Ok(HttpResponse::Ok().json(EnrollAnswer {
-        id: enrolled.factor.id.to_string(),
-        factor_type: enrolled.factor.factor_type.as_str(),
-        friendly_name: enrolled.factor.friendly_name.clone().unwrap_or_default(),
-        totp: TotpObject {
-            qr_code: qr_svg(&enrolled.uri)?,
-            secret: enrolled.secret,
-            uri: enrolled.uri,
+    let factor = enrolled.factor();
+    tracing::info!(user_id = %claims.sub, factor_id = %factor.id, factor_type = factor.factor_type.as_str(), "second factor enrolled (unverified)");
+    let answer = EnrollAnswer {
+        id: factor.id.to_string(),
+        factor_type: factor.factor_type.as_str(),
+        friendly_name: factor.friendly_name.clone().unwrap_or_default(),
+        totp: None,
+    };
+    Ok(HttpResponse::Ok().json(match enrolled {
+        Enrollment::Totp(totp) => EnrollAnswer {
+            totp: Some(TotpObject {
+                qr_code: qr_svg(&totp.uri)?,
+                secret: totp.secret,
+                uri: totp.uri,
+            }),
+            ..answer
         },
+        Enrollment::WebAuthn(_) => answer,
     }))
 }
 
@@ -126,49 +141,115 @@ pub(super) async fn gate(api: &IdentityApi, request: &HttpRequest, email: &str) 
     }
 }
 
+/// The relying party a client names (auth-js: `webauthn: {rpId, rpOrigins}`, camelCase).
+#[derive(Debug, Default, Deserialize)]
+pub struct RelyingPartyBody {
+    #[serde(rename = "rpId")]
+    pub rp_id: Option<String>,
+    #[serde(rename = "rpOrigins")]
+    pub rp_origins: Option<Vec<String>>,
+}
+
+impl RelyingPartyBody {
+    fn claim(&self) -> RelyingPartyClaim {
+        RelyingPartyClaim {
+            rp_id: self.rp_id.clone(),
+            rp_origins: self.rp_origins.clone(),
+        }
+    }
+}
+
+/// `POST /factors/{id}/challenge`'s body (auth-js sends `{factorId, webauthn?}`; all optional).
+#[derive(Debug, Default, Deserialize)]
+pub struct ChallengeBody {
+    pub webauthn: Option<RelyingPartyBody>,
+}
+
+#[derive(Debug, Serialize)]
+struct CredentialOptions {
+    #[serde(rename = "publicKey")]
+    public_key: serde_json::Value,
+}
+
+#[derive(Debug, Serialize)]
+struct WebAuthnChallengeObject {
+    /// `create` (registration) or `request` (assertion).
+    #[serde(rename = "type")]
+    kind: &'static str,
+    credential_options: CredentialOptions,
+}
+
 #[derive(Debug, Serialize)]
 struct ChallengeAnswer {
     id: String,
     #[serde(rename = "type")]
     factor_type: &'static str,
     expires_at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    webauthn: Option<WebAuthnChallengeObject>,
 }
 
-/// `POST /factors/{id}/challenge`: a challenge to verify within five minutes from this client address.
+/// `POST /factors/{id}/challenge`: a challenge to verify within five minutes from this client address;
+/// for a `webauthn` factor with the options of its ceremony (`credential_options.publicKey`).
 ///
 /// # Errors
-/// 404 `mfa_factor_not_found`; 429 `over_request_rate_limit`; 401/403 as `GET /user`.
+/// 404 `mfa_factor_not_found`; 400 `validation_failed` for another relying party (`webauthn.rpId`,
+/// `webauthn.rpOrigins`); 422 `mfa_webauthn_verify_not_enabled` (passkeys off); 429
+/// `over_request_rate_limit`; 401/403 as `GET /user`.
 pub async fn challenge(
     api: web::Data<IdentityApi>,
     request: HttpRequest,
     path: web::Path<String>,
+    body: Option<AuthJson<ChallengeBody>>,
 ) -> Result<HttpResponse, AuthApiError> {
     let id = factor_id(&path)?;
+    let relying_party = body
+        .and_then(|b| b.into_inner().webauthn)
+        .unwrap_or_default()
+        .claim();
     let claims = access_claims(&api, &request).await?;
     gate(&api, &request, claims.email.as_str()).await?;
-    let (factor, challenge) = api
+    let started = api
         .service
-        .challenge_factor(&claims, id, &client_ip(&api, &request))
+        .challenge_factor(&claims, id, &client_ip(&api, &request), &relying_party)
         .await?;
     Ok(HttpResponse::Ok().json(ChallengeAnswer {
-        id: challenge.id.to_string(),
-        factor_type: factor.factor_type.as_str(),
-        expires_at: challenge.expires_at().timestamp(),
+        id: started.challenge.id.to_string(),
+        factor_type: started.factor.factor_type.as_str(),
+        expires_at: started.challenge.expires_at().timestamp(),
+        webauthn: started.webauthn.map(|(kind, options)| WebAuthnChallengeObject {
+            kind: kind.as_str(),
+            credential_options: CredentialOptions { public_key: options },
+        }),
     }))
+}
+
+/// A `webauthn` factor's answer (auth-js: `webauthn: {type, rpId, rpOrigins, credential_response}`).
+#[derive(Debug, Deserialize)]
+pub struct WebAuthnVerifyBody {
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    #[serde(flatten)]
+    pub relying_party: RelyingPartyBody,
+    pub credential_response: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
 pub struct VerifyBody {
     pub challenge_id: Option<String>,
     pub code: Option<String>,
+    pub webauthn: Option<WebAuthnVerifyBody>,
 }
 
-/// `POST /factors/{id}/verify`: a right code verifies the factor and answers a new session at `aal2`.
+/// `POST /factors/{id}/verify`: a right code (or WebAuthn answer) verifies the factor and answers a new
+/// session at `aal2`.
 ///
 /// # Errors
-/// 400 `validation_failed` (no code, or a challenge id that is not a UUID); 404 `mfa_factor_not_found`;
-/// 422 `mfa_factor_not_found` (no such challenge), `mfa_ip_address_mismatch`, `mfa_challenge_expired`,
-/// `mfa_verification_failed`; 429; 401/403 as `GET /user`.
+/// 400 `validation_failed` (no code or `credential_response`, a challenge id that is not a UUID, another
+/// relying party, a `webauthn.type` that is not the challenge's); 404 `mfa_factor_not_found`;
+/// 422 `mfa_factor_not_found` (no such challenge, or a WebAuthn one used), `mfa_ip_address_mismatch`,
+/// `mfa_challenge_expired`, `mfa_verification_failed`, `mfa_webauthn_verify_not_enabled`; 400
+/// `webauthn_verification_failed`; 429; 401/403 as `GET /user`.
 pub async fn verify(
     api: web::Data<IdentityApi>,
     request: HttpRequest,
@@ -177,9 +258,24 @@ pub async fn verify(
 ) -> Result<HttpResponse, AuthApiError> {
     let id = factor_id(&path)?;
     let code = body.code.as_deref().map(str::trim).unwrap_or_default();
-    if code.is_empty() {
-        return Err(AuthApiError::validation("Code needs to be non-empty"));
-    }
+    let relying_party = body
+        .webauthn
+        .as_ref()
+        .map(|w| w.relying_party.claim())
+        .unwrap_or_default();
+    let answer = match &body.webauthn {
+        None if code.is_empty() => return Err(AuthApiError::validation("Code needs to be non-empty")),
+        None => FactorAnswer::Code(code),
+        Some(webauthn) => FactorAnswer::WebAuthn(WebAuthnAnswer {
+            kind: webauthn.kind.as_deref().unwrap_or_default(),
+            relying_party: &relying_party,
+            credential: webauthn
+                .credential_response
+                .as_ref()
+                .filter(|c| c.is_object())
+                .ok_or_else(|| AuthApiError::validation("credential_response required"))?,
+        }),
+    };
     let challenge_id = body
         .challenge_id
         .as_deref()
@@ -189,7 +285,7 @@ pub async fn verify(
     gate(&api, &request, claims.email.as_str()).await?;
     match api
         .service
-        .verify_factor(&claims, id, challenge_id, code, &client_ip(&api, &request))
+        .verify_factor(&claims, id, challenge_id, answer, &client_ip(&api, &request))
         .await
     {
         Ok(session) => {
@@ -197,7 +293,7 @@ pub async fn verify(
             api.note_client(&request, &session).await;
             Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
         }
-        Err(error @ IdentityError::TotpCodeInvalid) => {
+        Err(error @ (IdentityError::TotpCodeInvalid | IdentityError::WebAuthnVerificationFailed)) => {
             let subject = api.client_subject(&request);
             api.limiter
                 .failed(AuthAction::SecondFactor, &subject, claims.email.as_str())

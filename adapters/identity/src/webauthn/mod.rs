@@ -4,17 +4,25 @@
 //! Registration asks for a discoverable credential (`residentKey: required`) with user verification;
 //! sign-in is discoverable (no `allowCredentials`), user verification required. The ceremony state is
 //! serialized to JSON for the server-side store; the credential (its public key) too.
+//!
+//! A `webauthn` second factor uses `webauthn-rs`'s security-key ceremonies: a credential that need not be
+//! discoverable, user verification preferred (the password was the first factor), asserted with its one
+//! credential (`allowCredentials`). The options carry no `hints`, as Supabase Auth's: auth-js fills in its own
+//! defaults under the server's (`hints: ["security-key"]`, a cross-platform authenticator), so a browser asks
+//! for a security key or a phone.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use domain::common::UserId;
 use domain::identity::ports::{
-    AssertionClaim, CeremonyError, CeremonyStart, RegisteredCredential, VerifiedAssertion, WebAuthnCeremony,
+    AssertionClaim, CeremonyError, CeremonyStart, RegisteredCredential, RelyingPartyInfo, VerifiedAssertion,
+    WebAuthnCeremony,
 };
 use serde_json::Value;
 use webauthn_rs::prelude::{
     CredentialID, DiscoverableAuthentication, Passkey, PasskeyRegistration, PublicKeyCredential,
-    RegisterPublicKeyCredential, Url, Uuid, Webauthn, WebauthnBuilder,
+    RegisterPublicKeyCredential, SecurityKey, SecurityKeyAuthentication, SecurityKeyRegistration, Url, Uuid,
+    Webauthn, WebauthnBuilder,
 };
 
 /// Why the relying party could not be set up from the public URL.
@@ -25,6 +33,7 @@ pub struct RelyingPartyError(String);
 /// [`WebAuthnCeremony`] with `webauthn-rs`.
 pub struct WebAuthnRs {
     webauthn: Webauthn,
+    rp: RelyingParty,
 }
 
 impl std::fmt::Debug for WebAuthnRs {
@@ -96,7 +105,7 @@ impl WebAuthnRs {
         let webauthn = WebauthnBuilder::new(&rp.id, &rp.origin)
             .and_then(|b| b.rp_name(name).build())
             .map_err(|e| RelyingPartyError(e.to_string()))?;
-        Ok(Self { webauthn })
+        Ok(Self { webauthn, rp })
     }
 }
 
@@ -124,6 +133,19 @@ fn require_resident_key(options: &mut Value) {
     }
 }
 
+/// A second factor's options: any authenticator (no `hints`), as Supabase Auth's.
+fn any_authenticator(options: &mut Value) {
+    if let Some(options) = options.as_object_mut() {
+        options.remove("hints");
+    }
+}
+
+fn decode_ids(ids: &[String]) -> Vec<CredentialID> {
+    ids.iter()
+        .filter_map(|id| URL_SAFE_NO_PAD.decode(id).ok())
+        .collect()
+}
+
 impl WebAuthnCeremony for WebAuthnRs {
     fn start_registration(
         &self,
@@ -131,10 +153,7 @@ impl WebAuthnCeremony for WebAuthnRs {
         email: &str,
         exclude: &[String],
     ) -> Result<CeremonyStart, CeremonyError> {
-        let exclude: Vec<CredentialID> = exclude
-            .iter()
-            .filter_map(|id| URL_SAFE_NO_PAD.decode(id).ok())
-            .collect();
+        let exclude = decode_ids(exclude);
         let (creation, state) = self
             .webauthn
             .start_passkey_registration(
@@ -216,11 +235,93 @@ impl WebAuthnCeremony for WebAuthnRs {
             sign_count: result.counter(),
         })
     }
+
+    fn relying_party(&self) -> RelyingPartyInfo {
+        RelyingPartyInfo {
+            id: self.rp.id.clone(),
+            origin: self.rp.origin_text(),
+        }
+    }
+
+    fn start_factor_registration(
+        &self,
+        user: UserId,
+        email: &str,
+        exclude: &[String],
+    ) -> Result<CeremonyStart, CeremonyError> {
+        let exclude = decode_ids(exclude);
+        let (creation, state) = self
+            .webauthn
+            .start_securitykey_registration(
+                Uuid::from_bytes(*user.as_uuid().as_bytes()),
+                email,
+                email,
+                (!exclude.is_empty()).then_some(exclude),
+                None,
+                None,
+            )
+            .map_err(internal)?;
+        let mut options = serde_json::to_value(&creation.public_key).map_err(internal)?;
+        any_authenticator(&mut options);
+        Ok(CeremonyStart {
+            options,
+            state: serde_json::to_string(&state).map_err(internal)?,
+        })
+    }
+
+    fn finish_factor_registration(
+        &self,
+        state: &str,
+        credential: &Value,
+    ) -> Result<RegisteredCredential, CeremonyError> {
+        let state: SecurityKeyRegistration = serde_json::from_str(state).map_err(internal)?;
+        let answer: RegisterPublicKeyCredential =
+            serde_json::from_value(credential.clone()).map_err(rejected)?;
+        let key = self
+            .webauthn
+            .finish_securitykey_registration(&answer, &state)
+            .map_err(rejected)?;
+        Ok(RegisteredCredential {
+            credential_id: encode_id(key.cred_id().as_ref()),
+            public_key: serde_json::to_string(&key).map_err(internal)?,
+            sign_count: sign_count_of(&key)?,
+        })
+    }
+
+    fn start_factor_authentication(&self, public_key: &str) -> Result<CeremonyStart, CeremonyError> {
+        let key: SecurityKey = serde_json::from_str(public_key).map_err(internal)?;
+        let (request, state) = self
+            .webauthn
+            .start_securitykey_authentication(std::slice::from_ref(&key))
+            .map_err(internal)?;
+        let mut options = serde_json::to_value(&request.public_key).map_err(internal)?;
+        any_authenticator(&mut options);
+        Ok(CeremonyStart {
+            options,
+            state: serde_json::to_string(&state).map_err(internal)?,
+        })
+    }
+
+    fn finish_factor_authentication(
+        &self,
+        state: &str,
+        credential: &Value,
+    ) -> Result<VerifiedAssertion, CeremonyError> {
+        let state: SecurityKeyAuthentication = serde_json::from_str(state).map_err(internal)?;
+        let answer: PublicKeyCredential = serde_json::from_value(credential.clone()).map_err(rejected)?;
+        let result = self
+            .webauthn
+            .finish_securitykey_authentication(&answer, &state)
+            .map_err(rejected)?;
+        Ok(VerifiedAssertion {
+            sign_count: result.counter(),
+        })
+    }
 }
 
 /// The signature counter the authenticator reported at registration (kept in the credential).
-fn sign_count_of(passkey: &Passkey) -> Result<u32, CeremonyError> {
-    let value = serde_json::to_value(passkey).map_err(internal)?;
+fn sign_count_of(credential: &impl serde::Serialize) -> Result<u32, CeremonyError> {
+    let value = serde_json::to_value(credential).map_err(internal)?;
     value
         .pointer("/cred/counter")
         .and_then(Value::as_u64)

@@ -162,3 +162,64 @@ fn a_loopback_public_url_accepts_a_ceremony_at_localhost() {
     let answer = elsewhere.register(&start.options);
     assert!(rp.finish_registration(&start.state, &answer).is_err());
 }
+
+#[test]
+fn a_factor_credential_is_registered_then_asserted_with_its_one_credential() {
+    let rp = rp();
+    assert_eq!(
+        rp.relying_party(),
+        RelyingPartyInfo {
+            id: "localhost".into(),
+            origin: ORIGIN.into(),
+        }
+    );
+    let start = rp
+        .start_factor_registration(UserId::new(), "dev@example.com", &["AAAA".to_owned()])
+        .unwrap();
+    let selection = &start.options["authenticatorSelection"];
+    assert_ne!(selection["residentKey"], "required");
+    assert_eq!(selection["userVerification"], "preferred");
+    assert_eq!(start.options["excludeCredentials"][0]["id"], "AAAA");
+    assert!(start.options.get("hints").is_none(), "any authenticator");
+    let mut authenticator = SoftAuthenticator::new(ORIGIN);
+    let answer = authenticator.register(&start.options);
+    let credential = rp.finish_factor_registration(&start.state, &answer).unwrap();
+    assert_eq!(credential.credential_id, answer["id"]);
+
+    let start = rp.start_factor_authentication(&credential.public_key).unwrap();
+    assert_eq!(
+        start.options["allowCredentials"][0]["id"],
+        credential.credential_id.as_str()
+    );
+    let assertion = authenticator.authenticate(&start.options, 0);
+    let verified = rp.finish_factor_authentication(&start.state, &assertion).unwrap();
+    assert_eq!(verified.sign_count, 1);
+    // The same answer to another ceremony does not verify.
+    let other = rp.start_factor_authentication(&credential.public_key).unwrap();
+    assert!(matches!(
+        rp.finish_factor_authentication(&other.state, &assertion),
+        Err(CeremonyError::Rejected(_))
+    ));
+}
+
+#[test]
+fn another_credential_does_not_assert_a_factor() {
+    let rp = rp();
+    let mut mine = SoftAuthenticator::new(ORIGIN);
+    let mut theirs = SoftAuthenticator::new(ORIGIN);
+    let register = |authenticator: &mut SoftAuthenticator| {
+        let start = rp
+            .start_factor_registration(UserId::new(), "dev@example.com", &[])
+            .unwrap();
+        let answer = authenticator.register(&start.options);
+        rp.finish_factor_registration(&start.state, &answer).unwrap()
+    };
+    let credential = register(&mut mine);
+    register(&mut theirs);
+    let start = rp.start_factor_authentication(&credential.public_key).unwrap();
+    let foreign = theirs.authenticate(&start.options, 0);
+    assert!(matches!(
+        rp.finish_factor_authentication(&start.state, &foreign),
+        Err(CeremonyError::Rejected(_))
+    ));
+}

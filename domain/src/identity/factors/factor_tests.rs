@@ -51,6 +51,15 @@ fn mocks_ending_sessions(claims: &AccessTokenClaims) -> Mocks {
     m
 }
 
+impl Enrollment {
+    fn totp(self) -> TotpEnrollment {
+        match self {
+            Self::Totp(totp) => totp,
+            Self::WebAuthn(factor) => panic!("a webauthn factor: {factor:?}"),
+        }
+    }
+}
+
 fn secret_of(factor: &Factor) -> TotpSecret {
     TotpSecret::open(&digest_key(), factor.id, &factor.sealed_secret).unwrap()
 }
@@ -61,7 +70,9 @@ fn enrolling_answers_the_secret_once_and_stores_it_sealed() {
     let m = mocks_for(&claims);
     let store = m.factors.clone();
     let service = m.service();
-    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
+    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+        .unwrap()
+        .totp();
     assert_eq!(enrolled.factor.status, FactorStatus::Unverified);
     assert!(
         enrolled
@@ -76,7 +87,7 @@ fn enrolling_answers_the_secret_once_and_stores_it_sealed() {
 }
 
 #[test]
-fn an_unknown_factor_type_is_refused_and_webauthn_is_not_offered_yet() {
+fn an_unknown_factor_type_is_refused_and_webauthn_needs_a_relying_party() {
     let claims = access_claims(noon());
     let service = mocks_for(&claims).service();
     let refused = |factor_type: &'static str| {
@@ -100,7 +111,9 @@ fn an_unknown_factor_type_is_refused_and_webauthn_is_not_offered_yet() {
 fn a_second_factor_of_the_same_name_is_refused() {
     let claims = access_claims(noon());
     let service = mocks_for(&claims).service();
-    futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
+    futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+        .unwrap()
+        .totp();
     let again = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap_err();
     assert_eq!(again.error_code(), "mfa_factor_name_conflict");
 }
@@ -120,12 +133,26 @@ fn verified_factor() -> (
         .returning(|_| Ok("access-token".into()));
     let store = m.factors.clone();
     let service = m.service();
-    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
-    let (_, challenge) =
-        futures::executor::block_on(service.challenge_factor(&claims, enrolled.factor.id, IP)).unwrap();
+    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+        .unwrap()
+        .totp();
+    let challenge = futures::executor::block_on(service.challenge_factor(
+        &claims,
+        enrolled.factor.id,
+        IP,
+        &RelyingPartyClaim::default(),
+    ))
+    .unwrap()
+    .challenge;
     let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
-    futures::executor::block_on(service.verify_factor(&claims, enrolled.factor.id, challenge.id, &code, IP))
-        .unwrap();
+    futures::executor::block_on(service.verify_factor(
+        &claims,
+        enrolled.factor.id,
+        challenge.id,
+        FactorAnswer::Code(&code),
+        IP,
+    ))
+    .unwrap();
     let factor = store.factors.lock().unwrap()[0].clone();
     (store, factor, service, claims)
 }
@@ -181,16 +208,24 @@ fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
         .returning(|_, _, _| Ok(1));
     let store = m.factors.clone();
     let service = m.service();
-    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
-    let (_, challenge) =
-        futures::executor::block_on(service.challenge_factor(&claims, enrolled.factor.id, IP)).unwrap();
+    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+        .unwrap()
+        .totp();
+    let challenge = futures::executor::block_on(service.challenge_factor(
+        &claims,
+        enrolled.factor.id,
+        IP,
+        &RelyingPartyClaim::default(),
+    ))
+    .unwrap()
+    .challenge;
     assert_eq!(challenge.expires_at(), noon() + Duration::seconds(300));
     let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
     let session = futures::executor::block_on(service.verify_factor(
         &claims,
         enrolled.factor.id,
         challenge.id,
-        &code,
+        FactorAnswer::Code(&code),
         IP,
     ))
     .unwrap();
@@ -202,16 +237,32 @@ fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
 #[test]
 fn a_code_works_once_even_with_a_new_challenge() {
     let (_, factor, service, claims) = verified_factor();
-    let (_, challenge) =
-        futures::executor::block_on(service.challenge_factor(&claims, factor.id, IP)).unwrap();
+    let challenge = futures::executor::block_on(service.challenge_factor(
+        &claims,
+        factor.id,
+        IP,
+        &RelyingPartyClaim::default(),
+    ))
+    .unwrap()
+    .challenge;
     let code = secret_of(&factor).code_at(noon().timestamp()).unwrap();
-    let again =
-        futures::executor::block_on(service.verify_factor(&claims, factor.id, challenge.id, &code, IP));
+    let again = futures::executor::block_on(service.verify_factor(
+        &claims,
+        factor.id,
+        challenge.id,
+        FactorAnswer::Code(&code),
+        IP,
+    ));
     assert_eq!(again.unwrap_err().error_code(), "mfa_verification_failed");
     // An earlier step's code (still within the drift) is refused too.
     let earlier = secret_of(&factor).code_at(noon().timestamp() - 30).unwrap();
-    let again =
-        futures::executor::block_on(service.verify_factor(&claims, factor.id, challenge.id, &earlier, IP));
+    let again = futures::executor::block_on(service.verify_factor(
+        &claims,
+        factor.id,
+        challenge.id,
+        FactorAnswer::Code(&earlier),
+        IP,
+    ));
     assert_eq!(again.unwrap_err().error_code(), "mfa_verification_failed");
 }
 
@@ -221,9 +272,14 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
     let m = mocks_for(&claims);
     let store = m.factors.clone();
     let service = m.service();
-    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap();
+    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+        .unwrap()
+        .totp();
     let id = enrolled.factor.id;
-    let (_, challenge) = futures::executor::block_on(service.challenge_factor(&claims, id, IP)).unwrap();
+    let challenge =
+        futures::executor::block_on(service.challenge_factor(&claims, id, IP, &RelyingPartyClaim::default()))
+            .unwrap()
+            .challenge;
     let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
     let wrong = if code == "000000" { "111111" } else { "000000" };
     let code_of = |result: Result<Session, IdentityError>| result.unwrap_err().error_code();
@@ -232,7 +288,7 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
             &claims,
             id,
             challenge.id,
-            wrong,
+            FactorAnswer::Code(wrong),
             IP
         ))),
         "mfa_verification_failed"
@@ -242,7 +298,7 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
             &claims,
             id,
             challenge.id,
-            &code,
+            FactorAnswer::Code(&code),
             "198.51.100.1"
         ))),
         "mfa_ip_address_mismatch"
@@ -252,7 +308,7 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
             &claims,
             id,
             Uuid::new_v4(),
-            &code,
+            FactorAnswer::Code(&code),
             IP
         ))),
         "mfa_factor_not_found"
@@ -263,7 +319,7 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
             &claims,
             id,
             challenge.id,
-            &code,
+            FactorAnswer::Code(&code),
             IP
         ))),
         "mfa_challenge_expired"
@@ -272,9 +328,14 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
     // Another account's factor is not found.
     let stranger = access_claims(noon());
     assert_eq!(
-        futures::executor::block_on(service.challenge_factor(&stranger, id, IP))
-            .unwrap_err()
-            .error_code(),
+        futures::executor::block_on(service.challenge_factor(
+            &stranger,
+            id,
+            IP,
+            &RelyingPartyClaim::default()
+        ))
+        .unwrap_err()
+        .error_code(),
         "mfa_factor_not_found"
     );
 }

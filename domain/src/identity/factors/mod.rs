@@ -12,15 +12,22 @@
 //!   does on every verification): whoever had only the password keeps no session.
 //! - Removing a verified factor needs an `aal2` session; the sessions that passed it drop to `aal1`.
 //! - Recovery codes are the `recovery_code` factor ([`recovery`]); it is never challenged.
+//! - A `webauthn` factor ([`webauthn`]) is a WebAuthn credential registered by its first challenge
+//!   (`create`) and asserted by the next ones (`request`); it needs the server's relying party (passkeys on).
 
 mod models;
 pub mod recovery;
 mod reset;
 pub mod totp;
+pub mod webauthn;
 
-pub use models::{EnrollRequest, Factor, FactorChallenge, FactorStatus, FactorType, TotpEnrollment};
+pub use models::{
+    EnrollRequest, Enrollment, Factor, FactorCeremony, FactorCeremonyKind, FactorChallenge, FactorStatus,
+    FactorType, FactorUse, TotpEnrollment, WebAuthnCredential,
+};
 pub use recovery::{RecoveryCodeSet, RecoveryCodesStatus};
 pub use reset::{FactorResetError, ResetNotice, operator_reset};
+pub use webauthn::{ChallengeStarted, FactorAnswer, RelyingPartyClaim, WebAuthnAnswer};
 
 use uuid::Uuid;
 
@@ -46,11 +53,12 @@ impl IdentityService {
         Ok(self.factors.list_for_user(user).await?)
     }
 
-    /// `POST /factors`: enrolls a TOTP factor (unverified until a code of it is verified).
+    /// `POST /factors`: enrolls a TOTP factor (unverified until a code of it is verified), or a `webauthn`
+    /// factor (unverified until its first challenge registers a credential).
     ///
     /// # Errors
     /// [`IdentityError::Validation`] (`factor_type`, `friendly_name`, `issuer`);
-    /// [`IdentityError::FactorTypeNotEnabled`] for `phone` or `webauthn`;
+    /// [`IdentityError::FactorTypeNotEnabled`] for `phone`, and for `webauthn` without a relying party;
     /// [`IdentityError::FactorNameConflict`]; [`IdentityError::TooManyFactors`];
     /// [`IdentityError::Aal2RequiredToEnroll`] when the account has a verified factor and the session is
     /// `aal1`; [`IdentityError::UserNotFound`]; a port failure.
@@ -58,10 +66,11 @@ impl IdentityService {
         &self,
         claims: &AccessTokenClaims,
         request: EnrollRequest<'_>,
-    ) -> Result<TotpEnrollment, IdentityError> {
+    ) -> Result<Enrollment, IdentityError> {
         let factor_type = match request.factor_type {
             "totp" => FactorType::Totp,
             "phone" => return Err(IdentityError::FactorTypeNotEnabled("phone")),
+            "webauthn" if self.webauthn.is_some() => FactorType::WebAuthn,
             "webauthn" => return Err(IdentityError::FactorTypeNotEnabled("webauthn")),
             _ => {
                 return Err(IdentityError::Validation(FieldErrors::single(
@@ -94,6 +103,24 @@ impl IdentityService {
         if existing.iter().any(Factor::is_verified) && session_aal(claims) < Aal::Aal2 {
             return Err(IdentityError::Aal2RequiredToEnroll);
         }
+        let now = self.clock.now();
+        if factor_type == FactorType::WebAuthn {
+            let factor = Factor {
+                id: Uuid::new_v4(),
+                user_id: account.id,
+                factor_type,
+                status: FactorStatus::Unverified,
+                friendly_name: friendly_name.map(str::to_owned),
+                sealed_secret: String::new(),
+                last_used_step: None,
+                created_at: now,
+                updated_at: now,
+                last_challenged_at: None,
+                webauthn: None,
+            };
+            self.factors.insert(&factor).await?;
+            return Ok(Enrollment::WebAuthn(factor));
+        }
         let issuer = match request.issuer.map(str::trim).filter(|i| !i.is_empty()) {
             Some(issuer) => issuer.to_owned(),
             None => url::Url::parse(&self.config.public_url)
@@ -101,7 +128,6 @@ impl IdentityService {
                 .and_then(|u| u.host_str().map(str::to_owned))
                 .unwrap_or_else(|| "devportal".to_owned()),
         };
-        let now = self.clock.now();
         let secret = TotpSecret::new(self.secrets.random_bytes(SECRET_BYTES));
         let uri = secret
             .uri(&issuer, account.email.as_str())
@@ -118,28 +144,38 @@ impl IdentityService {
             created_at: now,
             updated_at: now,
             last_challenged_at: None,
+            webauthn: None,
         };
         self.factors.insert(&factor).await?;
-        Ok(TotpEnrollment {
+        Ok(Enrollment::Totp(TotpEnrollment {
             factor,
             secret: secret.base32(),
             uri,
-        })
+        }))
     }
 
-    /// `POST /factors/{id}/challenge`, from the client address `ip`.
+    /// `POST /factors/{id}/challenge`, from the client address `ip`. A `webauthn` factor's challenge
+    /// carries the options of its ceremony ([`webauthn`]), for the relying party the client names.
     ///
     /// # Errors
-    /// [`IdentityError::FactorNotFound`] unless the factor is the account's; a port failure.
+    /// [`IdentityError::FactorNotFound`] unless the factor is the account's; for a `webauthn` factor as
+    /// [`Self::challenge_webauthn_factor`]; a port failure.
     pub async fn challenge_factor(
         &self,
         claims: &AccessTokenClaims,
         factor_id: Uuid,
         ip: &str,
-    ) -> Result<(Factor, FactorChallenge), IdentityError> {
+        relying_party: &RelyingPartyClaim,
+    ) -> Result<ChallengeStarted, IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
-        if factor.factor_type != FactorType::Totp {
-            return Err(IdentityError::RecoveryCodesNotChallenged);
+        match factor.factor_type {
+            FactorType::Totp => {}
+            FactorType::WebAuthn => {
+                return self
+                    .challenge_webauthn_factor(claims, factor, ip, relying_party)
+                    .await;
+            }
+            FactorType::RecoveryCode => return Err(IdentityError::RecoveryCodesNotChallenged),
         }
         let challenge = FactorChallenge {
             id: Uuid::new_v4(),
@@ -147,44 +183,59 @@ impl IdentityService {
             created_at: self.clock.now(),
             verified_at: None,
             ip_address: ip.to_owned(),
+            webauthn: None,
         };
         self.factors.insert_challenge(&challenge).await?;
-        Ok((factor, challenge))
+        Ok(ChallengeStarted {
+            factor,
+            challenge,
+            webauthn: None,
+        })
     }
 
-    /// `POST /factors/{id}/verify`: checks `code` against the challenge and, when right, verifies the
-    /// factor and answers a new token pair of the same session at `aal2`.
+    /// `POST /factors/{id}/verify`: checks the answer (a TOTP code, or a `webauthn` factor's ceremony)
+    /// against the challenge and, when right, verifies the factor and answers a new token pair of the
+    /// same session at `aal2`.
     ///
     /// # Errors
-    /// [`IdentityError::FactorNotFound`]; [`IdentityError::ChallengeNotFound`];
+    /// [`IdentityError::FactorNotFound`]; [`IdentityError::Validation`] for an answer of another kind than
+    /// the factor; [`IdentityError::ChallengeNotFound`];
     /// [`IdentityError::ChallengeIpMismatch`] (also for a challenge already verified);
     /// [`IdentityError::ChallengeExpired`]; [`IdentityError::TotpCodeInvalid`] for a wrong code or one
-    /// already used; [`IdentityError::SessionNotFound`] when the session ended; a port failure.
+    /// already used; [`IdentityError::SessionNotFound`] when the session ended; for a `webauthn` factor as
+    /// [`Self::verify_webauthn_factor`]; a port failure.
     pub async fn verify_factor(
         &self,
         claims: &AccessTokenClaims,
         factor_id: Uuid,
         challenge_id: Uuid,
-        code: &str,
+        answer: FactorAnswer<'_>,
         ip: &str,
     ) -> Result<Session, IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
-        if factor.factor_type != FactorType::Totp {
-            return Err(IdentityError::RecoveryCodesNotChallenged);
-        }
-        let challenge = self
-            .factors
-            .find_challenge(factor.id, challenge_id)
-            .await?
-            .ok_or(IdentityError::ChallengeNotFound)?;
-        if challenge.verified_at.is_some() || challenge.ip_address != ip {
-            return Err(IdentityError::ChallengeIpMismatch);
-        }
+        let code = match (factor.factor_type, answer) {
+            (FactorType::Totp, FactorAnswer::Code(code)) => code,
+            (FactorType::WebAuthn, FactorAnswer::WebAuthn(answer)) => {
+                return self
+                    .verify_webauthn_factor(claims, factor, challenge_id, answer, ip)
+                    .await;
+            }
+            (FactorType::Totp, FactorAnswer::WebAuthn(_)) => {
+                return Err(IdentityError::Validation(FieldErrors::single(
+                    "code",
+                    "Code needs to be non-empty",
+                )));
+            }
+            (FactorType::WebAuthn, FactorAnswer::Code(_)) => {
+                return Err(IdentityError::Validation(FieldErrors::single(
+                    "webauthn",
+                    "WebAuthn config required",
+                )));
+            }
+            (FactorType::RecoveryCode, _) => return Err(IdentityError::RecoveryCodesNotChallenged),
+        };
         let now = self.clock.now();
-        if now >= challenge.expires_at() {
-            self.factors.delete_challenge(challenge.id).await?;
-            return Err(IdentityError::ChallengeExpired(challenge.id));
-        }
+        let challenge = self.live_challenge(&factor, challenge_id, ip, now).await?;
         let secret = TotpSecret::open(&self.digest_key, factor.id, &factor.sealed_secret)
             .map_err(|error| IdentityError::Repo(RepoError::backend("opening a factor's secret", error)))?;
         let Some(step) = secret.matching_step(code, now.timestamp()) else {
@@ -193,6 +244,61 @@ impl IdentityService {
         if factor.last_used_step.is_some_and(|last| step <= last) {
             return Err(IdentityError::TotpCodeInvalid);
         }
+        self.pass_second_factor(
+            claims,
+            &factor,
+            &challenge,
+            FactorUse::TotpStep(step),
+            SecondFactorMethod::Totp,
+            IdentityError::TotpCodeInvalid,
+        )
+        .await
+    }
+
+    /// The challenge `challenge_id` of `factor`, when it may still be verified from `ip` at `now`.
+    ///
+    /// # Errors
+    /// [`IdentityError::ChallengeNotFound`]; [`IdentityError::ChallengeIpMismatch`] (also for a challenge
+    /// already verified); [`IdentityError::ChallengeExpired`] (and the challenge is removed); a port
+    /// failure.
+    async fn live_challenge(
+        &self,
+        factor: &Factor,
+        challenge_id: Uuid,
+        ip: &str,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<FactorChallenge, IdentityError> {
+        let challenge = self
+            .factors
+            .find_challenge(factor.id, challenge_id)
+            .await?
+            .ok_or(IdentityError::ChallengeNotFound)?;
+        if challenge.verified_at.is_some() || challenge.ip_address != ip {
+            return Err(IdentityError::ChallengeIpMismatch);
+        }
+        if now >= challenge.expires_at() {
+            self.factors.delete_challenge(challenge.id).await?;
+            return Err(IdentityError::ChallengeExpired(challenge.id));
+        }
+        Ok(challenge)
+    }
+
+    /// A right answer to `challenge`: takes it and `used` in one compare-and-set (`lost` when another
+    /// verification took them first), raises the session to `aal2` by `method`, and, for a new factor,
+    /// tells the owner and ends the account's other `aal1` sessions.
+    ///
+    /// # Errors
+    /// `lost`; [`IdentityError::SessionNotFound`] when the session ended; a port failure.
+    async fn pass_second_factor(
+        &self,
+        claims: &AccessTokenClaims,
+        factor: &Factor,
+        challenge: &FactorChallenge,
+        used: FactorUse,
+        method: SecondFactorMethod,
+        lost: IdentityError,
+    ) -> Result<Session, IdentityError> {
+        let now = self.clock.now();
         let Some(head) = self.refresh_tokens.current_of_family(claims.session_id).await? else {
             return Err(IdentityError::SessionNotFound);
         };
@@ -212,14 +318,14 @@ impl IdentityService {
                 now,
             )
         });
-        // The step and the challenge are taken in one compare-and-set: a second verification of the
-        // same code (or challenge) racing this one finds them used.
+        // The step (or credential, or counter) and the challenge are taken in one compare-and-set: a second
+        // verification of the same code (or challenge) racing this one finds them used.
         if !self
             .factors
-            .complete_verification(factor.id, challenge.id, step, now, notice)
+            .complete_verification(factor.id, challenge.id, used, now, notice)
             .await?
         {
-            return Err(IdentityError::TotpCodeInvalid);
+            return Err(lost);
         }
         let refresh_secret = self
             .secrets
@@ -227,7 +333,7 @@ impl IdentityService {
         let raised = head.raised(
             digest_secret(&refresh_secret),
             SecondStep {
-                method: SecondFactorMethod::Totp,
+                method,
                 factor_id: Some(factor.id),
                 at: now,
             },
@@ -301,3 +407,5 @@ pub fn session_aal(claims: &AccessTokenClaims) -> Aal {
 
 #[cfg(test)]
 mod factor_tests;
+#[cfg(test)]
+mod webauthn_tests;

@@ -6,13 +6,15 @@ use uuid::Uuid;
 use super::CHALLENGE_TTL_SECS;
 use crate::common::UserId;
 
-/// The kind of a factor. TOTP, and the account's set of recovery codes (Supabase's `recovery_code` factor:
-/// verified from the start, never challenged; its codes are in the
+/// The kind of a factor. TOTP, a WebAuthn credential (a security key or a platform authenticator, Supabase's
+/// `webauthn` factor), and the account's set of recovery codes (Supabase's `recovery_code` factor: verified
+/// from the start, never challenged; its codes are in the
 /// [`RecoveryCodeRepository`](crate::identity::ports::RecoveryCodeRepository)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FactorType {
     Totp,
     RecoveryCode,
+    WebAuthn,
 }
 
 impl FactorType {
@@ -21,12 +23,13 @@ impl FactorType {
         match self {
             Self::Totp => "totp",
             Self::RecoveryCode => "recovery_code",
+            Self::WebAuthn => "webauthn",
         }
     }
 
     #[must_use]
     pub fn parse(value: &str) -> Option<Self> {
-        [Self::Totp, Self::RecoveryCode]
+        [Self::Totp, Self::RecoveryCode, Self::WebAuthn]
             .into_iter()
             .find(|t| t.as_str() == value)
     }
@@ -66,13 +69,37 @@ pub struct Factor {
     pub factor_type: FactorType,
     pub status: FactorStatus,
     pub friendly_name: Option<String>,
-    /// The TOTP secret, sealed ([`TotpSecret::seal`](super::totp::TotpSecret::seal)).
+    /// The TOTP secret, sealed ([`TotpSecret::seal`](super::totp::TotpSecret::seal)); empty for other
+    /// kinds.
     pub sealed_secret: String,
     /// The TOTP step of the last code verified; a code of this step or an earlier one is refused.
     pub last_used_step: Option<i64>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub last_challenged_at: Option<DateTime<Utc>>,
+    /// The credential of a verified `webauthn` factor (`None` until its registration is verified).
+    pub webauthn: Option<WebAuthnCredential>,
+}
+
+/// The WebAuthn credential of a `webauthn` factor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebAuthnCredential {
+    /// The credential id, base64url without padding.
+    pub credential_id: String,
+    /// What the ceremony needs to verify an assertion (the public key), opaque to the domain.
+    pub public_key: String,
+    /// The authenticator's signature counter as last seen (0 when it keeps none).
+    pub sign_count: i64,
+}
+
+impl WebAuthnCredential {
+    /// Whether an authenticator's counter `presented` may follow the stored one (WebAuthn §6.1.1), as for a
+    /// passkey: it must grow, unless the authenticator keeps no counter (both zero).
+    #[must_use]
+    pub fn sign_count_follows(&self, presented: u32) -> bool {
+        let presented = i64::from(presented);
+        (presented == 0 && self.sign_count == 0) || presented > self.sign_count
+    }
 }
 
 impl Factor {
@@ -87,6 +114,7 @@ impl Factor {
         match self.friendly_name.as_deref().map(str::trim) {
             Some(name) if !name.is_empty() => name,
             _ if self.factor_type == FactorType::RecoveryCode => "Recovery codes",
+            _ if self.factor_type == FactorType::WebAuthn => "Security key",
             _ => "Authenticator app",
         }
     }
@@ -101,12 +129,79 @@ pub struct FactorChallenge {
     pub verified_at: Option<DateTime<Utc>>,
     /// The client address that asked for it (the verification must come from the same one).
     pub ip_address: String,
+    /// The WebAuthn ceremony of a `webauthn` factor's challenge (`None` for TOTP).
+    pub webauthn: Option<FactorCeremony>,
+}
+
+/// Which WebAuthn ceremony a challenge of a `webauthn` factor started (Supabase's `webauthn.type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FactorCeremonyKind {
+    /// Registering the factor's credential (an unverified factor): `navigator.credentials.create`.
+    Create,
+    /// Asserting with it (a verified factor): `navigator.credentials.get`.
+    Request,
+}
+
+impl FactorCeremonyKind {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Create => "create",
+            Self::Request => "request",
+        }
+    }
+
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "create" => Some(Self::Create),
+            "request" => Some(Self::Request),
+            _ => None,
+        }
+    }
+}
+
+/// A WebAuthn ceremony kept with its challenge until it is verified (once, within the challenge's life).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FactorCeremony {
+    pub kind: FactorCeremonyKind,
+    /// The ceremony's state, opaque to the domain.
+    pub state: String,
+}
+
+/// What a right answer to a challenge takes, in the verification's compare-and-set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FactorUse {
+    /// A TOTP code of this step: taken only if the factor's last step used is lower (or unset).
+    TotpStep(i64),
+    /// A registration: the credential is stored only if the factor holds none yet.
+    WebAuthnRegistered(WebAuthnCredential),
+    /// An assertion: the signature counter moves from `old` to `new` only if it is still `old`.
+    WebAuthnAsserted { old: i64, new: i64 },
 }
 
 impl FactorChallenge {
     #[must_use]
     pub fn expires_at(&self) -> DateTime<Utc> {
         self.created_at + Duration::seconds(CHALLENGE_TTL_SECS)
+    }
+}
+
+/// A new factor, as `POST /factors` answers it.
+#[derive(Debug)]
+pub enum Enrollment {
+    Totp(TotpEnrollment),
+    /// A `webauthn` factor: its credential comes with its first challenge (`create`).
+    WebAuthn(Factor),
+}
+
+impl Enrollment {
+    #[must_use]
+    pub const fn factor(&self) -> &Factor {
+        match self {
+            Self::Totp(totp) => &totp.factor,
+            Self::WebAuthn(factor) => factor,
+        }
     }
 }
 

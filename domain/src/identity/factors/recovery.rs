@@ -143,6 +143,7 @@ impl IdentityService {
             status: FactorStatus::Verified,
             friendly_name: Some(name.to_owned()),
             sealed_secret: String::new(),
+            webauthn: None,
             last_used_step: None,
             created_at: now,
             updated_at: now,

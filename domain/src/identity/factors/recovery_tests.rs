@@ -20,6 +20,7 @@ fn factor_of(user: UserId, factor_type: FactorType, name: &str) -> Factor {
         status: FactorStatus::Verified,
         friendly_name: Some(name.into()),
         sealed_secret: String::new(),
+        webauthn: None,
         last_used_step: None,
         created_at: noon(),
         updated_at: noon(),
@@ -213,7 +214,11 @@ fn the_recovery_code_factor_is_never_challenged() {
     let claims = access_claims(noon());
     let (m, set) = mocks_with(&claims, true);
     let set_id = set.map_or_else(Uuid::nil, |f| f.id);
-    let refused = block_on(m.service().challenge_factor(&claims, set_id, "203.0.113.9")).unwrap_err();
+    let refused = block_on(
+        m.service()
+            .challenge_factor(&claims, set_id, "203.0.113.9", &Default::default()),
+    )
+    .unwrap_err();
     assert!(matches!(refused, IdentityError::RecoveryCodesNotChallenged));
 }
 

@@ -130,6 +130,8 @@ pub enum SecondFactorMethod {
     RecoveryCode,
     /// A passkey (the sign-in itself, or a step-up with one).
     Passkey,
+    /// A `webauthn` factor (Supabase's `mfa/webauthn`).
+    WebAuthn,
 }
 
 impl SecondFactorMethod {
@@ -139,12 +141,13 @@ impl SecondFactorMethod {
             Self::Totp => "totp",
             Self::RecoveryCode => "mfa/recovery_code",
             Self::Passkey => "passkey",
+            Self::WebAuthn => "mfa/webauthn",
         }
     }
 
     #[must_use]
     pub fn parse(value: &str) -> Option<Self> {
-        [Self::Totp, Self::RecoveryCode, Self::Passkey]
+        [Self::Totp, Self::RecoveryCode, Self::Passkey, Self::WebAuthn]
             .into_iter()
             .find(|m| m.as_str() == value)
     }

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use crate::common::{RepoError, UserId};
-use crate::identity::factors::{Factor, FactorChallenge};
+use crate::identity::factors::{Factor, FactorChallenge, FactorUse};
 use crate::mail::OutgoingEmail;
 
 /// The second factors of accounts and their challenges (`factors`, `factor_challenges`).
@@ -63,11 +63,13 @@ pub trait FactorRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn delete_challenge(&self, id: Uuid) -> Result<(), RepoError>;
 
-    /// The compare-and-set of a right code, in one transaction: marks the challenge verified only if it
-    /// was not, sets the factor's `last_used_step` to `step` only if it was lower (or unset), marks the
-    /// factor verified, removes the account's other unverified factors of the same type, and puts `notice`
-    /// (the owner's security e-mail), when given, in the outbox. `false` (and nothing changed) when the
-    /// challenge was already verified or the step already used.
+    /// The compare-and-set of a right answer, in one transaction: marks the challenge verified only if it
+    /// was not; takes `used` only if it is still free ([`FactorUse::TotpStep`]: sets the factor's
+    /// `last_used_step` only if it was lower or unset; [`FactorUse::WebAuthnRegistered`]: stores the
+    /// credential only if the factor holds none; [`FactorUse::WebAuthnAsserted`]: moves the credential's
+    /// sign count only if it is still `old`); marks the factor verified, removes the account's other
+    /// unverified factors of the same type, and puts `notice` (the owner's security e-mail), when given, in
+    /// the outbox. `false` (and nothing changed) when the challenge was already verified or `used` taken.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
@@ -75,7 +77,7 @@ pub trait FactorRepository: Send + Sync {
         &self,
         factor_id: Uuid,
         challenge_id: Uuid,
-        step: i64,
+        used: FactorUse,
         now: DateTime<Utc>,
         notice: Option<OutgoingEmail>,
     ) -> Result<bool, RepoError>;

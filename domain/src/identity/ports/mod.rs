@@ -17,8 +17,8 @@ pub use admins::PlatformAdminRepository;
 pub use codes::OneTimeCodeRepository;
 pub use factors::FactorRepository;
 pub use passkeys::{
-    AssertionClaim, CeremonyError, CeremonyStart, PasskeyRepository, RegisteredCredential, VerifiedAssertion,
-    WebAuthnCeremony,
+    AssertionClaim, CeremonyError, CeremonyStart, PasskeyRepository, RegisteredCredential, RelyingPartyInfo,
+    VerifiedAssertion, WebAuthnCeremony,
 };
 pub use recovery_codes::{RecoveryCodeCounts, RecoveryCodeRepository};
 pub use session_list::{ListedSession, SessionListRepository};

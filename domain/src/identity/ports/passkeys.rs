@@ -148,8 +148,18 @@ pub enum CeremonyError {
     Internal(String),
 }
 
-/// The WebAuthn ceremonies of passkeys (discoverable credentials, user verification required), with the
-/// relying party of the portal's public URL.
+/// Where WebAuthn credentials of this server work: the relying party's id and the one origin accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelyingPartyInfo {
+    /// The RP id (a host name).
+    pub id: String,
+    /// The origin as a browser writes it (`https://portal.example.com`, no trailing slash).
+    pub origin: String,
+}
+
+/// The WebAuthn ceremonies of passkeys (discoverable credentials, user verification required) and of
+/// `webauthn` factors (a credential asserted by id, user verification preferred), with the relying party of
+/// the portal's public URL.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 pub trait WebAuthnCeremony: Send + Sync {
     /// Starts registering a discoverable credential for `user` (named `email` in the authenticator),
@@ -195,5 +205,49 @@ pub trait WebAuthnCeremony: Send + Sync {
         state: &str,
         credential: &serde_json::Value,
         public_key: &str,
+    ) -> Result<VerifiedAssertion, CeremonyError>;
+
+    /// The relying party every ceremony uses.
+    fn relying_party(&self) -> RelyingPartyInfo;
+
+    /// Starts registering a `webauthn` factor's credential for `user` (named `email` in the
+    /// authenticator): not necessarily discoverable, user verification preferred, excluding the
+    /// credentials it has (base64url ids).
+    ///
+    /// # Errors
+    /// [`CeremonyError::Internal`].
+    fn start_factor_registration(
+        &self,
+        user: UserId,
+        email: &str,
+        exclude: &[String],
+    ) -> Result<CeremonyStart, CeremonyError>;
+
+    /// Verifies the browser's `RegistrationResponseJSON` to [`Self::start_factor_registration`].
+    ///
+    /// # Errors
+    /// [`CeremonyError::Rejected`] for an answer that does not verify; [`CeremonyError::Internal`].
+    fn finish_factor_registration(
+        &self,
+        state: &str,
+        credential: &serde_json::Value,
+    ) -> Result<RegisteredCredential, CeremonyError>;
+
+    /// Starts an assertion with the one credential `public_key` (what a factor registration answered):
+    /// its id is the only one allowed.
+    ///
+    /// # Errors
+    /// [`CeremonyError::Internal`] (also when `public_key` does not read).
+    fn start_factor_authentication(&self, public_key: &str) -> Result<CeremonyStart, CeremonyError>;
+
+    /// Verifies the browser's `AuthenticationResponseJSON` to [`Self::start_factor_authentication`]
+    /// (another credential than the one allowed does not verify).
+    ///
+    /// # Errors
+    /// [`CeremonyError::Rejected`] for an answer that does not verify; [`CeremonyError::Internal`].
+    fn finish_factor_authentication(
+        &self,
+        state: &str,
+        credential: &serde_json::Value,
     ) -> Result<VerifiedAssertion, CeremonyError>;
 }

@@ -134,6 +134,8 @@ pub struct IdentityService {
     pub(in crate::identity) secrets: Arc<dyn SecretGenerator>,
     pub(in crate::identity) digest_key: DigestKey,
     pub(in crate::identity) config: IdentityConfig,
+    /// The WebAuthn ceremonies of `webauthn` factors (`None`: no relying party, the factors are off).
+    pub(in crate::identity) webauthn: Option<Arc<dyn crate::identity::ports::WebAuthnCeremony>>,
 }
 
 impl IdentityService {
@@ -153,6 +155,7 @@ impl IdentityService {
             secrets: ports.secrets,
             digest_key: ports.digest_key,
             config,
+            webauthn: None,
         }
     }
 

@@ -16,10 +16,12 @@ vi.mock('../auth', async (importOriginal) => ({
 function fakeClient({
   totp,
   recovery,
+  keys = 0,
   passkeys = Promise.resolve({ data: [], error: null }),
 }: {
   totp: number;
   recovery: boolean;
+  keys?: number;
   passkeys?: Promise<unknown>;
 }) {
   const verify = vi
@@ -29,23 +31,39 @@ function fakeClient({
       error: new AuthApiError('Invalid recovery code entered', 422, 'mfa_verification_failed'),
     })
     .mockResolvedValue({ data: { access_token: 'raised' }, error: null });
+  const authenticate = vi
+    .fn()
+    .mockResolvedValueOnce({
+      data: null,
+      error: new AuthApiError(
+        'Credential verification failed',
+        400,
+        'webauthn_verification_failed',
+      ),
+    })
+    .mockResolvedValue({ data: { access_token: 'raised' }, error: null });
   const client = {
     mfa: {
       listFactors: vi.fn().mockResolvedValue({
         data: {
           all: [],
           totp: Array.from({ length: totp }, (_, i) => ({ id: `t${i}`, factor_type: 'totp' })),
+          webauthn: Array.from({ length: keys }, (_, i) => ({
+            id: `w${i}`,
+            factor_type: 'webauthn',
+          })),
           recovery_code: recovery ? [{ id: 'set', factor_type: 'recovery_code' }] : [],
         },
         error: null,
       }),
       challengeAndVerify: vi.fn(),
       recoveryCodes: { verify },
+      webauthn: { authenticate },
     },
     passkey: { list: vi.fn().mockReturnValue(passkeys) },
     signOut: vi.fn(),
   };
-  return { client: client as unknown as GoTrueClient, verify };
+  return { client: client as unknown as GoTrueClient, verify, authenticate };
 }
 
 function renderWith(client: GoTrueClient) {
@@ -114,5 +132,27 @@ describe('MfaChallengePage', () => {
     expect(await screen.findByLabelText('Code')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Use a recovery code' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Use a passkey' })).not.toBeInTheDocument();
+  });
+
+  it('confirms with a security key through auth-js and says when the key is refused', async () => {
+    const { client, authenticate } = fakeClient({ totp: 0, recovery: false, keys: 1 });
+    const { user } = renderWith(client);
+    const button = await screen.findByRole('button', { name: 'Use your security key' });
+    expect(screen.queryByText(/no authenticator app to confirm with/)).toBeNull();
+    await user.click(button);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'That security key is not the one added to this account, or could not be checked.',
+    );
+    await user.click(button);
+    expect(authenticate).toHaveBeenLastCalledWith({ factorId: 'w0' });
+    expect(authenticate).toHaveBeenCalledTimes(2);
+    expect(await screen.findByRole('button', { name: 'Use your security key' })).toBeDisabled();
+  });
+
+  it('offers the security key next to the authenticator app', async () => {
+    const { client } = fakeClient({ totp: 1, recovery: false, keys: 1 });
+    renderWith(client);
+    expect(await screen.findByLabelText('Code')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Use your security key' })).toBeInTheDocument();
   });
 });

@@ -31,10 +31,11 @@ function safeNext(next: string | null): string {
 }
 
 /**
- * The second-factor step of sign-in (PRODUCT.md §1a): the account has an authenticator app, recovery codes
- * or a passkey, and this session has not passed it yet. A right code (from the app, or a recovery code)
- * raises the session, and a passkey starts a new one at the same level (auth-js saves either; the portal
- * exchanges it again); then the user goes back where they were.
+ * The second-factor step of sign-in (PRODUCT.md §1a): the account has an authenticator app, recovery codes,
+ * a security key (a `webauthn` factor) or a passkey, and this session has not passed it yet. A right code
+ * (from the app, or a recovery code) or the security key raises the session, and a passkey starts a new one
+ * at the same level (auth-js saves either; the portal exchanges it again); then the user goes back where
+ * they were.
  */
 export function MfaChallengePage() {
   useDocumentTitle('Confirm it’s you');
@@ -46,6 +47,7 @@ export function MfaChallengePage() {
   const { mfaRequired } = useAppSelector(selectAuth);
   const [factors, setFactors] = useState<Factor[] | null>(null);
   const [hasRecoveryCodes, setHasRecoveryCodes] = useState(false);
+  const [securityKeys, setSecurityKeys] = useState<Factor[]>([]);
   const [hasPasskey, setHasPasskey] = useState<boolean | null>(null);
   const [useRecovery, setUseRecovery] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -65,6 +67,7 @@ export function MfaChallengePage() {
         return;
       }
       setFactors(data.totp);
+      setSecurityKeys(data.webauthn);
       setHasRecoveryCodes(data.recovery_code.length > 0);
       // Only recovery codes left (the authenticator app was removed): use them.
       if (data.totp.length === 0 && data.recovery_code.length > 0) setUseRecovery(true);
@@ -101,6 +104,26 @@ export function MfaChallengePage() {
     setBusy(false);
     if (passkeyError) {
       if (!passkeyCancelled(passkeyError)) setError(passkeyErrorMessage(passkeyError));
+      return;
+    }
+    dispatch(baseApi.util.resetApiState());
+    setVerified(true);
+  };
+
+  const withSecurityKey = async () => {
+    const factor = securityKeys[0];
+    if (!factor) return;
+    setBusy(true);
+    setError(null);
+    const { error: keyError } = await client.mfa.webauthn.authenticate({ factorId: factor.id });
+    setBusy(false);
+    if (keyError) {
+      if (passkeyCancelled(keyError)) return;
+      setError(
+        keyError.code === 'webauthn_verification_failed'
+          ? 'That security key is not the one added to this account, or could not be checked.'
+          : passkeyErrorMessage(keyError),
+      );
       return;
     }
     dispatch(baseApi.util.resetApiState());
@@ -193,9 +216,40 @@ export function MfaChallengePage() {
             )}
           </Stack>
         )}
+        {securityKeys.length > 0 && (
+          <Stack spacing={2} sx={{ mb: 3 }}>
+            <Typography>Touch your security key, or use the device it was added on.</Typography>
+            {error && !formShown && !hasPasskey && (
+              <Alert severity="error" role="alert">
+                {error}
+              </Alert>
+            )}
+            {elsewhere ? (
+              // Browsers refuse an IP address as a WebAuthn site: the key works at `localhost`.
+              <Button
+                variant={formShown ? 'outlined' : 'contained'}
+                href={atPasskeyOrigin(elsewhere, {
+                  pathname: paths.signIn(),
+                  search: '',
+                  hash: '',
+                })}
+              >
+                Use your security key at {new URL(elsewhere).host}
+              </Button>
+            ) : (
+              <Button
+                variant={formShown || hasPasskey ? 'outlined' : 'contained'}
+                disabled={busy || verified}
+                onClick={() => void withSecurityKey()}
+              >
+                Use your security key
+              </Button>
+            )}
+          </Stack>
+        )}
         {loadError ? (
           <Alert severity="error">{loadError}</Alert>
-        ) : hasPasskey && !formShown ? null : !formShown ? (
+        ) : (hasPasskey || securityKeys.length > 0) && !formShown ? null : !formShown ? (
           <Alert severity="warning">
             This account has no authenticator app to confirm with. Ask an administrator to reset
             your second factors.
