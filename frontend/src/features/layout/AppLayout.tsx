@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
-import { startTransition, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, Link as RouterLink, useMatch, useNavigate } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
@@ -56,13 +56,7 @@ export function AppLayout() {
   // again when it came back and ask again, without end.
   const [orgsAnswered, setOrgsAnswered] = useState(false);
   const dashboard = useMatch(routePatterns.dashboard) !== null;
-  // The page then renders as a transition (in short slices, not in the one long task of a store update).
-  useEffect(() => {
-    if (!orgsLoading && !orgsAnswered)
-      startTransition(() => {
-        setOrgsAnswered(true);
-      });
-  }, [orgsLoading, orgsAnswered]);
+  if (!orgsLoading && !orgsAnswered) setOrgsAnswered(true);
 
   // A page that started from a stored core token shows before the identity client has loaded: a sign-out
   // asked for meanwhile waits for it, so that the session really ends (locally and at the server).
