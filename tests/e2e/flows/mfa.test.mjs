@@ -84,8 +84,20 @@ describe('mfa (TOTP)', () => {
 
     const taken = await first.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
     assertApiError(taken.error, 422, 'mfa_factor_name_conflict');
-    const webauthn = await first.mfa.enroll({ factorType: 'webauthn', friendlyName: 'Key' });
-    assertApiError(webauthn.error, 422, 'mfa_webauthn_enroll_not_enabled');
+    // A security key (Supabase's webauthn factor): enrolled unverified; its first challenge asks the browser to
+    // make a credential for this server's relying party (a loopback address serves it as localhost).
+    const key = await first.mfa.enroll({ factorType: 'webauthn', friendlyName: 'Key' });
+    assert.equal(key.error, null);
+    assert.equal(key.data.type, 'webauthn');
+    assert.equal(key.data.friendly_name, 'Key');
+    const keyChallenge = await first.mfa.challenge({ factorId: key.data.id });
+    assert.equal(keyChallenge.error, null);
+    assert.equal(keyChallenge.data.type, 'webauthn');
+    assert.equal(keyChallenge.data.webauthn.type, 'create');
+    assert.equal(keyChallenge.data.webauthn.credential_options.publicKey.rp.id, 'localhost');
+    assert.ok(keyChallenge.data.webauthn.credential_options.publicKey.challenge.byteLength >= 16);
+    const keyRemoved = await first.mfa.unenroll({ factorId: key.data.id });
+    assert.equal(keyRemoved.error, null);
   });
 
   test('a wrong code is refused; the right one verifies the factor and raises the session to aal2', async () => {

@@ -210,7 +210,10 @@ export async function settled(page) {
       ].every((el) => Number(getComputedStyle(el).opacity) === 1);
       const still =
         shown &&
-        document.getAnimations().every((a) => a.playState !== 'running') &&
+        // Endless ones (a spinner, a skeleton's pulse) never end: only those that do are waited for.
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity) &&
         [
           ...document.querySelectorAll(
             '.MuiBackdrop-root, .MuiDialog-container, .MuiPopover-paper, .MuiMenu-paper, .MuiSnackbar-root > *',
