@@ -31,6 +31,55 @@ function safeNext(next: string | null): string {
 }
 
 /**
+ * One WebAuthn way through the challenge step (a passkey, or a security key): its button, or where a server at a
+ * loopback IP address serves WebAuthn (`localhost`, since browsers refuse an IP address as its site), a link to
+ * the sign-in page there.
+ */
+function WebAuthnChoice({
+  intro,
+  action,
+  elsewhereAction,
+  error,
+  primary,
+  elsewhere,
+  disabled,
+  onUse,
+}: {
+  intro: string;
+  action: string;
+  elsewhereAction: string;
+  error: string | null;
+  primary: boolean;
+  elsewhere: string | null;
+  disabled: boolean;
+  onUse: () => void;
+}) {
+  const variant = primary ? 'contained' : 'outlined';
+  return (
+    <Stack spacing={2} sx={{ mb: 3 }}>
+      <Typography>{intro}</Typography>
+      {error && (
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+      )}
+      {elsewhere ? (
+        <Button
+          variant={variant}
+          href={atPasskeyOrigin(elsewhere, { pathname: paths.signIn(), search: '', hash: '' })}
+        >
+          {elsewhereAction} {new URL(elsewhere).host}
+        </Button>
+      ) : (
+        <Button variant={variant} disabled={disabled} onClick={onUse}>
+          {action}
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+/**
  * The second-factor step of sign-in (PRODUCT.md §1a): the account has an authenticator app, recovery codes,
  * a security key (a `webauthn` factor) or a passkey, and this session has not passed it yet. A right code
  * (from the app, or a recovery code) or the security key raises the session, and a passkey starts a new one
@@ -186,66 +235,28 @@ export function MfaChallengePage() {
           Confirm it’s you
         </Typography>
         {hasPasskey && (
-          <Stack spacing={2} sx={{ mb: 3 }}>
-            <Typography>Use your passkey or security key for this account.</Typography>
-            {error && !formShown && (
-              <Alert severity="error" role="alert">
-                {error}
-              </Alert>
-            )}
-            {elsewhere ? (
-              // Browsers refuse an IP address as a passkey's site: the passkey signs in at `localhost`.
-              <Button
-                variant={formShown ? 'outlined' : 'contained'}
-                href={atPasskeyOrigin(elsewhere, {
-                  pathname: paths.signIn(),
-                  search: '',
-                  hash: '',
-                })}
-              >
-                Use a passkey at {new URL(elsewhere).host}
-              </Button>
-            ) : (
-              <Button
-                variant={formShown ? 'outlined' : 'contained'}
-                disabled={busy || verified}
-                onClick={() => void withPasskey()}
-              >
-                Use a passkey
-              </Button>
-            )}
-          </Stack>
+          <WebAuthnChoice
+            intro="Use your passkey or security key for this account."
+            action="Use a passkey"
+            elsewhereAction="Use a passkey at"
+            error={error && !formShown ? error : null}
+            primary={!formShown}
+            elsewhere={elsewhere}
+            disabled={busy || verified}
+            onUse={() => void withPasskey()}
+          />
         )}
         {securityKeys.length > 0 && (
-          <Stack spacing={2} sx={{ mb: 3 }}>
-            <Typography>Touch your security key, or use the device it was added on.</Typography>
-            {error && !formShown && !hasPasskey && (
-              <Alert severity="error" role="alert">
-                {error}
-              </Alert>
-            )}
-            {elsewhere ? (
-              // Browsers refuse an IP address as a WebAuthn site: the key works at `localhost`.
-              <Button
-                variant={formShown ? 'outlined' : 'contained'}
-                href={atPasskeyOrigin(elsewhere, {
-                  pathname: paths.signIn(),
-                  search: '',
-                  hash: '',
-                })}
-              >
-                Use your security key at {new URL(elsewhere).host}
-              </Button>
-            ) : (
-              <Button
-                variant={formShown || hasPasskey ? 'outlined' : 'contained'}
-                disabled={busy || verified}
-                onClick={() => void withSecurityKey()}
-              >
-                Use your security key
-              </Button>
-            )}
-          </Stack>
+          <WebAuthnChoice
+            intro="Touch your security key, or use the device it was added on."
+            action="Use your security key"
+            elsewhereAction="Use your security key at"
+            error={error && !formShown && !hasPasskey ? error : null}
+            primary={!formShown && !hasPasskey}
+            elsewhere={elsewhere}
+            disabled={busy || verified}
+            onUse={() => void withSecurityKey()}
+          />
         )}
         {loadError ? (
           <Alert severity="error">{loadError}</Alert>
