@@ -3,8 +3,9 @@
 
 use adapter_db::Db;
 use adapter_http::metrics::{
-    DB_CALLS, DB_POOL_CONNECTIONS, DB_POOL_MAX, DB_POOL_WAITS, MONITOR_CHECKS, MONITOR_LAG, MetricsEndpoint,
-    MetricsRoute, MetricsSampler, OUTBOX_DEPTH, OUTBOX_OLDEST_AGE, PROCESS_RSS,
+    DB_CACHE_HITS, DB_CACHE_ROUNDS, DB_CALLS, DB_POOL_CONNECTIONS, DB_POOL_MAX, DB_POOL_WAITS,
+    MONITOR_CHECKS, MONITOR_LAG, MetricsEndpoint, MetricsRoute, MetricsSampler, OUTBOX_DEPTH,
+    OUTBOX_OLDEST_AGE, PROCESS_RSS,
 };
 use domain::common::Clock;
 use domain::mail::OutboxRepository;
@@ -30,6 +31,8 @@ impl MetricsSampler for Sampler {
         metrics::gauge!(DB_POOL_MAX).set(f64::from(pool.max_size));
         metrics::counter!(DB_POOL_WAITS).absolute(pool.waits);
         metrics::counter!(DB_CALLS).absolute(pool.calls);
+        metrics::counter!(DB_CACHE_HITS).absolute(pool.cache_hits);
+        metrics::counter!(DB_CACHE_ROUNDS).absolute(pool.cache_rounds);
         match self.outbox.backlog().await {
             Ok(backlog) => {
                 #[allow(clippy::cast_precision_loss)] // a count far below 2^52

@@ -105,6 +105,8 @@ async fn a_scrape_with_the_token_has_every_series(backend: Backend) {
         ("portal_db_pool_max_connections", &[][..]),
         ("portal_db_pool_waits_total", &[][..]),
         ("portal_db_calls_total", &[][..]),
+        ("portal_db_session_cache_hits_total", &[][..]),
+        ("portal_db_session_cache_rounds_total", &[][..]),
         ("portal_outbox_depth", &[][..]),
         ("portal_outbox_oldest_age_seconds", &[][..]),
         ("portal_monitor_lag_seconds", &[][..]),

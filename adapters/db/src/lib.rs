@@ -6,6 +6,7 @@
 
 pub mod connection;
 pub mod convert;
+mod live_cache;
 pub mod outbox_rows;
 pub mod repos;
 pub mod schema;

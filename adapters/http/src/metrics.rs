@@ -27,6 +27,11 @@ pub const DB_POOL_WAITS: &str = "portal_db_pool_waits_total";
 /// Reads and transactions run on the database (a read by key, such as the one that authenticates a
 /// request, is one statement).
 pub const DB_CALLS: &str = "portal_db_calls_total";
+/// On PostgreSQL, requests whose session (and membership) was answered from memory instead of the database.
+pub const DB_CACHE_HITS: &str = "portal_db_session_cache_hits_total";
+/// On PostgreSQL, the sync rounds that make memory trustworthy (one statement each, shared by the requests
+/// that waited for it).
+pub const DB_CACHE_ROUNDS: &str = "portal_db_session_cache_rounds_total";
 /// E-mails in the outbox neither sent nor given up.
 pub const OUTBOX_DEPTH: &str = "portal_outbox_depth";
 /// How long the oldest e-mail waiting in the outbox has waited, in seconds (0 when none waits).
@@ -165,6 +170,14 @@ fn describe() {
     describe_counter!(
         DB_CALLS,
         "Reads and transactions run on the database (a read by key is one statement)."
+    );
+    describe_counter!(
+        DB_CACHE_HITS,
+        "Requests whose session was answered from memory (PostgreSQL)."
+    );
+    describe_counter!(
+        DB_CACHE_ROUNDS,
+        "Sync rounds of the session cache's listening connection, one statement each (PostgreSQL)."
     );
     describe_gauge!(OUTBOX_DEPTH, "E-mails in the outbox neither sent nor given up.");
     describe_gauge!(

@@ -27,6 +27,11 @@ pub struct PoolStats {
     /// Since start, the reads and transactions run on the database: each is one round trip to PostgreSQL
     /// for a read by key (the session a request is authenticated with) and one transaction for a write.
     pub calls: u64,
+    /// Since start, on PostgreSQL: the sessions read from memory instead of the database, and the sync
+    /// rounds that made memory trustworthy (one statement each on the listening connection, shared by the
+    /// requests that waited for it). Both 0 on SQLite.
+    pub cache_hits: u64,
+    pub cache_rounds: u64,
 }
 
 impl PoolStats {
@@ -42,12 +47,18 @@ impl Db {
     #[must_use]
     pub fn pool_stats(&self) -> PoolStats {
         let state = self.pool.state();
+        let cache = self
+            .live_cache()
+            .map(crate::live_cache::LiveCache::stats)
+            .unwrap_or_default();
         PoolStats {
             max_size: self.pool.max_size(),
             open: state.connections,
             idle: state.idle_connections,
             waits: self.waits.load(Ordering::Relaxed),
             calls: self.calls.load(Ordering::Relaxed),
+            cache_hits: cache.hits,
+            cache_rounds: cache.rounds,
         }
     }
 

@@ -7,6 +7,7 @@ mod connector;
 mod migrate;
 mod transaction;
 
+use crate::live_cache::LiveCache;
 pub use checkout::PoolStats;
 use circuit::{Circuit, ResetOnConnect, TripOnError};
 pub use connector::Connector;
@@ -110,6 +111,9 @@ pub struct Db {
     waits: Arc<AtomicU64>,
     /// Reads and transactions run ([`PoolStats::calls`]).
     calls: Arc<AtomicU64>,
+    /// On PostgreSQL, what authorizes a request, kept in memory while it is known to be true
+    /// (`crate::live_cache`); `None` on SQLite and for commands.
+    live_cache: Option<LiveCache>,
 }
 
 impl std::fmt::Debug for Db {
@@ -184,6 +188,11 @@ impl Db {
         }
         let pool = builder.build(manager)?;
         let write_lock = (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(())));
+        // A command runs a few statements and exits: it keeps nothing, and listens for nothing.
+        let live_cache = match &target {
+            Target::Postgres(url) if min_idle > 0 => Some(LiveCache::new(url.clone())),
+            _ => None,
+        };
         Ok(Self {
             pool,
             backend,
@@ -192,7 +201,13 @@ impl Db {
             circuit,
             waits: Arc::new(AtomicU64::new(0)),
             calls: Arc::new(AtomicU64::new(0)),
+            live_cache,
         })
+    }
+
+    /// What authorizes requests, kept in memory on PostgreSQL (`None` on SQLite and for commands).
+    pub(crate) const fn live_cache(&self) -> Option<&LiveCache> {
+        self.live_cache.as_ref()
     }
 
     #[must_use]

@@ -211,10 +211,14 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
     }
 
     async fn current_of_family_with_role(&self, family_id: Uuid) -> Result<Option<LiveSession>, RepoError> {
-        // Every authenticated request asks: one lookup by key.
-        self.db
-            .lookup(move |conn| super::live_sessions::with_role(conn, &family_id.to_string()))
-            .await
+        // Every authenticated request asks: one lookup by key, or none when memory may be trusted.
+        let read = self
+            .db
+            .lookup(move |conn| super::live_sessions::with_role(conn, &family_id.to_string()));
+        match self.db.live_cache() {
+            Some(cache) => cache.session(family_id, read).await,
+            None => read.await,
+        }
     }
 
     async fn current_of_family_in_org(
@@ -222,10 +226,15 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
         family_id: Uuid,
         org: OrgId,
     ) -> Result<Option<LiveSessionInOrg>, RepoError> {
-        // Every organization-scoped request asks: one lookup by key, all it needs in one statement.
-        self.db
-            .lookup(move |conn| super::live_sessions::in_org(conn, &family_id.to_string(), &org.to_string()))
-            .await
+        // Every organization-scoped request asks: one lookup by key, all it needs in one statement, or none
+        // when memory may be trusted.
+        let read = self
+            .db
+            .lookup(move |conn| super::live_sessions::in_org(conn, &family_id.to_string(), &org.to_string()));
+        match self.db.live_cache() {
+            Some(cache) => cache.in_org(family_id, org.0, read).await,
+            None => read.await,
+        }
     }
 
     async fn revoke_family(&self, family_id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError> {

@@ -84,6 +84,7 @@ mod fixtures;
 mod images;
 mod infrastructure;
 mod invites;
+mod live_cache;
 mod oauth;
 mod org_two_factor;
 mod orgs;

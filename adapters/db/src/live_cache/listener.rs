@@ -1,0 +1,283 @@
+//! The listening connection of a [`super::LiveCache`]: its own PostgreSQL connection on its own thread,
+//! which applies the notices of the `live_cache_notice` triggers and makes the sync rounds requests wait
+//! for.
+//!
+//! A round is `SELECT pg_notify(<own channel>, 'round <n>')`: PostgreSQL sends a listening session every notice
+//! committed before its transaction (notices are queued in commit order, and a session reads the queue up
+//! to its own notice before it answers), so when the statement has answered and the notices received are
+//! applied, nothing committed before the round began is still kept. Requests that arrive while a round
+//! runs wait for the next one; all of them share it.
+
+use super::{Notice, Shared, Ticket};
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use diesel::sql_types::Text;
+use diesel::{Connection, RunQueryDsl};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Once, PoisonError};
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+/// How often notices are read while no request waits (so that the server's queue of them never fills),
+/// and how often the thread looks whether its pool is gone.
+const IDLE_READ: Duration = Duration::from_millis(250);
+/// How long after a failed connection attempt the next one waits; requests meanwhile read the database.
+const RECONNECT_PAUSE: Duration = Duration::from_secs(1);
+/// The longest a request waits for a round before it reads the database instead (a listening connection
+/// that hangs must not hold requests).
+const ROUND_WAIT: Duration = Duration::from_secs(2);
+/// How a round's own notice begins (the triggers' notices begin with a letter and a colon).
+const ROUND_PREFIX: &str = "round ";
+
+/// Requests waiting for the next round.
+#[derive(Debug, Default)]
+struct Waiting {
+    waiters: Vec<oneshot::Sender<Option<Ticket>>>,
+    /// The pool is gone: the thread ends.
+    closed: bool,
+}
+
+#[derive(Debug, Default)]
+struct Queue {
+    waiting: Mutex<Waiting>,
+    wake: Condvar,
+}
+
+impl Queue {
+    fn lock(&self) -> MutexGuard<'_, Waiting> {
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Starts its thread at first use; the thread ends when the listener (the last clone of its pool) is
+/// dropped.
+#[derive(Debug)]
+pub(crate) struct Listener {
+    url: String,
+    shared: Arc<Shared>,
+    queue: Arc<Queue>,
+    started: Once,
+}
+
+impl Listener {
+    pub(super) fn new(url: String, shared: Arc<Shared>) -> Self {
+        Self {
+            url,
+            shared,
+            queue: Arc::new(Queue::default()),
+            started: Once::new(),
+        }
+    }
+
+    /// Waits for a round that began after this call; `None` when there was none (the listening connection
+    /// is down or hangs): what is kept must not be trusted then.
+    pub(super) async fn sync(&self) -> Option<Ticket> {
+        self.started.call_once(|| self.start());
+        let (sender, receiver) = oneshot::channel();
+        {
+            let mut waiting = self.queue.lock();
+            if waiting.closed {
+                return None;
+            }
+            waiting.waiters.push(sender);
+        }
+        self.queue.wake.notify_one();
+        tokio::time::timeout(ROUND_WAIT, receiver)
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .flatten()
+    }
+
+    fn start(&self) {
+        let (url, shared, queue) = (self.url.clone(), self.shared.clone(), self.queue.clone());
+        let started = std::thread::Builder::new()
+            .name("live-cache".to_owned())
+            .spawn(move || run(&url, &shared, &queue));
+        if let Err(error) = started {
+            // Every sync then times out: requests read the database, as without a cache.
+            tracing::error!(%error, "could not start the session cache's listener");
+            self.queue.lock().closed = true;
+        }
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.queue.lock().closed = true;
+        self.queue.wake.notify_one();
+    }
+}
+
+/// The thread: rounds for waiting requests, notices read in between.
+fn run(url: &str, shared: &Shared, queue: &Queue) {
+    let mut link = Link::default();
+    loop {
+        let batch = {
+            let mut waiting = queue.lock();
+            loop {
+                if waiting.closed {
+                    return;
+                }
+                if !waiting.waiters.is_empty() {
+                    break std::mem::take(&mut waiting.waiters);
+                }
+                let (guard, timeout) = queue
+                    .wake
+                    .wait_timeout(waiting, IDLE_READ)
+                    .unwrap_or_else(PoisonError::into_inner);
+                waiting = guard;
+                if timeout.timed_out() && waiting.waiters.is_empty() && !waiting.closed {
+                    drop(waiting);
+                    link.read_between_rounds(shared);
+                    waiting = queue.lock();
+                }
+            }
+        };
+        let ticket = link.round(url, shared);
+        for waiter in batch {
+            // A request that stopped waiting (timed out) is simply not told.
+            let _ = waiter.send(ticket);
+        }
+    }
+}
+
+/// The listening connection, when there is one.
+#[derive(Default)]
+struct Link {
+    open: Option<Open>,
+    /// No new connection before this instant (the last attempt failed).
+    paused_until: Option<Instant>,
+}
+
+struct Open {
+    conn: PgConnection,
+    /// Rounds made on this connection (each round's own notice carries its number).
+    rounds: u64,
+    /// This schema's channel (what the triggers notify on).
+    channel: String,
+}
+
+#[derive(diesel::QueryableByName)]
+struct Channel {
+    #[diesel(sql_type = Text)]
+    name: String,
+    #[diesel(sql_type = Text)]
+    quoted: String,
+}
+
+impl Link {
+    /// One round: answers the ticket of the requests that waited for it, `None` without a connection.
+    fn round(&mut self, url: &str, shared: &Shared) -> Option<Ticket> {
+        if self.open.is_none() {
+            self.connect(url)?;
+        }
+        let open = self.open.as_mut()?;
+        open.rounds += 1;
+        let own = format!("{ROUND_PREFIX}{}", open.rounds);
+        let outcome = diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<Text, _>(&open.channel)
+            .bind::<Text, _>(&own)
+            .execute(&mut open.conn)
+            .map_err(|e| e.to_string())
+            .and_then(|_| notices(open))
+            .and_then(|(notices, rounds)| {
+                // Its own notice proves the connection listens. Behind a pooler that hands each transaction
+                // to another server connection (PgBouncer's transaction mode) it never comes back, and no
+                // other notice would either: nothing may be kept then.
+                if rounds.contains(&own) {
+                    Ok(notices)
+                } else {
+                    Err(
+                        "the listening connection did not receive its own notice (is it behind a \
+                         transaction pooler?)"
+                            .to_owned(),
+                    )
+                }
+            });
+        match outcome {
+            Ok(notices) => Some(shared.round_done(notices)),
+            Err(error) => {
+                self.lost(shared, &error);
+                None
+            }
+        }
+    }
+
+    /// Applies the notices received since the last round, without a statement.
+    fn read_between_rounds(&mut self, shared: &Shared) {
+        let Some(open) = self.open.as_mut() else { return };
+        match notices(open) {
+            Ok((notices, _)) => shared.apply(notices),
+            Err(error) => self.lost(shared, &error),
+        }
+    }
+
+    fn lost(&mut self, shared: &Shared, error: &str) {
+        // Notices may be missed from here on: nothing kept can be trusted.
+        shared.forget_everything();
+        self.open = None;
+        tracing::warn!(
+            error,
+            "the session cache's listening connection failed; reading the database until it is back"
+        );
+    }
+
+    fn connect(&mut self, url: &str) -> Option<()> {
+        if self.paused_until.is_some_and(|until| Instant::now() < until) {
+            return None;
+        }
+        match open(url) {
+            Ok(open) => {
+                self.open = Some(open);
+                self.paused_until = None;
+                Some(())
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the session cache could not listen for changes; reading the database");
+                self.paused_until = Some(Instant::now() + RECONNECT_PAUSE);
+                None
+            }
+        }
+    }
+}
+
+fn open(url: &str) -> Result<Open, String> {
+    let mut conn = PgConnection::establish(url).map_err(|e| e.to_string())?;
+    // A round's own notice needs no durable commit.
+    // Named after its schema, so that an operator (or a test) can tell whose it is.
+    conn.batch_execute(
+        "SET synchronous_commit = off; \
+         SELECT set_config('application_name', left('portal live cache ' || current_schema(), 63), false)",
+    )
+    .map_err(|e| e.to_string())?;
+    let channel: Channel = diesel::sql_query(
+        "SELECT left('live_cache ' || current_schema(), 63) AS name, \
+         quote_ident(left('live_cache ' || current_schema(), 63)) AS quoted",
+    )
+    .get_result(&mut conn)
+    .map_err(|e| e.to_string())?;
+    conn.batch_execute(&format!("LISTEN {}", channel.quoted))
+        .map_err(|e| e.to_string())?;
+    Ok(Open {
+        conn,
+        rounds: 0,
+        channel: channel.name,
+    })
+}
+
+/// The notices received on the connection, read without waiting, and the payloads of rounds' own notices.
+fn notices(open: &mut Open) -> Result<(Vec<Notice>, Vec<String>), String> {
+    let (mut notices, mut rounds) = (Vec::new(), Vec::new());
+    for received in open.conn.notifications_iter() {
+        let received = received.map_err(|e| e.to_string())?;
+        if received.channel != open.channel {
+            continue;
+        }
+        if received.payload.starts_with(ROUND_PREFIX) {
+            rounds.push(received.payload);
+        } else {
+            notices.push(Notice::parse(&received.payload));
+        }
+    }
+    Ok((notices, rounds))
+}

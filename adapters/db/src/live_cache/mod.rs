@@ -1,0 +1,284 @@
+//! What authorizes a request, kept in memory on PostgreSQL: a session's live head with its account's
+//! platform role and second factors, and for an organization-scoped request the account's role in the
+//! organization, its two-factor rule and its apps' revision (what `live_sessions` reads in one statement).
+//!
+//! Kept only while it cannot be stale, on every instance sharing the database:
+//! - Every change to the rows it is read from announces itself from the transaction that makes it (the
+//!   `live_cache_notice` triggers of the PostgreSQL migrations: `f:<family>`, `u:<user>`, `o:<org>`, `*`).
+//! - Before a request trusts what is kept, the instance's listening connection makes a *sync round*
+//!   ([`listener`]): it notifies its own channel, and PostgreSQL hands a listener every notice committed
+//!   before its own transaction before that transaction's answer. So every change committed before the
+//!   request arrived — a sign-out on another instance included — is forgotten before the request looks.
+//!   The requests waiting meanwhile share one round: under load a round serves many of them.
+//! - A value read from the database is kept only if no notice naming it arrived since the round that
+//!   preceded the read ([`Ticket`]): a change committed during the read is not kept stale.
+//! - When the listening connection fails, everything is forgotten and requests read the database until it
+//!   is back.
+
+mod listener;
+
+use domain::identity::models::{LiveSession, LiveSessionInOrg};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use uuid::Uuid;
+
+pub(crate) use listener::Listener;
+
+/// Most entries kept; past it everything is forgotten at once (sessions are few and cheap to read again).
+const MAX_ENTRIES: usize = 50_000;
+/// Most notices remembered for the fill check; a read that started before the oldest is not kept.
+const MAX_NOTICES: usize = 4_096;
+
+/// A request's read: a session, with or without an organization.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    family: Uuid,
+    org: Option<Uuid>,
+}
+
+/// A value kept, with the account it belongs to (a `u:` notice names the account).
+#[derive(Debug, Clone)]
+enum Kept {
+    Session(LiveSession),
+    InOrg(LiveSessionInOrg),
+}
+
+impl Kept {
+    const fn user(&self) -> Uuid {
+        match self {
+            Self::Session(live) | Self::InOrg(LiveSessionInOrg { live, .. }) => live.head.user_id.0,
+        }
+    }
+}
+
+/// What a notice says to forget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Notice {
+    Family(Uuid),
+    User(Uuid),
+    Org(Uuid),
+    Everything,
+}
+
+impl Notice {
+    /// A trigger's notice from its payload. A payload that cannot be read says to forget everything.
+    pub(crate) fn parse(payload: &str) -> Self {
+        let id = |text: &str| Uuid::parse_str(text).ok();
+        let notice = match payload.split_once(':') {
+            Some(("f", family)) => id(family).map(Self::Family),
+            Some(("u", user)) => id(user).map(Self::User),
+            Some(("o", org)) => id(org).map(Self::Org),
+            _ => None,
+        };
+        notice.unwrap_or(Self::Everything)
+    }
+
+    fn names(self, key: &Key, user: Uuid) -> bool {
+        match self {
+            Self::Family(family) => key.family == family,
+            Self::User(id) => user == id,
+            Self::Org(org) => key.org == Some(org),
+            Self::Everything => true,
+        }
+    }
+}
+
+/// Proof that a sync round ended after the request arrived: what is kept may be trusted, and a value read
+/// now may be kept if no notice naming it arrives before it is put.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ticket {
+    /// Notices applied when the round ended.
+    seen: u64,
+}
+
+#[derive(Debug, Default)]
+struct Memory {
+    entries: HashMap<Key, Kept>,
+    /// Notices applied since start.
+    applied: u64,
+    /// The last [`MAX_NOTICES`] notices, with their number.
+    recent: VecDeque<(u64, Notice)>,
+}
+
+impl Memory {
+    fn apply(&mut self, notice: Notice) {
+        self.applied += 1;
+        if self.recent.len() == MAX_NOTICES {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((self.applied, notice));
+        match notice {
+            Notice::Everything => self.entries.clear(),
+            _ => self.entries.retain(|key, kept| !notice.names(key, kept.user())),
+        }
+    }
+
+    /// Whether a value read after `ticket` may be kept: no notice since names it, and none was forgotten.
+    fn may_keep(&self, ticket: Ticket, key: &Key, user: Uuid) -> bool {
+        let oldest_remembered = self
+            .recent
+            .front()
+            .map_or(self.applied + 1, |(number, _)| *number);
+        if ticket.seen + 1 < oldest_remembered {
+            return false;
+        }
+        !self
+            .recent
+            .iter()
+            .rev()
+            .take_while(|(number, _)| *number > ticket.seen)
+            .any(|(_, notice)| notice.names(key, user))
+    }
+}
+
+/// The memory and its counters, shared by the pool's clones and the listener.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    memory: Mutex<Memory>,
+    hits: AtomicU64,
+    rounds: AtomicU64,
+}
+
+impl Shared {
+    fn memory(&self) -> MutexGuard<'_, Memory> {
+        self.memory.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Applies the notices of a round; answers the ticket of the requests it serves.
+    pub(crate) fn round_done(&self, notices: impl IntoIterator<Item = Notice>) -> Ticket {
+        self.rounds.fetch_add(1, Ordering::Relaxed);
+        let mut memory = self.memory();
+        for notice in notices {
+            memory.apply(notice);
+        }
+        Ticket { seen: memory.applied }
+    }
+
+    /// Applies notices that arrived between rounds.
+    pub(crate) fn apply(&self, notices: impl IntoIterator<Item = Notice>) {
+        let mut memory = self.memory();
+        for notice in notices {
+            memory.apply(notice);
+        }
+    }
+
+    /// Forgets everything (the listening connection failed or was replaced: notices may have been missed).
+    pub(crate) fn forget_everything(&self) {
+        self.memory().apply(Notice::Everything);
+    }
+
+    fn get(&self, key: &Key) -> Option<Kept> {
+        let kept = self.memory().entries.get(key).cloned();
+        if kept.is_some() {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+        }
+        kept
+    }
+
+    fn put(&self, ticket: Ticket, key: Key, kept: Kept) {
+        let mut memory = self.memory();
+        if !memory.may_keep(ticket, &key, kept.user()) {
+            return;
+        }
+        if memory.entries.len() >= MAX_ENTRIES {
+            memory.entries.clear();
+        }
+        memory.entries.insert(key, kept);
+    }
+}
+
+/// The cache of one pool (its clones share it): the memory and the listener that keeps it true.
+#[derive(Debug, Clone)]
+pub(crate) struct LiveCache {
+    shared: Arc<Shared>,
+    listener: Arc<Listener>,
+}
+
+/// How many requests were answered from memory and how many sync rounds were made ([`crate::PoolStats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Reads answered from memory.
+    pub hits: u64,
+    /// Sync rounds on the listening connection: one statement each, shared by the requests that waited.
+    pub rounds: u64,
+}
+
+impl LiveCache {
+    /// A cache kept true by a listener on the PostgreSQL database at `url` (connected at first use).
+    pub(crate) fn new(url: String) -> Self {
+        let shared = Arc::new(Shared::default());
+        let listener = Arc::new(Listener::new(url, shared.clone()));
+        Self { shared, listener }
+    }
+
+    pub(crate) fn stats(&self) -> CacheStats {
+        CacheStats {
+            hits: self.shared.hits.load(Ordering::Relaxed),
+            rounds: self.shared.rounds.load(Ordering::Relaxed),
+        }
+    }
+
+    /// A session's read, from memory when it may be trusted, otherwise from `read` (and then kept).
+    pub(crate) async fn session<F>(
+        &self,
+        family: Uuid,
+        read: F,
+    ) -> Result<Option<LiveSession>, domain::common::RepoError>
+    where
+        F: Future<Output = Result<Option<LiveSession>, domain::common::RepoError>>,
+    {
+        let key = Key { family, org: None };
+        let found = self
+            .through(key, async { read.await.map(|found| found.map(Kept::Session)) })
+            .await?;
+        Ok(found.and_then(|kept| match kept {
+            Kept::Session(live) => Some(live),
+            Kept::InOrg(_) => None,
+        }))
+    }
+
+    /// A session's read with an organization, as [`Self::session`].
+    pub(crate) async fn in_org<F>(
+        &self,
+        family: Uuid,
+        org: Uuid,
+        read: F,
+    ) -> Result<Option<LiveSessionInOrg>, domain::common::RepoError>
+    where
+        F: Future<Output = Result<Option<LiveSessionInOrg>, domain::common::RepoError>>,
+    {
+        let key = Key {
+            family,
+            org: Some(org),
+        };
+        let found = self
+            .through(key, async { read.await.map(|found| found.map(Kept::InOrg)) })
+            .await?;
+        Ok(found.and_then(|kept| match kept {
+            Kept::InOrg(found) => Some(found),
+            Kept::Session(_) => None,
+        }))
+    }
+
+    async fn through<F>(&self, key: Key, read: F) -> Result<Option<Kept>, domain::common::RepoError>
+    where
+        F: Future<Output = Result<Option<Kept>, domain::common::RepoError>>,
+    {
+        let Some(ticket) = self.listener.sync().await else {
+            // Not known to be true: the database answers, and nothing is kept.
+            return read.await;
+        };
+        if let Some(kept) = self.shared.get(&key) {
+            return Ok(Some(kept));
+        }
+        let found = read.await?;
+        if let Some(kept) = &found {
+            self.shared.put(ticket, key, kept.clone());
+        }
+        Ok(found)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,13 @@
+DROP TRIGGER organizations_live_cache_truncate ON organizations;
+DROP TRIGGER org_members_live_cache_truncate ON org_members;
+DROP TRIGGER passkeys_live_cache_truncate ON passkeys;
+DROP TRIGGER factors_live_cache_truncate ON factors;
+DROP TRIGGER platform_admins_live_cache_truncate ON platform_admins;
+DROP TRIGGER refresh_tokens_live_cache_truncate ON refresh_tokens;
+DROP TRIGGER organizations_live_cache ON organizations;
+DROP TRIGGER org_members_live_cache ON org_members;
+DROP TRIGGER passkeys_live_cache ON passkeys;
+DROP TRIGGER factors_live_cache ON factors;
+DROP TRIGGER platform_admins_live_cache ON platform_admins;
+DROP TRIGGER refresh_tokens_live_cache ON refresh_tokens;
+DROP FUNCTION live_cache_notice();
