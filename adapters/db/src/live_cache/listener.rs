@@ -22,6 +22,8 @@ use tokio::sync::oneshot;
 const IDLE_READ: Duration = Duration::from_millis(250);
 /// How long after a failed connection attempt the next one waits; requests meanwhile read the database.
 const RECONNECT_PAUSE: Duration = Duration::from_secs(1);
+/// How long after a connection that never completed a round the next one waits.
+const UNTRUSTED_PAUSE: Duration = Duration::from_secs(30);
 /// The longest a request waits for a round before it reads the database instead (a listening connection
 /// that hangs must not hold requests).
 const ROUND_WAIT: Duration = Duration::from_secs(2);
@@ -151,8 +153,9 @@ struct Link {
 
 struct Open {
     conn: PgConnection,
-    /// Rounds made on this connection (each round's own notice carries its number).
+    /// Rounds made on this connection (each round's own notice carries its number), and those completed.
     rounds: u64,
+    completed: u64,
     /// This schema's channel (what the triggers notify on).
     channel: String,
 }
@@ -195,7 +198,10 @@ impl Link {
                 }
             });
         match outcome {
-            Ok(notices) => Some(shared.round_done(notices)),
+            Ok(notices) => {
+                open.completed += 1;
+                Some(shared.round_done(notices))
+            }
             Err(error) => {
                 self.lost(shared, &error);
                 None
@@ -215,7 +221,11 @@ impl Link {
     fn lost(&mut self, shared: &Shared, error: &str) {
         // Notices may be missed from here on: nothing kept can be trusted.
         shared.forget_everything();
-        self.open = None;
+        // One that never completed a round (behind a transaction pooler, say) would fail the same way again:
+        // not at every request.
+        if self.open.take().is_some_and(|open| open.completed == 0) {
+            self.paused_until = Some(Instant::now() + UNTRUSTED_PAUSE);
+        }
         tracing::warn!(
             error,
             "the session cache's listening connection failed; reading the database until it is back"
@@ -261,6 +271,7 @@ fn open(url: &str) -> Result<Open, String> {
     Ok(Open {
         conn,
         rounds: 0,
+        completed: 0,
         channel: channel.name,
     })
 }
