@@ -27,10 +27,10 @@ pub const DB_POOL_WAITS: &str = "portal_db_pool_waits_total";
 /// Reads and transactions run on the database (a read by key, such as the one that authenticates a
 /// request, is one statement).
 pub const DB_CALLS: &str = "portal_db_calls_total";
-/// On PostgreSQL, requests whose session (and membership) was answered from memory instead of the database.
+/// Requests whose session (and membership) was answered from memory instead of the database.
 pub const DB_CACHE_HITS: &str = "portal_db_session_cache_hits_total";
-/// On PostgreSQL, the sync rounds that make memory trustworthy (one statement each, shared by the requests
-/// that waited for it).
+/// The syncs that make memory trustworthy (one statement each; on PostgreSQL shared by the requests that
+/// waited for it).
 pub const DB_CACHE_ROUNDS: &str = "portal_db_session_cache_rounds_total";
 /// E-mails in the outbox neither sent nor given up.
 pub const OUTBOX_DEPTH: &str = "portal_outbox_depth";
@@ -171,13 +171,10 @@ fn describe() {
         DB_CALLS,
         "Reads and transactions run on the database (a read by key is one statement)."
     );
-    describe_counter!(
-        DB_CACHE_HITS,
-        "Requests whose session was answered from memory (PostgreSQL)."
-    );
+    describe_counter!(DB_CACHE_HITS, "Requests whose session was answered from memory.");
     describe_counter!(
         DB_CACHE_ROUNDS,
-        "Sync rounds of the session cache's listening connection, one statement each (PostgreSQL)."
+        "Syncs of the session cache, one statement each (on PostgreSQL shared by the requests that waited)."
     );
     describe_gauge!(OUTBOX_DEPTH, "E-mails in the outbox neither sent nor given up.");
     describe_gauge!(

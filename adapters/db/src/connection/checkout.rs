@@ -27,9 +27,9 @@ pub struct PoolStats {
     /// Since start, the reads and transactions run on the database: each is one round trip to PostgreSQL
     /// for a read by key (the session a request is authenticated with) and one transaction for a write.
     pub calls: u64,
-    /// Since start, on PostgreSQL: the sessions read from memory instead of the database, and the sync
-    /// rounds that made memory trustworthy (one statement each on the listening connection, shared by the
-    /// requests that waited for it). Both 0 on SQLite.
+    /// Since start: the sessions read from memory instead of the database, and the syncs that made memory
+    /// trustworthy (one statement each: on PostgreSQL a round on the listening connection, shared by the
+    /// requests that waited for it; on SQLite `PRAGMA data_version` on a connection of its own).
     pub cache_hits: u64,
     pub cache_rounds: u64,
 }

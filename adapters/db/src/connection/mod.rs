@@ -111,8 +111,8 @@ pub struct Db {
     waits: Arc<AtomicU64>,
     /// Reads and transactions run ([`PoolStats::calls`]).
     calls: Arc<AtomicU64>,
-    /// On PostgreSQL, what authorizes a request, kept in memory while it is known to be true
-    /// (`crate::live_cache`); `None` on SQLite and for commands.
+    /// What authorizes a request, kept in memory while it is known to be true (`crate::live_cache`);
+    /// `None` for commands.
     live_cache: Option<LiveCache>,
 }
 
@@ -190,8 +190,9 @@ impl Db {
         let write_lock = (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(())));
         // A command runs a few statements and exits: it keeps nothing, and listens for nothing.
         let live_cache = match &target {
-            Target::Postgres(url) if min_idle > 0 => Some(LiveCache::new(url.clone())),
-            _ => None,
+            _ if min_idle == 0 => None,
+            Target::Postgres(url) => Some(LiveCache::postgres(url.clone())),
+            Target::Sqlite(path) => Some(LiveCache::sqlite(path.clone())),
         };
         Ok(Self {
             pool,
@@ -205,7 +206,7 @@ impl Db {
         })
     }
 
-    /// What authorizes requests, kept in memory on PostgreSQL (`None` on SQLite and for commands).
+    /// What authorizes requests, kept in memory (`None` for commands).
     pub(crate) const fn live_cache(&self) -> Option<&LiveCache> {
         self.live_cache.as_ref()
     }

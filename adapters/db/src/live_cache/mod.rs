@@ -1,8 +1,10 @@
-//! What authorizes a request, kept in memory on PostgreSQL: a session's live head with its account's
-//! platform role and second factors, and for an organization-scoped request the account's role in the
-//! organization, its two-factor rule and its apps' revision (what `live_sessions` reads in one statement).
+//! What authorizes a request, kept in memory: a session's live head with its account's platform role and
+//! second factors, and for an organization-scoped request the account's role in the organization, its
+//! two-factor rule and its apps' revision (what `live_sessions` reads in one statement).
 //!
-//! Kept only while it cannot be stale, on every instance sharing the database:
+//! On SQLite, memory is trusted while the file's version has not moved ([`watch`]): any commit, by any
+//! connection of any process, makes everything forgotten. On PostgreSQL it is kept only while it cannot be
+//! stale, on every instance sharing the database, and changes are forgotten one by one:
 //! - Every change to the rows it is read from announces itself from the transaction that makes it (the
 //!   `live_cache_notice` triggers of the PostgreSQL migrations: `f:<family>`, `u:<user>`, `o:<org>`, `*`).
 //! - Before a request trusts what is kept, the instance's listening connection makes a *sync round*
@@ -16,6 +18,7 @@
 //!   is back.
 
 mod listener;
+mod watch;
 
 use domain::identity::models::{LiveSession, LiveSessionInOrg};
 use std::collections::{HashMap, VecDeque};
@@ -23,7 +26,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use uuid::Uuid;
 
-pub(crate) use listener::Listener;
+use listener::Listener;
+use watch::Watch;
 
 /// Most entries kept; past it everything is forgotten at once (sessions are few and cheap to read again).
 const MAX_ENTRIES: usize = 50_000;
@@ -188,11 +192,20 @@ impl Shared {
     }
 }
 
-/// The cache of one pool (its clones share it): the memory and the listener that keeps it true.
+/// The cache of one pool (its clones share it): the memory and what keeps it true.
 #[derive(Debug, Clone)]
 pub(crate) struct LiveCache {
     shared: Arc<Shared>,
-    listener: Arc<Listener>,
+    sync: Sync,
+}
+
+/// How a request learns that memory holds nothing committed over before it arrived.
+#[derive(Debug, Clone)]
+enum Sync {
+    /// PostgreSQL: a round on the listening connection.
+    Listen(Arc<Listener>),
+    /// SQLite: the file's version, read on a connection of its own.
+    Watch(Arc<Watch>),
 }
 
 /// How many requests were answered from memory and how many sync rounds were made ([`crate::PoolStats`]).
@@ -206,10 +219,21 @@ pub struct CacheStats {
 
 impl LiveCache {
     /// A cache kept true by a listener on the PostgreSQL database at `url` (connected at first use).
-    pub(crate) fn new(url: String) -> Self {
+    pub(crate) fn postgres(url: String) -> Self {
         let shared = Arc::new(Shared::default());
         let listener = Arc::new(Listener::new(url, shared.clone()));
-        Self { shared, listener }
+        Self {
+            shared,
+            sync: Sync::Listen(listener),
+        }
+    }
+
+    /// A cache kept true by watching the version of the SQLite file at `path`.
+    pub(crate) fn sqlite(path: String) -> Self {
+        Self {
+            shared: Arc::new(Shared::default()),
+            sync: Sync::Watch(Arc::new(Watch::new(path))),
+        }
     }
 
     pub(crate) fn stats(&self) -> CacheStats {
@@ -265,7 +289,11 @@ impl LiveCache {
     where
         F: Future<Output = Result<Option<Kept>, domain::common::RepoError>>,
     {
-        let Some(ticket) = self.listener.sync().await else {
+        let ticket = match &self.sync {
+            Sync::Listen(listener) => listener.sync().await,
+            Sync::Watch(watch) => watch.sync(&self.shared),
+        };
+        let Some(ticket) = ticket else {
             // Not known to be true: the database answers, and nothing is kept.
             return read.await;
         };

@@ -107,7 +107,7 @@ fn a_read_older_than_the_remembered_notices_is_not_kept() {
 
 #[test]
 fn hits_and_rounds_are_counted() {
-    let cache = LiveCache::new("postgres://nobody@127.0.0.1:1/none".to_owned());
+    let cache = LiveCache::postgres("postgres://nobody@127.0.0.1:1/none".to_owned());
     let (user, family) = (Uuid::new_v4(), Uuid::new_v4());
     let ticket = cache.shared.round_done([]);
     cache.shared.put(ticket, key(family, None), kept(user, family));
@@ -119,7 +119,7 @@ fn hits_and_rounds_are_counted() {
 #[tokio::test]
 async fn without_a_listening_connection_nothing_is_trusted_and_the_database_answers() {
     // Nothing listens on port 1: every round fails, and the read is the database's.
-    let cache = LiveCache::new("postgres://nobody@127.0.0.1:1/none?connect_timeout=1".to_owned());
+    let cache = LiveCache::postgres("postgres://nobody@127.0.0.1:1/none?connect_timeout=1".to_owned());
     let (user, family) = (Uuid::new_v4(), Uuid::new_v4());
     let ticket = cache.shared.round_done([]);
     cache.shared.put(ticket, key(family, None), kept(user, family));

@@ -1,6 +1,6 @@
-//! What authorizes a request, kept in memory on PostgreSQL (`adapters/db/src/live_cache`): two pools on
-//! one database, as two instances behind a load balancer. Whatever one changes, the other's very next read
-//! answers, though it had the old answer in memory; on SQLite every read is the database's.
+//! What authorizes a request, kept in memory (`adapters/db/src/live_cache`): two pools on one database, as
+//! two instances behind a load balancer (or, on SQLite, the server and an `app-server admin` command).
+//! Whatever one changes, the other's very next read answers, though it had the old answer in memory.
 
 use crate::fixtures;
 use adapter_db::repos::{
