@@ -18,9 +18,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
-use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::ApiError;
+use crate::RouteSink;
 use crate::auth::{OrgMember, Principal};
 
 /// The audit log's use cases, as app data.
@@ -34,7 +34,7 @@ impl std::fmt::Debug for AuditApi {
 }
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(cfg: &mut ServiceConfig) {
+pub fn routes<R: RouteSink>(cfg: &mut R) {
     cfg.service(org_log).service(platform_log);
 }
 

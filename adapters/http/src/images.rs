@@ -20,9 +20,9 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::ApiError;
+use crate::RouteSink;
 use crate::auth::OrgScope;
 
 /// The image use cases, as app data.
@@ -49,7 +49,7 @@ pub const FILE_REQUIRED: &str = "No file uploaded";
 pub const NOT_MULTIPART: &str = "Send the image as multipart/form-data with a `file` part.";
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(cfg: &mut ServiceConfig) {
+pub fn routes<R: RouteSink>(cfg: &mut R) {
     cfg.service(upload).service(delete).service(deliver);
 }
 

@@ -19,13 +19,15 @@ pub mod orgs;
 pub mod protocol_errors;
 pub mod public_config;
 pub mod request_log;
+pub mod route_sink;
 pub mod slow_clients;
 pub mod spa;
 pub mod system;
 pub mod uptime;
 
 use actix_web::web;
-use utoipa_actix_web::service_config::ServiceConfig;
+
+pub use route_sink::RouteSink;
 
 pub use error::ApiError;
 pub use public_config::PublicConfig;
@@ -90,22 +92,21 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
                     .config(utoipa_swagger_ui::Config::from("/api/openapi.json")),
             )
             .route("/api/docs", web::get().to(openapi_docs_redirect));
-        documented_routes(&mut ServiceConfig::new(cfg));
+        documented_routes(cfg);
         cfg.configure(spa::configure(frontend_dir));
     }
 }
 
 /// The routes of the OpenAPI document: the operational endpoints and the product API under `/api`. Each path
-/// is written once, in its handler's route attribute; [`openapi::document`] is collected from this same
-/// registration, so that a route cannot be served without being described.
-pub fn documented_routes(cfg: &mut ServiceConfig) {
+/// is written once, in its handler's route attribute. The server registers them on actix-web's own
+/// `ServiceConfig`, and [`openapi::document`] is collected from this same registration (on utoipa-actix-web's),
+/// so that a route cannot be served without being described.
+pub fn documented_routes<R: RouteSink>(cfg: &mut R) {
     cfg.service(system::healthz)
         .service(system::readyz)
         .service(metrics::render)
-        .service(
-            utoipa_actix_web::scope("/api")
-                .wrap(actix_web::middleware::from_fn(system::method_not_allowed))
-                .service(public_config::get)
+        .scope("/api", system::method_not_allowed, |api| {
+            api.service(public_config::get)
                 .configure(auth::routes)
                 // Before the admin routes: `/admin/audit-log` is not one of theirs.
                 .configure(audit::routes)
@@ -114,8 +115,8 @@ pub fn documented_routes(cfg: &mut ServiceConfig) {
                 .configure(images::routes)
                 .configure(uptime::routes)
                 .configure(apps::routes)
-                .default_service(web::to(system::api_not_found)),
-        );
+                .default_service(web::to(system::api_not_found));
+        });
 }
 
 /// `/api/docs` → `/api/docs/` (the Swagger UI's own path).

@@ -1,7 +1,8 @@
 //! The OpenAPI document of the product API, generated from the handlers' annotations: served at
 //! `/api/openapi.json`, browsable at `/api/docs`, and printed by `app-server openapi` (from which the
 //! frontend's API types are generated). The paths are collected from the registration of the routes
-//! ([`crate::documented_routes`]), each written once in its handler's route attribute.
+//! ([`crate::documented_routes`], on utoipa-actix-web's `ServiceConfig` here while the server registers them
+//! on actix-web's own), each written once in its handler's route attribute.
 
 use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -255,7 +256,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     let (_, mut document) = actix_web::App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(crate::documented_routes)
+        .configure(|cfg| crate::documented_routes(cfg))
         .split_for_parts();
     SharedRefusals.modify(&mut document);
     DatabaseUnavailable.modify(&mut document);

@@ -19,13 +19,13 @@ use domain::review::service::APP_NOT_FOUND;
 use domain::review::{Decision, QueuedApp, ReviewDesk, ReviewError, ReviewService};
 use domain::uptime::HealthState;
 use std::sync::Arc;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 use self::dto::{
     AdminAppDto, DecisionRequest, OrganizationRefDto, ReviewHistoryEntryDto, SinceLastDecisionDto,
     StaffAppDto, StatsCountsDto, StatsDto, SubmittedAppDto,
 };
 use crate::ApiError;
+use crate::RouteSink;
 use crate::auth::Principal;
 use crate::json::Json;
 
@@ -50,7 +50,7 @@ impl std::fmt::Debug for AdminApi {
 }
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(cfg: &mut ServiceConfig) {
+pub fn routes<R: RouteSink>(cfg: &mut R) {
     // Before `/admin/apps/{packageName}`: `stats` and `submitted` are not package names.
     cfg.service(stats)
         .service(submitted)

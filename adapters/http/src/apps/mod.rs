@@ -29,10 +29,10 @@ use domain::apps::service::{AppError, AppService};
 use domain::common::FieldErrors;
 use domain::review::ReviewService;
 use std::sync::Arc;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 use self::list_cache::AppListCache;
 use crate::ApiError;
+use crate::RouteSink;
 
 /// The summary message of a refused body whose fields are listed in `fields`.
 pub const FIX_FIELDS: &str = "Please fix the highlighted fields.";
@@ -55,7 +55,7 @@ impl std::fmt::Debug for AppsApi {
 }
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(cfg: &mut ServiceConfig) {
+pub fn routes<R: RouteSink>(cfg: &mut R) {
     cfg.service(list)
         .service(register)
         .service(get)

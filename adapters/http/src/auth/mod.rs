@@ -16,7 +16,8 @@ use domain::common::PlatformRole;
 use domain::identity::{CoreTokenService, IdentityService};
 use serde::Serialize;
 use std::sync::Arc;
-use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::RouteSink;
 
 pub use org_path::{OrgMember, OrgMemberToLeave};
 pub use org_scope::{Memberships, OrgScope};
@@ -61,7 +62,7 @@ impl std::fmt::Debug for ProductAuth {
 
 /// Registers the routes of this module inside the `/api` scope ([`ProductAuth`] is app data of the whole
 /// application, so that [`Principal`] works in every scope).
-pub fn routes(cfg: &mut ServiceConfig) {
+pub fn routes<R: RouteSink>(cfg: &mut R) {
     cfg.service(exchange::exchange_token)
         .service(me::me)
         .service(me::update_profile)

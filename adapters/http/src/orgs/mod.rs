@@ -18,12 +18,12 @@ use domain::common::UserId;
 use domain::orgs::{OrgError, OrgProfileInput, OrgService};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 use self::dto::{
     AcceptedDto, CreateOrgRequest, Envelope, OrgDto, OrgListDto, OrgSummaryDto, UpdateOrgRequest,
 };
 use crate::ApiError;
+use crate::RouteSink;
 use crate::auth::{OrgMember, Principal};
 use crate::json::Json;
 
@@ -40,7 +40,7 @@ impl std::fmt::Debug for OrgsApi {
 }
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(cfg: &mut ServiceConfig) {
+pub fn routes<R: RouteSink>(cfg: &mut R) {
     cfg.service(list)
         .service(create)
         // Before `/orgs/{orgId}`: `accept` is not an organization id.

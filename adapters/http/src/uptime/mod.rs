@@ -18,9 +18,9 @@ use domain::apps::PackageName;
 use domain::apps::service::{AppError, AppService};
 use domain::uptime::{UptimeError, UptimeService, YearMonth};
 use std::sync::Arc;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::ApiError;
+use crate::RouteSink;
 use crate::auth::{OrgScope, Principal};
 
 /// The uptime use cases, and the app use cases that authorize a developer's live check, as app data.
@@ -37,7 +37,7 @@ impl std::fmt::Debug for UptimeApi {
 }
 
 /// Registers the routes of this module inside the `/api` scope.
-pub fn routes(cfg: &mut ServiceConfig) {
+pub fn routes<R: RouteSink>(cfg: &mut R) {
     cfg.service(current_status)
         .service(month_view)
         .service(ping)
