@@ -158,6 +158,8 @@ struct Open {
     completed: u64,
     /// This schema's channel (what the triggers notify on).
     channel: String,
+    /// Its server process: a round's own notice comes from it (other instances number their rounds too).
+    pid: i32,
 }
 
 #[derive(diesel::QueryableByName)]
@@ -166,6 +168,8 @@ struct Channel {
     name: String,
     #[diesel(sql_type = Text)]
     quoted: String,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    pid: i32,
 }
 
 impl Link {
@@ -255,14 +259,15 @@ fn open(url: &str) -> Result<Open, String> {
     let mut conn = PgConnection::establish(url).map_err(|e| e.to_string())?;
     // A round's own notice needs no durable commit.
     // Named after its schema, so that an operator (or a test) can tell whose it is.
+    // A stalled server must not hold a round for ever (requests stop waiting after `ROUND_WAIT` anyway).
     conn.batch_execute(
-        "SET synchronous_commit = off; \
+        "SET synchronous_commit = off; SET statement_timeout = '5s'; \
          SELECT set_config('application_name', left('portal live cache ' || current_schema(), 63), false)",
     )
     .map_err(|e| e.to_string())?;
     let channel: Channel = diesel::sql_query(
         "SELECT left('live_cache ' || current_schema(), 63) AS name, \
-         quote_ident(left('live_cache ' || current_schema(), 63)) AS quoted",
+         quote_ident(left('live_cache ' || current_schema(), 63)) AS quoted, pg_backend_pid() AS pid",
     )
     .get_result(&mut conn)
     .map_err(|e| e.to_string())?;
@@ -273,6 +278,7 @@ fn open(url: &str) -> Result<Open, String> {
         rounds: 0,
         completed: 0,
         channel: channel.name,
+        pid: channel.pid,
     })
 }
 
@@ -285,7 +291,9 @@ fn notices(open: &mut Open) -> Result<(Vec<Notice>, Vec<String>), String> {
             continue;
         }
         if received.payload.starts_with(ROUND_PREFIX) {
-            rounds.push(received.payload);
+            if received.process_id == open.pid {
+                rounds.push(received.payload);
+            }
         } else {
             notices.push(Notice::parse(&received.payload));
         }

@@ -31,6 +31,8 @@ use watch::Watch;
 
 /// Most entries kept; past it everything is forgotten at once (sessions are few and cheap to read again).
 const MAX_ENTRIES: usize = 50_000;
+/// Most notices of one batch applied one by one; a larger batch forgets everything.
+const MAX_NOTICES_ONE_BY_ONE: usize = 64;
 /// Most notices remembered for the fill check; a read that started before the oldest is not kept.
 const MAX_NOTICES: usize = 4_096;
 
@@ -118,6 +120,18 @@ impl Memory {
         }
     }
 
+    /// Applies a batch of notices. Each one looks at every entry, so a large batch (the nightly prune of old
+    /// sessions sends one per family) forgets everything at once instead of holding the lock that long.
+    fn apply_all(&mut self, notices: Vec<Notice>) {
+        if notices.len() > MAX_NOTICES_ONE_BY_ONE {
+            self.apply(Notice::Everything);
+        } else {
+            for notice in notices {
+                self.apply(notice);
+            }
+        }
+    }
+
     /// Whether a value read after `ticket` may be kept: no notice since names it, and none was forgotten.
     fn may_keep(&self, ticket: Ticket, key: &Key, user: Uuid) -> bool {
         let oldest_remembered = self
@@ -152,19 +166,16 @@ impl Shared {
     /// Applies the notices of a round; answers the ticket of the requests it serves.
     pub(crate) fn round_done(&self, notices: impl IntoIterator<Item = Notice>) -> Ticket {
         self.rounds.fetch_add(1, Ordering::Relaxed);
+        let notices: Vec<Notice> = notices.into_iter().collect();
         let mut memory = self.memory();
-        for notice in notices {
-            memory.apply(notice);
-        }
+        memory.apply_all(notices);
         Ticket { seen: memory.applied }
     }
 
     /// Applies notices that arrived between rounds.
     pub(crate) fn apply(&self, notices: impl IntoIterator<Item = Notice>) {
-        let mut memory = self.memory();
-        for notice in notices {
-            memory.apply(notice);
-        }
+        let notices: Vec<Notice> = notices.into_iter().collect();
+        self.memory().apply_all(notices);
     }
 
     /// Forgets everything (the listening connection failed or was replaced: notices may have been missed).

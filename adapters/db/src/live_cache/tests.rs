@@ -97,7 +97,9 @@ fn a_read_older_than_the_remembered_notices_is_not_kept() {
     let shared = Shared::default();
     let (user, family) = (Uuid::new_v4(), Uuid::new_v4());
     let ticket = shared.round_done([]);
-    shared.apply((0..=MAX_NOTICES).map(|_| Notice::Family(Uuid::new_v4())));
+    for _ in 0..=MAX_NOTICES {
+        shared.apply([Notice::Family(Uuid::new_v4())]);
+    }
     shared.put(ticket, key(family, None), kept(user, family));
     assert!(shared.get(&key(family, None)).is_none());
     let ticket = shared.round_done([]);
@@ -135,4 +137,20 @@ async fn without_a_listening_connection_nothing_is_trusted_and_the_database_answ
         assert_eq!(found, None, "the database said the session is over");
     }
     assert_eq!(reads, 2);
+}
+
+#[test]
+fn a_large_batch_of_notices_forgets_everything_at_once() {
+    let shared = Shared::default();
+    let (user, family) = (Uuid::new_v4(), Uuid::new_v4());
+    let ticket = shared.round_done([]);
+    shared.put(ticket, key(family, None), kept(user, family));
+    // Notices about others only, but too many to look at one by one (a prune of old sessions).
+    shared.apply((0..=MAX_NOTICES_ONE_BY_ONE).map(|_| Notice::Family(Uuid::new_v4())));
+    assert!(shared.get(&key(family, None)).is_none());
+    // A small batch about others keeps it.
+    let ticket = shared.round_done([]);
+    shared.put(ticket, key(family, None), kept(user, family));
+    shared.apply((0..MAX_NOTICES_ONE_BY_ONE).map(|_| Notice::Family(Uuid::new_v4())));
+    assert!(shared.get(&key(family, None)).is_some());
 }
