@@ -24,6 +24,15 @@ impl TestDb {
     pub fn url(&self) -> &str {
         &self.url
     }
+
+    /// The PostgreSQL schema of this database (`None` on SQLite).
+    #[must_use]
+    pub fn schema(&self) -> Option<&str> {
+        match &self.cleanup {
+            Cleanup::Postgres { schema, .. } => Some(schema),
+            Cleanup::Sqlite(_) => None,
+        }
+    }
 }
 
 enum Cleanup {
@@ -105,7 +114,17 @@ fn fresh_sqlite() -> TestDb {
 }
 
 fn fresh_postgres() -> TestDb {
-    let test_db = postgres_schema();
+    fresh_postgres_named(&format!("test_{}", uuid::Uuid::new_v4().simple()))
+}
+
+/// A fresh, migrated PostgreSQL database in a new schema of this exact name (which may be any identifier,
+/// multibyte characters included) and nothing else on its `search_path`.
+///
+/// # Panics
+/// As [`fresh`].
+#[must_use]
+pub fn fresh_postgres_named(schema: &str) -> TestDb {
+    let test_db = postgres_schema_named(schema);
     test_db
         .db
         .run_migrations()
@@ -114,8 +133,43 @@ fn fresh_postgres() -> TestDb {
 }
 
 fn postgres_schema() -> TestDb {
+    postgres_schema_named(&format!("test_{}", uuid::Uuid::new_v4().simple()))
+}
+
+/// The URL of a PostgreSQL database whose `search_path` is `schemas`, in that order.
+#[must_use]
+pub fn postgres_url_with_search_path(schemas: &[&str]) -> String {
     let admin_url = postgres_admin_url();
-    let schema = format!("test_{}", uuid::Uuid::new_v4().simple());
+    let separator = if admin_url.contains('?') { '&' } else { '?' };
+    let path: Vec<String> = schemas.iter().map(|schema| format!("\"{schema}\"")).collect();
+    let option = format!("-csearch_path={}", path.join(","));
+    let encoded: String = option
+        .bytes()
+        .map(|byte| {
+            if byte.is_ascii_alphanumeric() || b"-_.".contains(&byte) {
+                char::from(byte).to_string()
+            } else {
+                format!("%{byte:02X}")
+            }
+        })
+        .collect();
+    format!("{admin_url}{separator}options={encoded}")
+}
+
+/// Runs `sql` as the tests' PostgreSQL administrator.
+///
+/// # Panics
+/// When the statement fails.
+pub fn postgres_admin_execute(sql: &str) {
+    let admin_url = postgres_admin_url();
+    let mut admin = PgConnection::establish(&admin_url)
+        .unwrap_or_else(|e| panic!("PostgreSQL for tests is not reachable at {admin_url}: {e}"));
+    admin.batch_execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+fn postgres_schema_named(schema: &str) -> TestDb {
+    let admin_url = postgres_admin_url();
+    let schema = schema.to_owned();
     let mut admin = PgConnection::establish(&admin_url).unwrap_or_else(|e| {
         panic!(
             "PostgreSQL for tests is not reachable at {admin_url}: {e}. Run the tests through `make test` \
@@ -125,8 +179,7 @@ fn postgres_schema() -> TestDb {
     admin
         .batch_execute(&format!("CREATE SCHEMA \"{schema}\""))
         .unwrap_or_else(|e| panic!("creating schema {schema}: {e}"));
-    let separator = if admin_url.contains('?') { '&' } else { '?' };
-    let url = format!("{admin_url}{separator}options=-csearch_path%3D{schema}");
+    let url = postgres_url_with_search_path(&[&schema]);
     let db = Db::connect(&url, 8).unwrap_or_else(|e| panic!("PostgreSQL test database: {e}"));
     let cleanup = Cleanup::Postgres { admin_url, schema };
     TestDb { db, url, cleanup }

@@ -34,8 +34,20 @@ const ROUND_PREFIX: &str = "round ";
 #[derive(Debug, Default)]
 struct Waiting {
     waiters: Vec<oneshot::Sender<Option<Ticket>>>,
+    /// When the round under way began (none runs when `None`).
+    round_began: Option<Instant>,
     /// The pool is gone: the thread ends.
     closed: bool,
+}
+
+impl Waiting {
+    /// A round has run longer than a request waits: the listening connection hangs (a half-open link, a
+    /// stalled server) until its timeouts end it. Requests meanwhile read the database at once instead of
+    /// each waiting [`ROUND_WAIT`] in vain.
+    fn overdue(&self, now: Instant) -> bool {
+        self.round_began
+            .is_some_and(|began| now.saturating_duration_since(began) >= ROUND_WAIT)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -77,7 +89,7 @@ impl Listener {
         let (sender, receiver) = oneshot::channel();
         {
             let mut waiting = self.queue.lock();
-            if waiting.closed {
+            if waiting.closed || waiting.overdue(Instant::now()) {
                 return None;
             }
             waiting.waiters.push(sender);
@@ -121,6 +133,7 @@ fn run(url: &str, shared: &Shared, queue: &Queue) {
                     return;
                 }
                 if !waiting.waiters.is_empty() {
+                    waiting.round_began = Some(Instant::now());
                     break std::mem::take(&mut waiting.waiters);
                 }
                 let (guard, timeout) = queue
@@ -136,6 +149,7 @@ fn run(url: &str, shared: &Shared, queue: &Queue) {
             }
         };
         let ticket = link.round(url, shared);
+        queue.lock().round_began = None;
         for waiter in batch {
             // A request that stopped waiting (timed out) is simply not told.
             let _ = waiter.send(ticket);
@@ -159,16 +173,6 @@ struct Open {
     /// This schema's channel (what the triggers notify on).
     channel: String,
     /// Its server process: a round's own notice comes from it (other instances number their rounds too).
-    pid: i32,
-}
-
-#[derive(diesel::QueryableByName)]
-struct Channel {
-    #[diesel(sql_type = Text)]
-    name: String,
-    #[diesel(sql_type = Text)]
-    quoted: String,
-    #[diesel(sql_type = diesel::sql_types::Integer)]
     pid: i32,
 }
 
@@ -255,29 +259,102 @@ impl Link {
     }
 }
 
+/// What the listening connection adds to the pool's URL, unless the URL sets it: a link that stops answering
+/// (a half-open TCP connection, a host gone) is given up in seconds rather than after the system's TCP
+/// timeouts (minutes), so that the cache is forgotten and the connection made again.
+const LINK_TIMEOUTS: [(&str, &str); 6] = [
+    ("connect_timeout", "5"),
+    ("keepalives", "1"),
+    ("keepalives_idle", "5"),
+    ("keepalives_interval", "2"),
+    ("keepalives_count", "2"),
+    // Data sent and not acknowledged for this long (in milliseconds) ends the connection.
+    ("tcp_user_timeout", "5000"),
+];
+
+/// `url` (a `postgres://` URL) with [`LINK_TIMEOUTS`] added to its query.
+pub(super) fn listening_url(url: &str) -> String {
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let set: Vec<&str> = query
+        .split('&')
+        .filter_map(|pair| pair.split('=').next())
+        .collect();
+    let mut pairs: Vec<String> = query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(str::to_owned)
+        .collect();
+    for (key, value) in LINK_TIMEOUTS {
+        if !set.contains(&key) {
+            pairs.push(format!("{key}={value}"));
+        }
+    }
+    format!("{base}?{}", pairs.join("&"))
+}
+
+/// The channel the `live_cache_notice` triggers notify on, named from the schema of the tables this
+/// connection's statements reach through its `search_path` (the triggers name it from the schema of the
+/// changed table, which need not be `current_schema()`: a `search_path` whose first schema exists but holds
+/// none of the tables). A channel name has at most 63 bytes; a longer one is named after the schema's md5
+/// (the same expression as in the migration `2026-11-28-000600_live_cache_channel`).
+const CHANNEL_QUERY: &str = "\
+    WITH tables AS ( \
+        SELECT n.nspname FROM unnest(ARRAY['refresh_tokens', 'platform_admins', 'factors', 'passkeys', \
+            'org_members', 'organizations']) AS t(name) \
+        LEFT JOIN pg_class c ON c.oid = to_regclass(t.name) \
+        LEFT JOIN pg_namespace n ON n.oid = c.relnamespace \
+    ), schema AS ( \
+        SELECT min(nspname) AS name, count(DISTINCT nspname) AS schemas, count(nspname) AS found FROM tables \
+    ) \
+    SELECT CASE WHEN octet_length('live_cache ' || name) <= 63 THEN 'live_cache ' || name \
+                ELSE 'live_cache ' || md5(name) END AS name, \
+           CASE WHEN octet_length('live_cache ' || name) <= 63 THEN quote_ident('live_cache ' || name) \
+                ELSE quote_ident('live_cache ' || md5(name)) END AS quoted, \
+           pg_backend_pid() AS pid, name AS schema, schemas = 1 AND found = 6 AS single \
+    FROM schema";
+
+#[derive(diesel::QueryableByName)]
+struct Channel {
+    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+    name: Option<String>,
+    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+    quoted: Option<String>,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    pid: i32,
+    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+    schema: Option<String>,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    single: bool,
+}
+
 fn open(url: &str) -> Result<Open, String> {
-    let mut conn = PgConnection::establish(url).map_err(|e| e.to_string())?;
+    let mut conn = PgConnection::establish(&listening_url(url)).map_err(|e| e.to_string())?;
     // A round's own notice needs no durable commit.
-    // Named after its schema, so that an operator (or a test) can tell whose it is.
     // A stalled server must not hold a round for ever (requests stop waiting after `ROUND_WAIT` anyway).
-    conn.batch_execute(
-        "SET synchronous_commit = off; SET statement_timeout = '5s'; \
-         SELECT set_config('application_name', left('portal live cache ' || current_schema(), 63), false)",
-    )
-    .map_err(|e| e.to_string())?;
-    let channel: Channel = diesel::sql_query(
-        "SELECT left('live_cache ' || current_schema(), 63) AS name, \
-         quote_ident(left('live_cache ' || current_schema(), 63)) AS quoted, pg_backend_pid() AS pid",
-    )
-    .get_result(&mut conn)
-    .map_err(|e| e.to_string())?;
-    conn.batch_execute(&format!("LISTEN {}", channel.quoted))
+    conn.batch_execute("SET synchronous_commit = off; SET statement_timeout = '5s'")
+        .map_err(|e| e.to_string())?;
+    let channel: Channel = diesel::sql_query(CHANNEL_QUERY)
+        .get_result(&mut conn)
+        .map_err(|e| e.to_string())?;
+    let (Some(name), Some(quoted), Some(schema), true) =
+        (channel.name, channel.quoted, channel.schema, channel.single)
+    else {
+        return Err(
+            "the tables the session cache watches are not all in one schema of the search path".to_owned(),
+        );
+    };
+    // Named after its schema, so that an operator (or a test) can tell whose it is.
+    diesel::sql_query("SELECT set_config('application_name', left('portal live cache ' || $1, 63), false)")
+        .bind::<Text, _>(&schema)
+        .execute(&mut conn)
+        .map_err(|e| e.to_string())?;
+    conn.batch_execute(&format!("LISTEN {quoted}"))
         .map_err(|e| e.to_string())?;
     Ok(Open {
         conn,
         rounds: 0,
         completed: 0,
-        channel: channel.name,
+        channel: name,
         pid: channel.pid,
     })
 }

@@ -16,6 +16,15 @@
 //!   preceded the read ([`Ticket`]): a change committed during the read is not kept stale.
 //! - When the listening connection fails, everything is forgotten and requests read the database until it
 //!   is back.
+//!
+//! On PostgreSQL the revision of an organization's apps (what tells `GET /api/dev/apps` whether its kept
+//! answer is current) is this memory's too: a write to an app announces `a:<org>` from its transaction
+//! (migration `2026-11-28-000700_apps_revision_by_notice`), and the organization's revision becomes a new
+//! number of this process's [`fresh_revision`] counter, without forgetting any session. An organization with
+//! no notice since everything was last forgotten has the number given then. Where memory is not trusted, a
+//! revision is a fresh number at every read: nothing kept with it is used again. (Before, every app write
+//! updated its organization's row, so that the writes of one organization waited for each other's commits,
+//! and forgot every session kept for the organization.) SQLite keeps the revision in the organization's row.
 
 mod listener;
 mod watch;
@@ -23,6 +32,17 @@ mod watch;
 use domain::identity::models::{LiveSession, LiveSessionInOrg};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The numbers given as revisions of organizations' apps on PostgreSQL: increasing, never given twice in a
+/// process, so that a revision moves whenever it is given anew and an answer kept with an earlier number is
+/// never taken for a later one's.
+static REVISIONS: AtomicU64 = AtomicU64::new(1);
+
+/// A revision of an organization's apps never given before in this process (PostgreSQL): where the
+/// revision is not known from memory, what is kept with it is never used again.
+pub(crate) fn fresh_revision() -> u64 {
+    REVISIONS.fetch_add(1, Ordering::Relaxed)
+}
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use uuid::Uuid;
 
@@ -64,6 +84,8 @@ pub(crate) enum Notice {
     Family(Uuid),
     User(Uuid),
     Org(Uuid),
+    /// An app of the organization was added, changed, moved in or out, or deleted.
+    Apps(Uuid),
     Everything,
 }
 
@@ -75,6 +97,7 @@ impl Notice {
             Some(("f", family)) => id(family).map(Self::Family),
             Some(("u", user)) => id(user).map(Self::User),
             Some(("o", org)) => id(org).map(Self::Org),
+            Some(("a", org)) => id(org).map(Self::Apps),
             _ => None,
         };
         notice.unwrap_or(Self::Everything)
@@ -85,6 +108,8 @@ impl Notice {
             Self::Family(family) => key.family == family,
             Self::User(id) => user == id,
             Self::Org(org) => key.org == Some(org),
+            // Moves the organization's apps revision; what a session read is stays true.
+            Self::Apps(_) => false,
             Self::Everything => true,
         }
     }
@@ -98,13 +123,29 @@ pub(crate) struct Ticket {
     seen: u64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Memory {
     entries: HashMap<Key, Kept>,
+    /// The apps revision of each organization named by an `a:` notice since everything was forgotten.
+    apps: HashMap<Uuid, u64>,
+    /// The apps revision of every other organization.
+    apps_base: u64,
     /// Notices applied since start.
     applied: u64,
     /// The last [`MAX_NOTICES`] notices, with their number.
     recent: VecDeque<(u64, Notice)>,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Self {
+            entries: HashMap::new(),
+            apps: HashMap::new(),
+            apps_base: fresh_revision(),
+            applied: 0,
+            recent: VecDeque::new(),
+        }
+    }
 }
 
 impl Memory {
@@ -115,9 +156,28 @@ impl Memory {
         }
         self.recent.push_back((self.applied, notice));
         match notice {
-            Notice::Everything => self.entries.clear(),
+            Notice::Everything => {
+                self.entries.clear();
+                self.forget_apps_revisions();
+            }
+            Notice::Apps(org) => {
+                if self.apps.len() >= MAX_ENTRIES {
+                    self.forget_apps_revisions();
+                }
+                self.apps.insert(org, fresh_revision());
+            }
             _ => self.entries.retain(|key, kept| !notice.names(key, kept.user())),
         }
+    }
+
+    /// Every organization's apps revision moves.
+    fn forget_apps_revisions(&mut self) {
+        self.apps.clear();
+        self.apps_base = fresh_revision();
+    }
+
+    fn apps_revision(&self, org: Uuid) -> u64 {
+        self.apps.get(&org).copied().unwrap_or(self.apps_base)
     }
 
     /// Applies a batch of notices. Each one looks at every entry, so a large batch (the nightly prune of old
@@ -264,7 +324,7 @@ impl LiveCache {
         F: Future<Output = Result<Option<LiveSession>, domain::common::RepoError>>,
     {
         let key = Key { family, org: None };
-        let found = self
+        let (found, _) = self
             .through(key, async { read.await.map(|found| found.map(Kept::Session)) })
             .await?;
         Ok(found.and_then(|kept| match kept {
@@ -287,16 +347,38 @@ impl LiveCache {
             family,
             org: Some(org),
         };
-        let found = self
+        let (found, trusted) = self
             .through(key, async { read.await.map(|found| found.map(Kept::InOrg)) })
             .await?;
         Ok(found.and_then(|kept| match kept {
-            Kept::InOrg(found) => Some(found),
+            Kept::InOrg(mut found) => {
+                // PostgreSQL: the revision is memory's (a fresh number, from the read, when memory is not
+                // trusted). Read after the round, before the caller reads the apps: every write whose notice
+                // it reflects committed before that read.
+                if trusted && matches!(self.sync, Sync::Listen(_)) {
+                    found.apps_revision = self.shared.memory().apps_revision(org);
+                }
+                Some(found)
+            }
             Kept::Session(_) => None,
         }))
     }
 
-    async fn through<F>(&self, key: Key, read: F) -> Result<Option<Kept>, domain::common::RepoError>
+    /// PostgreSQL: the revision of `org`'s apps, once memory is known to hold every notice committed before
+    /// the call; `None` on SQLite (the organization's row has it) and when memory is not trusted.
+    pub(crate) async fn apps_revision(&self, org: Uuid) -> Option<u64> {
+        match &self.sync {
+            Sync::Listen(listener) => {
+                listener.sync().await?;
+                Some(self.shared.memory().apps_revision(org))
+            }
+            Sync::Watch(_) => None,
+        }
+    }
+
+    /// The value of `key`, from memory or `read`, and whether memory was trusted (a sync round ended after
+    /// the call began).
+    async fn through<F>(&self, key: Key, read: F) -> Result<(Option<Kept>, bool), domain::common::RepoError>
     where
         F: Future<Output = Result<Option<Kept>, domain::common::RepoError>>,
     {
@@ -306,16 +388,16 @@ impl LiveCache {
         };
         let Some(ticket) = ticket else {
             // Not known to be true: the database answers, and nothing is kept.
-            return read.await;
+            return Ok((read.await?, false));
         };
         if let Some(kept) = self.shared.get(&key) {
-            return Ok(Some(kept));
+            return Ok((Some(kept), true));
         }
         let found = read.await?;
         if let Some(kept) = &found {
             self.shared.put(ticket, key, kept.clone());
         }
-        Ok(found)
+        Ok((found, true))
     }
 }
 

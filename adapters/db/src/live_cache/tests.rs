@@ -28,6 +28,7 @@ fn notices_are_read_from_their_payload() {
     assert_eq!(Notice::parse(&format!("f:{id}")), Notice::Family(id));
     assert_eq!(Notice::parse(&format!("u:{id}")), Notice::User(id));
     assert_eq!(Notice::parse(&format!("o:{id}")), Notice::Org(id));
+    assert_eq!(Notice::parse(&format!("a:{id}")), Notice::Apps(id));
     assert_eq!(Notice::parse("*"), Notice::Everything);
     // What cannot be read makes everything forgotten rather than nothing.
     assert_eq!(Notice::parse("u:"), Notice::Everything);
@@ -153,4 +154,76 @@ fn a_large_batch_of_notices_forgets_everything_at_once() {
     shared.put(ticket, key(family, None), kept(user, family));
     shared.apply((0..MAX_NOTICES_ONE_BY_ONE).map(|_| Notice::Family(Uuid::new_v4())));
     assert!(shared.get(&key(family, None)).is_some());
+}
+
+#[test]
+fn the_listening_connection_gives_up_a_silent_link_in_seconds_unless_the_url_says_otherwise() {
+    let url = listener::listening_url("postgres://portal@db.internal/portal");
+    assert_eq!(
+        url,
+        "postgres://portal@db.internal/portal?connect_timeout=5&keepalives=1&keepalives_idle=5\
+         &keepalives_interval=2&keepalives_count=2&tcp_user_timeout=5000"
+    );
+    // The operator's own settings stay, and are not repeated.
+    let url = listener::listening_url("postgres://portal@db/portal?sslmode=require&connect_timeout=20");
+    assert!(url.starts_with("postgres://portal@db/portal?sslmode=require&connect_timeout=20&keepalives=1"));
+    assert_eq!(url.matches("connect_timeout").count(), 1);
+}
+
+/// A server that accepts connections and never answers (a stalled server, or a link that went silent).
+fn silent_server() -> (std::net::TcpListener, String) {
+    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("postgres://portal@{}/portal", server.local_addr().unwrap());
+    (server, url)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn while_the_listening_connection_hangs_requests_read_the_database_without_waiting_for_it() {
+    let (server, url) = silent_server();
+    let shared = Arc::new(Shared::default());
+    let listener = listener::Listener::new(url, shared.clone());
+    // The first request waits for a round that never ends (the connection hangs until its connect timeout,
+    // 5 s), and reads the database after `ROUND_WAIT`.
+    assert!(listener.sync().await.is_none());
+    // The round is overdue now: the next requests do not wait for it at all.
+    for request in 0..3 {
+        let answered = tokio::time::timeout(std::time::Duration::from_millis(500), listener.sync()).await;
+        assert!(
+            matches!(answered, Ok(None)),
+            "request {request} waited for the hung round"
+        );
+    }
+    assert_eq!(shared.rounds.load(Ordering::Relaxed), 0);
+    drop(server);
+}
+
+#[test]
+fn an_apps_notice_moves_its_organizations_revision_and_forgets_no_session() {
+    let shared = Shared::default();
+    let (ada, family) = (Uuid::new_v4(), Uuid::new_v4());
+    let (acme, globex) = (OrgId::new().0, OrgId::new().0);
+    let ticket = shared.round_done([]);
+    shared.put(ticket, key(family, Some(acme)), kept(ada, family));
+    let revisions = |shared: &Shared| {
+        let memory = shared.memory();
+        (memory.apps_revision(acme), memory.apps_revision(globex))
+    };
+    let first = revisions(&shared);
+    assert_eq!(revisions(&shared), first, "nothing happened: nothing moves");
+
+    shared.round_done([Notice::Apps(acme)]);
+    let second = revisions(&shared);
+    assert!(second.0 > first.0);
+    assert_eq!(second.1, first.1);
+    assert!(
+        shared.get(&key(family, Some(acme))).is_some(),
+        "the session is still kept"
+    );
+    // A value read before the apps' notice may still be kept: it does not hold the revision.
+    assert!(shared.memory().may_keep(ticket, &key(family, Some(acme)), ada));
+
+    // Everything forgotten (the listening connection lost, say): every revision moves.
+    shared.forget_everything();
+    let third = revisions(&shared);
+    assert!(third.0 > second.0 && third.1 > second.1);
 }

@@ -106,11 +106,17 @@ pub(super) fn in_org(
     let Some((row, role, has_verified_factor, org_role, requires_two_factor, revision)) = found else {
         return Ok(None);
     };
+    // PostgreSQL keeps no revision in the organization's row: the session cache gives it from the apps'
+    // notices, and a read it does not trust may not be kept (`crate::live_cache`).
+    let revision = match conn {
+        DbConnection::Postgres(_) => crate::live_cache::fresh_revision(),
+        DbConnection::Sqlite(_) => revision.map_or(0, i64::unsigned_abs),
+    };
     Ok(Some(LiveSessionInOrg {
         live: live(row, role, has_verified_factor)?,
         org_role: org_role.as_deref().map(super::orgs::parse_role).transpose()?,
         org_requires_two_factor: requires_two_factor.unwrap_or(false),
-        apps_revision: revision.map_or(0, i64::unsigned_abs),
+        apps_revision: revision,
     }))
 }
 

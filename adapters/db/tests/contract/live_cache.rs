@@ -4,11 +4,13 @@
 
 use crate::fixtures;
 use adapter_db::repos::{
-    DieselOrgRepository, DieselPasskeyRepository, DieselPlatformAdminRepository, DieselRefreshTokenRepository,
+    DieselAppRepository, DieselOrgRepository, DieselPasskeyRepository, DieselPlatformAdminRepository,
+    DieselRefreshTokenRepository,
 };
 use adapter_db::{Backend, Db};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use diesel::RunQueryDsl;
+use domain::apps::ports::AppRepository;
 use domain::common::{OrgId, PlatformRole};
 use domain::identity::models::{AuthMethod, GrantBinding, LiveSessionInOrg, RefreshToken};
 use domain::identity::passkeys::Passkey;
@@ -79,11 +81,17 @@ shared_contract! {
         here.insert(&head).await.unwrap();
         let family = head.family_id;
 
-        // An app registered: the revision moves.
+        // An app registered: the revision moves. On PostgreSQL the session stays in memory (an app's notice
+        // moves the revision and forgets nothing), and the revision the apps repository reads is the same.
         let before = kept_by(second, &there, family, acme).await;
+        let hits = second.pool_stats().cache_hits;
         fixtures::app(first, acme, user, "com.acme.one");
         let after = there.current_of_family_in_org(family, acme).await.unwrap().unwrap();
         assert!(after.apps_revision > before.apps_revision);
+        assert_eq!(DieselAppRepository::new(second.clone()).revision(acme).await.unwrap(), after.apps_revision);
+        if second.backend() == Backend::Postgres {
+            assert_eq!(second.pool_stats().cache_hits, hits + 1, "the session was read from memory");
+        }
 
         // The member's role changed.
         fixtures::member(first, acme, fixtures::account(first, "boss@example.com"), "admin", fixtures::at(0));
@@ -181,4 +189,106 @@ shared_contract! {
         here.insert(&next).await.unwrap();
         kept_by(second, &there, next.family_id, acme).await;
     }
+}
+
+/// `second` kept a session that `first` signs out: `second`'s next read must not find it.
+async fn a_sign_out_is_seen_by_the_other_pool(first: &Db, second: &Db) {
+    let here = DieselRefreshTokenRepository::new(first.clone());
+    let there = DieselRefreshTokenRepository::new(second.clone());
+    let user = fixtures::account(first, "s@example.com");
+    let acme = fixtures::organization(first, "Acme");
+    let head = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
+    here.insert(&head).await.unwrap();
+    kept_by(second, &there, head.family_id, acme).await;
+    here.revoke_family(head.family_id, noon()).await.unwrap();
+    assert_eq!(
+        there
+            .current_of_family_in_org(head.family_id, acme)
+            .await
+            .unwrap(),
+        None
+    );
+}
+
+/// What only PostgreSQL has: row locks between writers, and schemas set-ups give it.
+mod postgres_only {
+    use super::*;
+    use adapter_db::testing;
+
+    /// Drops a schema the test made, when the test ends.
+    struct Dropped(String);
+
+    impl Drop for Dropped {
+        fn drop(&mut self) {
+            testing::postgres_admin_execute(&format!("DROP SCHEMA IF EXISTS \"{}\" CASCADE", self.0));
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_schema_whose_channel_would_be_over_63_bytes_still_writes_and_announces() {
+        // 60 bytes in 49 characters: 'live_cache ' and the name make 71 bytes (a channel has at most 63).
+        let schema = format!("test_{}_{}", Uuid::new_v4().simple(), "é".repeat(11));
+        assert_eq!(schema.len(), 60);
+        let test_db = testing::fresh_postgres_named(&schema);
+        let other = Db::connect(test_db.url(), 4).unwrap();
+        a_sign_out_is_seen_by_the_other_pool(&test_db, &other).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_search_path_whose_first_schema_holds_none_of_the_tables_listens_where_the_tables_are() {
+        let test_db = testing::fresh(Backend::Postgres);
+        let tables = test_db.schema().unwrap().to_owned();
+        // An instance whose search path begins with an existing, empty schema (its role's own, say):
+        // `current_schema()` names that one, its statements reach the tables of the other.
+        let empty = Dropped(format!("empty_{}", Uuid::new_v4().simple()));
+        testing::postgres_admin_execute(&format!("CREATE SCHEMA \"{}\"", empty.0));
+        let other = Db::connect(&testing::postgres_url_with_search_path(&[&empty.0, &tables]), 4).unwrap();
+        a_sign_out_is_seen_by_the_other_pool(&test_db, &other).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_app_writes_of_one_organization_do_not_wait_for_each_others_commit() {
+    use diesel::Connection;
+    use diesel::connection::SimpleConnection;
+    let test_db = adapter_db::testing::fresh(Backend::Postgres);
+    let db: &Db = &test_db;
+    let user = fixtures::account(db, "s@example.com");
+    let acme = fixtures::organization(db, "Acme");
+    fixtures::app(db, acme, user, "com.acme.one");
+    fixtures::app(db, acme, user, "com.acme.two");
+    let family = {
+        let head = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
+        DieselRefreshTokenRepository::new(db.clone())
+            .insert(&head)
+            .await
+            .unwrap();
+        head.family_id
+    };
+    let other = Db::connect(test_db.url(), 4).unwrap();
+    let there = DieselRefreshTokenRepository::new(other.clone());
+    let before = kept_by(&other, &there, family, acme).await;
+
+    let mut one = diesel::pg::PgConnection::establish(test_db.url()).unwrap();
+    let mut two = diesel::pg::PgConnection::establish(test_db.url()).unwrap();
+    one.batch_execute("BEGIN; UPDATE apps SET description = 'one' WHERE package_name = 'com.acme.one'")
+        .unwrap();
+    // The first write holds its row until it commits; the second, of another app of the same organization,
+    // must not wait for it (it waited for the organization's row before).
+    two.batch_execute(
+        "SET lock_timeout = '2s'; BEGIN; UPDATE apps SET description = 'two' WHERE package_name = 'com.acme.two'; COMMIT",
+    )
+    .expect("the second write waited for the first one's commit");
+    let between = there
+        .current_of_family_in_org(family, acme)
+        .await
+        .unwrap()
+        .unwrap();
+    one.batch_execute("COMMIT").unwrap();
+    let after = there
+        .current_of_family_in_org(family, acme)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(before.apps_revision < between.apps_revision && between.apps_revision < after.apps_revision);
 }

@@ -93,6 +93,12 @@ impl AppRepository for DieselAppRepository {
     }
 
     async fn revision(&self, org: OrgId) -> Result<u64, RepoError> {
+        // PostgreSQL: from the apps' notices (`crate::live_cache`); SQLite: the organization's row.
+        if let Some(cache) = self.db.live_cache()
+            && let Some(revision) = cache.apps_revision(org.0).await
+        {
+            return Ok(revision);
+        }
         self.db.lookup(move |conn| queries::revision(conn, org)).await
     }
 
