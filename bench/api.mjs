@@ -8,7 +8,7 @@
 // built-in identity service (without SMTP the address is confirmed at once), the access token exchanged for a
 // core token, an organization with a complete profile, apps registered one by one.
 
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -208,7 +208,7 @@ async function measureBackend(backend, databaseUrl) {
     });
     for (const stop of stops.splice(0)) await stop();
 
-    await mixedWorkload(backend, client, listOrg, portalRps);
+    await mixedWorkload(backend, client, listOrg, portalRps, databaseUrl);
   } finally {
     for (const stop of stops) await stop();
     await portal.stop();
@@ -217,11 +217,15 @@ async function measureBackend(backend, databaseUrl) {
 }
 
 /** The mixed workload of bench/api-mixed.lua; its publish pool is sized from the list's requests/s. */
-async function mixedWorkload(backend, client, listOrg, listRps) {
+async function mixedWorkload(backend, client, listOrg, listRps, databaseUrl) {
   const poolOrg = await client.organization('Benchmark Publish Pool');
   // At most one request in ten publishes, and the mix is slower than the list alone: half again is spare.
   const pool = Math.max(THREADS * 20, Math.ceil(((listRps * MIXED_SECONDS) / 10) * 1.5));
   await seedApps(client, poolOrg, POOL_PREFIX, pool);
+  // The seeding wrote tens of thousands of apps in seconds; on PostgreSQL the checkpoint that follows such a
+  // load stalled every commit for ~0.5 s in the middle of the measurement. A server in steady state spreads
+  // its checkpoints; the seeding's pages are written out before measuring.
+  if (databaseUrl) execFileSync('psql', [databaseUrl, '-qAt', '-c', 'CHECKPOINT'], { stdio: 'pipe' });
   const loadBefore = loadavg()[0];
   const result = await wrk(
     [
