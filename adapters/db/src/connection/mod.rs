@@ -6,6 +6,7 @@ mod circuit;
 mod connector;
 mod migrate;
 mod transaction;
+mod writer;
 
 use crate::live_cache::LiveCache;
 pub use checkout::PoolStats;
@@ -17,10 +18,11 @@ use diesel::r2d2::{Pool, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, MultiConnection};
 use domain::common::RepoError;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use transaction::{TxError, immediate_transaction, run_blocking};
+use writer::Writer;
 
 /// Connections a pool opens at start and keeps open when idle.
 const MIN_IDLE_CONNECTIONS: u32 = 2;
@@ -95,13 +97,14 @@ impl From<diesel::r2d2::PoolError> for DbError {
 
 type DbPool = Pool<Connector>;
 
-/// The database: a pool plus, for SQLite, the lock that lets one writer in at a time (SQLite allows one
-/// writer; serialising writers in the process avoids "database is locked" under concurrent requests).
+/// The database: a pool plus, for SQLite, the thread that runs every transaction of the process one after
+/// the other (SQLite allows one writer; serialising writers in the process avoids "database is locked" under
+/// concurrent requests).
 #[derive(Clone)]
 pub struct Db {
     pool: DbPool,
     backend: Backend,
-    write_lock: Option<Arc<Mutex<()>>>,
+    writer: Option<Arc<Writer>>,
     /// One permit per pooled connection: reads wait for their turn here, in arrival order and without
     /// holding a blocking thread, instead of in the pool, which wakes its waiters in no particular order
     /// (under load some reads waited hundreds of milliseconds while later ones went first).
@@ -187,7 +190,7 @@ impl Db {
             builder = builder.connection_customizer(Box::new(SqlitePragmas));
         }
         let pool = builder.build(manager)?;
-        let write_lock = (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(())));
+        let writer = (backend == Backend::Sqlite).then(|| Arc::new(Writer::default()));
         // A command runs a few statements and exits: it keeps nothing, and listens for nothing.
         let live_cache = match &target {
             _ if min_idle == 0 => None,
@@ -197,7 +200,7 @@ impl Db {
         Ok(Self {
             pool,
             backend,
-            write_lock,
+            writer,
             read_turns: Arc::new(tokio::sync::Semaphore::new(pool_size.max(1) as usize)),
             circuit,
             waits: Arc::new(AtomicU64::new(0)),
@@ -285,7 +288,7 @@ impl Db {
     }
 
     /// Runs `work` in one transaction (committed when it answers `Ok`, rolled back otherwise), off the
-    /// async runtime; on SQLite, one writer at a time.
+    /// async runtime; on SQLite, one writer at a time, on the writer thread ([`writer`]).
     ///
     /// # Errors
     /// What `work` answers, or [`RepoError::Backend`] when the transaction cannot start or commit.
@@ -296,25 +299,35 @@ impl Db {
     {
         self.calls.fetch_add(1, Ordering::Relaxed);
         let db = self.clone();
-        run_blocking(move || {
-            // The lock first, then a connection: writers waiting their turn must not hold pooled
-            // connections that readers need.
-            let _guard = db
-                .write_lock
-                .as_ref()
-                .map(|lock| lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-            db.on_connection(false, |conn| {
-                let outcome = match &mut **conn {
-                    DbConnection::Sqlite(_) => immediate_transaction(conn, work),
-                    DbConnection::Postgres(_) => conn.transaction(|c| work(c).map_err(TxError::Repo)),
-                };
-                outcome.map_err(|e| match e {
-                    TxError::Repo(repo) => repo,
-                    TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
-                })
+        let Some(writer) = &self.writer else {
+            return run_blocking(move || db.transaction(work)).await;
+        };
+        // Its turn first, then a connection: writers waiting their turn hold no pooled connection that
+        // readers need.
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        writer.submit(Box::new(move || {
+            let _ = answer.send(db.transaction(work));
+        }))?;
+        answered
+            .await
+            .map_err(|e| RepoError::backend("a database task stopped", e))?
+    }
+
+    /// `work` in one transaction on a pooled connection, on the calling thread.
+    fn transaction<T, F>(&self, work: F) -> Result<T, RepoError>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, RepoError>,
+    {
+        self.on_connection(false, |conn| {
+            let outcome = match &mut **conn {
+                DbConnection::Sqlite(_) => immediate_transaction(conn, work),
+                DbConnection::Postgres(_) => conn.transaction(|c| work(c).map_err(TxError::Repo)),
+            };
+            outcome.map_err(|e| match e {
+                TxError::Repo(repo) => repo,
+                TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
             })
         })
-        .await
     }
 }
 
@@ -358,7 +371,27 @@ mod tests {
         assert!(dir.path().join("nested/portal.db").is_file());
     }
 
-    /// Two processes (here two pools, each with its own in-process lock) writing one SQLite file: a
+    /// A transaction that panics is its caller's failure: the writer thread runs the next ones.
+    #[test]
+    fn a_write_that_panics_stops_no_later_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/portal.db", dir.path().display()), 2).unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let panicked = db
+                .write(|_| -> Result<(), RepoError> { panic!("a bug inside a transaction") })
+                .await;
+            assert!(panicked.is_err());
+            for n in 0..3 {
+                assert_eq!(db.write(move |_| Ok(n)).await.unwrap(), n);
+            }
+        });
+    }
+
+    /// Two processes (here two pools, each with its own writer thread) writing one SQLite file: a
     /// deferred transaction that reads and then writes would fail at once with "database is locked" when
     /// the other wrote in between; every write must wait its turn instead.
     #[test]

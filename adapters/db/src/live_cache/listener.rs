@@ -181,6 +181,9 @@ impl Link {
     fn round(&mut self, url: &str, shared: &Shared) -> Option<Ticket> {
         if self.open.is_none() {
             self.connect(url)?;
+            // What was committed while there was no connection announced itself to nobody; and the apps
+            // revisions given meanwhile (fresh numbers, to untrusted reads) must not be ahead of memory's.
+            shared.forget_everything();
         }
         let open = self.open.as_mut()?;
         open.rounds += 1;

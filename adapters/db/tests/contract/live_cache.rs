@@ -188,6 +188,17 @@ shared_contract! {
         let next = RefreshToken::start("h2".into(), user, AuthMethod::Password, noon());
         here.insert(&next).await.unwrap();
         kept_by(second, &there, next.family_id, acme).await;
+
+        // The apps revisions handed out while the connection was lost (fresh numbers, with which nothing kept
+        // is used again) are behind those memory gives once it listens again: a list kept then is used.
+        if second.backend() == Backend::Postgres {
+            end_listening_connection(second);
+            let apps_there = DieselAppRepository::new(second.clone());
+            let during = apps_there.revision(acme).await.unwrap();
+            let after = apps_there.revision(acme).await.unwrap();
+            assert!(after >= during, "{after} after {during}");
+            assert_eq!(apps_there.revision(acme).await.unwrap(), after, "listening: the revision holds");
+        }
     }
 }
 
