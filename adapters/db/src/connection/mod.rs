@@ -298,16 +298,33 @@ impl Db {
         F: FnOnce(&mut DbConnection) -> Result<T, RepoError> + Send + 'static,
     {
         self.calls.fetch_add(1, Ordering::Relaxed);
-        let db = self.clone();
         let Some(writer) = &self.writer else {
+            let db = self.clone();
             return run_blocking(move || db.transaction(work)).await;
         };
         // Its turn first, then a connection: writers waiting their turn hold no pooled connection that
-        // readers need.
+        // readers need. The work runs in a savepoint of the batch's transaction (diesel's nested
+        // transaction); its caller is answered once the batch has committed.
         let (answer, answered) = tokio::sync::oneshot::channel();
-        writer.submit(Box::new(move || {
-            let _ = answer.send(db.transaction(work));
-        }))?;
+        let job: writer::Job = Box::new(move |conn| {
+            let outcome = conn
+                .transaction(|c| work(c).map_err(TxError::Repo))
+                .map_err(|e| match e {
+                    TxError::Repo(repo) => repo,
+                    TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
+                });
+            Box::new(move |failure: Option<String>| {
+                let _ = answer.send(match failure {
+                    None => outcome,
+                    Some(failure) => Err(RepoError::backend("committing a transaction", failure)),
+                });
+            })
+        });
+        writer.submit(job, || Db {
+            writer: None,
+            live_cache: None,
+            ..self.clone()
+        })?;
         answered
             .await
             .map_err(|e| RepoError::backend("a database task stopped", e))?
@@ -389,6 +406,72 @@ mod tests {
                 assert_eq!(db.write(move |_| Ok(n)).await.unwrap(), n);
             }
         });
+    }
+
+    /// Transactions that wait together are committed together, each in a savepoint of its own: one whose
+    /// work fails is rolled back alone, and every caller is answered with its own outcome.
+    #[test]
+    fn transactions_committed_together_fail_alone() {
+        use diesel::RunQueryDsl;
+        use diesel::connection::SimpleConnection;
+        use diesel::sql_types::BigInt;
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = BigInt)]
+            n: i64,
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/portal.db", dir.path().display()), 4).unwrap();
+        db.connection()
+            .unwrap()
+            .batch_execute("CREATE TABLE rows (n BIGINT NOT NULL)")
+            .unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(4)
+            .build()
+            .unwrap();
+        let outcomes = runtime.block_on(async {
+            let tasks: Vec<_> = (0..200_i64)
+                .map(|n| {
+                    let db = db.clone();
+                    tokio::spawn(async move {
+                        db.write(move |conn| {
+                            diesel::sql_query(format!("INSERT INTO rows VALUES ({n})"))
+                                .execute(conn)
+                                .map_err(|e| RepoError::backend("inserting", e))?;
+                            if n % 5 == 0 {
+                                return Err(RepoError::Conflict(format!("row {n}")));
+                            }
+                            Ok(n)
+                        })
+                        .await
+                    })
+                })
+                .collect();
+            let mut outcomes = Vec::new();
+            for task in tasks {
+                outcomes.push(task.await.unwrap());
+            }
+            outcomes
+        });
+        for (n, outcome) in (0..200_i64).zip(&outcomes) {
+            if n % 5 == 0 {
+                assert!(matches!(outcome, Err(RepoError::Conflict(_))), "{n}: {outcome:?}");
+            } else {
+                assert_eq!(outcome.as_ref().ok(), Some(&n));
+            }
+        }
+        let kept: Count = diesel::sql_query("SELECT count(*) AS n FROM rows")
+            .get_result(&mut *db.connection().unwrap())
+            .unwrap();
+        assert_eq!(
+            kept.n, 160,
+            "the failed transactions' rows were rolled back, and only theirs"
+        );
+        let failed: Count = diesel::sql_query("SELECT count(*) AS n FROM rows WHERE n % 5 = 0")
+            .get_result(&mut *db.connection().unwrap())
+            .unwrap();
+        assert_eq!(failed.n, 0);
     }
 
     /// Two processes (here two pools, each with its own writer thread) writing one SQLite file: a
