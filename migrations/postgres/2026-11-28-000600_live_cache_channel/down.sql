@@ -15,3 +15,5 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+DROP FUNCTION live_cache_channel(text);

@@ -2,12 +2,17 @@
 -- characters; PostgreSQL refuses a channel name of 64 bytes or more, so a schema name with multibyte
 -- characters made every write to the six watched tables fail. The channel is now 'live_cache <schema>'
 -- while that fits in 63 bytes (unchanged for every schema it worked for) and 'live_cache <md5 of schema>'
--- otherwise; the listening connection names it with the same expression (adapters/db/src/live_cache).
+-- otherwise, named by one function that the triggers and the listening connection
+-- (adapters/db/src/live_cache) call.
+CREATE FUNCTION live_cache_channel(schema_name text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN octet_length('live_cache ' || schema_name) <= 63
+                THEN 'live_cache ' || schema_name
+                ELSE 'live_cache ' || md5(schema_name) END
+$$;
+
 CREATE OR REPLACE FUNCTION live_cache_notice() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-    channel text := CASE WHEN octet_length('live_cache ' || TG_TABLE_SCHEMA) <= 63
-                         THEN 'live_cache ' || TG_TABLE_SCHEMA
-                         ELSE 'live_cache ' || md5(TG_TABLE_SCHEMA) END;
+    channel text := live_cache_channel(TG_TABLE_SCHEMA);
 BEGIN
     IF TG_OP = 'TRUNCATE' THEN
         PERFORM pg_notify(channel, '*');

@@ -8,9 +8,7 @@
 -- when this version starts (their app lists would stay as they were).
 CREATE OR REPLACE FUNCTION bump_apps_revision() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-    channel text := CASE WHEN octet_length('live_cache ' || TG_TABLE_SCHEMA) <= 63
-                         THEN 'live_cache ' || TG_TABLE_SCHEMA
-                         ELSE 'live_cache ' || md5(TG_TABLE_SCHEMA) END;
+    channel text := live_cache_channel(TG_TABLE_SCHEMA);
 BEGIN
     IF TG_OP <> 'INSERT' THEN
         PERFORM pg_notify(channel, 'a:' || OLD.org_id);

@@ -21,7 +21,7 @@ use domain::common::RepoError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use transaction::{TxError, immediate_transaction, run_blocking};
+use transaction::{TxError, run_blocking};
 use writer::Writer;
 
 /// Connections a pool opens at start and keeps open when idle.
@@ -309,10 +309,7 @@ impl Db {
         let job: writer::Job = Box::new(move |conn| {
             let outcome = conn
                 .transaction(|c| work(c).map_err(TxError::Repo))
-                .map_err(|e| match e {
-                    TxError::Repo(repo) => repo,
-                    TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
-                });
+                .map_err(RepoError::from);
             Box::new(move |failure: Option<String>| {
                 let _ = answer.send(match failure {
                     None => outcome,
@@ -330,20 +327,15 @@ impl Db {
             .map_err(|e| RepoError::backend("a database task stopped", e))?
     }
 
-    /// `work` in one transaction on a pooled connection, on the calling thread.
+    /// `work` in one transaction on a pooled connection, on the calling thread (PostgreSQL: SQLite's
+    /// transactions run on its writer thread).
     fn transaction<T, F>(&self, work: F) -> Result<T, RepoError>
     where
         F: FnOnce(&mut DbConnection) -> Result<T, RepoError>,
     {
         self.on_connection(false, |conn| {
-            let outcome = match &mut **conn {
-                DbConnection::Sqlite(_) => immediate_transaction(conn, work),
-                DbConnection::Postgres(_) => conn.transaction(|c| work(c).map_err(TxError::Repo)),
-            };
-            outcome.map_err(|e| match e {
-                TxError::Repo(repo) => repo,
-                TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
-            })
+            conn.transaction(|c| work(c).map_err(TxError::Repo))
+                .map_err(RepoError::from)
         })
     }
 }

@@ -43,6 +43,15 @@ impl From<diesel::result::Error> for TxError {
     }
 }
 
+impl From<TxError> for RepoError {
+    fn from(value: TxError) -> Self {
+        match value {
+            TxError::Repo(repo) => repo,
+            TxError::Diesel(diesel) => Self::backend("running a transaction", diesel),
+        }
+    }
+}
+
 pub(super) async fn run_blocking<T, F>(work: F) -> Result<T, RepoError>
 where
     T: Send + 'static,

@@ -9,7 +9,7 @@
 //! savepoint alone, and every caller is answered after the commit (with the commit's error if it failed).
 //! The thread starts at the first write and ends when the last clone of the pool is gone.
 
-use super::transaction::{TxError, immediate_transaction};
+use super::transaction::immediate_transaction;
 use super::{Db, DbConnection};
 use domain::common::RepoError;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -102,10 +102,7 @@ fn batch(db: &Db, jobs: Vec<Job>) -> Vec<Job> {
             }
             Ok(())
         })
-        .map_err(|e| match e {
-            TxError::Repo(repo) => repo,
-            TxError::Diesel(diesel) => RepoError::backend("running a transaction", diesel),
-        })
+        .map_err(RepoError::from)
     });
     let failure = outcome.err().map(|error| error.to_string());
     for answer in answers {

@@ -298,8 +298,7 @@ pub(super) fn listening_url(url: &str) -> String {
 /// The channel the `live_cache_notice` triggers notify on, named from the schema of the tables this
 /// connection's statements reach through its `search_path` (the triggers name it from the schema of the
 /// changed table, which need not be `current_schema()`: a `search_path` whose first schema exists but holds
-/// none of the tables). A channel name has at most 63 bytes; a longer one is named after the schema's md5
-/// (the same expression as in the migration `2026-11-28-000600_live_cache_channel`).
+/// none of the tables), by the function the triggers call (migration `2026-11-28-000600_live_cache_channel`).
 const CHANNEL_QUERY: &str = "\
     WITH tables AS ( \
         SELECT n.nspname FROM unnest(ARRAY['refresh_tokens', 'platform_admins', 'factors', 'passkeys', \
@@ -309,10 +308,7 @@ const CHANNEL_QUERY: &str = "\
     ), schema AS ( \
         SELECT min(nspname) AS name, count(DISTINCT nspname) AS schemas, count(nspname) AS found FROM tables \
     ) \
-    SELECT CASE WHEN octet_length('live_cache ' || name) <= 63 THEN 'live_cache ' || name \
-                ELSE 'live_cache ' || md5(name) END AS name, \
-           CASE WHEN octet_length('live_cache ' || name) <= 63 THEN quote_ident('live_cache ' || name) \
-                ELSE quote_ident('live_cache ' || md5(name)) END AS quoted, \
+    SELECT live_cache_channel(name) AS name, quote_ident(live_cache_channel(name)) AS quoted, \
            pg_backend_pid() AS pid, name AS schema, schemas = 1 AND found = 6 AS single \
     FROM schema";
 

@@ -11,7 +11,7 @@ use adapter_db::{Backend, Db};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use diesel::RunQueryDsl;
 use domain::apps::ports::AppRepository;
-use domain::common::{OrgId, PlatformRole};
+use domain::common::{OrgId, PlatformRole, UserId};
 use domain::identity::models::{AuthMethod, GrantBinding, LiveSessionInOrg, RefreshToken};
 use domain::identity::passkeys::Passkey;
 use domain::identity::ports::{PasskeyRepository, PlatformAdminRepository, RefreshTokenRepository};
@@ -168,21 +168,15 @@ shared_contract! {
     }
 
     async fn a_change_made_while_the_listening_connection_was_lost_is_not_read_from_memory(first, second) {
-        let here = DieselRefreshTokenRepository::new(first.clone());
-        let there = DieselRefreshTokenRepository::new(second.clone());
-        let user = fixtures::account(first, "s@example.com");
-        let acme = fixtures::organization(first, "Acme");
-        let head = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
-        here.insert(&head).await.unwrap();
-        kept_by(second, &there, head.family_id, acme).await;
+        let KeptSession { here, there, user, acme, family } = kept_session(first, second).await;
         if second.backend() == Backend::Postgres {
             end_listening_connection(second);
         }
         // The sign-out's notice reaches no listener of `second`'s: what it kept must be forgotten anyway,
         // now and after it listens again.
-        here.revoke_family(head.family_id, noon()).await.unwrap();
+        here.revoke_family(family, noon()).await.unwrap();
         for read in 0..3 {
-            assert_eq!(there.current_of_family_in_org(head.family_id, acme).await.unwrap(), None, "read {read}");
+            assert_eq!(there.current_of_family_in_org(family, acme).await.unwrap(), None, "read {read}");
         }
         // Listening again, it keeps what it reads once more.
         let next = RefreshToken::start("h2".into(), user, AuthMethod::Password, noon());
@@ -202,8 +196,16 @@ shared_contract! {
     }
 }
 
-/// `second` kept a session that `first` signs out: `second`'s next read must not find it.
-async fn a_sign_out_is_seen_by_the_other_pool(first: &Db, second: &Db) {
+/// A session of a member of Acme, made through `first` and kept in `second`'s memory.
+struct KeptSession {
+    here: DieselRefreshTokenRepository,
+    there: DieselRefreshTokenRepository,
+    user: UserId,
+    acme: OrgId,
+    family: Uuid,
+}
+
+async fn kept_session(first: &Db, second: &Db) -> KeptSession {
     let here = DieselRefreshTokenRepository::new(first.clone());
     let there = DieselRefreshTokenRepository::new(second.clone());
     let user = fixtures::account(first, "s@example.com");
@@ -211,14 +213,26 @@ async fn a_sign_out_is_seen_by_the_other_pool(first: &Db, second: &Db) {
     let head = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
     here.insert(&head).await.unwrap();
     kept_by(second, &there, head.family_id, acme).await;
-    here.revoke_family(head.family_id, noon()).await.unwrap();
-    assert_eq!(
-        there
-            .current_of_family_in_org(head.family_id, acme)
-            .await
-            .unwrap(),
-        None
-    );
+    KeptSession {
+        here,
+        there,
+        user,
+        acme,
+        family: head.family_id,
+    }
+}
+
+/// `second` kept a session that `first` signs out: `second`'s next read must not find it.
+async fn a_sign_out_is_seen_by_the_other_pool(first: &Db, second: &Db) {
+    let KeptSession {
+        here,
+        there,
+        acme,
+        family,
+        ..
+    } = kept_session(first, second).await;
+    here.revoke_family(family, noon()).await.unwrap();
+    assert_eq!(there.current_of_family_in_org(family, acme).await.unwrap(), None);
 }
 
 /// What only PostgreSQL has: row locks between writers, and schemas set-ups give it.
