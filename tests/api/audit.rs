@@ -12,7 +12,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 const PKG: &str = "com.example.audited";
-const AGENT: &str = "audit-test/1.0 (glasses)";
+/// A `;` in it: in a locale whose list separator is `;`, an unquoted field would split into a formula cell.
+const AGENT: &str = "audit-test/1.0 (glasses; =1+1)";
 
 /// A read of an audit log through the checked client (the answer must match the OpenAPI document).
 async fn read(app: &TestApp, path: &str, user: &User, accept: Option<&str>) -> reqwest::Response {
@@ -241,9 +242,13 @@ async fn audit_log_of_an_organization(backend: Backend) {
             "{csv}"
         );
         assert!(
-            lines[2].contains("app.key_regenerated") && lines[2].ends_with(AGENT),
+            lines[2].contains("app.key_regenerated") && lines[2].ends_with(&format!("\"{AGENT}\"")),
             "{csv}"
         );
+        // Every field of every row is quoted.
+        for line in &lines[1..] {
+            assert!(line.starts_with('"') && line.ends_with('"'), "{line}");
+        }
     }
     let csv = read(&app, &format!("{log}?format=csv&action=app.created"), &ada, None)
         .await

@@ -11,6 +11,7 @@ mod bad_input;
 mod contract;
 mod expiry;
 mod first_admin;
+mod front_door;
 mod helpers;
 mod hosted;
 mod identity;

@@ -179,7 +179,7 @@ async fn platform_staff_need_a_second_factor_when_it_is_required() {
 }
 
 /// The subjects of the security e-mails to `to` in the outbox, oldest first.
-fn security_notices(app: &TestApp, to: &str) -> Vec<String> {
+pub(crate) fn security_notices(app: &TestApp, to: &str) -> Vec<String> {
     use adapter_db::schema::email_outbox::dsl;
     let db = Db::connect(&app.database_url, 1).unwrap();
     let mut conn = db.connection().unwrap();
@@ -260,4 +260,4 @@ async fn every_change_to_how_an_account_signs_in_is_emailed_to_its_owner() {
 #[path = "mfa/recovery.rs"]
 mod recovery;
 #[path = "mfa/webauthn.rs"]
-mod webauthn;
+pub(crate) mod webauthn;

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 /// The relying party of these servers: browsers refuse an IP address, so a host name.
 const ORIGIN: &str = "http://localhost:8080";
 
-async fn spawn(backend: adapter_db::Backend) -> TestApp {
+pub(crate) async fn spawn(backend: adapter_db::Backend) -> TestApp {
     spawn_app_with(backend, &[("PORTAL_PUBLIC_URL", ORIGIN)]).await
 }
 
@@ -44,7 +44,12 @@ async fn call(
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-async fn post(app: &TestApp, path: &str, access: Option<&str>, body: Value) -> (StatusCode, Value) {
+pub(crate) async fn post(
+    app: &TestApp,
+    path: &str,
+    access: Option<&str>,
+    body: Value,
+) -> (StatusCode, Value) {
     call(app, reqwest::Method::POST, path, access, Some(body)).await
 }
 
@@ -59,7 +64,7 @@ fn claims_of(access: &str) -> Value {
 }
 
 /// Registers a passkey of `authenticator` on the account of `access`: the verify answer.
-async fn register(app: &TestApp, authenticator: &mut SoftAuthenticator, access: &str) -> Value {
+pub(crate) async fn register(app: &TestApp, authenticator: &mut SoftAuthenticator, access: &str) -> Value {
     let (status, options) = post(app, "/passkeys/registration/options", Some(access), json!({})).await;
     assert_eq!(status, StatusCode::OK, "{options}");
     let credential = authenticator.register(&options["options"]);
@@ -75,7 +80,7 @@ async fn register(app: &TestApp, authenticator: &mut SoftAuthenticator, access: 
 }
 
 /// The options of a passkey sign-in and the authenticator's answer to them with its first credential.
-async fn sign_in_answer(app: &TestApp, authenticator: &mut SoftAuthenticator) -> (Value, Value) {
+pub(crate) async fn sign_in_answer(app: &TestApp, authenticator: &mut SoftAuthenticator) -> (Value, Value) {
     let (status, options) = post(
         app,
         "/passkeys/authentication/options",
@@ -88,7 +93,11 @@ async fn sign_in_answer(app: &TestApp, authenticator: &mut SoftAuthenticator) ->
     (options, credential)
 }
 
-async fn verify_sign_in(app: &TestApp, options: &Value, credential: &Value) -> (StatusCode, Value) {
+pub(crate) async fn verify_sign_in(
+    app: &TestApp,
+    options: &Value,
+    credential: &Value,
+) -> (StatusCode, Value) {
     post(
         app,
         "/passkeys/authentication/verify",

@@ -234,22 +234,18 @@ impl From<AuditPage> for AuditPageResponse {
 /// The CSV's header row.
 pub const CSV_HEADER: &str = "time,organizationId,actorId,actorEmail,action,targetKind,targetId,targetLabel,changes,clientIp,userAgent\r\n";
 
-/// One CSV field: quoted when it holds a comma, quote or line break; a leading `=`, `+`, `-`, `@`, tab or
-/// carriage return is escaped with `'` so that a spreadsheet never runs it as a formula.
-fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+/// One CSV field's text: a leading `=`, `+`, `-`, `@`, tab or carriage return is escaped with `'` so that
+/// a spreadsheet never runs it as a formula (the row quotes every field: [`csv_row`]).
+fn csv_text(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{text}")
     } else {
         text.to_owned()
-    };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
     }
 }
 
-/// One entry as a CSV row.
+/// One entry as a CSV row (RFC 4180, `\r\n`), every field quoted: a spreadsheet whose list separator is
+/// `;` (or a tab) still reads each field as one text cell, never a formula.
 #[must_use]
 pub fn csv_row(entry: &AuditEntry) -> String {
     let target = entry.target.as_ref();
@@ -266,9 +262,17 @@ pub fn csv_row(entry: &AuditEntry) -> String {
         entry.client_ip.clone().unwrap_or_default(),
         entry.user_agent.clone().unwrap_or_default(),
     ];
-    let mut row = fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",");
-    row.push_str("\r\n");
-    row
+    let mut writer = csv::WriterBuilder::new()
+        .quote_style(csv::QuoteStyle::Always)
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    // Writing text into memory does not fail.
+    let written = writer
+        .write_record(fields.iter().map(|field| csv_text(field)))
+        .ok()
+        .and_then(|()| writer.into_inner().ok())
+        .unwrap_or_default();
+    String::from_utf8(written).unwrap_or_default()
 }
 
 /// Who reads which log: the checks are the use case's, made again for every page of the CSV.
@@ -407,13 +411,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn csv_fields_are_quoted_and_never_formulas() {
-        assert_eq!(csv_field("plain"), "plain");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_field("=HYPERLINK(1)"), "'=HYPERLINK(1)");
-        assert_eq!(csv_field("-1,2"), "\"'-1,2\"");
-        assert_eq!(csv_field("two\nlines"), "\"two\nlines\"");
+    fn csv_fields_are_never_formulas() {
+        assert_eq!(csv_text("plain"), "plain");
+        assert_eq!(csv_text("=HYPERLINK(1)"), "'=HYPERLINK(1)");
+        assert_eq!(csv_text("-1,2"), "'-1,2");
+        assert_eq!(csv_text("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_text("a;=1+1"), "a;=1+1");
     }
 
     #[test]

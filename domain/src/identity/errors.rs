@@ -70,6 +70,20 @@ pub enum IdentityError {
     /// (which covers a password-recovery link); a wrong current password is [`IdentityError::InvalidCredentials`].
     #[error("Enter your current password to set a new one.")]
     ReauthenticationNeeded,
+    /// 400: adding or finishing an account's first way in needs a first-factor sign-in within the last
+    /// [`RECENT_SIGN_IN_MINUTES`](crate::identity::assurance::RECENT_SIGN_IN_MINUTES) minutes (a factor
+    /// step does not count): sign in again.
+    #[error("Sign in again to continue: adding a second factor needs a sign-in within the last 10 minutes.")]
+    RecentSignInNeeded,
+    /// 403: the account has a second factor, so changing its password or e-mail needs an `aal2` session.
+    #[error("AAL2 session is required to update email or password when MFA is enabled.")]
+    Aal2RequiredToUpdateUser,
+    /// 403: the account has a second factor, so ending its other sessions needs an `aal2` session.
+    #[error("AAL2 session is required to sign out other sessions when MFA is enabled.")]
+    Aal2RequiredToSignOutOthers,
+    /// 429: too many attempts; try again after `retry_after_secs`.
+    #[error("Request rate limit reached")]
+    RateLimited { retry_after_secs: u64 },
     /// 422: changing the e-mail address is not offered.
     #[error("Changing the email address is not supported")]
     EmailChangeUnsupported,
@@ -174,7 +188,9 @@ impl IdentityError {
             Self::ProviderEmailMissing => "provider_email_needs_verification",
             Self::AccountNotLinkable => "identity_already_exists",
             Self::EmailChangeUnsupported => "feature_not_supported",
-            Self::ReauthenticationNeeded => "reauthentication_needed",
+            Self::ReauthenticationNeeded | Self::RecentSignInNeeded => "reauthentication_needed",
+            Self::Aal2RequiredToUpdateUser | Self::Aal2RequiredToSignOutOthers => "insufficient_aal",
+            Self::RateLimited { .. } => "over_request_rate_limit",
             Self::FactorNotFound | Self::ChallengeNotFound => "mfa_factor_not_found",
             Self::ChallengeIpMismatch => "mfa_ip_address_mismatch",
             Self::ChallengeExpired(_) => "mfa_challenge_expired",

@@ -7,6 +7,7 @@
 //! - [`signup`]: sign-up and the proof that the browser which signed up is the one that confirms;
 //! - [`codes`]: e-mail links and one-time codes, and the e-mails that carry them;
 //! - [`factors`]: second factors (TOTP), their challenges, and raising a session to `aal2`;
+//! - [`assurance`]: the one assurance rule (what protects an account, what a session proves, what it may do);
 //! - [`account`]: the signed-in user's own account (`/user`), its profile and the password policy;
 //! - [`passkeys`]: passkeys (WebAuthn credentials): registering them, and signing in with one at `aal2`;
 //! - [`oauth`]: sign-in with an external provider (OIDC) and the linked identities;
@@ -16,6 +17,8 @@
 
 pub mod account;
 pub mod admins;
+pub mod assurance;
+pub mod attempts;
 pub mod codes;
 pub mod core_token;
 pub mod digests;
@@ -37,6 +40,8 @@ pub use account::password::{PasswordError, PasswordOwner, check_password};
 pub use account::profile::ProfileChange;
 pub use admins::setup::{FirstAdminError, FirstAdminSetup, SetupLink};
 pub use admins::{AdminCheck, PlatformAdminError, PlatformAdminService, SeedReport};
+pub use assurance::{Action, AssuranceRules, Protection, Refusal, SessionProof};
+pub use attempts::{Attempt, AttemptGuard, Pause, Proof};
 pub use codes::{VerifyKind, VerifySecret};
 pub use core_token::hosted::{HostedAccountError, HostedAccounts, email_proven};
 pub use core_token::{AuthError, Authenticated, CoreToken, CoreTokenService};

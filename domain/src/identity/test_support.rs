@@ -8,11 +8,12 @@ use uuid::Uuid;
 
 use crate::common::RepoError;
 use crate::common::{EmailAddress, SecretGenerator, UserId};
+use crate::identity::assurance::Protection;
 use crate::identity::digests::DigestKey;
 use crate::identity::factors::{Factor, FactorChallenge, FactorStatus};
 use crate::identity::models::{
-    Account, AuthMethod, ExternalIdentity, FAILED_CODES_FORGOTTEN_AFTER_MINUTES, MAX_FAILED_CODES,
-    OneTimeCode, OtpPurpose, RefreshToken,
+    Account, AuthMethod, ExternalIdentity, FAILED_CODES_FORGOTTEN_AFTER_MINUTES, LiveSession,
+    MAX_FAILED_CODES, OneTimeCode, OtpPurpose, RefreshToken, SecondFactorMethod, SecondStep,
 };
 use crate::identity::ports::{
     FactorRepository, MockAccountRepository, MockIdentityLinkRepository, MockOneTimeCodeRepository,
@@ -79,6 +80,36 @@ pub fn access_claims(now: DateTime<Utc>) -> AccessTokenClaims {
     )
 }
 
+/// The live head of the session of `claims`: its family and account, started (and last used) when the
+/// token was issued, by the token's first factor; `aal2` (a TOTP step at that time) when the token is.
+pub fn live_head(claims: &AccessTokenClaims) -> RefreshToken {
+    let issued = DateTime::from_timestamp(claims.iat, 0).unwrap();
+    let method = claims
+        .amr
+        .iter()
+        .find_map(|entry| AuthMethod::parse(&entry.method))
+        .unwrap_or(AuthMethod::Password);
+    let mut head = RefreshToken::start("live-head-hash".into(), claims.sub, method, issued);
+    head.family_id = claims.session_id;
+    if claims.aal == "aal2" {
+        head.second_step = Some(SecondStep {
+            method: SecondFactorMethod::Totp,
+            factor_id: None,
+            at: issued,
+        });
+    }
+    head
+}
+
+/// Another session of the account of `claims` (a new family), which passed a second factor: its access
+/// token is `aal2`. The live head of the session of `claims` does not move, so `claims` stays `aal1`.
+pub fn raised(claims: &AccessTokenClaims) -> AccessTokenClaims {
+    let mut raised = claims.clone();
+    raised.session_id = Uuid::new_v4();
+    raised.aal = "aal2".into();
+    raised
+}
+
 /// The digest key of the services the tests build.
 pub fn digest_key() -> DigestKey {
     DigestKey::new(b"a test key for typed-code digests".to_vec())
@@ -137,6 +168,42 @@ impl Mocks {
         self.refresh_tokens.expect_insert().returning(|_| Ok(()));
         self.accounts.expect_touch_sign_in().returning(|_, _| Ok(()));
         self.links.expect_list_for_user().returning(|_| Ok(vec![]));
+    }
+
+    /// The session of `claims` is live: `current_of_family_with_role` (any number of times) answers its
+    /// head ([`live_head`]: started when the token was issued, `aal2` when the token says so), with what
+    /// protects the account computed at each read from the in-memory factor store (and `passkey`).
+    pub fn live_session(&mut self, claims: &AccessTokenClaims, passkey: bool) {
+        self.live_session_of(live_head(claims), move |_| passkey);
+    }
+
+    /// As [`Mocks::live_session`], for the live head `head` (of its family and account), whose account has
+    /// a passkey when `has_passkey` says so at the time of the read.
+    pub fn live_session_of(
+        &mut self,
+        head: RefreshToken,
+        has_passkey: impl Fn(UserId) -> bool + Send + 'static,
+    ) {
+        let factors = Arc::clone(&self.factors);
+        let family = head.family_id;
+        self.refresh_tokens
+            .expect_current_of_family_with_role()
+            .withf(move |asked| *asked == family)
+            .returning(move |_| {
+                let owned: Vec<Factor> = factors
+                    .factors
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .filter(|f| f.user_id == head.user_id)
+                    .cloned()
+                    .collect();
+                Ok(Some(LiveSession {
+                    head: head.clone(),
+                    role: None,
+                    protection: Protection::of(&owned, has_passkey(head.user_id)),
+                }))
+            });
     }
 
     pub fn service(self) -> IdentityService {
@@ -437,5 +504,22 @@ impl FactorRepository for InMemoryFactors {
             .retain(|f| f.id == factor_id || f.user_id != user || f.factor_type != kind || f.is_verified());
         self.notices.lock().unwrap().extend(notice);
         Ok(true)
+    }
+}
+
+/// A TOTP factor of a new account with `status`, made at noon.
+pub fn factor(status: FactorStatus) -> Factor {
+    Factor {
+        id: Uuid::new_v4(),
+        user_id: UserId::new(),
+        factor_type: crate::identity::factors::FactorType::Totp,
+        status,
+        friendly_name: None,
+        sealed_secret: String::new(),
+        last_used_step: None,
+        created_at: noon(),
+        updated_at: noon(),
+        last_challenged_at: None,
+        webauthn: None,
     }
 }

@@ -215,6 +215,9 @@ pub enum SecurityChange<'a> {
     RecoveryCodesGenerated,
     /// A recovery code was used to pass the second step of a sign-in; `remaining` codes are left.
     RecoveryCodeUsed { remaining: usize },
+    /// The password was used with many wrong second-factor answers: those sessions were signed out and
+    /// further answers are refused for a while.
+    SecondFactorGuessing,
 }
 
 impl SecurityChange<'_> {
@@ -250,6 +253,10 @@ impl SecurityChange<'_> {
                 "a recovery code was used to sign in to your account ({remaining} unused code{} left)",
                 if remaining == 1 { "" } else { "s" }
             ),
+            Self::SecondFactorGuessing => "your password was used to sign in, followed by many wrong \
+                 second-factor codes; those sessions were signed out and second-factor answers are refused \
+                 for an hour. If this was not you, change your password now"
+                .to_owned(),
         }
     }
 
@@ -261,6 +268,7 @@ impl SecurityChange<'_> {
             Self::OtherSessionsSignedOut => "Your other sessions were signed out",
             Self::RecoveryCodesGenerated => "New recovery codes were made for your account",
             Self::RecoveryCodeUsed { .. } => "A recovery code was used on your account",
+            Self::SecondFactorGuessing => "Your password was used with wrong second-factor codes",
             Self::PasskeyAdded(_) => "A passkey was added to your account",
             Self::PasskeyRemoved(_) => "A passkey was removed from your account",
         }

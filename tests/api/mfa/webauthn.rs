@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 const ORIGIN: &str = "http://localhost:8080";
 
 /// What auth-js sends as `webauthn` on a page at [`ORIGIN`].
-fn ours() -> Value {
+pub(crate) fn ours() -> Value {
     json!({"rpId": "localhost", "rpOrigins": [ORIGIN]})
 }
 
@@ -39,7 +39,12 @@ impl TestApp {
     }
 
     /// `mfa.challenge({factorId, webauthn})`.
-    async fn webauthn_challenge(&self, factor: &str, access: &str, webauthn: Value) -> (StatusCode, Value) {
+    pub(crate) async fn webauthn_challenge(
+        &self,
+        factor: &str,
+        access: &str,
+        webauthn: Value,
+    ) -> (StatusCode, Value) {
         self.factor_post(
             &format!("/factors/{factor}/challenge"),
             access,
@@ -49,7 +54,7 @@ impl TestApp {
     }
 
     /// `mfa.verify({factorId, challengeId, webauthn: {type, rpId, rpOrigins, credential_response}})`.
-    async fn webauthn_verify(
+    pub(crate) async fn webauthn_verify(
         &self,
         factor: &str,
         access: &str,
@@ -67,7 +72,7 @@ impl TestApp {
         .await
     }
 
-    async fn user_factors(&self, access: &str) -> Value {
+    pub(crate) async fn user_factors(&self, access: &str) -> Value {
         let (status, user) = answer(
             self.client
                 .get(self.url("/auth/v1/user"))

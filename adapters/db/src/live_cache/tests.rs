@@ -10,7 +10,7 @@ fn live(user: Uuid, family: Uuid) -> LiveSession {
     LiveSession {
         head,
         role: None,
-        has_verified_factor: false,
+        protection: domain::identity::Protection::default(),
     }
 }
 

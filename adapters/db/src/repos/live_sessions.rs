@@ -7,7 +7,8 @@
 use diesel::dsl::exists;
 use diesel::prelude::*;
 use domain::common::RepoError;
-use domain::identity::factors::FactorStatus;
+use domain::identity::Protection;
+use domain::identity::factors::{FactorStatus, FactorType};
 use domain::identity::models::{LiveSession, LiveSessionInOrg};
 
 use super::sessions::RefreshTokenRow;
@@ -16,27 +17,38 @@ use crate::connection::on_backend;
 use crate::convert::backend;
 use crate::schema::{factors, org_members, organizations, passkeys, platform_admins, refresh_tokens};
 
-/// Whether the head's account has a second factor: a verified factor or a passkey (a passkey counts as a
-/// second factor), as two `EXISTS` subqueries of the statement.
-macro_rules! verified_factor {
+/// What protects the head's account (`domain::identity::Protection`: whether it has a verified TOTP
+/// factor, a verified WebAuthn factor, a passkey), as three `EXISTS` subqueries of the statement. Which of
+/// them make the account protected is the domain's to say.
+macro_rules! protection {
     () => {
-        exists(
-            factors::table
-                .filter(factors::user_id.eq(refresh_tokens::user_id))
-                .filter(factors::status.eq(FactorStatus::Verified.as_str())),
+        (
+            exists(
+                factors::table
+                    .filter(factors::user_id.eq(refresh_tokens::user_id))
+                    .filter(factors::factor_type.eq(FactorType::Totp.as_str()))
+                    .filter(factors::status.eq(FactorStatus::Verified.as_str())),
+            ),
+            exists(
+                factors::table
+                    .filter(factors::user_id.eq(refresh_tokens::user_id))
+                    .filter(factors::factor_type.eq(FactorType::WebAuthn.as_str()))
+                    .filter(factors::status.eq(FactorStatus::Verified.as_str())),
+            ),
+            exists(passkeys::table.filter(passkeys::user_id.eq(refresh_tokens::user_id))),
         )
-        .or(exists(
-            passkeys::table.filter(passkeys::user_id.eq(refresh_tokens::user_id)),
-        ))
     };
 }
 
+/// The three `EXISTS` of [`protection!`].
+type ProtectionRow = (bool, bool, bool);
+
 /// The live head of `family` with the platform role of its account (the join adds no row:
-/// `platform_admins.user_id` is unique) and whether the account has a verified factor or a passkey
-/// (subqueries).
+/// `platform_admins.user_id` is unique) and what protects the account (subqueries).
 pub(super) fn with_role(conn: &mut DbConnection, family: &str) -> Result<Option<LiveSession>, RepoError> {
-    let verified_factor = verified_factor!();
-    let found: Option<(RefreshTokenRow, Option<String>, bool)> = on_backend!(conn, c => refresh_tokens::table
+    let protection = protection!();
+    let found: Option<(RefreshTokenRow, Option<String>, ProtectionRow)> =
+        on_backend!(conn, c => refresh_tokens::table
         .left_join(
             platform_admins::table.on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
         )
@@ -44,12 +56,12 @@ pub(super) fn with_role(conn: &mut DbConnection, family: &str) -> Result<Option<
         .filter(refresh_tokens::replaced_by.is_null())
         .filter(refresh_tokens::revoked_at.is_null())
         .order(refresh_tokens::created_at.desc())
-        .select((RefreshTokenRow::as_select(), platform_admins::role.nullable(), verified_factor))
+        .select((RefreshTokenRow::as_select(), platform_admins::role.nullable(), protection))
         .first(c)
         .optional())
-    .map_err(backend("reading a session and its platform role"))?;
+        .map_err(backend("reading a session and its platform role"))?;
     found
-        .map(|(row, role, has_verified_factor)| live(row, role, has_verified_factor))
+        .map(|(row, role, protection)| live(row, role, protection))
         .transpose()
 }
 
@@ -62,7 +74,7 @@ pub(super) fn in_org(
     family: &str,
     org: &str,
 ) -> Result<Option<LiveSessionInOrg>, RepoError> {
-    let verified_factor = verified_factor!();
+    let protection = protection!();
     let org_role = org_members::table
         .filter(org_members::org_id.eq(org))
         .filter(org_members::user_id.eq(refresh_tokens::user_id))
@@ -79,7 +91,7 @@ pub(super) fn in_org(
     type Found = (
         RefreshTokenRow,
         Option<String>,
-        bool,
+        ProtectionRow,
         Option<String>,
         Option<bool>,
         Option<i64>,
@@ -95,7 +107,7 @@ pub(super) fn in_org(
         .select((
             RefreshTokenRow::as_select(),
             platform_admins::role.nullable(),
-            verified_factor,
+            protection,
             org_role,
             requires_two_factor,
             revision,
@@ -103,7 +115,7 @@ pub(super) fn in_org(
         .first(c)
         .optional())
     .map_err(backend("reading a session with its organization"))?;
-    let Some((row, role, has_verified_factor, org_role, requires_two_factor, revision)) = found else {
+    let Some((row, role, protection, org_role, requires_two_factor, revision)) = found else {
         return Ok(None);
     };
     // PostgreSQL keeps no revision in the organization's row: the session cache gives it from the apps'
@@ -113,7 +125,7 @@ pub(super) fn in_org(
         DbConnection::Sqlite(_) => revision.map_or(0, i64::unsigned_abs),
     };
     Ok(Some(LiveSessionInOrg {
-        live: live(row, role, has_verified_factor)?,
+        live: live(row, role, protection)?,
         org_role: org_role.as_deref().map(super::orgs::parse_role).transpose()?,
         org_requires_two_factor: requires_two_factor.unwrap_or(false),
         apps_revision: revision,
@@ -123,11 +135,15 @@ pub(super) fn in_org(
 fn live(
     row: RefreshTokenRow,
     role: Option<String>,
-    has_verified_factor: bool,
+    (totp, webauthn_factor, passkey): ProtectionRow,
 ) -> Result<LiveSession, RepoError> {
     Ok(LiveSession {
         head: row.into_domain()?,
         role: role.as_deref().map(super::admins::parse_role).transpose()?,
-        has_verified_factor,
+        protection: Protection {
+            totp,
+            webauthn_factor,
+            passkey,
+        },
     })
 }

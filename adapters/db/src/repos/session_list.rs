@@ -175,24 +175,29 @@ impl SessionListRepository for DieselSessionListRepository {
     async fn end_aal1_sessions(
         &self,
         user: UserId,
-        keep: Uuid,
+        keep: Option<Uuid>,
         now: DateTime<Utc>,
+        notice: Option<OutgoingEmail>,
     ) -> Result<u64, RepoError> {
         self.db
             .write(move |conn| {
                 let user = user.to_string();
                 lock_account(conn, &user)?;
+                let keep = keep.map(|family| family.to_string()).unwrap_or_default();
                 let families: Vec<String> = refresh_tokens::table
                     .filter(refresh_tokens::user_id.eq(&user))
                     .filter(refresh_tokens::replaced_by.is_null())
                     .filter(refresh_tokens::revoked_at.is_null())
                     .filter(refresh_tokens::second_factor_method.is_null())
-                    .filter(refresh_tokens::family_id.ne(keep.to_string()))
+                    .filter(refresh_tokens::family_id.ne(keep))
                     .select(refresh_tokens::family_id)
                     .distinct()
                     .load(conn)
                     .map_err(backend("reading an account's aal1 sessions"))?;
                 revoke_families(conn, &families, now)?;
+                if let Some(notice) = &notice {
+                    crate::outbox_rows::enqueue(conn, std::slice::from_ref(notice), now)?;
+                }
                 Ok(families.len() as u64)
             })
             .await

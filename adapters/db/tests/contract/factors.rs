@@ -88,7 +88,7 @@ contract! {
         let head = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
         sessions.insert(&head).await.unwrap();
         let live = sessions.current_of_family_with_role(head.family_id).await.unwrap().unwrap();
-        assert!(!live.has_verified_factor, "an unverified factor does not count");
+        assert!(!live.protection.is_protected(), "an unverified factor does not count");
 
         let first = challenge(&phone, noon());
         repo.insert_challenge(&first).await.unwrap();
@@ -98,7 +98,7 @@ contract! {
         let raised = head.raised("h2".into(), step, later);
         sessions.rotate("h1", &raised, later).await.unwrap();
         let live = sessions.current_of_family_with_role(head.family_id).await.unwrap().unwrap();
-        assert!(live.has_verified_factor);
+        assert!(live.protection.is_protected());
         assert_eq!(live.head.second_step, Some(step));
         // Rotation carries the second step.
         let next = live.head.successor("h3".into(), later);
@@ -112,7 +112,7 @@ contract! {
         assert!(!repo.delete(user, phone.id, later, removed()).await.unwrap());
         assert_eq!(crate::fixtures::notices(db).await, ["Security: factor removed"]);
         let live = sessions.current_of_family_with_role(head.family_id).await.unwrap().unwrap();
-        assert!(!live.has_verified_factor);
+        assert!(!live.protection.is_protected());
         assert_eq!(live.head.second_step, None, "the session dropped to aal1");
         assert_eq!(repo.find_challenge(phone.id, first.id).await.unwrap(), None);
     }

@@ -129,7 +129,7 @@ shared_contract! {
             .insert(&passkey, &fixtures::notice("s@example.com", "passkey added"), noon())
             .await
             .unwrap();
-        assert!(there.current_of_family_in_org(family, acme).await.unwrap().unwrap().live.has_verified_factor);
+        assert!(there.current_of_family_in_org(family, acme).await.unwrap().unwrap().live.protection.is_protected());
 
         // The session refreshed: its new head.
         kept_by(second, &there, family, acme).await;

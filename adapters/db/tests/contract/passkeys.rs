@@ -102,14 +102,14 @@ contract! {
         let head = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
         sessions.insert(&head).await.unwrap();
         let live = sessions.current_of_family_with_role(head.family_id).await.unwrap().unwrap();
-        assert!(!live.has_verified_factor);
+        assert!(!live.protection.is_protected());
 
         let laptop = passkey(user, "cred-a");
         repo.insert(&laptop, &fixtures::notice("p@example.com", "passkey added"), noon()).await.unwrap();
         let live = sessions.current_of_family_with_role(head.family_id).await.unwrap().unwrap();
-        assert!(live.has_verified_factor, "a passkey is a second factor");
+        assert!(live.protection.passkey && live.protection.is_protected(), "a passkey is a second factor");
         let in_org = sessions.current_of_family_in_org(head.family_id, OrgId::new()).await.unwrap().unwrap();
-        assert!(in_org.live.has_verified_factor, "the read with an organization counts a passkey too");
+        assert!(in_org.live.protection.is_protected(), "the read with an organization counts a passkey too");
 
         let mut signed_in = RefreshToken::start("p1".into(), user, AuthMethod::Passkey, noon());
         let step = SecondStep { method: SecondFactorMethod::Passkey, factor_id: Some(laptop.id), at: noon() };
@@ -125,6 +125,6 @@ contract! {
         assert_eq!(fixtures::notices(db).await, ["Security: passkey added", "Security: passkey removed"]);
         let lowered = sessions.current_of_family_with_role(signed_in.family_id).await.unwrap().unwrap();
         assert_eq!(lowered.head.second_step, None, "the passkey's session dropped to aal1");
-        assert!(!lowered.has_verified_factor);
+        assert!(!lowered.protection.is_protected());
     }
 }

@@ -158,13 +158,13 @@ contract! {
         let step = SecondStep { method: SecondFactorMethod::RecoveryCode, factor_id: None, at: noon() };
         tokens.rotate("r1", &raised_start.raised("r2".into(), step, noon()), noon()).await.unwrap();
 
-        assert_eq!(list.end_aal1_sessions(user, keep.family_id, noon()).await.unwrap(), 2);
+        assert_eq!(list.end_aal1_sessions(user, Some(keep.family_id), noon(), None).await.unwrap(), 2);
         for (token, live) in [(&keep, true), (&plain, false), (&plain_too, false), (&theirs, true), (&raised_start, true)] {
             let head = tokens.current_of_family(token.family_id).await.unwrap();
             assert_eq!(head.is_some(), live, "{}", token.token_hash);
         }
         let raised = tokens.current_of_family(raised_start.family_id).await.unwrap().unwrap();
         assert_eq!(raised.second_step, Some(step), "the method round-trips");
-        assert_eq!(list.end_aal1_sessions(user, keep.family_id, noon()).await.unwrap(), 0);
+        assert_eq!(list.end_aal1_sessions(user, Some(keep.family_id), noon(), None).await.unwrap(), 0);
     }
 }

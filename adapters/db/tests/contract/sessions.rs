@@ -46,14 +46,14 @@ contract! {
         let other = fixtures::account(db, "other@example.com");
         let first = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
         repo.insert(&first).await.unwrap();
-        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some(LiveSession { head: first.clone(), role: None, has_verified_factor: false }));
+        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some(LiveSession { head: first.clone(), role: None, protection: domain::identity::Protection::default() }));
 
         // The role of another account, and a role waiting for an address, are not this account's.
         let admins = DieselPlatformAdminRepository::new(db.clone());
         admins.grant(&fixtures::email("other@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon(), &fixtures::audit()).await.unwrap();
         admins.grant(&fixtures::email("nobody@example.com"), PlatformRole::Admin, None, GrantBinding::AnyAccount, noon(), &fixtures::audit()).await.unwrap();
         assert_eq!(admins.role_of(other).await.unwrap(), Some(PlatformRole::Admin));
-        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some(LiveSession { head: first.clone(), role: None, has_verified_factor: false }));
+        assert_eq!(repo.current_of_family_with_role(first.family_id).await.unwrap(), Some(LiveSession { head: first.clone(), role: None, protection: domain::identity::Protection::default() }));
 
         admins.grant(&fixtures::email("s@example.com"), PlatformRole::Reviewer, None, GrantBinding::AnyAccount, noon(), &fixtures::audit()).await.unwrap();
         let later = noon() + Duration::minutes(5);
@@ -61,7 +61,7 @@ contract! {
         repo.rotate("h1", &second, later).await.unwrap();
         assert_eq!(
             repo.current_of_family_with_role(first.family_id).await.unwrap(),
-            Some(LiveSession { head: second, role: Some(PlatformRole::Reviewer), has_verified_factor: false })
+            Some(LiveSession { head: second, role: Some(PlatformRole::Reviewer), protection: domain::identity::Protection::default() })
         );
         assert_eq!(repo.current_of_family_with_role(Uuid::new_v4()).await.unwrap(), None);
         repo.revoke_family(first.family_id, later).await.unwrap();
@@ -86,7 +86,7 @@ contract! {
         fixtures::app(db, acme, user, "com.acme.two");
         let first = RefreshToken::start("h1".into(), user, AuthMethod::Password, noon());
         repo.insert(&first).await.unwrap();
-        let live = LiveSession { head: first.clone(), role: None, has_verified_factor: false };
+        let live = LiveSession { head: first.clone(), role: None, protection: domain::identity::Protection::default() };
 
         // What the directory and the revision's own read answer, in one statement.
         let in_acme = repo.current_of_family_in_org(first.family_id, acme).await.unwrap().unwrap();

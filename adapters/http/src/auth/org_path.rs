@@ -172,7 +172,11 @@ mod tests {
             caller: caller.clone(),
             aal,
             session_id: None,
-            has_verified_factor: Some(aal == Aal::Aal2),
+            protection: Some(domain::identity::Protection {
+                totp: aal == Aal::Aal2,
+                ..Default::default()
+            }),
+            withheld_role: None,
         }
     }
 

@@ -37,9 +37,16 @@ pub fn origin_of(request: &HttpRequest, proxies: &TrustedProxies) -> ClientOrigi
     }
 }
 
-/// Whether `path` is the staff API (`/api/admin` and below).
+/// Whether `path` serves only platform staff (`/api/admin` and `/api/app-uptime`, and below): a staff
+/// member whose session may not use the role yet is told how to get it there rather than refused as a
+/// developer. (The rule itself is the role's: such a session carries none, whatever the route.)
 fn is_staff_api(path: &str) -> bool {
-    path == "/api/admin" || path.starts_with("/api/admin/")
+    ["/api/admin", "/api/app-uptime"].iter().any(|prefix| {
+        path == *prefix
+            || path
+                .strip_prefix(prefix)
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
 }
 
 /// The authenticated caller.
@@ -109,8 +116,8 @@ impl Credentials {
                 .map(|found| (found, None)),
         }
         .map_err(ApiError::from)?;
-        // The staff API (PORTAL_STAFF_MFA=required): staff need a session that passed a second factor.
-        if self.staff_api && !auth.core_tokens.staff_level_met(&authenticated) {
+        // Staff use cases need a session that passed a second factor (PORTAL_STAFF_MFA=required).
+        if self.staff_api && authenticated.withheld_role.is_some() {
             return Err(ApiError::ForbiddenUntil {
                 code: MFA_REQUIRED,
                 message: STAFF_MFA_REQUIRED.into(),
@@ -133,6 +140,8 @@ mod tests {
     fn the_staff_api_is_api_admin_and_below_only() {
         assert!(is_staff_api("/api/admin/apps"));
         assert!(is_staff_api("/api/admin"));
+        assert!(is_staff_api("/api/app-uptime/status"));
+        assert!(!is_staff_api("/api/app-uptimes"));
         assert!(!is_staff_api("/api/administrators"));
         assert!(!is_staff_api("/api/apps"));
     }

@@ -3,7 +3,9 @@
 
 use actix_web::HttpRequest;
 use domain::common::Clock;
-use domain::identity::{AuthAction, IdentityError, IdentityService, RateDecision, RateLimiter, SignInGate};
+use domain::identity::{
+    Attempt, AttemptGuard, AuthAction, IdentityService, Pause, Proof, RateDecision, RateLimiter,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
@@ -12,11 +14,23 @@ use crate::client_ip::{TrustedProxies, rate_limit_subject};
 
 const PRUNE_EVERY_SECS: i64 = 600;
 
+/// The runtime's timer, for the attempt guard's delays.
+struct RuntimePause;
+
+#[async_trait::async_trait]
+impl Pause for RuntimePause {
+    async fn pause(&self, delay: std::time::Duration) {
+        actix_web::rt::time::sleep(delay).await;
+    }
+}
+
 /// What the `/auth/v1` handlers share.
 #[derive(Clone)]
 pub struct IdentityApi {
     pub service: Arc<IdentityService>,
     pub limiter: Arc<RateLimiter>,
+    /// Every answer to "prove it's you" goes through it (limits, delay, attempt, failure or success).
+    pub guard: Arc<AttemptGuard>,
     pub proxies: TrustedProxies,
     pub clock: Arc<dyn Clock>,
     /// Sign-in providers configured (`google`, `apple`, `github`, `azure`), for `GET /settings`.
@@ -45,9 +59,11 @@ impl IdentityApi {
         clock: Arc<dyn Clock>,
         providers: Vec<String>,
     ) -> Self {
+        let guard = AttemptGuard::new(limiter.clone(), Arc::new(RuntimePause), service.clone());
         Self {
             service,
             limiter,
+            guard: Arc::new(guard),
             proxies,
             clock,
             providers,
@@ -82,47 +98,40 @@ impl IdentityApi {
             .map_or_else(|| "unknown".to_owned(), rate_limit_subject)
     }
 
-    /// A password sign-in to `email`: refused (429) when this client address tried too often or failed
-    /// too often on this account; otherwise waits the delay that the account's failures from every client
-    /// together impose, then signs in and counts a failure or remembers the client.
+    /// A password sign-in to `email`, through the attempt guard (see `domain::identity::attempts`).
     pub(crate) async fn sign_in_with_password(
         &self,
         request: &HttpRequest,
         email: &str,
         password: &str,
     ) -> Result<domain::identity::Session, AuthApiError> {
-        let subject = self.client_subject(request);
-        let gate = self
-            .limiter
-            .check_sign_in(&subject, email)
-            .await
-            .map_err(AuthApiError::from)?;
         self.prune_now_and_then().await;
-        match gate {
-            SignInGate::Limited { retry_after_secs } => {
-                tracing::warn!(action = "sign_in", "identity rate limit reached");
-                return Err(AuthApiError::rate_limited(false, retry_after_secs));
-            }
-            SignInGate::Go { delay } if !delay.is_zero() => {
-                tracing::info!(delay_ms = delay.as_millis(), "sign-in slowed down after failures");
-                actix_web::rt::time::sleep(delay).await;
-            }
-            SignInGate::Go { .. } => {}
-        }
-        match self.service.sign_in_with_password(email, password).await {
-            Ok(session) => {
-                self.remember_client(&subject, email).await;
-                Ok(session)
-            }
-            Err(error @ IdentityError::InvalidCredentials) => {
-                self.limiter
-                    .sign_in_failed(&subject, email)
-                    .await
-                    .map_err(AuthApiError::from)?;
-                Err(error.into())
-            }
-            Err(other) => Err(other.into()),
-        }
+        let client = self.client_subject(request);
+        let attempt = Attempt {
+            proof: Proof::FirstFactor,
+            client: &client,
+            account: email,
+        };
+        let sign_in = self.service.sign_in_with_password(email, password);
+        Ok(self.guard.attempt(attempt, sign_in).await?)
+    }
+
+    /// Runs an answer to a second factor of the account of `email` (a challenge of `challenge`, or a
+    /// recovery code) through the attempt guard.
+    pub(crate) async fn second_factor<T>(
+        &self,
+        request: &HttpRequest,
+        email: &str,
+        challenge: Option<uuid::Uuid>,
+        answer: impl std::future::Future<Output = Result<T, domain::identity::IdentityError>> + Send,
+    ) -> Result<T, AuthApiError> {
+        let client = self.client_subject(request);
+        let attempt = Attempt {
+            proof: Proof::SecondFactor { challenge },
+            client: &client,
+            account: email,
+        };
+        Ok(self.guard.attempt(attempt, answer).await?)
     }
 
     /// Records the client a session is answered to (user agent, address through the trusted proxies, now),
@@ -142,11 +151,7 @@ impl IdentityApi {
     /// sign-in itself succeeded).
     pub(crate) async fn signed_in(&self, request: &HttpRequest, email: &str) {
         let subject = self.client_subject(request);
-        self.remember_client(&subject, email).await;
-    }
-
-    async fn remember_client(&self, subject: &str, email: &str) {
-        if let Err(error) = self.limiter.signed_in(subject, email).await {
+        if let Err(error) = self.limiter.signed_in(&subject, email).await {
             tracing::warn!(%error, "could not remember the client of a sign-in");
         }
     }

@@ -144,6 +144,7 @@ impl From<IdentityError> for AuthApiError {
             | E::RefreshTokenReused
             | E::SessionExpired
             | E::ReauthenticationNeeded
+            | E::RecentSignInNeeded
             | E::WebAuthnChallengeNotFound
             | E::WebAuthnChallengeExpired
             | E::WebAuthnVerificationFailed => StatusCode::BAD_REQUEST,
@@ -172,7 +173,12 @@ impl From<IdentityError> for AuthApiError {
             | E::SessionNotFound
             | E::UserNotFound
             | E::Aal2RequiredToEnroll
+            | E::Aal2RequiredToUpdateUser
+            | E::Aal2RequiredToSignOutOthers
             | E::Aal2RequiredForPasskeys => StatusCode::FORBIDDEN,
+            E::RateLimited { retry_after_secs } => {
+                return Self::rate_limited(false, *retry_after_secs);
+            }
             E::FactorNotFound | E::PasskeyNotFound => StatusCode::NOT_FOUND,
             E::Repo(domain::common::RepoError::Unavailable { retry_after }) => {
                 return Self::unavailable(*retry_after);

@@ -3,14 +3,12 @@
 //! `POST /factors/{id}/verify`, `DELETE /factors/{id}`: TOTP factors, and `webauthn` factors (auth-js
 //! `mfa.webauthn.register` and `mfa.webauthn.authenticate`) when passkeys are on.
 //!
-//! Challenges and verifications are limited as password sign-ins are: per client address, failures per
-//! (account, client address), and the account's failures everywhere only slow the owner down.
+//! Challenges and verifications go through the attempt guard (`domain::identity::attempts`): per client
+//! address, failures per (account, client address), three wrong answers per challenge, and a ceiling of
+//! wrong answers per account from every client.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::{
-    AuthAction, EnrollRequest, Enrollment, FactorAnswer, IdentityError, RelyingPartyClaim, SignInGate,
-    WebAuthnAnswer,
-};
+use domain::identity::{EnrollRequest, Enrollment, FactorAnswer, RelyingPartyClaim, WebAuthnAnswer};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -119,28 +117,6 @@ pub(super) fn client_ip(api: &IdentityApi, request: &HttpRequest) -> String {
         .map_or_else(|| "unknown".to_owned(), |ip| ip.to_string())
 }
 
-/// Refuses (429) or slows down a second-factor attempt on the account of `email`, as a password sign-in.
-pub(super) async fn gate(api: &IdentityApi, request: &HttpRequest, email: &str) -> Result<(), AuthApiError> {
-    let subject = api.client_subject(request);
-    match api
-        .limiter
-        .check_failures(AuthAction::SecondFactor, &subject, email)
-        .await
-        .map_err(AuthApiError::from)?
-    {
-        SignInGate::Limited { retry_after_secs } => {
-            tracing::warn!(action = "second_factor", "identity rate limit reached");
-            Err(AuthApiError::rate_limited(false, retry_after_secs))
-        }
-        SignInGate::Go { delay } => {
-            if !delay.is_zero() {
-                actix_web::rt::time::sleep(delay).await;
-            }
-            Ok(())
-        }
-    }
-}
-
 /// The relying party a client names (auth-js: `webauthn: {rpId, rpOrigins}`, camelCase).
 #[derive(Debug, Default, Deserialize)]
 pub struct RelyingPartyBody {
@@ -208,10 +184,10 @@ pub async fn challenge(
         .unwrap_or_default()
         .claim();
     let claims = access_claims(&api, &request).await?;
-    gate(&api, &request, claims.email.as_str()).await?;
+    let ip = client_ip(&api, &request);
+    let start = api.service.challenge_factor(&claims, id, &ip, &relying_party);
     let started = api
-        .service
-        .challenge_factor(&claims, id, &client_ip(&api, &request), &relying_party)
+        .second_factor(&request, claims.email.as_str(), None, start)
         .await?;
     Ok(HttpResponse::Ok().json(ChallengeAnswer {
         id: started.challenge.id.to_string(),
@@ -282,27 +258,14 @@ pub async fn verify(
         .and_then(|c| Uuid::parse_str(c.trim()).ok())
         .ok_or_else(|| AuthApiError::validation("challenge_id must be an UUID"))?;
     let claims = access_claims(&api, &request).await?;
-    gate(&api, &request, claims.email.as_str()).await?;
-    match api
-        .service
-        .verify_factor(&claims, id, challenge_id, answer, &client_ip(&api, &request))
-        .await
-    {
-        Ok(session) => {
-            tracing::info!(user_id = %claims.sub, factor_id = %id, "second factor verified; session at aal2");
-            api.note_client(&request, &session).await;
-            Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
-        }
-        Err(error @ (IdentityError::TotpCodeInvalid | IdentityError::WebAuthnVerificationFailed)) => {
-            let subject = api.client_subject(&request);
-            api.limiter
-                .failed(AuthAction::SecondFactor, &subject, claims.email.as_str())
-                .await
-                .map_err(AuthApiError::from)?;
-            Err(error.into())
-        }
-        Err(other) => Err(other.into()),
-    }
+    let ip = client_ip(&api, &request);
+    let answered = api.service.verify_factor(&claims, id, challenge_id, answer, &ip);
+    let session = api
+        .second_factor(&request, claims.email.as_str(), Some(challenge_id), answered)
+        .await?;
+    tracing::info!(user_id = %claims.sub, factor_id = %id, "second factor verified; session at aal2");
+    api.note_client(&request, &session).await;
+    Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
 }
 
 #[derive(Debug, Serialize)]

@@ -9,7 +9,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::{DateTime, Utc};
 use domain::identity::passkeys::{CeremonyOptions, Passkey, PasskeyService};
-use domain::identity::{AuthAction, IdentityError, SignInGate};
+use domain::identity::{Attempt, AuthAction, Proof};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
@@ -152,27 +152,6 @@ pub async fn authentication_options(
     Ok(HttpResponse::Ok().json(OptionsAnswer::from(options)))
 }
 
-/// Refuses (429) or slows down a passkey sign-in to the account of `email`, as a password sign-in.
-async fn gate(api: &IdentityApi, subject: &str, email: &str) -> Result<(), AuthApiError> {
-    match api
-        .limiter
-        .check_sign_in(subject, email)
-        .await
-        .map_err(AuthApiError::from)?
-    {
-        SignInGate::Limited { retry_after_secs } => {
-            tracing::warn!(action = "passkey_sign_in", "identity rate limit reached");
-            Err(AuthApiError::rate_limited(false, retry_after_secs))
-        }
-        SignInGate::Go { delay } => {
-            if !delay.is_zero() {
-                actix_web::rt::time::sleep(delay).await;
-            }
-            Ok(())
-        }
-    }
-}
-
 /// `POST /passkeys/authentication/verify`: signs in with the passkey the browser chose; answers a session
 /// at `aal2` (`amr` `passkey`).
 ///
@@ -189,23 +168,16 @@ pub async fn authentication_verify(
     let passkeys = service(&api)?;
     let claim = passkeys.identify(credential).await?;
     let email = claim.account.email.as_str().to_owned();
-    let subject = api.client_subject(&request);
-    gate(&api, &subject, &email).await?;
-    match passkeys.sign_in(challenge, credential, claim).await {
-        Ok(session) => {
-            api.signed_in(&request, &email).await;
-            tracing::info!(user_id = %session.user.account.id, "signed in with a passkey");
-            Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
-        }
-        Err(error @ IdentityError::WebAuthnVerificationFailed) => {
-            api.limiter
-                .sign_in_failed(&subject, &email)
-                .await
-                .map_err(AuthApiError::from)?;
-            Err(error.into())
-        }
-        Err(other) => Err(other.into()),
-    }
+    let client = api.client_subject(&request);
+    let attempt = Attempt {
+        proof: Proof::FirstFactor,
+        client: &client,
+        account: &email,
+    };
+    let sign_in = passkeys.sign_in(challenge, credential, claim);
+    let session = api.guard.attempt(attempt, sign_in).await?;
+    tracing::info!(user_id = %session.user.account.id, "signed in with a passkey");
+    Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
 }
 
 /// `GET /passkeys`: the account's passkeys.

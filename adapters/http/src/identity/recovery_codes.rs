@@ -8,10 +8,9 @@
 //! only slow the owner down.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::{AuthAction, IdentityError, RecoveryCodeSet};
+use domain::identity::RecoveryCodeSet;
 use serde::{Deserialize, Serialize};
 
-use super::factors::gate;
 use super::{AuthApiError, AuthJson, IdentityApi, access_claims};
 
 const FACTOR_TYPE: &str = "recovery_code";
@@ -120,23 +119,13 @@ pub async fn verify(
         return Err(AuthApiError::validation("Code needs to be non-empty"));
     }
     let claims = access_claims(&api, &request).await?;
-    gate(&api, &request, claims.email.as_str()).await?;
-    match api.service.verify_recovery_code(&claims, code).await {
-        Ok(session) => {
-            tracing::info!(user_id = %claims.sub, "recovery code used; session at aal2");
-            api.note_client(&request, &session).await;
-            Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
-        }
-        Err(error @ IdentityError::RecoveryCodeInvalid) => {
-            let subject = api.client_subject(&request);
-            api.limiter
-                .failed(AuthAction::SecondFactor, &subject, claims.email.as_str())
-                .await
-                .map_err(AuthApiError::from)?;
-            Err(error.into())
-        }
-        Err(other) => Err(other.into()),
-    }
+    let answered = api.service.verify_recovery_code(&claims, code);
+    let session = api
+        .second_factor(&request, claims.email.as_str(), None, answered)
+        .await?;
+    tracing::info!(user_id = %claims.sub, "recovery code used; session at aal2");
+    api.note_client(&request, &session).await;
+    Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
 }
 
 #[derive(Debug, Serialize)]

@@ -12,6 +12,7 @@ use serde_json::Value;
 use crate::common::EmailAddress;
 use crate::common::email::INVALID_EMAIL;
 use crate::identity::account::password::{PasswordOwner, check_password};
+use crate::identity::assurance::Action;
 use crate::identity::errors::{FieldErrors, IdentityError};
 use crate::identity::models::{Account, display_name_of, merge_profile};
 use crate::identity::sessions::tokens::AccessTokenClaims;
@@ -31,8 +32,7 @@ pub struct UserUpdate<'a> {
     pub data: Option<&'a Value>,
 }
 
-/// How recent a sign-in must be to change the password without the current one (a recovery link signs in).
-pub const RECENT_SIGN_IN_MINUTES: i64 = 10;
+pub use crate::identity::assurance::RECENT_SIGN_IN_MINUTES;
 
 impl IdentityService {
     /// Verifies an identity access token presented to the identity service itself. A core token, a refresh
@@ -119,9 +119,26 @@ impl IdentityService {
             return Err(IdentityError::Validation(fields));
         }
         let now = self.clock.now();
+        if update.email.is_some() {
+            self.require(
+                claims,
+                Action::ChangeEmail,
+                false,
+                IdentityError::Aal2RequiredToUpdateUser,
+            )
+            .await?;
+        }
         if let Some(password) = update.password {
-            self.check_may_change_password(claims, &account, update.current_password, now)
+            let reconfirmed = self
+                .current_password_given(&account, update.current_password)
                 .await?;
+            self.require(
+                claims,
+                Action::ChangePassword,
+                reconfirmed,
+                IdentityError::Aal2RequiredToUpdateUser,
+            )
+            .await?;
             let hash = self.hasher.hash(password).await?;
             let change = if claims.amr.iter().any(|entry| entry.method == "recovery") {
                 SecurityChange::PasswordReset
@@ -165,35 +182,22 @@ impl IdentityService {
         templates::security_notice(to, change, now, &link)
     }
 
-    /// A stolen access token alone must not be enough to take the account over: the session must have
-    /// signed in within [`RECENT_SIGN_IN_MINUTES`], or the current password must be given. A current
-    /// password that is given is always checked, recent sign-in or not: a form that asks for it must not
-    /// accept a wrong one.
-    async fn check_may_change_password(
+    /// Whether the request gave the account's current password (a stolen access token alone must not be
+    /// enough to take the account over: see [`Action::ChangePassword`]). A current password that is given
+    /// is always checked, recent sign-in or not: a form that asks for it must not accept a wrong one.
+    async fn current_password_given(
         &self,
-        claims: &AccessTokenClaims,
         account: &Account,
         current_password: Option<&str>,
-        now: DateTime<Utc>,
-    ) -> Result<(), IdentityError> {
-        let signed_in_at = claims
-            .amr
-            .iter()
-            .map(|entry| entry.timestamp)
-            .max()
-            .unwrap_or(claims.iat);
+    ) -> Result<bool, IdentityError> {
         let Some(current) = current_password else {
-            return if now.timestamp() - signed_in_at <= RECENT_SIGN_IN_MINUTES * 60 {
-                Ok(())
-            } else {
-                Err(IdentityError::ReauthenticationNeeded)
-            };
+            return Ok(false);
         };
         let Some(hash) = account.password_hash.as_deref() else {
             return Err(IdentityError::ReauthenticationNeeded);
         };
         if self.hasher.verify(current, hash).await? {
-            Ok(())
+            Ok(true)
         } else {
             Err(IdentityError::InvalidCredentials)
         }
@@ -313,6 +317,7 @@ mod tests {
             .times(1)
             .returning(|_, _, _, _| Ok(()));
         m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+        m.live_session(&claims, false);
         let update = UserUpdate {
             password: Some("a brand new passphrase"),
             ..UserUpdate::default()
@@ -326,11 +331,12 @@ mod tests {
         session_signed_in_at(noon() - chrono::Duration::hours(1))
     }
 
-    /// A session that signed in at `at`, of an account with a password.
+    /// A session that signed in at `at` (its live head started then), of an account with a password.
     fn session_signed_in_at(at: DateTime<Utc>) -> (Mocks, AccessTokenClaims) {
         let claims = access_claims(at);
         let user = claims.sub;
         let mut m = Mocks::new();
+        m.live_session(&claims, false);
         m.accounts.expect_get().returning(move |_| {
             let mut a = account("dev@example.com", true);
             a.id = user;
@@ -469,8 +475,9 @@ mod tests {
     fn changing_the_email_address_is_not_offered_but_repeating_it_is_harmless() {
         let mut m = fresh_with_account();
         m.links.expect_list_for_user().returning(|_| Ok(vec![]));
-        let service = m.service();
         let claims = access_claims(noon());
+        m.live_session(&claims, false);
+        let service = m.service();
         let other = UserUpdate {
             email: Some("other@example.com"),
             ..UserUpdate::default()
@@ -484,6 +491,32 @@ mod tests {
             ..UserUpdate::default()
         };
         assert!(block_on(service.update_user(&claims, same)).is_ok());
+    }
+
+    #[test]
+    fn a_password_alone_of_a_protected_account_changes_neither_the_password_nor_the_email() {
+        let (mut m, claims) = session_signed_in_at(noon());
+        let mut totp =
+            crate::identity::test_support::factor(crate::identity::factors::FactorStatus::Verified);
+        totp.user_id = claims.sub;
+        m.factors.factors.lock().unwrap().push(totp);
+        m.hasher.expect_verify().returning(|_, _| Ok(true));
+        m.accounts.expect_set_password().never();
+        m.refresh_tokens.expect_revoke_all_for_user().never();
+        let service = m.service();
+        let password = UserUpdate {
+            password: Some("a brand new passphrase"),
+            current_password: Some("the old passphrase"),
+            ..UserUpdate::default()
+        };
+        let refused = block_on(service.update_user(&claims, password)).unwrap_err();
+        assert!(matches!(refused, IdentityError::Aal2RequiredToUpdateUser));
+        let email = UserUpdate {
+            email: Some("dev@example.com"),
+            ..UserUpdate::default()
+        };
+        let refused = block_on(service.update_user(&claims, email)).unwrap_err();
+        assert_eq!(refused.error_code(), "insufficient_aal");
     }
 
     #[test]

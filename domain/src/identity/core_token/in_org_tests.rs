@@ -59,7 +59,10 @@ fn found(head: RefreshToken, org_role: Option<OrgRole>, has_verified_factor: boo
         live: LiveSession {
             head,
             role: Some(PlatformRole::Reviewer),
-            has_verified_factor,
+            protection: crate::identity::Protection {
+                passkey: has_verified_factor,
+                ..Default::default()
+            },
         },
         org_role,
         org_requires_two_factor: false,
@@ -70,11 +73,15 @@ fn found(head: RefreshToken, org_role: Option<OrgRole>, has_verified_factor: boo
 #[test]
 fn a_member_is_authenticated_with_role_and_revision_from_one_session_read() {
     let (claims, org) = (access_claims(noon()), OrgId::new());
-    let service = in_org(
-        &claims,
-        org,
-        Some(found(live_head(&claims), Some(OrgRole::Member), false)),
-    );
+    // Staff MFA is required by default: the platform role read with the session is carried only by a
+    // session that passed a second factor (the assurance rule's `UseStaff`), as this one did.
+    let mut head = live_head(&claims);
+    head.second_step = Some(SecondStep {
+        method: SecondFactorMethod::Passkey,
+        factor_id: None,
+        at: noon(),
+    });
+    let service = in_org(&claims, org, Some(found(head, Some(OrgRole::Member), true)));
     let (authenticated, read) = block_on(service.authenticate_in_org("core", org)).unwrap();
     assert_eq!(authenticated.caller.platform_role, Some(PlatformRole::Reviewer));
     let read = read.unwrap();

@@ -12,6 +12,9 @@ use std::sync::Arc;
 use uuid::Uuid;
 
 use crate::common::{Caller, Clock, EmailAddress, OrgId, PlatformRole, RepoError, UserId};
+use crate::identity::assurance::{
+    Action, AssuranceRules, Protection, Refusal, SessionProof, passed_second_factor,
+};
 use crate::identity::core_token::hosted::{HostedAccountError, HostedAccounts};
 use crate::identity::models::Aal;
 use crate::identity::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
@@ -74,8 +77,8 @@ pub struct CoreTokenService {
     sessions: Option<Arc<dyn RefreshTokenRepository>>,
     /// With a hosted identity service: makes the local account of a hosted user on first use.
     hosted: Option<HostedAccounts>,
-    /// Whether platform staff need an `aal2` session for the staff API (`PORTAL_STAFF_MFA`).
-    staff_mfa_required: bool,
+    /// The assurance rule (with whether platform staff need an `aal2` session, `PORTAL_STAFF_MFA`).
+    rules: AssuranceRules,
 }
 
 /// A product caller and the assurance level of the session the bearer belongs to.
@@ -86,9 +89,13 @@ pub struct Authenticated {
     /// The built-in identity service's session (refresh-token family) the bearer belongs to; `None` with a
     /// hosted identity service.
     pub session_id: Option<Uuid>,
-    /// Whether the account has a verified second factor: known with the built-in identity service (read
-    /// with the session), `None` with a hosted one (only its token's `aal` speaks for it).
-    pub has_verified_factor: Option<bool>,
+    /// What protects the account: known with the built-in identity service (read with the session),
+    /// `None` with a hosted one (only its token's `aal` speaks for it).
+    pub protection: Option<Protection>,
+    /// The platform role bound to the account that this session may not use yet (staff use cases need a
+    /// session that passed a second factor): `caller.platform_role` is `None` meanwhile, so no staff use
+    /// case is reached through any route.
+    pub withheld_role: Option<PlatformRole>,
 }
 
 impl Authenticated {
@@ -97,7 +104,7 @@ impl Authenticated {
     /// the project's `aal` is honoured as the built-in one is). Costs no read.
     #[must_use]
     pub fn second_factor(&self) -> SecondFactor {
-        if self.aal >= Aal::Aal2 && self.has_verified_factor != Some(false) {
+        if passed_second_factor(self.protection, self.aal) {
             SecondFactor::Passed
         } else {
             SecondFactor::NotPassed
@@ -121,24 +128,15 @@ impl CoreTokenService {
             issuer,
             sessions: None,
             hosted: None,
-            staff_mfa_required: true,
+            rules: AssuranceRules::default(),
         }
     }
 
     /// Whether platform staff need an `aal2` session for the staff API (default: yes).
     #[must_use]
     pub const fn with_staff_mfa(mut self, required: bool) -> Self {
-        self.staff_mfa_required = required;
+        self.rules.staff_two_factor = required;
         self
-    }
-
-    /// Whether `authenticated` may use the staff API: always when staff MFA is optional or the caller
-    /// has no platform role; otherwise only from an `aal2` session.
-    #[must_use]
-    pub fn staff_level_met(&self, authenticated: &Authenticated) -> bool {
-        !self.staff_mfa_required
-            || authenticated.caller.platform_role.is_none()
-            || authenticated.aal >= Aal::Aal2
     }
 
     /// With a hosted identity service: every verified access token (exchanged, or used directly as the
@@ -239,21 +237,28 @@ impl CoreTokenService {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
         let (user_id, email, session, claimed) = self.verify_either(token, org).await?;
+        let now = self.clock.now();
         // Read with the session when there is one (one round trip for both), on its own otherwise.
-        let (platform_role, aal, session_id, has_verified_factor, membership) = match session {
+        let (role, proof, session_id, protection, membership) = match session {
             Session::Live {
                 family,
                 role,
-                aal,
-                has_verified_factor,
+                proof,
+                protection,
                 membership,
-            } => {
-                if has_verified_factor && aal < Aal::Aal2 {
-                    return Err(AuthError::MfaRequired);
-                }
-                (role, aal, Some(family), Some(has_verified_factor), membership)
-            }
+            } => (role, proof, Some(family), Some(protection), membership),
             Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed, None, None, None),
+        };
+        if let Err(Refusal::SecondFactorRequired { .. }) =
+            self.rules.check(protection, proof, Action::UseProduct, now)
+        {
+            return Err(AuthError::MfaRequired);
+        }
+        // Staff use cases belong to the role: a session that may not use them does not carry it.
+        let staff_allowed = self.rules.check(protection, proof, Action::UseStaff, now).is_ok();
+        let (platform_role, withheld_role) = match role {
+            Some(role) if !staff_allowed => (None, Some(role)),
+            role => (role, None),
         };
         let authenticated = Authenticated {
             caller: Caller {
@@ -262,9 +267,10 @@ impl CoreTokenService {
                 platform_role,
                 origin: crate::common::ClientOrigin::default(),
             },
-            aal,
+            aal: proof.aal,
             session_id,
-            has_verified_factor,
+            protection,
+            withheld_role,
         };
         Ok((authenticated, membership))
     }
@@ -317,8 +323,8 @@ impl CoreTokenService {
             .map(|(live, membership)| Session::Live {
                 family,
                 role: live.role,
-                aal: live.head.aal(),
-                has_verified_factor: live.has_verified_factor,
+                proof: SessionProof::of(&live.head),
+                protection: live.protection,
                 membership,
             }))
     }
@@ -338,12 +344,12 @@ impl CoreTokenService {
         }
     }
 
-    /// The token's user, e-mail, session and the level the token itself claims.
+    /// The token's user, e-mail, session and what the token itself claims it proves.
     async fn verify_either(
         &self,
         token: &str,
         org: Option<OrgId>,
-    ) -> Result<(UserId, EmailAddress, Session, Aal), AuthError> {
+    ) -> Result<(UserId, EmailAddress, Session, SessionProof), AuthError> {
         let now = self.clock.now();
         let core = self
             .signer
@@ -356,7 +362,7 @@ impl CoreTokenService {
                 let Some(session) = self.core_session(&claims, now, org).await? else {
                     return Err(AuthError::Unauthenticated(TokenError::Invalid));
                 };
-                let claimed = Aal::parse(&claims.aal).unwrap_or(Aal::Aal1);
+                let claimed = claimed_proof(&claims.aal, claims.iat);
                 return Ok((claims.sub, claims.email, session, claimed));
             }
             Err(error) => error,
@@ -375,7 +381,7 @@ impl CoreTokenService {
                 if let Some(hosted) = &self.hosted {
                     hosted.ensure(&claims).await?;
                 }
-                let claimed = Aal::parse(&claims.aal).unwrap_or(Aal::Aal1);
+                let claimed = claimed_proof(&claims.aal, claims.iat);
                 Ok((claims.sub, claims.email, session, claimed))
             }
             Err(access_error) => {
@@ -391,16 +397,24 @@ impl CoreTokenService {
     }
 }
 
+/// What a token claims its session proves (a hosted token speaks for its session): its `aal`, issued at
+/// `iat` (seconds since the epoch).
+fn claimed_proof(aal: &str, iat: i64) -> SessionProof {
+    SessionProof {
+        aal: Aal::parse(aal).unwrap_or(Aal::Aal1),
+        first_factor_at: Utc.timestamp_opt(iat, 0).single().unwrap_or_default(),
+    }
+}
+
 /// What authenticating learnt of the caller's session.
 enum Session {
-    /// Live, with the platform role of its account as read with it, its level, whether the account
-    /// has a verified second factor, and the membership read with it when the request names an
-    /// organization.
+    /// Live, with the platform role of its account as read with it, what it proves, what protects the
+    /// account, and the membership read with it when the request names an organization.
     Live {
         family: Uuid,
         role: Option<PlatformRole>,
-        aal: Aal,
-        has_verified_factor: bool,
+        proof: SessionProof,
+        protection: Protection,
         membership: Option<MembershipRead>,
     },
     /// Not ours to see (a hosted identity service): the platform role is still to be read.
@@ -411,7 +425,7 @@ impl Session {
     /// The level of the session: the live head's, or what the token claims when sessions are not ours.
     fn aal(&self, claims: &AccessTokenClaims) -> Aal {
         match self {
-            Self::Live { aal, .. } => *aal,
+            Self::Live { proof, .. } => proof.aal,
             Self::NotKnownHere => Aal::parse(&claims.aal).unwrap_or(Aal::Aal1),
         }
     }
@@ -507,7 +521,7 @@ mod tests {
                 Ok(found.clone().map(|head| LiveSession {
                     head,
                     role: None,
-                    has_verified_factor: false,
+                    protection: Protection::default(),
                 }))
             });
         service(signer, MockPlatformAdminRepository::new()).with_sessions(Arc::new(sessions))
@@ -581,7 +595,7 @@ mod tests {
             head.map(|head| LiveSession {
                 head,
                 role: None,
-                has_verified_factor: false,
+                protection: Protection::default(),
             }),
         )
     }
@@ -608,10 +622,15 @@ mod tests {
         let claims = access_claims(noon());
         let mut core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), "iss", noon());
         core.sid = Some(claims.session_id);
+        // Staff MFA is required by default: a session carries the platform role only once it passed a
+        // second factor (the assurance rule's `UseStaff`), so the session read here did.
         let head = LiveSession {
-            head: live_head(&claims),
+            head: raised(live_head(&claims)),
             role: Some(PlatformRole::Admin),
-            has_verified_factor: false,
+            protection: Protection {
+                totp: true,
+                ..Protection::default()
+            },
         };
         let caller = block_on(authenticating_with_role(core, Some(head)).authenticate("core")).unwrap();
         assert_eq!(
@@ -638,10 +657,13 @@ mod tests {
     #[test]
     fn an_aal1_session_of_an_account_with_a_verified_factor_is_refused_with_mfa_required() {
         let claims = access_claims(noon());
-        let live = |head: RefreshToken, has_verified_factor: bool| LiveSession {
+        let live = |head: RefreshToken, totp: bool| LiveSession {
             head,
             role: None,
-            has_verified_factor,
+            protection: Protection {
+                totp,
+                ..Protection::default()
+            },
         };
         let refused = block_on(
             authenticating_with_role(core_of(&claims), Some(live(live_head(&claims), true)))
@@ -665,33 +687,39 @@ mod tests {
     }
 
     #[test]
-    fn staff_need_aal2_for_the_staff_api_unless_staff_mfa_is_optional() {
+    fn staff_without_a_passed_second_factor_carry_no_platform_role_unless_staff_mfa_is_optional() {
         let claims = access_claims(noon());
-        let staff = |aal| Authenticated {
-            caller: Caller {
-                user_id: claims.sub,
-                email: claims.email.clone(),
-                platform_role: Some(PlatformRole::Reviewer),
-                origin: crate::common::ClientOrigin::default(),
+        let reviewer = |head: RefreshToken, totp: bool| LiveSession {
+            head,
+            role: Some(PlatformRole::Reviewer),
+            protection: Protection {
+                totp,
+                ..Protection::default()
             },
-            aal,
-            session_id: None,
-            has_verified_factor: None,
         };
-        let required = authenticating(core_of(&claims), None);
-        assert!(!required.staff_level_met(&staff(Aal::Aal1)));
-        assert!(required.staff_level_met(&staff(Aal::Aal2)));
-        let mut developer = staff(Aal::Aal1);
-        developer.caller.platform_role = None;
-        assert!(required.staff_level_met(&developer));
-        let optional = authenticating(core_of(&claims), None).with_staff_mfa(false);
-        assert!(optional.staff_level_met(&staff(Aal::Aal1)));
+        for (head, totp, role) in [
+            (live_head(&claims), false, None),
+            (raised(live_head(&claims)), true, Some(PlatformRole::Reviewer)),
+        ] {
+            let found = block_on(
+                authenticating_with_role(core_of(&claims), Some(reviewer(head, totp)))
+                    .authenticate_at_level("core"),
+            )
+            .unwrap();
+            assert_eq!(found.caller.platform_role, role);
+            let withheld = role.is_none().then_some(PlatformRole::Reviewer);
+            assert_eq!(found.withheld_role, withheld);
+        }
+        let optional = authenticating_with_role(core_of(&claims), Some(reviewer(live_head(&claims), false)))
+            .with_staff_mfa(false);
+        let found = block_on(optional.authenticate_at_level("core")).unwrap();
+        assert_eq!(found.caller.platform_role, Some(PlatformRole::Reviewer));
     }
 
     #[test]
     fn only_an_aal2_session_of_an_account_whose_factor_remains_passed_a_second_factor() {
         let claims = access_claims(noon());
-        let at = |aal, has_verified_factor| Authenticated {
+        let at = |aal, has_verified_factor: Option<bool>| Authenticated {
             caller: Caller {
                 user_id: claims.sub,
                 email: claims.email.clone(),
@@ -700,7 +728,11 @@ mod tests {
             },
             aal,
             session_id: None,
-            has_verified_factor,
+            protection: has_verified_factor.map(|totp| Protection {
+                totp,
+                ..Protection::default()
+            }),
+            withheld_role: None,
         };
         assert_eq!(at(Aal::Aal2, Some(true)).second_factor(), SecondFactor::Passed);
         // Hosted: the token's aal speaks for the factor.
@@ -730,11 +762,7 @@ mod tests {
                 .expect_verify_access()
                 .returning(move |_, _| Ok(claims.clone()));
             let found = block_on(service(signer, no_admins()).authenticate_at_level("hosted")).unwrap();
-            assert_eq!(
-                (found.aal, found.has_verified_factor),
-                (expected, None),
-                "{claimed:?}"
-            );
+            assert_eq!((found.aal, found.protection), (expected, None), "{claimed:?}");
         }
     }
 
@@ -786,7 +814,10 @@ mod tests {
     #[test]
     fn a_core_token_authenticates_with_the_platform_role_bound_to_its_account() {
         let mut signer = MockTokenSigner::new();
-        let core = CoreTokenClaims::issue(UserId::new(), email("boss@example.com"), "iss", noon());
+        let mut core = CoreTokenClaims::issue(UserId::new(), email("boss@example.com"), "iss", noon());
+        // Staff MFA is required by default and no session is known here: the token's `aal` speaks for the
+        // session, which must have passed a second factor to carry the platform role (`UseStaff`).
+        core.aal = "aal2".into();
         let sub = core.sub;
         signer
             .expect_verify_core()

@@ -6,7 +6,7 @@ use super::totp::TotpSecret;
 use super::*;
 use crate::identity::models::RefreshToken;
 use crate::identity::sessions::tokens::AccessTokenClaims;
-use crate::identity::test_support::{Mocks, access_claims, account, digest_key};
+use crate::identity::test_support::{Mocks, access_claims, account, digest_key, raised};
 use crate::testing::noon;
 
 const IP: &str = "203.0.113.9";
@@ -19,9 +19,11 @@ fn enroll() -> EnrollRequest<'static> {
     }
 }
 
-/// Mocks where `claims`'s account exists and its session's head is live.
+/// Mocks where `claims`'s account exists and its session's head is live (also as the assurance rule reads
+/// it, with the account's factors).
 fn mocks_for(claims: &AccessTokenClaims) -> Mocks {
     let mut m = Mocks::new();
+    m.live_session(claims, false);
     let mut stored = account("dev@example.com", true);
     stored.id = claims.sub;
     m.accounts
@@ -47,7 +49,7 @@ fn mocks_ending_sessions(claims: &AccessTokenClaims) -> Mocks {
     let mut m = mocks_for(claims);
     m.session_list
         .expect_end_aal1_sessions()
-        .returning(|_, _, _| Ok(0));
+        .returning(|_, _, _, _| Ok(0));
     m
 }
 
@@ -118,15 +120,19 @@ fn a_second_factor_of_the_same_name_is_refused() {
     assert_eq!(again.error_code(), "mfa_factor_name_conflict");
 }
 
-/// Enrolls and verifies a factor; answers the store, the factor and the session's refresh rotation.
+/// Enrolls and verifies a factor; answers the store, the factor, the service, the `aal1` session that
+/// enrolled it (its live head is not raised here) and another session of the account that passed it.
 fn verified_factor() -> (
     Arc<crate::identity::test_support::InMemoryFactors>,
     Factor,
     IdentityService,
     AccessTokenClaims,
+    AccessTokenClaims,
 ) {
     let claims = access_claims(noon());
+    let aal2 = raised(&claims);
     let mut m = mocks_ending_sessions(&claims);
+    m.live_session(&aal2, false);
     m.refresh_tokens.expect_rotate().returning(|_, _, _| Ok(()));
     m.signer
         .expect_sign_access()
@@ -154,12 +160,12 @@ fn verified_factor() -> (
     ))
     .unwrap();
     let factor = store.factors.lock().unwrap()[0].clone();
-    (store, factor, service, claims)
+    (store, factor, service, claims, aal2)
 }
 
 #[test]
 fn confirming_a_new_factor_tells_the_owner_and_removing_it_tells_again() {
-    let (store, factor, service, claims) = verified_factor();
+    let (store, factor, service, _, raised) = verified_factor();
     let added = store.notices.lock().unwrap().clone();
     assert_eq!(added.len(), 1, "one e-mail for the confirmation");
     assert_eq!(added[0].kind, crate::mail::EmailKind::SecurityNotice);
@@ -172,9 +178,7 @@ fn confirming_a_new_factor_tells_the_owner_and_removing_it_tells_again() {
         added[0].link.as_deref(),
         Some("https://portal.test/account/security")
     );
-    // The session that verified is aal2: it may remove the factor, and the owner is told.
-    let mut raised = claims.clone();
-    raised.aal = "aal2".into();
+    // A session that passed the factor is aal2: it may remove the factor, and the owner is told.
     futures::executor::block_on(service.unenroll_factor(&raised, factor.id)).unwrap();
     let notices = store.notices.lock().unwrap().clone();
     assert_eq!(notices.len(), 2);
@@ -203,9 +207,9 @@ fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
     // Whoever had only the password keeps no session once a factor is confirmed.
     m.session_list
         .expect_end_aal1_sessions()
-        .with(eq(claims.sub), eq(claims.session_id), eq(noon()))
+        .with(eq(claims.sub), eq(Some(claims.session_id)), eq(noon()), eq(None))
         .times(1)
-        .returning(|_, _, _| Ok(1));
+        .returning(|_, _, _, _| Ok(1));
     let store = m.factors.clone();
     let service = m.service();
     let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
@@ -236,7 +240,7 @@ fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
 
 #[test]
 fn a_code_works_once_even_with_a_new_challenge() {
-    let (_, factor, service, claims) = verified_factor();
+    let (_, factor, service, claims, _) = verified_factor();
     let challenge = futures::executor::block_on(service.challenge_factor(
         &claims,
         factor.id,
@@ -342,7 +346,7 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
 
 #[test]
 fn a_verified_factor_needs_aal2_to_be_removed_or_joined_by_another() {
-    let (store, factor, service, claims) = verified_factor();
+    let (store, factor, service, claims, raised) = verified_factor();
     let refused = futures::executor::block_on(service.unenroll_factor(&claims, factor.id)).unwrap_err();
     assert_eq!(refused.error_code(), "insufficient_aal");
     let another = EnrollRequest {
@@ -352,8 +356,6 @@ fn a_verified_factor_needs_aal2_to_be_removed_or_joined_by_another() {
     };
     let refused = futures::executor::block_on(service.enroll_factor(&claims, another)).unwrap_err();
     assert!(matches!(refused, IdentityError::Aal2RequiredToEnroll));
-    let mut raised = claims.clone();
-    raised.aal = "aal2".into();
     assert_eq!(
         futures::executor::block_on(service.unenroll_factor(&raised, factor.id)).unwrap(),
         factor.id
@@ -370,7 +372,7 @@ fn reset_notice() -> super::ResetNotice<'static> {
 
 #[test]
 fn the_operator_reset_removes_every_factor_of_the_account_only() {
-    let (store, factor, _, _) = verified_factor();
+    let (store, factor, _, _, _) = verified_factor();
     store.notices.lock().unwrap().clear();
     let mut other = factor.clone();
     other.id = Uuid::new_v4();

@@ -22,8 +22,8 @@ pub mod totp;
 pub mod webauthn;
 
 pub use models::{
-    EnrollRequest, Enrollment, Factor, FactorCeremony, FactorCeremonyKind, FactorChallenge, FactorStatus,
-    FactorType, FactorUse, TotpEnrollment, WebAuthnCredential,
+    ENROLLMENT_WINDOW_SECS, EnrollRequest, Enrollment, Factor, FactorCeremony, FactorCeremonyKind,
+    FactorChallenge, FactorStatus, FactorType, FactorUse, TotpEnrollment, WebAuthnCredential,
 };
 pub use recovery::{RecoveryCodeSet, RecoveryCodesStatus};
 pub use reset::{FactorResetError, ResetNotice, operator_reset};
@@ -33,8 +33,9 @@ use uuid::Uuid;
 
 use crate::common::secrets::digest_secret;
 use crate::common::{FieldErrors, RepoError, UserId};
+use crate::identity::assurance::Action;
 use crate::identity::errors::IdentityError;
-use crate::identity::models::{Aal, SecondFactorMethod, SecondStep};
+use crate::identity::models::{SecondFactorMethod, SecondStep};
 use crate::identity::sessions::tokens::AccessTokenClaims;
 use crate::identity::sessions::{IdentityService, Session};
 use crate::mail::templates::SecurityChange;
@@ -49,8 +50,15 @@ pub const MAX_FRIENDLY_NAME_CHARS: usize = 100;
 
 impl IdentityService {
     /// The factors of an account (for `GET /user`'s `factors`).
+    /// Factors left unfinished ([`Factor::is_abandoned`]) are removed on the way.
     pub(in crate::identity) async fn factors_of(&self, user: UserId) -> Result<Vec<Factor>, IdentityError> {
-        Ok(self.factors.list_for_user(user).await?)
+        let now = self.clock.now();
+        let mut factors = self.factors.list_for_user(user).await?;
+        for abandoned in factors.iter().filter(|f| f.is_abandoned(now)) {
+            self.factors.delete(user, abandoned.id, now, None).await?;
+        }
+        factors.retain(|f| !f.is_abandoned(now));
+        Ok(factors)
     }
 
     /// `POST /factors`: enrolls a TOTP factor (unverified until a code of it is verified), or a `webauthn`
@@ -91,7 +99,7 @@ impl IdentityService {
             .get(claims.sub)
             .await?
             .ok_or(IdentityError::UserNotFound)?;
-        let existing = self.factors.list_for_user(account.id).await?;
+        let existing = self.factors_of(account.id).await?;
         if let Some(name) = friendly_name
             && existing.iter().any(|f| f.friendly_name.as_deref() == Some(name))
         {
@@ -100,9 +108,13 @@ impl IdentityService {
         if existing.len() >= MAX_FACTORS {
             return Err(IdentityError::TooManyFactors);
         }
-        if existing.iter().any(Factor::is_verified) && session_aal(claims) < Aal::Aal2 {
-            return Err(IdentityError::Aal2RequiredToEnroll);
-        }
+        self.require(
+            claims,
+            Action::AddWayIn,
+            false,
+            IdentityError::Aal2RequiredToEnroll,
+        )
+        .await?;
         let now = self.clock.now();
         if factor_type == FactorType::WebAuthn {
             let factor = Factor {
@@ -168,6 +180,7 @@ impl IdentityService {
         relying_party: &RelyingPartyClaim,
     ) -> Result<ChallengeStarted, IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
+        self.may_answer(claims, &factor).await?;
         match factor.factor_type {
             FactorType::Totp => {}
             FactorType::WebAuthn => {
@@ -213,6 +226,7 @@ impl IdentityService {
         ip: &str,
     ) -> Result<Session, IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
+        self.may_answer(claims, &factor).await?;
         let code = match (factor.factor_type, answer) {
             (FactorType::Totp, FactorAnswer::Code(code)) => code,
             (FactorType::WebAuthn, FactorAnswer::WebAuthn(answer)) => {
@@ -347,7 +361,7 @@ impl IdentityService {
         if !factor.is_verified() {
             // A new factor: whoever signed in with the password alone keeps no session.
             self.session_list
-                .end_aal1_sessions(claims.sub, claims.session_id, now)
+                .end_aal1_sessions(claims.sub, Some(claims.session_id), now, None)
                 .await?;
         }
         let user = self.user_record(account).await?;
@@ -365,8 +379,14 @@ impl IdentityService {
         factor_id: Uuid,
     ) -> Result<Uuid, IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
-        if factor.is_verified() && session_aal(claims) < Aal::Aal2 {
-            return Err(IdentityError::Aal2RequiredToUnenroll);
+        if factor.is_verified() {
+            self.require(
+                claims,
+                Action::RemoveWayIn,
+                false,
+                IdentityError::Aal2RequiredToUnenroll,
+            )
+            .await?;
         }
         // Removing a confirmed factor changes how the account signs in: its owner is told.
         let now = self.clock.now();
@@ -387,22 +407,72 @@ impl IdentityService {
         Ok(factor.id)
     }
 
+    /// Whether the session may answer a challenge of `factor`: always for a verified factor (that is how
+    /// a session reaches `aal2`); for an unverified one, answering finishes a new way in, which the
+    /// assurance rule decides (a password alone finishes none on a protected account).
+    async fn may_answer(&self, claims: &AccessTokenClaims, factor: &Factor) -> Result<(), IdentityError> {
+        if factor.is_verified() {
+            return Ok(());
+        }
+        self.require(
+            claims,
+            Action::FinishWayIn,
+            false,
+            IdentityError::Aal2RequiredToEnroll,
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Removes the challenge `challenge` (it took as many wrong answers as it may): a new one is needed.
+    ///
+    /// # Errors
+    /// A port failure.
+    pub(in crate::identity) async fn retire_challenge(&self, challenge: Uuid) -> Result<(), IdentityError> {
+        Ok(self.factors.delete_challenge(challenge).await?)
+    }
+
+    /// The account of `email` took as many wrong second-factor answers as it may: whoever has only its
+    /// password keeps no session, and the owner is told.
+    ///
+    /// # Errors
+    /// A port failure.
+    pub(in crate::identity) async fn stop_second_factor_guessing(
+        &self,
+        email: &str,
+    ) -> Result<(), IdentityError> {
+        let Ok(address) = crate::common::EmailAddress::parse(email) else {
+            return Ok(());
+        };
+        let Some(account) = self.accounts.find_by_email(&address).await? else {
+            return Ok(());
+        };
+        let now = self.clock.now();
+        let notice = self.security_notice(&account.email, SecurityChange::SecondFactorGuessing, now);
+        self.session_list
+            .end_aal1_sessions(account.id, None, now, Some(notice))
+            .await?;
+        Ok(())
+    }
+
+    /// One of the account's factors; one left unfinished is removed and not found.
     async fn owned_factor(
         &self,
         claims: &AccessTokenClaims,
         factor_id: Uuid,
     ) -> Result<Factor, IdentityError> {
-        self.factors
+        let factor = self
+            .factors
             .find(claims.sub, factor_id)
             .await?
-            .ok_or(IdentityError::FactorNotFound)
+            .ok_or(IdentityError::FactorNotFound)?;
+        let now = self.clock.now();
+        if factor.is_abandoned(now) {
+            self.factors.delete(claims.sub, factor.id, now, None).await?;
+            return Err(IdentityError::FactorNotFound);
+        }
+        Ok(factor)
     }
-}
-
-/// The assurance level an access token states (`aal1` for anything else).
-#[must_use]
-pub fn session_aal(claims: &AccessTokenClaims) -> Aal {
-    Aal::parse(&claims.aal).unwrap_or(Aal::Aal1)
 }
 
 #[cfg(test)]

@@ -61,6 +61,10 @@ impl FactorStatus {
     }
 }
 
+/// How long an unverified factor that was never challenged waits for its first challenge (time to scan
+/// a QR code and type the first code).
+pub const ENROLLMENT_WINDOW_SECS: i64 = 15 * 60;
+
 /// A second factor of an account.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Factor {
@@ -106,6 +110,20 @@ impl Factor {
     #[must_use]
     pub fn is_verified(&self) -> bool {
         self.status == FactorStatus::Verified
+    }
+
+    /// Whether an unverified factor was left unfinished at `now`: its last challenge expired (a factor
+    /// never challenged has [`ENROLLMENT_WINDOW_SECS`] from its enrollment to be challenged). Nobody may
+    /// finish it any more; it is removed.
+    #[must_use]
+    pub fn is_abandoned(&self, now: DateTime<Utc>) -> bool {
+        if self.is_verified() {
+            return false;
+        }
+        match self.last_challenged_at {
+            Some(at) => now >= at + chrono::Duration::seconds(super::CHALLENGE_TTL_SECS),
+            None => now >= self.created_at + chrono::Duration::seconds(ENROLLMENT_WINDOW_SECS),
+        }
     }
 
     /// Its name as the owner gave it, else what it is.

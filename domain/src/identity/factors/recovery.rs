@@ -13,11 +13,12 @@
 
 use uuid::Uuid;
 
-use super::{Factor, FactorStatus, FactorType, MAX_FACTORS, MAX_FRIENDLY_NAME_CHARS, session_aal};
+use super::{Factor, FactorStatus, FactorType, MAX_FACTORS, MAX_FRIENDLY_NAME_CHARS};
 use crate::common::secrets::digest_secret;
 use crate::common::{FieldErrors, RepoError, UserId};
+use crate::identity::assurance::Action;
 use crate::identity::errors::IdentityError;
-use crate::identity::models::{Aal, OPAQUE_TOKEN_BYTES, SecondFactorMethod, SecondStep};
+use crate::identity::models::{OPAQUE_TOKEN_BYTES, SecondFactorMethod, SecondStep};
 use crate::identity::ports::RecoveryCodeCounts;
 use crate::identity::sessions::tokens::AccessTokenClaims;
 use crate::identity::sessions::{IdentityService, Session};
@@ -109,9 +110,13 @@ impl IdentityService {
         claims: &AccessTokenClaims,
         friendly_name: Option<&str>,
     ) -> Result<RecoveryCodeSet, IdentityError> {
-        if session_aal(claims) < Aal::Aal2 {
-            return Err(IdentityError::Aal2RequiredToEnroll);
-        }
+        self.require(
+            claims,
+            Action::AddWayIn,
+            false,
+            IdentityError::Aal2RequiredToEnroll,
+        )
+        .await?;
         let name = friendly_name
             .map(str::trim)
             .filter(|n| !n.is_empty())
@@ -165,9 +170,13 @@ impl IdentityService {
         &self,
         claims: &AccessTokenClaims,
     ) -> Result<RecoveryCodeSet, IdentityError> {
-        if session_aal(claims) < Aal::Aal2 {
-            return Err(IdentityError::Aal2RequiredToEnroll);
-        }
+        self.require(
+            claims,
+            Action::AddWayIn,
+            false,
+            IdentityError::Aal2RequiredToEnroll,
+        )
+        .await?;
         let factor = self
             .recovery_factor(claims.sub)
             .await?
@@ -263,7 +272,7 @@ impl IdentityService {
         }
         // Whoever reached aal1 with the password alone keeps no session (as Supabase Auth does).
         self.session_list
-            .end_aal1_sessions(claims.sub, claims.session_id, now)
+            .end_aal1_sessions(claims.sub, Some(claims.session_id), now, None)
             .await?;
         let user = self.user_record(account).await?;
         self.session_for(user, &raised, refresh_secret).await

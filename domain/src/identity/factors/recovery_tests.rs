@@ -28,9 +28,11 @@ fn factor_of(user: UserId, factor_type: FactorType, name: &str) -> Factor {
     }
 }
 
-/// Mocks where the account of `claims` has a verified TOTP factor and, when `with_set`, a set of codes.
+/// Mocks where the account of `claims` has a verified TOTP factor and, when `with_set`, a set of codes; the
+/// session of `claims` is live as the assurance rule reads it.
 fn mocks_with(claims: &AccessTokenClaims, with_set: bool) -> (Mocks, Option<Factor>) {
-    let m = Mocks::new();
+    let mut m = Mocks::new();
+    m.live_session(claims, false);
     block_on(
         m.factors
             .insert(&factor_of(claims.sub, FactorType::Totp, "Phone")),
@@ -55,8 +57,10 @@ fn recovery_codes_need_an_aal2_session_and_another_verified_factor() {
     let service = service_of(m);
     let refused = block_on(service.generate_recovery_codes(&claims, None)).unwrap_err();
     assert_eq!(refused.error_code(), "insufficient_aal");
-    let lonely = service_of(Mocks::new());
-    let refused = block_on(lonely.generate_recovery_codes(&aal2(claims), None)).unwrap_err();
+    let raised = aal2(claims);
+    let mut lonely = Mocks::new();
+    lonely.live_session(&raised, false);
+    let refused = block_on(service_of(lonely).generate_recovery_codes(&raised, None)).unwrap_err();
     assert_eq!(refused.error_code(), "mfa_recovery_codes_sole_factor");
 }
 
@@ -120,8 +124,13 @@ fn a_second_set_is_refused_and_only_an_existing_set_is_regenerated() {
     let (m, _) = mocks_with(&claims, false);
     let none = block_on(service_of(m).regenerate_recovery_codes(&claims)).unwrap_err();
     assert!(matches!(none, IdentityError::FactorNotFound));
-    let (m, _) = mocks_with(&claims, true);
-    let low = block_on(service_of(m).regenerate_recovery_codes(&access_claims(noon()))).unwrap_err();
+    // Another session of the account, with the password alone. (The assurance rule reads the session: an
+    // aal1 session must be one of this protected account's, not a stranger's, to be refused for its level.)
+    let (mut m, _) = mocks_with(&claims, true);
+    let mut password_alone = access_claims(noon());
+    password_alone.sub = claims.sub;
+    m.live_session(&password_alone, false);
+    let low = block_on(service_of(m).regenerate_recovery_codes(&password_alone)).unwrap_err();
     assert_eq!(low.error_code(), "insufficient_aal");
 }
 
@@ -177,9 +186,9 @@ fn a_right_recovery_code_raises_the_session_to_aal2_and_ends_the_other_aal1_sess
         .returning(|_, _, _| Ok(()));
     m.session_list
         .expect_end_aal1_sessions()
-        .with(eq(claims.sub), eq(claims.session_id), eq(noon()))
+        .with(eq(claims.sub), eq(Some(claims.session_id)), eq(noon()), eq(None))
         .times(1)
-        .returning(|_, _, _| Ok(1));
+        .returning(|_, _, _, _| Ok(1));
     m.signer
         .expect_sign_access()
         .withf(|c| c.aal == "aal2" && c.amr[0].method == "mfa/recovery_code")

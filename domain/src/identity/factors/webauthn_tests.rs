@@ -9,7 +9,7 @@ use crate::identity::ports::{
     VerifiedAssertion,
 };
 use crate::identity::sessions::tokens::AccessTokenClaims;
-use crate::identity::test_support::{InMemoryFactors, Mocks, access_claims, account};
+use crate::identity::test_support::{InMemoryFactors, Mocks, access_claims, account, raised};
 use crate::testing::noon;
 
 const IP: &str = "203.0.113.9";
@@ -61,9 +61,11 @@ fn ceremony(asserted: Option<u32>) -> MockWebAuthnCeremony {
     c
 }
 
-/// Mocks where `claims`'s account exists, its session's head is live and may be raised.
+/// Mocks where `claims`'s account exists, its session's head is live (also as the assurance rule reads it,
+/// with the account's factors) and may be raised.
 fn mocks_for(claims: &AccessTokenClaims) -> Mocks {
     let mut m = Mocks::new();
+    m.live_session(claims, false);
     let mut stored = account("dev@example.com", true);
     stored.id = claims.sub;
     m.accounts
@@ -84,7 +86,7 @@ fn mocks_for(claims: &AccessTokenClaims) -> Mocks {
     m.links.expect_list_for_user().returning(|_| Ok(vec![]));
     m.session_list
         .expect_end_aal1_sessions()
-        .returning(|_, _, _| Ok(0));
+        .returning(|_, _, _, _| Ok(0));
     m
 }
 
@@ -120,10 +122,21 @@ fn answer<'a>(
     })
 }
 
-/// A service with a webauthn factor enrolled and registered (its session raised by it).
-fn registered(asserted: Option<u32>) -> (Arc<InMemoryFactors>, IdentityService, AccessTokenClaims, Factor) {
+/// A service with a webauthn factor enrolled and registered (its session raised by it), and another
+/// session of the account that passed the factor.
+fn registered(
+    asserted: Option<u32>,
+) -> (
+    Arc<InMemoryFactors>,
+    IdentityService,
+    AccessTokenClaims,
+    Factor,
+    AccessTokenClaims,
+) {
     let claims = access_claims(noon());
+    let aal2 = raised(&claims);
     let mut m = mocks_for(&claims);
+    m.live_session(&aal2, false);
     m.signer
         .expect_sign_access()
         .returning(|claims| Ok(format!("{}:{}", claims.aal, claims.amr[0].method)));
@@ -141,7 +154,7 @@ fn registered(asserted: Option<u32>) -> (Arc<InMemoryFactors>, IdentityService, 
     ))
     .unwrap();
     let factor = store.factors.lock().unwrap()[0].clone();
-    (store, service, claims, factor)
+    (store, service, claims, factor, aal2)
 }
 
 #[test]
@@ -252,7 +265,7 @@ fn the_first_challenge_registers_and_its_verification_stores_the_credential_at_a
 
 #[test]
 fn a_verified_factor_is_asserted_with_its_one_credential_and_the_counter_must_grow() {
-    let (store, service, claims, factor) = registered(Some(0));
+    let (store, service, claims, factor, _) = registered(Some(0));
     let started = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap();
     let (kind, options) = started.webauthn.clone().unwrap();
     assert_eq!(kind, FactorCeremonyKind::Request);
@@ -288,7 +301,7 @@ fn a_verified_factor_is_asserted_with_its_one_credential_and_the_counter_must_gr
 
 #[test]
 fn an_assertion_moves_the_counter_and_a_used_challenge_is_not_found_again() {
-    let (store, service, claims, factor) = registered(Some(3));
+    let (store, service, claims, factor, _) = registered(Some(3));
     let started = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap();
     let credential = json!({"id": "cred-1"});
     let verify = || {
@@ -314,7 +327,7 @@ fn an_assertion_moves_the_counter_and_a_used_challenge_is_not_found_again() {
 
 #[test]
 fn another_credential_another_relying_party_or_another_type_is_refused() {
-    let (_, service, claims, factor) = registered(None);
+    let (_, service, claims, factor, _) = registered(None);
     let started = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap();
     let credential = json!({"id": "someone-elses"});
     let verify = |kind: &str, relying_party: &RelyingPartyClaim| {
@@ -364,9 +377,7 @@ fn another_credential_another_relying_party_or_another_type_is_refused() {
 
 #[test]
 fn a_new_registration_excludes_the_accounts_other_credentials() {
-    let (store, service, claims, _) = registered(Some(1));
-    let mut raised = claims.clone();
-    raised.aal = "aal2".into();
+    let (store, service, _, _, raised) = registered(Some(1));
     let second = enroll_webauthn_named(&service, &raised, "Backup key");
     let started = block_on(service.challenge_factor(&raised, second.id, IP, &rp())).unwrap();
     let (kind, options) = started.webauthn.unwrap();

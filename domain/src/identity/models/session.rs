@@ -195,8 +195,8 @@ pub struct LiveSession {
     pub head: RefreshToken,
     /// The platform role bound to the account.
     pub role: Option<PlatformRole>,
-    /// Whether the account has a verified second factor (then an `aal1` session is not enough).
-    pub has_verified_factor: bool,
+    /// What protects the account beyond its first factor (then an `aal1` session is not enough).
+    pub protection: crate::identity::assurance::Protection,
 }
 
 /// [`LiveSession`] with what the same statement read of one organization: the head's account's role in it

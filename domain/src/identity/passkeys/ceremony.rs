@@ -9,10 +9,10 @@ use super::{
 };
 use crate::common::RepoError;
 use crate::common::secrets::digest_secret;
+use crate::identity::assurance::Action;
 use crate::identity::errors::IdentityError;
-use crate::identity::factors::session_aal;
 use crate::identity::models::{
-    Aal, Account, AuthMethod, OPAQUE_TOKEN_BYTES, RefreshToken, SecondFactorMethod, SecondStep,
+    Account, AuthMethod, OPAQUE_TOKEN_BYTES, RefreshToken, SecondFactorMethod, SecondStep,
 };
 use crate::identity::sessions::Session;
 use crate::identity::sessions::tokens::AccessTokenClaims;
@@ -97,23 +97,21 @@ impl PasskeyService {
         }
     }
 
-    /// The account's passkeys, when it may add one: fewer than [`MAX_PASSKEYS`], and an `aal2` session
-    /// when it has a second factor already.
+    /// The account's passkeys, when it may add one: fewer than [`MAX_PASSKEYS`], and what the assurance
+    /// rule asks of a session that adds a way in.
     async fn may_register(&self, claims: &AccessTokenClaims) -> Result<Vec<Passkey>, IdentityError> {
         let existing = self.passkeys.list_for_user(claims.sub).await?;
         if existing.len() >= MAX_PASSKEYS {
             return Err(IdentityError::TooManyPasskeys);
         }
-        let has_factor = self
-            .identity
-            .factors
-            .list_for_user(claims.sub)
-            .await?
-            .iter()
-            .any(crate::identity::factors::Factor::is_verified);
-        if (has_factor || !existing.is_empty()) && session_aal(claims) < Aal::Aal2 {
-            return Err(IdentityError::Aal2RequiredForPasskeys);
-        }
+        self.identity
+            .require(
+                claims,
+                Action::AddWayIn,
+                false,
+                IdentityError::Aal2RequiredForPasskeys,
+            )
+            .await?;
         Ok(existing)
     }
 

@@ -21,9 +21,9 @@ use std::sync::Arc;
 use uuid::Uuid;
 
 use crate::common::RepoError;
+use crate::identity::assurance::Action;
 use crate::identity::errors::IdentityError;
-use crate::identity::factors::session_aal;
-use crate::identity::models::{Aal, Account};
+use crate::identity::models::Account;
 use crate::identity::ports::{CeremonyError, PasskeyRepository, WebAuthnCeremony};
 use crate::identity::sessions::IdentityService;
 use crate::identity::sessions::tokens::AccessTokenClaims;
@@ -95,9 +95,14 @@ impl PasskeyService {
             .into_iter()
             .find(|p| p.id == id)
             .ok_or(IdentityError::PasskeyNotFound)?;
-        if session_aal(claims) < Aal::Aal2 {
-            return Err(IdentityError::Aal2RequiredForPasskeys);
-        }
+        self.identity
+            .require(
+                claims,
+                Action::RemoveWayIn,
+                false,
+                IdentityError::Aal2RequiredForPasskeys,
+            )
+            .await?;
         let account = self.account(claims).await?;
         let now = self.identity.clock.now();
         let notice = self.identity.security_notice(

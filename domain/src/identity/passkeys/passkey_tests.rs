@@ -11,7 +11,7 @@ use crate::identity::ports::{
     AssertionClaim, CeremonyStart, MockWebAuthnCeremony, RegisteredCredential, VerifiedAssertion,
 };
 use crate::identity::sessions::tokens::AccessTokenClaims;
-use crate::identity::test_support::{Mocks, access_claims, account};
+use crate::identity::test_support::{Mocks, access_claims, account, live_head, raised};
 use crate::mail::OutgoingEmail;
 use crate::testing::noon;
 
@@ -176,7 +176,25 @@ fn mocks_for(claims: &AccessTokenClaims, count: u32) -> (Mocks, MockWebAuthnCere
     (m, ceremony)
 }
 
-fn service(m: Mocks, ceremony: MockWebAuthnCeremony, store: &Arc<InMemoryPasskeys>) -> PasskeyService {
+/// The passkey service over `store`, where the sessions of `live` are live as the assurance rule reads
+/// them: what protects the account comes from the factor store and, at each read, from `store`'s passkeys.
+fn service(
+    mut m: Mocks,
+    ceremony: MockWebAuthnCeremony,
+    store: &Arc<InMemoryPasskeys>,
+    live: &[&AccessTokenClaims],
+) -> PasskeyService {
+    for claims in live {
+        let passkeys = Arc::clone(store);
+        m.live_session_of(live_head(claims), move |user| {
+            passkeys
+                .passkeys
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|p| p.user_id == user)
+        });
+    }
     PasskeyService::new(Arc::new(m.service()), store.clone(), Arc::new(ceremony))
 }
 
@@ -200,7 +218,7 @@ fn registering_keeps_the_ceremony_server_side_and_stores_the_passkey_with_a_noti
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 1);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    let passkeys = service(m, ceremony, &store, &[&claims]);
     let options = run(passkeys.registration_options(&claims)).unwrap();
     assert_eq!(options.options, json!({"challenge": "c-reg"}));
     assert_eq!(options.expires_at, noon() + Duration::seconds(CHALLENGE_TTL_SECS));
@@ -231,7 +249,7 @@ fn a_registration_challenge_works_once_and_only_for_its_account() {
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 1);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    let passkeys = service(m, ceremony, &store, &[&claims]);
     let options = run(passkeys.registration_options(&claims)).unwrap();
     let mut stranger = access_claims(noon());
     stranger.sub = UserId::new();
@@ -251,7 +269,7 @@ fn a_ceremony_older_than_five_minutes_is_refused() {
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 1);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    let passkeys = service(m, ceremony, &store, &[&claims]);
     let old = WebAuthnChallenge {
         id: Uuid::new_v4(),
         user_id: Some(claims.sub),
@@ -272,13 +290,14 @@ fn a_second_passkey_needs_an_aal2_session_and_the_same_credential_is_not_registe
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 1);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    // Another session of the account, which passed a second factor.
+    let raised = raised(&claims);
+    let passkeys = service(m, ceremony, &store, &[&claims, &raised]);
     register(&passkeys, &claims);
     assert!(matches!(
         run(passkeys.registration_options(&claims)),
         Err(IdentityError::Aal2RequiredForPasskeys)
     ));
-    let raised = aal2(claims);
     let options = run(passkeys.registration_options(&raised)).unwrap();
     assert!(matches!(
         run(passkeys.registration_verify(&raised, options.challenge_id, &json!({}))),
@@ -291,7 +310,7 @@ fn an_account_holds_at_most_ten_passkeys() {
     let claims = aal2(access_claims(noon()));
     let (m, ceremony) = mocks_for(&claims, 1);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    let passkeys = service(m, ceremony, &store, &[&claims]);
     for n in 0..MAX_PASSKEYS {
         store.passkeys.lock().unwrap().push(Passkey {
             id: Uuid::new_v4(),
@@ -315,7 +334,7 @@ fn signing_in_with_a_passkey_answers_a_session_at_aal2_and_records_the_count() {
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 5);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    let passkeys = service(m, ceremony, &store, &[&claims]);
     let passkey = register(&passkeys, &claims);
     let options = run(passkeys.authentication_options()).unwrap();
     assert_eq!(
@@ -370,7 +389,7 @@ fn a_sign_count_that_does_not_grow_is_refused_as_a_possible_clone() {
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 3);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    let passkeys = service(m, ceremony, &store, &[&claims]);
     register(&passkeys, &claims);
     store.passkeys.lock().unwrap()[0].sign_count = 3;
     let options = run(passkeys.authentication_options()).unwrap();
@@ -407,7 +426,7 @@ fn an_unknown_credential_or_another_accounts_user_handle_is_refused() {
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 1);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    let passkeys = service(m, ceremony, &store, &[&claims]);
     assert!(matches!(
         run(passkeys.identify(&json!({}))),
         Err(IdentityError::WebAuthnVerificationFailed)
@@ -426,13 +445,14 @@ fn removing_a_passkey_needs_aal2_and_tells_the_owner() {
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 1);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    // Another session of the account, which passed a second factor.
+    let raised = raised(&claims);
+    let passkeys = service(m, ceremony, &store, &[&claims, &raised]);
     let passkey = register(&passkeys, &claims);
     assert!(matches!(
         run(passkeys.delete(&claims, passkey.id)),
         Err(IdentityError::Aal2RequiredForPasskeys)
     ));
-    let raised = aal2(claims);
     assert!(matches!(
         run(passkeys.delete(&raised, Uuid::new_v4())),
         Err(IdentityError::PasskeyNotFound)
@@ -454,7 +474,7 @@ fn renaming_trims_the_name_and_refuses_an_empty_or_long_one() {
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 1);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    let passkeys = service(m, ceremony, &store, &[&claims]);
     let passkey = register(&passkeys, &claims);
     let renamed = run(passkeys.rename(&claims, passkey.id, "  Laptop  ")).unwrap();
     assert_eq!(renamed.friendly_name.as_deref(), Some("Laptop"));
@@ -477,7 +497,7 @@ fn the_operators_reset_removes_every_passkey_of_the_account_and_tells_the_owner(
     let claims = access_claims(noon());
     let (m, ceremony) = mocks_for(&claims, 1);
     let store = Arc::new(InMemoryPasskeys::default());
-    let passkeys = service(m, ceremony, &store);
+    let passkeys = service(m, ceremony, &store, &[&claims]);
     register(&passkeys, &claims);
     let mut owner = account("dev@example.com", true);
     owner.id = claims.sub;

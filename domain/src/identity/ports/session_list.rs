@@ -54,10 +54,16 @@ pub trait SessionListRepository: Send + Sync {
     ) -> Result<bool, RepoError>;
 
     /// Revokes every session of `user` whose live head has passed no second factor (`aal1`), except
-    /// `keep`; answers how many sessions ended.
+    /// `keep` (when given), and puts `notice` in the outbox in the same transaction; answers how many
+    /// sessions ended.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
-    async fn end_aal1_sessions(&self, user: UserId, keep: Uuid, now: DateTime<Utc>)
-    -> Result<u64, RepoError>;
+    async fn end_aal1_sessions(
+        &self,
+        user: UserId,
+        keep: Option<Uuid>,
+        now: DateTime<Utc>,
+        notice: Option<crate::mail::OutgoingEmail>,
+    ) -> Result<u64, RepoError>;
 }

@@ -17,7 +17,10 @@ mod policy;
 mod window;
 
 use policy::KNOWN_CLIENT;
-pub use policy::{ActionLimits, AuthAction, RateLimitPolicy, SignInGate, sign_in_delay};
+pub use policy::{
+    ActionLimits, AuthAction, RateLimitPolicy, SECOND_FACTOR_ACCOUNT_CEILING, SignInGate,
+    WRONG_ANSWERS_PER_CHALLENGE, sign_in_delay,
+};
 pub use window::{Limit, RateDecision, WindowCounts};
 
 use async_trait::async_trait;
@@ -204,6 +207,57 @@ impl RateLimiter {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Whether the account of `email` is over its ceiling of wrong second-factor answers from every client
+    /// ([`SECOND_FACTOR_ACCOUNT_CEILING`]): `Some(retry_after_secs)` when it is.
+    ///
+    /// # Errors
+    /// [`RepoError`] when the counters cannot be read.
+    pub async fn second_factor_ceiling(&self, email: &str) -> Result<Option<u64>, RepoError> {
+        let key = Self::ceiling_key(email);
+        let counts = self.peek(SECOND_FACTOR_ACCOUNT_CEILING, &key).await?;
+        let with_this = WindowCounts {
+            current: counts.current.saturating_add(1),
+            ..counts
+        };
+        Ok(
+            match SECOND_FACTOR_ACCOUNT_CEILING.decide(with_this, self.clock.now()) {
+                RateDecision::Limited { retry_after_secs } => Some(retry_after_secs),
+                RateDecision::Allowed { .. } => None,
+            },
+        )
+    }
+
+    /// Counts a wrong second-factor answer against the account's ceiling; answers whether this answer
+    /// used up what was left (the account is over the ceiling from now on).
+    ///
+    /// # Errors
+    /// [`RepoError`] when the counters cannot be written.
+    pub async fn second_factor_failed(&self, email: &str) -> Result<bool, RepoError> {
+        let decision = self
+            .count(SECOND_FACTOR_ACCOUNT_CEILING, &Self::ceiling_key(email))
+            .await?;
+        Ok(!matches!(decision, RateDecision::Allowed { remaining } if remaining > 0))
+    }
+
+    /// Counts a wrong answer to the challenge `challenge`; answers whether it has taken as many as it may
+    /// ([`WRONG_ANSWERS_PER_CHALLENGE`]) and must be removed.
+    ///
+    /// # Errors
+    /// [`RepoError`] when the counters cannot be written.
+    pub async fn challenge_failed(&self, challenge: uuid::Uuid) -> Result<bool, RepoError> {
+        let decision = self
+            .count(WRONG_ANSWERS_PER_CHALLENGE, &format!("challenge:{challenge}"))
+            .await?;
+        Ok(!matches!(decision, RateDecision::Allowed { remaining } if remaining > 0))
+    }
+
+    fn ceiling_key(email: &str) -> String {
+        format!(
+            "{}:ceiling",
+            RateLimitPolicy::account_key(AuthAction::SecondFactor, email)
+        )
     }
 
     /// Remembers that the client `ip` signed in to the account of `email` (for the e-mail ceiling).

@@ -84,6 +84,16 @@ pub fn sign_in_delay(limit: Limit, estimate: f64) -> std::time::Duration {
     std::time::Duration::from_millis((over * SIGN_IN_DELAY_STEP_MS).min(MAX_SIGN_IN_DELAY_MS))
 }
 
+/// Wrong second-factor answers (TOTP codes, WebAuthn factor ceremonies, recovery codes) an account takes
+/// from every client together in a sliding hour: beyond it every answer is refused until the hour has
+/// passed, the account's `aal1` sessions end and the owner is told (far below NIST SP 800-63B's 100
+/// consecutive failures). Only someone who has the password can cause them, so this never refuses the
+/// owner's password sign-in.
+pub const SECOND_FACTOR_ACCOUNT_CEILING: Limit = Limit::new(10, HOUR);
+
+/// Wrong answers one second-factor challenge takes before it is removed (a new challenge is needed).
+pub const WRONG_ANSWERS_PER_CHALLENGE: Limit = Limit::new(3, 5 * MINUTE);
+
 /// Whether a password sign-in may be tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignInGate {
@@ -100,8 +110,8 @@ impl Default for RateLimitPolicy {
     /// per (address, IP) per hour, and at most 20 per address per hour unless the client signed in to the
     /// account before. Verify: 30 per IP and 10 per (address, IP) per 15 minutes; five wrong typed codes
     /// retire the address's typed codes (see `codes`), so a six-digit code survives at most 5 guesses.
-    /// Second factor: as sign-in (30 attempts per IP, 10 failures per (account, IP) per 15 minutes, then
-    /// a growing delay from the account's failures everywhere, never a lock-out of the owner).
+    /// Second factor: 30 attempts per IP and 10 failures per (account, IP) per 15 minutes, three wrong
+    /// answers per challenge, and [`SECOND_FACTOR_ACCOUNT_CEILING`] per account from every client.
     fn default() -> Self {
         Self {
             sign_in: ActionLimits {
@@ -132,7 +142,9 @@ impl Default for RateLimitPolicy {
             second_factor: ActionLimits {
                 per_ip: Limit::new(30, 15 * MINUTE),
                 per_account: Limit::new(10, 15 * MINUTE),
-                per_address: Some(Limit::new(10, 15 * MINUTE)),
+                // The account's wrong answers from every client meet a ceiling instead
+                // ([`SECOND_FACTOR_ACCOUNT_CEILING`]): only someone with the password can cause them.
+                per_address: None,
             },
         }
     }

@@ -20,10 +20,13 @@ use std::sync::Arc;
 
 use crate::common::secrets::digest_secret;
 use crate::common::{Clock, EmailAddress, RepoError, SecretGenerator};
+use crate::identity::assurance::{Action, AssuranceRules, Refusal, SessionProof};
 use crate::identity::digests::DigestKey;
 use crate::identity::errors::IdentityError;
 use crate::identity::factors::Factor;
-use crate::identity::models::{Account, AuthMethod, ExternalIdentity, OPAQUE_TOKEN_BYTES, RefreshRefusal};
+use crate::identity::models::{
+    Account, AuthMethod, ExternalIdentity, LiveSession, OPAQUE_TOKEN_BYTES, RefreshRefusal,
+};
 use crate::identity::ports::{
     AccountRepository, FactorRepository, IdentityLinkRepository, OneTimeCodeRepository, PasswordHasher,
     RecoveryCodeRepository, RefreshTokenRepository, SessionListRepository, TokenSigner,
@@ -164,6 +167,43 @@ impl IdentityService {
         &self.config
     }
 
+    /// Asks the assurance rule ([`crate::identity::assurance`]) whether the live session of `claims` may
+    /// do `action`, from the session's head and what protects its account (one statement, the same read a
+    /// product request makes). `reconfirmed` when the person just gave the current password again. A
+    /// session below the level answers `insufficient` (each endpoint's Supabase wording).
+    ///
+    /// # Errors
+    /// `insufficient`; [`IdentityError::ReauthenticationNeeded`] (a password change) or
+    /// [`IdentityError::RecentSignInNeeded`] (anything else) when the first factor must be given again;
+    /// [`IdentityError::SessionNotFound`] when the session is over; a port failure.
+    pub(in crate::identity) async fn require(
+        &self,
+        claims: &AccessTokenClaims,
+        action: Action,
+        reconfirmed: bool,
+        insufficient: IdentityError,
+    ) -> Result<LiveSession, IdentityError> {
+        let now = self.clock.now();
+        let live = self
+            .refresh_tokens
+            .current_of_family_with_role(claims.session_id)
+            .await?
+            .filter(|live| live.head.user_id == claims.sub && live.head.check_usable(now).is_ok())
+            .ok_or(IdentityError::SessionNotFound)?;
+        let mut proof = SessionProof::of(&live.head);
+        if reconfirmed {
+            proof = proof.reconfirmed(now);
+        }
+        match AssuranceRules::default().check(Some(live.protection), proof, action, now) {
+            Ok(()) => Ok(live),
+            Err(Refusal::ReauthenticationNeeded) if action == Action::ChangePassword => {
+                Err(IdentityError::ReauthenticationNeeded)
+            }
+            Err(Refusal::ReauthenticationNeeded) => Err(IdentityError::RecentSignInNeeded),
+            Err(Refusal::InsufficientAal | Refusal::SecondFactorRequired { .. }) => Err(insufficient),
+        }
+    }
+
     /// `POST /token?grant_type=password`. The answer to a wrong password is the same as to an e-mail without
     /// an account (and takes a hash verification too); only the right password of an unconfirmed account
     /// (the one its pending sign-up chose) learns "Email not confirmed".
@@ -255,6 +295,28 @@ impl IdentityService {
         scope: SignOutScope,
     ) -> Result<(), IdentityError> {
         let now = self.clock.now();
+        // A session that may not end the others (a password alone, of a protected account) ends itself
+        // when it asks for every session, and is refused when it asks for the others only.
+        let scope = match scope {
+            SignOutScope::Local => SignOutScope::Local,
+            wide => {
+                let allowed = self
+                    .require(
+                        claims,
+                        Action::EndOtherSessions,
+                        false,
+                        IdentityError::Aal2RequiredToSignOutOthers,
+                    )
+                    .await;
+                match (wide, allowed) {
+                    (_, Ok(_)) => wide,
+                    (SignOutScope::Global, Err(IdentityError::Aal2RequiredToSignOutOthers)) => {
+                        SignOutScope::Local
+                    }
+                    (_, Err(refused)) => return Err(refused),
+                }
+            }
+        };
         match scope {
             SignOutScope::Local => self.refresh_tokens.revoke_family(claims.session_id, now).await?,
             SignOutScope::Global => {
@@ -597,6 +659,9 @@ mod tests {
         let claims = crate::identity::test_support::access_claims(noon());
         let (family, user) = (claims.session_id, claims.sub);
         let mut m = Mocks::new();
+        // Signing out everywhere or the others asks the assurance rule, which reads the live session (an
+        // account without a second factor: any of its sessions may end the others).
+        m.live_session(&claims, false);
         m.refresh_tokens
             .expect_revoke_family()
             .with(eq(family), eq(noon()))
@@ -624,6 +689,30 @@ mod tests {
         block_on(service.sign_out(&claims, SignOutScope::Local)).unwrap();
         block_on(service.sign_out(&claims, SignOutScope::Global)).unwrap();
         block_on(service.sign_out(&claims, SignOutScope::Others)).unwrap();
+    }
+
+    #[test]
+    fn a_password_alone_of_a_protected_account_signs_only_itself_out() {
+        let claims = crate::identity::test_support::access_claims(noon());
+        let family = claims.session_id;
+        let mut m = Mocks::new();
+        let mut totp =
+            crate::identity::test_support::factor(crate::identity::factors::FactorStatus::Verified);
+        totp.user_id = claims.sub;
+        m.factors.factors.lock().unwrap().push(totp);
+        m.live_session(&claims, false);
+        // Everywhere becomes this session only; the others alone are refused.
+        m.refresh_tokens
+            .expect_revoke_family()
+            .with(eq(family), eq(noon()))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        m.refresh_tokens.expect_revoke_all_for_user().never();
+        let service = m.service();
+        block_on(service.sign_out(&claims, SignOutScope::Global)).unwrap();
+        let refused = block_on(service.sign_out(&claims, SignOutScope::Others)).unwrap_err();
+        assert!(matches!(refused, IdentityError::Aal2RequiredToSignOutOthers));
+        assert_eq!(refused.error_code(), "insufficient_aal");
     }
 
     #[test]

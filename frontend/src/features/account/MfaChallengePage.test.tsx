@@ -61,7 +61,16 @@ function fakeClient({
       webauthn: { authenticate },
     },
     passkey: { list: vi.fn().mockReturnValue(passkeys) },
-    signOut: vi.fn(),
+    getSession: vi.fn().mockResolvedValue({
+      data: { session: { access_token: 'mine', refresh_token: 'mine-r', user: { id: 'me' } } },
+      error: null,
+    }),
+    signInWithPasskey: vi.fn().mockResolvedValue({
+      data: { session: { access_token: 'theirs' }, user: { id: 'someone-else' } },
+      error: null,
+    }),
+    setSession: vi.fn().mockResolvedValue({ data: {}, error: null }),
+    signOut: vi.fn().mockResolvedValue({ error: null }),
   };
   return { client: client as unknown as GoTrueClient, verify, authenticate };
 }
@@ -147,6 +156,26 @@ describe('MfaChallengePage', () => {
     expect(authenticate).toHaveBeenLastCalledWith({ factorId: 'w0' });
     expect(authenticate).toHaveBeenCalledTimes(2);
     expect(await screen.findByRole('button', { name: 'Use your security key' })).toBeDisabled();
+  });
+
+  it('stays on the step and says so when the passkey chosen belongs to another account', async () => {
+    const { client } = fakeClient({
+      totp: 1,
+      recovery: false,
+      passkeys: Promise.resolve({ data: [{ id: 'p1' }], error: null }),
+    });
+    const { user } = renderWith(client);
+    await user.click(await screen.findByRole('button', { name: 'Use a passkey' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'That passkey belongs to another account.',
+    );
+    // The other account's session is dropped here and this account's aal1 session is put back.
+    expect(client.signOut).toHaveBeenCalledWith({ scope: 'local' });
+    expect(client.setSession).toHaveBeenCalledWith({
+      access_token: 'mine',
+      refresh_token: 'mine-r',
+    });
+    expect(screen.getByLabelText('Code')).toBeInTheDocument();
   });
 
   it('offers the security key next to the authenticator app', async () => {

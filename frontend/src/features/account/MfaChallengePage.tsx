@@ -149,12 +149,28 @@ export function MfaChallengePage() {
   const withPasskey = async () => {
     setBusy(true);
     setError(null);
-    const { error: passkeyError } = await client.signInWithPasskey();
-    setBusy(false);
+    const { data: before } = await client.getSession();
+    const { data, error: passkeyError } = await client.signInWithPasskey();
     if (passkeyError) {
+      setBusy(false);
       if (!passkeyCancelled(passkeyError)) setError(passkeyErrorMessage(passkeyError));
       return;
     }
+    const mine = before.session;
+    if (mine && data.user?.id !== mine.user.id) {
+      // Another account's passkey signed that account in: its session goes, this one stays at the step.
+      await client.signOut({ scope: 'local' });
+      await client.setSession({
+        access_token: mine.access_token,
+        refresh_token: mine.refresh_token,
+      });
+      setBusy(false);
+      setError(
+        'That passkey belongs to another account. Use a passkey of this account, or another way below.',
+      );
+      return;
+    }
+    setBusy(false);
     dispatch(baseApi.util.resetApiState());
     setVerified(true);
   };

@@ -1,0 +1,154 @@
+//! The one attempt guard: every answer to "prove it's you" — a password, a passkey, a TOTP code, a
+//! WebAuthn factor's ceremony, a recovery code — goes through [`AttemptGuard::attempt`]: check the limits,
+//! wait the delay, run the attempt, record the failure or the success (PRODUCT.md §1, §1a).
+//!
+//! - First factors (password, passkey): the client address's attempts and the (account, client) pair's
+//!   failures may refuse; the account's failures from every client only slow it down, so nobody locks the
+//!   owner out.
+//! - Second factors: the same per client, then a challenge dies after
+//!   [`WRONG_ANSWERS_PER_CHALLENGE`](crate::identity::rate_limit::WRONG_ANSWERS_PER_CHALLENGE) wrong
+//!   answers, and the account meets a ceiling from every client together
+//!   ([`SECOND_FACTOR_ACCOUNT_CEILING`](crate::identity::rate_limit::SECOND_FACTOR_ACCOUNT_CEILING)): the
+//!   answer that reaches it ends the account's `aal1` sessions and tells the owner; later answers are
+//!   refused until the hour has passed. Only someone who has the password can cause them, and the owner's
+//!   password sign-in is never refused by it.
+
+use async_trait::async_trait;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use uuid::Uuid;
+
+use crate::identity::errors::IdentityError;
+use crate::identity::rate_limit::{AuthAction, RateLimiter, SignInGate};
+use crate::identity::sessions::IdentityService;
+
+/// Waits (the runtime's timer; a port, so that the domain names no runtime).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait Pause: Send + Sync {
+    /// Returns after `delay`.
+    async fn pause(&self, delay: Duration);
+}
+
+/// What kind of proof an attempt answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Proof {
+    /// A first factor: a password or a passkey.
+    FirstFactor,
+    /// A second factor: a TOTP code, a WebAuthn factor's ceremony, a recovery code.
+    SecondFactor {
+        /// The challenge answered (recovery codes have none).
+        challenge: Option<Uuid>,
+    },
+}
+
+/// One attempt: what it proves, from which client (its rate-limit subject: the address, IPv6 by /64),
+/// for which account (its e-mail address as typed or as known).
+#[derive(Debug, Clone, Copy)]
+pub struct Attempt<'a> {
+    pub proof: Proof,
+    pub client: &'a str,
+    pub account: &'a str,
+}
+
+impl Attempt<'_> {
+    const fn action(&self) -> AuthAction {
+        match self.proof {
+            Proof::FirstFactor => AuthAction::SignIn,
+            Proof::SecondFactor { .. } => AuthAction::SecondFactor,
+        }
+    }
+}
+
+/// Whether an error is a wrong answer (counted as a failure), rather than a refusal for another reason.
+const fn is_wrong_answer(error: &IdentityError) -> bool {
+    matches!(
+        error,
+        IdentityError::InvalidCredentials
+            | IdentityError::TotpCodeInvalid
+            | IdentityError::WebAuthnVerificationFailed
+            | IdentityError::RecoveryCodeInvalid
+    )
+}
+
+/// The attempt guard.
+pub struct AttemptGuard {
+    limiter: Arc<RateLimiter>,
+    pause: Arc<dyn Pause>,
+    identity: Arc<IdentityService>,
+}
+
+impl AttemptGuard {
+    #[must_use]
+    pub fn new(limiter: Arc<RateLimiter>, pause: Arc<dyn Pause>, identity: Arc<IdentityService>) -> Self {
+        Self {
+            limiter,
+            pause,
+            identity,
+        }
+    }
+
+    /// Runs `run` as `attempt` when the limits let it, after the delay they impose, and records how it
+    /// went.
+    ///
+    /// # Errors
+    /// [`IdentityError::RateLimited`] when a limit refuses the attempt; whatever `run` answers; a port
+    /// failure of the counters.
+    pub async fn attempt<T, F>(&self, attempt: Attempt<'_>, run: F) -> Result<T, IdentityError>
+    where
+        F: Future<Output = Result<T, IdentityError>> + Send,
+    {
+        let action = attempt.action();
+        match self
+            .limiter
+            .check_failures(action, attempt.client, attempt.account)
+            .await?
+        {
+            SignInGate::Limited { retry_after_secs } => {
+                return Err(IdentityError::RateLimited { retry_after_secs });
+            }
+            SignInGate::Go { delay } if !delay.is_zero() => self.pause.pause(delay).await,
+            SignInGate::Go { .. } => {}
+        }
+        if let Proof::SecondFactor { .. } = attempt.proof
+            && let Some(retry_after_secs) = self.limiter.second_factor_ceiling(attempt.account).await?
+        {
+            return Err(IdentityError::RateLimited { retry_after_secs });
+        }
+        let outcome = run.await;
+        match &outcome {
+            Err(error) if is_wrong_answer(error) => self.failed(attempt).await?,
+            Ok(_) if attempt.proof == Proof::FirstFactor => {
+                // Remembered for the e-mail ceiling; a failure is only logged: the sign-in succeeded.
+                if let Err(error) = self.limiter.signed_in(attempt.client, attempt.account).await {
+                    tracing::warn!(%error, "could not remember the client of a sign-in");
+                }
+            }
+            _ => {}
+        }
+        outcome
+    }
+
+    async fn failed(&self, attempt: Attempt<'_>) -> Result<(), IdentityError> {
+        self.limiter
+            .failed(attempt.action(), attempt.client, attempt.account)
+            .await?;
+        let Proof::SecondFactor { challenge } = attempt.proof else {
+            return Ok(());
+        };
+        if let Some(challenge) = challenge
+            && self.limiter.challenge_failed(challenge).await?
+        {
+            self.identity.retire_challenge(challenge).await?;
+        }
+        if self.limiter.second_factor_failed(attempt.account).await? {
+            tracing::warn!("second-factor answers reached the account's ceiling; its aal1 sessions end");
+            self.identity.stop_second_factor_guessing(attempt.account).await?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,201 @@
+use super::*;
+use crate::common::RepoError;
+use crate::identity::rate_limit::{Limit, RateLimitPolicy, RateLimitStore, WindowCounts};
+use crate::identity::test_support::{Mocks, account};
+use crate::testing::{block_on, fixed_clock};
+use chrono::{DateTime, Utc};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Counters in memory, as the database keeps them.
+#[derive(Default)]
+struct Counters(Mutex<HashMap<(String, i64), u32>>);
+
+#[async_trait]
+impl RateLimitStore for Counters {
+    async fn hit(&self, key: &str, start: DateTime<Utc>, secs: i64) -> Result<WindowCounts, RepoError> {
+        let mut map = self.0.lock().unwrap();
+        let current = map.entry((key.to_owned(), start.timestamp())).or_default();
+        *current += 1;
+        let current = *current;
+        let previous = map
+            .get(&(key.to_owned(), start.timestamp() - secs))
+            .copied()
+            .unwrap_or_default();
+        Ok(WindowCounts { previous, current })
+    }
+
+    async fn peek(&self, key: &str, start: DateTime<Utc>, secs: i64) -> Result<WindowCounts, RepoError> {
+        let map = self.0.lock().unwrap();
+        let at = |s: i64| map.get(&(key.to_owned(), s)).copied().unwrap_or_default();
+        Ok(WindowCounts {
+            previous: at(start.timestamp() - secs),
+            current: at(start.timestamp()),
+        })
+    }
+
+    async fn prune_expired(&self, _now: DateTime<Utc>) -> Result<u64, RepoError> {
+        Ok(0)
+    }
+}
+
+/// Counts the pauses it is asked for.
+#[derive(Default)]
+struct Pauses(AtomicUsize);
+
+#[async_trait]
+impl Pause for Pauses {
+    async fn pause(&self, delay: Duration) {
+        if !delay.is_zero() {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+const OWNER: &str = "dev@example.com";
+
+fn guard(mocks: Mocks) -> (AttemptGuard, Arc<Pauses>) {
+    let limiter = RateLimiter::new(
+        Arc::new(Counters::default()),
+        Arc::new(fixed_clock()),
+        RateLimitPolicy::default(),
+    );
+    let pauses = Arc::new(Pauses::default());
+    let guard = AttemptGuard::new(Arc::new(limiter), pauses.clone(), Arc::new(mocks.service()));
+    (guard, pauses)
+}
+
+fn second_factor(client: &str) -> Attempt<'_> {
+    Attempt {
+        proof: Proof::SecondFactor { challenge: None },
+        client,
+        account: OWNER,
+    }
+}
+
+#[test]
+fn wrong_second_factor_answers_from_many_addresses_meet_the_accounts_ceiling_once() {
+    let mut mocks = Mocks::new();
+    let owner = account(OWNER, true);
+    mocks
+        .accounts
+        .expect_find_by_email()
+        .returning(move |_| Ok(Some(owner.clone())));
+    // The answer that reaches the ceiling ends every aal1 session and tells the owner, once.
+    mocks
+        .session_list
+        .expect_end_aal1_sessions()
+        .withf(|_, keep, _, notice| {
+            keep.is_none()
+                && notice
+                    .as_ref()
+                    .is_some_and(|mail| mail.text.contains("wrong second-factor codes"))
+        })
+        .times(1)
+        .returning(|_, _, _, _| Ok(2));
+    let (guard, _) = guard(mocks);
+    let ran = AtomicUsize::new(0);
+    let wrong = || async {
+        ran.fetch_add(1, Ordering::Relaxed);
+        Err::<(), _>(IdentityError::TotpCodeInvalid)
+    };
+    let ceiling = crate::identity::rate_limit::SECOND_FACTOR_ACCOUNT_CEILING.max as usize;
+    // Six addresses, each well under its own limit of ten failures.
+    let clients = [
+        "198.51.100.1",
+        "198.51.100.2",
+        "198.51.100.3",
+        "198.51.100.4",
+        "198.51.100.5",
+        "198.51.100.6",
+    ];
+    for (n, client) in clients.iter().cycle().take(ceiling).enumerate() {
+        let answer = block_on(guard.attempt(second_factor(client), wrong()));
+        assert!(
+            matches!(answer, Err(IdentityError::TotpCodeInvalid)),
+            "answer {n}"
+        );
+    }
+    for client in clients {
+        let answer = block_on(guard.attempt(second_factor(client), wrong()));
+        assert!(
+            matches!(answer, Err(IdentityError::RateLimited { .. })),
+            "{client}"
+        );
+    }
+    assert_eq!(
+        ran.load(Ordering::Relaxed),
+        ceiling,
+        "a refused answer is never checked"
+    );
+}
+
+#[test]
+fn the_owners_password_sign_in_is_only_slowed_never_refused_by_failures_elsewhere() {
+    let (guard, pauses) = guard(Mocks::new());
+    for n in 0..40 {
+        let client = format!("203.0.113.{}", n % 8);
+        let attempt = Attempt {
+            proof: Proof::FirstFactor,
+            client: &client,
+            account: OWNER,
+        };
+        let answer =
+            block_on(guard.attempt(attempt, async { Err::<(), _>(IdentityError::InvalidCredentials) }));
+        assert!(
+            matches!(answer, Err(IdentityError::InvalidCredentials)),
+            "attempt {n}"
+        );
+    }
+    assert!(
+        pauses.0.load(Ordering::Relaxed) > 0,
+        "the account's failures slow sign-ins down"
+    );
+    let owner = Attempt {
+        proof: Proof::FirstFactor,
+        client: "192.0.2.7",
+        account: OWNER,
+    };
+    assert!(block_on(guard.attempt(owner, async { Ok::<_, IdentityError>(()) })).is_ok());
+}
+
+#[test]
+fn a_challenge_dies_after_its_third_wrong_answer() {
+    let mocks = Mocks::new();
+    let factors = mocks.factors.clone();
+    let challenge = crate::identity::factors::FactorChallenge {
+        id: Uuid::new_v4(),
+        factor_id: Uuid::new_v4(),
+        created_at: crate::testing::noon(),
+        verified_at: None,
+        ip_address: "198.51.100.1".into(),
+        webauthn: None,
+    };
+    factors.challenges.lock().unwrap().push(challenge.clone());
+    let (guard, _) = guard(mocks);
+    let attempt = Attempt {
+        proof: Proof::SecondFactor {
+            challenge: Some(challenge.id),
+        },
+        client: "198.51.100.1",
+        account: OWNER,
+    };
+    for n in 0..3 {
+        assert_eq!(factors.challenges.lock().unwrap().len(), 1, "before answer {n}");
+        let _ = block_on(guard.attempt(attempt, async { Err::<(), _>(IdentityError::TotpCodeInvalid) }));
+    }
+    assert!(factors.challenges.lock().unwrap().is_empty());
+}
+
+#[test]
+fn only_wrong_answers_count_as_failures() {
+    let (guard, _) = guard(Mocks::new());
+    let limit = Limit::new(10, 900).max as usize;
+    for _ in 0..=limit * 2 {
+        let answer = block_on(guard.attempt(second_factor("198.51.100.9"), async {
+            Err::<(), _>(IdentityError::ChallengeExpired(Uuid::nil()))
+        }));
+        assert!(matches!(answer, Err(IdentityError::ChallengeExpired(_))));
+    }
+}
