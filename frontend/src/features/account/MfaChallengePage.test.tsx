@@ -72,7 +72,13 @@ function fakeClient({
     setSession: vi.fn().mockResolvedValue({ data: {}, error: null }),
     signOut: vi.fn().mockResolvedValue({ error: null }),
   };
-  return { client: client as unknown as GoTrueClient, verify, authenticate };
+  return {
+    client: client as unknown as GoTrueClient,
+    verify,
+    authenticate,
+    setSession: client.setSession,
+    signOut: client.signOut,
+  };
 }
 
 function renderWith(client: GoTrueClient) {
@@ -159,7 +165,7 @@ describe('MfaChallengePage', () => {
   });
 
   it('stays on the step and says so when the passkey chosen belongs to another account', async () => {
-    const { client } = fakeClient({
+    const { client, signOut, setSession } = fakeClient({
       totp: 1,
       recovery: false,
       passkeys: Promise.resolve({ data: [{ id: 'p1' }], error: null }),
@@ -170,8 +176,8 @@ describe('MfaChallengePage', () => {
       'That passkey belongs to another account.',
     );
     // The other account's session is dropped here and this account's aal1 session is put back.
-    expect(client.signOut).toHaveBeenCalledWith({ scope: 'local' });
-    expect(client.setSession).toHaveBeenCalledWith({
+    expect(signOut).toHaveBeenCalledWith({ scope: 'local' });
+    expect(setSession).toHaveBeenCalledWith({
       access_token: 'mine',
       refresh_token: 'mine-r',
     });
