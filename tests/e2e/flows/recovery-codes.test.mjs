@@ -41,8 +41,9 @@ describe('mfa.recoveryCodes', () => {
     owner = await signedIn(portal, EMAIL);
     const none = await owner.mfa.recoveryCodes.getStatus();
     assertApiError(none.error, 404, 'mfa_factor_not_found');
+    // Never the only factor: an account without one is told to add one first.
     const low = await owner.mfa.recoveryCodes.generate();
-    assertApiError(low.error, 403, 'insufficient_aal');
+    assertApiError(low.error, 422, 'mfa_recovery_codes_sole_factor');
 
     const enrolled = await owner.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
     assert.equal(enrolled.error, null);
