@@ -491,3 +491,47 @@ async fn staff_need_a_second_factor_on_every_staff_route() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_current_password_is_guessed_no_more_than_a_sign_in_and_tells_a_held_back_session_nothing() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(backend, &[]).await;
+        // A stolen old session of an account without a factor guesses the current password.
+        app.sign_up("gus@example.com").await;
+        let stolen = app.sign_in("gus@example.com").await;
+        app.age_session(access_of(&stolen), 60);
+        let mut refused = None;
+        for n in 0..15 {
+            let (status, body) = app
+                .put_user(
+                    access_of(&stolen),
+                    json!({"password": "a brand new passphrase 41", "current_password": format!("guess number {n}")}),
+                )
+                .await;
+            if status != StatusCode::BAD_REQUEST {
+                refused = Some((n, status, body));
+                break;
+            }
+        }
+        let (n, status, body) = refused.expect("fifteen wrong current passwords were all checked");
+        assert_eq!(
+            (n, status),
+            (10, StatusCode::TOO_MANY_REQUESTS),
+            "{backend:?}: {body}"
+        );
+
+        // A password session of a protected account learns nothing from the current password it gives.
+        app.protected_by_totp("hal@example.com").await;
+        let held_back = app.sign_in("hal@example.com").await;
+        for current in ["not the password at all", crate::identity::PASSWORD] {
+            let (status, body) = app
+                .put_user(
+                    access_of(&held_back),
+                    json!({"password": "a brand new passphrase 41", "current_password": current}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{backend:?}: {body}");
+            assert_eq!(body["error_code"], "insufficient_aal", "{backend:?}: {body}");
+        }
+    }
+}

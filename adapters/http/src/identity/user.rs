@@ -2,7 +2,7 @@
 //! access token is accepted: a core token, a refresh token or the anon key is refused.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::UserUpdate;
+use domain::identity::{Attempt, Proof, UserUpdate};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -38,17 +38,24 @@ pub async fn update_user(
     body: AuthJson<UpdateUserBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
-    let user = api
-        .service
-        .update_user(
-            &claims,
-            UserUpdate {
-                email: body.email.as_deref(),
-                password: body.password.as_deref(),
-                current_password: body.current_password.as_deref(),
-                data: body.data.as_ref(),
-            },
-        )
-        .await?;
+    let update = UserUpdate {
+        email: body.email.as_deref(),
+        password: body.password.as_deref(),
+        current_password: body.current_password.as_deref(),
+        data: body.data.as_ref(),
+    };
+    let updating = api.service.update_user(&claims, update);
+    // A current password given is an answer to "prove it's you": limited as a password sign-in is.
+    let user = if update.current_password.is_some() {
+        let client = api.client_subject(&request);
+        let attempt = Attempt {
+            proof: Proof::FirstFactor,
+            client: &client,
+            account: claims.email.as_str(),
+        };
+        api.guard.attempt(attempt, updating).await?
+    } else {
+        updating.await?
+    };
     Ok(HttpResponse::Ok().json(UserDto::from(&user)))
 }

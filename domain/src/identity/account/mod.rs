@@ -129,6 +129,15 @@ impl IdentityService {
             .await?;
         }
         if let Some(password) = update.password {
+            // The level first: a session that may not change the password learns nothing of the one
+            // it gives.
+            self.require(
+                claims,
+                Action::ChangePassword,
+                true,
+                IdentityError::Aal2RequiredToUpdateUser,
+            )
+            .await?;
             let reconfirmed = self
                 .current_password_given(&account, update.current_password)
                 .await?;
