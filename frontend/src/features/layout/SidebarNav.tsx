@@ -10,6 +10,7 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import GroupIcon from '@mui/icons-material/Group';
 import HistoryIcon from '@mui/icons-material/History';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
+import SecurityIcon from '@mui/icons-material/Security';
 import SettingsIcon from '@mui/icons-material/Settings';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
@@ -39,7 +40,8 @@ const ITEMS: Item[] = [
 /**
  * The sidebar's links (spec §2); the current page's link is highlighted. Audit Log shows to the current
  * organization's admins only; Admin Panel only when the admin check says so, and the check runs only once a
- * core token is stored.
+ * core token is stored. The drawer (small screens) also links to Account Security, which the top bar shows
+ * only from 600 px.
  */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const config = usePublicConfig();
@@ -101,6 +103,9 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
         </ListItem>
         {adminCheck?.isAdmin &&
           link({ to: paths.admin, label: 'Admin Panel', icon: <AdminPanelSettingsIcon /> })}
+        {/* The top bar has no room for it on a phone: the drawer links to it. */}
+        {onNavigate &&
+          link({ to: paths.accountSecurity, label: 'Account Security', icon: <SecurityIcon /> })}
       </List>
     </nav>
   );
