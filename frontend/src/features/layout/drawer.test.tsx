@@ -23,7 +23,7 @@ describe('the navigation drawer of small screens', () => {
     await user.click(
       await screen.findByRole('button', { name: 'Open navigation' }, { timeout: 15_000 }),
     );
-    const drawer = await screen.findByRole('presentation');
+    const drawer = await screen.findByRole('dialog', { name: 'Navigation' });
     await user.click(within(drawer).getByRole('link', { name: 'Account Security' }));
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/account/security');
