@@ -11,7 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Factor, GoTrueClient } from '@supabase/auth-js';
 import { QRCodeSVG } from 'qrcode.react';
-import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
+import { useCallback, useEffect, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 
 import { useAppSelector } from '../../app/store';
@@ -51,6 +51,14 @@ export function AccountSecurityPage() {
   const onAdded = useCallback(() => {
     setAdded(true);
   }, []);
+  // The way on, also next to the section's own "set up" message (on a phone the top of the page is far).
+  const nextStep = next ? (
+    <div>
+      <Button component={RouterLink} to={next} variant="contained">
+        Continue to {placeOf(next)}
+      </Button>
+    </div>
+  ) : null;
   return (
     <Stack spacing={3} sx={{ maxWidth: 720 }}>
       <Typography variant="h4" component="h1">
@@ -61,10 +69,10 @@ export function AccountSecurityPage() {
       {client ? (
         <>
           <PasswordSection client={client} />
-          <Authenticators client={client} onAdded={onAdded} />
+          <Authenticators client={client} onAdded={onAdded} nextStep={nextStep} />
           <RecoveryCodesSection client={client} />
           <SessionsSection client={client} />
-          <PasskeysSection client={client} onAdded={onAdded} />
+          <PasskeysSection client={client} onAdded={onAdded} nextStep={nextStep} />
         </>
       ) : (
         <Skeleton variant="rounded" height={320} aria-label="Loading your account security" />
@@ -101,12 +109,17 @@ function ConfirmItsYouNotice() {
   );
 }
 
+/** What a page to go back to is called. */
+function placeOf(next: string): string {
+  return next.startsWith(paths.admin) ? 'the Admin Panel' : 'where you were';
+}
+
 /**
  * Arrived here to add a second factor before going on (the Admin Panel of platform staff): what to do,
  * and once a factor is added, the way on.
  */
 function NextStepNotice({ next, added }: { next: string; added: boolean }) {
-  const place = next.startsWith(paths.admin) ? 'the Admin Panel' : 'where you were';
+  const place = placeOf(next);
   if (!added) {
     return (
       <Alert severity="info">
@@ -129,12 +142,23 @@ function NextStepNotice({ next, added }: { next: string; added: boolean }) {
         </Button>
       }
     >
-      Your second factor is set up. Continue to {place}.
+      Your second factor is set up. Make recovery codes below in case you lose it, then continue to{' '}
+      {place}.
     </Alert>
   );
 }
 
-function Authenticators({ client, onAdded }: { client: GoTrueClient; onAdded?: () => void }) {
+function Authenticators({
+  client,
+  onAdded,
+  nextStep,
+}: {
+  client: GoTrueClient;
+  onAdded?: () => void;
+  /** Shown once an authenticator app was added here (the way back to where the user was going). */
+  nextStep?: ReactNode;
+}) {
+  const [added, setAdded] = useState(false);
   const [factors, setFactors] = useState<Factor[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -212,6 +236,7 @@ function Authenticators({ client, onAdded }: { client: GoTrueClient; onAdded?: (
     }
     setEnrolling(null);
     setNotice('Your authenticator app is set up. You will be asked for a code when you sign in.');
+    setAdded(true);
     onAdded?.();
     await load();
   };
@@ -251,6 +276,7 @@ function Authenticators({ client, onAdded }: { client: GoTrueClient; onAdded?: (
       </Typography>
       <Stack spacing={2}>
         {notice && <Alert severity="success">{notice}</Alert>}
+        {added && nextStep}
         {error && (
           <Alert severity="error" role="alert">
             {error}

@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { AuthError, GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
-import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
+import { useCallback, useEffect, useState, type ReactNode, type SyntheticEvent } from 'react';
 
 import { atPasskeyOrigin, passkeyCancelled, passkeysElsewhere, type PasskeyError } from '../auth';
 import { usePublicConfig } from '../publicConfig';
@@ -47,11 +47,15 @@ function ceremonyMessage(error: PasskeyError): string {
 export function PasskeysSection({
   client,
   onAdded,
+  nextStep,
 }: {
   client: GoTrueClient;
   /** Called once a passkey was added. */
   onAdded?: () => void;
+  /** Shown once a passkey was added here (the way back to where the user was going). */
+  nextStep?: ReactNode;
 }) {
+  const [added, setAdded] = useState(false);
   const [passkeys, setPasskeys] = useState<PasskeyListItem[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -125,6 +129,7 @@ export function PasskeysSection({
     setBusy(false);
     setName('');
     setNotice('Your passkey is set up. Use it to sign in without a password.');
+    setAdded(true);
     onAdded?.();
     await load();
   };
@@ -175,6 +180,7 @@ export function PasskeysSection({
       </Typography>
       <Stack spacing={2}>
         {notice && <Alert severity="success">{notice}</Alert>}
+        {added && nextStep}
         {error && (
           <Alert severity="error" role="alert">
             {error}
