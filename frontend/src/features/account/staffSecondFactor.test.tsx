@@ -7,6 +7,7 @@ import { signedInStore, testOrg } from '../../testing/apps';
 import { identitySession } from '../../testing/identity';
 import { renderRoute } from '../../testing/render';
 import { server } from '../../testing/server';
+import { signedIn } from '../../session/authSlice';
 import { IDENTITY_SESSION_KEY } from '../../session/storage';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -128,6 +129,41 @@ describe('platform staff without a second factor (PORTAL_STAFF_MFA=required)', (
     );
     expect(confirm).toHaveAttribute('href', '/signin/mfa?next=%2Fadmin');
     expect(screen.getByText('Confirm it’s you to open the Admin Panel')).toBeInTheDocument();
+  });
+
+  it('open the Admin Panel with the next token once the session passed a factor, without a reload', async () => {
+    staffWithoutSecondFactor({ factors: [VERIFIED_TOTP] });
+    let raised = false;
+    server.use(
+      http.get('*/api/admin/check', () =>
+        raised
+          ? HttpResponse.json({ isAdmin: true, role: 'admin', roleAwaitsProof: false })
+          : HttpResponse.json(STAFF_REFUSAL, { status: 403 }),
+      ),
+      http.get('*/api/admin/apps/stats', () =>
+        HttpResponse.json({
+          counts: {
+            development: 0,
+            submitted: 0,
+            published: 0,
+            rejected: 0,
+            admins: 1,
+            reviewers: 0,
+          },
+          recentSubmissions: [],
+        }),
+      ),
+      http.get('*/api/admin/apps/submitted', () => HttpResponse.json([])),
+    );
+    const { store } = renderRoute('/admin', { store: signedInStore() });
+    await screen.findByText('Confirm it’s you to open the Admin Panel', {}, { timeout: 15_000 });
+    // The challenge step passed elsewhere (another tab): the session's next token is exchanged.
+    raised = true;
+    const { user } = store.getState().auth;
+    if (!user) throw new Error('signed in');
+    store.dispatch(signedIn({ user, accessToken: 'access-aal2', coreToken: 'core-aal2' }));
+    expect(await screen.findByRole('tab', { name: 'Platform Users' })).toBeInTheDocument();
+    expect(store.getState().auth.staffMfaRequired).toBe(false);
   });
 
   it('say so on the setup page once the setup link made them admin', async () => {
