@@ -9,12 +9,27 @@ import {
 import {
   mfaRequired,
   orgMfaRequired,
+  staffMfaRequired,
   storedTokenRefused,
   type AuthState,
 } from '../session/authSlice';
 import { forgetStoredCoreToken } from '../session/storage';
 
 const authOf = (state: unknown) => (state as { auth?: AuthState }).auth;
+
+/**
+ * The staff API (the Admin Panel's calls): with `PORTAL_STAFF_MFA=required` it refuses platform staff whose
+ * session has not passed a second factor (`MFA_REQUIRED`), even when the account has none yet, while the
+ * rest of the product stays open to them.
+ */
+const STAFF_API = ['/api/admin/', '/api/app-uptime/'];
+
+/** Whether a call goes to the staff API. */
+export function isStaffCall(args: string | FetchArgs): boolean {
+  const url = typeof args === 'string' ? args : args.url;
+  const path = url.split('?')[0] ?? '';
+  return STAFF_API.some((prefix) => path.startsWith(prefix));
+}
 
 const fetchQuery = fetchBaseQuery({
   baseUrl: '',
@@ -46,6 +61,12 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
     result.error?.status === 403
       ? (result.error.data as { code?: unknown } | undefined)?.code
       : undefined;
+  // Platform staff on the staff API: only the staff screens wait for a second factor (and lead to adding
+  // one when the account has none); the rest of the product stays open.
+  if (refusal === 'MFA_REQUIRED' && isStaffCall(args)) {
+    api.dispatch(staffMfaRequired());
+    return result;
+  }
   // The account has a second factor the session has not passed: the guard sends the user to the
   // challenge step, which comes back here.
   if (refusal === 'MFA_REQUIRED') {

@@ -31,3 +31,20 @@ export function errorMessage(
   if (isRecord(error) && typeof error.message === 'string') return error.message;
   return fallback;
 }
+
+/** The machine code of a product API refusal (`MFA_REQUIRED`, …), or `undefined`. */
+export function apiErrorCode(error: unknown): string | undefined {
+  if (!isFetchBaseQueryError(error) || !isRecord(error.data)) return undefined;
+  const { code } = error.data;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Whether a call was refused because this session has not passed a second factor (`MFA_REQUIRED`). On the
+ * staff API (`/api/admin`, `/api/app-uptime`) this is also the answer to platform staff without one yet.
+ */
+export function isMfaRefusal(error: unknown): boolean {
+  return (
+    isFetchBaseQueryError(error) && error.status === 403 && apiErrorCode(error) === 'MFA_REQUIRED'
+  );
+}

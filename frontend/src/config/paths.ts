@@ -42,6 +42,8 @@ export const paths = {
   admin: '/admin',
   /** The account's second factors and sessions. */
   accountSecurity: '/account/security',
+  /** Account Security, to add a second factor and then go on to `next` (a path of this site). */
+  addSecondFactor: (next: string) => withQuery('/account/security', { next }),
   /** The second-factor step of sign-in; `next` is where it goes back to. */
   mfaChallenge: (next?: string) => withQuery('/signin/mfa', { next }),
   /** The one-time link that makes the first platform admin (written to the server log). */

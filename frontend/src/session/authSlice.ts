@@ -30,6 +30,12 @@ export interface AuthState {
    */
   mfaRequired?: boolean;
   /**
+   * The staff API answered `MFA_REQUIRED` (`PORTAL_STAFF_MFA=required`): this account is platform staff and
+   * the session has not passed a second factor. Only the staff screens wait (they lead to Account Security
+   * or to the challenge step). Cleared by the next token. Absent means false.
+   */
+  staffMfaRequired?: boolean;
+  /**
    * The product API answered `ORG_MFA_REQUIRED`: the current organization requires a second factor this
    * session has not passed (the layout shows the notice instead of the organization's screens). Cleared
    * by the next token. Absent means false.
@@ -95,10 +101,15 @@ export const authSlice = createSlice({
       // A new token (after a challenge, a refresh): the API is asked again before another challenge.
       state.mfaRequired = false;
       state.orgMfaRequired = false;
+      state.staffMfaRequired = false;
     },
     /** The product API refused the session with `MFA_REQUIRED`. */
     mfaRequired(state) {
       state.mfaRequired = true;
+    },
+    /** The staff API refused the session with `MFA_REQUIRED`. */
+    staffMfaRequired(state) {
+      state.staffMfaRequired = true;
     },
     /** The product API refused an organization's call with `ORG_MFA_REQUIRED`. */
     orgMfaRequired(state) {
@@ -124,6 +135,7 @@ export const authSlice = createSlice({
       state.recovery = false;
       state.mfaRequired = false;
       state.orgMfaRequired = false;
+      state.staffMfaRequired = false;
       state.queuedNotices = [];
       show(state, action.payload ?? null);
     },
@@ -171,6 +183,7 @@ export const {
   signedOut,
   mfaRequired,
   orgMfaRequired,
+  staffMfaRequired,
   storedTokenRefused,
   recoveryStarted,
   recoveryEnded,

@@ -3,15 +3,19 @@
 // made from the page with the core token it keeps.
 import assert from "node:assert/strict";
 
-import { seriousA11yViolations } from "./harness.mjs";
+import { screenshot, seriousA11yViolations } from "./harness.mjs";
 
 /** The password every journey's accounts use. */
 export const PASSWORD = "glasses are the next screen 42";
 
-/** A page in a fresh browser context (its own storage), 1280×900. */
-export async function newPage(browser, { clipboard = false } = {}) {
+/**
+ * A page in a fresh browser context (its own storage), 1280×900. `enforceCsp` keeps the page's
+ * Content-Security-Policy in force, as a person's browser does (the journeys of calls the policy could
+ * block need it).
+ */
+export async function newPage(browser, { clipboard = false, enforceCsp = false } = {}) {
   const context = await browser.newContext({
-    bypassCSP: true,
+    bypassCSP: !enforceCsp,
     viewport: { width: 1280, height: 900 },
     ...(clipboard
       ? { permissions: ["clipboard-read", "clipboard-write"] }
@@ -63,4 +67,43 @@ export async function productCall(page, method, path, body, orgId) {
     },
     { method, path, body, orgId },
   );
+}
+
+/** The screen sizes and colour schemes every screen of the first-run journeys is looked at in. */
+export const LOOKS = [
+  { width: 1280, height: 900, colorScheme: "light" },
+  { width: 1280, height: 900, colorScheme: "dark" },
+  { width: 390, height: 844, colorScheme: "light" },
+  { width: 390, height: 844, colorScheme: "dark" },
+];
+
+/**
+ * Looks at the page's screen as it is now at 1280 and 390 px, light and dark: no serious accessibility
+ * violation, nothing wider than the screen, a screenshot each (`<name>-<width>-<scheme>.png`). The page is
+ * left at `size` (its own size and scheme unless given).
+ */
+export async function lookAtEverySize(page, name, { back } = {}) {
+  const before = back ?? { ...page.viewportSize(), colorScheme: "light" };
+  for (const look of LOOKS) {
+    await page.setViewportSize({ width: look.width, height: look.height });
+    await page.emulateMedia({ colorScheme: look.colorScheme });
+    // The change restyles the page on its next frames (colour transitions start then): the stillness that
+    // the scan waits for is measured from after them, not from the scan before.
+    await page.evaluate(
+      () =>
+        new Promise((done) => {
+          window.__stillSince = undefined;
+          requestAnimationFrame(() => requestAnimationFrame(done));
+        }),
+    );
+    const label = `${name} at ${look.width} px, ${look.colorScheme}`;
+    await expectNoSeriousA11yViolations(page, label);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    assert.equal(overflow, 0, `${label}: nothing is wider than the screen`);
+    await screenshot(page, `${name}-${look.width}-${look.colorScheme}`);
+  }
+  await page.setViewportSize({ width: before.width, height: before.height });
+  await page.emulateMedia({ colorScheme: before.colorScheme });
 }

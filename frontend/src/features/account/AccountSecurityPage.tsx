@@ -11,11 +11,18 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Factor, GoTrueClient } from '@supabase/auth-js';
 import { QRCodeSVG } from 'qrcode.react';
-import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
+import { useCallback, useEffect, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+
+import { useAppSelector } from '../../app/store';
+import { paths } from '../../config/paths';
+import { selectAuth } from '../../session/authSlice';
 
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useAuthClient } from '../auth';
+import { ConfirmPassword } from './ConfirmPassword';
 import { authErrorMessage } from './messages';
+import { safeNext } from './next';
 import { PasskeysSection } from './PasskeysSection';
 import { PasswordSection } from './PasswordSection';
 import { RecoveryCodesSection } from './RecoveryCodesSection';
@@ -38,18 +45,34 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 export function AccountSecurityPage() {
   useDocumentTitle('Account Security');
   const client = useAuthClient();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const [added, setAdded] = useState(false);
+  const onAdded = useCallback(() => {
+    setAdded(true);
+  }, []);
+  // The way on, also next to the section's own "set up" message (on a phone the top of the page is far).
+  const nextStep = next ? (
+    <div>
+      <Button component={RouterLink} to={next} variant="contained">
+        Continue to {placeOf(next)}
+      </Button>
+    </div>
+  ) : null;
   return (
     <Stack spacing={3} sx={{ maxWidth: 720 }}>
       <Typography variant="h4" component="h1">
         Account Security
       </Typography>
+      <ConfirmItsYouNotice />
+      {next && <NextStepNotice next={next} added={added} />}
       {client ? (
         <>
           <PasswordSection client={client} />
-          <Authenticators client={client} />
+          <Authenticators client={client} onAdded={onAdded} nextStep={nextStep} />
           <RecoveryCodesSection client={client} />
           <SessionsSection client={client} />
-          <PasskeysSection client={client} />
+          <PasskeysSection client={client} onAdded={onAdded} nextStep={nextStep} />
         </>
       ) : (
         <Skeleton variant="rounded" height={320} aria-label="Loading your account security" />
@@ -58,7 +81,84 @@ export function AccountSecurityPage() {
   );
 }
 
-function Authenticators({ client }: { client: GoTrueClient }) {
+/**
+ * Account Security stays open while the product API waits for the session's second factor (the guard
+ * lets it through): this says so, with the way to the challenge step.
+ */
+function ConfirmItsYouNotice() {
+  const { mfaRequired } = useAppSelector(selectAuth);
+  if (!mfaRequired) return null;
+  return (
+    <Alert
+      severity="warning"
+      action={
+        <Button
+          component={RouterLink}
+          to={paths.mfaChallenge(paths.accountSecurity)}
+          color="inherit"
+          size="small"
+          sx={{ whiteSpace: 'nowrap' }}
+        >
+          Confirm it’s you
+        </Button>
+      }
+    >
+      This session has not used your second factor yet: confirm it’s you to change your factors and
+      to use the rest of the portal.
+    </Alert>
+  );
+}
+
+/** What a page to go back to is called. */
+function placeOf(next: string): string {
+  return next.startsWith(paths.admin) ? 'the Admin Panel' : 'where you were';
+}
+
+/**
+ * Arrived here to add a second factor before going on (the Admin Panel of platform staff): what to do,
+ * and once a factor is added, the way on.
+ */
+function NextStepNotice({ next, added }: { next: string; added: boolean }) {
+  const place = placeOf(next);
+  if (!added) {
+    return (
+      <Alert severity="info">
+        Add a second factor below — an authenticator app, or a passkey — then continue to {place}.
+      </Alert>
+    );
+  }
+  return (
+    <Alert
+      severity="success"
+      action={
+        <Button
+          component={RouterLink}
+          to={next}
+          color="inherit"
+          size="small"
+          sx={{ whiteSpace: 'nowrap' }}
+        >
+          Continue
+        </Button>
+      }
+    >
+      Your second factor is set up. Make recovery codes below in case you lose it, then continue to{' '}
+      {place}.
+    </Alert>
+  );
+}
+
+function Authenticators({
+  client,
+  onAdded,
+  nextStep,
+}: {
+  client: GoTrueClient;
+  onAdded?: () => void;
+  /** Shown once an authenticator app was added here (the way back to where the user was going). */
+  nextStep?: ReactNode;
+}) {
+  const [added, setAdded] = useState(false);
   const [factors, setFactors] = useState<Factor[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -67,6 +167,7 @@ function Authenticators({ client }: { client: GoTrueClient }) {
   const [name, setName] = useState('Authenticator app');
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
+  const [reauthenticating, setReauthenticating] = useState(false);
 
   const apply = useCallback(
     ({ data, error: listError }: Awaited<ReturnType<GoTrueClient['mfa']['listFactors']>>) => {
@@ -94,8 +195,8 @@ function Authenticators({ client }: { client: GoTrueClient }) {
     apply(await client.mfa.listFactors());
   };
 
-  const start = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const start = async (event?: SyntheticEvent) => {
+    event?.preventDefault();
     setBusy(true);
     setError(null);
     setNotice(null);
@@ -105,9 +206,12 @@ function Authenticators({ client }: { client: GoTrueClient }) {
     });
     setBusy(false);
     if (enrollError) {
-      setError(authErrorMessage(enrollError));
+      // Too long since this session's sign-in: the password is asked for, then the enrollment retried.
+      if (enrollError.code === 'reauthentication_needed') setReauthenticating(true);
+      else setError(authErrorMessage(enrollError));
       return;
     }
+    setReauthenticating(false);
     setEnrolling({ id: data.id, secret: data.totp.secret, uri: data.totp.uri });
     setCode('');
   };
@@ -132,6 +236,8 @@ function Authenticators({ client }: { client: GoTrueClient }) {
     }
     setEnrolling(null);
     setNotice('Your authenticator app is set up. You will be asked for a code when you sign in.');
+    setAdded(true);
+    onAdded?.();
     await load();
   };
 
@@ -170,6 +276,7 @@ function Authenticators({ client }: { client: GoTrueClient }) {
       </Typography>
       <Stack spacing={2}>
         {notice && <Alert severity="success">{notice}</Alert>}
+        {added && nextStep}
         {error && (
           <Alert severity="error" role="alert">
             {error}
@@ -210,7 +317,16 @@ function Authenticators({ client }: { client: GoTrueClient }) {
             ))}
           </List>
         )}
-        {enrolling ? (
+        {reauthenticating ? (
+          <ConfirmPassword
+            client={client}
+            what="add an authenticator app"
+            onConfirmed={() => start()}
+            onCancel={() => {
+              setReauthenticating(false);
+            }}
+          />
+        ) : enrolling ? (
           <Stack component="form" spacing={2} onSubmit={(e) => void confirm(e)} noValidate>
             <Typography>
               Scan this code with your authenticator app, or type the key below into it. Then enter

@@ -190,4 +190,17 @@ describe('MfaChallengePage', () => {
     expect(await screen.findByLabelText('Code')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Use your security key' })).toBeInTheDocument();
   });
+
+  it('leads an account without any second factor to add one, never to a dead end', async () => {
+    const { client } = fakeClient({ totp: 0, recovery: false });
+    current.client = client;
+    renderWithProviders(<MfaChallengePage />, { route: '/signin/mfa?next=%2Fadmin' });
+    expect(await screen.findByText(/This account has no second factor yet/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add a second factor' })).toHaveAttribute(
+      'href',
+      '/account/security?next=%2Fadmin',
+    );
+    expect(screen.queryByText(/Ask an administrator/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign out instead' })).toBeInTheDocument();
+  });
 });

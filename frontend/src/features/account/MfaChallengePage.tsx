@@ -7,7 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Factor } from '@supabase/auth-js';
 import { useEffect, useState, type SyntheticEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 
 import { baseApi } from '../../api/baseApi';
 import { useAppDispatch, useAppSelector } from '../../app/store';
@@ -24,11 +24,7 @@ import {
 } from '../auth';
 import { usePublicConfig } from '../publicConfig';
 import { authErrorMessage } from './messages';
-
-/** Where to go back to: a path of this site only. */
-function safeNext(next: string | null): string {
-  return next?.startsWith('/') && !next.startsWith('//') ? next : paths.dashboard;
-}
+import { safeNext } from './next';
 
 /**
  * One WebAuthn way through the challenge step (a passkey, or a security key): its button, or where a server at a
@@ -92,7 +88,7 @@ export function MfaChallengePage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const next = safeNext(params.get('next'));
+  const next = safeNext(params.get('next'), paths.dashboard);
   const { mfaRequired } = useAppSelector(selectAuth);
   const [factors, setFactors] = useState<Factor[] | null>(null);
   const [hasRecoveryCodes, setHasRecoveryCodes] = useState(false);
@@ -277,10 +273,17 @@ export function MfaChallengePage() {
         {loadError ? (
           <Alert severity="error">{loadError}</Alert>
         ) : (hasPasskey || securityKeys.length > 0) && !formShown ? null : !formShown ? (
-          <Alert severity="warning">
-            This account has no authenticator app to confirm with. Ask an administrator to reset
-            your second factors.
-          </Alert>
+          // Nothing to confirm with yet (platform staff, or a member of an organization that requires a
+          // second factor, before adding one): the way to add one, never a dead end.
+          <Stack spacing={2}>
+            <Alert severity="info">
+              This account has no second factor yet. Add an authenticator app (or a passkey) on
+              Account Security, then confirm it’s you with it.
+            </Alert>
+            <Button component={RouterLink} to={paths.addSecondFactor(next)} variant="contained">
+              Add a second factor
+            </Button>
+          </Stack>
         ) : (
           <Stack component="form" spacing={2} onSubmit={(e) => void submit(e)} noValidate>
             <Typography>

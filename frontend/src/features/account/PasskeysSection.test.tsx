@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
-import type { GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
+import { AuthApiError, type GoTrueClient, type PasskeyListItem } from '@supabase/auth-js';
 import { describe, expect, it, vi } from 'vitest';
 
+import { signedInStore, TEST_USER } from '../../testing/apps';
 import { publicConfigWith } from '../../testing/handlers';
 import { renderWithProviders } from '../../testing/render';
 import { server } from '../../testing/server';
@@ -130,5 +131,43 @@ describe('the Passkeys section', () => {
     await screen.findByText('No passkey yet.');
     await user.click(screen.getByRole('button', { name: 'Add a passkey' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The passkey was not created');
+  });
+});
+
+describe('adding a first passkey long after signing in', () => {
+  it('asks for the password, signs in again with it and adds the passkey', async () => {
+    const list = vi.fn().mockResolvedValue({ data: [], error: null });
+    const registerPasskey = vi
+      .fn()
+      .mockResolvedValueOnce({
+        data: null,
+        error: new AuthApiError('Sign in again first.', 400, 'reauthentication_needed'),
+      })
+      .mockResolvedValue({ data: { ...laptop, friendly_name: 'Work laptop' }, error: null });
+    const signInWithPassword = vi.fn().mockResolvedValue({ data: {}, error: null });
+    const client = {
+      passkey: { list, update: vi.fn() },
+      registerPasskey,
+      signInWithPassword,
+    } as unknown as GoTrueClient;
+    const added = vi.fn();
+    const { user } = renderWithProviders(<PasskeysSection client={client} onAdded={added} />, {
+      store: signedInStore(),
+    });
+    await screen.findByText('No passkey yet.');
+    await user.type(screen.getByLabelText('Passkey name'), 'Work laptop');
+    await user.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    await user.type(await screen.findByLabelText('Current password'), 'my password');
+    await user.click(screen.getByRole('button', { name: 'Confirm password' }));
+    expect(
+      await screen.findByText('Your passkey is set up. Use it to sign in without a password.'),
+    ).toBeInTheDocument();
+    expect(signInWithPassword).toHaveBeenCalledWith({
+      email: TEST_USER.email,
+      password: 'my password',
+    });
+    expect(registerPasskey).toHaveBeenCalledTimes(2);
+    expect(added).toHaveBeenCalledOnce();
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
   });
 });

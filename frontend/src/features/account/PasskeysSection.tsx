@@ -10,11 +10,12 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { AuthError, GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
-import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
+import { useCallback, useEffect, useState, type ReactNode, type SyntheticEvent } from 'react';
 
 import { atPasskeyOrigin, passkeyCancelled, passkeysElsewhere, type PasskeyError } from '../auth';
 import { usePublicConfig } from '../publicConfig';
 import { deviceLabel } from './deviceLabel';
+import { ConfirmPassword } from './ConfirmPassword';
 import { authErrorMessage } from './messages';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -43,7 +44,18 @@ function ceremonyMessage(error: PasskeyError): string {
  * Passkeys on Account Security (PRODUCT.md §1a): add one with a name, list them (name, added, last used),
  * rename, remove. A passkey signs in without a password, at the second-factor level.
  */
-export function PasskeysSection({ client }: { client: GoTrueClient }) {
+export function PasskeysSection({
+  client,
+  onAdded,
+  nextStep,
+}: {
+  client: GoTrueClient;
+  /** Called once a passkey was added. */
+  onAdded?: () => void;
+  /** Shown once a passkey was added here (the way back to where the user was going). */
+  nextStep?: ReactNode;
+}) {
+  const [added, setAdded] = useState(false);
   const [passkeys, setPasskeys] = useState<PasskeyListItem[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -52,6 +64,7 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
   const [busy, setBusy] = useState(false);
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [disabled, setDisabled] = useState(false);
+  const [reauthenticating, setReauthenticating] = useState(false);
   // A server at a loopback IP address serves passkeys at `localhost` only: they are listed here, and added
   // there.
   const elsewhere = passkeysElsewhere(usePublicConfig());
@@ -84,8 +97,8 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
     apply(await client.passkey.list());
   };
 
-  const add = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const add = async (event?: SyntheticEvent) => {
+    event?.preventDefault();
     const wanted = name.trim();
     if (wanted.length > MAX_NAME) {
       setError(`A name has at most ${MAX_NAME} characters.`);
@@ -97,9 +110,12 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
     const { data, error: addError } = await client.registerPasskey();
     if (addError) {
       setBusy(false);
-      setError(ceremonyMessage(addError));
+      // Too long since this session's sign-in: the password is asked for, then the passkey added.
+      if (addError.code === 'reauthentication_needed') setReauthenticating(true);
+      else setError(ceremonyMessage(addError));
       return;
     }
+    setReauthenticating(false);
     // Without a name typed, it is named after this browser ("Chrome on Linux"), which tells two apart
     // better than "Passkey".
     const named = wanted || browserName();
@@ -113,6 +129,8 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
     setBusy(false);
     setName('');
     setNotice('Your passkey is set up. Use it to sign in without a password.');
+    setAdded(true);
+    onAdded?.();
     await load();
   };
 
@@ -162,6 +180,7 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
       </Typography>
       <Stack spacing={2}>
         {notice && <Alert severity="success">{notice}</Alert>}
+        {added && nextStep}
         {error && (
           <Alert severity="error" role="alert">
             {error}
@@ -267,13 +286,23 @@ export function PasskeysSection({ client }: { client: GoTrueClient }) {
             )}
           </List>
         )}
+        {reauthenticating && (
+          <ConfirmPassword
+            client={client}
+            what="add a passkey"
+            onConfirmed={() => add()}
+            onCancel={() => {
+              setReauthenticating(false);
+            }}
+          />
+        )}
         <Stack
           component="form"
           direction={{ xs: 'column', sm: 'row' }}
           spacing={1}
           onSubmit={(e) => void add(e)}
           noValidate
-          sx={{ display: disabled || elsewhere ? 'none' : undefined }}
+          sx={{ display: disabled || elsewhere || reauthenticating ? 'none' : undefined }}
         >
           <TextField
             label="Passkey name"

@@ -6,9 +6,10 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 
-import { errorMessage } from '../../api/errors';
+import { errorMessage, isMfaRefusal } from '../../api/errors';
 import { paths } from '../../config/paths';
-import { useClaimFirstAdminMutation } from '../auth';
+import { SecondFactorNeeded } from '../account';
+import { useClaimFirstAdminMutation, useGetAdminCheckQuery } from '../auth';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 
 /**
@@ -23,6 +24,8 @@ export function SetupAdminPage() {
   const [claim, { isUninitialized, isLoading, isSuccess, isError, error }] =
     useClaimFirstAdminMutation();
   const sent = useRef(false);
+  // Asked again once the role is given (the claim invalidates it): staff may need a second factor first.
+  const check = useGetAdminCheckQuery(undefined, { skip: !isSuccess });
 
   useEffect(() => {
     // Once: the token is used up by its first use (React's development double effect must not send it twice).
@@ -53,11 +56,16 @@ export function SetupAdminPage() {
             You are now a platform admin. You can review apps and add other admins and reviewers in
             the Admin Panel.
           </Alert>
-          <div>
-            <Button component={RouterLink} to={paths.admin} variant="contained">
-              Open the Admin Panel
-            </Button>
-          </div>
+          {isMfaRefusal(check.error) ? (
+            // PORTAL_STAFF_MFA=required (the default): the Admin Panel waits for a second factor.
+            <SecondFactorNeeded next={paths.admin} what="the Admin Panel" />
+          ) : (
+            <div>
+              <Button component={RouterLink} to={paths.admin} variant="contained">
+                Open the Admin Panel
+              </Button>
+            </div>
+          )}
         </>
       )}
       {isError && (

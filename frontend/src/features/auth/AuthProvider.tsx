@@ -16,6 +16,7 @@ import {
 import { orgSelected } from '../../session/orgSlice';
 import { exchangeToken } from './exchange';
 import { forgetSession, rememberSession } from '../../session/storage';
+import { identityAuthUrl } from './identityUrl';
 
 /**
  * Runs `run` once the browser has nothing more urgent to do (at the latest after 2 s); answers a function
@@ -42,7 +43,7 @@ function whenIdle(run: () => void): () => void {
 export function AuthProvider({ children }: { children: ReactNode }) {
   const dispatch = useAppDispatch();
   const { data: config, isError } = useGetPublicConfigQuery();
-  const authUrl = config?.identity.authUrl ?? '';
+  const authUrl = config ? identityAuthUrl(config.identity) : '';
   const anonKey = config?.identity.anonKey ?? '';
   // The auth client is loaded on demand: the landing page paints without it (make bench, first route). A
   // page that started from a stored core token paints first and loads it once the browser is idle; a 401

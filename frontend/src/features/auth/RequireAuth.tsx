@@ -13,7 +13,8 @@ export interface FromState {
 /**
  * Guards the authenticated routes (spec §2): a spinner while the session loads, the sign-in screen for
  * visitors without one, and for a session that must first choose a new password (a recovery link, or a
- * first proof of the address that removed a password someone else had set).
+ * first proof of the address that removed a password someone else had set); the challenge step for a
+ * session the product API refused for want of a second factor (Account Security excepted).
  */
 export function RequireAuth() {
   const { status, recovery, mfaRequired } = useAppSelector(selectAuth);
@@ -23,7 +24,13 @@ export function RequireAuth() {
     const from = `${location.pathname}${location.search}`;
     return <Navigate to={paths.signIn()} replace state={{ from } satisfies FromState} />;
   }
-  if (mfaRequired && location.pathname !== paths.mfaChallenge()) {
+  // Account Security stays open: an account that must confirm it's them may first have to add the factor
+  // (and it says there how to go on).
+  if (
+    mfaRequired &&
+    location.pathname !== paths.mfaChallenge() &&
+    location.pathname !== paths.accountSecurity
+  ) {
     return <Navigate to={paths.mfaChallenge(`${location.pathname}${location.search}`)} replace />;
   }
   return <Outlet />;

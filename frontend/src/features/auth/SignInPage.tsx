@@ -34,6 +34,7 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useHydrated } from './useHydrated';
 import { passkeyCancelled, passkeyErrorMessage } from './passkeyMessages';
 import { atPasskeyOrigin, passkeysElsewhere } from './passkeySite';
+import { identityAuthUrl } from './identityUrl';
 
 // The e-mail widget (its form fields and the identity client's calls) loads when its dialog opens: the
 // page's own code is the card and its buttons.
@@ -129,13 +130,14 @@ export function SignInPage() {
       setProviderMessage(`${label} sign-in is not configured on this server.`);
       return;
     }
-    if (!current.identity.authUrl) {
+    const authUrl = identityAuthUrl(current.identity);
+    if (!authUrl) {
       setProviderMessage(UNEXPECTED_ERROR);
       return;
     }
     const auth = await import('./client');
     try {
-      const oauth = auth.createOAuthClient(current.identity.authUrl, current.identity.anonKey);
+      const oauth = auth.createOAuthClient(authUrl, current.identity.anonKey);
       const { error } = await oauth.signInWithOAuth({
         provider,
         options: { redirectTo: auth.authRedirectUrl(inviteToken) },

@@ -3,6 +3,9 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Stack from '@mui/material/Stack';
 import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 
+import { isMfaRefusal } from '../../api/errors';
+import { paths } from '../../config/paths';
+import { SecondFactorNeeded } from '../account';
 import { useGetAdminCheckQuery } from '../auth';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { DashboardHeading, GettingStartedCard, LoadingApps } from './DashboardParts';
@@ -29,7 +32,7 @@ function afterNextPaint(run: () => void): () => void {
 /** `/dashboard` (spec §2): title, Create App, the Getting Started card and the first three apps. */
 export function DashboardPage() {
   useDocumentTitle('Dashboard');
-  const { data: adminCheck } = useGetAdminCheckQuery();
+  const { data: adminCheck, error: adminCheckError } = useGetAdminCheckQuery();
   const [painted, setPainted] = useState(false);
   useEffect(
     () =>
@@ -54,6 +57,9 @@ export function DashboardPage() {
           opens the one-time setup link the server writes to its log at start (while the platform
           has no admin) when signed in as you, or runs <code>app-server admin grant EMAIL</code>.
         </Alert>
+      )}
+      {isMfaRefusal(adminCheckError) && (
+        <SecondFactorNeeded next={paths.admin} what="the Admin Panel" />
       )}
       <GettingStartedCard />
       <Suspense fallback={<LoadingApps />}>

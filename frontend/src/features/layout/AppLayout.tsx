@@ -163,6 +163,8 @@ export function AppLayout() {
         variant="temporary"
         open={drawerOpen}
         onClose={closeDrawer}
+        // The open drawer is a dialog: it is named for screen readers.
+        slotProps={{ paper: { 'aria-label': 'Navigation' } }}
         sx={{ display: { md: 'none' }, '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH } }}
       >
         <SidebarNav onNavigate={closeDrawer} />

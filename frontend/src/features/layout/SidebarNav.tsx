@@ -10,10 +10,12 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import GroupIcon from '@mui/icons-material/Group';
 import HistoryIcon from '@mui/icons-material/History';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
+import SecurityIcon from '@mui/icons-material/Security';
 import SettingsIcon from '@mui/icons-material/Settings';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 
+import { isMfaRefusal } from '../../api/errors';
 import { useAppSelector } from '../../app/store';
 import { NewTabHint } from '../../components/NewTabHint';
 import { externalLinkProps } from '../../components/externalLinkProps';
@@ -38,13 +40,19 @@ const ITEMS: Item[] = [
 
 /**
  * The sidebar's links (spec §2); the current page's link is highlighted. Audit Log shows to the current
- * organization's admins only; Admin Panel only when the admin check says so, and the check runs only once a
- * core token is stored.
+ * organization's admins only; Admin Panel only when the admin check says so (or the staff API refuses it for
+ * want of a second factor), and the check runs only once a core token is stored. The drawer (small screens)
+ * also links to Account Security, which the top bar shows only from 600 px.
  */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const config = usePublicConfig();
   const coreToken = useAppSelector(selectCoreToken);
-  const { data: adminCheck } = useGetAdminCheckQuery(undefined, { skip: !coreToken });
+  const { data: adminCheck, error: adminCheckError } = useGetAdminCheckQuery(undefined, {
+    skip: !coreToken,
+  });
+  // Platform staff whose session has not passed a second factor: the staff API refuses the check, and the
+  // Admin Panel says how to get in.
+  const staff = adminCheck?.isAdmin === true || isMfaRefusal(adminCheckError);
   const { isAdmin: orgAdmin } = useCurrentOrg();
 
   const link = ({ to, label, icon }: Item) => (
@@ -99,8 +107,10 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
             />
           </ListItemButton>
         </ListItem>
-        {adminCheck?.isAdmin &&
-          link({ to: paths.admin, label: 'Admin Panel', icon: <AdminPanelSettingsIcon /> })}
+        {staff && link({ to: paths.admin, label: 'Admin Panel', icon: <AdminPanelSettingsIcon /> })}
+        {/* The top bar has no room for it on a phone: the drawer links to it. */}
+        {onNavigate &&
+          link({ to: paths.accountSecurity, label: 'Account Security', icon: <SecurityIcon /> })}
       </List>
     </nav>
   );

@@ -1,0 +1,35 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { signedInStore, testOrg } from '../../testing/apps';
+import { identitySession } from '../../testing/identity';
+import { renderRoute } from '../../testing/render';
+import { server } from '../../testing/server';
+import { IDENTITY_SESSION_KEY } from '../../session/storage';
+
+describe('the navigation drawer of small screens', () => {
+  it('links to Account Security, which the top bar of a phone has no room for', async () => {
+    localStorage.setItem(IDENTITY_SESSION_KEY, JSON.stringify(identitySession('ada@example.com')));
+    server.use(
+      http.post('*/api/auth/exchange-token', () => HttpResponse.json({ coreToken: 'core-2' })),
+      http.get('*/api/admin/check', () => HttpResponse.json({ isAdmin: false, role: null })),
+      http.get('*/api/orgs', () =>
+        HttpResponse.json({ success: true, data: [testOrg()], personalOrgCreated: false }),
+      ),
+      http.get('*/api/orgs/:orgId', () => HttpResponse.json({ success: true, data: testOrg() })),
+    );
+    const { user, router } = renderRoute('/dashboard', { store: signedInStore() });
+    await user.click(
+      await screen.findByRole('button', { name: 'Open navigation' }, { timeout: 15_000 }),
+    );
+    const drawer = await screen.findByRole('dialog', { name: 'Navigation' });
+    await user.click(within(drawer).getByRole('link', { name: 'Account Security' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/account/security');
+    });
+    // The permanent sidebar (wide screens) leaves it to the top bar.
+    const sidebar = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(sidebar).queryByRole('link', { name: 'Account Security' })).toBeNull();
+  }, 30_000);
+});
