@@ -535,3 +535,136 @@ async fn the_current_password_is_guessed_no_more_than_a_sign_in_and_tells_a_held
         }
     }
 }
+
+#[tokio::test]
+async fn wrong_codes_sent_at_once_are_held_to_the_accounts_ceiling_and_three_per_challenge() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(backend, &[("PORTAL_TRUSTED_PROXIES", "127.0.0.1")]).await;
+        let (factor, secret, _) = app.protected_by_totp("ray@example.com").await;
+        let wrong = {
+            let right = secret.code_at(now_secs()).unwrap();
+            if right == "000000" { "111111" } else { "000000" }
+        };
+        let attacker = app.sign_in("ray@example.com").await;
+        let access = access_of(&attacker).to_owned();
+        let mut challenges = Vec::new();
+        for n in 1..=10 {
+            let ip = format!("198.51.100.{n}");
+            let (status, challenge) = post_from(
+                &app,
+                &ip,
+                &format!("/factors/{factor}/challenge"),
+                &access,
+                json!({}),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{backend:?}: {challenge}");
+            challenges.push((ip, challenge["id"].as_str().unwrap().to_owned()));
+        }
+        // Ten answers to each challenge, all at once.
+        let mut answers = tokio::task::JoinSet::new();
+        for (ip, challenge) in &challenges {
+            for _ in 0..10 {
+                let (client, url, access, ip, challenge) = (
+                    app.client.clone(),
+                    app.url(&format!("/auth/v1/factors/{factor}/verify")),
+                    access.clone(),
+                    ip.clone(),
+                    challenge.clone(),
+                );
+                answers.spawn(async move {
+                    let response = client
+                        .post(url)
+                        .header("apikey", "built-in")
+                        .header("X-Forwarded-For", ip)
+                        .bearer_auth(access)
+                        .json(&json!({"challenge_id": challenge, "code": wrong}))
+                        .send()
+                        .await
+                        .unwrap();
+                    let status = response.status();
+                    let body: Value = response.json().await.unwrap_or(Value::Null);
+                    (
+                        challenge,
+                        status,
+                        body["error_code"].as_str().unwrap_or_default().to_owned(),
+                    )
+                });
+            }
+        }
+        let mut checked = std::collections::HashMap::<String, usize>::new();
+        while let Some(answer) = answers.join_next().await {
+            let (challenge, status, code) = answer.unwrap();
+            if status == StatusCode::UNPROCESSABLE_ENTITY && code == "mfa_verification_failed" {
+                *checked.entry(challenge).or_default() += 1;
+            }
+        }
+        let total: usize = checked.values().sum();
+        assert!(
+            total <= 10,
+            "{backend:?}: {total} wrong codes were checked: {checked:?}"
+        );
+        assert!(checked.values().all(|n| *n <= 3), "{backend:?}: {checked:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_password_alone_edits_nothing_of_a_protected_account() {
+    for backend in BACKENDS {
+        let app = crate::passkeys::spawn(backend).await;
+        let (_, _, owner) = app.protected_by_totp("una@example.com").await;
+        let mut authenticator = SoftAuthenticator::new(ORIGIN);
+        let passkey = crate::passkeys::register(&app, &mut authenticator, &owner).await;
+        // The owner starts adding another authenticator app.
+        let (status, unfinished) = app
+            .post_as(
+                "/factors",
+                &owner,
+                json!({"factor_type": "totp", "friendly_name": "Tablet"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}: {unfinished}");
+        let attacker = app.sign_in("una@example.com").await;
+        let (status, body) = app
+            .put_user(access_of(&attacker), json!({"data": {"full_name": "Not Una"}}))
+            .await;
+        assert_eq!(
+            (status, body["error_code"].as_str()),
+            (StatusCode::FORBIDDEN, Some("insufficient_aal"))
+        );
+        let removal = app
+            .client
+            .delete(app.url(&format!(
+                "/auth/v1/factors/{}",
+                unfinished["id"].as_str().unwrap()
+            )))
+            .header("apikey", "built-in")
+            .bearer_auth(access_of(&attacker))
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = answer(removal).await;
+        assert_eq!(
+            body["error_code"], "insufficient_aal",
+            "{backend:?}: {status} {body}"
+        );
+        let rename = app
+            .client
+            .patch(app.url(&format!("/auth/v1/passkeys/{}", passkey["id"].as_str().unwrap())))
+            .header("apikey", "built-in")
+            .bearer_auth(access_of(&attacker))
+            .json(&json!({"friendly_name": "Mine now"}))
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = answer(rename).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{backend:?}: {body}");
+        // The owner's session still does all three.
+        assert_eq!(
+            app.put_user(&owner, json!({"data": {"full_name": "Una"}}))
+                .await
+                .0,
+            StatusCode::OK
+        );
+    }
+}

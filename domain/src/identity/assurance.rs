@@ -114,6 +114,8 @@ pub enum Action {
     ChangePassword,
     /// Change (or restate) the e-mail address.
     ChangeEmail,
+    /// Change the profile, or the name of a way in.
+    EditAccount,
     /// See the account's sessions.
     ListSessions,
     /// End other sessions of the account.
@@ -128,7 +130,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, for tables and tests.
-    pub const ALL: [Self; 13] = [
+    pub const ALL: [Self; 14] = [
         Self::PassChallenge,
         Self::ReadOwnWaysIn,
         Self::SignOutSelf,
@@ -137,6 +139,7 @@ impl Action {
         Self::RemoveWayIn,
         Self::ChangePassword,
         Self::ChangeEmail,
+        Self::EditAccount,
         Self::ListSessions,
         Self::EndOtherSessions,
         Self::UseProduct,
@@ -221,8 +224,10 @@ impl AssuranceRules {
             Action::AddWayIn if !protected => recent(),
             Action::FinishWayIn if !protected => within(FINISH_FIRST_WAY_IN_MINUTES),
             Action::AddWayIn | Action::FinishWayIn => Ok(()),
-            Action::RemoveWayIn | Action::ChangeEmail if held_back => Err(Refusal::InsufficientAal),
-            Action::RemoveWayIn | Action::ChangeEmail => Ok(()),
+            Action::RemoveWayIn | Action::ChangeEmail | Action::EditAccount if held_back => {
+                Err(Refusal::InsufficientAal)
+            }
+            Action::RemoveWayIn | Action::ChangeEmail | Action::EditAccount => Ok(()),
             Action::ChangePassword if held_back => Err(Refusal::InsufficientAal),
             Action::ChangePassword => recent(),
             Action::ListSessions | Action::EndOtherSessions | Action::UseProduct if held_back => {
@@ -281,15 +286,15 @@ mod tests {
     #[test]
     fn the_table_of_account_protection_by_session_by_action() {
         let rules = AssuranceRules::default();
-        // Columns: challenge, read, sign out self, add, finish, remove, password, e-mail, list sessions,
-        // end others, product, organization requiring two factors, staff.
-        let cases: [(&str, Option<Protection>, SessionProof, [&str; 13]); 11] = [
+        // Columns: challenge, read, sign out self, add, finish, remove, password, e-mail, profile or a
+        // way in's name, list sessions, end others, product, organization requiring two factors, staff.
+        let cases: [(&str, Option<Protection>, SessionProof, [&str; 14]); 11] = [
             (
                 "unprotected, fresh aal1",
                 Some(NONE),
                 session(Aal::Aal1, 1),
                 [
-                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "add", "add",
+                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "add", "add",
                 ],
             ),
             (
@@ -297,8 +302,8 @@ mod tests {
                 Some(NONE),
                 session(Aal::Aal1, 60),
                 [
-                    "ok", "ok", "ok", "reauth", "reauth", "ok", "reauth", "ok", "ok", "ok", "ok", "add",
-                    "add",
+                    "ok", "ok", "ok", "reauth", "reauth", "ok", "reauth", "ok", "ok", "ok", "ok", "ok",
+                    "add", "add",
                 ],
             ),
             (
@@ -306,7 +311,8 @@ mod tests {
                 Some(NONE),
                 session(Aal::Aal1, 20),
                 [
-                    "ok", "ok", "ok", "reauth", "ok", "ok", "reauth", "ok", "ok", "ok", "ok", "add", "add",
+                    "ok", "ok", "ok", "reauth", "ok", "ok", "reauth", "ok", "ok", "ok", "ok", "ok", "add",
+                    "add",
                 ],
             ),
             (
@@ -314,7 +320,8 @@ mod tests {
                 Some(TOTP),
                 session(Aal::Aal1, 1),
                 [
-                    "ok", "ok", "ok", "aal", "aal", "aal", "aal", "aal", "mfa", "mfa", "mfa", "mfa", "mfa",
+                    "ok", "ok", "ok", "aal", "aal", "aal", "aal", "aal", "aal", "mfa", "mfa", "mfa", "mfa",
+                    "mfa",
                 ],
             ),
             (
@@ -322,7 +329,8 @@ mod tests {
                 Some(KEY),
                 session(Aal::Aal1, 1),
                 [
-                    "ok", "ok", "ok", "aal", "aal", "aal", "aal", "aal", "mfa", "mfa", "mfa", "mfa", "mfa",
+                    "ok", "ok", "ok", "aal", "aal", "aal", "aal", "aal", "aal", "mfa", "mfa", "mfa", "mfa",
+                    "mfa",
                 ],
             ),
             (
@@ -330,7 +338,8 @@ mod tests {
                 Some(PASSKEY),
                 session(Aal::Aal1, 1),
                 [
-                    "ok", "ok", "ok", "aal", "aal", "aal", "aal", "aal", "mfa", "mfa", "mfa", "mfa", "mfa",
+                    "ok", "ok", "ok", "aal", "aal", "aal", "aal", "aal", "aal", "mfa", "mfa", "mfa", "mfa",
+                    "mfa",
                 ],
             ),
             (
@@ -338,7 +347,7 @@ mod tests {
                 Some(TOTP),
                 session(Aal::Aal2, 1),
                 [
-                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok",
+                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok",
                 ],
             ),
             (
@@ -346,7 +355,7 @@ mod tests {
                 Some(PASSKEY),
                 session(Aal::Aal2, 60),
                 [
-                    "ok", "ok", "ok", "ok", "ok", "ok", "reauth", "ok", "ok", "ok", "ok", "ok", "ok",
+                    "ok", "ok", "ok", "ok", "ok", "ok", "reauth", "ok", "ok", "ok", "ok", "ok", "ok", "ok",
                 ],
             ),
             (
@@ -354,7 +363,7 @@ mod tests {
                 Some(NONE),
                 session(Aal::Aal2, 1),
                 [
-                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "add", "add",
+                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "add", "add",
                 ],
             ),
             (
@@ -362,7 +371,7 @@ mod tests {
                 None,
                 session(Aal::Aal1, 1),
                 [
-                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "add", "add",
+                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "add", "add",
                 ],
             ),
             (
@@ -370,7 +379,7 @@ mod tests {
                 None,
                 session(Aal::Aal2, 1),
                 [
-                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok",
+                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok",
                 ],
             ),
         ];

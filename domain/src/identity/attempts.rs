@@ -20,7 +20,7 @@ use std::time::Duration;
 use uuid::Uuid;
 
 use crate::identity::errors::IdentityError;
-use crate::identity::rate_limit::{AuthAction, RateLimiter, SignInGate};
+use crate::identity::rate_limit::{AuthAction, RateLimiter, Reservation, SignInGate};
 use crate::identity::sessions::IdentityService;
 
 /// Waits (the runtime's timer; a port, so that the domain names no runtime).
@@ -34,9 +34,11 @@ pub trait Pause: Send + Sync {
 /// What kind of proof an attempt answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Proof {
-    /// A first factor: a password or a passkey.
+    /// A first factor: a password (at sign-in, or the current one given again) or a passkey.
     FirstFactor,
-    /// A second factor: a TOTP code, a WebAuthn factor's ceremony, a recovery code.
+    /// Starting a second factor's challenge: limited as an answer is, counting nothing of the account's.
+    SecondFactorChallenge,
+    /// A second factor's answer: a TOTP code, a WebAuthn factor's ceremony, a recovery code.
     SecondFactor {
         /// The challenge answered (recovery codes have none).
         challenge: Option<Uuid>,
@@ -56,7 +58,7 @@ impl Attempt<'_> {
     const fn action(&self) -> AuthAction {
         match self.proof {
             Proof::FirstFactor => AuthAction::SignIn,
-            Proof::SecondFactor { .. } => AuthAction::SecondFactor,
+            Proof::SecondFactorChallenge | Proof::SecondFactor { .. } => AuthAction::SecondFactor,
         }
     }
 }
@@ -111,15 +113,51 @@ impl AttemptGuard {
             SignInGate::Go { delay } if !delay.is_zero() => self.pause.pause(delay).await,
             SignInGate::Go { .. } => {}
         }
-        if let Proof::SecondFactor { .. } = attempt.proof
-            && let Some(retry_after_secs) = self.limiter.second_factor_ceiling(attempt.account).await?
-        {
-            return Err(IdentityError::RateLimited { retry_after_secs });
-        }
+        let reserved = match attempt.proof {
+            Proof::FirstFactor => None,
+            Proof::SecondFactorChallenge => {
+                if let Some(retry_after_secs) = self.limiter.second_factor_ceiling(attempt.account).await? {
+                    return Err(IdentityError::RateLimited { retry_after_secs });
+                }
+                None
+            }
+            Proof::SecondFactor { challenge } => {
+                match self
+                    .limiter
+                    .reserve_second_factor_answer(attempt.account, challenge)
+                    .await?
+                {
+                    Reservation::Refused { retry_after_secs } => {
+                        return Err(IdentityError::RateLimited { retry_after_secs });
+                    }
+                    Reservation::ChallengeUsedUp => {
+                        if let Some(challenge) = challenge {
+                            self.identity.retire_challenge(challenge).await?;
+                        }
+                        return Err(IdentityError::ChallengeNotFound);
+                    }
+                    Reservation::Reserved {
+                        last_for_account,
+                        last_for_challenge,
+                    } => Some((challenge, last_for_account, last_for_challenge)),
+                }
+            }
+        };
         let outcome = run.await;
-        match &outcome {
-            Err(error) if is_wrong_answer(error) => self.failed(attempt).await?,
-            Ok(_) if attempt.proof == Proof::FirstFactor => {
+        match (&outcome, reserved) {
+            (Err(error), reserved) if is_wrong_answer(error) => {
+                self.limiter
+                    .failed(attempt.action(), attempt.client, attempt.account)
+                    .await?;
+                if let Some((challenge, last_for_account, last_for_challenge)) = reserved {
+                    self.wrong_second_factor(attempt, challenge, last_for_account, last_for_challenge)
+                        .await?;
+                }
+            }
+            // Only a wrong answer keeps its unit: a right one, or one refused for another reason (an
+            // expired challenge, another factor's), gives it back.
+            (_, Some(_)) => self.limiter.second_factor_answer_right(attempt.account).await?,
+            (Ok(_), None) if attempt.proof == Proof::FirstFactor => {
                 // Remembered for the e-mail ceiling; a failure is only logged: the sign-in succeeded.
                 if let Err(error) = self.limiter.signed_in(attempt.client, attempt.account).await {
                     tracing::warn!(%error, "could not remember the client of a sign-in");
@@ -130,19 +168,19 @@ impl AttemptGuard {
         outcome
     }
 
-    async fn failed(&self, attempt: Attempt<'_>) -> Result<(), IdentityError> {
-        self.limiter
-            .failed(attempt.action(), attempt.client, attempt.account)
-            .await?;
-        let Proof::SecondFactor { challenge } = attempt.proof else {
-            return Ok(());
-        };
-        if let Some(challenge) = challenge
-            && self.limiter.challenge_failed(challenge).await?
-        {
+    /// A wrong second-factor answer that took the last unit of its challenge removes the challenge; one
+    /// that took the account's last unit ends the account's `aal1` sessions and tells the owner.
+    async fn wrong_second_factor(
+        &self,
+        attempt: Attempt<'_>,
+        challenge: Option<Uuid>,
+        last_for_account: bool,
+        last_for_challenge: bool,
+    ) -> Result<(), IdentityError> {
+        if let Some(challenge) = challenge.filter(|_| last_for_challenge) {
             self.identity.retire_challenge(challenge).await?;
         }
-        if self.limiter.second_factor_failed(attempt.account).await? {
+        if last_for_account {
             tracing::warn!("second-factor answers reached the account's ceiling; its aal1 sessions end");
             self.identity.stop_second_factor_guessing(attempt.account).await?;
         }

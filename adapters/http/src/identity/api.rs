@@ -116,22 +116,22 @@ impl IdentityApi {
         Ok(self.guard.attempt(attempt, sign_in).await?)
     }
 
-    /// Runs an answer to a second factor of the account of `email` (a challenge of `challenge`, or a
-    /// recovery code) through the attempt guard.
+    /// Runs a step of a second factor of the account of `email` (starting a challenge, or an answer)
+    /// through the attempt guard.
     pub(crate) async fn second_factor<T>(
         &self,
         request: &HttpRequest,
         email: &str,
-        challenge: Option<uuid::Uuid>,
-        answer: impl std::future::Future<Output = Result<T, domain::identity::IdentityError>> + Send,
+        proof: Proof,
+        step: impl std::future::Future<Output = Result<T, domain::identity::IdentityError>> + Send,
     ) -> Result<T, AuthApiError> {
         let client = self.client_subject(request);
         let attempt = Attempt {
-            proof: Proof::SecondFactor { challenge },
+            proof,
             client: &client,
             account: email,
         };
-        Ok(self.guard.attempt(attempt, answer).await?)
+        Ok(self.guard.attempt(attempt, step).await?)
     }
 
     /// Records the client a session is answered to (user agent, address through the trusted proxies, now),

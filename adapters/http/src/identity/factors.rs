@@ -8,7 +8,7 @@
 //! wrong answers per account from every client.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::{EnrollRequest, Enrollment, FactorAnswer, RelyingPartyClaim, WebAuthnAnswer};
+use domain::identity::{EnrollRequest, Enrollment, FactorAnswer, Proof, RelyingPartyClaim, WebAuthnAnswer};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -187,7 +187,12 @@ pub async fn challenge(
     let ip = client_ip(&api, &request);
     let start = api.service.challenge_factor(&claims, id, &ip, &relying_party);
     let started = api
-        .second_factor(&request, claims.email.as_str(), None, start)
+        .second_factor(
+            &request,
+            claims.email.as_str(),
+            Proof::SecondFactorChallenge,
+            start,
+        )
         .await?;
     Ok(HttpResponse::Ok().json(ChallengeAnswer {
         id: started.challenge.id.to_string(),
@@ -261,7 +266,14 @@ pub async fn verify(
     let ip = client_ip(&api, &request);
     let answered = api.service.verify_factor(&claims, id, challenge_id, answer, &ip);
     let session = api
-        .second_factor(&request, claims.email.as_str(), Some(challenge_id), answered)
+        .second_factor(
+            &request,
+            claims.email.as_str(),
+            Proof::SecondFactor {
+                challenge: Some(challenge_id),
+            },
+            answered,
+        )
         .await?;
     tracing::info!(user_id = %claims.sub, factor_id = %id, "second factor verified; session at aal2");
     api.note_client(&request, &session).await;

@@ -8,7 +8,7 @@
 //! only slow the owner down.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::RecoveryCodeSet;
+use domain::identity::{Proof, RecoveryCodeSet};
 use serde::{Deserialize, Serialize};
 
 use super::{AuthApiError, AuthJson, IdentityApi, access_claims};
@@ -121,7 +121,12 @@ pub async fn verify(
     let claims = access_claims(&api, &request).await?;
     let answered = api.service.verify_recovery_code(&claims, code);
     let session = api
-        .second_factor(&request, claims.email.as_str(), None, answered)
+        .second_factor(
+            &request,
+            claims.email.as_str(),
+            Proof::SecondFactor { challenge: None },
+            answered,
+        )
         .await?;
     tracing::info!(user_id = %claims.sub, "recovery code used; session at aal2");
     api.note_client(&request, &session).await;

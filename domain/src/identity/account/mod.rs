@@ -128,6 +128,15 @@ impl IdentityService {
             )
             .await?;
         }
+        if update.data.is_some() {
+            self.require(
+                claims,
+                Action::EditAccount,
+                false,
+                IdentityError::Aal2RequiredToUpdateUser,
+            )
+            .await?;
+        }
         if let Some(password) = update.password {
             // The level first: a session that may not change the password learns nothing of the one
             // it gives.
@@ -471,12 +480,14 @@ mod tests {
                 Ok(a)
             });
         m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+        let claims = access_claims(noon());
+        m.live_session(&claims, false);
         let data = json!({"name": "Ada"});
         let update = UserUpdate {
             data: Some(&data),
             ..UserUpdate::default()
         };
-        let record = block_on(m.service().update_user(&access_claims(noon()), update)).unwrap();
+        let record = block_on(m.service().update_user(&claims, update)).unwrap();
         assert_eq!(record.account.display_name.as_deref(), Some("Ada"));
     }
 

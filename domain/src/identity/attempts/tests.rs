@@ -5,6 +5,7 @@ use crate::identity::test_support::{Mocks, account};
 use crate::testing::{block_on, fixed_clock};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -197,5 +198,79 @@ fn only_wrong_answers_count_as_failures() {
             Err::<(), _>(IdentityError::ChallengeExpired(Uuid::nil()))
         }));
         assert!(matches!(answer, Err(IdentityError::ChallengeExpired(_))));
+    }
+}
+
+/// A future that yields to the executor `times` times before it is ready (answers checked slowly, so that
+/// every attempt sent at once has started before any has finished).
+struct Yield(u32);
+
+impl Future for Yield {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        if self.0 == 0 {
+            return std::task::Poll::Ready(());
+        }
+        self.0 -= 1;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    }
+}
+
+#[test]
+fn answers_sent_at_once_are_held_to_the_ceiling_and_to_a_challenges_three() {
+    let mut mocks = Mocks::new();
+    let owner = account(OWNER, true);
+    mocks
+        .accounts
+        .expect_find_by_email()
+        .returning(move |_| Ok(Some(owner.clone())));
+    mocks
+        .session_list
+        .expect_end_aal1_sessions()
+        .returning(|_, _, _, _| Ok(1));
+    let (guard, _) = guard(mocks);
+    let checked = AtomicUsize::new(0);
+    let clients: Vec<String> = (0..40).map(|n| format!("198.51.100.{n}")).collect();
+    let challenge = Uuid::new_v4();
+    let attempts = clients.iter().enumerate().map(|(n, client)| {
+        let checked = &checked;
+        let attempt = Attempt {
+            proof: Proof::SecondFactor {
+                // The first twenty answer one challenge, the others recovery codes.
+                challenge: (n < 20).then_some(challenge),
+            },
+            client,
+            account: OWNER,
+        };
+        guard.attempt(attempt, async move {
+            checked.fetch_add(1, Ordering::Relaxed);
+            Yield(50).await;
+            Err::<(), _>(IdentityError::TotpCodeInvalid)
+        })
+    });
+    let answers = block_on(futures::future::join_all(attempts));
+    let ceiling = crate::identity::rate_limit::SECOND_FACTOR_ACCOUNT_CEILING.max as usize;
+    assert!(
+        checked.load(Ordering::Relaxed) <= ceiling,
+        "{} checked",
+        checked.load(Ordering::Relaxed)
+    );
+    let on_the_challenge = answers[..20]
+        .iter()
+        .filter(|a| matches!(a, Err(IdentityError::TotpCodeInvalid)))
+        .count();
+    assert_eq!(on_the_challenge, 3);
+}
+
+#[test]
+fn a_right_answer_gives_its_unit_back() {
+    let (guard, _) = guard(Mocks::new());
+    let ceiling = crate::identity::rate_limit::SECOND_FACTOR_ACCOUNT_CEILING.max;
+    for _ in 0..ceiling * 3 {
+        let answer = block_on(guard.attempt(second_factor("198.51.100.1"), async {
+            Ok::<_, IdentityError>(())
+        }));
+        assert!(answer.is_ok());
     }
 }

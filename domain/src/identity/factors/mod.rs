@@ -379,15 +379,14 @@ impl IdentityService {
         factor_id: Uuid,
     ) -> Result<Uuid, IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
-        if factor.is_verified() {
-            self.require(
-                claims,
-                Action::RemoveWayIn,
-                false,
-                IdentityError::Aal2RequiredToUnenroll,
-            )
-            .await?;
-        }
+        // Also an unfinished one: a password alone does not undo what the owner is adding.
+        self.require(
+            claims,
+            Action::RemoveWayIn,
+            false,
+            IdentityError::Aal2RequiredToUnenroll,
+        )
+        .await?;
         // Removing a confirmed factor changes how the account signs in: its owner is told.
         let now = self.clock.now();
         let notice = if factor.is_verified() {

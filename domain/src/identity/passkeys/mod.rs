@@ -76,6 +76,14 @@ impl PasskeyService {
         name: &str,
     ) -> Result<Passkey, IdentityError> {
         let name = passkey_name(name).map_err(IdentityError::Validation)?;
+        self.identity
+            .require(
+                claims,
+                Action::EditAccount,
+                false,
+                IdentityError::Aal2RequiredForPasskeys,
+            )
+            .await?;
         self.passkeys
             .rename(claims.sub, id, &name)
             .await?

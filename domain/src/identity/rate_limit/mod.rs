@@ -67,6 +67,21 @@ pub trait RateLimitStore: Send + Sync {
     async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, RepoError>;
 }
 
+/// What reserving a second-factor answer gave ([`RateLimiter::reserve_second_factor_answer`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reservation {
+    /// The answer may be checked; `last_for_account` when it took the account's last unit (a wrong one
+    /// then ends the guessing), `last_for_challenge` when it took the challenge's last.
+    Reserved {
+        last_for_account: bool,
+        last_for_challenge: bool,
+    },
+    /// The challenge took as many answers as it may.
+    ChallengeUsedUp,
+    /// The account is over its ceiling: refuse until `retry_after_secs` have passed.
+    Refused { retry_after_secs: u64 },
+}
+
 /// Counts limited attempts and decides whether each may go on.
 pub struct RateLimiter {
     store: Arc<dyn RateLimitStore>,
@@ -209,48 +224,91 @@ impl RateLimiter {
         Ok(())
     }
 
-    /// Whether the account of `email` is over its ceiling of wrong second-factor answers from every client
-    /// ([`SECOND_FACTOR_ACCOUNT_CEILING`]): `Some(retry_after_secs)` when it is.
+    /// Whether the account of `email` is over its ceiling of second-factor answers from every client
+    /// ([`SECOND_FACTOR_ACCOUNT_CEILING`]), without counting anything: `Some(retry_after_secs)` when it is.
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be read.
     pub async fn second_factor_ceiling(&self, email: &str) -> Result<Option<u64>, RepoError> {
-        let key = Self::ceiling_key(email);
-        let counts = self.peek(SECOND_FACTOR_ACCOUNT_CEILING, &key).await?;
-        let with_this = WindowCounts {
-            current: counts.current.saturating_add(1),
-            ..counts
+        let limit = SECOND_FACTOR_ACCOUNT_CEILING;
+        let held = self.held(limit, email).await?;
+        let with_one_more = WindowCounts {
+            current: held.current.saturating_add(1),
+            ..held
         };
-        Ok(
-            match SECOND_FACTOR_ACCOUNT_CEILING.decide(with_this, self.clock.now()) {
-                RateDecision::Limited { retry_after_secs } => Some(retry_after_secs),
-                RateDecision::Allowed { .. } => None,
-            },
-        )
+        Ok(match limit.decide(with_one_more, self.clock.now()) {
+            RateDecision::Limited { retry_after_secs } => Some(retry_after_secs),
+            RateDecision::Allowed { .. } => None,
+        })
     }
 
-    /// Counts a wrong second-factor answer against the account's ceiling; answers whether this answer
-    /// used up what was left (the account is over the ceiling from now on).
+    /// Takes one unit of the account's allowance of second-factor answers before the answer is checked
+    /// (an atomic increment, so answers sent at once cannot all pass a check made before any of them is
+    /// counted), and of the challenge's when the answer names one. A right answer gives the account's
+    /// unit back ([`Self::second_factor_answer_right`]); a refused reservation takes nothing.
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be written.
-    pub async fn second_factor_failed(&self, email: &str) -> Result<bool, RepoError> {
-        let decision = self
-            .count(SECOND_FACTOR_ACCOUNT_CEILING, &Self::ceiling_key(email))
-            .await?;
-        Ok(!matches!(decision, RateDecision::Allowed { remaining } if remaining > 0))
+    pub async fn reserve_second_factor_answer(
+        &self,
+        email: &str,
+        challenge: Option<uuid::Uuid>,
+    ) -> Result<Reservation, RepoError> {
+        let now = self.clock.now();
+        let mut last_for_challenge = false;
+        if let Some(challenge) = challenge {
+            match self
+                .count(WRONG_ANSWERS_PER_CHALLENGE, &format!("challenge:{challenge}"))
+                .await?
+            {
+                RateDecision::Limited { .. } => return Ok(Reservation::ChallengeUsedUp),
+                RateDecision::Allowed { remaining } => last_for_challenge = remaining == 0,
+            }
+        }
+        let limit = SECOND_FACTOR_ACCOUNT_CEILING;
+        let now_held = {
+            let taken = self.hit_counts(limit, &Self::ceiling_key(email)).await?;
+            let given_back = self.peek(limit, &Self::given_back_key(email)).await?;
+            WindowCounts {
+                previous: taken.previous.saturating_sub(given_back.previous),
+                current: taken.current.saturating_sub(given_back.current),
+            }
+        };
+        match limit.decide(now_held, now) {
+            RateDecision::Limited { retry_after_secs } => {
+                // Refused answers do not hold the account's allowance: give this unit back.
+                self.hit_counts(limit, &Self::given_back_key(email)).await?;
+                Ok(Reservation::Refused { retry_after_secs })
+            }
+            RateDecision::Allowed { remaining } => Ok(Reservation::Reserved {
+                last_for_account: remaining == 0,
+                last_for_challenge,
+            }),
+        }
     }
 
-    /// Counts a wrong answer to the challenge `challenge`; answers whether it has taken as many as it may
-    /// ([`WRONG_ANSWERS_PER_CHALLENGE`]) and must be removed.
+    /// A right second-factor answer: the unit it reserved goes back to the account.
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be written.
-    pub async fn challenge_failed(&self, challenge: uuid::Uuid) -> Result<bool, RepoError> {
-        let decision = self
-            .count(WRONG_ANSWERS_PER_CHALLENGE, &format!("challenge:{challenge}"))
-            .await?;
-        Ok(!matches!(decision, RateDecision::Allowed { remaining } if remaining > 0))
+    pub async fn second_factor_answer_right(&self, email: &str) -> Result<(), RepoError> {
+        self.hit_counts(SECOND_FACTOR_ACCOUNT_CEILING, &Self::given_back_key(email))
+            .await
+            .map(drop)
+    }
+
+    /// The account's units held now: taken minus given back, per window.
+    async fn held(&self, limit: Limit, email: &str) -> Result<WindowCounts, RepoError> {
+        let taken = self.peek(limit, &Self::ceiling_key(email)).await?;
+        let given_back = self.peek(limit, &Self::given_back_key(email)).await?;
+        Ok(WindowCounts {
+            previous: taken.previous.saturating_sub(given_back.previous),
+            current: taken.current.saturating_sub(given_back.current),
+        })
+    }
+
+    fn given_back_key(email: &str) -> String {
+        format!("{}:given-back", Self::ceiling_key(email))
     }
 
     fn ceiling_key(email: &str) -> String {
@@ -289,6 +347,13 @@ impl RateLimiter {
         let now = self.clock.now();
         self.store
             .peek(&digest_secret(key), limit.window_start(now), limit.window_secs)
+            .await
+    }
+
+    async fn hit_counts(&self, limit: Limit, key: &str) -> Result<WindowCounts, RepoError> {
+        let now = self.clock.now();
+        self.store
+            .hit(&digest_secret(key), limit.window_start(now), limit.window_secs)
             .await
     }
 
