@@ -234,9 +234,11 @@ describe('audit log journeys', () => {
     const lines = csv.text.trim().split(/\r\n/);
     assert.equal(lines[0], 'time,organizationId,actorId,actorEmail,action,targetKind,targetId,targetLabel,changes,clientIp,userAgent');
     const rows = lines.slice(1);
-    assert.ok(rows.some((line) => line.includes(',member.role_changed,') && line.includes(BOB)), csv.text);
-    assert.ok(rows.some((line) => line.includes(',app.key_regenerated,') && line.includes(PACKAGE)), csv.text);
-    assert.ok(rows.every((line) => line.includes(`,${ADA},`)), 'only Ada\'s entries');
+    // Every field is quoted (a `;` list separator keeps each field one text cell).
+    assert.ok(rows.every((line) => line.startsWith('"') && line.endsWith('"')), csv.text);
+    assert.ok(rows.some((line) => line.includes(',"member.role_changed",') && line.includes(BOB)), csv.text);
+    assert.ok(rows.some((line) => line.includes(',"app.key_regenerated",') && line.includes(PACKAGE)), csv.text);
+    assert.ok(rows.every((line) => line.includes(`,"${ADA}",`)), 'only Ada\'s entries');
     assert.ok(!csv.text.includes(newKey) && !csv.text.includes(firstKey), 'no API key in the CSV');
 
     // A phone-sized screen: the filters stack, the table scrolls sideways inside itself.
@@ -321,7 +323,7 @@ describe('audit log journeys', () => {
     assert.equal(csv.name, 'audit-log-platform.csv');
     const rows = csv.text.trim().split(/\r\n/).slice(1);
     assert.equal(rows.length, 1, csv.text);
-    assert.ok(rows[0].includes(',review.approved,') && rows[0].includes(',com.acme.notes,'), csv.text);
+    assert.ok(rows[0].includes(',"review.approved",') && rows[0].includes(',"com.acme.notes",'), csv.text);
 
     // The reviewer reviews, but reads no audit log.
     const reviewer = await newPage();

@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::outbox_rows;
-use crate::schema::{factor_challenges, factors, recovery_codes, refresh_tokens};
+use crate::schema::{factor_challenges, factors, recovery_codes};
 use crate::{Db, DbConnection};
 use domain::mail::OutgoingEmail;
 
@@ -206,19 +206,7 @@ impl FactorRepository for DieselFactorRepository {
                     return Ok(false);
                 }
                 // The sessions that passed this factor drop to aal1 (their live tokens forget it).
-                diesel::update(
-                    refresh_tokens::table
-                        .filter(refresh_tokens::second_factor_id.eq(&id))
-                        .filter(refresh_tokens::replaced_by.is_null())
-                        .filter(refresh_tokens::revoked_at.is_null()),
-                )
-                .set((
-                    refresh_tokens::second_factor_method.eq(None::<String>),
-                    refresh_tokens::second_factor_id.eq(None::<String>),
-                    refresh_tokens::second_factor_at.eq(None::<i64>),
-                ))
-                .execute(conn)
-                .map_err(backend("lowering the sessions of a removed factor"))?;
+                super::sessions::lower_sessions_raised_by(conn, &id)?;
                 if let Some(notice) = &notice {
                     outbox_rows::enqueue(conn, std::slice::from_ref(notice), now)?;
                 }

@@ -4,49 +4,21 @@
 //! organization requires a second factor and the revision of its apps), all in one statement, so that a
 //! request costs one round trip to the database.
 
-use diesel::dsl::exists;
 use diesel::prelude::*;
 use domain::common::RepoError;
-use domain::identity::Protection;
-use domain::identity::factors::{FactorStatus, FactorType};
 use domain::identity::models::{LiveSession, LiveSessionInOrg};
 
+use super::protection::{ProtectionRow, from_row, protection};
 use super::sessions::RefreshTokenRow;
 use crate::DbConnection;
 use crate::connection::on_backend;
 use crate::convert::backend;
-use crate::schema::{factors, org_members, organizations, passkeys, platform_admins, refresh_tokens};
-
-/// What protects the head's account (`domain::identity::Protection`: whether it has a verified TOTP
-/// factor, a verified WebAuthn factor, a passkey), as three `EXISTS` subqueries of the statement. Which of
-/// them make the account protected is the domain's to say.
-macro_rules! protection {
-    () => {
-        (
-            exists(
-                factors::table
-                    .filter(factors::user_id.eq(refresh_tokens::user_id))
-                    .filter(factors::factor_type.eq(FactorType::Totp.as_str()))
-                    .filter(factors::status.eq(FactorStatus::Verified.as_str())),
-            ),
-            exists(
-                factors::table
-                    .filter(factors::user_id.eq(refresh_tokens::user_id))
-                    .filter(factors::factor_type.eq(FactorType::WebAuthn.as_str()))
-                    .filter(factors::status.eq(FactorStatus::Verified.as_str())),
-            ),
-            exists(passkeys::table.filter(passkeys::user_id.eq(refresh_tokens::user_id))),
-        )
-    };
-}
-
-/// The three `EXISTS` of [`protection!`].
-type ProtectionRow = (bool, bool, bool);
+use crate::schema::{org_members, organizations, platform_admins, refresh_tokens};
 
 /// The live head of `family` with the platform role of its account (the join adds no row:
 /// `platform_admins.user_id` is unique) and what protects the account (subqueries).
 pub(super) fn with_role(conn: &mut DbConnection, family: &str) -> Result<Option<LiveSession>, RepoError> {
-    let protection = protection!();
+    let protection = protection!(refresh_tokens::user_id);
     let found: Option<(RefreshTokenRow, Option<String>, ProtectionRow)> =
         on_backend!(conn, c => refresh_tokens::table
         .left_join(
@@ -74,7 +46,7 @@ pub(super) fn in_org(
     family: &str,
     org: &str,
 ) -> Result<Option<LiveSessionInOrg>, RepoError> {
-    let protection = protection!();
+    let protection = protection!(refresh_tokens::user_id);
     let org_role = org_members::table
         .filter(org_members::org_id.eq(org))
         .filter(org_members::user_id.eq(refresh_tokens::user_id))
@@ -135,15 +107,11 @@ pub(super) fn in_org(
 fn live(
     row: RefreshTokenRow,
     role: Option<String>,
-    (totp, webauthn_factor, passkey): ProtectionRow,
+    protection: ProtectionRow,
 ) -> Result<LiveSession, RepoError> {
     Ok(LiveSession {
         head: row.into_domain()?,
         role: role.as_deref().map(super::admins::parse_role).transpose()?,
-        protection: Protection {
-            totp,
-            webauthn_factor,
-            passkey,
-        },
+        protection: from_row(protection),
     })
 }

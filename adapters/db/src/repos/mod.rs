@@ -15,6 +15,7 @@ pub mod org_directory;
 pub mod orgs;
 pub mod outbox;
 pub mod passkeys;
+mod protection;
 pub mod rate_limits;
 pub mod recovery_codes;
 pub mod reviews;

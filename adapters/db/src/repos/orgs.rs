@@ -14,7 +14,6 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, ImageId, OrgId, RepoError, UserId};
-use domain::identity::factors::FactorStatus;
 use domain::orgs::ports::{
     CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, CONFLICT_LAST_ADMIN, DUPLICATE_MEMBER,
 };
@@ -22,7 +21,7 @@ use domain::orgs::{Member, OrgMembership, OrgProfile, OrgRepository, OrgRole, Or
 
 use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, parse_stored, to_millis};
-use crate::schema::{accounts, apps, factors, images, org_invites, org_members, organizations};
+use crate::schema::{accounts, apps, images, org_invites, org_members, organizations};
 use crate::{Db, DbConnection};
 
 /// [`RepoError::Duplicate`] value of [`OrgRepository::create`] when the organization id exists.
@@ -101,16 +100,16 @@ impl NewMemberRow {
 
 /// A member row joined with the account's address, and whether the account has a verified second factor:
 /// `(user_id, role, joined_at, email, has_two_factor)`.
-type MemberTuple = (String, String, i64, String, bool);
+type MemberTuple = (String, String, i64, String, super::protection::ProtectionRow);
 
 fn member_from(row: MemberTuple) -> Result<Member, RepoError> {
-    let (user_id, role, joined_at, email, has_two_factor) = row;
+    let (user_id, role, joined_at, email, protection) = row;
     Ok(Member {
         user_id: parse_stored("org_members.user_id", &user_id, str::parse::<UserId>)?,
         email: parse_stored("accounts.email", &email, EmailAddress::parse)?,
         role: parse_role(&role)?,
         joined_at: from_millis(joined_at)?,
-        has_two_factor,
+        has_two_factor: super::protection::from_row(protection).is_protected(),
     })
 }
 
@@ -439,11 +438,7 @@ impl OrgRepository for DieselOrgRepository {
                         org_members::role,
                         org_members::joined_at,
                         accounts::email,
-                        diesel::dsl::exists(
-                            factors::table
-                                .filter(factors::user_id.eq(org_members::user_id))
-                                .filter(factors::status.eq(FactorStatus::Verified.as_str())),
-                        ),
+                        super::protection::protection!(org_members::user_id),
                     ))
                     .load(c))
                 .map_err(backend("listing the organization's members"))?;

@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::outbox_rows;
-use crate::schema::{passkeys, refresh_tokens, webauthn_challenges};
+use crate::schema::{passkeys, webauthn_challenges};
 use crate::{Db, DbConnection};
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -292,19 +292,7 @@ impl PasskeyRepository for DieselPasskeyRepository {
                     return Ok(false);
                 }
                 // The sessions that signed in or stepped up with this passkey drop to aal1.
-                diesel::update(
-                    refresh_tokens::table
-                        .filter(refresh_tokens::second_factor_id.eq(&id))
-                        .filter(refresh_tokens::replaced_by.is_null())
-                        .filter(refresh_tokens::revoked_at.is_null()),
-                )
-                .set((
-                    refresh_tokens::second_factor_method.eq(None::<String>),
-                    refresh_tokens::second_factor_id.eq(None::<String>),
-                    refresh_tokens::second_factor_at.eq(None::<i64>),
-                ))
-                .execute(conn)
-                .map_err(backend("lowering the sessions of a removed passkey"))?;
+                super::sessions::lower_sessions_raised_by(conn, &id)?;
                 outbox_rows::enqueue(conn, std::slice::from_ref(&notice), now)?;
                 Ok(true)
             })

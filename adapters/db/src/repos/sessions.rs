@@ -315,3 +315,23 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
             .await
     }
 }
+
+/// Removing a way in (a factor or a passkey, by its id) lowers the sessions it raised: their live heads
+/// forget the second step, so they are `aal1` from the next request on. One statement for every kind of
+/// way in.
+pub(super) fn lower_sessions_raised_by(conn: &mut DbConnection, way_in: &str) -> Result<(), RepoError> {
+    diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::second_factor_id.eq(way_in))
+            .filter(refresh_tokens::replaced_by.is_null())
+            .filter(refresh_tokens::revoked_at.is_null()),
+    )
+    .set((
+        refresh_tokens::second_factor_method.eq(None::<String>),
+        refresh_tokens::second_factor_id.eq(None::<String>),
+        refresh_tokens::second_factor_at.eq(None::<i64>),
+    ))
+    .execute(conn)
+    .map(drop)
+    .map_err(backend("lowering the sessions a removed way in raised"))
+}

@@ -110,13 +110,14 @@ impl IdentityService {
         claims: &AccessTokenClaims,
         friendly_name: Option<&str>,
     ) -> Result<RecoveryCodeSet, IdentityError> {
-        self.require(
-            claims,
-            Action::AddWayIn,
-            false,
-            IdentityError::Aal2RequiredToEnroll,
-        )
-        .await?;
+        let live = self
+            .require(
+                claims,
+                Action::AddWayIn,
+                false,
+                IdentityError::Aal2RequiredToEnroll,
+            )
+            .await?;
         let name = friendly_name
             .map(str::trim)
             .filter(|n| !n.is_empty())
@@ -131,7 +132,7 @@ impl IdentityService {
         if existing.iter().any(|f| f.factor_type == FactorType::RecoveryCode) {
             return Err(IdentityError::RecoveryCodesExist);
         }
-        if !existing.iter().any(Factor::is_verified) {
+        if !live.protection.is_protected() {
             return Err(IdentityError::RecoveryCodesSoleFactor);
         }
         if existing.iter().any(|f| f.friendly_name.as_deref() == Some(name)) {
