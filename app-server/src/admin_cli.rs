@@ -87,10 +87,7 @@ pub async fn run(db: &Db, command: AdminCommand) -> Result<String, PlatformAdmin
                     admin.role.as_str(),
                     if admin.is_bound() { "bound" } else { "pending" },
                     admin.added_at.format("%Y-%m-%d %H:%M"),
-                    admin
-                        .added_by
-                        .as_ref()
-                        .map_or("command line / configuration", |e| e.as_str()),
+                    admin.added_through().describe(),
                 ));
             }
             out.push_str(

@@ -91,6 +91,11 @@ async fn the_setup_link_makes_the_first_signed_in_user_admin_once() {
         assert_eq!(check(&app, &first.token).await["role"], "admin");
         let listed = admin_cli::run(&db, admin_cli::AdminCommand::List).await.unwrap();
         assert!(listed.contains("first@example.com"), "{listed}");
+        let line = listed
+            .lines()
+            .find(|l| l.starts_with("first@example.com"))
+            .unwrap();
+        assert!(line.ends_with("first-admin setup link"), "{backend:?}: {line}");
         // The platform's audit log says who became the first admin, and how.
         let log: Value = app
             .call(Method::GET, "/api/admin/audit-log", &first.token, None)

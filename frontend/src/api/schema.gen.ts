@@ -1062,7 +1062,10 @@ export interface components {
       role: components['schemas']['RoleName'];
       /** Format: date-time */
       addedAt: string;
-      /** @description Who granted it (`null` for configuration or the command line). */
+      /**
+       * @description Who granted it: an admin's e-mail, or `the first-admin setup link` (`null` for configuration or the
+       *     command line).
+       */
       addedBy: string | null;
       /** @description The role waits for an account that proves the address. */
       pending: boolean;

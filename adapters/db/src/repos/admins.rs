@@ -215,22 +215,27 @@ fn make_admin(conn: &mut DbConnection, user: &str, now: DateTime<Utc>) -> Result
         .map_err(backend("reading a platform role"))?;
     if let Some(held) = held {
         diesel::update(platform_admins::table.find(&held.id))
-            .set(platform_admins::role.eq(PlatformRole::Admin.as_str()))
+            .set((
+                platform_admins::role.eq(PlatformRole::Admin.as_str()),
+                platform_admins::added_by.eq(&account_email),
+            ))
             .execute(conn)
             .map_err(backend("changing a platform role"))?;
         return AdminRow {
             role: PlatformRole::Admin.as_str().to_owned(),
+            added_by: Some(account_email.clone()),
             ..held
         }
         .into_domain(Some(account_email));
     }
+    // Added by the admin's own use of the setup link (`PlatformAdmin::added_through`).
     let row = AdminRow {
         id: Uuid::new_v4().to_string(),
-        email: account_email,
+        email: account_email.clone(),
         user_id: Some(user.to_owned()),
         role: PlatformRole::Admin.as_str().to_owned(),
         added_at: to_millis(now),
-        added_by: None,
+        added_by: Some(account_email),
     };
     diesel::insert_into(platform_admins::table)
         .values(&row)

@@ -1,6 +1,7 @@
 //! The JSON of the platform-admin calls (specification §3 "Submitted app (admin view)", "Admin stats",
 //! "Admin user"; PRODUCT.md §4, §5).
 
+use domain::identity::models::AddedThrough;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
@@ -240,7 +241,8 @@ pub struct AdminUserDto {
     pub email: String,
     pub role: RoleName,
     pub added_at: DateTime<Utc>,
-    /// Who granted it (`null` for configuration or the command line).
+    /// Who granted it: an admin's e-mail, or `the first-admin setup link` (`null` for configuration or the
+    /// command line).
     #[schema(required = true)]
     pub added_by: Option<String>,
     /// The role waits for an account that proves the address.
@@ -253,7 +255,10 @@ impl From<&PlatformAdmin> for AdminUserDto {
             email: admin.email.as_str().to_owned(),
             role: admin.role.into(),
             added_at: admin.added_at,
-            added_by: admin.added_by.as_ref().map(|e| e.as_str().to_owned()),
+            added_by: match admin.added_through() {
+                AddedThrough::Operator => None,
+                through => Some(through.describe()),
+            },
             pending: !admin.is_bound(),
         }
     }

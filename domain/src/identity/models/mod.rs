@@ -15,7 +15,9 @@ pub use account::{
     merge_profile,
 };
 pub use one_time_code::{OneTimeCode, OtpPurpose};
-pub use platform_admin::{GrantBinding, PlatformAdmin, SetupClaim, grant_for, would_leave_no_admin};
+pub use platform_admin::{
+    AddedThrough, GrantBinding, PlatformAdmin, SetupClaim, grant_for, would_leave_no_admin,
+};
 pub use session::{
     Aal, AuthMethod, LiveSession, LiveSessionInOrg, MAX_USER_AGENT_CHARS, RefreshRefusal, RefreshToken,
     SecondFactorMethod, SecondStep, SessionClient,

@@ -21,11 +21,45 @@ pub struct PlatformAdmin {
     pub user_id: Option<UserId>,
     pub role: PlatformRole,
     pub added_at: DateTime<Utc>,
-    /// `None` when seeded from configuration or the command line.
+    /// `None` when seeded from configuration or the command line; the admin's own address when they used
+    /// the first-admin setup link.
     pub added_by: Option<EmailAddress>,
 }
 
+/// How a platform role came to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddedThrough<'a> {
+    /// `PORTAL_ADMIN_EMAILS` or `app-server admin grant`.
+    Operator,
+    /// The first-admin setup link, used by the admin.
+    SetupLink,
+    /// A platform admin, in the Admin Panel.
+    Admin(&'a EmailAddress),
+}
+
+impl AddedThrough<'_> {
+    /// What `app-server admin list` and the Admin Panel say.
+    #[must_use]
+    pub fn describe(self) -> String {
+        match self {
+            Self::Operator => "command line / configuration".to_owned(),
+            Self::SetupLink => "first-admin setup link".to_owned(),
+            Self::Admin(email) => email.as_str().to_owned(),
+        }
+    }
+}
+
 impl PlatformAdmin {
+    /// How the role came to be.
+    #[must_use]
+    pub fn added_through(&self) -> AddedThrough<'_> {
+        match &self.added_by {
+            None => AddedThrough::Operator,
+            Some(by) if *by == self.email => AddedThrough::SetupLink,
+            Some(by) => AddedThrough::Admin(by),
+        }
+    }
+
     /// Bound to an account (not waiting for a proven address).
     #[must_use]
     pub const fn is_bound(&self) -> bool {
