@@ -170,6 +170,13 @@ impl IdentityApi {
         HttpResponse::Ok().json(SessionDto::from(session))
     }
 
+    /// After a proof of the address (an e-mailed code or link) answered `session`: remembers that this
+    /// client signed in to its account and notes the client.
+    pub(crate) async fn proved(&self, request: &HttpRequest, session: &Session) {
+        self.signed_in(request, session.user.account.email.as_str()).await;
+        self.note_client(request, session).await;
+    }
+
     /// Remembers that this client signed in to the account of `email` (a failure is only logged: the
     /// sign-in itself succeeded).
     pub(crate) async fn signed_in(&self, request: &HttpRequest, email: &str) {
