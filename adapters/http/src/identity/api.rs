@@ -1,15 +1,16 @@
 //! What the `/auth/v1` handlers share ([`IdentityApi`]), with the rate limits they apply: per client
 //! address and e-mail, and the sign-in gate that slows down and refuses password guessing.
 
-use actix_web::HttpRequest;
+use actix_web::{HttpRequest, HttpResponse};
 use domain::common::Clock;
 use domain::identity::{
-    Attempt, AttemptGuard, AuthAction, IdentityService, Pause, Proof, RateDecision, RateLimiter,
+    Attempt, AttemptGuard, AuthAction, IdentityService, Pause, Proof, RateDecision, RateLimiter, Session,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::AuthApiError;
+use super::dto::SessionDto;
 use crate::client_ip::{TrustedProxies, rate_limit_subject};
 
 const PRUNE_EVERY_SECS: i64 = 600;
@@ -104,21 +105,37 @@ impl IdentityApi {
         request: &HttpRequest,
         email: &str,
         password: &str,
-    ) -> Result<domain::identity::Session, AuthApiError> {
+    ) -> Result<Session, AuthApiError> {
         self.prune_now_and_then().await;
-        let client = self.client_subject(request);
-        let attempt = Attempt {
-            proof: Proof::FirstFactor,
-            client: &client,
-            account: email,
-        };
         let sign_in = self.service.sign_in_with_password(email, password);
-        Ok(self.guard.attempt(attempt, sign_in).await?)
+        self.first_factor(request, email, sign_in).await
+    }
+
+    /// Runs an answer of a first factor of the account of `email` (a password, a passkey) through the
+    /// attempt guard, as a password sign-in is.
+    pub(crate) async fn first_factor<T>(
+        &self,
+        request: &HttpRequest,
+        email: &str,
+        step: impl std::future::Future<Output = Result<T, domain::identity::IdentityError>> + Send,
+    ) -> Result<T, AuthApiError> {
+        self.attempt(request, email, Proof::FirstFactor, step).await
     }
 
     /// Runs a step of a second factor of the account of `email` (starting a challenge, or an answer)
     /// through the attempt guard.
     pub(crate) async fn second_factor<T>(
+        &self,
+        request: &HttpRequest,
+        email: &str,
+        proof: Proof,
+        step: impl std::future::Future<Output = Result<T, domain::identity::IdentityError>> + Send,
+    ) -> Result<T, AuthApiError> {
+        self.attempt(request, email, proof, step).await
+    }
+
+    /// Runs `step`, a `proof` of the account of `email` from this client, through the attempt guard.
+    async fn attempt<T>(
         &self,
         request: &HttpRequest,
         email: &str,
@@ -136,7 +153,7 @@ impl IdentityApi {
 
     /// Records the client a session is answered to (user agent, address through the trusted proxies, now),
     /// for the account's sessions list. A failure is only logged: the session itself is good.
-    pub(crate) async fn note_client(&self, request: &HttpRequest, session: &domain::identity::Session) {
+    pub(crate) async fn note_client(&self, request: &HttpRequest, session: &Session) {
         let user_agent = request
             .headers()
             .get(actix_web::http::header::USER_AGENT)
@@ -145,6 +162,19 @@ impl IdentityApi {
         if let Err(error) = self.service.note_session_client(session, user_agent, ip).await {
             tracing::warn!(%error, "could not record the client of a session");
         }
+    }
+
+    /// Notes the client of `session` and answers the session (200, Supabase's token response).
+    pub(crate) async fn answer_session(&self, request: &HttpRequest, session: &Session) -> HttpResponse {
+        self.note_client(request, session).await;
+        HttpResponse::Ok().json(SessionDto::from(session))
+    }
+
+    /// After a proof of the address (an e-mailed code or link) answered `session`: remembers that this
+    /// client signed in to its account and notes the client.
+    pub(crate) async fn proved(&self, request: &HttpRequest, session: &Session) {
+        self.signed_in(request, session.user.account.email.as_str()).await;
+        self.note_client(request, session).await;
     }
 
     /// Remembers that this client signed in to the account of `email` (a failure is only logged: the

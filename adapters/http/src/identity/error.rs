@@ -66,6 +66,12 @@ impl AuthApiError {
         Self::new(StatusCode::BAD_REQUEST, "validation_failed", msg)
     }
 
+    /// 400 `phone_provider_disabled`: phone numbers are not offered.
+    #[must_use]
+    pub fn phone_provider_disabled(msg: &'static str) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "phone_provider_disabled", msg)
+    }
+
     /// 401 `no_authorization`: no bearer token at all.
     #[must_use]
     pub fn no_authorization() -> Self {

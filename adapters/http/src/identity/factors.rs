@@ -8,7 +8,9 @@
 //! wrong answers per account from every client.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::{EnrollRequest, Enrollment, FactorAnswer, Proof, RelyingPartyClaim, WebAuthnAnswer};
+use domain::identity::{
+    ChallengeStarted, EnrollRequest, Enrollment, FactorAnswer, Proof, RelyingPartyClaim, WebAuthnAnswer,
+};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -19,6 +21,17 @@ pub struct EnrollBody {
     pub factor_type: Option<String>,
     pub friendly_name: Option<String>,
     pub issuer: Option<String>,
+}
+
+impl EnrollBody {
+    /// What to enroll (a missing `factor_type` is empty, refused by the service).
+    fn request(&self) -> EnrollRequest<'_> {
+        EnrollRequest {
+            factor_type: self.factor_type.as_deref().unwrap_or_default(),
+            friendly_name: self.friendly_name.as_deref(),
+            issuer: self.issuer.as_deref(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -38,6 +51,30 @@ struct EnrollAnswer {
     /// Absent for a `webauthn` factor (its credential comes with its first challenge).
     #[serde(skip_serializing_if = "Option::is_none")]
     totp: Option<TotpObject>,
+}
+
+impl EnrollAnswer {
+    /// The enrolled factor; a TOTP factor's secret, URI and QR code come with it (once, here).
+    fn new(enrolled: Enrollment) -> Result<Self, AuthApiError> {
+        let factor = enrolled.factor();
+        let answer = Self {
+            id: factor.id.to_string(),
+            factor_type: factor.factor_type.as_str(),
+            friendly_name: factor.friendly_name.clone().unwrap_or_default(),
+            totp: None,
+        };
+        Ok(match enrolled {
+            Enrollment::Totp(totp) => Self {
+                totp: Some(TotpObject {
+                    qr_code: qr_svg(&totp.uri)?,
+                    secret: totp.secret,
+                    uri: totp.uri,
+                }),
+                ..answer
+            },
+            Enrollment::WebAuthn(_) => answer,
+        })
+    }
 }
 
 /// The QR code of an `otpauth://` URI as SVG, drawn with named colours (the SVG goes into a `data:` URI
@@ -67,36 +104,10 @@ pub async fn enroll(
     body: AuthJson<EnrollBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
-    let enrolled = api
-        .service
-        .enroll_factor(
-            &claims,
-            EnrollRequest {
-                factor_type: body.factor_type.as_deref().unwrap_or_default(),
-                friendly_name: body.friendly_name.as_deref(),
-                issuer: body.issuer.as_deref(),
-            },
-        )
-        .await?;
+    let enrolled = api.service.enroll_factor(&claims, body.request()).await?;
     let factor = enrolled.factor();
     tracing::info!(user_id = %claims.sub, factor_id = %factor.id, factor_type = factor.factor_type.as_str(), "second factor enrolled (unverified)");
-    let answer = EnrollAnswer {
-        id: factor.id.to_string(),
-        factor_type: factor.factor_type.as_str(),
-        friendly_name: factor.friendly_name.clone().unwrap_or_default(),
-        totp: None,
-    };
-    Ok(HttpResponse::Ok().json(match enrolled {
-        Enrollment::Totp(totp) => EnrollAnswer {
-            totp: Some(TotpObject {
-                qr_code: qr_svg(&totp.uri)?,
-                secret: totp.secret,
-                uri: totp.uri,
-            }),
-            ..answer
-        },
-        Enrollment::WebAuthn(_) => answer,
-    }))
+    Ok(HttpResponse::Ok().json(EnrollAnswer::new(enrolled)?))
 }
 
 /// The factor id of the path: 404 `validation_failed` when it is not a UUID (as Supabase Auth).
@@ -141,6 +152,15 @@ pub struct ChallengeBody {
     pub webauthn: Option<RelyingPartyBody>,
 }
 
+impl ChallengeBody {
+    /// The relying party the client names, if any (the body is optional).
+    fn relying_party(body: Option<AuthJson<Self>>) -> RelyingPartyClaim {
+        body.and_then(|b| b.into_inner().webauthn)
+            .unwrap_or_default()
+            .claim()
+    }
+}
+
 #[derive(Debug, Serialize)]
 struct CredentialOptions {
     #[serde(rename = "publicKey")]
@@ -165,6 +185,20 @@ struct ChallengeAnswer {
     webauthn: Option<WebAuthnChallengeObject>,
 }
 
+impl From<ChallengeStarted> for ChallengeAnswer {
+    fn from(started: ChallengeStarted) -> Self {
+        Self {
+            id: started.challenge.id.to_string(),
+            factor_type: started.factor.factor_type.as_str(),
+            expires_at: started.challenge.expires_at().timestamp(),
+            webauthn: started.webauthn.map(|(kind, options)| WebAuthnChallengeObject {
+                kind: kind.as_str(),
+                credential_options: CredentialOptions { public_key: options },
+            }),
+        }
+    }
+}
+
 /// `POST /factors/{id}/challenge`: a challenge to verify within five minutes from this client address;
 /// for a `webauthn` factor with the options of its ceremony (`credential_options.publicKey`).
 ///
@@ -179,30 +213,15 @@ pub async fn challenge(
     body: Option<AuthJson<ChallengeBody>>,
 ) -> Result<HttpResponse, AuthApiError> {
     let id = factor_id(&path)?;
-    let relying_party = body
-        .and_then(|b| b.into_inner().webauthn)
-        .unwrap_or_default()
-        .claim();
+    let relying_party = ChallengeBody::relying_party(body);
     let claims = access_claims(&api, &request).await?;
     let ip = client_ip(&api, &request);
     let start = api.service.challenge_factor(&claims, id, &ip, &relying_party);
+    let proof = Proof::SecondFactorChallenge;
     let started = api
-        .second_factor(
-            &request,
-            claims.email.as_str(),
-            Proof::SecondFactorChallenge,
-            start,
-        )
+        .second_factor(&request, claims.email.as_str(), proof, start)
         .await?;
-    Ok(HttpResponse::Ok().json(ChallengeAnswer {
-        id: started.challenge.id.to_string(),
-        factor_type: started.factor.factor_type.as_str(),
-        expires_at: started.challenge.expires_at().timestamp(),
-        webauthn: started.webauthn.map(|(kind, options)| WebAuthnChallengeObject {
-            kind: kind.as_str(),
-            credential_options: CredentialOptions { public_key: options },
-        }),
-    }))
+    Ok(HttpResponse::Ok().json(ChallengeAnswer::from(started)))
 }
 
 /// A `webauthn` factor's answer (auth-js: `webauthn: {type, rpId, rpOrigins, credential_response}`).
@@ -222,6 +241,45 @@ pub struct VerifyBody {
     pub webauthn: Option<WebAuthnVerifyBody>,
 }
 
+impl VerifyBody {
+    /// The relying party a `webauthn` answer names (none for a code).
+    fn relying_party(&self) -> RelyingPartyClaim {
+        self.webauthn
+            .as_ref()
+            .map(|w| w.relying_party.claim())
+            .unwrap_or_default()
+    }
+
+    /// The challenge answered and the answer: a code, or a WebAuthn ceremony's answer naming
+    /// `relying_party` (400 `validation_failed` for no code or `credential_response`, or a challenge id that
+    /// is not a UUID).
+    fn answer<'a>(
+        &'a self,
+        relying_party: &'a RelyingPartyClaim,
+    ) -> Result<(Uuid, FactorAnswer<'a>), AuthApiError> {
+        let code = self.code.as_deref().map(str::trim).unwrap_or_default();
+        let answer = match &self.webauthn {
+            None if code.is_empty() => return Err(AuthApiError::validation("Code needs to be non-empty")),
+            None => FactorAnswer::Code(code),
+            Some(webauthn) => FactorAnswer::WebAuthn(WebAuthnAnswer {
+                kind: webauthn.kind.as_deref().unwrap_or_default(),
+                relying_party,
+                credential: webauthn
+                    .credential_response
+                    .as_ref()
+                    .filter(|c| c.is_object())
+                    .ok_or_else(|| AuthApiError::validation("credential_response required"))?,
+            }),
+        };
+        let challenge_id = self
+            .challenge_id
+            .as_deref()
+            .and_then(|c| Uuid::parse_str(c.trim()).ok())
+            .ok_or_else(|| AuthApiError::validation("challenge_id must be an UUID"))?;
+        Ok((challenge_id, answer))
+    }
+}
+
 /// `POST /factors/{id}/verify`: a right code (or WebAuthn answer) verifies the factor and answers a new
 /// session at `aal2`.
 ///
@@ -238,46 +296,19 @@ pub async fn verify(
     body: AuthJson<VerifyBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let id = factor_id(&path)?;
-    let code = body.code.as_deref().map(str::trim).unwrap_or_default();
-    let relying_party = body
-        .webauthn
-        .as_ref()
-        .map(|w| w.relying_party.claim())
-        .unwrap_or_default();
-    let answer = match &body.webauthn {
-        None if code.is_empty() => return Err(AuthApiError::validation("Code needs to be non-empty")),
-        None => FactorAnswer::Code(code),
-        Some(webauthn) => FactorAnswer::WebAuthn(WebAuthnAnswer {
-            kind: webauthn.kind.as_deref().unwrap_or_default(),
-            relying_party: &relying_party,
-            credential: webauthn
-                .credential_response
-                .as_ref()
-                .filter(|c| c.is_object())
-                .ok_or_else(|| AuthApiError::validation("credential_response required"))?,
-        }),
-    };
-    let challenge_id = body
-        .challenge_id
-        .as_deref()
-        .and_then(|c| Uuid::parse_str(c.trim()).ok())
-        .ok_or_else(|| AuthApiError::validation("challenge_id must be an UUID"))?;
+    let relying_party = body.relying_party();
+    let (challenge_id, answer) = body.answer(&relying_party)?;
     let claims = access_claims(&api, &request).await?;
     let ip = client_ip(&api, &request);
     let answered = api.service.verify_factor(&claims, id, challenge_id, answer, &ip);
+    let proof = Proof::SecondFactor {
+        challenge: Some(challenge_id),
+    };
     let session = api
-        .second_factor(
-            &request,
-            claims.email.as_str(),
-            Proof::SecondFactor {
-                challenge: Some(challenge_id),
-            },
-            answered,
-        )
+        .second_factor(&request, claims.email.as_str(), proof, answered)
         .await?;
     tracing::info!(user_id = %claims.sub, factor_id = %id, "second factor verified; session at aal2");
-    api.note_client(&request, &session).await;
-    Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
+    Ok(api.answer_session(&request, &session).await)
 }
 
 #[derive(Debug, Serialize)]
@@ -315,6 +346,46 @@ mod tests {
                 .unwrap();
         assert!(svg.contains("<svg"), "{svg}");
         assert!(!svg.contains('#'), "{svg}");
+    }
+
+    #[test]
+    fn an_answer_needs_a_code_or_a_credential_then_a_uuid_challenge() {
+        let body =
+            |code: Option<&str>, webauthn: Option<serde_json::Value>, challenge: Option<&str>| VerifyBody {
+                challenge_id: challenge.map(str::to_owned),
+                code: code.map(str::to_owned),
+                webauthn: webauthn.map(|w| serde_json::from_value(w).unwrap()),
+            };
+        let refused = |b: VerifyBody| {
+            let relying_party = b.relying_party();
+            b.answer(&relying_party).map(|_| ()).unwrap_err().msg
+        };
+        assert_eq!(
+            refused(body(Some(" "), None, Some("nope"))),
+            "Code needs to be non-empty"
+        );
+        let no_credential = serde_json::json!({"type": "request", "rpId": "portal.test"});
+        assert_eq!(
+            refused(body(None, Some(no_credential), Some("nope"))),
+            "credential_response required"
+        );
+        assert_eq!(
+            refused(body(Some("123456"), None, Some("nope"))),
+            "challenge_id must be an UUID"
+        );
+        let id = Uuid::new_v4();
+        let webauthn =
+            serde_json::json!({"type": "request", "rpId": "portal.test", "credential_response": {}});
+        let answered = body(None, Some(webauthn), Some(&format!(" {id} ")));
+        let relying_party = answered.relying_party();
+        assert_eq!(relying_party.rp_id.as_deref(), Some("portal.test"));
+        let (challenge, answer) = answered.answer(&relying_party).unwrap();
+        assert_eq!(challenge, id);
+        assert!(matches!(answer, FactorAnswer::WebAuthn(a) if a.kind == "request"));
+        let coded = body(Some(" 123456 "), None, Some(&id.to_string()));
+        let none = coded.relying_party();
+        let (_, answer) = coded.answer(&none).unwrap();
+        assert!(matches!(answer, FactorAnswer::Code("123456")));
     }
 
     #[test]

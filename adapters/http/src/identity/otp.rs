@@ -1,6 +1,5 @@
 //! `POST /auth/v1/otp` (supabase-js `signInWithOtp`): e-mails a sign-in link and a six-digit code.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::identity::AuthAction;
 use serde::Deserialize;
@@ -16,6 +15,21 @@ pub struct OtpBody {
     pub create_user: Option<bool>,
 }
 
+impl OtpBody {
+    /// The address to e-mail (400 `validation_failed` without one, `phone_provider_disabled` for a phone).
+    fn address(&self) -> Result<&str, AuthApiError> {
+        let Some(email) = present(self.email.as_ref()) else {
+            if present(self.phone.as_ref()).is_some() {
+                return Err(AuthApiError::phone_provider_disabled(
+                    "Unsupported phone provider",
+                ));
+            }
+            return Err(AuthApiError::validation("One of email or phone must be set"));
+        };
+        Ok(email)
+    }
+}
+
 /// Answers `{}` whether or not the address has an account.
 ///
 /// # Errors
@@ -27,23 +41,12 @@ pub async fn otp(
     query: web::Query<RedirectQuery>,
     body: AuthJson<OtpBody>,
 ) -> Result<HttpResponse, AuthApiError> {
-    let Some(email) = present(body.email.as_ref()) else {
-        if present(body.phone.as_ref()).is_some() {
-            return Err(AuthApiError::new(
-                StatusCode::BAD_REQUEST,
-                "phone_provider_disabled",
-                "Unsupported phone provider",
-            ));
-        }
-        return Err(AuthApiError::validation("One of email or phone must be set"));
-    };
+    let email = body.address()?;
     api.limit(&request, AuthAction::Otp, Some(email)).await?;
+    let create_user = body.create_user.unwrap_or(true);
+    let redirect_to = query.redirect_to.as_deref();
     api.service
-        .request_magic_link(
-            email,
-            body.create_user.unwrap_or(true),
-            query.redirect_to.as_deref(),
-        )
+        .request_magic_link(email, create_user, redirect_to)
         .await?;
     Ok(HttpResponse::Ok().json(json!({})))
 }

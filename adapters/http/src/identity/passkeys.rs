@@ -8,8 +8,8 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::{DateTime, Utc};
+use domain::identity::AuthAction;
 use domain::identity::passkeys::{CeremonyOptions, Passkey, PasskeyService};
-use domain::identity::{Attempt, AuthAction, Proof};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
@@ -168,14 +168,8 @@ pub async fn authentication_verify(
     let passkeys = service(&api)?;
     let claim = passkeys.identify(credential).await?;
     let email = claim.account.email.as_str().to_owned();
-    let client = api.client_subject(&request);
-    let attempt = Attempt {
-        proof: Proof::FirstFactor,
-        client: &client,
-        account: &email,
-    };
     let sign_in = passkeys.sign_in(challenge, credential, claim);
-    let session = api.guard.attempt(attempt, sign_in).await?;
+    let session = api.first_factor(&request, &email, sign_in).await?;
     tracing::info!(user_id = %session.user.account.id, "signed in with a passkey");
     Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
 }

@@ -103,6 +103,17 @@ pub struct VerifyBody {
     pub code: Option<String>,
 }
 
+impl VerifyBody {
+    /// The code, trimmed (400 `validation_failed` when empty).
+    fn code(&self) -> Result<&str, AuthApiError> {
+        let code = self.code.as_deref().map(str::trim).unwrap_or_default();
+        if code.is_empty() {
+            return Err(AuthApiError::validation("Code needs to be non-empty"));
+        }
+        Ok(code)
+    }
+}
+
 /// `POST /factors/recovery-codes/verify`: a right, unused code raises the session to `aal2` (a new token
 /// pair of the same session).
 ///
@@ -114,23 +125,15 @@ pub async fn verify(
     request: HttpRequest,
     body: AuthJson<VerifyBody>,
 ) -> Result<HttpResponse, AuthApiError> {
-    let code = body.code.as_deref().map(str::trim).unwrap_or_default();
-    if code.is_empty() {
-        return Err(AuthApiError::validation("Code needs to be non-empty"));
-    }
+    let code = body.code()?;
     let claims = access_claims(&api, &request).await?;
     let answered = api.service.verify_recovery_code(&claims, code);
+    let proof = Proof::SecondFactor { challenge: None };
     let session = api
-        .second_factor(
-            &request,
-            claims.email.as_str(),
-            Proof::SecondFactor { challenge: None },
-            answered,
-        )
+        .second_factor(&request, claims.email.as_str(), proof, answered)
         .await?;
     tracing::info!(user_id = %claims.sub, "recovery code used; session at aal2");
-    api.note_client(&request, &session).await;
-    Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
+    Ok(api.answer_session(&request, &session).await)
 }
 
 #[derive(Debug, Serialize)]

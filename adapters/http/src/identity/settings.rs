@@ -1,14 +1,19 @@
 //! `GET /auth/v1/settings`: which sign-in methods this server offers (Supabase's shape).
 
 use actix_web::{HttpResponse, web};
-use serde_json::json;
+use domain::identity::IdentityConfig;
+use serde_json::{Value, json};
 
 use super::IdentityApi;
 
 pub async fn settings(api: web::Data<IdentityApi>) -> HttpResponse {
-    let on = |name: &str| api.providers.iter().any(|p| p == name);
-    let config = api.service.config();
-    HttpResponse::Ok().json(json!({
+    HttpResponse::Ok().json(offered(&api.providers, api.service.config()))
+}
+
+/// The sign-in methods offered, with the sign-in providers configured.
+fn offered(providers: &[String], config: &IdentityConfig) -> Value {
+    let on = |name: &str| providers.iter().any(|p| p == name);
+    json!({
         "external": {
             "email": true,
             "phone": false,
@@ -23,5 +28,5 @@ pub async fn settings(api: web::Data<IdentityApi>) -> HttpResponse {
         "phone_autoconfirm": false,
         "sms_provider": "",
         "saml_enabled": false,
-    }))
+    })
 }

@@ -1,12 +1,12 @@
 //! `POST /auth/v1/signup` (supabase-js `signUp`).
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
+use domain::common::{EmailAddress, UserId};
 use domain::identity::{AuthAction, SignUpOutcome, SignUpRequest};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::dto::{SessionDto, UserDto};
+use super::dto::UserDto;
 use super::{AuthApiError, AuthJson, IdentityApi, RedirectQuery, present, signup_browser_cookie};
 
 #[derive(Debug, Deserialize)]
@@ -16,6 +16,42 @@ pub struct SignUpBody {
     pub password: Option<String>,
     /// `options.data`: the initial `user_metadata`.
     pub data: Option<Value>,
+}
+
+impl SignUpBody {
+    /// The sign-up, with `redirect_to` for its confirmation link (400 `validation_failed` without an e-mail
+    /// or a password, `phone_provider_disabled` for a phone).
+    fn request<'a>(&'a self, redirect_to: Option<&'a str>) -> Result<SignUpRequest<'a>, AuthApiError> {
+        let Some(email) = present(self.email.as_ref()) else {
+            if present(self.phone.as_ref()).is_some() {
+                return Err(AuthApiError::phone_provider_disabled(
+                    "Phone signups are disabled",
+                ));
+            }
+            return Err(AuthApiError::validation("To signup, please provide your email"));
+        };
+        let Some(password) = self.password.as_deref().filter(|p| !p.is_empty()) else {
+            return Err(AuthApiError::validation("Signup requires a valid password"));
+        };
+        Ok(SignUpRequest {
+            email,
+            password,
+            data: self.data.as_ref(),
+            redirect_to,
+        })
+    }
+}
+
+/// The answer of a sign-up waiting for its confirmation e-mail: the user, and the sign-up cookie `browser`.
+fn confirmation_sent(
+    api: &IdentityApi,
+    user_id: UserId,
+    email: &EmailAddress,
+    browser: &str,
+) -> HttpResponse {
+    HttpResponse::Ok()
+        .cookie(signup_browser_cookie(&api.service.config().public_url, browser))
+        .json(UserDto::awaiting_confirmation(user_id, email, api.clock.now()))
 }
 
 /// Creates an account. Without e-mail confirmation (no SMTP) the answer is a session; with it, the user
@@ -31,40 +67,15 @@ pub async fn sign_up(
     query: web::Query<RedirectQuery>,
     body: AuthJson<SignUpBody>,
 ) -> Result<HttpResponse, AuthApiError> {
-    let Some(email) = present(body.email.as_ref()) else {
-        if present(body.phone.as_ref()).is_some() {
-            return Err(AuthApiError::new(
-                StatusCode::BAD_REQUEST,
-                "phone_provider_disabled",
-                "Phone signups are disabled",
-            ));
-        }
-        return Err(AuthApiError::validation("To signup, please provide your email"));
-    };
-    let Some(password) = body.password.as_deref().filter(|p| !p.is_empty()) else {
-        return Err(AuthApiError::validation("Signup requires a valid password"));
-    };
-    api.limit(&request, AuthAction::SignUp, Some(email)).await?;
-    let outcome = api
-        .service
-        .sign_up(SignUpRequest {
-            email,
-            password,
-            data: body.data.as_ref(),
-            redirect_to: query.redirect_to.as_deref(),
-        })
+    let sign_up = body.request(query.redirect_to.as_deref())?;
+    api.limit(&request, AuthAction::SignUp, Some(sign_up.email))
         .await?;
-    if let SignUpOutcome::SignedIn(session) = &outcome {
-        api.note_client(&request, session).await;
-    }
-    Ok(match outcome {
-        SignUpOutcome::SignedIn(session) => HttpResponse::Ok().json(SessionDto::from(session.as_ref())),
+    Ok(match api.service.sign_up(sign_up).await? {
+        SignUpOutcome::SignedIn(session) => api.answer_session(&request, &session).await,
         SignUpOutcome::ConfirmationSent {
             user_id,
             email,
             browser,
-        } => HttpResponse::Ok()
-            .cookie(signup_browser_cookie(&api.service.config().public_url, &browser))
-            .json(UserDto::awaiting_confirmation(user_id, &email, api.clock.now())),
+        } => confirmation_sent(&api, user_id, &email, &browser),
     })
 }

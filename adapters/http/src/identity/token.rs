@@ -2,10 +2,9 @@
 //! session refresh), and `pkce` (the end of a provider sign-in). `id_token` is answered "unsupported".
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::AuthAction;
+use domain::identity::{AuthAction, Session};
 use serde::Deserialize;
 
-use super::dto::SessionDto;
 use super::{AuthApiError, AuthJson, IdentityApi, present};
 
 #[derive(Debug, Deserialize)]
@@ -24,6 +23,31 @@ pub struct TokenBody {
     pub code_verifier: Option<String>,
 }
 
+impl TokenBody {
+    /// `grant_type=password`: the address (400 `validation_failed` without one) and the password.
+    fn credentials(&self) -> Result<(&str, &str), AuthApiError> {
+        let Some(email) = present(self.email.as_ref()) else {
+            return Err(AuthApiError::validation("missing email or phone"));
+        };
+        Ok((email, self.password.as_deref().unwrap_or_default()))
+    }
+
+    /// `grant_type=refresh_token`: the refresh token (400 `validation_failed` without one).
+    fn refresh_token(&self) -> Result<&str, AuthApiError> {
+        present(self.refresh_token.as_ref()).ok_or_else(|| AuthApiError::validation("refresh_token required"))
+    }
+}
+
+/// `grant_type=pkce`: the end of a provider sign-in, limited as a sign-in (400 `validation_failed`
+/// `unsupported_grant_type` without providers).
+async fn pkce(api: &IdentityApi, request: &HttpRequest, body: &TokenBody) -> Result<Session, AuthApiError> {
+    let Some(oauth) = api.oauth.as_ref() else {
+        return Err(AuthApiError::validation("unsupported_grant_type"));
+    };
+    api.limit(request, AuthAction::SignIn, None).await?;
+    crate::oauth::exchange_pkce(oauth, body.auth_code.as_deref(), body.code_verifier.as_deref()).await
+}
+
 /// Answers a session.
 ///
 /// # Errors
@@ -37,28 +61,12 @@ pub async fn token(
 ) -> Result<HttpResponse, AuthApiError> {
     let session = match query.grant_type.as_deref() {
         Some("password") => {
-            let Some(email) = present(body.email.as_ref()) else {
-                return Err(AuthApiError::validation("missing email or phone"));
-            };
-            let password = body.password.as_deref().unwrap_or_default();
+            let (email, password) = body.credentials()?;
             api.sign_in_with_password(&request, email, password).await?
         }
-        Some("refresh_token") => {
-            let Some(refresh_token) = present(body.refresh_token.as_ref()) else {
-                return Err(AuthApiError::validation("refresh_token required"));
-            };
-            api.service.refresh(refresh_token).await?
-        }
-        Some("pkce") => {
-            let Some(oauth) = api.oauth.as_ref() else {
-                return Err(AuthApiError::validation("unsupported_grant_type"));
-            };
-            api.limit(&request, AuthAction::SignIn, None).await?;
-            crate::oauth::exchange_pkce(oauth, body.auth_code.as_deref(), body.code_verifier.as_deref())
-                .await?
-        }
+        Some("refresh_token") => api.service.refresh(body.refresh_token()?).await?,
+        Some("pkce") => pkce(&api, &request, &body).await?,
         _ => return Err(AuthApiError::validation("unsupported_grant_type")),
     };
-    api.note_client(&request, &session).await;
-    Ok(HttpResponse::Ok().json(SessionDto::from(&session)))
+    Ok(api.answer_session(&request, &session).await)
 }

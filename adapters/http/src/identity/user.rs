@@ -2,7 +2,7 @@
 //! access token is accepted: a core token, a refresh token or the anon key is refused.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::{Attempt, Proof, UserUpdate};
+use domain::identity::UserUpdate;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -29,6 +29,18 @@ pub struct UpdateUserBody {
     pub data: Option<Value>,
 }
 
+impl UpdateUserBody {
+    /// What to change.
+    fn update(&self) -> UserUpdate<'_> {
+        UserUpdate {
+            email: self.email.as_deref(),
+            password: self.password.as_deref(),
+            current_password: self.current_password.as_deref(),
+            data: self.data.as_ref(),
+        }
+    }
+}
+
 /// # Errors
 /// As [`get_user`], and 422 `weak_password`, 400 `reauthentication_needed`, 400 `invalid_credentials` (a
 /// wrong current password), 422 `feature_not_supported` (another e-mail address).
@@ -38,22 +50,12 @@ pub async fn update_user(
     body: AuthJson<UpdateUserBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
-    let update = UserUpdate {
-        email: body.email.as_deref(),
-        password: body.password.as_deref(),
-        current_password: body.current_password.as_deref(),
-        data: body.data.as_ref(),
-    };
+    let update = body.update();
     let updating = api.service.update_user(&claims, update);
     // A current password given is an answer to "prove it's you": limited as a password sign-in is.
     let user = if update.current_password.is_some() {
-        let client = api.client_subject(&request);
-        let attempt = Attempt {
-            proof: Proof::FirstFactor,
-            client: &client,
-            account: claims.email.as_str(),
-        };
-        api.guard.attempt(attempt, updating).await?
+        api.first_factor(&request, claims.email.as_str(), updating)
+            .await?
     } else {
         updating.await?
     };

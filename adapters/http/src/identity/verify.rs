@@ -27,6 +27,32 @@ pub struct VerifyBody {
     pub phone: Option<String>,
 }
 
+impl VerifyBody {
+    /// The type and the secret: a link's token (`token_hash`), else a typed code with its address (400
+    /// `validation_failed` for a missing or unsupported type or secret, `phone_provider_disabled` for a
+    /// phone).
+    fn secret(&self) -> Result<(VerifyKind, VerifySecret<'_>), AuthApiError> {
+        let (kind, _) = kind_of(self.kind.as_ref())?;
+        if let Some(token_hash) = present(self.token_hash.as_ref()) {
+            return Ok((kind, VerifySecret::Link(token_hash)));
+        }
+        let Some(code) = present(self.token.as_ref()) else {
+            return Err(AuthApiError::validation(
+                "Verify requires either a token or a token hash",
+            ));
+        };
+        let Some(email) = present(self.email.as_ref()) else {
+            if present(self.phone.as_ref()).is_some() {
+                return Err(AuthApiError::phone_provider_disabled(
+                    "Unsupported phone provider",
+                ));
+            }
+            return Err(AuthApiError::validation("Verify requires an email"));
+        };
+        Ok((kind, VerifySecret::Code { email, code }))
+    }
+}
+
 fn kind_of(value: Option<&String>) -> Result<(VerifyKind, &str), AuthApiError> {
     let Some(text) = present(value) else {
         return Err(AuthApiError::validation("Verify requires a verification type"));
@@ -34,6 +60,19 @@ fn kind_of(value: Option<&String>) -> Result<(VerifyKind, &str), AuthApiError> {
     VerifyKind::parse(text)
         .map(|kind| (kind, text))
         .ok_or_else(|| AuthApiError::validation("Unsupported verification type"))
+}
+
+/// The address a typed code was sent to (the rate limit counts it too); a link names none.
+const fn address(secret: VerifySecret<'_>) -> Option<&str> {
+    match secret {
+        VerifySecret::Code { email, .. } => Some(email),
+        VerifySecret::Link(_) => None,
+    }
+}
+
+/// The sign-up cookie a verification spends (a request that carried one has its answer remove it).
+fn spent_signup_cookie(api: &IdentityApi) -> actix_web::cookie::Cookie<'static> {
+    signup_browser_cookie(&api.service.config().public_url, "")
 }
 
 /// Answers a session.
@@ -46,39 +85,14 @@ pub async fn verify(
     request: HttpRequest,
     body: AuthJson<VerifyBody>,
 ) -> Result<HttpResponse, AuthApiError> {
-    let (kind, _) = kind_of(body.kind.as_ref())?;
-    let secret = if let Some(token_hash) = present(body.token_hash.as_ref()) {
-        VerifySecret::Link(token_hash)
-    } else {
-        let Some(code) = present(body.token.as_ref()) else {
-            return Err(AuthApiError::validation(
-                "Verify requires either a token or a token hash",
-            ));
-        };
-        let Some(email) = present(body.email.as_ref()) else {
-            if present(body.phone.as_ref()).is_some() {
-                return Err(AuthApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "phone_provider_disabled",
-                    "Unsupported phone provider",
-                ));
-            }
-            return Err(AuthApiError::validation("Verify requires an email"));
-        };
-        VerifySecret::Code { email, code }
-    };
-    let email = match secret {
-        VerifySecret::Code { email, .. } => Some(email),
-        VerifySecret::Link(_) => None,
-    };
-    api.limit(&request, AuthAction::Verify, email).await?;
+    let (kind, secret) = body.secret()?;
+    api.limit(&request, AuthAction::Verify, address(secret)).await?;
     let browser = signup_browser(&request);
     let session = api.service.verify(kind, secret, browser.as_deref()).await?;
-    api.signed_in(&request, session.user.account.email.as_str()).await;
-    api.note_client(&request, &session).await;
+    api.proved(&request, &session).await;
     let mut response = HttpResponse::Ok();
     if browser.is_some() {
-        response.cookie(signup_browser_cookie(&api.service.config().public_url, ""));
+        response.cookie(spent_signup_cookie(&api));
     }
     Ok(response.json(SessionDto::from(&session)))
 }
@@ -89,6 +103,20 @@ pub struct VerifyLinkQuery {
     #[serde(rename = "type")]
     pub kind: Option<String>,
     pub redirect_to: Option<String>,
+}
+
+impl VerifyLinkQuery {
+    /// The type (and its text, for the fragment) and the link's token (400 `validation_failed` for a
+    /// missing or unsupported type or a missing token).
+    fn parts(&self) -> Result<(VerifyKind, &str, &str), AuthApiError> {
+        let (kind, kind_text) = kind_of(self.kind.as_ref())?;
+        let Some(token) = present(self.token.as_ref()) else {
+            return Err(AuthApiError::validation(
+                "Verify requires a token or a token hash",
+            ));
+        };
+        Ok((kind, kind_text, token))
+    }
 }
 
 /// Where the browser goes after the link: a page of this portal named by `redirect_to`, else its home.
@@ -131,7 +159,11 @@ fn error_redirect(to: &str, error: &AuthApiError) -> HttpResponse {
     ))
 }
 
+/// The redirect with `session` in the fragment, of the type `kind` the link verified.
 fn session_redirect(to: &str, session: &Session, kind: &str) -> HttpResponse {
+    // A first proof that removed someone else's password asks for a new one, as a recovery does
+    // (supabase-js then signals PASSWORD_RECOVERY).
+    let kind = if session.choose_password { "recovery" } else { kind };
     let (expires_at, expires_in) = (session.expires_at.to_string(), session.expires_in.to_string());
     redirect(format!(
         "{to}#{}",
@@ -153,53 +185,49 @@ pub async fn verify_link(
     query: web::Query<VerifyLinkQuery>,
 ) -> HttpResponse {
     let to = target(&api.service.config().public_url, query.redirect_to.as_deref());
-    let (kind, kind_text) = match kind_of(query.kind.as_ref()) {
-        Ok(found) => found,
-        Err(error) => return error_redirect(&to, &error),
-    };
-    let Some(token) = present(query.token.as_ref()) else {
-        return error_redirect(
-            &to,
-            &AuthApiError::validation("Verify requires a token or a token hash"),
-        );
-    };
-    if let Err(error) = api.limit(&request, AuthAction::Verify, None).await {
-        return error_redirect(&to, &error);
-    }
-    let browser = signup_browser(&request);
-    match api
-        .service
-        .verify(kind, VerifySecret::Link(token), browser.as_deref())
-        .await
-    {
-        Ok(session) => {
-            api.signed_in(&request, session.user.account.email.as_str()).await;
-            api.note_client(&request, &session).await;
-            // A first proof that removed someone else's password asks for a new one, as a recovery does
-            // (supabase-js then signals PASSWORD_RECOVERY).
-            let kind_text = if session.choose_password {
-                "recovery"
-            } else {
-                kind_text
-            };
-            let mut response = session_redirect(&to, &session, kind_text);
-            if browser.is_some() {
-                let spent = signup_browser_cookie(&api.service.config().public_url, "");
-                if let Err(error) = response.add_cookie(&spent) {
-                    tracing::warn!(%error, "could not remove the sign-up cookie");
-                }
+    match verified_link(&api, &request, &query).await {
+        Ok((session, kind, signed_up_here)) => {
+            let mut response = session_redirect(&to, &session, kind);
+            if signed_up_here && let Err(error) = response.add_cookie(&spent_signup_cookie(&api)) {
+                tracing::warn!(%error, "could not remove the sign-up cookie");
             }
             response
         }
-        Err(IdentityError::InvalidCode) => error_redirect(
-            &to,
-            &AuthApiError::new(
-                StatusCode::FORBIDDEN,
-                "otp_expired",
-                "Email link is invalid or has expired",
-            ),
+        Err(error) => error_redirect(&to, &error),
+    }
+}
+
+/// Verifies the link's token of `query` (after `/verify`'s rate limit), with the sign-up cookie the request
+/// carries; remembers the sign-in and notes the client. Answers the session, the type the link verified
+/// and whether the request carried a sign-up cookie (spent now).
+async fn verified_link<'q>(
+    api: &IdentityApi,
+    request: &HttpRequest,
+    query: &'q VerifyLinkQuery,
+) -> Result<(Session, &'q str, bool), AuthApiError> {
+    let (kind, kind_text, token) = query.parts()?;
+    api.limit(request, AuthAction::Verify, None).await?;
+    let browser = signup_browser(request);
+    let secret = VerifySecret::Link(token);
+    let session = api
+        .service
+        .verify(kind, secret, browser.as_deref())
+        .await
+        .map_err(link_error)?;
+    api.proved(request, &session).await;
+    Ok((session, kind_text, browser.is_some()))
+}
+
+/// A link's verification refused: a wrong, used or expired token is 403 `otp_expired` with the link's
+/// own message.
+fn link_error(error: IdentityError) -> AuthApiError {
+    match error {
+        IdentityError::InvalidCode => AuthApiError::new(
+            StatusCode::FORBIDDEN,
+            "otp_expired",
+            "Email link is invalid or has expired",
         ),
-        Err(other) => error_redirect(&to, &AuthApiError::from(other)),
+        other => AuthApiError::from(other),
     }
 }
 
@@ -218,6 +246,55 @@ mod tests {
         );
         assert_eq!(target(base, Some("https://evil.test/")), "https://portal.test/");
         assert_eq!(target(base, Some("//evil.test/")), "https://portal.test/");
+    }
+
+    #[test]
+    fn a_verification_takes_a_link_token_first_else_a_code_with_its_address() {
+        let body =
+            |token: Option<&str>, token_hash: Option<&str>, email: Option<&str>, phone: Option<&str>| {
+                VerifyBody {
+                    kind: Some("email".to_owned()),
+                    token: token.map(str::to_owned),
+                    token_hash: token_hash.map(str::to_owned),
+                    email: email.map(str::to_owned),
+                    phone: phone.map(str::to_owned),
+                }
+            };
+        let link = body(Some("123456"), Some(" hash "), None, None);
+        assert_eq!(link.secret().unwrap().1, VerifySecret::Link("hash"));
+        assert_eq!(address(link.secret().unwrap().1), None);
+        let code = body(Some("123456"), None, Some("dev@example.com"), None);
+        let (_, secret) = code.secret().unwrap();
+        assert_eq!(address(secret), Some("dev@example.com"));
+        let phone = body(Some("123456"), None, None, Some("+15550100"))
+            .secret()
+            .unwrap_err();
+        assert_eq!(
+            (phone.status.as_u16(), phone.code),
+            (400, "phone_provider_disabled")
+        );
+        let none = body(None, None, Some("dev@example.com"), None)
+            .secret()
+            .unwrap_err();
+        assert_eq!(none.msg, "Verify requires either a token or a token hash");
+    }
+
+    #[test]
+    fn a_wrong_link_is_otp_expired_with_the_link_message() {
+        let refused = link_error(IdentityError::InvalidCode);
+        assert_eq!(
+            (refused.status.as_u16(), refused.code, refused.msg.as_str()),
+            (403, "otp_expired", "Email link is invalid or has expired")
+        );
+        let query = VerifyLinkQuery {
+            token: None,
+            kind: Some("signup".to_owned()),
+            redirect_to: None,
+        };
+        assert_eq!(
+            query.parts().map(|_| ()).unwrap_err().msg,
+            "Verify requires a token or a token hash"
+        );
     }
 
     #[test]
