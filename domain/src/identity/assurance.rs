@@ -114,7 +114,7 @@ pub enum Action {
     ChangePassword,
     /// Change (or restate) the e-mail address.
     ChangeEmail,
-    /// Change the profile, or the name of a way in.
+    /// Change the profile data.
     EditAccount,
     /// See the account's sessions.
     ListSessions,

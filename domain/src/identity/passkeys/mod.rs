@@ -75,15 +75,9 @@ impl PasskeyService {
         id: Uuid,
         name: &str,
     ) -> Result<Passkey, IdentityError> {
+        // A name is not a way in: the session that just added the passkey names it (Account Security
+        // registers, then renames), also when the passkey made the account protected.
         let name = passkey_name(name).map_err(IdentityError::Validation)?;
-        self.identity
-            .require(
-                claims,
-                Action::EditAccount,
-                false,
-                IdentityError::Aal2RequiredForPasskeys,
-            )
-            .await?;
         self.passkeys
             .rename(claims.sub, id, &name)
             .await?
