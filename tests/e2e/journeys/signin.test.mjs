@@ -83,6 +83,7 @@ describe('sign-in journeys', () => {
     assert.equal(await page.getByText('Or continue with').count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Google' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Apple' }).count(), 0);
+    await page.getByRole('button', { name: /^Color scheme:/ }).waitFor();
     await screenshot(page, 'signin');
     await expectNoSeriousA11yViolations(page, 'sign-in');
   });

@@ -24,6 +24,7 @@ import { Loading } from '../../components/Loading';
 import { Logo } from '../../components/Logo';
 import { PageSpinner } from '../../components/PageSpinner';
 import { paths } from '../../config/paths';
+import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { publicConfigApi, useGetPublicConfigQuery, type PublicConfig } from '../publicConfig';
 import { useAuthClient } from './AuthClientContext';
 import { noticeShown, recoveryStarted, selectAuth } from '../../session/authSlice';
@@ -141,6 +142,7 @@ export function SignInPage() {
       component="main"
       id="main"
       sx={{
+        position: 'relative',
         minHeight: '100dvh',
         display: 'grid',
         placeItems: 'center',
@@ -148,6 +150,10 @@ export function SignInPage() {
         bgcolor: 'background.default',
       }}
     >
+      {/* The colour scheme, as on every other page (its top bar's corner). */}
+      <Box sx={{ position: 'absolute', top: { xs: 8, sm: 16 }, right: { xs: 8, sm: 16 } }}>
+        <ColorModeToggle />
+      </Box>
       <Card sx={{ width: '100%', maxWidth: 440 }} variant="outlined">
         <CardContent sx={{ p: { xs: 3, sm: 4 } }}>
           <Stack spacing={3}>

@@ -216,6 +216,14 @@ describe('sign-in', () => {
     expect(screen.getByRole('button', { name: 'Apple' })).toBeInTheDocument();
   });
 
+  it('has the colour scheme toggle, as every other page', async () => {
+    const { user } = renderRoute('/signin');
+
+    await user.click(await screen.findByRole('button', { name: /^Color scheme:/ }));
+    await user.click(await screen.findByRole('menuitemradio', { name: 'Dark' }));
+    expect(await screen.findByRole('button', { name: 'Color scheme: dark' })).toBeInTheDocument();
+  });
+
   it('asks for a new password when a typed code took the account back from a squatter', async () => {
     serveSignIn();
     server.use(
