@@ -26,9 +26,10 @@ function session(id: string, current: boolean, userAgent: string | null, ipAddre
 }
 
 type Listener = (event: AuthChangeEvent) => void;
+type SignOut = (options: { scope: string }) => Promise<{ error: null }>;
 
 /** An auth client with `signOut`; `emit` plays an auth event to the section's listener. */
-function fakeClient(signOut = vi.fn().mockResolvedValue({ error: null })) {
+function fakeClient(signOut: SignOut = vi.fn(() => Promise.resolve({ error: null }))) {
   const listeners = new Set<Listener>();
   const onAuthStateChange = vi.fn((listener: Listener) => {
     listeners.add(listener);
@@ -52,7 +53,7 @@ function fakeClient(signOut = vi.fn().mockResolvedValue({ error: null })) {
   };
 }
 
-const client = (signOut?: ReturnType<typeof vi.fn>) => fakeClient(signOut).client;
+const client = (signOut?: SignOut) => fakeClient(signOut).client;
 
 const CURRENT = '11111111-1111-4111-8111-111111111111';
 const OTHER = '33333333-3333-4333-8333-333333333333';
