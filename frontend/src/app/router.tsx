@@ -89,7 +89,7 @@ export const routes: RouteObject[] = [
               {
                 path: routePatterns.orgSettings,
                 lazy: async () => ({
-                  Component: (await import('../features/orgs/OrgSettingsPage')).OrgSettingsPage,
+                  Component: (await import('./OrgSettingsRoute')).OrgSettingsRoute,
                 }),
               },
               {

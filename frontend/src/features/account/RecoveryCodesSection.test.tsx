@@ -14,6 +14,11 @@ function notFound() {
 
 /** An auth client whose recovery codes start as `status` (`null`: none) and whose account has `totp` apps. */
 function fakeClient(status: { total: number; remaining: number } | null, totp: number) {
+  const totpFactors = Array.from({ length: totp }, (_, i) => ({
+    id: `t${i}`,
+    factor_type: 'totp',
+    status: 'verified',
+  }));
   const recoveryCodes = {
     getStatus: vi
       .fn()
@@ -31,21 +36,26 @@ function fakeClient(status: { total: number; remaining: number } | null, totp: n
       error: null,
     }),
   };
+  const listFactors = vi.fn().mockResolvedValue({
+    data: {
+      all: [
+        ...totpFactors,
+        // The set is one of the account's factors (Supabase's `recovery_code` type).
+        ...(status ? [{ id: 'set-1', factor_type: 'recovery_code', status: 'verified' }] : []),
+      ],
+      totp: totpFactors,
+      recovery_code: [],
+    },
+    error: null,
+  });
   const client = {
     mfa: {
       recoveryCodes,
-      listFactors: vi.fn().mockResolvedValue({
-        data: {
-          all: [],
-          totp: Array.from({ length: totp }, () => ({ id: 't' })),
-          recovery_code: [],
-        },
-        error: null,
-      }),
+      listFactors,
     },
     onAuthStateChange: vi.fn(() => ({ data: { subscription: { unsubscribe: vi.fn() } } })),
   };
-  return { client: client as unknown as GoTrueClient, recoveryCodes };
+  return { client: client as unknown as GoTrueClient, recoveryCodes, listFactors };
 }
 
 describe('RecoveryCodesSection', () => {
@@ -94,12 +104,42 @@ describe('RecoveryCodesSection', () => {
     await user.click(await screen.findByRole('button', { name: 'Make recovery codes' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/Confirm it’s you/);
 
-    const failing = fakeClient(null, 1);
+    const failing = fakeClient({ total: 10, remaining: 10 }, 1);
     failing.recoveryCodes.getStatus.mockResolvedValue({
       data: null,
       error: new AuthApiError('boom', 500, 'unexpected_failure'),
     });
     renderWithProviders(<RecoveryCodesSection client={failing.client} />);
+    expect(await screen.findByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('asks for the set only when the factors list one (the status answers 404 without a set)', async () => {
+    const without = fakeClient(null, 1);
+    renderWithProviders(<RecoveryCodesSection client={without.client} />);
+    expect(await screen.findByRole('button', { name: 'Make recovery codes' })).toBeInTheDocument();
+    expect(without.listFactors).toHaveBeenCalled();
+    expect(without.recoveryCodes.getStatus).not.toHaveBeenCalled();
+
+    const withSet = fakeClient({ total: 10, remaining: 7 }, 1);
+    renderWithProviders(<RecoveryCodesSection client={withSet.client} />);
+    expect(await screen.findByText(/7 of 10 codes unused/)).toBeInTheDocument();
+    expect(withSet.recoveryCodes.getStatus).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows no set when it went between reading the factors and its status', async () => {
+    const { client, recoveryCodes } = fakeClient({ total: 10, remaining: 10 }, 1);
+    recoveryCodes.getStatus.mockResolvedValue({ data: null, error: notFound() });
+    renderWithProviders(<RecoveryCodesSection client={client} />);
+    expect(await screen.findByRole('button', { name: 'Make recovery codes' })).toBeInTheDocument();
+  });
+
+  it('shows a failure to read the factors with a retry', async () => {
+    const { client, listFactors } = fakeClient(null, 1);
+    listFactors.mockResolvedValue({
+      data: null,
+      error: new AuthApiError('boom', 500, 'unexpected_failure'),
+    });
+    renderWithProviders(<RecoveryCodesSection client={client} />);
     expect(await screen.findByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 });

@@ -37,14 +37,18 @@ export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
 
+  // The factors say whether there is a set: its status is asked only then (the identity service answers
+  // 404 for an account without one, which the browser would log as an error on every visit).
   const load = useCallback(async (): Promise<Status> => {
-    const { data, error: statusError } = await client.mfa.recoveryCodes.getStatus();
-    if (!statusError) return { kind: 'set', total: data.total, remaining: data.remaining };
-    if (statusError.code !== 'mfa_factor_not_found')
-      return { kind: 'error', message: authErrorMessage(statusError) };
     const { data: factors, error: listError } = await client.mfa.listFactors();
     if (listError) return { kind: 'error', message: authErrorMessage(listError) };
-    return { kind: 'none', canMake: factors.totp.length > 0 };
+    const none: Status = { kind: 'none', canMake: factors.totp.length > 0 };
+    if (!factors.all.some((factor) => factor.factor_type === 'recovery_code')) return none;
+    const { data, error: statusError } = await client.mfa.recoveryCodes.getStatus();
+    if (!statusError) return { kind: 'set', total: data.total, remaining: data.remaining };
+    // Gone since the factors were read.
+    if (statusError.code === 'mfa_factor_not_found') return none;
+    return { kind: 'error', message: authErrorMessage(statusError) };
   }, [client]);
 
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import type { GoTrueClient } from '@supabase/auth-js';
+import type { AuthChangeEvent, GoTrueClient } from '@supabase/auth-js';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -25,8 +25,56 @@ function session(id: string, current: boolean, userAgent: string | null, ipAddre
   };
 }
 
-const client = (signOut = vi.fn().mockResolvedValue({ error: null })) =>
-  ({ signOut }) as unknown as GoTrueClient;
+type Listener = (event: AuthChangeEvent) => void;
+type SignOut = (options: { scope: string }) => Promise<{ error: null }>;
+
+/** An auth client with `signOut`; `emit` plays an auth event to the section's listener. */
+function fakeClient(signOut: SignOut = vi.fn(() => Promise.resolve({ error: null }))) {
+  const listeners = new Set<Listener>();
+  const onAuthStateChange = vi.fn((listener: Listener) => {
+    listeners.add(listener);
+    return {
+      data: {
+        subscription: {
+          unsubscribe: () => {
+            listeners.delete(listener);
+          },
+        },
+      },
+    };
+  });
+  return {
+    client: { signOut, onAuthStateChange } as unknown as GoTrueClient,
+    emit: (event: AuthChangeEvent) => {
+      listeners.forEach((listener) => {
+        listener(event);
+      });
+    },
+  };
+}
+
+const client = (signOut?: SignOut) => fakeClient(signOut).client;
+
+const CURRENT = '11111111-1111-4111-8111-111111111111';
+const OTHER = '33333333-3333-4333-8333-333333333333';
+
+/** The fake server's sessions: this one and another, until `end()` ends the other. */
+function serveTwoSessions() {
+  let sessions = [session(CURRENT, true, CHROME_LINUX, null), session(OTHER, false, null, null)];
+  let reads = 0;
+  server.use(
+    http.get('*/api/dev/auth/sessions', () => {
+      reads += 1;
+      return HttpResponse.json({ sessions });
+    }),
+  );
+  return {
+    end: () => {
+      sessions = sessions.filter((s) => s.current);
+    },
+    reads: () => reads,
+  };
+}
 
 describe('SessionsSection', () => {
   it('lists the sessions with their device and address, this one marked, and signs another out after asking', async () => {
@@ -61,18 +109,12 @@ describe('SessionsSection', () => {
     ).toBeDisabled();
   });
 
-  it('signs every other session out through the auth client after asking', async () => {
-    server.use(
-      http.get('*/api/dev/auth/sessions', () =>
-        HttpResponse.json({
-          sessions: [
-            session('11111111-1111-4111-8111-111111111111', true, CHROME_LINUX, null),
-            session('33333333-3333-4333-8333-333333333333', false, null, null),
-          ],
-        }),
-      ),
-    );
-    const signOut = vi.fn().mockResolvedValue({ error: null });
+  it('signs every other session out through the auth client after asking, and lists this one only', async () => {
+    const sessions = serveTwoSessions();
+    const signOut = vi.fn(() => {
+      sessions.end();
+      return Promise.resolve({ error: null });
+    });
     const { user } = renderWithProviders(<SessionsSection client={client(signOut)} />);
     expect(await screen.findByText('Unknown device')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Sign out all other sessions' }));
@@ -80,6 +122,42 @@ describe('SessionsSection', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByText('Every other session was signed out.')).toBeInTheDocument();
     expect(signOut).toHaveBeenCalledWith({ scope: 'others' });
+    // The list says so too, at once: the signed-out session is gone from it.
+    expect(await screen.findByText('You are signed in on this device only.')).toBeInTheDocument();
+    expect(screen.queryByText('Unknown device')).not.toBeInTheDocument();
+    expect(screen.getByText('This device')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['a new password (which ends the other sessions)', 'USER_UPDATED' as const],
+    [
+      'a first second factor (which ends the other aal1 sessions)',
+      'MFA_CHALLENGE_VERIFIED' as const,
+    ],
+  ])('reads the list again after %s', async (_what, event) => {
+    const sessions = serveTwoSessions();
+    const { client: auth, emit } = fakeClient();
+    renderWithProviders(<SessionsSection client={auth} />);
+    expect(await screen.findByText('Unknown device')).toBeInTheDocument();
+    const readsBefore = sessions.reads();
+
+    sessions.end();
+    emit(event);
+
+    expect(await screen.findByText('You are signed in on this device only.')).toBeInTheDocument();
+    expect(screen.queryByText('Unknown device')).not.toBeInTheDocument();
+    expect(sessions.reads()).toBe(readsBefore + 1);
+  });
+
+  it('does not read the list again for auth events that end no session', async () => {
+    const sessions = serveTwoSessions();
+    const { client: auth, emit } = fakeClient();
+    renderWithProviders(<SessionsSection client={auth} />);
+    expect(await screen.findByText('Unknown device')).toBeInTheDocument();
+    const readsBefore = sessions.reads();
+    emit('TOKEN_REFRESHED');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sessions.reads()).toBe(readsBefore);
   });
 
   it('shows an error with a retry when the list cannot be loaded', async () => {

@@ -14,10 +14,16 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GoTrueClient } from '@supabase/auth-js';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
 import { errorMessage } from '../../api/errors';
-import { useListSessionsQuery, useSignOutSessionMutation, type AccountSession } from './api';
+import { useAppDispatch } from '../../app/store';
+import {
+  accountApi,
+  useListSessionsQuery,
+  useSignOutSessionMutation,
+  type AccountSession,
+} from './api';
 import { deviceLabel } from './deviceLabel';
 import { authErrorMessage } from './messages';
 
@@ -28,16 +34,31 @@ type Pending = { kind: 'one'; session: AccountSession } | { kind: 'others' } | n
 
 /**
  * The account's sessions (PRODUCT.md §1a): each signed-in device with its address and last use, this one
- * marked; sign one out, or every other one. A session signed out here is refused at once.
+ * marked; sign one out, or every other one. A session signed out here is refused at once. The list is read
+ * again whenever something on the page ends sessions: a sign-out here, a new password (which ends the
+ * other sessions) or a first second factor (which ends the other sessions that did not pass one).
  */
 export function SessionsSection({ client }: { client: GoTrueClient }) {
   const { data: sessions, error, isLoading, refetch, isFetching } = useListSessionsQuery();
+  const dispatch = useAppDispatch();
   const [signOutSession, { isLoading: endingOne }] = useSignOutSessionMutation();
   const [pending, setPending] = useState<Pending>(null);
   const [endingOthers, setEndingOthers] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const others = sessions?.filter((s) => !s.current) ?? [];
+
+  // The password section's change and the factors' first verification come through the auth client.
+  useEffect(() => {
+    const { data } = client.onAuthStateChange((event) => {
+      if (event === 'USER_UPDATED' || event === 'MFA_CHALLENGE_VERIFIED') {
+        dispatch(accountApi.util.invalidateTags(['Session']));
+      }
+    });
+    return () => {
+      data.subscription.unsubscribe();
+    };
+  }, [client, dispatch]);
 
   const confirm = async () => {
     if (!pending) return;
@@ -63,7 +84,7 @@ export function SessionsSection({ client }: { client: GoTrueClient }) {
       return;
     }
     setNotice('Every other session was signed out.');
-    void refetch();
+    dispatch(accountApi.util.invalidateTags(['Session']));
   };
 
   let body;

@@ -1,5 +1,5 @@
 /** The apps feature as other features use it (its public file: import nothing else of it). */
-export { errorStatus, useGetTesterViewQuery } from './api';
+export { errorStatus, useGetTesterViewQuery, useListAppsQuery } from './api';
 export { hardwareLabels, permissionLabels } from './editors/types';
 export { AppsTable } from './list/AppsTable';
 export type { TesterView } from './types';

@@ -24,6 +24,7 @@ import { Loading } from '../../components/Loading';
 import { Logo } from '../../components/Logo';
 import { PageSpinner } from '../../components/PageSpinner';
 import { paths } from '../../config/paths';
+import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { publicConfigApi, useGetPublicConfigQuery, type PublicConfig } from '../publicConfig';
 import { useAuthClient } from './AuthClientContext';
 import { noticeShown, recoveryStarted, selectAuth } from '../../session/authSlice';
@@ -42,7 +43,8 @@ const AuthWidget = lazy(async () => ({ default: (await import('./AuthWidget')).A
 
 /**
  * The two providers of the sign-in screen (spec §2), with the names people know them by and their marks
- * (the brand icons of `@mui/icons-material`, MIT-licensed, a dependency already).
+ * (the brand icons of `@mui/icons-material`, MIT-licensed, a dependency already). Only those the server
+ * says are configured (`GET /api/public-config`) are shown.
  */
 const PROVIDERS: { id: Provider; label: string; mark: ReactNode }[] = [
   { id: 'google', label: 'Google', mark: <GoogleIcon /> },
@@ -58,8 +60,9 @@ export function SignInPage() {
   const auth = useAppSelector(selectAuth);
   const dispatch = useAppDispatch();
   const client = useAuthClient();
-  // Asked for now, so that it has usually arrived by the time a provider is chosen.
-  useGetPublicConfigQuery();
+  // Which providers to offer: none until the server has said (the page painted ahead of time has none).
+  const { data: config } = useGetPublicConfigQuery();
+  const providers = config ? PROVIDERS.filter(({ id }) => config.providers.includes(id)) : [];
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const inviteToken = searchParams.get('token');
@@ -113,23 +116,9 @@ export function SignInPage() {
     if (error && !passkeyCancelled(error)) setProviderMessage(passkeyErrorMessage(error));
   };
 
-  const signInWith = async (provider: Provider, label: string) => {
+  // Offered only once the configuration has arrived and names the provider.
+  const signInWith = async (provider: Provider, current: PublicConfig) => {
     setProviderMessage(null);
-    // A page painted ahead of time takes clicks as soon as React has it, which can be before the server's
-    // configuration has arrived: wait for it rather than judge the providers by the defaults.
-    let current: PublicConfig;
-    try {
-      current = await dispatch(
-        publicConfigApi.endpoints.getPublicConfig.initiate(undefined, { subscribe: false }),
-      ).unwrap();
-    } catch {
-      setProviderMessage(UNEXPECTED_ERROR);
-      return;
-    }
-    if (!current.providers.includes(provider)) {
-      setProviderMessage(`${label} sign-in is not configured on this server.`);
-      return;
-    }
     const authUrl = identityAuthUrl(current.identity);
     if (!authUrl) {
       setProviderMessage(UNEXPECTED_ERROR);
@@ -153,6 +142,7 @@ export function SignInPage() {
       component="main"
       id="main"
       sx={{
+        position: 'relative',
         minHeight: '100dvh',
         display: 'grid',
         placeItems: 'center',
@@ -160,6 +150,10 @@ export function SignInPage() {
         bgcolor: 'background.default',
       }}
     >
+      {/* The colour scheme, as on every other page (its top bar's corner). */}
+      <Box sx={{ position: 'absolute', top: { xs: 8, sm: 16 }, right: { xs: 8, sm: 16 } }}>
+        <ColorModeToggle />
+      </Box>
       <Card sx={{ width: '100%', maxWidth: 440 }} variant="outlined">
         <CardContent sx={{ p: { xs: 3, sm: 4 } }}>
           <Stack spacing={3}>
@@ -216,25 +210,29 @@ export function SignInPage() {
             >
               {passkeyBusy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
             </Button>
-            <Divider>
-              <Typography variant="body2" color="text.secondary">
-                Or continue with
-              </Typography>
-            </Divider>
-            <Stack direction="row" spacing={1.5}>
-              {PROVIDERS.map(({ id, label, mark }) => (
-                <Button
-                  key={id}
-                  variant="outlined"
-                  size="large"
-                  fullWidth
-                  startIcon={mark}
-                  onClick={() => void signInWith(id, label)}
-                >
-                  {label}
-                </Button>
-              ))}
-            </Stack>
+            {config && providers.length > 0 && (
+              <>
+                <Divider>
+                  <Typography variant="body2" color="text.secondary">
+                    Or continue with
+                  </Typography>
+                </Divider>
+                <Stack direction="row" spacing={1.5}>
+                  {providers.map(({ id, label, mark }) => (
+                    <Button
+                      key={id}
+                      variant="outlined"
+                      size="large"
+                      fullWidth
+                      startIcon={mark}
+                      onClick={() => void signInWith(id, config)}
+                    >
+                      {label}
+                    </Button>
+                  ))}
+                </Stack>
+              </>
+            )}
             {providerMessage && (
               <Alert severity="warning" role="alert">
                 {providerMessage}

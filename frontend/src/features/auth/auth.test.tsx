@@ -163,44 +163,65 @@ describe('sign-in', () => {
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Please enter your email address.');
   });
 
-  it('says a provider is not configured instead of redirecting', async () => {
-    server.use(publicConfigWith({ providers: [] }));
-    const { user } = renderRoute('/signin');
+  it('shows only the providers the server has configured', async () => {
+    server.use(publicConfigWith({ providers: ['apple'] }));
+    renderRoute('/signin');
 
-    await user.click(await screen.findByRole('button', { name: 'Google' }));
-
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Google sign-in is not configured on this server.',
-    );
+    expect(await screen.findByRole('button', { name: 'Apple' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Google' })).not.toBeInTheDocument();
+    expect(screen.getByText('Or continue with')).toBeInTheDocument();
   });
 
-  it('a provider chosen before the configuration has arrived waits for it', async () => {
+  it('shows no provider, nor the divider, on a server without any', async () => {
+    let asked = false;
+    server.use(
+      http.get('*/api/public-config', () => {
+        asked = true;
+        return HttpResponse.json({ ...testPublicConfig, providers: [] });
+      }),
+    );
+    renderRoute('/signin');
+
+    expect(await screen.findByRole('button', { name: 'Continue with Email' })).toBeInTheDocument();
+    await waitFor(() => {
+      expect(asked).toBe(true);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('button', { name: 'Google' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Apple' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Or continue with')).not.toBeInTheDocument();
+  });
+
+  it('offers the providers only once the configuration has arrived', async () => {
     let answer: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       answer = resolve;
     });
-    let answered = false;
     server.use(
       http.get('*/api/public-config', async () => {
         await held;
-        answered = true;
         return HttpResponse.json(testPublicConfig);
       }),
     );
     // A visitor with no stored session starts signed out, before the identity client exists (main.tsx).
     const store = makeStore({ auth: { ...authSlice.getInitialState(), status: 'signedOut' } });
-    const { user } = renderRoute('/signin', { store });
+    renderRoute('/signin', { store });
 
-    await user.click(await screen.findByRole('button', { name: 'Google' }));
-    // Until the configuration is here, the page does not judge by its defaults (no providers).
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Continue with Email' })).toBeInTheDocument();
+    // Until the configuration is here, the page does not guess (the defaults name no provider).
+    expect(screen.queryByRole('button', { name: 'Google' })).not.toBeInTheDocument();
     answer();
 
-    await waitFor(() => {
-      expect(answered).toBe(true);
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByText(/sign-in is not configured/)).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Google' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Apple' })).toBeInTheDocument();
+  });
+
+  it('has the colour scheme toggle, as every other page', async () => {
+    const { user } = renderRoute('/signin');
+
+    await user.click(await screen.findByRole('button', { name: /^Color scheme:/ }));
+    await user.click(await screen.findByRole('menuitemradio', { name: 'Dark' }));
+    expect(await screen.findByRole('button', { name: 'Color scheme: dark' })).toBeInTheDocument();
   });
 
   it('asks for a new password when a typed code took the account back from a squatter', async () => {

@@ -21,15 +21,20 @@ import { validateOrgForm, type OrgFormErrors } from './validation';
 
 // The Organization Settings page's dialogs, loaded when one is first opened.
 
-/** Deleting the organization, once its name is typed (issue 25, item 15). */
+/**
+ * Deleting the organization, once its name is typed (issue 25, item 15); never while it owns apps
+ * (`ownsApps`, as far as the page knows: the server's 409 says it otherwise).
+ */
 export function DeleteOrganizationDialog({
   open,
   org,
+  ownsApps = false,
   onClose,
   onDeleted,
 }: {
   open: boolean;
   org: Organization;
+  ownsApps?: boolean;
   onClose: () => void;
   onDeleted: () => void;
 }) {
@@ -64,7 +69,17 @@ export function DeleteOrganizationDialog({
         <DialogContentText>
           This cannot be undone. Members lose access to the organization.
         </DialogContentText>
-        <TypeToConfirm name={org.name} value={typed} onChange={setTyped} disabled={isLoading} />
+        {ownsApps && (
+          <Alert severity="info" sx={{ mt: 2 }}>
+            {org.name} still owns apps: move or delete them first.
+          </Alert>
+        )}
+        <TypeToConfirm
+          name={org.name}
+          value={typed}
+          onChange={setTyped}
+          disabled={isLoading || ownsApps}
+        />
         {failure && (
           <Alert severity="error" sx={{ mt: 2 }}>
             {failure}
@@ -76,7 +91,7 @@ export function DeleteOrganizationDialog({
         <Button
           color="error"
           onClick={() => void confirm()}
-          disabled={isLoading || !nameConfirmed(typed, org.name)}
+          disabled={isLoading || ownsApps || !nameConfirmed(typed, org.name)}
         >
           {isLoading ? 'Deleting...' : 'Delete'}
         </Button>

@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import BusinessIcon from '@mui/icons-material/Business';
 import { lazy, Suspense, useEffect, useRef, useState, type SyntheticEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 
 import { errorMessage } from '../../api/errors';
 import { DialogLoading } from '../../components/DialogLoading';
@@ -67,8 +67,22 @@ function valuesOf(org: Organization): OrgFormValues {
   };
 }
 
-/** `/org-settings` (spec §2): the selector, the profile form (read-only for members), delete. */
-export function OrgSettingsPage() {
+/**
+ * How many apps an organization owns, as the apps feature knows it (the route passes it in: the apps
+ * feature builds on this one, so this one cannot ask it). `count` is `null` while it loads or when it
+ * could not be read.
+ */
+export interface OwnedApps {
+  orgId: string;
+  count: number | null;
+  loading: boolean;
+}
+
+/**
+ * `/org-settings` (spec §2): the selector, the profile form (read-only for members), delete. With
+ * `ownedApps`, deleting an organization that still owns apps is refused before its name is typed.
+ */
+export function OrgSettingsPage({ ownedApps }: { ownedApps?: OwnedApps } = {}) {
   useDocumentTitle('Organization Settings');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -170,6 +184,7 @@ export function OrgSettingsPage() {
           {isAdmin && (
             <DeleteOrganization
               org={current}
+              ownedApps={ownedApps?.orgId === current.id ? ownedApps : undefined}
               onDeleted={() => {
                 dispatch(orgSelected(null));
                 void navigate(paths.orgSettings(), { replace: true });
@@ -340,13 +355,25 @@ function OrgProfileForm({ org, editable }: { org: Organization; editable: boolea
   );
 }
 
-function DeleteOrganization({ org, onDeleted }: { org: Organization; onDeleted: () => void }) {
+function DeleteOrganization({
+  org,
+  ownedApps,
+  onDeleted,
+}: {
+  org: Organization;
+  ownedApps: OwnedApps | undefined;
+  onDeleted: () => void;
+}) {
   const [open, setOpen] = useState(false);
   // Once asked for, the confirmation stays mounted (it fades out when it closes).
   const [asked, setAsked] = useState(false);
   const close = () => {
     setOpen(false);
   };
+  const appCount = ownedApps?.count ?? 0;
+  // The server refuses it too (409): said here before anything is typed.
+  const ownsApps = appCount > 0;
+  const blockedId = `delete-org-blocked-${org.id}`;
 
   return (
     <Card variant="outlined" sx={{ borderColor: 'error.main' }}>
@@ -359,9 +386,27 @@ function DeleteOrganization({ org, onDeleted }: { org: Organization; onDeleted: 
             Deleting removes the organization and its members. An organization that still owns apps
             cannot be deleted: move or delete its apps first.
           </Typography>
+          {ownsApps && (
+            <Alert
+              severity="info"
+              id={blockedId}
+              sx={{ alignSelf: 'stretch' }}
+              action={
+                <Button component={RouterLink} to={paths.apps} color="inherit" size="small">
+                  My Apps
+                </Button>
+              }
+            >
+              {org.name} owns {appCount === 1 ? 'an app' : `${String(appCount)} apps`}: move{' '}
+              {appCount === 1 ? 'it' : 'them'} to another organization or delete{' '}
+              {appCount === 1 ? 'it' : 'them'} first.
+            </Alert>
+          )}
           <Button
             color="error"
             variant="outlined"
+            disabled={ownsApps || ownedApps?.loading === true}
+            aria-describedby={ownsApps ? blockedId : undefined}
             onClick={() => {
               setOpen(true);
               setAsked(true);
@@ -373,7 +418,13 @@ function DeleteOrganization({ org, onDeleted }: { org: Organization; onDeleted: 
       </CardContent>
       {asked && (
         <Suspense fallback={<DialogLoading onClose={close} />}>
-          <DeleteOrganizationDialog open={open} org={org} onClose={close} onDeleted={onDeleted} />
+          <DeleteOrganizationDialog
+            open={open}
+            org={org}
+            ownsApps={ownsApps}
+            onClose={close}
+            onDeleted={onDeleted}
+          />
         </Suspense>
       )}
     </Card>

@@ -7,10 +7,15 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useState } from 'react';
 
+import { useAppDispatch } from '../../../app/store';
 import { nameConfirmed } from '../../../components/nameConfirmed';
 import { TypeToConfirm } from '../../../components/TypeToConfirm';
+import { noticeShown } from '../../../session/authSlice';
 import { useDeleteAppMutation } from '../api';
 import type { App } from '../types';
+
+/** The message once an app is gone (in the wording of the other actions' messages). */
+const APP_DELETED = 'App deleted successfully';
 
 export interface DeleteAppDialogProps {
   open: boolean;
@@ -23,8 +28,9 @@ export interface DeleteAppDialogProps {
 }
 
 /**
- * Delete confirmation (spec §4): confirm, deleting, closed on success. A published app, which users have
- * installed, goes only once its name is typed (issue 25, item 15).
+ * Delete confirmation (spec §4): confirm, deleting, closed on success with the success message the other
+ * actions show. A published app, which users have installed, goes only once its name is typed (issue 25,
+ * item 15).
  */
 export function DeleteAppDialog(props: DeleteAppDialogProps) {
   return props.open ? <DeleteAppDialogBody {...props} /> : null;
@@ -32,6 +38,7 @@ export function DeleteAppDialog(props: DeleteAppDialogProps) {
 
 function DeleteAppDialogBody({ onClose, orgId, app, onDeleted }: DeleteAppDialogProps) {
   const [remove, { isLoading }] = useDeleteAppMutation();
+  const dispatch = useAppDispatch();
   const [failure, setFailure] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
   const mustType = app.appStoreStatus === 'PUBLISHED';
@@ -42,6 +49,7 @@ function DeleteAppDialogBody({ onClose, orgId, app, onDeleted }: DeleteAppDialog
     try {
       await remove({ orgId, packageName: app.packageName }).unwrap();
       onClose();
+      dispatch(noticeShown({ severity: 'success', text: APP_DELETED }));
       onDeleted?.();
     } catch {
       setFailure('Failed to delete App. Please try again.');

@@ -304,15 +304,20 @@ describe('delete dialog', { timeout: 20000 }, () => {
     );
     const onClose = vi.fn();
     const onDeleted = vi.fn();
+    const store = signedInStore();
     const { user } = renderWithProviders(
       <DeleteAppDialog open onClose={onClose} onDeleted={onDeleted} orgId="org-1" app={APP} />,
-      { store: signedInStore() },
+      { store },
     );
     await user.click(screen.getByRole('button', { name: 'Delete App' }));
     await waitFor(() => {
       expect(onDeleted).toHaveBeenCalled();
     });
     expect(onClose).toHaveBeenCalled();
+    expect(store.getState().auth.notice).toEqual({
+      severity: 'success',
+      text: 'App deleted successfully',
+    });
     expect(sent[0]).toMatchObject({ method: 'DELETE', orgId: 'org-1' });
   });
 });

@@ -222,7 +222,8 @@ describe('apps table', { timeout: 20000 }, () => {
         return new HttpResponse(null, { status: 204 });
       }),
     );
-    const { user } = renderWithProviders(<AppsTable />, { store: signedInStore() });
+    const store = signedInStore();
+    const { user } = renderWithProviders(<AppsTable />, { store });
     await screen.findByText('Timer');
     await user.click(screen.getByRole('button', { name: 'Actions for Timer' }));
     await user.click(screen.getByRole('menuitem', { name: 'Delete App' }));
@@ -236,6 +237,11 @@ describe('apps table', { timeout: 20000 }, () => {
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByText('Weather')).toBeInTheDocument();
+    // The layout's snackbar shows it, as it shows the other actions' messages.
+    expect(store.getState().auth.notice).toEqual({
+      severity: 'success',
+      text: 'App deleted successfully',
+    });
   });
 });
 
