@@ -274,7 +274,8 @@ describe('app journeys', () => {
     await ada.getByRole('alert').filter({ hasText: 'Organization updated successfully' }).first().waitFor();
     await shot(ada, 'apps-org-logo');
 
-    await ada.getByRole('link', { name: 'My Apps' }).click();
+    // The navigation's link (the Delete card of an organization that owns apps links to My Apps too).
+    await ada.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Apps' }).click();
     await rowAction(ada, 'Weather', 'Publish to App Store');
     const ready = ada.getByRole('dialog', { name: 'Publish to App Store' });
     await ready.getByText('Server URL uses HTTPS').waitFor();
