@@ -7,11 +7,9 @@
 
 use crate::helpers::{TestApp, spawn_app_with};
 use crate::identity::BACKENDS;
-use crate::mfa::{access_of, now_secs, security_notices};
+use crate::mfa::{access_of, answer, claims_of, now_secs, security_notices};
 use adapter_db::Db;
 use adapter_identity::webauthn::soft::SoftAuthenticator;
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use diesel::prelude::*;
 use domain::identity::factors::totp::TotpSecret;
 use reqwest::StatusCode;
@@ -19,16 +17,6 @@ use serde_json::{Value, json};
 
 /// The relying party of passkeys and security keys (a host name: browsers refuse an IP address).
 const ORIGIN: &str = "http://localhost:8080";
-
-fn claims_of(access: &str) -> Value {
-    let payload = access.split('.').nth(1).unwrap();
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
-}
-
-async fn answer(response: reqwest::Response) -> (StatusCode, Value) {
-    let status = response.status();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
 
 impl TestApp {
     async fn post_as(&self, path: &str, access: &str, body: Value) -> (StatusCode, Value) {

@@ -97,6 +97,23 @@ impl TestApp {
         (status, response.json().await.unwrap())
     }
 }
+/// The claims of an access token (not verified: the server made it).
+pub(crate) fn claims_of(access: &str) -> Value {
+    use base64::Engine;
+    let payload = access.split('.').nth(1).unwrap();
+    serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(payload)
+            .unwrap(),
+    )
+    .unwrap()
+}
+
+/// A response's status and JSON body (`null` when it has none).
+pub(crate) async fn answer(response: reqwest::Response) -> (StatusCode, Value) {
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
 
 pub(crate) fn access_of(session: &Value) -> &str {
     session["access_token"].as_str().unwrap()

@@ -5,9 +5,8 @@
 
 use crate::helpers::{TestApp, spawn_app_with};
 use crate::identity::BACKENDS;
+use crate::mfa::claims_of;
 use adapter_identity::webauthn::soft::SoftAuthenticator;
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use diesel::prelude::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -55,12 +54,6 @@ pub(crate) async fn post(
 
 fn access_of(session: &Value) -> &str {
     session["access_token"].as_str().unwrap()
-}
-
-/// The claims of an access token (not verified: the server made it).
-fn claims_of(access: &str) -> Value {
-    let payload = access.split('.').nth(1).unwrap();
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
 }
 
 /// Registers a passkey of `authenticator` on the account of `access`: the verify answer.

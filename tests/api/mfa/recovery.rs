@@ -3,7 +3,7 @@
 //! owner elsewhere is not locked out), a session signed out from the list is refused at once, and a factor's
 //! first verification ends the account's other `aal1` sessions.
 
-use super::{access_of, now_secs, security_notices};
+use super::{access_of, claims_of, now_secs, security_notices};
 use crate::helpers::{TestApp, spawn_app_with};
 use crate::identity::BACKENDS;
 use reqwest::StatusCode;
@@ -11,23 +11,6 @@ use serde_json::{Value, json};
 
 const CHROME_ON_LINUX: &str =
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-
-/// The payload of a JWT (base64url without padding).
-fn claims_of(token: &str) -> Value {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let payload = token.split('.').nth(1).unwrap();
-    let (mut bits, mut count, mut bytes) = (0u32, 0, Vec::new());
-    for c in payload.bytes() {
-        let value = ALPHABET.iter().position(|&a| a == c).expect("a base64url digit");
-        bits = (bits << 6) | value as u32;
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            bytes.push(((bits >> count) & 0xff) as u8);
-        }
-    }
-    serde_json::from_slice(&bytes).unwrap()
-}
 
 /// A code as a person might type it: upper case, in dashed groups of four.
 fn typed(code: &str) -> String {

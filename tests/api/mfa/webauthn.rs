@@ -6,12 +6,10 @@
 //! for `MFA_REQUIRED`, is listed by `GET /user`, removed with `DELETE /factors/{id}` and by the operator's
 //! reset.
 
-use super::{access_of, security_notices};
+use super::{access_of, answer, claims_of, security_notices};
 use crate::helpers::{TestApp, spawn_app_with};
 use crate::identity::BACKENDS;
 use adapter_identity::webauthn::soft::SoftAuthenticator;
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -21,16 +19,6 @@ const ORIGIN: &str = "http://localhost:8080";
 /// What auth-js sends as `webauthn` on a page at [`ORIGIN`].
 pub(crate) fn ours() -> Value {
     json!({"rpId": "localhost", "rpOrigins": [ORIGIN]})
-}
-
-fn claims_of(access: &str) -> Value {
-    let payload = access.split('.').nth(1).unwrap();
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
-}
-
-async fn answer(response: reqwest::Response) -> (StatusCode, Value) {
-    let status = response.status();
-    (status, response.json().await.unwrap_or(Value::Null))
 }
 
 impl TestApp {

@@ -6,7 +6,7 @@
 //! two integers per key and window, so a burst at the end of one window and the start of the next cannot
 //! double the allowance. The counters live behind [`RateLimitStore`] (the database, so that several
 //! instances share them); the HTTP adapter asks [`RateLimiter::check`] before each limited action, and
-//! [`RateLimiter::check_sign_in`] before a password sign-in.
+//! [`RateLimiter::check_failures`] before a password sign-in.
 //!
 //! Nobody can lock another person out (PRODUCT.md §1): what is counted per e-mail address is counted per
 //! (address, client address), so another client's attempts never use up the owner's allowance. Across
@@ -104,7 +104,7 @@ impl RateLimiter {
     /// answers whether it may go on. The client address's counter is checked first, then the (e-mail,
     /// client) pair's, then the e-mail's ceiling, which a client that signed in to the account before gets
     /// past; a refused attempt counts no further, so one client cannot use up another's allowance. For a
-    /// password sign-in use [`Self::check_sign_in`].
+    /// password sign-in use [`Self::check_failures`].
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be read or written.
@@ -149,19 +149,11 @@ impl RateLimiter {
         })
     }
 
-    /// Whether a password sign-in to `email` from `ip` may be tried, and after what delay: the client
-    /// address's attempts and the (account, client) pair's failures may refuse it; the account's failures
-    /// from every client together only slow it down. Report the outcome with [`Self::sign_in_failed`] or
-    /// [`Self::signed_in`].
-    ///
-    /// # Errors
-    /// [`RepoError`] when the counters cannot be read or written.
-    pub async fn check_sign_in(&self, ip: &str, email: &str) -> Result<SignInGate, RepoError> {
-        self.check_failures(AuthAction::SignIn, ip, email).await
-    }
-
-    /// As [`Self::check_sign_in`], for any action whose failures are counted as a password sign-in's
-    /// (sign-in, second-factor verification). Report a failure with [`Self::failed`].
+    /// Whether an attempt of `action` (a password sign-in, or any action whose failures are counted as
+    /// one's) on the account of `email` from `ip` may be tried, and after what delay: the client address's
+    /// attempts and the (account, client) pair's failures may refuse it; the account's failures from every
+    /// client together only slow it down. Report a failure with [`Self::failed`], a password sign-in's
+    /// success with [`Self::signed_in`].
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be read or written.
@@ -199,14 +191,6 @@ impl RateLimiter {
             None => std::time::Duration::ZERO,
         };
         Ok(SignInGate::Go { delay })
-    }
-
-    /// Counts a failed password sign-in to `email` from `ip`.
-    ///
-    /// # Errors
-    /// [`RepoError`] when the counters cannot be written.
-    pub async fn sign_in_failed(&self, ip: &str, email: &str) -> Result<(), RepoError> {
-        self.failed(AuthAction::SignIn, ip, email).await
     }
 
     /// Counts a failure of `action` (see [`Self::check_failures`]) on the account of `email` from `ip`.
@@ -266,14 +250,8 @@ impl RateLimiter {
             }
         }
         let limit = SECOND_FACTOR_ACCOUNT_CEILING;
-        let now_held = {
-            let taken = self.hit_counts(limit, &Self::ceiling_key(email)).await?;
-            let given_back = self.peek(limit, &Self::given_back_key(email)).await?;
-            WindowCounts {
-                previous: taken.previous.saturating_sub(given_back.previous),
-                current: taken.current.saturating_sub(given_back.current),
-            }
-        };
+        let taken = self.hit_counts(limit, &Self::ceiling_key(email)).await?;
+        let now_held = self.minus_given_back(limit, email, taken).await?;
         match limit.decide(now_held, now) {
             RateDecision::Limited { retry_after_secs } => {
                 // Refused answers do not hold the account's allowance: give this unit back.
@@ -300,6 +278,16 @@ impl RateLimiter {
     /// The account's units held now: taken minus given back, per window.
     async fn held(&self, limit: Limit, email: &str) -> Result<WindowCounts, RepoError> {
         let taken = self.peek(limit, &Self::ceiling_key(email)).await?;
+        self.minus_given_back(limit, email, taken).await
+    }
+
+    /// `taken` (the account's units taken, per window) less the units given back.
+    async fn minus_given_back(
+        &self,
+        limit: Limit,
+        email: &str,
+        taken: WindowCounts,
+    ) -> Result<WindowCounts, RepoError> {
         let given_back = self.peek(limit, &Self::given_back_key(email)).await?;
         Ok(WindowCounts {
             previous: taken.previous.saturating_sub(given_back.previous),
@@ -517,12 +505,12 @@ mod tests {
     #[test]
     fn a_client_guessing_passwords_is_refused_while_the_owner_elsewhere_is_only_slowed_down() {
         let limiter = default_limiter();
-        let gate = |ip: &str| block_on(limiter.check_sign_in(ip, "owner@x.io")).unwrap();
+        let gate = |ip: &str| block_on(limiter.check_failures(AuthAction::SignIn, ip, "owner@x.io")).unwrap();
         // Three attackers fail ten times each: each is then refused, at its own address only.
         for attacker in ["10.0.0.1", "10.0.0.2", "10.0.0.3"] {
             for _ in 0..10 {
                 assert!(matches!(gate(attacker), SignInGate::Go { .. }), "{attacker}");
-                block_on(limiter.sign_in_failed(attacker, "owner@x.io")).unwrap();
+                block_on(limiter.failed(AuthAction::SignIn, attacker, "owner@x.io")).unwrap();
             }
             assert!(matches!(gate(attacker), SignInGate::Limited { .. }), "{attacker}");
         }
@@ -536,7 +524,7 @@ mod tests {
         );
         // Another account is untouched.
         assert_eq!(
-            block_on(limiter.check_sign_in("192.0.2.7", "other@x.io")).unwrap(),
+            block_on(limiter.check_failures(AuthAction::SignIn, "192.0.2.7", "other@x.io")).unwrap(),
             SignInGate::Go {
                 delay: std::time::Duration::ZERO
             }
