@@ -44,6 +44,8 @@ pub struct IdentityWiring {
     pub identity: Option<IdentityApi>,
     /// The product API's authentication.
     pub auth: ProductAuth,
+    /// Personal access tokens (one of the product API's ways in).
+    pub tokens: Arc<domain::tokens::AccessTokenService>,
 }
 
 /// The signing keys: derived from `PORTAL_SECRET_KEY` when set, else generated once and kept in the
@@ -145,6 +147,8 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     )
     .with_sessions(refresh_tokens)
     .with_staff_mfa(config.staff_mfa_required);
+    let tokens = crate::tokens::service(config, db).await?;
+    let core_tokens = core_tokens.with_access_tokens(tokens.clone());
     let providers = config.oauth_providers.iter().map(|p| p.name.to_owned()).collect();
     let oauth = crate::oauth::wire(config, db, service.clone(), clock.clone())?;
     let passkeys = ceremony.map(|ceremony| {
@@ -171,6 +175,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             identity: Some(service),
             proxies: config.trusted_proxies.clone(),
         },
+        tokens,
     })
 }
 
@@ -254,6 +259,8 @@ pub async fn wire_hosted(
         clock,
     ))
     .with_staff_mfa(config.staff_mfa_required);
+    let tokens = crate::tokens::service(config, db).await?;
+    let core_tokens = core_tokens.with_access_tokens(tokens.clone());
     Ok(IdentityWiring {
         identity: None,
         auth: ProductAuth {
@@ -261,5 +268,6 @@ pub async fn wire_hosted(
             identity: None,
             proxies: config.trusted_proxies.clone(),
         },
+        tokens,
     })
 }

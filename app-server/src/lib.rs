@@ -14,6 +14,7 @@ pub mod review;
 pub mod startup;
 pub mod system;
 pub mod telemetry;
+pub mod tokens;
 pub mod uptime;
 pub mod workers;
 

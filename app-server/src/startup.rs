@@ -109,6 +109,9 @@ impl Application {
             audit: adapter_http::audit::AuditApi(std::sync::Arc::new(domain::audit::AuditService::new(
                 std::sync::Arc::new(adapter_db::repos::DieselAuditLog::new(db.clone())),
             ))),
+            tokens: adapter_http::tokens::TokensApi {
+                service: identity.tokens.clone(),
+            },
             readiness: adapter_http::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
             metrics: crate::metrics::route(config, &db, uptime)?,
         };
@@ -134,7 +137,7 @@ impl Application {
                 .configure(adapter_http::configure(state.clone(), frontend_dir.clone()))
         };
         let server = serve(listener, address, app)?;
-        let workers = crate::workers::Workers::start(config, &db)?;
+        let workers = crate::workers::Workers::start(config, &db, Some(identity.tokens))?;
         tracing::info!(port, address = %config.bind.ip(), "developer portal listening");
         Ok(Self {
             port,

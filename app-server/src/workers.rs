@@ -64,7 +64,11 @@ impl Workers {
     ///
     /// # Errors
     /// As [`mailer`].
-    pub fn start(config: &Config, db: &Db) -> anyhow::Result<Self> {
+    pub fn start(
+        config: &Config,
+        db: &Db,
+        tokens: Option<Arc<domain::tokens::AccessTokenService>>,
+    ) -> anyhow::Result<Self> {
         let (stop, stopped) = watch::channel(false);
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
         let outbox = OutboxService::new(
@@ -73,7 +77,8 @@ impl Workers {
             clock.clone(),
             RetryPolicy::default(),
         );
-        let pruner = Pruner::new(db, clock, config.audit_retention_days);
+        let mut pruner = Pruner::new(db, clock, config.audit_retention_days);
+        pruner.tokens = tokens;
         let mut handles = vec![tokio::spawn(prune(pruner, stopped.clone()))];
         let images = crate::media::service(config, db, crate::media::image_store(config)?);
         handles.push(tokio::spawn(crate::media::remove_unreferenced(
@@ -160,6 +165,8 @@ struct Pruner {
     /// Removes audit entries older than `audit_retention_days`, in batches.
     audit: AuditService,
     audit_retention_days: u32,
+    /// Records the expiry of personal access tokens in the audit log (`None`: not wired here).
+    tokens: Option<Arc<domain::tokens::AccessTokenService>>,
 }
 
 impl Pruner {
@@ -167,6 +174,7 @@ impl Pruner {
         Self {
             audit: AuditService::new(Arc::new(DieselAuditLog::new(db.clone()))),
             audit_retention_days,
+            tokens: None,
             codes: DieselOneTimeCodeRepository::new(db.clone()),
             sessions: DieselRefreshTokenRepository::new(db.clone()),
             uptime: DieselUptimeRepository::new(db.clone()),
@@ -180,7 +188,7 @@ impl Pruner {
     }
 
     /// One round; answers how many rows of each kind went. A failure of one kind does not stop the others.
-    async fn run(&self) -> [(&'static str, Result<u64, String>); 5] {
+    async fn run(&self) -> [(&'static str, Result<u64, String>); 6] {
         let now = self.clock.now();
         [
             (
@@ -215,7 +223,21 @@ impl Pruner {
                     .await
                     .map_err(|e| e.to_string()),
             ),
+            ("access_token_expiries", self.record_token_expiries().await),
         ]
+    }
+}
+
+impl Pruner {
+    async fn record_token_expiries(&self) -> Result<u64, String> {
+        match &self.tokens {
+            None => Ok(0),
+            Some(tokens) => tokens
+                .record_expirations()
+                .await
+                .map(|n| n as u64)
+                .map_err(|e| e.to_string()),
+        }
     }
 }
 

@@ -12,6 +12,7 @@ pub mod mail;
 pub mod media;
 pub mod orgs;
 pub mod review;
+pub mod tokens;
 pub mod uptime;
 
 #[cfg(test)]

@@ -399,6 +399,7 @@ diesel::joinable!(passkeys -> accounts (user_id));
 diesel::joinable!(platform_admins -> accounts (user_id));
 diesel::joinable!(org_members -> organizations (org_id));
 diesel::joinable!(org_members -> accounts (user_id));
+diesel::joinable!(access_tokens -> accounts (user_id));
 diesel::joinable!(org_invites -> organizations (org_id));
 diesel::joinable!(apps -> organizations (org_id));
 diesel::joinable!(app_api_keys -> apps (package_name));
@@ -418,6 +419,24 @@ diesel::table! {
         changes -> Text,
         client_ip -> Nullable<Text>,
         user_agent -> Nullable<Text>,
+        via_token -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    access_tokens (id) {
+        id -> Text,
+        user_id -> Text,
+        org_id -> Nullable<Text>,
+        name -> Text,
+        scopes -> Text,
+        secret_digest -> Text,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+        revoked_at -> Nullable<BigInt>,
+        expiry_recorded -> Bool,
+        last_used_at -> Nullable<BigInt>,
+        last_used_ip -> Nullable<Text>,
     }
 }
 
@@ -447,6 +466,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     platform_setup_tokens,
     organizations,
     org_members,
+    access_tokens,
     org_invites,
     apps,
     app_api_keys,

@@ -17,6 +17,7 @@
 
 use domain::apps::service::AppError;
 use domain::common::FieldErrors;
+use domain::tokens::AccessTokenError;
 use domain::identity::{AuthError, FirstAdminError, IdentityError, PlatformAdminError};
 use domain::media::{ImageRejection, MediaError};
 use domain::orgs::{ActingError, OrgError};
@@ -224,6 +225,11 @@ impl From<AuthError> for ApiError {
                 code: MFA_REQUIRED,
                 message: error.to_string(),
             },
+            AuthError::AccessToken(refusal) => Self::Unauthorized(refusal.to_string()),
+            AuthError::TokenOutsideItsOrg => Self::ForbiddenUntil {
+                code: "TOKEN_OUTSIDE_ITS_ORG",
+                message: error.to_string(),
+            },
             AuthError::Signing(cause) => Self::Internal(Box::new(cause)),
             AuthError::Repo(cause) => cause.into(),
         }
@@ -356,6 +362,29 @@ mod tests {
             ApiError::from(MediaError::Repo(down())).status_code(),
         ] {
             assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        }
+    }
+}
+
+/// The access token use cases (`/api/dev/tokens`, `/api/orgs/{orgId}/tokens`).
+impl From<AccessTokenError> for ApiError {
+    fn from(error: AccessTokenError) -> Self {
+        let message = error.to_string();
+        match error {
+            AccessTokenError::Validation(fields) => invalid(message, &fields),
+            AccessTokenError::RecentSignInNeeded => Self::ForbiddenUntil {
+                code: "RECENT_SIGN_IN_NEEDED",
+                message,
+            },
+            AccessTokenError::SecondFactorNeeded => Self::ForbiddenUntil {
+                code: MFA_REQUIRED,
+                message,
+            },
+            AccessTokenError::NotFound => Self::NotFound(message),
+            AccessTokenError::NotAdmin => Self::Forbidden(message),
+            AccessTokenError::AlreadyRevoked => Self::conflict("ALREADY_REVOKED", message),
+            AccessTokenError::Acting(cause) => cause.into(),
+            AccessTokenError::Repo(cause) => cause.into(),
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod route_sink;
 pub mod slow_clients;
 pub mod spa;
 pub mod system;
+pub mod tokens;
 pub mod uptime;
 
 use actix_web::web;
@@ -56,6 +57,8 @@ pub struct HttpState {
     pub apps: apps::AppsApi,
     /// The audit logs of organizations and of the platform.
     pub audit: audit::AuditApi,
+    /// Personal access tokens (`/api/dev/tokens`, `/api/orgs/{orgId}/tokens`).
+    pub tokens: tokens::TokensApi,
     /// Whether the database answers (`/readyz`).
     pub readiness: system::ReadinessCheck,
     /// `/metrics`, when `PORTAL_METRICS_TOKEN` turns it on.
@@ -86,6 +89,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .app_data(web::Data::new(state.uptime.clone()))
             .app_data(web::Data::new(state.apps.clone()))
             .app_data(web::Data::new(state.audit.clone()))
+            .app_data(web::Data::new(state.tokens.clone()))
             .route("/api/openapi.json", web::get().to(openapi::served))
             .service(
                 utoipa_swagger_ui::SwaggerUi::new("/api/docs/{_:.*}")
@@ -111,6 +115,7 @@ pub fn documented_routes<R: RouteSink>(cfg: &mut R) {
                 // Before the admin routes: `/admin/audit-log` is not one of theirs.
                 .configure(audit::routes)
                 .configure(admin::routes)
+                .configure(tokens::routes)
                 .configure(orgs::routes)
                 .configure(images::routes)
                 .configure(uptime::routes)

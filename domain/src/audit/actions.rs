@@ -91,6 +91,13 @@ audit_actions! {
     ImageUploaded => "image.uploaded",
     /// An image was deleted (target: the image).
     ImageDeleted => "image.deleted",
+    /// A personal access token was created (target: the token, labelled with its name; changes: `scopes`);
+    /// recorded in each organization it may act in. Its secret is never recorded.
+    AccessTokenCreated => "token.created",
+    /// A personal access token was revoked, by its owner or an organization admin.
+    AccessTokenRevoked => "token.revoked",
+    /// A personal access token reached its expiry (the owner is the actor).
+    AccessTokenExpired => "token.expired",
 }
 
 impl AuditAction {

@@ -55,6 +55,7 @@ pub enum AuditTargetKind {
     Invitation,
     Image,
     Account,
+    AccessToken,
 }
 
 impl AuditTargetKind {
@@ -67,6 +68,7 @@ impl AuditTargetKind {
             Self::Invitation => "invitation",
             Self::Image => "image",
             Self::Account => "account",
+            Self::AccessToken => "access_token",
         }
     }
 
@@ -79,6 +81,7 @@ impl AuditTargetKind {
             Self::Invitation,
             Self::Image,
             Self::Account,
+            Self::AccessToken,
         ]
         .into_iter()
         .find(|kind| kind.as_str() == text)
@@ -191,6 +194,9 @@ pub struct AuditEntry {
     /// The client's address, through `PORTAL_TRUSTED_PROXIES`.
     pub client_ip: Option<String>,
     pub user_agent: Option<String>,
+    /// The name of the personal access token the change was made through (`None`: a signed-in session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via_token: Option<String>,
 }
 
 impl AuditEntry {
@@ -218,6 +224,7 @@ impl AuditEntry {
                 .user_agent
                 .as_deref()
                 .map(|agent| agent.chars().take(MAX_USER_AGENT_CHARS).collect()),
+            via_token: caller.origin.via_token.as_ref().map(|token| token.name.clone()),
         }
     }
 
@@ -237,6 +244,7 @@ impl AuditEntry {
             changes: Vec::new(),
             client_ip: None,
             user_agent: None,
+            via_token: None,
         }
     }
 
@@ -351,6 +359,7 @@ mod tests {
             origin: ClientOrigin {
                 client_ip: Some("203.0.113.7".into()),
                 user_agent: Some("x".repeat(1000)),
+                via_token: None,
             },
         }
     }

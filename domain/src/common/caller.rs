@@ -56,11 +56,13 @@ pub struct Caller {
 }
 
 /// Where a request came from, as the HTTP adapter saw it: the client's address (through the trusted
-/// proxies) and its user agent. Empty outside a request.
+/// proxies), its user agent, and the personal access token it presented (when it did not come from a
+/// session). Empty outside a request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientOrigin {
     pub client_ip: Option<String>,
     pub user_agent: Option<String>,
+    pub via_token: Option<crate::tokens::TokenUse>,
 }
 
 impl Caller {

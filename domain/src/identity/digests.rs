@@ -19,6 +19,7 @@ const TYPED_CODE_LABEL: &str = "devportal typed code v1";
 const DECOY_USER_ID_LABEL: &str = "devportal sign-up decoy user id v1";
 const SEALING_KEY_LABEL: &str = "devportal factor secret sealing key v1";
 const RECOVERY_CODE_LABEL: &str = "devportal recovery code v1";
+const ACCESS_TOKEN_LABEL: &str = "devportal access token v1";
 
 /// The key of the identity service's keyed digests (derived from `PORTAL_SECRET_KEY`, or generated once and
 /// kept with the server secrets). Never printed.
@@ -71,6 +72,12 @@ impl DigestKey {
     #[must_use]
     pub fn recovery_code(&self, factor_id: uuid::Uuid, canonical_code: &str) -> String {
         hex::encode(self.mac(RECOVERY_CODE_LABEL, &[&factor_id.to_string(), canonical_code]))
+    }
+
+    /// The stored digest of a personal access token (the whole `dpt_…` text), lowercase hex.
+    #[must_use]
+    pub fn access_token(&self, token: &str) -> String {
+        hex::encode(self.mac(ACCESS_TOKEN_LABEL, &[token]))
     }
 
     /// The key that seals second-factor secrets at rest (derived, so that it is never the digest key).

@@ -218,6 +218,8 @@ pub enum SecurityChange<'a> {
     /// The password was used with many wrong second-factor answers: those sessions were signed out and
     /// further answers are refused for a while.
     SecondFactorGuessing,
+    /// A personal access token (named) was created.
+    AccessTokenCreated(&'a str),
 }
 
 impl SecurityChange<'_> {
@@ -257,6 +259,11 @@ impl SecurityChange<'_> {
                  second-factor codes; those sessions were signed out and second-factor answers are refused \
                  for an hour. If this was not you, change your password now"
                 .to_owned(),
+            Self::AccessTokenCreated(name) => format!(
+                "the access token \"{}\" was created for your account: it acts as you in the portal's API \
+                 until it expires or is revoked on Access Tokens",
+                one_line(name)
+            ),
         }
     }
 
@@ -271,6 +278,7 @@ impl SecurityChange<'_> {
             Self::SecondFactorGuessing => "Your password was used with wrong second-factor codes",
             Self::PasskeyAdded(_) => "A passkey was added to your account",
             Self::PasskeyRemoved(_) => "A passkey was removed from your account",
+            Self::AccessTokenCreated(_) => "An access token was created for your account",
         }
     }
 }

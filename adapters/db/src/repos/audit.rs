@@ -32,6 +32,7 @@ struct AuditRow {
     changes: String,
     client_ip: Option<String>,
     user_agent: Option<String>,
+    via_token: Option<String>,
 }
 
 impl AuditRow {
@@ -50,6 +51,7 @@ impl AuditRow {
             changes: to_json(&entry.changes)?,
             client_ip: entry.client_ip.clone(),
             user_agent: entry.user_agent.clone(),
+            via_token: entry.via_token.clone(),
         })
     }
 
@@ -83,6 +85,7 @@ impl AuditRow {
             changes: from_json("audit_log.changes", &self.changes)?,
             client_ip: self.client_ip,
             user_agent: self.user_agent,
+            via_token: self.via_token,
         })
     }
 }

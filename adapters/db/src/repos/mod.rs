@@ -1,5 +1,6 @@
 //! The diesel implementations of the domain's repository ports, one module per context.
 
+pub mod access_tokens;
 pub mod accounts;
 pub mod admins;
 pub mod apps;
@@ -24,6 +25,7 @@ pub mod session_list;
 pub mod sessions;
 pub mod uptime;
 
+pub use access_tokens::DieselAccessTokenRepository;
 pub use accounts::DieselAccountRepository;
 pub use admins::DieselPlatformAdminRepository;
 pub use apps::{DieselAppRepository, DieselOrgProfileLookup};

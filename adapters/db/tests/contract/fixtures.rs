@@ -427,6 +427,7 @@ pub fn audit_in(
         changes: Vec::new(),
         client_ip: Some("203.0.113.7".into()),
         user_agent: Some("contract-test".into()),
+        via_token: None,
     }
 }
 

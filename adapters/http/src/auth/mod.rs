@@ -11,6 +11,7 @@ pub mod org_scope;
 pub mod principal;
 pub mod sessions;
 pub mod setup;
+pub mod token_routes;
 
 use domain::common::PlatformRole;
 use domain::identity::{CoreTokenService, IdentityService};
@@ -21,7 +22,7 @@ use crate::RouteSink;
 
 pub use org_path::{OrgMember, OrgMemberToLeave};
 pub use org_scope::{Memberships, OrgScope};
-pub use principal::Principal;
+pub use principal::{Principal, SessionPrincipal};
 
 /// A platform role as the API spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]

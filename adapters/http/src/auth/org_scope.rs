@@ -177,6 +177,7 @@ mod tests {
                 ..Default::default()
             }),
             withheld_role: None,
+            signed_in_at: None,
         };
         resolve(authenticated, Some(web::Data::new(memberships)), header, None).await
     }

@@ -12,6 +12,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use super::ProductAuth;
+use super::token_routes::{TokenRoute, token_route};
 use crate::ApiError;
 use crate::client_ip::TrustedProxies;
 use crate::identity::bearer_token;
@@ -21,6 +22,7 @@ pub const SESSION_EXPIRED: &str = "Your session has expired. Please sign in agai
 /// The code of a 403 that asks the session to pass the account's second factor first.
 pub const MFA_REQUIRED: &str = "MFA_REQUIRED";
 pub const STAFF_MFA_REQUIRED: &str = "Platform staff confirm it's them with a second factor: add one on Account Security, then sign in with it.";
+pub const TOKEN_NOT_ALLOWED: &str = "Access tokens cannot be used for this: sign in to the portal to do it.";
 pub const EMAIL_IN_USE: &str =
     "This e-mail address belongs to another account on this server. Ask an administrator for help.";
 
@@ -28,6 +30,7 @@ pub const EMAIL_IN_USE: &str =
 #[must_use]
 pub fn origin_of(request: &HttpRequest, proxies: &TrustedProxies) -> ClientOrigin {
     ClientOrigin {
+        via_token: None,
         client_ip: proxies.client_address(request).map(|ip| ip.to_string()),
         user_agent: request
             .headers()
@@ -53,6 +56,24 @@ fn is_staff_api(path: &str) -> bool {
 #[derive(Debug, Clone)]
 pub struct Principal(pub Caller);
 
+/// The authenticated caller of a route that needs what the session proves (its level, when it signed in):
+/// creating an access token. Never a personal access token (such routes refuse them).
+#[derive(Debug, Clone)]
+pub struct SessionPrincipal(pub Authenticated);
+
+impl FromRequest for SessionPrincipal {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let credentials = Credentials::of(request);
+        Box::pin(async move {
+            let (authenticated, _) = credentials.authenticate(None).await?;
+            Ok(Self(authenticated))
+        })
+    }
+}
+
 /// The built-in identity service's session the caller's bearer belongs to (`None` with a hosted identity
 /// service), left in the request's extensions by [`Principal`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +97,8 @@ pub(super) struct Credentials {
     auth: Option<web::Data<ProductAuth>>,
     token: Option<String>,
     staff_api: bool,
+    /// What a personal access token may do on this route.
+    token_route: TokenRoute,
     request: HttpRequest,
 }
 
@@ -85,6 +108,7 @@ impl Credentials {
             auth: request.app_data::<web::Data<ProductAuth>>().cloned(),
             token: bearer_token(request).map(str::to_owned),
             staff_api: is_staff_api(request.path()),
+            token_route: token_route(request.method(), request.match_pattern().as_deref()),
             request: request.clone(),
         }
     }
@@ -107,15 +131,33 @@ impl Credentials {
         let Some(token) = self.token else {
             return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
         };
-        let (mut authenticated, membership) = match org {
-            Some(org) => auth.core_tokens.authenticate_in_org(&token, org).await,
-            None => auth
-                .core_tokens
-                .authenticate_at_level(&token)
-                .await
-                .map(|found| (found, None)),
+        let is_access_token = token.trim_start().starts_with(domain::tokens::format::PREFIX);
+        // A route that takes no token refuses one before anything is read.
+        if is_access_token && self.token_route == TokenRoute::Refused {
+            return Err(ApiError::ForbiddenUntil {
+                code: "TOKEN_NOT_ALLOWED",
+                message: TOKEN_NOT_ALLOWED.into(),
+            });
         }
-        .map_err(ApiError::from)?;
+        let origin = origin_of(&self.request, &auth.proxies);
+        let (mut authenticated, membership) = auth
+            .core_tokens
+            .authenticate_request(&token, org, origin.client_ip.as_deref())
+            .await
+            .map_err(ApiError::from)?;
+        if let (TokenRoute::Needs(scope), Some(used)) =
+            (self.token_route, authenticated.caller.origin.via_token.as_ref())
+        {
+            if !used.scopes.allows(scope) {
+                return Err(ApiError::ForbiddenUntil {
+                    code: "TOKEN_SCOPE_MISSING",
+                    message: format!(
+                        "This access token lacks the {} scope this request needs.",
+                        scope.as_str()
+                    ),
+                });
+            }
+        }
         // Staff use cases need a session that passed a second factor (PORTAL_STAFF_MFA=required).
         if self.staff_api && authenticated.withheld_role.is_some() {
             return Err(ApiError::ForbiddenUntil {
@@ -123,7 +165,10 @@ impl Credentials {
                 message: STAFF_MFA_REQUIRED.into(),
             });
         }
-        authenticated.caller.origin = origin_of(&self.request, &auth.proxies);
+        authenticated.caller.origin = ClientOrigin {
+            via_token: authenticated.caller.origin.via_token.take(),
+            ..origin
+        };
         // The caller's session, for the handlers that mark or spare it (the sessions list).
         self.request
             .extensions_mut()

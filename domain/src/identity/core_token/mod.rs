@@ -20,6 +20,7 @@ use crate::identity::models::Aal;
 use crate::identity::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::orgs::{MembershipRead, SecondFactor};
+use crate::tokens::{AccessTokenService, TokenRefusal, TokenUse};
 
 /// A signed core token and when it expires.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +45,13 @@ pub enum AuthError {
     /// 409: a hosted user whose e-mail belongs to another local account (see [`HostedAccounts`]).
     #[error("This e-mail address belongs to another account on this server.")]
     EmailInUse { user: UserId },
+    /// 401: a personal access token that does not authenticate (the refusal says why: mistyped, unknown,
+    /// revoked, expired).
+    #[error("{0}")]
+    AccessToken(TokenRefusal),
+    /// 403: a personal access token bound to another organization than the one the request names.
+    #[error("This access token works only in its own organization.")]
+    TokenOutsideItsOrg,
     /// 500: the platform-admin or account store failed.
     #[error(transparent)]
     Repo(#[from] RepoError),
@@ -79,6 +87,8 @@ pub struct CoreTokenService {
     hosted: Option<HostedAccounts>,
     /// The assurance rule (with whether platform staff need an `aal2` session, `PORTAL_STAFF_MFA`).
     rules: AssuranceRules,
+    /// Personal access tokens (`None`: bearers starting with `dpt_` are refused like any unknown token).
+    access_tokens: Option<Arc<AccessTokenService>>,
 }
 
 /// A product caller and the assurance level of the session the bearer belongs to.
@@ -96,9 +106,22 @@ pub struct Authenticated {
     /// session that passed a second factor): `caller.platform_role` is `None` meanwhile, so no staff use
     /// case is reached through any route.
     pub withheld_role: Option<PlatformRole>,
+    /// When the session's first factor was given (`None`: not known here, a hosted identity service; for
+    /// a personal access token, when it was made).
+    pub signed_in_at: Option<DateTime<Utc>>,
 }
 
 impl Authenticated {
+    /// What the session proves at `now` (a hosted session is taken as signed in now: its own service
+    /// holds it to its rules).
+    #[must_use]
+    pub fn proof(&self, now: DateTime<Utc>) -> SessionProof {
+        SessionProof {
+            aal: self.aal,
+            first_factor_at: self.signed_in_at.unwrap_or(now),
+        }
+    }
+
     /// Whether the session passed a second factor, for an organization that requires one: an `aal2`
     /// session of an account whose factor is still there (built-in), or a token claiming `aal2` (hosted:
     /// the project's `aal` is honoured as the built-in one is). Costs no read.
@@ -129,6 +152,7 @@ impl CoreTokenService {
             sessions: None,
             hosted: None,
             rules: AssuranceRules::default(),
+            access_tokens: None,
         }
     }
 
@@ -146,6 +170,88 @@ impl CoreTokenService {
     pub fn with_hosted_accounts(mut self, hosted: HostedAccounts) -> Self {
         self.hosted = Some(hosted);
         self
+    }
+
+    /// Accepts personal access tokens (`dpt_…`) as bearers of product requests.
+    #[must_use]
+    pub fn with_access_tokens(mut self, tokens: Arc<AccessTokenService>) -> Self {
+        self.access_tokens = Some(tokens);
+        self
+    }
+
+    /// Authenticates a product request's bearer — a core token, an identity access token, or a personal
+    /// access token — for a request naming the organization `org` when it does, from the client address
+    /// `client_ip` (a token's last use is recorded with it). See [`Self::authenticate_in_org`].
+    ///
+    /// # Errors
+    /// As [`Self::authenticate_at_level`]; [`AuthError::AccessToken`] and
+    /// [`AuthError::TokenOutsideItsOrg`] for a personal access token.
+    pub async fn authenticate_request(
+        &self,
+        bearer: &str,
+        org: Option<OrgId>,
+        client_ip: Option<&str>,
+    ) -> Result<(Authenticated, Option<MembershipRead>), AuthError> {
+        let bearer = bearer.trim();
+        if bearer.starts_with(crate::tokens::format::PREFIX) {
+            return self.authenticate_access_token(bearer, org, client_ip).await;
+        }
+        self.authenticate_in(bearer, org).await
+    }
+
+    /// A personal access token acts as its owner now: no platform role (staff use cases never take a
+    /// token), the owner's current protection (an organization that requires two factors accepts it only
+    /// while the owner has one: it counts as passed then), and the owner's membership read with it.
+    async fn authenticate_access_token(
+        &self,
+        bearer: &str,
+        org: Option<OrgId>,
+        client_ip: Option<&str>,
+    ) -> Result<(Authenticated, Option<MembershipRead>), AuthError> {
+        let Some(tokens) = &self.access_tokens else {
+            return Err(AuthError::AccessToken(TokenRefusal::Unknown));
+        };
+        let read = tokens
+            .authenticate(bearer, org, client_ip)
+            .await?
+            .map_err(AuthError::AccessToken)?;
+        let token = read.token;
+        if let (Some(bound), Some(named)) = (token.org_id, org) {
+            if bound != named {
+                return Err(AuthError::TokenOutsideItsOrg);
+            }
+        }
+        let membership = read.org.map(|standing| {
+            MembershipRead::new(
+                token.user_id,
+                standing.org,
+                standing.role,
+                standing.requires_two_factor,
+                standing.apps_revision,
+            )
+        });
+        let authenticated = Authenticated {
+            caller: Caller {
+                user_id: token.user_id,
+                email: read.owner_email,
+                platform_role: None,
+                origin: crate::common::ClientOrigin {
+                    via_token: Some(TokenUse {
+                        id: token.id,
+                        name: token.name,
+                        org: token.org_id,
+                        scopes: token.scopes,
+                    }),
+                    ..crate::common::ClientOrigin::default()
+                },
+            },
+            aal: Aal::Aal2,
+            session_id: None,
+            protection: Some(read.protection),
+            withheld_role: None,
+            signed_in_at: Some(token.created_at),
+        };
+        Ok((authenticated, membership))
     }
 
     /// Refuses to exchange an access token whose session (refresh-token family) is no longer live.
@@ -239,6 +345,10 @@ impl CoreTokenService {
         let (user_id, email, session, claimed) = self.verify_either(token, org).await?;
         let now = self.clock.now();
         // Read with the session when there is one (one round trip for both), on its own otherwise.
+        let signed_in_at = match &session {
+            Session::Live { proof, .. } => Some(proof.first_factor_at),
+            Session::NotKnownHere => None,
+        };
         let (role, proof, session_id, protection, membership) = match session {
             Session::Live {
                 family,
@@ -271,6 +381,7 @@ impl CoreTokenService {
             session_id,
             protection,
             withheld_role,
+            signed_in_at,
         };
         Ok((authenticated, membership))
     }
@@ -733,6 +844,7 @@ mod tests {
                 ..Protection::default()
             }),
             withheld_role: None,
+            signed_in_at: None,
         };
         assert_eq!(at(Aal::Aal2, Some(true)).second_factor(), SecondFactor::Passed);
         // Hosted: the token's aal speaks for the factor.

@@ -1,0 +1,121 @@
+//! A personal access token as stored (never its secret), and what a request reads of it.
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use super::format::Scopes;
+use crate::common::{EmailAddress, OrgId, UserId};
+use crate::identity::Protection;
+use crate::orgs::OrgRole;
+
+/// The longest token name.
+pub const MAX_NAME_CHARS: usize = 100;
+/// The expiry offered when none is chosen.
+pub const DEFAULT_EXPIRY_DAYS: u32 = 90;
+/// The longest expiry (a token without one is not offered).
+pub const MAX_EXPIRY_DAYS: u32 = 365;
+/// Most tokens an account holds that are neither revoked nor expired.
+pub const MAX_ACTIVE_TOKENS: usize = 50;
+/// How often a token's last use is written (a use within this many seconds of the last one recorded,
+/// from the same address, writes nothing).
+pub const LAST_USED_EVERY_SECS: i64 = 60;
+
+/// A personal access token: whose, where it may act (one organization, or every one its owner belongs
+/// to), what for, until when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccessToken {
+    pub id: Uuid,
+    pub user_id: UserId,
+    /// `None`: every organization the owner belongs to.
+    pub org_id: Option<OrgId>,
+    pub name: String,
+    pub scopes: Scopes,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub revoked_at: Option<DateTime<Utc>>,
+    pub last_used_at: Option<DateTime<Utc>>,
+    /// The client address of the last recorded use.
+    pub last_used_ip: Option<String>,
+}
+
+/// Whether a token works now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenStatus {
+    Active,
+    Expired,
+    Revoked,
+}
+
+impl TokenStatus {
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Expired => "expired",
+            Self::Revoked => "revoked",
+        }
+    }
+}
+
+impl AccessToken {
+    #[must_use]
+    pub fn status(&self, now: DateTime<Utc>) -> TokenStatus {
+        if self.revoked_at.is_some() {
+            TokenStatus::Revoked
+        } else if self.expires_at <= now {
+            TokenStatus::Expired
+        } else {
+            TokenStatus::Active
+        }
+    }
+
+    /// Whether using the token from `ip` at `now` should be written down ([`LAST_USED_EVERY_SECS`]).
+    #[must_use]
+    pub fn use_worth_recording(&self, now: DateTime<Utc>, ip: Option<&str>) -> bool {
+        match self.last_used_at {
+            None => true,
+            Some(last) => {
+                (now - last).num_seconds() >= LAST_USED_EVERY_SECS || self.last_used_ip.as_deref() != ip
+            }
+        }
+    }
+}
+
+/// A token with its owner's address, as an organization's admins see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnedToken {
+    pub token: AccessToken,
+    pub owner_email: String,
+}
+
+/// What authenticating a request with a token reads, in one statement: the token and its stored digest,
+/// its owner's address and what protects the account, and for a request naming an organization the
+/// owner's role there, whether it requires a second factor and its apps' revision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRead {
+    pub token: AccessToken,
+    pub secret_digest: String,
+    pub owner_email: EmailAddress,
+    pub protection: Protection,
+    pub org: Option<OrgStanding>,
+}
+
+/// The owner's standing in the organization a request names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OrgStanding {
+    pub org: OrgId,
+    /// `None`: not a member (or no such organization).
+    pub role: Option<OrgRole>,
+    pub requires_two_factor: bool,
+    pub apps_revision: u64,
+}
+
+/// What a caller who used a token acted through (recorded in audit entries as "via token <name>").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenUse {
+    pub id: Uuid,
+    pub name: String,
+    /// The one organization it may act in; `None`: every one of its owner's.
+    pub org: Option<OrgId>,
+    pub scopes: Scopes,
+}

@@ -1,0 +1,2 @@
+ALTER TABLE audit_log DROP COLUMN via_token;
+DROP TABLE access_tokens;
