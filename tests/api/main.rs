@@ -34,4 +34,5 @@ mod review;
 mod skeleton;
 mod slow_clients;
 mod takeover;
+mod tokens;
 mod uptime;

@@ -183,6 +183,8 @@ pub struct AuditEntryDto {
     pub changes: Vec<FieldChange>,
     pub client_ip: Option<String>,
     pub user_agent: Option<String>,
+    /// The personal access token the change was made through (its name); `null`: a signed-in session.
+    pub via_token: Option<String>,
 }
 
 impl From<AuditEntry> for AuditEntryDto {
@@ -200,6 +202,7 @@ impl From<AuditEntry> for AuditEntryDto {
             changes: entry.changes,
             client_ip: entry.client_ip,
             user_agent: entry.user_agent,
+            via_token: entry.via_token,
         }
     }
 }

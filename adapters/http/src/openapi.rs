@@ -38,7 +38,8 @@ impl Modify for BearerAuth {
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("JWT")
                     .description(Some(
-                        "The core token from POST /api/auth/exchange-token, or an identity access token.",
+                        "The core token from POST /api/auth/exchange-token, an identity access token, or a \
+                         personal access token (`dpt_…`, POST /api/dev/tokens) on the routes its scopes cover.",
                     ))
                     .build(),
             ),
@@ -173,7 +174,9 @@ impl Modify for SharedRefusals {
                     Self::add(
                         operation,
                         "403",
-                        "The account has a second factor and this session has not passed it (`MFA_REQUIRED`)",
+                        "The account has a second factor and this session has not passed it (`MFA_REQUIRED`); \
+                         a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope \
+                         (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`)",
                     );
                 }
             }
@@ -244,6 +247,7 @@ impl Modify for DatabaseUnavailable {
         (name = "images", description = "Image upload, deletion and delivery"),
         (name = "uptime", description = "App health: current badges, month views from daily rollups (UTC days), problems of a day, and the staff ping"),
         (name = "apps", description = "Apps: registration, configuration, keys, sharing, export, moves and review history"),
+        (name = "access-tokens", description = "Personal access tokens (`dpt_…`) for scripts and CI: made, listed and revoked by their owners, and by the admins of the organizations they act in"),
         (name = "audit", description = "The audit logs: who changed what, when and from where, for organizations and the platform"),
     )
 )]

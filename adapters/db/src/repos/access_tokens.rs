@@ -251,6 +251,13 @@ impl AccessTokenRepository for DieselAccessTokenRepository {
     }
 
     async fn read_for_request(&self, id: Uuid, org: Option<OrgId>) -> Result<Option<TokenRead>, RepoError> {
+        // PostgreSQL keeps no revision in the organization's row: the session cache knows it from the apps'
+        // notices (taken after its sync round, before the caller reads the apps), so that a token's app
+        // list is answered from the kept list as a session's is.
+        let kept_revision = match (org, self.db.live_cache()) {
+            (Some(org), Some(cache)) => cache.apps_revision(org.0).await,
+            _ => None,
+        };
         self.db
             .lookup(move |conn| {
                 let id = id.to_string();
@@ -264,9 +271,8 @@ impl AccessTokenRepository for DieselAccessTokenRepository {
                 else {
                     return Ok(None);
                 };
-                // As a session's read: PostgreSQL keeps no revision in the organization's row.
                 let apps_revision = match conn {
-                    DbConnection::Postgres(_) => crate::live_cache::fresh_revision(),
+                    DbConnection::Postgres(_) => kept_revision.unwrap_or_else(crate::live_cache::fresh_revision),
                     DbConnection::Sqlite(_) => revision.map_or(0, i64::unsigned_abs),
                 };
                 let mut read = token_read(row, &email, protection)?;

@@ -84,7 +84,14 @@ pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpR
         .ensure_personal_org(&principal.0)
         .await
         .map_err(ApiError::from)?;
-    let orgs: Vec<OrgSummaryDto> = outcome.organizations.iter().map(OrgSummaryDto::from).collect();
+    // A personal access token bound to one organization sees only that one.
+    let only = principal.0.origin.via_token.as_ref().and_then(|token| token.org);
+    let orgs: Vec<OrgSummaryDto> = outcome
+        .organizations
+        .iter()
+        .filter(|membership| only.is_none_or(|org| membership.organization.id == org))
+        .map(OrgSummaryDto::from)
+        .collect();
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(OrgListDto {
