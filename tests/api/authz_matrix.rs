@@ -93,6 +93,24 @@ use Target::{Forged, NeverSubmitted, Other, Own};
 /// The matrix. Columns: anonymous, stranger, member, admin, platform reviewer, platform admin.
 #[rustfmt::skip]
 pub(crate) const MATRIX: &[Row] = &[
+    // Personal access tokens: first, while the callers' sign-ins are recent (making one needs that). One's
+    // own tokens name no organization (x-org-id plays no part); revoking another's is 404.
+    row("POST",   "/api/dev/tokens",                       Own,    [401, 201, 201, 201, 201, 201]),
+    row("POST",   "/api/dev/tokens",                       Other,  [NA, NA, NA, NA, NA, NA]),
+    row("POST",   "/api/dev/tokens",                       Forged, [401, 201, 201, 201, 201, 201]),
+    row("GET",    "/api/dev/tokens",                       Own,    [401, 200, 200, 200, 200, 200]),
+    row("GET",    "/api/dev/tokens",                       Other,  [NA, NA, NA, NA, NA, NA]),
+    row("GET",    "/api/dev/tokens",                       Forged, [401, 200, 200, 200, 200, 200]),
+    row("DELETE", "/api/dev/tokens/{id}",                  Own,    [401, 404, 404, 200, 404, 404]),
+    row("DELETE", "/api/dev/tokens/{id}",                  Other,  [401, 404, 404, 404, 404, 404]),
+    row("DELETE", "/api/dev/tokens/{id}",                  Forged, [401, 404, 404, 200, 404, 404]),
+    // The tokens that act in an organization: its admins.
+    row("GET",    "/api/orgs/{orgId}/tokens",              Own,    [401, 404, 403, 200, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/tokens",              Other,  [401, 404, 404, 404, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/tokens",              Forged, [401, 403, 403, 403, 403, 403]),
+    row("DELETE", "/api/orgs/{orgId}/tokens/{id}",         Own,    [401, 404, 403, 200, 404, 404]),
+    row("DELETE", "/api/orgs/{orgId}/tokens/{id}",         Other,  [401, 404, 404, 404, 404, 404]),
+    row("DELETE", "/api/orgs/{orgId}/tokens/{id}",         Forged, [401, 403, 403, 403, 403, 403]),
     row("GET",    "/api/orgs",                             Own,    [401, 200, 200, 200, 200, 200]),
     row("GET",    "/api/orgs",                             Other,  [NA, NA, NA, NA, NA, NA]),
     // Listing and creating organizations name none: x-org-id plays no part (a stale one, of an organization
@@ -310,7 +328,13 @@ const EXEMPT: &[(&str, &str)] = &[
 /// they change (a new organization) is not a forged header's doing, so their forged rows skip the state
 /// comparison. (Accepting an invitation reads no header either; its forged rows are refused and still
 /// compared.)
-const NAMES_NO_ORG: &[(&str, &str)] = &[("GET", "/api/orgs"), ("POST", "/api/orgs")];
+const NAMES_NO_ORG: &[(&str, &str)] = &[
+    ("GET", "/api/orgs"),
+    ("POST", "/api/orgs"),
+    ("POST", "/api/dev/tokens"),
+    ("GET", "/api/dev/tokens"),
+    ("DELETE", "/api/dev/tokens/{id}"),
+];
 
 /// The own organization's app every non-destructive app row uses.
 const OWN_APP: &str = "com.example.own";
@@ -788,6 +812,27 @@ pub(crate) async fn request_for(app: &TestApp, world: &World, row: &Row, n: usiz
                 Some(json!({"email": email})),
             )
         }
+        ("POST", "/api/dev/tokens") => (
+            "/api/dev/tokens".to_owned(),
+            Some(json!({"name": format!("Matrix {n}"), "scopes": ["apps:read"]})),
+        ),
+        ("GET", "/api/dev/tokens") => ("/api/dev/tokens".to_owned(), None),
+        ("DELETE", "/api/dev/tokens/{id}") => {
+            // A fresh token of the organization's admin each time.
+            let id = fresh_token(app, org_admin, org).await;
+            (format!("/api/dev/tokens/{id}"), None)
+        }
+        ("GET", "/api/orgs/{orgId}/tokens") => (format!("/api/orgs/{org}/tokens"), None),
+        ("DELETE", "/api/orgs/{orgId}/tokens/{id}") => {
+            // A fresh token of a member of the organization (the other's admin for the other's).
+            let owner = if row.target == Target::Other {
+                &world.other_admin
+            } else {
+                &world.member
+            };
+            let id = fresh_token(app, owner, org).await;
+            (format!("/api/orgs/{org}/tokens/{id}"), None)
+        }
         (method, path) => panic!("the matrix has a row for {method} {path} but no request for it"),
     };
     Request {
@@ -797,6 +842,20 @@ pub(crate) async fn request_for(app: &TestApp, world: &World, row: &Row, n: usiz
         upload,
         restore_member_role,
     }
+}
+
+/// A new personal access token of `owner`'s bound to `org`, with every scope: its id.
+async fn fresh_token(app: &TestApp, owner: &User, org: &str) -> String {
+    let (status, body) = send(
+        app,
+        Method::POST,
+        "/api/dev/tokens",
+        owner,
+        json!({"name": "matrix", "orgId": org, "scopes": ["apps:read", "apps:write", "apps:publish", "apps:keys"]}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    body["id"].as_str().unwrap().to_owned()
 }
 
 /// What a wrongly trusted header could change: both organizations as their admins see them, and the
@@ -877,6 +936,11 @@ async fn run_matrix(backend: Backend) {
     assert!(documented.len() >= 32, "{documented:?}");
     check_the_table_covers(&documented);
     let world = set_up(&app).await;
+    // Made now, while the member's and the admin's sign-ins are recent.
+    let tokens = [
+        (Caller::Member, fresh_token_secret(&app, &world.member, &world.org).await),
+        (Caller::Admin, fresh_token_secret(&app, &world.admin, &world.org).await),
+    ];
 
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -959,6 +1023,99 @@ async fn run_matrix(backend: Backend) {
     let (status, _) = accept(&app, &world.stranger, &world.own_accept_token).await;
     assert_eq!(status, 403);
     the_second_factor_requirement_closes_every_org_scoped_row(&app, &world, backend).await;
+    a_token_answers_as_its_owner_where_tokens_work_and_is_refused_elsewhere(&app, &world, &tokens, backend).await;
+}
+
+/// Where a personal access token works: this test's own list (the server's is
+/// `adapter_http::auth::token_routes`, and the two must agree).
+const TOKEN_ROUTES: &[(&str, &str)] = &[
+    ("GET", "/api/orgs"),
+    ("GET", "/api/orgs/{orgId}"),
+    ("GET", "/api/dev/apps"),
+    ("GET", "/api/dev/apps/{packageName}"),
+    ("GET", "/api/dev/apps/{packageName}/config"),
+    ("GET", "/api/dev/apps/{packageName}/history"),
+    ("GET", "/api/dev/apps/{packageName}/health-check"),
+    ("GET", "/api/permissions/{packageName}"),
+    ("POST", "/api/dev/apps/register"),
+    ("PUT", "/api/dev/apps/{packageName}"),
+    ("DELETE", "/api/dev/apps/{packageName}"),
+    ("PATCH", "/api/permissions/{packageName}"),
+    ("POST", "/api/dev/apps/{packageName}/publish"),
+    ("POST", "/api/dev/apps/{packageName}/api-key"),
+];
+
+/// A new personal access token of `owner`'s bound to `org`, with every scope: the token itself.
+async fn fresh_token_secret(app: &TestApp, owner: &User, org: &str) -> String {
+    let (status, body) = send(
+        app,
+        Method::POST,
+        "/api/dev/tokens",
+        owner,
+        json!({"name": "matrix column", "orgId": org, "scopes": ["apps:read", "apps:write", "apps:publish", "apps:keys"]}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    body["token"].as_str().unwrap().to_owned()
+}
+
+/// The matrix's token column: a token of the member's and of the admin's (bound to their organization,
+/// every scope) answers what its owner answers on the routes tokens work on — but for another
+/// organization named in the path, 403 — and 403 `TOKEN_NOT_ALLOWED` on every other route.
+async fn a_token_answers_as_its_owner_where_tokens_work_and_is_refused_elsewhere(
+    app: &TestApp,
+    world: &World,
+    tokens: &[(Caller, String); 2],
+    backend: Backend,
+) {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (index, row) in MATRIX.iter().enumerate() {
+        for (caller, token) in tokens {
+            let column = CALLERS.iter().position(|c| c == caller).unwrap();
+            let as_person = row.expected[column];
+            if as_person == NA {
+                continue;
+            }
+            let works = TOKEN_ROUTES.contains(&(row.method, row.path));
+            let expected = if !works || (row.path.starts_with("/api/orgs/{orgId}") && row.target == Other) {
+                403
+            } else {
+                as_person
+            };
+            let n = 200_000 + index * CALLERS.len() + column;
+            let request = request_for(app, world, row, n).await;
+            let (status, body) = if request.upload {
+                upload_as(app, Some(token), request.header.as_deref().unwrap_or_default()).await
+            } else {
+                let method = Method::from_bytes(row.method.as_bytes()).unwrap();
+                call(
+                    app,
+                    method,
+                    &request.path,
+                    Some(token),
+                    request.header.as_deref(),
+                    request.body.as_ref(),
+                )
+                .await
+            };
+            checked += 1;
+            let refused_as_token = !works && code(&body) != "TOKEN_NOT_ALLOWED";
+            if status != expected || refused_as_token {
+                failures.push(format!(
+                    "{} {} {:?} with the {caller:?}'s token: expected {expected}, got {status} {body}",
+                    row.method, row.path, row.target
+                ));
+            }
+        }
+    }
+    assert!(checked >= 150, "{checked}");
+    assert!(
+        failures.is_empty(),
+        "{backend:?}: {} of {checked} token cells failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Whether the route acts in one organization (its path's, or `x-org-id`'s): those the second-factor

@@ -720,6 +720,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dev/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's personal access tokens, newest first (revoked and expired ones included). */
+    get: operations['list_access_tokens'];
+    put?: never;
+    /**
+     * Creates a personal access token (from a session at the level of any security change: `aal2` when the
+     *     account has a second factor, a sign-in within 10 minutes otherwise). The owner is e-mailed.
+     */
+    post: operations['create_access_token'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dev/tokens/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revokes one of the caller's tokens: it stops working at once. */
+    delete: operations['revoke_access_token'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/images/{imageId}': {
     parameters: {
       query?: never;
@@ -906,6 +944,46 @@ export interface paths {
     patch: operations['change_member_role'];
     trace?: never;
   };
+  '/api/orgs/{orgId}/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tokens that act in the organization (bound to it, or to every organization of a member), with
+     *     their owners (admins).
+     */
+    get: operations['list_org_access_tokens'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/tokens/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revokes a token that acts in the organization (admins); a token of every organization of its owner
+     *     stops everywhere.
+     */
+    delete: operations['revoke_org_access_token'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/orgs/{orgId}/two-factor': {
     parameters: {
       query?: never;
@@ -1026,6 +1104,27 @@ export interface components {
     AcceptedDto: {
       id: string;
       name: string;
+    };
+    /** @description A personal access token (never its secret). */
+    AccessTokenDto: {
+      id: string;
+      name: string;
+      /** @description The one organization it acts in; `null`: every organization of its owner. */
+      orgId?: string | null;
+      scopes: components['schemas']['ScopeName'][];
+      status: components['schemas']['TokenStatusName'];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: date-time */
+      revokedAt?: string | null;
+      /** Format: date-time */
+      lastUsedAt?: string | null;
+      /** @description The client address of the last recorded use. */
+      lastUsedIp?: string | null;
+      /** @description The owner's e-mail address (an organization's list only). */
+      ownerEmail?: string | null;
     };
     /** @description `POST /api/admin/users`. */
     AddAdminUserRequest: {
@@ -1203,7 +1302,10 @@ export interface components {
       | 'platform.role_revoked'
       | 'platform.first_admin'
       | 'image.uploaded'
-      | 'image.deleted';
+      | 'image.deleted'
+      | 'token.created'
+      | 'token.revoked'
+      | 'token.expired';
     /**
      * @description Who made a change: the account id and its e-mail address at the time. A change the server's operator
      *     made (an `app-server` command, the `PORTAL_ADMIN_EMAILS` setting) has no account: `id` is `null` and
@@ -1232,6 +1334,8 @@ export interface components {
       changes: components['schemas']['FieldChange'][];
       clientIp?: string | null;
       userAgent?: string | null;
+      /** @description The personal access token the change was made through (its name); `null`: a signed-in session. */
+      viaToken?: string | null;
     };
     /** @description A page of entries, newest first; `nextCursor` reads the next page, `null` on the last. */
     AuditPageDto: {
@@ -1257,7 +1361,8 @@ export interface components {
      * @description What kind of thing an entry is about.
      * @enum {string}
      */
-    AuditTargetKind: 'app' | 'organization' | 'member' | 'invitation' | 'image' | 'account';
+    AuditTargetKind:
+      'app' | 'organization' | 'member' | 'invitation' | 'image' | 'account' | 'accesstoken';
     /**
      * @description `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
      *     e-mail may be left out (it is asked for later).
@@ -1265,6 +1370,25 @@ export interface components {
     CreateOrgRequest: {
       name?: string | null;
       contactEmail?: string | null;
+    };
+    /** @description `POST /api/dev/tokens`. */
+    CreateTokenRequest: {
+      /** @description What uses it, such as "GitHub Actions deploy" (1–100 characters). */
+      name?: string;
+      /** @description The one organization it acts in; `null` or absent: every organization of its owner. */
+      orgId?: string | null;
+      /** @description At least one of `apps:read`, `apps:write`, `apps:publish`, `apps:keys`. */
+      scopes?: string[];
+      /**
+       * Format: int64
+       * @description 1–365 days; 90 when absent.
+       */
+      expiresInDays?: number | null;
+    };
+    /** @description A token just made, with its secret: shown this once. */
+    CreatedTokenDto: components['schemas']['AccessTokenDto'] & {
+      /** @description The token itself (`dpt_…`): copy it now, it is never shown again. */
+      token: string;
     };
     /** @description One UTC day's bar: its colour and its tooltip figures. */
     DayDto: {
@@ -1848,6 +1972,11 @@ export interface components {
      * @enum {string}
      */
     RoleName: 'admin' | 'reviewer';
+    /**
+     * @description A scope as the API spells it.
+     * @enum {string}
+     */
+    ScopeName: 'apps:read' | 'apps:write' | 'apps:publish' | 'apps:keys';
     /** @description One option of a select-like setting. The value is any JSON scalar, as in the SDK. */
     SelectOption: {
       label: string;
@@ -2130,6 +2259,15 @@ export interface components {
       permissions: components['schemas']['Permission'][];
       hardwareRequirements: components['schemas']['HardwareRequirement'][];
     };
+    /** @description A list of tokens. */
+    TokenListDto: {
+      tokens: components['schemas']['AccessTokenDto'][];
+    };
+    /**
+     * @description Whether a token works now.
+     * @enum {string}
+     */
+    TokenStatusName: 'active' | 'expired' | 'revoked';
     /**
      * @description An AI tool: an id, a description, the phrases that activate it, and its parameters by name (in the
      *     order they were defined).
@@ -2746,7 +2884,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3012,7 +3150,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5283,7 +5421,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5354,7 +5492,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5439,7 +5577,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5507,7 +5645,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5750,6 +5888,241 @@ export interface operations {
       };
     };
   };
+  list_access_tokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tokens */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenListDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  create_access_token: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateTokenRequest'];
+      };
+    };
+    responses: {
+      /** @description The token, with its secret shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedTokenDto'];
+        };
+      };
+      /** @description A field is wrong (`VALIDATION`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The session must pass a second factor (`MFA_REQUIRED`) or sign in again (`RECENT_SIGN_IN_NEEDED`); an access token cannot make another (`TOKEN_NOT_ALLOWED`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revoke_access_token: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Token id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The token as revoked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccessTokenDto'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such token of the caller's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Revoked already (`ALREADY_REVOKED`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   deliver: {
     parameters: {
       query?: never;
@@ -5884,7 +6257,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5955,7 +6328,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7002,6 +7375,166 @@ export interface operations {
       };
     };
   };
+  list_org_access_tokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tokens */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenListDto'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins see them */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revoke_org_access_token: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description Token id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The token as revoked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccessTokenDto'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only admins revoke them */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such token acting in the organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Revoked already (`ALREADY_REVOKED`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   set_org_two_factor: {
     parameters: {
       query?: never;
@@ -7385,7 +7918,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`) */
+      /** @description The account has a second factor and this session has not passed it (`MFA_REQUIRED`); a personal access token may not be used here (`TOKEN_NOT_ALLOWED`), lacks the scope (`TOKEN_SCOPE_MISSING`) or is bound to another organization (`TOKEN_OUTSIDE_ITS_ORG`) */
       403: {
         headers: {
           [name: string]: unknown;
