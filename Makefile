@@ -15,11 +15,12 @@ BENCH_STAMP := bench/node_modules/.installed-stamp
 # Crates that must never be reachable from the domain (ARCHITECTURE.md rule 1).
 IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
 
-.PHONY: schemathesis bench bench-short run build frontend server test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
+.PHONY: schemathesis bench bench-short run build frontend server cli test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
 
 help:
 	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
 	@echo "make test       every test of the repository"
+	@echo "make cli        build the command-line client: \$$CARGO_TARGET_DIR/release/devportal"
 	@echo "make test-e2e   browser journeys (Chromium) and auth-js flows against a real server, SMTP and OIDC provider"
 	@echo "make lint       rustfmt, clippy -D warnings, eslint, tsc, prettier"
 	@echo "make check-deps prove the domain crate reaches no I/O crate"
@@ -38,7 +39,11 @@ frontend: $(NODE_STAMP)
 server:
 	$(CARGO) build --release -p app-server
 
-build: frontend server
+# The command-line client: $(CARGO_TARGET_DIR)/release/devportal (README "Command-line client").
+cli:
+	$(CARGO) build --release -p devportal-cli
+
+build: frontend server cli
 
 run: build
 	PORTAL_FRONTEND_DIR=$${PORTAL_FRONTEND_DIR:-$(FRONTEND)/dist} $(CARGO_TARGET_DIR)/release/app-server serve

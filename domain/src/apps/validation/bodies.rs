@@ -2,16 +2,17 @@
 //! [`App`], an [`AppUpdate`] applied to the stored app; and the fields an edit changed.
 
 use chrono::{DateTime, Utc};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::apps::{
     App, AppStoreStatus, AppType, HardwareRequirement, PackageName, Permission, Setting, Tool,
 };
 use crate::common::{OrgId, PublicUrl, UserId};
 
-/// The register body as received (`POST /api/dev/apps/register`). Missing strings read as empty.
+/// The register body as received (`POST /api/dev/apps/register`). Missing strings read as empty. It
+/// serializes too, so that a client (the `devportal` command-line client) sends this very type.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct RegistrationInput {
     #[cfg_attr(feature = "openapi", schema(value_type = String, pattern = r"^[a-z0-9-]+(\.[a-z0-9-]+)*$", max_length = 128))]
@@ -84,9 +85,10 @@ impl NewApp {
 
 /// The update body as received (`PUT /api/dev/apps/{packageName}`). Only these fields are read; anything
 /// else in the body (status, review fields, keys, organization, permissions) is ignored. An absent field
-/// (or `null`) leaves the stored value as it is; an empty `webviewURL` clears it.
+/// (or `null`) leaves the stored value as it is; an empty `webviewURL` clears it. Serializes for clients as
+/// the register body does (a field left `None` goes as `null`, which leaves the value alone).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct UpdateInput {
     #[cfg_attr(feature = "openapi", schema(max_length = 100))]

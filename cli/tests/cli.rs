@@ -1,0 +1,513 @@
+//! The `devportal` binary driven as a user drives it (assert_cmd), against a real `app-server` started by
+//! the test on SQLite and on PostgreSQL (`scripts/with-postgres.sh` sets `PORTAL_TEST_DATABASE_URL`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test-only: a failed setup should panic
+
+use adapter_db::Backend;
+use adapter_db::testing::TestDb;
+use app_server::{Application, Config};
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::Path;
+use tempfile::TempDir;
+
+const BACKENDS: [Backend; 2] = [Backend::Sqlite, Backend::Postgres];
+const PKG: &str = "com.example.weather";
+
+/// A real server on a free port, with its own data folder and database.
+struct Server {
+    address: String,
+    client: reqwest::Client,
+    _frontend: TempDir,
+    _data: TempDir,
+    _database: Option<TestDb>,
+}
+
+async fn spawn(backend: Backend) -> Server {
+    let frontend = tempfile::tempdir().unwrap();
+    std::fs::write(
+        frontend.path().join("index.html"),
+        "<!doctype html><title>Portal</title>",
+    )
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let (database_url, database) = match backend {
+        Backend::Sqlite => (format!("sqlite://{}/portal.db", data.path().display()), None),
+        Backend::Postgres => {
+            let db = adapter_db::testing::empty(Backend::Postgres);
+            (db.url().to_owned(), Some(db))
+        }
+    };
+    let vars: HashMap<String, String> = [
+        ("PORTAL_BIND", "127.0.0.1:0".to_owned()),
+        ("PORTAL_FRONTEND_DIR", frontend.path().display().to_string()),
+        ("PORTAL_DATA_DIR", data.path().display().to_string()),
+        ("DATABASE_URL", database_url),
+        ("PORTAL_UPTIME_INTERVAL_SECS", "0".to_owned()),
+        ("PORTAL_MAIL_WORKER", "false".to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let mut config = Config::from_vars(&vars).expect("config");
+    config.password_hashing = adapter_identity::HashCost::TestsOnly;
+    let application = Application::build(&config).await.expect("build");
+    let address = format!("http://127.0.0.1:{}", application.port());
+    tokio::spawn(application.run_until_stopped());
+    Server {
+        address,
+        client: reqwest::Client::new(),
+        _frontend: frontend,
+        _data: data,
+        _database: database,
+    }
+}
+
+/// A bearer token for the client, and what revoking it needs.
+struct Token {
+    value: String,
+    /// The identity session the token belongs to (signing it out revokes the token).
+    session_access_token: String,
+}
+
+/// THE one place tests get a token. Today: a user signs up through `/auth/v1` (no SMTP: confirmed at once)
+/// and exchanges the access token for a core token. When personal access tokens land, this becomes
+/// `POST /api/dev/tokens {name, orgId: null, scopes: [...], expiresInDays}` → `token` (`dpt_…`), and
+/// [`revoke_token`] becomes `DELETE /api/dev/tokens/{id}`.
+async fn issue_token(server: &Server, email: &str) -> Token {
+    let password = "a sufficiently long passphrase 42";
+    let auth = |path: &str| {
+        server
+            .client
+            .post(format!("{}/auth/v1{path}", server.address))
+            .header("apikey", "built-in")
+            .header("Authorization", "Bearer built-in")
+    };
+    let signed_up = auth("/signup")
+        .json(&json!({"email": email, "password": password}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_up.status(), 200, "sign-up of {email}");
+    let session: Value = auth("/token?grant_type=password")
+        .json(&json!({"email": email, "password": password}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let access = session["access_token"].as_str().unwrap().to_owned();
+    let exchanged: Value = server
+        .client
+        .post(format!("{}/api/auth/exchange-token", server.address))
+        .json(&json!({"supabaseToken": access}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    Token {
+        value: exchanged["coreToken"].as_str().unwrap().to_owned(),
+        session_access_token: access,
+    }
+}
+
+/// Revokes the token [`issue_token`] gave (today: signs its session out everywhere).
+async fn revoke_token(server: &Server, token: &Token) {
+    let answer = server
+        .client
+        .post(format!("{}/auth/v1/logout?scope=global", server.address))
+        .bearer_auth(&token.session_access_token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 204);
+}
+
+/// A product API call made by the test itself (setup, and the server's own messages to compare with).
+async fn call(
+    server: &Server,
+    method: reqwest::Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request = server
+        .client
+        .request(method, format!("{}{path}", server.address))
+        .bearer_auth(token);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let answer = request.send().await.unwrap();
+    let status = answer.status().as_u16();
+    (status, answer.json().await.unwrap_or(Value::Null))
+}
+
+/// A user's machine: its own config directory and working directory, nothing from the test's environment.
+struct Machine {
+    config: TempDir,
+    work: TempDir,
+}
+
+impl Machine {
+    fn new() -> Self {
+        Self {
+            config: tempfile::tempdir().unwrap(),
+            work: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn devportal(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_devportal"));
+        command
+            .args(args)
+            .current_dir(self.work.path())
+            .env("DEVPORTAL_CONFIG_DIR", self.config.path())
+            .env_remove("DEVPORTAL_URL")
+            .env_remove("DEVPORTAL_TOKEN")
+            .env_remove("DEVPORTAL_ORG");
+        command
+    }
+
+    /// Runs a command that must succeed and answers its standard output.
+    fn ok(&self, args: &[&str]) -> String {
+        let output = self.devportal(args).write_stdin("").output().unwrap();
+        assert!(
+            output.status.success(),
+            "devportal {args:?} failed: {}\n{}",
+            String::from_utf8_lossy(&output.stderr),
+            String::from_utf8_lossy(&output.stdout)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    /// Runs a command with `--json` that must succeed and answers its output parsed.
+    fn json(&self, args: &[&str]) -> Value {
+        let mut args = args.to_vec();
+        args.push("--json");
+        let out = self.ok(&args);
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("devportal {args:?}: not JSON ({e}): {out}"))
+    }
+
+    fn write(&self, name: &str, value: &Value) {
+        std::fs::write(
+            self.work.path().join(name),
+            serde_json::to_string_pretty(value).unwrap(),
+        )
+        .unwrap();
+    }
+
+    fn read(&self, name: &str) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(self.work.path().join(name)).unwrap()).unwrap()
+    }
+}
+
+/// An SDK configuration file (`app_config.json`) in the form export writes, so that exporting it back
+/// gives the same file.
+fn sdk_config() -> Value {
+    json!({
+        "name": "Weather",
+        "description": "Forecasts on your glasses",
+        "version": "1.0.0",
+        "onboardingInstructions": "Say 'weather'",
+        "publicUrl": "https://weather.example.com",
+        "logoURL": "https://cdn.example.com/weather.png",
+        "webviewURL": "https://weather.example.com/webview",
+        "appType": "standard",
+        "permissions": [{"type": "LOCATION", "description": "For the local forecast"}],
+        "settings": [
+            {"type": "group", "title": "Units"},
+            {"type": "select", "key": "units", "label": "Units",
+             "options": [{"label": "Celsius", "value": "c"}, {"label": "Fahrenheit", "value": "f"}],
+             "defaultValue": "c"},
+            {"type": "toggle", "key": "alerts", "label": "Severe weather alerts", "defaultValue": true}
+        ],
+        "tools": [{
+            "id": "forecast",
+            "description": "The forecast for a city",
+            "activationPhrases": ["what's the weather"],
+            "parameters": {"city": {"type": "string", "description": "City", "required": true}}
+        }]
+    })
+}
+
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+async fn a_developer_works_from_the_command_line(backend: Backend) {
+    let server = spawn(backend).await;
+    let token = issue_token(&server, "ada@example.com").await;
+    let me = Machine::new();
+
+    // Not signed in yet: exit 3.
+    me.devportal(&["whoami"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("Not signed in").and(predicate::str::contains("devportal login")));
+
+    // login reads the token from standard input, checks it and stores it 0600; a token that is not a
+    // personal access token is accepted with a warning.
+    me.devportal(&["login", "--url", &server.address])
+        .write_stdin(format!("{}\n", token.value))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Signed in to").and(predicate::str::contains("ada@example.com")))
+        .stderr(predicate::str::contains("does not start with dpt_"));
+    let stored = me.config.path().join("credentials.json");
+    assert_eq!(mode_of(&stored), 0o600, "{backend:?}");
+
+    let whoami = me.json(&["whoami"]);
+    assert_eq!(whoami["email"], "ada@example.com", "{backend:?}");
+    assert!(me.ok(&["whoami"]).contains("ada@example.com"));
+
+    // The organization login chose; its profile is completed so that its apps can be published.
+    let orgs = me.json(&["org", "list"]);
+    let org = orgs["data"][0]["id"].as_str().unwrap().to_owned();
+    assert!(me.ok(&["org", "list"]).contains(&org));
+    let (status, body) = call(
+        &server,
+        reqwest::Method::PUT,
+        &format!("/api/orgs/{org}"),
+        &token.value,
+        Some(json!({"name": "Ada's apps", "profile": {"contactEmail": "ada@example.com"}})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(me.json(&["org", "get"])["data"]["name"], "Ada's apps");
+    me.ok(&["org", "switch", &org]);
+
+    // create: every flag given; without a terminal a missing one is a usage error.
+    me.devportal(&["app", "create", "--package-name", PKG])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("Missing --name"));
+    let created = me.json(&[
+        "app",
+        "create",
+        "--package-name",
+        PKG,
+        "--name",
+        "Weather draft",
+        "--description",
+        "Draft",
+        "--public-url",
+        "https://weather.example.com",
+        "--logo-url",
+        "https://cdn.example.com/weather.png",
+        "--app-type",
+        "background",
+    ]);
+    let first_key = created["apiKey"].as_str().unwrap().to_owned();
+    assert!(first_key.starts_with("mk_"), "{first_key}");
+    assert_eq!(created["app"]["packageName"], PKG);
+    assert_eq!(created["app"]["appStoreStatus"], "DEVELOPMENT");
+    let listed = me.json(&["app", "list"]);
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert!(me.ok(&["app", "list"]).contains(PKG));
+
+    // The repository names its app in devportal.json: the package argument can be left out.
+    me.write("devportal.json", &json!({"packageName": PKG}));
+    me.write("app_config.json", &sdk_config());
+
+    // import asks first: without a terminal and without --yes it refuses (2) and changes nothing.
+    me.devportal(&["app", "import", "app_config.json"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--yes"));
+    let imported = me.ok(&["app", "import", "app_config.json", "--yes"]);
+    for row in [
+        "Weather",
+        "2 (groups not counted)",
+        "AI tools",
+        "https://weather.example.com/webview",
+    ] {
+        assert!(
+            imported.contains(row),
+            "{row} missing from the summary:\n{imported}"
+        );
+    }
+    let app = me.json(&["app", "get"]);
+    assert_eq!(app["name"], "Weather", "{backend:?}");
+    assert_eq!(app["appType"], "standard");
+    assert_eq!(app["permissions"], sdk_config()["permissions"]);
+
+    // Exported back, the file is the one imported.
+    me.ok(&["app", "export", "-o", "exported.json"]);
+    assert_eq!(me.read("exported.json"), sdk_config(), "{backend:?}");
+    let printed: Value = serde_json::from_str(&me.ok(&["app", "export", PKG])).unwrap();
+    assert_eq!(printed, sdk_config());
+
+    // update changes only what it is given.
+    let updated = me.json(&["app", "update", "--description", "Forecasts and alerts"]);
+    assert_eq!(updated["description"], "Forecasts and alerts");
+    assert_eq!(updated["name"], "Weather");
+
+    // publish (asks unless --yes), then the key: printed once, new.
+    me.devportal(&["app", "publish"]).write_stdin("").assert().code(2);
+    let published = me.json(&["app", "publish", "--yes"]);
+    assert_eq!(published["appStoreStatus"], "SUBMITTED", "{backend:?}");
+    let key = me.ok(&["app", "api-key", PKG, "--yes"]);
+    let key = key.trim();
+    assert!(key.starts_with("mk_") && key != first_key, "{key}");
+    let key_json = me.json(&["app", "api-key", "--yes"]);
+    assert!(key_json["apiKey"].as_str().unwrap().starts_with("mk_"));
+
+    // A refusal prints the server's message and exits 1.
+    // (publishing again is refused: the app is SUBMITTED already)
+    let (status, refusal) = {
+        let answer = server
+            .client
+            .post(format!("{}/api/dev/apps/{PKG}/publish", server.address))
+            .bearer_auth(&token.value)
+            .header("x-org-id", &org)
+            .send()
+            .await
+            .unwrap();
+        (answer.status().as_u16(), answer.json::<Value>().await.unwrap())
+    };
+    assert_eq!(status, 409, "{refusal}");
+    let message = refusal["error"].as_str().unwrap();
+    me.devportal(&["app", "publish", "--yes"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(message));
+    let failed = me
+        .devportal(&["app", "publish", "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    let error: Value = serde_json::from_slice(&failed.stderr).unwrap();
+    assert_eq!(
+        (error["status"].as_u64(), error["error"].as_str()),
+        (Some(409), Some(message))
+    );
+
+    // A bad configuration file is refused with the browser's message, before anything is sent.
+    std::fs::write(me.work.path().join("broken.json"), "{name: 1}").unwrap();
+    me.devportal(&["app", "import", "broken.json", "--yes"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "Invalid JSON format. Please check the file content.",
+        ));
+
+    // A revoked token: the server's message and exit 3.
+    revoke_token(&server, &token).await;
+    let (status, answer) = call(
+        &server,
+        reqwest::Method::GET,
+        "/api/dev/auth/me",
+        &token.value,
+        None,
+    )
+    .await;
+    assert_eq!(status, 401);
+    let message = answer["error"].as_str().unwrap();
+    me.devportal(&["app", "list"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(message).and(predicate::str::contains("devportal login")));
+
+    // logout forgets the stored token.
+    me.ok(&["logout"]);
+    assert!(!stored.exists());
+    me.devportal(&["whoami"]).assert().code(3);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_developer_works_from_the_command_line_on_both_databases() {
+    for backend in BACKENDS {
+        a_developer_works_from_the_command_line(backend).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_environment_wins_over_the_stored_login_for_ci() {
+    for backend in BACKENDS {
+        let server = spawn(backend).await;
+        let ada = issue_token(&server, "ada@example.com").await;
+        let bob = issue_token(&server, "bob@example.com").await;
+        let me = Machine::new();
+        me.devportal(&["login", "--url", &server.address])
+            .write_stdin(ada.value.clone())
+            .assert()
+            .success();
+        // DEVPORTAL_TOKEN (and DEVPORTAL_URL) win: the same machine acts as Bob.
+        let whoami = me
+            .devportal(&["whoami", "--json"])
+            .env("DEVPORTAL_TOKEN", &bob.value)
+            .env("DEVPORTAL_URL", &server.address)
+            .output()
+            .unwrap();
+        assert!(whoami.status.success(), "{backend:?}");
+        let user: Value = serde_json::from_slice(&whoami.stdout).unwrap();
+        assert_eq!(user["email"], "bob@example.com", "{backend:?}");
+        // Without a stored login, the environment alone is enough (a CI job).
+        let ci = Machine::new();
+        ci.devportal(&["app", "list", "--json"])
+            .env("DEVPORTAL_TOKEN", &bob.value)
+            .env("DEVPORTAL_URL", &server.address)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("[]"));
+        // A token the server does not know: its message, exit 3.
+        ci.devportal(&["whoami"])
+            .env("DEVPORTAL_TOKEN", "dpt_not-a-real-token")
+            .env("DEVPORTAL_URL", &server.address)
+            .assert()
+            .code(3);
+    }
+}
+
+/// Every field the client reads from an answer typed only in the HTTP adapter is in the served OpenAPI
+/// document's schema of that answer.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_fields_the_client_reads_are_in_the_openapi_document() {
+    let server = spawn(Backend::Sqlite).await;
+    let document: Value = server
+        .client
+        .get(format!("{}/api/openapi.json", server.address))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let schemas = &document["components"]["schemas"];
+    for (schema, field) in devportal_cli::wire::READ {
+        assert!(
+            schemas[schema]["properties"][field].is_object(),
+            "{schema}.{field} is not in the OpenAPI document"
+        );
+    }
+}
+
+#[test]
+fn help_shows_examples_and_exit_codes_and_usage_errors_exit_2() {
+    let me = Machine::new();
+    me.devportal(&["--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Exit codes:").and(predicate::str::contains("DEVPORTAL_TOKEN")));
+    me.devportal(&["app", "import", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Examples:"));
+    me.devportal(&["app", "frobnicate"]).assert().code(2);
+    // No package and no project file: a usage error.
+    me.devportal(&["app", "publish", "--yes"])
+        .env("DEVPORTAL_TOKEN", "x")
+        .env("DEVPORTAL_URL", "http://127.0.0.1:9")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("devportal.json"));
+}
