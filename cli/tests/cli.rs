@@ -65,17 +65,20 @@ async fn spawn(backend: Backend) -> Server {
     }
 }
 
-/// A bearer token for the client, and what revoking it needs.
+/// A personal access token for the client, and the session that made it (the test's own setup calls,
+/// and revoking the token).
 struct Token {
+    /// `dpt_…`.
     value: String,
-    /// The identity session the token belongs to (signing it out revokes the token).
-    session_access_token: String,
+    id: String,
+    /// The core token of the session that made it.
+    core: String,
 }
 
-/// THE one place tests get a token. Today: a user signs up through `/auth/v1` (no SMTP: confirmed at once)
-/// and exchanges the access token for a core token. When personal access tokens land, this becomes
-/// `POST /api/dev/tokens {name, orgId: null, scopes: [...], expiresInDays}` → `token` (`dpt_…`), and
-/// [`revoke_token`] becomes `DELETE /api/dev/tokens/{id}`.
+/// THE one place tests get a token: a user signs up through `/auth/v1` (no SMTP: confirmed at once),
+/// exchanges the access token for a core token, lists their organizations (which makes the personal one)
+/// and makes a personal access token of every organization with every scope, as the Access Tokens page
+/// does.
 async fn issue_token(server: &Server, email: &str) -> Token {
     let password = "a sufficiently long passphrase 42";
     let auth = |path: &str| {
@@ -110,22 +113,41 @@ async fn issue_token(server: &Server, email: &str) -> Token {
         .json()
         .await
         .unwrap();
+    let core = exchanged["coreToken"].as_str().unwrap().to_owned();
+    let (status, _) = call(server, reqwest::Method::GET, "/api/orgs", &core, None).await;
+    assert_eq!(status, 200);
+    let (status, made) = call(
+        server,
+        reqwest::Method::POST,
+        "/api/dev/tokens",
+        &core,
+        Some(json!({
+            "name": "devportal tests",
+            "orgId": null,
+            "scopes": ["apps:read", "apps:write", "apps:publish", "apps:keys"],
+            "expiresInDays": 30,
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
     Token {
-        value: exchanged["coreToken"].as_str().unwrap().to_owned(),
-        session_access_token: access,
+        value: made["token"].as_str().unwrap().to_owned(),
+        id: made["id"].as_str().unwrap().to_owned(),
+        core,
     }
 }
 
-/// Revokes the token [`issue_token`] gave (today: signs its session out everywhere).
+/// Revokes the token [`issue_token`] gave, as its owner does on the Access Tokens page.
 async fn revoke_token(server: &Server, token: &Token) {
-    let answer = server
-        .client
-        .post(format!("{}/auth/v1/logout?scope=global", server.address))
-        .bearer_auth(&token.session_access_token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 204);
+    let (status, body) = call(
+        server,
+        reqwest::Method::DELETE,
+        &format!("/api/dev/tokens/{}", token.id),
+        &token.core,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
 }
 
 /// A product API call made by the test itself (setup, and the server's own messages to compare with).
@@ -252,14 +274,13 @@ async fn a_developer_works_from_the_command_line(backend: Backend) {
         .code(3)
         .stderr(predicate::str::contains("Not signed in").and(predicate::str::contains("devportal login")));
 
-    // login reads the token from standard input, checks it and stores it 0600; a token that is not a
-    // personal access token is accepted with a warning.
+    // login reads the token from standard input, checks it and stores it 0600.
     me.devportal(&["login", "--url", &server.address])
         .write_stdin(format!("{}\n", token.value))
         .assert()
         .success()
         .stdout(predicate::str::contains("Signed in to").and(predicate::str::contains("ada@example.com")))
-        .stderr(predicate::str::contains("does not start with dpt_"));
+        .stderr(predicate::str::contains("does not start with dpt_").not());
     let stored = me.config.path().join("credentials.json");
     assert_eq!(mode_of(&stored), 0o600, "{backend:?}");
 
@@ -275,7 +296,7 @@ async fn a_developer_works_from_the_command_line(backend: Backend) {
         &server,
         reqwest::Method::PUT,
         &format!("/api/orgs/{org}"),
-        &token.value,
+        &token.core,
         Some(json!({"name": "Ada's apps", "profile": {"contactEmail": "ada@example.com"}})),
     )
     .await;
@@ -412,6 +433,7 @@ async fn a_developer_works_from_the_command_line(backend: Backend) {
     .await;
     assert_eq!(status, 401);
     let message = answer["error"].as_str().unwrap();
+    assert!(message.contains("revoked"), "{message}");
     me.devportal(&["app", "list"])
         .assert()
         .code(3)
