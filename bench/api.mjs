@@ -142,9 +142,24 @@ async function measureBackend(backend, databaseUrl) {
       '-H',
       `x-org-id: ${listOrg}`,
     ];
+    // The same call with a personal access token (what a script or CI job sends), measured in the same run.
+    const made = await client.call(
+      'POST',
+      '/api/dev/tokens',
+      { name: 'bench', orgId: listOrg, scopes: ['apps:read'], expiresInDays: 1 },
+      undefined,
+      201,
+    );
     const targets = {
       actix: [`http://127.0.0.1:${actixPort}/api/dev/apps`],
       portal: [...authHeaders, `${portal.url}/api/dev/apps`],
+      token: [
+        '-H',
+        `Authorization: Bearer ${made.token}`,
+        '-H',
+        `x-org-id: ${listOrg}`,
+        `${portal.url}/api/dev/apps`,
+      ],
       express: [`http://127.0.0.1:${expressPort}/api/dev/apps`],
     };
     // Warm-up: connections, caches and the JIT of the Express process.
@@ -153,7 +168,7 @@ async function measureBackend(backend, databaseUrl) {
     // PostgreSQL: the statements the portal's calls ran, from the database's own counters (nothing else
     // touches the database from here to the count: the references do not).
     const statements = databaseUrl ? await statementCounter(databaseUrl) : undefined;
-    const results = { actix: [], portal: [], express: [] };
+    const results = { actix: [], portal: [], token: [], express: [] };
     const loads = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const [name, args] of Object.entries(targets)) {
@@ -184,8 +199,20 @@ async function measureBackend(backend, databaseUrl) {
       unit: 'ms',
       note: `p99 of wrk's latency distribution, median of ${ROUNDS}; plain actix-web's p99 ${median(results.actix.map((r) => r.p99Ms)).toFixed(2)} ms`,
     });
+    const tokenRps = best('token');
+    const tokenFailures = results.token.reduce((sum, r) => sum + r.errors, 0);
+    const ratios = results.token.map((r, i) => r.rps / results.portal[i].rps);
+    record({
+      figure: `GET /api/dev/apps with a personal access token against a core token (${backend}): requests/s`,
+      target: '≥ 0.9× the core token',
+      limit: 0.9,
+      better: 'higher',
+      measured: Number((tokenRps / portalRps).toFixed(2)),
+      unit: '×',
+      note: `${Math.round(tokenRps)} against ${Math.round(portalRps)} req/s; per round ${ratios.map((r) => r.toFixed(2)).join(', ')}; the token's p99 ${median(results.token.map((r) => r.p99Ms)).toFixed(2)} ms; ${context}${tokenFailures ? `; ${tokenFailures} failed requests` : ''}`,
+    });
     if (statements) {
-      const calls = results.portal.reduce((sum, r) => sum + r.requests, 0);
+      const calls = [...results.portal, ...results.token].reduce((sum, r) => sum + r.requests, 0);
       const counted = await statements.total();
       record({
         figure: `statements per authenticated GET /api/dev/apps (${backend})`,
