@@ -938,8 +938,14 @@ async fn run_matrix(backend: Backend) {
     let world = set_up(&app).await;
     // Made now, while the member's and the admin's sign-ins are recent.
     let tokens = [
-        (Caller::Member, fresh_token_secret(&app, &world.member, &world.org).await),
-        (Caller::Admin, fresh_token_secret(&app, &world.admin, &world.org).await),
+        (
+            Caller::Member,
+            fresh_token_secret(&app, &world.member, &world.org).await,
+        ),
+        (
+            Caller::Admin,
+            fresh_token_secret(&app, &world.admin, &world.org).await,
+        ),
     ];
 
     let mut failures = Vec::new();
@@ -1023,7 +1029,8 @@ async fn run_matrix(backend: Backend) {
     let (status, _) = accept(&app, &world.stranger, &world.own_accept_token).await;
     assert_eq!(status, 403);
     the_second_factor_requirement_closes_every_org_scoped_row(&app, &world, backend).await;
-    a_token_answers_as_its_owner_where_tokens_work_and_is_refused_elsewhere(&app, &world, &tokens, backend).await;
+    a_token_answers_as_its_owner_where_tokens_work_and_is_refused_elsewhere(&app, &world, &tokens, backend)
+        .await;
 }
 
 /// Where a personal access token works: this test's own list (the server's is

@@ -39,7 +39,15 @@ async fn call(
 
 /// Makes a token as `user`: the answer's status and body.
 async fn make_token(app: &TestApp, user: &User, body: Value) -> (u16, Value) {
-    call(app, Method::POST, "/api/dev/tokens", &user.token, None, Some(body)).await
+    call(
+        app,
+        Method::POST,
+        "/api/dev/tokens",
+        &user.token,
+        None,
+        Some(body),
+    )
+    .await
 }
 
 /// Makes a token that must succeed; answers `dpt_…`.
@@ -92,7 +100,10 @@ async fn a_token_is_shown_once_listed_without_its_secret_emailed_and_audited() {
         assert_eq!(status, 200);
         assert_eq!(listed["tokens"].as_array().unwrap().len(), 1);
         assert_eq!(listed["tokens"][0]["name"], "GitHub deploy");
-        assert!(!listed.to_string().contains(&secret[4..30]), "the secret is never listed");
+        assert!(
+            !listed.to_string().contains(&secret[4..30]),
+            "the secret is never listed"
+        );
         // Only a keyed digest is stored.
         let stored: Vec<String> = adapter_db::schema::access_tokens::table
             .select(adapter_db::schema::access_tokens::secret_digest)
@@ -106,7 +117,15 @@ async fn a_token_is_shown_once_listed_without_its_secret_emailed_and_audited() {
                 .any(|subject| subject.contains("An access token was created")),
             "{backend:?}"
         );
-        let (_, log) = call(&app, Method::GET, &format!("/api/orgs/{org}/audit-log"), &ada.token, None, None).await;
+        let (_, log) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{org}/audit-log"),
+            &ada.token,
+            None,
+            None,
+        )
+        .await;
         let newest = &log["data"]["entries"][0];
         assert_eq!(newest["action"], "token.created", "{log}");
         assert_eq!(newest["target"]["label"], "GitHub deploy");
@@ -122,7 +141,12 @@ async fn a_token_is_shown_once_listed_without_its_secret_emailed_and_audited() {
         for field in ["name", "scopes", "expiresInDays"] {
             assert!(refused["fields"][field].is_string(), "{field}: {refused}");
         }
-        let (status, refused) = make_token(&app, &ada, json!({"name": "x", "scopes": ["apps:read"], "expiresInDays": 366})).await;
+        let (status, refused) = make_token(
+            &app,
+            &ada,
+            json!({"name": "x", "scopes": ["apps:read"], "expiresInDays": 366}),
+        )
+        .await;
         assert_eq!(status, 400, "{refused}");
         let stranger = sign_up(&app, "eve@example.com").await;
         let (status, refused) = make_token(
@@ -153,7 +177,15 @@ async fn a_token_reaches_exactly_what_its_scopes_cover_and_never_token_member_st
             let app = &app;
             let org = org.clone();
             async move {
-                call(app, Method::POST, "/api/dev/apps/register", &token, Some(&org), Some(registration(PKG))).await
+                call(
+                    app,
+                    Method::POST,
+                    "/api/dev/apps/register",
+                    &token,
+                    Some(&org),
+                    Some(registration(PKG)),
+                )
+                .await
             }
         };
         let (status, body) = register(read.clone()).await;
@@ -169,7 +201,15 @@ async fn a_token_reaches_exactly_what_its_scopes_cover_and_never_token_member_st
         assert_eq!(status, 200);
         let (status, _) = call(&app, Method::GET, &app_path, &publish, Some(&org), None).await;
         assert_eq!(status, 403, "apps:publish does not read");
-        let (status, body) = call(&app, Method::PUT, &app_path, &write, Some(&org), Some(json!({"description": "Takes better notes"}))).await;
+        let (status, body) = call(
+            &app,
+            Method::PUT,
+            &app_path,
+            &write,
+            Some(&org),
+            Some(json!({"description": "Takes better notes"})),
+        )
+        .await;
         assert_eq!(status, 200, "{body}");
         let key_path = format!("{app_path}/api-key");
         let (status, _) = call(&app, Method::POST, &key_path, &write, Some(&org), None).await;
@@ -201,7 +241,11 @@ async fn a_token_reaches_exactly_what_its_scopes_cover_and_never_token_member_st
             (Method::POST, "/api/orgs".to_owned()),
         ] {
             let (status, body) = call(&app, method.clone(), &path, &write, Some(&org), Some(json!({}))).await;
-            assert_eq!((status, code(&body)), (403, "TOKEN_NOT_ALLOWED"), "{method} {path}: {body}");
+            assert_eq!(
+                (status, code(&body)),
+                (403, "TOKEN_NOT_ALLOWED"),
+                "{method} {path}: {body}"
+            );
         }
         // The identity service does not know it.
         let response = app
@@ -218,7 +262,15 @@ async fn a_token_reaches_exactly_what_its_scopes_cover_and_never_token_member_st
         assert_eq!(refused["error_code"], "bad_jwt", "{refused}");
 
         // A change made through a token says so in the audit log.
-        let (_, log) = call(&app, Method::GET, &format!("/api/orgs/{org}/audit-log"), &ada.token, None, None).await;
+        let (_, log) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{org}/audit-log"),
+            &ada.token,
+            None,
+            None,
+        )
+        .await;
         let updated = log["data"]["entries"]
             .as_array()
             .unwrap()
@@ -248,11 +300,27 @@ async fn a_token_acts_as_its_owner_now_in_its_own_organization_only() {
         // Bound to Acme: nothing elsewhere, and only Acme is listed.
         let (status, body) = call(&app, Method::GET, "/api/dev/apps", &mias, Some(&other), None).await;
         assert_eq!((status, code(&body)), (403, "TOKEN_OUTSIDE_ITS_ORG"), "{body}");
-        let (status, body) = call(&app, Method::GET, &format!("/api/orgs/{other}"), &mias, None, None).await;
+        let (status, body) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{other}"),
+            &mias,
+            None,
+            None,
+        )
+        .await;
         assert_eq!(status, 403, "{body}");
         let (_, listed) = call(&app, Method::GET, "/api/orgs", &mias, None, None).await;
-        let ids: Vec<&str> = listed["data"].as_array().unwrap().iter().map(|o| o["id"].as_str().unwrap()).collect();
-        assert!(ids.contains(&acme.as_str()) && !ids.contains(&other.as_str()), "{listed}");
+        let ids: Vec<&str> = listed["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["id"].as_str().unwrap())
+            .collect();
+        assert!(
+            ids.contains(&acme.as_str()) && !ids.contains(&other.as_str()),
+            "{listed}"
+        );
         // A token of every organization acts in each of its owner's.
         for org in [&acme, &other] {
             let (status, _) = call(&app, Method::GET, "/api/dev/apps", &everywhere, Some(org), None).await;
@@ -298,7 +366,11 @@ async fn an_organization_that_requires_two_factors_takes_a_token_only_while_its_
         let (status, _) = call(&app, Method::GET, "/api/dev/apps", &adas, Some(&org), None).await;
         assert_eq!(status, 200, "the owner has a second factor");
         let (status, body) = call(&app, Method::GET, "/api/dev/apps", &bobs, Some(&org), None).await;
-        assert_eq!((status, code(&body)), (403, "ORG_MFA_REQUIRED"), "{backend:?}: {body}");
+        assert_eq!(
+            (status, code(&body)),
+            (403, "ORG_MFA_REQUIRED"),
+            "{backend:?}: {body}"
+        );
     }
 }
 
@@ -323,7 +395,11 @@ async fn revoked_expired_and_mistyped_tokens_are_refused_saying_which() {
         let (status, body) = list(typo).await;
         assert_eq!(status, 401);
         assert!(body["error"].as_str().unwrap().contains("mistyped"), "{body}");
-        assert_eq!(server_db.pool_stats().calls, before, "{backend:?}: no read for a mistyped token");
+        assert_eq!(
+            server_db.pool_stats().calls,
+            before,
+            "{backend:?}: no read for a mistyped token"
+        );
 
         // Last use recorded, with the client's address.
         let (status, _) = list(token.clone()).await;
@@ -347,12 +423,35 @@ async fn revoked_expired_and_mistyped_tokens_are_refused_saying_which() {
         assert!(body["error"].as_str().unwrap().contains("expired"), "{body}");
 
         // Revoked: at once.
-        let (status, revoked) = call(&app, Method::DELETE, &format!("/api/dev/tokens/{id}"), &ada.token, None, None).await;
-        assert_eq!((status, revoked["status"].as_str()), (200, Some("revoked")), "{revoked}");
+        let (status, revoked) = call(
+            &app,
+            Method::DELETE,
+            &format!("/api/dev/tokens/{id}"),
+            &ada.token,
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(
+            (status, revoked["status"].as_str()),
+            (200, Some("revoked")),
+            "{revoked}"
+        );
         let (status, body) = list(token.clone()).await;
         assert_eq!(status, 401);
-        assert!(body["error"].as_str().unwrap().contains("revoked"), "{backend:?}: {body}");
-        let (status, body) = call(&app, Method::DELETE, &format!("/api/dev/tokens/{id}"), &ada.token, None, None).await;
+        assert!(
+            body["error"].as_str().unwrap().contains("revoked"),
+            "{backend:?}: {body}"
+        );
+        let (status, body) = call(
+            &app,
+            Method::DELETE,
+            &format!("/api/dev/tokens/{id}"),
+            &ada.token,
+            None,
+            None,
+        )
+        .await;
         assert_eq!((status, code(&body)), (409, "ALREADY_REVOKED"));
 
         // Another account cannot revoke it (nor learn it exists).
@@ -360,7 +459,15 @@ async fn revoked_expired_and_mistyped_tokens_are_refused_saying_which() {
         let other = token_for(&app, &ada, Some(&org), &["apps:read"]).await;
         let (_, listed) = call(&app, Method::GET, "/api/dev/tokens", &ada.token, None, None).await;
         let other_id = listed["tokens"][0]["id"].as_str().unwrap().to_owned();
-        let (status, _) = call(&app, Method::DELETE, &format!("/api/dev/tokens/{other_id}"), &eve.token, None, None).await;
+        let (status, _) = call(
+            &app,
+            Method::DELETE,
+            &format!("/api/dev/tokens/{other_id}"),
+            &eve.token,
+            None,
+            None,
+        )
+        .await;
         assert_eq!(status, 404);
         let (status, _) = list(other).await;
         assert_eq!(status, 200, "{backend:?}");
@@ -390,16 +497,29 @@ async fn organization_admins_see_and_revoke_the_tokens_that_act_in_their_organiz
         assert_eq!(status, 403, "members do not see them");
 
         // Ada revokes Mia's token of every organization: it stops everywhere.
-        let id = tokens
-            .iter()
-            .find(|t| t["orgId"].is_null())
-            .unwrap()["id"]
+        let id = tokens.iter().find(|t| t["orgId"].is_null()).unwrap()["id"]
             .as_str()
             .unwrap()
             .to_owned();
-        let (status, body) = call(&app, Method::DELETE, &format!("{path}/{id}"), &ada.token, None, None).await;
+        let (status, body) = call(
+            &app,
+            Method::DELETE,
+            &format!("{path}/{id}"),
+            &ada.token,
+            None,
+            None,
+        )
+        .await;
         assert_eq!(status, 200, "{body}");
-        let (status, _) = call(&app, Method::GET, "/api/dev/apps", &everywhere, Some(&mine_elsewhere), None).await;
+        let (status, _) = call(
+            &app,
+            Method::GET,
+            "/api/dev/apps",
+            &everywhere,
+            Some(&mine_elsewhere),
+            None,
+        )
+        .await;
         assert_eq!(status, 401);
         let (status, _) = call(&app, Method::GET, "/api/dev/apps", &bound, Some(&acme), None).await;
         assert_eq!(status, 200);
@@ -414,9 +534,25 @@ async fn organization_admins_see_and_revoke_the_tokens_that_act_in_their_organiz
             .as_str()
             .unwrap()
             .to_owned();
-        let (status, _) = call(&app, Method::DELETE, &format!("{path}/{elsewhere_id}"), &ada.token, None, None).await;
+        let (status, _) = call(
+            &app,
+            Method::DELETE,
+            &format!("{path}/{elsewhere_id}"),
+            &ada.token,
+            None,
+            None,
+        )
+        .await;
         assert_eq!(status, 404, "{backend:?}");
-        let (_, log) = call(&app, Method::GET, &format!("/api/orgs/{acme}/audit-log"), &ada.token, None, None).await;
+        let (_, log) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{acme}/audit-log"),
+            &ada.token,
+            None,
+            None,
+        )
+        .await;
         assert_eq!(log["data"]["entries"][0]["action"], "token.revoked", "{log}");
     }
 }
@@ -436,10 +572,20 @@ async fn making_a_token_needs_a_recent_sign_in_or_a_second_factor_and_a_token_ma
                 .unwrap();
         }
         let (status, body) = make_token(&app, &ada, json!({"name": "old", "scopes": ["apps:read"]})).await;
-        assert_eq!((status, code(&body)), (403, "RECENT_SIGN_IN_NEEDED"), "{backend:?}: {body}");
+        assert_eq!(
+            (status, code(&body)),
+            (403, "RECENT_SIGN_IN_NEEDED"),
+            "{backend:?}: {body}"
+        );
         // A fresh sign-in does.
         let again = crate::org_fixtures::sign_in(&app, "ada@example.com").await;
-        let token = token_for(&app, &again, None, &["apps:read", "apps:write", "apps:publish", "apps:keys"]).await;
+        let token = token_for(
+            &app,
+            &again,
+            None,
+            &["apps:read", "apps:write", "apps:publish", "apps:keys"],
+        )
+        .await;
         // An account with a second factor makes one from its aal2 session, never from aal1.
         let bob = crate::org_two_factor::with_totp(&app, "bob@example.com").await;
         let (status, _) = make_token(&app, &bob.user, json!({"name": "aal2", "scopes": ["apps:read"]})).await;

@@ -97,7 +97,13 @@ impl AccessTokenDto {
             id: token.id.to_string(),
             name: token.name.clone(),
             org_id: token.org_id.map(|org| org.to_string()),
-            scopes: token.scopes.as_slice().iter().copied().map(ScopeName::from).collect(),
+            scopes: token
+                .scopes
+                .as_slice()
+                .iter()
+                .copied()
+                .map(ScopeName::from)
+                .collect(),
             status: match token.status(now) {
                 TokenStatus::Active => TokenStatusName::Active,
                 TokenStatus::Expired => TokenStatusName::Expired,
@@ -172,7 +178,12 @@ pub async fn create(
     body: Json<CreateTokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let org_id = match body.org_id.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
+    let org_id = match body
+        .org_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+    {
         None => None,
         Some(text) => Some(text.parse::<OrgId>().map_err(|_| ApiError::Validation {
             message: "The organization id is not valid.".into(),
@@ -217,8 +228,9 @@ pub async fn list_own(api: web::Data<TokensApi>, principal: Principal) -> Result
 }
 
 fn token_id(text: &str) -> Result<uuid::Uuid, ApiError> {
-    uuid::Uuid::parse_str(text.trim())
-        .map_err(|_| ApiError::NotFound("This access token does not exist, or is not one you can manage.".into()))
+    uuid::Uuid::parse_str(text.trim()).map_err(|_| {
+        ApiError::NotFound("This access token does not exist, or is not one you can manage.".into())
+    })
 }
 
 /// Revokes one of the caller's tokens: it stops working at once.

@@ -178,7 +178,11 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &byte in bytes {
         crc ^= u32::from(byte);
         for _ in 0..8 {
-            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
         }
     }
     !crc
@@ -218,7 +222,10 @@ mod tests {
         assert_eq!(token.len(), TOKEN_CHARS);
         assert!(token.starts_with("dpt_"));
         let read = read(&token).unwrap();
-        assert_eq!(read.id, Uuid::from_u128(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef));
+        assert_eq!(
+            read.id,
+            Uuid::from_u128(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef)
+        );
         assert_eq!(read.secret, secret_from(&[7u8; 24]));
         assert_eq!(read.secret.len(), SECRET_CHARS);
     }

@@ -18,7 +18,7 @@ use crate::common::{Caller, Clock, FieldErrors, OrgId, RepoError, SecretGenerato
 use crate::identity::assurance::{Action, AssuranceRules, Refusal};
 use crate::identity::{Authenticated, DigestKey};
 use crate::mail::templates::{self, SecurityChange};
-use crate::orgs::{ActingMember, ActingError, MemberDirectory, OrgRepository, OrgRole};
+use crate::orgs::{ActingError, ActingMember, MemberDirectory, OrgRepository, OrgRole};
 use crate::review::models::random_uuid;
 
 /// What `POST /api/dev/tokens` asks for.
@@ -70,9 +70,7 @@ pub enum AccessTokenError {
 /// Why a presented access token does not authenticate a request (each a 401 whose message says which).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum TokenRefusal {
-    #[error(
-        "This access token is mistyped or cut short (its checksum does not match): copy it again whole."
-    )]
+    #[error("This access token is mistyped or cut short (its checksum does not match): copy it again whole.")]
     Mistyped,
     #[error("This access token is not known here: it may have been deleted, or belong to another server.")]
     Unknown,
@@ -137,14 +135,19 @@ impl AccessTokenService {
         let caller = &session.caller;
         let (name, scopes, days) = validate(&input)?;
         if let Some(org) = input.org_id {
-            ActingMember::resolve(self.members.as_ref(), caller.clone(), org, session.second_factor())
-                .await?
-                .ok_or_else(|| {
-                    AccessTokenError::Validation(FieldErrors::single(
-                        "orgId",
-                        "You are not a member of this organization.",
-                    ))
-                })?;
+            ActingMember::resolve(
+                self.members.as_ref(),
+                caller.clone(),
+                org,
+                session.second_factor(),
+            )
+            .await?
+            .ok_or_else(|| {
+                AccessTokenError::Validation(FieldErrors::single(
+                    "orgId",
+                    "You are not a member of this organization.",
+                ))
+            })?;
         }
         let active = self
             .tokens
@@ -156,7 +159,9 @@ impl AccessTokenService {
         if active >= MAX_ACTIVE_TOKENS {
             return Err(AccessTokenError::Validation(FieldErrors::single(
                 "name",
-                format!("You have {MAX_ACTIVE_TOKENS} active access tokens: revoke one before creating another."),
+                format!(
+                    "You have {MAX_ACTIVE_TOKENS} active access tokens: revoke one before creating another."
+                ),
             )));
         }
         let token = AccessToken {
@@ -249,7 +254,9 @@ impl AccessTokenService {
             return Err(AccessTokenError::AlreadyRevoked);
         }
         let now = self.clock.now();
-        let audit = self.entries(by, AuditAction::AccessTokenRevoked, &token, now).await?;
+        let audit = self
+            .entries(by, AuditAction::AccessTokenRevoked, &token, now)
+            .await?;
         if !self.tokens.revoke(token.id, now, &audit).await? {
             return Err(AccessTokenError::AlreadyRevoked);
         }
@@ -270,9 +277,10 @@ impl AccessTokenService {
         for token in self.tokens.expired_unrecorded(now).await? {
             let mut entries = Vec::new();
             for org in self.orgs_of(&token).await? {
-                let mut entry = AuditEntry::by_operator(self.secrets.as_ref(), AuditAction::AccessTokenExpired, now)
-                    .in_org(org)
-                    .on(target(&token));
+                let mut entry =
+                    AuditEntry::by_operator(self.secrets.as_ref(), AuditAction::AccessTokenExpired, now)
+                        .in_org(org)
+                        .on(target(&token));
                 entry.actor_id = Some(token.user_id);
                 entries.push(entry);
             }
@@ -298,7 +306,9 @@ impl AccessTokenService {
     ) -> Result<Result<TokenRead, TokenRefusal>, RepoError> {
         let presented = match format::read(bearer) {
             Ok(presented) => presented,
-            Err(FormatError::Mistyped | FormatError::NotAnAccessToken) => return Ok(Err(TokenRefusal::Mistyped)),
+            Err(FormatError::Mistyped | FormatError::NotAnAccessToken) => {
+                return Ok(Err(TokenRefusal::Mistyped));
+            }
         };
         let Some(read) = self.tokens.read_for_request(presented.id, org).await? else {
             return Ok(Err(TokenRefusal::Unknown));
@@ -365,9 +375,15 @@ fn validate(input: &NewAccessToken) -> Result<(String, Scopes, i64), AccessToken
     let mut errors = FieldErrors::new();
     let name = input.name.trim().to_owned();
     if name.is_empty() {
-        errors.add("name", "Give the token a name, such as the machine or CI job that uses it.");
+        errors.add(
+            "name",
+            "Give the token a name, such as the machine or CI job that uses it.",
+        );
     } else if name.chars().count() > MAX_NAME_CHARS {
-        errors.add("name", format!("A token's name has at most {MAX_NAME_CHARS} characters."));
+        errors.add(
+            "name",
+            format!("A token's name has at most {MAX_NAME_CHARS} characters."),
+        );
     } else if name.chars().any(char::is_control) {
         errors.add("name", "A token's name cannot contain control characters.");
     }

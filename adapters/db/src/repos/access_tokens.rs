@@ -104,7 +104,14 @@ fn read_token(conn: &mut DbConnection, id: &str) -> Result<Option<Found>, RepoEr
     .map_err(backend("reading an access token"))
 }
 
-type FoundInOrg = (TokenRow, String, ProtectionRow, Option<String>, Option<bool>, Option<i64>);
+type FoundInOrg = (
+    TokenRow,
+    String,
+    ProtectionRow,
+    Option<String>,
+    Option<bool>,
+    Option<i64>,
+);
 
 fn read_token_in_org(conn: &mut DbConnection, id: &str, org: &str) -> Result<Option<FoundInOrg>, RepoError> {
     let protection = protection!(access_tokens::user_id);
@@ -272,7 +279,9 @@ impl AccessTokenRepository for DieselAccessTokenRepository {
                     return Ok(None);
                 };
                 let apps_revision = match conn {
-                    DbConnection::Postgres(_) => kept_revision.unwrap_or_else(crate::live_cache::fresh_revision),
+                    DbConnection::Postgres(_) => {
+                        kept_revision.unwrap_or_else(crate::live_cache::fresh_revision)
+                    }
                     DbConnection::Sqlite(_) => revision.map_or(0, i64::unsigned_abs),
                 };
                 let mut read = token_read(row, &email, protection)?;

@@ -22,17 +22,61 @@ const ROUTES: &[(Method, &str, TokenRoute)] = &[
     (Method::GET, "/api/orgs", TokenRoute::AnyScope),
     (Method::GET, "/api/orgs/{orgId}", TokenRoute::AnyScope),
     (Method::GET, "/api/dev/apps", TokenRoute::Needs(Scope::AppsRead)),
-    (Method::GET, "/api/dev/apps/{packageName}", TokenRoute::Needs(Scope::AppsRead)),
-    (Method::GET, "/api/dev/apps/{packageName}/config", TokenRoute::Needs(Scope::AppsRead)),
-    (Method::GET, "/api/dev/apps/{packageName}/history", TokenRoute::Needs(Scope::AppsRead)),
-    (Method::GET, "/api/dev/apps/{packageName}/health-check", TokenRoute::Needs(Scope::AppsRead)),
-    (Method::GET, "/api/permissions/{packageName}", TokenRoute::Needs(Scope::AppsRead)),
-    (Method::POST, "/api/dev/apps/register", TokenRoute::Needs(Scope::AppsWrite)),
-    (Method::PUT, "/api/dev/apps/{packageName}", TokenRoute::Needs(Scope::AppsWrite)),
-    (Method::DELETE, "/api/dev/apps/{packageName}", TokenRoute::Needs(Scope::AppsWrite)),
-    (Method::PATCH, "/api/permissions/{packageName}", TokenRoute::Needs(Scope::AppsWrite)),
-    (Method::POST, "/api/dev/apps/{packageName}/publish", TokenRoute::Needs(Scope::AppsPublish)),
-    (Method::POST, "/api/dev/apps/{packageName}/api-key", TokenRoute::Needs(Scope::AppsKeys)),
+    (
+        Method::GET,
+        "/api/dev/apps/{packageName}",
+        TokenRoute::Needs(Scope::AppsRead),
+    ),
+    (
+        Method::GET,
+        "/api/dev/apps/{packageName}/config",
+        TokenRoute::Needs(Scope::AppsRead),
+    ),
+    (
+        Method::GET,
+        "/api/dev/apps/{packageName}/history",
+        TokenRoute::Needs(Scope::AppsRead),
+    ),
+    (
+        Method::GET,
+        "/api/dev/apps/{packageName}/health-check",
+        TokenRoute::Needs(Scope::AppsRead),
+    ),
+    (
+        Method::GET,
+        "/api/permissions/{packageName}",
+        TokenRoute::Needs(Scope::AppsRead),
+    ),
+    (
+        Method::POST,
+        "/api/dev/apps/register",
+        TokenRoute::Needs(Scope::AppsWrite),
+    ),
+    (
+        Method::PUT,
+        "/api/dev/apps/{packageName}",
+        TokenRoute::Needs(Scope::AppsWrite),
+    ),
+    (
+        Method::DELETE,
+        "/api/dev/apps/{packageName}",
+        TokenRoute::Needs(Scope::AppsWrite),
+    ),
+    (
+        Method::PATCH,
+        "/api/permissions/{packageName}",
+        TokenRoute::Needs(Scope::AppsWrite),
+    ),
+    (
+        Method::POST,
+        "/api/dev/apps/{packageName}/publish",
+        TokenRoute::Needs(Scope::AppsPublish),
+    ),
+    (
+        Method::POST,
+        "/api/dev/apps/{packageName}/api-key",
+        TokenRoute::Needs(Scope::AppsKeys),
+    ),
 ];
 
 /// What a token may do on the route `pattern` (actix-web's match pattern, such as
@@ -46,12 +90,6 @@ pub fn token_route(method: &Method, pattern: Option<&str>) -> TokenRoute {
         .iter()
         .find(|(m, p, _)| m == method && *p == pattern)
         .map_or(TokenRoute::Refused, |(_, _, route)| *route)
-}
-
-/// Every route a token works on, for the documentation and the authorization matrix.
-#[must_use]
-pub fn token_routes() -> impl Iterator<Item = (&'static Method, &'static str, TokenRoute)> {
-    ROUTES.iter().map(|(method, pattern, route)| (method, *pattern, *route))
 }
 
 #[cfg(test)]
@@ -68,10 +106,22 @@ mod tests {
             token_route(&Method::POST, Some("/api/dev/apps/{packageName}/api-key")),
             TokenRoute::Needs(Scope::AppsKeys)
         );
-        assert_eq!(token_route(&Method::POST, Some("/api/dev/tokens")), TokenRoute::Refused);
-        assert_eq!(token_route(&Method::GET, Some("/api/admin/apps/submitted")), TokenRoute::Refused);
-        assert_eq!(token_route(&Method::POST, Some("/api/orgs/{orgId}/members")), TokenRoute::Refused);
-        assert_eq!(token_route(&Method::DELETE, Some("/api/orgs")), TokenRoute::Refused);
+        assert_eq!(
+            token_route(&Method::POST, Some("/api/dev/tokens")),
+            TokenRoute::Refused
+        );
+        assert_eq!(
+            token_route(&Method::GET, Some("/api/admin/apps/submitted")),
+            TokenRoute::Refused
+        );
+        assert_eq!(
+            token_route(&Method::POST, Some("/api/orgs/{orgId}/members")),
+            TokenRoute::Refused
+        );
+        assert_eq!(
+            token_route(&Method::DELETE, Some("/api/orgs")),
+            TokenRoute::Refused
+        );
         assert_eq!(token_route(&Method::GET, None), TokenRoute::Refused);
     }
 }
