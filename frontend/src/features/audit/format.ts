@@ -53,9 +53,23 @@ export function valueText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** What an entry is about, for people: the target's label, else its id. */
-export const targetText = (entry: AuditEntry): string =>
-  entry.target ? (entry.target.label ?? entry.target.id) : '';
+/**
+ * What an entry is about, for people: the target's name (the server fills it: an app's or organization's
+ * current name, a member's e-mail), else its id; `(deleted)` after a target that no longer exists.
+ */
+export function targetText(entry: AuditEntry): string {
+  const { target } = entry;
+  if (!target) return '';
+  const name = target.label ?? target.id;
+  return target.deleted ? `${name} (deleted)` : name;
+}
+
+/** The second line under a target's name: its kind, and its id when the name is not the id. */
+export function targetDetail(entry: AuditEntry, kindLabel: string): string {
+  const { target } = entry;
+  if (!target) return '';
+  return target.label && target.label !== target.id ? `${kindLabel} · ${target.id}` : kindLabel;
+}
 
 /** `people`, then each actor of `entries` not among them, then `selected` when missing: once each. */
 export function personOptions(
