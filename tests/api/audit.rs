@@ -142,7 +142,7 @@ async fn audit_log_of_an_organization(backend: Backend) {
     let newest = &all["data"]["entries"][0];
     assert_eq!(newest["actor"], json!({"id": ada.id, "email": "ada@example.com"}));
     assert_eq!(newest["organizationId"], json!(org));
-    assert_eq!(newest["target"], json!({"kind": "app", "id": PKG}));
+    assert_eq!(newest["target"], json!({"kind": "app", "id": PKG, "label": "Audited"}));
     assert_eq!(
         newest["changes"],
         json!([{"field": "sharedWithEmailsCount", "old": 0, "new": 2}])
@@ -364,7 +364,7 @@ async fn targets_are_named(backend: Backend) {
         None,
     )
     .await;
-    assert_eq!(status, 200, "{backend:?}: {body}");
+    assert_eq!(status, 204, "{backend:?}: {body}");
 
     let log = page(&app, &format!("/api/orgs/{org}/audit-log"), &ada).await;
     assert_eq!(

@@ -856,18 +856,18 @@ async fn an_invitation_link_is_previewed_before_sign_in_without_accepting_it() {
     for backend in BACKENDS {
         let app = spawn_app_on(backend).await;
         let ada = app.new_user("ada@example.com").await;
-        let org = personal_org(&app, &ada).await;
-        let (status, renamed) = body(
+        let (status, created) = body(
             app.call(
-                Method::PUT,
-                &format!("/api/orgs/{org}"),
+                Method::POST,
+                "/api/orgs",
                 &ada.token,
-                Some(json!({"name": "Acme Optics"})),
+                Some(json!({"name": "Acme Optics", "contactEmail": "team@acme.test"})),
             )
             .await,
         )
         .await;
-        assert_eq!(status, StatusCode::OK, "{backend:?}: {renamed}");
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {created}");
+        let org = created["data"]["id"].as_str().unwrap().to_owned();
         let (status, invited) = body(
             post(
                 &app,

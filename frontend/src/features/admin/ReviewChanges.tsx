@@ -10,7 +10,7 @@ type Since = AdminApp['sinceLastDecision'];
 type Change = Since['changes'][number];
 
 /** The reviewed fields by their names in the app, as the dialog names them. */
-export const FIELD_LABELS: Record<string, string> = {
+const FIELD_LABELS: Record<string, string> = {
   name: 'Name',
   description: 'Description',
   onboardingInstructions: 'Onboarding instructions',
@@ -25,7 +25,7 @@ export const FIELD_LABELS: Record<string, string> = {
 };
 
 /** The summary line of what changed since the last approval or rejection. */
-export function sinceLastDecisionText({ state, changedFields }: Since): string {
+function sinceLastDecisionText({ state, changedFields }: Since): string {
   if (state === 'first_review') return 'First review';
   if (state === 'not_recorded') return 'Not recorded at the last decision';
   if (changedFields.length === 0) return 'Nothing changed';
@@ -48,7 +48,7 @@ const LISTS: Record<string, { key: (item: Item) => string; name: (item: Item) =>
     key: (item) => String(item.type),
     name: (item) => {
       const type = String(item.type);
-      const label = permissionLabels[type as keyof typeof permissionLabels] ?? type;
+      const label = (permissionLabels as Record<string, string | undefined>)[type] ?? type;
       return text(item.description) ? `${label}: ${String(item.description)}` : label;
     },
   },
@@ -56,7 +56,7 @@ const LISTS: Record<string, { key: (item: Item) => string; name: (item: Item) =>
     key: (item) => String(item.type),
     name: (item) => {
       const type = String(item.type);
-      const label = hardwareLabels[type as keyof typeof hardwareLabels] ?? type;
+      const label = (hardwareLabels as Record<string, string | undefined>)[type] ?? type;
       return `${label} (${item.level === 'REQUIRED' ? 'required' : 'optional'})`;
     },
   },

@@ -14,7 +14,8 @@ const WRAP = { overflowWrap: 'anywhere' } as const;
 
 /**
  * The audit log at phone width: one card per entry (what, who, the target, when), each opening the entry's
- * detail, with Newer and Older under the list instead of the grid's pagination.
+ * detail (the card is the button: its text is its name), with Newer and Older under the list instead of
+ * the grid's pagination.
  */
 export function AuditCards({
   label,
@@ -59,7 +60,6 @@ export function AuditCards({
                   onClick={() => {
                     onOpen(row);
                   }}
-                  aria-label={`Details of ${entryLabel(row)} by ${row.actor.email} at ${localTime(row.at)}`}
                   sx={{ p: 2 }}
                 >
                   <Typography sx={{ fontWeight: 600, ...WRAP }}>{entryLabel(row)}</Typography>

@@ -75,6 +75,19 @@ const twoLines = (first: string, second: string, monospace = true) => (
   </Box>
 );
 
+/** An e-mail address that, when it must wrap, wraps after its `@` first. */
+function Email({ address }: { address: string }) {
+  const at = address.indexOf('@');
+  if (at < 0) return <>{address}</>;
+  return (
+    <>
+      {address.slice(0, at + 1)}
+      <wbr />
+      {address.slice(at + 1)}
+    </>
+  );
+}
+
 /** Under this width the log is a list of cards; the grid's columns would not fit. */
 const cardsWidth = (theme: Theme) => theme.breakpoints.down('md');
 /** From this width the grid has room for the client address (the detail always shows it). */
@@ -175,7 +188,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         valueGetter: (_value, row) => row.actor.email,
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) => (
           <Typography variant="body2" sx={{ ...WRAP, py: 1 }}>
-            {row.actor.email}
+            <Email address={row.actor.email} />
           </Typography>
         ),
       },

@@ -64,11 +64,15 @@ export function targetText(entry: AuditEntry): string {
   return target.deleted ? `${name} (deleted)` : name;
 }
 
-/** The second line under a target's name: its kind, and its id when the name is not the id. */
+/**
+ * The second line under a target's name: its kind, and an app's package name (what people know an app by
+ * besides its name); other ids (random UUIDs) are only in the entry's detail.
+ */
 export function targetDetail(entry: AuditEntry, kindLabel: string): string {
   const { target } = entry;
   if (!target) return '';
-  return target.label && target.label !== target.id ? `${kindLabel} · ${target.id}` : kindLabel;
+  const showsId = target.kind === 'app' && target.label && target.label !== target.id;
+  return showsId ? `${kindLabel} · ${target.id}` : kindLabel;
 }
 
 /** `people`, then each actor of `entries` not among them, then `selected` when missing: once each. */

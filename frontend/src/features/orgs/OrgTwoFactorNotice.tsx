@@ -89,7 +89,6 @@ export function OrgTwoFactorNotice({
               component={RouterLink}
               to={paths.accountSecurity}
               variant="contained"
-              color="warning"
               size="small"
             >
               Set up two-factor authentication
@@ -109,8 +108,12 @@ export function OrgTwoFactorNotice({
       <MemberConfirmDialog
         pending={confirming}
         busy={leaving.isLoading}
-        onClose={() => setConfirming(null)}
-        onConfirm={() => void onLeave()}
+        onClose={() => {
+          setConfirming(null);
+        }}
+        onConfirm={() => {
+          void onLeave();
+        }}
       />
     </>
   );

@@ -37,9 +37,9 @@ describe('an invitation link before sign-in', () => {
   it('names the organization, who invited and the invited address of an open invitation', async () => {
     const asked = servePreview(() => HttpResponse.json({ success: true, data: OPEN }));
     renderRoute('/invite/accept?token=tok-1', { store: signedOut() });
-    const notice = (await screen.findByText('You have been invited to Acme')).closest(
-      '[role="alert"], .MuiAlert-root',
-    ) as HTMLElement;
+    const title = await screen.findByText('You have been invited to Acme');
+    const notice = title.closest<HTMLElement>('.MuiAlert-root');
+    if (!notice) throw new Error('the invitation is not in a notice');
     expect(notice).toHaveTextContent('ada@example.com invited you.');
     expect(within(notice).getByText('b•••@example.com')).toBeInTheDocument();
     expect(asked).toEqual(['tok-1']);

@@ -43,6 +43,13 @@ function serveOrg(org: Organization, answer?: (required: boolean) => Response) {
   return sent;
 }
 
+/** The nearest element around `element` matching `selector` (fails the test when there is none). */
+function enclosing(element: HTMLElement, selector: string): HTMLElement {
+  const found = element.closest<HTMLElement>(selector);
+  if (!found) throw new Error(`nothing matching ${selector} around the element`);
+  return found;
+}
+
 describe('the organization’s two-factor requirement', () => {
   it('lets an admin turn it on with the switch', async () => {
     const sent = serveOrg(testOrg());
@@ -282,9 +289,10 @@ describe('the two-factor notice offers what a held-back member can really do', (
       // The personal organization the list makes once the last one is left is not there yet.
     ]);
     const { user, router } = renderRoute('/members', { store: signedInStore() });
-    const notice = (
-      await screen.findByText('Acme requires two-factor authentication', {}, { timeout: 15_000 })
-    ).closest('[role="alert"]') as HTMLElement;
+    const notice = enclosing(
+      await screen.findByText('Acme requires two-factor authentication', {}, { timeout: 15_000 }),
+      '[role="alert"]',
+    );
     expect(notice).toHaveTextContent('If you would rather not, you can leave this organization.');
     expect(notice).not.toHaveTextContent(/switch/i);
     expect(
@@ -321,9 +329,10 @@ describe('the two-factor notice offers what a held-back member can really do', (
       testOrg({ id: 'org-2', name: 'Beta', role: 'admin' }),
     ]);
     renderRoute('/dashboard', { store: signedInStore() });
-    const notice = (
-      await screen.findByText('Acme requires two-factor authentication', {}, { timeout: 15_000 })
-    ).closest('[role="alert"]') as HTMLElement;
+    const notice = enclosing(
+      await screen.findByText('Acme requires two-factor authentication', {}, { timeout: 15_000 }),
+      '[role="alert"]',
+    );
     expect(notice).toHaveTextContent(
       'You can also switch to another of your organizations in the menu, or leave this one.',
     );
