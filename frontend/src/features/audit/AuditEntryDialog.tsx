@@ -38,7 +38,8 @@ export function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry; onClos
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="audit-entry-title">
       <DialogTitle id="audit-entry-title">{entryLabel(entry)}</DialogTitle>
-      <DialogContent>
+      {/* Reachable by keyboard: on a phone its content scrolls. */}
+      <DialogContent tabIndex={0}>
         <Box
           component="dl"
           sx={{

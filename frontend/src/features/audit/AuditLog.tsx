@@ -17,7 +17,7 @@ import {
   type GridRenderCellParams,
   type GridRowParams,
 } from '@mui/x-data-grid';
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 import { errorMessage } from '../../api/errors';
 import { visuallyHidden } from '../../components/visuallyHidden';
@@ -59,7 +59,7 @@ const EMPTY: AuditPerson[] = [];
 /** A cell's text: it wraps (an e-mail or a package name anywhere) rather than being cut off. */
 const WRAP = { overflowWrap: 'anywhere', whiteSpace: 'normal' } as const;
 
-const twoLines = (first: string, second: string, monospace = true) => (
+const twoLines = (first: ReactNode, second: string, monospace = true) => (
   <Box sx={{ minWidth: 0, lineHeight: 1.3, py: 1 }}>
     <Typography variant="body2" sx={WRAP}>
       {first}
@@ -209,7 +209,10 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         display: 'flex',
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) =>
           row.target
-            ? twoLines(targetText(row), targetDetail(row, TARGET_KIND_LABELS[row.target.kind]))
+            ? twoLines(
+                <Email address={targetText(row)} />,
+                targetDetail(row, TARGET_KIND_LABELS[row.target.kind]),
+              )
             : '',
       },
       {
