@@ -142,7 +142,10 @@ async fn audit_log_of_an_organization(backend: Backend) {
     let newest = &all["data"]["entries"][0];
     assert_eq!(newest["actor"], json!({"id": ada.id, "email": "ada@example.com"}));
     assert_eq!(newest["organizationId"], json!(org));
-    assert_eq!(newest["target"], json!({"kind": "app", "id": PKG, "label": "Audited"}));
+    assert_eq!(
+        newest["target"],
+        json!({"kind": "app", "id": PKG, "label": "Audited"})
+    );
     assert_eq!(
         newest["changes"],
         json!([{"field": "sharedWithEmailsCount", "old": 0, "new": 2}])
@@ -320,8 +323,15 @@ async fn targets_are_named(backend: Backend) {
             "publicUrl": "https://audited.example.com", "logoURL": "https://audited.example.com/logo.png",
             "appType": "standard",
         });
-        let (status, body) =
-            in_org(&app, Method::POST, "/api/dev/apps/register", &ada, &org, Some(registration)).await;
+        let (status, body) = in_org(
+            &app,
+            Method::POST,
+            "/api/dev/apps/register",
+            &ada,
+            &org,
+            Some(registration),
+        )
+        .await;
         assert_eq!(status, 201, "{backend:?}: {body}");
     }
     let (status, body) = in_org(
@@ -400,11 +410,16 @@ async fn targets_are_named(backend: Backend) {
         .all(|e| e["target"]["label"] == "Acme");
     assert!(org_named, "{backend:?}: {log}");
     // The CSV carries the names too.
-    let csv = read(&app, &format!("/api/orgs/{org}/audit-log"), &ada, Some("text/csv"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let csv = read(
+        &app,
+        &format!("/api/orgs/{org}/audit-log"),
+        &ada,
+        Some("text/csv"),
+    )
+    .await
+    .text()
+    .await
+    .unwrap();
     assert!(csv.contains("\"Audited Weather\""), "{backend:?}: {csv}");
     assert!(csv.contains("\"Doomed Notes\""), "{backend:?}: {csv}");
 }

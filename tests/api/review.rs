@@ -440,7 +440,11 @@ async fn the_review_dialog_says_what_changed_since_the_last_decision_and_carries
         // What changed since the rejection, each field with its value then and now (issue 35, item 8).
         let since = &app["sinceLastDecision"];
         assert_eq!(since["state"], "compared", "{backend:?}: {app}");
-        assert_eq!(since["changedFields"], json!(["description", "permissions"]), "{backend:?}");
+        assert_eq!(
+            since["changedFields"],
+            json!(["description", "permissions"]),
+            "{backend:?}"
+        );
         assert_eq!(
             since["changes"][0],
             json!({"field": "description", "old": description_before, "new": "Takes notes, and reads them back"}),

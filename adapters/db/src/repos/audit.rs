@@ -13,8 +13,8 @@ use domain::common::{OrgId, RepoError, UserId};
 
 use crate::convert::{backend, db_error, from_json, from_millis, parse_stored, to_json, to_millis};
 use crate::schema::{accounts, apps, audit_log, organizations};
-use std::collections::HashMap;
 use crate::{Db, DbConnection};
+use std::collections::HashMap;
 
 /// One stored entry.
 #[derive(Debug, Queryable, Selectable, Insertable)]

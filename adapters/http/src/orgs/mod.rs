@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use self::dto::{
-    AcceptedDto, CreateOrgRequest, Envelope, InvitePreviewDto, OrgDto, OrgListDto, OrgSummaryDto, UpdateOrgRequest,
+    AcceptedDto, CreateOrgRequest, Envelope, InvitePreviewDto, OrgDto, OrgListDto, OrgSummaryDto,
+    UpdateOrgRequest,
 };
 use crate::ApiError;
 use crate::RouteSink;

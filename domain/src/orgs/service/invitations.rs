@@ -9,10 +9,10 @@ use crate::audit::{AuditAction, AuditTarget};
 use crate::common::email::INVALID_EMAIL;
 use crate::common::secrets::digest_secret;
 use crate::common::{Caller, EmailAddress, OrgId, RepoError};
+use crate::identity::rate_limit::RateDecision;
 use crate::mail::OutgoingEmail;
 use crate::mail::templates::{self, OrgInviteMail};
 use crate::orgs::errors::OrgError;
-use crate::identity::rate_limit::RateDecision;
 use crate::orgs::invite_limits;
 use crate::orgs::invites::{Invite, InviteSummary, InviteToken, invite_link};
 use crate::orgs::ports::{
@@ -273,7 +273,11 @@ impl OrgService {
             .await?
             .filter(|i| i.cancelled_at.is_none())
             .ok_or(OrgError::InvalidInvite)?;
-        let organization = self.orgs.get(invite.org_id).await?.ok_or(OrgError::InvalidInvite)?;
+        let organization = self
+            .orgs
+            .get(invite.org_id)
+            .await?
+            .ok_or(OrgError::InvalidInvite)?;
         let inviter = self
             .orgs
             .members(invite.org_id)

@@ -660,7 +660,10 @@ mod tests {
         );
         assert_eq!(
             (&changes[1].old, &changes[1].new),
-            (&json!(decided_on.public_url), &json!("https://notes2.example.com"))
+            (
+                &json!(decided_on.public_url),
+                &json!("https://notes2.example.com")
+            )
         );
         // Readers of the history never see the snapshot.
         assert_eq!(history[1].shown_detail(), None);
