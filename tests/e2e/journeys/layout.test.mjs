@@ -179,7 +179,7 @@ describe("layout journey", () => {
             for (const control of [
               page.getByRole("button", { name: "Open navigation" }),
               page.getByRole("link", { name: /Developer Portal/ }).first(),
-              page.getByRole("button", { name: "Sign Out" }),
+              page.getByRole("button", { name: "Sign Out", exact: true }),
             ]) {
               const box = await control.boundingBox();
               assert.ok(box, `${screen.name}: ${control} is visible`);
