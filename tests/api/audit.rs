@@ -142,7 +142,10 @@ async fn audit_log_of_an_organization(backend: Backend) {
     let newest = &all["data"]["entries"][0];
     assert_eq!(newest["actor"], json!({"id": ada.id, "email": "ada@example.com"}));
     assert_eq!(newest["organizationId"], json!(org));
-    assert_eq!(newest["target"], json!({"kind": "app", "id": PKG}));
+    assert_eq!(
+        newest["target"],
+        json!({"kind": "app", "id": PKG, "label": "Audited"})
+    );
     assert_eq!(
         newest["changes"],
         json!([{"field": "sharedWithEmailsCount", "old": 0, "new": 2}])
@@ -295,5 +298,135 @@ async fn audit_log_of_an_organization(backend: Backend) {
 async fn an_admin_reads_filters_pages_and_exports_the_audit_log() {
     for backend in BACKENDS {
         audit_log_of_an_organization(backend).await;
+    }
+}
+
+/// The entry of `action` in a page (the newest one).
+fn entry_of<'a>(page: &'a Value, action: &str) -> &'a Value {
+    page["data"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["action"] == action)
+        .unwrap_or_else(|| panic!("no {action} in {page}"))
+}
+
+async fn targets_are_named(backend: Backend) {
+    let app = spawn(backend).await;
+    let ada = sign_up(&app, "ada@example.com").await;
+    let mia = sign_up(&app, "mia@example.com").await;
+    let org = create_org(&app, &ada, "Acme").await;
+    add_member(&app, &ada, &org, &mia, "member").await;
+    for (package, name) in [(PKG, "Audited"), ("com.example.doomed", "Doomed Notes")] {
+        let registration = json!({
+            "packageName": package, "name": name, "description": "d", "onboardingInstructions": "",
+            "publicUrl": "https://audited.example.com", "logoURL": "https://audited.example.com/logo.png",
+            "appType": "standard",
+        });
+        let (status, body) = in_org(
+            &app,
+            Method::POST,
+            "/api/dev/apps/register",
+            &ada,
+            &org,
+            Some(registration),
+        )
+        .await;
+        assert_eq!(status, 201, "{backend:?}: {body}");
+    }
+    let (status, body) = in_org(
+        &app,
+        Method::PATCH,
+        &format!("/api/dev/apps/{PKG}/visibility"),
+        &ada,
+        &org,
+        Some(json!({"sharedWithOrganization": true})),
+    )
+    .await;
+    assert_eq!(status, 200, "{backend:?}: {body}");
+    let (status, body) = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/orgs/{org}/members/{}", mia.id),
+        Some(&ada.token),
+        None,
+        Some(&json!({"role": "admin"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{backend:?}: {body}");
+    // The app is renamed after the entries about it: the log shows its name now.
+    let (status, body) = in_org(
+        &app,
+        Method::PUT,
+        &format!("/api/dev/apps/{PKG}"),
+        &ada,
+        &org,
+        Some(json!({"name": "Audited Weather"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{backend:?}: {body}");
+    let (status, body) = in_org(
+        &app,
+        Method::DELETE,
+        "/api/dev/apps/com.example.doomed",
+        &ada,
+        &org,
+        None,
+    )
+    .await;
+    assert_eq!(status, 204, "{backend:?}: {body}");
+
+    let log = page(&app, &format!("/api/orgs/{org}/audit-log"), &ada).await;
+    assert_eq!(
+        entry_of(&log, "app.visibility_changed")["target"],
+        json!({"kind": "app", "id": PKG, "label": "Audited Weather"}),
+        "{backend:?}"
+    );
+    assert_eq!(
+        entry_of(&log, "member.role_changed")["target"],
+        json!({"kind": "member", "id": mia.id, "label": "mia@example.com"}),
+        "{backend:?}"
+    );
+    // A deleted app keeps the name it had, marked deleted; so do the entries written before it went.
+    assert_eq!(
+        entry_of(&log, "app.deleted")["target"],
+        json!({"kind": "app", "id": "com.example.doomed", "label": "Doomed Notes", "deleted": true}),
+        "{backend:?}"
+    );
+    let created: Vec<&Value> = log["data"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "app.created" && e["target"]["id"] == "com.example.doomed")
+        .collect();
+    assert_eq!(created.len(), 1, "{backend:?}");
+    assert_eq!(created[0]["target"]["deleted"], true, "{backend:?}");
+    // The organization's own entries name it.
+    let org_named = log["data"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["target"]["kind"] == "organization")
+        .all(|e| e["target"]["label"] == "Acme");
+    assert!(org_named, "{backend:?}: {log}");
+    // The CSV carries the names too.
+    let csv = read(
+        &app,
+        &format!("/api/orgs/{org}/audit-log"),
+        &ada,
+        Some("text/csv"),
+    )
+    .await
+    .text()
+    .await
+    .unwrap();
+    assert!(csv.contains("\"Audited Weather\""), "{backend:?}: {csv}");
+    assert!(csv.contains("\"Doomed Notes\""), "{backend:?}: {csv}");
+}
+
+#[tokio::test]
+async fn targets_are_shown_by_name_and_deleted_ones_by_the_name_they_had() {
+    for backend in BACKENDS {
+        targets_are_named(backend).await;
     }
 }

@@ -322,6 +322,9 @@ const EXEMPT: &[(&str, &str)] = &[
     ("GET", "/api/dev/auth/sessions"),
     ("DELETE", "/api/dev/auth/sessions/{id}"),
     ("GET", "/api/admin/check"),
+    // Public by design (an invitation link's page asks before anyone signs in): what it shows is only what
+    // the token's holder may see; covered by `orgs::an_invitation_link_is_previewed_…` and its rate limit.
+    ("GET", "/api/invites/{token}"),
 ];
 
 /// Routes that name no organization and are allowed whatever `x-org-id` says (they do not read it): what

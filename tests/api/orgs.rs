@@ -841,3 +841,142 @@ async fn invitation_emails_are_limited_and_each_refusal_is_a_429_saying_when_to_
         assert_eq!(invitation_emails(&app, "target@example.com"), 20);
     }
 }
+
+/// `GET /api/invites/{token}` without a bearer: status and body.
+async fn preview(app: &TestApp, token: &str) -> (StatusCode, Option<u64>, Value) {
+    limited(
+        app.send(app.client.get(app.url(&format!("/api/invites/{token}"))))
+            .await,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn an_invitation_link_is_previewed_before_sign_in_without_accepting_it() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        let ada = app.new_user("ada@example.com").await;
+        let (status, created) = body(
+            app.call(
+                Method::POST,
+                "/api/orgs",
+                &ada.token,
+                Some(json!({"name": "Acme Optics", "contactEmail": "team@acme.test"})),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {created}");
+        let org = created["data"]["id"].as_str().unwrap().to_owned();
+        let (status, invited) = body(
+            post(
+                &app,
+                &ada.token,
+                format!("/api/orgs/{org}/members"),
+                json!({"email": "Bob.Builder@Example.com", "role": "admin"}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {invited}");
+        let token = invite_token(&app, "bob.builder@example.com");
+
+        // Open: the organization's name, who invited, a hint of the address; nothing else (no role, no
+        // address, no ids), and no sign-in needed.
+        let (status, _, open) = preview(&app, &token).await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}: {open}");
+        let data = open["data"].as_object().unwrap();
+        let mut keys: Vec<&str> = data.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            ["emailHint", "expiresAt", "inviter", "organizationName", "status"],
+            "{backend:?}"
+        );
+        assert_eq!(data["organizationName"], "Acme Optics");
+        assert_eq!(data["inviter"], "ada@example.com");
+        assert_eq!(data["emailHint"], "b\u{2022}\u{2022}\u{2022}@example.com");
+        assert_eq!(data["status"], "open");
+        assert!(!open.to_string().contains("builder"), "{open}");
+        // Looking did not accept it: it is still pending.
+        let (_, details) = body(
+            app.call(Method::GET, &format!("/api/orgs/{org}"), &ada.token, None)
+                .await,
+        )
+        .await;
+        assert_eq!(
+            details["data"]["pendingInvites"].as_array().map(Vec::len),
+            Some(1),
+            "{backend:?}: {details}"
+        );
+
+        // Unknown and malformed tokens: 404, saying the link is invalid.
+        for unknown in ["not-a-token", &"A".repeat(43)] {
+            let (status, _, refused) = preview(&app, unknown).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{backend:?}: {refused}");
+            assert_eq!(refused["code"], "NOT_FOUND");
+            assert_eq!(
+                refused["error"],
+                "This invitation is invalid or has been cancelled"
+            );
+        }
+
+        // Seven days later it has expired (still previewable, to say so).
+        age_invitations(&app, 7 * 24 * 60 + 1);
+        let (status, _, expired) = preview(&app, &token).await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}: {expired}");
+        assert_eq!(expired["data"]["status"], "expired");
+
+        // A fresh invitation, accepted: its link says it was used.
+        let carol = app.new_user("carol@example.com").await;
+        let (status, _) = body(
+            post(
+                &app,
+                &ada.token,
+                format!("/api/orgs/{org}/members"),
+                json!({"email": "carol@example.com"}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}");
+        let carols = invite_token(&app, "carol@example.com");
+        let (status, joined) = body(
+            app.call(
+                Method::POST,
+                &format!("/api/orgs/accept/{carols}"),
+                &carol.token,
+                None,
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}: {joined}");
+        let (status, _, used) = preview(&app, &carols).await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}: {used}");
+        assert_eq!(used["data"]["status"], "accepted");
+    }
+}
+
+#[tokio::test]
+async fn looking_up_invitation_links_is_limited_per_client_address() {
+    for backend in BACKENDS {
+        let app = spawn_app_on(backend).await;
+        // Every lookup counts, found or not: 30 in 15 minutes, then 429 with Retry-After.
+        for n in 0..30 {
+            let (status, _, answer) = preview(&app, &format!("guess-{n}")).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{backend:?} #{n}: {answer}");
+        }
+        let (status, retry_after, refused) = preview(&app, "guess-30").await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{backend:?}: {refused}");
+        assert_eq!(refused["code"], "RATE_LIMITED");
+        assert_eq!(
+            refused["error"],
+            "Too many invitation links were checked from your network. Please try again later."
+        );
+        assert!(
+            retry_after.is_some_and(|secs| secs > 0 && secs <= 15 * 60),
+            "{backend:?}: Retry-After {retry_after:?}"
+        );
+    }
+}

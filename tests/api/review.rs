@@ -406,9 +406,11 @@ async fn the_review_dialog_says_what_changed_since_the_last_decision_and_carries
         let (_, app) = w.get(&format!("/api/admin/apps/{PKG}"), &w.reviewer).await;
         assert_eq!(
             app["sinceLastDecision"],
-            json!({"state": "first_review", "changedFields": []}),
+            json!({"state": "first_review", "changedFields": [], "changes": []}),
             "{backend:?}"
         );
+        let description_before = app["description"].clone();
+        let permissions_before = app["permissions"].clone();
         assert_eq!(app["testerUrl"], Value::Null);
 
         let (status, _) = w
@@ -422,17 +424,37 @@ async fn the_review_dialog_says_what_changed_since_the_last_decision_and_carries
         )
         .await;
         assert_eq!(status, 200, "{backend:?}: {body}");
+        let (status, body) = dev(
+            Method::PATCH,
+            format!("/api/permissions/{PKG}"),
+            Some(json!({"permissions": [{"type": "CAMERA", "description": "Reads the whiteboard"}]})),
+        )
+        .await;
+        assert_eq!(status, 200, "{backend:?}: {body}");
         let (status, body) = dev(Method::POST, format!("/api/dev/apps/{PKG}/publish"), None).await;
         assert_eq!(status, 200, "{backend:?}: {body}");
         let (status, link) = dev(Method::GET, format!("/api/dev/apps/{PKG}/share"), None).await;
         assert_eq!(status, 200, "{backend:?}: {link}");
 
         let (_, app) = w.get(&format!("/api/admin/apps/{PKG}"), &w.reviewer).await;
+        // What changed since the rejection, each field with its value then and now (issue 35, item 8).
+        let since = &app["sinceLastDecision"];
+        assert_eq!(since["state"], "compared", "{backend:?}: {app}");
         assert_eq!(
-            app["sinceLastDecision"],
-            json!({"state": "compared", "changedFields": ["description"]}),
-            "{backend:?}: {app}"
+            since["changedFields"],
+            json!(["description", "permissions"]),
+            "{backend:?}"
         );
+        assert_eq!(
+            since["changes"][0],
+            json!({"field": "description", "old": description_before, "new": "Takes notes, and reads them back"}),
+            "{backend:?}"
+        );
+        assert_eq!(since["changes"][1]["field"], "permissions", "{backend:?}");
+        assert_eq!(since["changes"][1]["old"], permissions_before, "{backend:?}");
+        assert_eq!(since["changes"][1]["new"], app["permissions"], "{backend:?}");
+        assert_eq!(since["changes"][1]["new"][0]["type"], "CAMERA", "{backend:?}");
+        assert_eq!(since["changes"].as_array().map(Vec::len), Some(2), "{backend:?}");
         assert_eq!(app["testerUrl"], link["installUrl"], "{backend:?}");
         // The recorded snapshot is the dialog's business only: the history does not show it.
         let rejected = app["history"]

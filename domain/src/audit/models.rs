@@ -96,9 +96,15 @@ impl AuditTargetKind {
 pub struct AuditTarget {
     pub kind: AuditTargetKind,
     pub id: String,
-    /// A readable name for people: the member's e-mail, the invitee's e-mail, the image's file name.
+    /// A readable name for people: an app's name, an organization's name, a member's or invitee's e-mail.
+    /// The log's reader fills it with the target's current name (`AuditLog::list`); the name recorded with
+    /// the entry stands when the target is gone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The app, organization or account no longer exists (set when the log is read): `label` is then the
+    /// name recorded with the entry, if any, and `id` what it was known by.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deleted: bool,
 }
 
 impl AuditTarget {
@@ -108,6 +114,7 @@ impl AuditTarget {
             kind,
             id: id.into(),
             label: None,
+            deleted: false,
         }
     }
 

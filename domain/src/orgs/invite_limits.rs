@@ -45,6 +45,8 @@ pub enum InviteLimit {
     ResendTooSoon,
     /// The invitation was resent [`MAX_RESENDS_PER_INVITE`] times.
     ResendsUsedUp,
+    /// The client looked up too many invitation links (`OrgService::preview_invite`).
+    Previews,
 }
 
 impl InviteLimit {
@@ -70,6 +72,9 @@ impl InviteLimit {
             Self::ResendsUsedUp => format!(
                 "This invitation has already been resent {MAX_RESENDS_PER_INVITE} times and cannot be resent again."
             ),
+            Self::Previews => {
+                "Too many invitation links were checked from your network. Please try again later.".to_owned()
+            }
         }
     }
 }
@@ -106,6 +111,21 @@ pub fn account_key(sender: UserId) -> String {
 #[must_use]
 pub const fn account_limit() -> Limit {
     Limit::new(INVITE_EMAILS_PER_ACCOUNT_PER_DAY, DAY_SECS)
+}
+
+/// The counter key of the invitation links a client address looked up.
+#[must_use]
+pub fn preview_key(client: &str) -> String {
+    format!("invite_preview:ip:{client}")
+}
+
+/// The limit on looking up invitation links per client address.
+#[must_use]
+pub const fn preview_limit() -> Limit {
+    Limit::new(
+        super::service::PREVIEWS_PER_CLIENT,
+        super::service::PREVIEW_WINDOW_SECS,
+    )
 }
 
 /// Whole seconds from `now` until `until`, at least 1.

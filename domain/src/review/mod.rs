@@ -14,7 +14,7 @@ pub mod service;
 pub use desk::{DeskDashboard, DeskError, QueuedApp, ReviewDesk};
 pub use models::{
     APP_REVIEW, AdminStats, DeveloperHistoryEntry, HistoryActor, REVIEWED_FIELDS, ReviewEvent, ReviewEventId,
-    ReviewEventKind, ReviewedApp, SinceLastDecision,
+    ReviewEventKind, ReviewedApp, ReviewedChange, SinceLastDecision,
 };
 pub use ports::ReviewRepository;
 pub use service::{Dashboard, Decision, ReviewConfig, ReviewError, ReviewService, ReviewView};

@@ -333,8 +333,28 @@ pub enum SinceLastDecision {
     /// The last decision was made before decisions recorded what they saw.
     NotRecorded,
     /// The reviewed fields that differ from what the last decision saw (empty: nothing changed), in the
-    /// order of [`REVIEWED_FIELDS`].
-    Changed(Vec<&'static str>),
+    /// order of [`REVIEWED_FIELDS`], each with the value the decision saw and the value now.
+    Changed(Vec<ReviewedChange>),
+}
+
+/// One reviewed field that changed since the last decision: what the decision saw, and what it is now
+/// (`null` for none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewedChange {
+    pub field: &'static str,
+    pub old: Value,
+    pub new: Value,
+}
+
+impl SinceLastDecision {
+    /// The names of the changed fields (none unless [`Self::Changed`]).
+    #[must_use]
+    pub fn changed_fields(&self) -> Vec<&'static str> {
+        match self {
+            Self::Changed(changes) => changes.iter().map(|change| change.field).collect(),
+            Self::FirstReview | Self::NotRecorded => Vec::new(),
+        }
+    }
 }
 
 /// Compares `app` with the snapshot its last decision in `history` (oldest first) recorded.
@@ -356,6 +376,11 @@ pub fn since_last_decision(app: &App, history: &[ReviewEvent]) -> SinceLastDecis
             .iter()
             .copied()
             .filter(|&name| seen.get(name) != now.get(name))
+            .map(|field| ReviewedChange {
+                field,
+                old: seen.get(field).cloned().unwrap_or(Value::Null),
+                new: now.get(field).cloned().unwrap_or(Value::Null),
+            })
             .collect(),
     )
 }

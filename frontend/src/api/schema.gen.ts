@@ -795,6 +795,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/invites/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What an invitation link shows before sign-in, without accepting it: the organization's name, who
+     *     invited, a hint of the invited address and whether it is open, expired or used. No sign-in needed (the
+     *     link's page asks before anyone has an account); limited per client address.
+     */
+    get: operations['preview_invite'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/orgs': {
     parameters: {
       query?: never;
@@ -1354,8 +1375,17 @@ export interface components {
     AuditTarget: {
       kind: components['schemas']['AuditTargetKind'];
       id: string;
-      /** @description A readable name for people: the member's e-mail, the invitee's e-mail, the image's file name. */
+      /**
+       * @description A readable name for people: an app's name, an organization's name, a member's or invitee's e-mail.
+       *     The log's reader fills it with the target's current name (`AuditLog::list`); the name recorded with
+       *     the entry stands when the target is gone.
+       */
       label?: string | null;
+      /**
+       * @description The app, organization or account no longer exists (set when the log is read): `label` is then the
+       *     name recorded with the entry, if any, and `id` what it was known by.
+       */
+      deleted?: boolean;
     };
     /**
      * @description What kind of thing an entry is about.
@@ -1478,6 +1508,24 @@ export interface components {
         emailSentCount: number;
         /** @description Whether it has expired (it can no longer be accepted or resent, only cancelled). */
         expired: boolean;
+      };
+    };
+    /** @description The `{success, data}` envelope of the organization calls. */
+    Envelope_InvitePreviewDto: {
+      success: boolean;
+      /**
+       * @description `GET /api/invites/{token}`: what an invitation link shows before sign-in, and no more (the
+       *     organization's name, who invited, a hint of the invited address, whether it can still be accepted).
+       */
+      data: {
+        organizationName: string;
+        /** @description The inviting admin's address; `null` when that account is no longer a member. */
+        inviter?: string | null;
+        /** @description The invited address with most of its local part hidden (`a•••@example.com`). */
+        emailHint: string;
+        status: components['schemas']['InviteLinkStatus'];
+        /** Format: date-time */
+        expiresAt: string;
       };
     };
     /** @description The `{success, data}` envelope of the organization calls. */
@@ -1649,6 +1697,25 @@ export interface components {
     /** @description `POST /api/orgs/{orgId}/invites/resend` and `/rescind`. */
     InviteEmailRequest: {
       email?: string | null;
+    };
+    /**
+     * @description Where an invitation stands, as its link's page tells it before sign-in.
+     * @enum {string}
+     */
+    InviteLinkStatus: 'open' | 'expired' | 'accepted';
+    /**
+     * @description `GET /api/invites/{token}`: what an invitation link shows before sign-in, and no more (the
+     *     organization's name, who invited, a hint of the invited address, whether it can still be accepted).
+     */
+    InvitePreviewDto: {
+      organizationName: string;
+      /** @description The inviting admin's address; `null` when that account is no longer a member. */
+      inviter?: string | null;
+      /** @description The invited address with most of its local part hidden (`a•••@example.com`). */
+      emailHint: string;
+      status: components['schemas']['InviteLinkStatus'];
+      /** Format: date-time */
+      expiresAt: string;
     };
     /** @description `POST /api/orgs/{orgId}/members`. */
     InviteRequest: {
@@ -1946,6 +2013,15 @@ export interface components {
         [key: string]: unknown;
       } | null;
     };
+    /**
+     * @description One reviewed field that changed since the last decision: its value then and now (any JSON value;
+     *     `null` for none). `permissions`, `hardwareRequirements`, `settings` and `tools` are lists.
+     */
+    ReviewedChangeDto: {
+      field: string;
+      old: unknown;
+      new: unknown;
+    };
     /** @description `PATCH /api/orgs/{orgId}/members/{memberId}`. */
     RoleChangeRequest: {
       role?: components['schemas']['RoleDto'] | null;
@@ -2146,6 +2222,11 @@ export interface components {
        *     `permissions`, `hardwareRequirements`, `settings`, `tools`); empty when nothing changed.
        */
       changedFields: string[];
+      /**
+       * @description When `compared`: each changed field with the value the last decision saw (`old`) and its value
+       *     now (`new`), in the order of `changedFields`.
+       */
+      changes: components['schemas']['ReviewedChangeDto'][];
     };
     /** @description An app as platform staff read it: the stored app without its tester list, with the reviewer's e-mail in `reviewedBy`. `updatedAt` is the revision to send back as `expectedUpdatedAt` when approving or rejecting. */
     StaffApp: {
@@ -6210,6 +6291,67 @@ export interface operations {
       };
       /** @description Unknown or reset link */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  preview_invite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The token of the invitation link */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invitation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope_InvitePreviewDto'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown, replaced or cancelled invitation */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many invitation links looked up from this network */
+      429: {
         headers: {
           [name: string]: unknown;
         };

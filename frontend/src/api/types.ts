@@ -16,6 +16,7 @@ export type OrgRole = Schemas['RoleDto'];
 export type OrgProfile = Schemas['ProfileDto'];
 export type OrgSummary = Schemas['OrgSummaryDto'];
 export type OrgMember = Schemas['MemberDto'];
+export type InvitePreview = Schemas['InvitePreviewDto'];
 export type PendingInvite = Schemas['InviteDto'];
 export type UpdateOrgRequest = Schemas['UpdateOrgRequest'];
 export type OrgList = Schemas['OrgListDto'];

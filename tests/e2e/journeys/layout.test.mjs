@@ -54,6 +54,26 @@ async function widest(page) {
   });
 }
 
+/** The audit log's first entry: a grid row on a wide screen, a card on a phone. */
+function firstAuditEntry(page) {
+  return page
+    .locator(".MuiDataGrid-row")
+    .or(page.getByRole("list", { name: /^Audit log of|^Platform audit log/ }).getByRole("listitem"))
+    .first();
+}
+
+/** The audit grid's cells whose text is cut off (wider than the cell): none, at any width it shows. */
+async function clippedAuditCells(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll(".MuiDataGrid-cell")]
+      .filter((cell) => {
+        const inner = [cell, ...cell.querySelectorAll("*")];
+        return inner.some((element) => element.scrollWidth > element.clientWidth + 1);
+      })
+      .map((cell) => `${cell.getAttribute("data-field")}: ${cell.textContent}`),
+  );
+}
+
 /** Every page to check: its path, the heading it waits for and, optionally, what to do on it first. */
 function signedInPages(installUrl) {
   return [
@@ -68,9 +88,11 @@ function signedInPages(installUrl) {
       path: "/audit-log",
       heading: "Audit Log",
       async then(page) {
-        await page.locator(".MuiDataGrid-row").first().waitFor();
+        // A grid from 900 px, a list of cards below (issue 35, item 5).
+        await firstAuditEntry(page).waitFor();
       },
     },
+    { name: "account-security", path: "/account/security", heading: "Account Security" },
     ...["Dashboard", "App Submissions", "App Status", "Platform Users", "Audit Log"].map((tab) => ({
       name: `admin-${tab.toLowerCase().replace(/ /g, "-")}`,
       path: "/admin",
@@ -80,7 +102,7 @@ function signedInPages(installUrl) {
         await page.waitForLoadState("networkidle");
         // The audit log's grid shows its skeleton until its first page is read.
         if (tab === "Audit Log")
-          await page.getByText("No audit entries yet").or(page.locator(".MuiDataGrid-row").first()).waitFor();
+          await page.getByText("No audit entries yet").or(firstAuditEntry(page)).waitFor();
       },
     })),
     { name: "tester", path: new URL(installUrl).pathname, heading: /Notes/ },
@@ -132,6 +154,17 @@ describe("layout journey", () => {
           await page.getByRole("heading", { level: 1, name: screen.heading }).first().waitFor();
           await page.waitForLoadState("networkidle");
           if (screen.then) await screen.then(page);
+          if (screen.name.includes("audit-log")) {
+            const clipped = await clippedAuditCells(page);
+            if (clipped.length > 0)
+              problems.push(`${screen.name} at ${width} px (${colorScheme}) cuts off: ${clipped.join("; ")}`);
+            if (width < 600)
+              assert.equal(
+                await page.locator(".MuiDataGrid-root").count(),
+                0,
+                `${screen.name}: a phone gets the list of cards, not the grid`,
+              );
+          }
           const extra = await overflow(page);
           if (extra > 0)
             problems.push(
@@ -146,7 +179,7 @@ describe("layout journey", () => {
             for (const control of [
               page.getByRole("button", { name: "Open navigation" }),
               page.getByRole("link", { name: /Developer Portal/ }).first(),
-              page.getByRole("button", { name: "Sign Out" }),
+              page.getByRole("button", { name: "Sign Out", exact: true }),
             ]) {
               const box = await control.boundingBox();
               assert.ok(box, `${screen.name}: ${control} is visible`);
@@ -194,7 +227,7 @@ describe("layout journey", () => {
         await context.close();
       }
     }
-    assert.deepEqual(problems, [], "pages wider than the viewport");
+    assert.deepEqual(problems, [], "pages wider than the viewport, or audit cells cut off");
 
     // Sign-in, on a phone.
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });

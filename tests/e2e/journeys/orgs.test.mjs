@@ -161,6 +161,12 @@ describe('organization journeys', () => {
     // Carol follows the old link, signs up and confirms: the invitation has expired, she is not a member.
     const carol = await newPage();
     await carol.goto(invitation.link);
+    // The link says it has expired before she signs up (issue 35, item 7), and whom to ask.
+    const early = carol.getByRole('alert').filter({ hasText: 'This invitation has expired' });
+    await early.waitFor();
+    assert.match(await early.textContent(), /Ask eve@example\.com to send you a new one/);
+    await screenshot(carol, 'orgs-invite-expired-before-signup');
+    await expectNoSeriousA11yViolations(carol, 'sign-in (expired invitation)');
     await carol.getByRole('button', { name: 'Continue with Email' }).click();
     const dialog = carol.getByRole('dialog');
     await dialog.getByRole('button', { name: /Sign up|Don't have an account/ }).first().click();

@@ -14,6 +14,7 @@ import {
 } from "../support/harness.mjs";
 import {
   expectNoSeriousA11yViolations,
+  lookAtEverySize,
   newPage as pageIn,
   productCall as call,
   signUp as signUpIn,
@@ -52,8 +53,11 @@ async function rowAction(page, appName, action) {
   await page.getByRole("menuitem", { name: action }).click();
 }
 
-/** Opens the review dialog of `appName` from the App Submissions tab and decides. */
-async function decide(admin, appName, decision, notes) {
+/**
+ * Opens the review dialog of `appName` from the App Submissions tab and decides; `look` sees the open
+ * dialog first.
+ */
+async function decide(admin, appName, decision, notes, look) {
   await admin.goto(`${portal.url}/admin`);
   await admin.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
   await admin.getByRole("tab", { name: "App Submissions" }).click();
@@ -61,6 +65,7 @@ async function decide(admin, appName, decision, notes) {
   await table.getByRole("button", { name: `Review ${appName}` }).click();
   const dialog = admin.getByRole("dialog", { name: "Review App Submission" });
   await dialog.getByText(appName).first().waitFor();
+  if (look) await look(dialog);
   if (notes) await dialog.getByLabel("Review Notes").fill(notes);
   await dialog.getByRole("button", { name: decision }).click();
   await dialog.waitFor({ state: "detached" });
@@ -89,6 +94,10 @@ describe("review loop", () => {
         publicUrl: "https://captions.lenslabs.test",
         logoURL: "https://cdn.lenslabs.test/captions.png",
         appType: "standard",
+        permissions: [
+          { type: "MICROPHONE", description: "Hears the conversation" },
+          { type: "LOCATION", description: "Names the room" },
+        ],
       },
       org.id,
     );
@@ -127,6 +136,42 @@ describe("review loop", () => {
     await grace.waitForURL(/\/apps\/com\.lenslabs\.captions\/edit$/);
     await grace.getByText(NOTES).first().waitFor();
     await screenshot(grace, "review-rejected-edit");
+    // Before resubmitting, the developer rewrites the description and trades Location for the camera.
+    const current = await call(grace, "GET", "/api/dev/apps/com.lenslabs.captions", null, org.id);
+    assert.equal(current.status, 200, JSON.stringify(current.body));
+    const app = current.body.data ?? current.body;
+    const edited = await call(
+      grace,
+      "PUT",
+      "/api/dev/apps/com.lenslabs.captions",
+      {
+        name: app.name,
+        description: "Captions of the conversation, with speaker names",
+        onboardingInstructions: "Pair the glasses in the Mentra app, then open Live Captions.",
+        publicUrl: app.publicUrl,
+        logoURL: app.logoURL,
+        webviewURL: app.webviewURL,
+        appType: app.appType,
+        settings: app.settings,
+        tools: app.tools,
+        hardwareRequirements: app.hardwareRequirements,
+      },
+      org.id,
+    );
+    assert.equal(edited.status, 200, JSON.stringify(edited.body));
+    const permissions = await call(
+      grace,
+      "PATCH",
+      "/api/permissions/com.lenslabs.captions",
+      {
+        permissions: [
+          { type: "MICROPHONE", description: "Hears the conversation" },
+          { type: "CAMERA", description: "Reads the speaker's lips" },
+        ],
+      },
+      org.id,
+    );
+    assert.equal(permissions.status, 200, JSON.stringify(permissions.body));
     await grace.goto(`${portal.url}/apps`);
     await rowAction(grace, "Live Captions", "Resubmit to App Store");
     const resubmit = grace.getByRole("dialog", {
@@ -137,7 +182,18 @@ describe("review loop", () => {
     await row.getByText("Submitted").waitFor();
 
     // The admin approves it: Published, and the contact hears of it.
-    await decide(boss, "Live Captions", "Approve");
+    // The review dialog says what changed since the rejection: old → new, permissions marked (issue 35,
+    // item 8), at both widths, light and dark.
+    await decide(boss, "Live Captions", "Approve", undefined, async (dialog) => {
+      await dialog.getByText("Changed: Description, Onboarding instructions, Permissions").waitFor();
+      const description = dialog.getByRole("group", { name: "Description changes" });
+      await description.locator("del", { hasText: "Captions of the conversation around you" }).waitFor();
+      await description.locator("ins", { hasText: "Captions of the conversation, with speaker names" }).waitFor();
+      const changed = dialog.getByRole("group", { name: "Permissions changes" });
+      const rows = await changed.getByRole("listitem").allTextContents();
+      assert.deepEqual(rows, ["AddedCamera: Reads the speaker's lips", "RemovedLocation: Names the room"]);
+      await lookAtEverySize(boss, "review-dialog-changes");
+    });
     await boss.getByText("App approved successfully!").waitFor();
     await boss.getByRole("tab", { name: "Dashboard" }).click();
     await boss

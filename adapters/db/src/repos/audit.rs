@@ -12,8 +12,9 @@ use domain::audit::{
 use domain::common::{OrgId, RepoError, UserId};
 
 use crate::convert::{backend, db_error, from_json, from_millis, parse_stored, to_json, to_millis};
-use crate::schema::audit_log;
+use crate::schema::{accounts, apps, audit_log, organizations};
 use crate::{Db, DbConnection};
+use std::collections::HashMap;
 
 /// One stored entry.
 #[derive(Debug, Queryable, Selectable, Insertable)]
@@ -63,6 +64,7 @@ impl AuditRow {
                 })?,
                 id,
                 label: self.target_label,
+                deleted: false,
             }),
             _ => None,
         };
@@ -87,6 +89,85 @@ impl AuditRow {
             user_agent: self.user_agent,
             via_token: self.via_token,
         })
+    }
+}
+
+/// The current names of the targets of a page, read with it (PRODUCT.md §9: the log shows names, not ids):
+/// apps by package name, organizations by id, members by account id.
+#[derive(Debug, Default)]
+struct TargetNames {
+    apps: HashMap<String, String>,
+    orgs: HashMap<String, String>,
+    accounts: HashMap<String, String>,
+}
+
+impl TargetNames {
+    fn of(conn: &mut DbConnection, rows: &[AuditRow]) -> Result<Self, RepoError> {
+        let ids = |kind: AuditTargetKind| -> Vec<String> {
+            let mut ids: Vec<String> = rows
+                .iter()
+                .filter(|row| row.target_kind.as_deref() == Some(kind.as_str()))
+                .filter_map(|row| row.target_id.clone())
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        };
+        let (app_ids, org_ids, member_ids) = (
+            ids(AuditTargetKind::App),
+            ids(AuditTargetKind::Organization),
+            ids(AuditTargetKind::Member),
+        );
+        let mut names = Self::default();
+        if !app_ids.is_empty() {
+            names.apps = apps::table
+                .filter(apps::package_name.eq_any(&app_ids))
+                .select((apps::package_name, apps::name))
+                .load::<(String, String)>(conn)
+                .map_err(backend("naming the apps of audit entries"))?
+                .into_iter()
+                .collect();
+        }
+        if !org_ids.is_empty() {
+            names.orgs = organizations::table
+                .filter(organizations::id.eq_any(&org_ids))
+                .select((organizations::id, organizations::name))
+                .load::<(String, String)>(conn)
+                .map_err(backend("naming the organizations of audit entries"))?
+                .into_iter()
+                .collect();
+        }
+        if !member_ids.is_empty() {
+            names.accounts = accounts::table
+                .filter(accounts::id.eq_any(&member_ids))
+                .select((accounts::id, accounts::email))
+                .load::<(String, String)>(conn)
+                .map_err(backend("naming the members of audit entries"))?
+                .into_iter()
+                .collect();
+        }
+        Ok(names)
+    }
+
+    /// `entry` with its target's current name as the label; a target that is gone keeps the recorded label
+    /// and is marked deleted. Invitations, images and platform accounts keep the label they were recorded
+    /// with (an address or a file name; no row to read a newer one from).
+    fn name(&self, mut entry: AuditEntry) -> AuditEntry {
+        if let Some(target) = entry.target.as_mut() {
+            let known = match target.kind {
+                AuditTargetKind::App => Some(&self.apps),
+                AuditTargetKind::Organization => Some(&self.orgs),
+                AuditTargetKind::Member => Some(&self.accounts),
+                AuditTargetKind::Invitation | AuditTargetKind::Image | AuditTargetKind::Account => None,
+            };
+            if let Some(known) = known {
+                match known.get(&target.id) {
+                    Some(name) => target.label = Some(name.clone()),
+                    None => target.deleted = true,
+                }
+            }
+        }
+        entry
     }
 }
 
@@ -130,7 +211,7 @@ impl AuditLog for DieselAuditLog {
         limit: u32,
     ) -> Result<AuditPage, RepoError> {
         let filter = filter.clone();
-        let rows: Vec<AuditRow> = self
+        let rows = self
             .db
             .read(move |conn| {
                 let mut query = audit_log::table.select(AuditRow::as_select()).into_boxed();
@@ -162,16 +243,19 @@ impl AuditLog for DieselAuditLog {
                             .and(audit_log::id.lt(cursor.id.to_string()))),
                     );
                 }
-                query
+                let rows: Vec<AuditRow> = query
                     .order((audit_log::at.desc(), audit_log::id.desc()))
                     .limit(i64::from(limit) + 1)
                     .load(conn)
-                    .map_err(backend("reading the audit log"))
+                    .map_err(backend("reading the audit log"))?;
+                let names = TargetNames::of(conn, &rows)?;
+                Ok((rows, names))
             })
             .await?;
+        let (rows, names) = rows;
         let mut entries = rows
             .into_iter()
-            .map(AuditRow::into_entry)
+            .map(|row| row.into_entry().map(|entry| names.name(entry)))
             .collect::<Result<Vec<_>, _>>()?;
         let next = if entries.len() > limit as usize {
             entries.truncate(limit as usize);

@@ -126,6 +126,24 @@ contract! {
         assert_eq!(page.next, None);
     }
 
+    async fn targets_read_back_with_their_current_names_and_gone_ones_marked_deleted(db) {
+        let (org, repo) = org_with_app(db).await;
+        let on_app = entry(org, AuditAction::AppKeyRegenerated, 5).on(AuditTarget::app(&package(PKG)));
+        repo.replace_key_hash(org, &package(PKG), "hash-1", &on_app).await.unwrap();
+        let gone = AuditTarget::app(&package("com.gone.app")).with_label("Gone Notes");
+        let on_gone = entry(org, AuditAction::AppKeyRegenerated, 6).on(gone.clone());
+        repo.replace_key_hash(org, &package(PKG), "hash-2", &on_gone).await.unwrap();
+        let page = DieselAuditLog::new(db.clone())
+            .list(AuditScope::Org(org), &AuditFilter::default(), None, 50)
+            .await
+            .unwrap();
+        // Newest first: the gone app keeps the name recorded with it, marked deleted.
+        assert_eq!(page.entries[0].target, Some(AuditTarget { deleted: true, ..gone }));
+        // The app that exists reads with its name now (recorded with none).
+        let named = page.entries[1].target.clone().unwrap();
+        assert_eq!((named.label.as_deref(), named.deleted), (Some("Notes"), false));
+    }
+
     async fn a_change_that_fails_after_its_entry_was_written_leaves_neither(db) {
         let (org, repo) = org_with_app(db).await;
         inject_fault_after_entries_of(db, org);

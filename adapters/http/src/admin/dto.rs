@@ -203,20 +203,42 @@ pub struct SinceLastDecisionDto {
     /// `description`, `onboardingInstructions`, `publicUrl`, `logoURL`, `webviewURL`, `appType`,
     /// `permissions`, `hardwareRequirements`, `settings`, `tools`); empty when nothing changed.
     pub changed_fields: Vec<String>,
+    /// When `compared`: each changed field with the value the last decision saw (`old`) and its value
+    /// now (`new`), in the order of `changedFields`.
+    pub changes: Vec<ReviewedChangeDto>,
+}
+
+/// One reviewed field that changed since the last decision: its value then and now (any JSON value;
+/// `null` for none). `permissions`, `hardwareRequirements`, `settings` and `tools` are lists.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReviewedChangeDto {
+    pub field: String,
+    pub old: serde_json::Value,
+    pub new: serde_json::Value,
 }
 
 impl From<&SinceLastDecision> for SinceLastDecisionDto {
     fn from(since: &SinceLastDecision) -> Self {
-        let (state, changed_fields) = match since {
-            SinceLastDecision::FirstReview => ("first_review", Vec::new()),
-            SinceLastDecision::NotRecorded => ("not_recorded", Vec::new()),
-            SinceLastDecision::Changed(fields) => {
-                ("compared", fields.iter().map(|&f| f.to_owned()).collect())
-            }
+        let state = match since {
+            SinceLastDecision::FirstReview => "first_review",
+            SinceLastDecision::NotRecorded => "not_recorded",
+            SinceLastDecision::Changed(_) => "compared",
+        };
+        let changes = match since {
+            SinceLastDecision::Changed(changes) => changes
+                .iter()
+                .map(|change| ReviewedChangeDto {
+                    field: change.field.to_owned(),
+                    old: change.old.clone(),
+                    new: change.new.clone(),
+                })
+                .collect(),
+            SinceLastDecision::FirstReview | SinceLastDecision::NotRecorded => Vec::new(),
         };
         Self {
             state: state.to_owned(),
-            changed_fields,
+            changed_fields: since.changed_fields().into_iter().map(str::to_owned).collect(),
+            changes,
         }
     }
 }

@@ -237,6 +237,32 @@ pub struct InviteEmailRequest {
     pub email: Option<String>,
 }
 
+/// `GET /api/invites/{token}`: what an invitation link shows before sign-in, and no more (the
+/// organization's name, who invited, a hint of the invited address, whether it can still be accepted).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvitePreviewDto {
+    pub organization_name: String,
+    /// The inviting admin's address; `null` when that account is no longer a member.
+    pub inviter: Option<String>,
+    /// The invited address with most of its local part hidden (`a•••@example.com`).
+    pub email_hint: String,
+    pub status: domain::orgs::service::InviteLinkStatus,
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}
+
+impl From<domain::orgs::service::InvitePreview> for InvitePreviewDto {
+    fn from(preview: domain::orgs::service::InvitePreview) -> Self {
+        Self {
+            organization_name: preview.organization_name,
+            inviter: preview.inviter,
+            email_hint: preview.email_hint,
+            status: preview.status,
+            expires_at: preview.expires_at,
+        }
+    }
+}
+
 /// `POST /api/orgs/accept/{token}`: the organization joined.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AcceptedDto {

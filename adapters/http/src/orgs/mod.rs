@@ -12,7 +12,7 @@ mod security;
 pub use members::*;
 pub use security::*;
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use actix_web::{delete, get, post, put};
 use domain::common::UserId;
 use domain::orgs::{OrgError, OrgProfileInput, OrgService};
@@ -20,11 +20,13 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use self::dto::{
-    AcceptedDto, CreateOrgRequest, Envelope, OrgDto, OrgListDto, OrgSummaryDto, UpdateOrgRequest,
+    AcceptedDto, CreateOrgRequest, Envelope, InvitePreviewDto, OrgDto, OrgListDto, OrgSummaryDto,
+    UpdateOrgRequest,
 };
 use crate::ApiError;
 use crate::RouteSink;
-use crate::auth::{OrgMember, Principal};
+use crate::auth::{OrgMember, Principal, ProductAuth};
+use crate::client_ip::rate_limit_subject;
 use crate::json::Json;
 
 /// What the organization handlers need.
@@ -45,6 +47,7 @@ pub fn routes<R: RouteSink>(cfg: &mut R) {
         .service(create)
         // Before `/orgs/{orgId}`: `accept` is not an organization id.
         .service(accept)
+        .service(preview_invite)
         .service(get)
         .service(update)
         .service(set_two_factor)
@@ -180,6 +183,32 @@ pub async fn delete(api: web::Data<OrgsApi>, member: OrgMember) -> Result<HttpRe
         tracing::warn!(file = %file, org = %member.0.org(), "an image file of a deleted organization could not be removed");
     }
     Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
+}
+
+/// What an invitation link shows before sign-in, without accepting it: the organization's name, who
+/// invited, a hint of the invited address and whether it is open, expired or used. No sign-in needed (the
+/// link's page asks before anyone has an account); limited per client address.
+#[utoipa::path(operation_id = "preview_invite", tag = "organizations",
+    params(("token" = String, Path, description = "The token of the invitation link")),
+    responses(
+        (status = 200, description = "The invitation", body = Envelope<InvitePreviewDto>),
+        (status = 404, description = "Unknown, replaced or cancelled invitation", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many invitation links looked up from this network", body = crate::openapi::ErrorBody),
+    ))]
+#[get("/invites/{token}")]
+pub async fn preview_invite(
+    api: web::Data<OrgsApi>,
+    auth: Option<web::Data<ProductAuth>>,
+    request: HttpRequest,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let client = auth
+        .and_then(|auth| auth.proxies.client_address(&request))
+        .map_or_else(|| "unknown".to_owned(), rate_limit_subject);
+    let preview = api.service.preview_invite(&client, &path).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .json(Envelope::ok(InvitePreviewDto::from(preview))))
 }
 
 /// Accepts an invitation sent to the caller's address: the caller joins with the invitation's role.

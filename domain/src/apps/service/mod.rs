@@ -354,7 +354,10 @@ impl AppService {
     pub async fn delete(&self, member: &ActingMember, package: &PackageName) -> Result<AppDeleted, AppError> {
         Self::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
-        let audit = self.audit(member, AuditAction::AppDeleted, package);
+        // The name goes with the entry: once the app is gone, the log has nothing else to show it by.
+        let name = self.load(org, package).await?.name;
+        let mut audit = self.audit(member, AuditAction::AppDeleted, package);
+        audit.target = audit.target.map(|target| target.with_label(name.as_str()));
         let images = self
             .apps
             .delete(org, package, &audit)

@@ -33,7 +33,9 @@ use crate::identity::rate_limit::RateLimitStore;
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
 
-pub use invitations::AcceptedInvite;
+pub use invitations::{
+    AcceptedInvite, InviteLinkStatus, InvitePreview, PREVIEW_WINDOW_SECS, PREVIEWS_PER_CLIENT, email_hint,
+};
 
 /// The answer of [`OrgService::ensure_personal_org`].
 #[derive(Debug, Clone, PartialEq, Eq)]

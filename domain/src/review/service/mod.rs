@@ -649,9 +649,21 @@ mod tests {
         resubmitted.description = "Takes better notes".into();
         resubmitted.public_url = "https://notes2.example.com".into();
         resubmitted.updated_at = noon() + Duration::hours(1);
+        let since = since_last_decision(&resubmitted, &history);
+        assert_eq!(since.changed_fields(), vec!["description", "publicUrl"]);
+        let SinceLastDecision::Changed(changes) = since else {
+            panic!("compared: {since:?}");
+        };
         assert_eq!(
-            since_last_decision(&resubmitted, &history),
-            SinceLastDecision::Changed(vec!["description", "publicUrl"])
+            (&changes[0].old, &changes[0].new),
+            (&json!(decided_on.description), &json!("Takes better notes"))
+        );
+        assert_eq!(
+            (&changes[1].old, &changes[1].new),
+            (
+                &json!(decided_on.public_url),
+                &json!("https://notes2.example.com")
+            )
         );
         // Readers of the history never see the snapshot.
         assert_eq!(history[1].shown_detail(), None);

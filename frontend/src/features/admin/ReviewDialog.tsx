@@ -19,6 +19,7 @@ import { useAppDispatch } from '../../app/store';
 import { noticeShown } from '../../session/authSlice';
 import { useApproveAppMutation, useGetAdminAppQuery, useRejectAppMutation } from './api';
 import { AppLogo } from './AppLogo';
+import { ReviewChanges } from './ReviewChanges';
 import { usePingHealthMutation } from './uptime/api';
 import { healthUrl } from './uptime/month';
 import { developerOf, historyKind, usDate, usDateTime } from './format';
@@ -110,29 +111,6 @@ function labelOf(labels: Record<string, string>, type: string | undefined): stri
   return (type && labels[type]) ?? type ?? 'Unknown';
 }
 
-/** The reviewed fields by their names in the app, as the dialog names them. */
-const FIELD_LABELS: Record<string, string> = {
-  name: 'Name',
-  description: 'Description',
-  onboardingInstructions: 'Onboarding instructions',
-  publicUrl: 'Server URL',
-  logoURL: 'Logo',
-  webviewURL: 'Webview URL',
-  appType: 'App type',
-  permissions: 'Permissions',
-  hardwareRequirements: 'Hardware',
-  settings: 'Settings',
-  tools: 'AI tools',
-};
-
-/** What changed in the reviewed fields since the last approval or rejection. */
-function sinceLastDecision({ state, changedFields }: AdminApp['sinceLastDecision']): string {
-  if (state === 'first_review') return 'First review';
-  if (state === 'not_recorded') return 'Not recorded at the last decision';
-  if (changedFields.length === 0) return 'Nothing changed';
-  return `Changed: ${changedFields.map((field) => FIELD_LABELS[field] ?? field).join(', ')}`;
-}
-
 /** The live result of the app's health URL (the staff health check; nothing is recorded). */
 function LiveHealth({ publicUrl }: { publicUrl: string }) {
   const [ping, result] = usePingHealthMutation();
@@ -185,7 +163,9 @@ function ReviewedFields({ app }: { app: AdminApp }) {
   const hardware = listed(app.hardwareRequirements);
   return (
     <>
-      <Field label="Since the last decision">{sinceLastDecision(app.sinceLastDecision)}</Field>
+      <Field label="Since the last decision">
+        <ReviewChanges since={app.sinceLastDecision} />
+      </Field>
       <Field label="Server URL">
         {app.publicUrl || 'None'}
         {app.publicUrl && (

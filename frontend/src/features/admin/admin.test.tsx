@@ -130,7 +130,7 @@ function adminApp(overrides: Partial<AdminApp> = {}): AdminApp {
     ],
     selfReview: false,
     testerUrl: null,
-    sinceLastDecision: { state: 'first_review', changedFields: [] },
+    sinceLastDecision: { state: 'first_review', changedFields: [], changes: [] },
     ...overrides,
   };
 }
@@ -498,7 +498,14 @@ describe('Review App Submission', () => {
   it('shows the live health of the server, the tester link and what changed since the last decision', async () => {
     const app = adminApp({
       testerUrl: 'https://portal.test/install/tok-1',
-      sinceLastDecision: { state: 'compared', changedFields: ['description', 'publicUrl'] },
+      sinceLastDecision: {
+        state: 'compared',
+        changedFields: ['description', 'publicUrl'],
+        changes: [
+          { field: 'description', old: 'Takes notes', new: 'Takes better notes' },
+          { field: 'publicUrl', old: 'https://old.acme.test', new: 'https://notes.acme.test' },
+        ],
+      },
     });
     const { dialog, pinged } = await openReview({ app });
     expect(
@@ -509,12 +516,56 @@ describe('Review App Submission', () => {
       within(dialog).getByRole('link', { name: 'https://portal.test/install/tok-1' }),
     ).toHaveAttribute('href', 'https://portal.test/install/tok-1');
     expect(within(dialog).getByText('Changed: Description, Server URL')).toBeInTheDocument();
+    // Each changed field with its value at the last decision and now.
+    const description = within(dialog).getByRole('group', { name: 'Description changes' });
+    expect(within(description).getByText('Takes notes').tagName).toBe('DEL');
+    expect(within(description).getByText('Takes better notes').tagName).toBe('INS');
+    const server = within(dialog).getByRole('group', { name: 'Server URL changes' });
+    expect(server).toHaveTextContent('Beforehttps://old.acme.testNowhttps://notes.acme.test');
+  });
+
+  it('marks the permissions added, removed and changed since the last decision', async () => {
+    const app = adminApp({
+      sinceLastDecision: {
+        state: 'compared',
+        changedFields: ['permissions', 'webviewURL'],
+        changes: [
+          {
+            field: 'permissions',
+            old: [
+              { type: 'MICROPHONE', description: 'Dictates notes' },
+              { type: 'LOCATION', description: 'Tags notes' },
+            ],
+            new: [
+              { type: 'MICROPHONE', description: 'Dictates and transcribes notes' },
+              { type: 'CAMERA', description: 'Photos of the whiteboard' },
+            ],
+          },
+          { field: 'webviewURL', old: null, new: 'https://notes.acme.test/webview' },
+        ],
+      },
+    });
+    const { dialog } = await openReview({ app });
+    const permissions = within(dialog).getByRole('group', { name: 'Permissions changes' });
+    const rows = within(permissions)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(rows).toEqual([
+      'ChangedMicrophone: Dictates and transcribes notes (was Microphone: Dictates notes)',
+      'AddedCamera: Photos of the whiteboard',
+      'RemovedLocation: Tags notes',
+    ]);
+    const webview = within(dialog).getByRole('group', { name: 'Webview URL changes' });
+    expect(webview).toHaveTextContent('Before(none)Nowhttps://notes.acme.test/webview');
   });
 
   it.each([
-    [{ state: 'first_review', changedFields: [] }, 'First review'],
-    [{ state: 'compared', changedFields: [] }, 'Nothing changed'],
-    [{ state: 'not_recorded', changedFields: [] }, 'Not recorded at the last decision'],
+    [{ state: 'first_review', changedFields: [], changes: [] }, 'First review'],
+    [{ state: 'compared', changedFields: [], changes: [] }, 'Nothing changed'],
+    [
+      { state: 'not_recorded', changedFields: [], changes: [] },
+      'Not recorded at the last decision',
+    ],
   ] as [AdminApp['sinceLastDecision'], string][])(
     'says %o since the last decision as %s, and when there is no tester link',
     async (since, text) => {

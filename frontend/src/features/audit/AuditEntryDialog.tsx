@@ -13,8 +13,8 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 
-import { actionLabel, TARGET_KIND_LABELS } from './actions';
-import { localTime, valueText } from './format';
+import { entryLabel, TARGET_KIND_LABELS } from './actions';
+import { localTime, targetText, valueText } from './format';
 import type { AuditEntry } from './types';
 
 const CODE = { fontFamily: 'monospace', fontSize: '0.85em', overflowWrap: 'anywhere' } as const;
@@ -37,8 +37,9 @@ export function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry; onClos
   const { target } = entry;
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="audit-entry-title">
-      <DialogTitle id="audit-entry-title">{actionLabel(entry.action)}</DialogTitle>
-      <DialogContent>
+      <DialogTitle id="audit-entry-title">{entryLabel(entry)}</DialogTitle>
+      {/* Reachable by keyboard: on a phone its content scrolls. */}
+      <DialogContent tabIndex={0}>
         <Box
           component="dl"
           sx={{
@@ -62,7 +63,7 @@ export function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry; onClos
             </Box>
           </Fact>
           <Fact term="Action">
-            {actionLabel(entry.action)}{' '}
+            {entryLabel(entry)}{' '}
             <Box component="code" sx={CODE}>
               {entry.action}
             </Box>
@@ -70,8 +71,8 @@ export function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry; onClos
           <Fact term="Target">
             {target ? (
               <>
-                {TARGET_KIND_LABELS[target.kind]}: {target.label ?? target.id}
-                {target.label && (
+                {TARGET_KIND_LABELS[target.kind]}: {targetText(entry)}
+                {target.label && target.label !== target.id && (
                   <>
                     {' '}
                     <Box component="span" sx={{ ...CODE, color: 'text.secondary' }}>

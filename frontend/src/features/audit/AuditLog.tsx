@@ -6,6 +6,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import DownloadIcon from '@mui/icons-material/Download';
 import {
   DataGrid,
@@ -15,11 +17,12 @@ import {
   type GridRenderCellParams,
   type GridRowParams,
 } from '@mui/x-data-grid';
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 import { errorMessage } from '../../api/errors';
 import { visuallyHidden } from '../../components/visuallyHidden';
-import { ACTION_LABELS, ACTIONS, actionLabel, TARGET_KIND_LABELS } from './actions';
+import { ACTION_LABELS, ACTIONS, entryLabel, TARGET_KIND_LABELS } from './actions';
+import { AuditCards } from './AuditCards';
 import { useAuditLogInfiniteQuery, useDownloadAuditCsvMutation } from './api';
 import { AuditEntryDialog } from './AuditEntryDialog';
 import {
@@ -28,6 +31,7 @@ import {
   NO_CRITERIA,
   personOptions,
   saveFile,
+  targetDetail,
   targetText,
   toFilters,
   type Criteria,
@@ -52,22 +56,42 @@ export interface AuditLogProps {
 
 const EMPTY: AuditPerson[] = [];
 
-const twoLines = (first: string, second: string) => (
-  <Box sx={{ minWidth: 0, lineHeight: 1.3 }}>
-    <Typography variant="body2" noWrap>
+/** A cell's text: it wraps (an e-mail or a package name anywhere) rather than being cut off. */
+const WRAP = { overflowWrap: 'anywhere', whiteSpace: 'normal' } as const;
+
+const twoLines = (first: ReactNode, second: string, monospace = true) => (
+  <Box sx={{ minWidth: 0, lineHeight: 1.3, py: 1 }}>
+    <Typography variant="body2" sx={WRAP}>
       {first}
     </Typography>
     <Typography
       variant="caption"
       color="text.secondary"
-      noWrap
       component="div"
-      sx={{ fontFamily: 'monospace' }}
+      sx={{ ...WRAP, fontFamily: monospace ? 'monospace' : undefined }}
     >
       {second}
     </Typography>
   </Box>
 );
+
+/** An e-mail address that, when it must wrap, wraps after its `@` first. */
+function Email({ address }: { address: string }) {
+  const at = address.indexOf('@');
+  if (at < 0) return <>{address}</>;
+  return (
+    <>
+      {address.slice(0, at + 1)}
+      <wbr />
+      {address.slice(at + 1)}
+    </>
+  );
+}
+
+/** Under this width the log is a list of cards; the grid's columns would not fit. */
+const cardsWidth = (theme: Theme) => theme.breakpoints.down('md');
+/** From this width the grid has room for the client address (the detail always shows it). */
+const wideWidth = (theme: Theme) => theme.breakpoints.up('lg');
 
 /**
  * An audit log (PRODUCT.md §9), one component for both the organization's Audit Log page and the Admin
@@ -147,7 +171,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
       {
         field: 'at',
         headerName: 'Time',
-        width: 200,
+        width: 170,
         display: 'flex',
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) => (
           <Tooltip title={row.at}>
@@ -159,27 +183,37 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         field: 'actor',
         headerName: 'Person',
         flex: 1,
-        minWidth: 150,
+        minWidth: 170,
         display: 'flex',
         valueGetter: (_value, row) => row.actor.email,
+        renderCell: ({ row }: GridRenderCellParams<AuditEntry>) => (
+          <Typography variant="body2" sx={{ ...WRAP, py: 1 }}>
+            <Email address={row.actor.email} />
+          </Typography>
+        ),
       },
       {
         field: 'action',
         headerName: 'Action',
-        flex: 1.2,
-        minWidth: 190,
+        flex: 1.3,
+        minWidth: 200,
         display: 'flex',
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) =>
-          twoLines(actionLabel(row.action), row.action),
+          twoLines(entryLabel(row), row.action),
       },
       {
         field: 'target',
         headerName: 'Target',
         flex: 1,
-        minWidth: 150,
+        minWidth: 170,
         display: 'flex',
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) =>
-          row.target ? twoLines(targetText(row), TARGET_KIND_LABELS[row.target.kind]) : '',
+          row.target
+            ? twoLines(
+                <Email address={targetText(row)} />,
+                targetDetail(row, TARGET_KIND_LABELS[row.target.kind]),
+              )
+            : '',
       },
       {
         field: 'clientIp',
@@ -198,7 +232,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
             size="small"
             // The grid moves the focus between cells: the button is reached as its cell is.
             tabIndex={tabIndex}
-            aria-label={`Details of ${actionLabel(row.action)} by ${row.actor.email} at ${localTime(row.at)}`}
+            aria-label={`Details of ${entryLabel(row)} by ${row.actor.email} at ${localTime(row.at)}`}
             onClick={(event) => {
               event.stopPropagation();
               setOpen(row);
@@ -212,6 +246,8 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
     [],
   );
 
+  const cards = useMediaQuery(cardsWidth);
+  const wide = useMediaQuery(wideWidth);
   const firstLoad = !shown && (log.isLoading || log.isFetching);
   const failed = log.isError && !shown;
   const knownCount = loaded.length;
@@ -345,34 +381,50 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
               Loading audit entries...
             </Typography>
           )}
-          <DataGrid<AuditEntry>
-            label={label}
-            rows={rows}
-            columns={columns}
-            getRowId={(row) => row.id}
-            loading={firstLoad}
-            autoHeight
-            rowHeight={60}
-            paginationMode="server"
-            paginationModel={pagination}
-            onPaginationModelChange={onPagination}
-            pageSizeOptions={PAGE_SIZES}
-            rowCount={log.hasNextPage ? -1 : knownCount}
-            paginationMeta={{ hasNextPage: log.hasNextPage }}
-            onRowClick={({ row }: GridRowParams<AuditEntry>) => {
-              setOpen(row);
-            }}
-            // By keyboard: Enter on any cell of a row opens its detail, as a click on the row does.
-            onCellKeyDown={({ row }: GridCellParams<AuditEntry>, event) => {
-              if (event.key === 'Enter') setOpen(row);
-            }}
-            disableColumnSorting
-            disableColumnFilter
-            disableColumnMenu
-            disableRowSelectionOnClick
-            localeText={{ noRowsLabel: filtered ? NO_MATCHES : NO_ENTRIES }}
-            sx={{ '& .MuiDataGrid-row': { cursor: 'pointer' } }}
-          />
+          {cards ? (
+            <AuditCards
+              label={label}
+              rows={rows}
+              loading={firstLoad}
+              emptyText={filtered ? NO_MATCHES : NO_ENTRIES}
+              page={pagination.page}
+              hasOlder={pagination.page + 1 < (pages?.length ?? 0) || log.hasNextPage}
+              onOpen={setOpen}
+              onPage={(page) => {
+                onPagination({ page, pageSize: pagination.pageSize });
+              }}
+            />
+          ) : (
+            <DataGrid<AuditEntry>
+              label={label}
+              rows={rows}
+              columns={columns}
+              getRowId={(row) => row.id}
+              loading={firstLoad}
+              autoHeight
+              getRowHeight={() => 'auto'}
+              columnVisibilityModel={{ clientIp: wide }}
+              paginationMode="server"
+              paginationModel={pagination}
+              onPaginationModelChange={onPagination}
+              pageSizeOptions={PAGE_SIZES}
+              rowCount={log.hasNextPage ? -1 : knownCount}
+              paginationMeta={{ hasNextPage: log.hasNextPage }}
+              onRowClick={({ row }: GridRowParams<AuditEntry>) => {
+                setOpen(row);
+              }}
+              // By keyboard: Enter on any cell of a row opens its detail, as a click on the row does.
+              onCellKeyDown={({ row }: GridCellParams<AuditEntry>, event) => {
+                if (event.key === 'Enter') setOpen(row);
+              }}
+              disableColumnSorting
+              disableColumnFilter
+              disableColumnMenu
+              disableRowSelectionOnClick
+              localeText={{ noRowsLabel: filtered ? NO_MATCHES : NO_ENTRIES }}
+              sx={{ '& .MuiDataGrid-row': { cursor: 'pointer' } }}
+            />
+          )}
         </>
       )}
       {open && (

@@ -1,4 +1,4 @@
-import type { AuditAction, AuditTargetKind } from './types';
+import type { AuditAction, AuditEntry, AuditTargetKind } from './types';
 
 /**
  * A label for people for every action code. Typed against the generated list: a code the server adds is a
@@ -9,14 +9,14 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'app.updated': 'App details changed',
   'app.deleted': 'App deleted',
   'app.published': 'App submitted for review',
-  'app.moved': 'App moved to another organization',
+  'app.moved': 'App moved between organizations',
   'app.key_regenerated': 'API key regenerated',
-  'app.visibility_changed': 'Organization testing changed',
-  'app.sharing_changed': 'Tester list changed',
+  'app.visibility_changed': 'Sharing with the whole organization changed',
+  'app.sharing_changed': 'Tester e-mail list changed',
   'app.permissions_changed': 'App permissions changed',
-  'app.share_link_reset': 'Share link reset',
+  'app.share_link_reset': 'Tester link replaced',
   'org.created': 'Organization created',
-  'org.updated': 'Organization profile changed',
+  'org.updated': 'Organization settings changed',
   'org.deleted': 'Organization deleted',
   'invite.sent': 'Invitation sent',
   'invite.resent': 'Invitation resent',
@@ -49,3 +49,27 @@ export const TARGET_KIND_LABELS: Record<AuditTargetKind, string> = {
   image: 'Image',
   account: 'Account',
 };
+
+/** The new value of `field` in the entry's changes, when it is the only field that changed. */
+function onlyChange(entry: AuditEntry, field: string): unknown {
+  const [change, ...more] = entry.changes;
+  return change && more.length === 0 && change.field === field ? change.new : undefined;
+}
+
+/**
+ * What one entry did, as precisely as its recorded changes tell: sharing with the organization turned on
+ * or off, the two-factor requirement turned on or off; otherwise the action's label.
+ */
+export function entryLabel(entry: AuditEntry): string {
+  if (entry.action === 'app.visibility_changed') {
+    const shared = onlyChange(entry, 'sharedWithOrganization');
+    if (shared === true) return 'App shared with the whole organization';
+    if (shared === false) return 'App no longer shared with the whole organization';
+  }
+  if (entry.action === 'org.updated') {
+    const required = onlyChange(entry, 'requireTwoFactor');
+    if (required === true) return 'Two-factor authentication required of members';
+    if (required === false) return 'Two-factor requirement turned off';
+  }
+  return actionLabel(entry.action);
+}

@@ -53,9 +53,27 @@ export function valueText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** What an entry is about, for people: the target's label, else its id. */
-export const targetText = (entry: AuditEntry): string =>
-  entry.target ? (entry.target.label ?? entry.target.id) : '';
+/**
+ * What an entry is about, for people: the target's name (the server fills it: an app's or organization's
+ * current name, a member's e-mail), else its id; `(deleted)` after a target that no longer exists.
+ */
+export function targetText(entry: AuditEntry): string {
+  const { target } = entry;
+  if (!target) return '';
+  const name = target.label ?? target.id;
+  return target.deleted ? `${name} (deleted)` : name;
+}
+
+/**
+ * The second line under a target's name: its kind, and an app's package name (what people know an app by
+ * besides its name); other ids (random UUIDs) are only in the entry's detail.
+ */
+export function targetDetail(entry: AuditEntry, kindLabel: string): string {
+  const { target } = entry;
+  if (!target) return '';
+  const showsId = target.kind === 'app' && target.label && target.label !== target.id;
+  return showsId ? `${kindLabel} · ${target.id}` : kindLabel;
+}
 
 /** `people`, then each actor of `entries` not among them, then `selected` when missing: once each. */
 export function personOptions(

@@ -28,7 +28,7 @@ import { ColorModeToggle } from '../../theme/ColorModeToggle';
 import { publicConfigApi, useGetPublicConfigQuery, type PublicConfig } from '../publicConfig';
 import { useAuthClient } from './AuthClientContext';
 import { noticeShown, recoveryStarted, selectAuth } from '../../session/authSlice';
-import { AcceptInvitation } from '../orgs';
+import { AcceptInvitation, InvitationPreview } from '../orgs';
 import type { FromState } from './RequireAuth';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -177,11 +177,7 @@ export function SignInPage() {
                 Sign in to build and publish apps for smart glasses.
               </Typography>
             </Box>
-            {inviteToken && hydrated && (
-              <Alert severity="info">
-                You have been invited to an organization. Sign in or create an account to accept.
-              </Alert>
-            )}
+            {inviteToken && hydrated && <InvitationPreview token={inviteToken} />}
             {auth.notice && (
               <Alert
                 severity={auth.notice.severity}

@@ -2,6 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { AppProviders } from '../../app/AppProviders';
@@ -9,11 +10,26 @@ import { routes } from '../../app/router';
 import { makeStore } from '../../app/store';
 import { renderPage } from '../../prerender';
 import { authSlice } from '../../session/authSlice';
+import { server } from '../../testing/server';
 
 vi.setConfig({ testTimeout: 20_000 });
 
 describe('taking over the prerendered sign-in page', () => {
   it('an invitation link (/signin?token=…) hydrates without a mismatch, then shows the invitation', async () => {
+    server.use(
+      http.get('*/api/invites/:token', () =>
+        HttpResponse.json({
+          success: true,
+          data: {
+            organizationName: 'Acme',
+            inviter: 'ada@example.com',
+            emailHint: 'b\u2022\u2022\u2022@example.com',
+            status: 'open',
+            expiresAt: '2026-12-05T10:00:00Z',
+          },
+        }),
+      ),
+    );
     const { body } = await renderPage('/signin');
     const container = document.createElement('div');
     container.innerHTML = body;
@@ -38,7 +54,7 @@ describe('taking over the prerendered sign-in page', () => {
       );
       await Promise.resolve();
     });
-    expect(await screen.findByText(/You have been invited to an organization/)).toBeInTheDocument();
+    expect(await screen.findByText('You have been invited to Acme')).toBeInTheDocument();
     expect(recoverable).not.toHaveBeenCalled();
     // Unmounted here, so that no React work is left scheduled when the test environment goes away.
     act(() => {

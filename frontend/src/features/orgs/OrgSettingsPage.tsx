@@ -21,6 +21,7 @@ import { UnsavedChangesPrompt } from '../../components/UnsavedChangesPrompt';
 import { useAppDispatch } from '../../app/store';
 import { paths } from '../../config/paths';
 import { useUpdateOrgMutation } from './api';
+import { JoinedBanner } from './JoinedBanner';
 import { OrgTwoFactorCard } from './OrgTwoFactorCard';
 import { orgSelected } from '../../session/orgSlice';
 import type { Organization } from './types';
@@ -135,12 +136,7 @@ export function OrgSettingsPage({ ownedApps }: { ownedApps?: OwnedApps } = {}) {
       <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
         Organization Settings
       </Typography>
-      {params.get('welcome') === 'true' && (
-        <Alert severity="success">
-          Welcome to {params.get('orgName') ?? current?.name ?? 'your new organization'}! You have
-          joined the organization.
-        </Alert>
-      )}
+      <JoinedBanner fallbackName={current?.name} />
       {params.get('existing') === 'true' && (
         <Alert severity="info">You are already a member of this organization.</Alert>
       )}

@@ -1,5 +1,5 @@
 import { baseApi, LIST } from '../../api/baseApi';
-import type { OrgList } from '../../api/types';
+import type { InvitePreview, OrgList } from '../../api/types';
 import type { Envelope, Organization, OrgProfileChange, OrgRole } from './types';
 
 const unwrap = <T>(response: Envelope<T>): T => response.data;
@@ -94,6 +94,12 @@ export const orgsApi = baseApi.injectEndpoints({
       }),
       invalidatesTags: (_r, _e, { orgId }) => [{ type: 'Org', id: orgId }],
     }),
+    /** What an invitation link shows before sign-in (no sign-in needed); never cached across tokens. */
+    previewInvite: build.query<InvitePreview, string>({
+      query: (token) => `/api/invites/${encodeURIComponent(token)}`,
+      transformResponse: unwrap<InvitePreview>,
+      keepUnusedDataFor: 0,
+    }),
     acceptInvite: build.mutation<{ id: string; name: string }, string>({
       query: (token) => ({ url: `/api/orgs/accept/${encodeURIComponent(token)}`, method: 'POST' }),
       transformResponse: unwrap<{ id: string; name: string }>,
@@ -115,4 +121,5 @@ export const {
   useResendInviteMutation,
   useRescindInviteMutation,
   useAcceptInviteMutation,
+  usePreviewInviteQuery,
 } = orgsApi;

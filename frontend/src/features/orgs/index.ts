@@ -1,5 +1,6 @@
 /** The organizations feature as other features use it (its public file: import nothing else of it). */
 export { AcceptInvitation } from './AcceptInvitation';
+export { InvitationPreview } from './InvitationPreview';
 export { useCreateOrgMutation, useGetOrgQuery } from './api';
 export { usDate } from './format';
 export { OrgSwitcher } from './OrgSwitcher';

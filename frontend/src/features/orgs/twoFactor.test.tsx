@@ -43,6 +43,13 @@ function serveOrg(org: Organization, answer?: (required: boolean) => Response) {
   return sent;
 }
 
+/** The nearest element around `element` matching `selector` (fails the test when there is none). */
+function enclosing(element: HTMLElement, selector: string): HTMLElement {
+  const found = element.closest<HTMLElement>(selector);
+  if (!found) throw new Error(`nothing matching ${selector} around the element`);
+  return found;
+}
+
 describe('the organization’s two-factor requirement', () => {
   it('lets an admin turn it on with the switch', async () => {
     const sent = serveOrg(testOrg());
@@ -241,5 +248,131 @@ describe('a member of an organization that requires two-factor authentication', 
       ),
     ).toBeInTheDocument();
     expect(screen.queryByText('Acme requires two-factor authentication')).not.toBeInTheDocument();
+  }, 30_000);
+});
+
+describe('the two-factor notice offers what a held-back member can really do', () => {
+  function signedInAt(aal: 'aal1' | 'aal2') {
+    localStorage.setItem(IDENTITY_SESSION_KEY, JSON.stringify(identitySession('ada@example.com')));
+    server.use(
+      http.post('*/api/auth/exchange-token', () => HttpResponse.json({ coreToken: tokenAt(aal) })),
+      http.get('*/api/admin/check', () => HttpResponse.json({ isAdmin: false, role: null })),
+    );
+  }
+
+  /** `GET /api/orgs` answers `orgs`; leaving removes the organization from the list. */
+  function serveOrgs(orgs: Organization[], leave?: () => Response) {
+    let list = orgs;
+    const left: string[] = [];
+    server.use(
+      http.get('*/api/orgs', () =>
+        HttpResponse.json({ success: true, data: list, personalOrgCreated: false }),
+      ),
+      http.get('*/api/orgs/:orgId', ({ params }) =>
+        HttpResponse.json({ success: true, data: list.find((org) => org.id === params.orgId) }),
+      ),
+      http.delete('*/api/orgs/:orgId/members/:memberId', ({ params }) => {
+        if (leave) return leave();
+        left.push(`${String(params.orgId)}/${String(params.memberId)}`);
+        list = list.filter((org) => org.id !== params.orgId);
+        return HttpResponse.json({ success: true });
+      }),
+      http.get('*/api/dev/apps', () => HttpResponse.json({ success: true, data: [] })),
+    );
+    return left;
+  }
+
+  it('offers leaving (not switching) to a member of one organization, and leaves after confirming', async () => {
+    signedInAt('aal1');
+    const left = serveOrgs([
+      testOrg({ role: 'member', requireTwoFactor: true }),
+      // The personal organization the list makes once the last one is left is not there yet.
+    ]);
+    const { user, router } = renderRoute('/members', { store: signedInStore() });
+    const notice = enclosing(
+      await screen.findByText('Acme requires two-factor authentication', {}, { timeout: 15_000 }),
+      '[role="alert"]',
+    );
+    expect(notice).toHaveTextContent('If you would rather not, you can leave this organization.');
+    expect(notice).not.toHaveTextContent(/switch/i);
+    expect(
+      within(notice).getByRole('link', { name: 'Set up two-factor authentication' }),
+    ).toHaveAttribute('href', '/account/security');
+
+    await user.click(within(notice).getByRole('button', { name: 'Leave Acme' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave organization?' });
+    expect(dialog).toHaveTextContent('To come back, an admin will have to invite you again.');
+    // Keeping closes the dialog and leaves nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Keep' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    expect(left).toEqual([]);
+
+    await user.click(within(notice).getByRole('button', { name: 'Leave Acme' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Leave' }),
+    );
+    await waitFor(() => {
+      expect(left).toEqual([`org-1/${identitySession('ada@example.com').user.id}`]);
+    });
+    expect(await screen.findByText('You have left Acme.')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/dashboard');
+    });
+  }, 30_000);
+
+  it('says a member may switch only when there is another organization', async () => {
+    signedInAt('aal1');
+    serveOrgs([
+      testOrg({ role: 'member', requireTwoFactor: true }),
+      testOrg({ id: 'org-2', name: 'Beta', role: 'admin' }),
+    ]);
+    renderRoute('/dashboard', { store: signedInStore() });
+    const notice = enclosing(
+      await screen.findByText('Acme requires two-factor authentication', {}, { timeout: 15_000 }),
+      '[role="alert"]',
+    );
+    expect(notice).toHaveTextContent(
+      'You can also switch to another of your organizations in the menu, or leave this one.',
+    );
+    // The switcher it names is there.
+    expect(await screen.findByRole('combobox', { name: /organization/i })).toBeInTheDocument();
+  }, 30_000);
+
+  it('says why leaving failed (the only admin cannot leave)', async () => {
+    signedInAt('aal1');
+    const onlyAdmin =
+      'You cannot leave the organization as you are the only admin. Please promote another member to admin first.';
+    serveOrgs([testOrg({ role: 'admin', requireTwoFactor: true })], () =>
+      HttpResponse.json({ error: onlyAdmin, code: 'CONFLICT' }, { status: 409 }),
+    );
+    const { user } = renderRoute('/dashboard', { store: signedInStore() });
+    await user.click(
+      await screen.findByRole('button', { name: 'Leave Acme' }, { timeout: 15_000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Leave organization?' });
+    expect(dialog).toHaveTextContent('You will lose your admin access');
+    await user.click(within(dialog).getByRole('button', { name: 'Leave' }));
+    expect(await screen.findByText(onlyAdmin)).toBeInTheDocument();
+    // Still held back: the notice stays.
+    expect(screen.getByText('Acme requires two-factor authentication')).toBeInTheDocument();
+  }, 30_000);
+
+  it('keeps the welcome of a just-accepted invitation above the notice', async () => {
+    signedInAt('aal1');
+    serveOrgs([testOrg({ role: 'member', requireTwoFactor: true })]);
+    renderRoute('/org-settings?welcome=true&orgName=Acme&orgId=org-1', {
+      store: signedInStore(),
+    });
+    expect(
+      await screen.findByText('Acme requires two-factor authentication', {}, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/Welcome to Acme! You have joined the organization./),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { level: 1, name: 'Organization Settings' }),
+    ).not.toBeInTheDocument();
   }, 30_000);
 });

@@ -135,7 +135,7 @@ function adminApp(overrides: Partial<AdminApp> = {}): AdminApp {
     ],
     selfReview: false,
     testerUrl: null,
-    sinceLastDecision: { state: 'first_review', changedFields: [] },
+    sinceLastDecision: { state: 'first_review', changedFields: [], changes: [] },
     ...overrides,
   };
 }
