@@ -401,10 +401,17 @@ fn an_invalid_update_is_refused_before_the_app_is_read() {
 fn deleting_an_app_removes_its_image_files_and_reports_those_left() {
     let org = OrgId::new();
     let (kept, gone) = (ImageId::new(), ImageId::new());
-    let mut h = Harness::member();
+    let stored = sample_app(org, AppStoreStatus::Development);
+    let name = stored.name.as_str().to_owned();
+    let mut h = Harness::member().with_app(stored);
     h.apps
         .expect_delete()
-        .with(eq(org), eq(package()), always())
+        .withf(move |o, p, audit| {
+            // The entry keeps the app's name: once it is gone, nothing else shows it.
+            *o == org
+                && *p == package()
+                && audit.target.as_ref().and_then(|t| t.label.as_deref()) == Some(name.as_str())
+        })
         .times(1)
         .returning(move |_, _, _| Ok(vec![gone, kept]));
     let kept_key = kept.to_string();
@@ -426,9 +433,8 @@ fn deleting_an_app_removes_its_image_files_and_reports_those_left() {
 #[test]
 fn deleting_a_missing_app_is_not_found() {
     let mut h = Harness::member();
-    h.apps
-        .expect_delete()
-        .returning(|_, _, _| Err(RepoError::NotFound));
+    h.apps.expect_get().returning(|_, _| Ok(None));
+    h.apps.expect_delete().never();
     let err = block_on(h.service().delete(
         &member_as(&developer(), OrgId::new(), OrgRole::Member),
         &package(),
