@@ -150,15 +150,18 @@ impl TargetNames {
     }
 
     /// `entry` with its target's current name as the label; a target that is gone keeps the recorded label
-    /// and is marked deleted. Invitations, images and platform accounts keep the label they were recorded
-    /// with (an address or a file name; no row to read a newer one from).
+    /// and is marked deleted. Invitations, images, platform accounts and access tokens keep the label they
+    /// were recorded with (an address, a file name, a token's name: no row to read a newer one from).
     fn name(&self, mut entry: AuditEntry) -> AuditEntry {
         if let Some(target) = entry.target.as_mut() {
             let known = match target.kind {
                 AuditTargetKind::App => Some(&self.apps),
                 AuditTargetKind::Organization => Some(&self.orgs),
                 AuditTargetKind::Member => Some(&self.accounts),
-                AuditTargetKind::Invitation | AuditTargetKind::Image | AuditTargetKind::Account => None,
+                AuditTargetKind::Invitation
+                | AuditTargetKind::Image
+                | AuditTargetKind::Account
+                | AuditTargetKind::AccessToken => None,
             };
             if let Some(known) = known {
                 match known.get(&target.id) {

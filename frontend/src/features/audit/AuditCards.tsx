@@ -6,7 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 
-import { entryLabel, TARGET_KIND_LABELS } from './actions';
+import { entryLabel, TARGET_KIND_LABELS, viaTokenText } from './actions';
 import { localTime, targetText } from './format';
 import type { AuditEntry } from './types';
 
@@ -65,6 +65,7 @@ export function AuditCards({
                   <Typography sx={{ fontWeight: 600, ...WRAP }}>{entryLabel(row)}</Typography>
                   <Typography variant="body2" sx={WRAP}>
                     {row.actor.email}
+                    {row.viaToken && ` ${viaTokenText(row) ?? ''}`}
                   </Typography>
                   {row.target && (
                     <Typography variant="body2" sx={WRAP}>

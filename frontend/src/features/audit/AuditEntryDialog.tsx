@@ -13,7 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 
-import { entryLabel, TARGET_KIND_LABELS } from './actions';
+import { entryLabel, TARGET_KIND_LABELS, viaTokenText } from './actions';
 import { localTime, targetText, valueText } from './format';
 import type { AuditEntry } from './types';
 
@@ -61,6 +61,11 @@ export function AuditEntryDialog({ entry, onClose }: { entry: AuditEntry; onClos
             <Box component="span" sx={{ ...CODE, color: 'text.secondary' }}>
               {entry.actor.id}
             </Box>
+            {entry.viaToken && (
+              <Box component="span" sx={{ display: 'block' }}>
+                {viaTokenText(entry)}
+              </Box>
+            )}
           </Fact>
           <Fact term="Action">
             {entryLabel(entry)}{' '}

@@ -21,7 +21,7 @@ import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 import { errorMessage } from '../../api/errors';
 import { visuallyHidden } from '../../components/visuallyHidden';
-import { ACTION_LABELS, ACTIONS, entryLabel, TARGET_KIND_LABELS } from './actions';
+import { ACTION_LABELS, ACTIONS, entryLabel, TARGET_KIND_LABELS, viaTokenText } from './actions';
 import { AuditCards } from './AuditCards';
 import { useAuditLogInfiniteQuery, useDownloadAuditCsvMutation } from './api';
 import { AuditEntryDialog } from './AuditEntryDialog';
@@ -189,6 +189,11 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) => (
           <Typography variant="body2" sx={{ ...WRAP, py: 1 }}>
             <Email address={row.actor.email} />
+            {row.viaToken && (
+              <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+                {viaTokenText(row)}
+              </Box>
+            )}
           </Typography>
         ),
       },

@@ -32,6 +32,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'platform.first_admin': 'First platform admin set up',
   'image.uploaded': 'Image uploaded',
   'image.deleted': 'Image deleted',
+  'token.created': 'Access token created',
+  'token.revoked': 'Access token revoked',
+  'token.expired': 'Access token expired',
 };
 
 /** Every action code, in the order above (the "Action" filter's options). */
@@ -48,7 +51,12 @@ export const TARGET_KIND_LABELS: Record<AuditTargetKind, string> = {
   invitation: 'Invitation',
   image: 'Image',
   account: 'Account',
+  access_token: 'Access token',
 };
+
+/** "via token “CI deploy”" for a change made through a personal access token; nothing for a session's. */
+export const viaTokenText = (entry: AuditEntry): string | undefined =>
+  entry.viaToken ? `via token “${entry.viaToken}”` : undefined;
 
 /** The new value of `field` in the entry's changes, when it is the only field that changed. */
 function onlyChange(entry: AuditEntry, field: string): unknown {
