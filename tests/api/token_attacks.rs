@@ -14,7 +14,15 @@ use serde_json::{Value, json};
 /// Makes a token as `user` that must succeed: the token and its id.
 async fn token_for(app: &TestApp, user: &User, org: Option<&str>, scopes: &[&str]) -> (String, String) {
     let body = json!({"name": format!("CI {}", scopes.join(" ")), "orgId": org, "scopes": scopes});
-    let (status, made) = call(app, Method::POST, "/api/dev/tokens", Some(&user.token), None, Some(&body)).await;
+    let (status, made) = call(
+        app,
+        Method::POST,
+        "/api/dev/tokens",
+        Some(&user.token),
+        None,
+        Some(&body),
+    )
+    .await;
     assert_eq!(status, 201, "{made}");
     (
         made["token"].as_str().unwrap().to_owned(),
@@ -61,18 +69,49 @@ async fn another_account_or_another_orgs_admin_can_neither_see_revoke_nor_probe_
         let (_, listed) = call(&app, Method::GET, "/api/dev/tokens", Some(&eve.token), None, None).await;
         assert_eq!(listed["tokens"], json!([]), "{listed}");
         // Eve, admin of her own organization, cannot list or revoke Ada's through it, nor through Acme's.
-        let (_, listed) = call(&app, Method::GET, &format!("/api/orgs/{eves}/tokens"), Some(&eve.token), None, None).await;
+        let (_, listed) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{eves}/tokens"),
+            Some(&eve.token),
+            None,
+            None,
+        )
+        .await;
         assert_eq!(listed["tokens"], json!([]), "{listed}");
-        let (status, _) = call(&app, Method::GET, &format!("/api/orgs/{acme}/tokens"), Some(&eve.token), None, None).await;
+        let (status, _) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{acme}/tokens"),
+            Some(&eve.token),
+            None,
+            None,
+        )
+        .await;
         assert_eq!(status, 404, "not a member of Acme");
         // Eve forges x-org-id to Acme on her own organization's route: refused.
-        let (status, _) = call(&app, Method::GET, &format!("/api/orgs/{eves}/tokens"), Some(&eve.token), Some(&acme), None).await;
+        let (status, _) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{eves}/tokens"),
+            Some(&eve.token),
+            Some(&acme),
+            None,
+        )
+        .await;
         assert_eq!(status, 403);
 
         // Every probe answers the same 404 whether the id exists, is revoked, or is nonsense.
         let unknown = uuid::Uuid::new_v4().to_string();
         let mut answers = Vec::new();
-        for probe in [&id, &bound_id, &unknown, &id.to_uppercase(), &"..%2F..%2Fdev%2Ftokens".to_owned(), &"not-a-uuid".to_owned()] {
+        for probe in [
+            &id,
+            &bound_id,
+            &unknown,
+            &id.to_uppercase(),
+            &"..%2F..%2Fdev%2Ftokens".to_owned(),
+            &"not-a-uuid".to_owned(),
+        ] {
             for path in [
                 format!("/api/dev/tokens/{probe}"),
                 format!("/api/orgs/{eves}/tokens/{probe}"),
@@ -85,16 +124,38 @@ async fn another_account_or_another_orgs_admin_can_neither_see_revoke_nor_probe_
         }
         // The message does not depend on whether the token exists.
         for (in_eves, in_acme, message) in &answers {
-            let first = answers.iter().find(|(e, a, _)| e == in_eves && a == in_acme).unwrap();
+            let first = answers
+                .iter()
+                .find(|(e, a, _)| e == in_eves && a == in_acme)
+                .unwrap();
             assert_eq!(&first.2, message, "{backend:?}");
         }
         // Ada's token still works: nothing of Eve's touched it.
-        let (status, _) = call(&app, Method::GET, "/api/dev/apps", Some(&token), Some(&acme), None).await;
+        let (status, _) = call(
+            &app,
+            Method::GET,
+            "/api/dev/apps",
+            Some(&token),
+            Some(&acme),
+            None,
+        )
+        .await;
         assert_eq!(status, 200, "{backend:?}");
         // Ada revokes it; Eve's probes still say 404, never 409 (which would tell it exists).
-        let (status, _) = call(&app, Method::DELETE, &format!("/api/dev/tokens/{id}"), Some(&ada.token), None, None).await;
+        let (status, _) = call(
+            &app,
+            Method::DELETE,
+            &format!("/api/dev/tokens/{id}"),
+            Some(&ada.token),
+            None,
+            None,
+        )
+        .await;
         assert_eq!(status, 200);
-        for path in [format!("/api/dev/tokens/{id}"), format!("/api/orgs/{eves}/tokens/{id}")] {
+        for path in [
+            format!("/api/dev/tokens/{id}"),
+            format!("/api/orgs/{eves}/tokens/{id}"),
+        ] {
             let (status, _) = call(&app, Method::DELETE, &path, Some(&eve.token), None, None).await;
             assert_eq!(status, 404, "{backend:?} {path}");
         }
@@ -108,7 +169,13 @@ async fn header_path_and_method_tricks_do_not_widen_a_token() {
         let ada = sign_up(&app, "ada@example.com").await;
         let acme = create_org(&app, &ada, "Acme").await;
         let other = create_org(&app, &ada, "Other").await;
-        let (token, id) = token_for(&app, &ada, Some(&acme), &["apps:read", "apps:write", "apps:publish", "apps:keys"]).await;
+        let (token, id) = token_for(
+            &app,
+            &ada,
+            Some(&acme),
+            &["apps:read", "apps:write", "apps:publish", "apps:keys"],
+        )
+        .await;
         let bearer = format!("Bearer {token}");
         let auth = |extra: &[(&'static str, String)]| {
             let mut headers = vec![("authorization", bearer.clone())];
@@ -126,23 +193,65 @@ async fn header_path_and_method_tricks_do_not_widen_a_token() {
         // x-org-id: missing, empty, malformed, another organization of the owner (any spelling).
         let (status, body) = run(Method::GET, "/api/dev/apps".into(), auth(&[])).await;
         assert_eq!(status, 400, "{body}");
-        let (status, _) = run(Method::GET, "/api/dev/apps".into(), auth(&[("x-org-id", " ".into())])).await;
+        let (status, _) = run(
+            Method::GET,
+            "/api/dev/apps".into(),
+            auth(&[("x-org-id", " ".into())]),
+        )
+        .await;
         assert_eq!(status, 400);
-        let (status, _) = run(Method::GET, "/api/dev/apps".into(), auth(&[("x-org-id", "../admin".into())])).await;
+        let (status, _) = run(
+            Method::GET,
+            "/api/dev/apps".into(),
+            auth(&[("x-org-id", "../admin".into())]),
+        )
+        .await;
         assert_eq!(status, 400);
-        for spelling in [other.clone(), other.to_uppercase(), format!(" {other} "), format!("{{{other}}}"), format!("urn:uuid:{other}")] {
+        for spelling in [
+            other.clone(),
+            other.to_uppercase(),
+            format!(" {other} "),
+            format!("{{{other}}}"),
+            format!("urn:uuid:{other}"),
+        ] {
             for header in ["x-org-id", "X-Org-Id", "X-ORG-ID"] {
-                let (status, body) = run(Method::GET, "/api/dev/apps".into(), auth(&[(header, spelling.clone())])).await;
-                assert!(status == 403 || status == 400, "{header}: {spelling}: {status} {body}");
+                let (status, body) = run(
+                    Method::GET,
+                    "/api/dev/apps".into(),
+                    auth(&[(header, spelling.clone())]),
+                )
+                .await;
+                assert!(
+                    status == 403 || status == 400,
+                    "{header}: {spelling}: {status} {body}"
+                );
             }
         }
         // Path names one organization, header another: refused either way round.
-        let (status, _) = run(Method::GET, format!("/api/orgs/{other}"), auth(&[("x-org-id", acme.clone())])).await;
+        let (status, _) = run(
+            Method::GET,
+            format!("/api/orgs/{other}"),
+            auth(&[("x-org-id", acme.clone())]),
+        )
+        .await;
         assert_eq!(status, 403);
-        let (status, _) = run(Method::GET, format!("/api/orgs/{acme}"), auth(&[("x-org-id", other.clone())])).await;
+        let (status, _) = run(
+            Method::GET,
+            format!("/api/orgs/{acme}"),
+            auth(&[("x-org-id", other.clone())]),
+        )
+        .await;
         assert_eq!(status, 403);
-        let (status, _) = run(Method::GET, format!("/api/orgs/{}", other.to_uppercase()), auth(&[])).await;
-        assert!(status == 403 || status == 404, "the path's organization in capitals: {status}");
+        let (status, _) = run(
+            Method::GET,
+            format!("/api/orgs/{}", other.to_uppercase()),
+            auth(&[]),
+        )
+        .await;
+        assert!(
+            status == 403 || status == 404,
+            "the path's organization in capitals: {status}"
+        );
 
         // Token management, members, staff and sessions under other spellings: never a 2xx.
         for (method, path) in [
@@ -161,14 +270,15 @@ async fn header_path_and_method_tricks_do_not_widen_a_token() {
             (Method::GET, "/api/admin/check".to_owned()),
             (Method::GET, "/api/admin/../dev/tokens".to_owned()),
             (Method::GET, "/api/ADMIN/check".to_owned()),
-            (Method::POST, format!("/api/dev/apps/com.acme.x/move-org")),
+            (Method::POST, "/api/dev/apps/com.acme.x/move-org".to_owned()),
             (Method::PUT, "/api/dev/auth/profile".to_owned()),
             (Method::GET, "/api/dev/auth/sessions".to_owned()),
             (Method::HEAD, "/api/dev/tokens".to_owned()),
             (Method::OPTIONS, "/api/dev/tokens".to_owned()),
         ] {
             let (status, body) = run(method.clone(), path.clone(), auth(&[("x-org-id", acme.clone())])).await;
-            let harmless_preflight = method == Method::OPTIONS && !body.contains("dpt_") && !body.contains("\"tokens\"");
+            let harmless_preflight =
+                method == Method::OPTIONS && !body.contains("dpt_") && !body.contains("\"tokens\"");
             assert!(
                 !(200..300).contains(&status) || harmless_preflight,
                 "{backend:?} {method} {path}: {status} {body}"
@@ -207,7 +317,11 @@ async fn header_path_and_method_tricks_do_not_widen_a_token() {
             .unwrap();
         assert_eq!(exchanged.status(), 401, "{backend:?}");
         for path in ["/auth/v1/user", "/auth/v1/factors", "/auth/v1/logout"] {
-            let method = if path.ends_with("logout") { Method::POST } else { Method::GET };
+            let method = if path.ends_with("logout") {
+                Method::POST
+            } else {
+                Method::GET
+            };
             let (status, _) = run(method, path.into(), auth(&[("apikey", "built-in".into())])).await;
             assert!((400..500).contains(&status), "{path}: {status}");
         }
@@ -231,11 +345,18 @@ async fn bearer_variants_and_forged_checksums_learn_nothing() {
                     &[("authorization", &authorization), ("x-org-id", &acme)],
                 )
                 .await;
-                (status, serde_json::from_str::<Value>(&body).unwrap_or(Value::String(body)))
+                (
+                    status,
+                    serde_json::from_str::<Value>(&body).unwrap_or(Value::String(body)),
+                )
             }
         };
         // The scheme's case and surrounding spaces do not matter; the token's own case does.
-        for ok in [format!("Bearer {token}"), format!("bearer {token}"), format!("BEARER   {token}  ")] {
+        for ok in [
+            format!("Bearer {token}"),
+            format!("bearer {token}"),
+            format!("BEARER   {token}  "),
+        ] {
             assert_eq!(list(ok.clone()).await.0, 200, "{ok}");
         }
         for refused in [
@@ -257,7 +378,10 @@ async fn bearer_variants_and_forged_checksums_learn_nothing() {
         // A very long header is refused without a 500.
         for length in [20_000, 200_000] {
             let (status, body) = list(format!("Bearer dpt_{}", "a".repeat(length))).await;
-            assert!(status == 0 || (400..500).contains(&status), "{length}: {status} {body}");
+            assert!(
+                status == 0 || (400..500).contains(&status),
+                "{length}: {status} {body}"
+            );
         }
 
         // A forged token with a valid checksum: the real id with a wrong secret answers exactly as an
@@ -270,11 +394,26 @@ async fn bearer_variants_and_forged_checksums_learn_nothing() {
         let answer = |(status, body): &(u16, Value)| (*status, body["error"].clone(), body["code"].clone());
         assert_eq!(with_real_id.0, 401);
         assert_eq!(answer(&with_real_id), answer(&with_unknown_id), "{backend:?}");
-        assert!(with_real_id.1["error"].as_str().unwrap().contains("not known"), "{with_real_id:?}");
-        let (status, _) = call(&app, Method::DELETE, &format!("/api/dev/tokens/{id}"), Some(&ada.token), None, None).await;
+        assert!(
+            with_real_id.1["error"].as_str().unwrap().contains("not known"),
+            "{with_real_id:?}"
+        );
+        let (status, _) = call(
+            &app,
+            Method::DELETE,
+            &format!("/api/dev/tokens/{id}"),
+            Some(&ada.token),
+            None,
+            None,
+        )
+        .await;
         assert_eq!(status, 200);
         let after_revocation = list(format!("Bearer {}", forge(real_id, &wrong_secret))).await;
-        assert_eq!(answer(&after_revocation), answer(&with_unknown_id), "a wrong secret never hears 'revoked'");
+        assert_eq!(
+            answer(&after_revocation),
+            answer(&with_unknown_id),
+            "a wrong secret never hears 'revoked'"
+        );
         let (status, body) = list(format!("Bearer {token}")).await;
         assert_eq!(status, 401);
         assert!(body["error"].as_str().unwrap().contains("revoked"), "{body}");
@@ -286,7 +425,10 @@ async fn a_platform_admins_token_carries_no_role_and_an_admin_lowered_to_member_
     for backend in BACKENDS {
         let app = crate::helpers::spawn_app_with(
             backend,
-            &[("PORTAL_PUBLIC_URL", crate::org_fixtures::PUBLIC_URL), ("PORTAL_STAFF_MFA", "optional")],
+            &[
+                ("PORTAL_PUBLIC_URL", crate::org_fixtures::PUBLIC_URL),
+                ("PORTAL_STAFF_MFA", "optional"),
+            ],
         )
         .await;
         let boss = sign_up(&app, "boss@example.com").await;
@@ -303,19 +445,41 @@ async fn a_platform_admins_token_carries_no_role_and_an_admin_lowered_to_member_
                 .execute(&mut *db(&app).connection().unwrap())
                 .unwrap();
         }
-        let (_, me) = call(&app, Method::GET, "/api/dev/auth/me", Some(&boss.token), None, None).await;
+        let (_, me) = call(
+            &app,
+            Method::GET,
+            "/api/dev/auth/me",
+            Some(&boss.token),
+            None,
+            None,
+        )
+        .await;
         assert_eq!(me["platformRole"], "admin", "the session carries the role: {me}");
-        let (token, _) = token_for(&app, &boss, None, &["apps:read", "apps:write", "apps:publish", "apps:keys"]).await;
+        let (token, _) = token_for(
+            &app,
+            &boss,
+            None,
+            &["apps:read", "apps:write", "apps:publish", "apps:keys"],
+        )
+        .await;
         let (status, me) = call(&app, Method::GET, "/api/dev/auth/me", Some(&token), None, None).await;
         assert_eq!(status, 200);
-        assert_eq!((me["isAdmin"].clone(), me["platformRole"].clone()), (json!(false), Value::Null), "{me}");
+        assert_eq!(
+            (me["isAdmin"].clone(), me["platformRole"].clone()),
+            (json!(false), Value::Null),
+            "{me}"
+        );
         for (method, path) in [
             (Method::GET, "/api/admin/check"),
             (Method::GET, "/api/admin/apps/submitted"),
             (Method::GET, "/api/app-uptime/status"),
         ] {
             let (status, body) = call(&app, method.clone(), path, Some(&token), None, None).await;
-            assert_eq!((status, code(&body)), (403, "TOKEN_NOT_ALLOWED"), "{backend:?} {path}: {body}");
+            assert_eq!(
+                (status, code(&body)),
+                (403, "TOKEN_NOT_ALLOWED"),
+                "{backend:?} {path}: {body}"
+            );
         }
 
         // An admin's token, after its owner is lowered to member, answers as a member.
@@ -323,7 +487,15 @@ async fn a_platform_admins_token_carries_no_role_and_an_admin_lowered_to_member_
         let acme = create_org(&app, &ada, "Acme").await;
         add_member(&app, &ada, &acme, &boss, "admin").await;
         let (bosses, _) = token_for(&app, &boss, Some(&acme), &["apps:read"]).await;
-        let (_, org) = call(&app, Method::GET, &format!("/api/orgs/{acme}"), Some(&bosses), None, None).await;
+        let (_, org) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{acme}"),
+            Some(&bosses),
+            None,
+            None,
+        )
+        .await;
         assert_eq!(org["data"]["role"], "admin", "{org}");
         let (status, body) = call(
             &app,
@@ -335,14 +507,34 @@ async fn a_platform_admins_token_carries_no_role_and_an_admin_lowered_to_member_
         )
         .await;
         assert_eq!(status, 200, "{body}");
-        let (status, org) = call(&app, Method::GET, &format!("/api/orgs/{acme}"), Some(&bosses), None, None).await;
-        assert_eq!((status, org["data"]["role"].clone()), (200, json!("member")), "{backend:?}: {org}");
+        let (status, org) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{acme}"),
+            Some(&bosses),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(
+            (status, org["data"]["role"].clone()),
+            (200, json!("member")),
+            "{backend:?}: {org}"
+        );
         for (method, path) in [
             (Method::GET, format!("/api/orgs/{acme}/audit-log")),
             (Method::GET, format!("/api/orgs/{acme}/tokens")),
             (Method::PATCH, format!("/api/orgs/{acme}/members/{}", boss.id)),
         ] {
-            let (status, _) = call(&app, method, &path, Some(&bosses), None, Some(&json!({"role": "admin"}))).await;
+            let (status, _) = call(
+                &app,
+                method,
+                &path,
+                Some(&bosses),
+                None,
+                Some(&json!({"role": "admin"})),
+            )
+            .await;
             assert_eq!(status, 403, "{path}");
         }
     }
@@ -373,10 +565,21 @@ async fn a_squatters_token_dies_when_the_mailbox_owner_proves_the_address() {
         assert_eq!(verified.status(), 200);
 
         // The squatter's core token is over, and so is the token planted before the proof.
-        let (status, _) = call(&app, Method::GET, "/api/dev/auth/me", Some(&squatter.token), None, None).await;
+        let (status, _) = call(
+            &app,
+            Method::GET,
+            "/api/dev/auth/me",
+            Some(&squatter.token),
+            None,
+            None,
+        )
+        .await;
         assert_eq!(status, 401);
         let (status, body) = call(&app, Method::GET, "/api/dev/apps", Some(&token), Some(&org), None).await;
-        assert_eq!(status, 401, "{backend:?}: the squatter's access token still works: {body}");
+        assert_eq!(
+            status, 401,
+            "{backend:?}: the squatter's access token still works: {body}"
+        );
         let (status, _) = call(&app, Method::GET, "/api/dev/auth/me", Some(&token), None, None).await;
         assert_eq!(status, 401, "{backend:?}");
     }
@@ -389,14 +592,30 @@ async fn the_audit_export_says_via_token_and_neither_it_nor_the_email_holds_a_se
         let ada = sign_up(&app, "ada@example.com").await;
         let acme = create_org(&app, &ada, "Acme").await;
         let body = json!({"name": "=HYPERLINK(\"http://evil\")", "orgId": acme, "scopes": ["apps:write"]});
-        let (status, made) = call(&app, Method::POST, "/api/dev/tokens", Some(&ada.token), None, Some(&body)).await;
+        let (status, made) = call(
+            &app,
+            Method::POST,
+            "/api/dev/tokens",
+            Some(&ada.token),
+            None,
+            Some(&body),
+        )
+        .await;
         assert_eq!(status, 201, "{made}");
         let token = made["token"].as_str().unwrap().to_owned();
         let registration = json!({
             "packageName": "com.acme.notes", "name": "Notes", "description": "Takes notes",
             "publicUrl": "https://notes.example.com", "logoURL": "https://cdn.example.com/logo.png",
         });
-        let (status, body) = call(&app, Method::POST, "/api/dev/apps/register", Some(&token), Some(&acme), Some(&registration)).await;
+        let (status, body) = call(
+            &app,
+            Method::POST,
+            "/api/dev/apps/register",
+            Some(&token),
+            Some(&acme),
+            Some(&registration),
+        )
+        .await;
         assert_eq!(status, 201, "{body}");
 
         let secret_part = &token[4..40];
@@ -410,11 +629,28 @@ async fn the_audit_export_says_via_token_and_neither_it_nor_the_email_holds_a_se
         assert_eq!(status, 200, "{csv}");
         assert!(!csv.contains(secret_part), "{csv}");
         let header = csv.lines().next().unwrap();
-        assert!(header.contains("viaToken"), "{backend:?}: the CSV export names no token: {header}");
-        let registered = csv.lines().find(|line| line.contains("app.created")).expect("created");
-        assert!(registered.contains("'=HYPERLINK"), "the name is escaped as text: {registered}");
+        assert!(
+            header.contains("viaToken"),
+            "{backend:?}: the CSV export names no token: {header}"
+        );
+        let registered = csv
+            .lines()
+            .find(|line| line.contains("app.created"))
+            .expect("created");
+        assert!(
+            registered.contains("'=HYPERLINK"),
+            "the name is escaped as text: {registered}"
+        );
         assert!(!registered.contains(",\"=HYPERLINK"), "{registered}");
-        let (_, json_log) = call(&app, Method::GET, &format!("/api/orgs/{acme}/audit-log"), Some(&ada.token), None, None).await;
+        let (_, json_log) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{acme}/audit-log"),
+            Some(&ada.token),
+            None,
+            None,
+        )
+        .await;
         assert!(!json_log.to_string().contains(secret_part));
 
         // The e-mail notice names the token, never its secret.
@@ -430,7 +666,11 @@ async fn the_audit_export_says_via_token_and_neither_it_nor_the_email_holds_a_se
             .iter()
             .find(|(subject, _)| subject.contains("access token"))
             .expect("the owner is told");
-        assert!(!notice.1.contains(secret_part) && !notice.1.contains("dpt_"), "{}", notice.1);
+        assert!(
+            !notice.1.contains(secret_part) && !notice.1.contains("dpt_"),
+            "{}",
+            notice.1
+        );
         assert!(notice.1.contains("HYPERLINK"), "it names the token: {}", notice.1);
     }
 }
@@ -445,12 +685,39 @@ async fn no_more_than_fifty_active_tokens_and_revoked_ones_do_not_count() {
             last = token_for(&app, &ada, None, &["apps:read"]).await.1;
         }
         let body = json!({"name": "one too many", "scopes": ["apps:read"]});
-        let (status, refused) = call(&app, Method::POST, "/api/dev/tokens", Some(&ada.token), None, Some(&body)).await;
+        let (status, refused) = call(
+            &app,
+            Method::POST,
+            "/api/dev/tokens",
+            Some(&ada.token),
+            None,
+            Some(&body),
+        )
+        .await;
         assert_eq!(status, 400, "{backend:?}: {refused}");
-        assert!(refused["fields"]["name"].as_str().unwrap().contains("50"), "{refused}");
-        let (status, _) = call(&app, Method::DELETE, &format!("/api/dev/tokens/{last}"), Some(&ada.token), None, None).await;
+        assert!(
+            refused["fields"]["name"].as_str().unwrap().contains("50"),
+            "{refused}"
+        );
+        let (status, _) = call(
+            &app,
+            Method::DELETE,
+            &format!("/api/dev/tokens/{last}"),
+            Some(&ada.token),
+            None,
+            None,
+        )
+        .await;
         assert_eq!(status, 200);
-        let (status, _) = call(&app, Method::POST, "/api/dev/tokens", Some(&ada.token), None, Some(&body)).await;
+        let (status, _) = call(
+            &app,
+            Method::POST,
+            "/api/dev/tokens",
+            Some(&ada.token),
+            None,
+            Some(&body),
+        )
+        .await;
         assert_eq!(status, 201);
     }
 }

@@ -17,12 +17,12 @@
 
 use domain::apps::service::AppError;
 use domain::common::FieldErrors;
-use domain::tokens::AccessTokenError;
 use domain::identity::{AuthError, FirstAdminError, IdentityError, PlatformAdminError};
 use domain::media::{ImageRejection, MediaError};
 use domain::orgs::{ActingError, OrgError};
 use domain::review::platform::PlatformToolsError;
 use domain::review::{DeskError, ReviewError};
+use domain::tokens::AccessTokenError;
 use domain::uptime::UptimeError;
 
 use crate::ApiError;
@@ -252,6 +252,29 @@ impl From<IdentityError> for ApiError {
     }
 }
 
+/// The access token use cases (`/api/dev/tokens`, `/api/orgs/{orgId}/tokens`).
+impl From<AccessTokenError> for ApiError {
+    fn from(error: AccessTokenError) -> Self {
+        let message = error.to_string();
+        match error {
+            AccessTokenError::Validation(fields) => invalid(message, &fields),
+            AccessTokenError::RecentSignInNeeded => Self::ForbiddenUntil {
+                code: "RECENT_SIGN_IN_NEEDED",
+                message,
+            },
+            AccessTokenError::SecondFactorNeeded => Self::ForbiddenUntil {
+                code: MFA_REQUIRED,
+                message,
+            },
+            AccessTokenError::NotFound => Self::NotFound(message),
+            AccessTokenError::NotAdmin => Self::Forbidden(message),
+            AccessTokenError::AlreadyRevoked => Self::conflict("ALREADY_REVOKED", message),
+            AccessTokenError::Acting(cause) => cause.into(),
+            AccessTokenError::Repo(cause) => cause.into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,29 +385,6 @@ mod tests {
             ApiError::from(MediaError::Repo(down())).status_code(),
         ] {
             assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-        }
-    }
-}
-
-/// The access token use cases (`/api/dev/tokens`, `/api/orgs/{orgId}/tokens`).
-impl From<AccessTokenError> for ApiError {
-    fn from(error: AccessTokenError) -> Self {
-        let message = error.to_string();
-        match error {
-            AccessTokenError::Validation(fields) => invalid(message, &fields),
-            AccessTokenError::RecentSignInNeeded => Self::ForbiddenUntil {
-                code: "RECENT_SIGN_IN_NEEDED",
-                message,
-            },
-            AccessTokenError::SecondFactorNeeded => Self::ForbiddenUntil {
-                code: MFA_REQUIRED,
-                message,
-            },
-            AccessTokenError::NotFound => Self::NotFound(message),
-            AccessTokenError::NotAdmin => Self::Forbidden(message),
-            AccessTokenError::AlreadyRevoked => Self::conflict("ALREADY_REVOKED", message),
-            AccessTokenError::Acting(cause) => cause.into(),
-            AccessTokenError::Repo(cause) => cause.into(),
         }
     }
 }

@@ -147,16 +147,15 @@ impl Credentials {
             .map_err(ApiError::from)?;
         if let (TokenRoute::Needs(scope), Some(used)) =
             (self.token_route, authenticated.caller.origin.via_token.as_ref())
+            && !used.scopes.allows(scope)
         {
-            if !used.scopes.allows(scope) {
-                return Err(ApiError::ForbiddenUntil {
-                    code: "TOKEN_SCOPE_MISSING",
-                    message: format!(
-                        "This access token lacks the {} scope this request needs.",
-                        scope.as_str()
-                    ),
-                });
-            }
+            return Err(ApiError::ForbiddenUntil {
+                code: "TOKEN_SCOPE_MISSING",
+                message: format!(
+                    "This access token lacks the {} scope this request needs.",
+                    scope.as_str()
+                ),
+            });
         }
         // Staff use cases need a session that passed a second factor (PORTAL_STAFF_MFA=required).
         if self.staff_api && authenticated.withheld_role.is_some() {

@@ -49,7 +49,6 @@ pub fn token_route(method: &Method, pattern: Option<&str>) -> TokenRoute {
 }
 
 /// Every route a token works on, for the documentation and the authorization matrix.
-#[must_use]
 pub fn token_routes() -> impl Iterator<Item = (&'static Method, &'static str, TokenRoute)> {
     ROUTES.iter().map(|(method, pattern, route)| (method, *pattern, *route))
 }

@@ -216,10 +216,10 @@ impl CoreTokenService {
             .await?
             .map_err(AuthError::AccessToken)?;
         let token = read.token;
-        if let (Some(bound), Some(named)) = (token.org_id, org) {
-            if bound != named {
-                return Err(AuthError::TokenOutsideItsOrg);
-            }
+        if let (Some(bound), Some(named)) = (token.org_id, org)
+            && bound != named
+        {
+            return Err(AuthError::TokenOutsideItsOrg);
         }
         let membership = read.org.map(|standing| {
             MembershipRead::new(
