@@ -245,7 +245,7 @@ async fn audit_log_of_an_organization(backend: Backend) {
             "{csv}"
         );
         assert!(
-            lines[2].contains("app.key_regenerated") && lines[2].ends_with(&format!("\"{AGENT}\"")),
+            lines[2].contains("app.key_regenerated") && lines[2].ends_with(&format!("\"{AGENT}\",\"\"")),
             "{csv}"
         );
         // Every field of every row is quoted.

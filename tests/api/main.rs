@@ -34,5 +34,6 @@ mod review;
 mod skeleton;
 mod slow_clients;
 mod takeover;
+mod token_attacks;
 mod tokens;
 mod uptime;

@@ -235,7 +235,7 @@ impl From<AuditPage> for AuditPageResponse {
 }
 
 /// The CSV's header row.
-pub const CSV_HEADER: &str = "time,organizationId,actorId,actorEmail,action,targetKind,targetId,targetLabel,changes,clientIp,userAgent\r\n";
+pub const CSV_HEADER: &str = "time,organizationId,actorId,actorEmail,action,targetKind,targetId,targetLabel,changes,clientIp,userAgent,viaToken\r\n";
 
 /// One CSV field's text: a leading `=`, `+`, `-`, `@`, tab or carriage return is escaped with `'` so that
 /// a spreadsheet never runs it as a formula (the row quotes every field: [`csv_row`]).
@@ -264,6 +264,8 @@ pub fn csv_row(entry: &AuditEntry) -> String {
         serde_json::to_string(&entry.changes).unwrap_or_default(),
         entry.client_ip.clone().unwrap_or_default(),
         entry.user_agent.clone().unwrap_or_default(),
+        // The personal access token the change was made through (its name), empty for a session.
+        entry.via_token.clone().unwrap_or_default(),
     ];
     let mut writer = csv::WriterBuilder::new()
         .quote_style(csv::QuoteStyle::Always)

@@ -96,8 +96,21 @@ pub struct TokenRead {
     pub token: AccessToken,
     pub secret_digest: String,
     pub owner_email: EmailAddress,
+    /// When the owner's address was first proven (`None`: not yet): a token made before that was made by
+    /// whoever held the unproven account, and ends with the proof as its sessions do.
+    pub owner_proven_at: Option<DateTime<Utc>>,
     pub protection: Protection,
     pub org: Option<OrgStanding>,
+}
+
+impl TokenRead {
+    /// Whether the token was made before its owner's address was proven: the first proof hands the
+    /// account to the mailbox owner, and nothing the holder of the unproven account planted survives it.
+    #[must_use]
+    pub fn made_before_the_proof(&self) -> bool {
+        self.owner_proven_at
+            .is_some_and(|proven| self.token.created_at < proven)
+    }
 }
 
 /// The owner's standing in the organization a request names.

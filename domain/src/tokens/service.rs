@@ -317,6 +317,9 @@ impl AccessTokenService {
             return Ok(Err(TokenRefusal::Unknown));
         }
         let now = self.clock.now();
+        if read.made_before_the_proof() {
+            return Ok(Err(TokenRefusal::Revoked));
+        }
         match read.token.status(now) {
             TokenStatus::Revoked => return Ok(Err(TokenRefusal::Revoked)),
             TokenStatus::Expired => return Ok(Err(TokenRefusal::Expired)),

@@ -91,14 +91,14 @@ fn rows_into(rows: Vec<TokenRow>) -> Result<Vec<AccessToken>, RepoError> {
 }
 
 /// The token `id` with its owner's address and protection: what every read of a request starts from.
-type Found = (TokenRow, String, ProtectionRow);
+type Found = (TokenRow, String, Option<i64>, ProtectionRow);
 
 fn read_token(conn: &mut DbConnection, id: &str) -> Result<Option<Found>, RepoError> {
     let protection = protection!(access_tokens::user_id);
     on_backend!(conn, c => access_tokens::table
         .inner_join(accounts::table)
         .filter(access_tokens::id.eq(id))
-        .select((TokenRow::as_select(), accounts::email, protection))
+        .select((TokenRow::as_select(), accounts::email, accounts::email_proven_at, protection))
         .first(c)
         .optional())
     .map_err(backend("reading an access token"))
@@ -107,6 +107,7 @@ fn read_token(conn: &mut DbConnection, id: &str) -> Result<Option<Found>, RepoEr
 type FoundInOrg = (
     TokenRow,
     String,
+    Option<i64>,
     ProtectionRow,
     Option<String>,
     Option<bool>,
@@ -134,6 +135,7 @@ fn read_token_in_org(conn: &mut DbConnection, id: &str, org: &str) -> Result<Opt
         .select((
             TokenRow::as_select(),
             accounts::email,
+            accounts::email_proven_at,
             protection,
             org_role,
             requires_two_factor,
@@ -144,12 +146,18 @@ fn read_token_in_org(conn: &mut DbConnection, id: &str, org: &str) -> Result<Opt
     .map_err(backend("reading an access token with its organization"))
 }
 
-fn token_read(row: TokenRow, email: &str, protection: ProtectionRow) -> Result<TokenRead, RepoError> {
+fn token_read(
+    row: TokenRow,
+    email: &str,
+    proven_at: Option<i64>,
+    protection: ProtectionRow,
+) -> Result<TokenRead, RepoError> {
     let secret_digest = row.secret_digest.clone();
     Ok(TokenRead {
         token: row.into_domain()?,
         secret_digest,
         owner_email: parse_stored("accounts.email", email, EmailAddress::parse)?,
+        owner_proven_at: from_millis_opt(proven_at)?,
         protection: from_row(protection),
         org: None,
     })
@@ -270,10 +278,12 @@ impl AccessTokenRepository for DieselAccessTokenRepository {
                 let id = id.to_string();
                 let Some(org) = org else {
                     return read_token(conn, &id)?
-                        .map(|(row, email, protection)| token_read(row, &email, protection))
+                        .map(|(row, email, proven_at, protection)| {
+                            token_read(row, &email, proven_at, protection)
+                        })
                         .transpose();
                 };
-                let Some((row, email, protection, role, requires, revision)) =
+                let Some((row, email, proven_at, protection, role, requires, revision)) =
                     read_token_in_org(conn, &id, &org.to_string())?
                 else {
                     return Ok(None);
@@ -284,7 +294,7 @@ impl AccessTokenRepository for DieselAccessTokenRepository {
                     }
                     DbConnection::Sqlite(_) => revision.map_or(0, i64::unsigned_abs),
                 };
-                let mut read = token_read(row, &email, protection)?;
+                let mut read = token_read(row, &email, proven_at, protection)?;
                 read.org = Some(OrgStanding {
                     org,
                     role: role.as_deref().map(super::orgs::parse_role).transpose()?,
