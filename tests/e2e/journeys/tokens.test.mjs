@@ -99,7 +99,7 @@ describe("access tokens", () => {
     const table = page.getByRole("table", { name: "Your access tokens" });
     const row = table.getByRole("row").filter({ hasText: NAME });
     await row.getByText(/ from /).waitFor();
-    await row.getByText("Active").waitFor();
+    await row.getByText("Active", { exact: true }).waitFor();
     await row.getByText(/expires in (89|90) days/).waitFor();
     await row.getByText(orgName).waitFor();
     await settled(page);
@@ -112,7 +112,7 @@ describe("access tokens", () => {
     await lookAtEverySize(page, "tokens-revoke-confirm");
     await confirm.getByRole("button", { name: "Revoke" }).click();
     await page.getByText(`“${NAME}” was revoked: it no longer works.`).waitFor();
-    await row.getByText("Revoked").waitFor();
+    await row.getByText("Revoked", { exact: true }).waitFor();
     assert.equal(await row.getByRole("button", { name: `Revoke ${NAME}` }).count(), 0);
 
     const refused = await appsWithToken(page, token, orgId);
@@ -126,7 +126,7 @@ describe("access tokens", () => {
     const section = page.getByRole("region", { name: "Access tokens acting in this organization" });
     await section.getByText(EMAIL).waitFor();
     await section.getByText(NAME).waitFor();
-    await section.getByText("Revoked").waitFor();
+    await section.getByText("Revoked", { exact: true }).waitFor();
     await section.scrollIntoViewIfNeeded();
     await settled(page);
     await lookAtEverySize(page, "tokens-org-settings");

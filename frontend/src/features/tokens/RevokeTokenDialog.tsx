@@ -36,7 +36,7 @@ export function RevokeTokenDialog({
         <Button onClick={onClose} disabled={busy}>
           Keep
         </Button>
-        <Button color="error" variant="contained" onClick={onConfirm} disabled={busy}>
+        <Button color="error" onClick={onConfirm} disabled={busy}>
           {busy ? 'Revoking…' : 'Revoke'}
         </Button>
       </DialogActions>

@@ -56,19 +56,22 @@ function Scopes({ token }: { token: AccessToken }) {
   );
 }
 
+/** The expiry date, and how long is left (a revoked token's status says all). */
 function Expires({ token }: { token: AccessToken }) {
   const text = expiryText(token);
   return (
     <>
       {formatDate(token.expiresAt)}
-      <Typography
-        variant="body2"
-        component="span"
-        color={text === 'expired' ? 'error' : 'text.secondary'}
-        sx={{ display: 'block' }}
-      >
-        {text === 'revoked' ? 'revoked' : text}
-      </Typography>
+      {token.status !== 'revoked' && (
+        <Typography
+          variant="body2"
+          component="span"
+          color={text === 'expired' ? 'error' : 'text.secondary'}
+          sx={{ display: 'block' }}
+        >
+          {text}
+        </Typography>
+      )}
     </>
   );
 }
@@ -196,7 +199,8 @@ function TokenCards({ kind, tokens, label, orgName, onRevoke }: Props) {
                 )}
                 <Detail term="Created">{formatDate(token.createdAt)}</Detail>
                 <Detail term="Expires">
-                  {formatDate(token.expiresAt)} ({expiryText(token)})
+                  {formatDate(token.expiresAt)}
+                  {token.status !== 'revoked' && ` (${expiryText(token)})`}
                 </Detail>
                 <Detail term="Last used">{lastUsedText(token)}</Detail>
               </Box>
