@@ -127,7 +127,6 @@ describe("access tokens", () => {
     await section.getByText(EMAIL).waitFor();
     await section.getByText(NAME).waitFor();
     await section.getByText("Revoked", { exact: true }).waitFor();
-    await section.scrollIntoViewIfNeeded();
     await settled(page);
     await lookAtEverySize(page, "tokens-org-settings");
   });

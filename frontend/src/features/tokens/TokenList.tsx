@@ -123,7 +123,9 @@ function TokenTable({ kind, tokens, label, orgName, onRevoke }: Props) {
           {tokens.map((token) => (
             <TableRow key={token.id}>
               {!own && (
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{token.ownerEmail ?? '—'}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
+                  {token.ownerEmail ?? '—'}
+                </TableCell>
               )}
               <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 120 }}>
                 <Typography variant="body2" sx={{ fontWeight: 600 }}>
