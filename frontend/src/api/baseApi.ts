@@ -98,7 +98,18 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['App', 'Org', 'Member', 'Invite', 'Admin', 'Uptime', 'Me', 'PublicConfig', 'Session'],
+  tagTypes: [
+    'App',
+    'Org',
+    'Member',
+    'Invite',
+    'Admin',
+    'Uptime',
+    'Me',
+    'PublicConfig',
+    'Session',
+    'AccessToken',
+  ],
   endpoints: () => ({}),
 });
 

@@ -28,3 +28,11 @@ export type HealthCheck = Schemas['PingResponse'];
 // The signed-in user's sessions (Account Security).
 export type AccountSession = Schemas['SessionResponse'];
 export type SessionList = Schemas['SessionList'];
+
+// Personal access tokens (Access Tokens, and the organization's admins).
+export type AccessToken = Schemas['AccessTokenDto'];
+export type CreatedAccessToken = Schemas['CreatedTokenDto'];
+export type CreateAccessTokenRequest = Schemas['CreateTokenRequest'];
+export type AccessTokenList = Schemas['TokenListDto'];
+export type TokenScope = Schemas['ScopeName'];
+export type TokenStatus = Schemas['TokenStatusName'];

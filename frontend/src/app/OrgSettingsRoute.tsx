@@ -1,11 +1,13 @@
 import { useListAppsQuery } from '../features/apps';
 import { useCurrentOrg } from '../features/orgs';
 import { OrgSettingsPage, type OwnedApps } from '../features/orgs/OrgSettingsPage';
+import { OrgTokensSection } from '../features/tokens';
 
 /**
  * `/org-settings` with what the apps feature knows of the current organization: how many apps it owns,
  * so that the page refuses to delete it before its name is typed (the apps feature builds on the
- * organizations one, which therefore cannot ask it).
+ * organizations one, which therefore cannot ask it); and, for its admins, the access tokens that act in
+ * it (the tokens feature builds on the organizations one too).
  */
 export function OrgSettingsRoute() {
   const orgId = useCurrentOrg().current?.id;
@@ -17,5 +19,10 @@ export function OrgSettingsRoute() {
         loading: apps.currentData === undefined && !apps.isError,
       }
     : undefined;
-  return <OrgSettingsPage ownedApps={ownedApps} />;
+  return (
+    <OrgSettingsPage
+      ownedApps={ownedApps}
+      adminSections={(org) => <OrgTokensSection key={`tokens-${org.id}`} org={org} />}
+    />
+  );
 }

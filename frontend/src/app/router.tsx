@@ -100,6 +100,12 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: routePatterns.accessTokens,
+                lazy: async () => ({
+                  Component: (await import('../features/tokens/AccessTokensPage')).AccessTokensPage,
+                }),
+              },
+              {
                 path: routePatterns.members,
                 lazy: async () => ({
                   Component: (await import('../features/orgs/MembersPage')).MembersPage,

@@ -42,6 +42,8 @@ export const paths = {
   admin: '/admin',
   /** The account's second factors and sessions. */
   accountSecurity: '/account/security',
+  /** The account's personal access tokens. */
+  accessTokens: '/account/tokens',
   /** Account Security, to add a second factor and then go on to `next` (a path of this site). */
   addSecondFactor: (next: string) => withQuery('/account/security', { next }),
   /** The second-factor step of sign-in; `next` is where it goes back to. */
@@ -68,6 +70,7 @@ export const routePatterns = {
   auditLog: '/audit-log',
   admin: '/admin',
   accountSecurity: '/account/security',
+  accessTokens: '/account/tokens',
   mfaChallenge: '/signin/mfa',
   setupAdmin: '/setup-admin',
   install: '/install/:token',

@@ -24,6 +24,8 @@ export const handlers = [
   http.get('*/api/public-config', () => HttpResponse.json(testPublicConfig)),
   // The dashboard lists the organization's apps; none unless a test says otherwise.
   http.get('*/api/dev/apps', () => HttpResponse.json([])),
+  // The tokens acting in an organization (its admins' Organization Settings): none unless a test says otherwise.
+  http.get('*/api/orgs/:orgId/tokens', () => HttpResponse.json({ tokens: [] })),
   // The publish checklist's live check: the app's server is healthy unless a test says otherwise.
   http.get('*/api/dev/apps/:pkg/health-check', ({ params }) =>
     HttpResponse.json({

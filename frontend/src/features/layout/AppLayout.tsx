@@ -141,6 +141,14 @@ export function AppLayout() {
             <ColorModeToggle />
             <Button
               component={RouterLink}
+              to={paths.accessTokens}
+              color="inherit"
+              sx={{ whiteSpace: 'nowrap', display: { xs: 'none', md: 'inline-flex' } }}
+            >
+              Access Tokens
+            </Button>
+            <Button
+              component={RouterLink}
               to={paths.accountSecurity}
               color="inherit"
               sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'inline-flex' } }}

@@ -9,6 +9,7 @@ import AppsIcon from '@mui/icons-material/Apps';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import GroupIcon from '@mui/icons-material/Group';
 import HistoryIcon from '@mui/icons-material/History';
+import KeyIcon from '@mui/icons-material/Key';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import SecurityIcon from '@mui/icons-material/Security';
 import SettingsIcon from '@mui/icons-material/Settings';
@@ -42,7 +43,8 @@ const ITEMS: Item[] = [
  * The sidebar's links (spec §2); the current page's link is highlighted. Audit Log shows to the current
  * organization's admins only; Admin Panel only when the admin check says so (or the staff API refuses it for
  * want of a second factor), and the check runs only once a core token is stored. The drawer (small screens)
- * also links to Account Security, which the top bar shows only from 600 px.
+ * also links to Account Security, which the top bar shows only from 600 px, and to Access Tokens, which it
+ * shows only from 900 px.
  */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const config = usePublicConfig();
@@ -111,6 +113,7 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
         {/* The top bar has no room for it on a phone: the drawer links to it. */}
         {onNavigate &&
           link({ to: paths.accountSecurity, label: 'Account Security', icon: <SecurityIcon /> })}
+        {onNavigate && link({ to: paths.accessTokens, label: 'Access Tokens', icon: <KeyIcon /> })}
       </List>
     </nav>
   );

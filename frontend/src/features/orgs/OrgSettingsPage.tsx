@@ -11,7 +11,15 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import BusinessIcon from '@mui/icons-material/Business';
-import { lazy, Suspense, useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type SyntheticEvent,
+} from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 
 import { errorMessage } from '../../api/errors';
@@ -81,9 +89,13 @@ export interface OwnedApps {
 
 /**
  * `/org-settings` (spec §2): the selector, the profile form (read-only for members), delete. With
- * `ownedApps`, deleting an organization that still owns apps is refused before its name is typed.
+ * `ownedApps`, deleting an organization that still owns apps is refused before its name is typed;
+ * `adminSections` adds what other features show its admins (above Delete).
  */
-export function OrgSettingsPage({ ownedApps }: { ownedApps?: OwnedApps } = {}) {
+export function OrgSettingsPage({
+  ownedApps,
+  adminSections,
+}: { ownedApps?: OwnedApps; adminSections?: (org: Organization) => ReactNode } = {}) {
   useDocumentTitle('Organization Settings');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -177,6 +189,7 @@ export function OrgSettingsPage({ ownedApps }: { ownedApps?: OwnedApps } = {}) {
           </TextField>
           <OrgProfileForm key={current.id} org={current} editable={isAdmin} />
           {isAdmin && <OrgTwoFactorCard key={`two-factor-${current.id}`} org={current} />}
+          {isAdmin && adminSections?.(current)}
           {isAdmin && (
             <DeleteOrganization
               org={current}
