@@ -1974,7 +1974,10 @@ export interface components {
       apiKey: string;
       app: components['schemas']['App'];
     };
-    /** @description The register body as received (`POST /api/dev/apps/register`). Missing strings read as empty. */
+    /**
+     * @description The register body as received (`POST /api/dev/apps/register`). Missing strings read as empty. It
+     *     serializes too, so that a client (the `devportal` command-line client) sends this very type.
+     */
     RegistrationInput: {
       /** @default  */
       packageName: string;
@@ -2376,7 +2379,8 @@ export interface components {
     /**
      * @description The update body as received (`PUT /api/dev/apps/{packageName}`). Only these fields are read; anything
      *     else in the body (status, review fields, keys, organization, permissions) is ignored. An absent field
-     *     (or `null`) leaves the stored value as it is; an empty `webviewURL` clears it.
+     *     (or `null`) leaves the stored value as it is; an empty `webviewURL` clears it. Serializes for clients as
+     *     the register body does (a field left `None` goes as `null`, which leaves the value alone).
      */
     UpdateInput: {
       /** @default null */

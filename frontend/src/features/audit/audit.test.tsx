@@ -126,6 +126,17 @@ describe('the audit log', () => {
     expect(requests[0]?.auth).toBe('Bearer core-1');
   });
 
+  it('says when a change was made through a personal access token, in the row and its detail', async () => {
+    serveLog([[{ ...KEY_REGENERATED, viaToken: 'CI deploy' }]]);
+    renderLog();
+
+    const grid = await screen.findByRole('grid', { name: 'Audit log of Acme' });
+    expect(await within(grid).findByText('via token “CI deploy”')).toBeInTheDocument();
+    fireEvent.click(within(grid).getByText('API key regenerated'));
+    const detail = await screen.findByRole('dialog');
+    expect(within(detail).getByText('via token “CI deploy”')).toBeInTheDocument();
+  });
+
   it('sends the filters as query parameters and starts again from the first page', async () => {
     const requests = serveLog([[entry()]]);
     renderLog();
