@@ -38,6 +38,11 @@ use Expect::{Entries, NoEntry, NotReachableHere};
 /// The table. Every mutating route of the OpenAPI document has one row.
 #[rustfmt::skip]
 const TABLE: &[(&str, &str, Expect)] = &[
+    // Personal access tokens first, while the callers' sign-ins are recent (making one needs that). The
+    // entry is written in each organization the token may act in: the allowed call binds it to one.
+    ("POST",   "/api/dev/tokens",                            Entries(&[("token.created", "access_token", &["scopes"])])),
+    ("DELETE", "/api/dev/tokens/{id}",                       Entries(&[("token.revoked", "access_token", &["scopes"])])),
+    ("DELETE", "/api/orgs/{orgId}/tokens/{id}",              Entries(&[("token.revoked", "access_token", &["scopes"])])),
     ("POST",   "/api/orgs",                                  Entries(&[("org.created", "organization", &["name"])])),
     ("PUT",    "/api/orgs/{orgId}",                          Entries(&[("org.updated", "organization", &["name"])])),
     ("DELETE", "/api/orgs/{orgId}",                          Entries(&[("org.deleted", "organization", &[])])),
@@ -198,6 +203,17 @@ async fn allowed_call(
     n: usize,
 ) -> Option<(u16, Value)> {
     match (method, path) {
+        ("POST", "/api/dev/tokens") => Some(
+            call(
+                app,
+                Method::POST,
+                "/api/dev/tokens",
+                Some(&world.admin.token),
+                None,
+                Some(&json!({"name": format!("Audited {n}"), "orgId": world.org, "scopes": ["apps:read"]})),
+            )
+            .await,
+        ),
         ("DELETE", "/api/orgs/{orgId}") => {
             let org = create_org(app, &world.admin, &format!("Short-lived {n}")).await;
             Some(

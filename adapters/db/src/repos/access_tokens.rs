@@ -11,10 +11,10 @@ use domain::mail::OutgoingEmail;
 use domain::tokens::{AccessToken, AccessTokenRepository, OrgStanding, OwnedToken, Scopes, TokenRead};
 use uuid::Uuid;
 
-use super::protection::{ProtectionRow, from_row, protection};
+use super::protection::{ProtectionRow, from_row, org_standing, protection};
 use crate::connection::on_backend;
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
-use crate::schema::{access_tokens, accounts, org_members, organizations};
+use crate::schema::{access_tokens, accounts, org_members};
 use crate::{Db, DbConnection, outbox_rows};
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -116,19 +116,7 @@ type FoundInOrg = (
 
 fn read_token_in_org(conn: &mut DbConnection, id: &str, org: &str) -> Result<Option<FoundInOrg>, RepoError> {
     let protection = protection!(access_tokens::user_id);
-    let org_role = org_members::table
-        .filter(org_members::org_id.eq(org))
-        .filter(org_members::user_id.eq(access_tokens::user_id))
-        .select(org_members::role)
-        .single_value();
-    let requires_two_factor = organizations::table
-        .filter(organizations::id.eq(org))
-        .select(organizations::require_two_factor)
-        .single_value();
-    let revision = organizations::table
-        .filter(organizations::id.eq(org))
-        .select(organizations::apps_revision)
-        .single_value();
+    let (org_role, requires_two_factor, revision) = org_standing!(access_tokens::user_id, org);
     on_backend!(conn, c => access_tokens::table
         .inner_join(accounts::table)
         .filter(access_tokens::id.eq(id))

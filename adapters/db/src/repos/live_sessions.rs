@@ -8,12 +8,12 @@ use diesel::prelude::*;
 use domain::common::RepoError;
 use domain::identity::models::{LiveSession, LiveSessionInOrg};
 
-use super::protection::{ProtectionRow, from_row, protection};
+use super::protection::{ProtectionRow, from_row, org_standing, protection};
 use super::sessions::RefreshTokenRow;
 use crate::DbConnection;
 use crate::connection::on_backend;
 use crate::convert::backend;
-use crate::schema::{org_members, organizations, platform_admins, refresh_tokens};
+use crate::schema::{platform_admins, refresh_tokens};
 
 /// The live head of `family` with the platform role of its account (the join adds no row:
 /// `platform_admins.user_id` is unique) and what protects the account (subqueries).
@@ -47,19 +47,7 @@ pub(super) fn in_org(
     org: &str,
 ) -> Result<Option<LiveSessionInOrg>, RepoError> {
     let protection = protection!(refresh_tokens::user_id);
-    let org_role = org_members::table
-        .filter(org_members::org_id.eq(org))
-        .filter(org_members::user_id.eq(refresh_tokens::user_id))
-        .select(org_members::role)
-        .single_value();
-    let revision = organizations::table
-        .filter(organizations::id.eq(org))
-        .select(organizations::apps_revision)
-        .single_value();
-    let requires_two_factor = organizations::table
-        .filter(organizations::id.eq(org))
-        .select(organizations::require_two_factor)
-        .single_value();
+    let (org_role, requires_two_factor, revision) = org_standing!(refresh_tokens::user_id, org);
     type Found = (
         RefreshTokenRow,
         Option<String>,

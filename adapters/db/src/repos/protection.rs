@@ -41,6 +41,31 @@ macro_rules! protection {
 }
 pub(super) use protection;
 
+/// The standing in the organization `$org` (its id as text) of the account whose id is the column
+/// `$user`, as three subqueries by primary key: the account's role there, whether the organization
+/// requires a second factor, the revision of its apps (each `NULL` when there is no such row). What every
+/// organization-scoped request reads beside its session or access token.
+macro_rules! org_standing {
+    ($user:expr, $org:expr) => {
+        (
+            crate::schema::org_members::table
+                .filter(crate::schema::org_members::org_id.eq($org))
+                .filter(crate::schema::org_members::user_id.eq($user))
+                .select(crate::schema::org_members::role)
+                .single_value(),
+            crate::schema::organizations::table
+                .filter(crate::schema::organizations::id.eq($org))
+                .select(crate::schema::organizations::require_two_factor)
+                .single_value(),
+            crate::schema::organizations::table
+                .filter(crate::schema::organizations::id.eq($org))
+                .select(crate::schema::organizations::apps_revision)
+                .single_value(),
+        )
+    };
+}
+pub(super) use org_standing;
+
 /// What [`protection!`] reads.
 pub(super) type ProtectionRow = (bool, bool, bool);
 
