@@ -55,6 +55,8 @@ pub enum AuditTargetKind {
     Invitation,
     Image,
     Account,
+    /// A personal access token (labelled with its name).
+    #[serde(rename = "access_token")]
     AccessToken,
 }
 
@@ -72,19 +74,20 @@ impl AuditTargetKind {
         }
     }
 
+    /// Every kind.
+    pub const ALL: [Self; 7] = [
+        Self::App,
+        Self::Organization,
+        Self::Member,
+        Self::Invitation,
+        Self::Image,
+        Self::Account,
+        Self::AccessToken,
+    ];
+
     #[must_use]
     pub fn parse(text: &str) -> Option<Self> {
-        [
-            Self::App,
-            Self::Organization,
-            Self::Member,
-            Self::Invitation,
-            Self::Image,
-            Self::Account,
-            Self::AccessToken,
-        ]
-        .into_iter()
-        .find(|kind| kind.as_str() == text)
+        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
     }
 }
 
@@ -357,6 +360,14 @@ mod tests {
     use crate::common::{ClientOrigin, EmailAddress};
     use crate::testing::RepeatingBytes;
     use serde_json::json;
+
+    #[test]
+    fn a_target_kind_is_spelled_alike_stored_and_answered() {
+        for kind in AuditTargetKind::ALL {
+            assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.as_str()), "{kind:?}");
+            assert_eq!(AuditTargetKind::parse(kind.as_str()), Some(kind));
+        }
+    }
 
     fn caller() -> Caller {
         Caller {

@@ -1392,7 +1392,7 @@ export interface components {
      * @enum {string}
      */
     AuditTargetKind:
-      'app' | 'organization' | 'member' | 'invitation' | 'image' | 'account' | 'accesstoken';
+      'app' | 'organization' | 'member' | 'invitation' | 'image' | 'account' | 'access_token';
     /**
      * @description `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
      *     e-mail may be left out (it is asked for later).
