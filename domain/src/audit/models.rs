@@ -364,7 +364,11 @@ mod tests {
     #[test]
     fn a_target_kind_is_spelled_alike_stored_and_answered() {
         for kind in AuditTargetKind::ALL {
-            assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.as_str()), "{kind:?}");
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                json!(kind.as_str()),
+                "{kind:?}"
+            );
             assert_eq!(AuditTargetKind::parse(kind.as_str()), Some(kind));
         }
     }
