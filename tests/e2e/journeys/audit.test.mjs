@@ -232,7 +232,7 @@ describe('audit log journeys', () => {
     const csv = await download(ada, ada.getByRole('button', { name: 'Download CSV' }));
     assert.match(csv.name, /^audit-log-.+\.csv$/);
     const lines = csv.text.trim().split(/\r\n/);
-    assert.equal(lines[0], 'time,organizationId,actorId,actorEmail,action,targetKind,targetId,targetLabel,changes,clientIp,userAgent');
+    assert.equal(lines[0], 'time,organizationId,actorId,actorEmail,action,targetKind,targetId,targetLabel,changes,clientIp,userAgent,viaToken');
     const rows = lines.slice(1);
     // Every field is quoted (a `;` list separator keeps each field one text cell).
     assert.ok(rows.every((line) => line.startsWith('"') && line.endsWith('"')), csv.text);
@@ -241,9 +241,14 @@ describe('audit log journeys', () => {
     assert.ok(rows.every((line) => line.includes(`,"${ADA}",`)), 'only Ada\'s entries');
     assert.ok(!csv.text.includes(newKey) && !csv.text.includes(firstKey), 'no API key in the CSV');
 
-    // A phone-sized screen: the filters stack, the table scrolls sideways inside itself.
+    // A phone-sized screen: the filters stack, the log is a list of cards, nothing scrolls sideways.
     await ada.setViewportSize({ width: 390, height: 844 });
-    await roleChange.waitFor();
+    await ada
+      .getByRole('list', { name: /^Audit log of/ })
+      .getByRole('listitem')
+      .filter({ hasText: 'Member role changed' })
+      .first()
+      .waitFor();
     const overflow = await ada.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.equal(overflow, 0, 'the page scrolls sideways');
     await shot(ada, 'audit-org-phone');
