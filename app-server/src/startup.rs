@@ -1,7 +1,6 @@
 //! Builds the whole application from a [`Config`]: the one place that names concrete adapters.
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::dev::Server;
 use actix_web::{App, middleware};
 use adapter_http::public_config::{IdentityConfig, IdentityKind};
 use adapter_http::{HttpState, PublicConfig};
@@ -120,10 +119,8 @@ impl Application {
         let script_sources = adapter_http::spa::inline_script_sources(&frontend_dir);
         let body_timeouts = config.body_timeouts;
         let public_url = config.public_url.clone();
-        let address = listener.local_addr()?;
         let app = move || {
             App::new()
-                .wrap(middleware::from_fn(adapter_http::protocol_errors::answer))
                 .wrap(middleware::from_fn(move |req, next| {
                     adapter_http::slow_clients::limit(body_timeouts, req, next)
                 }))
@@ -136,7 +133,20 @@ impl Application {
                 .wrap(middleware::from_fn(adapter_http::request_log::log_request))
                 .configure(adapter_http::configure(state.clone(), frontend_dir.clone()))
         };
-        let server = serve(listener, address, app)?;
+        // actix-web's `HttpServer`: a worker per core, keep-alive, graceful shutdown on SIGTERM/SIGINT
+        // (in-flight requests finish). A request head the HTTP parser refuses gets actix-http's own bare 400
+        // or 431 and the connection closes (docs/api-design.md, "Refusals at the protocol level").
+        let server = actix_web::HttpServer::new(app)
+            .worker_max_blocking_threads(BLOCKING_THREADS_PER_WORKER)
+            // A request head must arrive within this (else 408 and the connection closes); the body is bounded
+            // by `slow_clients::limit`.
+            .client_request_timeout(REQUEST_HEAD_TIMEOUT)
+            .client_disconnect_timeout(std::time::Duration::from_secs(1))
+            // Without it, the last small segment of a compressed answer written in pieces waits for the
+            // client's delayed acknowledgement (40 ms on Linux) before it leaves.
+            .tcp_nodelay(true)
+            .listen(listener)?
+            .run();
         let workers = crate::workers::Workers::start(config, &db, Some(identity.tokens))?;
         tracing::info!(port, address = %config.bind.ip(), "developer portal listening");
         Ok(Self {
@@ -175,55 +185,6 @@ impl Application {
         self.workers.stop().await;
         served
     }
-}
-
-/// Serves `app` on `listener` as `HttpServer` does (a worker per core, keep-alive, graceful shutdown on
-/// SIGTERM/SIGINT), over HTTP/1.1 with every socket wrapped in `protocol_errors::Guarded`, so that a request
-/// head actix-http would refuse with an empty answer is answered in the JSON envelope instead.
-fn serve<F, T, B>(listener: TcpListener, address: std::net::SocketAddr, app: F) -> std::io::Result<Server>
-where
-    F: Fn() -> App<T> + Send + Clone + 'static,
-    T: ServiceFactory<
-            ServiceRequest,
-            Config = (),
-            Response = ServiceResponse<B>,
-            Error = actix_web::Error,
-            InitError = (),
-        > + 'static,
-    B: MessageBody + 'static,
-{
-    use actix_service::{ServiceFactoryExt, fn_service, map_config};
-    use adapter_http::protocol_errors::Guarded;
-    let builder = actix_server::Server::build().worker_max_blocking_threads(BLOCKING_THREADS_PER_WORKER);
-    let shutdown = builder.graceful_shutdown_signal();
-    Ok(builder
-        .listen("portal", listener, move || {
-            let shutdown = shutdown.clone();
-            let http = actix_http::HttpService::<Guarded<actix_web::rt::net::TcpStream>, _, _>::build()
-                .graceful_shutdown_signal(move || {
-                    let shutdown = shutdown.clone();
-                    async move { shutdown.notified().await }
-                })
-                .keep_alive(actix_http::KeepAlive::default())
-                // A request head must arrive within this (else 408 and the connection closes); the body is
-                // bounded by `slow_clients::limit`.
-                .client_request_timeout(REQUEST_HEAD_TIMEOUT)
-                .client_disconnect_timeout(std::time::Duration::from_secs(1))
-                .h1_allow_half_closed(true)
-                .local_addr(address)
-                .h1(map_config(app(), |()| actix_web::dev::AppConfig::default()));
-            fn_service(|stream: actix_web::rt::net::TcpStream| async move {
-                // Without it, the last small segment of a compressed answer written in pieces waits for the
-                // client's delayed acknowledgement (40 ms on Linux) before it leaves.
-                stream
-                    .set_nodelay(true)
-                    .map_err(actix_http::error::DispatchError::Io)?;
-                let peer = stream.peer_addr().ok();
-                Ok((Guarded::new(stream), peer))
-            })
-            .and_then(http)
-        })?
-        .run())
 }
 
 /// Makes the addresses of `PORTAL_ADMIN_EMAILS` platform admins, each once: an address added at an earlier

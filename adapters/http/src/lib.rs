@@ -16,7 +16,6 @@ pub mod metrics;
 pub mod oauth;
 pub mod openapi;
 pub mod orgs;
-pub mod protocol_errors;
 pub mod public_config;
 pub mod request_log;
 pub mod route_sink;
