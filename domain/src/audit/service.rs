@@ -154,10 +154,10 @@ mod tests {
             }))
         });
         block_on(ActingMember::resolve(
-            &directory,
+            crate::orgs::StandingSource::Directory(&directory, OrgId::new()),
             caller(None),
-            OrgId::new(),
             crate::orgs::SecondFactor::NotPassed,
+            crate::orgs::Door::Act,
         ))
         .unwrap()
         .unwrap()

@@ -428,10 +428,10 @@ mod tests {
     impl Svc {
         async fn acting(&self, who: &Caller, org: OrgId) -> ActingMember {
             ActingMember::resolve(
-                &members(self.role),
+                crate::orgs::StandingSource::Directory(&members(self.role), org),
                 who.clone(),
-                org,
                 crate::orgs::SecondFactor::NotPassed,
+                crate::orgs::Door::Act,
             )
             .await
             .unwrap()

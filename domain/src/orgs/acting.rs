@@ -10,7 +10,7 @@ use crate::common::{Caller, OrgId, RepoError, UserId};
 /// in the same statement as the session that authenticated the request
 /// ([`crate::identity::ports::RefreshTokenRepository::current_of_family_in_org`]): what every
 /// organization-scoped request needs, in one round trip instead of three. Made only by the domain's
-/// authentication; [`ActingMember::from_read`] turns it into the proof of membership.
+/// authentication; [`ActingMember::resolve`] turns it into the proof of membership.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MembershipRead {
     user: UserId,
@@ -68,9 +68,9 @@ pub enum ActingError {
     Repo(#[from] RepoError),
 }
 
-/// The caller, an organization and the caller's role in it, as [`MemberDirectory::standing_of`] answered
-/// when the request began. It is made only by [`ActingMember::resolve`] (or, for leaving only,
-/// [`ActingMember::resolve_to_leave`]), which asks the directory, and its fields cannot be changed:
+/// The caller, an organization and the caller's role in it, as [`MemberDirectory::standing_of`] (or the
+/// read made with the request's session) answered when the request began. It is made only by
+/// [`ActingMember::resolve`], and its fields cannot be changed:
 /// holding one proves that the caller was found to be a member of *this* organization, and that the
 /// organization's second-factor requirement is met, so a use case handed one does not ask the directory
 /// again (one membership read per request instead of one per layer).
@@ -84,111 +84,84 @@ pub struct ActingMember {
     role: OrgRole,
     second_factor: SecondFactor,
     /// The organization requires a second factor that this session has not passed: only
-    /// [`ActingMember::resolve_to_leave`] and [`ActingMember::from_read_to_leave`] make such a member, who
-    /// may do nothing but leave.
+    /// [`ActingMember::resolve`] at [`Door::Leave`] makes such a member, who may do nothing but leave.
     held_back: bool,
     /// The revision of the organization's apps when it was read in the same statement as the membership
     /// ([`MembershipRead`]); `None` when the directory answered.
     apps_revision: Option<u64>,
 }
 
+/// Where a request's membership comes from.
+#[derive(Clone, Copy)]
+pub enum StandingSource<'a> {
+    /// Ask the member directory for the caller's standing in the organization.
+    Directory(&'a dyn MemberDirectory, OrgId),
+    /// What authenticating the request read with its session ([`MembershipRead`]); a read of someone else
+    /// answers no member.
+    Read(&'a MembershipRead),
+}
+
+/// What the member is resolved for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Door {
+    /// Every organization-scoped use case: a member held back by the organization's second-factor
+    /// requirement is refused ([`ActingError::SecondFactorRequired`]).
+    Act,
+    /// Leaving the organization: a held-back member is answered too, marked so ([`ActingMember::is_held_back`]);
+    /// leaving stays possible without the factor the organization requires, and the use case lets such a
+    /// member do nothing else.
+    Leave,
+}
+
 impl ActingMember {
-    /// Asks the directory for the caller's standing in `org`; `None` when the caller is not a member (or
-    /// the organization does not exist).
+    /// The caller acting in an organization, from `source`; `None` when the caller is not a member (or the
+    /// organization does not exist, or a read is of someone else). The organization's second-factor
+    /// requirement is checked here, the same way whatever the source.
     ///
     /// # Errors
-    /// [`ActingError::SecondFactorRequired`] when the organization requires a second factor and
-    /// `second_factor` is [`SecondFactor::NotPassed`]; [`ActingError::Repo`] when the directory fails.
+    /// [`ActingError::SecondFactorRequired`] at [`Door::Act`] when the organization requires a second factor
+    /// and `second_factor` is [`SecondFactor::NotPassed`]; [`ActingError::Repo`] when the directory fails.
     pub async fn resolve(
-        directory: &dyn MemberDirectory,
+        source: StandingSource<'_>,
         caller: Caller,
-        org: OrgId,
         second_factor: SecondFactor,
+        door: Door,
     ) -> Result<Option<Self>, ActingError> {
-        match Self::read(directory, caller, org, second_factor).await? {
-            Some(member) if member.held_back => Err(ActingError::SecondFactorRequired),
-            other => Ok(other),
-        }
-    }
-
-    /// As [`Self::resolve`], but a member held back by the organization's second-factor requirement is
-    /// answered too, marked so ([`Self::is_held_back`]): leaving an organization stays possible without
-    /// the factor it requires; the use case lets such a member do nothing else.
-    ///
-    /// # Errors
-    /// [`RepoError`] when the directory fails.
-    pub async fn resolve_to_leave(
-        directory: &dyn MemberDirectory,
-        caller: Caller,
-        org: OrgId,
-        second_factor: SecondFactor,
-    ) -> Result<Option<Self>, RepoError> {
-        Self::read(directory, caller, org, second_factor).await
-    }
-
-    async fn read(
-        directory: &dyn MemberDirectory,
-        caller: Caller,
-        org: OrgId,
-        second_factor: SecondFactor,
-    ) -> Result<Option<Self>, RepoError> {
-        Ok(directory.standing_of(org, caller.user_id).await?.map(
-            |MemberStanding {
-                 role,
-                 org_requires_two_factor,
-             }| Self {
+        let standing = match source {
+            StandingSource::Directory(directory, org) => directory
+                .standing_of(org, caller.user_id)
+                .await?
+                .map(|standing| (org, standing, None)),
+            StandingSource::Read(read) if read.user == caller.user_id => read.role.map(|role| {
+                let standing = MemberStanding {
+                    role,
+                    org_requires_two_factor: read.org_requires_two_factor,
+                };
+                (read.org, standing, Some(read.apps_revision))
+            }),
+            StandingSource::Read(_) => None,
+        };
+        let member = standing.map(
+            |(
+                org,
+                MemberStanding {
+                    role,
+                    org_requires_two_factor,
+                },
+                apps_revision,
+            )| Self {
                 caller,
                 org,
                 role,
                 second_factor,
                 held_back: org_requires_two_factor && second_factor == SecondFactor::NotPassed,
-                apps_revision: None,
+                apps_revision,
             },
-        ))
-    }
-
-    /// The caller acting in the organization of `read`, which authenticating the caller's request read
-    /// with its session; `None` when the caller is not a member of it, or when `read` is of someone else.
-    /// The same rule as [`Self::resolve`]: the organization's second-factor requirement, read in the same
-    /// statement, is checked here.
-    ///
-    /// # Errors
-    /// [`ActingError::SecondFactorRequired`] when the organization requires a second factor and
-    /// `second_factor` is [`SecondFactor::NotPassed`].
-    pub fn from_read(
-        caller: Caller,
-        read: &MembershipRead,
-        second_factor: SecondFactor,
-    ) -> Result<Option<Self>, ActingError> {
-        match Self::of_read(caller, read, second_factor) {
-            Some(member) if member.held_back => Err(ActingError::SecondFactorRequired),
+        );
+        match member {
+            Some(member) if member.held_back && door == Door::Act => Err(ActingError::SecondFactorRequired),
             other => Ok(other),
         }
-    }
-
-    /// As [`Self::from_read`], but a member held back by the organization's second-factor requirement is
-    /// answered too, marked so ([`Self::is_held_back`]), as [`Self::resolve_to_leave`] does.
-    #[must_use]
-    pub fn from_read_to_leave(
-        caller: Caller,
-        read: &MembershipRead,
-        second_factor: SecondFactor,
-    ) -> Option<Self> {
-        Self::of_read(caller, read, second_factor)
-    }
-
-    fn of_read(caller: Caller, read: &MembershipRead, second_factor: SecondFactor) -> Option<Self> {
-        if read.user != caller.user_id {
-            return None;
-        }
-        read.role.map(|role| Self {
-            caller,
-            org: read.org,
-            role,
-            second_factor,
-            held_back: read.org_requires_two_factor && second_factor == SecondFactor::NotPassed,
-            apps_revision: Some(read.apps_revision),
-        })
     }
 
     /// The revision of the organization's apps read with the membership, when it was
@@ -220,8 +193,8 @@ impl ActingMember {
         self.second_factor == SecondFactor::Passed
     }
 
-    /// Whether the organization's second-factor requirement holds this member back (only a member made by
-    /// [`Self::resolve_to_leave`] can be).
+    /// Whether the organization's second-factor requirement holds this member back (only a member resolved at
+    /// [`Door::Leave`] can be).
     #[must_use]
     pub const fn is_held_back(&self) -> bool {
         self.held_back
@@ -277,10 +250,10 @@ mod tests {
                 }))
             });
         let member = block_on(ActingMember::resolve(
-            &directory,
+            StandingSource::Directory(&directory, org),
             caller.clone(),
-            org,
             SecondFactor::NotPassed,
+            Door::Act,
         ))
         .unwrap()
         .unwrap();
@@ -298,9 +271,14 @@ mod tests {
     fn a_membership_read_with_the_session_makes_a_member_with_the_revision_read_with_it() {
         let (caller, org) = (caller(), OrgId::new());
         let read = MembershipRead::new(caller.user_id, org, Some(OrgRole::Admin), false, 42);
-        let member = ActingMember::from_read(caller.clone(), &read, SecondFactor::NotPassed)
-            .unwrap()
-            .unwrap();
+        let member = block_on(ActingMember::resolve(
+            StandingSource::Read(&read),
+            caller.clone(),
+            SecondFactor::NotPassed,
+            Door::Act,
+        ))
+        .unwrap()
+        .unwrap();
         assert_eq!(
             (
                 member.caller(),
@@ -318,16 +296,34 @@ mod tests {
         let (caller, org) = (caller(), OrgId::new());
         let stranger = MembershipRead::new(caller.user_id, org, None, true, 3);
         assert_eq!(
-            ActingMember::from_read(caller.clone(), &stranger, SecondFactor::NotPassed).unwrap(),
+            block_on(ActingMember::resolve(
+                StandingSource::Read(&stranger),
+                caller.clone(),
+                SecondFactor::NotPassed,
+                Door::Act
+            ))
+            .unwrap(),
             None
         );
         assert_eq!(
-            ActingMember::from_read_to_leave(caller.clone(), &stranger, SecondFactor::NotPassed),
+            block_on(ActingMember::resolve(
+                StandingSource::Read(&stranger),
+                caller.clone(),
+                SecondFactor::NotPassed,
+                Door::Leave
+            ))
+            .unwrap(),
             None
         );
         let someone_else = MembershipRead::new(UserId::new(), org, Some(OrgRole::Admin), false, 3);
         assert_eq!(
-            ActingMember::from_read(caller, &someone_else, SecondFactor::Passed).unwrap(),
+            block_on(ActingMember::resolve(
+                StandingSource::Read(&someone_else),
+                caller,
+                SecondFactor::Passed,
+                Door::Act
+            ))
+            .unwrap(),
             None
         );
     }
@@ -336,28 +332,52 @@ mod tests {
     fn a_membership_read_of_an_organization_requiring_a_second_factor_refuses_a_session_without_one() {
         let (caller, org) = (caller(), OrgId::new());
         let read = MembershipRead::new(caller.user_id, org, Some(OrgRole::Admin), true, 7);
-        let refused = ActingMember::from_read(caller.clone(), &read, SecondFactor::NotPassed).unwrap_err();
+        let refused = block_on(ActingMember::resolve(
+            StandingSource::Read(&read),
+            caller.clone(),
+            SecondFactor::NotPassed,
+            Door::Act,
+        ))
+        .unwrap_err();
         assert!(matches!(refused, ActingError::SecondFactorRequired));
-        let member = ActingMember::from_read(caller.clone(), &read, SecondFactor::Passed)
-            .unwrap()
-            .unwrap();
+        let member = block_on(ActingMember::resolve(
+            StandingSource::Read(&read),
+            caller.clone(),
+            SecondFactor::Passed,
+            Door::Act,
+        ))
+        .unwrap()
+        .unwrap();
         assert!(member.passed_second_factor());
         assert!(!member.is_held_back());
-        let leaving =
-            ActingMember::from_read_to_leave(caller.clone(), &read, SecondFactor::NotPassed).unwrap();
+        let leaving = block_on(ActingMember::resolve(
+            StandingSource::Read(&read),
+            caller.clone(),
+            SecondFactor::NotPassed,
+            Door::Leave,
+        ))
+        .unwrap()
+        .unwrap();
         assert!(leaving.is_held_back());
         let free = MembershipRead::new(caller.user_id, org, Some(OrgRole::Member), false, 7);
-        let member = ActingMember::from_read_to_leave(caller, &free, SecondFactor::NotPassed).unwrap();
+        let member = block_on(ActingMember::resolve(
+            StandingSource::Read(&free),
+            caller,
+            SecondFactor::NotPassed,
+            Door::Leave,
+        ))
+        .unwrap()
+        .unwrap();
         assert!(!member.is_held_back());
     }
 
     #[test]
     fn a_member_the_directory_answered_has_no_revision_read_with_it() {
         let member = block_on(ActingMember::resolve(
-            &directory(Some(OrgRole::Member), false),
+            StandingSource::Directory(&directory(Some(OrgRole::Member), false), OrgId::new()),
             caller(),
-            OrgId::new(),
             SecondFactor::NotPassed,
+            Door::Act,
         ))
         .unwrap()
         .unwrap();
@@ -367,10 +387,10 @@ mod tests {
     #[test]
     fn someone_who_is_not_a_member_gets_nothing_to_act_with() {
         let outsider = block_on(ActingMember::resolve(
-            &directory(None, true),
+            StandingSource::Directory(&directory(None, true), OrgId::new()),
             caller(),
-            OrgId::new(),
             SecondFactor::NotPassed,
+            Door::Act,
         ))
         .unwrap();
         assert_eq!(outsider, None);
@@ -379,10 +399,10 @@ mod tests {
     #[test]
     fn a_member_without_a_passed_second_factor_cannot_act_in_an_organization_that_requires_one() {
         let refused = block_on(ActingMember::resolve(
-            &directory(Some(OrgRole::Admin), true),
+            StandingSource::Directory(&directory(Some(OrgRole::Admin), true), OrgId::new()),
             caller(),
-            OrgId::new(),
             SecondFactor::NotPassed,
+            Door::Act,
         ))
         .unwrap_err();
         assert!(matches!(refused, ActingError::SecondFactorRequired));
@@ -392,10 +412,10 @@ mod tests {
     #[test]
     fn a_member_whose_session_passed_a_second_factor_acts_in_an_organization_that_requires_one() {
         let member = block_on(ActingMember::resolve(
-            &directory(Some(OrgRole::Member), true),
+            StandingSource::Directory(&directory(Some(OrgRole::Member), true), OrgId::new()),
             caller(),
-            OrgId::new(),
             SecondFactor::Passed,
+            Door::Act,
         ))
         .unwrap()
         .unwrap();
@@ -405,20 +425,20 @@ mod tests {
 
     #[test]
     fn a_member_held_back_by_the_requirement_is_answered_to_leave_marked_as_held_back() {
-        let member = block_on(ActingMember::resolve_to_leave(
-            &directory(Some(OrgRole::Member), true),
+        let member = block_on(ActingMember::resolve(
+            StandingSource::Directory(&directory(Some(OrgRole::Member), true), OrgId::new()),
             caller(),
-            OrgId::new(),
             SecondFactor::NotPassed,
+            Door::Leave,
         ))
         .unwrap()
         .unwrap();
         assert!(member.is_held_back());
-        let free = block_on(ActingMember::resolve_to_leave(
-            &directory(Some(OrgRole::Member), false),
+        let free = block_on(ActingMember::resolve(
+            StandingSource::Directory(&directory(Some(OrgRole::Member), false), OrgId::new()),
             caller(),
-            OrgId::new(),
             SecondFactor::NotPassed,
+            Door::Leave,
         ))
         .unwrap()
         .unwrap();

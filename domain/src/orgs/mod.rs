@@ -8,7 +8,9 @@ pub mod models;
 pub mod ports;
 pub mod service;
 
-pub use acting::{ActingError, ActingMember, MembershipRead, ORG_REQUIRES_TWO_FACTOR, SecondFactor};
+pub use acting::{
+    ActingError, ActingMember, Door, MembershipRead, ORG_REQUIRES_TWO_FACTOR, SecondFactor, StandingSource,
+};
 pub use errors::OrgError;
 pub use invites::{Invite, InviteStatus, InviteSummary, InviteToken};
 pub use models::{

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::common::{EmailAddress, OrgId, UserId};
 
 /// A role within one organization.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OrgRole {

@@ -295,23 +295,6 @@ pub(super) fn listening_url(url: &str) -> String {
     format!("{base}?{}", pairs.join("&"))
 }
 
-/// The channel the `live_cache_notice` triggers notify on, named from the schema of the tables this
-/// connection's statements reach through its `search_path` (the triggers name it from the schema of the
-/// changed table, which need not be `current_schema()`: a `search_path` whose first schema exists but holds
-/// none of the tables), by the function the triggers call (migration `2026-11-28-000600_live_cache_channel`).
-const CHANNEL_QUERY: &str = "\
-    WITH tables AS ( \
-        SELECT n.nspname FROM unnest(ARRAY['refresh_tokens', 'platform_admins', 'factors', 'passkeys', \
-            'org_members', 'organizations']) AS t(name) \
-        LEFT JOIN pg_class c ON c.oid = to_regclass(t.name) \
-        LEFT JOIN pg_namespace n ON n.oid = c.relnamespace \
-    ), schema AS ( \
-        SELECT min(nspname) AS name, count(DISTINCT nspname) AS schemas, count(nspname) AS found FROM tables \
-    ) \
-    SELECT live_cache_channel(name) AS name, quote_ident(live_cache_channel(name)) AS quoted, \
-           pg_backend_pid() AS pid, name AS schema, schemas = 1 AND found = 6 AS single \
-    FROM schema";
-
 #[derive(diesel::QueryableByName)]
 struct Channel {
     #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
@@ -332,7 +315,7 @@ fn open(url: &str) -> Result<Open, String> {
     // A stalled server must not hold a round for ever (requests stop waiting after `ROUND_WAIT` anyway).
     conn.batch_execute("SET synchronous_commit = off; SET statement_timeout = '5s'")
         .map_err(|e| e.to_string())?;
-    let channel: Channel = diesel::sql_query(CHANNEL_QUERY)
+    let channel: Channel = diesel::sql_query(super::contract::channel_query())
         .get_result(&mut conn)
         .map_err(|e| e.to_string())?;
     let (Some(name), Some(quoted), Some(schema), true) =

@@ -6,7 +6,8 @@
 //! connection of any process, makes everything forgotten. On PostgreSQL it is kept only while it cannot be
 //! stale, on every instance sharing the database, and changes are forgotten one by one:
 //! - Every change to the rows it is read from announces itself from the transaction that makes it (the
-//!   `live_cache_notice` triggers of the PostgreSQL migrations: `f:<family>`, `u:<user>`, `o:<org>`, `*`).
+//!   `live_cache_notice` triggers of the PostgreSQL migrations: `f:<family>`, `u:<user>`, `o:<org>`, `*`;
+//!   the tables and their notices are declared once in [`contract`]).
 //! - Before a request trusts what is kept, the instance's listening connection makes a *sync round*
 //!   ([`listener`]): it notifies its own channel, and PostgreSQL hands a listener every notice committed
 //!   before its own transaction before that transaction's answer. So every change committed before the
@@ -26,6 +27,9 @@
 //! updated its organization's row, so that the writes of one organization waited for each other's commits,
 //! and forgot every session kept for the organization.) SQLite keeps the revision in the organization's row.
 
+mod contract;
+#[cfg(test)]
+mod contract_tests;
 mod listener;
 mod watch;
 
@@ -92,14 +96,15 @@ pub(crate) enum Notice {
 impl Notice {
     /// A trigger's notice from its payload. A payload that cannot be read says to forget everything.
     pub(crate) fn parse(payload: &str) -> Self {
-        let id = |text: &str| Uuid::parse_str(text).ok();
-        let notice = match payload.split_once(':') {
-            Some(("f", family)) => id(family).map(Self::Family),
-            Some(("u", user)) => id(user).map(Self::User),
-            Some(("o", org)) => id(org).map(Self::Org),
-            Some(("a", org)) => id(org).map(Self::Apps),
-            _ => None,
-        };
+        let notice = payload.split_once(':').and_then(|(letter, id)| {
+            let id = Uuid::parse_str(id).ok()?;
+            Some(match contract::NoticeKind::from_letter(letter)? {
+                contract::NoticeKind::Family => Self::Family(id),
+                contract::NoticeKind::User => Self::User(id),
+                contract::NoticeKind::Org => Self::Org(id),
+                contract::NoticeKind::Apps => Self::Apps(id),
+            })
+        });
         notice.unwrap_or(Self::Everything)
     }
 

@@ -8,30 +8,72 @@ use diesel::prelude::*;
 use domain::common::RepoError;
 use domain::identity::models::{LiveSession, LiveSessionInOrg};
 
-use super::protection::{ProtectionRow, from_row, org_standing, protection};
+use super::protection::{ProtectionRow, from_row};
 use super::sessions::RefreshTokenRow;
 use crate::DbConnection;
 use crate::connection::on_backend;
 use crate::convert::backend;
-use crate::schema::{platform_admins, refresh_tokens};
 
-/// The live head of `family` with the platform role of its account (the join adds no row:
-/// `platform_admins.user_id` is unique) and what protects the account (subqueries).
+/// The statement of [`with_role`]: the live head of `$family` with the platform role of its account (the
+/// join adds no row: `platform_admins.user_id` is unique) and what protects the account (subqueries). Every
+/// table it reads is watched by the session cache (`crate::live_cache::contract`; a test holds its plan to
+/// that list).
+macro_rules! session_statement {
+    ($family:expr) => {{
+        use crate::schema::{platform_admins, refresh_tokens};
+        let protection = crate::repos::protection::protection!(refresh_tokens::user_id);
+        refresh_tokens::table
+            .left_join(
+                platform_admins::table.on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
+            )
+            .filter(refresh_tokens::family_id.eq($family))
+            .filter(refresh_tokens::replaced_by.is_null())
+            .filter(refresh_tokens::revoked_at.is_null())
+            .order(refresh_tokens::created_at.desc())
+            .select((
+                crate::repos::sessions::RefreshTokenRow::as_select(),
+                platform_admins::role.nullable(),
+                protection,
+            ))
+    }};
+}
+#[cfg(test)]
+pub(crate) use session_statement;
+
+/// The statement of [`in_org`]: [`session_statement!`] and the account's standing in `$org` (the
+/// organization's id as text).
+macro_rules! session_in_org_statement {
+    ($family:expr, $org:expr) => {{
+        use crate::schema::{platform_admins, refresh_tokens};
+        let protection = crate::repos::protection::protection!(refresh_tokens::user_id);
+        let (org_role, requires_two_factor, revision) =
+            crate::repos::protection::org_standing!(refresh_tokens::user_id, $org);
+        refresh_tokens::table
+            .left_join(
+                platform_admins::table.on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
+            )
+            .filter(refresh_tokens::family_id.eq($family))
+            .filter(refresh_tokens::replaced_by.is_null())
+            .filter(refresh_tokens::revoked_at.is_null())
+            .order(refresh_tokens::created_at.desc())
+            .select((
+                crate::repos::sessions::RefreshTokenRow::as_select(),
+                platform_admins::role.nullable(),
+                protection,
+                org_role,
+                requires_two_factor,
+                revision,
+            ))
+    }};
+}
+#[cfg(test)]
+pub(crate) use session_in_org_statement;
+
+/// The live head of `family` with the platform role of its account and what protects the account.
 pub(super) fn with_role(conn: &mut DbConnection, family: &str) -> Result<Option<LiveSession>, RepoError> {
-    let protection = protection!(refresh_tokens::user_id);
     let found: Option<(RefreshTokenRow, Option<String>, ProtectionRow)> =
-        on_backend!(conn, c => refresh_tokens::table
-        .left_join(
-            platform_admins::table.on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
-        )
-        .filter(refresh_tokens::family_id.eq(family))
-        .filter(refresh_tokens::replaced_by.is_null())
-        .filter(refresh_tokens::revoked_at.is_null())
-        .order(refresh_tokens::created_at.desc())
-        .select((RefreshTokenRow::as_select(), platform_admins::role.nullable(), protection))
-        .first(c)
-        .optional())
-        .map_err(backend("reading a session and its platform role"))?;
+        on_backend!(conn, c => session_statement!(family).first(c).optional())
+            .map_err(backend("reading a session and its platform role"))?;
     found
         .map(|(row, role, protection)| live(row, role, protection))
         .transpose()
@@ -46,8 +88,6 @@ pub(super) fn in_org(
     family: &str,
     org: &str,
 ) -> Result<Option<LiveSessionInOrg>, RepoError> {
-    let protection = protection!(refresh_tokens::user_id);
-    let (org_role, requires_two_factor, revision) = org_standing!(refresh_tokens::user_id, org);
     type Found = (
         RefreshTokenRow,
         Option<String>,
@@ -56,25 +96,9 @@ pub(super) fn in_org(
         Option<bool>,
         Option<i64>,
     );
-    let found: Option<Found> = on_backend!(conn, c => refresh_tokens::table
-        .left_join(
-            platform_admins::table.on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
-        )
-        .filter(refresh_tokens::family_id.eq(family))
-        .filter(refresh_tokens::replaced_by.is_null())
-        .filter(refresh_tokens::revoked_at.is_null())
-        .order(refresh_tokens::created_at.desc())
-        .select((
-            RefreshTokenRow::as_select(),
-            platform_admins::role.nullable(),
-            protection,
-            org_role,
-            requires_two_factor,
-            revision,
-        ))
-        .first(c)
-        .optional())
-    .map_err(backend("reading a session with its organization"))?;
+    let found: Option<Found> =
+        on_backend!(conn, c => session_in_org_statement!(family, org).first(c).optional())
+            .map_err(backend("reading a session with its organization"))?;
     let Some((row, role, protection, org_role, requires_two_factor, revision)) = found else {
         return Ok(None);
     };

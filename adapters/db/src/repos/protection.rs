@@ -39,7 +39,7 @@ macro_rules! protection {
         )
     };
 }
-pub(super) use protection;
+pub(crate) use protection;
 
 /// The standing in the organization `$org` (its id as text) of the account whose id is the column
 /// `$user`, as three subqueries by primary key: the account's role there, whether the organization
@@ -64,7 +64,7 @@ macro_rules! org_standing {
         )
     };
 }
-pub(super) use org_standing;
+pub(crate) use org_standing;
 
 /// What [`protection!`] reads.
 pub(super) type ProtectionRow = (bool, bool, bool);

@@ -22,7 +22,7 @@ pub const ALREADY_USED: &str = "already used";
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = refresh_tokens)]
-pub(super) struct RefreshTokenRow {
+pub(crate) struct RefreshTokenRow {
     token_hash: String,
     family_id: String,
     user_id: String,

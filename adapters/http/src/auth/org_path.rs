@@ -12,7 +12,7 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::common::OrgId;
 use domain::identity::Authenticated;
-use domain::orgs::{ActingMember, MembershipRead, OrgError};
+use domain::orgs::{ActingMember, Door, MembershipRead, OrgError, StandingSource};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -32,13 +32,6 @@ pub struct OrgMember(pub ActingMember);
 /// ([`ActingMember::is_held_back`]), and the use case lets such a member leave and nothing else.
 #[derive(Debug, Clone)]
 pub struct OrgMemberToLeave(pub ActingMember);
-
-/// Which door: the one every org-path route takes, or the leave route's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Door {
-    Act,
-    Leave,
-}
 
 fn extract(
     request: &HttpRequest,
@@ -120,12 +113,11 @@ async fn resolve(
     let (directory, caller) = (memberships.0.as_ref(), authenticated.caller);
     // The membership read with the session when it is of the path's organization (one statement for the
     // whole request), the directory otherwise; the same second-factor rule either way.
-    let found = match (read.filter(|read| read.org() == org), door) {
-        (Some(read), Door::Act) => ActingMember::from_read(caller, &read, second_factor)?,
-        (Some(read), Door::Leave) => ActingMember::from_read_to_leave(caller, &read, second_factor),
-        (None, Door::Act) => ActingMember::resolve(directory, caller, org, second_factor).await?,
-        (None, Door::Leave) => ActingMember::resolve_to_leave(directory, caller, org, second_factor).await?,
-    };
+    let read = read.filter(|read| read.org() == org);
+    let source = read
+        .as_ref()
+        .map_or(StandingSource::Directory(directory, org), StandingSource::Read);
+    let found = ActingMember::resolve(source, caller, second_factor, door).await?;
     match found {
         Some(member) => Ok(member),
         None if named_in_header => Err(ApiError::Forbidden(NOT_A_MEMBER.into())),

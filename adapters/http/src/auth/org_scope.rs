@@ -12,7 +12,7 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::common::{Caller, OrgId};
 use domain::identity::Authenticated;
-use domain::orgs::{ActingMember, MemberDirectory, MembershipRead, OrgRole};
+use domain::orgs::{ActingMember, Door, MemberDirectory, MembershipRead, OrgRole, StandingSource};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -22,6 +22,16 @@ use crate::ApiError;
 
 /// The header that names the organization of an org-scoped request (specification §7).
 pub const ORG_HEADER: &str = "x-org-id";
+
+/// The `x-org-id` header of every org-scoped route, declared once for the OpenAPI document
+/// (`params(OrgHeader, …)` in a route's `#[utoipa::path]`).
+#[derive(utoipa::IntoParams)]
+#[into_params(names("x-org-id"), parameter_in = Header)]
+#[allow(dead_code)] // Read by [`OrgScope`]'s extractor from the request's headers, never built.
+pub struct OrgHeader(
+    /// The organization the request acts in: one of the caller's.
+    String,
+);
 pub const ORG_REQUIRED: &str = "Choose an organization first: the x-org-id header is missing.";
 pub const ORG_MALFORMED: &str = "The x-org-id header is not an organization id.";
 pub const NOT_A_MEMBER: &str = "You are not a member of this organization.";
@@ -103,12 +113,14 @@ async fn resolve(
     };
     let second_factor = authenticated.second_factor();
     let caller = authenticated.caller;
-    let member = match read.filter(|read| read.org() == org) {
-        Some(read) => ActingMember::from_read(caller, &read, second_factor),
-        None => ActingMember::resolve(memberships.0.as_ref(), caller, org, second_factor).await,
-    }
-    .map_err(ApiError::from)?
-    .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
+    let read = read.filter(|read| read.org() == org);
+    let source = read.as_ref().map_or(
+        StandingSource::Directory(memberships.0.as_ref(), org),
+        StandingSource::Read,
+    );
+    let member = ActingMember::resolve(source, caller, second_factor, Door::Act)
+        .await?
+        .ok_or_else(|| ApiError::Forbidden(NOT_A_MEMBER.into()))?;
     Ok(OrgScope {
         caller: member.caller().clone(),
         org,

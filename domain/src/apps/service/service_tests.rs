@@ -200,10 +200,10 @@ fn a_taken_package_name_is_reported_on_the_package_name_field() {
 /// The caller `who` acting in `org` with `role`, as the membership extractor hands it over.
 fn member_as(who: &Caller, org: OrgId, role: OrgRole) -> ActingMember {
     block_on(ActingMember::resolve(
-        &members(Some(role)),
+        crate::orgs::StandingSource::Directory(&members(Some(role)), org),
         who.clone(),
-        org,
         crate::orgs::SecondFactor::NotPassed,
+        crate::orgs::Door::Act,
     ))
     .unwrap()
     .unwrap()
@@ -211,10 +211,10 @@ fn member_as(who: &Caller, org: OrgId, role: OrgRole) -> ActingMember {
 
 fn acting(org: OrgId, role: OrgRole) -> ActingMember {
     block_on(ActingMember::resolve(
-        &members(Some(role)),
+        crate::orgs::StandingSource::Directory(&members(Some(role)), org),
         developer(),
-        org,
         crate::orgs::SecondFactor::NotPassed,
+        crate::orgs::Door::Act,
     ))
     .unwrap()
     .unwrap()
@@ -236,10 +236,10 @@ fn a_member_lists_the_organizations_apps_without_asking_the_directory_again() {
 #[test]
 fn an_outsider_has_no_membership_to_list_an_organizations_apps_with() {
     let outsider = block_on(ActingMember::resolve(
-        &members(None),
+        crate::orgs::StandingSource::Directory(&members(None), OrgId::new()),
         developer(),
-        OrgId::new(),
         crate::orgs::SecondFactor::NotPassed,
+        crate::orgs::Door::Act,
     ))
     .unwrap();
     assert_eq!(outsider, None);
@@ -265,9 +265,14 @@ fn a_revision_read_with_the_membership_is_not_read_again() {
     h.apps = MockAppRepository::new(); // no expectation: reading the revision again would panic
     let who = developer();
     let read = crate::orgs::MembershipRead::new(who.user_id, org, Some(OrgRole::Member), false, 9);
-    let member = ActingMember::from_read(who, &read, crate::orgs::SecondFactor::NotPassed)
-        .unwrap()
-        .unwrap();
+    let member = block_on(ActingMember::resolve(
+        crate::orgs::StandingSource::Read(&read),
+        who,
+        crate::orgs::SecondFactor::NotPassed,
+        crate::orgs::Door::Act,
+    ))
+    .unwrap()
+    .unwrap();
     assert_eq!(block_on(h.service().list_revision(&member)).unwrap(), 9);
 }
 
@@ -995,10 +1000,10 @@ fn a_move_into_an_organization_requiring_a_second_factor_needs_a_session_that_pa
         }))
     });
     let admin = block_on(ActingMember::resolve(
-        &source,
+        crate::orgs::StandingSource::Directory(&source, from),
         developer(),
-        from,
         crate::orgs::SecondFactor::NotPassed,
+        crate::orgs::Door::Act,
     ))
     .unwrap()
     .unwrap();

@@ -87,9 +87,14 @@ fn a_member_is_authenticated_with_role_and_revision_from_one_session_read() {
     let read = read.unwrap();
     assert_eq!(read.org(), org);
     let second_factor = authenticated.second_factor();
-    let member = ActingMember::from_read(authenticated.caller, &read, second_factor)
-        .unwrap()
-        .unwrap();
+    let member = block_on(ActingMember::resolve(
+        crate::orgs::StandingSource::Read(&read),
+        authenticated.caller,
+        second_factor,
+        crate::orgs::Door::Act,
+    ))
+    .unwrap()
+    .unwrap();
     assert_eq!(
         (member.org(), member.role(), member.apps_revision()),
         (org, OrgRole::Member, Some(17))
@@ -103,7 +108,13 @@ fn a_stranger_is_authenticated_and_the_read_says_not_a_member() {
     let (authenticated, read) = block_on(service.authenticate_in_org("core", org)).unwrap();
     let second_factor = authenticated.second_factor();
     assert_eq!(
-        ActingMember::from_read(authenticated.caller, &read.unwrap(), second_factor).unwrap(),
+        block_on(ActingMember::resolve(
+            crate::orgs::StandingSource::Read(&read.unwrap()),
+            authenticated.caller,
+            second_factor,
+            crate::orgs::Door::Act
+        ))
+        .unwrap(),
         None
     );
 }
@@ -166,9 +177,22 @@ fn an_organization_requiring_a_second_factor_read_with_the_session_refuses_a_ses
     let (authenticated, read) = block_on(service.authenticate_in_org("core", org)).unwrap();
     let (second_factor, read) = (authenticated.second_factor(), read.unwrap());
     assert_eq!(second_factor, SecondFactor::NotPassed);
-    let refused = ActingMember::from_read(authenticated.caller.clone(), &read, second_factor).unwrap_err();
+    let refused = block_on(ActingMember::resolve(
+        crate::orgs::StandingSource::Read(&read),
+        authenticated.caller.clone(),
+        second_factor,
+        crate::orgs::Door::Act,
+    ))
+    .unwrap_err();
     assert!(matches!(refused, ActingError::SecondFactorRequired));
-    let leaving = ActingMember::from_read_to_leave(authenticated.caller, &read, second_factor).unwrap();
+    let leaving = block_on(ActingMember::resolve(
+        crate::orgs::StandingSource::Read(&read),
+        authenticated.caller,
+        second_factor,
+        crate::orgs::Door::Leave,
+    ))
+    .unwrap()
+    .unwrap();
     assert!(leaving.is_held_back());
 }
 
@@ -185,8 +209,13 @@ fn an_organization_requiring_a_second_factor_read_with_the_session_admits_an_aal
     let (authenticated, read) = block_on(service.authenticate_in_org("core", org)).unwrap();
     let second_factor = authenticated.second_factor();
     assert_eq!(second_factor, SecondFactor::Passed);
-    let member = ActingMember::from_read(authenticated.caller, &read.unwrap(), second_factor)
-        .unwrap()
-        .unwrap();
+    let member = block_on(ActingMember::resolve(
+        crate::orgs::StandingSource::Read(&read.unwrap()),
+        authenticated.caller,
+        second_factor,
+        crate::orgs::Door::Act,
+    ))
+    .unwrap()
+    .unwrap();
     assert!(member.passed_second_factor() && !member.is_held_back());
 }

@@ -45,11 +45,11 @@ pub fn me_in_with(role: OrgRole, org_requires_two_factor: bool, second_factor: S
             org_requires_two_factor,
         }))
     });
-    block_on(ActingMember::resolve_to_leave(
-        &directory,
+    block_on(ActingMember::resolve(
+        crate::orgs::StandingSource::Directory(&directory, ORG),
         me(),
-        ORG,
         second_factor,
+        crate::orgs::Door::Leave,
     ))
     .unwrap()
     .unwrap()

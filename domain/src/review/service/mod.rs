@@ -729,10 +729,10 @@ mod tests {
     /// The caller acting in `org` with `role`, as the request's one membership read answered.
     fn acting(org: OrgId, role: OrgRole) -> ActingMember {
         block_on(ActingMember::resolve(
-            &members(Some(role)),
+            crate::orgs::StandingSource::Directory(&members(Some(role)), org),
             developer(),
-            org,
             crate::orgs::SecondFactor::NotPassed,
+            crate::orgs::Door::Act,
         ))
         .unwrap()
         .unwrap()
