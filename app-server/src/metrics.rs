@@ -1,12 +1,9 @@
-//! The gauges `/metrics` reads when a scrape arrives: the database pool, the outbox, the monitor's lag and
-//! the process's memory. The series names live in `adapter_http::metrics`.
+//! The series `/metrics` reads when a scrape arrives (the database pool, the outbox, the monitor's lag, the
+//! process's memory, CPU, threads and open files) and the monitor's checks, declared where they are
+//! recorded. The request series are the HTTP adapter's (`adapter_http::metrics`).
 
 use adapter_db::Db;
-use adapter_http::metrics::{
-    DB_CACHE_HITS, DB_CACHE_ROUNDS, DB_CALLS, DB_POOL_CONNECTIONS, DB_POOL_MAX, DB_POOL_WAITS,
-    MONITOR_CHECKS, MONITOR_LAG, MetricsEndpoint, MetricsRoute, MetricsSampler, OUTBOX_DEPTH,
-    OUTBOX_OLDEST_AGE, PROCESS_RSS,
-};
+use adapter_http::metrics::{MetricsEndpoint, MetricsRoute, MetricsSampler};
 use domain::common::Clock;
 use domain::mail::OutboxRepository;
 use domain::uptime::UptimeService;
@@ -14,12 +11,77 @@ use std::sync::Arc;
 
 use crate::Config;
 
+/// Pooled database connections, by `state` (`in_use`, `idle`).
+pub const DB_POOL_CONNECTIONS: &str = "portal_db_pool_connections";
+/// The most connections the pool opens.
+pub const DB_POOL_MAX: &str = "portal_db_pool_max_connections";
+/// Reads and writes that found every pooled connection in use and waited for one.
+pub const DB_POOL_WAITS: &str = "portal_db_pool_waits_total";
+/// Reads and transactions run on the database (a read by key, such as the one that authenticates a
+/// request, is one statement).
+pub const DB_CALLS: &str = "portal_db_calls_total";
+/// Requests whose session (and membership) was answered from memory instead of the database.
+pub const DB_CACHE_HITS: &str = "portal_db_session_cache_hits_total";
+/// The syncs that make memory trustworthy (one statement each; on PostgreSQL shared by the requests that
+/// waited for it).
+pub const DB_CACHE_ROUNDS: &str = "portal_db_session_cache_rounds_total";
+/// E-mails in the outbox neither sent nor given up.
+pub const OUTBOX_DEPTH: &str = "portal_outbox_depth";
+/// How long the oldest e-mail waiting in the outbox has waited, in seconds (0 when none waits).
+pub const OUTBOX_OLDEST_AGE: &str = "portal_outbox_oldest_age_seconds";
+/// How far the uptime monitor is behind its interval, in seconds.
+pub const MONITOR_LAG: &str = "portal_monitor_lag_seconds";
+/// Health checks made by this instance's monitor, by `outcome`.
+pub const MONITOR_CHECKS: &str = "portal_monitor_checks_total";
+
+/// The prefix of the process series (`portal_process_resident_memory_bytes`, `portal_process_cpu_seconds_total`,
+/// `portal_process_threads`, `portal_process_open_fds`, …), collected by `metrics-process`.
+const PROCESS_PREFIX: &str = "portal_";
+
+fn describe() {
+    use metrics::{Unit, describe_counter, describe_gauge};
+    describe_gauge!(
+        DB_POOL_CONNECTIONS,
+        "Pooled database connections, by state (in_use, idle)."
+    );
+    describe_gauge!(DB_POOL_MAX, "The most connections the database pool opens.");
+    describe_counter!(
+        DB_POOL_WAITS,
+        "Database checkouts that found every connection in use and waited."
+    );
+    describe_counter!(
+        DB_CALLS,
+        "Reads and transactions run on the database (a read by key is one statement)."
+    );
+    describe_counter!(DB_CACHE_HITS, "Requests whose session was answered from memory.");
+    describe_counter!(
+        DB_CACHE_ROUNDS,
+        "Syncs of the session cache, one statement each (on PostgreSQL shared by the requests that waited)."
+    );
+    describe_gauge!(OUTBOX_DEPTH, "E-mails in the outbox neither sent nor given up.");
+    describe_gauge!(
+        OUTBOX_OLDEST_AGE,
+        Unit::Seconds,
+        "Age of the oldest e-mail waiting in the outbox."
+    );
+    describe_gauge!(
+        MONITOR_LAG,
+        Unit::Seconds,
+        "How far the uptime monitor is behind its interval."
+    );
+    describe_counter!(
+        MONITOR_CHECKS,
+        "Health checks made by this instance's monitor, by outcome."
+    );
+}
+
 /// Reads the server's state for a scrape.
 pub struct Sampler {
     db: Db,
     outbox: Arc<dyn OutboxRepository>,
     uptime: Arc<UptimeService>,
     clock: Arc<dyn Clock>,
+    process: metrics_process::Collector,
 }
 
 #[async_trait::async_trait]
@@ -45,10 +107,7 @@ impl MetricsSampler for Sampler {
             Ok(lag) => metrics::gauge!(MONITOR_LAG).set(seconds(lag)),
             Err(error) => tracing::warn!(%error, "metrics: could not measure the monitor's lag"),
         }
-        if let Some(rss) = resident_memory_bytes() {
-            #[allow(clippy::cast_precision_loss)] // bytes of memory, far below 2^52
-            metrics::gauge!(PROCESS_RSS).set(rss as f64);
-        }
+        self.process.collect();
     }
 }
 
@@ -89,44 +148,21 @@ pub fn route(config: &Config, db: &Db, uptime: Arc<UptimeService>) -> anyhow::Re
         outbox: Arc::new(adapter_db::repos::DieselOutboxRepository::new(db.clone())),
         uptime,
         clock: Arc::new(crate::system::SystemClock),
+        process: metrics_process::Collector::new(PROCESS_PREFIX),
     };
+    let process = sampler.process.clone();
     let endpoint = MetricsEndpoint::install(token, Arc::new(sampler))
         .map_err(|e| anyhow::anyhow!("PORTAL_METRICS_TOKEN: could not install the metrics recorder: {e}"))?;
+    describe();
+    process.describe();
     register_check_outcomes();
     tracing::info!("metrics are served at /metrics to scrapes with the PORTAL_METRICS_TOKEN bearer token");
     Ok(MetricsRoute(Some(endpoint)))
 }
 
-/// The resident memory of this process (Linux: `/proc/self/statm`); `None` elsewhere.
-fn resident_memory_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages = resident_pages(&statm)?;
-    let page_size = u64::try_from(rustix::param::page_size()).ok()?;
-    pages.checked_mul(page_size)
-}
-
-/// The resident set, in pages: the second field of `statm` (size, resident, shared, text, lib, data, dt).
-fn resident_pages(statm: &str) -> Option<u64> {
-    statm.split_whitespace().nth(1)?.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_resident_set_is_the_second_field_of_statm() {
-        assert_eq!(resident_pages("10240 2048 512 100 0 3000 0\n"), Some(2048));
-        assert_eq!(resident_pages("10240"), None);
-        assert_eq!(resident_pages(""), None);
-        assert_eq!(resident_pages("10240 many"), None);
-    }
-
-    #[test]
-    fn this_process_reports_its_resident_memory() {
-        let rss = resident_memory_bytes().expect("Linux has /proc/self/statm");
-        assert!(rss > 1024 * 1024, "{rss} bytes");
-    }
 
     #[test]
     fn a_negative_span_counts_as_zero_seconds() {

@@ -113,6 +113,8 @@ async fn a_scrape_with_the_token_has_every_series(backend: Backend) {
         ("portal_monitor_checks_total", &[r#"outcome="healthy""#][..]),
         ("portal_monitor_checks_total", &[r#"outcome="timeout""#][..]),
         ("portal_process_resident_memory_bytes", &[][..]),
+        ("portal_process_threads", &[][..]),
+        ("portal_process_open_fds", &[][..]),
     ] {
         assert!(
             !lines_of(&body, series, labels).is_empty(),

@@ -606,3 +606,48 @@ async fn making_a_token_needs_a_recent_sign_in_or_a_second_factor_and_a_token_ma
         assert_eq!((status, code(&body)), (403, "TOKEN_NOT_ALLOWED"), "{backend:?}");
     }
 }
+
+/// How many apps `token` lists in `org`.
+async fn listed(app: &TestApp, token: &str, org: &str) -> usize {
+    let (status, apps) = call(app, Method::GET, "/api/dev/apps", token, Some(org), None).await;
+    assert_eq!(status, 200, "{apps}");
+    apps.as_array().map_or(0, Vec::len)
+}
+
+/// A token's app list is kept like a session's (by the organization's apps revision): a write made on
+/// another instance, by another caller, is in the token's very next list there, on both databases.
+#[tokio::test]
+async fn a_write_on_another_instance_is_in_a_tokens_very_next_list() {
+    for backend in BACKENDS {
+        let first = spawn(backend).await;
+        let data = tempfile::tempdir().unwrap();
+        let second = first.view_at(
+            first
+                .second_instance(&data, &[("PORTAL_PUBLIC_URL", crate::org_fixtures::PUBLIC_URL)])
+                .await,
+        );
+        let ada = sign_up(&first, "ada@example.com").await;
+        let org = create_org(&first, &ada, "Acme").await;
+        let token = token_for(&second, &ada, Some(&org), &["apps:read"]).await;
+        for (n, package) in ["com.acme.one", "com.acme.two"].into_iter().enumerate() {
+            // The token's list is kept on the second instance; the write goes through the first.
+            assert_eq!(listed(&second, &token, &org).await, n, "{backend:?}");
+            assert_eq!(listed(&second, &token, &org).await, n, "{backend:?}");
+            let (status, body) = call(
+                &first,
+                Method::POST,
+                "/api/dev/apps/register",
+                &ada.token,
+                Some(&org),
+                Some(registration(package)),
+            )
+            .await;
+            assert_eq!(status, 201, "{backend:?}: {body}");
+            assert_eq!(
+                listed(&second, &token, &org).await,
+                n + 1,
+                "{backend:?}: {package}"
+            );
+        }
+    }
+}

@@ -16,6 +16,7 @@
 //! | anything else | 500, the cause logged, never answered |
 
 use domain::apps::service::AppError;
+use domain::audit::AuditError;
 use domain::common::FieldErrors;
 use domain::identity::{AuthError, FirstAdminError, IdentityError, PlatformAdminError};
 use domain::media::{ImageRejection, MediaError};
@@ -55,6 +56,20 @@ impl From<AppError> for ApiError {
             AppError::TargetRequiresSecondFactor => Self::ForbiddenUntil { code, message },
             AppError::NotFound => Self::NotFound(message),
             AppError::Repo(cause) => cause.into(),
+        }
+    }
+}
+
+impl From<AuditError> for ApiError {
+    fn from(error: AuditError) -> Self {
+        let message = error.to_string();
+        match error {
+            AuditError::Forbidden(_) => Self::Forbidden(message),
+            AuditError::Invalid(field, _) => Self::Validation {
+                message: message.clone(),
+                fields: std::collections::BTreeMap::from([(field.to_owned(), message)]),
+            },
+            AuditError::Repo(cause) => cause.into(),
         }
     }
 }

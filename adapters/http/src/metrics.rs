@@ -3,8 +3,9 @@
 //!
 //! Off unless `PORTAL_METRICS_TOKEN` is set (then 404, as for any unknown path); with it set, the scrape must
 //! send `Authorization: Bearer <token>` (compared in constant time), else 401. The request series are
-//! recorded by [`crate::request_log`] as requests end; the gauges (pool, outbox, monitor lag, memory) are
-//! read when a scrape arrives, by the [`MetricsSampler`] the server supplies.
+//! recorded by [`crate::request_log`] as requests end and declared here; the gauges (pool, outbox, monitor
+//! lag, the process) are read when a scrape arrives, by the [`MetricsSampler`] the server supplies, which
+//! declares their names and descriptions where it records them.
 
 use actix_web::get;
 use actix_web::http::header;
@@ -18,31 +19,6 @@ use crate::ApiError;
 pub const HTTP_REQUESTS: &str = "portal_http_requests_total";
 /// Seconds from a request's arrival to its answer, by `method`, `route` and `status`.
 pub const HTTP_DURATION: &str = "portal_http_request_duration_seconds";
-/// Pooled database connections, by `state` (`in_use`, `idle`).
-pub const DB_POOL_CONNECTIONS: &str = "portal_db_pool_connections";
-/// The most connections the pool opens.
-pub const DB_POOL_MAX: &str = "portal_db_pool_max_connections";
-/// Reads and writes that found every pooled connection in use and waited for one.
-pub const DB_POOL_WAITS: &str = "portal_db_pool_waits_total";
-/// Reads and transactions run on the database (a read by key, such as the one that authenticates a
-/// request, is one statement).
-pub const DB_CALLS: &str = "portal_db_calls_total";
-/// Requests whose session (and membership) was answered from memory instead of the database.
-pub const DB_CACHE_HITS: &str = "portal_db_session_cache_hits_total";
-/// The syncs that make memory trustworthy (one statement each; on PostgreSQL shared by the requests that
-/// waited for it).
-pub const DB_CACHE_ROUNDS: &str = "portal_db_session_cache_rounds_total";
-/// E-mails in the outbox neither sent nor given up.
-pub const OUTBOX_DEPTH: &str = "portal_outbox_depth";
-/// How long the oldest e-mail waiting in the outbox has waited, in seconds (0 when none waits).
-pub const OUTBOX_OLDEST_AGE: &str = "portal_outbox_oldest_age_seconds";
-/// How far the uptime monitor is behind its interval, in seconds.
-pub const MONITOR_LAG: &str = "portal_monitor_lag_seconds";
-/// Health checks made by this instance's monitor, by `outcome`.
-pub const MONITOR_CHECKS: &str = "portal_monitor_checks_total";
-/// The process's resident memory, in bytes.
-pub const PROCESS_RSS: &str = "portal_process_resident_memory_bytes";
-
 /// The route label of a request that matched no route pattern: one label for every such path.
 pub const UNMATCHED_ROUTE: &str = "(unmatched)";
 
@@ -148,7 +124,7 @@ fn install_recorder() -> Result<PrometheusHandle, String> {
 }
 
 fn describe() {
-    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    use metrics::{Unit, describe_counter, describe_histogram};
     describe_counter!(
         HTTP_REQUESTS,
         "Requests answered, by method, route pattern and status."
@@ -158,40 +134,6 @@ fn describe() {
         Unit::Seconds,
         "Request latency, by method, route pattern and status."
     );
-    describe_gauge!(
-        DB_POOL_CONNECTIONS,
-        "Pooled database connections, by state (in_use, idle)."
-    );
-    describe_gauge!(DB_POOL_MAX, "The most connections the database pool opens.");
-    describe_counter!(
-        DB_POOL_WAITS,
-        "Database checkouts that found every connection in use and waited."
-    );
-    describe_counter!(
-        DB_CALLS,
-        "Reads and transactions run on the database (a read by key is one statement)."
-    );
-    describe_counter!(DB_CACHE_HITS, "Requests whose session was answered from memory.");
-    describe_counter!(
-        DB_CACHE_ROUNDS,
-        "Syncs of the session cache, one statement each (on PostgreSQL shared by the requests that waited)."
-    );
-    describe_gauge!(OUTBOX_DEPTH, "E-mails in the outbox neither sent nor given up.");
-    describe_gauge!(
-        OUTBOX_OLDEST_AGE,
-        Unit::Seconds,
-        "Age of the oldest e-mail waiting in the outbox."
-    );
-    describe_gauge!(
-        MONITOR_LAG,
-        Unit::Seconds,
-        "How far the uptime monitor is behind its interval."
-    );
-    describe_counter!(
-        MONITOR_CHECKS,
-        "Health checks made by this instance's monitor, by outcome."
-    );
-    describe_gauge!(PROCESS_RSS, Unit::Bytes, "Resident memory of the process.");
 }
 
 /// The method label: the standard methods by name, anything else as `OTHER` (a client chooses the method,

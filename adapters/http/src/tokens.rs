@@ -6,7 +6,7 @@
 use actix_web::{HttpResponse, delete, get, post, web};
 use chrono::{DateTime, Utc};
 use domain::common::OrgId;
-use domain::tokens::{AccessToken, AccessTokenService, NewAccessToken, OwnedToken, Scope};
+use domain::tokens::{AccessToken, AccessTokenService, NewAccessToken, OwnedToken, Scope, TokenStatus};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use utoipa::ToSchema;
@@ -91,8 +91,7 @@ pub struct AccessTokenDto {
 }
 
 impl AccessTokenDto {
-    fn of(token: &AccessToken, now: DateTime<Utc>, owner_email: Option<String>) -> Self {
-        use domain::tokens::TokenStatus;
+    fn of(token: &AccessToken, status: TokenStatus, owner_email: Option<String>) -> Self {
         Self {
             id: token.id.to_string(),
             name: token.name.clone(),
@@ -104,7 +103,7 @@ impl AccessTokenDto {
                 .copied()
                 .map(ScopeName::from)
                 .collect(),
-            status: match token.status(now) {
+            status: match status {
                 TokenStatus::Active => TokenStatusName::Active,
                 TokenStatus::Expired => TokenStatusName::Expired,
                 TokenStatus::Revoked => TokenStatusName::Revoked,
@@ -118,8 +117,8 @@ impl AccessTokenDto {
         }
     }
 
-    fn owned(owned: &OwnedToken, now: DateTime<Utc>) -> Self {
-        Self::of(&owned.token, now, Some(owned.owner_email.clone()))
+    fn owned(owned: &OwnedToken, status: TokenStatus) -> Self {
+        Self::of(&owned.token, status, Some(owned.owner_email.clone()))
     }
 }
 
@@ -155,10 +154,6 @@ pub struct CreateTokenRequest {
     /// 1–365 days; 90 when absent.
     #[serde(default)]
     pub expires_in_days: Option<i64>,
-}
-
-fn now() -> DateTime<Utc> {
-    Utc::now()
 }
 
 /// Creates a personal access token (from a session at the level of any security change: `aal2` when the
@@ -205,7 +200,7 @@ pub async fn create(
     Ok(HttpResponse::Created()
         .insert_header(("Cache-Control", "no-store"))
         .json(CreatedTokenDto {
-            details: AccessTokenDto::of(&created.token, now(), None),
+            details: AccessTokenDto::of(&created.token, api.service.status_of(&created.token), None),
             token: created.secret,
         }))
 }
@@ -218,12 +213,14 @@ pub async fn create(
     ))]
 #[get("/dev/tokens")]
 pub async fn list_own(api: web::Data<TokensApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let now = now();
     let tokens = api.service.list_own(&principal.0).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(TokenListDto {
-            tokens: tokens.iter().map(|t| AccessTokenDto::of(t, now, None)).collect(),
+            tokens: tokens
+                .iter()
+                .map(|t| AccessTokenDto::of(t, api.service.status_of(t), None))
+                .collect(),
         }))
 }
 
@@ -249,7 +246,11 @@ pub async fn revoke_own(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let revoked = api.service.revoke_own(&principal.0, token_id(&id)?).await?;
-    Ok(HttpResponse::Ok().json(AccessTokenDto::of(&revoked, now(), None)))
+    Ok(HttpResponse::Ok().json(AccessTokenDto::of(
+        &revoked,
+        api.service.status_of(&revoked),
+        None,
+    )))
 }
 
 /// The tokens that act in the organization (bound to it, or to every organization of a member), with
@@ -263,12 +264,14 @@ pub async fn revoke_own(
     ))]
 #[get("/orgs/{orgId}/tokens")]
 pub async fn list_in_org(api: web::Data<TokensApi>, member: OrgMember) -> Result<HttpResponse, ApiError> {
-    let now = now();
     let tokens = api.service.list_in_org(&member.0).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(TokenListDto {
-            tokens: tokens.iter().map(|t| AccessTokenDto::owned(t, now)).collect(),
+            tokens: tokens
+                .iter()
+                .map(|t| AccessTokenDto::owned(t, api.service.status_of(&t.token)))
+                .collect(),
         }))
 }
 
@@ -289,5 +292,9 @@ pub async fn revoke_in_org(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let revoked = api.service.revoke_in_org(&member.0, token_id(&path.1)?).await?;
-    Ok(HttpResponse::Ok().json(AccessTokenDto::of(&revoked, now(), None)))
+    Ok(HttpResponse::Ok().json(AccessTokenDto::of(
+        &revoked,
+        api.service.status_of(&revoked),
+        None,
+    )))
 }

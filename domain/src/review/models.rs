@@ -42,6 +42,7 @@ pub fn random_uuid(secrets: &dyn SecretGenerator) -> Uuid {
 }
 
 /// What happened.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReviewEventKind {

@@ -18,7 +18,7 @@ use crate::common::{Caller, Clock, FieldErrors, OrgId, RepoError, SecretGenerato
 use crate::identity::assurance::{Action, AssuranceRules, Refusal};
 use crate::identity::{Authenticated, DigestKey};
 use crate::mail::templates::{self, SecurityChange};
-use crate::orgs::{ActingError, ActingMember, MemberDirectory, OrgRepository, OrgRole};
+use crate::orgs::{ActingError, ActingMember, Door, MemberDirectory, OrgRepository, OrgRole, StandingSource};
 use crate::review::models::random_uuid;
 
 /// What `POST /api/dev/tokens` asks for.
@@ -135,19 +135,15 @@ impl AccessTokenService {
         let caller = &session.caller;
         let (name, scopes, days) = validate(&input)?;
         if let Some(org) = input.org_id {
-            ActingMember::resolve(
-                self.members.as_ref(),
-                caller.clone(),
-                org,
-                session.second_factor(),
-            )
-            .await?
-            .ok_or_else(|| {
-                AccessTokenError::Validation(FieldErrors::single(
-                    "orgId",
-                    "You are not a member of this organization.",
-                ))
-            })?;
+            let source = StandingSource::Directory(self.members.as_ref(), org);
+            ActingMember::resolve(source, caller.clone(), session.second_factor(), Door::Act)
+                .await?
+                .ok_or_else(|| {
+                    AccessTokenError::Validation(FieldErrors::single(
+                        "orgId",
+                        "You are not a member of this organization.",
+                    ))
+                })?;
         }
         let active = self
             .tokens
@@ -189,6 +185,12 @@ impl AccessTokenService {
             .await?;
         self.tokens.insert(&token, &digest, &notice, &audit).await?;
         Ok(CreatedToken { token, secret })
+    }
+
+    /// The token's status now, by this service's clock (the HTTP layer never reads a clock of its own).
+    #[must_use]
+    pub fn status_of(&self, token: &AccessToken) -> TokenStatus {
+        token.status(self.clock.now())
     }
 
     /// The caller's tokens, newest first.

@@ -1496,7 +1496,7 @@ export interface components {
       /** @description A pending invitation (specification §3). */
       data: {
         email: string;
-        role: components['schemas']['RoleDto'];
+        role: components['schemas']['OrgRole'];
         /** Format: date-time */
         invitedAt: string;
         /** Format: date-time */
@@ -1542,7 +1542,7 @@ export interface components {
         name: string;
         profile: components['schemas']['ProfileDto'];
         /** @description The caller's role in it. */
-        role: components['schemas']['RoleDto'];
+        role: components['schemas']['OrgRole'];
         /** @description Whether every member needs a second factor to act in it. */
         requireTwoFactor: boolean;
         members: components['schemas']['MemberDto'][];
@@ -1562,7 +1562,7 @@ export interface components {
         name: string;
         profile: components['schemas']['ProfileDto'];
         /** @description The caller's role in it. */
-        role: components['schemas']['RoleDto'];
+        role: components['schemas']['OrgRole'];
         /** @description Whether every member needs a second factor to act in it (403 `ORG_MFA_REQUIRED` otherwise). */
         requireTwoFactor: boolean;
         /** Format: date-time */
@@ -1633,8 +1633,7 @@ export interface components {
     /** @description One entry of an app's review history, as the app's developers see it. */
     HistoryEntryDto: {
       id: string;
-      /** @description `submitted`, `approved`, `rejected`, `edited_after_approval`, `edited`, `resubmitted` or `moved`. */
-      kind: string;
+      kind: components['schemas']['ReviewEventKind'];
       /** Format: date-time */
       at: string;
       /**
@@ -1681,7 +1680,7 @@ export interface components {
     /** @description A pending invitation (specification §3). */
     InviteDto: {
       email: string;
-      role: components['schemas']['RoleDto'];
+      role: components['schemas']['OrgRole'];
       /** Format: date-time */
       invitedAt: string;
       /** Format: date-time */
@@ -1720,7 +1719,7 @@ export interface components {
     /** @description `POST /api/orgs/{orgId}/members`. */
     InviteRequest: {
       email?: string | null;
-      role?: components['schemas']['RoleDto'] | null;
+      role?: components['schemas']['OrgRole'] | null;
     };
     /** @description The signed-in user. */
     MeResponse: {
@@ -1744,7 +1743,7 @@ export interface components {
     /** @description A member: `{user: {id, email}, role, joinedAt}` (specification §3). */
     MemberDto: {
       user: components['schemas']['MemberUserDto'];
-      role: components['schemas']['RoleDto'];
+      role: components['schemas']['OrgRole'];
       /** Format: date-time */
       joinedAt: string;
       /** @description Whether the account has a verified second factor (as the built-in identity service knows it). */
@@ -1813,7 +1812,7 @@ export interface components {
       name: string;
       profile: components['schemas']['ProfileDto'];
       /** @description The caller's role in it. */
-      role: components['schemas']['RoleDto'];
+      role: components['schemas']['OrgRole'];
       /** @description Whether every member needs a second factor to act in it. */
       requireTwoFactor: boolean;
       members: components['schemas']['MemberDto'][];
@@ -1832,13 +1831,18 @@ export interface components {
       data: components['schemas']['OrgSummaryDto'][];
       personalOrgCreated: boolean;
     };
+    /**
+     * @description A role within one organization.
+     * @enum {string}
+     */
+    OrgRole: 'admin' | 'member';
     /** @description An organization of the caller, with the caller's role (`GET /api/orgs`). */
     OrgSummaryDto: {
       id: string;
       name: string;
       profile: components['schemas']['ProfileDto'];
       /** @description The caller's role in it. */
-      role: components['schemas']['RoleDto'];
+      role: components['schemas']['OrgRole'];
       /** @description Whether every member needs a second factor to act in it (403 `ORG_MFA_REQUIRED` otherwise). */
       requireTwoFactor: boolean;
       /** Format: date-time */
@@ -2000,11 +2004,22 @@ export interface components {
       /** @default [] */
       hardwareRequirements: components['schemas']['HardwareRequirement'][];
     };
+    /**
+     * @description What happened.
+     * @enum {string}
+     */
+    ReviewEventKind:
+      | 'submitted'
+      | 'approved'
+      | 'rejected'
+      | 'edited_after_approval'
+      | 'edited'
+      | 'resubmitted'
+      | 'moved';
     /** @description One entry of an app's review history, oldest first. */
     ReviewHistoryEntryDto: {
       id: string;
-      /** @description `submitted`, `approved`, `rejected`, `edited_after_approval`, `moved`… */
-      kind: string;
+      kind: components['schemas']['ReviewEventKind'];
       /** Format: date-time */
       at: string;
       actorEmail: string;
@@ -2027,7 +2042,7 @@ export interface components {
     };
     /** @description `PATCH /api/orgs/{orgId}/members/{memberId}`. */
     RoleChangeRequest: {
-      role?: components['schemas']['RoleDto'] | null;
+      role?: components['schemas']['OrgRole'] | null;
     };
     /** @description Platform roles by kind. */
     RoleCountsDto: {
@@ -2041,11 +2056,6 @@ export interface components {
        */
       pending: number;
     };
-    /**
-     * @description An organization role.
-     * @enum {string}
-     */
-    RoleDto: 'admin' | 'member';
     /**
      * @description A platform role as the API spells it.
      * @enum {string}
@@ -4000,7 +4010,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path?: never;
@@ -4070,7 +4080,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path?: never;
@@ -4171,7 +4181,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -4253,7 +4263,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -4366,7 +4376,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -4446,7 +4456,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -4528,7 +4538,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -4610,7 +4620,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -4703,7 +4713,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -4785,7 +4795,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The source organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -4898,7 +4908,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -4980,7 +4990,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -5062,7 +5072,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -5175,7 +5185,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -5288,7 +5298,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -5370,7 +5380,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -5774,7 +5784,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The organization the image belongs to */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path?: never;
@@ -5895,7 +5905,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The organization the image belongs to */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -7795,7 +7805,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {
@@ -7877,7 +7887,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description The current organization */
+        /** @description The organization the request acts in: one of the caller's. */
         'x-org-id': string;
       };
       path: {

@@ -12,7 +12,9 @@ export type AdminCheck = Schemas['AdminCheckResponse'];
 export type PlatformRole = Schemas['RoleName'];
 export type ExchangeRequest = Schemas['ExchangeRequest'];
 export type ExchangeResponse = Schemas['ExchangeResponse'];
-export type OrgRole = Schemas['RoleDto'];
+export type OrgRole = Schemas['OrgRole'];
+/** What happened to an app, in its review history (one list, the server's). */
+export type ReviewEventKind = Schemas['ReviewEventKind'];
 export type OrgProfile = Schemas['ProfileDto'];
 export type OrgSummary = Schemas['OrgSummaryDto'];
 export type OrgMember = Schemas['MemberDto'];

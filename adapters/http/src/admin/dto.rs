@@ -9,7 +9,7 @@ use domain::apps::App;
 use domain::identity::models::PlatformAdmin;
 use domain::review::platform::{DebugReport, RoleCounts};
 use domain::review::service::is_self_review;
-use domain::review::{ReviewEvent, ReviewedApp, SinceLastDecision};
+use domain::review::{ReviewEvent, ReviewEventKind, ReviewedApp, SinceLastDecision};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -99,8 +99,7 @@ pub struct StatsDto {
 #[serde(rename_all = "camelCase")]
 pub struct ReviewHistoryEntryDto {
     pub id: String,
-    /// `submitted`, `approved`, `rejected`, `edited_after_approval`, `moved`…
-    pub kind: String,
+    pub kind: ReviewEventKind,
     pub at: DateTime<Utc>,
     pub actor_email: String,
     #[schema(required = true)]
@@ -116,7 +115,7 @@ impl From<&ReviewEvent> for ReviewHistoryEntryDto {
     fn from(event: &ReviewEvent) -> Self {
         Self {
             id: event.id.to_string(),
-            kind: event.kind.as_str().to_owned(),
+            kind: event.kind,
             at: event.at,
             actor_email: event.actor_email.as_str().to_owned(),
             notes: event.notes.clone(),

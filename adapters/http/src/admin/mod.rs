@@ -144,11 +144,7 @@ pub async fn get_app(
 ) -> Result<HttpResponse, ApiError> {
     let caller = &principal.0;
     let package = package(caller, &path)?;
-    let view = api
-        .reviews
-        .review_view(caller, &package)
-        .await
-        .map_err(ApiError::from)?;
+    let view = api.reviews.review_view(caller, &package).await?;
     let organization = OrganizationRefDto {
         id: view.reviewed.app.org_id.to_string(),
         name: view.reviewed.organization_name.clone(),
@@ -198,11 +194,7 @@ pub async fn approve(
         return Err(ApiError::from(ReviewError::Forbidden));
     }
     let decision = decision(&body)?;
-    let app = api
-        .reviews
-        .approve(caller, &package, decision)
-        .await
-        .map_err(ApiError::from)?;
+    let app = api.reviews.approve(caller, &package, decision).await?;
     Ok(HttpResponse::Ok().json(StaffAppDto(app)))
 }
 
@@ -233,10 +225,6 @@ pub async fn reject(
         return Err(ApiError::from(ReviewError::NotesRequired));
     }
     let decision = decision(&body)?;
-    let app = api
-        .reviews
-        .reject(caller, &package, decision)
-        .await
-        .map_err(ApiError::from)?;
+    let app = api.reviews.reject(caller, &package, decision).await?;
     Ok(HttpResponse::Ok().json(StaffAppDto(app)))
 }

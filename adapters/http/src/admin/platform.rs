@@ -19,7 +19,7 @@ use crate::json::Json;
     ))]
 #[get("/admin/users")]
 pub async fn list_users(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let admins = api.admins.list(&principal.0).await.map_err(ApiError::from)?;
+    let admins = api.admins.list(&principal.0).await?;
     let body: Vec<AdminUserDto> = admins.iter().map(AdminUserDto::from).collect();
     Ok(no_store(HttpResponse::Ok()).json(body))
 }
@@ -48,8 +48,7 @@ pub async fn add_user(
             body.email.as_deref().unwrap_or_default(),
             body.role.as_deref().unwrap_or_default(),
         )
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(HttpResponse::Created().json(AdminUserDto::from(&added)))
 }
 
@@ -68,10 +67,7 @@ pub async fn remove_user(
     principal: Principal,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    api.admins
-        .revoke(&principal.0, &path)
-        .await
-        .map_err(ApiError::from)?;
+    api.admins.revoke(&principal.0, &path).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -84,7 +80,7 @@ pub async fn remove_user(
     ))]
 #[get("/admin/debug")]
 pub async fn debug(api: web::Data<AdminApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let report = api.tools.debug(&principal.0).await.map_err(ApiError::from)?;
+    let report = api.tools.debug(&principal.0).await?;
     Ok(no_store(HttpResponse::Ok()).json(DebugDto::from(report)))
 }
 
@@ -100,11 +96,7 @@ pub async fn fix_app_statuses(
     api: web::Data<AdminApi>,
     principal: Principal,
 ) -> Result<HttpResponse, ApiError> {
-    let fixed = api
-        .tools
-        .fix_app_statuses(&principal.0)
-        .await
-        .map_err(ApiError::from)?;
+    let fixed = api.tools.fix_app_statuses(&principal.0).await?;
     Ok(HttpResponse::Ok().json(FixStatusesDto {
         fixed: fixed.len(),
         package_names: fixed.iter().map(ToString::to_string).collect(),
@@ -129,11 +121,7 @@ pub async fn create_test_submission(
 ) -> Result<HttpResponse, ApiError> {
     let caller = &principal.0;
     let org = optional_org(&request, caller)?;
-    let app = api
-        .tools
-        .create_test_submission(caller, org)
-        .await
-        .map_err(ApiError::from)?;
+    let app = api.tools.create_test_submission(caller, org).await?;
     Ok(HttpResponse::Created().json(app))
 }
 

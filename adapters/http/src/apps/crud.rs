@@ -19,7 +19,7 @@ use serde_json::Value;
 
 /// The apps of the `x-org-id` organization, newest first.
 #[utoipa::path(operation_id = "list_apps", tag = "apps", security(("bearer" = [])),
-    params(("x-org-id" = String, Header, description = "The current organization")),
+    params(crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The organization's apps", body = Vec<App>),
         (status = 400, description = "x-org-id missing or malformed", body = crate::openapi::ErrorBody),
@@ -51,7 +51,7 @@ async fn list_body(api: &AppsApi, scope: &OrgScope) -> Result<web::Bytes, ApiErr
 
 /// Registers an app in the `x-org-id` organization and answers its API key, shown this once.
 #[utoipa::path(operation_id = "register_app", tag = "apps", security(("bearer" = [])), request_body = RegistrationInput,
-    params(("x-org-id" = String, Header, description = "The current organization")),
+    params(crate::auth::OrgHeader),
     responses(
         (status = 201, description = "The new app and its API key", body = RegisteredDto),
         (status = 400, description = "A field is invalid (`VALIDATION` with `fields`), or x-org-id missing", body = crate::openapi::ErrorBody),
@@ -64,11 +64,7 @@ pub async fn register(
     body: Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let input: RegistrationInput = read_body(&body, &[PERMISSIONS, HARDWARE])?;
-    let registered = api
-        .apps
-        .register(scope.member(), &input)
-        .await
-        .map_err(ApiError::from)?;
+    let registered = api.apps.register(scope.member(), &input).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Cache-Control", "no-store"))
         .json(RegisteredDto {
@@ -79,7 +75,7 @@ pub async fn register(
 
 /// One app of the `x-org-id` organization.
 #[utoipa::path(operation_id = "get_app", tag = "apps", security(("bearer" = [])),
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app", body = App),
     ))]
@@ -89,18 +85,14 @@ pub async fn get(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let app = api
-        .apps
-        .get(scope.member(), &package(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+    let app = api.apps.get(scope.member(), &package(&path)?).await?;
     Ok(no_store(&app))
 }
 
 /// Edits the app: only the listed fields are written; status, review fields, key, organization and
 /// permissions in the body are ignored. An edit of a SUBMITTED or PUBLISHED app is recorded in its history.
 #[utoipa::path(operation_id = "update_app", tag = "apps", security(("bearer" = [])), request_body = UpdateInput,
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "A field is invalid (`VALIDATION` with `fields`, e.g. `settings[2].key`)", body = crate::openapi::ErrorBody),
@@ -115,18 +107,14 @@ pub async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let package = package(&path)?;
     let input: UpdateInput = read_body(&body, &[SETTINGS, TOOLS, HARDWARE])?;
-    let app = api
-        .apps
-        .update(scope.member(), &package, &input)
-        .await
-        .map_err(ApiError::from)?;
+    let app = api.apps.update(scope.member(), &package, &input).await?;
     Ok(no_store(&app))
 }
 
 /// Deletes the app with its key, share link, images, history and uptime data; the package name is free
 /// again.
 #[utoipa::path(operation_id = "delete_app", tag = "apps", security(("bearer" = [])),
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 204, description = "Deleted"),
     ))]
@@ -137,11 +125,7 @@ pub async fn delete(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let package = package(&path)?;
-    let outcome = api
-        .apps
-        .delete(scope.member(), &package)
-        .await
-        .map_err(ApiError::from)?;
+    let outcome = api.apps.delete(scope.member(), &package).await?;
     for file in &outcome.unremoved_files {
         tracing::warn!(file = %file, package = %package, "an image file of a deleted app could not be removed");
     }
@@ -150,7 +134,7 @@ pub async fn delete(
 
 /// The app's configuration file (valid for `@mentra/sdk` `validateAppConfig`), as a download.
 #[utoipa::path(operation_id = "export_app_config", tag = "apps", security(("bearer" = [])),
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = Object),
     ))]
@@ -160,11 +144,7 @@ pub async fn export(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let app: App = api
-        .apps
-        .get(scope.member(), &package(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+    let app: App = api.apps.get(scope.member(), &package(&path)?).await?;
     let file = export_config(&app);
     let text = serde_json::to_string_pretty(&file).map_err(|e| ApiError::Internal(Box::new(e)))?;
     Ok(HttpResponse::Ok()
@@ -180,7 +160,7 @@ pub async fn export(
 /// The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves); a
 /// decision by a platform reviewer names "App Review", not the reviewer.
 #[utoipa::path(operation_id = "app_history", tag = "apps", security(("bearer" = [])),
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The history", body = Vec<HistoryEntryDto>),
     ))]
@@ -190,11 +170,7 @@ pub async fn history(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let events = api
-        .reviews
-        .history(scope.member(), &package(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+    let events = api.reviews.history(scope.member(), &package(&path)?).await?;
     let entries: Vec<HistoryEntryDto> = events.iter().map(HistoryEntryDto::from).collect();
     Ok(no_store(&entries))
 }
@@ -208,6 +184,6 @@ pub async fn history(
     ))]
 #[get("/install/{token}")]
 pub async fn tester_view(api: web::Data<AppsApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let view = api.apps.shared_app(&path).await.map_err(ApiError::from)?;
+    let view = api.apps.shared_app(&path).await?;
     Ok(no_store(&view))
 }

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::apps::{App, Permission};
-use domain::review::DeveloperHistoryEntry;
+use domain::review::{DeveloperHistoryEntry, ReviewEventKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -81,8 +81,7 @@ pub struct ShareDto {
 #[serde(rename_all = "camelCase")]
 pub struct HistoryEntryDto {
     pub id: String,
-    /// `submitted`, `approved`, `rejected`, `edited_after_approval`, `edited`, `resubmitted` or `moved`.
-    pub kind: String,
+    pub kind: ReviewEventKind,
     pub at: DateTime<Utc>,
     /// Who: a member's e-mail, or `App Review` for a decision by a platform reviewer (reviewers stay
     /// anonymous to developers; a self-review names the member).
@@ -101,7 +100,7 @@ impl From<&DeveloperHistoryEntry> for HistoryEntryDto {
     fn from(entry: &DeveloperHistoryEntry) -> Self {
         Self {
             id: entry.id.to_string(),
-            kind: entry.kind.as_str().to_owned(),
+            kind: entry.kind,
             at: entry.at,
             actor: entry.actor.display_name().to_owned(),
             notes: entry.notes.clone(),

@@ -10,7 +10,7 @@ use crate::auth::OrgScope;
 
 /// Issues a new API key, shown this once; the old key stops working at once.
 #[utoipa::path(operation_id = "regenerate_api_key", tag = "apps", security(("bearer" = [])),
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The new key", body = ApiKeyDto),
     ))]
@@ -20,11 +20,7 @@ pub async fn regenerate_key(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = api
-        .apps
-        .regenerate_key(scope.member(), &package(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+    let key = api.apps.regenerate_key(scope.member(), &package(&path)?).await?;
     Ok(no_store(&ApiKeyDto {
         api_key: key.expose().to_owned(),
     }))

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 /// The app's permissions.
 #[utoipa::path(operation_id = "get_permissions", tag = "apps", security(("bearer" = [])),
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The permissions", body = PermissionsDto),
     ))]
@@ -26,17 +26,13 @@ pub async fn get_permissions(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let permissions = api
-        .apps
-        .permissions(scope.member(), &package(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+    let permissions = api.apps.permissions(scope.member(), &package(&path)?).await?;
     Ok(no_store(&PermissionsDto { permissions }))
 }
 
 /// Replaces the app's permissions. A permission added to a PUBLISHED app sends it back to SUBMITTED.
 #[utoipa::path(operation_id = "set_permissions", tag = "apps", security(("bearer" = [])), request_body = PermissionsDto,
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "A permission is invalid (`VALIDATION`, e.g. `permissions[0].type`)", body = crate::openapi::ErrorBody),
@@ -54,8 +50,7 @@ pub async fn set_permissions(
     let app = api
         .apps
         .set_permissions(scope.member(), &package, &permissions)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(no_store(&app))
 }
 

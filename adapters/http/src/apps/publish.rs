@@ -14,7 +14,7 @@ use domain::apps::service::AppError;
 /// Submits the app for review (DEVELOPMENT or REJECTED → SUBMITTED); the organization needs a name and a
 /// contact e-mail.
 #[utoipa::path(operation_id = "publish_app", tag = "apps", security(("bearer" = [])),
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app, now SUBMITTED", body = App),
         (status = 400, description = "The organization profile is incomplete (`PROFILE_INCOMPLETE`)", body = crate::openapi::ErrorBody),
@@ -26,18 +26,14 @@ pub async fn publish_app(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let app = api
-        .apps
-        .publish(scope.member(), &package(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+    let app = api.apps.publish(scope.member(), &package(&path)?).await?;
     Ok(no_store(&app))
 }
 
 /// Moves the app to another organization: an admin of the source, at least a member of the target. The
 /// app keeps its key, status and settings; the move is recorded.
 #[utoipa::path(operation_id = "move_app", tag = "apps", security(("bearer" = [])), request_body = MoveRequest,
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The source organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app, now in the target organization", body = App),
         (status = 400, description = "No target organization (`TARGET_ORG_REQUIRED`), or the same one (`SAME_ORGANIZATION`)", body = crate::openapi::ErrorBody),
@@ -59,10 +55,6 @@ pub async fn move_org(
         },
         _ => None,
     };
-    let app = api
-        .apps
-        .move_to(scope.member(), &package, target)
-        .await
-        .map_err(ApiError::from)?;
+    let app = api.apps.move_to(scope.member(), &package, target).await?;
     Ok(no_store(&app))
 }

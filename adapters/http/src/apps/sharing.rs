@@ -15,7 +15,7 @@ use domain::common::FieldErrors;
 
 /// Sets whether the whole organization sees the app.
 #[utoipa::path(operation_id = "set_app_visibility", tag = "apps", security(("bearer" = [])), request_body = VisibilityRequest,
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app as stored", body = App),
         (status = 400, description = "`sharedWithOrganization` missing", body = crate::openapi::ErrorBody),
@@ -34,11 +34,7 @@ pub async fn visibility(
             VISIBILITY_REQUIRED,
         )));
     };
-    let app = api
-        .apps
-        .set_visibility(scope.member(), &package, shared)
-        .await
-        .map_err(ApiError::from)?;
+    let app = api.apps.set_visibility(scope.member(), &package, shared).await?;
     Ok(no_store(&app))
 }
 
@@ -48,7 +44,7 @@ fn emails_of(list: &[domain::common::EmailAddress]) -> Vec<String> {
 
 /// Replaces the tester list (each entry an address; duplicates kept once).
 #[utoipa::path(operation_id = "set_share_emails", tag = "apps", security(("bearer" = [])), request_body = EmailsRequest,
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The stored tester list", body = SharedEmailsDto),
         (status = 400, description = "An entry is not an address (`VALIDATION`, `fields.emails`)", body = crate::openapi::ErrorBody),
@@ -64,8 +60,7 @@ pub async fn share_emails(
     let emails = api
         .apps
         .set_share_emails(scope.member(), &package, &body.emails)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(no_store(&SharedEmailsDto {
         shared_with_emails: emails_of(&emails),
     }))
@@ -73,7 +68,7 @@ pub async fn share_emails(
 
 /// The tester link (made on first use; the same link afterwards).
 #[utoipa::path(operation_id = "get_share_link", tag = "apps", security(("bearer" = [])),
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The tester link", body = InstallUrlDto),
     ))]
@@ -83,11 +78,7 @@ pub async fn share_link(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let link = api
-        .apps
-        .share_link(scope.member(), &package(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+    let link = api.apps.share_link(scope.member(), &package(&path)?).await?;
     Ok(no_store(&InstallUrlDto {
         install_url: link.install_url,
     }))
@@ -95,7 +86,7 @@ pub async fn share_link(
 
 /// Stores the tester list and answers the tester link.
 #[utoipa::path(operation_id = "share_app", tag = "apps", security(("bearer" = [])), request_body = EmailsRequest,
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The tester link and list", body = ShareDto),
         (status = 400, description = "An entry is not an address (`VALIDATION`, `fields.emails`)", body = crate::openapi::ErrorBody),
@@ -111,13 +102,8 @@ pub async fn share(
     let emails = api
         .apps
         .set_share_emails(scope.member(), &package, &body.emails)
-        .await
-        .map_err(ApiError::from)?;
-    let link = api
-        .apps
-        .share_link(scope.member(), &package)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
+    let link = api.apps.share_link(scope.member(), &package).await?;
     Ok(no_store(&ShareDto {
         install_url: link.install_url,
         shared_with_emails: emails_of(&emails),
@@ -126,7 +112,7 @@ pub async fn share(
 
 /// A new tester link; the old one stops working at once.
 #[utoipa::path(operation_id = "reset_share_link", tag = "apps", security(("bearer" = [])),
-    params(("packageName" = String, Path, description = "The app's package name"), ("x-org-id" = String, Header, description = "The current organization")),
+    params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The new tester link", body = InstallUrlDto),
     ))]
@@ -139,8 +125,7 @@ pub async fn reset_share(
     let link = api
         .apps
         .reset_share_link(scope.member(), &package(&path)?)
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(no_store(&InstallUrlDto {
         install_url: link.install_url,
     }))

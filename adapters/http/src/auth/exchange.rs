@@ -59,11 +59,7 @@ pub async fn exchange_token(
     auth: web::Data<ProductAuth>,
     body: Json<ExchangeRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let core = auth
-        .core_tokens
-        .exchange(body.token()?)
-        .await
-        .map_err(ApiError::from)?;
+    let core = auth.core_tokens.exchange(body.token()?).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(ExchangeResponse {

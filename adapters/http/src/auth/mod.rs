@@ -21,7 +21,7 @@ use std::sync::Arc;
 use crate::RouteSink;
 
 pub use org_path::{OrgMember, OrgMemberToLeave};
-pub use org_scope::{Memberships, OrgScope};
+pub use org_scope::{Memberships, OrgHeader, OrgScope};
 pub use principal::{Principal, SessionPrincipal};
 
 /// A platform role as the API spells it.

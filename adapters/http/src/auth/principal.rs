@@ -97,8 +97,6 @@ pub(super) struct Credentials {
     auth: Option<web::Data<ProductAuth>>,
     token: Option<String>,
     staff_api: bool,
-    /// What a personal access token may do on this route.
-    token_route: TokenRoute,
     request: HttpRequest,
 }
 
@@ -108,7 +106,6 @@ impl Credentials {
             auth: request.app_data::<web::Data<ProductAuth>>().cloned(),
             token: bearer_token(request).map(str::to_owned),
             staff_api: is_staff_api(request.path()),
-            token_route: token_route(request.method(), request.match_pattern().as_deref()),
             request: request.clone(),
         }
     }
@@ -131,31 +128,36 @@ impl Credentials {
         let Some(token) = self.token else {
             return Err(ApiError::Unauthorized(SIGN_IN_REQUIRED.into()));
         };
-        let is_access_token = token.trim_start().starts_with(domain::tokens::format::PREFIX);
-        // A route that takes no token refuses one before anything is read.
-        if is_access_token && self.token_route == TokenRoute::Refused {
-            return Err(ApiError::ForbiddenUntil {
-                code: "TOKEN_NOT_ALLOWED",
-                message: TOKEN_NOT_ALLOWED.into(),
-            });
+        // What a personal access token may do on this route: looked up for a token only (a session's request
+        // never pays for the route's match pattern), before anything is read and again for whatever the
+        // domain authenticated as a token.
+        let route = || token_route(self.request.method(), self.request.match_pattern().as_deref());
+        let refused = || ApiError::ForbiddenUntil {
+            code: "TOKEN_NOT_ALLOWED",
+            message: TOKEN_NOT_ALLOWED.into(),
+        };
+        if token.trim_start().starts_with(domain::tokens::format::PREFIX) && route() == TokenRoute::Refused {
+            return Err(refused());
         }
         let origin = origin_of(&self.request, &auth.proxies);
         let (mut authenticated, membership) = auth
             .core_tokens
             .authenticate_request(&token, org, origin.client_ip.as_deref())
-            .await
-            .map_err(ApiError::from)?;
-        if let (TokenRoute::Needs(scope), Some(used)) =
-            (self.token_route, authenticated.caller.origin.via_token.as_ref())
-            && !used.scopes.allows(scope)
-        {
-            return Err(ApiError::ForbiddenUntil {
-                code: "TOKEN_SCOPE_MISSING",
-                message: format!(
-                    "This access token lacks the {} scope this request needs.",
-                    scope.as_str()
-                ),
-            });
+            .await?;
+        if let Some(used) = authenticated.caller.origin.via_token.as_ref() {
+            match route() {
+                TokenRoute::Refused => return Err(refused()),
+                TokenRoute::Needs(scope) if !used.scopes.allows(scope) => {
+                    return Err(ApiError::ForbiddenUntil {
+                        code: "TOKEN_SCOPE_MISSING",
+                        message: format!(
+                            "This access token lacks the {} scope this request needs.",
+                            scope.as_str()
+                        ),
+                    });
+                }
+                TokenRoute::Needs(_) | TokenRoute::AnyScope => {}
+            }
         }
         // Staff use cases need a session that passed a second factor (PORTAL_STAFF_MFA=required).
         if self.staff_api && authenticated.withheld_role.is_some() {

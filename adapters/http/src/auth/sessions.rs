@@ -92,8 +92,7 @@ pub async fn list_sessions(
     let identity = built_in(&auth)?;
     let sessions = identity
         .sessions_of(principal.0.user_id, caller_session(&request))
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(SessionList {
@@ -131,8 +130,7 @@ pub async fn sign_out_session(
             session,
             caller_session(&request),
         )
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
     tracing::info!(user_id = %principal.0.user_id, session_id = %session, "session signed out from the sessions list");
     Ok(HttpResponse::NoContent().finish())
 }

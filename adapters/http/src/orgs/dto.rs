@@ -6,32 +6,6 @@ use domain::orgs::{InviteSummary, Member, OrgDetails, OrgMembership, OrgProfile,
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// An organization role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum RoleDto {
-    Admin,
-    Member,
-}
-
-impl From<OrgRole> for RoleDto {
-    fn from(role: OrgRole) -> Self {
-        match role {
-            OrgRole::Admin => Self::Admin,
-            OrgRole::Member => Self::Member,
-        }
-    }
-}
-
-impl From<RoleDto> for OrgRole {
-    fn from(role: RoleDto) -> Self {
-        match role {
-            RoleDto::Admin => Self::Admin,
-            RoleDto::Member => Self::Member,
-        }
-    }
-}
-
 /// The organization's public profile.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -62,7 +36,7 @@ pub struct OrgSummaryDto {
     pub name: String,
     pub profile: ProfileDto,
     /// The caller's role in it.
-    pub role: RoleDto,
+    pub role: OrgRole,
     /// Whether every member needs a second factor to act in it (403 `ORG_MFA_REQUIRED` otherwise).
     pub require_two_factor: bool,
     pub created_at: DateTime<Utc>,
@@ -75,7 +49,7 @@ impl OrgSummaryDto {
             id: organization.id.to_string(),
             name: organization.name.clone(),
             profile: ProfileDto::from(&organization.profile),
-            role: role.into(),
+            role,
             require_two_factor: organization.require_two_factor,
             created_at: organization.created_at,
             updated_at: organization.updated_at,
@@ -101,7 +75,7 @@ pub struct MemberUserDto {
 #[serde(rename_all = "camelCase")]
 pub struct MemberDto {
     pub user: MemberUserDto,
-    pub role: RoleDto,
+    pub role: OrgRole,
     pub joined_at: DateTime<Utc>,
     /// Whether the account has a verified second factor (as the built-in identity service knows it).
     pub has_two_factor: bool,
@@ -114,7 +88,7 @@ impl From<&Member> for MemberDto {
                 id: member.user_id.to_string(),
                 email: member.email.as_str().to_owned(),
             },
-            role: member.role.into(),
+            role: member.role,
             joined_at: member.joined_at,
             has_two_factor: member.has_two_factor,
         }
@@ -126,7 +100,7 @@ impl From<&Member> for MemberDto {
 #[serde(rename_all = "camelCase")]
 pub struct InviteDto {
     pub email: String,
-    pub role: RoleDto,
+    pub role: OrgRole,
     pub invited_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     /// How many times the invitation e-mail was sent (1 + resends).
@@ -139,7 +113,7 @@ impl From<&InviteSummary> for InviteDto {
     fn from(invite: &InviteSummary) -> Self {
         Self {
             email: invite.email.as_str().to_owned(),
-            role: invite.role.into(),
+            role: invite.role,
             invited_at: invite.invited_at,
             expires_at: invite.expires_at,
             email_sent_count: invite.email_sent_count,
@@ -156,7 +130,7 @@ pub struct OrgDto {
     pub name: String,
     pub profile: ProfileDto,
     /// The caller's role in it.
-    pub role: RoleDto,
+    pub role: OrgRole,
     /// Whether every member needs a second factor to act in it.
     pub require_two_factor: bool,
     pub members: Vec<MemberDto>,
@@ -222,13 +196,13 @@ impl From<UpdateOrgRequest> for domain::orgs::OrgProfileInput {
 pub struct InviteRequest {
     pub email: Option<String>,
     /// `member` unless given (specification §9).
-    pub role: Option<RoleDto>,
+    pub role: Option<OrgRole>,
 }
 
 /// `PATCH /api/orgs/{orgId}/members/{memberId}`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct RoleChangeRequest {
-    pub role: Option<RoleDto>,
+    pub role: Option<OrgRole>,
 }
 
 /// `POST /api/orgs/{orgId}/invites/resend` and `/rescind`.

@@ -30,10 +30,7 @@ pub async fn invite_member(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let email = required(body.email, "email", "Please enter a valid email address")?;
-    let invite = api
-        .service
-        .invite(&member.0, &email, body.role.map(Into::into))
-        .await?;
+    let invite = api.service.invite(&member.0, &email, body.role).await?;
     Ok(HttpResponse::Created().json(Envelope::ok(InviteDto::from(&invite))))
 }
 
@@ -61,7 +58,7 @@ pub async fn change_role(
             fields: BTreeMap::from([("role".to_owned(), "Choose a role: admin or member".to_owned())]),
         });
     };
-    api.service.change_role(&member.0, target, role.into()).await?;
+    api.service.change_role(&member.0, target, role).await?;
     Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
 }
 

@@ -82,11 +82,7 @@ fn required(value: Option<String>, field: &str, message: &str) -> Result<String,
     ))]
 #[get("/orgs")]
 pub async fn list(api: web::Data<OrgsApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
-    let outcome = api
-        .service
-        .ensure_personal_org(&principal.0)
-        .await
-        .map_err(ApiError::from)?;
+    let outcome = api.service.ensure_personal_org(&principal.0).await?;
     // A personal access token bound to one organization sees only that one.
     let only = principal.0.origin.via_token.as_ref().and_then(|token| token.org);
     let orgs: Vec<OrgSummaryDto> = outcome
@@ -226,11 +222,7 @@ pub async fn accept(
     principal: Principal,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let joined = api
-        .service
-        .accept_invite(&principal.0, &path)
-        .await
-        .map_err(ApiError::from)?;
+    let joined = api.service.accept_invite(&principal.0, &path).await?;
     Ok(HttpResponse::Ok().json(Envelope::ok(AcceptedDto {
         id: joined.id.to_string(),
         name: joined.name,

@@ -73,11 +73,7 @@ pub async fn current_status(
     api: web::Data<UptimeApi>,
     principal: Principal,
 ) -> Result<HttpResponse, ApiError> {
-    let apps = api
-        .uptime
-        .status_all(&principal.0)
-        .await
-        .map_err(ApiError::from)?;
+    let apps = api.uptime.status_all(&principal.0).await?;
     Ok(no_store().json(StatusResponse {
         success: true,
         apps: apps.into_iter().map(AppStatusDto::from).collect(),
@@ -101,11 +97,7 @@ pub async fn month_view(
 ) -> Result<HttpResponse, ApiError> {
     let (year, month) = query.resolve()?;
     let page = page.resolve()?;
-    let status = api
-        .uptime
-        .month(&principal.0, year, month, &page)
-        .await
-        .map_err(ApiError::from)?;
+    let status = api.uptime.month(&principal.0, year, month, &page).await?;
     Ok(no_store().json(MonthResponse::from(status)))
 }
 
@@ -127,11 +119,7 @@ pub async fn app_month(
 ) -> Result<HttpResponse, ApiError> {
     let (year, month) = query.resolve()?;
     let package = package(&path)?;
-    let detail = api
-        .uptime
-        .app_month(&principal.0, &package, year, month)
-        .await
-        .map_err(ApiError::from)?;
+    let detail = api.uptime.app_month(&principal.0, &package, year, month).await?;
     Ok(no_store().json(AppDetailResponse::from(detail)))
 }
 
@@ -159,11 +147,7 @@ pub async fn day_problems(
         .ok()
         .filter(|d| YearMonth::new(d.year(), d.month()).is_ok())
         .ok_or_else(|| ApiError::bad_request("INVALID_DAY", INVALID_DAY))?;
-    let problems = api
-        .uptime
-        .day_problems(&principal.0, &package, day)
-        .await
-        .map_err(ApiError::from)?;
+    let problems = api.uptime.day_problems(&principal.0, &package, day).await?;
     Ok(no_store().json(DayProblemsResponse::from(problems)))
 }
 
@@ -193,7 +177,7 @@ pub async fn ping(
         .map(str::trim)
         .filter(|u| !u.is_empty())
         .ok_or_else(|| ApiError::bad_request("URL_REQUIRED", URL_REQUIRED))?;
-    let result = api.uptime.ping(&principal.0, url).await.map_err(ApiError::from)?;
+    let result = api.uptime.ping(&principal.0, url).await?;
     Ok(no_store().json(PingResponse::from(result)))
 }
 
@@ -202,7 +186,7 @@ pub async fn ping(
 #[utoipa::path(operation_id = "app_health_check", tag = "apps", security(("bearer" = [])),
     params(
         ("packageName" = String, Path, description = "The app's package name"),
-        ("x-org-id" = String, Header, description = "The current organization"),
+        crate::auth::OrgHeader,
     ),
     responses(
         (status = 200, description = "The health check's result (an unreachable server is a result too)", body = PingResponse),
@@ -217,15 +201,7 @@ pub async fn health_check(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let package = PackageName::parse(&path).map_err(|_| ApiError::from(AppError::NotFound))?;
-    let app = api
-        .apps
-        .get(scope.member(), &package)
-        .await
-        .map_err(ApiError::from)?;
-    let result = api
-        .uptime
-        .check_now(&scope.caller, &app)
-        .await
-        .map_err(ApiError::from)?;
+    let app = api.apps.get(scope.member(), &package).await?;
+    let result = api.uptime.check_now(&scope.caller, &app).await?;
     Ok(no_store().json(PingResponse::from(result)))
 }

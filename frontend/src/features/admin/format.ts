@@ -1,3 +1,4 @@
+import type { ReviewEventKind } from '../../api/types';
 import { usDate } from '../orgs';
 
 export { usDate };
@@ -23,14 +24,15 @@ export function developerOf(app: {
   return 'Unknown';
 }
 
-const KINDS: Record<string, string> = {
+const KINDS: Record<ReviewEventKind, string> = {
   submitted: 'Submitted',
   approved: 'Approved',
   rejected: 'Rejected',
+  edited: 'Edited while waiting for review',
   edited_after_approval: 'Edited after approval',
+  resubmitted: 'Sent back to review (permission added)',
   moved: 'Moved',
 };
 
 /** The label of a review-history event kind. */
-export const historyKind = (kind: string) =>
-  KINDS[kind] ?? kind.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+export const historyKind = (kind: ReviewEventKind) => KINDS[kind];

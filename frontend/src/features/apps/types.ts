@@ -34,9 +34,6 @@ export type RegisteredApp = Schemas['RegisteredDto'];
 /** `PUT /api/dev/apps/{pkg}` body: only these fields are written. */
 export type UpdateAppRequest = Schemas['UpdateInput'];
 
-export type ReviewEventKindName =
-  'submitted' | 'approved' | 'rejected' | 'edited_after_approval' | 'moved';
-
 /** One entry of `GET /api/dev/apps/{pkg}/history` (oldest first). */
 export type AppHistoryEntry = Schemas['HistoryEntryDto'];
 /** What anyone holding a tester link sees (`GET /api/install/{token}`). */

@@ -5,11 +5,12 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 
+import type { ReviewEventKind } from '../../../api/types';
 import { useGetAppHistoryQuery } from '../api';
 import type { AppHistoryEntry } from '../types';
 import { formatDateTime } from './format';
 
-const kindLabels: Record<string, string> = {
+const kindLabels: Record<ReviewEventKind, string> = {
   submitted: 'Submitted for review',
   approved: 'Approved',
   rejected: 'Rejected',
@@ -70,9 +71,7 @@ export function ReviewHistory({ orgId, packageName }: { orgId: string; packageNa
             sx={{ borderLeft: 3, borderColor: 'divider', pl: 1.5 }}
           >
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-              <Typography sx={{ fontWeight: 500 }}>
-                {kindLabels[entry.kind] ?? entry.kind}
-              </Typography>
+              <Typography sx={{ fontWeight: 500 }}>{kindLabels[entry.kind]}</Typography>
               {entry.selfReview && <Chip size="small" variant="outlined" label="Self-review" />}
             </Stack>
             <Typography variant="body2" color="text.secondary">
