@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Prepares a fresh portal for the Schemathesis run (scripts/schemathesis.sh) and writes its configuration.
+
+Signs up a user, makes it a platform admin (`app-server admin grant`), adds an authenticator app and passes
+it (a TOTP code computed here, RFC 6238 with `hmac`), so that the session is at `aal2` as staff routes ask;
+exchanges that session for a core token; then makes the things path parameters name (an app, its share
+link, an image, an access token, a review submission) and writes `schemathesis.toml` with the token, the
+organization and those values. Only the standard library: the script runs before anything is installed.
+
+    schemathesis_setup.py BASE_URL APP_SERVER DATABASE_URL OUT_DIR
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+BASE, SERVER, DATABASE_URL, OUT = sys.argv[1:5]
+EMAIL = "schemathesis@example.com"
+PASSWORD = "a sufficiently long passphrase 42"
+PACKAGE = "com.example.schemathesis"
+
+
+def call(method, path, body=None, token=None, org=None, headers=None, raw=None):
+    """One request; the decoded JSON answer (or None for an empty one). Fails loudly on a non-2xx."""
+    sent = {"apikey": "built-in"}
+    if body is not None:
+        sent["Content-Type"] = "application/json"
+    if token:
+        sent["Authorization"] = f"Bearer {token}"
+    if org:
+        sent["x-org-id"] = org
+    sent.update(headers or {})
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(BASE + path, data=data, method=method, headers=sent)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            text = answer.read()
+    except urllib.error.HTTPError as error:
+        sys.exit(f"schemathesis setup: {method} {path} answered {error.code}: {error.read()[:400]!r}")
+    return json.loads(text) if text.strip() else None
+
+
+def totp(secret):
+    """The current six-digit code of a base32 TOTP secret (30-second steps, SHA-1)."""
+    key = base64.b32decode(secret.upper() + "=" * (-len(secret) % 8))
+    digest = hmac.new(key, struct.pack(">Q", int(time.time()) // 30), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    return f"{(struct.unpack('>I', digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000:06d}"
+
+
+def main():
+    call("POST", "/auth/v1/signup", {"email": EMAIL, "password": PASSWORD})
+    # The first platform admin, as README's "The first platform admin" makes one from the command line.
+    subprocess.run(
+        [SERVER, "admin", "grant", EMAIL],
+        env={**os.environ, "DATABASE_URL": DATABASE_URL},
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    session = call("POST", "/auth/v1/token?grant_type=password", {"email": EMAIL, "password": PASSWORD})
+    access = session["access_token"]
+    factor = call("POST", "/auth/v1/factors", {"factor_type": "totp", "friendly_name": "st"}, access)
+    challenge = call("POST", f"/auth/v1/factors/{factor['id']}/challenge", {}, access)
+    raised = call(
+        "POST",
+        f"/auth/v1/factors/{factor['id']}/verify",
+        {"challenge_id": challenge["id"], "code": totp(factor["totp"]["secret"])},
+        access,
+    )
+    core = call("POST", "/api/auth/exchange-token", {"supabaseToken": raised["access_token"]})["coreToken"]
+    org = call("GET", "/api/orgs", token=core)["data"][0]["id"]
+
+    app = {
+        "packageName": PACKAGE,
+        "name": "Schemathesis app",
+        "description": "An app the contract check works on.",
+        "publicUrl": "https://schemathesis.example.com",
+        "logoURL": "https://schemathesis.example.com/logo.png",
+        "permissions": [],
+        "hardwareRequirements": [],
+    }
+    # Publishing asks for the organization's name and contact e-mail.
+    call("PUT", f"/api/orgs/{org}", {"name": "Schemathesis", "contactEmail": EMAIL}, core, org)
+    call("POST", "/api/dev/apps/register", app, core, org)
+    share = call("POST", f"/api/dev/apps/{PACKAGE}/share", {"emails": []}, core, org)
+    # A second app, submitted for review, for the reviewers' routes.
+    review_package = PACKAGE + ".review"
+    call("POST", "/api/dev/apps/register", {**app, "packageName": review_package}, core, org)
+    call("POST", f"/api/dev/apps/{review_package}/publish", {}, core, org)
+    token = call("POST", "/api/dev/tokens", {"name": "schemathesis", "scopes": ["apps:read"]}, core)
+
+    boundary = uuid.uuid4().hex
+    png = base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    )
+    form = (
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"logo.png\"\r\n"
+        f"Content-Type: image/png\r\n\r\n"
+    ).encode() + png + f"\r\n--{boundary}--\r\n".encode()
+    upload = call(
+        "POST",
+        "/api/dev/images/upload",
+        token=core,
+        org=org,
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+        raw=form,
+    )
+    image = upload["url"].rstrip("/").rsplit("/", 1)[-1]
+
+    sessions = call("GET", "/api/dev/auth/sessions", token=core)["sessions"]
+    current = next(s["id"] for s in sessions if s["current"])
+
+    values = {
+        "session_id": current,
+        "core": core,
+        "org": org,
+        "package": PACKAGE,
+        "review_package": review_package,
+        "share_token": share_token(share),
+        "image": image,
+        "access_token_id": token_id(token),
+        "email": EMAIL,
+        "day": time.strftime("%Y-%m-%d", time.gmtime()),
+    }
+    json.dump(values, open(os.path.join(OUT, "values.json"), "w"), indent=2)
+    print(json.dumps({k: v for k, v in values.items() if k != "core"}))
+
+
+def share_token(answer):
+    """The share token from the share link (`…/install/<token>`)."""
+    return answer["installUrl"].rstrip("/").rsplit("/", 1)[-1].split("?")[0]
+
+
+def token_id(answer):
+    """The id of a new access token (the answer carries the token once, and its record)."""
+    return answer["id"] if "id" in answer else answer["token"]["id"]
+
+
+if __name__ == "__main__":
+    main()
