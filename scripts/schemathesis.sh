@@ -26,10 +26,13 @@ if ! command -v st >/dev/null 2>&1; then
 fi
 
 work="$(mktemp -d)"
+metrics_token="$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
+export ST_METRICS="$metrics_token"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 base="http://127.0.0.1:$port"
 PORTAL_BIND="127.0.0.1:$port" PORTAL_PUBLIC_URL="$base" PORTAL_DATA_DIR="$work" PORTAL_FRONTEND_DIR="$work" \
-  DATABASE_URL="sqlite://$work/portal.db" PORTAL_UPTIME_INTERVAL_SECS=0 RUST_LOG=warn \
+  DATABASE_URL="sqlite://$work/portal.db" PORTAL_UPTIME_INTERVAL_SECS=0 RUST_LOG=warn,adapter_mail=info \
+  PORTAL_DEMO=true PORTAL_METRICS_TOKEN="$metrics_token" \
   "$server" serve >"$work/server.log" 2>&1 &
 pid=$!
 cleanup() {
@@ -43,12 +46,14 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 
-python3 scripts/schemathesis_setup.py "$base" "$server" "sqlite://$work/portal.db" "$work" >/dev/null
+python3 scripts/schemathesis_setup.py "$base" "$server" "sqlite://$work/portal.db" "$work" "$work/server.log" \
+  >/dev/null
 values() { python3 -c "import json,sys; print(json.load(open('$work/values.json'))['$1'])"; }
 export ST_CORE="$(values core)" ST_ORG="$(values org)" ST_PACKAGE="$(values package)" \
   ST_REVIEW_PACKAGE="$(values review_package)" ST_SHARE="$(values share_token)" ST_IMAGE="$(values image)" \
   ST_TOKEN_ID="$(values access_token_id)" ST_EMAIL="$(values email)" ST_DAY="$(values day)" \
-  ST_SESSION_ID="$(values session_id)"
+  ST_SESSION_ID="$(values session_id)" ST_MEMBER="$(values member)" ST_INVITATION="$(values invitation)" \
+  ST_INVITEE_CORE="$(values invitee_core)"
 curl -fsS "$base/api/openapi.json" >"$work/openapi.json"
 
 # Real values for the path parameters; the staff routes name the app waiting for review.
@@ -61,6 +66,7 @@ headers = { Authorization = "Bearer ${ST_CORE}", "x-org-id" = "${ST_ORG}" }
 "path.imageId" = "${ST_IMAGE}"
 "path.email" = "${ST_EMAIL}"
 "path.day" = "${ST_DAY}"
+"path.memberId" = "${ST_MEMBER}"
 
 [[operations]]
 include-path-regex = "^/api/(admin|app-uptime)/"
@@ -74,15 +80,25 @@ parameters = { "path.token" = "${ST_SHARE}" }
 include-path-regex = "tokens/\\{id\\}$"
 parameters = { "path.id" = "${ST_TOKEN_ID}" }
 
+# The invitation is previewed by anyone and accepted by its invitee.
+[[operations]]
+include-path-regex = "^/api/(invites|orgs/accept)/"
+parameters = { "path.token" = "${ST_INVITATION}" }
+headers = { Authorization = "Bearer ${ST_INVITEE_CORE}" }
+
+[[operations]]
+include-path = "/metrics"
+headers = { Authorization = "Bearer ${ST_METRICS}" }
+
 [[operations]]
 include-path-regex = "^/api/dev/auth/sessions/"
 parameters = { "path.id" = "${ST_SESSION_ID}" }
 TOML
 
 # Operations that end what the others stand on, by operation id, in the order they run after the rest: the
-# image, the access tokens and the admin role; the app; the organization; last the session itself.
+# image, the access tokens, the admin role and the member; the app; the organization; last the session itself.
 last=(
-  "delete revoke_access_token revoke_org_access_token admin_remove_user"
+  "delete revoke_access_token revoke_org_access_token admin_remove_user remove_member"
   "move_app delete_app"
   "delete_org"
   "sign_out_session"

@@ -7,7 +7,9 @@ exchanges that session for a core token; then makes the things path parameters n
 link, an image, an access token, a review submission) and writes `schemathesis.toml` with the token, the
 organization and those values. Only the standard library: the script runs before anything is installed.
 
-    schemathesis_setup.py BASE_URL APP_SERVER DATABASE_URL OUT_DIR
+    schemathesis_setup.py BASE_URL APP_SERVER DATABASE_URL OUT_DIR SERVER_LOG
+
+Invitation links are read from the server's log, where the portal without SMTP writes each e-mail's link.
 """
 
 import base64
@@ -15,6 +17,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -23,7 +26,7 @@ import urllib.error
 import urllib.request
 import uuid
 
-BASE, SERVER, DATABASE_URL, OUT = sys.argv[1:5]
+BASE, SERVER, DATABASE_URL, OUT, LOG = sys.argv[1:6]
 EMAIL = "schemathesis@example.com"
 PASSWORD = "a sufficiently long passphrase 42"
 PACKAGE = "com.example.schemathesis"
@@ -47,6 +50,24 @@ def call(method, path, body=None, token=None, org=None, headers=None, raw=None):
     except urllib.error.HTTPError as error:
         sys.exit(f"schemathesis setup: {method} {path} answered {error.code}: {error.read()[:400]!r}")
     return json.loads(text) if text.strip() else None
+
+
+def signed_in(email):
+    """A new account's core token."""
+    access = call("POST", "/auth/v1/signup", {"email": email, "password": PASSWORD})["access_token"]
+    return call("POST", "/api/auth/exchange-token", {"supabaseToken": access})["coreToken"]
+
+
+def invite(core, org, email):
+    """Invites `email` into `org`; the invitation's token, from the link the log shows."""
+    call("POST", f"/api/orgs/{org}/members", {"email": email, "role": "member"}, core, org)
+    pattern = re.compile(r"to=" + re.escape(email) + r".*?link=\S*[?&]token=([0-9A-Za-z_-]+)")
+    for _ in range(100):
+        found = pattern.findall(open(LOG, encoding="utf-8", errors="replace").read())
+        if found:
+            return found[-1]
+        time.sleep(0.1)
+    sys.exit(f"schemathesis setup: no invitation link for {email} in the server log")
 
 
 def totp(secret):
@@ -116,11 +137,22 @@ def main():
     )
     image = upload["url"].rstrip("/").rsplit("/", 1)[-1]
 
+    # A member to change and remove, and an open invitation to preview and accept (as its invitee).
+    member_core = signed_in("member@example.com")
+    call("POST", f"/api/orgs/accept/{invite(core, org, 'member@example.com')}", None, member_core)
+    members = call("GET", f"/api/orgs/{org}", token=core, org=org)["data"]["members"]
+    member = next(m["user"]["id"] for m in members if m["user"]["email"] == "member@example.com")
+    invitee_core = signed_in("invitee@example.com")
+    invitation = invite(core, org, "invitee@example.com")
+
     sessions = call("GET", "/api/dev/auth/sessions", token=core)["sessions"]
     current = next(s["id"] for s in sessions if s["current"])
 
     values = {
         "session_id": current,
+        "member": member,
+        "invitation": invitation,
+        "invitee_core": invitee_core,
         "core": core,
         "org": org,
         "package": PACKAGE,
@@ -132,7 +164,7 @@ def main():
         "day": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     json.dump(values, open(os.path.join(OUT, "values.json"), "w"), indent=2)
-    print(json.dumps({k: v for k, v in values.items() if k != "core"}))
+    print(json.dumps({k: v for k, v in values.items() if not k.endswith("core")}))
 
 
 def share_token(answer):
