@@ -49,16 +49,29 @@ done
 python3 scripts/schemathesis_setup.py "$base" "$server" "sqlite://$work/portal.db" "$work" "$work/server.log" \
   >/dev/null
 values() { python3 -c "import json,sys; print(json.load(open('$work/values.json'))['$1'])"; }
-export ST_CORE="$(values core)" ST_ORG="$(values org)" ST_PACKAGE="$(values package)" \
-  ST_REVIEW_PACKAGE="$(values review_package)" ST_SHARE="$(values share_token)" ST_IMAGE="$(values image)" \
-  ST_TOKEN_ID="$(values access_token_id)" ST_EMAIL="$(values email)" ST_DAY="$(values day)" \
-  ST_SESSION_ID="$(values session_id)" ST_MEMBER="$(values member)" ST_INVITATION="$(values invitation)" \
-  ST_INVITEE_CORE="$(values invitee_core)"
+for name in core org package share_token image access_token_id email day session_id member invitation \
+  invitee_core access approve_package approve_updated_at reject_package reject_updated_at spare_org target_org \
+  org_token_id; do
+  export "ST_${name^^}=$(values "$name")"
+done
 curl -fsS "$base/api/openapi.json" >"$work/openapi.json"
 
-# Real values for the path parameters; the staff routes name the app waiting for review.
+# Real values for path parameters (and, half the time, for body fields the server checks more closely than
+# the document says); the staff routes name an app waiting for review.
 cat >"$work/schemathesis.toml" <<'TOML'
 headers = { Authorization = "Bearer ${ST_CORE}", "x-org-id" = "${ST_ORG}" }
+
+[dictionaries]
+access = { values = ["${ST_ACCESS}"] }
+approve-updated-at = { values = ["${ST_APPROVE_UPDATED_AT}"] }
+reject-updated-at = { values = ["${ST_REJECT_UPDATED_AT}"] }
+member-email = { values = ["member@example.com"] }
+new-member = { values = ["new-member@example.com"] }
+pending = { values = ["pending@example.com"] }
+new-package = { values = ["com.example.registered"] }
+reviewer = { values = ["reviewer"] }
+scope = { values = ["apps:read", "apps:write"] }
+target-org = { values = ["${ST_TARGET_ORG}"] }
 
 [parameters]
 "path.orgId" = "${ST_ORG}"
@@ -70,15 +83,60 @@ headers = { Authorization = "Bearer ${ST_CORE}", "x-org-id" = "${ST_ORG}" }
 
 [[operations]]
 include-path-regex = "^/api/(admin|app-uptime)/"
-parameters = { "path.packageName" = "${ST_REVIEW_PACKAGE}" }
+parameters = { "path.packageName" = "${ST_APPROVE_PACKAGE}", "body.expectedUpdatedAt" = { dictionary = "approve-updated-at", probability = 0.5 } }
 
 [[operations]]
-include-path-regex = "^/api/install/"
-parameters = { "path.token" = "${ST_SHARE}" }
+include-operation-id = "admin_reject_app"
+parameters = { "path.packageName" = "${ST_REJECT_PACKAGE}", "body.expectedUpdatedAt" = { dictionary = "reject-updated-at", probability = 0.5 } }
 
 [[operations]]
-include-path-regex = "tokens/\\{id\\}$"
-parameters = { "path.id" = "${ST_TOKEN_ID}" }
+include-operation-id = "admin_add_user"
+parameters = { "body.email" = { dictionary = "member-email", probability = 0.5 }, "body.role" = { dictionary = "reviewer", probability = 0.5 } }
+
+[[operations]]
+include-operation-id = "admin_remove_user"
+parameters = { "path.email" = "member@example.com" }
+
+[[operations]]
+include-operation-id = "exchange_token"
+parameters = { "body.supabaseToken" = { dictionary = "access", probability = 0.5 } }
+
+[[operations]]
+include-operation-id = "register_app"
+parameters = { "body.packageName" = { dictionary = "new-package", probability = 0.5 } }
+
+[[operations]]
+include-operation-id = "create_access_token"
+parameters = { "body.scopes[*]" = { dictionary = "scope", probability = 0.5 } }
+
+[[operations]]
+include-operation-id = "move_app"
+parameters = { "body.targetOrgId" = { dictionary = "target-org", probability = 0.5 } }
+
+[[operations]]
+include-operation-id-regex = "^(rescind|resend)_invite$"
+parameters = { "body.email" = { dictionary = "pending", probability = 0.5 } }
+
+[[operations]]
+include-operation-id = "invite_member"
+parameters = { "body.email" = { dictionary = "new-member", probability = 0.5 } }
+
+[[operations]]
+include-operation-id = "delete_org"
+parameters = { "path.orgId" = "${ST_SPARE_ORG}" }
+headers = { "x-org-id" = "${ST_SPARE_ORG}" }
+
+[[operations]]
+include-path = "/api/install/{token}"
+parameters = { "path.token" = "${ST_SHARE_TOKEN}" }
+
+[[operations]]
+include-operation-id = "revoke_access_token"
+parameters = { "path.id" = "${ST_ACCESS_TOKEN_ID}" }
+
+[[operations]]
+include-operation-id = "revoke_org_access_token"
+parameters = { "path.id" = "${ST_ORG_TOKEN_ID}" }
 
 # The invitation is previewed by anyone and accepted by its invitee.
 [[operations]]
@@ -91,14 +149,20 @@ include-path = "/metrics"
 headers = { Authorization = "Bearer ${ST_METRICS}" }
 
 [[operations]]
-include-path-regex = "^/api/dev/auth/sessions/"
+include-operation-id = "sign_out_session"
 parameters = { "path.id" = "${ST_SESSION_ID}" }
 TOML
+# Schemathesis reads ${…} in headers and parameters but not in dictionaries: every value goes in as written.
+python3 - "$work/schemathesis.toml" <<'PY'
+import os, re, sys
+text = open(sys.argv[1]).read()
+open(sys.argv[1], "w").write(re.sub(r"\$\{(ST_[A-Z_]+)\}", lambda m: os.environ[m.group(1)], text))
+PY
 
 # Operations that end what the others stand on, by operation id, in the order they run after the rest: the
-# image, the access tokens, the admin role and the member; the app; the organization; last the session itself.
+# image, the access tokens, the reviewer role, the member and an invitation; the app; the organization; last the session itself.
 last=(
-  "delete revoke_access_token revoke_org_access_token admin_remove_user remove_member"
+  "delete revoke_access_token revoke_org_access_token admin_remove_user remove_member rescind_invite"
   "move_app delete_app"
   "delete_org"
   "sign_out_session"
@@ -128,4 +192,5 @@ for group in "${last[@]}"; do
   for id in $group; do included+=(--include-operation-id "$id"); done
   phase "last-$n" "${included[@]}"
 done
+[[ -n "${ST_KEEP:-}" ]] && cp -r "$work" "$ST_KEEP"
 python3 "$OLDPWD/scripts/schemathesis_statuses.py" "$work/openapi.json" "$work"/*.har

@@ -113,11 +113,22 @@ def main():
     call("PUT", f"/api/orgs/{org}", {"name": "Schemathesis", "contactEmail": EMAIL}, core, org)
     call("POST", "/api/dev/apps/register", app, core, org)
     share = call("POST", f"/api/dev/apps/{PACKAGE}/share", {"emails": []}, core, org)
-    # A second app, submitted for review, for the reviewers' routes.
-    review_package = PACKAGE + ".review"
-    call("POST", "/api/dev/apps/register", {**app, "packageName": review_package}, core, org)
-    call("POST", f"/api/dev/apps/{review_package}/publish", {}, core, org)
+    # Two apps submitted for review: one to approve, one to reject.
+    review = {}
+    for decision in ("approve", "reject"):
+        package = f"{PACKAGE}.{decision}"
+        call("POST", "/api/dev/apps/register", {**app, "packageName": package}, core, org)
+        call("POST", f"/api/dev/apps/{package}/publish", {}, core, org)
+        review[decision] = (package, call("GET", f"/api/admin/apps/{package}", token=core)["updatedAt"])
+    # An organization to delete, and one to move the app into.
+    spare_orgs = [
+        call("POST", "/api/orgs", {"name": name, "contactEmail": EMAIL}, core)["data"]["id"]
+        for name in ("Schemathesis spare", "Schemathesis target")
+    ]
     token = call("POST", "/api/dev/tokens", {"name": "schemathesis", "scopes": ["apps:read"]}, core)
+    org_token = call(
+        "POST", "/api/dev/tokens", {"name": "schemathesis org", "orgId": org, "scopes": ["apps:read"]}, core
+    )
 
     boundary = uuid.uuid4().hex
     png = base64.b64decode(
@@ -148,7 +159,25 @@ def main():
     sessions = call("GET", "/api/dev/auth/sessions", token=core)["sessions"]
     current = next(s["id"] for s in sessions if s["current"])
 
+    # The member is also a reviewer, for the staff list's removal.
+    subprocess.run(
+        [SERVER, "admin", "grant", "member@example.com", "--role", "reviewer"],
+        env={**os.environ, "DATABASE_URL": DATABASE_URL},
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    # An invitation to resend and rescind.
+    invite(core, org, "pending@example.com")
+
     values = {
+        "access": raised["access_token"],
+        "approve_package": review["approve"][0],
+        "approve_updated_at": review["approve"][1],
+        "reject_package": review["reject"][0],
+        "reject_updated_at": review["reject"][1],
+        "spare_org": spare_orgs[0],
+        "target_org": spare_orgs[1],
+        "org_token_id": token_id(org_token),
         "session_id": current,
         "member": member,
         "invitation": invitation,
@@ -156,7 +185,6 @@ def main():
         "core": core,
         "org": org,
         "package": PACKAGE,
-        "review_package": review_package,
         "share_token": share_token(share),
         "image": image,
         "access_token_id": token_id(token),
@@ -164,7 +192,7 @@ def main():
         "day": time.strftime("%Y-%m-%d", time.gmtime()),
     }
     json.dump(values, open(os.path.join(OUT, "values.json"), "w"), indent=2)
-    print(json.dumps({k: v for k, v in values.items() if not k.endswith("core")}))
+    print(json.dumps({k: v for k, v in values.items() if k not in ("core", "invitee_core", "access")}))
 
 
 def share_token(answer):
