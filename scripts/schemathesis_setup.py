@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Prepares a fresh portal for the Schemathesis run (scripts/schemathesis.sh) and writes its configuration.
+"""Prepares a fresh portal for the Schemathesis run (scripts/schemathesis.sh): what path parameters name.
 
-Signs up a user, makes it a platform admin (`app-server admin grant`), adds an authenticator app and passes
-it (a TOTP code computed here, RFC 6238 with `hmac`), so that the session is at `aal2` as staff routes ask;
-exchanges that session for a core token; then makes the things path parameters name (an app, its share
-link, an image, an access token, a review submission) and writes `schemathesis.toml` with the token, the
-organization and those values. Only the standard library: the script runs before anything is installed.
+    schemathesis_setup.py first|rest BASE_URL APP_SERVER DATABASE_URL OUT_DIR SERVER_LOG
 
-    schemathesis_setup.py BASE_URL APP_SERVER DATABASE_URL OUT_DIR SERVER_LOG
-
-Invitation links are read from the server's log, where the portal without SMTP writes each e-mail's link.
+`first` signs a user up, adds an authenticator app and passes it (a TOTP code computed here, RFC 6238 with
+`hmac`), so that the session is at `aal2` as staff routes ask, exchanges it for a core token and reads the
+one-time setup link from the server log; Schemathesis's first phase then claims the platform's first admin
+role with it (`POST /api/admin/setup`). `rest` checks that it did, then makes apps (two submitted for
+review, one to move), a share link, an image, access tokens, a member (also a reviewer), open invitations
+(their links read from the log, where the portal without SMTP writes each e-mail's link) and spare
+organizations. Both write what they made to OUT_DIR/values.json. Only the standard library.
 """
 
 import base64
@@ -18,6 +18,7 @@ import hmac
 import json
 import os
 import re
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -26,7 +27,7 @@ import urllib.error
 import urllib.request
 import uuid
 
-BASE, SERVER, DATABASE_URL, OUT, LOG = sys.argv[1:6]
+STEP, BASE, SERVER, DATABASE_URL, OUT, LOG = sys.argv[1:7]
 EMAIL = "schemathesis@example.com"
 PASSWORD = "a sufficiently long passphrase 42"
 PACKAGE = "com.example.schemathesis"
@@ -78,15 +79,8 @@ def totp(secret):
     return f"{(struct.unpack('>I', digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000:06d}"
 
 
-def main():
+def first():
     call("POST", "/auth/v1/signup", {"email": EMAIL, "password": PASSWORD})
-    # The first platform admin, as README's "The first platform admin" makes one from the command line.
-    subprocess.run(
-        [SERVER, "admin", "grant", EMAIL],
-        env={**os.environ, "DATABASE_URL": DATABASE_URL},
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
     session = call("POST", "/auth/v1/token?grant_type=password", {"email": EMAIL, "password": PASSWORD})
     access = session["access_token"]
     factor = call("POST", "/auth/v1/factors", {"factor_type": "totp", "friendly_name": "st"}, access)
@@ -99,12 +93,26 @@ def main():
     )
     core = call("POST", "/api/auth/exchange-token", {"supabaseToken": raised["access_token"]})["coreToken"]
     org = call("GET", "/api/orgs", token=core)["data"][0]["id"]
+    # The one-time setup link the server writes to its log while the platform has no admin (README).
+    links = re.findall(r"setup-admin\?token=([0-9A-Za-z_-]+)", open(LOG, encoding="utf-8").read())
+    if not links:
+        sys.exit("schemathesis setup: no setup link in the server log")
+    values = {"core": core, "org": org, "access": raised["access_token"], "setup_token": links[-1]}
+    json.dump(values, open(os.path.join(OUT, "values.json"), "w"), indent=2)
+
+
+def rest():
+    values = json.load(open(os.path.join(OUT, "values.json")))
+    core, org = values["core"], values["org"]
+    if not call("GET", "/api/admin/check", token=core)["isAdmin"]:
+        sys.exit("schemathesis setup: the first phase did not claim the admin role with the setup link")
 
     app = {
         "packageName": PACKAGE,
         "name": "Schemathesis app",
         "description": "An app the contract check works on.",
-        "publicUrl": "https://schemathesis.example.com",
+        # The portal itself: the monitor's ping has a registered health URL to reach.
+        "publicUrl": BASE,
         "logoURL": "https://schemathesis.example.com/logo.png",
         "permissions": [],
         "hardwareRequirements": [],
@@ -113,6 +121,8 @@ def main():
     call("PUT", f"/api/orgs/{org}", {"name": "Schemathesis", "contactEmail": EMAIL}, core, org)
     call("POST", "/api/dev/apps/register", app, core, org)
     share = call("POST", f"/api/dev/apps/{PACKAGE}/share", {"emails": []}, core, org)
+    # An app to move into another organization.
+    call("POST", "/api/dev/apps/register", {**app, "packageName": PACKAGE + ".move"}, core, org)
     # Two apps submitted for review: one to approve, one to reject.
     review = {}
     for decision in ("approve", "reject"):
@@ -169,8 +179,13 @@ def main():
     # An invitation to resend and rescind.
     invite(core, org, "pending@example.com")
 
-    values = {
-        "access": raised["access_token"],
+    # Resent an hour ago, so that it may be resent now (at most once per 10 minutes).
+    with sqlite3.connect(DATABASE_URL.removeprefix("sqlite://")) as db:
+        db.execute(
+            "UPDATE org_invites SET expires_at = expires_at - 3600000 WHERE email = 'pending@example.com'"
+        )
+
+    values.update({
         "approve_package": review["approve"][0],
         "approve_updated_at": review["approve"][1],
         "reject_package": review["reject"][0],
@@ -178,6 +193,7 @@ def main():
         "spare_org": spare_orgs[0],
         "target_org": spare_orgs[1],
         "org_token_id": token_id(org_token),
+        "move_package": PACKAGE + ".move",
         "session_id": current,
         "member": member,
         "invitation": invitation,
@@ -190,7 +206,7 @@ def main():
         "access_token_id": token_id(token),
         "email": EMAIL,
         "day": time.strftime("%Y-%m-%d", time.gmtime()),
-    }
+    })
     json.dump(values, open(os.path.join(OUT, "values.json"), "w"), indent=2)
     print(json.dumps({k: v for k, v in values.items() if k not in ("core", "invitee_core", "access")}))
 
@@ -206,4 +222,4 @@ def token_id(answer):
 
 
 if __name__ == "__main__":
-    main()
+    first() if STEP == "first" else rest()
