@@ -109,6 +109,9 @@ export const baseApi = createApi({
     'PublicConfig',
     'Session',
     'AccessToken',
+    'Factor',
+    'Passkey',
+    'RecoveryCodes',
   ],
   endpoints: () => ({}),
 });

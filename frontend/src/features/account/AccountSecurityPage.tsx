@@ -11,7 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Factor, GoTrueClient } from '@supabase/auth-js';
 import { QRCodeSVG } from 'qrcode.react';
-import { useCallback, useEffect, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { useCallback, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 
 import { useAppSelector } from '../../app/store';
@@ -21,21 +21,24 @@ import { selectAuth } from '../../session/authSlice';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useAuthClient } from '../auth';
 import { ConfirmPassword } from './ConfirmPassword';
-import { authErrorMessage } from './messages';
+import {
+  accountErrorCode,
+  accountErrorMessage,
+  identityKey,
+  useEnrollTotpMutation,
+  useListFactorsQuery,
+  useRemoveFactorMutation,
+  useVerifyTotpMutation,
+  type Enrolling,
+} from './api';
 import { safeNext } from './next';
 import { PasskeysSection } from './PasskeysSection';
 import { PasswordSection } from './PasswordSection';
 import { RecoveryCodesSection } from './RecoveryCodesSection';
 import { SessionsSection } from './SessionsSection';
 
-/** A TOTP factor being added: its secret is shown once, until a code of it is confirmed. */
-interface Enrolling {
-  id: string;
-  secret: string;
-  uri: string;
-}
-
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const LOAD_FAILED = 'Could not read your authenticator apps.';
 
 /**
  * Account Security (PRODUCT.md §1a): the password, the account's authenticator apps (add one with its QR code or its
@@ -158,9 +161,12 @@ function Authenticators({
   /** Shown once an authenticator app was added here (the way back to where the user was going). */
   nextStep?: ReactNode;
 }) {
+  const key = identityKey(client);
+  const list = useListFactorsQuery(key, { refetchOnMountOrArgChange: true });
+  const [enroll] = useEnrollTotpMutation();
+  const [verify] = useVerifyTotpMutation();
+  const [removeFactor] = useRemoveFactorMutation();
   const [added, setAdded] = useState(false);
-  const [factors, setFactors] = useState<Factor[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [enrolling, setEnrolling] = useState<Enrolling | null>(null);
@@ -168,51 +174,23 @@ function Authenticators({
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [reauthenticating, setReauthenticating] = useState(false);
-
-  const apply = useCallback(
-    ({ data, error: listError }: Awaited<ReturnType<GoTrueClient['mfa']['listFactors']>>) => {
-      if (listError) {
-        setLoadError(authErrorMessage(listError));
-        return;
-      }
-      setLoadError(null);
-      setFactors(data.all.filter((f) => f.factor_type === 'totp' && f.status === 'verified'));
-    },
-    [],
-  );
-
-  useEffect(() => {
-    let live = true;
-    void client.mfa.listFactors().then((result) => {
-      if (live) apply(result);
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, apply]);
-
-  const load = async () => {
-    apply(await client.mfa.listFactors());
-  };
+  const factors = list.data?.all.filter((f) => f.factor_type === 'totp' && f.status === 'verified');
 
   const start = async (event?: SyntheticEvent) => {
     event?.preventDefault();
     setBusy(true);
     setError(null);
     setNotice(null);
-    const { data, error: enrollError } = await client.mfa.enroll({
-      factorType: 'totp',
-      friendlyName: name.trim() || 'Authenticator app',
-    });
+    const result = await enroll({ key, friendlyName: name.trim() || 'Authenticator app' });
     setBusy(false);
-    if (enrollError) {
+    if (result.error) {
       // Too long since this session's sign-in: the password is asked for, then the enrollment retried.
-      if (enrollError.code === 'reauthentication_needed') setReauthenticating(true);
-      else setError(authErrorMessage(enrollError));
+      if (accountErrorCode(result.error) === 'reauthentication_needed') setReauthenticating(true);
+      else setError(accountErrorMessage(result.error));
       return;
     }
     setReauthenticating(false);
-    setEnrolling({ id: data.id, secret: data.totp.secret, uri: data.totp.uri });
+    setEnrolling(result.data);
     setCode('');
   };
 
@@ -225,25 +203,21 @@ function Authenticators({
     }
     setBusy(true);
     setError(null);
-    const { error: verifyError } = await client.mfa.challengeAndVerify({
-      factorId: enrolling.id,
-      code: code.trim(),
-    });
+    const result = await verify({ key, factorId: enrolling.id, code: code.trim() });
     setBusy(false);
-    if (verifyError) {
-      setError(authErrorMessage(verifyError));
+    if (result.error) {
+      setError(accountErrorMessage(result.error));
       return;
     }
     setEnrolling(null);
     setNotice('Your authenticator app is set up. You will be asked for a code when you sign in.');
     setAdded(true);
     onAdded?.();
-    await load();
   };
 
   const cancel = async () => {
     if (!enrolling) return;
-    await client.mfa.unenroll({ factorId: enrolling.id });
+    await removeFactor({ key, factorId: enrolling.id });
     setEnrolling(null);
     setError(null);
   };
@@ -251,13 +225,12 @@ function Authenticators({
   const remove = async (factor: Factor) => {
     setError(null);
     setNotice(null);
-    const { error: removeError } = await client.mfa.unenroll({ factorId: factor.id });
-    if (removeError) {
-      setError(authErrorMessage(removeError));
+    const result = await removeFactor({ key, factorId: factor.id });
+    if (result.error) {
+      setError(accountErrorMessage(result.error));
       return;
     }
     setNotice(`${factor.friendly_name ?? 'The authenticator app'} was removed.`);
-    await load();
   };
 
   return (
@@ -282,18 +255,18 @@ function Authenticators({
             {error}
           </Alert>
         )}
-        {loadError ? (
+        {list.isError ? (
           <Alert
             severity="error"
             action={
-              <Button color="inherit" onClick={() => void load()}>
+              <Button color="inherit" onClick={() => void list.refetch()}>
                 Retry
               </Button>
             }
           >
-            {loadError}
+            {accountErrorMessage(list.error, LOAD_FAILED)}
           </Alert>
-        ) : factors === null ? (
+        ) : factors === undefined ? (
           <Skeleton variant="rounded" height={56} aria-label="Loading your authenticator apps" />
         ) : factors.length === 0 ? (
           <Typography>No authenticator app yet.</Typography>
@@ -383,7 +356,7 @@ function Authenticators({
                 setName(e.target.value);
               }}
             />
-            <Button type="submit" variant="contained" disabled={busy || factors === null}>
+            <Button type="submit" variant="contained" disabled={busy || factors === undefined}>
               Add authenticator app
             </Button>
           </Stack>

@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { Factor } from '@supabase/auth-js';
+import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 
@@ -23,6 +23,7 @@ import {
   useAuthClient,
 } from '../auth';
 import { usePublicConfig } from '../publicConfig';
+import { accountErrorMessage, identityKey, useHasPasskeyQuery, useListFactorsQuery } from './api';
 import { authErrorMessage } from './messages';
 import { safeNext } from './next';
 
@@ -90,46 +91,26 @@ export function MfaChallengePage() {
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'), paths.dashboard);
   const { mfaRequired } = useAppSelector(selectAuth);
-  const [factors, setFactors] = useState<Factor[] | null>(null);
-  const [hasRecoveryCodes, setHasRecoveryCodes] = useState(false);
-  const [securityKeys, setSecurityKeys] = useState<Factor[]>([]);
-  const [hasPasskey, setHasPasskey] = useState<boolean | null>(null);
-  const [useRecovery, setUseRecovery] = useState(false);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const key = client ? identityKey(client) : skipToken;
+  const list = useListFactorsQuery(key, { refetchOnMountOrArgChange: true });
+  // A failed list (an error answered or thrown) only hides the passkey choice: the codes still work.
+  const passkey = useHasPasskeyQuery(key, { refetchOnMountOrArgChange: true });
+  const factors = list.data?.totp;
+  const securityKeys = list.data?.webauthn ?? [];
+  const hasRecoveryCodes = (list.data?.recoveryCode.length ?? 0) > 0;
+  const hasPasskey = passkey.data ?? null;
+  const loadError = list.isError
+    ? accountErrorMessage(list.error, 'Could not read your second factors.')
+    : null;
+  // Only recovery codes left (the authenticator app was removed): use them, unless the user chose otherwise.
+  const [recoveryChosen, setRecoveryChosen] = useState<boolean | null>(null);
+  const useRecovery = recoveryChosen ?? (factors?.length === 0 && hasRecoveryCodes);
+  const setUseRecovery = setRecoveryChosen;
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [verified, setVerified] = useState(false);
   const elsewhere = passkeysElsewhere(usePublicConfig());
-
-  useEffect(() => {
-    if (!client) return;
-    let live = true;
-    void client.mfa.listFactors().then(({ data, error: listError }) => {
-      if (!live) return;
-      if (listError) {
-        setLoadError(authErrorMessage(listError));
-        return;
-      }
-      setFactors(data.totp);
-      setSecurityKeys(data.webauthn);
-      setHasRecoveryCodes(data.recovery_code.length > 0);
-      // Only recovery codes left (the authenticator app was removed): use them.
-      if (data.totp.length === 0 && data.recovery_code.length > 0) setUseRecovery(true);
-    });
-    // A failed list (an error answered or thrown) only hides the passkey choice: the codes still work.
-    client.passkey.list().then(
-      ({ data }) => {
-        if (live) setHasPasskey((data?.length ?? 0) > 0);
-      },
-      () => {
-        if (live) setHasPasskey(false);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [client]);
 
   // Back once the raised session has been exchanged (the guard would send the user here again before).
   useEffect(() => {

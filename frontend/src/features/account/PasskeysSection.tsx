@@ -9,14 +9,22 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { AuthError, GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
-import { useCallback, useEffect, useState, type ReactNode, type SyntheticEvent } from 'react';
+import type { GoTrueClient, PasskeyListItem } from '@supabase/auth-js';
+import { useState, type ReactNode, type SyntheticEvent } from 'react';
 
-import { atPasskeyOrigin, passkeyCancelled, passkeysElsewhere, type PasskeyError } from '../auth';
+import { atPasskeyOrigin, passkeysElsewhere } from '../auth';
 import { usePublicConfig } from '../publicConfig';
 import { deviceLabel } from './deviceLabel';
 import { ConfirmPassword } from './ConfirmPassword';
-import { authErrorMessage } from './messages';
+import {
+  accountErrorCode,
+  accountErrorMessage,
+  identityKey,
+  useAddPasskeyMutation,
+  useListPasskeysQuery,
+  useRemovePasskeyMutation,
+  useRenamePasskeyMutation,
+} from './api';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const MAX_NAME = 120;
@@ -30,14 +38,6 @@ function nameOf(passkey: PasskeyListItem): string {
 function browserName(): string {
   const label = deviceLabel(navigator.userAgent);
   return label.startsWith('Unknown') || label.includes('unknown') ? '' : label.slice(0, MAX_NAME);
-}
-
-/** Why adding a passkey did not work: the browser's ceremony, or the identity service's refusal. */
-function ceremonyMessage(error: PasskeyError): string {
-  if (passkeyCancelled(error) || error.code?.startsWith('ERROR_')) {
-    return 'The passkey was not created: the prompt was closed, or this device cannot make one.';
-  }
-  return 'status' in error ? authErrorMessage(error as AuthError) : error.message;
 }
 
 /**
@@ -55,47 +55,24 @@ export function PasskeysSection({
   /** Shown once a passkey was added here (the way back to where the user was going). */
   nextStep?: ReactNode;
 }) {
+  const key = identityKey(client);
+  const list = useListPasskeysQuery(key, { refetchOnMountOrArgChange: true });
+  const [addPasskey] = useAddPasskeyMutation();
+  const [renamePasskey] = useRenamePasskeyMutation();
+  const [removePasskey] = useRemovePasskeyMutation();
   const [added, setAdded] = useState(false);
-  const [passkeys, setPasskeys] = useState<PasskeyListItem[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
-  const [disabled, setDisabled] = useState(false);
   const [reauthenticating, setReauthenticating] = useState(false);
   // A server at a loopback IP address serves passkeys at `localhost` only: they are listed here, and added
   // there.
   const elsewhere = passkeysElsewhere(usePublicConfig());
-
-  const apply = useCallback(
-    ({ data, error: listError }: Awaited<ReturnType<GoTrueClient['passkey']['list']>>) => {
-      if (listError) {
-        // A server whose public address is an IP address serves no passkeys: nothing to retry.
-        setDisabled(listError.code === 'passkey_disabled');
-        setLoadError(authErrorMessage(listError));
-        return;
-      }
-      setLoadError(null);
-      setPasskeys(data);
-    },
-    [],
-  );
-
-  useEffect(() => {
-    let live = true;
-    void client.passkey.list().then((result) => {
-      if (live) apply(result);
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, apply]);
-
-  const load = async () => {
-    apply(await client.passkey.list());
-  };
+  // A server whose public address is an IP address serves no passkeys: nothing to retry.
+  const disabled = list.isError && accountErrorCode(list.error) === 'passkey_disabled';
+  const passkeys = list.data;
 
   const add = async (event?: SyntheticEvent) => {
     event?.preventDefault();
@@ -107,31 +84,22 @@ export function PasskeysSection({
     setBusy(true);
     setError(null);
     setNotice(null);
-    const { data, error: addError } = await client.registerPasskey();
-    if (addError) {
-      setBusy(false);
+    // Without a name typed, it is named after this browser ("Chrome on Linux"), which tells two apart
+    // better than "Passkey".
+    const result = await addPasskey({ key, name: wanted || browserName() });
+    setBusy(false);
+    if (result.error) {
       // Too long since this session's sign-in: the password is asked for, then the passkey added.
-      if (addError.code === 'reauthentication_needed') setReauthenticating(true);
-      else setError(ceremonyMessage(addError));
+      if (accountErrorCode(result.error) === 'reauthentication_needed') setReauthenticating(true);
+      else setError(accountErrorMessage(result.error));
       return;
     }
     setReauthenticating(false);
-    // Without a name typed, it is named after this browser ("Chrome on Linux"), which tells two apart
-    // better than "Passkey".
-    const named = wanted || browserName();
-    if (named && named !== data.friendly_name) {
-      const { error: renameError } = await client.passkey.update({
-        passkeyId: data.id,
-        friendlyName: named,
-      });
-      if (renameError) setError(authErrorMessage(renameError));
-    }
-    setBusy(false);
+    if (result.data.renameError) setError(result.data.renameError);
     setName('');
     setNotice('Your passkey is set up. Use it to sign in without a password.');
     setAdded(true);
     onAdded?.();
-    await load();
   };
 
   const rename = async (event: SyntheticEvent) => {
@@ -144,29 +112,24 @@ export function PasskeysSection({
     }
     setBusy(true);
     setError(null);
-    const { error: renameError } = await client.passkey.update({
-      passkeyId: renaming.id,
-      friendlyName: wanted,
-    });
+    const result = await renamePasskey({ key, passkeyId: renaming.id, name: wanted });
     setBusy(false);
-    if (renameError) {
-      setError(authErrorMessage(renameError));
+    if (result.error) {
+      setError(accountErrorMessage(result.error));
       return;
     }
     setRenaming(null);
-    await load();
   };
 
   const remove = async (passkey: PasskeyListItem) => {
     setError(null);
     setNotice(null);
-    const { error: removeError } = await client.passkey.delete({ passkeyId: passkey.id });
-    if (removeError) {
-      setError(authErrorMessage(removeError));
+    const result = await removePasskey({ key, passkeyId: passkey.id });
+    if (result.error) {
+      setError(accountErrorMessage(result.error));
       return;
     }
     setNotice(`${nameOf(passkey)} was removed.`);
-    await load();
   };
 
   return (
@@ -198,18 +161,18 @@ export function PasskeysSection({
         )}
         {disabled ? (
           <Alert severity="info">Passkeys are not available on this server.</Alert>
-        ) : loadError ? (
+        ) : list.isError ? (
           <Alert
             severity="error"
             action={
-              <Button color="inherit" onClick={() => void load()}>
+              <Button color="inherit" onClick={() => void list.refetch()}>
                 Retry
               </Button>
             }
           >
-            {loadError}
+            {accountErrorMessage(list.error, 'Could not read your passkeys.')}
           </Alert>
-        ) : passkeys === null ? (
+        ) : passkeys === undefined ? (
           <Skeleton variant="rounded" height={56} aria-label="Loading your passkeys" />
         ) : passkeys.length === 0 ? (
           <Typography>No passkey yet.</Typography>

@@ -11,18 +11,15 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GoTrueClient } from '@supabase/auth-js';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 
-import { authErrorMessage } from './messages';
+import {
+  accountErrorMessage,
+  identityKey,
+  useMakeRecoveryCodesMutation,
+  useRecoveryCodesStatusQuery,
+} from './api';
 import { formatRecoveryCode, recoveryCodesText } from './recoveryCodes';
-
-/** What the section knows of the account's codes. */
-type Status =
-  | { kind: 'loading' }
-  | { kind: 'error'; message: string }
-  /** No set yet; `canMake` when the account has a verified authenticator app. */
-  | { kind: 'none'; canMake: boolean }
-  | { kind: 'set'; total: number; remaining: number };
 
 /**
  * Recovery codes (PRODUCT.md §1a): ten single-use codes that pass the second step of sign-in when the
@@ -30,66 +27,27 @@ type Status =
  * passed its second factor, shown once with copy and download, then only how many are left.
  */
 export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
-  const [status, setStatus] = useState<Status>({ kind: 'loading' });
+  const key = identityKey(client);
+  const status = useRecoveryCodesStatusQuery(key, { refetchOnMountOrArgChange: true });
+  const [makeCodes] = useMakeRecoveryCodesMutation();
   const [shown, setShown] = useState<string[] | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
 
-  // The factors say whether there is a set: its status is asked only then (the identity service answers
-  // 404 for an account without one, which the browser would log as an error on every visit).
-  const load = useCallback(async (): Promise<Status> => {
-    const { data: factors, error: listError } = await client.mfa.listFactors();
-    if (listError) return { kind: 'error', message: authErrorMessage(listError) };
-    const none: Status = { kind: 'none', canMake: factors.totp.length > 0 };
-    if (!factors.all.some((factor) => factor.factor_type === 'recovery_code')) return none;
-    const { data, error: statusError } = await client.mfa.recoveryCodes.getStatus();
-    if (!statusError) return { kind: 'set', total: data.total, remaining: data.remaining };
-    // Gone since the factors were read.
-    if (statusError.code === 'mfa_factor_not_found') return none;
-    return { kind: 'error', message: authErrorMessage(statusError) };
-  }, [client]);
-
-  useEffect(() => {
-    let live = true;
-    const refresh = () => {
-      void load().then((next) => {
-        if (live) setStatus(next);
-      });
-    };
-    refresh();
-    // A new authenticator app (or a challenge passed) may make codes possible.
-    const { data } = client.onAuthStateChange((event) => {
-      if (event === 'MFA_CHALLENGE_VERIFIED' || event === 'USER_UPDATED') refresh();
-    });
-    return () => {
-      live = false;
-      data.subscription.unsubscribe();
-    };
-  }, [client, load]);
-
-  const reload = async () => {
-    setStatus({ kind: 'loading' });
-    setStatus(await load());
-  };
-
   const make = async () => {
     setConfirming(false);
     setBusy(true);
     setError(null);
     setCopied(false);
-    const result =
-      status.kind === 'set'
-        ? await client.mfa.recoveryCodes.regenerate()
-        : await client.mfa.recoveryCodes.generate();
+    const result = await makeCodes({ key, anew: status.data?.kind === 'set' });
     setBusy(false);
     if (result.error) {
-      setError(authErrorMessage(result.error));
+      setError(accountErrorMessage(result.error));
       return;
     }
     setShown(result.data.codes);
-    setStatus({ kind: 'set', total: result.data.total, remaining: result.data.codes.length });
   };
 
   const copy = async () => {
@@ -116,23 +74,23 @@ export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
   };
 
   let body;
-  if (status.kind === 'loading') {
-    body = <Skeleton variant="rounded" height={56} aria-label="Loading your recovery codes" />;
-  } else if (status.kind === 'error') {
+  if (status.isError) {
     body = (
       <Alert
         severity="error"
         action={
-          <Button color="inherit" onClick={() => void reload()}>
+          <Button color="inherit" onClick={() => void status.refetch()}>
             Retry
           </Button>
         }
       >
-        {status.message}
+        {accountErrorMessage(status.error, 'Could not read your recovery codes.')}
       </Alert>
     );
-  } else if (status.kind === 'none') {
-    body = status.canMake ? (
+  } else if (!status.data) {
+    body = <Skeleton variant="rounded" height={56} aria-label="Loading your recovery codes" />;
+  } else if (status.data.kind === 'none') {
+    body = status.data.canMake ? (
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
         <Typography sx={{ flexGrow: 1 }}>No recovery codes yet.</Typography>
         <Button variant="contained" onClick={() => void make()} disabled={busy}>
@@ -146,8 +104,8 @@ export function RecoveryCodesSection({ client }: { client: GoTrueClient }) {
     body = (
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
         <Typography sx={{ flexGrow: 1 }} data-testid="recovery-codes-remaining">
-          {status.remaining} of {status.total} codes unused.
-          {status.remaining <= 3 && ' Make new ones before you run out.'}
+          {status.data.remaining} of {status.data.total} codes unused.
+          {status.data.remaining <= 3 && ' Make new ones before you run out.'}
         </Typography>
         <Button
           variant="outlined"

@@ -14,18 +14,18 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GoTrueClient } from '@supabase/auth-js';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 import { errorMessage } from '../../api/errors';
-import { useAppDispatch } from '../../app/store';
 import {
-  accountApi,
+  accountErrorMessage,
+  identityKey,
   useListSessionsQuery,
+  useSignOutOtherSessionsMutation,
   useSignOutSessionMutation,
   type AccountSession,
 } from './api';
 import { deviceLabel } from './deviceLabel';
-import { authErrorMessage } from './messages';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -40,25 +40,12 @@ type Pending = { kind: 'one'; session: AccountSession } | { kind: 'others' } | n
  */
 export function SessionsSection({ client }: { client: GoTrueClient }) {
   const { data: sessions, error, isLoading, refetch, isFetching } = useListSessionsQuery();
-  const dispatch = useAppDispatch();
   const [signOutSession, { isLoading: endingOne }] = useSignOutSessionMutation();
+  const [signOutOthers, { isLoading: endingOthers }] = useSignOutOtherSessionsMutation();
   const [pending, setPending] = useState<Pending>(null);
-  const [endingOthers, setEndingOthers] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const others = sessions?.filter((s) => !s.current) ?? [];
-
-  // The password section's change and the factors' first verification come through the auth client.
-  useEffect(() => {
-    const { data } = client.onAuthStateChange((event) => {
-      if (event === 'USER_UPDATED' || event === 'MFA_CHALLENGE_VERIFIED') {
-        dispatch(accountApi.util.invalidateTags(['Session']));
-      }
-    });
-    return () => {
-      data.subscription.unsubscribe();
-    };
-  }, [client, dispatch]);
 
   const confirm = async () => {
     if (!pending) return;
@@ -75,16 +62,13 @@ export function SessionsSection({ client }: { client: GoTrueClient }) {
       setNotice(`${label} was signed out.`);
       return;
     }
-    setEndingOthers(true);
-    const { error: signOutError } = await client.signOut({ scope: 'others' });
-    setEndingOthers(false);
+    const result = await signOutOthers(identityKey(client));
     setPending(null);
-    if (signOutError) {
-      setActionError(authErrorMessage(signOutError));
+    if (result.error) {
+      setActionError(accountErrorMessage(result.error));
       return;
     }
     setNotice('Every other session was signed out.');
-    dispatch(accountApi.util.invalidateTags(['Session']));
   };
 
   let body;

@@ -1,5 +1,7 @@
 import type { AuthError } from '@supabase/auth-js';
 
+import { passkeyCancelled, type PasskeyError } from '../auth';
+
 /** What to tell the user of an identity-service refusal of a second-factor call. */
 export function authErrorMessage(error: AuthError): string {
   switch (error.code) {
@@ -33,4 +35,12 @@ export function authErrorMessage(error: AuthError): string {
     default:
       return error.message || 'Something went wrong. Please try again.';
   }
+}
+
+/** Why adding a passkey did not work: the browser's ceremony, or the identity service's refusal. */
+export function ceremonyMessage(error: PasskeyError): string {
+  if (passkeyCancelled(error) || error.code?.startsWith('ERROR_')) {
+    return 'The passkey was not created: the prompt was closed, or this device cannot make one.';
+  }
+  return 'status' in error ? authErrorMessage(error as AuthError) : error.message;
 }

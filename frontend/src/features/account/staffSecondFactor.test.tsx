@@ -177,10 +177,10 @@ describe('platform staff without a second factor (PORTAL_STAFF_MFA=required)', (
     expect(
       await screen.findByText(/You are now a platform admin/, {}, { timeout: 15_000 }),
     ).toBeInTheDocument();
-    expect(await screen.findByRole('link', { name: 'Add a second factor' })).toHaveAttribute(
-      'href',
-      '/account/security?next=%2Fadmin',
-    );
+    // The admin check, then the factors and passkeys: on a loaded machine this takes more than a second.
+    expect(
+      await screen.findByRole('link', { name: 'Add a second factor' }, { timeout: 15_000 }),
+    ).toHaveAttribute('href', '/account/security?next=%2Fadmin');
     expect(screen.queryByRole('link', { name: 'Open the Admin Panel' })).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
 import type { GoTrueClient } from '@supabase/auth-js';
-import { useCallback, useEffect, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query';
 
-import { authErrorMessage } from './messages';
+import { accountErrorMessage, identityKey, useHasPasskeyQuery, useListFactorsQuery } from './api';
 
 /** Whether the account has a second factor to confirm with, as the identity service lists them. */
 export type SecondFactorState =
@@ -18,39 +18,28 @@ export function useHasSecondFactor(client: GoTrueClient | null): {
   state: SecondFactorState;
   retry: () => void;
 } {
-  const [state, setState] = useState<SecondFactorState>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    if (!client) return;
-    let live = true;
-    const load = async (): Promise<SecondFactorState> => {
-      const { data, error } = await client.mfa.listFactors();
-      if (error) return { status: 'error', message: authErrorMessage(error) };
-      if (data.all.some((factor) => factor.status === 'verified')) {
-        return { status: 'loaded', hasFactor: true };
-      }
-      // A passkey counts as a second factor too. A server that serves none (or a refused list) leaves
-      // only the factors above.
-      const passkeys = await client.passkey.list().catch(() => ({ data: null }));
-      return { status: 'loaded', hasFactor: (passkeys.data?.length ?? 0) > 0 };
-    };
-    load().then(
-      (next) => {
-        if (live) setState(next);
+  const key = client ? identityKey(client) : skipToken;
+  const factors = useListFactorsQuery(key, { refetchOnMountOrArgChange: true });
+  // A passkey counts as a second factor too; a server that serves none (or a refused list) counts as none.
+  const passkey = useHasPasskeyQuery(key, { refetchOnMountOrArgChange: true });
+  const retry = () => {
+    if (key === skipToken) return;
+    void factors.refetch();
+    void passkey.refetch();
+  };
+  if (factors.isError) {
+    return {
+      state: {
+        status: 'error',
+        message: accountErrorMessage(factors.error, 'Could not read your second factors.'),
       },
-      () => {
-        if (live) setState({ status: 'error', message: 'Could not read your second factors.' });
-      },
-    );
-    return () => {
-      live = false;
+      retry,
     };
-  }, [client, attempt]);
-
-  const retry = useCallback(() => {
-    setState({ status: 'loading' });
-    setAttempt((n) => n + 1);
-  }, []);
-  return { state, retry };
+  }
+  if (!factors.data) return { state: { status: 'loading' }, retry };
+  if (factors.data.all.some((factor) => factor.status === 'verified')) {
+    return { state: { status: 'loaded', hasFactor: true }, retry };
+  }
+  if (passkey.data === undefined) return { state: { status: 'loading' }, retry };
+  return { state: { status: 'loaded', hasFactor: passkey.data }, retry };
 }

@@ -119,6 +119,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const { data } = client.onAuthStateChange((event, session) => {
       if (event === 'PASSWORD_RECOVERY') dispatch(recoveryStarted());
       if (event === 'USER_UPDATED') dispatch(recoveryEnded());
+      // A new password ends the other sessions, and a second factor passed ends the other sessions that
+      // did not pass one and makes recovery codes possible: what the account screens show is read again.
+      if (event === 'USER_UPDATED' || event === 'MFA_CHALLENGE_VERIFIED') {
+        dispatch(baseApi.util.invalidateTags(['Session', 'Factor', 'RecoveryCodes']));
+      }
       if (session) {
         // Not awaited inside the callback: the client holds its lock while it runs.
         void establish(session);
