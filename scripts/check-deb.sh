@@ -162,6 +162,15 @@ check_serving "$port" "$work/installed.log" /var/lib/devportal/portal.db
 [[ $(stat -c %U /var/lib/devportal/portal.db) == devportal ]] || fail "the database is not the service user's"
 stop_server
 devportal-admin migrate --check | grep -q 'up to date' || fail "devportal-admin migrate --check"
+# The nightly backup (as devportal-backup.service runs it: the service's user and settings) keeps the newest.
+for _ in 1 2 3; do
+  setpriv --reuid=devportal --regid=devportal --init-groups -- env DATABASE_URL=sqlite:///var/lib/devportal/portal.db \
+    PORTAL_DATA_DIR=/var/lib/devportal /usr/lib/devportal/backup-nightly /var/backups/devportal 2 >/dev/null \
+    || fail "backup-nightly"
+  sleep 1.1 # the archives are named by the second
+done
+[[ $(ls /var/backups/devportal | grep -c '^portal-.*\.tar\.gz$') == 2 ]] || fail "backup-nightly did not keep the newest two"
+pass "backup-nightly wrote three backups as devportal and kept the newest two"
 pass "installed: devportal-admin serve ran as devportal on /var/lib/devportal/portal.db"
 dpkg_retry -r devportal || fail "dpkg -r"
 [[ -f /var/lib/devportal/portal.db && -f /etc/devportal/portal.env ]] || fail "dpkg -r removed the data or the settings"

@@ -96,7 +96,6 @@ pub fn backup(config: &Config, file: &Path) -> anyhow::Result<String> {
         .mode(FILE_MODE)
         .open(&partial)?;
     let mut archive = tar::Builder::new(flate2::write::GzEncoder::new(out, flate2::Compression::fast()));
-    archive.mode(tar::HeaderMode::Deterministic);
     let manifest_bytes = serde_json::to_vec_pretty(&manifest)?;
     append_bytes(&mut archive, MANIFEST, &manifest_bytes)?;
     if let Some(copy) = &database {
