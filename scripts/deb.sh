@@ -15,7 +15,8 @@ pkg=$root/packaging
 [[ -f $web_dir/index.html ]] || { echo "deb: no built web UI in $web_dir (cd frontend && npm run build)" >&2; exit 1; }
 version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' "$root/Cargo.toml")
 [[ -n $version ]] || { echo "deb: no version in Cargo.toml [workspace.package]" >&2; exit 1; }
-app_version=$("$bin_dir/app-server" --version | awk '{print $2}')
+# (A binary copied a moment ago can still be "busy" for exec on some file systems: one more try.)
+app_version=$({ "$bin_dir/app-server" --version 2>/dev/null || { sleep 1; "$bin_dir/app-server" --version; }; } | awk '{print $2}')
 [[ $app_version == "$version" ]] || { echo "deb: app-server says $app_version, Cargo.toml $version" >&2; exit 1; }
 
 stage=$(mktemp -d)

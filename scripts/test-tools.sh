@@ -2,7 +2,7 @@
 # Installs the real services the tests drive when they are missing: a local SMTP server (aiosmtpd, from PyPI),
 # a local S3-compatible server (moto_server, from PyPI `moto[server]`), with `--browser` Debian's Chromium for
 # the browser journeys, with `--bench` Debian's wrk, the HTTP load generator of `make bench`, and with `--deb`
-# what building and checking the Debian package needs (dpkg-deb, systemd-analyze, curl), and with `--proxy`
+# what building and checking the Debian package needs (dpkg-deb, systemd-analyze, curl, readelf), and with `--proxy`
 # Debian's nginx (not started as a service: the proxy check runs its own). Options combine
 # (`--browser --bench`). Safe to run again: it only installs what is not there.
 set -euo pipefail
@@ -66,7 +66,7 @@ if [[ "$bench" == true ]] && ! command -v wrk >/dev/null 2>&1; then
 fi
 
 if [[ "$deb" == true ]]; then
-  for tool in dpkg-deb:dpkg systemd-analyze:systemd curl:curl; do
+  for tool in dpkg-deb:dpkg systemd-analyze:systemd curl:curl readelf:binutils; do
     if ! command -v "${tool%%:*}" >/dev/null 2>&1; then
       echo "test-tools: installing Debian's ${tool##*:} (${tool%%:*}, for the Debian package check)"
       apt_install "${tool##*:}"

@@ -72,6 +72,48 @@ impl Db {
         Ok(status_of(&applied, &known))
     }
 
+    /// Applies the migrations up to and including version `last` (such as `20261128000700`), as a
+    /// database built by an earlier release had them; the upgrade tests then run [`Db::run_migrations`].
+    ///
+    /// # Errors
+    /// [`DbError::Migrate`] naming the migration that failed.
+    #[cfg(feature = "testing")]
+    pub fn run_migrations_through(&self, last: &str) -> Result<Vec<String>, DbError> {
+        fn through<DB, C>(
+            conn: &mut C,
+            source: &EmbeddedMigrations,
+            last: &str,
+        ) -> Result<Vec<String>, DbError>
+        where
+            DB: DieselBackend,
+            C: MigrationHarness<DB>,
+            EmbeddedMigrations: MigrationSource<DB>,
+        {
+            let failed = |e: Box<dyn std::error::Error + Send + Sync>| DbError::Migrate(e.to_string());
+            // Makes the bookkeeping table when missing, as `run_pending_migrations` does.
+            let done: Vec<String> = conn
+                .applied_migrations()
+                .map_err(failed)?
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            let mut applied = Vec::new();
+            for migration in MigrationSource::<DB>::migrations(source).map_err(failed)? {
+                let version = migration.name().version().to_string();
+                if version.as_str() <= last && !done.contains(&version) {
+                    conn.run_migration(&*migration).map_err(failed)?;
+                    applied.push(version);
+                }
+            }
+            Ok(applied)
+        }
+        let mut conn = self.pool.get()?;
+        match &mut *conn {
+            DbConnection::Sqlite(c) => through(c, &SQLITE_MIGRATIONS, last),
+            DbConnection::Postgres(c) => through(c, &POSTGRES_MIGRATIONS, last),
+        }
+    }
+
     /// Applies every pending migration; returns the versions applied.
     ///
     /// # Errors
