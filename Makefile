@@ -15,7 +15,7 @@ BENCH_STAMP := bench/node_modules/.installed-stamp
 # Crates that must never be reachable from the domain (ARCHITECTURE.md rule 1).
 IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
 
-.PHONY: schemathesis bench bench-short run build frontend server cli test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
+.PHONY: deb test-deb test-proxy schemathesis bench bench-short run build frontend server cli test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
 
 help:
 	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
@@ -28,6 +28,7 @@ help:
 	@echo "make schema-check verify adapters/db/src/schema.rs against fresh SQLite and PostgreSQL databases"
 	@echo "make bench      build in release mode and measure the figures of docs/benchmarks.md (target/bench/report.md)"
 	@echo "make api-types  regenerate frontend/src/api/schema.gen.ts from the server's OpenAPI document"
+	@echo "make deb        build the Debian package (release build): target/debian/devportal_<version>_amd64.deb"
 
 $(NODE_STAMP): $(FRONTEND)/package.json $(FRONTEND)/package-lock.json
 	cd $(FRONTEND) && $(NPM) ci --no-audit --no-fund
@@ -48,7 +49,35 @@ build: frontend server cli
 run: build
 	PORTAL_FRONTEND_DIR=$${PORTAL_FRONTEND_DIR:-$(FRONTEND)/dist} $(CARGO_TARGET_DIR)/release/app-server serve
 
-test: test-rust test-frontend check-api-types test-e2e schemathesis bench-short check-deps
+test: test-rust test-frontend check-api-types test-e2e test-deb test-proxy schemathesis bench-short check-deps
+
+# The Debian package: the release binaries, the built web UI, the systemd units and the settings file
+# (README "Running it as a service").
+DEB_DIR := target/debian
+deb: frontend
+	$(CARGO) build --release -p app-server -p devportal-cli
+	scripts/deb.sh $(CARGO_TARGET_DIR)/release $(FRONTEND)/dist $(DEB_DIR)
+
+# The same package built from the debug binary (a release build would add many minutes on 2 cores), then
+# checked by scripts/check-deb.sh: contents, maintainer scripts, systemd-analyze verify and security, the
+# installed binary started from its installed paths, and a real install, removal and purge when root.
+test-deb: $(NODE_STAMP)
+	scripts/test-tools.sh --deb
+	test -f $(FRONTEND)/dist/index.html || (cd $(FRONTEND) && $(NPM) run build)
+	$(CARGO) build -p app-server
+	work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
+	  cp $(CARGO_TARGET_DIR)/debug/app-server "$$work/" && \
+	  deb=$$(DEB_COMPRESSION=gzip scripts/deb.sh "$$work" $(FRONTEND)/dist "$$work/out") && \
+	  scripts/check-deb.sh "$$deb"
+
+# Debian's nginx with packaging/proxy/nginx.conf (README "Behind a reverse proxy") in front of the debug build.
+test-proxy: $(NODE_STAMP)
+	scripts/test-tools.sh --proxy
+	test -f $(FRONTEND)/dist/index.html || (cd $(FRONTEND) && $(NPM) run build)
+	$(CARGO) build -p app-server
+	work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT && \
+	  cp $(CARGO_TARGET_DIR)/debug/app-server "$$work/" && \
+	  scripts/check-proxy.sh "$$work/app-server" $(FRONTEND)/dist
 
 # Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts).
 test-rust:

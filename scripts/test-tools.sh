@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Installs the real services the tests drive when they are missing: a local SMTP server (aiosmtpd, from PyPI),
 # a local S3-compatible server (moto_server, from PyPI `moto[server]`), with `--browser` Debian's Chromium for
-# the browser journeys and with `--bench` Debian's wrk, the HTTP load generator of `make bench`. Options
-# combine (`--browser --bench`). Safe to run again: it only installs what is not there.
+# the browser journeys, with `--bench` Debian's wrk, the HTTP load generator of `make bench`, and with `--deb`
+# what building and checking the Debian package needs (dpkg-deb, systemd-analyze, curl, readelf), and with `--proxy`
+# Debian's nginx (not started as a service: the proxy check runs its own). Options combine
+# (`--browser --bench`). Safe to run again: it only installs what is not there.
 set -euo pipefail
 
 browser=false
 bench=false
+deb=false
+proxy=false
 for option in "$@"; do
   case "$option" in
     --browser) browser=true ;;
     --bench) bench=true ;;
-    *) echo "test-tools: unknown option $option (use --browser and/or --bench)" >&2; exit 2 ;;
+    --deb) deb=true ;;
+    --proxy) proxy=true ;;
+    *) echo "test-tools: unknown option $option (use --browser, --bench, --deb and/or --proxy)" >&2; exit 2 ;;
   esac
 done
 
@@ -57,4 +63,30 @@ fi
 if [[ "$bench" == true ]] && ! command -v wrk >/dev/null 2>&1; then
   echo "test-tools: installing Debian's wrk (the HTTP load generator of make bench)"
   apt_install wrk
+fi
+
+if [[ "$deb" == true ]]; then
+  for tool in dpkg-deb:dpkg systemd-analyze:systemd curl:curl readelf:binutils; do
+    if ! command -v "${tool%%:*}" >/dev/null 2>&1; then
+      echo "test-tools: installing Debian's ${tool##*:} (${tool%%:*}, for the Debian package check)"
+      apt_install "${tool##*:}"
+    fi
+  done
+fi
+
+if [[ "$proxy" == true ]] && ! command -v nginx >/dev/null 2>&1; then
+  echo "test-tools: installing Debian's nginx (the reverse proxy check runs its own, not the service)"
+  # Without systemd, the package would start nginx on port 80 through its init script: policy-rc.d says no.
+  policy=/usr/sbin/policy-rc.d
+  made_policy=false
+  if [[ ! -e $policy ]]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy"
+    chmod 0755 "$policy"
+    made_policy=true
+  fi
+  apt_install nginx-light || apt_install nginx
+  if [[ "$made_policy" == true ]]; then rm -f "$policy"; fi
+  if command -v systemctl >/dev/null 2>&1 && [[ -d /run/systemd/system ]]; then
+    systemctl disable --now nginx >/dev/null 2>&1 || true
+  fi
 fi

@@ -3,6 +3,7 @@
 
 pub mod admin_cli;
 pub mod apps;
+pub mod backup;
 pub mod config;
 pub mod factors_cli;
 pub mod identity;

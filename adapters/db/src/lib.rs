@@ -13,4 +13,6 @@ pub mod schema;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use connection::{Backend, Db, DbConnection, DbError, PoolStats};
+pub use connection::{
+    Backend, Db, DbConnection, DbError, MigrationStatus, PoolStats, sqlite_file, sqlite_integrity_check,
+};

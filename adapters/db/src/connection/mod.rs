@@ -1,10 +1,13 @@
 //! The database handle: the backend chosen from the URL scheme, a connection pool, migrations, and the
 //! `read`/`write` helpers that run diesel's blocking calls off the async runtime.
 
+mod backup;
 mod checkout;
 mod circuit;
 mod connector;
 mod migrate;
+pub use backup::{sqlite_file, sqlite_integrity_check};
+pub use migrate::MigrationStatus;
 mod transaction;
 mod writer;
 
@@ -81,6 +84,14 @@ pub enum DbError {
     Pool(diesel::r2d2::PoolError),
     #[error("could not apply the migrations: {0}")]
     Migrate(String),
+    #[error(
+        "the database was migrated by a newer version of the portal (migrations {} are not known to this \
+         binary): run that version or a later one, or restore the backup taken before the upgrade",
+        .0.join(", ")
+    )]
+    NewerDatabase(Vec<String>),
+    #[error("backup: {0}")]
+    Backup(String),
 }
 
 impl From<diesel::ConnectionError> for DbError {
