@@ -150,6 +150,7 @@ pub struct CreateTokenRequest {
     pub org_id: Option<String>,
     /// At least one of `apps:read`, `apps:write`, `apps:publish`, `apps:keys`.
     #[serde(default)]
+    #[schema(value_type = Vec<ScopeName>)]
     pub scopes: Vec<String>,
     /// 1–365 days; 90 when absent.
     #[serde(default)]

@@ -1150,8 +1150,7 @@ export interface components {
     /** @description `POST /api/admin/users`. */
     AddAdminUserRequest: {
       email?: string | null;
-      /** @description `admin` or `reviewer`. */
-      role?: string | null;
+      role?: components['schemas']['RoleName'] | null;
     };
     /**
      * @description `GET /api/admin/apps/{packageName}`: the app as stored with its organization, its review history and
@@ -1408,7 +1407,7 @@ export interface components {
       /** @description The one organization it acts in; `null` or absent: every organization of its owner. */
       orgId?: string | null;
       /** @description At least one of `apps:read`, `apps:write`, `apps:publish`, `apps:keys`. */
-      scopes?: string[];
+      scopes?: components['schemas']['ScopeName'][];
       /**
        * Format: int64
        * @description 1–365 days; 90 when absent.

@@ -120,34 +120,49 @@ impl Db {
     /// [`DbError::NewerDatabase`] (nothing is changed) when a newer version of the server migrated the
     /// database; [`DbError::Migrate`] naming the migration that failed.
     pub fn run_migrations(&self) -> Result<Vec<String>, DbError> {
-        let status = self.migration_status()?;
-        if !status.newer.is_empty() {
-            return Err(DbError::NewerDatabase(status.newer));
-        }
         let mut conn = self.pool.get()?;
-        let versions = |applied: Vec<diesel::migration::MigrationVersion<'_>>| {
-            applied.iter().map(ToString::to_string).collect::<Vec<_>>()
-        };
         match &mut *conn {
-            DbConnection::Sqlite(c) => c
-                .run_pending_migrations(SQLITE_MIGRATIONS)
-                .map(versions)
-                .map_err(|e| DbError::Migrate(e.to_string())),
+            DbConnection::Sqlite(c) => migrate::<diesel::sqlite::Sqlite, _>(c, SQLITE_MIGRATIONS),
             DbConnection::Postgres(c) => {
                 // Several instances may start at once: one migrates, the others wait and then find nothing
-                // to do. The lock is per schema, so separate schemas (tests) do not wait for each other.
+                // to do. The lock is per schema, so separate schemas (tests) do not wait for each other. It is
+                // taken before anything is read: reading the applied versions makes the bookkeeping table
+                // when it is missing, which two instances must not do at once.
                 c.batch_execute(MIGRATION_LOCK)
                     .map_err(|e| DbError::Migrate(e.to_string()))?;
-                let result = c
-                    .run_pending_migrations(POSTGRES_MIGRATIONS)
-                    .map(versions)
-                    .map_err(|e| DbError::Migrate(e.to_string()));
+                let result = migrate::<diesel::pg::Pg, _>(c, POSTGRES_MIGRATIONS);
                 c.batch_execute(MIGRATION_UNLOCK)
                     .map_err(|e| DbError::Migrate(e.to_string()))?;
                 result
             }
         }
     }
+}
+
+/// Applies `source`'s pending migrations on `conn`, unless a newer version of the server migrated it.
+fn migrate<DB, C>(conn: &mut C, source: EmbeddedMigrations) -> Result<Vec<String>, DbError>
+where
+    DB: DieselBackend,
+    C: MigrationHarness<DB>,
+    EmbeddedMigrations: MigrationSource<DB>,
+{
+    let failed = |e: Box<dyn std::error::Error + Send + Sync>| DbError::Migrate(e.to_string());
+    let applied: Vec<String> = conn
+        .applied_migrations()
+        .map_err(failed)?
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let status = status_of(&applied, &embedded::<DB>(&source)?);
+    if !status.newer.is_empty() {
+        return Err(DbError::NewerDatabase(status.newer));
+    }
+    Ok(conn
+        .run_pending_migrations(source)
+        .map_err(failed)?
+        .iter()
+        .map(ToString::to_string)
+        .collect())
 }
 
 #[cfg(test)]

@@ -292,6 +292,7 @@ pub struct AddAdminUserRequest {
     pub email: Option<String>,
     /// `admin` or `reviewer`.
     #[serde(default)]
+    #[schema(value_type = Option<crate::auth::RoleName>)]
     pub role: Option<String>,
 }
 

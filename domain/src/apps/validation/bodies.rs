@@ -12,6 +12,17 @@ use crate::common::{OrgId, PublicUrl, UserId};
 /// The register body as received (`POST /api/dev/apps/register`). Missing strings read as empty. It
 /// serializes too, so that a client (the `devportal` command-line client) sends this very type.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({
+    "packageName": "com.example.weather",
+    "name": "Weather",
+    "description": "Shows the weather where you are.",
+    "onboardingInstructions": "Say \"weather\" to see today's forecast.",
+    "publicUrl": "https://weather.example.com",
+    "logoURL": "https://cdn.example.com/weather.png",
+    "appType": "standard",
+    "permissions": [{"type": "LOCATION", "description": "Your city's forecast"}],
+    "hardwareRequirements": [{"type": "DISPLAY", "level": "REQUIRED"}]
+})))]
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct RegistrationInput {
