@@ -53,6 +53,8 @@ pub enum OrgAction {
     ReceiveApp,
     /// Read the organization's audit log.
     ReadAuditLog,
+    /// Add, change, delete and test webhook endpoints; read their deliveries.
+    ManageWebhooks,
 }
 
 impl OrgRole {
@@ -64,7 +66,8 @@ impl OrgRole {
             OrgAction::ManageProfile
             | OrgAction::ManageMembers
             | OrgAction::MoveAppOut
-            | OrgAction::ReadAuditLog => {
+            | OrgAction::ReadAuditLog
+            | OrgAction::ManageWebhooks => {
                 matches!(self, Self::Admin)
             }
         }

@@ -6,6 +6,7 @@ pub mod models;
 pub mod payload;
 pub mod ports;
 pub mod retry;
+pub mod service;
 pub mod signing;
 
 pub use events::WebhookEventType;
@@ -18,4 +19,8 @@ pub use ports::{
     AttemptRecord, ClaimedDelivery, DeliveryBacklog, SendError, SendResult, WebhookRepository, WebhookSender,
 };
 pub use retry::{AttemptResult, DisabledReason};
+pub use service::{AttemptOutcome, EndpointChange, NewEndpoint, WebhookConfig, WebhookError, WebhookService};
 pub use signing::WebhookSecret;
+
+#[cfg(test)]
+mod service_tests;
