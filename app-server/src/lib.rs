@@ -16,6 +16,7 @@ pub mod system;
 pub mod telemetry;
 pub mod tokens;
 pub mod uptime;
+pub mod webhooks;
 pub mod workers;
 
 pub use config::Config;

@@ -5,7 +5,7 @@ use adapter_db::Db;
 use adapter_http::metrics::{
     DB_CACHE_HITS, DB_CACHE_ROUNDS, DB_CALLS, DB_POOL_CONNECTIONS, DB_POOL_MAX, DB_POOL_WAITS,
     MONITOR_CHECKS, MONITOR_LAG, MetricsEndpoint, MetricsRoute, MetricsSampler, OUTBOX_DEPTH,
-    OUTBOX_OLDEST_AGE, PROCESS_RSS,
+    OUTBOX_OLDEST_AGE, PROCESS_RSS, WEBHOOK_QUEUE_DEPTH, WEBHOOK_QUEUE_OLDEST_AGE,
 };
 use domain::common::Clock;
 use domain::mail::OutboxRepository;
@@ -18,6 +18,7 @@ use crate::Config;
 pub struct Sampler {
     db: Db,
     outbox: Arc<dyn OutboxRepository>,
+    webhooks: Arc<dyn domain::webhooks::WebhookRepository>,
     uptime: Arc<UptimeService>,
     clock: Arc<dyn Clock>,
 }
@@ -40,6 +41,17 @@ impl MetricsSampler for Sampler {
                 metrics::gauge!(OUTBOX_OLDEST_AGE).set(seconds(backlog.oldest_age(self.clock.now())));
             }
             Err(error) => tracing::warn!(%error, "metrics: could not measure the outbox"),
+        }
+        match self.webhooks.backlog().await {
+            Ok(backlog) => {
+                let age = backlog
+                    .oldest_created_at
+                    .map_or(chrono::Duration::zero(), |oldest| self.clock.now() - oldest);
+                #[allow(clippy::cast_precision_loss)]
+                metrics::gauge!(WEBHOOK_QUEUE_DEPTH).set(backlog.pending as f64);
+                metrics::gauge!(WEBHOOK_QUEUE_OLDEST_AGE).set(seconds(age));
+            }
+            Err(error) => tracing::warn!(%error, "metrics: could not measure the webhook queue"),
         }
         match self.uptime.lag().await {
             Ok(lag) => metrics::gauge!(MONITOR_LAG).set(seconds(lag)),
@@ -87,12 +99,14 @@ pub fn route(config: &Config, db: &Db, uptime: Arc<UptimeService>) -> anyhow::Re
     let sampler = Sampler {
         db: db.clone(),
         outbox: Arc::new(adapter_db::repos::DieselOutboxRepository::new(db.clone())),
+        webhooks: Arc::new(adapter_db::repos::DieselWebhookRepository::new(db.clone())),
         uptime,
         clock: Arc::new(crate::system::SystemClock),
     };
     let endpoint = MetricsEndpoint::install(token, Arc::new(sampler))
         .map_err(|e| anyhow::anyhow!("PORTAL_METRICS_TOKEN: could not install the metrics recorder: {e}"))?;
     register_check_outcomes();
+    crate::webhooks::register_outcomes();
     tracing::info!("metrics are served at /metrics to scrapes with the PORTAL_METRICS_TOKEN bearer token");
     Ok(MetricsRoute(Some(endpoint)))
 }

@@ -1,5 +1,5 @@
-//! Background work of the server: delivering the e-mail outbox (PRODUCT.md §2), the uptime monitor
-//! (`crate::uptime`) and pruning expired rows (and audit entries past `PORTAL_AUDIT_RETENTION_DAYS`).
+//! Background work of the server: delivering the e-mail outbox (PRODUCT.md §2), webhooks
+//! (`crate::webhooks`), the uptime monitor (`crate::uptime`) and pruning expired rows (and audit entries past `PORTAL_AUDIT_RETENTION_DAYS`).
 //! Each worker is a task that stops when the server stops. State lives in the database, so a restart loses
 //! nothing, and the outbox's leases keep several instances from sending one e-mail twice.
 
@@ -91,6 +91,10 @@ impl Workers {
         } else {
             tracing::info!("PORTAL_UPTIME_INTERVAL_SECS=0: this instance checks no app's health");
         }
+        handles.push(tokio::spawn(crate::webhooks::deliver(
+            crate::webhooks::service(config, db)?,
+            stopped.clone(),
+        )));
         if config.mail_worker {
             handles.push(tokio::spawn(deliver_outbox(outbox, stopped)));
         } else {

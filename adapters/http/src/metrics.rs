@@ -36,6 +36,12 @@ pub const DB_CACHE_ROUNDS: &str = "portal_db_session_cache_rounds_total";
 pub const OUTBOX_DEPTH: &str = "portal_outbox_depth";
 /// How long the oldest e-mail waiting in the outbox has waited, in seconds (0 when none waits).
 pub const OUTBOX_OLDEST_AGE: &str = "portal_outbox_oldest_age_seconds";
+/// Webhook deliveries waiting (due, being attempted, or waiting for a retry).
+pub const WEBHOOK_QUEUE_DEPTH: &str = "portal_webhook_queue_depth";
+/// How long the oldest waiting webhook delivery has waited, in seconds (0 when none waits).
+pub const WEBHOOK_QUEUE_OLDEST_AGE: &str = "portal_webhook_queue_oldest_age_seconds";
+/// Webhook delivery attempts made by this instance, by `outcome`.
+pub const WEBHOOK_DELIVERIES: &str = "portal_webhook_deliveries_total";
 /// How far the uptime monitor is behind its interval, in seconds.
 pub const MONITOR_LAG: &str = "portal_monitor_lag_seconds";
 /// Health checks made by this instance's monitor, by `outcome`.
@@ -181,6 +187,19 @@ fn describe() {
         OUTBOX_OLDEST_AGE,
         Unit::Seconds,
         "Age of the oldest e-mail waiting in the outbox."
+    );
+    describe_gauge!(
+        WEBHOOK_QUEUE_DEPTH,
+        "Webhook deliveries waiting (due, in progress or to be retried)."
+    );
+    describe_gauge!(
+        WEBHOOK_QUEUE_OLDEST_AGE,
+        Unit::Seconds,
+        "Age of the oldest webhook delivery waiting."
+    );
+    describe_counter!(
+        WEBHOOK_DELIVERIES,
+        "Webhook delivery attempts by outcome (delivered, retrying, given_up, disabled)."
     );
     describe_gauge!(
         MONITOR_LAG,
