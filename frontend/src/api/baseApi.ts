@@ -109,6 +109,8 @@ export const baseApi = createApi({
     'PublicConfig',
     'Session',
     'AccessToken',
+    'Webhook',
+    'WebhookDelivery',
   ],
   endpoints: () => ({}),
 });
