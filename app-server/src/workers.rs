@@ -91,10 +91,16 @@ impl Workers {
         } else {
             tracing::info!("PORTAL_UPTIME_INTERVAL_SECS=0: this instance checks no app's health");
         }
-        handles.push(tokio::spawn(crate::webhooks::deliver(
-            crate::webhooks::service(config, db)?,
-            stopped.clone(),
-        )));
+        if config.webhook_worker {
+            handles.push(tokio::spawn(crate::webhooks::deliver(
+                crate::webhooks::service(config, db)?,
+                stopped.clone(),
+            )));
+        } else {
+            tracing::info!(
+                "PORTAL_WEBHOOK_WORKER=false: this instance leaves webhooks for another to deliver"
+            );
+        }
         if config.mail_worker {
             handles.push(tokio::spawn(deliver_outbox(outbox, stopped)));
         } else {
