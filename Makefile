@@ -80,7 +80,8 @@ test-proxy: $(NODE_STAMP)
 	  scripts/check-proxy.sh "$$work/app-server" $(FRONTEND)/dist
 
 # Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts).
-test-rust:
+# The webhook tests verify deliveries with the `standardwebhooks` npm package of tests/e2e.
+test-rust: $(E2E_STAMP)
 	scripts/test-tools.sh
 	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --no-fail-fast 2>&1 | tee target-test.log
 	@echo "contract tests on SQLite:     $$(grep -cE '^test .*::sqlite \.\.\. ok$$' target-test.log)"

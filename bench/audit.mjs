@@ -38,7 +38,7 @@ function seedEntries(db, orgIds, count) {
 }
 
 /** A signed-up account with a core token, admin of a new organization; answers the token and its id. */
-async function orgAdmin(url) {
+export async function orgAdmin(url) {
   const email = `bench-audit-${Date.now()}@bench.example`;
   const password = 'a sufficiently long benchmark passphrase';
   const auth = (path, body) =>

@@ -17,6 +17,7 @@ pub mod system;
 pub mod telemetry;
 pub mod tokens;
 pub mod uptime;
+pub mod webhooks;
 pub mod workers;
 
 pub use config::Config;

@@ -29,6 +29,12 @@ pub const DB_CACHE_ROUNDS: &str = "portal_db_session_cache_rounds_total";
 pub const OUTBOX_DEPTH: &str = "portal_outbox_depth";
 /// How long the oldest e-mail waiting in the outbox has waited, in seconds (0 when none waits).
 pub const OUTBOX_OLDEST_AGE: &str = "portal_outbox_oldest_age_seconds";
+/// Webhook deliveries waiting (due, being attempted, or waiting for a retry).
+pub const WEBHOOK_QUEUE_DEPTH: &str = "portal_webhook_queue_depth";
+/// How long the oldest waiting webhook delivery has waited, in seconds (0 when none waits).
+pub const WEBHOOK_QUEUE_OLDEST_AGE: &str = "portal_webhook_queue_oldest_age_seconds";
+/// Webhook delivery attempts made by this instance, by `outcome` (recorded by [`crate::webhooks`]).
+pub const WEBHOOK_DELIVERIES: &str = "portal_webhook_deliveries_total";
 /// How far the uptime monitor is behind its interval, in seconds.
 pub const MONITOR_LAG: &str = "portal_monitor_lag_seconds";
 /// Health checks made by this instance's monitor, by `outcome`.
@@ -65,6 +71,19 @@ fn describe() {
         "Age of the oldest e-mail waiting in the outbox."
     );
     describe_gauge!(
+        WEBHOOK_QUEUE_DEPTH,
+        "Webhook deliveries waiting (due, in progress or to be retried)."
+    );
+    describe_gauge!(
+        WEBHOOK_QUEUE_OLDEST_AGE,
+        Unit::Seconds,
+        "Age of the oldest webhook delivery waiting."
+    );
+    describe_counter!(
+        WEBHOOK_DELIVERIES,
+        "Webhook delivery attempts by outcome (delivered, retrying, given_up, disabled)."
+    );
+    describe_gauge!(
         MONITOR_LAG,
         Unit::Seconds,
         "How far the uptime monitor is behind its interval."
@@ -79,6 +98,7 @@ fn describe() {
 pub struct Sampler {
     db: Db,
     outbox: Arc<dyn OutboxRepository>,
+    webhooks: Arc<dyn domain::webhooks::WebhookRepository>,
     uptime: Arc<UptimeService>,
     clock: Arc<dyn Clock>,
     process: metrics_process::Collector,
@@ -102,6 +122,17 @@ impl MetricsSampler for Sampler {
                 metrics::gauge!(OUTBOX_OLDEST_AGE).set(seconds(backlog.oldest_age(self.clock.now())));
             }
             Err(error) => tracing::warn!(%error, "metrics: could not measure the outbox"),
+        }
+        match self.webhooks.backlog().await {
+            Ok(backlog) => {
+                let age = backlog
+                    .oldest_created_at
+                    .map_or(chrono::Duration::zero(), |oldest| self.clock.now() - oldest);
+                #[allow(clippy::cast_precision_loss)]
+                metrics::gauge!(WEBHOOK_QUEUE_DEPTH).set(backlog.pending as f64);
+                metrics::gauge!(WEBHOOK_QUEUE_OLDEST_AGE).set(seconds(age));
+            }
+            Err(error) => tracing::warn!(%error, "metrics: could not measure the webhook queue"),
         }
         match self.uptime.lag().await {
             Ok(lag) => metrics::gauge!(MONITOR_LAG).set(seconds(lag)),
@@ -146,6 +177,7 @@ pub fn route(config: &Config, db: &Db, uptime: Arc<UptimeService>) -> anyhow::Re
     let sampler = Sampler {
         db: db.clone(),
         outbox: Arc::new(adapter_db::repos::DieselOutboxRepository::new(db.clone())),
+        webhooks: Arc::new(adapter_db::repos::DieselWebhookRepository::new(db.clone())),
         uptime,
         clock: Arc::new(crate::system::SystemClock),
         process: metrics_process::Collector::new(PROCESS_PREFIX),
@@ -156,6 +188,7 @@ pub fn route(config: &Config, db: &Db, uptime: Arc<UptimeService>) -> anyhow::Re
     describe();
     process.describe();
     register_check_outcomes();
+    crate::webhooks::register_outcomes();
     tracing::info!("metrics are served at /metrics to scrapes with the PORTAL_METRICS_TOKEN bearer token");
     Ok(MetricsRoute(Some(endpoint)))
 }

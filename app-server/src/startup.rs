@@ -111,6 +111,9 @@ impl Application {
             tokens: adapter_http::tokens::TokensApi {
                 service: identity.tokens.clone(),
             },
+            webhooks: adapter_http::webhooks::WebhooksApi(std::sync::Arc::new(crate::webhooks::service(
+                config, &db,
+            )?)),
             readiness: adapter_http::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
             metrics: crate::metrics::route(config, &db, uptime)?,
         };

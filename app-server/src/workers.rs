@@ -1,5 +1,5 @@
-//! Background work of the server: delivering the e-mail outbox (PRODUCT.md §2), the uptime monitor
-//! (`crate::uptime`) and pruning expired rows (and audit entries past `PORTAL_AUDIT_RETENTION_DAYS`).
+//! Background work of the server: delivering the e-mail outbox (PRODUCT.md §2), webhooks
+//! (`crate::webhooks`), the uptime monitor (`crate::uptime`) and pruning expired rows (and audit entries past `PORTAL_AUDIT_RETENTION_DAYS`).
 //! Each worker is a task that stops when the server stops. State lives in the database, so a restart loses
 //! nothing, and the outbox's leases keep several instances from sending one e-mail twice.
 
@@ -90,6 +90,16 @@ impl Workers {
             handles.push(tokio::spawn(monitor.run(stopped.clone())));
         } else {
             tracing::info!("PORTAL_UPTIME_INTERVAL_SECS=0: this instance checks no app's health");
+        }
+        if config.webhook_worker {
+            handles.push(tokio::spawn(crate::webhooks::deliver(
+                crate::webhooks::service(config, db)?,
+                stopped.clone(),
+            )));
+        } else {
+            tracing::info!(
+                "PORTAL_WEBHOOK_WORKER=false: this instance leaves webhooks for another to deliver"
+            );
         }
         if config.mail_worker {
             handles.push(tokio::spawn(deliver_outbox(outbox, stopped)));

@@ -14,6 +14,7 @@ pub mod orgs;
 pub mod review;
 pub mod tokens;
 pub mod uptime;
+pub mod webhooks;
 
 #[cfg(test)]
 pub(crate) mod testing;

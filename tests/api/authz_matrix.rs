@@ -111,6 +111,34 @@ pub(crate) const MATRIX: &[Row] = &[
     row("DELETE", "/api/orgs/{orgId}/tokens/{id}",         Own,    [401, 404, 403, 200, 404, 404]),
     row("DELETE", "/api/orgs/{orgId}/tokens/{id}",         Other,  [401, 404, 404, 404, 404, 404]),
     row("DELETE", "/api/orgs/{orgId}/tokens/{id}",         Forged, [401, 403, 403, 403, 403, 403]),
+    // Webhooks: the organization's admins, with a session (no token scope reaches them).
+    row("GET",    "/api/orgs/{orgId}/webhooks",            Own,    [401, 404, 403, 200, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/webhooks",            Other,  [401, 404, 404, 404, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/webhooks",            Forged, [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs/{orgId}/webhooks",            Own,    [401, 404, 403, 201, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/webhooks",            Other,  [401, 404, 404, 404, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/webhooks",            Forged, [401, 403, 403, 403, 403, 403]),
+    row("GET",    "/api/orgs/{orgId}/webhooks/{id}",       Own,    [401, 404, 403, 200, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/webhooks/{id}",       Other,  [401, 404, 404, 404, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/webhooks/{id}",       Forged, [401, 403, 403, 403, 403, 403]),
+    row("PATCH",  "/api/orgs/{orgId}/webhooks/{id}",       Own,    [401, 404, 403, 200, 404, 404]),
+    row("PATCH",  "/api/orgs/{orgId}/webhooks/{id}",       Other,  [401, 404, 404, 404, 404, 404]),
+    row("PATCH",  "/api/orgs/{orgId}/webhooks/{id}",       Forged, [401, 403, 403, 403, 403, 403]),
+    row("DELETE", "/api/orgs/{orgId}/webhooks/{id}",       Own,    [401, 404, 403, 204, 404, 404]),
+    row("DELETE", "/api/orgs/{orgId}/webhooks/{id}",       Other,  [401, 404, 404, 404, 404, 404]),
+    row("DELETE", "/api/orgs/{orgId}/webhooks/{id}",       Forged, [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs/{orgId}/webhooks/{id}/rotate-secret", Own,    [401, 404, 403, 200, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/webhooks/{id}/rotate-secret", Other,  [401, 404, 404, 404, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/webhooks/{id}/rotate-secret", Forged, [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs/{orgId}/webhooks/{id}/test",  Own,    [401, 404, 403, 202, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/webhooks/{id}/test",  Other,  [401, 404, 404, 404, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/webhooks/{id}/test",  Forged, [401, 403, 403, 403, 403, 403]),
+    row("GET",    "/api/orgs/{orgId}/webhooks/{id}/deliveries", Own,    [401, 404, 403, 200, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/webhooks/{id}/deliveries", Other,  [401, 404, 404, 404, 404, 404]),
+    row("GET",    "/api/orgs/{orgId}/webhooks/{id}/deliveries", Forged, [401, 403, 403, 403, 403, 403]),
+    row("POST",   "/api/orgs/{orgId}/webhooks/{id}/deliveries/{deliveryId}/retry", Own,    [401, 404, 403, 202, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/webhooks/{id}/deliveries/{deliveryId}/retry", Other,  [401, 404, 404, 404, 404, 404]),
+    row("POST",   "/api/orgs/{orgId}/webhooks/{id}/deliveries/{deliveryId}/retry", Forged, [401, 403, 403, 403, 403, 403]),
     row("GET",    "/api/orgs",                             Own,    [401, 200, 200, 200, 200, 200]),
     row("GET",    "/api/orgs",                             Other,  [NA, NA, NA, NA, NA, NA]),
     // Listing and creating organizations name none: x-org-id plays no part (a stale one, of an organization
@@ -367,6 +395,10 @@ pub(crate) struct World {
     /// An image of each organization (delivery rows).
     pub(crate) own_image: String,
     pub(crate) other_image: String,
+    /// A disabled webhook endpoint of each organization with one delivery (its deliveries are never
+    /// leased, so that sending one again is never "in progress"): (endpoint id, delivery id).
+    pub(crate) own_webhook: (String, String),
+    pub(crate) other_webhook: (String, String),
 }
 
 impl World {
@@ -455,6 +487,8 @@ pub(crate) async fn set_up(app: &TestApp) -> World {
     assert_eq!(status, 200, "{body}");
     let own_image = upload_image(app, &admin, &org).await;
     let other_image = upload_image(app, &other_admin, &other_org).await;
+    let own_webhook = parked_webhook(app, &admin, &org).await;
+    let other_webhook = parked_webhook(app, &other_admin, &other_org).await;
 
     let world = World {
         stranger,
@@ -470,6 +504,8 @@ pub(crate) async fn set_up(app: &TestApp) -> World {
         other_accept_token,
         own_image,
         other_image,
+        own_webhook,
+        other_webhook,
     };
     // Every signed-in caller lists once now, so that its personal organization exists before the matrix
     // compares states.
@@ -836,6 +872,38 @@ pub(crate) async fn request_for(app: &TestApp, world: &World, row: &Row, n: usiz
             let id = fresh_token(app, owner, org).await;
             (format!("/api/orgs/{org}/tokens/{id}"), None)
         }
+        ("GET" | "POST", "/api/orgs/{orgId}/webhooks") => (
+            format!("/api/orgs/{org}/webhooks"),
+            (row.method == "POST").then(|| {
+                json!({"url": "http://127.0.0.1:9/matrix", "description": format!("Matrix {n}"), "events": ["app.approved"]})
+            }),
+        ),
+        ("DELETE", "/api/orgs/{orgId}/webhooks/{id}") => {
+            // A fresh endpoint of the organization each time (the other's admin makes the other's).
+            let (id, _) = parked_webhook(app, org_admin, org).await;
+            (format!("/api/orgs/{org}/webhooks/{id}"), None)
+        }
+        (
+            "GET" | "PATCH" | "POST",
+            "/api/orgs/{orgId}/webhooks/{id}"
+            | "/api/orgs/{orgId}/webhooks/{id}/rotate-secret"
+            | "/api/orgs/{orgId}/webhooks/{id}/test"
+            | "/api/orgs/{orgId}/webhooks/{id}/deliveries"
+            | "/api/orgs/{orgId}/webhooks/{id}/deliveries/{deliveryId}/retry",
+        ) => {
+            let (id, delivery) = if row.target == Target::Other {
+                &world.other_webhook
+            } else {
+                &world.own_webhook
+            };
+            let path = row
+                .path
+                .replace("{orgId}", org)
+                .replace("{id}", id)
+                .replace("{deliveryId}", delivery);
+            let body = (row.method == "PATCH").then(|| json!({"description": format!("Matrix {n}")}));
+            (path, body)
+        }
         (method, path) => panic!("the matrix has a row for {method} {path} but no request for it"),
     };
     Request {
@@ -845,6 +913,34 @@ pub(crate) async fn request_for(app: &TestApp, world: &World, row: &Row, n: usiz
         upload,
         restore_member_role,
     }
+}
+
+/// A disabled webhook endpoint of `org`, made by its admin, with one test delivery: (endpoint id,
+/// delivery id). Disabled, its deliveries are given up without a request (none is ever "in progress").
+pub(crate) async fn parked_webhook(app: &TestApp, admin: &User, org: &str) -> (String, String) {
+    let base = format!("/api/orgs/{org}/webhooks");
+    let (status, body) = send(
+        app,
+        Method::POST,
+        &base,
+        admin,
+        json!({"url": "http://127.0.0.1:9/parked"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_owned();
+    let (status, body) = send(
+        app,
+        Method::PATCH,
+        &format!("{base}/{id}"),
+        admin,
+        json!({"enabled": false}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = send(app, Method::POST, &format!("{base}/{id}/test"), admin, json!({})).await;
+    assert_eq!(status, 202, "{body}");
+    (id, body["deliveryId"].as_str().unwrap().to_owned())
 }
 
 /// A new personal access token of `owner`'s bound to `org`, with every scope: its id.
@@ -934,7 +1030,7 @@ fn check_the_table_covers(documented: &BTreeSet<(String, String)>) {
 }
 
 async fn run_matrix(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = crate::org_fixtures::spawn_allowing_private(backend).await;
     let documented = documented_routes(&app).await;
     assert!(documented.len() >= 32, "{documented:?}");
     check_the_table_covers(&documented);

@@ -40,6 +40,8 @@ async fn start_instance(
         // Tests read links and codes from the outbox; a delivered e-mail loses them. Tests of delivery
         // turn the worker back on.
         ("PORTAL_MAIL_WORKER", "false".to_owned()),
+        // Only requests use the database (tests count its statements); webhook tests turn it back on.
+        ("PORTAL_WEBHOOK_WORKER", "false".to_owned()),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))

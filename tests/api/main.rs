@@ -37,3 +37,4 @@ mod takeover;
 mod token_attacks;
 mod tokens;
 mod uptime;
+mod webhooks;

@@ -115,6 +115,10 @@ async fn a_scrape_with_the_token_has_every_series(backend: Backend) {
         ("portal_process_resident_memory_bytes", &[][..]),
         ("portal_process_threads", &[][..]),
         ("portal_process_open_fds", &[][..]),
+        ("portal_webhook_queue_depth", &[][..]),
+        ("portal_webhook_queue_oldest_age_seconds", &[][..]),
+        ("portal_webhook_deliveries_total", &[r#"outcome="delivered""#][..]),
+        ("portal_webhook_deliveries_total", &[r#"outcome="disabled""#][..]),
     ] {
         assert!(
             !lines_of(&body, series, labels).is_empty(),

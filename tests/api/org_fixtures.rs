@@ -25,6 +25,20 @@ pub async fn spawn(backend: Backend) -> TestApp {
     spawn_app_with(backend, &[("PORTAL_PUBLIC_URL", PUBLIC_URL)]).await
 }
 
+/// As [`spawn`], with private targets allowed (`PORTAL_ALLOW_PRIVATE_TARGETS`): webhook endpoints and app
+/// servers may then be on this machine (`http://127.0.0.1:…`); the webhook worker runs.
+pub async fn spawn_allowing_private(backend: Backend) -> TestApp {
+    spawn_app_with(
+        backend,
+        &[
+            ("PORTAL_PUBLIC_URL", PUBLIC_URL),
+            ("PORTAL_ALLOW_PRIVATE_TARGETS", "true"),
+            ("PORTAL_WEBHOOK_WORKER", "true"),
+        ],
+    )
+    .await
+}
+
 /// Signs up (no SMTP: the account is usable at once) and exchanges the access token for a core token.
 pub async fn sign_up(app: &TestApp, email: &str) -> User {
     session(app, "/auth/v1/signup", email).await

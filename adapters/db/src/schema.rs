@@ -304,6 +304,47 @@ diesel::table! {
 }
 
 diesel::table! {
+    webhook_endpoints (id) {
+        id -> Text,
+        org_id -> Text,
+        url -> Text,
+        description -> Text,
+        events -> Text,
+        enabled -> Bool,
+        disabled_reason -> Nullable<Text>,
+        secret -> Text,
+        previous_secret -> Nullable<Text>,
+        previous_secret_until -> Nullable<BigInt>,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+        failing_since -> Nullable<BigInt>,
+        last_attempt_at -> Nullable<BigInt>,
+        last_attempt_ok -> Nullable<Bool>,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> Text,
+        endpoint_id -> Text,
+        org_id -> Text,
+        event_type -> Text,
+        event_at -> BigInt,
+        data -> Text,
+        created_at -> BigInt,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Nullable<BigInt>,
+        lease_until -> Nullable<BigInt>,
+        last_attempt_at -> Nullable<BigInt>,
+        last_status -> Nullable<Integer>,
+        last_duration_ms -> Nullable<Integer>,
+        last_response -> Nullable<Text>,
+        last_error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     uptime_monitor (package_name) {
         package_name -> Text,
         check_slot_at -> BigInt,
@@ -398,6 +439,8 @@ diesel::joinable!(session_clients -> accounts (user_id));
 diesel::joinable!(passkeys -> accounts (user_id));
 diesel::joinable!(platform_admins -> accounts (user_id));
 diesel::joinable!(org_members -> organizations (org_id));
+diesel::joinable!(webhook_endpoints -> organizations (org_id));
+diesel::joinable!(webhook_deliveries -> webhook_endpoints (endpoint_id));
 diesel::joinable!(org_members -> accounts (user_id));
 diesel::joinable!(access_tokens -> accounts (user_id));
 diesel::joinable!(org_invites -> organizations (org_id));
@@ -474,6 +517,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     review_events,
     images,
     email_outbox,
+    webhook_endpoints,
+    webhook_deliveries,
     uptime_monitor,
     uptime_checks,
     uptime_daily,

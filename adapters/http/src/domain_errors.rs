@@ -290,6 +290,21 @@ impl From<AccessTokenError> for ApiError {
     }
 }
 
+impl From<domain::webhooks::WebhookError> for ApiError {
+    fn from(error: domain::webhooks::WebhookError) -> Self {
+        use domain::webhooks::WebhookError;
+        let message = error.to_string();
+        match error {
+            WebhookError::AdminOnly => Self::Forbidden(message),
+            WebhookError::NotFound => Self::NotFound(message),
+            WebhookError::Validation(fields) => invalid(message, &fields),
+            WebhookError::TooMany => Self::conflict("WEBHOOK_LIMIT", message),
+            WebhookError::InProgress => Self::conflict("DELIVERY_IN_PROGRESS", message),
+            WebhookError::Repo(cause) => cause.into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,6 +24,7 @@ pub mod spa;
 pub mod system;
 pub mod tokens;
 pub mod uptime;
+pub mod webhooks;
 
 use actix_web::web;
 
@@ -58,6 +59,8 @@ pub struct HttpState {
     pub audit: audit::AuditApi,
     /// Personal access tokens (`/api/dev/tokens`, `/api/orgs/{orgId}/tokens`).
     pub tokens: tokens::TokensApi,
+    /// Webhook endpoints and deliveries (`/api/orgs/{orgId}/webhooks`).
+    pub webhooks: webhooks::WebhooksApi,
     /// Whether the database answers (`/readyz`).
     pub readiness: system::ReadinessCheck,
     /// `/metrics`, when `PORTAL_METRICS_TOKEN` turns it on.
@@ -89,6 +92,7 @@ pub fn configure(state: HttpState, frontend_dir: std::path::PathBuf) -> impl FnO
             .app_data(web::Data::new(state.apps.clone()))
             .app_data(web::Data::new(state.audit.clone()))
             .app_data(web::Data::new(state.tokens.clone()))
+            .app_data(web::Data::new(state.webhooks.clone()))
             .route("/api/openapi.json", web::get().to(openapi::served))
             .service(
                 utoipa_swagger_ui::SwaggerUi::new("/api/docs/{_:.*}")
@@ -115,6 +119,7 @@ pub fn documented_routes<R: RouteSink>(cfg: &mut R) {
                 .configure(audit::routes)
                 .configure(admin::routes)
                 .configure(tokens::routes)
+                .configure(webhooks::routes)
                 .configure(orgs::routes)
                 .configure(images::routes)
                 .configure(uptime::routes)

@@ -249,6 +249,7 @@ impl Modify for DatabaseUnavailable {
         (name = "apps", description = "Apps: registration, configuration, keys, sharing, export, moves and review history"),
         (name = "access-tokens", description = "Personal access tokens (`dpt_…`) for scripts and CI: made, listed and revoked by their owners, and by the admins of the organizations they act in"),
         (name = "audit", description = "The audit logs: who changed what, when and from where, for organizations and the platform"),
+        (name = "webhooks", description = "Webhook endpoints of an organization: signed deliveries of its events (Standard Webhooks), retried for about three days, with their delivery log"),
     )
 )]
 pub struct ApiDoc;

@@ -11,8 +11,12 @@
 //!   check gives up after its time limit (10 s), body included.
 //! - `allow_private` (`PORTAL_ALLOW_PRIVATE_TARGETS`) lifts the address rule, for local development and
 //!   tests; nothing else changes.
+//!
+//! [`webhooks::HttpWebhookSender`] delivers webhooks through the same client shape (the same resolver,
+//! no proxy, no redirect, 10 s): one guard for every request to a target the portal does not control.
 
 pub mod address;
+pub mod webhooks;
 
 use async_trait::async_trait;
 use domain::uptime::{HealthProber, ProbeError, ProbeResult, RefusalReason, body_status_of};
@@ -58,6 +62,47 @@ pub struct HttpProber {
     config: ProbeConfig,
 }
 
+/// The one HTTP client shape for targets the portal does not control (health URLs, webhook endpoints):
+/// names resolved by [`CheckedResolver`] (a name with any non-public address is refused unless
+/// `allow_private`), no proxy, no redirect, the time limit on connecting and on the whole request.
+pub(crate) fn guarded_client(config: ProbeConfig, user_agent: &str) -> Result<reqwest::Client, BuildError> {
+    Ok(reqwest::Client::builder()
+        .dns_resolver(Arc::new(CheckedResolver {
+            allow_private: config.allow_private,
+        }))
+        // Never through a proxy: the address check must see the real target (PRODUCT.md §1).
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(config.timeout)
+        .connect_timeout(config.timeout)
+        .pool_max_idle_per_host(IDLE_PER_HOST)
+        .pool_idle_timeout(Duration::from_secs(90))
+        .user_agent(user_agent)
+        .build()?)
+}
+
+/// Whether a literal IP host of `url` is refused (a name is checked by the resolver instead).
+pub(crate) fn literal_refused(url: &url::Url, allow_private: bool) -> bool {
+    let literal = match url.host() {
+        Some(url::Host::Ipv4(ip)) => Some(IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) => Some(IpAddr::V6(ip)),
+        _ => None,
+    };
+    literal.is_some_and(|ip| !allow_private && !address::is_public(ip))
+}
+
+/// Whether a reqwest failure is the resolver's refusal of a non-public address.
+pub(crate) fn is_private_target(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = source {
+        if current.is::<PrivateTarget>() {
+            return true;
+        }
+        source = current.source();
+    }
+    false
+}
+
 /// The error the resolver answers for a name with a non-public address; found again in reqwest's error
 /// chain to report [`RefusalReason::PrivateTarget`].
 #[derive(Debug, thiserror::Error)]
@@ -92,19 +137,10 @@ impl HttpProber {
     /// # Errors
     /// [`BuildError`] when the TLS backend cannot be set up.
     pub fn new(config: ProbeConfig) -> Result<Self, BuildError> {
-        let client = reqwest::Client::builder()
-            .dns_resolver(Arc::new(CheckedResolver {
-                allow_private: config.allow_private,
-            }))
-            // Never through a proxy: the address check must see the real target (PRODUCT.md §1).
-            .no_proxy()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(config.timeout)
-            .connect_timeout(config.timeout)
-            .pool_max_idle_per_host(IDLE_PER_HOST)
-            .pool_idle_timeout(Duration::from_secs(90))
-            .user_agent(concat!("developer-portal-uptime/", env!("CARGO_PKG_VERSION")))
-            .build()?;
+        let client = guarded_client(
+            config,
+            concat!("developer-portal-uptime/", env!("CARGO_PKG_VERSION")),
+        )?;
         Ok(Self { client, config })
     }
 
@@ -116,16 +152,10 @@ impl HttpProber {
         if !parsed.username().is_empty() || parsed.password().is_some() {
             return Err(ProbeError::Unreachable("credentials in the URL".into()));
         }
-        let literal = match parsed.host() {
-            Some(url::Host::Ipv4(ip)) => Some(IpAddr::V4(ip)),
-            Some(url::Host::Ipv6(ip)) => Some(IpAddr::V6(ip)),
-            Some(url::Host::Domain(_)) => None,
-            None => return Err(ProbeError::Unreachable("no host".into())),
-        };
-        if let Some(ip) = literal
-            && !self.config.allow_private
-            && !address::is_public(ip)
-        {
+        if parsed.host().is_none() {
+            return Err(ProbeError::Unreachable("no host".into()));
+        }
+        if literal_refused(&parsed, self.config.allow_private) {
             return Err(ProbeError::Refused(RefusalReason::PrivateTarget));
         }
 

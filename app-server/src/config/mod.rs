@@ -44,6 +44,8 @@ pub struct Config {
     pub mail_from: String,
     /// `false` leaves e-mails in the outbox for another instance to deliver (`PORTAL_MAIL_WORKER`).
     pub mail_worker: bool,
+    /// `false` leaves webhook deliveries for another instance to make (`PORTAL_WEBHOOK_WORKER`).
+    pub webhook_worker: bool,
     /// `0` turns the monitor off.
     pub uptime_interval_secs: u64,
     /// Audit entries older than this many days are removed (`PORTAL_AUDIT_RETENTION_DAYS`, default 400).
@@ -301,6 +303,7 @@ impl Config {
             mail_from: get("PORTAL_MAIL_FROM")
                 .unwrap_or_else(|| "Developer Portal <no-reply@localhost>".into()),
             mail_worker: get("PORTAL_MAIL_WORKER").is_none() || flag("PORTAL_MAIL_WORKER")?,
+            webhook_worker: get("PORTAL_WEBHOOK_WORKER").is_none() || flag("PORTAL_WEBHOOK_WORKER")?,
             uptime_interval_secs,
             audit_retention_days,
             body_timeouts,

@@ -98,6 +98,18 @@ audit_actions! {
     AccessTokenRevoked => "token.revoked",
     /// A personal access token reached its expiry (the owner is the actor).
     AccessTokenExpired => "token.expired",
+    /// A webhook endpoint was added (target: the endpoint, labelled with its URL; changes: `url`,
+    /// `events`). Its secret is never recorded.
+    WebhookCreated => "webhook.created",
+    /// A webhook endpoint's URL, description, events or state changed (changes: each changed field).
+    WebhookUpdated => "webhook.updated",
+    /// A webhook endpoint was deleted with its delivery log.
+    WebhookDeleted => "webhook.deleted",
+    /// A webhook endpoint's signing secret was replaced (the former one signs for 24 more hours).
+    WebhookSecretRotated => "webhook.secret_rotated",
+    /// The server disabled a webhook endpoint: it answered 410 Gone, or failed for three days (changes:
+    /// `enabled`, `disabledReason`); the operator is the actor.
+    WebhookDisabled => "webhook.disabled",
 }
 
 impl AuditAction {

@@ -58,6 +58,8 @@ pub enum AuditTargetKind {
     /// A personal access token (labelled with its name).
     #[serde(rename = "access_token")]
     AccessToken,
+    /// A webhook endpoint (labelled with its URL).
+    Webhook,
 }
 
 impl AuditTargetKind {
@@ -71,11 +73,12 @@ impl AuditTargetKind {
             Self::Image => "image",
             Self::Account => "account",
             Self::AccessToken => "access_token",
+            Self::Webhook => "webhook",
         }
     }
 
     /// Every kind.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::App,
         Self::Organization,
         Self::Member,
@@ -83,6 +86,7 @@ impl AuditTargetKind {
         Self::Image,
         Self::Account,
         Self::AccessToken,
+        Self::Webhook,
     ];
 
     #[must_use]

@@ -17,6 +17,7 @@ pub enum EmailKind {
     AppRejected,
     AppOffline,
     SecurityNotice,
+    WebhookDisabled,
 }
 
 impl EmailKind {
@@ -31,6 +32,7 @@ impl EmailKind {
             Self::AppRejected => "app_rejected",
             Self::AppOffline => "app_offline",
             Self::SecurityNotice => "security_notice",
+            Self::WebhookDisabled => "webhook_disabled",
         }
     }
 }

@@ -308,6 +308,24 @@ pub fn security_notice(
     )
 }
 
+/// To an organization's admins: the server disabled a webhook endpoint (`410 Gone`, or three days of
+/// failures); `webhooks_link` is the Webhooks page.
+#[must_use]
+pub fn webhook_disabled(to: &EmailAddress, url: &str, why: &str, webhooks_link: &str) -> OutgoingEmail {
+    let body = format!(
+        "The webhook endpoint {url} was disabled: {why}. No more events are sent to it.\n\nWhen it can \
+         receive events again, enable it on the Webhooks page, where its delivery log shows each answer:\n\n\
+         {webhooks_link}"
+    );
+    email(
+        EmailKind::WebhookDisabled,
+        to,
+        format!("A webhook endpoint was disabled ({PRODUCT_NAME})"),
+        body,
+        Some(webhooks_link),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,6 +54,8 @@ pub enum OrgAction {
     ReceiveApp,
     /// Read the organization's audit log.
     ReadAuditLog,
+    /// Add, change, delete and test webhook endpoints; read their deliveries.
+    ManageWebhooks,
 }
 
 impl OrgRole {
@@ -65,7 +67,8 @@ impl OrgRole {
             OrgAction::ManageProfile
             | OrgAction::ManageMembers
             | OrgAction::MoveAppOut
-            | OrgAction::ReadAuditLog => {
+            | OrgAction::ReadAuditLog
+            | OrgAction::ManageWebhooks => {
                 matches!(self, Self::Admin)
             }
         }

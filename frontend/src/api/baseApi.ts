@@ -112,6 +112,8 @@ export const baseApi = createApi({
     'Factor',
     'Passkey',
     'RecoveryCodes',
+    'Webhook',
+    'WebhookDelivery',
   ],
   endpoints: () => ({}),
 });

@@ -1022,6 +1022,111 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/orgs/{orgId}/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The organization's webhook endpoints (admins). */
+    get: operations['list_webhooks'];
+    put?: never;
+    /** Adds an endpoint; its signing secret is in this answer only. */
+    post: operations['create_webhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One endpoint. */
+    get: operations['get_webhook'];
+    put?: never;
+    post?: never;
+    /** Deletes an endpoint with its delivery log. */
+    delete: operations['delete_webhook'];
+    options?: never;
+    head?: never;
+    /** Changes an endpoint's URL, description, events, or enables or disables it. */
+    patch: operations['update_webhook'];
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The endpoint's deliveries, newest first, by cursor. */
+    get: operations['list_webhook_deliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/webhooks/{id}/deliveries/{deliveryId}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends a delivery again now (after it was given up, or instead of waiting for its retry). */
+    post: operations['retry_webhook_delivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Replaces the signing secret; the former one keeps signing (a second signature) for 24 hours. */
+    post: operations['rotate_webhook_secret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orgs/{orgId}/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Queues a `webhook.test` delivery to the endpoint. */
+    post: operations['test_webhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/permissions/{packageName}': {
     parameters: {
       query?: never;
@@ -1325,7 +1430,12 @@ export interface components {
       | 'image.deleted'
       | 'token.created'
       | 'token.revoked'
-      | 'token.expired';
+      | 'token.expired'
+      | 'webhook.created'
+      | 'webhook.updated'
+      | 'webhook.deleted'
+      | 'webhook.secret_rotated'
+      | 'webhook.disabled';
     /**
      * @description Who made a change: the account id and its e-mail address at the time. A change the server's operator
      *     made (an `app-server` command, the `PORTAL_ADMIN_EMAILS` setting) has no account: `id` is `null` and
@@ -1391,7 +1501,14 @@ export interface components {
      * @enum {string}
      */
     AuditTargetKind:
-      'app' | 'organization' | 'member' | 'invitation' | 'image' | 'account' | 'access_token';
+      | 'app'
+      | 'organization'
+      | 'member'
+      | 'invitation'
+      | 'image'
+      | 'account'
+      | 'access_token'
+      | 'webhook';
     /**
      * @description `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
      *     e-mail may be left out (it is asked for later).
@@ -1414,10 +1531,23 @@ export interface components {
        */
       expiresInDays?: number | null;
     };
+    /** @description `POST /api/orgs/{orgId}/webhooks`. */
+    CreateWebhookRequest: {
+      /** @description `https://…` (plain `http://` only to this machine, when private targets are allowed). */
+      url: string;
+      /** @description The events wanted; empty or absent: every event. */
+      events?: components['schemas']['WebhookEventType'][];
+      description?: string;
+    };
     /** @description A token just made, with its secret: shown this once. */
     CreatedTokenDto: components['schemas']['AccessTokenDto'] & {
       /** @description The token itself (`dpt_…`): copy it now, it is never shown again. */
       token: string;
+    };
+    /** @description A new endpoint with its signing secret, shown this once. */
+    CreatedWebhookDto: components['schemas']['WebhookEndpointDto'] & {
+      /** @description `whsec_…`: verifies the `webhook-signature` of every delivery. Not shown again. */
+      secret: string;
     };
     /** @description One UTC day's bar: its colour and its tooltip figures. */
     DayDto: {
@@ -1475,6 +1605,16 @@ export interface components {
     DeleteResponse: {
       success: boolean;
     };
+    /**
+     * @description Where a delivery stands.
+     * @enum {string}
+     */
+    DeliveryStatus: 'PENDING' | 'DELIVERED' | 'FAILED';
+    /**
+     * @description Why an endpoint was disabled by the server (an admin can also disable one by hand).
+     * @enum {string}
+     */
+    DisabledReason: 'MANUAL' | 'GONE' | 'FAILING';
     /** @description The tester e-mail list (`PATCH …/share-emails`, `POST …/share`). */
     EmailsRequest: {
       /** @default [] */
@@ -1972,6 +2112,11 @@ export interface components {
        */
       passkeyOrigin: string | null;
     };
+    /** @description A queued delivery. */
+    QueuedDeliveryDto: {
+      /** @description The `webhook-id` of its attempts. */
+      deliveryId: string;
+    };
     /** @description A new app and its API key, shown this once (`POST /api/dev/apps/register`). */
     RegisteredDto: {
       apiKey: string;
@@ -2060,6 +2205,12 @@ export interface components {
      * @enum {string}
      */
     RoleName: 'admin' | 'reviewer';
+    /** @description The new signing secret; the former one signs beside it until `previousSecretValidUntil`. */
+    RotatedSecretDto: {
+      secret: string;
+      /** Format: date-time */
+      previousSecretValidUntil: string;
+    };
     /**
      * @description A scope as the API spells it.
      * @enum {string}
@@ -2422,6 +2573,13 @@ export interface components {
       description?: string | null;
       logo?: string | null;
     };
+    /** @description `PATCH /api/orgs/{orgId}/webhooks/{id}`: the members given are changed. */
+    UpdateWebhookRequest: {
+      url?: string | null;
+      description?: string | null;
+      events?: components['schemas']['WebhookEventType'][] | null;
+      enabled?: boolean | null;
+    };
     UploadForm: {
       /**
        * Format: binary
@@ -2441,6 +2599,90 @@ export interface components {
     /** @description `PATCH …/visibility`'s body. */
     VisibilityRequest: {
       sharedWithOrganization?: boolean | null;
+    };
+    /** @description One delivery with its last attempt. */
+    WebhookDeliveryDto: {
+      /** @description The `webhook-id` of every attempt. */
+      id: string;
+      eventType: components['schemas']['WebhookEventType'];
+      status: components['schemas']['DeliveryStatus'];
+      /** Format: int32 */
+      attempts: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      nextAttemptAt?: string | null;
+      /** Format: date-time */
+      lastAttemptAt?: string | null;
+      /**
+       * Format: int32
+       * @description The last answer's HTTP status; `null` when none came.
+       */
+      responseStatus?: number | null;
+      /** Format: int32 */
+      durationMs?: number | null;
+      /** @description The request body, exactly as sent. */
+      requestBody: string;
+      /** @description The first 4 KB of the last answer's body. */
+      responseBody?: string | null;
+      error?: string | null;
+    };
+    /** @description A page of deliveries, newest first; `nextCursor` reads the next one (`null` on the last). */
+    WebhookDeliveryPageDto: {
+      deliveries: components['schemas']['WebhookDeliveryDto'][];
+      nextCursor?: string | null;
+    };
+    /** @description An endpoint (never its secret). */
+    WebhookEndpointDto: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      description: string;
+      /** @description The chosen events; empty when `allEvents`. */
+      events: components['schemas']['WebhookEventType'][];
+      /** @description Every event, those added later included. */
+      allEvents: boolean;
+      enabled: boolean;
+      disabledReason?: components['schemas']['DisabledReason'] | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /**
+       * Format: date-time
+       * @description The first failed attempt since the last success; `null` while healthy.
+       */
+      failingSince?: string | null;
+      /** Format: date-time */
+      lastAttemptAt?: string | null;
+      lastAttemptOk?: boolean | null;
+      /**
+       * Format: date-time
+       * @description Until when the secret replaced by the last rotation still signs.
+       */
+      previousSecretValidUntil?: string | null;
+    };
+    /**
+     * @description A webhook event type (the list of `domain::webhooks::events`)
+     * @enum {string}
+     */
+    WebhookEventType:
+      | 'app.submitted'
+      | 'app.approved'
+      | 'app.rejected'
+      | 'app.published_changed'
+      | 'app.offline'
+      | 'app.online'
+      | 'app.key_regenerated'
+      | 'member.joined'
+      | 'member.removed'
+      | 'member.role_changed'
+      | 'invitation.accepted'
+      | 'webhook.test';
+    /** @description The organization's endpoints and every event type one may choose. */
+    WebhookListDto: {
+      endpoints: components['schemas']['WebhookEndpointDto'][];
+      eventTypes: components['schemas']['WebhookEventType'][];
     };
   };
   responses: never;
@@ -7780,6 +8022,798 @@ export interface operations {
       };
       /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  list_webhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoints and the event types */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookListDto'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins manage webhooks */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  create_webhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookRequest'];
+      };
+    };
+    responses: {
+      /** @description The endpoint with its secret */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedWebhookDto'];
+        };
+      };
+      /** @description The URL is not https, reaches a private address, or an event is unknown (`VALIDATION`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins manage webhooks */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such organization, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The organization has 20 endpoints (`WEBHOOK_LIMIT`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  get_webhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description Endpoint id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointDto'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins manage webhooks */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such endpoint in the organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  delete_webhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description Endpoint id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins manage webhooks */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such endpoint in the organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  update_webhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description Endpoint id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookRequest'];
+      };
+    };
+    responses: {
+      /** @description The endpoint as changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointDto'];
+        };
+      };
+      /** @description A field is invalid (`VALIDATION`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins manage webhooks */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such endpoint in the organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body arrived too slowly (`REQUEST_TIMEOUT`) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is over the size limit (`PAYLOAD_TOO_LARGE`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  list_webhook_deliveries: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Deliveries per page, 1–100; 25 when absent. */
+        limit?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description Endpoint id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of deliveries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryPageDto'];
+        };
+      };
+      /** @description The cursor or page size is invalid (`VALIDATION`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins manage webhooks */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such endpoint in the organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  retry_webhook_delivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description Endpoint id */
+        id: string;
+        /** @description Delivery id (`msg_…`) */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued again */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QueuedDeliveryDto'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins manage webhooks */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such delivery of the endpoint */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description It is being sent right now (`DELIVERY_IN_PROGRESS`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  rotate_webhook_secret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description Endpoint id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new secret, shown this once */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RotatedSecretDto'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins manage webhooks */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such endpoint in the organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  test_webhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+        /** @description Endpoint id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued; its delivery id */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['QueuedDeliveryDto'];
+        };
+      };
+      /** @description A path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Only organization admins manage webhooks */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No such endpoint in the organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -38,3 +38,15 @@ export type CreateAccessTokenRequest = Schemas['CreateTokenRequest'];
 export type AccessTokenList = Schemas['TokenListDto'];
 export type TokenScope = Schemas['ScopeName'];
 export type TokenStatus = Schemas['TokenStatusName'];
+
+// Webhooks (Organization Settings → Webhooks, admins).
+export type WebhookEndpoint = Schemas['WebhookEndpointDto'];
+export type WebhookList = Schemas['WebhookListDto'];
+export type CreatedWebhook = Schemas['CreatedWebhookDto'];
+export type CreateWebhookRequest = Schemas['CreateWebhookRequest'];
+export type UpdateWebhookRequest = Schemas['UpdateWebhookRequest'];
+export type RotatedWebhookSecret = Schemas['RotatedSecretDto'];
+export type QueuedWebhookDelivery = Schemas['QueuedDeliveryDto'];
+export type WebhookDelivery = Schemas['WebhookDeliveryDto'];
+export type WebhookDeliveryPage = Schemas['WebhookDeliveryPageDto'];
+export type WebhookEventType = Schemas['WebhookEventType'];

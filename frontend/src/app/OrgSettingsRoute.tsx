@@ -2,12 +2,13 @@ import { useListAppsQuery } from '../features/apps';
 import { useCurrentOrg } from '../features/orgs';
 import { OrgSettingsPage, type OwnedApps } from '../features/orgs/OrgSettingsPage';
 import { OrgTokensSection } from '../features/tokens';
+import { WebhooksLinkCard } from '../features/webhooks';
 
 /**
  * `/org-settings` with what the apps feature knows of the current organization: how many apps it owns,
  * so that the page refuses to delete it before its name is typed (the apps feature builds on the
  * organizations one, which therefore cannot ask it); and, for its admins, the access tokens that act in
- * it (the tokens feature builds on the organizations one too).
+ * it (the tokens feature builds on the organizations one too), and the way to its Webhooks page.
  */
 export function OrgSettingsRoute() {
   const orgId = useCurrentOrg().current?.id;
@@ -22,7 +23,12 @@ export function OrgSettingsRoute() {
   return (
     <OrgSettingsPage
       ownedApps={ownedApps}
-      adminSections={(org) => <OrgTokensSection key={`tokens-${org.id}`} org={org} />}
+      adminSections={(org) => (
+        <>
+          <OrgTokensSection key={`tokens-${org.id}`} org={org} />
+          <WebhooksLinkCard />
+        </>
+      )}
     />
   );
 }

@@ -112,6 +112,12 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: routePatterns.webhooks,
+                lazy: async () => ({
+                  Component: (await import('../features/webhooks/WebhooksPage')).WebhooksPage,
+                }),
+              },
+              {
                 path: routePatterns.auditLog,
                 lazy: async () => ({
                   Component: (await import('../features/audit/AuditLogPage')).AuditLogPage,

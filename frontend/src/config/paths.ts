@@ -39,6 +39,8 @@ export const paths = {
   members: '/members',
   /** The organization's audit log (its admins). */
   auditLog: '/audit-log',
+  /** The organization's webhook endpoints and their delivery logs (its admins). */
+  webhooks: '/org-settings/webhooks',
   admin: '/admin',
   /** The account's second factors and sessions. */
   accountSecurity: '/account/security',
@@ -68,6 +70,7 @@ export const routePatterns = {
   orgSettings: '/org-settings',
   members: '/members',
   auditLog: '/audit-log',
+  webhooks: '/org-settings/webhooks',
   admin: '/admin',
   accountSecurity: '/account/security',
   accessTokens: '/account/tokens',

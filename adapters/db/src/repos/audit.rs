@@ -161,7 +161,8 @@ impl TargetNames {
                 AuditTargetKind::Invitation
                 | AuditTargetKind::Image
                 | AuditTargetKind::Account
-                | AuditTargetKind::AccessToken => None,
+                | AuditTargetKind::AccessToken
+                | AuditTargetKind::Webhook => None,
             };
             if let Some(known) = known {
                 match known.get(&target.id) {
@@ -174,8 +175,9 @@ impl TargetNames {
     }
 }
 
-/// Appends `entries` to the audit log; call it inside the `db.write` closure of the change they record, so
-/// that they commit or roll back with it.
+/// Appends `entries` to the audit log, and queues the webhook events they cause
+/// (`webhooks::rows::enqueue_for_audit`); call it inside the `db.write` closure of the change they record,
+/// so that they commit or roll back with it.
 ///
 /// # Errors
 /// [`RepoError::Duplicate`]`("audit_entry_id")` when an id exists; [`RepoError::Backend`] otherwise.
@@ -188,7 +190,8 @@ pub(crate) fn append(conn: &mut DbConnection, entries: &[AuditEntry]) -> Result<
             .execute(conn)
             .map_err(db_error("recording an audit entry", "audit_entry_id"))?;
     }
-    Ok(())
+    // The webhook events of the change ride in its transaction too (issue 38).
+    super::webhooks::rows::enqueue_for_audit(conn, entries)
 }
 
 /// Reads the audit log and applies its retention.

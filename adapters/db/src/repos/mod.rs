@@ -24,6 +24,7 @@ pub mod secrets;
 pub mod session_list;
 pub mod sessions;
 pub mod uptime;
+pub mod webhooks;
 
 pub use access_tokens::DieselAccessTokenRepository;
 pub use accounts::DieselAccountRepository;
@@ -47,3 +48,4 @@ pub use secrets::ServerSecrets;
 pub use session_list::DieselSessionListRepository;
 pub use sessions::DieselRefreshTokenRepository;
 pub use uptime::DieselUptimeRepository;
+pub use webhooks::DieselWebhookRepository;

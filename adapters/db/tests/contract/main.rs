@@ -97,3 +97,4 @@ mod reviews;
 mod secrets;
 mod sessions;
 mod uptime;
+mod webhooks;

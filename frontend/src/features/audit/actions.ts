@@ -35,6 +35,11 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'token.created': 'Access token created',
   'token.revoked': 'Access token revoked',
   'token.expired': 'Access token expired',
+  'webhook.created': 'Webhook added',
+  'webhook.updated': 'Webhook changed',
+  'webhook.deleted': 'Webhook deleted',
+  'webhook.secret_rotated': 'Webhook signing secret rotated',
+  'webhook.disabled': 'Webhook disabled by the server',
 };
 
 /** Every action code, in the order above (the "Action" filter's options). */
@@ -52,6 +57,7 @@ export const TARGET_KIND_LABELS: Record<AuditTargetKind, string> = {
   image: 'Image',
   account: 'Account',
   access_token: 'Access token',
+  webhook: 'Webhook',
 };
 
 /** "via token “CI deploy”" for a change made through a personal access token; nothing for a session's. */

@@ -111,6 +111,7 @@ fn record_distinct(
     let mut checks = Vec::with_capacity(outcomes.len());
     let mut rollups: Vec<DailyRow> = Vec::with_capacity(outcomes.len());
     let mut changes = Vec::new();
+    let mut flips = Vec::new();
     let mut monitors = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
         let Some(before) = previous.get(outcome.package_name.as_str()) else {
@@ -141,6 +142,9 @@ fn record_distinct(
             latency_sum_ms: outcome.latency_ms.map_or(0, i64::from),
             latency_count: i32::from(outcome.latency_ms.is_some()),
         });
+        if flipped && before.last_online.is_some() {
+            flips.push((package_name.clone(), outcome.online, outcome.checked_at));
+        }
         if flipped {
             changes.push(StateChange {
                 package_name: package_name.clone(),
@@ -208,6 +212,7 @@ fn record_distinct(
         on_backend!(conn, c => diesel::insert_into(uptime_state_changes::table).values(&changes).execute(c))
             .map_err(backend("storing uptime state changes"))?;
     }
+    crate::repos::webhooks::rows::enqueue_health_flips(conn, &flips)?;
     // Every row exists (and is locked on PostgreSQL): the upsert is an update of many rows at once.
     macro_rules! update_monitors {
         ($c:expr, $rows:expr) => {

@@ -108,6 +108,12 @@ pub(super) fn record_one(
             ))
             .execute(conn)
             .map_err(app_write("storing an uptime state change"))?;
+        if previous.last_online.is_some() {
+            crate::repos::webhooks::rows::enqueue_health_flips(
+                conn,
+                &[(package_name.clone(), outcome.online, outcome.checked_at)],
+            )?;
+        }
     }
     let consecutive = if outcome.online {
         0

@@ -1,0 +1,315 @@
+//! `WebhookRepository` and the events queued with a change (`webhooks::rows`): endpoints, the outbox of
+//! deliveries, leased claims across instances, the bound per endpoint, attempts and disabling.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::fixtures::{account, at, audit_in, member, organization};
+use adapter_db::Db;
+use adapter_db::repos::webhooks::rows;
+use adapter_db::repos::{DieselOrgRepository, DieselWebhookRepository};
+use adapter_db::schema::{audit_log, email_outbox, webhook_deliveries};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use domain::audit::{AuditAction, AuditTarget};
+use domain::common::{OrgId, RepoError};
+use domain::mail::{EmailKind, OutgoingEmail};
+use domain::orgs::{OrgRepository, OrgRole};
+use domain::webhooks::payload::test_event;
+use domain::webhooks::ports::AttemptRecord;
+use domain::webhooks::{
+    DeliveryStatus, DisabledReason, EventFilter, WebhookEndpoint, WebhookEndpointId, WebhookEventType,
+    WebhookRepository, WebhookSecret,
+};
+use std::collections::HashSet;
+
+fn secret(byte: u8) -> WebhookSecret {
+    WebhookSecret::parse(&format!("whsec_{}", "QUJD".repeat(8 + usize::from(byte % 4)))).unwrap()
+}
+
+fn endpoint(org: OrgId, events: &[WebhookEventType]) -> WebhookEndpoint {
+    WebhookEndpoint {
+        id: WebhookEndpointId(uuid::Uuid::new_v4()),
+        org_id: org,
+        url: "https://hooks.example.com/in".into(),
+        description: "CI".into(),
+        events: EventFilter::from_list(events),
+        enabled: true,
+        disabled_reason: None,
+        created_at: at(0),
+        updated_at: at(0),
+        failing_since: None,
+        last_attempt_at: None,
+        last_attempt_ok: None,
+        previous_secret_until: None,
+    }
+}
+
+async fn add(db: &Db, org: OrgId, events: &[WebhookEventType]) -> WebhookEndpoint {
+    let repo = DieselWebhookRepository::new(db.clone());
+    let endpoint = endpoint(org, events);
+    repo.create_endpoint(
+        &endpoint,
+        &secret(0),
+        &audit_in(Some(org), AuditAction::OrgUpdated, at(0)),
+    )
+    .await
+    .unwrap();
+    endpoint
+}
+
+fn deliveries(db: &Db) -> Vec<(String, String, String)> {
+    let mut conn = db.connection().unwrap();
+    webhook_deliveries::table
+        .order(webhook_deliveries::event_type)
+        .select((
+            webhook_deliveries::endpoint_id,
+            webhook_deliveries::event_type,
+            webhook_deliveries::status,
+        ))
+        .load(&mut *conn)
+        .unwrap()
+}
+
+async fn queue_tests(db: &Db, endpoint: &WebhookEndpoint, count: usize, now: DateTime<Utc>) -> Vec<String> {
+    let repo = DieselWebhookRepository::new(db.clone());
+    let mut ids = Vec::new();
+    for n in 0..count {
+        let id = format!("msg_{}_{n}", endpoint.id.0.simple());
+        repo.enqueue_for(endpoint.id, &test_event(endpoint.org_id, endpoint.id, now), &id)
+            .await
+            .unwrap();
+        ids.push(id);
+    }
+    ids
+}
+
+fn attempt(
+    delivery: &str,
+    endpoint: &WebhookEndpoint,
+    delivered: bool,
+    next: Option<DateTime<Utc>>,
+) -> AttemptRecord {
+    AttemptRecord {
+        delivery_id: delivery.to_owned(),
+        endpoint_id: endpoint.id,
+        org_id: endpoint.org_id,
+        at: at(1),
+        attempts: 1,
+        delivered,
+        next_attempt_at: next,
+        status: Some(if delivered { 200 } else { 500 }),
+        duration_ms: Some(12),
+        response: Some("ok".into()),
+        error: None,
+        failing_since: if delivered { None } else { Some(at(1)) },
+        disable: None,
+    }
+}
+
+contract! {
+    async fn an_endpoint_is_stored_listed_and_rotated(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let org = organization(db, "Acme");
+        let other = organization(db, "Other");
+        let created = add(db, org, &[WebhookEventType::AppApproved]).await;
+        assert_eq!(repo.list_endpoints(org).await.unwrap(), vec![created.clone()]);
+        assert!(repo.list_endpoints(other).await.unwrap().is_empty());
+        assert_eq!(repo.find_endpoint(other, created.id).await.unwrap(), None);
+        let mut changed = created.clone();
+        changed.description = "Chat".into();
+        changed.events = EventFilter::All;
+        repo.update_endpoint(&changed, &audit_in(Some(org), AuditAction::OrgUpdated, at(1))).await.unwrap();
+        assert_eq!(repo.find_endpoint(org, created.id).await.unwrap(), Some(changed.clone()));
+        let mut elsewhere = changed.clone();
+        elsewhere.org_id = other;
+        assert!(matches!(
+            repo.update_endpoint(&elsewhere, &audit_in(Some(other), AuditAction::OrgUpdated, at(1))).await,
+            Err(RepoError::NotFound)
+        ));
+        repo.rotate_secret(org, created.id, &secret(1), at(60), &audit_in(Some(org), AuditAction::OrgUpdated, at(2)))
+            .await
+            .unwrap();
+        queue_tests(db, &created, 1, at(2)).await;
+        let claimed = repo.claim_due(at(3), 10, 10, at(4)).await.unwrap();
+        assert_eq!(claimed.len(), 1);
+        assert_eq!(claimed[0].secrets.current, secret(1));
+        assert_eq!(claimed[0].secrets.previous, Some((secret(0), at(60))));
+        repo.delete_endpoint(org, created.id, &audit_in(Some(org), AuditAction::OrgUpdated, at(5))).await.unwrap();
+        assert!(repo.list_endpoints(org).await.unwrap().is_empty());
+        assert!(deliveries(db).is_empty());
+        assert!(matches!(
+            repo.delete_endpoint(org, created.id, &audit_in(Some(org), AuditAction::OrgUpdated, at(5))).await,
+            Err(RepoError::NotFound)
+        ));
+    }
+
+    async fn a_change_queues_its_events_for_the_endpoints_that_want_them(db) {
+        let org = organization(db, "Acme");
+        let admin = account(db, "ada@example.com");
+        let bob = account(db, "bob@example.com");
+        member(db, org, admin, "admin", at(0));
+        member(db, org, bob, "member", at(0));
+        let wants_roles = add(db, org, &[WebhookEventType::MemberRoleChanged]).await;
+        let wants_all = add(db, org, &[]).await;
+        let wants_apps = add(db, org, &[WebhookEventType::AppApproved]).await;
+        let mut disabled = add(db, org, &[]).await;
+        disabled.enabled = false;
+        disabled.disabled_reason = Some(DisabledReason::Manual);
+        DieselWebhookRepository::new(db.clone())
+            .update_endpoint(&disabled, &audit_in(Some(org), AuditAction::OrgUpdated, at(0)))
+            .await
+            .unwrap();
+        let other = organization(db, "Other");
+        add(db, other, &[]).await;
+
+        let audit = audit_in(Some(org), AuditAction::MemberRoleChanged, at(1))
+            .on(AuditTarget::member(bob).with_label("bob@example.com"))
+            .change("role", "member", "admin");
+        DieselOrgRepository::new(db.clone()).set_role(org, bob, OrgRole::Admin, &audit).await.unwrap();
+
+        let queued = deliveries(db);
+        let to: HashSet<String> = queued.iter().map(|row| row.0.clone()).collect();
+        assert_eq!(queued.len(), 2, "{queued:?}");
+        assert_eq!(to, HashSet::from([wants_roles.id.to_string(), wants_all.id.to_string()]));
+        assert!(queued.iter().all(|row| row.1 == "member.role_changed" && row.2 == "PENDING"));
+        assert!(!to.contains(&wants_apps.id.to_string()));
+    }
+
+    async fn a_rolled_back_change_queues_nothing(db) {
+        let org = organization(db, "Acme");
+        add(db, org, &[]).await;
+        let event = test_event(org, WebhookEndpointId(uuid::Uuid::nil()), at(0));
+        let result: Result<(), RepoError> = db
+            .write(move |conn| {
+                rows::enqueue(conn, std::slice::from_ref(&event), at(0))?;
+                Err(RepoError::Conflict("the change failed".into()))
+            })
+            .await;
+        assert!(result.is_err());
+        assert!(deliveries(db).is_empty());
+        let event = test_event(org, WebhookEndpointId(uuid::Uuid::nil()), at(0));
+        db.write(move |conn| rows::enqueue(conn, std::slice::from_ref(&event), at(0))).await.unwrap();
+        assert_eq!(deliveries(db).len(), 1);
+    }
+
+    async fn a_slow_endpoint_holds_at_most_its_bound_of_claims(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let org = organization(db, "Acme");
+        let slow = add(db, org, &[]).await;
+        let quick = add(db, other_org(db), &[]).await;
+        queue_tests(db, &slow, 5, at(0)).await;
+        queue_tests(db, &quick, 1, at(0)).await;
+        let first = repo.claim_due(at(1), 10, 2, at(3)).await.unwrap();
+        let per = |claims: &[domain::webhooks::ClaimedDelivery], e: &WebhookEndpoint| {
+            claims.iter().filter(|c| c.delivery.endpoint_id == e.id).count()
+        };
+        assert_eq!((per(&first, &slow), per(&first, &quick)), (2, 1));
+        // While those leases last, the slow endpoint gets no more.
+        assert!(repo.claim_due(at(2), 10, 2, at(4)).await.unwrap().is_empty());
+        // Once one is recorded, it gets one more.
+        let done = first.iter().find(|c| c.delivery.endpoint_id == slow.id).unwrap();
+        repo.record_attempt(&attempt(&done.delivery.id, &slow, true, None)).await.unwrap();
+        let again = repo.claim_due(at(2), 10, 2, at(4)).await.unwrap();
+        assert_eq!((per(&again, &slow), again.len()), (1, 1));
+    }
+
+    async fn attempts_are_recorded_retried_and_paged(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let org = organization(db, "Acme");
+        let hook = add(db, org, &[]).await;
+        let ids = queue_tests(db, &hook, 3, at(0)).await;
+        let claimed = repo.claim_due(at(0), 1, 5, at(1)).await.unwrap();
+        let id = claimed[0].delivery.id.clone();
+        assert_eq!(claimed[0].delivery.attempts, 0);
+        repo.record_attempt(&attempt(&id, &hook, false, Some(at(10)))).await.unwrap();
+        let found = repo.find_endpoint(org, hook.id).await.unwrap().unwrap();
+        assert_eq!((found.failing_since, found.last_attempt_ok), (Some(at(1)), Some(false)));
+        let page = repo.list_deliveries(org, hook.id, None, 2).await.unwrap();
+        assert_eq!(page.len(), 2);
+        let rest = repo
+            .list_deliveries(org, hook.id, Some((page[1].created_at, page[1].id.clone())), 2)
+            .await
+            .unwrap();
+        let seen: HashSet<String> = page.iter().chain(&rest).map(|d| d.id.clone()).collect();
+        assert_eq!(seen, ids.iter().cloned().collect());
+        let failed = page.iter().chain(&rest).find(|d| d.id == id).unwrap();
+        assert_eq!(
+            (failed.status, failed.attempts, failed.last_status, failed.next_attempt_at),
+            (DeliveryStatus::Pending, 1, Some(500), Some(at(10)))
+        );
+        assert_eq!(failed.event.event_type, WebhookEventType::Test);
+        // Retried by hand: due at once.
+        repo.retry_delivery(org, hook.id, &id, at(2)).await.unwrap();
+        let claims = repo.claim_due(at(2), 10, 10, at(3)).await.unwrap();
+        assert!(claims.iter().any(|c| c.delivery.id == id));
+        assert!(matches!(repo.retry_delivery(org, hook.id, &id, at(2)).await, Err(RepoError::Conflict(_))));
+        assert!(matches!(
+            repo.retry_delivery(org, hook.id, "msg_missing", at(2)).await,
+            Err(RepoError::NotFound)
+        ));
+    }
+
+    async fn disabling_writes_one_entry_one_email_and_gives_up_the_queue(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let org = organization(db, "Acme");
+        let admin = account(db, "ada@example.com");
+        member(db, org, admin, "admin", at(0));
+        assert_eq!(repo.admin_emails(org).await.unwrap()[0].as_str(), "ada@example.com");
+        let hook = add(db, org, &[]).await;
+        let ids = queue_tests(db, &hook, 2, at(0)).await;
+        let claimed = repo.claim_due(at(0), 1, 5, at(1)).await.unwrap();
+        let mut record = attempt(&claimed[0].delivery.id, &hook, false, None);
+        record.status = Some(410);
+        let email = OutgoingEmail {
+            kind: EmailKind::SecurityNotice,
+            to: domain::common::EmailAddress::parse("ada@example.com").unwrap(),
+            subject: "Webhook disabled".into(),
+            text: "It answered 410.".into(),
+            link: None,
+        };
+        record.disable = Some((DisabledReason::Gone, audit_in(Some(org), AuditAction::OrgUpdated, at(1)), vec![email]));
+        repo.record_attempt(&record).await.unwrap();
+        record.disable = Some((DisabledReason::Gone, audit_in(Some(org), AuditAction::OrgUpdated, at(1)), Vec::new()));
+        repo.record_attempt(&record).await.unwrap();
+        let found = repo.find_endpoint(org, hook.id).await.unwrap().unwrap();
+        assert_eq!((found.enabled, found.disabled_reason), (false, Some(DisabledReason::Gone)));
+        let mut conn = db.connection().unwrap();
+        let entries: i64 = audit_log::table.count().get_result(&mut *conn).unwrap();
+        let emails: i64 = email_outbox::table.count().get_result(&mut *conn).unwrap();
+        drop(conn);
+        // One entry for the creation, one for the disabling; one e-mail.
+        assert_eq!((entries, emails), (2, 1));
+        assert!(repo.claim_due(at(2), 10, 10, at(3)).await.unwrap().is_empty());
+        let rest = repo.list_deliveries(org, hook.id, None, 10).await.unwrap();
+        let other = rest.iter().find(|d| d.id != claimed[0].delivery.id).unwrap();
+        assert!(ids.contains(&other.id));
+        assert_eq!(other.status, DeliveryStatus::Failed);
+        assert_eq!(repo.backlog().await.unwrap().pending, 0);
+    }
+}
+
+fn other_org(db: &Db) -> OrgId {
+    organization(db, "Quick")
+}
+
+shared_contract! {
+    async fn two_instances_claim_each_delivery_once(first, second) {
+        let org = organization(first, "Acme");
+        let hook = add(first, org, &[]).await;
+        let ids = queue_tests(first, &hook, 40, at(0)).await;
+        let (a, b) = (DieselWebhookRepository::new(first.clone()), DieselWebhookRepository::new(second.clone()));
+        let mut seen = HashSet::new();
+        loop {
+            let (x, y) = tokio::join!(a.claim_due(at(1), 3, 100, at(5)), b.claim_due(at(1), 3, 100, at(5)));
+            let (x, y) = (x.unwrap(), y.unwrap());
+            if x.is_empty() && y.is_empty() {
+                break;
+            }
+            for claim in x.into_iter().chain(y) {
+                assert!(seen.insert(claim.delivery.id.clone()), "claimed twice: {}", claim.delivery.id);
+            }
+        }
+        assert_eq!(seen, ids.into_iter().collect());
+        assert_eq!(a.backlog().await.unwrap().pending, 40);
+    }
+}

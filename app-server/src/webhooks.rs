@@ -1,0 +1,126 @@
+//! The webhook delivery worker (issue 38): claims due deliveries with a lease (so that two instances never
+//! attempt one delivery at once, and a delivery claimed by an instance that died is attempted again when its
+//! lease ends), attempts each in its own task, at most [`IN_FLIGHT`] at once and [`PER_ENDPOINT`] per
+//! endpoint, so that a slow endpoint cannot hold up another organization's deliveries.
+
+use adapter_db::Db;
+use adapter_db::repos::DieselWebhookRepository;
+use adapter_identity::OsSecretGenerator;
+use adapter_probe::ProbeConfig;
+use adapter_probe::webhooks::HttpWebhookSender;
+use domain::webhooks::{AttemptOutcome, WebhookConfig, WebhookService};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use crate::Config;
+use crate::system::SystemClock;
+
+/// Deliveries attempted at once by one instance.
+pub const IN_FLIGHT: u32 = 32;
+/// Deliveries of one endpoint attempted at once (across instances, as the leases alive say).
+pub const PER_ENDPOINT: u32 = 4;
+/// How long a claim lasts: longer than an attempt's 10 s limit, short enough that a delivery of an
+/// instance killed mid-attempt goes out again within a minute.
+pub const LEASE: chrono::Duration = chrono::Duration::seconds(45);
+/// How often an idle worker looks for due deliveries.
+const POLL: Duration = Duration::from_millis(500);
+
+use crate::metrics::WEBHOOK_DELIVERIES as DELIVERIES;
+
+/// The webhook use cases over the database and the guarded HTTP client.
+///
+/// # Errors
+/// When the HTTP client cannot be built.
+pub fn service(config: &Config, db: &Db) -> anyhow::Result<WebhookService> {
+    let sender = HttpWebhookSender::new(ProbeConfig {
+        allow_private: config.allow_private_targets,
+        ..ProbeConfig::default()
+    })?;
+    Ok(WebhookService::new(
+        Arc::new(DieselWebhookRepository::new(db.clone())),
+        Arc::new(sender),
+        Arc::new(SystemClock),
+        Arc::new(OsSecretGenerator),
+        WebhookConfig {
+            public_url: config.public_url.clone(),
+            allow_private: config.allow_private_targets,
+        },
+    ))
+}
+
+fn record(outcome: AttemptOutcome) {
+    metrics::counter!(DELIVERIES, "outcome" => outcome.as_str()).increment(1);
+}
+
+/// Every outcome's counter at zero, so that each series is there before a first attempt.
+pub fn register_outcomes() {
+    for outcome in [
+        AttemptOutcome::Delivered,
+        AttemptOutcome::Retrying,
+        AttemptOutcome::GivenUp,
+        AttemptOutcome::Disabled,
+    ] {
+        metrics::counter!(DELIVERIES, "outcome" => outcome.as_str()).increment(0);
+    }
+}
+
+/// Delivers until the server stops; on shutdown the attempts under way finish (10 s at most) and nothing
+/// more is claimed.
+pub async fn deliver(service: WebhookService, mut stopped: watch::Receiver<bool>) {
+    let mut running: JoinSet<()> = JoinSet::new();
+    loop {
+        if *stopped.borrow() {
+            break;
+        }
+        let room = IN_FLIGHT.saturating_sub(u32::try_from(running.len()).unwrap_or(u32::MAX));
+        let claimed = if room == 0 {
+            Vec::new()
+        } else {
+            match service.claim(room, PER_ENDPOINT, LEASE).await {
+                Ok(claimed) => claimed,
+                Err(error @ domain::common::RepoError::Unavailable { .. }) => {
+                    tracing::debug!(%error, "webhook delivery waits for the database");
+                    Vec::new()
+                }
+                Err(error) => {
+                    tracing::error!(%error, "claiming webhook deliveries failed; trying again shortly");
+                    Vec::new()
+                }
+            }
+        };
+        let claimed_any = !claimed.is_empty();
+        for claim in claimed {
+            let service = service.clone();
+            running.spawn(async move {
+                match service.attempt(&claim).await {
+                    Ok(outcome) => {
+                        record(outcome);
+                        tracing::info!(
+                            delivery = %claim.delivery.id,
+                            event = %claim.delivery.event.event_type,
+                            outcome = outcome.as_str(),
+                            "webhook attempt"
+                        );
+                    }
+                    Err(error) => {
+                        tracing::error!(delivery = %claim.delivery.id, %error, "recording a webhook attempt failed");
+                    }
+                }
+            });
+        }
+        if claimed_any && room > 0 {
+            continue;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(POLL) => {}
+            Some(_) = running.join_next(), if !running.is_empty() => {}
+            _ = stopped.changed() => {}
+        }
+    }
+    while tokio::time::timeout(Duration::from_secs(11), running.join_next())
+        .await
+        .is_ok_and(|next| next.is_some())
+    {}
+}

@@ -1,0 +1,26 @@
+//! Webhooks (issue 38, PRODUCT.md §10): an organization's endpoints hear about its changes, signed by the
+//! Standard Webhooks rules, queued in the change's own transaction and retried for about three days.
+
+pub mod events;
+pub mod models;
+pub mod payload;
+pub mod ports;
+pub mod retry;
+pub mod service;
+pub mod signing;
+
+pub use events::WebhookEventType;
+pub use models::{
+    DeliveryStatus, EventFilter, MAX_ENDPOINTS_PER_ORG, MAX_RESPONSE_BYTES, SigningSecrets, WebhookDelivery,
+    WebhookEndpoint, WebhookEndpointId,
+};
+pub use payload::{EventNames, WebhookEvent, events_of, render_body};
+pub use ports::{
+    AttemptRecord, ClaimedDelivery, DeliveryBacklog, SendError, SendResult, WebhookRepository, WebhookSender,
+};
+pub use retry::{AttemptResult, DisabledReason};
+pub use service::{AttemptOutcome, EndpointChange, NewEndpoint, WebhookConfig, WebhookError, WebhookService};
+pub use signing::WebhookSecret;
+
+#[cfg(test)]
+mod service_tests;

@@ -1,0 +1,237 @@
+//! The store of endpoints and deliveries, and the sender that makes the HTTP requests.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use super::models::{SigningSecrets, WebhookDelivery, WebhookEndpoint, WebhookEndpointId};
+use super::payload::WebhookEvent;
+use super::retry::DisabledReason;
+use super::signing::WebhookSecret;
+use crate::audit::AuditEntry;
+use crate::common::{OrgId, RepoError};
+use crate::mail::OutgoingEmail;
+
+/// A delivery claimed for an attempt, with what the attempt needs of its endpoint.
+#[derive(Debug, Clone)]
+pub struct ClaimedDelivery {
+    pub delivery: WebhookDelivery,
+    pub url: String,
+    pub secrets: SigningSecrets,
+    pub failing_since: Option<DateTime<Utc>>,
+}
+
+/// What an attempt changes, written in one transaction.
+#[derive(Debug, Clone)]
+pub struct AttemptRecord {
+    pub delivery_id: String,
+    pub endpoint_id: WebhookEndpointId,
+    pub org_id: OrgId,
+    pub at: DateTime<Utc>,
+    pub attempts: u32,
+    pub delivered: bool,
+    /// When to try again; `None` when delivered or given up.
+    pub next_attempt_at: Option<DateTime<Utc>>,
+    pub status: Option<u16>,
+    pub duration_ms: Option<u32>,
+    pub response: Option<String>,
+    pub error: Option<String>,
+    /// The endpoint's `failing_since` after the attempt.
+    pub failing_since: Option<DateTime<Utc>>,
+    /// Set when the attempt disables the endpoint: why, the audit entry and the e-mails to its admins.
+    pub disable: Option<(DisabledReason, AuditEntry, Vec<OutgoingEmail>)>,
+}
+
+/// How much is waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DeliveryBacklog {
+    pub pending: u64,
+    pub oldest_created_at: Option<DateTime<Utc>>,
+}
+
+/// Endpoints (`webhook_endpoints`) and deliveries (`webhook_deliveries`).
+///
+/// Events caused by a change are queued by the change's own repository method, in its transaction (the
+/// audit entry it appends names them, see [`super::payload::events_of`]); this port queues only the events
+/// that have no other change to ride with (tests, uptime transitions go through the uptime repository).
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait WebhookRepository: Send + Sync {
+    /// Stores a new endpoint with its secret and appends `audit`, in one transaction.
+    ///
+    /// # Errors
+    /// [`RepoError::Conflict`] when the organization has [`super::MAX_ENDPOINTS_PER_ORG`] endpoints already;
+    /// [`RepoError::Backend`] when the store fails.
+    async fn create_endpoint(
+        &self,
+        endpoint: &WebhookEndpoint,
+        secret: &WebhookSecret,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError>;
+
+    /// The organization's endpoints, oldest first.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn list_endpoints(&self, org: OrgId) -> Result<Vec<WebhookEndpoint>, RepoError>;
+
+    /// Endpoint `id` of `org`, `None` when there is none.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn find_endpoint(
+        &self,
+        org: OrgId,
+        id: WebhookEndpointId,
+    ) -> Result<Option<WebhookEndpoint>, RepoError>;
+
+    /// Replaces the editable fields (url, description, events, enabled and the reason) and appends `audit`.
+    /// Enabling an endpoint clears its `failing_since`.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when `org` has no such endpoint; [`RepoError::Backend`] otherwise.
+    async fn update_endpoint(&self, endpoint: &WebhookEndpoint, audit: &AuditEntry) -> Result<(), RepoError>;
+
+    /// Deletes the endpoint with its deliveries and appends `audit`.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when `org` has no such endpoint; [`RepoError::Backend`] otherwise.
+    async fn delete_endpoint(
+        &self,
+        org: OrgId,
+        id: WebhookEndpointId,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError>;
+
+    /// Makes `secret` the current one; the former keeps signing until `previous_until`. Appends `audit`.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when `org` has no such endpoint; [`RepoError::Backend`] otherwise.
+    async fn rotate_secret(
+        &self,
+        org: OrgId,
+        id: WebhookEndpointId,
+        secret: &WebhookSecret,
+        previous_until: DateTime<Utc>,
+        audit: &AuditEntry,
+    ) -> Result<(), RepoError>;
+
+    /// Queues `event` for endpoint `id` only (a test), as delivery `delivery_id`, due at once.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when `org` has no such endpoint; [`RepoError::Backend`] otherwise.
+    async fn enqueue_for(
+        &self,
+        id: WebhookEndpointId,
+        event: &WebhookEvent,
+        delivery_id: &str,
+    ) -> Result<(), RepoError>;
+
+    /// A page of the endpoint's deliveries, newest first, after `cursor` (`(created_at, id)` of the last
+    /// delivery of the previous page); at most `limit`.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn list_deliveries(
+        &self,
+        org: OrgId,
+        id: WebhookEndpointId,
+        cursor: Option<(DateTime<Utc>, String)>,
+        limit: u32,
+    ) -> Result<Vec<WebhookDelivery>, RepoError>;
+
+    /// Makes a delivery of the endpoint due at `now` again (one more attempt after it was given up, or at
+    /// once instead of its scheduled retry).
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when there is no such delivery of that endpoint of `org`;
+    /// [`RepoError::Conflict`] while it is being attempted; [`RepoError::Backend`] otherwise.
+    async fn retry_delivery(
+        &self,
+        org: OrgId,
+        id: WebhookEndpointId,
+        delivery_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
+
+    /// Claims up to `limit` due deliveries of enabled endpoints until `lease_until`, never more than
+    /// `per_endpoint` leased at once for one endpoint. Deliveries of disabled endpoints that are due are
+    /// given up. Two callers never claim the same delivery while its lease lasts.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn claim_due(
+        &self,
+        now: DateTime<Utc>,
+        limit: u32,
+        per_endpoint: u32,
+        lease_until: DateTime<Utc>,
+    ) -> Result<Vec<ClaimedDelivery>, RepoError>;
+
+    /// Writes an attempt's outcome: the delivery, its endpoint's health, and when it disables the
+    /// endpoint, the endpoint, the audit entry and the admins' e-mails; in one transaction.
+    ///
+    /// # Errors
+    /// [`RepoError::NotFound`] when the delivery is gone (its endpoint deleted meanwhile);
+    /// [`RepoError::Backend`] otherwise.
+    async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), RepoError>;
+
+    /// The e-mail addresses of the organization's admins.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn admin_emails(&self, org: OrgId) -> Result<Vec<crate::common::EmailAddress>, RepoError>;
+
+    /// Pending deliveries and the oldest one's age.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn backlog(&self) -> Result<DeliveryBacklog, RepoError>;
+}
+
+/// The answer of one delivery request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendResult {
+    pub status: u16,
+    /// The first [`super::MAX_RESPONSE_BYTES`] of the body, lossily as text.
+    pub body: String,
+    pub duration_ms: u32,
+}
+
+/// Why no answer came.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SendError {
+    /// The target resolves to a private, link-local or metadata address (the prober's guard).
+    #[error("the address is not public")]
+    PrivateTarget,
+    /// No answer within the time limit (10 s).
+    #[error("no answer within 10 seconds")]
+    Timeout,
+    /// Anything else: refused connection, DNS, TLS.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Makes delivery requests: `POST` with the given headers, no redirect followed, no proxy, private targets
+/// refused after resolution, 10 s at most.
+#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
+#[async_trait]
+pub trait WebhookSender: Send + Sync {
+    /// Sends `body` to `url`.
+    ///
+    /// # Errors
+    /// [`SendError`] when no answer came.
+    async fn send(
+        &self,
+        url: &str,
+        headers: &[(String, String)],
+        body: &str,
+    ) -> Result<SendResult, SendError>;
+
+    /// Whether `url`'s host may be a target (resolves, and only to public addresses unless private targets
+    /// are allowed).
+    ///
+    /// # Errors
+    /// [`SendError::PrivateTarget`] for a private address; [`SendError::Failed`] for a name that does not
+    /// resolve.
+    async fn check_target(&self, url: &str) -> Result<(), SendError>;
+}

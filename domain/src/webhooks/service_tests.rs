@@ -1,0 +1,288 @@
+//! The webhook use cases and attempts, over mocked ports.
+
+use std::sync::{Arc, Mutex};
+
+use super::models::{SigningSecrets, WebhookDelivery};
+use super::payload::test_event;
+use super::ports::{ClaimedDelivery, MockWebhookRepository, MockWebhookSender, SendError, SendResult};
+use super::service::*;
+use super::*;
+use crate::common::{Caller, ClientOrigin, EmailAddress, OrgId, UserId};
+use crate::orgs::ports::MockMemberDirectory;
+use crate::orgs::{ActingMember, MemberStanding, OrgRole, SecondFactor};
+use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
+
+fn member(role: OrgRole) -> ActingMember {
+    let mut directory = MockMemberDirectory::new();
+    directory.expect_standing_of().returning(move |_, _| {
+        Ok(Some(MemberStanding {
+            role,
+            org_requires_two_factor: false,
+        }))
+    });
+    let caller = Caller {
+        user_id: UserId::new(),
+        email: EmailAddress::parse("ada@example.com").unwrap(),
+        platform_role: None,
+        origin: ClientOrigin::default(),
+    };
+    block_on(ActingMember::resolve(
+        &directory,
+        caller,
+        OrgId::new(),
+        SecondFactor::NotPassed,
+    ))
+    .unwrap()
+    .unwrap()
+}
+
+fn service(repo: MockWebhookRepository, sender: MockWebhookSender) -> WebhookService {
+    WebhookService::new(
+        Arc::new(repo),
+        Arc::new(sender),
+        Arc::new(fixed_clock()),
+        Arc::new(RepeatingBytes(9)),
+        WebhookConfig {
+            public_url: "https://portal.example.com".into(),
+            allow_private: false,
+        },
+    )
+}
+
+fn claim(failing_since: Option<chrono::DateTime<chrono::Utc>>, attempts: u32) -> ClaimedDelivery {
+    let org = OrgId::new();
+    let endpoint = WebhookEndpointId(uuid::Uuid::new_v4());
+    ClaimedDelivery {
+        delivery: WebhookDelivery {
+            id: "msg_1".into(),
+            endpoint_id: endpoint,
+            event: test_event(org, endpoint, noon()),
+            created_at: noon(),
+            status: DeliveryStatus::Pending,
+            attempts,
+            next_attempt_at: Some(noon()),
+            last_attempt_at: None,
+            last_status: None,
+            last_duration_ms: None,
+            last_response: None,
+            last_error: None,
+        },
+        url: "https://hooks.example.com/in".into(),
+        secrets: SigningSecrets {
+            current: WebhookSecret::generate(&RepeatingBytes(1)),
+            previous: None,
+        },
+        failing_since,
+    }
+}
+
+fn answering(status: u16) -> MockWebhookSender {
+    let mut sender = MockWebhookSender::new();
+    sender.expect_send().returning(move |_, _, _| {
+        Ok(SendResult {
+            status,
+            body: "x".repeat(5000),
+            duration_ms: 7,
+        })
+    });
+    sender
+}
+
+fn recording(records: Arc<Mutex<Vec<AttemptRecord>>>) -> MockWebhookRepository {
+    let mut repo = MockWebhookRepository::new();
+    repo.expect_record_attempt().returning(move |record| {
+        records.lock().unwrap().push(record.clone());
+        Ok(())
+    });
+    repo.expect_admin_emails()
+        .returning(|_| Ok(vec![EmailAddress::parse("admin@example.com").unwrap()]));
+    repo
+}
+
+#[test]
+fn a_delivery_is_signed_so_that_the_receiver_can_check_it() {
+    let claim = claim(None, 0);
+    let body = "{\"type\":\"webhook.test\"}";
+    let headers = WebhookService::headers(&claim, body, noon());
+    let get = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap()
+    };
+    assert_eq!(get("webhook-id"), "msg_1");
+    assert_eq!(get("webhook-timestamp"), noon().timestamp().to_string());
+    assert_eq!(
+        get("webhook-signature"),
+        claim.secrets.current.sign("msg_1", noon().timestamp(), body)
+    );
+}
+
+#[test]
+fn a_2xx_is_delivered_and_heals_the_endpoint_keeping_4_kb_of_the_answer() {
+    let records = Arc::new(Mutex::new(Vec::new()));
+    let service = service(recording(records.clone()), answering(204));
+    let outcome = block_on(service.attempt(&claim(Some(noon()), 2))).unwrap();
+    assert_eq!(outcome, AttemptOutcome::Delivered);
+    let record = records.lock().unwrap()[0].clone();
+    assert!(record.delivered);
+    assert_eq!(
+        (record.attempts, record.next_attempt_at, record.failing_since),
+        (3, None, None)
+    );
+    assert_eq!(record.response.map(|r| r.len()), Some(MAX_RESPONSE_BYTES));
+}
+
+#[test]
+fn a_500_is_retried_on_the_schedule_and_the_last_failure_gives_up() {
+    let records = Arc::new(Mutex::new(Vec::new()));
+    let service = service(recording(records.clone()), answering(500));
+    assert_eq!(
+        block_on(service.attempt(&claim(None, 0))).unwrap(),
+        AttemptOutcome::Retrying
+    );
+    let first = records.lock().unwrap()[0].clone();
+    let wait = first.next_attempt_at.unwrap() - noon();
+    assert!(
+        wait >= chrono::Duration::seconds(4) && wait <= chrono::Duration::seconds(6),
+        "{wait}"
+    );
+    assert_eq!(first.failing_since, Some(noon()));
+    assert_eq!(first.error.as_deref(), Some("answered HTTP 500"));
+    let last = claim(Some(noon() - chrono::Duration::hours(1)), retry::MAX_ATTEMPTS - 1);
+    assert_eq!(block_on(service.attempt(&last)).unwrap(), AttemptOutcome::GivenUp);
+    assert_eq!(records.lock().unwrap()[1].next_attempt_at, None);
+}
+
+#[test]
+fn a_timeout_is_a_failure_without_status() {
+    let records = Arc::new(Mutex::new(Vec::new()));
+    let mut sender = MockWebhookSender::new();
+    sender.expect_send().returning(|_, _, _| Err(SendError::Timeout));
+    let service = service(recording(records.clone()), sender);
+    assert_eq!(
+        block_on(service.attempt(&claim(None, 0))).unwrap(),
+        AttemptOutcome::Retrying
+    );
+    let record = records.lock().unwrap()[0].clone();
+    assert_eq!(
+        (record.status, record.error.as_deref()),
+        (None, Some("no answer within 10 seconds"))
+    );
+}
+
+#[test]
+fn a_410_disables_the_endpoint_and_tells_the_admins() {
+    let records = Arc::new(Mutex::new(Vec::new()));
+    let service = service(recording(records.clone()), answering(410));
+    assert_eq!(
+        block_on(service.attempt(&claim(None, 0))).unwrap(),
+        AttemptOutcome::Disabled
+    );
+    let record = records.lock().unwrap()[0].clone();
+    let (reason, audit, emails) = record.disable.unwrap();
+    assert_eq!(reason, DisabledReason::Gone);
+    assert_eq!(audit.action, crate::audit::AuditAction::WebhookDisabled);
+    assert_eq!(audit.actor_id, None);
+    assert_eq!(emails.len(), 1);
+    assert_eq!(emails[0].to.as_str(), "admin@example.com");
+    assert!(emails[0].text.contains("410 Gone"));
+    assert_eq!(record.next_attempt_at, None);
+}
+
+#[test]
+fn three_days_of_failures_disable_the_endpoint() {
+    let records = Arc::new(Mutex::new(Vec::new()));
+    let service = service(recording(records.clone()), answering(503));
+    let since = noon() - chrono::Duration::days(3);
+    assert_eq!(
+        block_on(service.attempt(&claim(Some(since), 4))).unwrap(),
+        AttemptOutcome::Disabled
+    );
+    let record = records.lock().unwrap()[0].clone();
+    assert_eq!(record.disable.map(|d| d.0), Some(DisabledReason::Failing));
+}
+
+#[test]
+fn only_admins_manage_webhooks_and_nothing_is_read_for_a_member() {
+    let service = service(MockWebhookRepository::new(), MockWebhookSender::new());
+    let member = member(OrgRole::Member);
+    assert!(matches!(
+        block_on(service.list(&member)),
+        Err(WebhookError::AdminOnly)
+    ));
+    assert!(matches!(
+        block_on(service.create(&member, NewEndpoint::default())),
+        Err(WebhookError::AdminOnly)
+    ));
+}
+
+#[test]
+fn an_endpoint_must_be_https_and_public() {
+    let mut sender = MockWebhookSender::new();
+    sender.expect_check_target().returning(|url| {
+        if url.contains("internal") {
+            Err(SendError::PrivateTarget)
+        } else {
+            Ok(())
+        }
+    });
+    let mut repo = MockWebhookRepository::new();
+    repo.expect_create_endpoint().times(1).returning(|_, _, _| Ok(()));
+    let service = service(repo, sender);
+    let admin = member(OrgRole::Admin);
+    let create = |url: &str| {
+        block_on(service.create(
+            &admin,
+            NewEndpoint {
+                url: url.into(),
+                description: "CI".into(),
+                events: vec![WebhookEventType::AppApproved],
+            },
+        ))
+    };
+    let refused = |result: Result<_, WebhookError>| match result {
+        Err(WebhookError::Validation(fields)) => fields.get("url").map(str::to_owned),
+        _ => None,
+    };
+    assert!(refused(create("http://hooks.example.com/in")).is_some());
+    assert!(
+        refused(create("https://internal.example.com/in"))
+            .unwrap()
+            .contains("public address")
+    );
+    let (endpoint, secret) = create("https://hooks.example.com/in").unwrap();
+    assert!(secret.as_str().starts_with("whsec_"));
+    assert_eq!(
+        endpoint.events,
+        EventFilter::from_list(&[WebhookEventType::AppApproved])
+    );
+    assert!(endpoint.enabled);
+}
+
+#[test]
+fn the_endpoint_limit_is_a_conflict_and_a_busy_delivery_cannot_be_retried() {
+    let mut sender = MockWebhookSender::new();
+    sender.expect_check_target().returning(|_| Ok(()));
+    let mut repo = MockWebhookRepository::new();
+    repo.expect_create_endpoint()
+        .returning(|_, _, _| Err(crate::common::RepoError::Conflict("limit".into())));
+    repo.expect_retry_delivery()
+        .returning(|_, _, _, _| Err(crate::common::RepoError::Conflict("busy".into())));
+    let service = service(repo, sender);
+    let admin = member(OrgRole::Admin);
+    let input = NewEndpoint {
+        url: "https://hooks.example.com/in".into(),
+        ..NewEndpoint::default()
+    };
+    assert!(matches!(
+        block_on(service.create(&admin, input)),
+        Err(WebhookError::TooMany)
+    ));
+    let id = WebhookEndpointId(uuid::Uuid::new_v4());
+    assert!(matches!(
+        block_on(service.retry(&admin, id, "msg_1")),
+        Err(WebhookError::InProgress)
+    ));
+}

@@ -1,0 +1,168 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
+import {
+  recordRequest,
+  serveOrgs,
+  signedInStore,
+  testOrg,
+  type SentRequest,
+} from '../../testing/apps';
+import { renderWithProviders } from '../../testing/render';
+import { server } from '../../testing/server';
+import { ONLY_ADMINS, WebhooksPage } from './WebhooksPage';
+
+const EVENT_TYPES: WebhookEventType[] = ['app.approved', 'member.joined'];
+
+function endpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+  return {
+    id: '0b3c0000-0000-4000-8000-000000000001',
+    url: 'https://hooks.acme.test/portal',
+    description: 'Team chat',
+    events: [],
+    allEvents: true,
+    enabled: true,
+    disabledReason: null,
+    createdAt: '2026-11-20T10:00:00Z',
+    updatedAt: '2026-11-20T10:00:00Z',
+    failingSince: null,
+    lastAttemptAt: null,
+    lastAttemptOk: null,
+    previousSecretValidUntil: null,
+    ...overrides,
+  };
+}
+
+const delivery: WebhookDelivery = {
+  id: 'msg_0001',
+  eventType: 'webhook.test',
+  status: 'FAILED',
+  attempts: 10,
+  createdAt: '2026-11-21T10:00:00Z',
+  nextAttemptAt: null,
+  lastAttemptAt: '2026-11-24T10:00:00Z',
+  responseStatus: 500,
+  durationMs: 12,
+  requestBody: '{"type":"webhook.test"}',
+  responseBody: 'boom',
+  error: 'answered HTTP 500',
+};
+
+function serveWebhooks(initial: WebhookEndpoint[]) {
+  let endpoints = [...initial];
+  const sent: SentRequest[] = [];
+  server.use(
+    http.get('*/api/orgs/:orgId/webhooks', () =>
+      HttpResponse.json({ endpoints, eventTypes: EVENT_TYPES }),
+    ),
+    http.post('*/api/orgs/:orgId/webhooks', async ({ request }) => {
+      await recordRequest(request, sent);
+      const body = sent.at(-1)?.body as { url: string; events: WebhookEventType[] };
+      if (!body.url.startsWith('https://')) {
+        return HttpResponse.json(
+          {
+            error: 'Some fields are invalid.',
+            code: 'VALIDATION',
+            fields: { url: 'The URL must start with https://' },
+          },
+          { status: 400 },
+        );
+      }
+      const created = endpoint({
+        url: body.url,
+        events: body.events,
+        allEvents: body.events.length === 0,
+      });
+      endpoints = [...endpoints, created];
+      return HttpResponse.json(
+        { ...created, secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' },
+        { status: 201 },
+      );
+    }),
+    http.get('*/api/orgs/:orgId/webhooks/:id/deliveries', () =>
+      HttpResponse.json({ deliveries: [delivery], nextCursor: null }),
+    ),
+    http.post(
+      '*/api/orgs/:orgId/webhooks/:id/deliveries/:deliveryId/retry',
+      async ({ request }) => {
+        await recordRequest(request, sent);
+        return HttpResponse.json({ deliveryId: 'msg_0001' }, { status: 202 });
+      },
+    ),
+  );
+  return sent;
+}
+
+describe('the Webhooks page', { timeout: 20000 }, () => {
+  it('tells a member that only admins manage webhooks', async () => {
+    serveOrgs([testOrg({ role: 'member' })]);
+    renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    expect(await screen.findByText(ONLY_ADMINS)).toBeInTheDocument();
+  });
+
+  it('says when there is no endpoint, adds one with chosen events and shows its secret once', async () => {
+    serveOrgs();
+    const sent = serveWebhooks([]);
+    const { user } = renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    expect(await screen.findByText(/has no webhook endpoint yet/)).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add endpoint' });
+    await user.type(within(dialog).getByLabelText(/Endpoint URL/), 'http://hooks.acme.test/in');
+    await user.click(within(dialog).getByLabelText(/member\.joined/));
+    await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }));
+    expect(await within(dialog).findByText('The URL must start with https://')).toBeInTheDocument();
+
+    await user.clear(within(dialog).getByLabelText(/Endpoint URL/));
+    await user.type(within(dialog).getByLabelText(/Endpoint URL/), 'https://hooks.acme.test/in');
+    await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }));
+    const secret = await screen.findByRole('dialog', { name: 'Signing secret' });
+    expect(within(secret).getByTestId('webhook-secret')).toHaveValue(
+      'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0',
+    );
+    expect(sent.at(-1)?.body).toEqual({
+      url: 'https://hooks.acme.test/in',
+      description: '',
+      events: ['member.joined'],
+    });
+    await user.click(within(secret).getByRole('button', { name: 'Done' }));
+    const list = await screen.findByRole('list', { name: 'Webhook endpoints' });
+    expect(await within(list).findByText('https://hooks.acme.test/in')).toBeInTheDocument();
+  });
+
+  it('shows an endpoint’s health and its delivery log, and retries a delivery', async () => {
+    serveOrgs();
+    const sent = serveWebhooks([endpoint({ failingSince: '2026-11-21T10:00:00Z' })]);
+    const { user } = renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    expect(await screen.findByText(/Failing since/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Deliveries' }));
+    const log = await screen.findByRole('region', { name: 'Delivery log' });
+    expect(await within(log).findByText('FAILED')).toBeInTheDocument();
+    expect(within(log).getByText(/10 attempts · HTTP 500 · 12 ms/)).toBeInTheDocument();
+    await user.click(within(log).getByRole('button', { name: 'Details' }));
+    expect(within(log).getByText('{"type":"webhook.test"}')).toBeInTheDocument();
+    await user.click(within(log).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => {
+      expect(sent.some((request) => request.path.endsWith('/deliveries/msg_0001/retry'))).toBe(
+        true,
+      );
+    });
+  });
+
+  it('offers Retry when the list cannot be loaded', async () => {
+    serveOrgs();
+    server.use(
+      http.get('*/api/orgs/:orgId/webhooks', () =>
+        HttpResponse.json(
+          { error: 'The database is unavailable', code: 'DATABASE_UNAVAILABLE' },
+          { status: 503 },
+        ),
+      ),
+    );
+    renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    expect(await screen.findByText('The database is unavailable')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+});

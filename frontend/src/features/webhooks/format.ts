@@ -1,0 +1,42 @@
+import type { WebhookEndpoint, WebhookEventType } from '../../api/types';
+
+/** What each event tells, for the checklist. */
+export const EVENT_LABELS: Record<WebhookEventType, string> = {
+  'app.submitted': 'An app is submitted for review',
+  'app.approved': 'An app is approved',
+  'app.rejected': 'An app is rejected (with the reviewer’s notes)',
+  'app.published_changed': 'An app is published or unpublished',
+  'app.offline': 'An app’s server goes offline',
+  'app.online': 'An app’s server is back online',
+  'app.key_regenerated': 'An app’s API key is regenerated',
+  'member.joined': 'Someone joins the organization',
+  'member.removed': 'A member is removed or leaves',
+  'member.role_changed': 'A member’s role changes',
+  'invitation.accepted': 'An invitation is accepted',
+  'webhook.test': 'A test sent from this page',
+};
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The endpoint's health in a few words: disabled (and why), failing since, or its last delivery. */
+export function healthText(endpoint: WebhookEndpoint): string {
+  if (!endpoint.enabled) {
+    switch (endpoint.disabledReason) {
+      case 'GONE':
+        return 'Disabled: the endpoint answered 410 Gone';
+      case 'FAILING':
+        return 'Disabled: its deliveries failed for three days';
+      default:
+        return 'Disabled';
+    }
+  }
+  if (endpoint.failingSince) return `Failing since ${when(endpoint.failingSince)}`;
+  if (endpoint.lastAttemptAt) return `Last delivery ${when(endpoint.lastAttemptAt)}: succeeded`;
+  return 'No delivery yet';
+}
+
+export const eventsText = (endpoint: WebhookEndpoint): string =>
+  endpoint.allEvents ? 'Every event' : endpoint.events.join(', ');
+
+export { when as formatTime };

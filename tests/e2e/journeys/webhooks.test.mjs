@@ -1,0 +1,142 @@
+// Webhooks journey in a real Chromium against a real portal (issue 38): an organization admin opens
+// Organization Settings → Webhooks, adds an endpoint (a local receiver that verifies every delivery with the
+// `standardwebhooks` package), keeps the secret shown once, sends a test, reads the delivery in the log,
+// retries it, and sees the receiver get the same `webhook-id` twice, both verified.
+// An accessibility scan and a screenshot of each screen.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+
+import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from '../support/harness.mjs';
+import {
+  expectNoSeriousA11yViolations as scan,
+  newPage as freshPage,
+  signUp as signUpWith,
+} from '../support/journey.mjs';
+
+const ADA = 'ada@example.com';
+
+let smtp;
+let portal;
+let browser;
+let receiver;
+let receiverUrl;
+
+/** Starts `webhook-receiver.mjs`: answers its base URL. */
+async function startReceiver() {
+  const script = fileURLToPath(new URL('../webhook-receiver.mjs', import.meta.url));
+  receiver = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [chunk] = await once(receiver.stdout, 'data');
+  const port = chunk.toString().trim().replace('listening ', '');
+  return `http://127.0.0.1:${port}`;
+}
+
+const received = async () => (await fetch(`${receiverUrl}/_received`)).json();
+
+async function waitFor(what, check, limitMs = 20_000) {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > limitMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+before(async () => {
+  smtp = await startSmtp();
+  receiverUrl = await startReceiver();
+  portal = await startPortal({ SMTP_URL: smtp.url, PORTAL_ALLOW_PRIVATE_TARGETS: 'true' });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  if (portal) saveLogs('webhooks-portal', portal.logs());
+  await portal?.stop();
+  await smtp?.stop();
+  receiver?.kill();
+});
+
+async function still(page) {
+  await settled(page);
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[role="dialog"]')].every((dialog) => {
+      for (let e = dialog; e; e = e.parentElement) if (getComputedStyle(e).opacity !== '1') return false;
+      return true;
+    }),
+  );
+}
+
+describe('webhooks journey', () => {
+  test('an admin adds an endpoint, sends a test, reads its delivery and retries it', async () => {
+    const ada = await freshPage(browser);
+    await signUpWith(ada, { portal, smtp }, ADA);
+
+    await ada.getByRole('link', { name: 'Organization Settings' }).click();
+    await ada.getByRole('heading', { level: 1, name: 'Organization Settings' }).waitFor();
+    await ada.getByRole('link', { name: 'Manage webhooks' }).click();
+    await ada.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    assert.equal(new URL(ada.url()).pathname, '/org-settings/webhooks');
+    await ada.getByText(/has no webhook endpoint yet/).waitFor();
+    await still(ada);
+    await screenshot(ada, 'webhooks-empty');
+    await scan(ada, 'webhooks (empty)');
+
+    // Add: a URL that is not https is refused on its field; the receiver's loopback address is allowed here.
+    await ada.getByRole('button', { name: 'Add endpoint' }).click();
+    const dialog = ada.getByRole('dialog', { name: 'Add endpoint' });
+    await dialog.getByLabel(/Endpoint URL/).fill('ftp://example.com/hooks');
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    await dialog.getByText(/Enter a URL such as https/).waitFor();
+    await dialog.getByLabel(/Endpoint URL/).fill(`${receiverUrl}/hooks`);
+    await dialog.getByLabel('Description').fill('The team chat');
+    await dialog.getByLabel(/app\.approved/).check();
+    await dialog.getByLabel(/member\.joined/).check();
+    await still(ada);
+    await screenshot(ada, 'webhooks-add');
+    await scan(ada, 'webhooks (add endpoint)');
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+
+    // The secret, once.
+    const secretDialog = ada.getByRole('dialog', { name: 'Signing secret' });
+    const secret = await secretDialog.getByTestId('webhook-secret').inputValue();
+    assert.match(secret, /^whsec_[A-Za-z0-9+/=]{40,}$/);
+    await fetch(`${receiverUrl}/_secrets`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ secrets: [secret] }),
+    });
+    await secretDialog.getByRole('button', { name: 'Done' }).click();
+    await secretDialog.waitFor({ state: 'detached' });
+    const endpoints = ada.getByRole('list', { name: 'Webhook endpoints' });
+    await endpoints.getByText(`${receiverUrl}/hooks`).waitFor();
+    await endpoints.getByText(/Events: app\.approved, member\.joined|Events: member\.joined, app\.approved/).waitFor();
+
+    // A test, then its delivery in the log.
+    await ada.getByRole('button', { name: 'Send test' }).click();
+    await ada.getByText(/A webhook\.test delivery was queued/).waitFor();
+    const log = ada.getByRole('region', { name: 'Delivery log' });
+    const delivery = log.getByRole('listitem').filter({ hasText: 'webhook.test' });
+    await delivery.getByText('DELIVERED').waitFor({ timeout: 20_000 });
+    await delivery.getByText(/HTTP 204/).waitFor();
+    await delivery.getByRole('button', { name: 'Details' }).click();
+    await delivery.getByText(/"type":"webhook\.test"/).waitFor();
+    await still(ada);
+    await screenshot(ada, 'webhooks-log');
+    await scan(ada, 'webhooks (delivery log)');
+
+    // Retry: the receiver gets the same delivery again (same webhook-id), verified both times.
+    await delivery.getByRole('button', { name: 'Retry' }).click();
+    const deliveries = await waitFor('the retried delivery', async () => {
+      const list = await received();
+      return list.length >= 2 ? list : null;
+    });
+    assert.equal(deliveries.length, 2);
+    assert.equal(deliveries[0].id, deliveries[1].id, 'the same webhook-id');
+    for (const d of deliveries) assert.deepEqual(d.verifiedWith, [0], `verified: ${JSON.stringify(d)}`);
+    await delivery.getByText(/2 attempts/).waitFor({ timeout: 20_000 });
+  });
+});
