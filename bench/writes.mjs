@@ -14,10 +14,10 @@ const CALLS = Number(option('--calls', short ? 5 : 20));
 /** Each path with the most round trips it should take (BEGIN and COMMIT included for a write). */
 const PATHS = [
   { name: 'register an app (POST /api/dev/apps/register)', key: 'register', limit: 6 },
-  { name: 'edit an app (PUT /api/dev/apps/{packageName})', key: 'edit', limit: 5 },
-  { name: 'publish an app (POST /api/dev/apps/{packageName}/publish)', key: 'publish', limit: 6 },
-  { name: 'regenerate the API key (POST /api/dev/apps/{packageName}/api-key)', key: 'key', limit: 5 },
-  { name: 'the organization with members and invitations (GET /api/orgs/{orgId})', key: 'org', limit: 1 },
+  { name: 'edit an app (PUT /api/dev/apps/{packageName})', key: 'edit', limit: 6 },
+  { name: 'publish an app (POST /api/dev/apps/{packageName}/publish)', key: 'publish', limit: 8 },
+  { name: 'regenerate the API key (POST /api/dev/apps/{packageName}/api-key)', key: 'key', limit: 6 },
+  { name: 'the organization with members and invitations (GET /api/orgs/{orgId})', key: 'org', limit: 2 },
 ];
 
 /** Round trips of each path, `calls` times each: `{ key: [trips of call 1, ...] }`. */
