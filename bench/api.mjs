@@ -25,6 +25,7 @@ import {
   sleep,
   startServer,
 } from './lib.mjs';
+import { mixedRequests, openLoop } from './openloop.mjs';
 import { statementCounter } from './statements.mjs';
 
 const run = promisify(execFile);
@@ -37,6 +38,15 @@ const ROUNDS = short ? 1 : 3;
 const MIXED_SECONDS = short ? 3 : 15;
 const LIST_PREFIX = 'com.bench.listed.app';
 const POOL_PREFIX = 'com.bench.pool.app';
+const OPEN_POOL_PREFIX = 'com.bench.openpool.app';
+/** The open loop's arrival rates (requests/s), seconds per run and runs per rate. */
+const OPEN_RATES = short ? [250, 1000] : [250, 500, 1000, 2000];
+const OPEN_SECONDS = short ? 2 : 10;
+const OPEN_RUNS = short ? 1 : 3;
+/** The rate whose p99 and errors have a target, and the p99 that bounds "the highest rate". */
+const OPEN_TARGET_RATE = 1000;
+const OPEN_TARGET_P99 = 20;
+const OPEN_CEILING_P99 = 50;
 const PASSWORD = 'a sufficiently long benchmark passphrase 42';
 /** The reference server is built next to the portal's binary (`cargo build -p reference-actix`). */
 const referenceActix = join(dirname(server), 'reference-actix');
@@ -236,6 +246,7 @@ async function measureBackend(backend, databaseUrl) {
     for (const stop of stops.splice(0)) await stop();
 
     await mixedWorkload(backend, client, listOrg, portalRps, databaseUrl);
+    await openLoopWorkload(backend, client, listOrg, databaseUrl);
   } finally {
     for (const stop of stops) await stop();
     await portal.stop();
@@ -274,6 +285,13 @@ async function mixedWorkload(backend, client, listOrg, listRps, databaseUrl) {
   const published = Number(/published: (\d+)/.exec(result.output)?.[1] ?? NaN);
   const context = `${MIXED_SECONDS} s; ${Math.round(result.rps)} req/s; a cycle of 2 lists, 3 reads, 2 edits, 2 organization-with-members reads and 1 publish (${published} apps published of a pool of ${pool}); load average ${loadBefore.toFixed(1)}–${loadavg()[0].toFixed(1)}`;
   record({
+    figure: `mixed workload at ${CONNECTIONS} connections, closed loop (${backend}): requests/s`,
+    target: 'the throughput figure (no target)',
+    measured: Math.round(result.rps),
+    unit: 'req/s',
+    note: context,
+  });
+  record({
     figure: `mixed workload at ${CONNECTIONS} connections (${backend}): failed requests`,
     target: '0 errors',
     limit: 0,
@@ -288,6 +306,87 @@ async function mixedWorkload(backend, client, listOrg, listRps, databaseUrl) {
     measured: result.p99Ms,
     unit: 'ms',
     note: context,
+  });
+}
+
+/**
+ * The mixed workload of bench/api-mixed.lua at fixed arrival rates (bench/openloop.mjs: scheduled by the
+ * clock, latency counted from when each request was due): p50, p99, p99.9 and errors per rate, and the
+ * highest rate whose p99 stays within 50 ms. Each rate runs OPEN_RUNS times; the figure is the median run's,
+ * the note shows the spread.
+ */
+async function openLoopWorkload(backend, client, listOrg, databaseUrl) {
+  const publishOrg = await client.organization('Benchmark Open-Loop Publish Pool');
+  // Every run sends a second of warm-up first (bench/openloop.mjs), publishes included.
+  const pool = Math.ceil((OPEN_RATES.reduce((sum, rate) => sum + rate, 0) * (OPEN_SECONDS + 1) * OPEN_RUNS) / 10);
+  await seedApps(client, publishOrg, OPEN_POOL_PREFIX, pool);
+  if (databaseUrl) execFileSync('psql', [databaseUrl, '-qAt', '-c', 'CHECKPOINT'], { stdio: 'pipe' });
+  // One generator for every run: each publish takes the pool's next app, so none is published twice.
+  const next = mixedRequests({
+    token: client.token,
+    listOrg,
+    apps: APPS,
+    prefix: LIST_PREFIX,
+    publishOrg,
+    pool,
+    poolPrefix: OPEN_POOL_PREFIX,
+  });
+  let offset = 0;
+  const within = [];
+  for (const rate of OPEN_RATES) {
+    const runs = [];
+    for (let run = 0; run < OPEN_RUNS; run += 1) {
+      const start = offset;
+      const result = await openLoop({ url: client.url, rate, seconds: OPEN_SECONDS, next: (i) => next(start + i) });
+      offset += result.requests;
+      runs.push({ ...result, load: loadavg()[0] });
+    }
+    const byP99 = [...runs].sort((a, b) => a.p99 - b.p99);
+    const middle = byP99[Math.floor(byP99.length / 2)];
+    const errors = runs.reduce((sum, r) => sum + r.errors, 0);
+    const ms = (value) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : '—');
+    const spread = (key) =>
+      runs.length > 1 ? `${ms(Math.min(...runs.map((r) => r[key])))}–${ms(Math.max(...runs.map((r) => r[key])))}` : ms(runs[0][key]);
+    const kinds = runs.flatMap((r) => Object.entries(r.errorKinds).map(([kind, n]) => `${n} ${kind}`));
+    const note =
+      `${OPEN_RUNS} run(s) of ${OPEN_SECONDS} s (median run by p99; spread over the runs): p50 ${ms(middle.p50)} ms (${spread('p50')}), ` +
+      `p99 ${ms(middle.p99)} ms (${spread('p99')}), p99.9 ${ms(middle.p999)} ms (${spread('p999')}), max ${ms(middle.max)} ms (${spread('max')}); ` +
+      `${errors} errors${kinds.length ? ` (${kinds.join(', ')})` : ''}; ${runs.map((r) => Math.round(r.achieved)).join(', ')} answers/s; ` +
+      `the slowest answers were due in second ${runs.map((r) => r.worstSecond).join(', ')} of the runs; load average ${runs.map((r) => r.load.toFixed(1)).join(', ')}`;
+    const targeted = rate === OPEN_TARGET_RATE;
+    record({
+      figure: `mixed workload at ${rate.toLocaleString('en')} req/s, open loop (${backend}): p99 latency`,
+      target: targeted ? `≤ ${OPEN_TARGET_P99} ms` : '— (reported)',
+      limit: targeted ? OPEN_TARGET_P99 : undefined,
+      measured: middle.p99,
+      unit: 'ms',
+      note,
+    });
+    record({
+      figure: `mixed workload at ${rate.toLocaleString('en')} req/s, open loop (${backend}): p99.9 latency`,
+      target: '— (reported)',
+      measured: middle.p999,
+      unit: 'ms',
+      note: `p50 ${ms(middle.p50)} ms; spread of p99.9 over the runs ${spread('p999')} ms`,
+    });
+    record({
+      figure: `mixed workload at ${rate.toLocaleString('en')} req/s, open loop (${backend}): failed requests`,
+      target: targeted ? '0 errors' : '— (reported)',
+      limit: targeted ? 0 : undefined,
+      measured: errors,
+      unit: 'errors',
+      note: kinds.length ? kinds.join(', ') : `over ${OPEN_RUNS} run(s)`,
+    });
+    if (middle.p99 <= OPEN_CEILING_P99 && errors === 0) within.push(rate);
+  }
+  record({
+    figure: `mixed workload, open loop (${backend}): the highest rate whose p99 stays ≤ ${OPEN_CEILING_P99} ms`,
+    target: `≥ ${OPEN_TARGET_RATE.toLocaleString('en')} req/s`,
+    limit: OPEN_TARGET_RATE,
+    better: 'higher',
+    measured: within.length ? Math.max(...within) : 0,
+    unit: 'req/s',
+    note: `of the rates ${OPEN_RATES.join(', ')} (median run, and no errors); ${next.published()} apps published of a pool of ${pool}`,
   });
 }
 

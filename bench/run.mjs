@@ -2,12 +2,14 @@
 // report.json. `--short` (run by `make test`) measures the same figures with fewer repetitions and smaller loads,
 // so that the harness cannot rot; no test asserts a figure.
 //
-//   node bench/run.mjs [--short] [--only server,web,api,monitor,month,audit,webhooks,soak] [--pages /dashboard] [--soak-minutes N] [--server PATH] [--frontend DIR]
+//   node bench/run.mjs [--short] [--only server,web,api,writes,monitor,month,audit,webhooks,soak] [--pages /dashboard] [--soak-minutes N] [--server PATH] [--frontend DIR]
 //
 // Each part lives in its own module: server.mjs (memory, cold start), web.mjs (bundles, Lighthouse), api.mjs
-// (requests/s and latency under load), monitor.mjs (uptime monitor and month view), audit.mjs (the audit log's
-// newest page over a million entries), webhooks.mjs (events delivered per second, latency a queued event adds),
-// soak.mjs (steady traffic for minutes: errors, p99, RSS per minute);
+// (requests/s and latency under load, closed loop and at fixed rates with openloop.mjs), writes.mjs (PostgreSQL
+// round trips per request of the writes and the organization's read, counted by pgwire.mjs), monitor.mjs
+// (uptime monitor and month view), audit.mjs (the audit log's newest page over a million entries), webhooks.mjs
+// (events delivered per second, latency a queued event adds), soak.mjs (steady traffic for minutes: errors, p99,
+// RSS per minute);
 // lib.mjs holds what they share.
 
 import { existsSync, mkdirSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { serverFigures } from './server.mjs';
 import { soakFigures } from './soak.mjs';
 import { bundleFigures, lighthouseFigures } from './web.mjs';
 import { webhookFigures } from './webhooks.mjs';
+import { writeFigures } from './writes.mjs';
 
 const parts = {
   server: serverFigures,
@@ -27,6 +30,7 @@ const parts = {
     await lighthouseFigures();
   },
   api: apiFigures,
+  writes: writeFigures,
   monitor: monitorFigures,
   month: monthFigures,
   audit: auditFigures,

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { frontend, KB, option, outDir, record, short, startServer } from './lib.mjs';
 
+/** The files of data (not code) the web UI loads on demand: the password-strength dictionaries. */
+const DATA_CHUNK = /node_modules\/@zxcvbn-ts\/language-/;
+
 /** JavaScript the first route loads, and what each lazy route adds, gzipped, from Vite's manifest. */
 export function bundleFigures() {
   const manifestPath = join(frontend, '.vite/manifest.json');
@@ -54,7 +57,26 @@ export function bundleFigures() {
     const sets = from.map((importer) => new Set([...loadedBefore(importer, seen), ...closure(importer, new Set())]));
     return new Set([...sets[0]].filter((file) => sets.every((set) => set.has(file))));
   };
-  const lazy = Object.entries(manifest).filter(([, chunk]) => chunk.isDynamicEntry);
+  // The password-strength dictionaries are data, not code: word lists that frontend/src/features/auth/
+  // strengthLoader.ts loads (each a file of its own, all at once) when a new-password field gets focus.
+  // They are reported on their own, and no route may load them with its code.
+  const isData = (key) => DATA_CHUNK.test(key);
+  const data = Object.entries(manifest).filter(([key, chunk]) => chunk.isDynamicEntry && isData(key));
+  const dataFiles = new Set(data.map(([, chunk]) => chunk.file));
+  const dataBytes = data.reduce((sum, [key]) => sum + [...closure(key, new Set())].reduce((n, f) => n + gz(f), 0), 0);
+  const staticallyLoading = Object.entries(manifest)
+    .filter(([key]) => !isData(key))
+    .filter(([key]) => [...closure(key, new Set())].some((file) => dataFiles.has(file)))
+    .map(([key]) => key);
+  record({
+    figure: `web UI: the password-strength dictionaries, gzipped (data: ${data.length} files, loaded in parallel when a new-password field gets focus)`,
+    target: 'out of every route',
+    limit: 0,
+    measured: staticallyLoading.length,
+    unit: 'routes loading them',
+    note: `${(dataBytes / KB).toFixed(1)} KB gzipped in ${data.length} files (${data.map(([key]) => key.split('/').pop()).join(', ')})${staticallyLoading.length ? `; loaded with the code of ${staticallyLoading.join(', ')}` : ''}`,
+  });
+  const lazy = Object.entries(manifest).filter(([key, chunk]) => chunk.isDynamicEntry && !isData(key));
   const routes = lazy
     .map(([key, chunk]) => {
       const before = loadedBefore(key);

@@ -135,8 +135,21 @@ function signedInGroup(id: string, graph: ModuleGraph): string | null {
   return signedInGroups.group(id);
 }
 
-export default defineConfig({
+// React Router's package exports name its development build for every condition a bundler resolves with
+// (`import`, `module`, `default`): `vite build` would ship its development checks and warnings
+// (`ENABLE_DEV_WARNINGS`). The production build sits next to it with the same API; `vite build` takes it.
+// Tests and the dev server keep the development build and its warnings.
+const routerDist = fileURLToPath(
+  new URL('./node_modules/react-router/dist/production/', import.meta.url),
+);
+const productionRouter = [
+  { find: /^react-router$/, replacement: `${routerDist}index.mjs` },
+  { find: /^react-router\/dom$/, replacement: `${routerDist}dom-export.mjs` },
+];
+
+export default defineConfig(({ command }) => ({
   plugins: [react()],
+  resolve: { alias: command === 'build' ? productionRouter : [] },
   server: { proxy },
   preview: { proxy },
   build: {
@@ -165,4 +178,4 @@ export default defineConfig({
     // several seconds, so the default 5 s limit fails them for load, not for a fault.
     testTimeout: 30_000,
   },
-});
+}));

@@ -411,6 +411,84 @@ mod tests {
         });
     }
 
+    /// A transaction that panics fails alone: the transactions that waited with it, and so ran in the same
+    /// batch, commit and answer their own outcome, and what the panicking one wrote is rolled back.
+    #[test]
+    fn a_write_that_panics_fails_no_write_of_its_batch() {
+        use diesel::RunQueryDsl;
+        use diesel::sql_types::BigInt;
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = BigInt)]
+            n: i64,
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/portal.db", dir.path().display()), 4).unwrap();
+        db.connection()
+            .unwrap()
+            .batch_execute("CREATE TABLE rows (n BIGINT NOT NULL)")
+            .unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(4)
+            .build()
+            .unwrap();
+        let outcomes = runtime.block_on(async {
+            // The writer is held while the others queue up, so that they run as one batch.
+            let (started, holding) = tokio::sync::oneshot::channel();
+            let blocker = {
+                let db = db.clone();
+                tokio::spawn(async move {
+                    db.write(move |_| {
+                        let _ = started.send(());
+                        std::thread::sleep(Duration::from_millis(300));
+                        Ok(-1_i64)
+                    })
+                    .await
+                })
+            };
+            holding.await.unwrap();
+            let tasks: Vec<_> = (0..60_i64)
+                .map(|n| {
+                    let db = db.clone();
+                    tokio::spawn(async move {
+                        db.write(move |conn| {
+                            diesel::sql_query(format!("INSERT INTO rows VALUES ({n})"))
+                                .execute(conn)
+                                .map_err(|e| RepoError::backend("inserting", e))?;
+                            assert!(n % 10 != 7, "a bug inside transaction {n}");
+                            Ok(n)
+                        })
+                        .await
+                    })
+                })
+                .collect();
+            assert_eq!(blocker.await.unwrap().unwrap(), -1);
+            let mut outcomes = Vec::new();
+            for task in tasks {
+                outcomes.push(task.await.unwrap());
+            }
+            outcomes
+        });
+        for (n, outcome) in (0..60_i64).zip(&outcomes) {
+            if n % 10 == 7 {
+                assert!(outcome.is_err(), "{n}: {outcome:?}");
+            } else {
+                assert_eq!(outcome.as_ref().ok(), Some(&n), "{n}: {outcome:?}");
+            }
+        }
+        let kept: Count = diesel::sql_query("SELECT count(*) AS n FROM rows")
+            .get_result(&mut *db.connection().unwrap())
+            .unwrap();
+        assert_eq!(
+            kept.n, 54,
+            "every innocent row is kept, and no row of a panicking transaction"
+        );
+        let panicked: Count = diesel::sql_query("SELECT count(*) AS n FROM rows WHERE n % 10 = 7")
+            .get_result(&mut *db.connection().unwrap())
+            .unwrap();
+        assert_eq!(panicked.n, 0);
+    }
+
     /// Transactions that wait together are committed together, each in a savepoint of its own: one whose
     /// work fails is rolled back alone, and every caller is answered with its own outcome.
     #[test]

@@ -5,16 +5,21 @@
 //! its own: under load every hand-over woke another thread, which then waited for a core before it could
 //! begin, while the lock sat held and idle (the mixed workload's edits waited 10 ms at the median with their
 //! work taking well under one). Now one thread takes every transaction that is waiting, runs each in a
-//! savepoint of one transaction, and commits once: a transaction whose work fails is rolled back to its
-//! savepoint alone, and every caller is answered after the commit (with the commit's error if it failed).
+//! savepoint of one transaction, and commits once: a transaction whose work fails (or panics) is rolled back
+//! to its savepoint alone, and every caller is answered after the commit (with the commit's error if it failed).
 //! The thread starts at the first write and ends when the last clone of the pool is gone.
 
 use super::transaction::immediate_transaction;
 use super::{Db, DbConnection};
+use diesel::Connection;
+use diesel::connection::TransactionManager;
 use domain::common::RepoError;
+use std::num::NonZeroU32;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Mutex, PoisonError};
+
+type Manager = <DbConnection as Connection>::TransactionManager;
 
 /// Most transactions committed together.
 const MAX_BATCH: usize = 64;
@@ -80,24 +85,22 @@ fn run(db: &Db, receiver: &Receiver<Job>) {
 }
 
 /// Runs `jobs` in one transaction and answers their callers; answers the jobs not run (those after one that
-/// panicked: the batch is rolled back, and they go into the next one).
+/// panicked when the batch could not be saved: it is rolled back, and they go into the next one).
+///
+/// A job that panics is its caller's failure alone (it is told the task stopped, as a panic on a blocking
+/// thread told it): its savepoint is rolled back, which undoes whatever it wrote, and the batch goes on, so
+/// that the transactions committed with it are not failed for it. Only when that rollback fails (the
+/// connection is broken) is the whole batch rolled back and its callers told so.
 fn batch(db: &Db, jobs: Vec<Job>) -> Vec<Job> {
     let mut answers: Vec<Answer> = Vec::with_capacity(jobs.len());
     let mut jobs = jobs.into_iter();
     let outcome = db.on_connection(false, |conn| {
         immediate_transaction(conn, |conn| {
+            let depth = transaction_depth(conn)?;
             for job in jobs.by_ref() {
-                // A panic inside a transaction is its caller's (it is told the task stopped, as a panic on
-                // a blocking thread told it). The batch is rolled back and the connection dropped (it is
-                // left inside the transaction); the jobs not run yet go into the next batch.
                 match catch_unwind(AssertUnwindSafe(|| job(conn))) {
                     Ok(answer) => answers.push(answer),
-                    Err(_) => {
-                        return Err(RepoError::backend(
-                            "committing a batch of transactions",
-                            "another transaction of the batch panicked",
-                        ));
-                    }
+                    Err(_) => roll_back_to(conn, depth)?,
                 }
             }
             Ok(())
@@ -109,4 +112,26 @@ fn batch(db: &Db, jobs: Vec<Job>) -> Vec<Job> {
         answer(failure.clone());
     }
     jobs.collect()
+}
+
+/// How many transactions and savepoints the connection is inside.
+fn transaction_depth(conn: &mut DbConnection) -> Result<u32, RepoError> {
+    Manager::transaction_manager_status_mut(conn)
+        .transaction_depth()
+        .map(|depth| depth.map_or(0, NonZeroU32::get))
+        .map_err(|e| RepoError::backend("reading the depth of a transaction", e))
+}
+
+/// Rolls back the savepoints a panicking job left open (its own, and any it nested inside it), down to
+/// `depth`: the batch's transaction. A failure here leaves the connection unusable: the batch fails.
+fn roll_back_to(conn: &mut DbConnection, depth: u32) -> Result<(), RepoError> {
+    while transaction_depth(conn)? > depth {
+        Manager::rollback_transaction(conn).map_err(|e| {
+            RepoError::backend(
+                "committing a batch of transactions",
+                format!("another transaction of the batch panicked and could not be rolled back: {e}"),
+            )
+        })?;
+    }
+    Ok(())
 }

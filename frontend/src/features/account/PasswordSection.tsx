@@ -10,7 +10,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { useAppSelector } from '../../app/store';
 import { selectAuthUser } from '../../session/authSlice';
 import { passwordFormErrors, type PasswordFields } from './passwordForm';
-import { PasswordStrengthMeter } from '../auth';
+import { loadPasswordStrength, PasswordStrengthMeter } from '../auth';
 
 type Fields = PasswordFields;
 
@@ -75,6 +75,10 @@ export function PasswordSection({ client }: { client: GoTrueClient }) {
       required
       value={fields[name]}
       onChange={edit(name)}
+      // The new password is judged as it is typed: its dictionaries start loading on focus.
+      onFocus={
+        name === 'next' ? () => void loadPasswordStrength().catch(() => undefined) : undefined
+      }
       error={Boolean(errors[name])}
       helperText={errors[name] ?? hint}
     />

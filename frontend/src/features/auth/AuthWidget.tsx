@@ -12,6 +12,7 @@ import { usePublicConfig } from '../publicConfig';
 import { passkeyCancelled, passkeyErrorMessage } from './passkeyMessages';
 import { passkeysElsewhere } from './passkeySite';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter';
+import { loadPasswordStrength } from './strengthLoader';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
 
 type Message = { severity: 'success' | 'error' | 'info'; text: string } | null;
@@ -300,6 +301,10 @@ export function AuthWidget({
           fullWidth
           value={password}
           helperText={view === 'sign_in' ? undefined : 'At least 12 characters.'}
+          onFocus={() => {
+            // A new password is judged as it is typed: its dictionaries start loading now.
+            if (view !== 'sign_in') void loadPasswordStrength().catch(() => undefined);
+          }}
           onChange={(event) => {
             setPassword(event.target.value);
           }}

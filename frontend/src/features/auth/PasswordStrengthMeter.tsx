@@ -3,9 +3,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 
-import type { Strength } from './passwordStrength';
-
-type Estimator = typeof import('./passwordStrength');
+import type { Estimator, Strength } from './passwordStrength';
+import { loadPasswordStrength } from './strengthLoader';
 
 const LABELS = ['Very weak', 'Weak', 'Fair', 'Strong', 'Very strong'] as const;
 const COLORS = ['error', 'error', 'warning', 'success', 'success'] as const;
@@ -16,7 +15,8 @@ interface Props {
 }
 
 /**
- * A live estimate of a new password's strength, by the algorithm the server uses. Loads its dictionaries
+ * A live estimate of a new password's strength, by the algorithm the server uses. Its dictionaries are
+ * loaded when the password field gets focus (the field calls `loadPasswordStrength`), or at the latest
  * when the first character is typed; says nothing until there is a password to judge.
  */
 export function PasswordStrengthMeter({ password, email }: Props) {
@@ -26,10 +26,10 @@ export function PasswordStrengthMeter({ password, email }: Props) {
   const typing = password.length > 0;
 
   useEffect(() => {
-    // Nothing is loaded until a password is typed.
+    // Loaded by the field's focus already, as a rule; the same promise here.
     if (!typing || estimator) return;
     let live = true;
-    import('./passwordStrength')
+    loadPasswordStrength()
       .then((loaded) => {
         if (live) setEstimator(loaded);
       })

@@ -2,7 +2,10 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { PasswordStrengthMeter } from './PasswordStrengthMeter';
-import { MIN_SCORE, strengthOf, userInputs } from './passwordStrength';
+import { MIN_SCORE, userInputs } from './passwordStrength';
+import { loadPasswordStrength } from './strengthLoader';
+
+const { strengthOf } = await loadPasswordStrength();
 
 describe('password strength', () => {
   it('refuses what the server refuses: well-known passwords of twelve characters or more', () => {

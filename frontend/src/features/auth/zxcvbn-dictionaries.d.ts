@@ -1,5 +1,19 @@
-// The English dictionaries of @zxcvbn-ts/language-en taken one by one (its index also brings the large
-// common-words and last-names lists, about 475 KB gzipped, which the strength meter leaves out).
+// The dictionaries of @zxcvbn-ts/language-en and language-common taken one by one (strengthLoader.ts loads
+// each as a file of its own; language-en's index also brings the large common-words and last-names lists,
+// about 475 KB gzipped, which the strength meter leaves out).
+declare module '@zxcvbn-ts/language-common/dist/adjacencyGraphs.json.mjs' {
+  import type { OptionsType } from '@zxcvbn-ts/core';
+  const graphs: NonNullable<OptionsType['graphs']>;
+  export default graphs;
+}
+declare module '@zxcvbn-ts/language-common/dist/diceware.json.mjs' {
+  const words: string[];
+  export default words;
+}
+declare module '@zxcvbn-ts/language-common/dist/passwords.json.mjs' {
+  const words: string[];
+  export default words;
+}
 declare module '@zxcvbn-ts/language-en/dist/wikipedia.json.mjs' {
   const words: string[];
   export default words;

@@ -4,12 +4,10 @@ use diesel::prelude::*;
 use domain::audit::AuditEntry;
 use domain::common::{OrgId, RepoError};
 
-use super::lock_in_org;
-use super::queries::load_in_org;
 use crate::DbConnection;
-use crate::convert::{db_error, to_millis};
+use crate::convert::{backend, db_error};
 use crate::repos::audit::append;
-use crate::schema::app_api_keys;
+use crate::schema::{app_api_keys, apps};
 
 /// Stores the key digest of an app that has none, created at `created_at` (milliseconds).
 pub(super) fn insert_key(
@@ -39,16 +37,26 @@ pub(super) fn replace_key_hash(
 ) -> Result<(), RepoError> {
     let org = org.to_string();
     // Lock the app row in this org first: a move or delete committing between the check and
-    // the key update must not hand the new key to an org that no longer owns the app.
-    lock_in_org(conn, &org, package)?;
-    let app = load_in_org(conn, &org, package)?.ok_or(RepoError::NotFound)?;
+    // the key update must not hand the new key to an org that no longer owns the app. The lock's update
+    // answers the app's `updatedAt`, which a missing key row is stored with (no read for it).
+    let updated_at = diesel::update(
+        apps::table
+            .filter(apps::package_name.eq(package))
+            .filter(apps::org_id.eq(&org)),
+    )
+    .set(apps::org_id.eq(apps::org_id))
+    .returning(apps::updated_at)
+    .get_result::<i64>(conn)
+    .optional()
+    .map_err(backend("locking an app"))?
+    .ok_or(RepoError::NotFound)?;
     let replaced = diesel::update(app_api_keys::table.filter(app_api_keys::package_name.eq(package)))
         .set(app_api_keys::key_hash.eq(key_hash))
         .execute(conn)
         .map_err(db_error("replacing an app's key digest", "key_hash"))?;
     if replaced == 0 {
         // An app without a key row (never written by `insert`) gets one.
-        insert_key(conn, package, key_hash, to_millis(app.updated_at))?;
+        insert_key(conn, package, key_hash, updated_at)?;
     }
     append(conn, std::slice::from_ref(audit))
 }

@@ -248,10 +248,7 @@ impl AppRepository for DieselAppRepository {
     ) -> Result<App, RepoError> {
         let package = package.as_str().to_owned();
         self.db
-            .write(move |conn| {
-                let current = load_in_org(conn, &org.to_string(), &package)?.ok_or(RepoError::NotFound)?;
-                status::apply_transition(conn, &current, expected, &change)
-            })
+            .write(move |conn| status::apply_transition(conn, &org.to_string(), &package, expected, &change))
             .await
     }
 
@@ -265,7 +262,7 @@ impl AppRepository for DieselAppRepository {
         self.db
             .write(move |conn| {
                 let current = load_any(conn, &package)?.ok_or(RepoError::NotFound)?;
-                status::apply_transition(conn, &current, expected, &change)
+                status::apply_transition(conn, &current.org_id.to_string(), &package, expected, &change)
             })
             .await
     }

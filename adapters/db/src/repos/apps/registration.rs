@@ -8,9 +8,8 @@ use domain::common::{OrgId, RepoError};
 use domain::review::ReviewEvent;
 
 use super::keys::insert_key;
-use super::queries::load_in_org;
 use super::rows::{AppEdit, AppRow};
-use super::status::{changed_or_conflict, expect_status};
+use super::status::{missing_or_conflict, status_reads_as};
 use crate::DbConnection;
 use crate::convert::{backend, db_error};
 use crate::repos::audit::append;
@@ -34,7 +33,8 @@ pub(super) fn insert(
     append(conn, std::slice::from_ref(audit))
 }
 
-/// Writes the editable fields of the organization's app, provided its store status is still `expected`.
+/// Writes the editable fields of the organization's app, provided its store status is still `expected`:
+/// one conditional update, which reads nothing before it.
 pub(super) fn update(
     conn: &mut DbConnection,
     org: OrgId,
@@ -45,18 +45,18 @@ pub(super) fn update(
     audit: &AuditEntry,
 ) -> Result<(), RepoError> {
     let org = org.to_string();
-    let current = load_in_org(conn, &org, package)?.ok_or(RepoError::NotFound)?;
-    let stored = expect_status(conn, &current, expected)?;
     let changed = diesel::update(
         apps::table
             .filter(apps::package_name.eq(package))
             .filter(apps::org_id.eq(&org))
-            .filter(apps::app_store_status.eq(&stored)),
+            .filter(status_reads_as(expected)),
     )
     .set(edit)
     .execute(conn)
     .map_err(backend("updating an app"))?;
-    changed_or_conflict(changed)?;
+    if changed == 0 {
+        return Err(missing_or_conflict(conn, &org, package));
+    }
     for event in events {
         insert_event(conn, event)?;
     }

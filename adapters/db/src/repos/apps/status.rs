@@ -1,14 +1,18 @@
 //! Store status transitions (submit, publish, reject, back to development) as compare-and-set writes, and
 //! moving an app to another organization.
 
+use diesel::dsl::sql;
+use diesel::expression::SqlLiteral;
 use diesel::prelude::*;
+use diesel::sql_types::Bool;
 use domain::apps::ports::StatusChange;
 use domain::apps::{App, AppStoreStatus};
 use domain::audit::AuditEntry;
 use domain::common::RepoError;
 use domain::review::ReviewEvent;
 
-use super::queries::load_any;
+use super::rows::AppRow;
+use crate::connection::on_backend;
 use crate::convert::{backend, db_error, to_millis};
 use crate::repos::audit::append;
 use crate::repos::reviews::insert_event;
@@ -22,89 +26,89 @@ fn status_conflict() -> RepoError {
     RepoError::Conflict(STATUS_CONFLICT.to_owned())
 }
 
-/// The status column as stored, provided it reads as `expected` (a legacy spelling such as `development`
-/// reads as its status, and the compare-and-set of a write must match what is stored, not its normalised
-/// form). Read again just before the conditional update, so that a writer that committed meanwhile is a
-/// conflict here too.
-pub(super) fn stored_status(
-    conn: &mut DbConnection,
-    package: &str,
-    expected: AppStoreStatus,
-) -> Result<String, RepoError> {
-    let stored = apps::table
+/// The condition "the stored status reads as `expected`" for the `WHERE` of a compare-and-set, so that the
+/// update itself checks the status (no read before it). A stored status reads as its own spelling, and
+/// anything else as DEVELOPMENT (`AppStoreStatus::parse_lossy`, which `into_app` reads rows with): a
+/// legacy spelling such as `development` matches DEVELOPMENT here too.
+pub(super) fn status_reads_as(expected: AppStoreStatus) -> SqlLiteral<Bool> {
+    let spelled = |status: AppStoreStatus| format!("'{}'", status.as_str());
+    if expected == AppStoreStatus::Development {
+        let others: Vec<String> = AppStoreStatus::ALL
+            .into_iter()
+            .filter(|status| AppStoreStatus::parse_lossy(status.as_str()) != AppStoreStatus::Development)
+            .map(spelled)
+            .collect();
+        sql(&format!("apps.app_store_status NOT IN ({})", others.join(", ")))
+    } else {
+        sql(&format!("apps.app_store_status = {}", spelled(expected)))
+    }
+}
+
+/// Why a compare-and-set of the organization's app touched no row: [`RepoError::NotFound`] when the
+/// organization has no such app, else [`RepoError::Conflict`] (another writer changed its status first).
+/// Read only on that path: a write that succeeds reads nothing.
+pub(super) fn missing_or_conflict(conn: &mut DbConnection, org: &str, package: &str) -> RepoError {
+    let found = apps::table
         .filter(apps::package_name.eq(package))
-        .select(apps::app_store_status)
+        .filter(apps::org_id.eq(org))
+        .select(apps::package_name)
         .first::<String>(conn)
-        .optional()
-        .map_err(backend("reading an app's store status"))?
-        .ok_or(RepoError::NotFound)?;
-    if AppStoreStatus::parse_lossy(&stored) == expected {
-        Ok(stored)
-    } else {
-        Err(status_conflict())
+        .optional();
+    match found {
+        Ok(Some(_)) => status_conflict(),
+        Ok(None) => RepoError::NotFound,
+        Err(e) => RepoError::backend("reading an app", e),
     }
 }
 
-/// The stored status of `current` (read in the same transaction) when its status is `expected`, else
-/// [`RepoError::Conflict`].
-pub(super) fn expect_status(
-    conn: &mut DbConnection,
-    current: &App,
-    expected: AppStoreStatus,
-) -> Result<String, RepoError> {
-    if current.app_store_status != expected {
-        return Err(status_conflict());
-    }
-    stored_status(conn, current.package_name.as_str(), expected)
+/// The review fields a transition writes, if any (`None` leaves a column as it is).
+#[derive(AsChangeset)]
+#[diesel(table_name = apps)]
+struct TransitionSet<'a> {
+    app_store_status: &'a str,
+    updated_at: i64,
+    review_notes: Option<Option<&'a str>>,
+    reviewed_by: Option<&'a str>,
+    reviewed_at: Option<Option<i64>>,
 }
 
-/// [`RepoError::Conflict`] when a conditional update touched no row: another writer changed the row
-/// between our read and the update.
-pub(super) fn changed_or_conflict(changed: usize) -> Result<(), RepoError> {
-    if changed == 0 {
-        Err(status_conflict())
-    } else {
-        Ok(())
-    }
-}
-
-/// The compare-and-set store transition of `current` (read in the same transaction): the status, the
-/// review fields, `updatedAt`, the event and the e-mails, or nothing at all.
+/// The compare-and-set store transition of the organization's app: the status, the review fields,
+/// `updatedAt` in one conditional update that answers the row as written, then the event, the e-mails and
+/// the audit entries; or nothing at all.
 pub(super) fn apply_transition(
     conn: &mut DbConnection,
-    current: &App,
+    org: &str,
+    package: &str,
     expected: AppStoreStatus,
     change: &StatusChange,
 ) -> Result<App, RepoError> {
-    let stored = expect_status(conn, current, expected)?;
-    let package = current.package_name.as_str();
-    let changed = diesel::update(
+    let stamp = change.review.as_ref();
+    let set = TransitionSet {
+        app_store_status: change.to.as_str(),
+        updated_at: to_millis(change.at),
+        review_notes: stamp.map(|stamp| stamp.notes.as_deref()),
+        reviewed_by: stamp.map(|stamp| stamp.reviewed_by.as_str()),
+        reviewed_at: stamp.map(|stamp| Some(to_millis(stamp.reviewed_at))),
+    };
+    // On the backend's own connection: the multi-backend wrapper cannot answer a row from `RETURNING`.
+    let row = on_backend!(conn, c => diesel::update(
         apps::table
             .filter(apps::package_name.eq(package))
-            .filter(apps::org_id.eq(current.org_id.to_string()))
-            .filter(apps::app_store_status.eq(&stored)),
+            .filter(apps::org_id.eq(org))
+            .filter(status_reads_as(expected)),
     )
-    .set((
-        apps::app_store_status.eq(change.to.as_str()),
-        apps::updated_at.eq(to_millis(change.at)),
-    ))
-    .execute(conn)
+    .set(&set)
+    .returning(AppRow::as_returning())
+    .get_result::<AppRow>(c)
+    .optional())
     .map_err(backend("changing an app's store status"))?;
-    changed_or_conflict(changed)?;
-    if let Some(stamp) = &change.review {
-        diesel::update(apps::table.filter(apps::package_name.eq(package)))
-            .set((
-                apps::review_notes.eq(stamp.notes.as_deref()),
-                apps::reviewed_by.eq(stamp.reviewed_by.as_str()),
-                apps::reviewed_at.eq(Some(to_millis(stamp.reviewed_at))),
-            ))
-            .execute(conn)
-            .map_err(backend("writing an app's review fields"))?;
-    }
+    let Some(row) = row else {
+        return Err(missing_or_conflict(conn, org, package));
+    };
     insert_event(conn, &change.event)?;
     outbox_rows::enqueue(conn, &change.emails, change.at)?;
     append(conn, &change.audit)?;
-    load_any(conn, package)?.ok_or(RepoError::NotFound)
+    row.into_app()
 }
 
 /// Moves the app and its images from one organization to the other, with the review event.
