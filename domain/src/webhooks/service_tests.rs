@@ -27,10 +27,10 @@ fn member(role: OrgRole) -> ActingMember {
         origin: ClientOrigin::default(),
     };
     block_on(ActingMember::resolve(
-        &directory,
+        crate::orgs::StandingSource::Directory(&directory, OrgId::new()),
         caller,
-        OrgId::new(),
         SecondFactor::NotPassed,
+        crate::orgs::Door::Act,
     ))
     .unwrap()
     .unwrap()
