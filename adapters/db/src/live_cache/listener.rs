@@ -36,6 +36,9 @@ struct Waiting {
     waiters: Vec<oneshot::Sender<Option<Ticket>>>,
     /// When the round under way began (none runs when `None`).
     round_began: Option<Instant>,
+    /// When the first of the requests waiting for the next round began to wait: that round counts as begun
+    /// then, so that it is overdue as soon as that request stops waiting, however late the thread took it.
+    first_waiting_since: Option<Instant>,
     /// The pool is gone: the thread ends.
     closed: bool,
 }
@@ -92,6 +95,9 @@ impl Listener {
             if waiting.closed || waiting.overdue(Instant::now()) {
                 return None;
             }
+            if waiting.waiters.is_empty() {
+                waiting.first_waiting_since = Some(Instant::now());
+            }
             waiting.waiters.push(sender);
         }
         self.queue.wake.notify_one();
@@ -133,7 +139,8 @@ fn run(url: &str, shared: &Shared, queue: &Queue) {
                     return;
                 }
                 if !waiting.waiters.is_empty() {
-                    waiting.round_began = Some(Instant::now());
+                    waiting.round_began =
+                        Some(waiting.first_waiting_since.take().unwrap_or_else(Instant::now));
                     break std::mem::take(&mut waiting.waiters);
                 }
                 let (guard, timeout) = queue
