@@ -28,7 +28,11 @@ describe('the navigation drawer of small screens', () => {
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/account/security');
     });
-    // The permanent sidebar (wide screens) leaves it to the top bar.
+    // The drawer closes on the way (its closing transition may still be running: wait for it to go), and the
+    // permanent sidebar (wide screens) leaves the link to the top bar.
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'Navigation' })).toBeNull();
+    });
     const sidebar = await screen.findByRole('navigation', { name: 'Main' });
     expect(within(sidebar).queryByRole('link', { name: 'Account Security' })).toBeNull();
   }, 30_000);
