@@ -2125,6 +2125,27 @@ export interface components {
     /**
      * @description The register body as received (`POST /api/dev/apps/register`). Missing strings read as empty. It
      *     serializes too, so that a client (the `devportal` command-line client) sends this very type.
+     * @example {
+     *       "packageName": "com.example.weather",
+     *       "name": "Weather",
+     *       "description": "Shows the weather where you are.",
+     *       "onboardingInstructions": "Say \"weather\" to see today's forecast.",
+     *       "publicUrl": "https://weather.example.com",
+     *       "logoURL": "https://cdn.example.com/weather.png",
+     *       "appType": "standard",
+     *       "permissions": [
+     *         {
+     *           "type": "LOCATION",
+     *           "description": "Your city's forecast"
+     *         }
+     *       ],
+     *       "hardwareRequirements": [
+     *         {
+     *           "type": "DISPLAY",
+     *           "level": "REQUIRED"
+     *         }
+     *       ]
+     *     }
      */
     RegistrationInput: {
       /** @default  */
