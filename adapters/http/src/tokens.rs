@@ -141,9 +141,11 @@ pub struct TokenListDto {
 /// `POST /api/dev/tokens`.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(example = json!({"name": "GitHub Actions deploy", "scopes": ["apps:read", "apps:write"], "expiresInDays": 30}))]
 pub struct CreateTokenRequest {
     /// What uses it, such as "GitHub Actions deploy" (1–100 characters).
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 100)]
     pub name: String,
     /// The one organization it acts in; `null` or absent: every organization of its owner.
     #[serde(default)]
@@ -154,6 +156,7 @@ pub struct CreateTokenRequest {
     pub scopes: Vec<String>,
     /// 1–365 days; 90 when absent.
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 365)]
     pub expires_in_days: Option<i64>,
 }
 

@@ -1517,7 +1517,17 @@ export interface components {
       name?: string | null;
       contactEmail?: string | null;
     };
-    /** @description `POST /api/dev/tokens`. */
+    /**
+     * @description `POST /api/dev/tokens`.
+     * @example {
+     *       "name": "GitHub Actions deploy",
+     *       "scopes": [
+     *         "apps:read",
+     *         "apps:write"
+     *       ],
+     *       "expiresInDays": 30
+     *     }
+     */
     CreateTokenRequest: {
       /** @description What uses it, such as "GitHub Actions deploy" (1–100 characters). */
       name?: string;
