@@ -375,12 +375,20 @@ async fn bearer_variants_and_forged_checksums_learn_nothing() {
             let (status, body) = list(refused.clone()).await;
             assert_eq!(status, 401, "{refused}: {body}");
         }
-        // A very long header is refused without a 500.
+        // A very long header is refused without a 500. On a client of its own: a head over the server's
+        // limit gets the HTTP server's bare 431 and its connection is cut while the client still writes,
+        // which must not leave a broken connection in the pool the next requests use.
         for length in [20_000, 200_000] {
-            let (status, body) = list(format!("Bearer dpt_{}", "a".repeat(length))).await;
+            let answer = reqwest::Client::new()
+                .get(app.url("/api/dev/apps"))
+                .header("authorization", format!("Bearer dpt_{}", "a".repeat(length)))
+                .header("x-org-id", &acme)
+                .send()
+                .await;
+            let status = answer.as_ref().map_or(0, |response| response.status().as_u16());
             assert!(
                 status == 0 || (400..500).contains(&status),
-                "{length}: {status} {body}"
+                "{length}: {status} {answer:?}"
             );
         }
 
