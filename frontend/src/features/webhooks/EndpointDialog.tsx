@@ -61,6 +61,13 @@ export function EndpointDialog({
   const [description, setDescription] = useState(endpoint?.description ?? '');
   const [events, setEvents] = useState<WebhookEventType[]>(endpoint?.events ?? []);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  // A field's refusal goes as soon as the field is edited: it was about the value that was sent.
+  const clearError = (field: Field) => {
+    setErrors((current) => {
+      if (!(field in current)) return current;
+      return Object.fromEntries(Object.entries(current).filter(([name]) => name !== field));
+    });
+  };
   const [failure, setFailure] = useState<string | null>(null);
   const all = events.length === 0;
 
@@ -105,6 +112,7 @@ export function EndpointDialog({
               value={url}
               onChange={(event) => {
                 setUrl(event.target.value);
+                clearError('url');
               }}
               error={Boolean(errors.url)}
               helperText={errors.url ?? 'https://… of your chat, CI or on-call system'}
@@ -117,6 +125,7 @@ export function EndpointDialog({
               value={description}
               onChange={(event) => {
                 setDescription(event.target.value);
+                clearError('description');
               }}
               error={Boolean(errors.description)}
               helperText={errors.description}
@@ -131,6 +140,7 @@ export function EndpointDialog({
                       checked={all}
                       onChange={() => {
                         setEvents([]);
+                        clearError('events');
                       }}
                     />
                   }
@@ -144,6 +154,7 @@ export function EndpointDialog({
                         checked={events.includes(type)}
                         onChange={() => {
                           toggle(type);
+                          clearError('events');
                         }}
                       />
                     }
