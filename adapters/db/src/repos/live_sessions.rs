@@ -14,27 +14,34 @@ use crate::DbConnection;
 use crate::connection::on_backend;
 use crate::convert::backend;
 
-/// The statement of [`with_role`]: the live head of `$family` with the platform role of its account (the
-/// join adds no row: `platform_admins.user_id` is unique) and what protects the account (subqueries). Every
-/// table it reads is watched by the session cache (`crate::live_cache::contract`; a test holds its plan to
-/// that list).
+/// What both session statements read from: the live head of `$family` (the newest token of the family that
+/// is neither replaced nor revoked) joined to its account's platform role (the join adds no row:
+/// `platform_admins.user_id` is unique). Every table they read is watched by the session cache
+/// (`crate::live_cache::contract`; a test holds their plans to that list).
+macro_rules! session_head {
+    ($family:expr) => {
+        crate::schema::refresh_tokens::table
+            .left_join(crate::schema::platform_admins::table.on(
+                crate::schema::platform_admins::user_id.eq(crate::schema::refresh_tokens::user_id.nullable()),
+            ))
+            .filter(crate::schema::refresh_tokens::family_id.eq($family))
+            .filter(crate::schema::refresh_tokens::replaced_by.is_null())
+            .filter(crate::schema::refresh_tokens::revoked_at.is_null())
+            .order(crate::schema::refresh_tokens::created_at.desc())
+    };
+}
+pub(crate) use session_head;
+
+/// The statement of [`with_role`]: the live head, its platform role and what protects the account
+/// (subqueries).
 macro_rules! session_statement {
     ($family:expr) => {{
         use crate::schema::{platform_admins, refresh_tokens};
-        let protection = crate::repos::protection::protection!(refresh_tokens::user_id);
-        refresh_tokens::table
-            .left_join(
-                platform_admins::table.on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
-            )
-            .filter(refresh_tokens::family_id.eq($family))
-            .filter(refresh_tokens::replaced_by.is_null())
-            .filter(refresh_tokens::revoked_at.is_null())
-            .order(refresh_tokens::created_at.desc())
-            .select((
-                crate::repos::sessions::RefreshTokenRow::as_select(),
-                platform_admins::role.nullable(),
-                protection,
-            ))
+        crate::repos::live_sessions::session_head!($family).select((
+            crate::repos::sessions::RefreshTokenRow::as_select(),
+            platform_admins::role.nullable(),
+            crate::repos::protection::protection!(refresh_tokens::user_id),
+        ))
     }};
 }
 #[cfg(test)]
@@ -45,25 +52,16 @@ pub(crate) use session_statement;
 macro_rules! session_in_org_statement {
     ($family:expr, $org:expr) => {{
         use crate::schema::{platform_admins, refresh_tokens};
-        let protection = crate::repos::protection::protection!(refresh_tokens::user_id);
         let (org_role, requires_two_factor, revision) =
             crate::repos::protection::org_standing!(refresh_tokens::user_id, $org);
-        refresh_tokens::table
-            .left_join(
-                platform_admins::table.on(platform_admins::user_id.eq(refresh_tokens::user_id.nullable())),
-            )
-            .filter(refresh_tokens::family_id.eq($family))
-            .filter(refresh_tokens::replaced_by.is_null())
-            .filter(refresh_tokens::revoked_at.is_null())
-            .order(refresh_tokens::created_at.desc())
-            .select((
-                crate::repos::sessions::RefreshTokenRow::as_select(),
-                platform_admins::role.nullable(),
-                protection,
-                org_role,
-                requires_two_factor,
-                revision,
-            ))
+        crate::repos::live_sessions::session_head!($family).select((
+            crate::repos::sessions::RefreshTokenRow::as_select(),
+            platform_admins::role.nullable(),
+            crate::repos::protection::protection!(refresh_tokens::user_id),
+            org_role,
+            requires_two_factor,
+            revision,
+        ))
     }};
 }
 #[cfg(test)]
