@@ -1,6 +1,7 @@
 //! The command line: every command, its flags and the examples `--help` shows.
 
 use clap::{Args, Parser, Subcommand};
+use domain::apps::validation::AppDetailsInput;
 use std::path::PathBuf;
 
 /// The exit codes and variables, shown by `devportal --help` (and the README).
@@ -119,6 +120,32 @@ pub struct AppFields {
     /// The webview's address (an empty value removes it on update).
     #[arg(long)]
     pub webview_url: Option<String>,
+}
+
+impl AppFields {
+    /// The flags, as a usage message lists them.
+    pub const FLAGS: [&str; 6] = [
+        "--name",
+        "--description",
+        "--public-url",
+        "--logo-url",
+        "--app-type",
+        "--webview-url",
+    ];
+}
+
+impl From<AppFields> for AppDetailsInput {
+    fn from(fields: AppFields) -> Self {
+        Self {
+            name: fields.name,
+            description: fields.description,
+            public_url: fields.public_url,
+            logo_url: fields.logo_url,
+            webview_url: fields.webview_url,
+            app_type: fields.app_type,
+            ..Self::default()
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

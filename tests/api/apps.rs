@@ -873,8 +873,11 @@ async fn move_and_export(backend: Backend) {
     // Export → import round-trips: the file reads back through the domain's import with the app's values.
     let imported = domain::apps::config::read_config_file(&format!("{PKG}_config.json"), &text)
         .unwrap_or_else(|e| panic!("the exported file does not import: {e:?}"));
-    assert_eq!(imported.name.as_deref(), Some("Notes"));
-    assert_eq!(imported.public_url.as_deref(), Some("https://notes.example.com"));
+    assert_eq!(imported.fields.name.as_deref(), Some("Notes"));
+    assert_eq!(
+        imported.fields.public_url.as_deref(),
+        Some("https://notes.example.com")
+    );
     assert_eq!(imported.permissions.map(|p| p.len()), Some(1));
     let mut keys: Vec<_> = file.as_object().unwrap().keys().cloned().collect();
     keys.sort();

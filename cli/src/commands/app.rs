@@ -2,7 +2,7 @@
 
 use domain::apps::App;
 use domain::apps::config::{ImportSummary, apply_config, import_summary, read_config_file};
-use domain::apps::validation::{RegistrationInput, UpdateInput};
+use domain::apps::validation::{AppDetailsInput, RegistrationInput, UpdateInput};
 use reqwest::Method;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -114,12 +114,17 @@ fn required(value: Option<String>, label: &str) -> Result<Option<String>> {
 
 fn create(context: &Context, package_name: Option<String>, fields: AppFields) -> Result<()> {
     let api = context.org_api()?;
+    let mut details = AppDetailsInput::from(fields);
     let asked = [
         (package_name, "--package-name", "Package name (com.example.app)"),
-        (fields.name, "--name", "Name"),
-        (fields.description, "--description", "Description"),
-        (fields.public_url, "--public-url", "Server URL (https://…)"),
-        (fields.logo_url, "--logo-url", "Logo URL (https://…)"),
+        (details.name.take(), "--name", "Name"),
+        (details.description.take(), "--description", "Description"),
+        (
+            details.public_url.take(),
+            "--public-url",
+            "Server URL (https://…)",
+        ),
+        (details.logo_url.take(), "--logo-url", "Logo URL (https://…)"),
     ];
     let mut values = Vec::new();
     let mut missing = Vec::new();
@@ -139,12 +144,13 @@ fn create(context: &Context, package_name: Option<String>, fields: AppFields) ->
         <[String; 5]>::try_from(values).map_err(|_| CliError::Usage("Missing fields.".to_owned()))?;
     let input = RegistrationInput {
         package_name,
-        name,
-        description,
-        public_url,
-        logo_url,
-        webview_url: fields.webview_url,
-        app_type: fields.app_type,
+        details: AppDetailsInput {
+            name: Some(name),
+            description: Some(description),
+            public_url: Some(public_url),
+            logo_url: Some(logo_url),
+            ..details
+        },
         ..RegistrationInput::default()
     };
     let answer: Value = api.call(Method::POST, "/api/dev/apps/register", Some(&input))?;
@@ -169,29 +175,14 @@ fn print_key(key: &str) {
 
 fn update(context: &Context, package: &str, fields: AppFields) -> Result<()> {
     let input = UpdateInput {
-        name: fields.name,
-        description: fields.description,
-        public_url: fields.public_url,
-        logo_url: fields.logo_url,
-        webview_url: fields.webview_url,
-        app_type: fields.app_type,
+        details: AppDetailsInput::from(fields),
         ..UpdateInput::default()
     };
-    if [
-        &input.name,
-        &input.description,
-        &input.public_url,
-        &input.logo_url,
-        &input.webview_url,
-        &input.app_type,
-    ]
-    .iter()
-    .all(|field| field.is_none())
-    {
-        return Err(CliError::Usage(
-            "Nothing to change: give --name, --description, --public-url, --logo-url, --app-type or --webview-url."
-                .to_owned(),
-        ));
+    if input == UpdateInput::default() {
+        return Err(CliError::Usage(format!(
+            "Nothing to change: give {}.",
+            AppFields::FLAGS.join(", ")
+        )));
     }
     let answer: Value = context
         .org_api()?
@@ -318,25 +309,7 @@ fn import(context: &Context, file: &Path, package: Option<String>, yes: bool) ->
     let app: App = api.get(&app_path(&package, ""))?;
     let next = apply_config(&app, &config);
     // Only the fields the file sets are sent, as the domain applied them (URLs normalised).
-    let set = |present: bool, value: String| present.then_some(value);
-    let input = UpdateInput {
-        name: set(config.name.is_some(), next.name.clone()),
-        description: set(config.description.is_some(), next.description.clone()),
-        onboarding_instructions: set(
-            config.onboarding_instructions.is_some(),
-            next.onboarding_instructions.clone(),
-        ),
-        public_url: set(config.public_url.is_some(), next.public_url.clone()),
-        logo_url: set(config.logo_url.is_some(), next.logo_url.clone()),
-        webview_url: set(
-            config.webview_url.is_some(),
-            next.webview_url.clone().unwrap_or_default(),
-        ),
-        app_type: config.app_type.map(|_| wire_name(&next.app_type)),
-        settings: config.settings.as_ref().map(|_| next.settings.clone()),
-        tools: config.tools.as_ref().map(|_| next.tools.clone()),
-        hardware_requirements: None,
-    };
+    let input = config.update_input(&next);
     let mut saved: Value = api.call(Method::PUT, &app_path(&package, ""), Some(&input))?;
     if config.permissions.is_some() && next.permissions != app.permissions {
         // Permissions have their own call (a published app that gains one goes back to review).

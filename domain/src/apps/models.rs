@@ -171,6 +171,42 @@ pub struct App {
 }
 
 impl App {
+    /// A newly registered app before its details are written: DEVELOPMENT, private, blank, with no
+    /// settings, tools, permissions, hardware or testers.
+    #[must_use]
+    pub fn registered(
+        package_name: PackageName,
+        org_id: OrgId,
+        developer_id: UserId,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Self {
+            package_name,
+            org_id,
+            developer_id,
+            name: String::new(),
+            description: String::new(),
+            onboarding_instructions: String::new(),
+            public_url: String::new(),
+            logo_url: String::new(),
+            webview_url: None,
+            is_public: false,
+            app_store_status: AppStoreStatus::Development,
+            app_type: AppType::default(),
+            created_at: now,
+            updated_at: now,
+            review_notes: None,
+            reviewed_by: None,
+            reviewed_at: None,
+            tools: Vec::new(),
+            settings: Vec::new(),
+            hardware_requirements: Vec::new(),
+            permissions: Vec::new(),
+            shared_with_organization: false,
+            shared_with_emails: Vec::new(),
+        }
+    }
+
     /// Where the platform sends events: the server URL plus `/webhook`.
     #[must_use]
     pub fn webhook_url(&self) -> String {

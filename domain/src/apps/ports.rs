@@ -74,9 +74,8 @@ pub trait AppRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn revision(&self, org: OrgId) -> Result<u64, RepoError>;
 
-    /// Writes the editable fields of `app` (name, description, onboardingInstructions, publicUrl, logoURL,
-    /// webviewURL, appType, settings, tools, hardwareRequirements, permissions, updatedAt) and its store
-    /// status — never the review fields, key, sharing or organization — provided the stored status is still
+    /// Writes the editable fields of `app` ([`EDITABLE_FIELDS`](super::validation::EDITABLE_FIELDS)), its
+    /// `updatedAt` and its store status — never the review fields, key, sharing or organization — provided the stored status is still
     /// `expected_status`; appends `events` to the review history in the same transaction. The status differs
     /// from `expected_status` only when the apps service sends an edited PUBLISHED app back to SUBMITTED.
     ///

@@ -295,20 +295,8 @@ impl DeveloperHistoryEntry {
 pub const REVIEWED: &str = "reviewed";
 
 /// The fields a reviewer judges, by their names in the app's JSON form: what "changed since the last
-/// decision" compares.
-pub const REVIEWED_FIELDS: [&str; 11] = [
-    "name",
-    "description",
-    "onboardingInstructions",
-    "publicUrl",
-    "logoURL",
-    "webviewURL",
-    "appType",
-    "permissions",
-    "hardwareRequirements",
-    "settings",
-    "tools",
-];
+/// decision" compares (the editable fields).
+pub const REVIEWED_FIELDS: &[&str] = crate::apps::validation::EDITABLE_FIELDS;
 
 /// The reviewed fields of `app` ([`REVIEWED_FIELDS`]) as a JSON object, recorded with each decision.
 #[must_use]

@@ -15,7 +15,7 @@ use serde_json::json;
 use super::{ReviewEvent, ReviewEventKind};
 use crate::apps::keys::issue_api_key;
 use crate::apps::ports::{AppRepository, OrgProfileLookup, StatusChange};
-use crate::apps::{App, AppStoreStatus, AppType, PackageName};
+use crate::apps::{App, AppStoreStatus, PackageName};
 use crate::common::{Caller, Clock, OrgId, PlatformRole, RepoError, SecretGenerator};
 use crate::identity::ports::PlatformAdminRepository;
 use crate::orgs::{MemberDirectory, OrgRepository};
@@ -321,31 +321,11 @@ impl PlatformTools {
         let suffix = self.secrets.token_hex(4);
         let package_name = PackageName::parse(&format!("com.example.test-submission-{suffix}"))
             .map_err(|e| RepoError::backend("naming a test submission", e))?;
-        let now = self.clock.now();
         Ok(App {
-            package_name,
-            org_id: org,
-            developer_id: caller.user_id,
             name: format!("Test Submission {suffix}"),
             description: "A test submission created from the Admin Panel in demo mode.".into(),
-            onboarding_instructions: String::new(),
             public_url: TEST_SUBMISSION_URL.into(),
-            logo_url: String::new(),
-            webview_url: None,
-            is_public: false,
-            app_store_status: AppStoreStatus::Development,
-            app_type: AppType::Background,
-            created_at: now,
-            updated_at: now,
-            review_notes: None,
-            reviewed_by: None,
-            reviewed_at: None,
-            tools: Vec::new(),
-            settings: Vec::new(),
-            hardware_requirements: Vec::new(),
-            permissions: Vec::new(),
-            shared_with_organization: false,
-            shared_with_emails: Vec::new(),
+            ..App::registered(package_name, org, caller.user_id, self.clock.now())
         })
     }
 }

@@ -1360,6 +1360,27 @@ export interface components {
        */
       consecutiveOffline: number;
     };
+    /**
+     * @description The descriptive fields of the register and update bodies. An absent field (or `null`) is `None`: at
+     *     registration it is read as empty (so a required one is reported), in an update it keeps the stored
+     *     value. An empty `webviewURL` clears it.
+     */
+    AppDetailsInput: {
+      /** @default null */
+      name: string | null;
+      /** @default null */
+      description: string | null;
+      /** @default null */
+      onboardingInstructions: string | null;
+      /** @default null */
+      publicUrl: string | null;
+      /** @default null */
+      logoURL: string | null;
+      /** @default null */
+      webviewURL: string | null;
+      /** @default null */
+      appType: components['schemas']['AppType'] | null;
+    };
     /** @description One row of the App Status tab. */
     AppMonthDto: components['schemas']['MonthViewDto'] & {
       packageName: string;
@@ -1509,6 +1530,32 @@ export interface components {
       | 'account'
       | 'access_token'
       | 'webhook';
+    /**
+     * @description The descriptive fields of a configuration file, in the order an export writes them. Every field is
+     *     optional: one the file does not have leaves the app's value alone. `null` counts as present (and so as
+     *     the wrong type); unknown fields are ignored.
+     */
+    ConfigFields: {
+      name?: string;
+      description?: string;
+      /** @description Written by export, read for information only (apps have no version). */
+      version?: string;
+      onboardingInstructions?: string;
+      publicUrl?: string;
+      logoURL?: string;
+      /** @description Empty removes the app's webview URL. */
+      webviewURL?: string;
+      appType?: components['schemas']['AppType'];
+    };
+    /**
+     * @description A configuration file as an export writes it: the descriptive fields (`ConfigFields`), then the
+     *     permissions, settings and tools.
+     */
+    ConfigFile: components['schemas']['ConfigFields'] & {
+      permissions: components['schemas']['Permission'][];
+      settings: components['schemas']['Setting'][];
+      tools: components['schemas']['Tool'][];
+    };
     /**
      * @description `POST /api/orgs`: the New Organization dialog sends the name and the contact e-mail; the contact
      *     e-mail may be left out (it is asked for later).
@@ -2157,23 +2204,9 @@ export interface components {
      *       ]
      *     }
      */
-    RegistrationInput: {
+    RegistrationInput: components['schemas']['AppDetailsInput'] & {
       /** @default  */
       packageName: string;
-      /** @default  */
-      name: string;
-      /** @default  */
-      description: string;
-      /** @default null */
-      onboardingInstructions: string | null;
-      /** @default  */
-      publicUrl: string;
-      /** @default  */
-      logoURL: string;
-      /** @default null */
-      webviewURL: string | null;
-      /** @default null */
-      appType: components['schemas']['AppType'] | null;
       /** @default [] */
       permissions: components['schemas']['Permission'][];
       /** @default [] */
@@ -2411,9 +2444,8 @@ export interface components {
        */
       state: string;
       /**
-       * @description When `compared`: the reviewed fields that differ, by their names in the app (`name`,
-       *     `description`, `onboardingInstructions`, `publicUrl`, `logoURL`, `webviewURL`, `appType`,
-       *     `permissions`, `hardwareRequirements`, `settings`, `tools`); empty when nothing changed.
+       * @description When `compared`: the reviewed fields that differ, by their names in the app (its editable fields:
+       *     `name`, `description`, `publicUrl`, `permissions`, `settings`, `tools`…); empty when nothing changed.
        */
       changedFields: string[];
       /**
@@ -2573,21 +2605,7 @@ export interface components {
      *     (or `null`) leaves the stored value as it is; an empty `webviewURL` clears it. Serializes for clients as
      *     the register body does (a field left `None` goes as `null`, which leaves the value alone).
      */
-    UpdateInput: {
-      /** @default null */
-      name: string | null;
-      /** @default null */
-      description: string | null;
-      /** @default null */
-      onboardingInstructions: string | null;
-      /** @default null */
-      publicUrl: string | null;
-      /** @default null */
-      logoURL: string | null;
-      /** @default null */
-      webviewURL: string | null;
-      /** @default null */
-      appType: components['schemas']['AppType'] | null;
+    UpdateInput: components['schemas']['AppDetailsInput'] & {
       /** @default null */
       settings: components['schemas']['Setting'][] | null;
       /** @default null */
@@ -4827,7 +4845,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['ConfigFile'];
         };
       };
       /** @description x-org-id missing or malformed (`ORG_REQUIRED`), or a path or query parameter cannot be read (`INVALID_PATH`, `INVALID_QUERY`) */

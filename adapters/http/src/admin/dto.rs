@@ -198,9 +198,8 @@ pub struct SinceLastDecisionDto {
     /// saw) or `compared` (see `changedFields`).
     #[schema(example = "compared")]
     pub state: String,
-    /// When `compared`: the reviewed fields that differ, by their names in the app (`name`,
-    /// `description`, `onboardingInstructions`, `publicUrl`, `logoURL`, `webviewURL`, `appType`,
-    /// `permissions`, `hardwareRequirements`, `settings`, `tools`); empty when nothing changed.
+    /// When `compared`: the reviewed fields that differ, by their names in the app (its editable fields:
+    /// `name`, `description`, `publicUrl`, `permissions`, `settings`, `tools`…); empty when nothing changed.
     pub changed_fields: Vec<String>,
     /// When `compared`: each changed field with the value the last decision saw (`old`) and its value
     /// now (`new`), in the order of `changedFields`.

@@ -189,7 +189,7 @@ mod tests {
         let body =
             json!({"name": "X", "appStoreStatus": "PUBLISHED", "organizationId": "o", "reviewedBy": "me"});
         let input: UpdateInput = read_body(&body, &[SETTINGS]).unwrap();
-        assert_eq!(input.name.as_deref(), Some("X"));
+        assert_eq!(input.details.name.as_deref(), Some("X"));
     }
 
     #[test]

@@ -136,7 +136,7 @@ pub async fn delete(
 #[utoipa::path(operation_id = "export_app_config", tag = "apps", security(("bearer" = [])),
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
-        (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = Object),
+        (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = domain::apps::config::ConfigFile),
     ))]
 #[get("/dev/apps/{packageName}/config")]
 pub async fn export(

@@ -5,7 +5,6 @@ use serde::Serialize;
 use super::{AppConfig, ImportAdjustment};
 use crate::apps::App;
 use crate::apps::settings::Setting;
-use crate::common::normalise_url;
 
 /// What the import confirmation shows (specification §3): the descriptive fields the file sets and how
 /// many settings (groups not counted), tools and permissions it holds, and the defaults import fitted to
@@ -30,8 +29,8 @@ pub struct ImportSummary {
 #[must_use]
 pub fn import_summary(config: &AppConfig) -> ImportSummary {
     ImportSummary {
-        name: config.name.clone(),
-        description: config.description.clone(),
+        name: config.fields.name.clone(),
+        description: config.fields.description.clone(),
         settings_count: config.settings.as_ref().map_or(0, |settings| {
             settings
                 .iter()
@@ -40,42 +39,21 @@ pub fn import_summary(config: &AppConfig) -> ImportSummary {
         }),
         tools_count: config.tools.as_ref().map_or(0, Vec::len),
         permissions_count: config.permissions.as_ref().map_or(0, Vec::len),
-        public_url: config.public_url.clone(),
-        logo_url: config.logo_url.clone(),
-        webview_url: config.webview_url.clone(),
+        public_url: config.fields.public_url.clone(),
+        logo_url: config.fields.logo_url.clone(),
+        webview_url: config.fields.webview_url.clone(),
         adjustments: config.adjustments.clone(),
     }
 }
 
-/// The app with the configuration applied: every field the configuration has replaces the app's (name,
-/// description, onboarding instructions, server URL, logo, webview URL, app type, permissions, settings,
-/// tools); the others stay. The server and webview URLs are normalised (specification §5) and an empty
-/// webview URL removes it. The package name, owner, store status, review fields, timestamps, hardware and
-/// sharing never change; `version` is not stored. The caller saves the result, which validates it.
+/// The app with the configuration applied: every descriptive field the file has replaces the app's
+/// ([`ConfigFields::apply_to`](super::ConfigFields::apply_to)), and so does every list it has
+/// (permissions, settings, tools); the others stay. The package name, owner, store status, review fields,
+/// timestamps, hardware and sharing never change. The caller saves the result, which validates it.
 #[must_use]
 pub fn apply_config(app: &App, config: &AppConfig) -> App {
     let mut next = app.clone();
-    if let Some(name) = &config.name {
-        next.name.clone_from(name);
-    }
-    if let Some(description) = &config.description {
-        next.description.clone_from(description);
-    }
-    if let Some(instructions) = &config.onboarding_instructions {
-        next.onboarding_instructions.clone_from(instructions);
-    }
-    if let Some(url) = &config.public_url {
-        next.public_url = normalise_url(url);
-    }
-    if let Some(url) = &config.logo_url {
-        next.logo_url.clone_from(url);
-    }
-    if let Some(url) = &config.webview_url {
-        next.webview_url = Some(normalise_url(url)).filter(|url| !url.is_empty());
-    }
-    if let Some(app_type) = config.app_type {
-        next.app_type = app_type;
-    }
+    config.fields.apply_to(&mut next);
     if let Some(permissions) = &config.permissions {
         next.permissions.clone_from(permissions);
     }
@@ -92,7 +70,7 @@ pub fn apply_config(app: &App, config: &AppConfig) -> App {
 mod tests {
     use super::*;
     use crate::apps::config::fixtures::{blank_app, configured_app, every_kind_of_setting};
-    use crate::apps::config::validate_config;
+    use crate::apps::config::{ConfigFields, validate_config};
     use crate::apps::{AppStoreStatus, AppType};
     use serde_json::json;
 
@@ -151,8 +129,11 @@ mod tests {
     fn present_fields_replace_the_apps_and_absent_ones_stay() {
         let app = configured_app();
         let config = AppConfig {
-            name: Some("Renamed".into()),
-            app_type: Some(AppType::Background),
+            fields: ConfigFields {
+                name: Some("Renamed".into()),
+                app_type: Some(AppType::Background),
+                ..ConfigFields::default()
+            },
             settings: Some(Vec::new()),
             ..AppConfig::default()
         };
@@ -183,15 +164,21 @@ mod tests {
     #[test]
     fn imported_urls_are_normalised_and_an_empty_webview_url_removes_it() {
         let config = AppConfig {
-            public_url: Some(" http://weather.example.com/ ".into()),
-            webview_url: Some("  ".into()),
+            fields: ConfigFields {
+                public_url: Some(" http://weather.example.com/ ".into()),
+                webview_url: Some("  ".into()),
+                ..ConfigFields::default()
+            },
             ..AppConfig::default()
         };
         let next = apply_config(&configured_app(), &config);
         assert_eq!(next.public_url, "https://weather.example.com");
         assert_eq!(next.webview_url, None);
         let with_view = AppConfig {
-            webview_url: Some("view.example.com/".into()),
+            fields: ConfigFields {
+                webview_url: Some("view.example.com/".into()),
+                ..ConfigFields::default()
+            },
             ..AppConfig::default()
         };
         assert_eq!(

@@ -1,7 +1,9 @@
 //! Exporting an app's configuration to a file (specification §3; PRODUCT.md §4).
 
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
+use super::ConfigFields;
 use crate::apps::{App, PackageName};
 
 /// The `version` an exported file carries, so that the `@mentra/sdk` `validateAppConfig` check accepts it
@@ -14,36 +16,28 @@ pub fn export_file_name(package_name: &PackageName) -> String {
     format!("{package_name}_config.json")
 }
 
+/// A configuration file as an export writes it: the descriptive fields (`ConfigFields`), then the
+/// permissions, settings and tools.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConfigFile {
+    #[serde(flatten)]
+    pub fields: ConfigFields,
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<crate::apps::Permission>))]
+    pub permissions: Vec<Value>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<crate::apps::Setting>))]
+    pub settings: Vec<Value>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<crate::apps::Tool>))]
+    pub tools: Vec<Value>,
+}
+
 /// The configuration file of an app, fields in this order: `name`, `description`, `version`,
 /// `onboardingInstructions`, `publicUrl`, `logoURL`, `webviewURL` (only when set), `appType`,
-/// `permissions`, `settings`, `tools`. No internal ids, status, review or ownership data; empty `options`
-/// and `enum` lists are removed; a blank name, description, server URL or logo is left out so that the file
-/// always imports. The result passes [`validate_config`](super::validate_config).
+/// `permissions`, `settings`, `tools` ([`ConfigFields::of`] says which descriptive fields are left out).
+/// No internal ids, status, review or ownership data; empty `options` and `enum` lists are removed. The
+/// result passes [`validate_config`](super::validate_config).
 #[must_use]
-pub fn export_config(app: &App) -> Value {
-    let mut file = Map::new();
-    let mut put_text = |field: &str, value: &str| {
-        if !value.trim().is_empty() {
-            file.insert(field.to_owned(), Value::String(value.to_owned()));
-        }
-    };
-    put_text("name", &app.name);
-    put_text("description", &app.description);
-    put_text("version", EXPORT_VERSION);
-    file.insert(
-        "onboardingInstructions".into(),
-        Value::String(app.onboarding_instructions.clone()),
-    );
-    let mut put_text = |field: &str, value: &str| {
-        if !value.trim().is_empty() {
-            file.insert(field.to_owned(), Value::String(value.to_owned()));
-        }
-    };
-    put_text("publicUrl", &app.public_url);
-    put_text("logoURL", &app.logo_url);
-    put_text("webviewURL", app.webview_url.as_deref().unwrap_or_default());
-    file.insert("appType".into(), Value::String(app.app_type.as_str().to_owned()));
-    file.insert("permissions".into(), to_array(app.permissions.iter()));
+pub fn export_config(app: &App) -> ConfigFile {
     let settings = app
         .settings
         .iter()
@@ -59,16 +53,16 @@ pub fn export_config(app: &App) -> Value {
             }
             value
         });
-    file.insert("settings".into(), Value::Array(settings.collect()));
-    file.insert(
-        "tools".into(),
-        to_array(app.tools.iter().map(|tool| tool.without_empty_enums())),
-    );
-    Value::Object(file)
+    ConfigFile {
+        fields: ConfigFields::of(app),
+        permissions: to_array(app.permissions.iter()),
+        settings: settings.collect(),
+        tools: to_array(app.tools.iter().map(|tool| tool.without_empty_enums())),
+    }
 }
 
-fn to_array<T: serde::Serialize>(items: impl Iterator<Item = T>) -> Value {
-    Value::Array(items.filter_map(|item| serde_json::to_value(item).ok()).collect())
+fn to_array<T: Serialize>(items: impl Iterator<Item = T>) -> Vec<Value> {
+    items.filter_map(|item| serde_json::to_value(item).ok()).collect()
 }
 
 #[cfg(test)]
@@ -79,6 +73,10 @@ mod tests {
     use crate::apps::settings::Setting;
     use crate::apps::tools::{ParameterType, ToolParameter};
     use serde_json::json;
+
+    fn export(app: &App) -> Value {
+        serde_json::to_value(export_config(app)).unwrap()
+    }
 
     #[test]
     fn the_export_file_is_named_after_the_package() {
@@ -91,7 +89,7 @@ mod tests {
 
     #[test]
     fn the_export_holds_the_configurable_fields_in_order_and_a_version() {
-        let file = export_config(&configured_app());
+        let file = export(&configured_app());
         let keys: Vec<&str> = file.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(
             keys,
@@ -116,7 +114,7 @@ mod tests {
 
     #[test]
     fn the_export_has_no_internal_status_review_or_ownership_data() {
-        let file = export_config(&configured_app());
+        let file = export(&configured_app());
         for field in [
             "packageName",
             "orgId",
@@ -132,9 +130,9 @@ mod tests {
 
     #[test]
     fn the_webview_url_is_only_exported_when_set() {
-        assert!(export_config(&blank_app()).get("webviewURL").is_none());
+        assert!(export(&blank_app()).get("webviewURL").is_none());
         assert_eq!(
-            export_config(&configured_app())["webviewURL"],
+            export(&configured_app())["webviewURL"],
             json!("https://weather.example.com/webview")
         );
     }
@@ -159,7 +157,7 @@ mod tests {
             },
         );
         app.tools = vec![tool];
-        let file = export_config(&app);
+        let file = export(&app);
         assert_eq!(
             file["settings"][0],
             json!({"type": "select", "key": "k", "label": "L"})
@@ -175,7 +173,7 @@ mod tests {
     fn blank_required_texts_are_left_out_so_the_file_still_imports() {
         let mut app = blank_app();
         app.logo_url = String::new();
-        let file = export_config(&app);
+        let file = export(&app);
         assert!(file.get("logoURL").is_none());
         assert!(validate_config(&file).is_ok());
     }
@@ -183,8 +181,8 @@ mod tests {
     #[test]
     fn export_then_import_then_apply_gives_back_the_configurable_fields() {
         let source = configured_app();
-        let config = validate_config(&export_config(&source)).unwrap();
-        assert_eq!(config.version.as_deref(), Some(EXPORT_VERSION));
+        let config = validate_config(&export(&source)).unwrap();
+        assert_eq!(config.fields.version.as_deref(), Some(EXPORT_VERSION));
         let restored = apply_config(&blank_app(), &config);
         assert_eq!(restored.name, source.name);
         assert_eq!(restored.description, source.description);
@@ -202,16 +200,13 @@ mod tests {
     #[test]
     fn a_round_trip_onto_the_same_app_changes_nothing() {
         let app = configured_app();
-        assert_eq!(
-            apply_config(&app, &validate_config(&export_config(&app)).unwrap()),
-            app
-        );
+        assert_eq!(apply_config(&app, &validate_config(&export(&app)).unwrap()), app);
     }
 
     #[test]
     fn an_exported_file_survives_serialising_to_text() {
         let app = configured_app();
-        let text = serde_json::to_string_pretty(&export_config(&app)).unwrap();
+        let text = serde_json::to_string_pretty(&export(&app)).unwrap();
         let config = super::super::read_config_file(&export_file_name(&app.package_name), &text).unwrap();
         assert_eq!(apply_config(&blank_app(), &config).settings, app.settings);
     }

@@ -99,6 +99,6 @@ mod tests {
             Err(ImportError::File(ConfigFileError::NotAJsonFile))
         );
         let config = read_config_file("a.json", "{\"name\": \"Weather\"}").unwrap();
-        assert_eq!(config.name.as_deref(), Some("Weather"));
+        assert_eq!(config.fields.name.as_deref(), Some("Weather"));
     }
 }

@@ -6,10 +6,10 @@ use serde_json::{Map, Value};
 use std::collections::HashSet;
 
 use super::import_settings::read_setting;
-use super::{AppConfig, ConfigError};
+use super::{AppConfig, ConfigError, ConfigFields};
 use crate::apps::settings::validate_settings;
 use crate::apps::tools::{ParameterType, Tool, ToolParameter, validate_tools};
-use crate::apps::{AppType, Permission, PermissionType};
+use crate::apps::{Permission, PermissionType};
 
 type Object = Map<String, Value>;
 
@@ -33,14 +33,12 @@ pub const PERMISSION_TYPE_NAMES: [&str; 9] = [
 /// Checks a parsed configuration file and reads it into an [`AppConfig`]. Checked in this order, the first
 /// problem wins:
 /// 1. the value is a JSON object;
-/// 2. `name`, `description`, `publicUrl`, `logoURL`, if present, are non-blank strings;
-/// 3. `version`, `webviewURL`, `onboardingInstructions`, if present, are strings;
-/// 4. `settings`, `tools`, `permissions`, if present, are arrays;
-/// 5. `appType`, if present, is `background` or `standard`;
-/// 6. each setting, tool and permission has the right shape (messages name its index); a setting default
+/// 2. its descriptive fields have their types ([`ConfigFields`], in file order), and `settings`, `tools`,
+///    `permissions`, if present, are arrays;
+/// 3. each setting, tool and permission has the right shape (messages name its index); a setting default
 ///    that does not fit its setting is fitted by the rules of a type change and listed in
 ///    [`AppConfig::adjustments`];
-/// 7. the settings pass [`validate_settings`], the tools [`validate_tools`], and no permission type is
+/// 4. the settings pass [`validate_settings`], the tools [`validate_tools`], and no permission type is
 ///    listed twice.
 ///
 /// Unknown fields are ignored. `null` counts as present (and so as the wrong type). The legacy
@@ -50,25 +48,10 @@ pub const PERMISSION_TYPE_NAMES: [&str; 9] = [
 /// The first [`ConfigError`] found.
 pub fn validate_config(value: &Value) -> Result<AppConfig, ConfigError> {
     let object = value.as_object().ok_or(ConfigError::NotAnObject)?;
-    let name = non_empty_string(object, "name")?;
-    let description = non_empty_string(object, "description")?;
-    let public_url = non_empty_string(object, "publicUrl")?;
-    let logo_url = non_empty_string(object, "logoURL")?;
-    let version = string(object, "version")?;
-    let webview_url = string(object, "webviewURL")?;
-    let onboarding_instructions = string(object, "onboardingInstructions")?;
+    let fields = ConfigFields::read(value)?;
     let settings = array(object, "settings")?;
     let tools = array(object, "tools")?;
     let permissions = array(object, "permissions")?;
-    let app_type = match object.get("appType") {
-        None => None,
-        Some(value) => Some(
-            value
-                .as_str()
-                .and_then(AppType::parse)
-                .ok_or(ConfigError::InvalidAppType)?,
-        ),
-    };
 
     let mut adjustments = Vec::new();
     let settings = settings
@@ -98,14 +81,7 @@ pub fn validate_config(value: &Value) -> Result<AppConfig, ConfigError> {
     }
 
     Ok(AppConfig {
-        name,
-        description,
-        version,
-        onboarding_instructions,
-        public_url,
-        logo_url,
-        webview_url,
-        app_type,
+        fields,
         permissions,
         settings,
         tools,
@@ -113,27 +89,14 @@ pub fn validate_config(value: &Value) -> Result<AppConfig, ConfigError> {
     })
 }
 
-fn non_empty_string(object: &Object, field: &'static str) -> Result<Option<String>, ConfigError> {
-    match object.get(field) {
-        None => Ok(None),
-        Some(Value::String(text)) if !text.trim().is_empty() => Ok(Some(text.clone())),
-        Some(_) => Err(ConfigError::NotANonEmptyString(field)),
-    }
-}
-
-fn string(object: &Object, field: &'static str) -> Result<Option<String>, ConfigError> {
-    match object.get(field) {
-        None => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(_) => Err(ConfigError::NotAString(field)),
-    }
-}
-
 fn array<'a>(object: &'a Object, field: &'static str) -> Result<Option<&'a Vec<Value>>, ConfigError> {
     match object.get(field) {
         None => Ok(None),
         Some(Value::Array(items)) => Ok(Some(items)),
-        Some(_) => Err(ConfigError::NotAnArray(field)),
+        Some(_) => Err(ConfigError::InvalidField {
+            field: field.to_owned(),
+            expected: "must be an array".to_owned(),
+        }),
     }
 }
 
@@ -269,7 +232,7 @@ fn parse_permissions(items: &[Value]) -> Result<Vec<Permission>, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apps::Setting;
+    use crate::apps::{AppType, Setting};
     use serde_json::json;
 
     fn message(value: Value) -> String {
@@ -328,7 +291,10 @@ mod tests {
     #[test]
     fn the_app_type_must_be_background_or_standard() {
         assert_eq!(
-            validate_config(&json!({"appType": "standard"})).unwrap().app_type,
+            validate_config(&json!({"appType": "standard"}))
+                .unwrap()
+                .fields
+                .app_type,
             Some(AppType::Standard)
         );
         for bad in [json!("foreground"), json!("Background"), json!(1)] {
@@ -524,10 +490,10 @@ mod tests {
             "somethingElse": 1
         }))
         .unwrap();
-        assert_eq!(config.name.as_deref(), Some("Weather"));
-        assert_eq!(config.version.as_deref(), Some("1.0.0"));
-        assert_eq!(config.webview_url.as_deref(), Some(""));
-        assert_eq!(config.app_type, Some(AppType::Background));
+        assert_eq!(config.fields.name.as_deref(), Some("Weather"));
+        assert_eq!(config.fields.version.as_deref(), Some("1.0.0"));
+        assert_eq!(config.fields.webview_url.as_deref(), Some(""));
+        assert_eq!(config.fields.app_type, Some(AppType::Background));
         assert_eq!(config.settings.map(|s| s.len()), Some(2));
         assert_eq!(
             config.tools.map(|t| t[0].activation_phrases.clone()),

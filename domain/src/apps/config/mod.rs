@@ -12,10 +12,12 @@ use crate::common::FieldErrors;
 
 use super::settings::SettingsError;
 use super::tools::ToolsError;
-use super::{AppType, Permission, Setting, Tool};
+use super::validation::UpdateInput;
+use super::{App, Permission, Setting, Tool};
 
 mod apply;
 mod export;
+mod fields;
 mod file;
 mod import;
 mod import_fit;
@@ -25,28 +27,35 @@ mod import_settings;
 mod fixtures;
 
 pub use apply::{ImportSummary, apply_config, import_summary};
-pub use export::{EXPORT_VERSION, export_config, export_file_name};
+pub use export::{ConfigFile, EXPORT_VERSION, export_config, export_file_name};
+pub use fields::ConfigFields;
 pub use file::{check_config_file, read_config_file};
 pub use import::{PERMISSION_TYPE_NAMES, SUPPORTED_SETTING_TYPES, validate_config};
 
-/// What a valid configuration file holds. Every field is optional: a field the file does not have leaves
-/// the app's value alone when applied.
+/// What a valid configuration file holds: its descriptive fields and its lists, each `None` when the file
+/// does not have it (a field or list the file does not have leaves the app's value alone when applied).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AppConfig {
-    pub name: Option<String>,
-    pub description: Option<String>,
-    /// Written by export, read for information only (apps have no version).
-    pub version: Option<String>,
-    pub onboarding_instructions: Option<String>,
-    pub public_url: Option<String>,
-    pub logo_url: Option<String>,
-    pub webview_url: Option<String>,
-    pub app_type: Option<AppType>,
+    pub fields: ConfigFields,
     pub permissions: Option<Vec<Permission>>,
     pub settings: Option<Vec<Setting>>,
     pub tools: Option<Vec<Tool>>,
     /// Defaults the file gave that did not fit their setting and were fitted on import, in file order.
     pub adjustments: Vec<ImportAdjustment>,
+}
+
+impl AppConfig {
+    /// The update body that writes what the file sets, with the values of `next` (the app with this
+    /// configuration applied). Permissions have their own call and are not in it.
+    #[must_use]
+    pub fn update_input(&self, next: &App) -> UpdateInput {
+        UpdateInput {
+            details: self.fields.details_input(next),
+            settings: self.settings.as_ref().map(|_| next.settings.clone()),
+            tools: self.tools.as_ref().map(|_| next.tools.clone()),
+            hardware_requirements: None,
+        }
+    }
 }
 
 /// A default that import fitted to its setting by the rules of a type change (specification §4): a
@@ -85,18 +94,16 @@ pub enum ConfigError {
     /// The top level is not a JSON object.
     #[error("Configuration must be a JSON object.")]
     NotAnObject,
-    /// `name`, `description`, `publicUrl` or `logoURL` is present but not a non-blank string.
-    #[error("Optional field \"{0}\" must be a non-empty string if provided.")]
-    NotANonEmptyString(&'static str),
-    /// `version`, `webviewURL` or `onboardingInstructions` is present but not a string.
-    #[error("Optional field \"{0}\" must be a string if provided.")]
-    NotAString(&'static str),
-    /// `settings`, `tools` or `permissions` is present but not an array.
-    #[error("Optional field \"{0}\" must be an array if provided.")]
-    NotAnArray(&'static str),
-    /// `appType` is present but neither `background` nor `standard`.
-    #[error("Optional field \"appType\" must be either \"background\" or \"standard\" if provided.")]
-    InvalidAppType,
+    /// A top-level field is present with the wrong type: `name`, `description`, `publicUrl` or `logoURL`
+    /// not a non-blank string, `version`, `webviewURL` or `onboardingInstructions` not a string, a list
+    /// not an array, `appType` neither `background` nor `standard`.
+    #[error("Optional field \"{field}\" {expected} if provided.")]
+    InvalidField {
+        /// The field's name in the file (`logoURL`).
+        field: String,
+        /// `must be a non-empty string`.
+        expected: String,
+    },
     /// An entry of `settings`, `tools` or `permissions` has the wrong shape.
     #[error("{message}")]
     InvalidEntry {
@@ -118,10 +125,7 @@ impl ConfigError {
     pub fn fields(&self) -> FieldErrors {
         match self {
             Self::NotAnObject => FieldErrors::new(),
-            Self::NotANonEmptyString(field) | Self::NotAString(field) | Self::NotAnArray(field) => {
-                FieldErrors::single(*field, self.to_string())
-            }
-            Self::InvalidAppType => FieldErrors::single("appType", self.to_string()),
+            Self::InvalidField { field, .. } => FieldErrors::single(field.clone(), self.to_string()),
             Self::InvalidEntry { path, message } => FieldErrors::single(path.clone(), message.clone()),
             Self::Settings(error) => error.fields(),
             Self::Tools(error) => error.fields(),

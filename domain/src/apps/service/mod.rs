@@ -265,9 +265,15 @@ impl AppService {
     ) -> Result<Registered, AppError> {
         Self::allow(member, OrgAction::ManageApps)?;
         let (caller, org) = (member.caller(), member.org());
-        let new_app = validate_registration(input, self.config.server_urls).map_err(AppError::Validation)?;
+        let app = validate_registration(
+            input,
+            self.config.server_urls,
+            org,
+            caller.user_id,
+            self.clock.now(),
+        )
+        .map_err(AppError::Validation)?;
         let key = issue_api_key(self.secrets.as_ref());
-        let app = new_app.into_app(org, caller.user_id, self.clock.now());
         let audit = self
             .audit(member, AuditAction::AppCreated, &app.package_name)
             .change("name", serde_json::Value::Null, app.name.as_str());

@@ -8,6 +8,7 @@ use super::fixtures::{developer, members, members_by_org, package, sample_app};
 use super::*;
 use crate::apps::PermissionType;
 use crate::apps::ports::{MockAppRepository, MockOrgProfileLookup, OrgContact};
+use crate::apps::validation::AppDetailsInput;
 use crate::common::secrets::digest_secret;
 use crate::common::{Caller, EmailAddress, ImageId, OrgId, ServerUrlRule};
 use crate::media::ports::MockImageStore;
@@ -63,10 +64,13 @@ impl Harness {
 fn registration() -> RegistrationInput {
     RegistrationInput {
         package_name: "com.example.notes".into(),
-        name: "Notes".into(),
-        description: "Takes notes".into(),
-        public_url: "notes.example.com".into(),
-        logo_url: "https://portal.example.com/api/images/1".into(),
+        details: AppDetailsInput {
+            name: Some("Notes".into()),
+            description: Some("Takes notes".into()),
+            public_url: Some("notes.example.com".into()),
+            logo_url: Some("https://portal.example.com/api/images/1".into()),
+            ..AppDetailsInput::default()
+        },
         ..RegistrationInput::default()
     }
 }
@@ -115,10 +119,8 @@ fn registered_server_url(rule: ServerUrlRule, public_url: &str) -> String {
     let mut h = Harness::member();
     h.server_urls = rule;
     h.apps.expect_insert().returning(|_, _, _| Ok(()));
-    let input = RegistrationInput {
-        public_url: public_url.into(),
-        ..registration()
-    };
+    let mut input = registration();
+    input.details.public_url = Some(public_url.into());
     block_on(
         h.service()
             .register(&member_as(&developer(), org, OrgRole::Member), &input),
@@ -164,10 +166,8 @@ fn local_development_keeps_a_loopback_http_server_url_as_typed() {
 
 #[test]
 fn an_invalid_registration_reports_its_fields_and_stores_nothing() {
-    let input = RegistrationInput {
-        name: String::new(),
-        ..registration()
-    };
+    let mut input = registration();
+    input.details.name = Some(String::new());
     let err = block_on(
         Harness::member()
             .service()
@@ -293,7 +293,10 @@ fn an_app_of_another_organization_is_not_found() {
 
 fn rename(name: &str) -> UpdateInput {
     UpdateInput {
-        name: Some(name.into()),
+        details: AppDetailsInput {
+            name: Some(name.into()),
+            ..AppDetailsInput::default()
+        },
         ..UpdateInput::default()
     }
 }

@@ -1,10 +1,7 @@
 //! The rules of the single fields of both bodies: texts with their lengths, the server, logo and webview
 //! URLs, and the app type. Each records its error under the API's field name and answers `None` then.
 
-use super::{
-    INVALID_APP_TYPE, INVALID_URL, LOGO_REQUIRED, MAX_ONBOARDING_LEN, ONBOARDING_TOO_LONG,
-    SERVER_URL_REQUIRED,
-};
+use super::details::{INVALID_APP_TYPE, INVALID_URL, LOGO_REQUIRED, SERVER_URL_REQUIRED};
 use crate::apps::AppType;
 use crate::common::url::{MAX_URL_LEN, UrlError, is_blank, is_invisible};
 use crate::common::{FieldErrors, PublicUrl, ServerUrlRule};
@@ -29,10 +26,16 @@ pub(super) fn required_text(
     None
 }
 
-pub(super) fn onboarding(errors: &mut FieldErrors, value: &str) -> Option<String> {
+pub(super) fn optional_text(
+    errors: &mut FieldErrors,
+    field: &str,
+    value: &str,
+    max: usize,
+    too_long: &str,
+) -> Option<String> {
     let trimmed = value.trim();
-    if trimmed.chars().count() > MAX_ONBOARDING_LEN {
-        errors.add("onboardingInstructions", ONBOARDING_TOO_LONG);
+    if trimmed.chars().count() > max {
+        errors.add(field.to_owned(), too_long.to_owned());
         return None;
     }
     Some(trimmed.to_owned())

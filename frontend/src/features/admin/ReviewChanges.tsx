@@ -3,26 +3,14 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 
-import { hardwareLabels, permissionLabels } from '../apps';
+import { appFieldLabels, hardwareLabels, permissionLabels } from '../apps';
 import type { AdminApp } from './types';
 
 type Since = AdminApp['sinceLastDecision'];
 type Change = Since['changes'][number];
 
-/** The reviewed fields by their names in the app, as the dialog names them. */
-const FIELD_LABELS: Record<string, string> = {
-  name: 'Name',
-  description: 'Description',
-  onboardingInstructions: 'Onboarding instructions',
-  publicUrl: 'Server URL',
-  logoURL: 'Logo',
-  webviewURL: 'Webview URL',
-  appType: 'App type',
-  permissions: 'Permissions',
-  hardwareRequirements: 'Hardware',
-  settings: 'Settings',
-  tools: 'AI tools',
-};
+/** The reviewed fields (the app's editable fields) by their names in the app, as the dialog names them. */
+const FIELD_LABELS: Record<string, string> = appFieldLabels;
 
 /** The summary line of what changed since the last approval or rejection. */
 function sinceLastDecisionText({ state, changedFields }: Since): string {

@@ -5,9 +5,9 @@
  * `validateConfig` (shape of every field, then the rules of every write) → `importSummary` for the
  * confirmation → `applyConfig` to the form, which the user then saves.
  */
+import { CONFIG_FIELDS } from '../../../api/configFields.gen';
 import { normaliseServerUrl, normaliseUrl } from '../../../utils/url';
 import type {
-  AppType,
   Permission,
   PermissionType,
   SelectOption,
@@ -35,16 +35,21 @@ export const PERMISSION_TYPE_NAMES: readonly PermissionType[] = [
   'ALL',
 ];
 
+/** The descriptive fields of a configuration file (the server's `ConfigFields`, in export order). */
+type ConfigFieldName = keyof typeof CONFIG_FIELDS;
+
+const isConfigField = (field: string): field is ConfigFieldName =>
+  Object.hasOwn(CONFIG_FIELDS, field);
+
+/** Each descriptive field with its type: one of its values when it has a list of them, else text. */
+export type ConfigFields = {
+  [K in ConfigFieldName]?: (typeof CONFIG_FIELDS)[K] extends { enum: readonly (infer E)[] }
+    ? E
+    : string;
+};
+
 /** A validated configuration: each field absent when the file does not set it. */
-export interface AppConfig {
-  name?: string;
-  description?: string;
-  version?: string;
-  onboardingInstructions?: string;
-  publicUrl?: string;
-  logoURL?: string;
-  webviewURL?: string;
-  appType?: AppType;
+export interface AppConfig extends ConfigFields {
   permissions?: Permission[];
   settings?: Setting[];
   tools?: Tool[];
@@ -116,18 +121,20 @@ export function checkConfigFile(fileName: string, contents: string): unknown {
   }
 }
 
-function nonEmptyString(object: JsonObject, field: string): string | undefined {
-  if (!(field in object)) return undefined;
-  const value = object[field];
-  if (typeof value === 'string' && value.trim() !== '') return value;
-  throw new ConfigError(`Optional field "${field}" must be a non-empty string if provided.`, field);
-}
-
-function optionalString(object: JsonObject, field: string): string | undefined {
-  if (!(field in object)) return undefined;
-  const value = object[field];
-  if (typeof value === 'string') return value;
-  throw new ConfigError(`Optional field "${field}" must be a string if provided.`, field);
+/** A descriptive field's value checked by its rule in `CONFIG_FIELDS` (`null` is the wrong type). */
+function checkField(field: ConfigFieldName, value: unknown): string {
+  const rule: { nonEmpty?: boolean; enum?: readonly string[] } = CONFIG_FIELDS[field];
+  if (rule.enum) {
+    if (typeof value === 'string' && rule.enum.includes(value)) return value;
+    const choices = rule.enum.map((choice) => `"${choice}"`).join(' or ');
+    throw new ConfigError(
+      `Optional field "${field}" must be either ${choices} if provided.`,
+      field,
+    );
+  }
+  if (typeof value === 'string' && !(rule.nonEmpty && value.trim() === '')) return value;
+  const kind = rule.nonEmpty ? 'a non-empty string' : 'a string';
+  throw new ConfigError(`Optional field "${field}" must be ${kind} if provided.`, field);
 }
 
 function optionalArray(object: JsonObject, field: string): unknown[] | undefined {
@@ -457,43 +464,20 @@ function parsePermissions(items: unknown[]): Permission[] {
   });
 }
 
-/** Checks a parsed configuration in the domain's order; the first problem wins. */
+/**
+ * Checks a parsed configuration in the domain's order; the first problem wins: the descriptive fields in
+ * the file's order, then the lists, then each list's entries, then the rules of every write.
+ */
 export function validateConfig(value: unknown): AppConfig {
   if (!isObject(value)) throw new ConfigError('Configuration must be a JSON object.');
-  const config: AppConfig = { adjustments: [] };
-  const name = nonEmptyString(value, 'name');
-  const description = nonEmptyString(value, 'description');
-  const publicUrl = nonEmptyString(value, 'publicUrl');
-  const logoURL = nonEmptyString(value, 'logoURL');
-  const version = optionalString(value, 'version');
-  const webviewURL = optionalString(value, 'webviewURL');
-  const onboardingInstructions = optionalString(value, 'onboardingInstructions');
+  const fields: Record<string, string> = {};
+  for (const [field, fieldValue] of Object.entries(value)) {
+    if (isConfigField(field)) fields[field] = checkField(field, fieldValue);
+  }
+  const config: AppConfig = { ...(fields as ConfigFields), adjustments: [] };
   const settings = optionalArray(value, 'settings');
   const tools = optionalArray(value, 'tools');
   const permissions = optionalArray(value, 'permissions');
-  if ('appType' in value) {
-    if (value.appType !== 'background' && value.appType !== 'standard') {
-      throw new ConfigError(
-        'Optional field "appType" must be either "background" or "standard" if provided.',
-        'appType',
-      );
-    }
-    config.appType = value.appType;
-  }
-  Object.assign(
-    config,
-    Object.fromEntries(
-      Object.entries({
-        name,
-        description,
-        publicUrl,
-        logoURL,
-        version,
-        webviewURL,
-        onboardingInstructions,
-      }).filter(([, v]) => v !== undefined),
-    ),
-  );
   if (settings) {
     config.settings = settings.map((item, i) => readSetting(i, item, config.adjustments));
   }
@@ -526,15 +510,8 @@ export function importSummary(config: AppConfig): ImportSummary {
   };
 }
 
-/** The editable fields an import writes (the rest of the app is untouched). */
-export interface ImportTarget {
-  name: string;
-  description: string;
-  onboardingInstructions: string;
-  publicUrl: string;
-  logoURL: string;
-  webviewURL: string;
-  appType: AppType;
+/** What an import writes: the descriptive fields the form has (not `version`) and the lists. */
+export interface ImportTarget extends Omit<ConfigFields, 'version'> {
   permissions: Permission[];
   settings: Setting[];
   tools: Tool[];
@@ -549,18 +526,15 @@ export function applyConfig<T extends ImportTarget>(
   config: AppConfig,
   keepLoopbackHttp = false,
 ): T {
-  const next = { ...form };
-  if (config.name !== undefined) next.name = config.name;
-  if (config.description !== undefined) next.description = config.description;
-  if (config.onboardingInstructions !== undefined) {
-    next.onboardingInstructions = config.onboardingInstructions;
+  const next: T = { ...form };
+  const fields = next as unknown as Record<string, unknown>;
+  for (const field of Object.keys(CONFIG_FIELDS) as ConfigFieldName[]) {
+    const value = config[field];
+    if (value === undefined || !(field in fields)) continue;
+    if (field === 'publicUrl') fields[field] = normaliseServerUrl(value, keepLoopbackHttp);
+    else if (field === 'webviewURL') fields[field] = normaliseUrl(value);
+    else fields[field] = value;
   }
-  if (config.publicUrl !== undefined) {
-    next.publicUrl = normaliseServerUrl(config.publicUrl, keepLoopbackHttp);
-  }
-  if (config.logoURL !== undefined) next.logoURL = config.logoURL;
-  if (config.webviewURL !== undefined) next.webviewURL = normaliseUrl(config.webviewURL);
-  if (config.appType !== undefined) next.appType = config.appType;
   if (config.permissions !== undefined) next.permissions = config.permissions;
   if (config.settings !== undefined) next.settings = config.settings;
   if (config.tools !== undefined) next.tools = config.tools;

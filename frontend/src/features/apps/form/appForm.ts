@@ -1,7 +1,8 @@
 /**
  * The app-details form that Create App and Edit App share: its values, the rules checked before sending
  * (spec §5, one zod schema with the server's URL and list rules), the request bodies, and the server's
- * field errors mapped onto the form. A new app field is added here and in `AppDetailsFields.tsx`.
+ * field errors mapped onto the form, and the fields' names in a review. A new app field is added here and in
+ * `AppDetailsFields.tsx`.
  */
 import type { FieldErrors } from 'react-hook-form';
 import { z } from 'zod';
@@ -47,6 +48,24 @@ export interface AppFormValues {
   settings: Setting[];
   tools: Tool[];
 }
+
+/**
+ * The editable fields by their names in the app, as a review names them ("Changed: Name, Settings"): every
+ * field of the form but the package name, which never changes.
+ */
+export const appFieldLabels: Record<Exclude<keyof AppFormValues, 'packageName'>, string> = {
+  name: 'Name',
+  description: 'Description',
+  onboardingInstructions: 'Onboarding instructions',
+  publicUrl: 'Server URL',
+  logoURL: 'Logo',
+  webviewURL: 'Webview URL',
+  appType: 'App type',
+  permissions: 'Permissions',
+  hardwareRequirements: 'Hardware',
+  settings: 'Settings',
+  tools: 'AI tools',
+};
 
 /** Errors keyed by form field (`publicUrl`) or list path (`settings[2].key`), as the editors read them. */
 export type AppFormErrors = Record<string, string>;
