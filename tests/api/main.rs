@@ -38,3 +38,4 @@ mod token_attacks;
 mod tokens;
 mod uptime;
 mod webhooks;
+mod webhooks_access;
