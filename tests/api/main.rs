@@ -39,3 +39,4 @@ mod tokens;
 mod uptime;
 mod webhooks;
 mod webhooks_access;
+mod webhooks_events;
