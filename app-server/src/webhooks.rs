@@ -21,9 +21,14 @@ use crate::system::SystemClock;
 pub const IN_FLIGHT: u32 = 32;
 /// Deliveries of one endpoint attempted at once (across instances, as the leases alive say).
 pub const PER_ENDPOINT: u32 = 4;
-/// How long a claim lasts: longer than an attempt's 10 s limit, short enough that a delivery of an
-/// instance killed mid-attempt goes out again within a minute.
-pub const LEASE: chrono::Duration = chrono::Duration::seconds(45);
+/// How long a claim lasts for attempts limited to `timeout` (`PORTAL_WEBHOOK_TIMEOUT_SECS`): four times the
+/// limit and 5 s more, so that an attempt and the recording of its outcome finish well within it, yet a
+/// delivery of an instance killed mid-attempt goes out again soon after (45 s with the default 10 s).
+#[must_use]
+pub fn lease(timeout: Duration) -> chrono::Duration {
+    chrono::Duration::from_std(timeout * 4 + Duration::from_secs(5)).unwrap_or(chrono::Duration::seconds(45))
+}
+
 /// How often an idle worker looks for due deliveries.
 const POLL: Duration = Duration::from_millis(500);
 
@@ -36,7 +41,7 @@ use crate::metrics::WEBHOOK_DELIVERIES as DELIVERIES;
 pub fn service(config: &Config, db: &Db) -> anyhow::Result<WebhookService> {
     let sender = HttpWebhookSender::new(ProbeConfig {
         allow_private: config.allow_private_targets,
-        ..ProbeConfig::default()
+        timeout: config.webhook_timeout,
     })?;
     Ok(WebhookService::new(
         Arc::new(DieselWebhookRepository::new(db.clone())),
@@ -66,9 +71,10 @@ pub fn register_outcomes() {
     }
 }
 
-/// Delivers until the server stops; on shutdown the attempts under way finish (10 s at most) and nothing
-/// more is claimed.
-pub async fn deliver(service: WebhookService, mut stopped: watch::Receiver<bool>) {
+/// Delivers until the server stops, each attempt limited to `timeout`; on shutdown the attempts under way
+/// finish (`timeout` at most) and nothing more is claimed.
+pub async fn deliver(service: WebhookService, timeout: Duration, mut stopped: watch::Receiver<bool>) {
+    let lease = lease(timeout);
     let mut running: JoinSet<()> = JoinSet::new();
     loop {
         if *stopped.borrow() {
@@ -78,7 +84,7 @@ pub async fn deliver(service: WebhookService, mut stopped: watch::Receiver<bool>
         let claimed = if room == 0 {
             Vec::new()
         } else {
-            match service.claim(room, PER_ENDPOINT, LEASE).await {
+            match service.claim(room, PER_ENDPOINT, lease).await {
                 Ok(claimed) => claimed,
                 Err(error @ domain::common::RepoError::Unavailable { .. }) => {
                     tracing::debug!(%error, "webhook delivery waits for the database");
@@ -119,8 +125,20 @@ pub async fn deliver(service: WebhookService, mut stopped: watch::Receiver<bool>
             _ = stopped.changed() => {}
         }
     }
-    while tokio::time::timeout(Duration::from_secs(11), running.join_next())
+    while tokio::time::timeout(timeout + Duration::from_secs(1), running.join_next())
         .await
         .is_ok_and(|next| next.is_some())
     {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_claim_outlasts_four_attempts_and_is_45_s_with_the_default_limit() {
+        assert_eq!(lease(Duration::from_secs(10)), chrono::Duration::seconds(45));
+        assert_eq!(lease(Duration::from_secs(1)), chrono::Duration::seconds(9));
+        assert_eq!(lease(Duration::from_secs(30)), chrono::Duration::seconds(125));
+    }
 }

@@ -94,6 +94,7 @@ impl Workers {
         if config.webhook_worker {
             handles.push(tokio::spawn(crate::webhooks::deliver(
                 crate::webhooks::service(config, db)?,
+                config.webhook_timeout,
                 stopped.clone(),
             )));
         } else {

@@ -38,3 +38,5 @@ mod token_attacks;
 mod tokens;
 mod uptime;
 mod webhooks;
+mod webhooks_access;
+mod webhooks_events;

@@ -29,7 +29,7 @@ async fn user_of(app: &TestApp, session: &Value, access: &str) -> User {
 }
 
 /// Signs `address` up and in (aal1), without a factor.
-async fn without_totp(app: &TestApp, address: &str) -> (User, Value) {
+pub(crate) async fn without_totp(app: &TestApp, address: &str) -> (User, Value) {
     app.sign_up(address).await;
     let session = app.sign_in(address).await;
     let user = user_of(app, &session, access_of(&session)).await;

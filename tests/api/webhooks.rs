@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The receiver process, stopped when dropped.
-struct Receiver {
+pub(crate) struct Receiver {
     child: Child,
     base: String,
     client: reqwest::Client,
@@ -27,7 +27,7 @@ impl Drop for Receiver {
 }
 
 impl Receiver {
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../e2e/webhook-receiver.mjs");
         let mut child = Command::new("node")
             .arg(script)
@@ -51,11 +51,11 @@ impl Receiver {
         }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
 
-    async fn secrets(&self, secrets: &[&str]) {
+    pub(crate) async fn secrets(&self, secrets: &[&str]) {
         let response = self
             .client
             .put(self.url("/_secrets"))
@@ -66,7 +66,7 @@ impl Receiver {
         assert_eq!(response.status(), 204);
     }
 
-    async fn answers(&self, answers: Value) {
+    pub(crate) async fn answers(&self, answers: Value) {
         let response = self
             .client
             .put(self.url("/_answers"))
@@ -77,7 +77,7 @@ impl Receiver {
         assert_eq!(response.status(), 204);
     }
 
-    async fn received(&self) -> Vec<Value> {
+    pub(crate) async fn received(&self) -> Vec<Value> {
         let body: Value = self
             .client
             .get(self.url("/_received"))
@@ -91,7 +91,7 @@ impl Receiver {
     }
 
     /// Waits until `done` holds of what arrived (at most `limit`).
-    async fn wait_for(&self, limit: Duration, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    pub(crate) async fn wait_for(&self, limit: Duration, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
         let started = Instant::now();
         loop {
             let received = self.received().await;
@@ -103,14 +103,20 @@ impl Receiver {
     }
 }
 
-fn types(received: &[Value]) -> Vec<String> {
+pub(crate) fn types(received: &[Value]) -> Vec<String> {
     received
         .iter()
         .map(|r| r["type"].as_str().unwrap_or_default().to_owned())
         .collect()
 }
 
-async fn add_endpoint(app: &TestApp, admin: &User, org: &str, url: &str, events: Value) -> (String, String) {
+pub(crate) async fn add_endpoint(
+    app: &TestApp,
+    admin: &User,
+    org: &str,
+    url: &str,
+    events: Value,
+) -> (String, String) {
     let (status, body) = send(
         app,
         Method::POST,
@@ -125,7 +131,7 @@ async fn add_endpoint(app: &TestApp, admin: &User, org: &str, url: &str, events:
     (body["id"].as_str().unwrap().to_owned(), secret)
 }
 
-async fn deliveries(app: &TestApp, admin: &User, org: &str, id: &str) -> Vec<Value> {
+pub(crate) async fn deliveries(app: &TestApp, admin: &User, org: &str, id: &str) -> Vec<Value> {
     let (status, body) = get(app, &format!("/api/orgs/{org}/webhooks/{id}/deliveries"), admin).await;
     assert_eq!(status, 200, "{body}");
     body["deliveries"].as_array().unwrap().clone()

@@ -1,7 +1,7 @@
 //! [`HttpWebhookSender`]: webhook deliveries over the prober's guarded client ([`crate::guarded_client`]):
 //! private, link-local and metadata addresses refused after resolution (unless allowed), no proxy, no
-//! redirect followed (a 3xx is a failed attempt), 10 s for the whole request, and only the first 4 KB of the
-//! answer read.
+//! redirect followed (a 3xx is a failed attempt), the time limit (`PORTAL_WEBHOOK_TIMEOUT_SECS`, 10 s by
+//! default) for the whole request, and only the first 4 KB of the answer read.
 
 use async_trait::async_trait;
 use domain::webhooks::MAX_RESPONSE_BYTES;

@@ -29,6 +29,12 @@ pub struct OAuthProvider {
 /// once. Each slot is a connection and a small task, not a thread.
 pub const DEFAULT_UPTIME_CONCURRENCY: usize = 2048;
 
+/// How long a webhook endpoint has to answer unless `PORTAL_WEBHOOK_TIMEOUT_SECS` says otherwise (issue 38:
+/// "a 2xx within 10 s is success").
+pub const DEFAULT_WEBHOOK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// The longest `PORTAL_WEBHOOK_TIMEOUT_SECS`: a slow endpoint holds one of its few delivery slots that long.
+pub const MAX_WEBHOOK_TIMEOUT_SECS: u64 = 30;
+
 /// The server's whole configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -46,6 +52,8 @@ pub struct Config {
     pub mail_worker: bool,
     /// `false` leaves webhook deliveries for another instance to make (`PORTAL_WEBHOOK_WORKER`).
     pub webhook_worker: bool,
+    /// How long a webhook endpoint has to answer a delivery (`PORTAL_WEBHOOK_TIMEOUT_SECS`, default 10 s).
+    pub webhook_timeout: std::time::Duration,
     /// `0` turns the monitor off.
     pub uptime_interval_secs: u64,
     /// Audit entries older than this many days are removed (`PORTAL_AUDIT_RETENTION_DAYS`, default 400).
@@ -186,6 +194,20 @@ impl Config {
                     problem: format!("`{text}` is not a number of megabytes from 1 to 1000000"),
                 })?,
         };
+        let webhook_timeout = match get("PORTAL_WEBHOOK_TIMEOUT_SECS") {
+            None => DEFAULT_WEBHOOK_TIMEOUT,
+            Some(text) => text
+                .parse::<u64>()
+                .ok()
+                .filter(|secs| (1..=MAX_WEBHOOK_TIMEOUT_SECS).contains(secs))
+                .map(std::time::Duration::from_secs)
+                .ok_or_else(|| ConfigError {
+                    variable: "PORTAL_WEBHOOK_TIMEOUT_SECS",
+                    problem: format!(
+                        "`{text}` is not a number of seconds from 1 to {MAX_WEBHOOK_TIMEOUT_SECS}"
+                    ),
+                })?,
+        };
         let audit_retention_days = match get("PORTAL_AUDIT_RETENTION_DAYS") {
             None => domain::audit::service::DEFAULT_RETENTION_DAYS,
             Some(text) => text
@@ -304,6 +326,7 @@ impl Config {
                 .unwrap_or_else(|| "Developer Portal <no-reply@localhost>".into()),
             mail_worker: get("PORTAL_MAIL_WORKER").is_none() || flag("PORTAL_MAIL_WORKER")?,
             webhook_worker: get("PORTAL_WEBHOOK_WORKER").is_none() || flag("PORTAL_WEBHOOK_WORKER")?,
+            webhook_timeout,
             uptime_interval_secs,
             audit_retention_days,
             body_timeouts,
@@ -354,6 +377,16 @@ mod tests {
     }
 
     #[test]
+    fn the_webhook_timeout_is_a_number_of_seconds_up_to_thirty() {
+        let config = Config::from_vars(&vars(&[("PORTAL_WEBHOOK_TIMEOUT_SECS", "2")])).unwrap();
+        assert_eq!(config.webhook_timeout, std::time::Duration::from_secs(2));
+        for bad in ["0", "-1", "31", "1.5", "soon"] {
+            let error = Config::from_vars(&vars(&[("PORTAL_WEBHOOK_TIMEOUT_SECS", bad)])).unwrap_err();
+            assert_eq!(error.variable, "PORTAL_WEBHOOK_TIMEOUT_SECS", "{bad}");
+        }
+    }
+
+    #[test]
     fn the_audit_retention_is_a_number_of_days() {
         let config = Config::from_vars(&vars(&[("PORTAL_AUDIT_RETENTION_DAYS", "30")])).unwrap();
         assert_eq!(config.audit_retention_days, 30);
@@ -372,6 +405,7 @@ mod tests {
         assert_eq!(config.database_url, "sqlite://data/portal.db");
         assert_eq!(config.uptime_interval_secs, 60);
         assert_eq!(config.audit_retention_days, 400);
+        assert_eq!(config.webhook_timeout, std::time::Duration::from_secs(10));
         assert!(!config.demo && !config.allow_private_targets);
         assert!(config.oauth_providers.is_empty() && config.supabase.is_none());
         assert_eq!(config.docs_url, "https://docs.mentra.glass");

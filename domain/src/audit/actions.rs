@@ -1,115 +1,86 @@
 //! The action codes of the audit log: one list, the only place a code is spelled. An entry's code is stored
 //! as text and shown as is on the Audit Log page and in its CSV, so a code is never renamed once released.
 
-use serde::{Deserialize, Serialize};
+use crate::common::code_enum;
 
-macro_rules! audit_actions {
-    ($($(#[$doc:meta])* $variant:ident => $code:literal,)*) => {
-        /// What an audit entry records (PRODUCT.md §9 "Audit log").
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        pub enum AuditAction {
-            $($(#[$doc])* #[serde(rename = $code)] $variant,)*
-        }
-
-        impl AuditAction {
-            /// Every action, in the order of this list.
-            pub const ALL: &'static [Self] = &[$(Self::$variant,)*];
-
-            /// The stored and displayed code, such as `app.key_regenerated`.
-            #[must_use]
-            pub const fn code(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $code,)*
-                }
-            }
-
-            /// The action of a code, `None` for an unknown one.
-            #[must_use]
-            pub fn parse(code: &str) -> Option<Self> {
-                match code {
-                    $($code => Some(Self::$variant),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-audit_actions! {
-    /// An app was registered (target: the app; changes: its name).
-    AppCreated => "app.created",
-    /// An app's editable fields were changed (changes: each changed field, old and new).
-    AppUpdated => "app.updated",
-    /// An app was deleted with its key, share link, images and history.
-    AppDeleted => "app.deleted",
-    /// An app was submitted for review (changes: `appStoreStatus`).
-    AppPublished => "app.published",
-    /// An app moved to another organization (changes: `organizationId`); recorded in both organizations.
-    AppMoved => "app.moved",
-    /// An app's API key was replaced; the key itself is never recorded.
-    AppKeyRegenerated => "app.key_regenerated",
-    /// Whether the whole organization may test the app changed (changes: `sharedWithOrganization`).
-    AppVisibilityChanged => "app.visibility_changed",
-    /// The tester list changed (changes: `sharedWithEmailsCount`, the number of addresses, never the
-    /// addresses).
-    AppSharingChanged => "app.sharing_changed",
-    /// The app's permissions were replaced (changes: `permissions`, the permission types).
-    AppPermissionsChanged => "app.permissions_changed",
-    /// The app's share link was replaced; the token is never recorded.
-    AppShareLinkReset => "app.share_link_reset",
-    /// An organization was created.
-    OrgCreated => "org.created",
-    /// An organization's name or profile changed (changes: each changed field).
-    OrgUpdated => "org.updated",
-    /// An organization was deleted.
-    OrgDeleted => "org.deleted",
-    /// An invitation was sent (target: the invitation; changes: `email`, `role`).
-    InviteSent => "invite.sent",
-    /// An invitation was sent again; the token is never recorded.
-    InviteResent => "invite.resent",
-    /// An invitation was withdrawn.
-    InviteRescinded => "invite.rescinded",
-    /// An invitation was accepted; the new member is the actor.
-    InviteAccepted => "invite.accepted",
-    /// A member's role changed (target: the member; changes: `role`).
-    MemberRoleChanged => "member.role_changed",
-    /// A member was removed by an admin.
-    MemberRemoved => "member.removed",
-    /// A member left the organization.
-    MemberLeft => "member.left",
-    /// A reviewer approved a submission (changes: `appStoreStatus`, `reviewNotes`).
-    ReviewApproved => "review.approved",
-    /// A reviewer rejected a submission (changes: `appStoreStatus`, `reviewNotes`).
-    ReviewRejected => "review.rejected",
-    /// A platform role was given to an account (changes: `platformRole`).
-    PlatformRoleGranted => "platform.role_granted",
-    /// A platform role was taken from an account (changes: `platformRole`).
-    PlatformRoleRevoked => "platform.role_revoked",
-    /// The first platform admin was made through the one-time setup link.
-    PlatformFirstAdmin => "platform.first_admin",
-    /// An image was uploaded (target: the image).
-    ImageUploaded => "image.uploaded",
-    /// An image was deleted (target: the image).
-    ImageDeleted => "image.deleted",
-    /// A personal access token was created (target: the token, labelled with its name; changes: `scopes`);
-    /// recorded in each organization it may act in. Its secret is never recorded.
-    AccessTokenCreated => "token.created",
-    /// A personal access token was revoked, by its owner or an organization admin.
-    AccessTokenRevoked => "token.revoked",
-    /// A personal access token reached its expiry (the owner is the actor).
-    AccessTokenExpired => "token.expired",
-    /// A webhook endpoint was added (target: the endpoint, labelled with its URL; changes: `url`,
-    /// `events`). Its secret is never recorded.
-    WebhookCreated => "webhook.created",
-    /// A webhook endpoint's URL, description, events or state changed (changes: each changed field).
-    WebhookUpdated => "webhook.updated",
-    /// A webhook endpoint was deleted with its delivery log.
-    WebhookDeleted => "webhook.deleted",
-    /// A webhook endpoint's signing secret was replaced (the former one signs for 24 more hours).
-    WebhookSecretRotated => "webhook.secret_rotated",
-    /// The server disabled a webhook endpoint: it answered 410 Gone, or failed for three days (changes:
-    /// `enabled`, `disabledReason`); the operator is the actor.
-    WebhookDisabled => "webhook.disabled",
+code_enum! {
+    /// What an audit entry records (PRODUCT.md §9 "Audit log").
+    pub enum AuditAction: "An audit action code (the list of `domain::audit::actions`)" {
+        /// An app was registered (target: the app; changes: its name).
+        AppCreated => "app.created",
+        /// An app's editable fields were changed (changes: each changed field, old and new).
+        AppUpdated => "app.updated",
+        /// An app was deleted with its key, share link, images and history.
+        AppDeleted => "app.deleted",
+        /// An app was submitted for review (changes: `appStoreStatus`).
+        AppPublished => "app.published",
+        /// An app moved to another organization (changes: `organizationId`); recorded in both organizations.
+        AppMoved => "app.moved",
+        /// An app's API key was replaced; the key itself is never recorded.
+        AppKeyRegenerated => "app.key_regenerated",
+        /// Whether the whole organization may test the app changed (changes: `sharedWithOrganization`).
+        AppVisibilityChanged => "app.visibility_changed",
+        /// The tester list changed (changes: `sharedWithEmailsCount`, the number of addresses, never the
+        /// addresses).
+        AppSharingChanged => "app.sharing_changed",
+        /// The app's permissions were replaced (changes: `permissions`, the permission types).
+        AppPermissionsChanged => "app.permissions_changed",
+        /// The app's share link was replaced; the token is never recorded.
+        AppShareLinkReset => "app.share_link_reset",
+        /// An organization was created.
+        OrgCreated => "org.created",
+        /// An organization's name or profile changed (changes: each changed field).
+        OrgUpdated => "org.updated",
+        /// An organization was deleted.
+        OrgDeleted => "org.deleted",
+        /// An invitation was sent (target: the invitation; changes: `email`, `role`).
+        InviteSent => "invite.sent",
+        /// An invitation was sent again; the token is never recorded.
+        InviteResent => "invite.resent",
+        /// An invitation was withdrawn.
+        InviteRescinded => "invite.rescinded",
+        /// An invitation was accepted; the new member is the actor.
+        InviteAccepted => "invite.accepted",
+        /// A member's role changed (target: the member; changes: `role`).
+        MemberRoleChanged => "member.role_changed",
+        /// A member was removed by an admin.
+        MemberRemoved => "member.removed",
+        /// A member left the organization.
+        MemberLeft => "member.left",
+        /// A reviewer approved a submission (changes: `appStoreStatus`, `reviewNotes`).
+        ReviewApproved => "review.approved",
+        /// A reviewer rejected a submission (changes: `appStoreStatus`, `reviewNotes`).
+        ReviewRejected => "review.rejected",
+        /// A platform role was given to an account (changes: `platformRole`).
+        PlatformRoleGranted => "platform.role_granted",
+        /// A platform role was taken from an account (changes: `platformRole`).
+        PlatformRoleRevoked => "platform.role_revoked",
+        /// The first platform admin was made through the one-time setup link.
+        PlatformFirstAdmin => "platform.first_admin",
+        /// An image was uploaded (target: the image).
+        ImageUploaded => "image.uploaded",
+        /// An image was deleted (target: the image).
+        ImageDeleted => "image.deleted",
+        /// A personal access token was created (target: the token, labelled with its name; changes:
+        /// `scopes`); recorded in each organization it may act in. Its secret is never recorded.
+        AccessTokenCreated => "token.created",
+        /// A personal access token was revoked, by its owner or an organization admin.
+        AccessTokenRevoked => "token.revoked",
+        /// A personal access token reached its expiry (the owner is the actor).
+        AccessTokenExpired => "token.expired",
+        /// A webhook endpoint was added (target: the endpoint, labelled with its URL; changes: `url`,
+        /// `events`). Its secret is never recorded.
+        WebhookCreated => "webhook.created",
+        /// A webhook endpoint's URL, description, events or state changed (changes: each changed field).
+        WebhookUpdated => "webhook.updated",
+        /// A webhook endpoint was deleted with its delivery log.
+        WebhookDeleted => "webhook.deleted",
+        /// A webhook endpoint's signing secret was replaced (the former one signs for 24 more hours).
+        WebhookSecretRotated => "webhook.secret_rotated",
+        /// The server disabled a webhook endpoint: it answered 410 Gone, or failed for three days (changes:
+        /// `enabled`, `disabledReason`); the operator is the actor.
+        WebhookDisabled => "webhook.disabled",
+    }
 }
 
 impl AuditAction {
@@ -125,30 +96,6 @@ impl AuditAction {
                 | Self::PlatformRoleRevoked
                 | Self::PlatformFirstAdmin
         )
-    }
-}
-
-/// The schema is the list of codes (written by hand: the codes are made by a macro, whose attributes the
-/// schema derive cannot read).
-#[cfg(feature = "openapi")]
-impl utoipa::PartialSchema for AuditAction {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::String)
-            .description(Some(
-                "An audit action code (the list of `domain::audit::actions`)",
-            ))
-            .enum_values(Some(Self::ALL.iter().map(|action| action.code())))
-            .into()
-    }
-}
-
-#[cfg(feature = "openapi")]
-impl utoipa::ToSchema for AuditAction {}
-
-impl std::fmt::Display for AuditAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.code())
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod caller;
 pub mod clock;
+mod code_enum;
 pub mod email;
 pub mod error;
 pub mod fields;
@@ -13,6 +14,7 @@ pub mod url;
 
 pub use caller::{Caller, ClientOrigin, PlatformRole};
 pub use clock::Clock;
+pub(crate) use code_enum::code_enum;
 pub use email::EmailAddress;
 pub use error::RepoError;
 pub use fields::FieldErrors;

@@ -309,7 +309,8 @@ pub fn security_notice(
 }
 
 /// To an organization's admins: the server disabled a webhook endpoint (`410 Gone`, or three days of
-/// failures); `webhooks_link` is the Webhooks page.
+/// failures); `url` is its URL as shown (`webhooks::models::shown_url`: the path, which may hold a secret,
+/// elided), `webhooks_link` the Webhooks page.
 #[must_use]
 pub fn webhook_disabled(to: &EmailAddress, url: &str, why: &str, webhooks_link: &str) -> OutgoingEmail {
     let body = format!(

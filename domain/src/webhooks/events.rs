@@ -1,95 +1,43 @@
 //! The events a webhook endpoint can subscribe to: one list, the only place an event type is spelled. The
 //! OpenAPI document and the browser's checklist read it from here; a type is never renamed once released.
 
-use serde::{Deserialize, Serialize};
+use crate::common::code_enum;
 
-macro_rules! webhook_events {
-    ($($(#[$doc:meta])* $variant:ident => $code:literal,)*) => {
-        /// What a webhook delivery tells (issue 38, PRODUCT.md §10).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        pub enum WebhookEventType {
-            $($(#[$doc])* #[serde(rename = $code)] $variant,)*
-        }
-
-        impl WebhookEventType {
-            /// Every event type an endpoint may subscribe to, in the order of this list.
-            pub const ALL: &'static [Self] = &[$(Self::$variant,)*];
-
-            /// The wire spelling, such as `app.approved` (the payload's `type`).
-            #[must_use]
-            pub const fn code(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $code,)*
-                }
-            }
-
-            /// The event type of a code, `None` for an unknown one.
-            #[must_use]
-            pub fn parse(code: &str) -> Option<Self> {
-                match code {
-                    $($code => Some(Self::$variant),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-webhook_events! {
-    /// An app was submitted for review.
-    AppSubmitted => "app.submitted",
-    /// A reviewer approved an app.
-    AppApproved => "app.approved",
-    /// A reviewer rejected an app (with the reviewer's notes).
-    AppRejected => "app.rejected",
-    /// Whether an app is published in the store changed (approved, or sent back to review).
-    AppPublishedChanged => "app.published_changed",
-    /// The uptime monitor found an app's server offline.
-    AppOffline => "app.offline",
-    /// An app's server answers again after being offline.
-    AppOnline => "app.online",
-    /// An app's API key was replaced (the key itself is never sent).
-    AppKeyRegenerated => "app.key_regenerated",
-    /// Someone joined the organization.
-    MemberJoined => "member.joined",
-    /// A member was removed from the organization, or left it.
-    MemberRemoved => "member.removed",
-    /// A member's role changed.
-    MemberRoleChanged => "member.role_changed",
-    /// An invitation to the organization was accepted.
-    InvitationAccepted => "invitation.accepted",
-    /// A test sent from the Webhooks page (never subscribed to: every endpoint receives its own tests).
-    Test => "webhook.test",
+code_enum! {
+    /// What a webhook delivery tells (issue 38, PRODUCT.md §10).
+    #[derive(PartialOrd, Ord)]
+    pub enum WebhookEventType: "A webhook event type (the list of `domain::webhooks::events`)" {
+        /// An app was submitted for review.
+        AppSubmitted => "app.submitted",
+        /// A reviewer approved an app.
+        AppApproved => "app.approved",
+        /// A reviewer rejected an app (with the reviewer's notes).
+        AppRejected => "app.rejected",
+        /// Whether an app is published in the store changed (approved, or sent back to review).
+        AppPublishedChanged => "app.published_changed",
+        /// The uptime monitor found an app's server offline.
+        AppOffline => "app.offline",
+        /// An app's server answers again after being offline.
+        AppOnline => "app.online",
+        /// An app's API key was replaced (the key itself is never sent).
+        AppKeyRegenerated => "app.key_regenerated",
+        /// Someone joined the organization.
+        MemberJoined => "member.joined",
+        /// A member was removed from the organization, or left it.
+        MemberRemoved => "member.removed",
+        /// A member's role changed.
+        MemberRoleChanged => "member.role_changed",
+        /// An invitation to the organization was accepted.
+        InvitationAccepted => "invitation.accepted",
+        /// A test sent from the Webhooks page (never subscribed to: every endpoint receives its own tests).
+        Test => "webhook.test",
+    }
 }
 
 impl WebhookEventType {
     /// The types an endpoint may choose from: every type except [`WebhookEventType::Test`].
     pub fn subscribable() -> impl Iterator<Item = Self> {
         Self::ALL.iter().copied().filter(|t| *t != Self::Test)
-    }
-}
-
-/// The schema is the list of codes (written by hand: the codes come from a macro, whose attributes the
-/// schema derive cannot read).
-#[cfg(feature = "openapi")]
-impl utoipa::PartialSchema for WebhookEventType {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::String)
-            .description(Some(
-                "A webhook event type (the list of `domain::webhooks::events`)",
-            ))
-            .enum_values(Some(Self::ALL.iter().map(|event| event.code())))
-            .into()
-    }
-}
-
-#[cfg(feature = "openapi")]
-impl utoipa::ToSchema for WebhookEventType {}
-
-impl std::fmt::Display for WebhookEventType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.code())
     }
 }
 

@@ -71,6 +71,22 @@ pub fn check_endpoint_url(text: &str, allow_private: bool) -> Result<url::Url, E
     }
 }
 
+/// An endpoint URL as the audit log and the e-mails show it: its scheme, host and port, the rest (path,
+/// query, fragment) elided as `/…`, since teams often put a secret there (`https://hooks.example.com/…`).
+/// Text that is not a URL with a host is shown as `…`.
+#[must_use]
+pub fn shown_url(text: &str) -> String {
+    let Ok(url) = url::Url::parse(text.trim()) else {
+        return "…".to_owned();
+    };
+    let Some(host) = url.host_str() else {
+        return "…".to_owned();
+    };
+    let port = url.port().map(|port| format!(":{port}")).unwrap_or_default();
+    let bare = url.path() == "/" && url.query().is_none() && url.fragment().is_none();
+    format!("{}://{host}{port}/{}", url.scheme(), if bare { "" } else { "…" })
+}
+
 fn is_loopback(host: &url::Host<&str>) -> bool {
     match host {
         url::Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
@@ -251,6 +267,28 @@ pub fn message_id(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
     use crate::testing::{RepeatingBytes, noon};
+
+    #[test]
+    fn a_shown_url_keeps_the_scheme_host_and_port_and_elides_the_rest() {
+        for (url, shown) in [
+            (
+                "https://hooks.slack.com/services/T000/B000/XXXXSECRET",
+                "https://hooks.slack.com/…",
+            ),
+            (
+                "https://ci.example.com/hook?token=s3cret",
+                "https://ci.example.com/…",
+            ),
+            ("https://ci.example.com/#s3cret", "https://ci.example.com/…"),
+            ("https://ci.example.com:8443/in", "https://ci.example.com:8443/…"),
+            ("https://ci.example.com", "https://ci.example.com/"),
+            ("http://127.0.0.1:3000/hooks/abc", "http://127.0.0.1:3000/…"),
+            ("https://[::1]:9/x", "https://[::1]:9/…"),
+            ("not a url /secret", "…"),
+        ] {
+            assert_eq!(shown_url(url), shown, "{url}");
+        }
+    }
 
     #[test]
     fn endpoint_urls_are_https_or_loopback_http_when_allowed() {

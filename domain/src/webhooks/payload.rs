@@ -67,11 +67,13 @@ fn app_data(org: OrgId, package: &str, names: &EventNames) -> Map<String, Value>
     data
 }
 
-/// Whether an audit action may cause an event (the adapter reads names only for these).
+/// Whether the change recorded by `entry` may cause an event (the adapter reads names only for these): an
+/// action that has events of its own, or any change of an app's store status (an edit that adds a
+/// permission sends a published app back to review: `app.published_changed`).
 #[must_use]
-pub const fn may_cause_events(action: AuditAction) -> bool {
+pub fn may_cause_events(entry: &AuditEntry) -> bool {
     matches!(
-        action,
+        entry.action,
         AuditAction::AppPublished
             | AuditAction::ReviewApproved
             | AuditAction::ReviewRejected
@@ -80,7 +82,7 @@ pub const fn may_cause_events(action: AuditAction) -> bool {
             | AuditAction::MemberRemoved
             | AuditAction::MemberLeft
             | AuditAction::MemberRoleChanged
-    )
+    ) || change(entry, "appStoreStatus").is_some()
 }
 
 /// The events a change recorded by `entry` causes (none for most changes, and none outside an
@@ -90,7 +92,7 @@ pub fn events_of(entry: &AuditEntry, names: &EventNames) -> Vec<WebhookEvent> {
     let Some(org) = entry.org_id else {
         return Vec::new();
     };
-    if !may_cause_events(entry.action) {
+    if !may_cause_events(entry) {
         return Vec::new();
     }
     let target_id = entry.target.as_ref().map(|t| t.id.clone()).unwrap_or_default();
@@ -351,6 +353,28 @@ mod tests {
             events_of(&removed, &EventNames::default())[0].data["reason"],
             "removed"
         );
+    }
+
+    #[test]
+    fn an_edit_that_sends_a_published_app_back_to_review_unpublishes_it() {
+        let org = OrgId::new();
+        for action in [AuditAction::AppPermissionsChanged, AuditAction::AppUpdated] {
+            let audit = entry(action, org)
+                .on(AuditTarget::app(&package()))
+                .change("permissions", json!(["CAMERA"]), json!(["CAMERA", "LOCATION"]))
+                .change("appStoreStatus", "PUBLISHED", "SUBMITTED");
+            assert!(may_cause_events(&audit));
+            let events = events_of(&audit, &names());
+            assert_eq!(types(&events), ["app.published_changed"], "{action}");
+            assert_eq!(events[0].data["published"], false);
+            assert_eq!(events[0].data["appStoreStatus"], "SUBMITTED");
+            assert_eq!(events[0].data["link"], "/apps/com.example.glow/edit");
+        }
+        // An edit that keeps the status reads nothing for events.
+        let edit = entry(AuditAction::AppPermissionsChanged, org)
+            .on(AuditTarget::app(&package()))
+            .change("permissions", json!([]), json!(["CAMERA"]));
+        assert!(!may_cause_events(&edit));
     }
 
     #[test]

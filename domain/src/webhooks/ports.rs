@@ -203,8 +203,8 @@ pub enum SendError {
     /// The target resolves to a private, link-local or metadata address (the prober's guard).
     #[error("the address is not public")]
     PrivateTarget,
-    /// No answer within the time limit (10 s).
-    #[error("no answer within 10 seconds")]
+    /// No answer within the time limit (`PORTAL_WEBHOOK_TIMEOUT_SECS`, 10 s by default).
+    #[error("no answer within the time limit")]
     Timeout,
     /// Anything else: refused connection, DNS, TLS.
     #[error("{0}")]
@@ -212,7 +212,7 @@ pub enum SendError {
 }
 
 /// Makes delivery requests: `POST` with the given headers, no redirect followed, no proxy, private targets
-/// refused after resolution, 10 s at most.
+/// refused after resolution, within the time limit.
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait WebhookSender: Send + Sync {

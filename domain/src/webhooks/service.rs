@@ -7,7 +7,7 @@ use chrono::{DateTime, Duration, Utc};
 use super::WebhookEventType;
 use super::models::{
     EventFilter, MAX_DESCRIPTION_CHARS, MAX_RESPONSE_BYTES, ROTATION_OVERLAP, WebhookDelivery,
-    WebhookEndpoint, WebhookEndpointId, check_endpoint_url, message_id,
+    WebhookEndpoint, WebhookEndpointId, check_endpoint_url, message_id, shown_url,
 };
 use super::payload::{links, render_body, test_event};
 use super::ports::{AttemptRecord, ClaimedDelivery, SendError, WebhookRepository, WebhookSender};
@@ -100,8 +100,10 @@ fn invalid(field: &str, message: impl Into<String>) -> WebhookError {
     WebhookError::Validation(FieldErrors::single(field, message))
 }
 
+/// The audit target of an endpoint, labelled with its URL as shown ([`shown_url`]: the path, which may
+/// hold a secret, elided).
 fn target(endpoint: &WebhookEndpoint) -> AuditTarget {
-    AuditTarget::new(AuditTargetKind::Webhook, endpoint.id.to_string()).with_label(endpoint.url.clone())
+    AuditTarget::new(AuditTargetKind::Webhook, endpoint.id.to_string()).with_label(shown_url(&endpoint.url))
 }
 
 fn codes(filter: &EventFilter) -> serde_json::Value {
@@ -264,7 +266,7 @@ impl WebhookService {
         let audit = self
             .audit(member, AuditAction::WebhookCreated)
             .on(target(&endpoint))
-            .change("url", serde_json::Value::Null, endpoint.url.clone())
+            .change("url", serde_json::Value::Null, shown_url(&endpoint.url))
             .change("events", serde_json::Value::Null, codes(&endpoint.events));
         match self.repo.create_endpoint(&endpoint, &secret, &audit).await {
             Ok(()) => Ok((endpoint, secret)),
@@ -309,7 +311,12 @@ impl WebhookService {
         next.updated_at = self.clock.now();
         let mut audit = self.audit(member, AuditAction::WebhookUpdated).on(target(&next));
         if next.url != current.url {
-            audit = audit.change("url", current.url.clone(), next.url.clone());
+            // Shown without their paths; a change of the path alone still shows as a change.
+            let (old, mut new) = (shown_url(&current.url), shown_url(&next.url));
+            if old == new {
+                new.push_str(" (another path)");
+            }
+            audit = audit.change("url", old, new);
         }
         if next.description != current.description {
             audit = audit.change(
@@ -546,7 +553,7 @@ impl WebhookService {
                     .in_org(claim.delivery.event.org_id)
                     .on(
                         AuditTarget::new(AuditTargetKind::Webhook, claim.delivery.endpoint_id.to_string())
-                            .with_label(claim.url.clone()),
+                            .with_label(shown_url(&claim.url)),
                     )
                     .change("enabled", true, false)
                     .change("disabledReason", serde_json::Value::Null, reason.as_str());
@@ -560,7 +567,7 @@ impl WebhookService {
                     .admin_emails(claim.delivery.event.org_id)
                     .await?
                     .iter()
-                    .map(|to| webhook_disabled(to, &claim.url, why, &link))
+                    .map(|to| webhook_disabled(to, &shown_url(&claim.url), why, &link))
                     .collect();
                 record.disable = Some((reason, audit, emails));
                 AttemptOutcome::Disabled

@@ -168,7 +168,7 @@ fn a_timeout_is_a_failure_without_status() {
     let record = records.lock().unwrap()[0].clone();
     assert_eq!(
         (record.status, record.error.as_deref()),
-        (None, Some("no answer within 10 seconds"))
+        (None, Some("no answer within the time limit"))
     );
 }
 
@@ -189,6 +189,16 @@ fn a_410_disables_the_endpoint_and_tells_the_admins() {
     assert_eq!(emails[0].to.as_str(), "admin@example.com");
     assert!(emails[0].text.contains("410 Gone"));
     assert_eq!(record.next_attempt_at, None);
+    // The URL's path (`/in`), which may hold a secret, is in neither the e-mail nor the audit entry.
+    assert!(
+        emails[0].text.contains("https://hooks.example.com/…") && !emails[0].text.contains("/in"),
+        "{}",
+        emails[0].text
+    );
+    assert_eq!(
+        audit.target.and_then(|t| t.label).as_deref(),
+        Some("https://hooks.example.com/…")
+    );
 }
 
 #[test]
@@ -285,4 +295,84 @@ fn the_endpoint_limit_is_a_conflict_and_a_busy_delivery_cannot_be_retried() {
         block_on(service.retry(&admin, id, "msg_1")),
         Err(WebhookError::InProgress)
     ));
+}
+
+#[test]
+fn the_audit_log_names_an_endpoint_without_the_path_of_its_url() {
+    let admin = member(OrgRole::Admin);
+    let audits: Arc<Mutex<Vec<crate::audit::AuditEntry>>> = Arc::default();
+    let mut sender = MockWebhookSender::new();
+    sender.expect_check_target().returning(|_| Ok(()));
+    let mut repo = MockWebhookRepository::new();
+    let created = audits.clone();
+    repo.expect_create_endpoint().returning(move |_, _, audit| {
+        created.lock().unwrap().push(audit.clone());
+        Ok(())
+    });
+    let updated = audits.clone();
+    repo.expect_update_endpoint().returning(move |_, audit| {
+        updated.lock().unwrap().push(audit.clone());
+        Ok(())
+    });
+    let stored: Arc<Mutex<Option<WebhookEndpoint>>> = Arc::default();
+    let found = stored.clone();
+    repo.expect_find_endpoint()
+        .returning(move |_, _| Ok(found.lock().unwrap().clone()));
+    let service = service(repo, sender);
+    let (endpoint, _) = block_on(service.create(
+        &admin,
+        NewEndpoint {
+            url: "https://hooks.slack.com/services/T000/B000/s3cret".into(),
+            ..NewEndpoint::default()
+        },
+    ))
+    .unwrap();
+    assert_eq!(endpoint.url, "https://hooks.slack.com/services/T000/B000/s3cret");
+    *stored.lock().unwrap() = Some(endpoint.clone());
+    let change = |url: &str| {
+        block_on(service.update(
+            &admin,
+            endpoint.id,
+            EndpointChange {
+                url: Some(url.into()),
+                ..EndpointChange::default()
+            },
+        ))
+        .unwrap()
+    };
+    change("https://hooks.slack.com/services/T000/B000/other-s3cret");
+    change("https://ci.example.com/hook?token=s3cret");
+    let audits = audits.lock().unwrap();
+    let urls: Vec<(serde_json::Value, serde_json::Value)> = audits
+        .iter()
+        .flat_map(|a| a.changes.iter().filter(|c| c.field == "url"))
+        .map(|c| (c.old.clone(), c.new.clone()))
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            (serde_json::Value::Null, "https://hooks.slack.com/…".into()),
+            (
+                "https://hooks.slack.com/…".into(),
+                "https://hooks.slack.com/… (another path)".into()
+            ),
+            (
+                "https://hooks.slack.com/…".into(),
+                "https://ci.example.com/…".into()
+            ),
+        ]
+    );
+    let labels: Vec<Option<String>> = audits
+        .iter()
+        .map(|a| a.target.as_ref().and_then(|t| t.label.clone()))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            Some("https://hooks.slack.com/…".to_owned()),
+            Some("https://hooks.slack.com/…".to_owned()),
+            Some("https://ci.example.com/…".to_owned()),
+        ]
+    );
+    assert!(!format!("{audits:?}").contains("s3cret"));
 }

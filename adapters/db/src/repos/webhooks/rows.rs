@@ -85,14 +85,15 @@ pub fn enqueue(
 
 /// Queues the events the changes recorded by `entries` cause ([`events_of`]); called by the audit log's
 /// `append`, so that every change that records an entry queues its events in the same transaction. Reads
-/// nothing when no entry can cause an event or the organization has no enabled endpoint.
+/// nothing when no entry can cause an event ([`may_cause_events`]), and no more when the organization has no
+/// enabled endpoint.
 ///
 /// # Errors
 /// As [`enqueue`].
 pub(crate) fn enqueue_for_audit(conn: &mut DbConnection, entries: &[AuditEntry]) -> Result<(), RepoError> {
     for entry in entries {
         let Some(org) = entry.org_id else { continue };
-        if !may_cause_events(entry.action) || enabled_endpoints(conn, org)?.is_empty() {
+        if !may_cause_events(entry) || enabled_endpoints(conn, org)?.is_empty() {
             continue;
         }
         let mut names = EventNames::default();
