@@ -15,7 +15,7 @@ BENCH_STAMP := bench/node_modules/.installed-stamp
 # Crates that must never be reachable from the domain (ARCHITECTURE.md rule 1).
 IO_CRATES := diesel actix-web actix-http reqwest lettre tokio sqlx hyper mio
 
-.PHONY: deb test-deb test-proxy schemathesis bench bench-short run build frontend server cli test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
+.PHONY: deb test-deb test-proxy test-pgbouncer schemathesis bench bench-short run build frontend server cli test test-rust test-frontend test-e2e lint fmt check-deps schema-check api-types check-api-types clean help
 
 help:
 	@echo "make run        build everything and start the portal on http://127.0.0.1:8080 (SQLite)"
@@ -25,6 +25,7 @@ help:
 	@echo "make lint       rustfmt, clippy -D warnings, eslint, tsc, prettier"
 	@echo "make check-deps prove the domain crate reaches no I/O crate"
 	@echo "make schemathesis check the served OpenAPI document against the server's answers (Schemathesis)"
+	@echo "make test-pgbouncer two instances behind PgBouncer in transaction mode (part of make test's Rust tests)"
 	@echo "make schema-check verify adapters/db/src/schema.rs against fresh SQLite and PostgreSQL databases"
 	@echo "make bench      build in release mode and measure the figures of docs/benchmarks.md (target/bench/report.md)"
 	@echo "make api-types  regenerate frontend/src/api/schema.gen.ts from the server's OpenAPI document"
@@ -79,15 +80,24 @@ test-proxy: $(NODE_STAMP)
 	  cp $(CARGO_TARGET_DIR)/debug/app-server "$$work/" && \
 	  scripts/check-proxy.sh "$$work/app-server" $(FRONTEND)/dist
 
-# Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts).
-# The webhook tests verify deliveries with the `standardwebhooks` npm package of tests/e2e.
+# Rust tests run against a real PostgreSQL too (the machine's, or a throwaway cluster the script starts),
+# and through Debian's PgBouncer in transaction mode (each test runs its own; README "Behind a connection
+# pooler"). The webhook tests verify deliveries with the `standardwebhooks` npm package of tests/e2e.
 test-rust: $(E2E_STAMP)
-	scripts/test-tools.sh
+	scripts/test-tools.sh --pgbouncer
 	scripts/with-postgres.sh $(CARGO) test --workspace --all-targets --no-fail-fast 2>&1 | tee target-test.log
 	@echo "contract tests on SQLite:     $$(grep -cE '^test .*::sqlite \.\.\. ok$$' target-test.log)"
 	@echo "contract tests on PostgreSQL: $$(grep -cE '^test .*::postgres \.\.\. ok$$' target-test.log)"
 	@rm -f target-test.log
 	$(CARGO) test --workspace --doc
+
+# Only the tests behind PgBouncer (test-rust runs them too): two instances walking the API and seeing each
+# other's sign-out at once, with the session cache listening directly and through the pooler, and the kill -9
+# test.
+test-pgbouncer:
+	scripts/test-tools.sh --pgbouncer
+	scripts/with-postgres.sh $(CARGO) test -p api-tests --test api pgbouncer::
+	scripts/with-postgres.sh $(CARGO) test -p app-server --test crash behind_pgbouncer
 
 # Migrates fresh SQLite and PostgreSQL databases and checks adapters/db/src/schema.rs against both.
 schema-check:

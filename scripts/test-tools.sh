@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Installs the real services the tests drive when they are missing: a local SMTP server (aiosmtpd, from PyPI),
 # a local S3-compatible server (moto_server, from PyPI `moto[server]`), with `--browser` Debian's Chromium for
-# the browser journeys, with `--bench` Debian's wrk, the HTTP load generator of `make bench`, and with `--deb`
-# what building and checking the Debian package needs (dpkg-deb, systemd-analyze, curl, readelf), and with `--proxy`
-# Debian's nginx (not started as a service: the proxy check runs its own). Options combine
-# (`--browser --bench`). Safe to run again: it only installs what is not there.
+# the browser journeys, with `--bench` Debian's wrk, the HTTP load generator of `make bench`, with `--deb`
+# what building and checking the Debian package needs (dpkg-deb, systemd-analyze, curl, readelf), with `--proxy`
+# Debian's nginx and with `--pgbouncer` Debian's PgBouncer (neither started as a service: their checks run their
+# own). Options combine (`--browser --bench`). Safe to run again: it only installs what is not there.
 set -euo pipefail
 
 browser=false
 bench=false
 deb=false
 proxy=false
+pgbouncer=false
 for option in "$@"; do
   case "$option" in
     --browser) browser=true ;;
     --bench) bench=true ;;
     --deb) deb=true ;;
     --proxy) proxy=true ;;
-    *) echo "test-tools: unknown option $option (use --browser, --bench, --deb and/or --proxy)" >&2; exit 2 ;;
+    --pgbouncer) pgbouncer=true ;;
+    *) echo "test-tools: unknown option $option (use --browser, --bench, --deb, --proxy and/or --pgbouncer)" >&2; exit 2 ;;
   esac
 done
 
@@ -74,19 +76,33 @@ if [[ "$deb" == true ]]; then
   done
 fi
 
-if [[ "$proxy" == true ]] && ! command -v nginx >/dev/null 2>&1; then
-  echo "test-tools: installing Debian's nginx (the reverse proxy check runs its own, not the service)"
-  # Without systemd, the package would start nginx on port 80 through its init script: policy-rc.d says no.
-  policy=/usr/sbin/policy-rc.d
-  made_policy=false
+# Installs a Debian package whose maintainer scripts would start its service (through its init script when
+# there is no systemd): policy-rc.d says no, and under systemd the service is stopped and disabled again.
+apt_install_no_service() {
+  local service=$1
+  shift
+  local policy=/usr/sbin/policy-rc.d made_policy=false
   if [[ ! -e $policy ]]; then
     printf '#!/bin/sh\nexit 101\n' >"$policy"
     chmod 0755 "$policy"
     made_policy=true
   fi
-  apt_install nginx-light || apt_install nginx
+  local status=0
+  "$@" || status=$?
   if [[ "$made_policy" == true ]]; then rm -f "$policy"; fi
   if command -v systemctl >/dev/null 2>&1 && [[ -d /run/systemd/system ]]; then
-    systemctl disable --now nginx >/dev/null 2>&1 || true
+    systemctl disable --now "$service" >/dev/null 2>&1 || true
   fi
+  return "$status"
+}
+
+if [[ "$proxy" == true ]] && ! command -v nginx >/dev/null 2>&1; then
+  echo "test-tools: installing Debian's nginx (the reverse proxy check runs its own, not the service)"
+  install_nginx() { apt_install nginx-light || apt_install nginx; }
+  apt_install_no_service nginx install_nginx
+fi
+
+if [[ "$pgbouncer" == true ]] && ! command -v pgbouncer >/dev/null 2>&1 && [[ ! -x /usr/sbin/pgbouncer ]]; then
+  echo "test-tools: installing Debian's pgbouncer (the connection pooler check runs its own, not the service)"
+  apt_install_no_service pgbouncer apt_install pgbouncer
 fi

@@ -50,7 +50,7 @@ pub fn backup(config: &Config, file: &Path) -> anyhow::Result<String> {
         .prefix(".devportal-backup-")
         .tempdir_in(&parent)
         .with_context(|| format!("cannot write in {}", parent.display()))?;
-    let db = adapter_db::Db::connect_for_command(&config.database_url)?;
+    let db = adapter_db::Db::connect_for_command_with(&config.database_url, &config.database_options)?;
     let mut notes = Vec::new();
     let database = match db.backend() {
         adapter_db::Backend::Sqlite => {

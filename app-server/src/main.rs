@@ -89,7 +89,9 @@ async fn main() -> anyhow::Result<()> {
             println!("database is up to date");
         }
         Command::Migrate { check: true } => {
-            let status = adapter_db::Db::connect_for_command(&config.database_url)?.migration_status()?;
+            let status =
+                adapter_db::Db::connect_for_command_with(&config.database_url, &config.database_options)?
+                    .migration_status()?;
             if !status.newer.is_empty() {
                 eprintln!(
                     "app-server migrate --check: {}",

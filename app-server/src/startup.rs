@@ -32,7 +32,11 @@ const REQUEST_HEAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs
 /// # Errors
 /// With the real cause when the database cannot be opened or migrated.
 pub fn open_database(config: &Config) -> anyhow::Result<adapter_db::Db> {
-    migrated(adapter_db::Db::connect(&config.database_url, POOL_SIZE)?)
+    migrated(adapter_db::Db::connect_with(
+        &config.database_url,
+        POOL_SIZE,
+        &config.database_options,
+    )?)
 }
 
 /// Opens the configured database for a command that runs and exits (`migrate`, `admin`, `factors`): one
@@ -42,7 +46,10 @@ pub fn open_database(config: &Config) -> anyhow::Result<adapter_db::Db> {
 /// # Errors
 /// As [`open_database`].
 pub fn open_database_for_command(config: &Config) -> anyhow::Result<adapter_db::Db> {
-    migrated(adapter_db::Db::connect_for_command(&config.database_url)?)
+    migrated(adapter_db::Db::connect_for_command_with(
+        &config.database_url,
+        &config.database_options,
+    )?)
 }
 
 fn migrated(db: adapter_db::Db) -> anyhow::Result<adapter_db::Db> {

@@ -1,11 +1,13 @@
 //! A crash loses nothing that was acknowledged: writers create organizations through the API while the
 //! `app-server` process is killed with SIGKILL; a new process on the same database serves every
-//! organization whose creation was answered 201, with the name it was given. On SQLite and PostgreSQL.
+//! organization whose creation was answered 201, with the name it was given. On SQLite and PostgreSQL, and
+//! on PostgreSQL through PgBouncer in transaction mode (README "Behind a connection pooler"), where the
+//! killed process's transactions in flight are ended by the pooler, not by PostgreSQL seeing it go.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use adapter_db::Backend;
-use adapter_db::testing::fresh;
+use adapter_db::testing::{PgBouncer, PostgresDatabase, fresh};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::process::Child;
@@ -16,16 +18,13 @@ mod support;
 
 const WRITERS: usize = 8;
 
-/// `app-server serve` on `database_url`, on a port of its own; tokens name the same public URL whichever
-/// process issued them.
-fn start(database_url: &str, data: &std::path::Path) -> (Child, u16, String) {
+/// `app-server serve` on `database_url` with `extra` settings, on a port of its own; tokens name the same
+/// public URL whichever process issued them.
+fn start(database_url: &str, extra: &[(&str, &str)], data: &std::path::Path) -> (Child, u16, String) {
     let port = support::free_port();
-    let child = support::serve(
-        database_url,
-        data,
-        port,
-        &[("PORTAL_PUBLIC_URL", "http://portal.test")],
-    );
+    let mut settings = vec![("PORTAL_PUBLIC_URL", "http://portal.test")];
+    settings.extend_from_slice(extra);
+    let child = support::serve(database_url, data, port, &settings);
     (child, port, format!("http://127.0.0.1:{port}"))
 }
 
@@ -78,10 +77,10 @@ async fn organizations(client: &reqwest::Client, base: &str, token: &str) -> BTr
         .collect()
 }
 
-async fn crash_under_writers(backend: Backend) {
-    let test_db = fresh(backend);
+/// The crash on the database at `database_url`, the servers started with `extra`; `what` names the setup.
+async fn crash_under_writers(what: &str, database_url: &str, extra: &[(&str, &str)]) {
     let data = tempfile::tempdir().unwrap();
-    let (mut server, port, base) = start(test_db.url(), data.path());
+    let (mut server, port, base) = start(database_url, extra, data.path());
     support::wait_until_up(&mut server, port).await;
     let client = reqwest::Client::new();
     let token = core_token(&client, &base).await;
@@ -125,11 +124,11 @@ async fn crash_under_writers(backend: Backend) {
     let acknowledged = acknowledged.lock().unwrap().clone();
     assert!(
         acknowledged.len() >= WRITERS,
-        "{backend:?}: the writers got through before the crash ({} writes)",
+        "{what}: the writers got through before the crash ({} writes)",
         acknowledged.len()
     );
 
-    let (mut restarted, port, base) = start(test_db.url(), data.path());
+    let (mut restarted, port, base) = start(database_url, extra, data.path());
     support::wait_until_up(&mut restarted, port).await;
     let stored = organizations(&client, &base, &token).await;
     restarted.kill().unwrap();
@@ -138,21 +137,35 @@ async fn crash_under_writers(backend: Backend) {
         assert_eq!(
             stored.get(id),
             Some(name),
-            "{backend:?}: an acknowledged organization is lost or changed after the crash"
+            "{what}: an acknowledged organization is lost or changed after the crash"
         );
     }
     eprintln!(
-        "{backend:?}: {} acknowledged writes, all read back after SIGKILL",
+        "{what}: {} acknowledged writes, all read back after SIGKILL",
         acknowledged.len()
     );
 }
 
 #[actix_web::test]
 async fn acknowledged_writes_survive_a_kill_on_sqlite() {
-    crash_under_writers(Backend::Sqlite).await;
+    let test_db = fresh(Backend::Sqlite);
+    crash_under_writers("SQLite", test_db.url(), &[]).await;
 }
 
 #[actix_web::test]
 async fn acknowledged_writes_survive_a_kill_on_postgres() {
-    crash_under_writers(Backend::Postgres).await;
+    let test_db = fresh(Backend::Postgres);
+    crash_under_writers("PostgreSQL", test_db.url(), &[]).await;
+}
+
+#[actix_web::test]
+async fn acknowledged_writes_survive_a_kill_behind_pgbouncer_in_transaction_mode() {
+    let database = PostgresDatabase::create();
+    let bouncer = PgBouncer::start(&database);
+    let direct = database.url();
+    let settings = [
+        ("PORTAL_DATABASE_PREPARED_STATEMENTS", "false"),
+        ("PORTAL_DATABASE_LISTEN_URL", direct.as_str()),
+    ];
+    crash_under_writers("PostgreSQL through PgBouncer", &bouncer.url(), &settings).await;
 }

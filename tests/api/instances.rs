@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 const PASSWORD: &str = "a sufficiently long passphrase 42";
 
 /// Signs `email` up on `app`: the identity access token and the core token exchanged from it.
-async fn signed_up(app: &TestApp, email: &str) -> (String, crate::org_fixtures::User) {
+pub(crate) async fn signed_up(app: &TestApp, email: &str) -> (String, crate::org_fixtures::User) {
     let response = app
         .client
         .post(app.url("/auth/v1/signup"))
@@ -43,7 +43,7 @@ async fn signed_up(app: &TestApp, email: &str) -> (String, crate::org_fixtures::
     (access, user)
 }
 
-fn registration(package: &str) -> Value {
+pub(crate) fn registration(package: &str) -> Value {
     json!({
         "packageName": package,
         "name": "Notes",

@@ -29,6 +29,7 @@ mod org_two_factor;
 mod orgs;
 mod outage;
 mod passkeys;
+mod pgbouncer;
 mod protocol;
 mod review;
 mod skeleton;

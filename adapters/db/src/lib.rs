@@ -14,5 +14,6 @@ pub mod schema;
 pub mod testing;
 
 pub use connection::{
-    Backend, Db, DbConnection, DbError, MigrationStatus, PoolStats, sqlite_file, sqlite_integrity_check,
+    Backend, Db, DbConnection, DbError, MigrationStatus, PoolStats, PostgresOptions, sqlite_file,
+    sqlite_integrity_check,
 };

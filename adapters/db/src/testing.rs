@@ -1,5 +1,6 @@
 //! Fresh databases for tests: an SQLite file in a temporary folder, or a PostgreSQL schema of its own
-//! (dropped when the guard goes). Both are migrated.
+//! (dropped when the guard goes). Both are migrated. For instances behind a connection pooler, a PostgreSQL
+//! database of its own with PgBouncer in front ([`PgBouncer`]).
 //!
 //! PostgreSQL comes from `PORTAL_TEST_DATABASE_URL` (set by `scripts/with-postgres.sh`, which uses the
 //! machine's server on 127.0.0.1:5432 or starts a throwaway cluster), defaulting to
@@ -10,6 +11,9 @@ use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
 
 use crate::{Backend, Db};
+
+mod pgbouncer;
+pub use pgbouncer::{PgBouncer, PostgresDatabase};
 
 /// A migrated database for one test. Dropping it removes the SQLite folder or the PostgreSQL schema.
 pub struct TestDb {

@@ -41,6 +41,9 @@ pub struct Config {
     pub bind: SocketAddr,
     pub public_url: String,
     pub database_url: String,
+    /// PostgreSQL behind a pooler: where the session cache listens (`PORTAL_DATABASE_LISTEN_URL`) and
+    /// whether prepared statements are kept (`PORTAL_DATABASE_PREPARED_STATEMENTS`).
+    pub database_options: adapter_db::PostgresOptions,
     pub data_dir: PathBuf,
     /// Where image bytes are kept.
     pub image_store: ImageStoreConfig,
@@ -309,6 +312,11 @@ impl Config {
                 })?,
             public_url,
             database_url: get("DATABASE_URL").unwrap_or_else(|| "sqlite://data/portal.db".into()),
+            database_options: adapter_db::PostgresOptions {
+                listen_url: get("PORTAL_DATABASE_LISTEN_URL"),
+                prepared_statements: get("PORTAL_DATABASE_PREPARED_STATEMENTS").is_none()
+                    || flag("PORTAL_DATABASE_PREPARED_STATEMENTS")?,
+            },
             data_dir: PathBuf::from(get("PORTAL_DATA_DIR").unwrap_or_else(|| "data".into())),
             image_store,
             frontend_dir: PathBuf::from(get("PORTAL_FRONTEND_DIR").unwrap_or_else(|| "frontend/dist".into())),
@@ -384,6 +392,30 @@ mod tests {
             let error = Config::from_vars(&vars(&[("PORTAL_WEBHOOK_TIMEOUT_SECS", bad)])).unwrap_err();
             assert_eq!(error.variable, "PORTAL_WEBHOOK_TIMEOUT_SECS", "{bad}");
         }
+    }
+
+    #[test]
+    fn the_pooler_settings_default_to_a_direct_postgres() {
+        let config = Config::from_vars(&vars(&[])).unwrap();
+        assert_eq!(config.database_options, adapter_db::PostgresOptions::default());
+        assert!(config.database_options.prepared_statements);
+        let config = Config::from_vars(&vars(&[
+            ("PORTAL_DATABASE_LISTEN_URL", " postgres://portal@db:5432/portal "),
+            ("PORTAL_DATABASE_PREPARED_STATEMENTS", "false"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            config.database_options,
+            adapter_db::PostgresOptions {
+                listen_url: Some("postgres://portal@db:5432/portal".into()),
+                prepared_statements: false,
+            }
+        );
+        let refused = Config::from_vars(&vars(&[("PORTAL_DATABASE_PREPARED_STATEMENTS", "sometimes")]));
+        assert_eq!(
+            refused.unwrap_err().variable,
+            "PORTAL_DATABASE_PREPARED_STATEMENTS"
+        );
     }
 
     #[test]

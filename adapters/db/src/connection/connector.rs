@@ -61,6 +61,8 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
 pub struct Connector {
     pub(super) backend: Backend,
     pub(super) url: String,
+    /// `false`: PostgreSQL statements are sent unnamed ([`super::PostgresOptions::prepared_statements`]).
+    pub(super) prepared_statements: bool,
 }
 
 impl ManageConnection for Connector {
@@ -70,7 +72,15 @@ impl ManageConnection for Connector {
     fn connect(&self) -> Result<DbConnection, Self::Error> {
         match self.backend {
             Backend::Sqlite => SqliteConnection::establish(&self.url).map(DbConnection::Sqlite),
-            Backend::Postgres => PgConnection::establish(&self.url).map(DbConnection::Postgres),
+            Backend::Postgres => PgConnection::establish(&self.url).map(|mut conn| {
+                if !self.prepared_statements {
+                    // Unnamed statements: diesel then sends each with its parameters in one message
+                    // (PQsendQueryParams), which leaves nothing on the server connection for the next
+                    // transaction, whichever client a pooler gives it to.
+                    conn.set_prepared_statement_cache_size(diesel::connection::CacheSize::Disabled);
+                }
+                DbConnection::Postgres(conn)
+            }),
         }
         .map_err(diesel::r2d2::Error::ConnectionError)
     }
@@ -125,6 +135,7 @@ mod tests {
         let manager = Connector {
             backend: Backend::Postgres,
             url: "postgres://nobody@127.0.0.1:1/none".into(),
+            prepared_statements: true,
         };
         let error = manager
             .connect()

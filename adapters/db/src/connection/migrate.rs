@@ -1,6 +1,7 @@
 //! The embedded migrations of both backends, applied at start.
 
 use super::{Db, DbConnection, DbError};
+use diesel::Connection;
 use diesel::backend::Backend as DieselBackend;
 use diesel::connection::SimpleConnection;
 use diesel::migration::MigrationSource;
@@ -8,9 +9,22 @@ use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
-const MIGRATION_LOCK: &str = "SELECT pg_advisory_lock(hashtext('devportal-migrations:' || current_schema()))";
-const MIGRATION_UNLOCK: &str =
-    "SELECT pg_advisory_unlock(hashtext('devportal-migrations:' || current_schema()))";
+/// Held until the transaction of the migrations ends (a transaction's lock, not a session's: behind a pooler
+/// in transaction mode a session's lock would stay with whichever server connection took it).
+const MIGRATION_LOCK: &str =
+    "SELECT pg_advisory_xact_lock(hashtext('devportal-migrations:' || current_schema()))";
+
+/// Why the transaction of the PostgreSQL migrations ended without applying them.
+enum Locked {
+    Db(diesel::result::Error),
+    Migrate(DbError),
+}
+
+impl From<diesel::result::Error> for Locked {
+    fn from(value: diesel::result::Error) -> Self {
+        Self::Db(value)
+    }
+}
 
 /// Where a database stands against the migrations this binary carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,13 +141,18 @@ impl Db {
                 // Several instances may start at once: one migrates, the others wait and then find nothing
                 // to do. The lock is per schema, so separate schemas (tests) do not wait for each other. It is
                 // taken before anything is read: reading the applied versions makes the bookkeeping table
-                // when it is missing, which two instances must not do at once.
-                c.batch_execute(MIGRATION_LOCK)
-                    .map_err(|e| DbError::Migrate(e.to_string()))?;
-                let result = migrate::<diesel::pg::Pg, _>(c, POSTGRES_MIGRATIONS);
-                c.batch_execute(MIGRATION_UNLOCK)
-                    .map_err(|e| DbError::Migrate(e.to_string()))?;
-                result
+                // when it is missing, which two instances must not do at once. Everything runs in one
+                // transaction that holds the lock (each migration in a savepoint of it): nothing depends on
+                // the session, so a pooler in transaction mode may stand between, and an upgrade whose
+                // migration fails leaves the database as it was.
+                c.transaction::<_, Locked, _>(|c| {
+                    c.batch_execute(MIGRATION_LOCK)?;
+                    migrate::<diesel::pg::Pg, _>(c, POSTGRES_MIGRATIONS).map_err(Locked::Migrate)
+                })
+                .map_err(|locked| match locked {
+                    Locked::Db(e) => DbError::Migrate(e.to_string()),
+                    Locked::Migrate(e) => e,
+                })
             }
         }
     }

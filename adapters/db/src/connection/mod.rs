@@ -57,6 +57,31 @@ pub enum DbConnection {
     Postgres(PgConnection),
 }
 
+/// How the server reaches PostgreSQL beyond `DATABASE_URL`, for instances behind a connection pooler
+/// (README "Behind a connection pooler"). Ignored on SQLite, where setting either is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PostgresOptions {
+    /// Where the session cache's listening connection goes (`PORTAL_DATABASE_LISTEN_URL`): PostgreSQL
+    /// itself or a pooler in session mode, as that connection keeps a `LISTEN` between its statements.
+    /// `None`: the pool's URL.
+    pub listen_url: Option<String>,
+    /// Whether the pool's connections keep prepared statements on the server
+    /// (`PORTAL_DATABASE_PREPARED_STATEMENTS`). `false` sends each statement unnamed, parsed with its
+    /// parameters in one message, so that no statement outlives its transaction: what a pooler that hands
+    /// each transaction to another server connection needs when it does not carry prepared statements over
+    /// (PgBouncer's transaction mode before 1.21, or with `max_prepared_statements = 0`).
+    pub prepared_statements: bool,
+}
+
+impl Default for PostgresOptions {
+    fn default() -> Self {
+        Self {
+            listen_url: None,
+            prepared_statements: true,
+        }
+    }
+}
+
 /// Which database a [`Db`] talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -92,6 +117,13 @@ pub enum DbError {
     NewerDatabase(Vec<String>),
     #[error("backup: {0}")]
     Backup(String),
+    #[error("PORTAL_DATABASE_LISTEN_URL: {0}")]
+    ListenUrl(&'static str),
+    #[error(
+        "PORTAL_DATABASE_PREPARED_STATEMENTS=false applies to PostgreSQL only: DATABASE_URL names an SQLite \
+         database"
+    )]
+    PreparedStatementsOnSqlite,
 }
 
 impl From<diesel::ConnectionError> for DbError {
@@ -144,7 +176,16 @@ impl Db {
     /// # Errors
     /// [`DbError`] with the real cause (an unreachable server, bad credentials, an unwritable folder…).
     pub fn connect(url: &str, pool_size: u32) -> Result<Self, DbError> {
-        Self::open(url, pool_size, pool_size.clamp(1, MIN_IDLE_CONNECTIONS))
+        Self::connect_with(url, pool_size, &PostgresOptions::default())
+    }
+
+    /// As [`Self::connect`], with how PostgreSQL is reached behind a pooler.
+    ///
+    /// # Errors
+    /// As [`Self::connect`]; [`DbError::ListenUrl`] or [`DbError::PreparedStatementsOnSqlite`] when an
+    /// option does not fit the database.
+    pub fn connect_with(url: &str, pool_size: u32, options: &PostgresOptions) -> Result<Self, DbError> {
+        Self::open(url, pool_size, pool_size.clamp(1, MIN_IDLE_CONNECTIONS), options)
     }
 
     /// Opens the database for a command that runs and exits (`app-server migrate|admin|factors`): one
@@ -156,11 +197,34 @@ impl Db {
     /// # Errors
     /// As [`Self::connect`].
     pub fn connect_for_command(url: &str) -> Result<Self, DbError> {
-        Self::open(url, 1, 0)
+        Self::connect_for_command_with(url, &PostgresOptions::default())
     }
 
-    fn open(url: &str, pool_size: u32, min_idle: u32) -> Result<Self, DbError> {
+    /// As [`Self::connect_for_command`], with how PostgreSQL is reached behind a pooler.
+    ///
+    /// # Errors
+    /// As [`Self::connect_with`].
+    pub fn connect_for_command_with(url: &str, options: &PostgresOptions) -> Result<Self, DbError> {
+        Self::open(url, 1, 0, options)
+    }
+
+    fn open(url: &str, pool_size: u32, min_idle: u32, options: &PostgresOptions) -> Result<Self, DbError> {
         let target = parse_url(url)?;
+        let listen_url = match (&target, &options.listen_url) {
+            (_, None) => None,
+            (Target::Sqlite(_), Some(_)) => {
+                return Err(DbError::ListenUrl(
+                    "applies to PostgreSQL only: DATABASE_URL names an SQLite database",
+                ));
+            }
+            (Target::Postgres(_), Some(listen)) => match parse_url(listen) {
+                Ok(Target::Postgres(listen)) => Some(listen),
+                _ => return Err(DbError::ListenUrl("must be a postgres:// URL")),
+            },
+        };
+        if matches!(target, Target::Sqlite(_)) && !options.prepared_statements {
+            return Err(DbError::PreparedStatementsOnSqlite);
+        }
         let (backend, connection_url) = match &target {
             Target::Sqlite(path) => {
                 private_sqlite_file(path).map_err(|source| DbError::CreateDir {
@@ -178,6 +242,7 @@ impl Db {
         let manager = Connector {
             backend,
             url: connection_url,
+            prepared_statements: options.prepared_statements,
         };
         let circuit = Arc::new(Circuit::default());
         // No `SELECT 1` before every use. A connection to a local SQLite file does not go stale. A
@@ -205,7 +270,7 @@ impl Db {
         // A command runs a few statements and exits: it keeps nothing, and listens for nothing.
         let live_cache = match &target {
             _ if min_idle == 0 => None,
-            Target::Postgres(url) => Some(LiveCache::postgres(url.clone())),
+            Target::Postgres(url) => Some(LiveCache::postgres(listen_url.unwrap_or_else(|| url.clone()))),
             Target::Sqlite(path) => Some(LiveCache::sqlite(path.clone())),
         };
         Ok(Self {
@@ -369,6 +434,36 @@ mod tests {
         let text = error.to_string();
         assert!(text.starts_with("could not connect to the database"), "{text}");
         assert!(text.len() > "could not connect to the database: ".len(), "{text}");
+    }
+
+    #[test]
+    fn the_pooler_options_are_refused_where_they_cannot_apply() {
+        let dir = tempfile::tempdir().unwrap();
+        let sqlite = format!("sqlite://{}/portal.db", dir.path().display());
+        let listen = PostgresOptions {
+            listen_url: Some("postgres://portal@db/portal".into()),
+            ..PostgresOptions::default()
+        };
+        let refused = Db::connect_with(&sqlite, 2, &listen).unwrap_err();
+        assert!(matches!(refused, DbError::ListenUrl(_)), "{refused}");
+        let unnamed = PostgresOptions {
+            prepared_statements: false,
+            ..PostgresOptions::default()
+        };
+        let refused = Db::connect_for_command_with(&sqlite, &unnamed).unwrap_err();
+        assert!(
+            matches!(refused, DbError::PreparedStatementsOnSqlite),
+            "{refused}"
+        );
+        let not_postgres = PostgresOptions {
+            listen_url: Some("sqlite://elsewhere.db".into()),
+            ..PostgresOptions::default()
+        };
+        let refused = Db::connect_with("postgres://nobody@127.0.0.1:1/none", 2, &not_postgres).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "PORTAL_DATABASE_LISTEN_URL: must be a postgres:// URL"
+        );
     }
 
     #[test]

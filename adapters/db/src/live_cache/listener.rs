@@ -7,6 +7,13 @@
 //! to its own notice before it answers), so when the statement has answered and the notices received are
 //! applied, nothing committed before the round began is still kept. Requests that arrive while a round
 //! runs wait for the next one; all of them share it.
+//!
+//! A new connection first proves that a notice sent from another connection reaches it ([`probe`]). Behind
+//! a pooler that hands each transaction to any server connection (PgBouncer's transaction mode) the
+//! `LISTEN` stays with whichever server connection ran it, and notices go to whichever client that server
+//! connection serves when they arrive, or are dropped while it is idle. A round's own notice may still come
+//! back, when the pooler happens to hand the listener the same server connection again, so rounds alone
+//! would not tell; the probe does, and the cache then stays untrusted until the process restarts.
 
 use super::{Notice, Shared, Ticket};
 use diesel::connection::SimpleConnection;
@@ -29,6 +36,8 @@ const UNTRUSTED_PAUSE: Duration = Duration::from_secs(30);
 const ROUND_WAIT: Duration = Duration::from_secs(2);
 /// How a round's own notice begins (the triggers' notices begin with a letter and a colon).
 const ROUND_PREFIX: &str = "round ";
+/// How the notice of a new connection's [`probe`] begins.
+const PROBE_PREFIX: &str = "probe ";
 
 /// Requests waiting for the next round.
 #[derive(Debug, Default)]
@@ -170,6 +179,9 @@ struct Link {
     open: Option<Open>,
     /// No new connection before this instant (the last attempt failed).
     paused_until: Option<Instant>,
+    /// The URL leads through a pooler that does not keep a connection's `LISTEN` ([`probe`]): no more
+    /// attempts until the process restarts.
+    given_up: bool,
 }
 
 struct Open {
@@ -202,9 +214,9 @@ impl Link {
             .map_err(|e| e.to_string())
             .and_then(|_| notices(open))
             .and_then(|(notices, rounds)| {
-                // Its own notice proves the connection listens. Behind a pooler that hands each transaction
-                // to another server connection (PgBouncer's transaction mode) it never comes back, and no
-                // other notice would either: nothing may be kept then.
+                // Its own notice proves the connection still listens (a pooler in transaction mode that hands
+                // the round to another server connection loses it; the probe at connection time catches the
+                // case where it happens to come back).
                 if rounds.contains(&own) {
                     Ok(notices)
                 } else {
@@ -251,7 +263,7 @@ impl Link {
     }
 
     fn connect(&mut self, url: &str) -> Option<()> {
-        if self.paused_until.is_some_and(|until| Instant::now() < until) {
+        if self.given_up || self.paused_until.is_some_and(|until| Instant::now() < until) {
             return None;
         }
         match open(url) {
@@ -260,7 +272,18 @@ impl Link {
                 self.paused_until = None;
                 Some(())
             }
-            Err(error) => {
+            Err(Refused::Pooled) => {
+                tracing::error!(
+                    "the session cache's listening connection does not hear notices sent from other \
+                     connections: it goes through a pooler in transaction mode. Every request reads the \
+                     database until the instance restarts; set PORTAL_DATABASE_LISTEN_URL to a URL that \
+                     reaches PostgreSQL directly or through a pooler in session mode (README \"Behind a \
+                     connection pooler\")"
+                );
+                self.given_up = true;
+                None
+            }
+            Err(Refused::Failed(error)) => {
                 tracing::warn!(%error, "the session cache could not listen for changes; reading the database");
                 self.paused_until = Some(Instant::now() + RECONNECT_PAUSE);
                 None
@@ -316,8 +339,23 @@ struct Channel {
     single: bool,
 }
 
-fn open(url: &str) -> Result<Open, String> {
-    let mut conn = PgConnection::establish(&listening_url(url)).map_err(|e| e.to_string())?;
+/// Why no listening connection was opened.
+enum Refused {
+    /// It could not be opened, or failed (an unreachable server, say): tried again shortly.
+    Failed(String),
+    /// A notice from another connection did not reach it ([`probe`]).
+    Pooled,
+}
+
+impl From<String> for Refused {
+    fn from(value: String) -> Self {
+        Self::Failed(value)
+    }
+}
+
+fn open(url: &str) -> Result<Open, Refused> {
+    let url = listening_url(url);
+    let mut conn = PgConnection::establish(&url).map_err(|e| e.to_string())?;
     // A round's own notice needs no durable commit.
     // A stalled server must not hold a round for ever (requests stop waiting after `ROUND_WAIT` anyway).
     conn.batch_execute("SET synchronous_commit = off; SET statement_timeout = '5s'")
@@ -328,9 +366,9 @@ fn open(url: &str) -> Result<Open, String> {
     let (Some(name), Some(quoted), Some(schema), true) =
         (channel.name, channel.quoted, channel.schema, channel.single)
     else {
-        return Err(
+        return Err(Refused::Failed(
             "the tables the session cache watches are not all in one schema of the search path".to_owned(),
-        );
+        ));
     };
     // Named after its schema, so that an operator (or a test) can tell whose it is.
     diesel::sql_query("SELECT set_config('application_name', left('portal live cache ' || $1, 63), false)")
@@ -339,13 +377,47 @@ fn open(url: &str) -> Result<Open, String> {
         .map_err(|e| e.to_string())?;
     conn.batch_execute(&format!("LISTEN {quoted}"))
         .map_err(|e| e.to_string())?;
-    Ok(Open {
+    let mut open = Open {
         conn,
         rounds: 0,
         completed: 0,
         channel: name,
         pid: channel.pid,
-    })
+    };
+    if !probe(&url, &mut open)? {
+        // Behind a transaction pooler this reaches whichever server connection the pooler picks: at best
+        // the one that listens, which would otherwise pass notices on to whichever client it serves next.
+        let _ = open.conn.batch_execute("UNLISTEN *");
+        return Err(Refused::Pooled);
+    }
+    Ok(open)
+}
+
+/// Whether a notice sent from another connection to `url`, committed before a statement of the listening
+/// connection begins, has reached it when that statement answers, as every trigger's notice must. Notices
+/// received meanwhile are dropped: memory is forgotten once the connection is made anyway.
+fn probe(url: &str, open: &mut Open) -> Result<bool, String> {
+    let payload = format!("{PROBE_PREFIX}{}", uuid::Uuid::new_v4());
+    let mut other = PgConnection::establish(url).map_err(|e| e.to_string())?;
+    diesel::sql_query("SELECT pg_notify($1, $2)")
+        .bind::<Text, _>(&open.channel)
+        .bind::<Text, _>(&payload)
+        .execute(&mut other)
+        .map_err(|e| e.to_string())?;
+    drop(other);
+    // A statement of the listening connection after the probe's commit: a round of its own, which reads the
+    // server's queue of notices up to its own before it answers.
+    diesel::sql_query("SELECT pg_notify($1, $2)")
+        .bind::<Text, _>(&open.channel)
+        .bind::<Text, _>(format!("{ROUND_PREFIX}0"))
+        .execute(&mut open.conn)
+        .map_err(|e| e.to_string())?;
+    let mut heard = false;
+    for received in open.conn.notifications_iter() {
+        let received = received.map_err(|e| e.to_string())?;
+        heard |= received.channel == open.channel && received.payload == payload;
+    }
+    Ok(heard)
 }
 
 /// The notices received on the connection, read without waiting, and the payloads of rounds' own notices.
@@ -360,6 +432,8 @@ fn notices(open: &mut Open) -> Result<(Vec<Notice>, Vec<String>), String> {
             if received.process_id == open.pid {
                 rounds.push(received.payload);
             }
+        } else if received.payload.starts_with(PROBE_PREFIX) {
+            // Another instance's new listening connection proving itself: nothing changed.
         } else {
             notices.push(Notice::parse(&received.payload));
         }
