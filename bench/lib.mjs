@@ -48,6 +48,7 @@ export function format(value, unit) {
   if (unit === 'bytes') return value >= MB ? `${(value / MB).toFixed(1)} MB` : `${(value / KB).toFixed(1)} KB`;
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 2 : 0)} ms`;
   if (unit === 'score') return `${Math.round(value * 100)}`;
+  if (unit === 'CLS') return value.toFixed(3);
   return `${value} ${unit}`;
 }
 

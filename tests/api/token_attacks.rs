@@ -2,7 +2,10 @@
 //! stays here, whether the server refused it already or was fixed for it. Another account guessing,
 //! listing or revoking someone's tokens; header, path, method and bearer tricks; a platform admin's token
 //! on staff routes; an admin lowered to member; a squatter's token after the mailbox owner proves the
-//! address; what the audit export and the e-mail say; the cap on tokens.
+//! address; what the audit export and the e-mail say; the cap on tokens; a token in every spelling of the
+//! scheme and white space on the account, session, second-factor, passkey and token routes; a session
+//! token with `dpt_` inside it, and a token sent as a cookie, a query parameter or another header; a token
+//! that expires while in use, one revoked right after working, and another account's tokens.
 
 use crate::helpers::TestApp;
 use crate::org_fixtures::{BACKENDS, User, add_member, call, create_org, sign_up, spawn};
@@ -727,5 +730,542 @@ async fn no_more_than_fifty_active_tokens_and_revoked_ones_do_not_count() {
         )
         .await;
         assert_eq!(status, 201);
+    }
+}
+
+/// A token under every spelling of the scheme and of the white space around it that still reads as the
+/// same token (the scheme in any case, two spaces, a tab after the space, white space after the token):
+/// each is the token, so each is refused where tokens are (never a 2xx), and on a token route each works.
+fn spellings(token: &str) -> Vec<String> {
+    vec![
+        format!("Bearer {token}"),
+        format!("bearer {token}"),
+        format!("BEARER {token}"),
+        format!("Bearer  {token}"),
+        format!("Bearer \t{token}"),
+        format!("Bearer {token}\t"),
+        format!("Bearer {token} \t "),
+        format!("\tBearer {token}"),
+    ]
+}
+
+#[tokio::test]
+async fn a_token_in_any_spelling_is_refused_on_every_account_and_session_route() {
+    for backend in BACKENDS {
+        let app = spawn(backend).await;
+        let ada = sign_up(&app, "ada@example.com").await;
+        let eve = sign_up(&app, "eve@example.com").await;
+        let acme = create_org(&app, &ada, "Acme").await;
+        let eves = create_org(&app, &eve, "Eve's").await;
+        let every_scope = ["apps:read", "apps:write", "apps:publish", "apps:keys"];
+        let (token, _) = token_for(&app, &ada, None, &every_scope).await;
+        let (_, other_id) = token_for(&app, &ada, Some(&acme), &["apps:read"]).await;
+        let (_, sessions) = call(
+            &app,
+            Method::GET,
+            "/api/dev/auth/sessions",
+            Some(&ada.token),
+            None,
+            None,
+        )
+        .await;
+        let session_id = sessions["sessions"][0]["id"].as_str().unwrap().to_owned();
+        // Eve invites Ada: the invitation's link is Ada's to accept with a session, never with a token.
+        let invitation = crate::org_fixtures::invite(&app, &eve, &eves, "ada@example.com", "member").await;
+
+        // Every spelling is the token where tokens work.
+        for authorization in spellings(&token) {
+            let (status, body) = raw(
+                &app,
+                Method::GET,
+                "/api/dev/auth/me",
+                &[("authorization", &authorization)],
+            )
+            .await;
+            assert_eq!(status, 200, "{backend:?} {authorization:?}: {body}");
+        }
+
+        let api_routes = [
+            (Method::POST, "/api/dev/tokens".to_owned()),
+            (Method::GET, "/api/dev/tokens".to_owned()),
+            (Method::DELETE, format!("/api/dev/tokens/{other_id}")),
+            (Method::GET, format!("/api/orgs/{acme}/tokens")),
+            (Method::DELETE, format!("/api/orgs/{acme}/tokens/{other_id}")),
+            (Method::GET, "/api/dev/auth/sessions".to_owned()),
+            (Method::DELETE, format!("/api/dev/auth/sessions/{session_id}")),
+            (Method::PUT, "/api/dev/auth/profile".to_owned()),
+            (Method::POST, format!("/api/orgs/accept/{invitation}")),
+            (Method::POST, format!("/api/orgs/{acme}/members")),
+            (Method::PUT, format!("/api/orgs/{acme}/two-factor")),
+            (Method::DELETE, format!("/api/orgs/{acme}")),
+            (Method::POST, "/api/orgs".to_owned()),
+        ];
+        let body = json!({
+            "name": "Escalated", "scopes": every_scope, "displayName": "Eve was here",
+            "email": "eve@example.com", "role": "admin", "required": true,
+        })
+        .to_string();
+        for authorization in spellings(&token) {
+            for (method, path) in &api_routes {
+                let response = app
+                    .client
+                    .request(method.clone(), app.url(path))
+                    .header("authorization", &authorization)
+                    .header("x-org-id", &acme)
+                    .header("content-type", "application/json")
+                    .body(body.clone())
+                    .send()
+                    .await
+                    .unwrap();
+                let status = response.status().as_u16();
+                let answer: Value = response.json().await.unwrap_or(Value::Null);
+                assert_eq!(
+                    (status, code(&answer)),
+                    (403, "TOKEN_NOT_ALLOWED"),
+                    "{backend:?} {authorization:?} {method} {path}: {answer}"
+                );
+            }
+            // The identity service's account, second-factor, passkey and sign-out routes know no token.
+            for (method, path, payload) in [
+                (Method::POST, "/auth/v1/logout".to_owned(), json!({})),
+                (Method::GET, "/auth/v1/user".to_owned(), json!({})),
+                (
+                    Method::PUT,
+                    "/auth/v1/user".to_owned(),
+                    json!({"password": "a new passphrase of eve's 99"}),
+                ),
+                (
+                    Method::POST,
+                    "/auth/v1/factors".to_owned(),
+                    json!({"factor_type": "totp"}),
+                ),
+                (
+                    Method::GET,
+                    "/auth/v1/factors/recovery-codes".to_owned(),
+                    json!({}),
+                ),
+                (
+                    Method::POST,
+                    "/auth/v1/factors/recovery-codes".to_owned(),
+                    json!({}),
+                ),
+                (
+                    Method::POST,
+                    format!("/auth/v1/factors/{}/challenge", uuid::Uuid::new_v4()),
+                    json!({}),
+                ),
+                (
+                    Method::DELETE,
+                    format!("/auth/v1/factors/{}", uuid::Uuid::new_v4()),
+                    json!({}),
+                ),
+                (Method::GET, "/auth/v1/passkeys".to_owned(), json!({})),
+                (
+                    Method::POST,
+                    "/auth/v1/passkeys/registration/options".to_owned(),
+                    json!({}),
+                ),
+                (
+                    Method::DELETE,
+                    format!("/auth/v1/passkeys/{}", uuid::Uuid::new_v4()),
+                    json!({}),
+                ),
+            ] {
+                let response = app
+                    .client
+                    .request(method.clone(), app.url(&path))
+                    .header("authorization", &authorization)
+                    .header("apikey", "built-in")
+                    .json(&payload)
+                    .send()
+                    .await
+                    .unwrap();
+                let status = response.status().as_u16();
+                assert!(
+                    (401..=403).contains(&status),
+                    "{backend:?} {authorization:?} {method} {path}: {status} {}",
+                    response.text().await.unwrap_or_default()
+                );
+            }
+            // Nor does the exchange, from the header or the body; nor the refresh grant.
+            let exchanged = app
+                .client
+                .post(app.url("/api/auth/exchange-token"))
+                .header("authorization", &authorization)
+                .json(&json!({"supabaseToken": token}))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(exchanged.status(), 401, "{backend:?} {authorization:?}");
+            let refreshed = app
+                .client
+                .post(app.url("/auth/v1/token?grant_type=refresh_token"))
+                .header("apikey", "built-in")
+                .header("authorization", &authorization)
+                .json(&json!({"refresh_token": token}))
+                .send()
+                .await
+                .unwrap();
+            assert!(
+                (400..500).contains(&refreshed.status().as_u16()),
+                "{backend:?}: {}",
+                refreshed.status()
+            );
+        }
+
+        // Nothing changed: both tokens active, the session alive and alone, no membership in Eve's
+        // organization, the same password, no second factor or passkey, the organizations all there.
+        let (_, listed) = call(&app, Method::GET, "/api/dev/tokens", Some(&ada.token), None, None).await;
+        let statuses: Vec<&str> = listed["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["status"].as_str().unwrap())
+            .collect();
+        assert_eq!(statuses, ["active", "active"], "{backend:?}: {listed}");
+        let (status, sessions) = call(
+            &app,
+            Method::GET,
+            "/api/dev/auth/sessions",
+            Some(&ada.token),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{backend:?}: the session was not signed out");
+        assert_eq!(sessions["sessions"].as_array().unwrap().len(), 1, "{sessions}");
+        let (_, orgs) = call(&app, Method::GET, "/api/orgs", Some(&ada.token), None, None).await;
+        let names: Vec<&str> = orgs["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect();
+        assert!(
+            !names.contains(&"Eve's") && names.contains(&"Acme"),
+            "{backend:?}: {orgs}"
+        );
+        let (_, acme_read) = call(
+            &app,
+            Method::GET,
+            &format!("/api/orgs/{acme}"),
+            Some(&ada.token),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(acme_read["data"]["requireTwoFactor"], false, "{acme_read}");
+        assert_eq!(
+            acme_read["data"]["members"].as_array().unwrap().len(),
+            1,
+            "{acme_read}"
+        );
+        crate::org_fixtures::sign_in(&app, "ada@example.com").await;
+        let mut conn = db(&app).connection().unwrap();
+        let factors: i64 = {
+            use adapter_db::schema::factors::dsl;
+            dsl::factors
+                .filter(dsl::user_id.eq(&ada.id))
+                .count()
+                .get_result(&mut *conn)
+                .unwrap()
+        };
+        let passkeys: i64 = {
+            use adapter_db::schema::passkeys::dsl;
+            dsl::passkeys
+                .filter(dsl::user_id.eq(&ada.id))
+                .count()
+                .get_result(&mut *conn)
+                .unwrap()
+        };
+        assert_eq!((factors, passkeys), (0, 0), "{backend:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_session_token_with_dpt_inside_a_cookie_or_a_query_is_no_token() {
+    for backend in BACKENDS {
+        let app = spawn(backend).await;
+        let ada = sign_up(&app, "ada@example.com").await;
+        let acme = create_org(&app, &ada, "Acme").await;
+        let (token, _) = token_for(&app, &ada, Some(&acme), &["apps:read"]).await;
+        let session = ada.token.clone();
+        let parts: Vec<&str> = session.split('.').collect();
+        assert_eq!(parts.len(), 3, "the session is a JWT: {session}");
+        // The token's own text inside a session's, or a session's behind the prefix.
+        let forged = [
+            format!("{session}{token}"),
+            format!("{session}.{token}"),
+            format!("{}.{}.{token}", parts[0], parts[1]),
+            format!("{}.{token}.{}", parts[0], parts[2]),
+            format!("{token}.{}.{}", parts[1], parts[2]),
+            format!("dpt_{session}"),
+            format!("{token}{session}"),
+            format!(" {session}dpt_"),
+        ];
+        for bearer in &forged {
+            for (method, path) in [
+                (Method::GET, "/api/dev/auth/me".to_owned()),
+                (Method::GET, "/api/dev/apps".to_owned()),
+                (Method::GET, format!("/api/orgs/{acme}")),
+                (Method::POST, "/api/dev/tokens".to_owned()),
+                (Method::GET, "/api/dev/auth/sessions".to_owned()),
+            ] {
+                let (status, body) = raw(
+                    &app,
+                    method.clone(),
+                    &path,
+                    &[
+                        ("authorization", &format!("Bearer {bearer}")),
+                        ("x-org-id", &acme),
+                    ],
+                )
+                .await;
+                assert!(
+                    status == 401 || (status == 403 && body.contains("TOKEN_NOT_ALLOWED")),
+                    "{backend:?} {method} {path} with {bearer}: {status} {body}"
+                );
+            }
+        }
+        // A token where no bearer is read: a cookie, a query parameter, another header.
+        for headers in [
+            vec![("cookie", format!("access_token={token}"))],
+            vec![("cookie", format!("sb-access-token={token}; token={token}"))],
+            vec![("cookie", format!("authorization=Bearer {token}"))],
+            vec![("x-access-token", token.clone())],
+            vec![("apikey", token.clone())],
+            vec![("proxy-authorization", format!("Bearer {token}"))],
+        ] {
+            let mut all = headers.clone();
+            all.push(("x-org-id", acme.clone()));
+            let borrowed: Vec<(&str, &str)> = all.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            for path in [
+                "/api/dev/apps".to_owned(),
+                "/api/dev/auth/me".to_owned(),
+                format!("/api/orgs/{acme}"),
+            ] {
+                let (status, body) = raw(&app, Method::GET, &path, &borrowed).await;
+                assert_eq!(status, 401, "{backend:?} {path} {headers:?}: {body}");
+            }
+        }
+        for query in [
+            format!("access_token={token}"),
+            format!("token={token}"),
+            format!("authorization=Bearer%20{token}"),
+        ] {
+            let (status, body) = raw(
+                &app,
+                Method::GET,
+                &format!("/api/dev/apps?{query}"),
+                &[("x-org-id", &acme)],
+            )
+            .await;
+            assert_eq!(status, 401, "{backend:?} {query}: {body}");
+        }
+        // The untouched session and token still work.
+        let (status, _) = raw(
+            &app,
+            Method::GET,
+            "/api/dev/apps",
+            &[("authorization", &format!("Bearer {token}")), ("x-org-id", &acme)],
+        )
+        .await;
+        assert_eq!(status, 200, "{backend:?}");
+        let (status, _) = raw(
+            &app,
+            Method::GET,
+            "/api/dev/tokens",
+            &[("authorization", &format!("Bearer {session}"))],
+        )
+        .await;
+        assert_eq!(status, 200, "{backend:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_expired_or_revoked_token_and_another_accounts_token_reach_nothing() {
+    for backend in BACKENDS {
+        let app = spawn(backend).await;
+        let ada = sign_up(&app, "ada@example.com").await;
+        let eve = sign_up(&app, "eve@example.com").await;
+        let acme = create_org(&app, &ada, "Acme").await;
+        let eves = create_org(&app, &eve, "Eve's").await;
+        let every_scope = ["apps:read", "apps:write", "apps:publish", "apps:keys"];
+        let (ada_writes, _) = token_for(&app, &ada, Some(&acme), &every_scope).await;
+        let package = "com.acme.attacked";
+        let (status, body) = call(
+            &app,
+            Method::POST,
+            "/api/dev/apps/register",
+            Some(&ada_writes),
+            Some(&acme),
+            Some(&json!({
+                "packageName": package, "name": "Attacked", "description": "Ada's app",
+                "publicUrl": "https://attacked.example.com", "logoURL": "https://cdn.example.com/logo.png",
+            })),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+
+        // Every token route, as a token that works sees it.
+        let routes = |org: &str| {
+            [
+                (Method::GET, "/api/dev/auth/me".to_owned(), None),
+                (Method::GET, "/api/orgs".to_owned(), None),
+                (Method::GET, format!("/api/orgs/{org}"), None),
+                (Method::GET, "/api/dev/apps".to_owned(), None),
+                (Method::GET, format!("/api/dev/apps/{package}"), None),
+                (Method::GET, format!("/api/dev/apps/{package}/config"), None),
+                (Method::GET, format!("/api/dev/apps/{package}/history"), None),
+                (Method::GET, format!("/api/permissions/{package}"), None),
+                (
+                    Method::PUT,
+                    format!("/api/dev/apps/{package}"),
+                    Some(json!({"description": "Eve was here"})),
+                ),
+                (Method::POST, format!("/api/dev/apps/{package}/api-key"), None),
+                (Method::POST, format!("/api/dev/apps/{package}/publish"), None),
+                (Method::DELETE, format!("/api/dev/apps/{package}"), None),
+            ]
+        };
+
+        // Eve's tokens, of every scope and of none she needs, bound to her organization or to none: Ada's
+        // organization and app are not there for them (404 or 403, never a 2xx), whichever organization
+        // the request names.
+        let (eve_all, _) = token_for(&app, &eve, None, &every_scope).await;
+        let (eve_bound, _) = token_for(&app, &eve, Some(&eves), &every_scope).await;
+        let (eve_read, _) = token_for(&app, &eve, None, &["apps:read"]).await;
+        for eve_token in [&eve_all, &eve_bound, &eve_read] {
+            for named in [&acme, &eves] {
+                for (method, path, body) in routes(&acme) {
+                    if path == "/api/dev/auth/me" || path == "/api/orgs" {
+                        continue;
+                    }
+                    let (status, answer) = call(
+                        &app,
+                        method.clone(),
+                        &path,
+                        Some(eve_token),
+                        Some(named),
+                        body.as_ref(),
+                    )
+                    .await;
+                    if path == "/api/dev/apps" && named == &eves {
+                        // Her own organization's list: hers to read, without Ada's app.
+                        assert_eq!(status, 200, "{backend:?}: {answer}");
+                        assert!(!answer.to_string().contains(package), "{backend:?}: {answer}");
+                        continue;
+                    }
+                    assert!(
+                        status == 403 || status == 404,
+                        "{backend:?} {method} {path} in {named}: {status} {answer}"
+                    );
+                }
+            }
+            let (_, orgs) = call(&app, Method::GET, "/api/orgs", Some(eve_token), None, None).await;
+            assert!(!orgs.to_string().contains(&acme), "{backend:?}: {orgs}");
+        }
+        let (status, app_read) = call(
+            &app,
+            Method::GET,
+            &format!("/api/dev/apps/{package}"),
+            Some(&ada.token),
+            Some(&acme),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200);
+        assert_eq!(app_read["description"], "Ada's app", "{backend:?}: {app_read}");
+        assert_eq!(
+            app_read["appStoreStatus"], "DEVELOPMENT",
+            "{backend:?}: {app_read}"
+        );
+
+        // A token that expires while in use: it works, then from its expiry on it reaches nothing (its
+        // answers kept in memory included), without anything written meanwhile.
+        let (expiring, expiring_id) = token_for(&app, &ada, Some(&acme), &every_scope).await;
+        let expiry = chrono::Utc::now().timestamp_millis() + 5_000;
+        {
+            use adapter_db::schema::access_tokens::dsl;
+            diesel::update(dsl::access_tokens.filter(dsl::id.eq(&expiring_id)))
+                .set(dsl::expires_at.eq(expiry))
+                .execute(&mut *db(&app).connection().unwrap())
+                .unwrap();
+        }
+        for (method, path, _) in routes(&acme).into_iter().take(8) {
+            let (status, answer) =
+                call(&app, method.clone(), &path, Some(&expiring), Some(&acme), None).await;
+            assert_eq!(
+                status, 200,
+                "{backend:?} {method} {path} before its expiry: {answer}"
+            );
+        }
+        let wait = expiry - chrono::Utc::now().timestamp_millis() + 200;
+        tokio::time::sleep(std::time::Duration::from_millis(
+            u64::try_from(wait.max(0)).unwrap(),
+        ))
+        .await;
+        for (method, path, body) in routes(&acme) {
+            let (status, answer) = call(
+                &app,
+                method.clone(),
+                &path,
+                Some(&expiring),
+                Some(&acme),
+                body.as_ref(),
+            )
+            .await;
+            assert_eq!(
+                status, 401,
+                "{backend:?} {method} {path} after its expiry: {answer}"
+            );
+            assert!(
+                answer["error"].as_str().unwrap_or_default().contains("expired"),
+                "{answer}"
+            );
+        }
+
+        // A revoked token, on every route, right after it worked on each.
+        let (revoked, revoked_id) = token_for(&app, &ada, Some(&acme), &every_scope).await;
+        for (method, path, _) in routes(&acme).into_iter().take(8) {
+            let (status, _) = call(&app, method.clone(), &path, Some(&revoked), Some(&acme), None).await;
+            assert_eq!(status, 200, "{backend:?} {method} {path}");
+        }
+        let (status, _) = call(
+            &app,
+            Method::DELETE,
+            &format!("/api/dev/tokens/{revoked_id}"),
+            Some(&ada.token),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, 200);
+        for (method, path, body) in routes(&acme) {
+            let (status, answer) = call(
+                &app,
+                method.clone(),
+                &path,
+                Some(&revoked),
+                Some(&acme),
+                body.as_ref(),
+            )
+            .await;
+            assert_eq!(status, 401, "{backend:?} {method} {path} once revoked: {answer}");
+            assert!(
+                answer["error"].as_str().unwrap_or_default().contains("revoked"),
+                "{answer}"
+            );
+        }
+        let (_, app_read) = call(
+            &app,
+            Method::GET,
+            &format!("/api/dev/apps/{package}"),
+            Some(&ada.token),
+            Some(&acme),
+            None,
+        )
+        .await;
+        assert_eq!(app_read["description"], "Ada's app", "{backend:?}: {app_read}");
     }
 }

@@ -18,5 +18,5 @@ pub use models::{
     OrgProfileInput, OrgRole, Organization, ValidProfileUpdate, personal_org_name, validate_org_name,
     validate_profile_update,
 };
-pub use ports::{InviteRepository, MemberDirectory, MemberStanding, OrgRepository};
+pub use ports::{InviteRepository, MemberDirectory, MemberStanding, OrgContents, OrgRepository};
 pub use service::{AcceptedInvite, OrgDeleted, OrgService, PersonalOrgOutcome};

@@ -54,6 +54,16 @@ pub struct MemberStanding {
     pub org_requires_two_factor: bool,
 }
 
+/// What [`OrgRepository::contents`] answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrgContents {
+    pub organization: Organization,
+    /// Oldest first, as [`OrgRepository::members`].
+    pub members: Vec<Member>,
+    /// The open invitations (expired ones included), oldest first, as [`InviteRepository::pending`].
+    pub pending_invites: Vec<Invite>,
+}
+
 /// Organizations and their members.
 ///
 /// The only-admin guards are compare-and-set in the store: the adapter checks, in the same transaction as
@@ -95,6 +105,14 @@ pub trait OrgRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
     async fn get(&self, org: OrgId) -> Result<Option<Organization>, RepoError>;
+
+    /// The organization with its members (as [`Self::members`]) and its open invitations (as
+    /// [`InviteRepository::pending`]), read together: one read of the store, so all three are of one
+    /// moment (`GET /api/orgs/{orgId}`). `None` when the organization does not exist.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn contents(&self, org: OrgId) -> Result<Option<OrgContents>, RepoError>;
 
     /// Every organization the user belongs to, with the user's role, oldest membership first.
     ///

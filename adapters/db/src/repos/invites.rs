@@ -26,19 +26,19 @@ use crate::{Db, DbConnection};
 /// One row of `org_invites`.
 #[derive(Debug, Queryable, Selectable, Insertable)]
 #[diesel(table_name = org_invites)]
-struct InviteRow {
-    id: String,
-    org_id: String,
-    email: String,
-    role: String,
-    token_hash: String,
-    invited_by: String,
-    invited_at: i64,
-    expires_at: i64,
-    email_sent_count: i32,
-    accepted_at: Option<i64>,
-    accepted_by: Option<String>,
-    cancelled_at: Option<i64>,
+pub(super) struct InviteRow {
+    pub(super) id: String,
+    pub(super) org_id: String,
+    pub(super) email: String,
+    pub(super) role: String,
+    pub(super) token_hash: String,
+    pub(super) invited_by: String,
+    pub(super) invited_at: i64,
+    pub(super) expires_at: i64,
+    pub(super) email_sent_count: i32,
+    pub(super) accepted_at: Option<i64>,
+    pub(super) accepted_by: Option<String>,
+    pub(super) cancelled_at: Option<i64>,
 }
 
 impl InviteRow {
@@ -60,7 +60,7 @@ impl InviteRow {
         })
     }
 
-    fn into_domain(self) -> Result<Invite, RepoError> {
+    pub(super) fn into_domain(self) -> Result<Invite, RepoError> {
         Ok(Invite {
             id: parse_stored("org_invites.id", &self.id, str::parse::<InviteId>)?,
             org_id: parse_stored("org_invites.org_id", &self.org_id, str::parse::<OrgId>)?,

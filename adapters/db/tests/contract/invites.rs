@@ -205,6 +205,38 @@ contract! {
         assert!(s.invites.pending(OrgId::new()).await.unwrap().is_empty());
     }
 
+    async fn the_contents_are_the_organization_its_members_and_its_open_invitations_in_one_read(db) {
+        let s = setup(db).await;
+        let newer = invite(s.org, s.admin, "b@example.com", "hb", 30);
+        let mut expired = invite(s.org, s.admin, "a@example.com", "ha", 10);
+        expired.expires_at = at(11);
+        expired.email_sent_count = 3;
+        expired.role = OrgRole::Admin;
+        let accepted = invite(s.org, s.admin, "c@example.com", "hc", 0);
+        let cancelled = invite(s.org, s.admin, "d@example.com", "hd", 0);
+        for i in [&newer, &expired, &accepted, &cancelled] {
+            s.invites.create(i, &mail(i.email.as_str(), "l"), &audit()).await.unwrap();
+        }
+        let cy = fixtures::account(db, "c@example.com");
+        s.invites.accept(s.org, accepted.id, &accepted.token_hash, &joining(cy, "c@example.com", OrgRole::Member, 40), &audit()).await.unwrap();
+        s.invites.rescind(s.org, &email("d@example.com"), at(40), &audit()).await.unwrap();
+        // Two members who joined at the same moment: the user id decides, as in `members`.
+        let (x, y) = (fixtures::account(db, "x@example.com"), fixtures::account(db, "y@example.com"));
+        fixtures::member(db, s.org, x, "member", at(50));
+        fixtures::member(db, s.org, y, "member", at(50));
+        // Another organization's member and invitation are not in it.
+        let other = setup(db).await;
+        other.invites.create(&invite(other.org, other.admin, "e@example.com", "he", 1), &mail("e@example.com", "l"), &audit()).await.unwrap();
+
+        let contents = s.orgs.contents(s.org).await.unwrap().unwrap();
+        assert_eq!(contents.organization, s.orgs.get(s.org).await.unwrap().unwrap());
+        assert_eq!(contents.members, s.orgs.members(s.org).await.unwrap());
+        assert_eq!(contents.members.len(), 4);
+        assert_eq!(contents.pending_invites, vec![expired, newer]);
+        assert_eq!(contents.pending_invites, s.invites.pending(s.org).await.unwrap());
+        assert_eq!(s.orgs.contents(OrgId::new()).await.unwrap(), None);
+    }
+
     async fn a_token_digest_finds_the_invitation_whatever_its_state(db) {
         let s = setup(db).await;
         let new = invite(s.org, s.admin, "eve@example.com", "h1", 0);

@@ -263,22 +263,22 @@ impl OrgService {
     /// fails.
     pub async fn get(&self, member: &ActingMember) -> Result<OrgDetails, OrgError> {
         let role = Self::allow(member, OrgAction::View)?;
-        let org = member.org();
-        let organization = self.existing(org).await?;
-        let members = self.orgs.members(org).await?;
-        let now = self.clock.now();
-        let pending_invites = self
-            .invites
-            .pending(org)
+        // One read for the three (one hand-off to the store and one connection, not three).
+        let contents = self
+            .orgs
+            .contents(member.org())
             .await?
-            .iter()
-            .map(|invite| invite.summary(now))
-            .collect();
+            .ok_or(OrgError::NotFound)?;
+        let now = self.clock.now();
         Ok(OrgDetails {
-            organization,
+            organization: contents.organization,
             role,
-            members,
-            pending_invites,
+            members: contents.members,
+            pending_invites: contents
+                .pending_invites
+                .iter()
+                .map(|invite| invite.summary(now))
+                .collect(),
         })
     }
 
@@ -455,6 +455,7 @@ mod tests {
     use super::test_support::*;
     use super::*;
     use crate::common::EmailAddress;
+    use crate::orgs::OrgContents;
     use crate::testing::{block_on, noon};
     use mockall::predicate::{always, eq};
 
@@ -562,17 +563,16 @@ mod tests {
         let mut mocks = Mocks::new().with_role(Some(OrgRole::Member));
         mocks
             .orgs
-            .expect_get()
+            .expect_contents()
             .with(eq(ORG))
-            .returning(|_| Ok(Some(org())));
-        mocks
-            .orgs
-            .expect_members()
-            .returning(|_| Ok(vec![member(ME, OrgRole::Member), member(OTHER, OrgRole::Admin)]));
-        mocks
-            .invites
-            .expect_pending()
-            .returning(|_| Ok(vec![open_invite("new@example.com", noon())]));
+            .times(1)
+            .returning(|_| {
+                Ok(Some(OrgContents {
+                    organization: org(),
+                    members: vec![member(ME, OrgRole::Member), member(OTHER, OrgRole::Admin)],
+                    pending_invites: vec![open_invite("new@example.com", noon())],
+                }))
+            });
         let details = block_on(mocks.build().get(&me_in(OrgRole::Member))).unwrap();
         assert_eq!(details.role, OrgRole::Member);
         assert_eq!(details.members.len(), 2);
@@ -583,19 +583,29 @@ mod tests {
     #[test]
     fn an_expired_invite_is_listed_as_expired() {
         let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
-        mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
-        mocks.orgs.expect_members().returning(|_| Ok(Vec::new()));
-        mocks.invites.expect_pending().returning(|_| {
-            Ok(vec![open_invite(
-                "late@example.com",
-                noon() - chrono::Duration::days(8),
-            )])
+        mocks.orgs.expect_contents().returning(|_| {
+            Ok(Some(OrgContents {
+                organization: org(),
+                members: Vec::new(),
+                pending_invites: vec![open_invite(
+                    "late@example.com",
+                    noon() - chrono::Duration::days(8),
+                )],
+            }))
         });
         let details = block_on(mocks.build().get(&me_in(OrgRole::Admin))).unwrap();
         assert_eq!(
             details.pending_invites[0].status,
             crate::orgs::invites::InviteStatus::Expired
         );
+    }
+
+    #[test]
+    fn an_organization_gone_since_the_membership_was_read_is_not_found() {
+        let mut mocks = Mocks::new().with_role(Some(OrgRole::Admin));
+        mocks.orgs.expect_contents().returning(|_| Ok(None));
+        let error = block_on(mocks.build().get(&me_in(OrgRole::Admin))).unwrap_err();
+        assert!(matches!(error, OrgError::NotFound), "{error:?}");
     }
 
     #[test]

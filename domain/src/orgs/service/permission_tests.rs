@@ -5,7 +5,7 @@ use chrono::Duration;
 use super::OrgService;
 use super::test_support::*;
 use crate::orgs::errors::OrgError;
-use crate::orgs::{OrgProfileInput, OrgRole};
+use crate::orgs::{OrgContents, OrgProfileInput, OrgRole};
 use crate::testing::{block_on, noon};
 
 /// Every use case that acts on an existing organization.
@@ -68,6 +68,13 @@ fn run(service: &OrgService, role: OrgRole, act: Act) -> Result<(), OrgError> {
 fn permissive(role: OrgRole) -> Mocks {
     let mut mocks = Mocks::new().with_role(Some(role));
     mocks.orgs.expect_get().returning(|_| Ok(Some(org())));
+    mocks.orgs.expect_contents().returning(|_| {
+        Ok(Some(OrgContents {
+            organization: org(),
+            members: vec![member(ME, OrgRole::Admin), member(OTHER, OrgRole::Member)],
+            pending_invites: vec![open_invite("pending@example.com", noon() - Duration::days(1))],
+        }))
+    });
     mocks
         .orgs
         .expect_members()

@@ -31,6 +31,7 @@ import {
   PersonalOrgNotice,
   ProfileIncompleteBanner,
   useCurrentOrg,
+  useProfileBannerReady,
 } from '../orgs';
 import { SidebarNav } from './SidebarNav';
 
@@ -50,13 +51,16 @@ export function AppLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const { isLoading: orgsLoading } = useCurrentOrg();
+  // The notice above the page takes its final height with the page (a member's banner names the admin to
+  // ask once the member list has come): nothing below it moves when that arrives.
+  const bannerReady = useProfileBannerReady();
   // The page waits for the organizations' first answer only. A list that failed is asked for again by
   // every component that subscribes to it afterwards (RTK Query refetches a failed query for a new
   // subscriber): if the page went back to waiting meanwhile, its components would unmount, subscribe
   // again when it came back and ask again, without end.
   const [orgsAnswered, setOrgsAnswered] = useState(false);
   const dashboard = useMatch(routePatterns.dashboard) !== null;
-  if (!orgsLoading && !orgsAnswered) setOrgsAnswered(true);
+  if (!orgsLoading && bannerReady && !orgsAnswered) setOrgsAnswered(true);
 
   // A page that started from a stored core token shows before the identity client has loaded: a sign-out
   // asked for meanwhile waits for it, so that the session really ends (locally and at the server).

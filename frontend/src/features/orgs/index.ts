@@ -8,6 +8,7 @@ export { OrgTwoFactorGate } from './OrgTwoFactorNotice';
 export { useOrgTwoFactorBlock } from './useOrgTwoFactorBlock';
 export { PersonalOrgNotice } from './PersonalOrgNotice';
 export { ProfileIncompleteBanner } from './ProfileIncompleteBanner';
+export { useProfileBannerReady } from './useProfileBannerReady';
 export type { Organization, OrgRole } from './types';
 export { useCurrentOrg, type CurrentOrg } from './useCurrentOrg';
 export { SIMPLE_EMAIL } from './validation';
