@@ -21,7 +21,11 @@ export async function roundTripProxy(databaseUrl) {
   let trips = 0;
   const sockets = new Set();
   const proxy = createServer((client) => {
-    const server = createConnection(upstream);
+    // No Nagle on either hop, as libpq and the portal's own sockets: with it a small message can wait ~40 ms
+    // for a delayed acknowledgement, which the portal alone never does (a request that waits that long for
+    // the session cache's round may read the database instead: counted trips the portal would not make).
+    const server = createConnection({ ...upstream, noDelay: true });
+    client.setNoDelay(true);
     sockets.add(client);
     sockets.add(server);
     let buffered = Buffer.alloc(0);

@@ -12,8 +12,9 @@ use domain::audit::{
 use domain::common::{OrgId, RepoError, UserId};
 
 use crate::convert::{backend, db_error, from_json, from_millis, parse_stored, to_json, to_millis};
-use crate::schema::{accounts, apps, audit_log, organizations};
+use crate::schema::{accounts, apps, audit_log, organizations, webhook_endpoints};
 use crate::{Db, DbConnection};
+use domain::webhooks::payload::may_cause_events;
 use std::collections::HashMap;
 
 /// One stored entry.
@@ -176,7 +177,7 @@ impl TargetNames {
 }
 
 /// Appends `entries` to the audit log, and queues the webhook events they cause
-/// (`webhooks::rows::enqueue_for_audit`); call it inside the `db.write` closure of the change they record,
+/// (`webhooks::rows::enqueue_for_entry`); call it inside the `db.write` closure of the change they record,
 /// so that they commit or roll back with it.
 ///
 /// # Errors
@@ -185,13 +186,26 @@ pub(crate) fn append(conn: &mut DbConnection, entries: &[AuditEntry]) -> Result<
     // One statement per entry (diesel's multi-backend connection has no batch insert); a change records
     // one entry, a move two.
     for entry in entries {
-        diesel::insert_into(audit_log::table)
-            .values(AuditRow::from_entry(entry)?)
-            .execute(conn)
-            .map_err(db_error("recording an audit entry", "audit_entry_id"))?;
+        let insert = diesel::insert_into(audit_log::table).values(AuditRow::from_entry(entry)?);
+        let stored = db_error("recording an audit entry", "audit_entry_id");
+        // An entry that may cause webhook events (issue 38) asks, in the same statement, how many enabled
+        // endpoints its organization has: most have none, and their change then reads nothing more.
+        match entry.org_id.filter(|_| may_cause_events(entry)) {
+            None => insert.execute(conn).map(drop).map_err(stored)?,
+            Some(org) => {
+                let endpoints = webhook_endpoints::table
+                    .filter(webhook_endpoints::org_id.eq(org.to_string()))
+                    .filter(webhook_endpoints::enabled.eq(true))
+                    .count()
+                    .single_value();
+                let enabled: Option<i64> = insert.returning(endpoints).get_result(conn).map_err(stored)?;
+                if enabled.unwrap_or(0) > 0 {
+                    super::webhooks::rows::enqueue_for_entry(conn, entry, org)?;
+                }
+            }
+        }
     }
-    // The webhook events of the change ride in its transaction too (issue 38).
-    super::webhooks::rows::enqueue_for_audit(conn, entries)
+    Ok(())
 }
 
 /// Reads the audit log and applies its retention.

@@ -7,7 +7,6 @@ use domain::audit::AuditEntry;
 use domain::audit::AuditTargetKind;
 use domain::common::{OrgId, RepoError};
 use domain::webhooks::models::message_id;
-use domain::webhooks::payload::may_cause_events;
 use domain::webhooks::{DeliveryStatus, EventFilter, EventNames, WebhookEvent, events_of};
 
 use crate::DbConnection;
@@ -83,33 +82,32 @@ pub fn enqueue(
     Ok(())
 }
 
-/// Queues the events the changes recorded by `entries` cause ([`events_of`]); called by the audit log's
-/// `append`, so that every change that records an entry queues its events in the same transaction. Reads
-/// nothing when no entry can cause an event ([`may_cause_events`]), and no more when the organization has no
-/// enabled endpoint.
+/// Queues the events the change recorded by `entry` causes in `org` ([`events_of`]); called by the audit
+/// log's `append`, so that every change that records an entry queues its events in the same transaction,
+/// once that entry's insert has answered that the organization has an enabled endpoint (no read at all
+/// otherwise, and none for an entry that cannot cause an event:
+/// [`domain::webhooks::payload::may_cause_events`]).
 ///
 /// # Errors
 /// As [`enqueue`].
-pub(crate) fn enqueue_for_audit(conn: &mut DbConnection, entries: &[AuditEntry]) -> Result<(), RepoError> {
-    for entry in entries {
-        let Some(org) = entry.org_id else { continue };
-        if !may_cause_events(entry) || enabled_endpoints(conn, org)?.is_empty() {
-            continue;
-        }
-        let mut names = EventNames::default();
-        if let Some(target) = &entry.target
-            && target.kind == AuditTargetKind::App
-        {
-            names.app_name = apps::table
-                .find(&target.id)
-                .select(apps::name)
-                .first::<String>(conn)
-                .optional()
-                .map_err(backend("reading an app's name for a webhook event"))?;
-        }
-        enqueue(conn, &events_of(entry, &names), entry.at)?;
+pub(crate) fn enqueue_for_entry(
+    conn: &mut DbConnection,
+    entry: &AuditEntry,
+    org: OrgId,
+) -> Result<(), RepoError> {
+    debug_assert_eq!(entry.org_id, Some(org));
+    let mut names = EventNames::default();
+    if let Some(target) = &entry.target
+        && target.kind == AuditTargetKind::App
+    {
+        names.app_name = apps::table
+            .find(&target.id)
+            .select(apps::name)
+            .first::<String>(conn)
+            .optional()
+            .map_err(backend("reading an app's name for a webhook event"))?;
     }
-    Ok(())
+    enqueue(conn, &events_of(entry, &names), entry.at)
 }
 
 /// Queues `app.offline` / `app.online` for the apps whose state flipped from one known state to the other
