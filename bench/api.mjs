@@ -377,7 +377,10 @@ async function openLoopWorkload(backend, client, listOrg, databaseUrl) {
       unit: 'errors',
       note: kinds.length ? kinds.join(', ') : `over ${OPEN_RUNS} run(s)`,
     });
-    if (middle.p99 <= OPEN_CEILING_P99 && errors === 0) within.push(rate);
+    // A rate counts only when every lower rate did too: a miss at 500 req/s and a pass at 1,000 does not
+    // make 1,000 the highest rate the server keeps within the bound.
+    const lowerAllWithin = within.length === OPEN_RATES.indexOf(rate);
+    if (lowerAllWithin && middle.p99 <= OPEN_CEILING_P99 && errors === 0) within.push(rate);
   }
   record({
     figure: `mixed workload, open loop (${backend}): the highest rate whose p99 stays ≤ ${OPEN_CEILING_P99} ms`,
@@ -386,7 +389,7 @@ async function openLoopWorkload(backend, client, listOrg, databaseUrl) {
     better: 'higher',
     measured: within.length ? Math.max(...within) : 0,
     unit: 'req/s',
-    note: `of the rates ${OPEN_RATES.join(', ')} (median run, and no errors); ${next.published()} apps published of a pool of ${pool}`,
+    note: `of the rates ${OPEN_RATES.join(', ')} (median run, and no errors, at it and every lower rate); ${next.published()} apps published of a pool of ${pool}`,
   });
 }
 
