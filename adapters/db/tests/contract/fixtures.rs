@@ -133,29 +133,13 @@ pub mod app_fixtures {
     /// A plain DEVELOPMENT app of `org` (no settings, tools, permissions or hardware), not stored.
     pub fn sample_app(org: OrgId, name: &str) -> App {
         App {
-            package_name: package(name),
-            org_id: org,
-            developer_id: UserId::new(),
             name: "Notes".into(),
             description: "Takes notes".into(),
             onboarding_instructions: "Say hello".into(),
             public_url: "https://notes.example.com".into(),
             logo_url: "https://portal.example.com/api/images/logo".into(),
-            webview_url: None,
-            is_public: false,
-            app_store_status: AppStoreStatus::Development,
             app_type: AppType::Background,
-            created_at: at(0),
-            updated_at: at(0),
-            review_notes: None,
-            reviewed_by: None,
-            reviewed_at: None,
-            tools: Vec::new(),
-            settings: Vec::new(),
-            hardware_requirements: Vec::new(),
-            permissions: Vec::new(),
-            shared_with_organization: false,
-            shared_with_emails: Vec::new(),
+            ..App::registered(package(name), org, UserId::new(), at(0))
         }
     }
 

@@ -13,29 +13,21 @@ use crate::testing::noon;
 /// An app with nothing configured.
 pub fn blank_app() -> App {
     App {
-        package_name: PackageName::parse("com.example.weather").unwrap(),
-        org_id: OrgId::from(Uuid::from_u128(1)),
-        developer_id: UserId::from(Uuid::from_u128(2)),
         name: "Blank".into(),
         description: "Nothing yet".into(),
-        onboarding_instructions: String::new(),
         public_url: "https://blank.example.com".into(),
         logo_url: "https://cdn.example.com/blank.png".into(),
-        webview_url: None,
-        is_public: false,
         app_store_status: AppStoreStatus::Published,
         app_type: AppType::Background,
-        created_at: noon(),
-        updated_at: noon(),
         review_notes: Some("Looks good".into()),
         reviewed_by: Some("reviewer@example.com".into()),
         reviewed_at: Some(noon()),
-        tools: Vec::new(),
-        settings: Vec::new(),
-        hardware_requirements: Vec::new(),
-        permissions: Vec::new(),
-        shared_with_organization: false,
-        shared_with_emails: Vec::new(),
+        ..App::registered(
+            PackageName::parse("com.example.weather").unwrap(),
+            OrgId::from(Uuid::from_u128(1)),
+            UserId::from(Uuid::from_u128(2)),
+            noon(),
+        )
     }
 }
 

@@ -30,29 +30,13 @@ pub(crate) fn package() -> PackageName {
 
 pub(crate) fn sample_app(org: OrgId, status: AppStoreStatus) -> App {
     App {
-        package_name: package(),
-        org_id: org,
-        developer_id: UserId::new(),
         name: "Notes".into(),
         description: "Takes notes".into(),
-        onboarding_instructions: String::new(),
         public_url: "https://notes.example.com".into(),
         logo_url: "https://portal.example.com/api/images/x".into(),
-        webview_url: None,
-        is_public: false,
         app_store_status: status,
         app_type: AppType::Background,
-        created_at: noon(),
-        updated_at: noon(),
-        review_notes: None,
-        reviewed_by: None,
-        reviewed_at: None,
-        tools: Vec::new(),
-        settings: Vec::new(),
-        hardware_requirements: Vec::new(),
-        permissions: Vec::new(),
-        shared_with_organization: false,
-        shared_with_emails: Vec::new(),
+        ..App::registered(package(), org, UserId::new(), noon())
     }
 }
 
