@@ -2,10 +2,19 @@ import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { serveOrgs, signedInStore, testApp } from '../testing/apps';
+import { serveOrgs, signedInStore, testApp, testOrg } from '../testing/apps';
 import { AppLayout } from '../features/layout/AppLayout';
 import { renderRoute, renderWithProviders } from '../testing/render';
 import { server } from '../testing/server';
+
+/** What a signed-in page asks for besides the organizations: not a platform admin; the organization. */
+function serveSignedIn() {
+  serveOrgs();
+  server.use(
+    http.get('*/api/admin/check', () => HttpResponse.json({ isAdmin: false, role: null })),
+    http.get('*/api/orgs/:orgId', () => HttpResponse.json({ success: true, data: testOrg() })),
+  );
+}
 
 describe('document titles and the skip link', () => {
   it.each([
@@ -16,7 +25,7 @@ describe('document titles and the skip link', () => {
     ['/members', 'Members · Developer Portal'],
     ['/nope', 'Page not found · Developer Portal'],
   ])('%s is titled %s', async (path, title) => {
-    serveOrgs();
+    serveSignedIn();
     renderRoute(path, { store: signedInStore() });
 
     await waitFor(() => {
@@ -25,9 +34,10 @@ describe('document titles and the skip link', () => {
   });
 
   it('names the app on Edit App once it has loaded', async () => {
-    serveOrgs();
+    serveSignedIn();
     server.use(
       http.get('*/api/dev/apps/:pkg', () => HttpResponse.json(testApp({ name: 'Weather' }))),
+      http.get('*/api/dev/apps/:pkg/history', () => HttpResponse.json([])),
     );
     renderRoute('/apps/com.acme.weather/edit', { store: signedInStore() });
 
@@ -45,7 +55,7 @@ describe('document titles and the skip link', () => {
   });
 
   it('a signed-in page starts with a link that skips to its main content', async () => {
-    serveOrgs();
+    serveSignedIn();
     const { user } = renderWithProviders(<AppLayout />, { store: signedInStore() });
 
     const skip = await screen.findByRole('link', { name: 'Skip to main content' });

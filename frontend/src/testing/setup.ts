@@ -42,13 +42,24 @@ class PageRelativeRequest extends NodeRequest {
 }
 globalThis.Request = PageRelativeRequest;
 
+// A request no handler answers fails the test that made it: the page went somewhere the test did not
+// expect, and what it showed then was an error the test never looked at.
+const unhandled: string[] = [];
 beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({
+    onUnhandledRequest: (request) => {
+      unhandled.push(`${request.method} ${new URL(request.url).pathname}`);
+    },
+  });
 });
 afterEach(() => {
   cleanup();
   server.resetHandlers();
   window.localStorage.clear();
+  const made = unhandled.splice(0);
+  if (made.length) {
+    throw new Error(`requests no handler answered (add one to the test): ${made.join(', ')}`);
+  }
 });
 afterAll(() => {
   server.close();

@@ -41,6 +41,8 @@ describe('SetupAdminPage', () => {
         sent.push(await request.json());
         return HttpResponse.json({ isAdmin: true, role: 'admin', roleAwaitsProof: false });
       }),
+      // The new role is read again once the setup answered.
+      http.get('*/api/admin/check', () => HttpResponse.json({ isAdmin: true, role: 'admin' })),
     );
     renderAt('/setup-admin?token=abc123');
     expect(screen.getByRole('status')).toHaveTextContent(/Making you the first platform admin/);

@@ -202,6 +202,11 @@ describe('a member of an organization that requires two-factor authentication', 
   it('sees the notice with the way to Account Security instead of the organization’s screens', async () => {
     signedInWith(tokenAt('aal1'));
     serveOrg(testOrg({ role: 'member', requireTwoFactor: true }));
+    // What Account Security lists once the link has been followed: no other session, no passkey.
+    server.use(
+      http.get('*/api/dev/auth/sessions', () => HttpResponse.json({ sessions: [] })),
+      http.get('*/auth/v1/passkeys', () => HttpResponse.json([])),
+    );
     const { user, router } = renderRoute('/dashboard', { store: signedInStore() });
 
     expect(
