@@ -31,6 +31,10 @@ if (typeof window.matchMedia !== 'function') {
   });
 }
 
+// jsdom has no scrolling: it writes "Not implemented: Window's scrollTo()" for every navigation that
+// scrolls to the top (the router's scroll restoration). Nothing is there to scroll.
+window.scrollTo = () => undefined;
+
 // RTK Query builds `new Request('/api/…')`. Node's Request (used under jsdom)
 // has no page URL to resolve a relative path against, so give it the one the
 // browser would use.
