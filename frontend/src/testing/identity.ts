@@ -1,3 +1,5 @@
+import { http, HttpResponse } from 'msw';
+
 /** The test user's id in the identity service. */
 export const TEST_USER_ID = '7d1f1e4e-1111-4c3a-9d55-2f1b1d6c0a01';
 
@@ -19,4 +21,19 @@ export function identitySession(email: string, accessToken = 'access-1') {
       created_at: new Date().toISOString(),
     },
   };
+}
+
+/**
+ * What Account Security reads when it opens for `email`: the account (with `factors`), its other sessions
+ * (none) and its passkeys (none). A test that ends on that page serves these, or the requests it makes
+ * while the page loads fail the test.
+ */
+export function accountSecurityHandlers(email: string, factors: unknown[] = []) {
+  return [
+    http.get('*/auth/v1/user', () =>
+      HttpResponse.json({ ...identitySession(email).user, factors }),
+    ),
+    http.get('*/api/dev/auth/sessions', () => HttpResponse.json({ sessions: [] })),
+    http.get('*/auth/v1/passkeys', () => HttpResponse.json([])),
+  ];
 }

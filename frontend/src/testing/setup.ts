@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 
 import { cleanup, configure } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 import { server } from './server';
 
@@ -47,20 +47,28 @@ class PageRelativeRequest extends NodeRequest {
 globalThis.Request = PageRelativeRequest;
 
 // A request no handler answers fails the test that made it: the page went somewhere the test did not
-// expect, and what it showed then was an error the test never looked at.
+// expect, and what it showed then was an error the test never looked at. Only requests looked up while a
+// test runs count: a request the page starts as the test ends is looked up after `resetHandlers` has
+// removed the handlers that would have answered it, and it is nobody's finding.
 const unhandled: string[] = [];
+let testRunning = false;
 beforeAll(() => {
   server.listen({
     onUnhandledRequest: (request) => {
-      unhandled.push(`${request.method} ${new URL(request.url).pathname}`);
+      if (testRunning) unhandled.push(`${request.method} ${new URL(request.url).pathname}`);
     },
   });
 });
+beforeEach(() => {
+  unhandled.length = 0;
+  testRunning = true;
+});
 afterEach(() => {
+  testRunning = false;
+  const made = unhandled.splice(0);
   cleanup();
   server.resetHandlers();
   window.localStorage.clear();
-  const made = unhandled.splice(0);
   if (made.length) {
     throw new Error(`requests no handler answered (add one to the test): ${made.join(', ')}`);
   }

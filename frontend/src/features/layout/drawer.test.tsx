@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { signedInStore, testOrg } from '../../testing/apps';
-import { identitySession } from '../../testing/identity';
+import { accountSecurityHandlers, identitySession } from '../../testing/identity';
 import { renderRoute } from '../../testing/render';
 import { server } from '../../testing/server';
 import { IDENTITY_SESSION_KEY } from '../../session/storage';
@@ -18,6 +18,7 @@ describe('the navigation drawer of small screens', () => {
         HttpResponse.json({ success: true, data: [testOrg()], personalOrgCreated: false }),
       ),
       http.get('*/api/orgs/:orgId', () => HttpResponse.json({ success: true, data: testOrg() })),
+      ...accountSecurityHandlers('ada@example.com'),
     );
     const { user, router } = renderRoute('/dashboard', { store: signedInStore() });
     await user.click(
@@ -33,6 +34,14 @@ describe('the navigation drawer of small screens', () => {
     await waitFor(() => {
       expect(screen.queryByRole('dialog', { name: 'Navigation' })).toBeNull();
     });
+    // The page itself opens (and has read what it lists), whatever the machine's speed.
+    expect(
+      await screen.findByRole(
+        'heading',
+        { level: 1, name: 'Account Security' },
+        { timeout: 15_000 },
+      ),
+    ).toBeInTheDocument();
     const sidebar = await screen.findByRole('navigation', { name: 'Main' });
     expect(within(sidebar).queryByRole('link', { name: 'Account Security' })).toBeNull();
   }, 30_000);

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { signedInStore, testOrg } from '../../testing/apps';
-import { identitySession } from '../../testing/identity';
+import { accountSecurityHandlers, identitySession } from '../../testing/identity';
 import { renderRoute, renderWithProviders } from '../../testing/render';
 import { server } from '../../testing/server';
 import { IDENTITY_SESSION_KEY } from '../../session/storage';
@@ -192,21 +192,14 @@ describe('a member of an organization that requires two-factor authentication', 
     server.use(
       http.post('*/api/auth/exchange-token', () => HttpResponse.json({ coreToken })),
       http.get('*/api/admin/check', () => HttpResponse.json({ isAdmin: false, role: null })),
-      // Account Security lists the account's factors: none yet.
-      http.get('*/auth/v1/user', () =>
-        HttpResponse.json({ ...identitySession('ada@example.com').user, factors: [] }),
-      ),
+      // Account Security lists the account's factors (none yet), sessions and passkeys.
+      ...accountSecurityHandlers('ada@example.com'),
     );
   }
 
   it('sees the notice with the way to Account Security instead of the organization’s screens', async () => {
     signedInWith(tokenAt('aal1'));
     serveOrg(testOrg({ role: 'member', requireTwoFactor: true }));
-    // What Account Security lists once the link has been followed: no other session, no passkey.
-    server.use(
-      http.get('*/api/dev/auth/sessions', () => HttpResponse.json({ sessions: [] })),
-      http.get('*/auth/v1/passkeys', () => HttpResponse.json([])),
-    );
     const { user, router } = renderRoute('/dashboard', { store: signedInStore() });
 
     expect(
