@@ -7,7 +7,8 @@
 `hmac`), so that the session is at `aal2` as staff routes ask, exchanges it for a core token and reads the
 one-time setup link from the server log; Schemathesis's first phase then claims the platform's first admin
 role with it (`POST /api/admin/setup`). `rest` checks that it did, then makes apps (two submitted for
-review, one to move), a share link, an image, access tokens, a member (also a reviewer), open invitations
+review, one to move), a share link, an image, access tokens, a webhook endpoint with a delivery, a member (also
+a reviewer), a second session, open invitations
 (their links read from the log, where the portal without SMTP writes each e-mail's link) and spare
 organizations. Both write what they made to OUT_DIR/values.json. Only the standard library.
 """
@@ -166,8 +167,15 @@ def rest():
     invitee_core = signed_in("invitee@example.com")
     invitation = invite(core, org, "invitee@example.com")
 
+    # A webhook endpoint (this portal's own address: the run makes no delivery) with one queued delivery.
+    hook = call("POST", f"/api/orgs/{org}/webhooks", {"url": BASE + "/hooks", "events": []}, core, org)["id"]
+    delivery = call("POST", f"/api/orgs/{org}/webhooks/{hook}/test", {}, core, org)["deliveryId"]
+
+    # A second sign-in of the same account, for the last phase to sign out: the run's own session stays, so
+    # that the cases after the first still reach the operation.
+    call("POST", "/auth/v1/token?grant_type=password", {"email": EMAIL, "password": PASSWORD})
     sessions = call("GET", "/api/dev/auth/sessions", token=core)["sessions"]
-    current = next(s["id"] for s in sessions if s["current"])
+    other = next(s["id"] for s in sessions if not s["current"])
 
     # The member is also a reviewer, for the staff list's removal.
     subprocess.run(
@@ -194,7 +202,9 @@ def rest():
         "target_org": spare_orgs[1],
         "org_token_id": token_id(org_token),
         "move_package": PACKAGE + ".move",
-        "session_id": current,
+        "session_id": other,
+        "webhook": hook,
+        "delivery": delivery,
         "member": member,
         "invitation": invitation,
         "invitee_core": invitee_core,

@@ -145,14 +145,14 @@ pub struct TokenListDto {
 pub struct CreateTokenRequest {
     /// What uses it, such as "GitHub Actions deploy" (1–100 characters).
     #[serde(default)]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(required = true, min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     /// The one organization it acts in; `null` or absent: every organization of its owner.
     #[serde(default)]
     pub org_id: Option<String>,
     /// At least one of `apps:read`, `apps:write`, `apps:publish`, `apps:keys`.
     #[serde(default)]
-    #[schema(value_type = Vec<ScopeName>)]
+    #[schema(required = true, value_type = Vec<ScopeName>, min_items = 1)]
     pub scopes: Vec<String>,
     /// 1–365 days; 90 when absent.
     #[serde(default)]

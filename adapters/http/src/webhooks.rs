@@ -142,6 +142,10 @@ pub struct RotatedSecretDto {
 #[serde(rename_all = "camelCase")]
 pub struct CreateWebhookRequest {
     /// `https://…` (plain `http://` only to this machine, when private targets are allowed).
+    #[schema(
+        max_length = 2000,
+        pattern = r"^(https://([a-z0-9-]+\.)*[a-z][a-z0-9-]*|http://(localhost|127\.0\.0\.1|\[::1\]))(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~/-]*)?$"
+    )]
     pub url: String,
     /// The events wanted; empty or absent: every event.
     #[serde(default)]
@@ -155,6 +159,10 @@ pub struct CreateWebhookRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateWebhookRequest {
+    #[schema(
+        max_length = 2000,
+        pattern = r"^(https://([a-z0-9-]+\.)*[a-z][a-z0-9-]*|http://(localhost|127\.0\.0\.1|\[::1\]))(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~/-]*)?$"
+    )]
     pub url: Option<String>,
     pub description: Option<String>,
     #[schema(value_type = Option<Vec<WebhookEventType>>)]
@@ -205,8 +213,10 @@ pub struct WebhookDeliveryPageDto {
 #[into_params(parameter_in = Query)]
 pub struct DeliveryPageQuery {
     /// The `nextCursor` of the previous page.
+    #[param(pattern = r"^[0-9]{1,15}\.msg_[A-Za-z0-9]{1,96}$")]
     pub cursor: Option<String>,
     /// Deliveries per page, 1–100; 25 when absent.
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
     pub limit: Option<String>,
 }
 

@@ -46,6 +46,31 @@ pub fn is_refused(c: char, lines: Lines) -> bool {
     c.is_control() && !(lines == Lines::Multi && matches!(c, '\t' | '\n' | '\r'))
 }
 
+/// The rule as a JSON Schema `pattern` (what the OpenAPI document gives every text of a request): a whole
+/// text of this kind without a refused character. ECMA-262 and Python read it alike.
+#[must_use]
+pub const fn pattern(lines: Lines) -> &'static str {
+    match lines {
+        Lines::Single => r"^[^\u0000-\u001F\u007F-\u009F]*$",
+        Lines::Multi => r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$",
+    }
+}
+
+/// [`pattern`] for a text that may not be blank either: at least one character that is not white space.
+#[must_use]
+pub const fn non_blank_pattern(lines: Lines) -> &'static str {
+    match lines {
+        Lines::Single => {
+            r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$"
+        }
+        Lines::Multi => concat!(
+            r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*",
+            r"[^\s\u0000-\u001F\u007F-\u009F]",
+            r"[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$"
+        ),
+    }
+}
+
 /// Whether the text holds a character refused in a text of this kind.
 #[must_use]
 pub fn has_control_characters(text: &str, lines: Lines) -> bool {
@@ -105,6 +130,32 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
+
+    #[test]
+    fn the_documented_patterns_refuse_exactly_the_refused_characters() {
+        for lines in [Lines::Single, Lines::Multi] {
+            let whole = regex::Regex::new(pattern(lines)).unwrap();
+            let non_blank = regex::Regex::new(non_blank_pattern(lines)).unwrap();
+            for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+                let text = format!("a{c}b");
+                let refused = is_refused(c, lines);
+                assert_eq!(whole.is_match(&text), !refused, "{lines:?} U+{:04X}", c as u32);
+                assert_eq!(
+                    non_blank.is_match(&text),
+                    !refused,
+                    "{lines:?} U+{:04X}",
+                    c as u32
+                );
+                let alone = c.to_string();
+                assert_eq!(
+                    non_blank.is_match(&alone),
+                    !refused && !c.is_whitespace(),
+                    "{lines:?} U+{:04X} alone",
+                    c as u32
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_nul_or_another_control_character_is_refused_in_a_one_line_text() {

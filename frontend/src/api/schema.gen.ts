@@ -1254,8 +1254,10 @@ export interface components {
     };
     /** @description `POST /api/admin/users`. */
     AddAdminUserRequest: {
-      email?: string | null;
-      role?: components['schemas']['RoleName'] | null;
+      /** Format: email */
+      email: string;
+      /** @description `admin` or `reviewer`. */
+      role: components['schemas']['RoleName'];
     };
     /**
      * @description `GET /api/admin/apps/{packageName}`: the app as stored with its organization, its review history and
@@ -1372,11 +1374,17 @@ export interface components {
       description: string | null;
       /** @default null */
       onboardingInstructions: string | null;
-      /** @default null */
+      /**
+       * @description The app's server: `https://host/path` (a bare `host` is read as `https://host`).
+       * @default null
+       */
       publicUrl: string | null;
       /** @default null */
       logoURL: string | null;
-      /** @default null */
+      /**
+       * @description Empty clears it.
+       * @default null
+       */
       webviewURL: string | null;
       /** @default null */
       appType: components['schemas']['AppType'] | null;
@@ -1561,7 +1569,9 @@ export interface components {
      *     e-mail may be left out (it is asked for later).
      */
     CreateOrgRequest: {
-      name?: string | null;
+      /** @description Required, not blank, at most 100 characters. */
+      name: string;
+      /** Format: email */
       contactEmail?: string | null;
     };
     /**
@@ -1577,11 +1587,11 @@ export interface components {
      */
     CreateTokenRequest: {
       /** @description What uses it, such as "GitHub Actions deploy" (1–100 characters). */
-      name?: string;
+      name: string;
       /** @description The one organization it acts in; `null` or absent: every organization of its owner. */
       orgId?: string | null;
       /** @description At least one of `apps:read`, `apps:write`, `apps:publish`, `apps:keys`. */
-      scopes?: components['schemas']['ScopeName'][];
+      scopes: components['schemas']['ScopeName'][];
       /**
        * Format: int64
        * @description 1–365 days; 90 when absent.
@@ -1648,9 +1658,9 @@ export interface components {
       platformRoles: components['schemas']['RoleCountsDto'];
       demoMode: boolean;
     };
-    /** @description `POST /api/admin/apps/{packageName}/approve` and `…/reject`. */
+    /** @description `POST /api/admin/apps/{packageName}/approve`. */
     DecisionRequest: {
-      /** @description Optional for approval, required for rejection. */
+      /** @description The reviewer's notes, sent to the organization's contact. */
       notes?: string | null;
       /**
        * Format: date-time
@@ -1785,7 +1795,8 @@ export interface components {
       };
     };
     ExchangeRequest: {
-      supabaseToken?: string | null;
+      /** @description Required, not blank: the identity service's access token. */
+      supabaseToken: string;
     };
     ExchangeResponse: {
       coreToken: string;
@@ -1891,7 +1902,8 @@ export interface components {
     };
     /** @description `POST /api/orgs/{orgId}/invites/resend` and `/rescind`. */
     InviteEmailRequest: {
-      email?: string | null;
+      /** Format: email */
+      email: string;
     };
     /**
      * @description Where an invitation stands, as its link's page tells it before sign-in.
@@ -1914,7 +1926,8 @@ export interface components {
     };
     /** @description `POST /api/orgs/{orgId}/members`. */
     InviteRequest: {
-      email?: string | null;
+      /** Format: email */
+      email: string;
       role?: components['schemas']['OrgRole'] | null;
     };
     /** @description The signed-in user. */
@@ -1999,8 +2012,12 @@ export interface components {
     };
     /** @description `POST …/move-org`'s body. */
     MoveRequest: {
-      /** @default null */
-      targetOrgId: string | null;
+      /**
+       * Format: uuid
+       * @description The organization to move the app into (`TARGET_ORG_REQUIRED` without it).
+       * @default null
+       */
+      targetOrgId: string;
     };
     /** @description One organization with its members and pending invitations (`GET /api/orgs/{orgId}`). */
     OrgDto: {
@@ -2122,6 +2139,7 @@ export interface components {
     /** @description The organization's public profile. */
     ProfileDto: {
       website?: string | null;
+      /** Format: email */
       contactEmail?: string | null;
       description?: string | null;
       /** @description Image URL of the logo. */
@@ -2211,6 +2229,22 @@ export interface components {
       permissions: components['schemas']['Permission'][];
       /** @default [] */
       hardwareRequirements: components['schemas']['HardwareRequirement'][];
+    } & {
+      packageName: string;
+      name: string;
+      description: string;
+      publicUrl: string;
+      logoURL: string;
+    };
+    /** @description `POST /api/admin/apps/{packageName}/reject`: a rejection says why (`REVIEW_NOTES_REQUIRED` without notes). */
+    RejectionRequest: {
+      /** @description Why the app was rejected, sent to the organization's contact: required, not blank. */
+      notes: string;
+      /**
+       * Format: date-time
+       * @description The `updatedAt` of the app as the reviewer opened it; a decision on an app changed since is 409.
+       */
+      expectedUpdatedAt: string;
     };
     /**
      * @description What happened.
@@ -2250,7 +2284,7 @@ export interface components {
     };
     /** @description `PATCH /api/orgs/{orgId}/members/{memberId}`. */
     RoleChangeRequest: {
-      role?: components['schemas']['OrgRole'] | null;
+      role: components['schemas']['OrgRole'];
     };
     /** @description Platform roles by kind. */
     RoleCountsDto: {
@@ -2615,9 +2649,14 @@ export interface components {
     };
     /** @description `PUT /api/orgs/{orgId}`: the settings form. The profile may come nested (as answered) or flat. */
     UpdateOrgRequest: {
-      name?: string | null;
+      /** @description Required, not blank, at most 100 characters. */
+      name: string;
       profile?: components['schemas']['ProfileDto'] | null;
       website?: string | null;
+      /**
+       * Format: email
+       * @description Required here or in `profile`.
+       */
       contactEmail?: string | null;
       description?: string | null;
       logo?: string | null;
@@ -2647,7 +2686,7 @@ export interface components {
     };
     /** @description `PATCH …/visibility`'s body. */
     VisibilityRequest: {
-      sharedWithOrganization?: boolean | null;
+      sharedWithOrganization: boolean;
     };
     /** @description One delivery with its last attempt. */
     WebhookDeliveryDto: {
@@ -3059,7 +3098,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['DecisionRequest'];
+        'application/json': components['schemas']['RejectionRequest'];
       };
     };
     responses: {
@@ -3163,7 +3202,7 @@ export interface operations {
         /** @description Only the entries of this person (an account id). */
         actor?: string;
         /** @description Only this action code (`app.key_regenerated`, …). */
-        action?: string;
+        action?: components['schemas']['AuditAction'];
         /** @description Only the entries about this app (a package name). */
         app?: string;
         /** @description Entries at or after this instant (RFC 3339) or day (`2026-03-15`, from its start, UTC). */
@@ -3173,7 +3212,7 @@ export interface operations {
         /** @description The `nextCursor` of the previous page. */
         cursor?: string;
         /** @description Entries per page, 1–200; 50 when absent. Not used by the CSV, which holds every matching entry. */
-        limit?: string;
+        limit?: number;
         /** @description `csv` for the CSV export (as `Accept: text/csv`). */
         format?: string;
       };
@@ -4073,8 +4112,9 @@ export interface operations {
   };
   uptime_ping: {
     parameters: {
-      query?: {
-        url?: string;
+      query: {
+        /** @description Required: a request without it is refused (`URL_REQUIRED`). */
+        url: string;
       };
       header?: never;
       path?: never;
@@ -7185,7 +7225,7 @@ export interface operations {
         /** @description Only the entries of this person (an account id). */
         actor?: string;
         /** @description Only this action code (`app.key_regenerated`, …). */
-        action?: string;
+        action?: components['schemas']['AuditAction'];
         /** @description Only the entries about this app (a package name). */
         app?: string;
         /** @description Entries at or after this instant (RFC 3339) or day (`2026-03-15`, from its start, UTC). */
@@ -7195,7 +7235,7 @@ export interface operations {
         /** @description The `nextCursor` of the previous page. */
         cursor?: string;
         /** @description Entries per page, 1–200; 50 when absent. Not used by the CSV, which holds every matching entry. */
-        limit?: string;
+        limit?: number;
         /** @description `csv` for the CSV export (as `Accept: text/csv`). */
         format?: string;
       };
@@ -8558,7 +8598,7 @@ export interface operations {
         /** @description The `nextCursor` of the previous page. */
         cursor?: string;
         /** @description Deliveries per page, 1–100; 25 when absent. */
-        limit?: string;
+        limit?: number;
       };
       header?: never;
       path: {

@@ -241,12 +241,26 @@ impl From<&SinceLastDecision> for SinceLastDecisionDto {
     }
 }
 
-/// `POST /api/admin/apps/{packageName}/approve` and `…/reject`.
+/// `POST /api/admin/apps/{packageName}/approve`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DecisionRequest {
-    /// Optional for approval, required for rejection.
+    /// The reviewer's notes, sent to the organization's contact.
     #[serde(default)]
+    pub notes: Option<String>,
+    /// The `updatedAt` of the app as the reviewer opened it; a decision on an app changed since is 409.
+    #[serde(default)]
+    #[schema(required = true, value_type = String, format = DateTime)]
+    pub expected_updated_at: Option<DateTime<Utc>>,
+}
+
+/// `POST /api/admin/apps/{packageName}/reject`: a rejection says why (`REVIEW_NOTES_REQUIRED` without notes).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RejectionRequest {
+    /// Why the app was rejected, sent to the organization's contact: required, not blank.
+    #[serde(default)]
+    #[schema(required = true, value_type = String, min_length = 1, pattern = r"\S")]
     pub notes: Option<String>,
     /// The `updatedAt` of the app as the reviewer opened it; a decision on an app changed since is 409.
     #[serde(default)]
@@ -288,10 +302,11 @@ impl From<&PlatformAdmin> for AdminUserDto {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct AddAdminUserRequest {
     #[serde(default)]
+    #[schema(required = true, value_type = String, format = Email)]
     pub email: Option<String>,
     /// `admin` or `reviewer`.
     #[serde(default)]
-    #[schema(value_type = Option<crate::auth::RoleName>)]
+    #[schema(required = true, value_type = crate::auth::RoleName)]
     pub role: Option<String>,
 }
 

@@ -11,6 +11,7 @@ pub use platform::*;
 
 use actix_web::{HttpResponse, web};
 use actix_web::{get, post};
+use chrono::{DateTime, Utc};
 use domain::apps::PackageName;
 use domain::common::Caller;
 use domain::identity::PlatformAdminService;
@@ -21,8 +22,8 @@ use domain::uptime::HealthState;
 use std::sync::Arc;
 
 use self::dto::{
-    AdminAppDto, DecisionRequest, OrganizationRefDto, ReviewHistoryEntryDto, SinceLastDecisionDto,
-    StaffAppDto, StatsCountsDto, StatsDto, SubmittedAppDto,
+    AdminAppDto, DecisionRequest, OrganizationRefDto, RejectionRequest, ReviewHistoryEntryDto,
+    SinceLastDecisionDto, StaffAppDto, StatsCountsDto, StatsDto, SubmittedAppDto,
 };
 use crate::ApiError;
 use crate::RouteSink;
@@ -159,15 +160,14 @@ pub async fn get_app(
     }))
 }
 
-/// Reads a decision's body: the revision is required.
-fn decision(body: &DecisionRequest) -> Result<Decision<'_>, ApiError> {
-    let seen = body
-        .expected_updated_at
-        .ok_or_else(|| ApiError::bad_request("REVISION_REQUIRED", REVISION_REQUIRED))?;
-    Ok(Decision {
-        notes: body.notes.as_deref(),
-        seen,
-    })
+/// Reads a decision's body (its notes and the revision the reviewer saw): the revision is required.
+fn decision(
+    notes: Option<&str>,
+    expected_updated_at: Option<DateTime<Utc>>,
+) -> Result<Decision<'_>, ApiError> {
+    let seen =
+        expected_updated_at.ok_or_else(|| ApiError::bad_request("REVISION_REQUIRED", REVISION_REQUIRED))?;
+    Ok(Decision { notes, seen })
 }
 
 /// SUBMITTED → PUBLISHED (notes optional); e-mails the organization's contact.
@@ -193,14 +193,14 @@ pub async fn approve(
     if !caller.can_review() {
         return Err(ApiError::from(ReviewError::Forbidden));
     }
-    let decision = decision(&body)?;
+    let decision = decision(body.notes.as_deref(), body.expected_updated_at)?;
     let app = api.reviews.approve(caller, &package, decision).await?;
     Ok(HttpResponse::Ok().json(StaffAppDto(app)))
 }
 
 /// SUBMITTED → REJECTED (notes required); e-mails the organization's contact with the notes.
 #[utoipa::path(operation_id = "admin_reject_app", tag = "admin", security(("bearer" = [])),
-    request_body = DecisionRequest,
+    request_body = RejectionRequest,
     params(("packageName" = String, Path, description = "The app's package name")),
     responses(
         (status = 200, description = "The app as stored, now REJECTED", body = StaffAppDto),
@@ -214,7 +214,7 @@ pub async fn reject(
     api: web::Data<AdminApi>,
     principal: Principal,
     path: web::Path<String>,
-    body: Json<DecisionRequest>,
+    body: Json<RejectionRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = &principal.0;
     let package = package(caller, &path)?;
@@ -224,7 +224,7 @@ pub async fn reject(
     if body.notes.as_deref().is_none_or(|n| n.trim().is_empty()) {
         return Err(ApiError::from(ReviewError::NotesRequired));
     }
-    let decision = decision(&body)?;
+    let decision = decision(body.notes.as_deref(), body.expected_updated_at)?;
     let app = api.reviews.reject(caller, &package, decision).await?;
     Ok(HttpResponse::Ok().json(StaffAppDto(app)))
 }

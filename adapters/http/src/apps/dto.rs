@@ -28,6 +28,8 @@ pub struct ApiKeyDto {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct MoveRequest {
+    /// The organization to move the app into (`TARGET_ORG_REQUIRED` without it).
+    #[schema(required = true, value_type = String, format = Uuid)]
     pub target_org_id: Option<String>,
 }
 
@@ -43,6 +45,7 @@ pub struct PermissionsDto {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VisibilityRequest {
+    #[schema(required = true, value_type = bool)]
     pub shared_with_organization: Option<bool>,
 }
 

@@ -19,18 +19,29 @@ use crate::ApiError;
 #[serde(rename_all = "camelCase")]
 pub struct AuditLogQuery {
     /// Only the entries of this person (an account id).
+    #[param(format = Uuid)]
     pub actor: Option<String>,
     /// Only this action code (`app.key_regenerated`, …).
+    #[param(value_type = Option<AuditAction>)]
     pub action: Option<String>,
     /// Only the entries about this app (a package name).
+    #[param(max_length = 128, pattern = r"^[a-z0-9-]+(\.[a-z0-9-]+)*$")]
     pub app: Option<String>,
     /// Entries at or after this instant (RFC 3339) or day (`2026-03-15`, from its start, UTC).
+    #[param(
+        pattern = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?$"
+    )]
     pub from: Option<String>,
     /// Entries before this instant (RFC 3339), or up to the end of this day (`2026-03-15`, UTC).
+    #[param(
+        pattern = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?$"
+    )]
     pub to: Option<String>,
     /// The `nextCursor` of the previous page.
+    #[param(pattern = r"^[0-9]{1,15}\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")]
     pub cursor: Option<String>,
     /// Entries per page, 1–200; 50 when absent. Not used by the CSV, which holds every matching entry.
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     pub limit: Option<String>,
     /// `csv` for the CSV export (as `Accept: text/csv`).
     pub format: Option<String>,

@@ -13,6 +13,8 @@ use crate::json::Json;
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExchangeRequest {
+    /// Required, not blank: the identity service's access token.
+    #[schema(required = true, value_type = String, min_length = 1, pattern = r"\S")]
     pub supabase_token: Option<String>,
 }
 

@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 #[serde(rename_all = "camelCase")]
 pub struct ProfileDto {
     pub website: Option<String>,
+    #[schema(format = Email)]
     pub contact_email: Option<String>,
     pub description: Option<String>,
     /// Image URL of the logo.
@@ -161,7 +162,10 @@ impl From<&OrgDetails> for OrgDto {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateOrgRequest {
+    /// Required, not blank, at most 100 characters.
+    #[schema(required = true, value_type = String, min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: Option<String>,
+    #[schema(format = Email)]
     pub contact_email: Option<String>,
 }
 
@@ -169,9 +173,13 @@ pub struct CreateOrgRequest {
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateOrgRequest {
+    /// Required, not blank, at most 100 characters.
+    #[schema(required = true, value_type = String, min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: Option<String>,
     pub profile: Option<ProfileDto>,
     pub website: Option<String>,
+    /// Required here or in `profile`.
+    #[schema(format = Email)]
     pub contact_email: Option<String>,
     pub description: Option<String>,
     pub logo: Option<String>,
@@ -194,6 +202,7 @@ impl From<UpdateOrgRequest> for domain::orgs::OrgProfileInput {
 /// `POST /api/orgs/{orgId}/members`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct InviteRequest {
+    #[schema(required = true, value_type = String, format = Email)]
     pub email: Option<String>,
     /// `member` unless given (specification §9).
     pub role: Option<OrgRole>,
@@ -202,12 +211,14 @@ pub struct InviteRequest {
 /// `PATCH /api/orgs/{orgId}/members/{memberId}`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct RoleChangeRequest {
+    #[schema(required = true, value_type = OrgRole)]
     pub role: Option<OrgRole>,
 }
 
 /// `POST /api/orgs/{orgId}/invites/resend` and `/rescind`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct InviteEmailRequest {
+    #[schema(required = true, value_type = String, format = Email)]
     pub email: Option<String>,
 }
 

@@ -75,5 +75,7 @@ pub const INVALID_STATUS_FILTER: &str = "Status must be ALL, SUBMITTED or PUBLIS
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PingQuery {
+    /// Required: a request without it is refused (`URL_REQUIRED`).
+    #[param(required = true, min_length = 1)]
     pub url: Option<String>,
 }

@@ -38,6 +38,12 @@ pub struct RegistrationInput {
     pub hardware_requirements: Vec<HardwareRequirement>,
 }
 
+/// The register body's fields an app cannot be registered without, by their API names (what the OpenAPI
+/// document marks required): [`validate_registration`] reports each of them when it is absent, and no other
+/// field (a test holds the two together).
+pub const REQUIRED_AT_REGISTRATION: [&str; 5] =
+    ["packageName", "name", "description", "publicUrl", "logoURL"];
+
 /// Validates a registration and makes the new app (DEVELOPMENT, private, no settings, tools or
 /// testers); `server_urls` says whether a loopback `http://` server URL is kept.
 ///

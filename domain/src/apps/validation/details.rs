@@ -38,10 +38,33 @@ pub struct AppDetailsInput {
     pub description: Option<String>,
     #[cfg_attr(feature = "openapi", schema(max_length = 2000))]
     pub onboarding_instructions: Option<String>,
+    /// The app's server: `https://host/path` (a bare `host` is read as `https://host`).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            max_length = 2048,
+            pattern = r"^https://([a-z0-9-]+\.)*[a-z][a-z0-9-]*(/[A-Za-z0-9._~/-]*)?$"
+        )
+    )]
     pub public_url: Option<String>,
     #[serde(rename = "logoURL")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            max_length = 2048,
+            pattern = r"^https://([a-z0-9-]+\.)*[a-z][a-z0-9-]*(/[A-Za-z0-9._~/-]*)?$"
+        )
+    )]
     pub logo_url: Option<String>,
+    /// Empty clears it.
     #[serde(rename = "webviewURL")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            max_length = 2048,
+            pattern = r"^(https://([a-z0-9-]+\.)*[a-z][a-z0-9-]*(/[A-Za-z0-9._~/-]*)?)?$"
+        )
+    )]
     pub webview_url: Option<String>,
     #[cfg_attr(feature = "openapi", schema(value_type = Option<AppType>))]
     pub app_type: Option<String>,

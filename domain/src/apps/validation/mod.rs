@@ -9,7 +9,9 @@ mod bodies;
 mod details;
 mod fields;
 
-pub use bodies::{RegistrationInput, UpdateInput, Valid, validate_registration, validate_update};
+pub use bodies::{
+    REQUIRED_AT_REGISTRATION, RegistrationInput, UpdateInput, Valid, validate_registration, validate_update,
+};
 pub use details::{
     AppDetailsInput, DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG, EDITABLE_FIELDS, INVALID_APP_TYPE,
     INVALID_URL, LOGO_REQUIRED, MAX_DESCRIPTION_LEN, MAX_NAME_LEN, MAX_ONBOARDING_LEN, NAME_REQUIRED,

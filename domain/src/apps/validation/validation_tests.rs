@@ -329,3 +329,17 @@ fn an_update_changes_only_the_given_fields_and_an_empty_webview_clears_it() {
 fn the_config_seam_accepts_empty_settings_and_tools() {
     assert_eq!(validate_app_config(&[], &[]), Ok(()));
 }
+
+#[test]
+fn an_empty_registration_names_exactly_the_fields_the_document_marks_required() {
+    let errors = validate_registration(
+        &RegistrationInput::default(),
+        ServerUrlRule::HttpsOnly,
+        OrgId::new(),
+        UserId::new(),
+        noon(),
+    )
+    .unwrap_err();
+    let named: Vec<&str> = errors.keys().collect();
+    assert_eq!(named, REQUIRED_AT_REGISTRATION, "{errors:?}");
+}
