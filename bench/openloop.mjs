@@ -23,6 +23,12 @@ const MAX_CONNECTIONS = 256;
 const WARMUP_SECONDS = 1;
 /** How long after the last request is due its answers are awaited; later ones are errors (timeouts). */
 const GRACE_MS = 5_000;
+/**
+ * An idle connection is closed after this long, before the server's keep-alive limit (actix-web's default is
+ * 5 s): a request sent on a connection the server is closing at that moment fails with `ECONNRESET`, which
+ * says nothing about the server under load (a browser's pool does the same).
+ */
+const IDLE_CLOSE_MS = 4_000;
 
 /**
  * Sends `next(i)` (answers `{ method, path, headers, body }`) at `rate` requests/s for `seconds`, and answers
@@ -32,7 +38,7 @@ const GRACE_MS = 5_000;
  */
 export async function openLoop({ url, rate, seconds, next, warmup = WARMUP_SECONDS }) {
   const target = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_CONNECTIONS });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_CONNECTIONS, timeout: IDLE_CLOSE_MS });
   const total = Math.round(rate * (seconds + warmup));
   /** Requests due before this are sent but not timed (connections opening, the generator's JIT). */
   const measuredFrom = Math.round(rate * warmup);

@@ -1,12 +1,13 @@
 //! Background work of the server: delivering the e-mail outbox (PRODUCT.md §2), webhooks
-//! (`crate::webhooks`), the uptime monitor (`crate::uptime`) and pruning expired rows (and audit entries past `PORTAL_AUDIT_RETENTION_DAYS`).
+//! (`crate::webhooks`), the uptime monitor (`crate::uptime`) and pruning expired rows (audit entries past
+//! `PORTAL_AUDIT_RETENTION_DAYS`, finished webhook deliveries after 30 days).
 //! Each worker is a task that stops when the server stops. State lives in the database, so a restart loses
 //! nothing, and the outbox's leases keep several instances from sending one e-mail twice.
 
 use adapter_db::Db;
 use adapter_db::repos::{
     DieselAuditLog, DieselOneTimeCodeRepository, DieselOutboxRepository, DieselRateLimitStore,
-    DieselRefreshTokenRepository, DieselUptimeRepository,
+    DieselRefreshTokenRepository, DieselUptimeRepository, DieselWebhookRepository,
 };
 use adapter_mail::{LogMailer, SmtpMailer};
 use chrono::Duration as Span;
@@ -16,6 +17,7 @@ use domain::identity::ports::{OneTimeCodeRepository, RefreshTokenRepository};
 use domain::identity::{RateLimitPolicy, RateLimiter};
 use domain::mail::{Mailer, OutboxService, RetryPolicy};
 use domain::uptime::UptimeRepository;
+use domain::webhooks::WebhookRepository;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -34,6 +36,8 @@ const CODES_KEPT: Span = Span::days(1);
 const SESSIONS_KEPT: Span = Span::days(31);
 /// Raw uptime checks are kept 48 hours (the daily rollups stay).
 const RAW_CHECKS_KEPT: Span = Span::hours(48);
+/// Delivered and failed webhook deliveries are kept 30 days (the delivery log shows them; pending ones stay).
+const DELIVERIES_KEPT: Span = Span::days(30);
 
 /// The running workers; [`Workers::stop`] ends them.
 pub struct Workers {
@@ -172,6 +176,7 @@ struct Pruner {
     codes: DieselOneTimeCodeRepository,
     sessions: DieselRefreshTokenRepository,
     uptime: DieselUptimeRepository,
+    deliveries: DieselWebhookRepository,
     rate_limits: RateLimiter,
     /// Removes audit entries older than `audit_retention_days`, in batches.
     audit: AuditService,
@@ -189,6 +194,7 @@ impl Pruner {
             codes: DieselOneTimeCodeRepository::new(db.clone()),
             sessions: DieselRefreshTokenRepository::new(db.clone()),
             uptime: DieselUptimeRepository::new(db.clone()),
+            deliveries: DieselWebhookRepository::new(db.clone()),
             rate_limits: RateLimiter::new(
                 Arc::new(DieselRateLimitStore::new(db.clone())),
                 clock.clone(),
@@ -199,7 +205,7 @@ impl Pruner {
     }
 
     /// One round; answers how many rows of each kind went. A failure of one kind does not stop the others.
-    async fn run(&self) -> [(&'static str, Result<u64, String>); 6] {
+    async fn run(&self) -> [(&'static str, Result<u64, String>); 7] {
         let now = self.clock.now();
         [
             (
@@ -220,6 +226,13 @@ impl Pruner {
                 "uptime_checks",
                 self.uptime
                     .prune_raw_before(now - RAW_CHECKS_KEPT)
+                    .await
+                    .map_err(|e| e.to_string()),
+            ),
+            (
+                "webhook_deliveries",
+                self.deliveries
+                    .prune_finished_before(now - DELIVERIES_KEPT)
                     .await
                     .map_err(|e| e.to_string()),
             ),

@@ -52,6 +52,21 @@ impl Modify for BearerAuth {
 pub const BODY_REFUSED: &str = "The body is not a JSON object (`INVALID_JSON`), or a text in it holds a control \
                                 character (`VALIDATION`, `fields` naming each)";
 
+/// The operations of a path (the methods the API uses).
+fn operations_of(
+    item: &mut utoipa::openapi::path::PathItem,
+) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
+    [
+        &mut item.get,
+        &mut item.put,
+        &mut item.post,
+        &mut item.delete,
+        &mut item.patch,
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// The statuses every route of a kind answers, declared here once instead of on each handler. Each is added
 /// only where the handler does not document that status itself (its own wording is more precise):
 /// - a route with a JSON body: 400 ([`BODY_REFUSED`]), 408 (the body arrived too slowly), 413 (over the
@@ -91,14 +106,7 @@ impl Modify for SharedRefusals {
         use utoipa::openapi::RefOr;
         use utoipa::openapi::path::ParameterIn;
         for item in openapi.paths.paths.values_mut() {
-            let operations = [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-                &mut item.patch,
-            ];
-            for operation in operations.into_iter().flatten() {
+            for operation in operations_of(item) {
                 if operation.request_body.is_some() {
                     Self::add(operation, "400", BODY_REFUSED);
                     Self::add(
@@ -212,14 +220,7 @@ impl Modify for DatabaseUnavailable {
             if !path.starts_with("/api") {
                 continue;
             }
-            let operations = [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-                &mut item.patch,
-            ];
-            for operation in operations.into_iter().flatten() {
+            for operation in operations_of(item) {
                 operation
                     .responses
                     .responses
@@ -409,14 +410,7 @@ impl Modify for TextRule {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let mut named = Vec::new();
         for item in openapi.paths.paths.values_mut() {
-            let operations = [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-                &mut item.patch,
-            ];
-            for operation in operations.into_iter().flatten() {
+            for operation in operations_of(item) {
                 let bodies = operation.request_body.iter_mut().flat_map(|body| match body {
                     utoipa::openapi::RefOr::T(body) => Some(body.content.values_mut()),
                     utoipa::openapi::RefOr::Ref(_) => None,

@@ -186,6 +186,13 @@ pub trait WebhookRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
     async fn backlog(&self) -> Result<DeliveryBacklog, RepoError>;
+
+    /// Deletes the delivered and failed deliveries queued before `cutoff` (a pending one stays, whatever its
+    /// age: it is still being attempted); answers how many went.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn prune_finished_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError>;
 }
 
 /// The answer of one delivery request.

@@ -249,6 +249,31 @@ contract! {
         ));
     }
 
+    async fn finished_deliveries_go_after_their_time_and_pending_ones_stay(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let org = organization(db, "Acme");
+        let hook = add(db, org, &[]).await;
+        // Three queued at minute 0: one delivered, one given up, one still pending; one delivered at 100.
+        let old = queue_tests(db, &hook, 3, at(0)).await;
+        let recent = format!("msg_{}_recent", hook.id.0.simple());
+        repo.enqueue_for(hook.id, &test_event(org, hook.id, at(100)), &recent).await.unwrap();
+        repo.claim_due(at(100), 10, 10, at(101)).await.unwrap();
+        for (id, delivered) in [(&old[0], true), (&old[1], false), (&recent, true)] {
+            repo.record_attempt(&attempt(id, &hook, delivered, None)).await.unwrap();
+        }
+        assert_eq!(repo.prune_finished_before(at(50)).await.unwrap(), 2);
+        let left: HashSet<String> = repo
+            .list_deliveries(org, hook.id, None, 10)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|d| d.id)
+            .collect();
+        assert_eq!(left, HashSet::from([old[2].clone(), recent]));
+        // Nothing else is old enough.
+        assert_eq!(repo.prune_finished_before(at(50)).await.unwrap(), 0);
+    }
+
     async fn disabling_writes_one_entry_one_email_and_gives_up_the_queue(db) {
         let repo = DieselWebhookRepository::new(db.clone());
         let org = organization(db, "Acme");

@@ -635,4 +635,20 @@ impl WebhookRepository for DieselWebhookRepository {
             oldest_created_at: oldest.map(from_millis).transpose()?,
         })
     }
+
+    async fn prune_finished_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
+        let cutoff = to_millis(cutoff);
+        self.db
+            .write(move |conn| {
+                diesel::delete(
+                    webhook_deliveries::table
+                        .filter(webhook_deliveries::status.ne(DeliveryStatus::Pending.as_str()))
+                        .filter(webhook_deliveries::created_at.lt(cutoff)),
+                )
+                .execute(conn)
+                .map_err(backend("pruning webhook deliveries"))
+                .map(|n| n as u64)
+            })
+            .await
+    }
 }
