@@ -36,7 +36,8 @@ const CODES_KEPT: Span = Span::days(1);
 const SESSIONS_KEPT: Span = Span::days(31);
 /// Raw uptime checks are kept 48 hours (the daily rollups stay).
 const RAW_CHECKS_KEPT: Span = Span::hours(48);
-/// Delivered and failed webhook deliveries are kept 30 days (the delivery log shows them; pending ones stay).
+/// Delivered and failed webhook deliveries are kept 30 days after their last attempt (the delivery log shows
+/// them; pending ones stay).
 const DELIVERIES_KEPT: Span = Span::days(30);
 
 /// The running workers; [`Workers::stop`] ends them.

@@ -411,11 +411,15 @@ impl Modify for TextRule {
         let mut named = Vec::new();
         for item in openapi.paths.paths.values_mut() {
             for operation in operations_of(item) {
+                // JSON bodies only: a multipart form's parts are read by their own rules.
                 let bodies = operation.request_body.iter_mut().flat_map(|body| match body {
-                    utoipa::openapi::RefOr::T(body) => Some(body.content.values_mut()),
+                    utoipa::openapi::RefOr::T(body) => Some(body.content.iter_mut()),
                     utoipa::openapi::RefOr::Ref(_) => None,
                 });
-                let bodies = bodies.flatten();
+                let bodies = bodies
+                    .flatten()
+                    .filter(|(kind, _)| kind.as_str() == "application/json")
+                    .map(|(_, content)| content);
                 let schemas = bodies.filter_map(|content| match content {
                     utoipa::openapi::RefOr::T(content) => content.schema.as_mut(),
                     utoipa::openapi::RefOr::Ref(_) => None,

@@ -187,8 +187,9 @@ pub trait WebhookRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn backlog(&self) -> Result<DeliveryBacklog, RepoError>;
 
-    /// Deletes the delivered and failed deliveries queued before `cutoff` (a pending one stays, whatever its
-    /// age: it is still being attempted); answers how many went.
+    /// Deletes the delivered and failed deliveries whose last attempt (or, without one, whose queueing) was
+    /// before `cutoff`; a pending one stays, whatever its age: it is still being attempted. Answers how many
+    /// went.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.

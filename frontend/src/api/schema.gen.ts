@@ -1375,11 +1375,15 @@ export interface components {
       /** @default null */
       onboardingInstructions: string | null;
       /**
-       * @description The app's server: `https://host/path` (a bare `host` is read as `https://host`).
+       * @description The app's server: an `https://` URL (a bare host is read as `https://host`; `http://` to this machine
+       *     is kept when private targets are allowed).
        * @default null
        */
       publicUrl: string | null;
-      /** @default null */
+      /**
+       * @description An `http(s)://` URL, such as the one the image upload answers.
+       * @default null
+       */
       logoURL: string | null;
       /**
        * @description Empty clears it.
@@ -2139,7 +2143,6 @@ export interface components {
     /** @description The organization's public profile. */
     ProfileDto: {
       website?: string | null;
-      /** Format: email */
       contactEmail?: string | null;
       description?: string | null;
       /** @description Image URL of the logo. */

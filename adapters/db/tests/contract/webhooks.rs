@@ -253,13 +253,16 @@ contract! {
         let repo = DieselWebhookRepository::new(db.clone());
         let org = organization(db, "Acme");
         let hook = add(db, org, &[]).await;
-        // Three queued at minute 0: one delivered, one given up, one still pending; one delivered at 100.
-        let old = queue_tests(db, &hook, 3, at(0)).await;
+        // Four queued at minute 0: one delivered and one given up at minute 1, one still pending, one
+        // delivered at minute 60 (a retry by hand); one queued and delivered at minute 100.
+        let old = queue_tests(db, &hook, 4, at(0)).await;
         let recent = format!("msg_{}_recent", hook.id.0.simple());
         repo.enqueue_for(hook.id, &test_event(org, hook.id, at(100)), &recent).await.unwrap();
         repo.claim_due(at(100), 10, 10, at(101)).await.unwrap();
-        for (id, delivered) in [(&old[0], true), (&old[1], false), (&recent, true)] {
-            repo.record_attempt(&attempt(id, &hook, delivered, None)).await.unwrap();
+        for (id, delivered, when) in [(&old[0], true, 1), (&old[1], false, 1), (&old[3], true, 60), (&recent, true, 100)] {
+            let mut done = attempt(id, &hook, delivered, None);
+            done.at = at(when);
+            repo.record_attempt(&done).await.unwrap();
         }
         assert_eq!(repo.prune_finished_before(at(50)).await.unwrap(), 2);
         let left: HashSet<String> = repo
@@ -269,7 +272,7 @@ contract! {
             .into_iter()
             .map(|d| d.id)
             .collect();
-        assert_eq!(left, HashSet::from([old[2].clone(), recent]));
+        assert_eq!(left, HashSet::from([old[2].clone(), old[3].clone(), recent]));
         // Nothing else is old enough.
         assert_eq!(repo.prune_finished_before(at(50)).await.unwrap(), 0);
     }

@@ -11,7 +11,6 @@ use utoipa::ToSchema;
 #[serde(rename_all = "camelCase")]
 pub struct ProfileDto {
     pub website: Option<String>,
-    #[schema(format = Email)]
     pub contact_email: Option<String>,
     pub description: Option<String>,
     /// Image URL of the logo.

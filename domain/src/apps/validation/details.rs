@@ -38,33 +38,17 @@ pub struct AppDetailsInput {
     pub description: Option<String>,
     #[cfg_attr(feature = "openapi", schema(max_length = 2000))]
     pub onboarding_instructions: Option<String>,
-    /// The app's server: `https://host/path` (a bare `host` is read as `https://host`).
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            max_length = 2048,
-            pattern = r"^https://([a-z0-9-]+\.)*[a-z][a-z0-9-]*(/[A-Za-z0-9._~/-]*)?$"
-        )
-    )]
+    /// The app's server: an `https://` URL (a bare host is read as `https://host`; `http://` to this machine
+    /// is kept when private targets are allowed).
+    #[cfg_attr(feature = "openapi", schema(max_length = 2048))]
     pub public_url: Option<String>,
+    /// An `http(s)://` URL, such as the one the image upload answers.
     #[serde(rename = "logoURL")]
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            max_length = 2048,
-            pattern = r"^https://([a-z0-9-]+\.)*[a-z][a-z0-9-]*(/[A-Za-z0-9._~/-]*)?$"
-        )
-    )]
+    #[cfg_attr(feature = "openapi", schema(max_length = 2048))]
     pub logo_url: Option<String>,
     /// Empty clears it.
     #[serde(rename = "webviewURL")]
-    #[cfg_attr(
-        feature = "openapi",
-        schema(
-            max_length = 2048,
-            pattern = r"^(https://([a-z0-9-]+\.)*[a-z][a-z0-9-]*(/[A-Za-z0-9._~/-]*)?)?$"
-        )
-    )]
+    #[cfg_attr(feature = "openapi", schema(max_length = 2048))]
     pub webview_url: Option<String>,
     #[cfg_attr(feature = "openapi", schema(value_type = Option<AppType>))]
     pub app_type: Option<String>,

@@ -204,6 +204,9 @@ fn fail_disabled(conn: &mut DbConnection, now: i64) -> Result<(), RepoError> {
     Ok(())
 }
 
+/// Most finished deliveries one pruning transaction deletes.
+const PRUNE_BATCH: u32 = 1_000;
+
 #[async_trait]
 impl WebhookRepository for DieselWebhookRepository {
     async fn create_endpoint(
@@ -637,18 +640,34 @@ impl WebhookRepository for DieselWebhookRepository {
     }
 
     async fn prune_finished_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
+        use diesel::sql_types::{BigInt, Bool};
         let cutoff = to_millis(cutoff);
-        self.db
-            .write(move |conn| {
-                diesel::delete(
-                    webhook_deliveries::table
+        let mut removed = 0;
+        // In batches, each its own transaction: SQLite's writer is not held for the whole of a large backlog.
+        loop {
+            let batch = self
+                .db
+                .write(move |conn| {
+                    let finished = webhook_deliveries::table
                         .filter(webhook_deliveries::status.ne(DeliveryStatus::Pending.as_str()))
-                        .filter(webhook_deliveries::created_at.lt(cutoff)),
-                )
-                .execute(conn)
-                .map_err(backend("pruning webhook deliveries"))
-                .map(|n| n as u64)
-            })
-            .await
+                        .filter(
+                            diesel::dsl::sql::<Bool>("COALESCE(last_attempt_at, created_at) < ")
+                                .bind::<BigInt, _>(cutoff),
+                        )
+                        .select(webhook_deliveries::id)
+                        .limit(i64::from(PRUNE_BATCH))
+                        .load::<String>(conn)
+                        .map_err(backend("finding finished webhook deliveries"))?;
+                    diesel::delete(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&finished)))
+                        .execute(conn)
+                        .map_err(backend("pruning webhook deliveries"))
+                        .map(|n| n as u64)
+                })
+                .await?;
+            removed += batch;
+            if batch < u64::from(PRUNE_BATCH) {
+                return Ok(removed);
+            }
+        }
     }
 }
