@@ -146,7 +146,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
         config.public_url.clone(),
     )
     .with_sessions(refresh_tokens)
-    .with_staff_mfa(config.staff_mfa_required);
+    .with_rules(config.assurance_rules());
     let tokens = crate::tokens::service(config, db).await?;
     let core_tokens = core_tokens.with_access_tokens(tokens.clone());
     let providers = config.oauth_providers.iter().map(|p| p.name.to_owned()).collect();
@@ -258,7 +258,7 @@ pub async fn wire_hosted(
         Arc::new(DieselAccountRepository::new(db.clone())),
         clock,
     ))
-    .with_staff_mfa(config.staff_mfa_required);
+    .with_rules(config.assurance_rules());
     let tokens = crate::tokens::service(config, db).await?;
     let core_tokens = core_tokens.with_access_tokens(tokens.clone());
     Ok(IdentityWiring {

@@ -21,5 +21,6 @@ pub async fn service(config: &Config, db: &Db) -> anyhow::Result<Arc<AccessToken
         Arc::new(adapter_identity::OsSecretGenerator),
         crate::identity::digest_key(config, db).await?,
         config.public_url.clone(),
-    )))
+    )
+    .with_rules(config.assurance_rules())))
 }

@@ -480,6 +480,10 @@ diesel::table! {
         expiry_recorded -> Bool,
         last_used_at -> Nullable<BigInt>,
         last_used_ip -> Nullable<Text>,
+        made_aal -> Text,
+        made_first_factor_at -> Nullable<BigInt>,
+        made_by_family -> Nullable<Text>,
+        made_raised_by -> Nullable<Text>,
     }
 }
 

@@ -92,6 +92,9 @@ pub struct Config {
     /// `PORTAL_STAFF_MFA=required|optional` (default `required`): whether platform staff need a session
     /// that passed a second factor (`aal2`) for `/api/admin`.
     pub staff_mfa_required: bool,
+    /// `PORTAL_HOSTED_MFA=off`: the hosted Supabase project has no second factors, so an `aal1` hosted
+    /// session may make access tokens (with `on`, the default, only an `aal2` one may).
+    pub hosted_without_factors: bool,
 }
 
 /// A variable that is set but cannot be used.
@@ -147,6 +150,15 @@ fn companion_install_url(template: &str) -> Result<String, String> {
 }
 
 impl Config {
+    /// The assurance rule with this deployment's settings: one value for every service that asks it.
+    #[must_use]
+    pub const fn assurance_rules(&self) -> domain::identity::AssuranceRules {
+        domain::identity::AssuranceRules {
+            staff_two_factor: self.staff_mfa_required,
+            hosted_without_factors: self.hosted_without_factors,
+        }
+    }
+
     /// Reads the process environment (after loading `.env` when present).
     ///
     /// # Errors
@@ -297,10 +309,21 @@ impl Config {
                 });
             }
         };
+        let hosted_without_factors = match get("PORTAL_HOSTED_MFA").as_deref().map(str::trim) {
+            None | Some("" | "on") => false,
+            Some("off") => true,
+            Some(other) => {
+                return Err(ConfigError {
+                    variable: "PORTAL_HOSTED_MFA",
+                    problem: format!("{other:?} is neither \"on\" nor \"off\""),
+                });
+            }
+        };
         Ok(Self {
             bind,
             trusted_proxies,
             staff_mfa_required,
+            hosted_without_factors,
             password_hashing: HashCost::Production,
             store_url: get("PORTAL_STORE_URL").unwrap_or_else(|| public_url.clone()),
             companion_install_url: get("PORTAL_COMPANION_INSTALL_URL")

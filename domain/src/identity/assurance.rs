@@ -7,10 +7,13 @@
 //!   ([`Protection`]). Recovery codes never protect an account on their own.
 //! - A session of a protected account below `aal2` may sign in, pass a challenge, read its own factors and
 //!   sign itself out, and nothing more.
+//! - Adding a way in (a factor, a passkey, recovery codes, an access token) needs a recent sign-in, whatever
+//!   protects the account (sudo mode).
 //! - *Recent sign-in* means a first-factor authentication (password, link, code, passkey, provider) within
 //!   [`RECENT_SIGN_IN_MINUTES`]; a factor step never counts as one ([`SessionProof`]).
 
 use chrono::{DateTime, Duration, Utc};
+use uuid::Uuid;
 
 use crate::identity::factors::{Factor, FactorType};
 use crate::identity::models::{Aal, RefreshToken};
@@ -56,12 +59,21 @@ impl Protection {
     }
 }
 
-/// What a session proves: its level, and when its person last gave a first factor.
+/// What a credential proves: its level, when its person last gave a first factor, and where it came
+/// from. A session presents the proof of its live head; a personal access token presents the proof of the
+/// session that made it, recorded when it was made ([`crate::tokens::AccessToken::made_with`]). Both are
+/// judged by [`AssuranceRules::check`] alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionProof {
     pub aal: Aal,
     /// When the session's first factor was given (the session's start; a factor step never moves it).
     pub first_factor_at: DateTime<Utc>,
+    /// The session (refresh-token family) it belongs to or was made by; `None` with a hosted identity
+    /// service. A recovery that ends the family ends what it made.
+    pub family: Option<Uuid>,
+    /// The way in (factor or passkey) whose step raised it to `aal2`, when one did and is known: removing
+    /// that way in lowers the session and what it made.
+    pub raised_by: Option<Uuid>,
 }
 
 impl SessionProof {
@@ -71,6 +83,23 @@ impl SessionProof {
         Self {
             aal: head.aal(),
             first_factor_at: head.family_started_at,
+            family: Some(head.family_id),
+            raised_by: match head.second_step {
+                Some(step) => step.factor_id,
+                None => None,
+            },
+        }
+    }
+
+    /// A proof at `aal` whose first factor was given at `first_factor_at`, with no family or raising way
+    /// in known.
+    #[must_use]
+    pub const fn at(aal: Aal, first_factor_at: DateTime<Utc>) -> Self {
+        Self {
+            aal,
+            first_factor_at,
+            family: None,
+            raised_by: None,
         }
     }
 
@@ -172,12 +201,17 @@ pub fn passed_second_factor(protection: Option<Protection>, aal: Aal) -> bool {
 pub struct AssuranceRules {
     /// Whether platform staff need `aal2` for staff use cases (`PORTAL_STAFF_MFA=required`).
     pub staff_two_factor: bool,
+    /// With a hosted identity service, whether its project says its users have no second factor
+    /// (`PORTAL_HOSTED_MFA=off`): then an `aal1` hosted session may add a way in (an access token);
+    /// otherwise only an `aal2` one may, since this server cannot see whether the user has a factor.
+    pub hosted_without_factors: bool,
 }
 
 impl Default for AssuranceRules {
     fn default() -> Self {
         Self {
             staff_two_factor: true,
+            hosted_without_factors: false,
         }
     }
 }
@@ -219,11 +253,16 @@ impl AssuranceRules {
         match action {
             Action::PassChallenge | Action::ReadOwnWaysIn | Action::SignOutSelf => Ok(()),
             Action::AddWayIn | Action::FinishWayIn if held_back => Err(Refusal::InsufficientAal),
-            // An account's first way in needs a fresh first factor: a stolen old session adds none (and
-            // finishes none that its owner left unfinished).
-            Action::AddWayIn if !protected => recent(),
-            Action::FinishWayIn if !protected => within(FINISH_FIRST_WAY_IN_MINUTES),
-            Action::AddWayIn | Action::FinishWayIn => Ok(()),
+            // A way in (a factor, a passkey, recovery codes, an access token) needs a fresh first factor,
+            // as GitHub's sudo mode does: a stolen old session adds none, to an unprotected account or a
+            // protected one (and finishes none that its owner left unfinished).
+            // A hosted session's factors are not known here: below aal2 it adds nothing unless the project
+            // says its users have none.
+            Action::AddWayIn if protection.is_none() && !aal2 && !self.hosted_without_factors => {
+                Err(Refusal::SecondFactorRequired { has_factor: true })
+            }
+            Action::AddWayIn => recent(),
+            Action::FinishWayIn => within(FINISH_FIRST_WAY_IN_MINUTES),
             Action::RemoveWayIn | Action::ChangeEmail | Action::EditAccount if held_back => {
                 Err(Refusal::InsufficientAal)
             }
@@ -266,6 +305,8 @@ mod tests {
         SessionProof {
             aal,
             first_factor_at: noon() - Duration::minutes(signed_in_minutes_ago),
+            family: None,
+            raised_by: None,
         }
     }
 
@@ -351,11 +392,12 @@ mod tests {
                 ],
             ),
             (
-                "passkey, old aal2 (the factor step does not renew the sign-in)",
+                "passkey, old aal2 (the factor step does not renew the sign-in; sudo mode)",
                 Some(PASSKEY),
                 session(Aal::Aal2, 60),
                 [
-                    "ok", "ok", "ok", "ok", "ok", "ok", "reauth", "ok", "ok", "ok", "ok", "ok", "ok", "ok",
+                    "ok", "ok", "ok", "reauth", "reauth", "ok", "reauth", "ok", "ok", "ok", "ok", "ok", "ok",
+                    "ok",
                 ],
             ),
             (
@@ -371,7 +413,7 @@ mod tests {
                 None,
                 session(Aal::Aal1, 1),
                 [
-                    "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "add", "add",
+                    "ok", "ok", "ok", "mfa", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "add", "add",
                 ],
             ),
             (
@@ -392,6 +434,7 @@ mod tests {
     fn with_staff_two_factor_optional_only_a_held_back_session_is_refused_staff_use_cases() {
         let rules = AssuranceRules {
             staff_two_factor: false,
+            ..AssuranceRules::default()
         };
         let staff =
             |protection, aal| rules.check(Some(protection), session(aal, 1), Action::UseStaff, noon());

@@ -5,7 +5,7 @@ use uuid::Uuid;
 
 use super::format::Scopes;
 use crate::common::{EmailAddress, OrgId, UserId};
-use crate::identity::Protection;
+use crate::identity::{Protection, SessionProof};
 use crate::orgs::OrgRole;
 
 /// The longest token name.
@@ -36,6 +36,11 @@ pub struct AccessToken {
     pub last_used_at: Option<DateTime<Utc>>,
     /// The client address of the last recorded use.
     pub last_used_ip: Option<String>,
+    /// The proof of the session that made it (its level, first-factor time, family and raising way in):
+    /// at every use the token presents this proof to [`AssuranceRules`](crate::identity::AssuranceRules),
+    /// never its owner's current protection alone. Removing the raising way in lowers it to `aal1`; a
+    /// recovery that ends the family revokes it.
+    pub made_with: SessionProof,
 }
 
 /// Whether a token works now.

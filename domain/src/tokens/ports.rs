@@ -14,7 +14,9 @@ use crate::mail::OutgoingEmail;
 #[async_trait]
 pub trait AccessTokenRepository: Send + Sync {
     /// In one transaction: stores `token` with the keyed digest of its secret, puts `notice` in the
-    /// outbox and appends `audit`.
+    /// outbox and appends `audit` — unless its owner already has `cap` tokens that are neither revoked
+    /// nor expired, counted inside the same write (concurrent creations cannot pass the cap together):
+    /// then nothing is written and the answer is `false`.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
@@ -22,9 +24,10 @@ pub trait AccessTokenRepository: Send + Sync {
         &self,
         token: &AccessToken,
         secret_digest: &str,
+        cap: usize,
         notice: &OutgoingEmail,
         audit: &[AuditEntry],
-    ) -> Result<(), RepoError>;
+    ) -> Result<bool, RepoError>;
 
     /// The account's tokens, newest first (revoked and expired ones included).
     ///

@@ -78,6 +78,14 @@ pub enum TokenRefusal {
     Revoked,
     #[error("This access token has expired: create a new one on Access Tokens.")]
     Expired,
+    /// Its recorded proof is below what its owner's account needs now (made by a session that had not
+    /// passed a second factor, which the account has since, or lowered when the factor that session
+    /// passed was removed).
+    #[error(
+        "This access token was made by a session that had not passed your second factor, which your account \
+         has now: create a new one on Access Tokens."
+    )]
+    BelowAccountLevel,
 }
 
 /// The access token use cases.
@@ -89,6 +97,8 @@ pub struct AccessTokenService {
     secrets: Arc<dyn SecretGenerator>,
     key: DigestKey,
     public_url: String,
+    /// The assurance rule (its settings as the product requests' authentication has them).
+    rules: AssuranceRules,
 }
 
 impl AccessTokenService {
@@ -110,7 +120,16 @@ impl AccessTokenService {
             secrets,
             key,
             public_url,
+            rules: AssuranceRules::default(),
         }
+    }
+
+    /// The assurance rule with the deployment's settings (the same value the request authentication
+    /// uses).
+    #[must_use]
+    pub const fn with_rules(mut self, rules: AssuranceRules) -> Self {
+        self.rules = rules;
+        self
     }
 
     /// Creates a token for the caller of `session`: a new way in, so the session must be at the level of
@@ -127,7 +146,9 @@ impl AccessTokenService {
         input: NewAccessToken,
     ) -> Result<CreatedToken, AccessTokenError> {
         let now = self.clock.now();
-        match AssuranceRules::default().check(session.protection, session.proof(now), Action::AddWayIn, now) {
+        let proof = session.proof();
+        let ask = |action| self.rules.check(session.protection, proof, action, now);
+        match ask(Action::AddWayIn) {
             Ok(()) => {}
             Err(Refusal::ReauthenticationNeeded) => return Err(AccessTokenError::RecentSignInNeeded),
             Err(_) => return Err(AccessTokenError::SecondFactorNeeded),
@@ -145,20 +166,26 @@ impl AccessTokenService {
                     ))
                 })?;
         }
-        let active = self
-            .tokens
-            .list_for_user(caller.user_id)
-            .await?
-            .iter()
-            .filter(|t| t.status(now) == TokenStatus::Active)
-            .count();
-        if active >= MAX_ACTIVE_TOKENS {
-            return Err(AccessTokenError::Validation(FieldErrors::single(
-                "name",
-                format!(
-                    "You have {MAX_ACTIVE_TOKENS} active access tokens: revoke one before creating another."
-                ),
-            )));
+        // A token may act where two factors are required only when the session that makes it may: it
+        // carries this session's proof, and the rule judges that proof at every use.
+        if ask(Action::ActWhereTwoFactorsRequired).is_err() {
+            let guarded = self
+                .orgs
+                .list_for_user(caller.user_id)
+                .await?
+                .into_iter()
+                .map(|membership| membership.organization)
+                .find(|org| org.require_two_factor && input.org_id.is_none_or(|named| named == org.id));
+            if let Some(org) = guarded {
+                return Err(AccessTokenError::Validation(FieldErrors::single(
+                    "orgId",
+                    format!(
+                        "“{}” requires a second factor, and this session has not passed one: add a second \
+                         factor and confirm it (or choose an organization that does not require one).",
+                        org.name
+                    ),
+                )));
+            }
         }
         let token = AccessToken {
             id: random_uuid(self.secrets.as_ref()),
@@ -171,6 +198,7 @@ impl AccessTokenService {
             revoked_at: None,
             last_used_at: None,
             last_used_ip: None,
+            made_with: proof,
         };
         let secret = format::write(token.id, &format::secret_from(&self.secrets.random_bytes(24)));
         let digest = self.key.access_token(&secret);
@@ -183,7 +211,18 @@ impl AccessTokenService {
         let audit = self
             .entries(caller, AuditAction::AccessTokenCreated, &token, now)
             .await?;
-        self.tokens.insert(&token, &digest, &notice, &audit).await?;
+        if !self
+            .tokens
+            .insert(&token, &digest, MAX_ACTIVE_TOKENS, &notice, &audit)
+            .await?
+        {
+            return Err(AccessTokenError::Validation(FieldErrors::single(
+                "name",
+                format!(
+                    "You have {MAX_ACTIVE_TOKENS} active access tokens: revoke one before creating another."
+                ),
+            )));
+        }
         Ok(CreatedToken { token, secret })
     }
 

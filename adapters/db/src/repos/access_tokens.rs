@@ -7,6 +7,8 @@ use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, OrgId, RepoError, UserId};
+use domain::identity::SessionProof;
+use domain::identity::models::Aal;
 use domain::mail::OutgoingEmail;
 use domain::tokens::{AccessToken, AccessTokenRepository, OrgStanding, OwnedToken, Scopes, TokenRead};
 use uuid::Uuid;
@@ -32,6 +34,10 @@ struct TokenRow {
     expiry_recorded: bool,
     last_used_at: Option<i64>,
     last_used_ip: Option<String>,
+    made_aal: String,
+    made_first_factor_at: Option<i64>,
+    made_by_family: Option<String>,
+    made_raised_by: Option<String>,
 }
 
 impl TokenRow {
@@ -49,10 +55,28 @@ impl TokenRow {
             expiry_recorded: false,
             last_used_at: token.last_used_at.map(to_millis),
             last_used_ip: token.last_used_ip.clone(),
+            made_aal: token.made_with.aal.as_str().to_owned(),
+            made_first_factor_at: Some(to_millis(token.made_with.first_factor_at)),
+            made_by_family: token.made_with.family.map(|family| family.to_string()),
+            made_raised_by: token.made_with.raised_by.map(|way_in| way_in.to_string()),
         }
     }
 
     fn into_domain(self) -> Result<AccessToken, RepoError> {
+        let created_at = from_millis(self.created_at)?;
+        let uuid = |column: &'static str, value: Option<String>| {
+            value
+                .map(|text| parse_stored(column, &text, Uuid::parse_str))
+                .transpose()
+        };
+        let made_with = SessionProof {
+            aal: parse_stored("access_tokens.made_aal", &self.made_aal, |text| {
+                Aal::parse(text).ok_or("not a level")
+            })?,
+            first_factor_at: from_millis_opt(self.made_first_factor_at)?.unwrap_or(created_at),
+            family: uuid("access_tokens.made_by_family", self.made_by_family)?,
+            raised_by: uuid("access_tokens.made_raised_by", self.made_raised_by)?,
+        };
         Ok(AccessToken {
             id: parse_stored("access_tokens.id", &self.id, Uuid::parse_str)?,
             user_id: parse_stored("access_tokens.user_id", &self.user_id, str::parse::<UserId>)?,
@@ -64,11 +88,12 @@ impl TokenRow {
             scopes: parse_stored("access_tokens.scopes", &self.scopes, |text| {
                 Scopes::parse(text.split(' '))
             })?,
-            created_at: from_millis(self.created_at)?,
+            created_at,
             expires_at: from_millis(self.expires_at)?,
             revoked_at: from_millis_opt(self.revoked_at)?,
             last_used_at: from_millis_opt(self.last_used_at)?,
             last_used_ip: self.last_used_ip,
+            made_with,
         })
     }
 }
@@ -157,19 +182,34 @@ impl AccessTokenRepository for DieselAccessTokenRepository {
         &self,
         token: &AccessToken,
         secret_digest: &str,
+        cap: usize,
         notice: &OutgoingEmail,
         audit: &[AuditEntry],
-    ) -> Result<(), RepoError> {
+    ) -> Result<bool, RepoError> {
         let row = TokenRow::new(token, secret_digest);
         let (notice, audit, now) = (notice.clone(), audit.to_vec(), token.created_at);
         self.db
             .write(move |conn| {
+                // The cap is decided inside this write: PostgreSQL holds the owner's row until the commit
+                // (concurrent creations of one account queue here), SQLite's one writer runs one at a time.
+                super::sessions::lock_account(conn, &row.user_id)?;
+                let active: i64 = access_tokens::table
+                    .filter(access_tokens::user_id.eq(&row.user_id))
+                    .filter(access_tokens::revoked_at.is_null())
+                    .filter(access_tokens::expires_at.gt(to_millis(now)))
+                    .count()
+                    .get_result(conn)
+                    .map_err(backend("counting an account's active access tokens"))?;
+                if usize::try_from(active).unwrap_or(usize::MAX) >= cap {
+                    return Ok(false);
+                }
                 diesel::insert_into(access_tokens::table)
                     .values(&row)
                     .execute(conn)
                     .map_err(db_error("storing an access token", "access_token_id"))?;
                 outbox_rows::enqueue(conn, std::slice::from_ref(&notice), now)?;
-                super::audit::append(conn, &audit)
+                super::audit::append(conn, &audit)?;
+                Ok(true)
             })
             .await
     }

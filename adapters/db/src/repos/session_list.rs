@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::sessions::{RefreshTokenRow, lock_account};
 use crate::convert::{backend, from_millis, to_millis};
 use crate::outbox_rows;
-use crate::schema::{refresh_tokens, session_clients};
+use crate::schema::{access_tokens, refresh_tokens, session_clients};
 use crate::{Db, DbConnection};
 
 #[derive(Queryable, Selectable)]
@@ -39,8 +39,12 @@ impl DieselSessionListRepository {
     }
 }
 
-/// Revokes the unrevoked tokens of `families`; answers how many tokens.
-fn revoke_families(
+/// What ends with a session, written once: every recovery that ends sessions (sign out everywhere or the
+/// others, a password reset, an address proven by its mailbox, the second-factor ceiling, ending one
+/// session from the list, an operator's factor reset) ends them here, and with each family the personal
+/// access tokens it made — an intruder's token dies with the intruder's session. Answers how many refresh
+/// tokens were revoked.
+pub(super) fn end_families(
     conn: &mut DbConnection,
     families: &[String],
     now: DateTime<Utc>,
@@ -48,6 +52,14 @@ fn revoke_families(
     if families.is_empty() {
         return Ok(0);
     }
+    diesel::update(
+        access_tokens::table
+            .filter(access_tokens::made_by_family.eq_any(families))
+            .filter(access_tokens::revoked_at.is_null()),
+    )
+    .set(access_tokens::revoked_at.eq(to_millis(now)))
+    .execute(conn)
+    .map_err(backend("revoking the access tokens of ended sessions"))?;
     diesel::update(
         refresh_tokens::table
             .filter(refresh_tokens::family_id.eq_any(families))
@@ -163,7 +175,7 @@ impl SessionListRepository for DieselSessionListRepository {
                 if live == 0 {
                     return Ok(false);
                 }
-                revoke_families(conn, std::slice::from_ref(&family), now)?;
+                end_families(conn, std::slice::from_ref(&family), now)?;
                 if let Some(notice) = &notice {
                     outbox_rows::enqueue(conn, std::slice::from_ref(notice), now)?;
                 }
@@ -194,7 +206,7 @@ impl SessionListRepository for DieselSessionListRepository {
                     .distinct()
                     .load(conn)
                     .map_err(backend("reading an account's aal1 sessions"))?;
-                revoke_families(conn, &families, now)?;
+                end_families(conn, &families, now)?;
                 if let Some(notice) = &notice {
                     crate::outbox_rows::enqueue(conn, std::slice::from_ref(notice), now)?;
                 }

@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use crate::convert::{backend, db_error, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::outbox_rows;
-use crate::schema::{accounts, refresh_tokens, session_clients};
+use crate::schema::{access_tokens, accounts, refresh_tokens, session_clients};
 use crate::{Db, DbConnection};
 
 /// The conflict a second use of a refresh token answers.
@@ -271,17 +271,16 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
         self.db
             .write(move |conn| {
                 lock_account(conn, &user.to_string())?;
-                let mut query = diesel::update(refresh_tokens::table)
+                let keep = keep_family.map(|family| family.to_string()).unwrap_or_default();
+                let families: Vec<String> = refresh_tokens::table
                     .filter(refresh_tokens::user_id.eq(user.to_string()))
                     .filter(refresh_tokens::revoked_at.is_null())
-                    .into_boxed();
-                if let Some(keep) = keep_family {
-                    query = query.filter(refresh_tokens::family_id.ne(keep.to_string()));
-                }
-                let ended = query
-                    .set(refresh_tokens::revoked_at.eq(to_millis(now)))
-                    .execute(conn)
-                    .map_err(backend("revoking a user's sessions"))?;
+                    .filter(refresh_tokens::family_id.ne(keep))
+                    .select(refresh_tokens::family_id)
+                    .distinct()
+                    .load(conn)
+                    .map_err(backend("reading a user's sessions"))?;
+                let ended = super::session_list::end_families(conn, &families, now)?;
                 // The owner is told only when a session was in fact ended.
                 match &notice {
                     Some(notice) if ended > 0 => {
@@ -332,6 +331,14 @@ pub(super) fn lower_sessions_raised_by(conn: &mut DbConnection, way_in: &str) ->
         refresh_tokens::second_factor_at.eq(None::<i64>),
     ))
     .execute(conn)
-    .map(drop)
-    .map_err(backend("lowering the sessions a removed way in raised"))
+    .map_err(backend("lowering the sessions a removed way in raised"))?;
+    // A personal access token made by such a session recorded the step: it is lowered with them.
+    diesel::update(access_tokens::table.filter(access_tokens::made_raised_by.eq(way_in)))
+        .set((
+            access_tokens::made_aal.eq(domain::identity::models::Aal::Aal1.as_str()),
+            access_tokens::made_raised_by.eq(None::<String>),
+        ))
+        .execute(conn)
+        .map(drop)
+        .map_err(backend("lowering the access tokens a removed way in raised"))
 }

@@ -162,14 +162,13 @@ mod tests {
     fn at(caller: &Caller, aal: Aal) -> Authenticated {
         Authenticated {
             caller: caller.clone(),
-            aal,
+            proof: domain::identity::SessionProof::at(aal, chrono::Utc::now()),
             session_id: None,
             protection: Some(domain::identity::Protection {
                 totp: aal == Aal::Aal2,
                 ..Default::default()
             }),
             withheld_role: None,
-            signed_in_at: None,
         }
     }
 

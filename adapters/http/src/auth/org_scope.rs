@@ -182,14 +182,13 @@ mod tests {
         let header = header.map(|text| Ok(text.to_owned()));
         let authenticated = Authenticated {
             caller: caller.clone(),
-            aal,
+            proof: domain::identity::SessionProof::at(aal, chrono::Utc::now()),
             session_id: None,
             protection: Some(domain::identity::Protection {
                 totp: aal == Aal::Aal2,
                 ..Default::default()
             }),
             withheld_role: None,
-            signed_in_at: None,
         };
         resolve(authenticated, Some(web::Data::new(memberships)), header, None).await
     }

@@ -91,13 +91,15 @@ pub struct CoreTokenService {
     access_tokens: Option<Arc<AccessTokenService>>,
 }
 
-/// A product caller and the assurance level of the session the bearer belongs to.
+/// A product caller and the proof of the credential the bearer presented.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Authenticated {
     pub caller: Caller,
-    pub aal: Aal,
+    /// What the credential proves: a session's live head (built-in), a hosted token's own claims, or the
+    /// proof a personal access token recorded from the session that made it.
+    pub proof: SessionProof,
     /// The built-in identity service's session (refresh-token family) the bearer belongs to; `None` with a
-    /// hosted identity service.
+    /// hosted identity service and for a personal access token.
     pub session_id: Option<Uuid>,
     /// What protects the account: known with the built-in identity service (read with the session),
     /// `None` with a hosted one (only its token's `aal` speaks for it).
@@ -106,28 +108,27 @@ pub struct Authenticated {
     /// session that passed a second factor): `caller.platform_role` is `None` meanwhile, so no staff use
     /// case is reached through any route.
     pub withheld_role: Option<PlatformRole>,
-    /// When the session's first factor was given (`None`: not known here, a hosted identity service; for
-    /// a personal access token, when it was made).
-    pub signed_in_at: Option<DateTime<Utc>>,
 }
 
 impl Authenticated {
-    /// What the session proves at `now` (a hosted session is taken as signed in now: its own service
-    /// holds it to its rules).
+    /// What the credential proves (the same at every moment: recency is the rule's to judge).
     #[must_use]
-    pub fn proof(&self, now: DateTime<Utc>) -> SessionProof {
-        SessionProof {
-            aal: self.aal,
-            first_factor_at: self.signed_in_at.unwrap_or(now),
-        }
+    pub const fn proof(&self) -> SessionProof {
+        self.proof
     }
 
-    /// Whether the session passed a second factor, for an organization that requires one: an `aal2`
-    /// session of an account whose factor is still there (built-in), or a token claiming `aal2` (hosted:
+    /// The credential's level.
+    #[must_use]
+    pub const fn aal(&self) -> Aal {
+        self.proof.aal
+    }
+
+    /// Whether the credential passed a second factor, for an organization that requires one: an `aal2`
+    /// proof of an account whose factor is still there (built-in), or a token claiming `aal2` (hosted:
     /// the project's `aal` is honoured as the built-in one is). Costs no read.
     #[must_use]
     pub fn second_factor(&self) -> SecondFactor {
-        if passed_second_factor(self.protection, self.aal) {
+        if passed_second_factor(self.protection, self.proof.aal) {
             SecondFactor::Passed
         } else {
             SecondFactor::NotPassed
@@ -160,6 +161,13 @@ impl CoreTokenService {
     #[must_use]
     pub const fn with_staff_mfa(mut self, required: bool) -> Self {
         self.rules.staff_two_factor = required;
+        self
+    }
+
+    /// The assurance rule with the deployment's settings (the access token service holds the same).
+    #[must_use]
+    pub const fn with_rules(mut self, rules: AssuranceRules) -> Self {
+        self.rules = rules;
         self
     }
 
@@ -199,9 +207,11 @@ impl CoreTokenService {
         self.authenticate_in(bearer, org).await
     }
 
-    /// A personal access token acts as its owner now: no platform role (staff use cases never take a
-    /// token), the owner's current protection (an organization that requires two factors accepts it only
-    /// while the owner has one: it counts as passed then), and the owner's membership read with it.
+    /// A personal access token acts as its owner with the proof it recorded when it was made: the same
+    /// rule as a session's decides what that proof may do against the owner's protection now (a token
+    /// made by a password-only session of an account that has a second factor since is held back, as
+    /// that session would be); never a platform role (staff use cases never take a token); the owner's
+    /// membership is read with it.
     async fn authenticate_access_token(
         &self,
         bearer: &str,
@@ -221,6 +231,10 @@ impl CoreTokenService {
         {
             return Err(AuthError::TokenOutsideItsOrg);
         }
+        let protection = Some(read.protection);
+        let (platform_role, withheld_role) = self
+            .admit(protection, token.made_with, None)
+            .map_err(|_| AuthError::AccessToken(TokenRefusal::BelowAccountLevel))?;
         let membership = read.org.map(|standing| {
             MembershipRead::new(
                 token.user_id,
@@ -234,7 +248,7 @@ impl CoreTokenService {
             caller: Caller {
                 user_id: token.user_id,
                 email: read.owner_email,
-                platform_role: None,
+                platform_role,
                 origin: crate::common::ClientOrigin {
                     via_token: Some(TokenUse {
                         id: token.id,
@@ -245,13 +259,31 @@ impl CoreTokenService {
                     ..crate::common::ClientOrigin::default()
                 },
             },
-            aal: Aal::Aal2,
+            proof: token.made_with,
             session_id: None,
-            protection: Some(read.protection),
-            withheld_role: None,
-            signed_in_at: Some(token.created_at),
+            protection,
+            withheld_role,
         };
         Ok((authenticated, membership))
+    }
+
+    /// What the assurance rule lets a credential proving `proof`, of an account protected as `protection`
+    /// says, do with the platform role `role` bound to its account: refused below the product
+    /// ([`Action::UseProduct`]), and the role carried only when staff use cases are allowed
+    /// ([`Action::UseStaff`]; otherwise it is withheld). One decision for sessions and access tokens.
+    fn admit(
+        &self,
+        protection: Option<Protection>,
+        proof: SessionProof,
+        role: Option<PlatformRole>,
+    ) -> Result<(Option<PlatformRole>, Option<PlatformRole>), Refusal> {
+        let now = self.clock.now();
+        self.rules.check(protection, proof, Action::UseProduct, now)?;
+        let staff_allowed = self.rules.check(protection, proof, Action::UseStaff, now).is_ok();
+        Ok(match role {
+            Some(role) if !staff_allowed => (None, Some(role)),
+            role => (role, None),
+        })
     }
 
     /// Refuses to exchange an access token whose session (refresh-token family) is no longer live.
@@ -286,6 +318,7 @@ impl CoreTokenService {
         let mut core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), &self.issuer, now);
         core.exp = core.exp.min(claims.exp);
         core.aal = session.aal(&claims).as_str().to_owned();
+        core.auth_time = session.first_factor_at(&claims).map(|at| at.timestamp());
         if self.sessions.is_some() {
             core.sid = Some(claims.session_id);
         }
@@ -343,33 +376,19 @@ impl CoreTokenService {
             return Err(AuthError::Unauthenticated(TokenError::Invalid));
         }
         let (user_id, email, session, claimed) = self.verify_either(token, org).await?;
-        let now = self.clock.now();
         // Read with the session when there is one (one round trip for both), on its own otherwise.
-        let signed_in_at = match &session {
-            Session::Live { proof, .. } => Some(proof.first_factor_at),
-            Session::NotKnownHere => None,
-        };
-        let (role, proof, session_id, protection, membership) = match session {
+        let (role, proof, protection, membership) = match session {
             Session::Live {
-                family,
                 role,
                 proof,
                 protection,
                 membership,
-            } => (role, proof, Some(family), Some(protection), membership),
-            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed, None, None, None),
+            } => (role, proof, Some(protection), membership),
+            Session::NotKnownHere => (self.admins.role_of(user_id).await?, claimed, None, None),
         };
-        if let Err(Refusal::SecondFactorRequired { .. }) =
-            self.rules.check(protection, proof, Action::UseProduct, now)
-        {
-            return Err(AuthError::MfaRequired);
-        }
-        // Staff use cases belong to the role: a session that may not use them does not carry it.
-        let staff_allowed = self.rules.check(protection, proof, Action::UseStaff, now).is_ok();
-        let (platform_role, withheld_role) = match role {
-            Some(role) if !staff_allowed => (None, Some(role)),
-            role => (role, None),
-        };
+        let (platform_role, withheld_role) = self
+            .admit(protection, proof, role)
+            .map_err(|_| AuthError::MfaRequired)?;
         let authenticated = Authenticated {
             caller: Caller {
                 user_id,
@@ -377,11 +396,10 @@ impl CoreTokenService {
                 platform_role,
                 origin: crate::common::ClientOrigin::default(),
             },
-            aal: proof.aal,
-            session_id,
+            proof,
+            session_id: proof.family,
             protection,
             withheld_role,
-            signed_in_at,
         };
         Ok((authenticated, membership))
     }
@@ -432,7 +450,6 @@ impl CoreTokenService {
         Ok(found
             .filter(|(live, _)| live.head.user_id == user && live.head.check_usable(now).is_ok())
             .map(|(live, membership)| Session::Live {
-                family,
                 role: live.role,
                 proof: SessionProof::of(&live.head),
                 protection: live.protection,
@@ -473,7 +490,7 @@ impl CoreTokenService {
                 let Some(session) = self.core_session(&claims, now, org).await? else {
                     return Err(AuthError::Unauthenticated(TokenError::Invalid));
                 };
-                let claimed = claimed_proof(&claims.aal, claims.iat);
+                let claimed = claimed_proof(&claims.aal, claims.auth_time);
                 return Ok((claims.sub, claims.email, session, claimed));
             }
             Err(error) => error,
@@ -492,7 +509,10 @@ impl CoreTokenService {
                 if let Some(hosted) = &self.hosted {
                     hosted.ensure(&claims).await?;
                 }
-                let claimed = claimed_proof(&claims.aal, claims.iat);
+                let claimed = claimed_proof(
+                    &claims.aal,
+                    claims.first_factor_at().map(|at| at.timestamp()),
+                );
                 Ok((claims.sub, claims.email, session, claimed))
             }
             Err(access_error) => {
@@ -508,12 +528,17 @@ impl CoreTokenService {
     }
 }
 
-/// What a token claims its session proves (a hosted token speaks for its session): its `aal`, issued at
-/// `iat` (seconds since the epoch).
-fn claimed_proof(aal: &str, iat: i64) -> SessionProof {
+/// What a hosted token claims its session proves (its service holds its sessions): its `aal`, and the
+/// first-factor time it names (`auth_time` of a core token, the `amr` timestamps of an access token;
+/// seconds since the epoch). Without one the sign-in counts as long ago: never recent.
+fn claimed_proof(aal: &str, first_factor_at: Option<i64>) -> SessionProof {
     SessionProof {
         aal: Aal::parse(aal).unwrap_or(Aal::Aal1),
-        first_factor_at: Utc.timestamp_opt(iat, 0).single().unwrap_or_default(),
+        first_factor_at: first_factor_at
+            .and_then(|seconds| Utc.timestamp_opt(seconds, 0).single())
+            .unwrap_or(DateTime::<Utc>::UNIX_EPOCH),
+        family: None,
+        raised_by: None,
     }
 }
 
@@ -522,7 +547,6 @@ enum Session {
     /// Live, with the platform role of its account as read with it, what it proves, what protects the
     /// account, and the membership read with it when the request names an organization.
     Live {
-        family: Uuid,
         role: Option<PlatformRole>,
         proof: SessionProof,
         protection: Protection,
@@ -538,6 +562,15 @@ impl Session {
         match self {
             Self::Live { proof, .. } => proof.aal,
             Self::NotKnownHere => Aal::parse(&claims.aal).unwrap_or(Aal::Aal1),
+        }
+    }
+
+    /// When the session last gave a first factor: the live head's start, or what the token's `amr` says
+    /// when sessions are not ours.
+    fn first_factor_at(&self, claims: &AccessTokenClaims) -> Option<DateTime<Utc>> {
+        match self {
+            Self::Live { proof, .. } => Some(proof.first_factor_at),
+            Self::NotKnownHere => claims.first_factor_at(),
         }
     }
 }
@@ -788,13 +821,13 @@ mod tests {
                 .authenticate_at_level("core"),
         )
         .unwrap();
-        assert_eq!(passed.aal, Aal::Aal2);
+        assert_eq!(passed.aal(), Aal::Aal2);
         let plain = block_on(
             authenticating_with_role(core_of(&claims), Some(live(live_head(&claims), false)))
                 .authenticate_at_level("core"),
         )
         .unwrap();
-        assert_eq!(plain.aal, Aal::Aal1);
+        assert_eq!(plain.aal(), Aal::Aal1);
     }
 
     #[test]
@@ -837,14 +870,18 @@ mod tests {
                 platform_role: None,
                 origin: crate::common::ClientOrigin::default(),
             },
-            aal,
+            proof: SessionProof {
+                aal,
+                first_factor_at: noon(),
+                family: None,
+                raised_by: None,
+            },
             session_id: None,
             protection: has_verified_factor.map(|totp| Protection {
                 totp,
                 ..Protection::default()
             }),
             withheld_role: None,
-            signed_in_at: None,
         };
         assert_eq!(at(Aal::Aal2, Some(true)).second_factor(), SecondFactor::Passed);
         // Hosted: the token's aal speaks for the factor.
@@ -874,7 +911,7 @@ mod tests {
                 .expect_verify_access()
                 .returning(move |_, _| Ok(claims.clone()));
             let found = block_on(service(signer, no_admins()).authenticate_at_level("hosted")).unwrap();
-            assert_eq!((found.aal, found.protection), (expected, None), "{claimed:?}");
+            assert_eq!((found.aal(), found.protection), (expected, None), "{claimed:?}");
         }
     }
 

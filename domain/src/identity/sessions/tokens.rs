@@ -53,6 +53,11 @@ pub struct CoreTokenClaims {
     /// The assurance level of the session it was exchanged from (`aal1` for tokens made before levels).
     #[serde(default = "aal1")]
     pub aal: String,
+    /// When the session it was exchanged from last gave a first factor (seconds since the epoch; OIDC's
+    /// `auth_time`). Only a hosted session's core token is judged by it (a built-in one by its live
+    /// session); absent, the sign-in is never recent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth_time: Option<i64>,
 }
 
 fn aal1() -> String {
@@ -74,6 +79,7 @@ impl CoreTokenClaims {
             iss: issuer.to_owned(),
             sid: None,
             aal: aal1(),
+            auth_time: None,
         }
     }
 
@@ -90,6 +96,37 @@ impl CoreTokenClaims {
             return Err(TokenError::Expired);
         }
         Ok(())
+    }
+}
+
+/// `amr` methods that are a first factor (the person, or their mailbox or provider, authenticated). Second
+/// factors (`totp`, `mfa/…`), `token_refresh` and `anonymous` are not: a factor step or a refresh never
+/// renews a sign-in.
+const FIRST_FACTOR_METHODS: [&str; 11] = [
+    "password",
+    "otp",
+    "oauth",
+    "magiclink",
+    "sso/saml",
+    "recovery",
+    "invite",
+    "email/signup",
+    "email_change",
+    "passkey",
+    "web3",
+];
+
+impl AccessTokenClaims {
+    /// When the session last gave a first factor, read from the `amr` timestamps (the latest first-factor
+    /// entry); `None` when the token names none (then the sign-in is never recent).
+    #[must_use]
+    pub fn first_factor_at(&self) -> Option<DateTime<Utc>> {
+        self.amr
+            .iter()
+            .filter(|entry| FIRST_FACTOR_METHODS.contains(&entry.method.as_str()))
+            .map(|entry| entry.timestamp)
+            .max()
+            .and_then(|seconds| DateTime::from_timestamp(seconds, 0))
     }
 }
 
