@@ -13,14 +13,16 @@ use crate::system::SystemClock;
 /// # Errors
 /// When the digest key cannot be read or made ([`crate::identity::digest_key`]).
 pub async fn service(config: &Config, db: &Db) -> anyhow::Result<Arc<AccessTokenService>> {
-    Ok(Arc::new(AccessTokenService::new(
-        Arc::new(DieselAccessTokenRepository::new(db.clone())),
-        Arc::new(DieselMemberDirectory::new(db.clone())),
-        Arc::new(DieselOrgRepository::new(db.clone())),
-        Arc::new(SystemClock),
-        Arc::new(adapter_identity::OsSecretGenerator),
-        crate::identity::digest_key(config, db).await?,
-        config.public_url.clone(),
-    )
-    .with_rules(config.assurance_rules())))
+    Ok(Arc::new(
+        AccessTokenService::new(
+            Arc::new(DieselAccessTokenRepository::new(db.clone())),
+            Arc::new(DieselMemberDirectory::new(db.clone())),
+            Arc::new(DieselOrgRepository::new(db.clone())),
+            Arc::new(SystemClock),
+            Arc::new(adapter_identity::OsSecretGenerator),
+            crate::identity::digest_key(config, db).await?,
+            config.public_url.clone(),
+        )
+        .with_rules(config.assurance_rules()),
+    ))
 }

@@ -571,3 +571,80 @@ async fn the_sessions_list_and_sign_out_are_the_hosted_services() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_hosted_session_makes_an_access_token_only_at_aal2_and_from_a_recent_first_factor() {
+    for backend in BACKENDS {
+        let app = spawn_hosted(backend).await;
+        let body = json!({"name": "CI", "scopes": ["apps:read"]});
+        let make = |token: String| {
+            let app = &app;
+            let body = body.clone();
+            async move {
+                app.hosted_call(reqwest::Method::POST, "/api/dev/tokens", &token, Some(body))
+                    .await
+            }
+        };
+        let (sub, email) = (new_user(), "hosted-tokens@example.com");
+        // aal1: the project may have a factor this server cannot see (PORTAL_HOSTED_MFA=on by default).
+        let plain = sign(&claims(&sub, email), SECRET);
+        let (status, refused) = make(plain.clone()).await;
+        assert_eq!(
+            (status, refused["code"].as_str()),
+            (StatusCode::FORBIDDEN, Some("MFA_REQUIRED")),
+            "{backend:?}: {refused}"
+        );
+        let (status, _) = make(app.hosted_core(&plain).await).await;
+        assert_eq!(
+            status,
+            StatusCode::FORBIDDEN,
+            "{backend:?}: through a core token too"
+        );
+        // aal2, but the first factor (the amr's password) was given an hour ago: not recent.
+        let mut stale = raised(&claims(&sub, email));
+        let hour_ago = unix_now() - 3600;
+        stale["amr"] = json!([{"method": "totp", "timestamp": unix_now()}, {"method": "password", "timestamp": hour_ago}]);
+        let stale = sign(&stale, SECRET);
+        for token in [stale.clone(), app.hosted_core(&stale).await] {
+            let (status, refused) = make(token).await;
+            assert_eq!(
+                (status, refused["code"].as_str()),
+                (StatusCode::FORBIDDEN, Some("RECENT_SIGN_IN_NEEDED")),
+                "{backend:?}: {refused}"
+            );
+        }
+        // aal2 without any first-factor entry: never recent.
+        let mut bare = raised(&claims(&sub, email));
+        bare["amr"] = json!([{"method": "totp", "timestamp": unix_now()}]);
+        let (status, _) = make(sign(&bare, SECRET)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{backend:?}");
+        // aal2 with a fresh first factor: made, directly and through a core token.
+        let fresh = sign(&raised(&claims(&sub, email)), SECRET);
+        let (status, made) = make(fresh.clone()).await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {made}");
+        let (status, made) = make(app.hosted_core(&fresh).await).await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {made}");
+    }
+}
+
+#[tokio::test]
+async fn a_project_without_factors_lets_an_aal1_hosted_session_make_an_access_token() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(
+            backend,
+            &[
+                ("SUPABASE_URL", PROJECT),
+                ("SUPABASE_ANON_KEY", "the-project-anon-key"),
+                ("SUPABASE_JWT_SECRET", SECRET),
+                ("PORTAL_HOSTED_MFA", "off"),
+            ],
+        )
+        .await;
+        let plain = sign(&claims(&new_user(), "no-mfa@example.com"), SECRET);
+        let body = json!({"name": "CI", "scopes": ["apps:read"]});
+        let (status, made) = app
+            .hosted_call(reqwest::Method::POST, "/api/dev/tokens", &plain, Some(body))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{backend:?}: {made}");
+    }
+}

@@ -36,6 +36,7 @@ mod skeleton;
 mod slow_clients;
 mod takeover;
 mod token_attacks;
+mod token_credentials;
 mod tokens;
 mod uptime;
 mod webhooks;

@@ -509,10 +509,7 @@ impl CoreTokenService {
                 if let Some(hosted) = &self.hosted {
                     hosted.ensure(&claims).await?;
                 }
-                let claimed = claimed_proof(
-                    &claims.aal,
-                    claims.first_factor_at().map(|at| at.timestamp()),
-                );
+                let claimed = claimed_proof(&claims.aal, claims.first_factor_at().map(|at| at.timestamp()));
                 Ok((claims.sub, claims.email, session, claimed))
             }
             Err(access_error) => {
