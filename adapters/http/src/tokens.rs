@@ -31,6 +31,7 @@ impl std::fmt::Debug for TokensApi {
 pub fn routes<R: RouteSink>(cfg: &mut R) {
     cfg.service(create)
         .service(list_own)
+        .service(revoke_all_own)
         .service(revoke_own)
         .service(list_in_org)
         .service(revoke_in_org);
@@ -232,6 +233,30 @@ fn token_id(text: &str) -> Result<uuid::Uuid, ApiError> {
     uuid::Uuid::parse_str(text.trim()).map_err(|_| {
         ApiError::NotFound("This access token does not exist, or is not one you can manage.".into())
     })
+}
+
+/// How many tokens "Revoke all" revoked.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RevokedAllDto {
+    /// The caller's tokens that worked until now and were revoked (0 when none did).
+    pub revoked: usize,
+}
+
+/// Revokes every one of the caller's tokens that still works ("Revoke all", offered after a password
+/// reset and on Access Tokens); each stops at once and is audited as one revoked alone.
+#[utoipa::path(operation_id = "revoke_all_access_tokens", tag = "access-tokens", security(("bearer" = [])),
+    responses(
+        (status = 200, description = "How many were revoked", body = RevokedAllDto),
+        (status = 401, description = "Not signed in", body = crate::openapi::ErrorBody),
+        (status = 403, description = "An access token cannot revoke tokens (`TOKEN_NOT_ALLOWED`)", body = crate::openapi::ErrorBody),
+    ))]
+#[post("/dev/tokens/revoke-all")]
+pub async fn revoke_all_own(api: web::Data<TokensApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
+    let revoked = api.service.revoke_all_own(&principal.0).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(RevokedAllDto { revoked }))
 }
 
 /// Revokes one of the caller's tokens: it stops working at once.

@@ -197,8 +197,9 @@ pub fn app_rejected(to: &EmailAddress, app_name: &str, notes: &str) -> OutgoingE
 pub enum SecurityChange<'a> {
     /// The password was changed (or set) while signed in.
     PasswordChanged,
-    /// The password was chosen anew after a recovery link or code.
-    PasswordReset,
+    /// The password was chosen anew after a recovery link or code; the other sessions ended with the access
+    /// tokens they made, and `tokens_left` names the account's access tokens that still work.
+    PasswordReset { tokens_left: &'a [String] },
     /// A second factor (named) was added and confirmed.
     FactorAdded(&'a str),
     /// A second factor (named) was removed.
@@ -226,7 +227,19 @@ impl SecurityChange<'_> {
     fn sentence(self) -> String {
         match self {
             Self::PasswordChanged => "the password of your account was changed".to_owned(),
-            Self::PasswordReset => "the password of your account was reset with a recovery e-mail".to_owned(),
+            Self::PasswordReset { tokens_left: [] } => "the password of your account was reset with a recovery \
+                 e-mail; every other session was signed out, with the access tokens they made"
+                .to_owned(),
+            Self::PasswordReset { tokens_left } => format!(
+                "the password of your account was reset with a recovery e-mail; every other session was signed \
+                 out, with the access tokens they made. These access tokens of your account still work: {}. \
+                 If you do not know one of them, revoke it (or press \"Revoke all\") on Access Tokens",
+                tokens_left
+                    .iter()
+                    .map(|name| format!("\"{}\"", one_line(name)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Self::FactorAdded(name) => format!(
                 "the second factor \"{}\" was added to your account",
                 one_line(name)
@@ -269,7 +282,7 @@ impl SecurityChange<'_> {
 
     const fn subject(self) -> &'static str {
         match self {
-            Self::PasswordChanged | Self::PasswordReset => "Your password was changed",
+            Self::PasswordChanged | Self::PasswordReset { .. } => "Your password was changed",
             Self::FactorAdded(_) => "A second factor was added to your account",
             Self::FactorRemoved(_) | Self::FactorsReset => "A second factor was removed from your account",
             Self::OtherSessionsSignedOut => "Your other sessions were signed out",
@@ -453,7 +466,7 @@ mod tests {
         );
         for change in [
             SecurityChange::PasswordChanged,
-            SecurityChange::PasswordReset,
+            SecurityChange::PasswordReset { tokens_left: &[] },
             SecurityChange::FactorRemoved("Phone"),
             SecurityChange::FactorsReset,
             SecurityChange::OtherSessionsSignedOut,
@@ -462,5 +475,26 @@ mod tests {
             assert!(!mail.subject.contains('\n'));
             assert!(mail.text.starts_with(&format!("On {}, ", format_instant(noon()))));
         }
+    }
+
+    #[test]
+    fn a_reset_notice_names_the_access_tokens_that_still_work() {
+        let left = ["CI deploy".to_owned(), "line\nbreak".to_owned()];
+        let mail = security_notice(
+            &to(),
+            SecurityChange::PasswordReset { tokens_left: &left },
+            noon(),
+            "https://p/account/security",
+        );
+        assert!(mail.text.contains("\"CI deploy\", \"line break\""), "{}", mail.text);
+        assert!(mail.text.contains("Revoke all"));
+        let none = security_notice(
+            &to(),
+            SecurityChange::PasswordReset { tokens_left: &[] },
+            noon(),
+            "https://p/account/security",
+        );
+        assert!(none.text.contains("with the access tokens they made"));
+        assert!(!none.text.contains("still work"));
     }
 }

@@ -254,6 +254,28 @@ impl AccessTokenService {
         self.revoke(caller, token).await
     }
 
+    /// Revokes every token of the caller's that still works (after a recovery: "Revoke all"); answers how
+    /// many. Each is revoked and audited as one revoked alone (one that another request revoked meanwhile
+    /// is passed over).
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn revoke_all_own(&self, caller: &Caller) -> Result<usize, AccessTokenError> {
+        let now = self.clock.now();
+        let mut revoked = 0;
+        for token in self.tokens.list_for_user(caller.user_id).await? {
+            if token.status(now) != TokenStatus::Active {
+                continue;
+            }
+            match self.revoke(caller, token).await {
+                Ok(_) => revoked += 1,
+                Err(AccessTokenError::AlreadyRevoked) => {}
+                Err(other) => return Err(other),
+            }
+        }
+        Ok(revoked)
+    }
+
     /// The tokens that act in the member's organization (its admins only).
     ///
     /// # Errors

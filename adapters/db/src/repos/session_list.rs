@@ -214,4 +214,19 @@ impl SessionListRepository for DieselSessionListRepository {
             })
             .await
     }
+
+    async fn active_access_tokens(&self, user: UserId, now: DateTime<Utc>) -> Result<Vec<String>, RepoError> {
+        self.db
+            .read(move |conn| {
+                access_tokens::table
+                    .filter(access_tokens::user_id.eq(user.to_string()))
+                    .filter(access_tokens::revoked_at.is_null())
+                    .filter(access_tokens::expires_at.gt(to_millis(now)))
+                    .order((access_tokens::created_at.desc(), access_tokens::id))
+                    .select(access_tokens::name)
+                    .load(conn)
+                    .map_err(backend("listing an account's active access tokens"))
+            })
+            .await
+    }
 }

@@ -158,17 +158,23 @@ impl IdentityService {
             )
             .await?;
             let hash = self.hasher.hash(password).await?;
-            let change = if claims.amr.iter().any(|entry| entry.method == "recovery") {
-                SecurityChange::PasswordReset
+            // Every other session ends, and with it the access tokens it made; a reset's notice names
+            // the tokens that still work (made by sessions that had ended before), to be revoked there.
+            self.refresh_tokens
+                .revoke_all_for_user(account.id, Some(claims.session_id), now, None)
+                .await?;
+            let tokens_left = if claims.amr.iter().any(|entry| entry.method == "recovery") {
+                Some(self.session_list.active_access_tokens(account.id, now).await?)
             } else {
-                SecurityChange::PasswordChanged
+                None
+            };
+            let change = match &tokens_left {
+                Some(tokens_left) => SecurityChange::PasswordReset { tokens_left },
+                None => SecurityChange::PasswordChanged,
             };
             let notice = self.security_notice(&account.email, change, now);
             self.accounts
                 .set_password(account.id, Some(hash.clone()), now, Some(notice))
-                .await?;
-            self.refresh_tokens
-                .revoke_all_for_user(account.id, Some(claims.session_id), now, None)
                 .await?;
             account.password_hash = Some(hash);
             account.updated_at = now;

@@ -66,4 +66,12 @@ pub trait SessionListRepository: Send + Sync {
         now: DateTime<Utc>,
         notice: Option<crate::mail::OutgoingEmail>,
     ) -> Result<u64, RepoError>;
+
+    /// The names of `user`'s personal access tokens that are neither revoked nor expired at `now`, newest
+    /// first: what still works after a recovery ended the sessions (a token outlives the session that made
+    /// it only when that session had ended before the recovery).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn active_access_tokens(&self, user: UserId, now: DateTime<Utc>) -> Result<Vec<String>, RepoError>;
 }
