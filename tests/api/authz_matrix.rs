@@ -104,6 +104,10 @@ pub(crate) const MATRIX: &[Row] = &[
     row("DELETE", "/api/dev/tokens/{id}",                  Own,    [401, 404, 404, 200, 404, 404]),
     row("DELETE", "/api/dev/tokens/{id}",                  Other,  [401, 404, 404, 404, 404, 404]),
     row("DELETE", "/api/dev/tokens/{id}",                  Forged, [401, 404, 404, 200, 404, 404]),
+    // "Revoke all": always one's own tokens (200 with how many, 0 when none work).
+    row("POST",   "/api/dev/tokens/revoke-all",            Own,    [401, 200, 200, 200, 200, 200]),
+    row("POST",   "/api/dev/tokens/revoke-all",            Other,  [NA, NA, NA, NA, NA, NA]),
+    row("POST",   "/api/dev/tokens/revoke-all",            Forged, [401, 200, 200, 200, 200, 200]),
     // The tokens that act in an organization: its admins.
     row("GET",    "/api/orgs/{orgId}/tokens",              Own,    [401, 404, 403, 200, 404, 404]),
     row("GET",    "/api/orgs/{orgId}/tokens",              Other,  [401, 404, 404, 404, 404, 404]),
@@ -365,6 +369,7 @@ const NAMES_NO_ORG: &[(&str, &str)] = &[
     ("POST", "/api/dev/tokens"),
     ("GET", "/api/dev/tokens"),
     ("DELETE", "/api/dev/tokens/{id}"),
+    ("POST", "/api/dev/tokens/revoke-all"),
 ];
 
 /// The own organization's app every non-destructive app row uses.
@@ -856,6 +861,7 @@ pub(crate) async fn request_for(app: &TestApp, world: &World, row: &Row, n: usiz
             Some(json!({"name": format!("Matrix {n}"), "scopes": ["apps:read"]})),
         ),
         ("GET", "/api/dev/tokens") => ("/api/dev/tokens".to_owned(), None),
+        ("POST", "/api/dev/tokens/revoke-all") => ("/api/dev/tokens/revoke-all".to_owned(), None),
         ("DELETE", "/api/dev/tokens/{id}") => {
             // A fresh token of the organization's admin each time.
             let id = fresh_token(app, org_admin, org).await;
@@ -1035,18 +1041,6 @@ async fn run_matrix(backend: Backend) {
     assert!(documented.len() >= 32, "{documented:?}");
     check_the_table_covers(&documented);
     let world = set_up(&app).await;
-    // Made now, while the member's and the admin's sign-ins are recent.
-    let tokens = [
-        (
-            Caller::Member,
-            fresh_token_secret(&app, &world.member, &world.org).await,
-        ),
-        (
-            Caller::Admin,
-            fresh_token_secret(&app, &world.admin, &world.org).await,
-        ),
-    ];
-
     let mut failures = Vec::new();
     let mut checked = 0;
     for (index, row) in MATRIX.iter().enumerate() {
@@ -1114,6 +1108,18 @@ async fn run_matrix(backend: Backend) {
         failures.len(),
         failures.join("\n")
     );
+    // The callers' tokens for the token pass, made after the rows ("Revoke all" among them revokes every
+    // token of its caller's).
+    let tokens = [
+        (
+            Caller::Member,
+            fresh_token_secret(&app, &world.member, &world.org).await,
+        ),
+        (
+            Caller::Admin,
+            fresh_token_secret(&app, &world.admin, &world.org).await,
+        ),
+    ];
     // The allowed requests did what they say, and nobody joined through a token of someone else's.
     let (_, own) = get(&app, &format!("/api/orgs/{}", world.org), &world.admin).await;
     assert_eq!(own["data"]["members"].as_array().unwrap().len(), 2, "{own}");

@@ -300,3 +300,140 @@ async fn fifty_concurrent_creations_never_pass_the_cap_of_active_tokens() {
         assert_eq!(active, 50, "{backend:?}");
     }
 }
+
+async fn set_password(app: &TestApp, access: &str, password: &str) {
+    let changed = app
+        .client
+        .put(app.url("/auth/v1/user"))
+        .header("apikey", "built-in")
+        .bearer_auth(access)
+        .json(&json!({ "password": password }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), StatusCode::OK);
+}
+
+/// Follows a recovery e-mail to `address`: the access token of the session it starts.
+async fn recovered_session(app: &TestApp, address: &str) -> String {
+    app.auth_post("/recover", json!({"email": address})).await;
+    let (link, _) = app.last_email(address);
+    let hash = link.split("token=").nth(1).unwrap().split('&').next().unwrap();
+    let verified = app
+        .auth_post("/verify", json!({"type": "recovery", "token_hash": hash}))
+        .await;
+    assert_eq!(verified.status(), StatusCode::OK);
+    let recovered: Value = verified.json().await.unwrap();
+    recovered["access_token"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_password_reset_ends_the_intruders_token_names_the_ones_left_and_revoke_all_ends_them() {
+    for backend in BACKENDS {
+        let app = crate::org_fixtures::spawn(backend).await;
+        let address = "reset@example.com";
+        let (owner, _) = without_totp(&app, address).await;
+        // The address is proven first (the first proof ends every earlier token and the password set
+        // before it, PRODUCT.md §1): the owner chooses the password again.
+        let proving = recovered_session(&app, address).await;
+        set_password(&app, &proving, crate::identity::PASSWORD).await;
+        let named = |name: &str| json!({"name": name, "scopes": ["apps:read"]});
+        // A token made by a session its owner signed out of the usual way: it outlives that session.
+        let earlier = app.sign_in(address).await;
+        let laptop = user_of(&app, &earlier, access_of(&earlier)).await;
+        let (status, made) = call(
+            &app,
+            Method::POST,
+            "/api/dev/tokens",
+            Some(&laptop.token),
+            None,
+            Some(&named("laptop")),
+        )
+        .await;
+        assert_eq!(status, 201, "{made}");
+        let kept = made["token"].as_str().unwrap().to_owned();
+        sign_out(&app, access_of(&earlier), "local").await;
+        // An intruder's live session and the token it made.
+        let stolen = app.sign_in(address).await;
+        let intruder = user_of(&app, &stolen, access_of(&stolen)).await;
+        let (status, made) = call(
+            &app,
+            Method::POST,
+            "/api/dev/tokens",
+            Some(&intruder.token),
+            None,
+            Some(&named("intruder")),
+        )
+        .await;
+        assert_eq!(status, 201, "{made}");
+        let planted = made["token"].as_str().unwrap().to_owned();
+
+        // The owner resets the password by e-mail.
+        let access = recovered_session(&app, address).await;
+        set_password(&app, &access, "a brand new passphrase 93").await;
+
+        let (status, _) = call(&app, Method::GET, "/api/orgs", Some(&planted), None, None).await;
+        assert_eq!(
+            status, 401,
+            "{backend:?}: the intruder's token survived the reset"
+        );
+        let (status, _) = call(&app, Method::GET, "/api/orgs", Some(&kept), None, None).await;
+        assert_eq!(status, 200, "{backend:?}");
+        let (_, notice) = app.last_email(address);
+        assert!(
+            notice.contains("\"laptop\"") && !notice.contains("\"intruder\""),
+            "{backend:?}: {notice}"
+        );
+        assert!(notice.contains("Revoke all"), "{notice}");
+
+        // "Revoke all" from the recovered session; a token cannot press it.
+        let (status, refused) = call(
+            &app,
+            Method::POST,
+            "/api/dev/tokens/revoke-all",
+            Some(&kept),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(
+            (status, code(&refused)),
+            (403, "TOKEN_NOT_ALLOWED"),
+            "{backend:?}: {refused}"
+        );
+        let now = User {
+            token: app.core_token(&access).await,
+            ..owner
+        };
+        let (status, answer) = call(
+            &app,
+            Method::POST,
+            "/api/dev/tokens/revoke-all",
+            Some(&now.token),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(
+            (status, answer["revoked"].as_u64()),
+            (200, Some(1)),
+            "{backend:?}: {answer}"
+        );
+        let (status, _) = call(&app, Method::GET, "/api/orgs", Some(&kept), None, None).await;
+        assert_eq!(status, 401, "{backend:?}");
+        let (status, answer) = call(
+            &app,
+            Method::POST,
+            "/api/dev/tokens/revoke-all",
+            Some(&now.token),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(
+            (status, answer["revoked"].as_u64()),
+            (200, Some(0)),
+            "{backend:?}"
+        );
+    }
+}

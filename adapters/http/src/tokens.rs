@@ -252,7 +252,10 @@ pub struct RevokedAllDto {
         (status = 403, description = "An access token cannot revoke tokens (`TOKEN_NOT_ALLOWED`)", body = crate::openapi::ErrorBody),
     ))]
 #[post("/dev/tokens/revoke-all")]
-pub async fn revoke_all_own(api: web::Data<TokensApi>, principal: Principal) -> Result<HttpResponse, ApiError> {
+pub async fn revoke_all_own(
+    api: web::Data<TokensApi>,
+    principal: Principal,
+) -> Result<HttpResponse, ApiError> {
     let revoked = api.service.revoke_all_own(&principal.0).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))

@@ -227,9 +227,11 @@ impl SecurityChange<'_> {
     fn sentence(self) -> String {
         match self {
             Self::PasswordChanged => "the password of your account was changed".to_owned(),
-            Self::PasswordReset { tokens_left: [] } => "the password of your account was reset with a recovery \
+            Self::PasswordReset { tokens_left: [] } => {
+                "the password of your account was reset with a recovery \
                  e-mail; every other session was signed out, with the access tokens they made"
-                .to_owned(),
+                    .to_owned()
+            }
             Self::PasswordReset { tokens_left } => format!(
                 "the password of your account was reset with a recovery e-mail; every other session was signed \
                  out, with the access tokens they made. These access tokens of your account still work: {}. \
@@ -486,7 +488,11 @@ mod tests {
             noon(),
             "https://p/account/security",
         );
-        assert!(mail.text.contains("\"CI deploy\", \"line break\""), "{}", mail.text);
+        assert!(
+            mail.text.contains("\"CI deploy\", \"line break\""),
+            "{}",
+            mail.text
+        );
         assert!(mail.text.contains("Revoke all"));
         let none = security_notice(
             &to(),
