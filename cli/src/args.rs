@@ -11,7 +11,8 @@ macro_rules! exit_codes {
 Exit codes:
   0  done
   1  refused by the server (its message is printed), or the request or a file failed
-  2  usage: a wrong flag or argument, or a confirmation needed where no terminal can answer (pass --yes)
+  2  usage: a wrong flag or argument, a confirmation needed where no terminal can answer (pass --yes), or
+     a plain http:// address of another machine (use https://, or --allow-insecure)
   3  not signed in, or the token was revoked or has expired (run `devportal login`), or the stored token
      belongs to another portal than DEVPORTAL_URL names (set DEVPORTAL_TOKEN for that one)
 

@@ -85,6 +85,16 @@ impl PortalUrl {
     }
 }
 
+/// Whether the addresses `a` and `b` name the same portal ([`PortalUrl::same_portal`]); not when either is
+/// not a portal address.
+#[must_use]
+pub fn same_portal(a: &str, b: &str) -> bool {
+    match (PortalUrl::parse(a), PortalUrl::parse(b)) {
+        (Ok(a), Ok(b)) => a.same_portal(&b),
+        _ => false,
+    }
+}
+
 /// The address as the messages show it: no trailing `/`.
 fn shown(url: &Url) -> String {
     url.as_str().trim_end_matches('/').to_owned()

@@ -8,7 +8,7 @@ use crate::client::Api;
 use crate::config::{self, Stored};
 use crate::error::{CliError, Result};
 use crate::output;
-use crate::portal::PortalUrl;
+use crate::portal::{self, PortalUrl};
 use crate::wire::{me, org_list, org_summary, text};
 
 /// The prefix of personal access tokens.
@@ -50,10 +50,11 @@ pub fn login(context: &Context, url: Option<String>) -> Result<()> {
     let api = Api::new(&url, &token, allow_insecure)?;
     let user: Value = api.get("/api/dev/auth/me")?;
     // Keep the chosen organization when signing in to the same server again; else choose the first.
-    let same_server = context.stored.url.as_deref().is_some_and(|stored| {
-        PortalUrl::parse(stored)
-            .is_ok_and(|stored| PortalUrl::parse(&url).is_ok_and(|new| stored.same_portal(&new)))
-    });
+    let same_server = context
+        .stored
+        .url
+        .as_deref()
+        .is_some_and(|stored| portal::same_portal(stored, &url));
     let org_id = match context.stored.org_id.clone().filter(|_| same_server) {
         Some(org) => Some(org),
         None => {
