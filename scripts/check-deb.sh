@@ -48,6 +48,7 @@ pass "contents, modes, conffiles, control ($(grep '^Depends' "$work/control/cont
 # Every variable the server reads is in the settings file; every one but the package's three is commented.
 root=$work/root
 dpkg -x "$deb" "$root"
+grep -qx 'umask 077' "$root/usr/sbin/devportal-admin" || fail "devportal-admin does not set umask 077"
 env_file=$root/etc/devportal/portal.env
 here=$(cd "$(dirname "$0")/.." && pwd)
 for variable in $(grep -rhoE '"(PORTAL_[A-Z0-9_]+|DATABASE_URL|SMTP_URL|SUPABASE_[A-Z_]+)"' \
@@ -171,6 +172,15 @@ for _ in 1 2 3; do
 done
 [[ $(ls /var/backups/devportal | grep -c '^portal-.*\.tar\.gz$') == 2 ]] || fail "backup-nightly did not keep the newest two"
 pass "backup-nightly wrote three backups as devportal and kept the newest two"
+# A backup made by devportal-admin unpacks with tar under the usual umask into files of their owner alone.
+(umask 022 && devportal-admin backup /var/backups/devportal/check-deb.tar.gz >/dev/null) || fail "devportal-admin backup"
+mkdir "$work/unpacked"
+(umask 022 && tar -xzf /var/backups/devportal/check-deb.tar.gz -C "$work/unpacked") || fail "tar -x of the backup"
+rm -f /var/backups/devportal/check-deb.tar.gz
+[[ -f $work/unpacked/portal.db ]] || fail "the backup has no portal.db"
+shared=$(find "$work/unpacked" -type f ! -perm 600)
+[[ -z $shared ]] || fail "these files of a backup unpack readable by others: $shared"
+pass "devportal-admin backup: every file unpacks 0600 with tar under umask 022"
 pass "installed: devportal-admin serve ran as devportal on /var/lib/devportal/portal.db"
 dpkg_retry -r devportal || fail "dpkg -r"
 [[ -f /var/lib/devportal/portal.db && -f /etc/devportal/portal.env ]] || fail "dpkg -r removed the data or the settings"

@@ -99,7 +99,8 @@ pub fn backup(config: &Config, file: &Path) -> anyhow::Result<String> {
     let manifest_bytes = serde_json::to_vec_pretty(&manifest)?;
     append_bytes(&mut archive, MANIFEST, &manifest_bytes)?;
     if let Some(copy) = &database {
-        archive.append_path_with_name(copy, DATABASE)?;
+        let mut opened = File::open(copy).with_context(|| format!("cannot read {}", copy.display()))?;
+        append_file(&mut archive, DATABASE, &mut opened)?;
     }
     let mut images = 0_usize;
     if local_images {
@@ -273,13 +274,28 @@ fn local_images_present(folder: &Path) -> anyhow::Result<bool> {
     }
 }
 
+/// The mode of every member of an archive: `tar` (and any other unpacker) writes the portal's data
+/// readable by its owner only, whatever the umask and the modes of the files it was made from.
+const MEMBER_MODE: u32 = 0o600;
+
 fn append_bytes<W: Write>(archive: &mut tar::Builder<W>, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
     let mut header = tar::Header::new_gnu();
     header.set_size(bytes.len() as u64);
-    header.set_mode(0o600);
+    header.set_mode(MEMBER_MODE);
     header.set_entry_type(tar::EntryType::Regular);
     header.set_cksum();
     archive.append_data(&mut header, name, bytes)?;
+    Ok(())
+}
+
+/// Adds the open `file` as the member `name`, with its size, time and owner but [`MEMBER_MODE`], not its
+/// own mode.
+fn append_file<W: Write>(archive: &mut tar::Builder<W>, name: &str, file: &mut File) -> anyhow::Result<()> {
+    let mut header = tar::Header::new_gnu();
+    header.set_metadata(&file.metadata()?);
+    header.set_mode(MEMBER_MODE);
+    header.set_entry_type(tar::EntryType::Regular);
+    archive.append_data(&mut header, name, file)?;
     Ok(())
 }
 
@@ -303,7 +319,7 @@ fn append_images<W: Write>(archive: &mut tar::Builder<W>, folder: &Path) -> anyh
             Err(error) if error.kind() == ErrorKind::NotFound => continue,
             Err(error) => return Err(anyhow!("cannot read {}: {error}", file.path().display())),
         };
-        archive.append_file(format!("{IMAGES}/{name}"), &mut opened)?;
+        append_file(archive, &format!("{IMAGES}/{name}"), &mut opened)?;
         added += 1;
     }
     Ok(added)

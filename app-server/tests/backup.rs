@@ -44,6 +44,95 @@ fn command(data: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `sh -c SCRIPT sh ARGS…` under umask 022 (the usual one), with the settings of the portal in `data`.
+fn under_umask_022(data: &Path, script: &str, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("umask 022 && {script}"))
+        .arg("sh")
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DATABASE_URL", database_url(data))
+        .env("PORTAL_DATA_DIR", data)
+        .output()
+        .unwrap()
+}
+
+/// Every file below `dir` with its permission bits.
+fn modes_below(dir: &Path) -> BTreeMap<String, u32> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut modes = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            modes.extend(modes_below(&path));
+        } else {
+            let mode = entry.metadata().unwrap().permissions().mode() & 0o777;
+            modes.insert(path.display().to_string(), mode);
+        }
+    }
+    modes
+}
+
+/// The archive is the portal's data: every file in it unpacks readable by its owner only (0600) with `tar`
+/// under the usual umask (022), whatever the modes of the files it was made from (here an image left 0644).
+#[test]
+fn every_file_of_a_backup_unpacks_private_with_tar_under_the_usual_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let live = tempfile::tempdir().unwrap();
+    let migrated = command(live.path(), &["migrate"]);
+    assert!(
+        migrated.status.success(),
+        "migrate: {}",
+        String::from_utf8_lossy(&migrated.stderr)
+    );
+    let images = live.path().join("images");
+    std::fs::create_dir_all(&images).unwrap();
+    let image = images.join("logo-1");
+    std::fs::write(&image, PNG).unwrap();
+    std::fs::set_permissions(&image, std::fs::Permissions::from_mode(0o644)).unwrap();
+
+    let archive = live.path().join("backup.tar.gz");
+    let archive_text = archive.display().to_string();
+    let backup = under_umask_022(
+        live.path(),
+        &format!("exec \"{}\" backup \"$1\"", env!("CARGO_BIN_EXE_app-server")),
+        &[&archive_text],
+    );
+    assert!(
+        backup.status.success(),
+        "backup: {}",
+        String::from_utf8_lossy(&backup.stderr)
+    );
+    let unpacked = tempfile::tempdir().unwrap();
+    let unpacked_text = unpacked.path().display().to_string();
+    let tar = under_umask_022(
+        live.path(),
+        "exec tar -xzf \"$1\" -C \"$2\"",
+        &[&archive_text, &unpacked_text],
+    );
+    assert!(
+        tar.status.success(),
+        "tar: {}",
+        String::from_utf8_lossy(&tar.stderr)
+    );
+
+    let modes = modes_below(unpacked.path());
+    for name in ["devportal-backup.json", "portal.db", "images/logo-1"] {
+        assert!(
+            modes.contains_key(&unpacked.path().join(name).display().to_string()),
+            "{name} is not in the archive: {modes:?}"
+        );
+    }
+    let shared: Vec<_> = modes.iter().filter(|(_, mode)| **mode != 0o600).collect();
+    assert!(
+        shared.is_empty(),
+        "these files unpack readable by others: {shared:?}"
+    );
+}
+
 async fn json_of(response: reqwest::Response) -> Value {
     let status = response.status();
     let body: Value = response.json().await.unwrap();

@@ -11,12 +11,16 @@ macro_rules! exit_codes {
 Exit codes:
   0  done
   1  refused by the server (its message is printed), or the request or a file failed
-  2  usage: a wrong flag or argument, or a confirmation needed where no terminal can answer (pass --yes)
-  3  not signed in, or the token was revoked or has expired (run `devportal login`)
+  2  usage: a wrong flag or argument, a confirmation needed where no terminal can answer (pass --yes), or
+     a plain http:// address of another machine (use https://, or --allow-insecure)
+  3  not signed in, or the token was revoked or has expired (run `devportal login`), or the stored token
+     belongs to another portal than DEVPORTAL_URL names (set DEVPORTAL_TOKEN for that one)
 
 Environment:
-  DEVPORTAL_URL     the portal's address; wins over the stored login
+  DEVPORTAL_URL     the portal's address; wins over the stored login (whose token goes only to its own
+                    portal: another one needs DEVPORTAL_TOKEN)
   DEVPORTAL_TOKEN   the access token; wins over the stored login (for CI)
+  DEVPORTAL_ALLOW_INSECURE=1  as --allow-insecure
   DEVPORTAL_ORG     the organization id; wins over the project file and `org switch`
   DEVPORTAL_CONFIG_DIR  where the login is stored (default: the user's config directory + /devportal)
 "
@@ -55,6 +59,11 @@ pub struct Global {
     /// The organization to act in, instead of the chosen one (`org switch`) or the project file's.
     #[arg(long, global = true, value_name = "ID")]
     pub org: Option<String>,
+    /// Send the token over plain http:// to another machine than this one (127.0.0.0/8, ::1, localhost);
+    /// without it that is refused. Only where the network in between is yours. DEVPORTAL_ALLOW_INSECURE=1
+    /// does the same.
+    #[arg(long, global = true)]
+    pub allow_insecure: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::error::{CliError, Result};
+use crate::portal::PortalUrl;
 use crate::wire::error_body;
 
 /// The header that names the organization of an org-scoped call.
@@ -23,10 +24,23 @@ pub struct Api {
 }
 
 impl Api {
-    pub fn new(base: &str, token: &str) -> Result<Self> {
-        let http = Client::builder()
+    /// The client that sends `token` to the portal at `base`: over `https://`, or over `http://` to this
+    /// machine, which it reaches directly (never through a proxy); to another machine over `http://` only
+    /// when `allow_insecure`.
+    ///
+    /// # Errors
+    /// [`CliError::Usage`] when `base` is not an http(s) address or the token would cross the network
+    /// unencrypted; [`CliError::Failed`] when the HTTP client cannot start.
+    pub fn new(base: &str, token: &str, allow_insecure: bool) -> Result<Self> {
+        let portal = PortalUrl::parse(base)?;
+        portal.check_transport(allow_insecure)?;
+        let mut builder = Client::builder()
             .user_agent(concat!("devportal-cli/", env!("CARGO_PKG_VERSION")))
-            .timeout(Duration::from_secs(60))
+            .timeout(Duration::from_secs(60));
+        if portal.is_loopback() {
+            builder = builder.no_proxy();
+        }
+        let http = builder
             .build()
             .map_err(|error| CliError::Failed(format!("Cannot start the HTTP client: {error}")))?;
         Ok(Self {

@@ -6,12 +6,14 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 use crate::error::{CliError, Result};
+use crate::portal::PortalUrl;
 
 pub const DEFAULT_URL: &str = "http://127.0.0.1:8080";
 pub const ENV_URL: &str = "DEVPORTAL_URL";
 pub const ENV_TOKEN: &str = "DEVPORTAL_TOKEN";
 pub const ENV_ORG: &str = "DEVPORTAL_ORG";
 pub const ENV_CONFIG_DIR: &str = "DEVPORTAL_CONFIG_DIR";
+pub const ENV_ALLOW_INSECURE: &str = "DEVPORTAL_ALLOW_INSECURE";
 pub const PROJECT_FILE: &str = "devportal.json";
 const CREDENTIALS_FILE: &str = "credentials.json";
 
@@ -163,20 +165,38 @@ pub fn url(stored: &Stored) -> String {
         .to_owned()
 }
 
-/// The session of a command, or [`CliError::NotSignedIn`].
+/// Whether a token may go over plain `http://` to another machine: `--allow-insecure` (`flag`) or
+/// `$DEVPORTAL_ALLOW_INSECURE` = `1`.
+pub fn allow_insecure(flag: bool) -> bool {
+    flag || env(ENV_ALLOW_INSECURE).as_deref() == Some("1")
+}
+
+/// The session of a command. The stored token is used only for the portal it was stored for: another
+/// address (`$DEVPORTAL_URL`) needs `$DEVPORTAL_TOKEN`.
+///
+/// # Errors
+/// [`CliError::NotSignedIn`] without a token; [`CliError::OtherPortal`] when only the stored token is there
+/// and the address names another portal; [`CliError::Usage`] when an address is not an http(s) URL.
 pub fn session(stored: &Stored) -> Result<Session> {
+    let url = url(stored);
     let (token, source) = match env(ENV_TOKEN) {
         Some(token) => (token, TokenSource::Environment),
         None => match &stored.token {
-            Some(token) => (token.clone(), TokenSource::Stored),
+            Some(token) => {
+                // A login always stores its address; a file without one was for the default.
+                let owner = stored.url.as_deref().unwrap_or(DEFAULT_URL).trim_end_matches('/');
+                if !PortalUrl::parse(owner)?.same_portal(&PortalUrl::parse(&url)?) {
+                    return Err(CliError::OtherPortal(format!(
+                        "The saved token belongs to {owner}; to use {url}, set {ENV_TOKEN} (or sign in to \
+                         it with `devportal login --url {url}`)."
+                    )));
+                }
+                (token.clone(), TokenSource::Stored)
+            }
             None => return Err(CliError::NotSignedIn("Not signed in.".to_owned())),
         },
     };
-    Ok(Session {
-        url: url(stored),
-        token,
-        source,
-    })
+    Ok(Session { url, token, source })
 }
 
 /// The project file: which app (and organization) the repository it sits in is about.

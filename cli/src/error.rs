@@ -23,6 +23,9 @@ pub enum CliError {
     /// No token, or the server refused it (401): its message.
     #[error("{0}")]
     NotSignedIn(String),
+    /// The stored token belongs to another portal than the one named (`DEVPORTAL_URL`): nothing was sent.
+    #[error("{0}")]
+    OtherPortal(String),
 }
 
 impl CliError {
@@ -31,7 +34,7 @@ impl CliError {
         match self {
             Self::Refused { .. } | Self::Failed(_) => 1,
             Self::Usage(_) => 2,
-            Self::NotSignedIn(_) => 3,
+            Self::NotSignedIn(_) | Self::OtherPortal(_) => 3,
         }
     }
 
@@ -46,7 +49,7 @@ impl CliError {
             Self::NotSignedIn(_) => {
                 vec!["Sign in with `devportal login`, or set DEVPORTAL_TOKEN.".to_owned()]
             }
-            Self::Failed(_) | Self::Usage(_) => Vec::new(),
+            Self::Failed(_) | Self::Usage(_) | Self::OtherPortal(_) => Vec::new(),
         }
     }
 

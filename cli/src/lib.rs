@@ -7,6 +7,7 @@ pub mod commands;
 pub mod config;
 pub mod error;
 pub mod output;
+pub mod portal;
 pub mod wire;
 
 use clap::Parser;

@@ -10,7 +10,9 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use tempfile::TempDir;
 
 const BACKENDS: [Backend; 2] = [Backend::Sqlite, Backend::Postgres];
@@ -192,7 +194,8 @@ impl Machine {
             .env("DEVPORTAL_CONFIG_DIR", self.config.path())
             .env_remove("DEVPORTAL_URL")
             .env_remove("DEVPORTAL_TOKEN")
-            .env_remove("DEVPORTAL_ORG");
+            .env_remove("DEVPORTAL_ORG")
+            .env_remove("DEVPORTAL_ALLOW_INSECURE");
         command
     }
 
@@ -227,6 +230,71 @@ impl Machine {
     fn read(&self, name: &str) -> Value {
         serde_json::from_str(&std::fs::read_to_string(self.work.path().join(name)).unwrap()).unwrap()
     }
+}
+
+/// A listener on this machine that keeps the head of every request it is sent and answers each as a portal
+/// answers `/api/dev/auth/me`: where a token must not go (another portal, or the network on the way to a
+/// distant one when it is the client's HTTP proxy).
+struct Catcher {
+    address: String,
+    received: Arc<Mutex<Vec<String>>>,
+}
+
+impl Catcher {
+    fn new() -> Self {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+        let received: Arc<Mutex<Vec<String>>> = Arc::default();
+        let kept = Arc::clone(&received);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut head = Vec::new();
+                let mut byte = [0_u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && matches!(stream.read(&mut byte), Ok(1)) {
+                    head.push(byte[0]);
+                }
+                kept.lock()
+                    .unwrap()
+                    .push(String::from_utf8_lossy(&head).into_owned());
+                let body = r#"{"id":"u-1","email":"caught@example.com","displayName":"Caught"}"#;
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+                     connection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        Self { address, received }
+    }
+
+    /// The `Authorization` headers it was sent.
+    fn authorizations(&self) -> Vec<String> {
+        self.received
+            .lock()
+            .unwrap()
+            .iter()
+            .flat_map(|head| head.lines().map(str::to_owned).collect::<Vec<_>>())
+            .filter(|line| line.to_ascii_lowercase().starts_with("authorization:"))
+            .collect()
+    }
+
+    fn requests(&self) -> usize {
+        self.received.lock().unwrap().len()
+    }
+}
+
+/// `command` with `proxy` as its HTTP proxy and nothing exempt from it.
+fn through(mut command: Command, proxy: &Catcher) -> Command {
+    command
+        .env("HTTP_PROXY", &proxy.address)
+        .env("http_proxy", &proxy.address)
+        .env_remove("ALL_PROXY")
+        .env_remove("all_proxy")
+        .env_remove("NO_PROXY")
+        .env_remove("no_proxy");
+    command
 }
 
 /// An SDK configuration file (`app_config.json`) in the form export writes, so that exporting it back
@@ -488,6 +556,151 @@ async fn the_environment_wins_over_the_stored_login_for_ci() {
             .assert()
             .code(3);
     }
+}
+
+/// A token crosses the network in clear only to this machine: over `http://` the client talks to a loopback
+/// host (127.0.0.0/8, ::1, localhost) and refuses any other before sending anything, unless
+/// `--allow-insecure` (or `DEVPORTAL_ALLOW_INSECURE=1`) says so. The network on the way to the distant host
+/// is the client's HTTP proxy here, which keeps what it sees.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_goes_over_plain_http_only_to_this_machine_unless_allowed() {
+    let server = spawn(Backend::Sqlite).await;
+    let ada = issue_token(&server, "ada@example.com").await;
+    let network = Catcher::new();
+    let far = "http://portal.example.com";
+    let me = Machine::new();
+
+    // Refused before anything is sent: usage (2), saying what to do.
+    for args in [&["whoami"][..], &["app", "list"], &["org", "list", "--json"]] {
+        through(me.devportal(args), &network)
+            .env("DEVPORTAL_TOKEN", &ada.value)
+            .env("DEVPORTAL_URL", far)
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains("https://portal.example.com")
+                    .and(predicate::str::contains("--allow-insecure")),
+            );
+    }
+    through(me.devportal(&["login", "--url", far]), &network)
+        .write_stdin(ada.value.clone())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--allow-insecure"));
+    // A variable other than 1 allows nothing.
+    through(me.devportal(&["whoami"]), &network)
+        .env("DEVPORTAL_TOKEN", &ada.value)
+        .env("DEVPORTAL_URL", far)
+        .env("DEVPORTAL_ALLOW_INSECURE", "no")
+        .assert()
+        .code(2);
+    assert_eq!(network.requests(), 0, "{:?}", network.received.lock().unwrap());
+    assert!(!me.config.path().join("credentials.json").exists());
+
+    // Allowed by the flag or the variable: the token goes, in clear (this is what the refusal prevents).
+    through(me.devportal(&["whoami", "--allow-insecure"]), &network)
+        .env("DEVPORTAL_TOKEN", &ada.value)
+        .env("DEVPORTAL_URL", far)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("caught@example.com"));
+    through(me.devportal(&["whoami"]), &network)
+        .env("DEVPORTAL_TOKEN", &ada.value)
+        .env("DEVPORTAL_URL", far)
+        .env("DEVPORTAL_ALLOW_INSECURE", "1")
+        .assert()
+        .success();
+    assert_eq!(
+        network.authorizations(),
+        vec![format!("authorization: Bearer {}", ada.value); 2]
+    );
+
+    // This machine needs no flag: 127.0.0.1 (the default's address) and localhost; and it is reached
+    // directly, never through the proxy.
+    let port = server.address.rsplit(':').next().unwrap();
+    for url in [server.address.clone(), format!("http://localhost:{port}")] {
+        let whoami = through(me.devportal(&["whoami", "--json"]), &network)
+            .env("DEVPORTAL_TOKEN", &ada.value)
+            .env("DEVPORTAL_URL", &url)
+            .output()
+            .unwrap();
+        assert!(
+            whoami.status.success(),
+            "{url}: {}",
+            String::from_utf8_lossy(&whoami.stderr)
+        );
+        let user: Value = serde_json::from_slice(&whoami.stdout).unwrap();
+        assert_eq!(user["email"], "ada@example.com", "{url}");
+    }
+    assert_eq!(
+        network.requests(),
+        2,
+        "this machine was reached through the proxy"
+    );
+}
+
+/// The stored token goes only to the portal it was stored for (the same address however it is written);
+/// another portal needs a token given for it (`DEVPORTAL_TOKEN`), and the refusal says so.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_stored_token_goes_only_to_the_portal_it_was_stored_for() {
+    let server = spawn(Backend::Sqlite).await;
+    let ada = issue_token(&server, "ada@example.com").await;
+    let other = Catcher::new();
+    let me = Machine::new();
+    me.devportal(&["login", "--url", &server.address])
+        .write_stdin(ada.value.clone())
+        .assert()
+        .success();
+
+    for args in [
+        &["whoami"][..],
+        &["app", "list"],
+        &["org", "switch", "x"],
+        &["org", "list"],
+    ] {
+        me.devportal(args)
+            .env("DEVPORTAL_URL", &other.address)
+            .assert()
+            .code(3)
+            .stderr(
+                predicate::str::contains(format!("The saved token belongs to {}", server.address))
+                    .and(predicate::str::contains("DEVPORTAL_TOKEN"))
+                    .and(predicate::str::contains(format!(
+                        "devportal login --url {}",
+                        other.address
+                    ))),
+            );
+    }
+    assert_eq!(other.requests(), 0, "{:?}", other.received.lock().unwrap());
+
+    // The same portal written otherwise is the same: the stored token goes.
+    let upper = server.address.replace("http://", "HTTP://");
+    for url in [format!("{}/", server.address), upper] {
+        let whoami = me
+            .devportal(&["whoami", "--json"])
+            .env("DEVPORTAL_URL", &url)
+            .output()
+            .unwrap();
+        assert!(
+            whoami.status.success(),
+            "{url}: {}",
+            String::from_utf8_lossy(&whoami.stderr)
+        );
+        let user: Value = serde_json::from_slice(&whoami.stdout).unwrap();
+        assert_eq!(user["email"], "ada@example.com", "{url}");
+    }
+
+    // A token given for the other portal goes there, and only it.
+    me.devportal(&["whoami"])
+        .env("DEVPORTAL_URL", &other.address)
+        .env("DEVPORTAL_TOKEN", "dpt_given-for-the-other-portal")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("caught@example.com"));
+    assert_eq!(
+        other.authorizations(),
+        vec!["authorization: Bearer dpt_given-for-the-other-portal".to_owned()]
+    );
 }
 
 /// Every field the client reads from an answer typed only in the HTTP adapter is in the served OpenAPI

@@ -8,6 +8,7 @@ use crate::client::Api;
 use crate::config::{self, Stored};
 use crate::error::{CliError, Result};
 use crate::output;
+use crate::portal::{self, PortalUrl};
 use crate::wire::{me, org_list, org_summary, text};
 
 /// The prefix of personal access tokens.
@@ -36,6 +37,9 @@ pub fn login(context: &Context, url: Option<String>) -> Result<()> {
     let url = url
         .map(|url| url.trim().trim_end_matches('/').to_owned())
         .unwrap_or_else(|| config::url(&context.stored));
+    let allow_insecure = config::allow_insecure(context.global.allow_insecure);
+    // Refused before the token is asked for when it could not be sent there.
+    PortalUrl::parse(&url)?.check_transport(allow_insecure)?;
     let token = read_token()?;
     if !token.starts_with(TOKEN_PREFIX) {
         output::note(&format!(
@@ -43,10 +47,14 @@ pub fn login(context: &Context, url: Option<String>) -> Result<()> {
              and it may stop working when the session it came from ends."
         ));
     }
-    let api = Api::new(&url, &token)?;
+    let api = Api::new(&url, &token, allow_insecure)?;
     let user: Value = api.get("/api/dev/auth/me")?;
     // Keep the chosen organization when signing in to the same server again; else choose the first.
-    let same_server = context.stored.url.as_deref() == Some(url.as_str());
+    let same_server = context
+        .stored
+        .url
+        .as_deref()
+        .is_some_and(|stored| portal::same_portal(stored, &url));
     let org_id = match context.stored.org_id.clone().filter(|_| same_server) {
         Some(org) => Some(org),
         None => {

@@ -23,7 +23,8 @@ impl Context {
     /// The signed-in client (the environment's token, else the stored one).
     pub fn api(&self) -> Result<(Api, Session)> {
         let session = config::session(&self.stored)?;
-        Ok((Api::new(&session.url, &session.token)?, session))
+        let allow_insecure = config::allow_insecure(self.global.allow_insecure);
+        Ok((Api::new(&session.url, &session.token, allow_insecure)?, session))
     }
 
     /// The organization a command acts in: `--org`, `$DEVPORTAL_ORG`, the project file's, the chosen one;
