@@ -150,6 +150,21 @@ impl TestApp {
             .0
     }
 
+    /// A handle on this same instance whose requests come from the client address `ip` (an
+    /// `X-Forwarded-For` the server trusts when `PORTAL_TRUSTED_PROXIES` names 127.0.0.1): limits per
+    /// client address then count each handle apart.
+    pub fn from_client(&self, ip: &str) -> Self {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert("X-Forwarded-For", ip.parse().expect("an address"));
+        Self {
+            client: reqwest::Client::builder()
+                .default_headers(headers)
+                .build()
+                .expect("a client"),
+            ..self.view_at(self.address.clone())
+        }
+    }
+
     /// A handle on another instance at `address` that shares this app's database (the handle owns no
     /// folder or schema: dropping it removes nothing of this app's).
     pub fn view_at(&self, address: String) -> Self {
