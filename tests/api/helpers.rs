@@ -153,7 +153,7 @@ impl TestApp {
     /// A handle on this same instance whose requests come from the client address `ip` (an
     /// `X-Forwarded-For` the server trusts when `PORTAL_TRUSTED_PROXIES` names 127.0.0.1): limits per
     /// client address then count each handle apart.
-    pub fn from_client(&self, ip: &str) -> Self {
+    pub fn as_client(&self, ip: &str) -> Self {
         let mut headers = reqwest::header::HeaderMap::new();
         headers.insert("X-Forwarded-For", ip.parse().expect("an address"));
         Self {
