@@ -43,6 +43,9 @@ use totp::{NONCE_BYTES, SECRET_BYTES, TotpSecret};
 
 /// How many factors (verified or not) an account may hold (Supabase Auth's default).
 pub const MAX_FACTORS: usize = 10;
+/// The [`RepoError::Conflict`] of a store that refused a factor beyond [`MAX_FACTORS`] (counted inside the
+/// write that adds it).
+pub const CONFLICT_TOO_MANY_FACTORS: &str = "too_many_factors";
 /// How long a challenge may be verified (Supabase Auth's default).
 pub const CHALLENGE_TTL_SECS: i64 = 300;
 /// The longest friendly name kept.
@@ -130,7 +133,7 @@ impl IdentityService {
                 last_challenged_at: None,
                 webauthn: None,
             };
-            self.factors.insert(&factor).await?;
+            self.factors.insert(&factor).await.map_err(beyond_max_factors)?;
             return Ok(Enrollment::WebAuthn(factor));
         }
         let issuer = match request.issuer.map(str::trim).filter(|i| !i.is_empty()) {
@@ -158,7 +161,7 @@ impl IdentityService {
             last_challenged_at: None,
             webauthn: None,
         };
-        self.factors.insert(&factor).await?;
+        self.factors.insert(&factor).await.map_err(beyond_max_factors)?;
         Ok(Enrollment::Totp(TotpEnrollment {
             factor,
             secret: secret.base32(),
@@ -471,6 +474,15 @@ impl IdentityService {
             return Err(IdentityError::FactorNotFound);
         }
         Ok(factor)
+    }
+}
+
+/// [`IdentityError::TooManyFactors`] for a store's refusal of a factor beyond [`MAX_FACTORS`] (factors
+/// added at once, each counted inside its own write), the port's error otherwise.
+pub(in crate::identity) fn beyond_max_factors(error: RepoError) -> IdentityError {
+    match error {
+        RepoError::Conflict(what) if what == CONFLICT_TOO_MANY_FACTORS => IdentityError::TooManyFactors,
+        other => other.into(),
     }
 }
 
