@@ -217,3 +217,44 @@ async fn fifty_factor_enrollments_at_once_leave_ten_factors() {
         assert_eq!((enrolled, stored), (max, max as i64), "{backend:?}: {answers:?}");
     }
 }
+
+#[tokio::test]
+async fn fifty_passkey_registrations_at_once_leave_ten_passkeys() {
+    use adapter_identity::webauthn::soft::SoftAuthenticator;
+    for backend in BACKENDS {
+        let app = crate::passkeys::spawn(backend).await;
+        app.sign_up("ada@example.com").await;
+        let session = app.sign_in("ada@example.com").await;
+        let access = session["access_token"].as_str().unwrap().to_owned();
+        let mut authenticator = SoftAuthenticator::new("http://localhost:8080");
+        // Fifty ceremonies started one after the other (the account has no passkey yet), answered at once.
+        let mut answers = Vec::new();
+        for _ in 0..50 {
+            let (status, options) =
+                crate::passkeys::post(&app, "/passkeys/registration/options", Some(&access), json!({})).await;
+            assert_eq!(status, 200, "{backend:?}: {options}");
+            let credential = authenticator.register(&options["options"]);
+            answers.push(json!({"challenge_id": options["challenge_id"], "credential": credential}));
+        }
+        let verified = at_once(answers.into_iter().map(|body| {
+            let (app, access) = (&app, &access);
+            async move {
+                let (status, body) =
+                    crate::passkeys::post(app, "/passkeys/registration/verify", Some(access), body).await;
+                (status.as_u16(), body)
+            }
+        }))
+        .await;
+        let registered = verified.iter().filter(|(status, _)| *status == 200).count();
+        let stored = count_where(&app, |conn| {
+            use adapter_db::schema::passkeys::dsl;
+            dsl::passkeys.count().get_result(conn).unwrap()
+        });
+        let max = domain::identity::passkeys::MAX_PASSKEYS;
+        assert!(
+            registered <= max && stored == registered as i64,
+            "{backend:?}: {registered} registered, {stored} stored: {verified:?}"
+        );
+        assert!(registered > 0, "{backend:?}: {verified:?}");
+    }
+}

@@ -3,12 +3,15 @@
 
 use crate::fixtures::{self, at, audit, audit_in, email};
 use adapter_db::Db;
-use adapter_db::repos::{DieselFactorRepository, DieselInviteRepository, DieselWebhookRepository};
+use adapter_db::repos::{
+    DieselFactorRepository, DieselInviteRepository, DieselPasskeyRepository, DieselWebhookRepository,
+};
 use chrono::Duration;
 use domain::audit::AuditAction;
 use domain::common::{InviteId, OrgId, RepoError, UserId};
 use domain::identity::factors::{CONFLICT_TOO_MANY_FACTORS, MAX_FACTORS};
-use domain::identity::ports::FactorRepository;
+use domain::identity::passkeys::{CONFLICT_TOO_MANY_PASSKEYS, MAX_PASSKEYS};
+use domain::identity::ports::{FactorRepository, PasskeyRepository};
 use domain::mail::{EmailKind, OutgoingEmail};
 use domain::orgs::invite_limits::MAX_OPEN_INVITES_PER_ORG;
 use domain::orgs::ports::{CONFLICT_INVITE_RESENT, CONFLICT_OPEN_INVITES};
@@ -130,5 +133,19 @@ shared_contract! {
         let repo = DieselFactorRepository::new(first.clone());
         assert_eq!(repo.list_for_user(user).await.unwrap().len(), MAX_FACTORS, "{outcomes:?}");
         assert_eq!(conflicts(&outcomes, CONFLICT_TOO_MANY_FACTORS), 50 - MAX_FACTORS, "{outcomes:?}");
+    }
+
+    async fn fifty_passkeys_added_at_once_leave_ten(first, second) {
+        let user = fixtures::account(first, "ada@example.com");
+        let outcomes = fifty_at_once(first, second, move |n, db| async move {
+            let notice = fixtures::notice("ada@example.com", "passkey added");
+            DieselPasskeyRepository::new(db)
+                .insert(&crate::passkeys::passkey(user, &format!("cred-{n}")), &notice, at(0))
+                .await
+        })
+        .await;
+        let repo = DieselPasskeyRepository::new(first.clone());
+        assert_eq!(repo.list_for_user(user).await.unwrap().len(), MAX_PASSKEYS, "{outcomes:?}");
+        assert_eq!(conflicts(&outcomes, CONFLICT_TOO_MANY_PASSKEYS), 50 - MAX_PASSKEYS, "{outcomes:?}");
     }
 }
