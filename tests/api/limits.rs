@@ -20,7 +20,7 @@ where
 fn count_where(app: &TestApp, count: impl FnOnce(&mut adapter_db::DbConnection) -> i64) -> i64 {
     let db = Db::connect(&app.database_url, 1).unwrap();
     let mut conn = db.connection().unwrap();
-    count(&mut *conn)
+    count(&mut conn)
 }
 
 #[tokio::test]
