@@ -92,6 +92,38 @@ impl crate::identity::rate_limit::RateLimitStore for MemoryRateLimitStore {
         Ok(Self::counts(&rows, key, window_start.timestamp(), window_secs))
     }
 
+    async fn take(
+        &self,
+        key: &str,
+        limit: crate::identity::rate_limit::Limit,
+        now: DateTime<Utc>,
+    ) -> Result<Option<crate::identity::rate_limit::WindowCounts>, crate::common::RepoError> {
+        let mut rows = self.0.lock().unwrap();
+        let start = limit.window_start(now).timestamp();
+        let counts = Self::counts(&rows, key, start, limit.window_secs);
+        if counts.current >= limit.allowance(counts.previous, now) {
+            return Ok(None);
+        }
+        match rows.iter_mut().find(|(k, s, _, _)| k == key && *s == start) {
+            Some(row) => row.2 += 1,
+            None => rows.push((key.to_owned(), start, 1, start + 2 * limit.window_secs)),
+        }
+        Ok(Some(Self::counts(&rows, key, start, limit.window_secs)))
+    }
+
+    async fn give_back(
+        &self,
+        key: &str,
+        window_start: DateTime<Utc>,
+    ) -> Result<(), crate::common::RepoError> {
+        let mut rows = self.0.lock().unwrap();
+        let start = window_start.timestamp();
+        if let Some(row) = rows.iter_mut().find(|(k, s, _, _)| k == key && *s == start) {
+            row.2 = row.2.saturating_sub(1);
+        }
+        Ok(())
+    }
+
     async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, crate::common::RepoError> {
         let mut rows = self.0.lock().unwrap();
         let before = rows.len();

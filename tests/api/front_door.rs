@@ -643,3 +643,90 @@ async fn a_password_alone_edits_neither_the_profile_nor_an_unfinished_factor_of_
         );
     }
 }
+
+#[tokio::test]
+async fn fifty_wrong_codes_at_once_from_twenty_five_addresses_check_no_more_than_the_accounts_ceiling() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(backend, &[("PORTAL_TRUSTED_PROXIES", "127.0.0.1")]).await;
+        let (factor, secret, _) = app.protected_by_totp("zoe@example.com").await;
+        let wrong = {
+            let right = secret.code_at(now_secs()).unwrap();
+            if right == "000000" { "111111" } else { "000000" }
+        };
+        let attacker = app.sign_in("zoe@example.com").await;
+        let access = access_of(&attacker).to_owned();
+        let mut challenges = Vec::new();
+        for n in 1..=25 {
+            let ip = format!("203.0.113.{n}");
+            let (status, challenge) = post_from(
+                &app,
+                &ip,
+                &format!("/factors/{factor}/challenge"),
+                &access,
+                json!({}),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{backend:?}: {challenge}");
+            challenges.push((ip, challenge["id"].as_str().unwrap().to_owned()));
+        }
+        // Two wrong answers to each challenge, fifty at once.
+        let answers = challenges.iter().cycle().take(50).map(|(ip, challenge)| {
+            let path = format!("/factors/{factor}/verify");
+            let body = json!({"challenge_id": challenge, "code": wrong});
+            let (app, access) = (&app, &access);
+            async move { post_from(app, ip, &path, access, body).await }
+        });
+        let answers = futures::future::join_all(answers).await;
+        let checked = answers
+            .iter()
+            .filter(|(status, body)| {
+                *status == StatusCode::UNPROCESSABLE_ENTITY && body["error_code"] == "mfa_verification_failed"
+            })
+            .count();
+        let ceiling = domain::identity::rate_limit::SECOND_FACTOR_ACCOUNT_CEILING.max as usize;
+        assert!(
+            checked <= ceiling,
+            "{backend:?}: {checked} of 50 wrong codes were checked"
+        );
+        assert!(checked > 0, "{backend:?}: {answers:?}");
+    }
+}
+
+#[tokio::test]
+async fn fifty_wrong_passwords_at_once_from_one_address_check_no_more_than_ten() {
+    for backend in BACKENDS {
+        let app = spawn_app_with(backend, &[]).await;
+        app.sign_up("vic@example.com").await;
+        let guesses = (0..50).map(|n| {
+            let app = &app;
+            async move {
+                answer(
+                    app.auth_post(
+                        "/token?grant_type=password",
+                        json!({"email": "vic@example.com", "password": format!("wrong guess {n}")}),
+                    )
+                    .await,
+                )
+                .await
+            }
+        });
+        let answers = futures::future::join_all(guesses).await;
+        let checked = answers
+            .iter()
+            .filter(|(status, body)| {
+                *status == StatusCode::BAD_REQUEST && body["error_code"] == "invalid_credentials"
+            })
+            .count();
+        assert!(
+            checked <= 10,
+            "{backend:?}: {checked} of 50 wrong passwords were checked"
+        );
+        assert!(checked > 0, "{backend:?}: {answers:?}");
+        assert!(
+            answers
+                .iter()
+                .all(|(status, _)| [StatusCode::BAD_REQUEST, StatusCode::TOO_MANY_REQUESTS].contains(status)),
+            "{backend:?}: {answers:?}"
+        );
+    }
+}

@@ -18,6 +18,7 @@ mod hosted;
 mod identity;
 mod images;
 mod instances;
+mod limits;
 mod lockout;
 mod mail;
 mod methods;

@@ -20,7 +20,7 @@ use std::time::Duration;
 use uuid::Uuid;
 
 use crate::identity::errors::IdentityError;
-use crate::identity::rate_limit::{AuthAction, RateLimiter, Reservation, SignInGate};
+use crate::identity::rate_limit::{AuthAction, Held, RateLimiter, Reservation, SignInGate};
 use crate::identity::sessions::IdentityService;
 
 /// Waits (the runtime's timer; a port, so that the domain names no runtime).
@@ -74,6 +74,10 @@ const fn is_wrong_answer(error: &IdentityError) -> bool {
     )
 }
 
+/// A second factor's answer's reservation: its challenge, whether it took the account's last unit and the
+/// challenge's last, and the account's unit.
+type AccountUnit = (Option<Uuid>, bool, bool, Held);
+
 /// The attempt guard.
 pub struct AttemptGuard {
     limiter: Arc<RateLimiter>,
@@ -92,7 +96,8 @@ impl AttemptGuard {
     }
 
     /// Runs `run` as `attempt` when the limits let it, after the delay they impose, and records how it
-    /// went.
+    /// went. Every limit that refuses before an answer is known to be wrong takes its unit before `run`
+    /// starts, in one conditional write; a wrong answer keeps it, any other outcome gives it back.
     ///
     /// # Errors
     /// [`IdentityError::RateLimited`] when a limit refuses the attempt; whatever `run` answers; a port
@@ -102,24 +107,66 @@ impl AttemptGuard {
         F: Future<Output = Result<T, IdentityError>> + Send,
     {
         let action = attempt.action();
-        match self
+        // The (account, client) pair's unit is taken before the attempt runs: a failure keeps it.
+        let pair = match self
             .limiter
-            .check_failures(action, attempt.client, attempt.account)
+            .reserve_failure(action, attempt.client, attempt.account)
             .await?
         {
             SignInGate::Limited { retry_after_secs } => {
                 return Err(IdentityError::RateLimited { retry_after_secs });
             }
-            SignInGate::Go { delay } if !delay.is_zero() => self.pause.pause(delay).await,
-            SignInGate::Go { .. } => {}
+            SignInGate::Go { delay, held } => {
+                if !delay.is_zero() {
+                    self.pause.pause(delay).await;
+                }
+                held
+            }
+        };
+        let reserved = match self.reserve_account_unit(attempt).await {
+            Ok(reserved) => reserved,
+            Err(refused) => {
+                self.limiter.give_back(&pair).await?;
+                return Err(refused);
+            }
+        };
+        let outcome = run.await;
+        match (&outcome, reserved) {
+            (Err(error), reserved) if is_wrong_answer(error) => {
+                self.limiter.failed(action, attempt.account).await?;
+                if let Some((challenge, last_for_account, last_for_challenge, _)) = reserved {
+                    self.wrong_second_factor(attempt, challenge, last_for_account, last_for_challenge)
+                        .await?;
+                }
+            }
+            // Only a wrong answer keeps its units: a right one, or one refused for another reason (an
+            // expired challenge, another factor's, a session that ended meanwhile), gives them back.
+            (_, reserved) => {
+                self.limiter.give_back(&pair).await?;
+                if let Some((_, _, _, held)) = reserved {
+                    self.limiter.give_back(&held).await?;
+                }
+                if outcome.is_ok() && attempt.proof == Proof::FirstFactor {
+                    // Remembered for the e-mail ceiling; a failure is only logged: the sign-in succeeded.
+                    if let Err(error) = self.limiter.signed_in(attempt.client, attempt.account).await {
+                        tracing::warn!(%error, "could not remember the client of a sign-in");
+                    }
+                }
+            }
         }
-        let reserved = match attempt.proof {
-            Proof::FirstFactor => None,
+        outcome
+    }
+
+    /// The account's unit a second factor's answer takes before it is checked (its challenge's too), or
+    /// why the answer is refused; `None` for a proof that takes none.
+    async fn reserve_account_unit(&self, attempt: Attempt<'_>) -> Result<Option<AccountUnit>, IdentityError> {
+        match attempt.proof {
+            Proof::FirstFactor => Ok(None),
             Proof::SecondFactorChallenge => {
                 if let Some(retry_after_secs) = self.limiter.second_factor_ceiling(attempt.account).await? {
                     return Err(IdentityError::RateLimited { retry_after_secs });
                 }
-                None
+                Ok(None)
             }
             Proof::SecondFactor { challenge } => {
                 match self
@@ -128,44 +175,22 @@ impl AttemptGuard {
                     .await?
                 {
                     Reservation::Refused { retry_after_secs } => {
-                        return Err(IdentityError::RateLimited { retry_after_secs });
+                        Err(IdentityError::RateLimited { retry_after_secs })
                     }
                     Reservation::ChallengeUsedUp => {
                         if let Some(challenge) = challenge {
                             self.identity.retire_challenge(challenge).await?;
                         }
-                        return Err(IdentityError::ChallengeNotFound);
+                        Err(IdentityError::ChallengeNotFound)
                     }
                     Reservation::Reserved {
                         last_for_account,
                         last_for_challenge,
-                    } => Some((challenge, last_for_account, last_for_challenge)),
+                        held,
+                    } => Ok(Some((challenge, last_for_account, last_for_challenge, held))),
                 }
             }
-        };
-        let outcome = run.await;
-        match (&outcome, reserved) {
-            (Err(error), reserved) if is_wrong_answer(error) => {
-                self.limiter
-                    .failed(attempt.action(), attempt.client, attempt.account)
-                    .await?;
-                if let Some((challenge, last_for_account, last_for_challenge)) = reserved {
-                    self.wrong_second_factor(attempt, challenge, last_for_account, last_for_challenge)
-                        .await?;
-                }
-            }
-            // Only a wrong answer keeps its unit: a right one, or one refused for another reason (an
-            // expired challenge, another factor's), gives it back.
-            (_, Some(_)) => self.limiter.second_factor_answer_right(attempt.account).await?,
-            (Ok(_), None) if attempt.proof == Proof::FirstFactor => {
-                // Remembered for the e-mail ceiling; a failure is only logged: the sign-in succeeded.
-                if let Err(error) = self.limiter.signed_in(attempt.client, attempt.account).await {
-                    tracing::warn!(%error, "could not remember the client of a sign-in");
-                }
-            }
-            _ => {}
         }
-        outcome
     }
 
     /// A wrong second-factor answer that took the last unit of its challenge removes the challenge; one

@@ -19,6 +19,13 @@ pub const CONFLICT_HAS_ORGANIZATION: &str = "has_organization";
 pub const CONFLICT_INVITE_CLOSED: &str = "invite_closed";
 /// [`RepoError::Conflict`] value: the open invitation has expired.
 pub const CONFLICT_INVITE_EXPIRED: &str = "invite_expired";
+/// [`RepoError::Conflict`] value: the organization has
+/// [`MAX_OPEN_INVITES_PER_ORG`](super::invite_limits::MAX_OPEN_INVITES_PER_ORG) open, unexpired
+/// invitations (counted inside the write that adds one).
+pub const CONFLICT_OPEN_INVITES: &str = "open_invites";
+/// [`RepoError::Conflict`] value: the invitation was resent (or changed) since it was read: its e-mail
+/// count is not the one the resend was decided on.
+pub const CONFLICT_INVITE_RESENT: &str = "invite_resent";
 /// [`RepoError::Duplicate`] value: an open, unexpired invitation exists for this organization and e-mail.
 pub const DUPLICATE_INVITE: &str = "invite";
 /// [`RepoError::Duplicate`] value: the user is already a member of the organization.
@@ -208,7 +215,9 @@ pub trait InviteRepository: Send + Sync {
     ///
     /// # Errors
     /// [`RepoError::Duplicate`]`(`[`DUPLICATE_INVITE`]`)` when an open, unexpired invitation exists for the
-    /// organization and address; [`RepoError::Backend`] when the store fails.
+    /// organization and address; [`RepoError::Conflict`]`(`[`CONFLICT_OPEN_INVITES`]`)` when the
+    /// organization has [`MAX_OPEN_INVITES_PER_ORG`](super::invite_limits::MAX_OPEN_INVITES_PER_ORG) open,
+    /// unexpired invitations, counted inside this write; [`RepoError::Backend`] when the store fails.
     async fn create(
         &self,
         invite: &Invite,
@@ -232,17 +241,21 @@ pub trait InviteRepository: Send + Sync {
 
     /// Resends the open invitation of `email`, in one transaction: replaces the token digest (the old link
     /// stops working), sets the expiry, increments `email_sent_count`, queues the e-mail; answers the stored
-    /// invitation. Compare-and-set: only an open invitation unexpired at `now` is changed.
+    /// invitation. Compare-and-set: only an open invitation unexpired at `now` whose e-mail count is still
+    /// `sent_count_was` (the count the resend was decided on) is changed, so resends sent at once send one
+    /// e-mail.
     ///
     /// # Errors
     /// [`RepoError::NotFound`] when there is no open invitation for the address;
     /// [`RepoError::Conflict`]`(`[`CONFLICT_INVITE_EXPIRED`]`)` when it has expired at `now`;
-    /// [`RepoError::Backend`] when the store fails.
+    /// [`RepoError::Conflict`]`(`[`CONFLICT_INVITE_RESENT`]`)` when its e-mail count is no longer
+    /// `sent_count_was`; [`RepoError::Backend`] when the store fails.
     #[allow(clippy::too_many_arguments)] // the change, its e-mail and its audit entry, written together
     async fn resend(
         &self,
         org: OrgId,
         email: &EmailAddress,
+        sent_count_was: u32,
         new_token_hash: &str,
         new_expires_at: DateTime<Utc>,
         now: DateTime<Utc>,

@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use domain::common::{RepoError, UserId};
 use domain::identity::factors::{
-    Factor, FactorCeremony, FactorCeremonyKind, FactorChallenge, FactorStatus, FactorType, FactorUse,
-    WebAuthnCredential,
+    CONFLICT_TOO_MANY_FACTORS, Factor, FactorCeremony, FactorCeremonyKind, FactorChallenge, FactorStatus,
+    FactorType, FactorUse, MAX_FACTORS, WebAuthnCredential,
 };
 use domain::identity::ports::FactorRepository;
 use uuid::Uuid;
@@ -144,12 +144,31 @@ fn rows_of(conn: &mut DbConnection, user: &str) -> Result<Vec<Factor>, RepoError
         .collect()
 }
 
+/// Refuses one more factor of `user` when the account has [`MAX_FACTORS`] already: counted under the
+/// account's cap lock, in the transaction that adds it.
+///
+/// # Errors
+/// [`RepoError::Conflict`]`(`[`CONFLICT_TOO_MANY_FACTORS`]`)`; [`RepoError::Backend`].
+pub(super) fn refuse_beyond_max_factors(conn: &mut DbConnection, user: &str) -> Result<(), RepoError> {
+    super::caps::lock_cap(conn, "factors", user)?;
+    let count: i64 = factors::table
+        .filter(factors::user_id.eq(user))
+        .count()
+        .get_result(conn)
+        .map_err(backend("counting an account's factors"))?;
+    if usize::try_from(count).unwrap_or(usize::MAX) >= MAX_FACTORS {
+        return Err(RepoError::Conflict(CONFLICT_TOO_MANY_FACTORS.to_owned()));
+    }
+    Ok(())
+}
+
 #[async_trait]
 impl FactorRepository for DieselFactorRepository {
     async fn insert(&self, factor: &Factor) -> Result<(), RepoError> {
         let row = FactorRow::from_domain(factor);
         self.db
             .write(move |conn| {
+                refuse_beyond_max_factors(conn, &row.user_id)?;
                 diesel::insert_into(factors::table)
                     .values(&row)
                     .execute(conn)

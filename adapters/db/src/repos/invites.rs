@@ -12,8 +12,10 @@ use diesel::prelude::*;
 use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, InviteId, OrgId, RepoError, UserId};
 use domain::mail::OutgoingEmail;
+use domain::orgs::invite_limits::MAX_OPEN_INVITES_PER_ORG;
 use domain::orgs::ports::{
-    CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, DUPLICATE_INVITE, DUPLICATE_MEMBER,
+    CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, CONFLICT_INVITE_RESENT, CONFLICT_OPEN_INVITES,
+    DUPLICATE_INVITE, DUPLICATE_MEMBER,
 };
 use domain::orgs::{Invite, InviteRepository, Member, OrgRole};
 
@@ -145,7 +147,20 @@ impl InviteRepository for DieselInviteRepository {
         self.db
             .write(move |conn| {
                 let row = InviteRow::from_domain(&invite)?;
+                // The open invitations are counted under the organization's cap lock, taken first.
+                super::caps::lock_cap(conn, "org_invites", &row.org_id)?;
                 lock_organization(conn, &row.org_id)?;
+                let open: i64 = org_invites::table
+                    .filter(org_invites::org_id.eq(&row.org_id))
+                    .filter(org_invites::accepted_at.is_null())
+                    .filter(org_invites::cancelled_at.is_null())
+                    .filter(org_invites::expires_at.gt(row.invited_at))
+                    .count()
+                    .get_result(conn)
+                    .map_err(backend("counting the open invitations"))?;
+                if usize::try_from(open).unwrap_or(usize::MAX) >= MAX_OPEN_INVITES_PER_ORG {
+                    return Err(RepoError::Conflict(CONFLICT_OPEN_INVITES.to_owned()));
+                }
                 diesel::update(
                     open_invites_of!(&row.org_id, &row.email)
                         .filter(org_invites::expires_at.le(row.invited_at)),
@@ -202,6 +217,7 @@ impl InviteRepository for DieselInviteRepository {
         &self,
         org: OrgId,
         email: &EmailAddress,
+        sent_count_was: u32,
         new_token_hash: &str,
         new_expires_at: DateTime<Utc>,
         now: DateTime<Utc>,
@@ -213,8 +229,11 @@ impl InviteRepository for DieselInviteRepository {
         self.db
             .write(move |conn| {
                 let org = org.to_string();
+                let was = i32::try_from(sent_count_was).unwrap_or(i32::MAX);
                 let changed = diesel::update(
-                    open_invites_of!(&org, email.as_str()).filter(org_invites::expires_at.gt(to_millis(now))),
+                    open_invites_of!(&org, email.as_str())
+                        .filter(org_invites::expires_at.gt(to_millis(now)))
+                        .filter(org_invites::email_sent_count.eq(was)),
                 )
                 .set((
                     org_invites::token_hash.eq(&token_hash),
@@ -225,7 +244,10 @@ impl InviteRepository for DieselInviteRepository {
                 .map_err(backend("resending an invitation"))?;
                 if changed == 0 {
                     return Err(match open_invite(conn, &org, email.as_str())? {
-                        Some(_) => RepoError::Conflict(CONFLICT_INVITE_EXPIRED.to_owned()),
+                        Some(open) if open.expires_at <= now => {
+                            RepoError::Conflict(CONFLICT_INVITE_EXPIRED.to_owned())
+                        }
+                        Some(_) => RepoError::Conflict(CONFLICT_INVITE_RESENT.to_owned()),
                         None => RepoError::NotFound,
                     });
                 }

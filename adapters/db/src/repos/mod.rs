@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod admins;
 pub mod apps;
 pub mod audit;
+pub(crate) mod caps;
 pub mod codes;
 pub mod factors;
 pub mod identities;

@@ -6,7 +6,9 @@ use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use domain::common::{RepoError, UserId};
-use domain::identity::passkeys::{CHALLENGE_TTL_SECS, CeremonyKind, Passkey, WebAuthnChallenge};
+use domain::identity::passkeys::{
+    CHALLENGE_TTL_SECS, CONFLICT_TOO_MANY_PASSKEYS, CeremonyKind, MAX_PASSKEYS, Passkey, WebAuthnChallenge,
+};
 use domain::identity::ports::PasskeyRepository;
 use domain::mail::OutgoingEmail;
 use uuid::Uuid;
@@ -190,6 +192,16 @@ impl PasskeyRepository for DieselPasskeyRepository {
         let notice = notice.clone();
         self.db
             .write(move |conn| {
+                // Counted under the account's cap lock, in the transaction that adds one.
+                super::caps::lock_cap(conn, "passkeys", &row.user_id)?;
+                let count: i64 = passkeys::table
+                    .filter(passkeys::user_id.eq(&row.user_id))
+                    .count()
+                    .get_result(conn)
+                    .map_err(backend("counting an account's passkeys"))?;
+                if usize::try_from(count).unwrap_or(usize::MAX) >= MAX_PASSKEYS {
+                    return Err(RepoError::Conflict(CONFLICT_TOO_MANY_PASSKEYS.to_owned()));
+                }
                 diesel::insert_into(passkeys::table)
                     .values(&row)
                     .execute(conn)

@@ -1,6 +1,9 @@
 //! Rate-limit counters (`rate_limit_counters`), shared by every instance: one upsert per hit
 //! (`INSERT … ON CONFLICT DO UPDATE SET count = count + 1 RETURNING count`, atomic on both databases) and a
-//! read of the previous window's count, in one transaction. Each counter carries when it stops mattering
+//! read of the previous window's count, in one transaction. A unit taken before an attempt is one
+//! conditional write (`UPDATE … SET count = count + 1 WHERE count < allowance RETURNING count`): under
+//! PostgreSQL's READ COMMITTED a second writer waits for the first and checks the condition again on the
+//! row it left, so two can never both take the last unit. Each counter carries when it stops mattering
 //! (`expires_at`: two of its windows after it started), so pruning needs no knowledge of the windows.
 
 use async_trait::async_trait;
@@ -8,8 +11,9 @@ use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::upsert::excluded;
 use domain::common::RepoError;
-use domain::identity::rate_limit::{RateLimitStore, WindowCounts};
+use domain::identity::rate_limit::{Limit, RateLimitStore, WindowCounts};
 
+use crate::connection::on_backend;
 use crate::convert::{backend, to_millis};
 use crate::schema::rate_limit_counters as counters;
 use crate::{Db, DbConnection};
@@ -106,6 +110,70 @@ impl RateLimitStore for DieselRateLimitStore {
                     previous: to_count(count_of(conn, &key, previous_start)?),
                     current: to_count(count_of(conn, &key, start)?),
                 })
+            })
+            .await
+    }
+
+    async fn take(
+        &self,
+        key: &str,
+        limit: Limit,
+        now: DateTime<Utc>,
+    ) -> Result<Option<WindowCounts>, RepoError> {
+        let key = key.to_owned();
+        let window_start = limit.window_start(now);
+        let window = Duration::seconds(limit.window_secs.max(1));
+        let start = to_millis(window_start);
+        let previous_start = to_millis(window_start - window);
+        let expires_at = to_millis(window_start + window + window);
+        self.db
+            .write(move |conn| {
+                let previous = to_count(count_of(conn, &key, previous_start)?);
+                let allowance = i64::from(limit.allowance(previous, now));
+                if allowance == 0 {
+                    return Ok(None);
+                }
+                let absent = diesel::insert_into(counters::table)
+                    .values((
+                        counters::key.eq(&key),
+                        counters::window_start.eq(start),
+                        counters::count.eq(0_i64),
+                        counters::expires_at.eq(expires_at),
+                    ))
+                    .on_conflict((counters::key, counters::window_start))
+                    .do_nothing();
+                on_backend!(conn, c => absent.execute(c)).map_err(backend("opening a rate-limit counter"))?;
+                let take = diesel::update(
+                    counters::table
+                        .find((&key, start))
+                        .filter(counters::count.lt(allowance)),
+                )
+                .set(counters::count.eq(counters::count + 1_i64))
+                .returning(counters::count);
+                let taken: Option<i64> = on_backend!(conn, c => take.get_result(c).optional())
+                    .map_err(backend("taking a unit of a rate limit"))?;
+                Ok(taken.map(|current| WindowCounts {
+                    previous,
+                    current: to_count(current),
+                }))
+            })
+            .await
+    }
+
+    async fn give_back(&self, key: &str, window_start: DateTime<Utc>) -> Result<(), RepoError> {
+        let key = key.to_owned();
+        let start = to_millis(window_start);
+        self.db
+            .write(move |conn| {
+                diesel::update(
+                    counters::table
+                        .find((&key, start))
+                        .filter(counters::count.gt(0_i64)),
+                )
+                .set(counters::count.eq(counters::count - 1_i64))
+                .execute(conn)
+                .map_err(backend("giving back a unit of a rate limit"))
+                .map(drop)
             })
             .await
     }

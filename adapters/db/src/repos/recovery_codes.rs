@@ -45,6 +45,7 @@ impl DieselRecoveryCodeRepository {
 /// Stores the set's factor, refusing a second `recovery_code` factor of the account.
 fn insert_factor(conn: &mut DbConnection, factor: &Factor) -> Result<(), RepoError> {
     let user = factor.user_id.to_string();
+    super::factors::refuse_beyond_max_factors(conn, &user)?;
     super::sessions::lock_account(conn, &user)?;
     let existing: i64 = factors::table
         .filter(factors::user_id.eq(&user))

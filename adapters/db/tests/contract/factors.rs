@@ -17,7 +17,7 @@ fn noon() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 14, 12, 0, 0).unwrap()
 }
 
-fn factor(user: UserId, name: &str) -> Factor {
+pub(crate) fn factor(user: UserId, name: &str) -> Factor {
     Factor {
         id: Uuid::new_v4(),
         user_id: user,

@@ -256,7 +256,7 @@ contract! {
         let expires = now + Duration::days(7);
         let stored = s
             .invites
-            .resend(s.org, &email("eve@example.com"), "h2", expires, now, &mail("eve@example.com", "l2"), &audit())
+            .resend(s.org, &email("eve@example.com"), 1, "h2", expires, now, &mail("eve@example.com", "l2"), &audit())
             .await
             .unwrap();
 
@@ -275,11 +275,11 @@ contract! {
 
     async fn resending_without_an_open_invitation_is_not_found(db) {
         let s = setup(db).await;
-        let result = s.invites.resend(s.org, &email("eve@example.com"), "h2", at(99), at(1), &mail("eve@example.com", "l"), &audit()).await;
+        let result = s.invites.resend(s.org, &email("eve@example.com"), 1, "h2", at(99), at(1), &mail("eve@example.com", "l"), &audit()).await;
         assert!(matches!(result, Err(RepoError::NotFound)), "{result:?}");
         s.invites.create(&invite(s.org, s.admin, "eve@example.com", "h1", 0), &mail("eve@example.com", "l"), &audit()).await.unwrap();
         s.invites.rescind(s.org, &email("eve@example.com"), at(1), &audit()).await.unwrap();
-        let result = s.invites.resend(s.org, &email("eve@example.com"), "h2", at(99), at(2), &mail("eve@example.com", "l"), &audit()).await;
+        let result = s.invites.resend(s.org, &email("eve@example.com"), 1, "h2", at(99), at(2), &mail("eve@example.com", "l"), &audit()).await;
         assert!(matches!(result, Err(RepoError::NotFound)), "{result:?}");
         assert_eq!(outbox(db).len(), 1);
     }
@@ -289,7 +289,7 @@ contract! {
         let new = invite(s.org, s.admin, "eve@example.com", "h1", 0);
         s.invites.create(&new, &mail("eve@example.com", "l"), &audit()).await.unwrap();
         let now = new.expires_at;
-        let result = s.invites.resend(s.org, &email("eve@example.com"), "h2", now + Duration::days(7), now, &mail("eve@example.com", "l2"), &audit()).await;
+        let result = s.invites.resend(s.org, &email("eve@example.com"), 1, "h2", now + Duration::days(7), now, &mail("eve@example.com", "l2"), &audit()).await;
         assert!(matches!(&result, Err(RepoError::Conflict(c)) if c == "invite_expired"), "{result:?}");
         assert_eq!(s.invites.find_by_token_hash("h1").await.unwrap(), Some(new));
         assert_eq!(outbox(db).len(), 1, "no e-mail queued");
@@ -300,7 +300,7 @@ contract! {
         let other = setup(db).await;
         let new = invite(s.org, s.admin, "eve@example.com", "h1", 0);
         s.invites.create(&new, &mail("eve@example.com", "l"), &audit()).await.unwrap();
-        let resent = other.invites.resend(other.org, &email("eve@example.com"), "h2", at(99), at(1), &mail("eve@example.com", "l"), &audit()).await;
+        let resent = other.invites.resend(other.org, &email("eve@example.com"), 1, "h2", at(99), at(1), &mail("eve@example.com", "l"), &audit()).await;
         assert!(matches!(resent, Err(RepoError::NotFound)), "{resent:?}");
         let rescinded = other.invites.rescind(other.org, &email("eve@example.com"), at(1), &audit()).await;
         assert!(matches!(rescinded, Err(RepoError::NotFound)), "{rescinded:?}");
@@ -388,7 +388,7 @@ contract! {
         let new = invite(s.org, s.admin, "eve@example.com", "h1", 0);
         s.invites.create(&new, &mail("eve@example.com", "l"), &audit()).await.unwrap();
         // Resent meanwhile: the old link no longer names the invitation.
-        s.invites.resend(s.org, &email("eve@example.com"), "h2", at(0) + Duration::days(7), at(1), &mail("eve@example.com", "l2"), &audit()).await.unwrap();
+        s.invites.resend(s.org, &email("eve@example.com"), 1, "h2", at(0) + Duration::days(7), at(1), &mail("eve@example.com", "l2"), &audit()).await.unwrap();
         let stale = s.invites.accept(s.org, new.id, "h1", &joining(eve, "eve@example.com", OrgRole::Member, 2), &audit()).await;
         assert!(matches!(stale, Err(RepoError::NotFound)), "{stale:?}");
         // Expired at the moment of joining (the resend kept the first expiry here).

@@ -78,6 +78,7 @@ mod admins;
 mod apps;
 mod apps_store;
 mod audit;
+mod caps;
 mod codes;
 mod factors;
 mod fixtures;

@@ -15,7 +15,7 @@ fn noon() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 14, 12, 0, 0).unwrap()
 }
 
-fn passkey(user: UserId, credential: &str) -> Passkey {
+pub(crate) fn passkey(user: UserId, credential: &str) -> Passkey {
     Passkey {
         id: Uuid::new_v4(),
         user_id: user,

@@ -3,7 +3,7 @@
 
 use adapter_db::repos::DieselRateLimitStore;
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use domain::identity::rate_limit::{RateLimitStore, WindowCounts};
+use domain::identity::rate_limit::{Limit, RateLimitStore, WindowCounts};
 use std::sync::Arc;
 
 fn window(at_secs: i64) -> DateTime<Utc> {
@@ -101,5 +101,37 @@ shared_contract! {
         assert!(!one.check(AuthAction::SignIn, "10.0.0.1", None).await.unwrap().is_limited());
         assert!(two.check(AuthAction::SignIn, "10.0.0.1", None).await.unwrap().is_limited());
         assert!(!two.check(AuthAction::SignIn, "10.0.0.2", None).await.unwrap().is_limited());
+    }
+
+    async fn fifty_takes_at_once_on_two_instances_take_no_more_than_the_limit(first, second) {
+        let store = Arc::new(DieselRateLimitStore::new(first.clone()));
+        let other = Arc::new(DieselRateLimitStore::new(second.clone()));
+        let limit = Limit::new(10, 3600);
+        let takes = (0..50).map(|i| {
+            let store = if i % 2 == 0 { Arc::clone(&store) } else { Arc::clone(&other) };
+            tokio::spawn(async move { store.take("ceiling", limit, window(30)).await.unwrap() })
+        });
+        let taken: Vec<u32> = futures::future::join_all(takes)
+            .await
+            .into_iter()
+            .filter_map(|answer| answer.unwrap().map(|counts| counts.current))
+            .collect();
+        let mut seen = taken.clone();
+        seen.sort_unstable();
+        assert_eq!(seen, (1..=10).collect::<Vec<u32>>(), "{taken:?}");
+        assert_eq!(store.peek("ceiling", window(0), 3600).await.unwrap().current, 10);
+        // A unit given back is taken again, once.
+        store.give_back("ceiling", window(0)).await.unwrap();
+        assert_eq!(store.take("ceiling", limit, window(40)).await.unwrap().map(|c| c.current), Some(10));
+        assert_eq!(store.take("ceiling", limit, window(40)).await.unwrap(), None);
+        // The next window leaves what the previous one's weight allows: at a quarter in, 10 × 3/4 = 7.5.
+        let next = window(3600 + 900);
+        for n in 1..=2 {
+            assert_eq!(store.take("ceiling", limit, next).await.unwrap().map(|c| c.current), Some(n));
+        }
+        assert_eq!(store.take("ceiling", limit, next).await.unwrap(), None);
+        // Nothing goes below zero.
+        store.give_back("never", window(0)).await.unwrap();
+        assert_eq!(store.peek("never", window(0), 3600).await.unwrap().current, 0);
     }
 }

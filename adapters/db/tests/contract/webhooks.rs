@@ -22,11 +22,11 @@ use domain::webhooks::{
 };
 use std::collections::HashSet;
 
-fn secret(byte: u8) -> WebhookSecret {
+pub(crate) fn secret(byte: u8) -> WebhookSecret {
     WebhookSecret::parse(&format!("whsec_{}", "QUJD".repeat(8 + usize::from(byte % 4)))).unwrap()
 }
 
-fn endpoint(org: OrgId, events: &[WebhookEventType]) -> WebhookEndpoint {
+pub(crate) fn endpoint(org: OrgId, events: &[WebhookEventType]) -> WebhookEndpoint {
     WebhookEndpoint {
         id: WebhookEndpointId(uuid::Uuid::new_v4()),
         org_id: org,

@@ -36,6 +36,41 @@ impl RateLimitStore for Counters {
         })
     }
 
+    async fn take(
+        &self,
+        key: &str,
+        limit: Limit,
+        now: DateTime<Utc>,
+    ) -> Result<Option<WindowCounts>, RepoError> {
+        let mut map = self.0.lock().unwrap();
+        let start = limit.window_start(now).timestamp();
+        let previous = map
+            .get(&(key.to_owned(), start - limit.window_secs))
+            .copied()
+            .unwrap_or_default();
+        let current = map.entry((key.to_owned(), start)).or_default();
+        if *current >= limit.allowance(previous, now) {
+            return Ok(None);
+        }
+        *current += 1;
+        Ok(Some(WindowCounts {
+            previous,
+            current: *current,
+        }))
+    }
+
+    async fn give_back(&self, key: &str, start: DateTime<Utc>) -> Result<(), RepoError> {
+        if let Some(count) = self
+            .0
+            .lock()
+            .unwrap()
+            .get_mut(&(key.to_owned(), start.timestamp()))
+        {
+            *count = count.saturating_sub(1);
+        }
+        Ok(())
+    }
+
     async fn prune_expired(&self, _now: DateTime<Utc>) -> Result<u64, RepoError> {
         Ok(0)
     }
@@ -272,5 +307,195 @@ fn a_right_answer_gives_its_unit_back() {
             Ok::<_, IdentityError>(())
         }));
         assert!(answer.is_ok());
+    }
+}
+
+/// The counters, with every call yielding to the executor first, as many times as `pattern` says (in
+/// turn): attempts sent at once then reach the store in many orders, as requests on several connections
+/// do. A check made in two calls is caught between them.
+struct Interleaved {
+    counters: Counters,
+    pattern: &'static [u32],
+    calls: AtomicUsize,
+}
+
+impl Interleaved {
+    fn new(pattern: &'static [u32]) -> Self {
+        Self {
+            counters: Counters::default(),
+            pattern,
+            calls: AtomicUsize::new(0),
+        }
+    }
+
+    fn turn(&self) -> Yield {
+        let n = self.calls.fetch_add(1, Ordering::Relaxed);
+        Yield(self.pattern[n % self.pattern.len()])
+    }
+}
+
+#[async_trait]
+impl RateLimitStore for Interleaved {
+    async fn hit(&self, key: &str, start: DateTime<Utc>, secs: i64) -> Result<WindowCounts, RepoError> {
+        self.turn().await;
+        self.counters.hit(key, start, secs).await
+    }
+
+    async fn peek(&self, key: &str, start: DateTime<Utc>, secs: i64) -> Result<WindowCounts, RepoError> {
+        self.turn().await;
+        self.counters.peek(key, start, secs).await
+    }
+
+    async fn take(
+        &self,
+        key: &str,
+        limit: Limit,
+        now: DateTime<Utc>,
+    ) -> Result<Option<WindowCounts>, RepoError> {
+        self.turn().await;
+        self.counters.take(key, limit, now).await
+    }
+
+    async fn give_back(&self, key: &str, start: DateTime<Utc>) -> Result<(), RepoError> {
+        self.turn().await;
+        self.counters.give_back(key, start).await
+    }
+
+    async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, RepoError> {
+        self.counters.prune_expired(now).await
+    }
+}
+
+/// One row of the table below: `attempts` answers of `proof` sent at once from `clients` addresses
+/// (in turn), each a wrong one unless `right_every` says every n-th is right, through a store whose calls
+/// interleave as `pattern` says.
+struct Burst {
+    name: &'static str,
+    proof: Proof,
+    attempts: usize,
+    clients: usize,
+    right_every: Option<usize>,
+    pattern: &'static [u32],
+    /// At most this many wrong answers may be checked.
+    at_most: usize,
+}
+
+#[test]
+fn interleaved_reservations_never_check_more_wrong_answers_than_the_limit() {
+    let ceiling = crate::identity::rate_limit::SECOND_FACTOR_ACCOUNT_CEILING.max as usize;
+    let per_pair = RateLimitPolicy::default().sign_in.per_account.max as usize;
+    let code = Proof::SecondFactor { challenge: None };
+    let table = [
+        Burst {
+            name: "135 wrong codes from 75 addresses, calls yielding 0 to 3 times",
+            proof: code,
+            attempts: 135,
+            clients: 75,
+            right_every: None,
+            pattern: &[0, 1, 2, 3],
+            at_most: ceiling,
+        },
+        Burst {
+            name: "50 wrong codes from 25 addresses, a refusal landing between a reservation's two reads",
+            proof: code,
+            attempts: 50,
+            clients: 25,
+            right_every: None,
+            pattern: &[3, 0, 1, 0, 2],
+            at_most: ceiling,
+        },
+        Burst {
+            name: "50 codes from 25 addresses, every fifth right",
+            proof: code,
+            attempts: 50,
+            clients: 25,
+            right_every: Some(5),
+            pattern: &[1, 0, 2],
+            at_most: ceiling,
+        },
+        Burst {
+            name: "50 wrong codes from 25 addresses, no interleaving",
+            proof: code,
+            attempts: 50,
+            clients: 25,
+            right_every: None,
+            pattern: &[0],
+            at_most: ceiling,
+        },
+        Burst {
+            name: "30 wrong passwords from one address",
+            proof: Proof::FirstFactor,
+            attempts: 30,
+            clients: 1,
+            right_every: None,
+            pattern: &[1, 0],
+            at_most: per_pair,
+        },
+        Burst {
+            name: "50 wrong passwords from one address, no interleaving",
+            proof: Proof::FirstFactor,
+            attempts: 50,
+            clients: 1,
+            right_every: None,
+            pattern: &[0],
+            at_most: per_pair,
+        },
+    ];
+    for row in table {
+        let mut mocks = Mocks::new();
+        let owner = account(OWNER, true);
+        mocks
+            .accounts
+            .expect_find_by_email()
+            .returning(move |_| Ok(Some(owner.clone())));
+        mocks
+            .session_list
+            .expect_end_aal1_sessions()
+            .returning(|_, _, _, _| Ok(1));
+        let limiter = RateLimiter::new(
+            Arc::new(Interleaved::new(row.pattern)),
+            Arc::new(fixed_clock()),
+            RateLimitPolicy::default(),
+        );
+        let guard = AttemptGuard::new(
+            Arc::new(limiter),
+            Arc::new(Pauses::default()),
+            Arc::new(mocks.service()),
+        );
+        let wrong_checked = AtomicUsize::new(0);
+        let clients: Vec<String> = (0..row.clients).map(|n| format!("198.51.100.{n}")).collect();
+        let attempts = (0..row.attempts).map(|n| {
+            let wrong_checked = &wrong_checked;
+            let right = row.right_every.is_some_and(|every| n % every == 0);
+            let attempt = Attempt {
+                proof: row.proof,
+                client: &clients[n % clients.len()],
+                account: OWNER,
+            };
+            guard.attempt(attempt, async move {
+                Yield(2).await;
+                if right {
+                    return Ok(());
+                }
+                wrong_checked.fetch_add(1, Ordering::Relaxed);
+                Err(match row.proof {
+                    Proof::FirstFactor => IdentityError::InvalidCredentials,
+                    _ => IdentityError::TotpCodeInvalid,
+                })
+            })
+        });
+        let answers = block_on(futures::future::join_all(attempts));
+        let checked = wrong_checked.load(Ordering::Relaxed);
+        assert!(
+            checked <= row.at_most,
+            "{}: {checked} wrong answers checked",
+            row.name
+        );
+        assert!(checked > 0, "{}: nothing was checked", row.name);
+        let refused = answers
+            .iter()
+            .filter(|a| matches!(a, Err(IdentityError::RateLimited { .. })))
+            .count();
+        assert!(refused > 0, "{}: nothing was refused", row.name);
     }
 }

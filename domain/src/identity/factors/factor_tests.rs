@@ -421,3 +421,43 @@ fn the_operator_reset_removes_every_factor_of_the_account_only() {
         Err(FactorResetError::InvalidEmail(_))
     ));
 }
+
+#[test]
+fn a_code_from_a_session_that_ended_meanwhile_is_not_checked() {
+    // The session that asked for the challenge ended before its answer was checked (the account's
+    // second-factor ceiling was reached by another answer, or its owner signed out everywhere).
+    let claims = access_claims(noon());
+    let mut m = Mocks::new();
+    m.live_session(&claims, false);
+    let mut stored = account("dev@example.com", true);
+    stored.id = claims.sub;
+    m.accounts
+        .expect_get()
+        .returning(move |_| Ok(Some(stored.clone())));
+    m.refresh_tokens
+        .expect_current_of_family()
+        .returning(|_| Ok(None));
+    m.links.expect_list_for_user().returning(|_| Ok(vec![]));
+    let service = m.service();
+    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+        .unwrap()
+        .totp();
+    let id = enrolled.factor.id;
+    let challenge =
+        futures::executor::block_on(service.challenge_factor(&claims, id, IP, &RelyingPartyClaim::default()))
+            .unwrap()
+            .challenge;
+    let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let answer = futures::executor::block_on(service.verify_factor(
+        &claims,
+        id,
+        challenge.id,
+        FactorAnswer::Code(wrong),
+        IP,
+    ));
+    assert!(
+        matches!(answer, Err(IdentityError::SessionNotFound)),
+        "{answer:?}"
+    );
+}

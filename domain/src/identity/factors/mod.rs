@@ -43,6 +43,9 @@ use totp::{NONCE_BYTES, SECRET_BYTES, TotpSecret};
 
 /// How many factors (verified or not) an account may hold (Supabase Auth's default).
 pub const MAX_FACTORS: usize = 10;
+/// The [`RepoError::Conflict`] of a store that refused a factor beyond [`MAX_FACTORS`] (counted inside the
+/// write that adds it).
+pub const CONFLICT_TOO_MANY_FACTORS: &str = "too_many_factors";
 /// How long a challenge may be verified (Supabase Auth's default).
 pub const CHALLENGE_TTL_SECS: i64 = 300;
 /// The longest friendly name kept.
@@ -130,7 +133,7 @@ impl IdentityService {
                 last_challenged_at: None,
                 webauthn: None,
             };
-            self.factors.insert(&factor).await?;
+            self.factors.insert(&factor).await.map_err(beyond_max_factors)?;
             return Ok(Enrollment::WebAuthn(factor));
         }
         let issuer = match request.issuer.map(str::trim).filter(|i| !i.is_empty()) {
@@ -158,7 +161,7 @@ impl IdentityService {
             last_challenged_at: None,
             webauthn: None,
         };
-        self.factors.insert(&factor).await?;
+        self.factors.insert(&factor).await.map_err(beyond_max_factors)?;
         Ok(Enrollment::Totp(TotpEnrollment {
             factor,
             secret: secret.base32(),
@@ -227,6 +230,10 @@ impl IdentityService {
     ) -> Result<Session, IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
         self.may_answer(claims, &factor).await?;
+        // Inside the attempt, before the answer is checked: a session that ended meanwhile (the answer
+        // that reached the account's ceiling ended it, or a sign-out everywhere) has its answers refused
+        // unchecked, so that they cannot go on guessing with the units they reserved.
+        self.session_still_live(claims).await?;
         let code = match (factor.factor_type, answer) {
             (FactorType::Totp, FactorAnswer::Code(code)) => code,
             (FactorType::WebAuthn, FactorAnswer::WebAuthn(answer)) => {
@@ -313,12 +320,7 @@ impl IdentityService {
         lost: IdentityError,
     ) -> Result<Session, IdentityError> {
         let now = self.clock.now();
-        let Some(head) = self.refresh_tokens.current_of_family(claims.session_id).await? else {
-            return Err(IdentityError::SessionNotFound);
-        };
-        if head.user_id != claims.sub || head.check_usable(now).is_err() {
-            return Err(IdentityError::SessionNotFound);
-        }
+        let head = self.session_still_live(claims).await?;
         let account = self
             .accounts
             .get(claims.sub)
@@ -409,6 +411,23 @@ impl IdentityService {
     /// Whether the session may answer a challenge of `factor`: always for a verified factor (that is how
     /// a session reaches `aal2`); for an unverified one, answering finishes a new way in, which the
     /// assurance rule decides (a password alone finishes none on a protected account).
+    /// The current token of the session of `claims`, while the session is live (that token is usable).
+    ///
+    /// # Errors
+    /// [`IdentityError::SessionNotFound`] when it ended; a port failure.
+    async fn session_still_live(
+        &self,
+        claims: &AccessTokenClaims,
+    ) -> Result<crate::identity::models::RefreshToken, IdentityError> {
+        let Some(head) = self.refresh_tokens.current_of_family(claims.session_id).await? else {
+            return Err(IdentityError::SessionNotFound);
+        };
+        if head.user_id != claims.sub || head.check_usable(self.clock.now()).is_err() {
+            return Err(IdentityError::SessionNotFound);
+        }
+        Ok(head)
+    }
+
     async fn may_answer(&self, claims: &AccessTokenClaims, factor: &Factor) -> Result<(), IdentityError> {
         if factor.is_verified() {
             return Ok(());
@@ -471,6 +490,15 @@ impl IdentityService {
             return Err(IdentityError::FactorNotFound);
         }
         Ok(factor)
+    }
+}
+
+/// [`IdentityError::TooManyFactors`] for a store's refusal of a factor beyond [`MAX_FACTORS`] (factors
+/// added at once, each counted inside its own write), the port's error otherwise.
+pub(in crate::identity) fn beyond_max_factors(error: RepoError) -> IdentityError {
+    match error {
+        RepoError::Conflict(what) if what == CONFLICT_TOO_MANY_FACTORS => IdentityError::TooManyFactors,
+        other => other.into(),
     }
 }
 

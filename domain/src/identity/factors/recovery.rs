@@ -157,6 +157,7 @@ impl IdentityService {
         };
         match self.store_new_codes(claims, factor, true).await {
             Err(IdentityError::Repo(RepoError::Duplicate(_))) => Err(IdentityError::RecoveryCodesExist),
+            Err(IdentityError::Repo(error)) => Err(super::beyond_max_factors(error)),
             other => other,
         }
     }

@@ -93,6 +93,9 @@ impl PasskeyService {
         match self.passkeys.insert(&passkey, &notice, now).await {
             Ok(()) => Ok(passkey),
             Err(RepoError::Duplicate(_)) => Err(IdentityError::WebAuthnCredentialExists),
+            Err(RepoError::Conflict(what)) if what == super::CONFLICT_TOO_MANY_PASSKEYS => {
+                Err(IdentityError::TooManyPasskeys)
+            }
             Err(other) => Err(other.into()),
         }
     }

@@ -31,6 +31,9 @@ use crate::mail::templates::SecurityChange;
 
 /// How many passkeys an account may hold (Supabase Auth's default).
 pub const MAX_PASSKEYS: usize = 10;
+/// The [`RepoError::Conflict`](crate::common::RepoError::Conflict) of a store that refused a passkey beyond
+/// [`MAX_PASSKEYS`] (counted inside the write that adds it).
+pub const CONFLICT_TOO_MANY_PASSKEYS: &str = "too_many_passkeys";
 /// How long a ceremony may be finished (Supabase Auth's default).
 pub const CHALLENGE_TTL_SECS: i64 = 300;
 /// The longest passkey name (Supabase Auth's).

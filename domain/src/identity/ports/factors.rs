@@ -15,7 +15,12 @@ pub trait FactorRepository: Send + Sync {
     /// Stores a new factor.
     ///
     /// # Errors
-    /// [`RepoError::Duplicate`] when the id exists; [`RepoError::Backend`] when the store fails.
+    /// [`RepoError::Duplicate`] when the id exists; [`RepoError::Conflict`]`(`[`CONFLICT_TOO_MANY_FACTORS`]`)`
+    /// when the account has [`MAX_FACTORS`] factors already, counted inside the write that adds this one;
+    /// [`RepoError::Backend`] when the store fails.
+    ///
+    /// [`CONFLICT_TOO_MANY_FACTORS`]: crate::identity::factors::CONFLICT_TOO_MANY_FACTORS
+    /// [`MAX_FACTORS`]: crate::identity::factors::MAX_FACTORS
     async fn insert(&self, factor: &Factor) -> Result<(), RepoError>;
 
     /// The account's factors, oldest first.

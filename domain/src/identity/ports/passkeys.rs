@@ -44,7 +44,12 @@ pub trait PasskeyRepository: Send + Sync {
     ///
     /// # Errors
     /// [`RepoError::Duplicate`] when the credential id is registered already (to any account);
-    /// [`RepoError::Backend`] when the store fails.
+    /// [`RepoError::Conflict`]`(`[`CONFLICT_TOO_MANY_PASSKEYS`]`)` when the account has [`MAX_PASSKEYS`]
+    /// passkeys already, counted inside the write that adds this one; [`RepoError::Backend`] when the
+    /// store fails.
+    ///
+    /// [`CONFLICT_TOO_MANY_PASSKEYS`]: crate::identity::passkeys::CONFLICT_TOO_MANY_PASSKEYS
+    /// [`MAX_PASSKEYS`]: crate::identity::passkeys::MAX_PASSKEYS
     async fn insert(
         &self,
         passkey: &Passkey,

@@ -25,8 +25,13 @@ pub trait RecoveryCodeRepository: Send + Sync {
     ///
     /// # Errors
     /// [`RepoError::Duplicate`]`("recovery_code")` when `create` is set and the account already has a
-    /// `recovery_code` factor; [`RepoError::NotFound`] when `create` is not set and the factor is gone;
+    /// `recovery_code` factor; [`RepoError::Conflict`]`(`[`CONFLICT_TOO_MANY_FACTORS`]`)` when `create` is set
+    /// and the account has [`MAX_FACTORS`] factors (counted inside this write); [`RepoError::NotFound`] when
+    /// `create` is not set and the factor is gone;
     /// [`RepoError::Backend`] when the store fails.
+    ///
+    /// [`CONFLICT_TOO_MANY_FACTORS`]: crate::identity::factors::CONFLICT_TOO_MANY_FACTORS
+    /// [`MAX_FACTORS`]: crate::identity::factors::MAX_FACTORS
     async fn replace(
         &self,
         factor: &Factor,

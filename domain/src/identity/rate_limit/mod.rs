@@ -6,7 +6,9 @@
 //! two integers per key and window, so a burst at the end of one window and the start of the next cannot
 //! double the allowance. The counters live behind [`RateLimitStore`] (the database, so that several
 //! instances share them); the HTTP adapter asks [`RateLimiter::check`] before each limited action, and
-//! [`RateLimiter::check_failures`] before a password sign-in.
+//! [`RateLimiter::reserve_failure`] before a password sign-in. A limit that refuses an attempt before it
+//! is known to fail takes its unit in one conditional write ([`RateLimitStore::take`]) and gives it back
+//! when the attempt does not count: never a count read at one moment and written at another.
 //!
 //! Nobody can lock another person out (PRODUCT.md §1): what is counted per e-mail address is counted per
 //! (address, client address), so another client's attempts never use up the owner's allowance. Across
@@ -59,6 +61,27 @@ pub trait RateLimitStore: Send + Sync {
         window_secs: i64,
     ) -> Result<WindowCounts, RepoError>;
 
+    /// In one conditional write, atomic also across instances: adds one to the counter of `key` in the
+    /// window of `limit` that holds `now`, only while the count with it stays within
+    /// [`Limit::allowance`] (what the limit leaves after the window before it). Answers the counts with it,
+    /// or `None` when it would go over, and then nothing is counted (nothing to give back).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn take(
+        &self,
+        key: &str,
+        limit: Limit,
+        now: DateTime<Utc>,
+    ) -> Result<Option<WindowCounts>, RepoError>;
+
+    /// Takes one off the counter of `key` in the window that starts at `window_start`, never below 0: a
+    /// unit [`Self::take`] took for an attempt that did not count.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn give_back(&self, key: &str, window_start: DateTime<Utc>) -> Result<(), RepoError>;
+
     /// Deletes the counters that no decision reads any more at `now` (a counter matters for two of its
     /// windows); answers how many went.
     ///
@@ -67,14 +90,26 @@ pub trait RateLimitStore: Send + Sync {
     async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, RepoError>;
 }
 
+/// A unit of a limit taken before an attempt ([`RateLimiter::reserve_failure`],
+/// [`RateLimiter::reserve_second_factor_answer`]): kept when the attempt fails, given back
+/// ([`RateLimiter::give_back`]) when it does not count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    /// The counter's key, as stored (a digest).
+    key: String,
+    window_start: DateTime<Utc>,
+}
+
 /// What reserving a second-factor answer gave ([`RateLimiter::reserve_second_factor_answer`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reservation {
     /// The answer may be checked; `last_for_account` when it took the account's last unit (a wrong one
-    /// then ends the guessing), `last_for_challenge` when it took the challenge's last.
+    /// then ends the guessing), `last_for_challenge` when it took the challenge's last. A right answer
+    /// gives `held` back.
     Reserved {
         last_for_account: bool,
         last_for_challenge: bool,
+        held: Held,
     },
     /// The challenge took as many answers as it may.
     ChallengeUsedUp,
@@ -104,7 +139,7 @@ impl RateLimiter {
     /// answers whether it may go on. The client address's counter is checked first, then the (e-mail,
     /// client) pair's, then the e-mail's ceiling, which a client that signed in to the account before gets
     /// past; a refused attempt counts no further, so one client cannot use up another's allowance. For a
-    /// password sign-in use [`Self::check_failures`].
+    /// password sign-in use [`Self::reserve_failure`].
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be read or written.
@@ -152,12 +187,14 @@ impl RateLimiter {
     /// Whether an attempt of `action` (a password sign-in, or any action whose failures are counted as
     /// one's) on the account of `email` from `ip` may be tried, and after what delay: the client address's
     /// attempts and the (account, client) pair's failures may refuse it; the account's failures from every
-    /// client together only slow it down. Report a failure with [`Self::failed`], a password sign-in's
-    /// success with [`Self::signed_in`].
+    /// client together only slow it down. The pair's unit is taken here, before the attempt runs, in one
+    /// conditional write (attempts sent at once cannot all pass a count made before any of them failed):
+    /// a failure keeps it and is reported with [`Self::failed`]; any other outcome gives it back
+    /// ([`Self::give_back`]); a refusal takes nothing.
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be read or written.
-    pub async fn check_failures(
+    pub async fn reserve_failure(
         &self,
         action: AuthAction,
         ip: &str,
@@ -172,15 +209,10 @@ impl RateLimiter {
         }
         let now = self.clock.now();
         let pair = RateLimitPolicy::account_client_key(action, email, ip);
-        let failed_here = self.peek(limits.per_account, &pair).await?;
-        // This attempt would be one more failure: refuse it when that failure would be over the limit.
-        let with_this = WindowCounts {
-            current: failed_here.current.saturating_add(1),
-            ..failed_here
+        let held = match self.take(limits.per_account, &pair).await? {
+            Ok(held) => held,
+            Err(retry_after_secs) => return Ok(SignInGate::Limited { retry_after_secs }),
         };
-        if let RateDecision::Limited { retry_after_secs } = limits.per_account.decide(with_this, now) {
-            return Ok(SignInGate::Limited { retry_after_secs });
-        }
         let delay = match limits.per_address {
             Some(limit) => {
                 let everywhere = self
@@ -190,22 +222,50 @@ impl RateLimiter {
             }
             None => std::time::Duration::ZERO,
         };
-        Ok(SignInGate::Go { delay })
+        Ok(SignInGate::Go { delay, held })
     }
 
-    /// Counts a failure of `action` (see [`Self::check_failures`]) on the account of `email` from `ip`.
+    /// Counts a failure of `action` (see [`Self::reserve_failure`], which took the (account, client)
+    /// pair's unit) against the account's failures from every client, where the action has such a count.
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be written.
-    pub async fn failed(&self, action: AuthAction, ip: &str, email: &str) -> Result<(), RepoError> {
-        let limits = self.policy.limits(action);
-        let pair = RateLimitPolicy::account_client_key(action, email, ip);
-        self.count(limits.per_account, &pair).await?;
-        if let Some(limit) = limits.per_address {
+    pub async fn failed(&self, action: AuthAction, email: &str) -> Result<(), RepoError> {
+        if let Some(limit) = self.policy.limits(action).per_address {
             self.count(limit, &RateLimitPolicy::account_key(action, email))
                 .await?;
         }
         Ok(())
+    }
+
+    /// Gives back a unit taken before an attempt that did not count (a right answer, or one refused for
+    /// another reason).
+    ///
+    /// # Errors
+    /// [`RepoError`] when the counters cannot be written.
+    pub async fn give_back(&self, held: &Held) -> Result<(), RepoError> {
+        self.store.give_back(&held.key, held.window_start).await
+    }
+
+    /// Takes one unit of `limit` for `key` in one conditional write: the unit, or the seconds to wait.
+    async fn take(&self, limit: Limit, key: &str) -> Result<Result<Held, u64>, RepoError> {
+        let now = self.clock.now();
+        let key = digest_secret(key);
+        if self.store.take(&key, limit, now).await?.is_some() {
+            return Ok(Ok(Held {
+                key,
+                window_start: limit.window_start(now),
+            }));
+        }
+        let counts = self
+            .store
+            .peek(&key, limit.window_start(now), limit.window_secs)
+            .await?;
+        let with_one_more = WindowCounts {
+            current: counts.current.saturating_add(1),
+            ..counts
+        };
+        Ok(Err(limit.retry_after_sliding(with_one_more, now)))
     }
 
     /// Whether the account of `email` is over its ceiling of second-factor answers from every client
@@ -215,7 +275,7 @@ impl RateLimiter {
     /// [`RepoError`] when the counters cannot be read.
     pub async fn second_factor_ceiling(&self, email: &str) -> Result<Option<u64>, RepoError> {
         let limit = SECOND_FACTOR_ACCOUNT_CEILING;
-        let held = self.held(limit, email).await?;
+        let held = self.peek(limit, &Self::ceiling_key(email)).await?;
         let with_one_more = WindowCounts {
             current: held.current.saturating_add(1),
             ..held
@@ -226,10 +286,10 @@ impl RateLimiter {
         })
     }
 
-    /// Takes one unit of the account's allowance of second-factor answers before the answer is checked
-    /// (an atomic increment, so answers sent at once cannot all pass a check made before any of them is
-    /// counted), and of the challenge's when the answer names one. A right answer gives the account's
-    /// unit back ([`Self::second_factor_answer_right`]); a refused reservation takes nothing.
+    /// Takes one unit of the account's allowance of second-factor answers before the answer is checked,
+    /// in one conditional write (answers sent at once cannot all pass a count made before any of them is
+    /// counted; a refused one takes nothing), and of the challenge's when the answer names one. A right
+    /// answer gives the account's unit back ([`Self::give_back`]).
     ///
     /// # Errors
     /// [`RepoError`] when the counters cannot be written.
@@ -238,7 +298,6 @@ impl RateLimiter {
         email: &str,
         challenge: Option<uuid::Uuid>,
     ) -> Result<Reservation, RepoError> {
-        let now = self.clock.now();
         let mut last_for_challenge = false;
         if let Some(challenge) = challenge {
             match self
@@ -250,53 +309,30 @@ impl RateLimiter {
             }
         }
         let limit = SECOND_FACTOR_ACCOUNT_CEILING;
-        let taken = self.hit_counts(limit, &Self::ceiling_key(email)).await?;
-        let now_held = self.minus_given_back(limit, email, taken).await?;
-        match limit.decide(now_held, now) {
-            RateDecision::Limited { retry_after_secs } => {
-                // Refused answers do not hold the account's allowance: give this unit back.
-                self.hit_counts(limit, &Self::given_back_key(email)).await?;
-                Ok(Reservation::Refused { retry_after_secs })
-            }
-            RateDecision::Allowed { remaining } => Ok(Reservation::Reserved {
-                last_for_account: remaining == 0,
-                last_for_challenge,
-            }),
-        }
-    }
-
-    /// A right second-factor answer: the unit it reserved goes back to the account.
-    ///
-    /// # Errors
-    /// [`RepoError`] when the counters cannot be written.
-    pub async fn second_factor_answer_right(&self, email: &str) -> Result<(), RepoError> {
-        self.hit_counts(SECOND_FACTOR_ACCOUNT_CEILING, &Self::given_back_key(email))
-            .await
-            .map(drop)
-    }
-
-    /// The account's units held now: taken minus given back, per window.
-    async fn held(&self, limit: Limit, email: &str) -> Result<WindowCounts, RepoError> {
-        let taken = self.peek(limit, &Self::ceiling_key(email)).await?;
-        self.minus_given_back(limit, email, taken).await
-    }
-
-    /// `taken` (the account's units taken, per window) less the units given back.
-    async fn minus_given_back(
-        &self,
-        limit: Limit,
-        email: &str,
-        taken: WindowCounts,
-    ) -> Result<WindowCounts, RepoError> {
-        let given_back = self.peek(limit, &Self::given_back_key(email)).await?;
-        Ok(WindowCounts {
-            previous: taken.previous.saturating_sub(given_back.previous),
-            current: taken.current.saturating_sub(given_back.current),
+        let now = self.clock.now();
+        let key = digest_secret(&Self::ceiling_key(email));
+        let Some(taken) = self.store.take(&key, limit, now).await? else {
+            let counts = self
+                .store
+                .peek(&key, limit.window_start(now), limit.window_secs)
+                .await?;
+            let with_one_more = WindowCounts {
+                current: counts.current.saturating_add(1),
+                ..counts
+            };
+            return Ok(Reservation::Refused {
+                retry_after_secs: limit.retry_after_sliding(with_one_more, now),
+            });
+        };
+        let last_for_account = taken.current >= limit.allowance(taken.previous, now);
+        Ok(Reservation::Reserved {
+            last_for_account,
+            last_for_challenge,
+            held: Held {
+                key,
+                window_start: limit.window_start(now),
+            },
         })
-    }
-
-    fn given_back_key(email: &str) -> String {
-        format!("{}:given-back", Self::ceiling_key(email))
     }
 
     fn ceiling_key(email: &str) -> String {
@@ -335,13 +371,6 @@ impl RateLimiter {
         let now = self.clock.now();
         self.store
             .peek(&digest_secret(key), limit.window_start(now), limit.window_secs)
-            .await
-    }
-
-    async fn hit_counts(&self, limit: Limit, key: &str) -> Result<WindowCounts, RepoError> {
-        let now = self.clock.now();
-        self.store
-            .hit(&digest_secret(key), limit.window_start(now), limit.window_secs)
             .await
     }
 
@@ -505,30 +534,63 @@ mod tests {
     #[test]
     fn a_client_guessing_passwords_is_refused_while_the_owner_elsewhere_is_only_slowed_down() {
         let limiter = default_limiter();
-        let gate = |ip: &str| block_on(limiter.check_failures(AuthAction::SignIn, ip, "owner@x.io")).unwrap();
+        let gate =
+            |ip: &str, email: &str| match block_on(limiter.reserve_failure(AuthAction::SignIn, ip, email))
+                .unwrap()
+            {
+                SignInGate::Go { delay, .. } => Some(delay),
+                SignInGate::Limited { .. } => None,
+            };
         // Three attackers fail ten times each: each is then refused, at its own address only.
         for attacker in ["10.0.0.1", "10.0.0.2", "10.0.0.3"] {
             for _ in 0..10 {
-                assert!(matches!(gate(attacker), SignInGate::Go { .. }), "{attacker}");
-                block_on(limiter.failed(AuthAction::SignIn, attacker, "owner@x.io")).unwrap();
+                assert!(gate(attacker, "owner@x.io").is_some(), "{attacker}");
+                block_on(limiter.failed(AuthAction::SignIn, "owner@x.io")).unwrap();
             }
-            assert!(matches!(gate(attacker), SignInGate::Limited { .. }), "{attacker}");
+            assert!(gate(attacker, "owner@x.io").is_none(), "{attacker}");
         }
         // The owner, elsewhere, may still try: 30 failures weigh on the account, 10 of them free, so the
         // attempt waits 20 × 0.25 s, capped at 5 s. Never refused.
         assert_eq!(
-            gate("192.0.2.7"),
-            SignInGate::Go {
-                delay: std::time::Duration::from_secs(5)
-            }
+            gate("192.0.2.7", "owner@x.io"),
+            Some(std::time::Duration::from_secs(5))
         );
         // Another account is untouched.
-        assert_eq!(
-            block_on(limiter.check_failures(AuthAction::SignIn, "192.0.2.7", "other@x.io")).unwrap(),
-            SignInGate::Go {
-                delay: std::time::Duration::ZERO
+        assert_eq!(gate("192.0.2.7", "other@x.io"), Some(std::time::Duration::ZERO));
+    }
+
+    #[test]
+    fn a_unit_given_back_lets_one_more_attempt_through_and_a_refusal_takes_none() {
+        let limiter = default_limiter();
+        let reserve = || block_on(limiter.reserve_failure(AuthAction::SignIn, "10.0.0.1", "a@x.io")).unwrap();
+        let SignInGate::Go { held, .. } = reserve() else {
+            panic!("the first attempt is refused")
+        };
+        for _ in 1..10 {
+            assert!(matches!(reserve(), SignInGate::Go { .. }));
+        }
+        // The pair's ten units are held: the eleventh is refused, and takes nothing.
+        assert!(matches!(reserve(), SignInGate::Limited { .. }));
+        assert!(matches!(reserve(), SignInGate::Limited { .. }));
+        block_on(limiter.give_back(&held)).unwrap();
+        assert!(matches!(reserve(), SignInGate::Go { .. }));
+        assert!(matches!(reserve(), SignInGate::Limited { .. }));
+    }
+
+    #[test]
+    fn the_allowance_is_the_highest_count_decide_allows() {
+        let limit = Limit::new(10, 100);
+        let start = Utc.timestamp_opt(1_000_000, 0).unwrap();
+        for seconds in [0, 1, 25, 50, 99] {
+            let now = start + Duration::seconds(seconds);
+            for previous in [0, 1, 7, 10, 40] {
+                let allowance = limit.allowance(previous, now);
+                if allowance > 0 {
+                    assert!(!limit.decide(counts(previous, allowance), now).is_limited());
+                }
+                assert!(limit.decide(counts(previous, allowance + 1), now).is_limited());
             }
-        );
+        }
     }
 
     #[test]

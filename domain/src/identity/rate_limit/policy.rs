@@ -14,7 +14,7 @@ pub enum AuthAction {
     /// Using a link or typing a code.
     Verify,
     /// A second-factor challenge or verification (TOTP code, recovery code): failures are counted as a
-    /// password sign-in's are ([`super::RateLimiter::check_failures`]).
+    /// password sign-in's are ([`super::RateLimiter::reserve_failure`]).
     SecondFactor,
 }
 
@@ -95,10 +95,14 @@ pub const SECOND_FACTOR_ACCOUNT_CEILING: Limit = Limit::new(10, HOUR);
 pub const WRONG_ANSWERS_PER_CHALLENGE: Limit = Limit::new(3, 5 * MINUTE);
 
 /// Whether a password sign-in may be tried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SignInGate {
-    /// Try it after waiting `delay` (zero unless the account has many recent failures).
-    Go { delay: std::time::Duration },
+    /// Try it after waiting `delay` (zero unless the account has many recent failures), holding the
+    /// (account, client) pair's unit: a failure keeps it, anything else gives it back.
+    Go {
+        delay: std::time::Duration,
+        held: super::Held,
+    },
     /// Refuse with 429 and `Retry-After: retry_after_secs`.
     Limited { retry_after_secs: u64 },
 }

@@ -53,6 +53,20 @@ impl Limit {
         f64::from(counts.previous) * still_to_come + f64::from(counts.current)
     }
 
+    /// The highest count the window holding `now` may reach when the window before it counted `previous`:
+    /// the largest `current` whose estimate stays within `max` (the counts [`Self::decide`] allows).
+    #[must_use]
+    pub fn allowance(&self, previous: u32, now: DateTime<Utc>) -> u32 {
+        let room = f64::from(self.max) - self.estimate(WindowCounts { previous, current: 0 }, now);
+        if room < 0.0 {
+            return 0;
+        }
+        // `room` lies in 0..=max, a u32.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let room = room.floor() as u32;
+        room.min(self.max)
+    }
+
     /// The decision for an attempt that brought the counters to `counts` (this attempt included).
     #[must_use]
     pub fn decide(&self, counts: WindowCounts, now: DateTime<Utc>) -> RateDecision {

@@ -16,7 +16,8 @@ use crate::orgs::errors::OrgError;
 use crate::orgs::invite_limits;
 use crate::orgs::invites::{Invite, InviteSummary, InviteToken, invite_link};
 use crate::orgs::ports::{
-    CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, DUPLICATE_INVITE, DUPLICATE_MEMBER,
+    CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, CONFLICT_INVITE_RESENT, CONFLICT_OPEN_INVITES,
+    DUPLICATE_INVITE, DUPLICATE_MEMBER,
 };
 use crate::orgs::{ActingMember, FieldErrors, Member, OrgAction, OrgRole, Organization};
 
@@ -152,6 +153,18 @@ impl OrgService {
             .change("role", serde_json::Value::Null, invite.role.as_str());
         match self.invites.create(&invite, &outgoing, &audit).await {
             Err(RepoError::Duplicate(what)) if what == DUPLICATE_INVITE => Err(OrgError::InvitePending),
+            // Invitations sent at once: the cap was counted again inside the write, and held.
+            Err(error) if is_conflict(&error, CONFLICT_OPEN_INVITES) => {
+                let pending = self.invites.pending(org).await?;
+                Err(OrgError::InviteLimited(
+                    invite_limits::check_open_invites(&pending, now).err().unwrap_or(
+                        invite_limits::InviteLimited {
+                            limit: invite_limits::InviteLimit::OpenInvites,
+                            retry_after_secs: 1,
+                        },
+                    ),
+                ))
+            }
             other => {
                 other?;
                 Ok(invite.summary(now))
@@ -199,6 +212,7 @@ impl OrgService {
             .resend(
                 org,
                 &email,
+                before.0,
                 &fresh.token_hash,
                 fresh.expires_at,
                 now,
@@ -210,6 +224,14 @@ impl OrgService {
             Ok(stored) => Ok(stored.summary(now)),
             Err(RepoError::NotFound) => Err(OrgError::InviteNotFound),
             Err(error) if is_conflict(&error, CONFLICT_INVITE_EXPIRED) => Err(OrgError::ResendExpired),
+            // Another resend went first (resends sent at once): this one is too soon after it.
+            Err(error) if is_conflict(&error, CONFLICT_INVITE_RESENT) => {
+                Err(OrgError::InviteLimited(invite_limits::InviteLimited {
+                    limit: invite_limits::InviteLimit::ResendTooSoon,
+                    retry_after_secs: u64::try_from(invite_limits::RESEND_INTERVAL_MINUTES * 60)
+                        .unwrap_or(600),
+                }))
+            }
             Err(error) => Err(error.into()),
         }
     }
@@ -539,9 +561,10 @@ mod tests {
         mocks
             .invites
             .expect_resend()
-            .withf(move |org, to, hash, expiry, now, mail, audit| {
+            .withf(move |org, to, sent_was, hash, expiry, now, mail, audit| {
                 *org == ORG
                     && to.as_str() == "new@example.com"
+                    && *sent_was == 1
                     && hash == digest_secret(&drawn_token())
                     && *hash != old_hash
                     && *expiry == noon() + Duration::days(7)
@@ -559,7 +582,7 @@ mod tests {
                         .contains(&drawn_token())
             })
             .times(1)
-            .returning(|_, _, hash, expiry, _, _, _| {
+            .returning(|_, _, _, hash, expiry, _, _, _| {
                 let mut stored = open_invite("new@example.com", noon() - Duration::days(3));
                 stored.token_hash = hash.to_owned();
                 stored.expires_at = expiry;

@@ -96,7 +96,7 @@ fn permissive(role: OrgRole) -> Mocks {
     mocks
         .invites
         .expect_resend()
-        .returning(|_, _, _, _, _, _, _| Ok(open_invite("pending@example.com", noon())));
+        .returning(|_, _, _, _, _, _, _, _| Ok(open_invite("pending@example.com", noon())));
     mocks.invites.expect_rescind().returning(|_, _, _, _| Ok(()));
     mocks
 }

@@ -220,6 +220,8 @@ impl WebhookRepository for DieselWebhookRepository {
         let audit = audit.clone();
         self.db
             .write(move |conn| {
+                // Counted under the organization's cap lock: endpoints created at once cannot pass 20.
+                crate::repos::caps::lock_cap(conn, "webhook_endpoints", &endpoint.org_id.to_string())?;
                 let count: i64 = webhook_endpoints::table
                     .filter(webhook_endpoints::org_id.eq(endpoint.org_id.to_string()))
                     .count()
