@@ -68,7 +68,12 @@ pub struct Config {
     pub uptime_concurrency: usize,
     /// The storage quota of each organization's images, in MB (`PORTAL_ORG_IMAGE_QUOTA_MB`).
     pub org_image_quota_mb: u64,
+    /// `PORTAL_ALLOW_PRIVATE_TARGETS`: the uptime monitor may check loopback and private addresses, and a
+    /// loopback server URL keeps `http://` (local development and tests). Webhooks have their own setting.
     pub allow_private_targets: bool,
+    /// `PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS`: webhook endpoints may be on loopback and private addresses
+    /// (plain `http://` to loopback); their answers' bodies are never kept (local development and tests).
+    pub webhooks_allow_private_targets: bool,
     pub demo: bool,
     pub docs_url: String,
     pub source_url: String,
@@ -341,6 +346,7 @@ impl Config {
             uptime_concurrency,
             org_image_quota_mb,
             allow_private_targets: flag("PORTAL_ALLOW_PRIVATE_TARGETS")?,
+            webhooks_allow_private_targets: flag("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS")?,
             demo: flag("PORTAL_DEMO")?,
             docs_url: get("PORTAL_DOCS_URL").unwrap_or_else(|| "https://docs.mentra.glass".into()),
             source_url: get("PORTAL_SOURCE_URL")
@@ -395,6 +401,20 @@ mod tests {
     }
 
     #[test]
+    fn private_targets_for_the_monitor_do_not_open_them_to_webhooks() {
+        let monitor = Config::from_vars(&vars(&[("PORTAL_ALLOW_PRIVATE_TARGETS", "true")])).unwrap();
+        assert!(monitor.allow_private_targets && !monitor.webhooks_allow_private_targets);
+        let webhooks =
+            Config::from_vars(&vars(&[("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "true")])).unwrap();
+        assert!(webhooks.webhooks_allow_private_targets && !webhooks.allow_private_targets);
+        let refused = Config::from_vars(&vars(&[("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "yes please")]));
+        assert_eq!(
+            refused.unwrap_err().variable,
+            "PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS"
+        );
+    }
+
+    #[test]
     fn the_pooler_settings_default_to_a_direct_postgres() {
         let config = Config::from_vars(&vars(&[])).unwrap();
         assert_eq!(config.database_options, adapter_db::PostgresOptions::default());
@@ -439,6 +459,7 @@ mod tests {
         assert_eq!(config.audit_retention_days, 400);
         assert_eq!(config.webhook_timeout, std::time::Duration::from_secs(10));
         assert!(!config.demo && !config.allow_private_targets);
+        assert!(!config.webhooks_allow_private_targets);
         assert!(config.oauth_providers.is_empty() && config.supabase.is_none());
         assert_eq!(config.docs_url, "https://docs.mentra.glass");
         assert_eq!(config.image_store, ImageStoreConfig::Local);
