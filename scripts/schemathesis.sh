@@ -39,7 +39,7 @@ base="http://127.0.0.1:$port"
 export ST_BASE="$base"
 PORTAL_BIND="127.0.0.1:$port" PORTAL_PUBLIC_URL="$base" PORTAL_DATA_DIR="$work" PORTAL_FRONTEND_DIR="$work" \
   DATABASE_URL="sqlite://$work/portal.db" PORTAL_UPTIME_INTERVAL_SECS=0 RUST_LOG=warn,adapter_mail=info \
-  PORTAL_ALLOW_PRIVATE_TARGETS=true \
+  PORTAL_ALLOW_PRIVATE_TARGETS=true PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS=true \
   PORTAL_DEMO=true PORTAL_METRICS_TOKEN="$metrics_token" PORTAL_WEBHOOK_WORKER=false \
   "$server" serve >"$work/server.log" 2>&1 &
 pid=$!

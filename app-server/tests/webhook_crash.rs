@@ -90,7 +90,7 @@ fn start(database_url: &str, data: &std::path::Path) -> (Child, u16, String) {
         port,
         &[
             ("PORTAL_PUBLIC_URL", "http://portal.test"),
-            ("PORTAL_ALLOW_PRIVATE_TARGETS", "true"),
+            ("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "true"),
             ("PORTAL_WEBHOOK_WORKER", "true"),
             ("PORTAL_WEBHOOK_TIMEOUT_SECS", TIMEOUT_SECS),
         ],
