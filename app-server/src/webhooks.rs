@@ -10,7 +10,7 @@ use adapter_identity::OsSecretGenerator;
 use adapter_probe::ProbeConfig;
 use adapter_probe::webhooks::HttpWebhookSender;
 use domain::identity::DigestKey;
-use domain::webhooks::{AttemptOutcome, SendLimits, WebhookConfig, WebhookService};
+use domain::webhooks::{AttemptOutcome, WebhookConfig, WebhookService};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -58,7 +58,7 @@ pub fn service(config: &Config, db: &Db, digest_key: DigestKey) -> anyhow::Resul
             public_url: config.public_url.clone(),
             allow_private: config.webhooks_allow_private_targets,
             digest_key,
-            send_limits: SendLimits::default(),
+            send_limits: config.webhook_send_limits,
         },
     ))
 }

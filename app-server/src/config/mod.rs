@@ -74,6 +74,9 @@ pub struct Config {
     /// `PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS`: webhook endpoints may be on loopback and private addresses
     /// (plain `http://` to loopback); their answers' bodies are never kept (local development and tests).
     pub webhooks_allow_private_targets: bool,
+    /// "Send test" and "Retry" pressed per minute: per endpoint (`PORTAL_WEBHOOK_SENDS_PER_ENDPOINT`, default
+    /// 5) and per organization (`PORTAL_WEBHOOK_SENDS_PER_ORG`, default 20).
+    pub webhook_send_limits: domain::webhooks::SendLimits,
     pub demo: bool,
     pub docs_url: String,
     pub source_url: String,
@@ -190,6 +193,24 @@ impl Config {
                     variable: "PORTAL_UPTIME_CONCURRENCY",
                     problem: format!("`{text}` is not a number of checks from 1 to 4096"),
                 })?,
+        };
+        let sends = |variable: &'static str, default: u32| match get(variable) {
+            None => Ok(default),
+            Some(text) => text
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=100_000).contains(n))
+                .ok_or_else(|| ConfigError {
+                    variable,
+                    problem: format!("`{text}` is not a number of sends a minute from 1 to 100000"),
+                }),
+        };
+        let defaults = domain::webhooks::SendLimits::default();
+        let webhook_send_limits = domain::webhooks::SendLimits {
+            per_endpoint: sends("PORTAL_WEBHOOK_SENDS_PER_ENDPOINT", defaults.per_endpoint)?,
+            per_org: sends("PORTAL_WEBHOOK_SENDS_PER_ORG", defaults.per_org)?,
+            ..defaults
         };
         let org_image_quota_mb = match get("PORTAL_ORG_IMAGE_QUOTA_MB") {
             None => domain::media::service::DEFAULT_ORG_IMAGE_QUOTA_MB,
@@ -347,6 +368,7 @@ impl Config {
             org_image_quota_mb,
             allow_private_targets: flag("PORTAL_ALLOW_PRIVATE_TARGETS")?,
             webhooks_allow_private_targets: flag("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS")?,
+            webhook_send_limits,
             demo: flag("PORTAL_DEMO")?,
             docs_url: get("PORTAL_DOCS_URL").unwrap_or_else(|| "https://docs.mentra.glass".into()),
             source_url: get("PORTAL_SOURCE_URL")
@@ -397,6 +419,23 @@ mod tests {
         for bad in ["0", "-1", "31", "1.5", "soon"] {
             let error = Config::from_vars(&vars(&[("PORTAL_WEBHOOK_TIMEOUT_SECS", bad)])).unwrap_err();
             assert_eq!(error.variable, "PORTAL_WEBHOOK_TIMEOUT_SECS", "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_webhook_sends_by_hand_are_a_number_a_minute() {
+        let config = Config::from_vars(&vars(&[
+            ("PORTAL_WEBHOOK_SENDS_PER_ENDPOINT", "2"),
+            ("PORTAL_WEBHOOK_SENDS_PER_ORG", " 9 "),
+        ]))
+        .unwrap();
+        assert_eq!(
+            (config.webhook_send_limits.per_endpoint, config.webhook_send_limits.per_org),
+            (2, 9)
+        );
+        for bad in ["0", "-1", "many", "100001"] {
+            let error = Config::from_vars(&vars(&[("PORTAL_WEBHOOK_SENDS_PER_ORG", bad)])).unwrap_err();
+            assert_eq!(error.variable, "PORTAL_WEBHOOK_SENDS_PER_ORG", "{bad}");
         }
     }
 
@@ -460,6 +499,10 @@ mod tests {
         assert_eq!(config.webhook_timeout, std::time::Duration::from_secs(10));
         assert!(!config.demo && !config.allow_private_targets);
         assert!(!config.webhooks_allow_private_targets);
+        assert_eq!(
+            (config.webhook_send_limits.per_endpoint, config.webhook_send_limits.per_org),
+            (5, 20)
+        );
         assert!(config.oauth_providers.is_empty() && config.supabase.is_none());
         assert_eq!(config.docs_url, "https://docs.mentra.glass");
         assert_eq!(config.image_store, ImageStoreConfig::Local);
