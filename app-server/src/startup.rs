@@ -92,11 +92,15 @@ impl Application {
         let image_store = crate::media::image_store(config)?;
         let apps = crate::apps::wire(config, &db, image_store.clone());
         let uptime = crate::uptime::service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?;
-        let webhooks = crate::webhooks::service(config, &db, crate::identity::digest_key(config, &db).await?)?;
+        let webhooks =
+            crate::webhooks::service(config, &db, crate::identity::digest_key(config, &db).await?)?;
         // Once: secrets stored in the clear (before they were sealed, or by an older instance) are sealed.
         let sealed = webhooks.seal_stored_secrets().await?;
         if sealed > 0 {
-            tracing::info!(sealed, "webhook signing secrets stored in the clear are now sealed");
+            tracing::info!(
+                sealed,
+                "webhook signing secrets stored in the clear are now sealed"
+            );
         }
         let state = HttpState {
             public_config: public_config(config),

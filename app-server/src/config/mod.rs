@@ -430,7 +430,10 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(
-            (config.webhook_send_limits.per_endpoint, config.webhook_send_limits.per_org),
+            (
+                config.webhook_send_limits.per_endpoint,
+                config.webhook_send_limits.per_org
+            ),
             (2, 9)
         );
         for bad in ["0", "-1", "many", "100001"] {
@@ -500,7 +503,10 @@ mod tests {
         assert!(!config.demo && !config.allow_private_targets);
         assert!(!config.webhooks_allow_private_targets);
         assert_eq!(
-            (config.webhook_send_limits.per_endpoint, config.webhook_send_limits.per_org),
+            (
+                config.webhook_send_limits.per_endpoint,
+                config.webhook_send_limits.per_org
+            ),
             (5, 20)
         );
         assert!(config.oauth_providers.is_empty() && config.supabase.is_none());

@@ -9,8 +9,8 @@ use uuid::Uuid;
 use super::WebhookEventType;
 use super::retry::DisabledReason;
 use super::signing::{SealedSecret, Unsealable, WebhookSecret};
-use crate::identity::DigestKey;
 use crate::common::OrgId;
+use crate::identity::DigestKey;
 
 /// Identifies one endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -398,10 +398,11 @@ fn a_new_or_rotated_secret_is_stored_sealed_and_the_claim_signs_with_it() {
     sender.expect_check_target().returning(|_| Ok(()));
     let mut repo = MockWebhookRepository::new();
     let created = stored.clone();
-    repo.expect_create_endpoint().returning(move |endpoint, secret, _| {
-        created.lock().unwrap().push((endpoint.id, secret.clone()));
-        Ok(())
-    });
+    repo.expect_create_endpoint()
+        .returning(move |endpoint, secret, _| {
+            created.lock().unwrap().push((endpoint.id, secret.clone()));
+            Ok(())
+        });
     let rotated = stored.clone();
     repo.expect_find_endpoint().returning(|_, _| {
         Ok(Some(WebhookEndpoint {
@@ -439,7 +440,10 @@ fn a_new_or_rotated_secret_is_stored_sealed_and_the_claim_signs_with_it() {
     for ((id, sealed), shown) in stored.iter().zip([&secret, &next]) {
         assert!(!sealed.is_plain());
         let key = shown.as_str().trim_start_matches("whsec_");
-        assert!(!sealed.as_str().contains(key), "the stored value is not the secret");
+        assert!(
+            !sealed.as_str().contains(key),
+            "the stored value is not the secret"
+        );
         assert_eq!(&sealed.open(&digest_key(), *id).unwrap(), shown);
     }
 }
@@ -450,7 +454,10 @@ fn an_attempt_signs_with_the_opened_secret_and_one_that_does_not_open_is_a_faile
     let mut sender = MockWebhookSender::new();
     sender.expect_send().times(1).returning(|_, headers, body| {
         let signature = headers.iter().find(|(n, _)| n == "webhook-signature").unwrap();
-        assert_eq!(signature.1, signing_secret().sign("msg_1", noon().timestamp(), body));
+        assert_eq!(
+            signature.1,
+            signing_secret().sign("msg_1", noon().timestamp(), body)
+        );
         Ok(SendResult {
             status: 204,
             body: Some(String::new()),
@@ -458,11 +465,17 @@ fn an_attempt_signs_with_the_opened_secret_and_one_that_does_not_open_is_a_faile
         })
     });
     let service = service(recording(records.clone()), sender);
-    assert_eq!(block_on(service.attempt(&claim(None, 0))).unwrap(), AttemptOutcome::Delivered);
+    assert_eq!(
+        block_on(service.attempt(&claim(None, 0))).unwrap(),
+        AttemptOutcome::Delivered
+    );
     let mut moved = claim(None, 0);
     // A sealed secret copied to another endpoint's row does not open there.
     moved.delivery.endpoint_id = WebhookEndpointId(uuid::Uuid::new_v4());
-    assert_eq!(block_on(service.attempt(&moved)).unwrap(), AttemptOutcome::Retrying);
+    assert_eq!(
+        block_on(service.attempt(&moved)).unwrap(),
+        AttemptOutcome::Retrying
+    );
     let records = records.lock().unwrap();
     assert!(records[1].error.as_deref().unwrap().contains("does not open"));
 }
@@ -526,7 +539,8 @@ fn a_send_by_hand_past_its_limit_says_which_limit_and_when_to_try_again() {
 #[test]
 fn a_test_to_an_endpoint_with_a_full_queue_is_refused() {
     let mut repo = MockWebhookRepository::new();
-    repo.expect_enqueue_for().returning(|_, _, _, _| Ok(Admission::Backlog));
+    repo.expect_enqueue_for()
+        .returning(|_, _, _, _| Ok(Admission::Backlog));
     let service = service(repo, MockWebhookSender::new());
     let error = block_on(service.send_test(&member(OrgRole::Admin), WebhookEndpointId(uuid::Uuid::nil())))
         .unwrap_err();
@@ -541,13 +555,20 @@ fn secrets_stored_in_the_clear_are_sealed_once() {
     let resealed: Arc<Mutex<Vec<SealedSecret>>> = Arc::default();
     let mut repo = MockWebhookRepository::new();
     let rows = vec![(endpoint, SecretSlot::Current, plain.clone())];
-    repo.expect_plain_secrets().times(1).returning(move |_| Ok(rows.clone()));
+    repo.expect_plain_secrets()
+        .times(1)
+        .returning(move |_| Ok(rows.clone()));
     let written = resealed.clone();
-    repo.expect_reseal_secret().times(1).returning(move |id, slot, old, new| {
-        assert_eq!((id, slot, old.as_str()), (endpoint, SecretSlot::Current, signing_secret().as_str()));
-        written.lock().unwrap().push(new.clone());
-        Ok(true)
-    });
+    repo.expect_reseal_secret()
+        .times(1)
+        .returning(move |id, slot, old, new| {
+            assert_eq!(
+                (id, slot, old.as_str()),
+                (endpoint, SecretSlot::Current, signing_secret().as_str())
+            );
+            written.lock().unwrap().push(new.clone());
+            Ok(true)
+        });
     let service = service(repo, MockWebhookSender::new());
     assert_eq!(block_on(service.seal_stored_secrets()).unwrap(), 1);
     let sealed = resealed.lock().unwrap()[0].clone();

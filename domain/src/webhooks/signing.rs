@@ -248,11 +248,17 @@ mod tests {
         assert_eq!(sealed.open(&key, endpoint).unwrap(), secret);
         let other_endpoint = WebhookEndpointId(uuid::Uuid::from_u128(2));
         assert_eq!(sealed.open(&key, other_endpoint), Err(Unsealable));
-        assert_eq!(sealed.open(&DigestKey::new(vec![8; 32]), endpoint), Err(Unsealable));
+        assert_eq!(
+            sealed.open(&DigestKey::new(vec![8; 32]), endpoint),
+            Err(Unsealable)
+        );
         let mut altered = sealed.as_str().to_owned();
         let last = altered.pop().unwrap();
         altered.push(if last == '0' { '1' } else { '0' });
-        assert_eq!(SealedSecret::stored(altered).open(&key, endpoint), Err(Unsealable));
+        assert_eq!(
+            SealedSecret::stored(altered).open(&key, endpoint),
+            Err(Unsealable)
+        );
     }
 
     #[test]
@@ -261,7 +267,10 @@ mod tests {
         let stored = SealedSecret::stored(secret.as_str().to_owned());
         assert!(stored.is_plain());
         let endpoint = WebhookEndpointId(uuid::Uuid::from_u128(1));
-        assert_eq!(stored.open(&DigestKey::new(vec![1; 32]), endpoint).unwrap(), secret);
+        assert_eq!(
+            stored.open(&DigestKey::new(vec![1; 32]), endpoint).unwrap(),
+            secret
+        );
     }
 
     #[test]

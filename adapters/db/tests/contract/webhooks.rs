@@ -93,7 +93,12 @@ async fn queue_tests(db: &Db, endpoint: &WebhookEndpoint, count: usize, now: Dat
     for n in 0..count {
         let id = format!("msg_{}_{n}", endpoint.id.0.simple());
         let admission = repo
-            .enqueue_for(endpoint.id, &test_event(endpoint.org_id, endpoint.id, now), &id, unlimited())
+            .enqueue_for(
+                endpoint.id,
+                &test_event(endpoint.org_id, endpoint.id, now),
+                &id,
+                unlimited(),
+            )
             .await
             .unwrap();
         assert_eq!(admission, Admission::Queued);

@@ -513,7 +513,8 @@ impl WebhookRepository for DieselWebhookRepository {
                     return Err(RepoError::NotFound);
                 }
                 let send = Uuid::new_v4().to_string();
-                if let Some(refused) = admit_send(conn, event.org_id, id, &send, to_millis(event.at), limits)? {
+                if let Some(refused) = admit_send(conn, event.org_id, id, &send, to_millis(event.at), limits)?
+                {
                     return Ok(refused);
                 }
                 let queued = rows::insert_delivery(
@@ -805,7 +806,10 @@ impl WebhookRepository for DieselWebhookRepository {
         let mut plain = Vec::new();
         for (id, current, previous) in rows {
             let id = WebhookEndpointId(parse_stored("webhook_endpoints.id", &id, Uuid::parse_str)?);
-            for (slot, text) in [(SecretSlot::Current, Some(current)), (SecretSlot::Previous, previous)] {
+            for (slot, text) in [
+                (SecretSlot::Current, Some(current)),
+                (SecretSlot::Previous, previous),
+            ] {
                 if let Some(stored) = text.map(SealedSecret::stored).filter(SealedSecret::is_plain) {
                     plain.push((id, slot, stored));
                 }
