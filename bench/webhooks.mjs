@@ -43,7 +43,7 @@ async function measure(kind) {
   try {
     portal = await startServer(db.url, {
       PORTAL_UPTIME_INTERVAL_SECS: '0',
-      PORTAL_ALLOW_PRIVATE_TARGETS: 'true',
+      PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
       RUST_LOG: 'warn',
     });
     const { token, org } = await orgAdmin(portal.url);

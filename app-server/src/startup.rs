@@ -92,6 +92,16 @@ impl Application {
         let image_store = crate::media::image_store(config)?;
         let apps = crate::apps::wire(config, &db, image_store.clone());
         let uptime = crate::uptime::service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?;
+        let webhooks =
+            crate::webhooks::service(config, &db, crate::identity::digest_key(config, &db).await?)?;
+        // Once: secrets stored in the clear (before they were sealed, or by an older instance) are sealed.
+        let sealed = webhooks.seal_stored_secrets().await?;
+        if sealed > 0 {
+            tracing::info!(
+                sealed,
+                "webhook signing secrets stored in the clear are now sealed"
+            );
+        }
         let state = HttpState {
             public_config: public_config(config),
             identity: identity.identity,
@@ -118,9 +128,7 @@ impl Application {
             tokens: adapter_http::tokens::TokensApi {
                 service: identity.tokens.clone(),
             },
-            webhooks: adapter_http::webhooks::WebhooksApi(std::sync::Arc::new(crate::webhooks::service(
-                config, &db,
-            )?)),
+            webhooks: adapter_http::webhooks::WebhooksApi(std::sync::Arc::new(webhooks.clone())),
             readiness: adapter_http::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
             metrics: crate::metrics::route(config, &db, uptime)?,
         };
@@ -157,7 +165,7 @@ impl Application {
             .tcp_nodelay(true)
             .listen(listener)?
             .run();
-        let workers = crate::workers::Workers::start(config, &db, Some(identity.tokens))?;
+        let workers = crate::workers::Workers::start(config, &db, Some(identity.tokens), Some(webhooks))?;
         tracing::info!(port, address = %config.bind.ip(), "developer portal listening");
         Ok(Self {
             port,

@@ -1,13 +1,15 @@
 //! The webhook delivery worker (issue 38): claims due deliveries with a lease (so that two instances never
 //! attempt one delivery at once, and a delivery claimed by an instance that died is attempted again when its
-//! lease ends), attempts each in its own task, at most [`IN_FLIGHT`] at once and [`PER_ENDPOINT`] per
-//! endpoint, so that a slow endpoint cannot hold up another organization's deliveries.
+//! lease ends), attempts each in its own task, at most [`IN_FLIGHT`] at once, [`PER_ENDPOINT`] per endpoint
+//! and [`PER_ORG`] per organization, claimed taking turns across organizations, so that neither a slow
+//! endpoint nor one organization's many slow endpoints can hold up another organization's deliveries.
 
 use adapter_db::Db;
 use adapter_db::repos::DieselWebhookRepository;
 use adapter_identity::OsSecretGenerator;
 use adapter_probe::ProbeConfig;
 use adapter_probe::webhooks::HttpWebhookSender;
+use domain::identity::DigestKey;
 use domain::webhooks::{AttemptOutcome, WebhookConfig, WebhookService};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,6 +23,9 @@ use crate::system::SystemClock;
 pub const IN_FLIGHT: u32 = 32;
 /// Deliveries of one endpoint attempted at once (across instances, as the leases alive say).
 pub const PER_ENDPOINT: u32 = 4;
+/// Deliveries of one organization attempted at once (across instances, as the leases alive say): a quarter
+/// of an instance's slots, so that one organization's endpoints that never answer leave the rest to others.
+pub const PER_ORG: u32 = IN_FLIGHT / 4;
 /// How long a claim lasts for attempts limited to `timeout` (`PORTAL_WEBHOOK_TIMEOUT_SECS`): four times the
 /// limit and 5 s more, so that an attempt and the recording of its outcome finish well within it, yet a
 /// delivery of an instance killed mid-attempt goes out again soon after (45 s with the default 10 s).
@@ -34,13 +39,14 @@ const POLL: Duration = Duration::from_millis(500);
 
 use crate::metrics::WEBHOOK_DELIVERIES as DELIVERIES;
 
-/// The webhook use cases over the database and the guarded HTTP client.
+/// The webhook use cases over the database and the guarded HTTP client; signing secrets are sealed under
+/// `digest_key` ([`crate::identity::digest_key`]).
 ///
 /// # Errors
 /// When the HTTP client cannot be built.
-pub fn service(config: &Config, db: &Db) -> anyhow::Result<WebhookService> {
+pub fn service(config: &Config, db: &Db, digest_key: DigestKey) -> anyhow::Result<WebhookService> {
     let sender = HttpWebhookSender::new(ProbeConfig {
-        allow_private: config.allow_private_targets,
+        allow_private: config.webhooks_allow_private_targets,
         timeout: config.webhook_timeout,
     })?;
     Ok(WebhookService::new(
@@ -50,7 +56,9 @@ pub fn service(config: &Config, db: &Db) -> anyhow::Result<WebhookService> {
         Arc::new(OsSecretGenerator),
         WebhookConfig {
             public_url: config.public_url.clone(),
-            allow_private: config.allow_private_targets,
+            allow_private: config.webhooks_allow_private_targets,
+            digest_key,
+            send_limits: config.webhook_send_limits,
         },
     ))
 }
@@ -84,7 +92,7 @@ pub async fn deliver(service: WebhookService, timeout: Duration, mut stopped: wa
         let claimed = if room == 0 {
             Vec::new()
         } else {
-            match service.claim(room, PER_ENDPOINT, lease).await {
+            match service.claim(room, PER_ENDPOINT, PER_ORG, lease).await {
                 Ok(claimed) => claimed,
                 Err(error @ domain::common::RepoError::Unavailable { .. }) => {
                     tracing::debug!(%error, "webhook delivery waits for the database");

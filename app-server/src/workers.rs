@@ -65,7 +65,8 @@ pub fn mailer(config: &Config) -> anyhow::Result<Arc<dyn Mailer>> {
 }
 
 impl Workers {
-    /// Starts the outbox worker and the pruning job on the current runtime.
+    /// Starts the outbox worker and the pruning job on the current runtime, and the webhook worker with
+    /// `webhooks` unless `PORTAL_WEBHOOK_WORKER=false` (`None`: not wired here).
     ///
     /// # Errors
     /// As [`mailer`].
@@ -73,6 +74,7 @@ impl Workers {
         config: &Config,
         db: &Db,
         tokens: Option<Arc<domain::tokens::AccessTokenService>>,
+        webhooks: Option<domain::webhooks::WebhookService>,
     ) -> anyhow::Result<Self> {
         let (stop, stopped) = watch::channel(false);
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
@@ -96,13 +98,13 @@ impl Workers {
         } else {
             tracing::info!("PORTAL_UPTIME_INTERVAL_SECS=0: this instance checks no app's health");
         }
-        if config.webhook_worker {
+        if let Some(webhooks) = webhooks.filter(|_| config.webhook_worker) {
             handles.push(tokio::spawn(crate::webhooks::deliver(
-                crate::webhooks::service(config, db)?,
+                webhooks,
                 config.webhook_timeout,
                 stopped.clone(),
             )));
-        } else {
+        } else if !config.webhook_worker {
             tracing::info!(
                 "PORTAL_WEBHOOK_WORKER=false: this instance leaves webhooks for another to deliver"
             );

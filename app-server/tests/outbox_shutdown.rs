@@ -92,7 +92,7 @@ async fn claims_not_sent_at_shutdown_are_due_again_at_once(backend: Backend) {
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
     let config = Config::from_vars(&vars).unwrap();
-    let workers = Workers::start(&config, &db, None).unwrap();
+    let workers = Workers::start(&config, &db, None, None).unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     while accepted.load(Ordering::SeqCst) < 2 {
         assert!(std::time::Instant::now() < deadline, "no e-mail went out");

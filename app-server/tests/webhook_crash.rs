@@ -90,9 +90,12 @@ fn start(database_url: &str, data: &std::path::Path) -> (Child, u16, String) {
         port,
         &[
             ("PORTAL_PUBLIC_URL", "http://portal.test"),
-            ("PORTAL_ALLOW_PRIVATE_TARGETS", "true"),
+            ("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "true"),
             ("PORTAL_WEBHOOK_WORKER", "true"),
             ("PORTAL_WEBHOOK_TIMEOUT_SECS", TIMEOUT_SECS),
+            // Its tests are many tests to one endpoint, more than an admin may press in a minute.
+            ("PORTAL_WEBHOOK_SENDS_PER_ENDPOINT", "1000"),
+            ("PORTAL_WEBHOOK_SENDS_PER_ORG", "1000"),
         ],
     );
     (child, port, format!("http://127.0.0.1:{port}"))

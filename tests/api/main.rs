@@ -44,3 +44,4 @@ mod uptime;
 mod webhooks;
 mod webhooks_access;
 mod webhooks_events;
+mod webhooks_fairness;

@@ -25,15 +25,21 @@ pub async fn spawn(backend: Backend) -> TestApp {
     spawn_app_with(backend, &[("PORTAL_PUBLIC_URL", PUBLIC_URL)]).await
 }
 
-/// As [`spawn`], with private targets allowed (`PORTAL_ALLOW_PRIVATE_TARGETS`): webhook endpoints and app
-/// servers may then be on this machine (`http://127.0.0.1:…`); the webhook worker runs.
+/// As [`spawn`], with private targets allowed (`PORTAL_ALLOW_PRIVATE_TARGETS` for app servers and the
+/// monitor, `PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS` for webhook endpoints): they may then be on this machine
+/// (`http://127.0.0.1:…`); the webhook worker runs, and sends by hand are not limited in practice.
 pub async fn spawn_allowing_private(backend: Backend) -> TestApp {
     spawn_app_with(
         backend,
         &[
             ("PORTAL_PUBLIC_URL", PUBLIC_URL),
             ("PORTAL_ALLOW_PRIVATE_TARGETS", "true"),
+            ("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "true"),
             ("PORTAL_WEBHOOK_WORKER", "true"),
+            // The matrices and the delivery tests press "Send test" more often than an admin may
+            // (`webhooks_fairness.rs` tests the limits).
+            ("PORTAL_WEBHOOK_SENDS_PER_ENDPOINT", "1000"),
+            ("PORTAL_WEBHOOK_SENDS_PER_ORG", "1000"),
         ],
     )
     .await

@@ -466,7 +466,7 @@ async fn two_instances_on_one_database_deliver_each_event_once() {
                 &data,
                 &[
                     ("PORTAL_PUBLIC_URL", crate::org_fixtures::PUBLIC_URL),
-                    ("PORTAL_ALLOW_PRIVATE_TARGETS", "true"),
+                    ("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "true"),
                     ("PORTAL_WEBHOOK_WORKER", "true"),
                 ],
             )

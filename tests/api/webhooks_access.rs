@@ -20,7 +20,7 @@ async fn spawn_parked(backend: Backend) -> TestApp {
         backend,
         &[
             ("PORTAL_PUBLIC_URL", PUBLIC_URL),
-            ("PORTAL_ALLOW_PRIVATE_TARGETS", "true"),
+            ("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "true"),
         ],
     )
     .await

@@ -23,7 +23,9 @@ const PACKAGE: &str = "com.example.glow";
 async fn spawn_delivering(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
     let vars: Vec<(&str, &str)> = [
         ("PORTAL_PUBLIC_URL", PUBLIC_URL),
+        // The monitor checks apps on this machine; webhooks go to a receiver on it.
         ("PORTAL_ALLOW_PRIVATE_TARGETS", "true"),
+        ("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "true"),
         ("PORTAL_WEBHOOK_WORKER", "true"),
     ]
     .into_iter()

@@ -345,6 +345,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    webhook_manual_sends (id) {
+        id -> Text,
+        org_id -> Text,
+        endpoint_id -> Text,
+        at -> BigInt,
+    }
+}
+
+diesel::table! {
     uptime_monitor (package_name) {
         package_name -> Text,
         check_slot_at -> BigInt,

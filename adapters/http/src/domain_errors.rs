@@ -300,6 +300,11 @@ impl From<domain::webhooks::WebhookError> for ApiError {
             WebhookError::Validation(fields) => invalid(message, &fields),
             WebhookError::TooMany => Self::conflict("WEBHOOK_LIMIT", message),
             WebhookError::InProgress => Self::conflict("DELIVERY_IN_PROGRESS", message),
+            WebhookError::Backlog => Self::conflict("WEBHOOK_BACKLOG", message),
+            WebhookError::SendLimited { retry_after_secs, .. } => Self::TooManyRequests {
+                message,
+                retry_after: retry_after_secs,
+            },
             WebhookError::Repo(cause) => cause.into(),
         }
     }

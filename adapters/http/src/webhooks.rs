@@ -390,6 +390,9 @@ pub async fn rotate_webhook_secret(
         (status = 202, description = "Queued; its delivery id", body = QueuedDeliveryDto),
         (status = 403, description = "Only organization admins manage webhooks", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such endpoint in the organization", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The endpoint has 1000 deliveries waiting (`WEBHOOK_BACKLOG`), or the e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`)", body = crate::openapi::ErrorBody),
+        (status = 429, description = "5 tests and retries a minute per endpoint, 20 per organization (`RATE_LIMITED`); the message and `Retry-After` say when to try again", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds until another one is allowed"))),
     ))]
 #[post("/orgs/{orgId}/webhooks/{id}/test")]
 pub async fn test_webhook(
@@ -454,7 +457,9 @@ pub async fn list_webhook_deliveries(
         (status = 202, description = "Queued again", body = QueuedDeliveryDto),
         (status = 403, description = "Only organization admins manage webhooks", body = crate::openapi::ErrorBody),
         (status = 404, description = "No such delivery of the endpoint", body = crate::openapi::ErrorBody),
-        (status = 409, description = "It is being sent right now (`DELIVERY_IN_PROGRESS`)", body = crate::openapi::ErrorBody),
+        (status = 409, description = "It is being sent right now (`DELIVERY_IN_PROGRESS`), or sending it again would put more than 1000 deliveries in the endpoint's queue (`WEBHOOK_BACKLOG`)", body = crate::openapi::ErrorBody),
+        (status = 429, description = "5 tests and retries a minute per endpoint, 20 per organization (`RATE_LIMITED`); the message and `Retry-After` say when to try again", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds until another one is allowed"))),
     ))]
 #[post("/orgs/{orgId}/webhooks/{id}/deliveries/{deliveryId}/retry")]
 pub async fn retry_webhook_delivery(

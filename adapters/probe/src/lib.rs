@@ -9,8 +9,8 @@
 //!   proxy, the resolver would only see the proxy's name and the target's address would never be checked.
 //! - No redirect is followed (a 3xx is a refusal), no cookie is kept, at most 64 KB of body is read, and a
 //!   check gives up after its time limit (10 s), body included.
-//! - `allow_private` (`PORTAL_ALLOW_PRIVATE_TARGETS`) lifts the address rule, for local development and
-//!   tests; nothing else changes.
+//! - `allow_private` (`PORTAL_ALLOW_PRIVATE_TARGETS` for the monitor, `PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS`
+//!   for webhooks) lifts the address rule, for local development and tests; nothing else changes.
 //!
 //! [`webhooks::HttpWebhookSender`] delivers webhooks through the same client shape (the same resolver,
 //! no proxy, no redirect, 10 s): one guard for every request to a target the portal does not control.
@@ -66,6 +66,15 @@ pub struct HttpProber {
 /// names resolved by [`CheckedResolver`] (a name with any non-public address is refused unless
 /// `allow_private`), no proxy, no redirect, the time limit on connecting and on the whole request.
 pub(crate) fn guarded_client(config: ProbeConfig, user_agent: &str) -> Result<reqwest::Client, BuildError> {
+    guarded_client_connecting_within(config, config.timeout, user_agent)
+}
+
+/// [`guarded_client`] whose connections must be made within `connect_timeout`.
+pub(crate) fn guarded_client_connecting_within(
+    config: ProbeConfig,
+    connect_timeout: Duration,
+    user_agent: &str,
+) -> Result<reqwest::Client, BuildError> {
     Ok(reqwest::Client::builder()
         .dns_resolver(Arc::new(CheckedResolver {
             allow_private: config.allow_private,
@@ -74,7 +83,7 @@ pub(crate) fn guarded_client(config: ProbeConfig, user_agent: &str) -> Result<re
         .no_proxy()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(config.timeout)
-        .connect_timeout(config.timeout)
+        .connect_timeout(connect_timeout)
         .pool_max_idle_per_host(IDLE_PER_HOST)
         .pool_idle_timeout(Duration::from_secs(90))
         .user_agent(user_agent)

@@ -1,14 +1,27 @@
 //! [`HttpWebhookSender`]: webhook deliveries over the prober's guarded client ([`crate::guarded_client`]):
 //! private, link-local and metadata addresses refused after resolution (unless allowed), no proxy, no
 //! redirect followed (a 3xx is a failed attempt), the time limit (`PORTAL_WEBHOOK_TIMEOUT_SECS`, 10 s by
-//! default) for the whole request, and only the first 4 KB of the answer read.
+//! default) for the whole request, a shorter one for connecting ([`connect_timeout`]: a target that takes
+//! no connection frees its worker slot sooner), and only the first 4 KB of the answer read, and none of it
+//! when the answer came from an address that is not public (`PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS` lets
+//! such targets be reached, never read back through the delivery log).
 
 use async_trait::async_trait;
 use domain::webhooks::MAX_RESPONSE_BYTES;
 use domain::webhooks::ports::{SendError, SendResult, WebhookSender};
 use std::time::Instant;
 
-use crate::{BuildError, ProbeConfig, guarded_client, is_private_target, literal_refused};
+use crate::{BuildError, ProbeConfig, guarded_client_connecting_within, is_private_target, literal_refused};
+
+/// The time limit on connecting to an endpoint, for the time limit `timeout` of a whole delivery: half of
+/// it, at most 3 s, at least 1 s (never more than `timeout`).
+#[must_use]
+pub fn connect_timeout(timeout: std::time::Duration) -> std::time::Duration {
+    (timeout / 2)
+        .min(std::time::Duration::from_secs(3))
+        .max(std::time::Duration::from_secs(1))
+        .min(timeout)
+}
 
 /// Sends webhook deliveries.
 #[derive(Debug, Clone)]
@@ -21,8 +34,9 @@ impl HttpWebhookSender {
     /// # Errors
     /// [`BuildError`] when the TLS backend cannot be set up.
     pub fn new(config: ProbeConfig) -> Result<Self, BuildError> {
-        let client = guarded_client(
+        let client = guarded_client_connecting_within(
             config,
+            connect_timeout(config.timeout),
             concat!("developer-portal-webhooks/", env!("CARGO_PKG_VERSION")),
         )?;
         Ok(Self { client, config })
@@ -52,6 +66,17 @@ impl HttpWebhookSender {
         }
         let mut response = request.send().await.map_err(|e| classify(&e))?;
         let status = response.status().as_u16();
+        // Reached only with private targets allowed: the answer of a private service is not read.
+        if response
+            .remote_addr()
+            .is_none_or(|addr| !crate::address::is_public(addr.ip()))
+        {
+            return Ok(SendResult {
+                status,
+                body: None,
+                duration_ms: u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX),
+            });
+        }
         let mut kept: Vec<u8> = Vec::new();
         // Read at most 4 KB; the rest of a long answer is not waited for.
         while kept.len() < MAX_RESPONSE_BYTES {
@@ -63,7 +88,7 @@ impl HttpWebhookSender {
         kept.truncate(MAX_RESPONSE_BYTES);
         Ok(SendResult {
             status,
-            body: String::from_utf8_lossy(&kept).into_owned(),
+            body: Some(String::from_utf8_lossy(&kept).into_owned()),
             duration_ms: u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX),
         })
     }
@@ -155,11 +180,25 @@ mod tests {
             serve("HTTP/1.1 202 Accepted\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok").await;
         let headers = vec![("webhook-id".to_owned(), "msg_1".to_owned())];
         let answer = sender(true).send(&url, &headers, "{\"a\":1}").await.unwrap();
-        assert_eq!((answer.status, answer.body.as_str()), (202, "ok"));
+        // A loopback receiver (private targets allowed): its answer is not read back.
+        assert_eq!((answer.status, answer.body), (202, None));
         let request = server.await.unwrap();
         assert!(request.starts_with("POST /hook HTTP/1.1"));
         assert!(request.contains("webhook-id: msg_1"));
         assert!(request.ends_with("{\"a\":1}"));
+    }
+
+    #[test]
+    fn connecting_has_less_time_than_the_whole_delivery() {
+        use std::time::Duration;
+        for (timeout, connect) in [(10, 3), (30, 3), (4, 2), (2, 1), (1, 1)] {
+            assert_eq!(
+                connect_timeout(Duration::from_secs(timeout)),
+                Duration::from_secs(connect),
+                "{timeout}"
+            );
+        }
+        assert!(connect_timeout(Duration::from_secs(10)) < Duration::from_secs(10));
     }
 
     #[tokio::test]

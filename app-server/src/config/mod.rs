@@ -68,7 +68,15 @@ pub struct Config {
     pub uptime_concurrency: usize,
     /// The storage quota of each organization's images, in MB (`PORTAL_ORG_IMAGE_QUOTA_MB`).
     pub org_image_quota_mb: u64,
+    /// `PORTAL_ALLOW_PRIVATE_TARGETS`: the uptime monitor may check loopback and private addresses, and a
+    /// loopback server URL keeps `http://` (local development and tests). Webhooks have their own setting.
     pub allow_private_targets: bool,
+    /// `PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS`: webhook endpoints may be on loopback and private addresses
+    /// (plain `http://` to loopback); their answers' bodies are never kept (local development and tests).
+    pub webhooks_allow_private_targets: bool,
+    /// "Send test" and "Retry" pressed per minute: per endpoint (`PORTAL_WEBHOOK_SENDS_PER_ENDPOINT`, default
+    /// 5) and per organization (`PORTAL_WEBHOOK_SENDS_PER_ORG`, default 20).
+    pub webhook_send_limits: domain::webhooks::SendLimits,
     pub demo: bool,
     pub docs_url: String,
     pub source_url: String,
@@ -197,6 +205,24 @@ impl Config {
                     variable: "PORTAL_UPTIME_CONCURRENCY",
                     problem: format!("`{text}` is not a number of checks from 1 to 4096"),
                 })?,
+        };
+        let sends = |variable: &'static str, default: u32| match get(variable) {
+            None => Ok(default),
+            Some(text) => text
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=100_000).contains(n))
+                .ok_or_else(|| ConfigError {
+                    variable,
+                    problem: format!("`{text}` is not a number of sends a minute from 1 to 100000"),
+                }),
+        };
+        let defaults = domain::webhooks::SendLimits::default();
+        let webhook_send_limits = domain::webhooks::SendLimits {
+            per_endpoint: sends("PORTAL_WEBHOOK_SENDS_PER_ENDPOINT", defaults.per_endpoint)?,
+            per_org: sends("PORTAL_WEBHOOK_SENDS_PER_ORG", defaults.per_org)?,
+            ..defaults
         };
         let org_image_quota_mb = match get("PORTAL_ORG_IMAGE_QUOTA_MB") {
             None => domain::media::service::DEFAULT_ORG_IMAGE_QUOTA_MB,
@@ -364,6 +390,8 @@ impl Config {
             uptime_concurrency,
             org_image_quota_mb,
             allow_private_targets: flag("PORTAL_ALLOW_PRIVATE_TARGETS")?,
+            webhooks_allow_private_targets: flag("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS")?,
+            webhook_send_limits,
             demo: flag("PORTAL_DEMO")?,
             docs_url: get("PORTAL_DOCS_URL").unwrap_or_else(|| "https://docs.mentra.glass".into()),
             source_url: get("PORTAL_SOURCE_URL")
@@ -418,6 +446,40 @@ mod tests {
     }
 
     #[test]
+    fn the_webhook_sends_by_hand_are_a_number_a_minute() {
+        let config = Config::from_vars(&vars(&[
+            ("PORTAL_WEBHOOK_SENDS_PER_ENDPOINT", "2"),
+            ("PORTAL_WEBHOOK_SENDS_PER_ORG", " 9 "),
+        ]))
+        .unwrap();
+        assert_eq!(
+            (
+                config.webhook_send_limits.per_endpoint,
+                config.webhook_send_limits.per_org
+            ),
+            (2, 9)
+        );
+        for bad in ["0", "-1", "many", "100001"] {
+            let error = Config::from_vars(&vars(&[("PORTAL_WEBHOOK_SENDS_PER_ORG", bad)])).unwrap_err();
+            assert_eq!(error.variable, "PORTAL_WEBHOOK_SENDS_PER_ORG", "{bad}");
+        }
+    }
+
+    #[test]
+    fn private_targets_for_the_monitor_do_not_open_them_to_webhooks() {
+        let monitor = Config::from_vars(&vars(&[("PORTAL_ALLOW_PRIVATE_TARGETS", "true")])).unwrap();
+        assert!(monitor.allow_private_targets && !monitor.webhooks_allow_private_targets);
+        let webhooks =
+            Config::from_vars(&vars(&[("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "true")])).unwrap();
+        assert!(webhooks.webhooks_allow_private_targets && !webhooks.allow_private_targets);
+        let refused = Config::from_vars(&vars(&[("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS", "yes please")]));
+        assert_eq!(
+            refused.unwrap_err().variable,
+            "PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS"
+        );
+    }
+
+    #[test]
     fn the_pooler_settings_default_to_a_direct_postgres() {
         let config = Config::from_vars(&vars(&[])).unwrap();
         assert_eq!(config.database_options, adapter_db::PostgresOptions::default());
@@ -462,6 +524,14 @@ mod tests {
         assert_eq!(config.audit_retention_days, 400);
         assert_eq!(config.webhook_timeout, std::time::Duration::from_secs(10));
         assert!(!config.demo && !config.allow_private_targets);
+        assert!(!config.webhooks_allow_private_targets);
+        assert_eq!(
+            (
+                config.webhook_send_limits.per_endpoint,
+                config.webhook_send_limits.per_org
+            ),
+            (5, 20)
+        );
         assert!(config.oauth_providers.is_empty() && config.supabase.is_none());
         assert_eq!(config.docs_url, "https://docs.mentra.glass");
         assert_eq!(config.image_store, ImageStoreConfig::Local);

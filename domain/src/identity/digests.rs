@@ -20,6 +20,7 @@ const DECOY_USER_ID_LABEL: &str = "devportal sign-up decoy user id v1";
 const SEALING_KEY_LABEL: &str = "devportal factor secret sealing key v1";
 const RECOVERY_CODE_LABEL: &str = "devportal recovery code v1";
 const ACCESS_TOKEN_LABEL: &str = "devportal access token v1";
+const WEBHOOK_SEALING_KEY_LABEL: &str = "devportal webhook secret sealing key v1";
 
 /// The key of the identity service's keyed digests (derived from `PORTAL_SECRET_KEY`, or generated once and
 /// kept with the server secrets). Never printed.
@@ -84,6 +85,12 @@ impl DigestKey {
     #[must_use]
     pub fn sealing_key(&self) -> [u8; 32] {
         self.mac(SEALING_KEY_LABEL, &[])
+    }
+
+    /// The key that seals webhook signing secrets at rest (derived, its own label: never the factors' key).
+    #[must_use]
+    pub fn webhook_sealing_key(&self) -> [u8; 32] {
+        self.mac(WEBHOOK_SEALING_KEY_LABEL, &[])
     }
 
     /// A stable id for an address that must not reveal its real account: a version-4-shaped UUID from

@@ -11,7 +11,8 @@ pub mod signing;
 
 pub use events::WebhookEventType;
 pub use models::{
-    DeliveryStatus, EventFilter, MAX_ENDPOINTS_PER_ORG, MAX_RESPONSE_BYTES, SigningSecrets, WebhookDelivery,
+    Admission, DeliveryStatus, EventFilter, LimitScope, MAX_ENDPOINTS_PER_ORG, MAX_PENDING_PER_ENDPOINT,
+    MAX_RESPONSE_BYTES, SealedSecrets, SecretSlot, SendLimits, SigningSecrets, WebhookDelivery,
     WebhookEndpoint, WebhookEndpointId,
 };
 pub use payload::{EventNames, WebhookEvent, events_of, render_body};
@@ -20,7 +21,7 @@ pub use ports::{
 };
 pub use retry::{AttemptResult, DisabledReason};
 pub use service::{AttemptOutcome, EndpointChange, NewEndpoint, WebhookConfig, WebhookError, WebhookService};
-pub use signing::WebhookSecret;
+pub use signing::{SealedSecret, Unsealable, WebhookSecret};
 
 #[cfg(test)]
 mod service_tests;

@@ -8,8 +8,9 @@ use uuid::Uuid;
 
 use super::WebhookEventType;
 use super::retry::DisabledReason;
-use super::signing::WebhookSecret;
+use super::signing::{SealedSecret, Unsealable, WebhookSecret};
 use crate::common::OrgId;
+use crate::identity::DigestKey;
 
 /// Identifies one endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -30,6 +31,53 @@ pub const MAX_DESCRIPTION_CHARS: usize = 500;
 pub const MAX_ENDPOINTS_PER_ORG: usize = 20;
 /// The first bytes of a receiver's answer kept in the delivery log.
 pub const MAX_RESPONSE_BYTES: usize = 4096;
+/// The most deliveries of one endpoint that wait at once: an event past it is recorded as not sent (the
+/// delivery log shows it, and "Retry" sends it once the queue has room), a test is refused.
+pub const MAX_PENDING_PER_ENDPOINT: u32 = 1000;
+
+/// The bounds on what an admin may queue by hand ("Send test" and "Retry", counted together): at most
+/// `per_endpoint` per endpoint and `per_org` per organization within `window`, and no new pending delivery
+/// while the endpoint has `max_pending` waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SendLimits {
+    pub window: chrono::Duration,
+    pub per_endpoint: u32,
+    pub per_org: u32,
+    pub max_pending: u32,
+}
+
+impl Default for SendLimits {
+    fn default() -> Self {
+        Self {
+            window: chrono::Duration::minutes(1),
+            per_endpoint: 5,
+            per_org: 20,
+            max_pending: MAX_PENDING_PER_ENDPOINT,
+        }
+    }
+}
+
+/// Which bound refused a send by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitScope {
+    Endpoint,
+    Organization,
+}
+
+/// What became of a send by hand ("Send test", "Retry").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admission {
+    /// Queued (or made due again).
+    Queued,
+    /// Too many sends by hand within the window; the next one is allowed at `retry_at`.
+    Limited {
+        scope: LimitScope,
+        retry_at: DateTime<Utc>,
+    },
+    /// The endpoint has [`SendLimits::max_pending`] deliveries waiting already.
+    Backlog,
+}
+
 /// How long a rotated secret keeps signing beside the new one.
 pub const ROTATION_OVERLAP: chrono::Duration = chrono::Duration::hours(24);
 
@@ -200,6 +248,37 @@ impl SigningSecrets {
         }
         secrets
     }
+}
+
+/// An endpoint's signing secrets as stored (sealed), the current one and the one it replaced with the end of
+/// its overlap.
+#[derive(Debug, Clone)]
+pub struct SealedSecrets {
+    pub current: SealedSecret,
+    pub previous: Option<(SealedSecret, DateTime<Utc>)>,
+}
+
+impl SealedSecrets {
+    /// Opens both with the server's key.
+    ///
+    /// # Errors
+    /// [`Unsealable`] when either does not open for `endpoint` with `key`.
+    pub fn open(&self, key: &DigestKey, endpoint: WebhookEndpointId) -> Result<SigningSecrets, Unsealable> {
+        Ok(SigningSecrets {
+            current: self.current.open(key, endpoint)?,
+            previous: match &self.previous {
+                Some((sealed, until)) => Some((sealed.open(key, endpoint)?, *until)),
+                None => None,
+            },
+        })
+    }
+}
+
+/// Which of an endpoint's two secret columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretSlot {
+    Current,
+    Previous,
 }
 
 /// Where a delivery stands.

@@ -3,10 +3,12 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use super::models::{SigningSecrets, WebhookDelivery, WebhookEndpoint, WebhookEndpointId};
+use super::models::{
+    Admission, SealedSecrets, SecretSlot, SendLimits, WebhookDelivery, WebhookEndpoint, WebhookEndpointId,
+};
 use super::payload::WebhookEvent;
 use super::retry::DisabledReason;
-use super::signing::WebhookSecret;
+use super::signing::SealedSecret;
 use crate::audit::AuditEntry;
 use crate::common::{OrgId, RepoError};
 use crate::mail::OutgoingEmail;
@@ -16,7 +18,8 @@ use crate::mail::OutgoingEmail;
 pub struct ClaimedDelivery {
     pub delivery: WebhookDelivery,
     pub url: String,
-    pub secrets: SigningSecrets,
+    /// As stored; the service opens them ([`SealedSecrets::open`]).
+    pub secrets: SealedSecrets,
     pub failing_since: Option<DateTime<Utc>>,
 }
 
@@ -56,7 +59,7 @@ pub struct DeliveryBacklog {
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
 #[async_trait]
 pub trait WebhookRepository: Send + Sync {
-    /// Stores a new endpoint with its secret and appends `audit`, in one transaction.
+    /// Stores a new endpoint with its (sealed) secret and appends `audit`, in one transaction.
     ///
     /// # Errors
     /// [`RepoError::Conflict`] when the organization has [`super::MAX_ENDPOINTS_PER_ORG`] endpoints already;
@@ -64,7 +67,7 @@ pub trait WebhookRepository: Send + Sync {
     async fn create_endpoint(
         &self,
         endpoint: &WebhookEndpoint,
-        secret: &WebhookSecret,
+        secret: &SealedSecret,
         audit: &AuditEntry,
     ) -> Result<(), RepoError>;
 
@@ -102,7 +105,8 @@ pub trait WebhookRepository: Send + Sync {
         audit: &AuditEntry,
     ) -> Result<(), RepoError>;
 
-    /// Makes `secret` the current one; the former keeps signing until `previous_until`. Appends `audit`.
+    /// Makes `secret` (sealed) the current one; the former keeps signing until `previous_until`. Appends
+    /// `audit`.
     ///
     /// # Errors
     /// [`RepoError::NotFound`] when `org` has no such endpoint; [`RepoError::Backend`] otherwise.
@@ -110,12 +114,15 @@ pub trait WebhookRepository: Send + Sync {
         &self,
         org: OrgId,
         id: WebhookEndpointId,
-        secret: &WebhookSecret,
+        secret: &SealedSecret,
         previous_until: DateTime<Utc>,
         audit: &AuditEntry,
     ) -> Result<(), RepoError>;
 
-    /// Queues `event` for endpoint `id` only (a test), as delivery `delivery_id`, due at once.
+    /// Queues `event` for endpoint `id` only (a test, sent by hand), as delivery `delivery_id`, due at
+    /// `event.at`, within `limits`, all decided in the write that queues it: [`Admission::Limited`] when the
+    /// endpoint or the organization has had its sends by hand within the window, [`Admission::Backlog`]
+    /// when the endpoint has `max_pending` deliveries waiting (nothing is written then).
     ///
     /// # Errors
     /// [`RepoError::NotFound`] when `org` has no such endpoint; [`RepoError::Backend`] otherwise.
@@ -124,7 +131,8 @@ pub trait WebhookRepository: Send + Sync {
         id: WebhookEndpointId,
         event: &WebhookEvent,
         delivery_id: &str,
-    ) -> Result<(), RepoError>;
+        limits: SendLimits,
+    ) -> Result<Admission, RepoError>;
 
     /// A page of the endpoint's deliveries, newest first, after `cursor` (`(created_at, id)` of the last
     /// delivery of the previous page); at most `limit`.
@@ -140,7 +148,8 @@ pub trait WebhookRepository: Send + Sync {
     ) -> Result<Vec<WebhookDelivery>, RepoError>;
 
     /// Makes a delivery of the endpoint due at `now` again (one more attempt after it was given up, or at
-    /// once instead of its scheduled retry).
+    /// once instead of its scheduled retry), within `limits` as [`WebhookRepository::enqueue_for`] (a
+    /// delivery still pending does not count against `max_pending`: it is waiting already).
     ///
     /// # Errors
     /// [`RepoError::NotFound`] when there is no such delivery of that endpoint of `org`;
@@ -151,11 +160,14 @@ pub trait WebhookRepository: Send + Sync {
         id: WebhookEndpointId,
         delivery_id: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), RepoError>;
+        limits: SendLimits,
+    ) -> Result<Admission, RepoError>;
 
-    /// Claims up to `limit` due deliveries of enabled endpoints until `lease_until`, never more than
-    /// `per_endpoint` leased at once for one endpoint. Deliveries of disabled endpoints that are due are
-    /// given up. Two callers never claim the same delivery while its lease lasts.
+    /// Claims up to `limit` due deliveries of enabled endpoints until `lease_until`, taking turns across
+    /// organizations (each one's oldest due first, then each one's second, …), never more than
+    /// `per_endpoint` leased at once for one endpoint nor `per_org` for one organization (counting the
+    /// leases alive, those of other instances included). Deliveries of disabled endpoints that are due
+    /// are given up. Two callers never claim the same delivery while its lease lasts.
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
@@ -164,8 +176,31 @@ pub trait WebhookRepository: Send + Sync {
         now: DateTime<Utc>,
         limit: u32,
         per_endpoint: u32,
+        per_org: u32,
         lease_until: DateTime<Utc>,
     ) -> Result<Vec<ClaimedDelivery>, RepoError>;
+
+    /// The secrets stored in the clear (rows written before secrets were sealed), at most `limit`.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn plain_secrets(
+        &self,
+        limit: u32,
+    ) -> Result<Vec<(WebhookEndpointId, SecretSlot, SealedSecret)>, RepoError>;
+
+    /// Replaces the secret in `slot` of endpoint `id` by `sealed` if it is still `plain`; answers whether
+    /// it was.
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn reseal_secret(
+        &self,
+        id: WebhookEndpointId,
+        slot: SecretSlot,
+        plain: &SealedSecret,
+        sealed: &SealedSecret,
+    ) -> Result<bool, RepoError>;
 
     /// Writes an attempt's outcome: the delivery, its endpoint's health, and when it disables the
     /// endpoint, the endpoint, the audit entry and the admins' e-mails; in one transaction.
@@ -200,8 +235,10 @@ pub trait WebhookRepository: Send + Sync {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SendResult {
     pub status: u16,
-    /// The first [`super::MAX_RESPONSE_BYTES`] of the body, lossily as text.
-    pub body: String,
+    /// The first [`super::MAX_RESPONSE_BYTES`] of the body, lossily as text; `None` when the answer came
+    /// from an address that is not public (allowed by `PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS`): what a
+    /// private service answers is never read back into the delivery log.
+    pub body: Option<String>,
     pub duration_ms: u32,
 }
 

@@ -6,15 +6,17 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::WebhookEventType;
 use super::models::{
-    EventFilter, MAX_DESCRIPTION_CHARS, MAX_RESPONSE_BYTES, ROTATION_OVERLAP, WebhookDelivery,
-    WebhookEndpoint, WebhookEndpointId, check_endpoint_url, message_id, shown_url,
+    Admission, EventFilter, LimitScope, MAX_DESCRIPTION_CHARS, MAX_RESPONSE_BYTES, ROTATION_OVERLAP,
+    SendLimits, SigningSecrets, WebhookDelivery, WebhookEndpoint, WebhookEndpointId, check_endpoint_url,
+    message_id, shown_url,
 };
 use super::payload::{links, render_body, test_event};
 use super::ports::{AttemptRecord, ClaimedDelivery, SendError, WebhookRepository, WebhookSender};
 use super::retry::{AttemptResult, DisabledReason, HealthChange, health_after, jitter_from, next_delay};
-use super::signing::{WebhookSecret, signature_header};
+use super::signing::{NONCE_BYTES, SealedSecret, WebhookSecret, signature_header};
 use crate::audit::{AuditAction, AuditEntry, AuditTarget, AuditTargetKind};
 use crate::common::{Clock, FieldErrors, RepoError, SecretGenerator};
+use crate::identity::DigestKey;
 use crate::mail::templates::webhook_disabled;
 use crate::orgs::{ActingMember, OrgAction};
 
@@ -39,6 +41,16 @@ pub enum WebhookError {
     /// 409: the delivery is being attempted now.
     #[error("This delivery is being sent right now; try again in a moment.")]
     InProgress,
+    /// 429: too many tests and retries sent by hand within the window, for the endpoint or the
+    /// organization (`message` says which and when to try again).
+    #[error("{message}")]
+    SendLimited { message: String, retry_after_secs: u64 },
+    /// 409: the endpoint has the most deliveries waiting that it may have.
+    #[error(
+        "This endpoint has {} deliveries waiting to be sent; send more once they are delivered or given up.",
+        super::MAX_PENDING_PER_ENDPOINT
+    )]
+    Backlog,
     /// 500 (or 503).
     #[error(transparent)]
     Repo(#[from] RepoError),
@@ -54,6 +66,8 @@ impl WebhookError {
             Self::Validation(_) => "VALIDATION",
             Self::TooMany => "WEBHOOK_LIMIT",
             Self::InProgress => "DELIVERY_IN_PROGRESS",
+            Self::SendLimited { .. } => "RATE_LIMITED",
+            Self::Backlog => "WEBHOOK_BACKLOG",
             Self::Repo(_) => "INTERNAL",
         }
     }
@@ -82,8 +96,13 @@ pub struct EndpointChange {
 pub struct WebhookConfig {
     /// `PORTAL_PUBLIC_URL`: the links of the payloads.
     pub public_url: String,
-    /// `PORTAL_ALLOW_PRIVATE_TARGETS`: plain `http://` to loopback allowed (development and tests).
+    /// `PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS` (not the monitor's `PORTAL_ALLOW_PRIVATE_TARGETS`): endpoints
+    /// on private addresses and plain `http://` to loopback allowed (development and tests).
     pub allow_private: bool,
+    /// The server's digest key: signing secrets are sealed at rest under a key derived from it.
+    pub digest_key: DigestKey,
+    /// The bounds on "Send test" and "Retry".
+    pub send_limits: SendLimits,
 }
 
 /// The Webhooks page's use cases and the worker's attempts.
@@ -263,12 +282,13 @@ impl WebhookService {
             previous_secret_until: None,
         };
         let secret = WebhookSecret::generate(self.secrets.as_ref());
+        let sealed = self.seal(&secret, endpoint.id);
         let audit = self
             .audit(member, AuditAction::WebhookCreated)
             .on(target(&endpoint))
             .change("url", serde_json::Value::Null, shown_url(&endpoint.url))
             .change("events", serde_json::Value::Null, codes(&endpoint.events));
-        match self.repo.create_endpoint(&endpoint, &secret, &audit).await {
+        match self.repo.create_endpoint(&endpoint, &sealed, &audit).await {
             Ok(()) => Ok((endpoint, secret)),
             Err(RepoError::Conflict(_)) => Err(WebhookError::TooMany),
             Err(error) => Err(error.into()),
@@ -367,13 +387,14 @@ impl WebhookService {
         Self::admin(member)?;
         let current = self.existing(member, id).await?;
         let secret = WebhookSecret::generate(self.secrets.as_ref());
+        let sealed = self.seal(&secret, id);
         let until = self.clock.now() + ROTATION_OVERLAP;
         let audit = self
             .audit(member, AuditAction::WebhookSecretRotated)
             .on(target(&current));
         match self
             .repo
-            .rotate_secret(member.org(), id, &secret, until, &audit)
+            .rotate_secret(member.org(), id, &sealed, until, &audit)
             .await
         {
             Ok(()) => Ok(secret),
@@ -385,19 +406,62 @@ impl WebhookService {
     /// Queues a `webhook.test` delivery to the endpoint (enabled or not); answers its id.
     ///
     /// # Errors
-    /// [`WebhookError::AdminOnly`]; [`WebhookError::NotFound`]; [`WebhookError::Repo`].
+    /// [`WebhookError::AdminOnly`]; [`WebhookError::NotFound`]; [`WebhookError::SendLimited`] past the
+    /// sends by hand of the endpoint or the organization; [`WebhookError::Backlog`]; [`WebhookError::Repo`].
     pub async fn send_test(
         &self,
         member: &ActingMember,
         id: WebhookEndpointId,
     ) -> Result<String, WebhookError> {
         Self::admin(member)?;
-        let event = test_event(member.org(), id, self.clock.now());
+        let now = self.clock.now();
+        let event = test_event(member.org(), id, now);
         let delivery = message_id(&self.secrets.random_bytes(16));
-        match self.repo.enqueue_for(id, &event, &delivery).await {
-            Ok(()) => Ok(delivery),
+        match self
+            .repo
+            .enqueue_for(id, &event, &delivery, self.config.send_limits)
+            .await
+        {
+            Ok(admission) => self.admitted(admission, now).map(|()| delivery),
             Err(RepoError::NotFound) => Err(WebhookError::NotFound),
             Err(error) => Err(error.into()),
+        }
+    }
+
+    /// The answer to a send by hand that the store admitted or refused.
+    fn admitted(&self, admission: Admission, now: DateTime<Utc>) -> Result<(), WebhookError> {
+        let limits = self.config.send_limits;
+        let window = match limits.window.num_seconds() {
+            60 => "minute".to_owned(),
+            secs => format!("{secs} seconds"),
+        };
+        match admission {
+            Admission::Queued => Ok(()),
+            Admission::Backlog => Err(WebhookError::Backlog),
+            Admission::Limited { scope, retry_at } => {
+                let millis = (retry_at - now).num_milliseconds().max(0);
+                let retry_after_secs = u64::try_from((millis + 999) / 1000).unwrap_or(1).max(1);
+                let wait = match retry_after_secs {
+                    1 => "1 second".to_owned(),
+                    secs => format!("{secs} seconds"),
+                };
+                let message = match scope {
+                    LimitScope::Endpoint => format!(
+                        "This endpoint has had {} tests and retries in the last {window}, the most allowed. \
+                         Try again in {wait}.",
+                        limits.per_endpoint
+                    ),
+                    LimitScope::Organization => format!(
+                        "Your organization has sent {} webhook tests and retries in the last {window}, the most \
+                         allowed. Try again in {wait}.",
+                        limits.per_org
+                    ),
+                };
+                Err(WebhookError::SendLimited {
+                    message,
+                    retry_after_secs,
+                })
+            }
         }
     }
 
@@ -423,7 +487,8 @@ impl WebhookService {
     /// Sends a delivery again now.
     ///
     /// # Errors
-    /// [`WebhookError::InProgress`] while it is being attempted; as [`WebhookService::get`].
+    /// [`WebhookError::InProgress`] while it is being attempted; [`WebhookError::SendLimited`] and
+    /// [`WebhookError::Backlog`] as [`WebhookService::send_test`]; as [`WebhookService::get`].
     pub async fn retry(
         &self,
         member: &ActingMember,
@@ -431,22 +496,28 @@ impl WebhookService {
         delivery: &str,
     ) -> Result<(), WebhookError> {
         Self::admin(member)?;
+        let now = self.clock.now();
         match self
             .repo
-            .retry_delivery(member.org(), id, delivery, self.clock.now())
+            .retry_delivery(member.org(), id, delivery, now, self.config.send_limits)
             .await
         {
-            Ok(()) => Ok(()),
+            Ok(admission) => self.admitted(admission, now),
             Err(RepoError::NotFound) => Err(WebhookError::NotFound),
             Err(RepoError::Conflict(_)) => Err(WebhookError::InProgress),
             Err(error) => Err(error.into()),
         }
     }
 
-    /// The headers of an attempt at `now`: `webhook-id`, `webhook-timestamp`, `webhook-signature` (one
-    /// signature per valid secret) and the content type.
+    /// The headers of an attempt of `claim` signed with `secrets` at `now`: `webhook-id`,
+    /// `webhook-timestamp`, `webhook-signature` (one signature per valid secret) and the content type.
     #[must_use]
-    pub fn headers(claim: &ClaimedDelivery, body: &str, now: DateTime<Utc>) -> Vec<(String, String)> {
+    pub fn headers(
+        claim: &ClaimedDelivery,
+        secrets: &SigningSecrets,
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> Vec<(String, String)> {
         let timestamp = now.timestamp();
         let id = &claim.delivery.id;
         vec![
@@ -455,12 +526,13 @@ impl WebhookService {
             ("webhook-timestamp".into(), timestamp.to_string()),
             (
                 "webhook-signature".into(),
-                signature_header(claim.secrets.valid_at(now), id, timestamp, body),
+                signature_header(secrets.valid_at(now), id, timestamp, body),
             ),
         ]
     }
 
-    /// Claims due deliveries for the worker.
+    /// Claims due deliveries for the worker, taking turns across organizations, at most `per_endpoint`
+    /// and `per_org` in flight.
     ///
     /// # Errors
     /// [`RepoError`] when the store fails.
@@ -468,10 +540,52 @@ impl WebhookService {
         &self,
         limit: u32,
         per_endpoint: u32,
+        per_org: u32,
         lease: Duration,
     ) -> Result<Vec<ClaimedDelivery>, RepoError> {
         let now = self.clock.now();
-        self.repo.claim_due(now, limit, per_endpoint, now + lease).await
+        self.repo
+            .claim_due(now, limit, per_endpoint, per_org, now + lease)
+            .await
+    }
+
+    /// `secret` of endpoint `endpoint` sealed for storage.
+    fn seal(&self, secret: &WebhookSecret, endpoint: WebhookEndpointId) -> SealedSecret {
+        SealedSecret::seal(
+            secret,
+            &self.config.digest_key,
+            endpoint,
+            &self.secrets.random_bytes(NONCE_BYTES),
+        )
+    }
+
+    /// Seals the signing secrets stored in the clear (rows written before secrets were sealed, or by an
+    /// older instance during an upgrade); run once when the server starts. Answers how many were sealed.
+    ///
+    /// # Errors
+    /// [`RepoError`] when the store fails.
+    pub async fn seal_stored_secrets(&self) -> Result<u64, RepoError> {
+        let mut sealed = 0;
+        loop {
+            let plain = self.repo.plain_secrets(100).await?;
+            let mut changed = 0;
+            for (endpoint, slot, stored) in &plain {
+                let Ok(secret) = stored.open(&self.config.digest_key, *endpoint) else {
+                    continue;
+                };
+                if self
+                    .repo
+                    .reseal_secret(*endpoint, *slot, stored, &self.seal(&secret, *endpoint))
+                    .await?
+                {
+                    changed += 1;
+                }
+            }
+            sealed += changed;
+            if plain.len() < 100 || changed == 0 {
+                return Ok(sealed);
+            }
+        }
     }
 
     /// Makes one attempt of a claimed delivery and records it (retry, give up or disable the endpoint).
@@ -480,29 +594,34 @@ impl WebhookService {
     /// [`RepoError`] when recording fails (the lease then runs out and another attempt follows).
     pub async fn attempt(&self, claim: &ClaimedDelivery) -> Result<AttemptOutcome, RepoError> {
         let body = self.body_of(&claim.delivery);
-        let headers = Self::headers(claim, &body, self.clock.now());
-        let sent = self.sender.send(&claim.url, &headers, &body).await;
+        let sent = match claim
+            .secrets
+            .open(&self.config.digest_key, claim.delivery.endpoint_id)
+        {
+            Ok(secrets) => {
+                let headers = Self::headers(claim, &secrets, &body, self.clock.now());
+                self.sender.send(&claim.url, &headers, &body).await
+            }
+            Err(unsealable) => Err(SendError::Failed(format!("not sent: {unsealable}"))),
+        };
         let now = self.clock.now();
         let (result, status, duration, response, error) = match sent {
             Ok(answer) => {
                 let result = AttemptResult::of_status(answer.status);
                 let error =
                     (result != AttemptResult::Delivered).then(|| format!("answered HTTP {}", answer.status));
-                let mut text = answer.body;
-                if text.len() > MAX_RESPONSE_BYTES {
-                    let mut cut = MAX_RESPONSE_BYTES;
-                    while !text.is_char_boundary(cut) {
-                        cut -= 1;
+                // No body from a target that is not public: the delivery log is no way to read one back.
+                let text = answer.body.map(|mut text| {
+                    if text.len() > MAX_RESPONSE_BYTES {
+                        let mut cut = MAX_RESPONSE_BYTES;
+                        while !text.is_char_boundary(cut) {
+                            cut -= 1;
+                        }
+                        text.truncate(cut);
                     }
-                    text.truncate(cut);
-                }
-                (
-                    result,
-                    Some(answer.status),
-                    Some(answer.duration_ms),
-                    Some(text),
-                    error,
-                )
+                    text
+                });
+                (result, Some(answer.status), Some(answer.duration_ms), text, error)
             }
             Err(failure) => (AttemptResult::Failed, None, None, None, Some(failure.to_string())),
         };

@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::models::{SigningSecrets, WebhookDelivery};
+use super::models::{SealedSecrets, SigningSecrets, WebhookDelivery};
 use super::payload::test_event;
 use super::ports::{ClaimedDelivery, MockWebhookRepository, MockWebhookSender, SendError, SendResult};
 use super::service::*;
@@ -45,8 +45,18 @@ fn service(repo: MockWebhookRepository, sender: MockWebhookSender) -> WebhookSer
         WebhookConfig {
             public_url: "https://portal.example.com".into(),
             allow_private: false,
+            digest_key: digest_key(),
+            send_limits: SendLimits::default(),
         },
     )
+}
+
+fn digest_key() -> crate::identity::DigestKey {
+    crate::identity::DigestKey::new(vec![5; 32])
+}
+
+fn signing_secret() -> WebhookSecret {
+    WebhookSecret::generate(&RepeatingBytes(1))
 }
 
 fn claim(failing_since: Option<chrono::DateTime<chrono::Utc>>, attempts: u32) -> ClaimedDelivery {
@@ -68,8 +78,8 @@ fn claim(failing_since: Option<chrono::DateTime<chrono::Utc>>, attempts: u32) ->
             last_error: None,
         },
         url: "https://hooks.example.com/in".into(),
-        secrets: SigningSecrets {
-            current: WebhookSecret::generate(&RepeatingBytes(1)),
+        secrets: SealedSecrets {
+            current: SealedSecret::seal(&signing_secret(), &digest_key(), endpoint, &[2; 24]),
             previous: None,
         },
         failing_since,
@@ -81,7 +91,7 @@ fn answering(status: u16) -> MockWebhookSender {
     sender.expect_send().returning(move |_, _, _| {
         Ok(SendResult {
             status,
-            body: "x".repeat(5000),
+            body: Some("x".repeat(5000)),
             duration_ms: 7,
         })
     });
@@ -103,7 +113,11 @@ fn recording(records: Arc<Mutex<Vec<AttemptRecord>>>) -> MockWebhookRepository {
 fn a_delivery_is_signed_so_that_the_receiver_can_check_it() {
     let claim = claim(None, 0);
     let body = "{\"type\":\"webhook.test\"}";
-    let headers = WebhookService::headers(&claim, body, noon());
+    let secrets = SigningSecrets {
+        current: signing_secret(),
+        previous: None,
+    };
+    let headers = WebhookService::headers(&claim, &secrets, body, noon());
     let get = |name: &str| {
         headers
             .iter()
@@ -115,7 +129,7 @@ fn a_delivery_is_signed_so_that_the_receiver_can_check_it() {
     assert_eq!(get("webhook-timestamp"), noon().timestamp().to_string());
     assert_eq!(
         get("webhook-signature"),
-        claim.secrets.current.sign("msg_1", noon().timestamp(), body)
+        signing_secret().sign("msg_1", noon().timestamp(), body)
     );
 }
 
@@ -279,7 +293,7 @@ fn the_endpoint_limit_is_a_conflict_and_a_busy_delivery_cannot_be_retried() {
     repo.expect_create_endpoint()
         .returning(|_, _, _| Err(crate::common::RepoError::Conflict("limit".into())));
     repo.expect_retry_delivery()
-        .returning(|_, _, _, _| Err(crate::common::RepoError::Conflict("busy".into())));
+        .returning(|_, _, _, _, _| Err(crate::common::RepoError::Conflict("busy".into())));
     let service = service(repo, sender);
     let admin = member(OrgRole::Admin);
     let input = NewEndpoint {
@@ -375,4 +389,189 @@ fn the_audit_log_names_an_endpoint_without_the_path_of_its_url() {
         ]
     );
     assert!(!format!("{audits:?}").contains("s3cret"));
+}
+
+#[test]
+fn a_new_or_rotated_secret_is_stored_sealed_and_the_claim_signs_with_it() {
+    let stored: Arc<Mutex<Vec<(WebhookEndpointId, SealedSecret)>>> = Arc::default();
+    let mut sender = MockWebhookSender::new();
+    sender.expect_check_target().returning(|_| Ok(()));
+    let mut repo = MockWebhookRepository::new();
+    let created = stored.clone();
+    repo.expect_create_endpoint()
+        .returning(move |endpoint, secret, _| {
+            created.lock().unwrap().push((endpoint.id, secret.clone()));
+            Ok(())
+        });
+    let rotated = stored.clone();
+    repo.expect_find_endpoint().returning(|_, _| {
+        Ok(Some(WebhookEndpoint {
+            id: WebhookEndpointId(uuid::Uuid::nil()),
+            org_id: OrgId::new(),
+            url: "https://hooks.example.com/in".into(),
+            description: String::new(),
+            events: EventFilter::All,
+            enabled: true,
+            disabled_reason: None,
+            created_at: noon(),
+            updated_at: noon(),
+            failing_since: None,
+            last_attempt_at: None,
+            last_attempt_ok: None,
+            previous_secret_until: None,
+        }))
+    });
+    repo.expect_rotate_secret().returning(move |_, id, secret, _, _| {
+        rotated.lock().unwrap().push((id, secret.clone()));
+        Ok(())
+    });
+    let service = service(repo, sender);
+    let admin = member(OrgRole::Admin);
+    let (endpoint, secret) = block_on(service.create(
+        &admin,
+        NewEndpoint {
+            url: "https://hooks.example.com/in".into(),
+            ..NewEndpoint::default()
+        },
+    ))
+    .unwrap();
+    let next = block_on(service.rotate_secret(&admin, endpoint.id)).unwrap();
+    let stored = stored.lock().unwrap();
+    for ((id, sealed), shown) in stored.iter().zip([&secret, &next]) {
+        assert!(!sealed.is_plain());
+        let key = shown.as_str().trim_start_matches("whsec_");
+        assert!(
+            !sealed.as_str().contains(key),
+            "the stored value is not the secret"
+        );
+        assert_eq!(&sealed.open(&digest_key(), *id).unwrap(), shown);
+    }
+}
+
+#[test]
+fn an_attempt_signs_with_the_opened_secret_and_one_that_does_not_open_is_a_failed_attempt() {
+    let records = Arc::new(Mutex::new(Vec::new()));
+    let mut sender = MockWebhookSender::new();
+    sender.expect_send().times(1).returning(|_, headers, body| {
+        let signature = headers.iter().find(|(n, _)| n == "webhook-signature").unwrap();
+        assert_eq!(
+            signature.1,
+            signing_secret().sign("msg_1", noon().timestamp(), body)
+        );
+        Ok(SendResult {
+            status: 204,
+            body: Some(String::new()),
+            duration_ms: 1,
+        })
+    });
+    let service = service(recording(records.clone()), sender);
+    assert_eq!(
+        block_on(service.attempt(&claim(None, 0))).unwrap(),
+        AttemptOutcome::Delivered
+    );
+    let mut moved = claim(None, 0);
+    // A sealed secret copied to another endpoint's row does not open there.
+    moved.delivery.endpoint_id = WebhookEndpointId(uuid::Uuid::new_v4());
+    assert_eq!(
+        block_on(service.attempt(&moved)).unwrap(),
+        AttemptOutcome::Retrying
+    );
+    let records = records.lock().unwrap();
+    assert!(records[1].error.as_deref().unwrap().contains("does not open"));
+}
+
+#[test]
+fn no_answer_body_is_kept_from_a_target_that_is_not_public() {
+    let records = Arc::new(Mutex::new(Vec::new()));
+    let mut sender = MockWebhookSender::new();
+    sender.expect_send().returning(|_, _, _| {
+        Ok(SendResult {
+            status: 200,
+            body: None,
+            duration_ms: 3,
+        })
+    });
+    let service = service(recording(records.clone()), sender);
+    block_on(service.attempt(&claim(None, 0))).unwrap();
+    let record = records.lock().unwrap()[0].clone();
+    assert_eq!((record.status, record.response), (Some(200), None));
+}
+
+#[test]
+fn a_send_by_hand_past_its_limit_says_which_limit_and_when_to_try_again() {
+    let mut repo = MockWebhookRepository::new();
+    repo.expect_enqueue_for().times(1).returning(|_, _, _, _| {
+        Ok(Admission::Limited {
+            scope: LimitScope::Endpoint,
+            retry_at: noon() + chrono::Duration::milliseconds(41_200),
+        })
+    });
+    repo.expect_retry_delivery().times(1).returning(|_, _, _, _, _| {
+        Ok(Admission::Limited {
+            scope: LimitScope::Organization,
+            retry_at: noon() + chrono::Duration::seconds(1),
+        })
+    });
+    let service = service(repo, MockWebhookSender::new());
+    let admin = member(OrgRole::Admin);
+    let id = WebhookEndpointId(uuid::Uuid::new_v4());
+    let Err(WebhookError::SendLimited {
+        message,
+        retry_after_secs,
+    }) = block_on(service.send_test(&admin, id))
+    else {
+        panic!("a test past the endpoint's limit is refused");
+    };
+    assert_eq!(retry_after_secs, 42);
+    assert_eq!(
+        message,
+        "This endpoint has had 5 tests and retries in the last minute, the most allowed. Try again in 42 seconds."
+    );
+    let error = block_on(service.retry(&admin, id, "msg_1")).unwrap_err();
+    assert_eq!(error.code(), "RATE_LIMITED");
+    assert_eq!(
+        error.to_string(),
+        "Your organization has sent 20 webhook tests and retries in the last minute, the most allowed. Try again \
+         in 1 second."
+    );
+}
+
+#[test]
+fn a_test_to_an_endpoint_with_a_full_queue_is_refused() {
+    let mut repo = MockWebhookRepository::new();
+    repo.expect_enqueue_for()
+        .returning(|_, _, _, _| Ok(Admission::Backlog));
+    let service = service(repo, MockWebhookSender::new());
+    let error = block_on(service.send_test(&member(OrgRole::Admin), WebhookEndpointId(uuid::Uuid::nil())))
+        .unwrap_err();
+    assert!(matches!(error, WebhookError::Backlog));
+    assert_eq!(error.code(), "WEBHOOK_BACKLOG");
+}
+
+#[test]
+fn secrets_stored_in_the_clear_are_sealed_once() {
+    let endpoint = WebhookEndpointId(uuid::Uuid::from_u128(3));
+    let plain = SealedSecret::stored(signing_secret().as_str().to_owned());
+    let resealed: Arc<Mutex<Vec<SealedSecret>>> = Arc::default();
+    let mut repo = MockWebhookRepository::new();
+    let rows = vec![(endpoint, SecretSlot::Current, plain.clone())];
+    repo.expect_plain_secrets()
+        .times(1)
+        .returning(move |_| Ok(rows.clone()));
+    let written = resealed.clone();
+    repo.expect_reseal_secret()
+        .times(1)
+        .returning(move |id, slot, old, new| {
+            assert_eq!(
+                (id, slot, old.as_str()),
+                (endpoint, SecretSlot::Current, signing_secret().as_str())
+            );
+            written.lock().unwrap().push(new.clone());
+            Ok(true)
+        });
+    let service = service(repo, MockWebhookSender::new());
+    assert_eq!(block_on(service.seal_stored_secrets()).unwrap(), 1);
+    let sealed = resealed.lock().unwrap()[0].clone();
+    assert!(!sealed.is_plain());
+    assert_eq!(sealed.open(&digest_key(), endpoint).unwrap(), signing_secret());
 }

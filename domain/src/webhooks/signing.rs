@@ -2,13 +2,23 @@
 //! `webhook-id`, `webhook-timestamp` (seconds since the epoch) and `webhook-signature`, a space-separated
 //! list of `v1,` + base64(HMAC-SHA256(key, "<id>.<timestamp>.<body>")), one per valid secret (two while a
 //! rotated secret overlaps the new one).
+//!
+//! At rest a secret is sealed ([`SealedSecret`]) exactly as a second factor's TOTP secret is
+//! (`identity::factors::totp`): XChaCha20-Poly1305 under a key derived from the server's digest key (its own
+//! label), with the endpoint's id as associated data, so that a copy of the database alone cannot sign an
+//! event, and a sealed secret moved to another endpoint's row does not open.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use chacha20poly1305::aead::{Aead, KeyInit as _, Payload};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+
+use super::models::WebhookEndpointId;
 use crate::common::SecretGenerator;
+use crate::identity::DigestKey;
 
 /// The prefix of every signing secret.
 pub const SECRET_PREFIX: &str = "whsec_";
@@ -64,7 +74,7 @@ impl WebhookSecret {
     #[must_use]
     pub fn sign(&self, id: &str, timestamp: i64, body: &str) -> String {
         // An HMAC takes a key of any length; this cannot fail.
-        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(&self.key) else {
+        let Ok(mut mac) = <Hmac<Sha256> as Mac>::new_from_slice(&self.key) else {
             return String::new();
         };
         mac.update(id.as_bytes());
@@ -79,6 +89,100 @@ impl WebhookSecret {
 impl std::fmt::Debug for WebhookSecret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("WebhookSecret(…)")
+    }
+}
+
+/// Bytes of an XChaCha20 nonce.
+pub const NONCE_BYTES: usize = 24;
+const SEALED_PREFIX: &str = "v1:";
+
+/// Why a stored secret cannot sign.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the endpoint's signing secret does not open with this server's key")]
+pub struct Unsealable;
+
+/// A signing secret as stored: `v1:` + hex of the nonce and the sealed secret. Rows written before secrets
+/// were sealed hold the secret itself (`whsec_…`); [`SealedSecret::open`] reads both, and the server seals
+/// such rows when it starts (`WebhookService::seal_stored_secrets`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct SealedSecret(String);
+
+impl std::fmt::Debug for SealedSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SealedSecret(…)")
+    }
+}
+
+impl SealedSecret {
+    /// Seals `secret` of endpoint `endpoint` with `nonce` ([`NONCE_BYTES`] random bytes).
+    #[must_use]
+    pub fn seal(secret: &WebhookSecret, key: &DigestKey, endpoint: WebhookEndpointId, nonce: &[u8]) -> Self {
+        let cipher = XChaCha20Poly1305::new(&key.webhook_sealing_key().into());
+        let mut nonce_bytes = [0u8; NONCE_BYTES];
+        for (slot, byte) in nonce_bytes.iter_mut().zip(nonce) {
+            *slot = *byte;
+        }
+        let sealed = cipher
+            .encrypt(
+                XNonce::from_slice(&nonce_bytes),
+                Payload {
+                    msg: secret.as_str().as_bytes(),
+                    aad: endpoint.0.as_bytes(),
+                },
+            )
+            // Encryption of a short message in memory does not fail.
+            .unwrap_or_default();
+        let mut out = nonce_bytes.to_vec();
+        out.extend_from_slice(&sealed);
+        Self(format!("{SEALED_PREFIX}{}", hex::encode(out)))
+    }
+
+    /// A stored value as read from the database.
+    #[must_use]
+    pub const fn stored(text: String) -> Self {
+        Self(text)
+    }
+
+    /// The value to store.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether the value is a secret in the clear (a row written before secrets were sealed).
+    #[must_use]
+    pub fn is_plain(&self) -> bool {
+        self.0.starts_with(SECRET_PREFIX)
+    }
+
+    /// Opens a secret sealed by [`Self::seal`] for the same endpoint with the same key, or reads a secret
+    /// stored in the clear.
+    ///
+    /// # Errors
+    /// [`Unsealable`] for another key, another endpoint, or an altered value.
+    pub fn open(&self, key: &DigestKey, endpoint: WebhookEndpointId) -> Result<WebhookSecret, Unsealable> {
+        if self.is_plain() {
+            return WebhookSecret::parse(&self.0).map_err(|_| Unsealable);
+        }
+        let bytes = self
+            .0
+            .strip_prefix(SEALED_PREFIX)
+            .and_then(|hex_text| hex::decode(hex_text).ok())
+            .filter(|bytes| bytes.len() > NONCE_BYTES)
+            .ok_or(Unsealable)?;
+        let (nonce, sealed) = bytes.split_at(NONCE_BYTES);
+        let cipher = XChaCha20Poly1305::new(&key.webhook_sealing_key().into());
+        let opened = cipher
+            .decrypt(
+                XNonce::from_slice(nonce),
+                Payload {
+                    msg: sealed,
+                    aad: endpoint.0.as_bytes(),
+                },
+            )
+            .map_err(|_| Unsealable)?;
+        let text = String::from_utf8(opened).map_err(|_| Unsealable)?;
+        WebhookSecret::parse(&text).map_err(|_| Unsealable)
     }
 }
 
@@ -129,6 +233,44 @@ mod tests {
         );
         assert_eq!(WebhookSecret::parse("whsec_***"), Err(InvalidSecret));
         assert_eq!(WebhookSecret::parse("whsec_c2hvcnQ="), Err(InvalidSecret));
+    }
+
+    #[test]
+    fn a_sealed_secret_hides_the_secret_and_opens_only_for_its_endpoint_and_key() {
+        let key = DigestKey::new(vec![9; 32]);
+        let endpoint = WebhookEndpointId(uuid::Uuid::from_u128(1));
+        let secret = WebhookSecret::generate(&RepeatingBytes(7));
+        let sealed = SealedSecret::seal(&secret, &key, endpoint, &[4; NONCE_BYTES]);
+        assert!(sealed.as_str().starts_with("v1:") && !sealed.is_plain());
+        let key_text = secret.as_str().trim_start_matches(SECRET_PREFIX);
+        assert!(!sealed.as_str().contains(key_text));
+        assert!(!sealed.as_str().contains(&hex::encode(secret.as_str())));
+        assert_eq!(sealed.open(&key, endpoint).unwrap(), secret);
+        let other_endpoint = WebhookEndpointId(uuid::Uuid::from_u128(2));
+        assert_eq!(sealed.open(&key, other_endpoint), Err(Unsealable));
+        assert_eq!(
+            sealed.open(&DigestKey::new(vec![8; 32]), endpoint),
+            Err(Unsealable)
+        );
+        let mut altered = sealed.as_str().to_owned();
+        let last = altered.pop().unwrap();
+        altered.push(if last == '0' { '1' } else { '0' });
+        assert_eq!(
+            SealedSecret::stored(altered).open(&key, endpoint),
+            Err(Unsealable)
+        );
+    }
+
+    #[test]
+    fn a_secret_stored_in_the_clear_still_opens_and_says_so() {
+        let secret = WebhookSecret::generate(&RepeatingBytes(3));
+        let stored = SealedSecret::stored(secret.as_str().to_owned());
+        assert!(stored.is_plain());
+        let endpoint = WebhookEndpointId(uuid::Uuid::from_u128(1));
+        assert_eq!(
+            stored.open(&DigestKey::new(vec![1; 32]), endpoint).unwrap(),
+            secret
+        );
     }
 
     #[test]

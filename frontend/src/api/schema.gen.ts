@@ -8742,9 +8742,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description It is being sent right now (`DELIVERY_IN_PROGRESS`) */
+      /** @description It is being sent right now (`DELIVERY_IN_PROGRESS`), or sending it again would put more than 1000 deliveries in the endpoint's queue (`WEBHOOK_BACKLOG`) */
       409: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 5 tests and retries a minute per endpoint, 20 per organization (`RATE_LIMITED`); the message and `Retry-After` say when to try again */
+      429: {
+        headers: {
+          /** @description Seconds until another one is allowed */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -8904,9 +8915,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      /** @description The endpoint has 1000 deliveries waiting (`WEBHOOK_BACKLOG`), or the e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
       409: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 5 tests and retries a minute per endpoint, 20 per organization (`RATE_LIMITED`); the message and `Retry-After` say when to try again */
+      429: {
+        headers: {
+          /** @description Seconds until another one is allowed */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

@@ -48,7 +48,7 @@ async function waitFor(what, check, limitMs = 20_000) {
 before(async () => {
   smtp = await startSmtp();
   receiverUrl = await startReceiver();
-  portal = await startPortal({ SMTP_URL: smtp.url, PORTAL_ALLOW_PRIVATE_TARGETS: 'true' });
+  portal = await startPortal({ SMTP_URL: smtp.url, PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' });
   browser = await launchBrowser();
 });
 

@@ -1,5 +1,7 @@
 //! `WebhookRepository` and the events queued with a change (`webhooks::rows`): endpoints, the outbox of
-//! deliveries, leased claims across instances, the bound per endpoint, attempts and disabling.
+//! deliveries, leased claims across instances taking turns across organizations, the bounds per endpoint
+//! and per organization, the sends by hand and the queue bound decided in the write, attempts and disabling,
+//! and the sealing of secrets stored in the clear.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -17,13 +19,28 @@ use domain::orgs::{OrgRepository, OrgRole};
 use domain::webhooks::payload::test_event;
 use domain::webhooks::ports::AttemptRecord;
 use domain::webhooks::{
-    DeliveryStatus, DisabledReason, EventFilter, WebhookEndpoint, WebhookEndpointId, WebhookEventType,
-    WebhookRepository, WebhookSecret,
+    Admission, DeliveryStatus, DisabledReason, EventFilter, LimitScope, SealedSecret, SecretSlot, SendLimits,
+    WebhookEndpoint, WebhookEndpointId, WebhookEventType, WebhookRepository,
 };
 use std::collections::HashSet;
 
-pub(crate) fn secret(byte: u8) -> WebhookSecret {
-    WebhookSecret::parse(&format!("whsec_{}", "QUJD".repeat(8 + usize::from(byte % 4)))).unwrap()
+/// A stored (sealed) secret: the repository keeps and answers the text as it is.
+pub(crate) fn secret(byte: u8) -> SealedSecret {
+    SealedSecret::stored(format!("v1:{}", hex_of(byte)))
+}
+
+fn hex_of(byte: u8) -> String {
+    format!("{byte:02x}").repeat(40)
+}
+
+/// No bound on sends by hand (the tests that are not about them queue many).
+fn unlimited() -> SendLimits {
+    SendLimits {
+        per_endpoint: u32::MAX,
+        per_org: u32::MAX,
+        max_pending: u32::MAX,
+        ..SendLimits::default()
+    }
 }
 
 pub(crate) fn endpoint(org: OrgId, events: &[WebhookEventType]) -> WebhookEndpoint {
@@ -75,9 +92,16 @@ async fn queue_tests(db: &Db, endpoint: &WebhookEndpoint, count: usize, now: Dat
     let mut ids = Vec::new();
     for n in 0..count {
         let id = format!("msg_{}_{n}", endpoint.id.0.simple());
-        repo.enqueue_for(endpoint.id, &test_event(endpoint.org_id, endpoint.id, now), &id)
+        let admission = repo
+            .enqueue_for(
+                endpoint.id,
+                &test_event(endpoint.org_id, endpoint.id, now),
+                &id,
+                unlimited(),
+            )
             .await
             .unwrap();
+        assert_eq!(admission, Admission::Queued);
         ids.push(id);
     }
     ids
@@ -130,7 +154,7 @@ contract! {
             .await
             .unwrap();
         queue_tests(db, &created, 1, at(2)).await;
-        let claimed = repo.claim_due(at(3), 10, 10, at(4)).await.unwrap();
+        let claimed = repo.claim_due(at(3), 10, 10, 100, at(4)).await.unwrap();
         assert_eq!(claimed.len(), 1);
         assert_eq!(claimed[0].secrets.current, secret(1));
         assert_eq!(claimed[0].secrets.previous, Some((secret(0), at(60))));
@@ -199,18 +223,192 @@ contract! {
         let quick = add(db, other_org(db), &[]).await;
         queue_tests(db, &slow, 5, at(0)).await;
         queue_tests(db, &quick, 1, at(0)).await;
-        let first = repo.claim_due(at(1), 10, 2, at(3)).await.unwrap();
+        let first = repo.claim_due(at(1), 10, 2, 100, at(3)).await.unwrap();
         let per = |claims: &[domain::webhooks::ClaimedDelivery], e: &WebhookEndpoint| {
             claims.iter().filter(|c| c.delivery.endpoint_id == e.id).count()
         };
         assert_eq!((per(&first, &slow), per(&first, &quick)), (2, 1));
         // While those leases last, the slow endpoint gets no more.
-        assert!(repo.claim_due(at(2), 10, 2, at(4)).await.unwrap().is_empty());
+        assert!(repo.claim_due(at(2), 10, 2, 100, at(4)).await.unwrap().is_empty());
         // Once one is recorded, it gets one more.
         let done = first.iter().find(|c| c.delivery.endpoint_id == slow.id).unwrap();
         repo.record_attempt(&attempt(&done.delivery.id, &slow, true, None)).await.unwrap();
-        let again = repo.claim_due(at(2), 10, 2, at(4)).await.unwrap();
+        let again = repo.claim_due(at(2), 10, 2, 100, at(4)).await.unwrap();
         assert_eq!((per(&again, &slow), again.len()), (1, 1));
+    }
+
+    async fn claims_take_turns_across_organizations_oldest_first_within_each(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let busy = organization(db, "Busy");
+        let mut hooks = Vec::new();
+        for _ in 0..8 {
+            let hook = add(db, busy, &[]).await;
+            queue_tests(db, &hook, 8, at(0)).await;
+            hooks.push(hook);
+        }
+        let quiet = add(db, other_org(db), &[]).await;
+        let late = queue_tests(db, &quiet, 1, at(1)).await;
+        // Two free slots: the other organization's one delivery, queued last, is among them.
+        let claimed = repo.claim_due(at(2), 2, 4, 100, at(3)).await.unwrap();
+        assert_eq!(claimed.len(), 2);
+        assert!(claimed.iter().any(|c| c.delivery.id == late[0]), "the quiet organization waits its turn");
+    }
+
+    async fn an_organization_whose_endpoints_hang_holds_at_most_its_share_and_another_is_claimed(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let busy = organization(db, "Busy");
+        let mut hooks = Vec::new();
+        for _ in 0..8 {
+            let hook = add(db, busy, &[]).await;
+            queue_tests(db, &hook, 8, at(0)).await;
+            hooks.push(hook);
+        }
+        let of = |claims: &[domain::webhooks::ClaimedDelivery], org: OrgId| {
+            claims.iter().filter(|c| c.delivery.event.org_id == org).count()
+        };
+        // 32 free slots, 4 per endpoint, 8 per organization: the busy organization gets 8, not 32.
+        let first = repo.claim_due(at(1), 32, 4, 8, at(5)).await.unwrap();
+        assert_eq!(of(&first, busy), 8);
+        // Its attempts hang (their leases stay alive): it gets no more, and another organization's test,
+        // queued after all of them, is claimed at once.
+        let quiet_org = other_org(db);
+        let quiet = add(db, quiet_org, &[]).await;
+        let late = queue_tests(db, &quiet, 1, at(2)).await;
+        let second = repo.claim_due(at(2), 24, 4, 8, at(6)).await.unwrap();
+        assert_eq!(of(&second, busy), 0);
+        assert_eq!(second.iter().map(|c| c.delivery.id.clone()).collect::<Vec<_>>(), late);
+        // Once one of its attempts is recorded, the busy organization gets one more.
+        let done = &first[0];
+        let hook = hooks.iter().find(|h| h.id == done.delivery.endpoint_id).unwrap();
+        repo.record_attempt(&attempt(&done.delivery.id, hook, true, None)).await.unwrap();
+        let third = repo.claim_due(at(3), 24, 4, 8, at(7)).await.unwrap();
+        assert_eq!(of(&third, busy), 1);
+    }
+
+    async fn an_endpoint_s_queue_is_bounded_in_the_write_that_queues(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let org = organization(db, "Acme");
+        let hook = add(db, org, &[]).await;
+        let bounded = SendLimits { max_pending: 3, ..unlimited() };
+        let send = |n: usize| {
+            let repo = repo.clone();
+            let event = test_event(org, hook.id, at(0));
+            async move { repo.enqueue_for(hook.id, &event, &format!("msg_{n}"), bounded).await.unwrap() }
+        };
+        for n in 0..3 {
+            assert_eq!(send(n).await, Admission::Queued);
+        }
+        assert_eq!(send(3).await, Admission::Backlog);
+        assert_eq!(deliveries(db).len(), 3, "nothing is written for a refused test");
+        // One of them delivered: room for one more.
+        repo.claim_due(at(1), 1, 5, 100, at(2)).await.unwrap();
+        repo.record_attempt(&attempt("msg_0", &hook, true, None)).await.unwrap();
+        assert_eq!(send(4).await, Admission::Queued);
+        // Retrying a finished delivery adds one to the queue; it is refused while the queue is full.
+        assert_eq!(repo.retry_delivery(org, hook.id, "msg_0", at(2), bounded).await.unwrap(), Admission::Backlog);
+        let pending = |db: &Db| {
+            deliveries(db).iter().filter(|d| d.2 == DeliveryStatus::Pending.as_str()).count()
+        };
+        assert_eq!(pending(db), 3);
+        // Retrying one that waits already does not add to it.
+        assert_eq!(repo.retry_delivery(org, hook.id, "msg_1", at(2), bounded).await.unwrap(), Admission::Queued);
+    }
+
+    async fn an_event_for_an_endpoint_with_a_full_queue_is_recorded_as_not_sent(db) {
+        let org = organization(db, "Acme");
+        let hook = add(db, org, &[]).await;
+        let events: Vec<_> = (0..domain::webhooks::MAX_PENDING_PER_ENDPOINT)
+            .map(|_| test_event(org, hook.id, at(0)))
+            .collect();
+        db.write(move |conn| rows::enqueue(conn, &events, at(0))).await.unwrap();
+        let one_more = test_event(org, hook.id, at(1));
+        // The change it rides with still commits.
+        db.write(move |conn| rows::enqueue(conn, std::slice::from_ref(&one_more), at(1))).await.unwrap();
+        let mut conn = db.connection().unwrap();
+        let counted: Vec<(String, Option<String>)> = webhook_deliveries::table
+            .select((webhook_deliveries::status, webhook_deliveries::last_error))
+            .load(&mut *conn)
+            .unwrap();
+        let pending = counted.iter().filter(|(s, _)| s == "PENDING").count();
+        let not_sent: Vec<_> = counted.iter().filter(|(s, _)| s == "FAILED").collect();
+        assert_eq!(pending, domain::webhooks::MAX_PENDING_PER_ENDPOINT as usize);
+        assert_eq!(not_sent.len(), 1);
+        assert_eq!(
+            not_sent[0].1.as_deref(),
+            Some("not sent: the endpoint had 1000 deliveries waiting")
+        );
+    }
+
+    async fn sends_by_hand_are_bounded_per_endpoint_and_per_organization_within_the_window(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let org = organization(db, "Acme");
+        let (one, two) = (add(db, org, &[]).await, add(db, org, &[]).await);
+        let limits = SendLimits { per_endpoint: 2, per_org: 3, ..SendLimits::default() };
+        let test = |hook: &WebhookEndpoint, n: u32, when: i64| {
+            let (repo, id) = (repo.clone(), hook.id);
+            let event = test_event(org, id, at(when));
+            async move { repo.enqueue_for(id, &event, &format!("msg_{id}_{n}"), limits).await.unwrap() }
+        };
+        assert_eq!(test(&one, 0, 0).await, Admission::Queued);
+        assert_eq!(test(&one, 1, 0).await, Admission::Queued);
+        assert_eq!(
+            test(&one, 2, 0).await,
+            Admission::Limited { scope: LimitScope::Endpoint, retry_at: at(1) }
+        );
+        assert_eq!(test(&two, 0, 0).await, Admission::Queued);
+        // A retry by hand counts as a send of the organization's.
+        let retried = repo.retry_delivery(org, two.id, &format!("msg_{}_0", two.id), at(0), limits).await;
+        assert_eq!(
+            retried.unwrap(),
+            Admission::Limited { scope: LimitScope::Organization, retry_at: at(1) }
+        );
+        assert_eq!(deliveries(db).len(), 3, "a refused test queues nothing");
+        // Once the window has passed, each may send again.
+        assert_eq!(test(&one, 3, 1).await, Admission::Queued);
+        assert_eq!(test(&two, 1, 1).await, Admission::Queued);
+    }
+
+    async fn a_burst_of_fifty_tests_at_once_queues_only_what_the_bounds_allow(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let org = organization(db, "Acme");
+        let hook = add(db, org, &[]).await;
+        let limits = SendLimits { per_endpoint: 5, per_org: 20, ..SendLimits::default() };
+        let burst = (0..50).map(|n| {
+            let repo = repo.clone();
+            let event = test_event(org, hook.id, at(0));
+            tokio::spawn(async move { repo.enqueue_for(hook.id, &event, &format!("msg_{n}"), limits).await })
+        });
+        let answers: Vec<Admission> = futures::future::join_all(burst)
+            .await
+            .into_iter()
+            .map(|joined| joined.unwrap().unwrap())
+            .collect();
+        assert_eq!(answers.iter().filter(|a| **a == Admission::Queued).count(), 5);
+        assert_eq!(deliveries(db).len(), 5);
+    }
+
+    async fn secrets_stored_in_the_clear_are_found_and_replaced_only_while_unchanged(db) {
+        let repo = DieselWebhookRepository::new(db.clone());
+        let org = organization(db, "Acme");
+        let endpoint = endpoint(org, &[]);
+        let plain = SealedSecret::stored(format!("whsec_{}", "QUJD".repeat(8)));
+        repo.create_endpoint(&endpoint, &plain, &audit_in(Some(org), AuditAction::OrgUpdated, at(0)))
+            .await
+            .unwrap();
+        let sealed_too = add(db, org, &[]).await;
+        repo.rotate_secret(org, sealed_too.id, &secret(2), at(60), &audit_in(Some(org), AuditAction::OrgUpdated, at(0)))
+            .await
+            .unwrap();
+        assert_eq!(
+            repo.plain_secrets(10).await.unwrap(),
+            vec![(endpoint.id, SecretSlot::Current, plain.clone())]
+        );
+        assert!(!repo.reseal_secret(endpoint.id, SecretSlot::Current, &secret(7), &secret(3)).await.unwrap());
+        assert!(repo.reseal_secret(endpoint.id, SecretSlot::Current, &plain, &secret(3)).await.unwrap());
+        assert!(repo.plain_secrets(10).await.unwrap().is_empty());
+        queue_tests(db, &endpoint, 1, at(1)).await;
+        let claimed = repo.claim_due(at(1), 10, 10, 100, at(2)).await.unwrap();
+        assert_eq!(claimed[0].secrets.current, secret(3));
     }
 
     async fn attempts_are_recorded_retried_and_paged(db) {
@@ -218,7 +416,7 @@ contract! {
         let org = organization(db, "Acme");
         let hook = add(db, org, &[]).await;
         let ids = queue_tests(db, &hook, 3, at(0)).await;
-        let claimed = repo.claim_due(at(0), 1, 5, at(1)).await.unwrap();
+        let claimed = repo.claim_due(at(0), 1, 5, 100, at(1)).await.unwrap();
         let id = claimed[0].delivery.id.clone();
         assert_eq!(claimed[0].delivery.attempts, 0);
         repo.record_attempt(&attempt(&id, &hook, false, Some(at(10)))).await.unwrap();
@@ -239,12 +437,12 @@ contract! {
         );
         assert_eq!(failed.event.event_type, WebhookEventType::Test);
         // Retried by hand: due at once.
-        repo.retry_delivery(org, hook.id, &id, at(2)).await.unwrap();
-        let claims = repo.claim_due(at(2), 10, 10, at(3)).await.unwrap();
+        assert_eq!(repo.retry_delivery(org, hook.id, &id, at(2), unlimited()).await.unwrap(), Admission::Queued);
+        let claims = repo.claim_due(at(2), 10, 10, 100, at(3)).await.unwrap();
         assert!(claims.iter().any(|c| c.delivery.id == id));
-        assert!(matches!(repo.retry_delivery(org, hook.id, &id, at(2)).await, Err(RepoError::Conflict(_))));
+        assert!(matches!(repo.retry_delivery(org, hook.id, &id, at(2), unlimited()).await, Err(RepoError::Conflict(_))));
         assert!(matches!(
-            repo.retry_delivery(org, hook.id, "msg_missing", at(2)).await,
+            repo.retry_delivery(org, hook.id, "msg_missing", at(2), unlimited()).await,
             Err(RepoError::NotFound)
         ));
     }
@@ -257,8 +455,8 @@ contract! {
         // delivered at minute 60 (a retry by hand); one queued and delivered at minute 100.
         let old = queue_tests(db, &hook, 4, at(0)).await;
         let recent = format!("msg_{}_recent", hook.id.0.simple());
-        repo.enqueue_for(hook.id, &test_event(org, hook.id, at(100)), &recent).await.unwrap();
-        repo.claim_due(at(100), 10, 10, at(101)).await.unwrap();
+        repo.enqueue_for(hook.id, &test_event(org, hook.id, at(100)), &recent, unlimited()).await.unwrap();
+        repo.claim_due(at(100), 10, 10, 100, at(101)).await.unwrap();
         for (id, delivered, when) in [(&old[0], true, 1), (&old[1], false, 1), (&old[3], true, 60), (&recent, true, 100)] {
             let mut done = attempt(id, &hook, delivered, None);
             done.at = at(when);
@@ -285,7 +483,7 @@ contract! {
         assert_eq!(repo.admin_emails(org).await.unwrap()[0].as_str(), "ada@example.com");
         let hook = add(db, org, &[]).await;
         let ids = queue_tests(db, &hook, 2, at(0)).await;
-        let claimed = repo.claim_due(at(0), 1, 5, at(1)).await.unwrap();
+        let claimed = repo.claim_due(at(0), 1, 5, 100, at(1)).await.unwrap();
         let mut record = attempt(&claimed[0].delivery.id, &hook, false, None);
         record.status = Some(410);
         let email = OutgoingEmail {
@@ -307,7 +505,7 @@ contract! {
         drop(conn);
         // One entry for the creation, one for the disabling; one e-mail.
         assert_eq!((entries, emails), (2, 1));
-        assert!(repo.claim_due(at(2), 10, 10, at(3)).await.unwrap().is_empty());
+        assert!(repo.claim_due(at(2), 10, 10, 100, at(3)).await.unwrap().is_empty());
         let rest = repo.list_deliveries(org, hook.id, None, 10).await.unwrap();
         let other = rest.iter().find(|d| d.id != claimed[0].delivery.id).unwrap();
         assert!(ids.contains(&other.id));
@@ -328,7 +526,7 @@ shared_contract! {
         let (a, b) = (DieselWebhookRepository::new(first.clone()), DieselWebhookRepository::new(second.clone()));
         let mut seen = HashSet::new();
         loop {
-            let (x, y) = tokio::join!(a.claim_due(at(1), 3, 100, at(5)), b.claim_due(at(1), 3, 100, at(5)));
+            let (x, y) = tokio::join!(a.claim_due(at(1), 3, 100, 100, at(5)), b.claim_due(at(1), 3, 100, 100, at(5)));
             let (x, y) = (x.unwrap(), y.unwrap());
             if x.is_empty() && y.is_empty() {
                 break;

@@ -153,6 +153,40 @@ describe('the Webhooks page', { timeout: 20000 }, () => {
     });
   });
 
+  it('shows the server’s words when Send test or Retry is refused for sending too often', async () => {
+    serveOrgs();
+    serveWebhooks([endpoint()]);
+    const tooOften =
+      'This endpoint has had 5 tests and retries in the last minute, the most allowed. Try again in 42 seconds.';
+    server.use(
+      http.post('*/api/orgs/:orgId/webhooks/:id/test', () =>
+        HttpResponse.json(
+          { error: tooOften, code: 'RATE_LIMITED' },
+          { status: 429, headers: { 'Retry-After': '42' } },
+        ),
+      ),
+      http.post('*/api/orgs/:orgId/webhooks/:id/deliveries/:deliveryId/retry', () =>
+        HttpResponse.json(
+          {
+            error:
+              'Your organization has sent 20 webhook tests and retries in the last minute, the most allowed. Try again in 7 seconds.',
+            code: 'RATE_LIMITED',
+          },
+          { status: 429, headers: { 'Retry-After': '7' } },
+        ),
+      ),
+    );
+    const { user } = renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    await user.click(await screen.findByRole('button', { name: 'Send test' }));
+    expect(await screen.findByText(tooOften)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Deliveries' }));
+    const log = await screen.findByRole('region', { name: 'Delivery log' });
+    await user.click(await within(log).findByRole('button', { name: 'Retry' }));
+    expect(
+      await within(log).findByText(/Your organization has sent 20 webhook tests and retries/),
+    ).toBeInTheDocument();
+  });
+
   it('offers Retry when the list cannot be loaded', async () => {
     serveOrgs();
     server.use(

@@ -3,9 +3,21 @@
 //! log's `append`), and [`DieselWebhookRepository`], the port of the Webhooks page and the delivery worker.
 //!
 //! Claims lease a delivery as the e-mail outbox does (`outbox.rs`): a conditional `UPDATE` of a row read as
-//! due, counted by its row count, so that two instances never attempt one delivery at once. The bound per
-//! endpoint counts the leases alive when a claim is made; two instances claiming in the same instant may
-//! exceed it by one each.
+//! due, counted by its row count, so that two instances never attempt one delivery at once. The due rows are
+//! read taking turns across organizations (`row_number() OVER (PARTITION BY org_id …)`: every
+//! organization's oldest, then every one's second, …), leaving out the organizations and endpoints whose
+//! leases alive are at their bound; the bounds per endpoint and per organization count the leases alive
+//! when a claim is made (on SQLite one writer at a time; on PostgreSQL two instances claiming in the same
+//! instant may exceed them by one each).
+//!
+//! "Send test" and "Retry" are bounded inside the write that queues: a conditional insert into
+//! `webhook_manual_sends` (the sends of the window, per endpoint and per organization) and a conditional
+//! insert of the delivery (the endpoint's pending ones). On PostgreSQL the organization's sends are
+//! serialised by a transaction-scoped advisory lock, so that a burst at READ COMMITTED cannot pass the counts
+//! together; SQLite lets one writer in at a time.
+//!
+//! Signing secrets are stored sealed (`domain::webhooks::SealedSecret`); this module stores and reads the
+//! sealed text and never sees a secret.
 
 pub mod rows;
 
@@ -16,14 +28,16 @@ use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, OrgId, RepoError};
 use domain::webhooks::ports::{AttemptRecord, ClaimedDelivery, DeliveryBacklog};
 use domain::webhooks::{
-    DeliveryStatus, DisabledReason, EventFilter, MAX_ENDPOINTS_PER_ORG, SigningSecrets, WebhookDelivery,
-    WebhookEndpoint, WebhookEndpointId, WebhookEvent, WebhookEventType, WebhookRepository, WebhookSecret,
+    Admission, DeliveryStatus, DisabledReason, EventFilter, LimitScope, MAX_ENDPOINTS_PER_ORG, SealedSecret,
+    SealedSecrets, SecretSlot, SendLimits, WebhookDelivery, WebhookEndpoint, WebhookEndpointId, WebhookEvent,
+    WebhookEventType, WebhookRepository,
 };
 use uuid::Uuid;
 
+use self::rows::{WhenFull, on_either};
 use super::audit::append;
 use crate::convert::{backend, db_error, from_json, from_millis, from_millis_opt, parse_stored, to_millis};
-use crate::schema::{accounts, org_members, webhook_deliveries, webhook_endpoints};
+use crate::schema::{accounts, org_members, webhook_deliveries, webhook_endpoints, webhook_manual_sends};
 use crate::{Db, DbConnection, outbox_rows};
 
 /// What a delivery given up because its endpoint is disabled says.
@@ -76,16 +90,13 @@ impl EndpointRow {
         })
     }
 
-    fn secrets(&self) -> Result<SigningSecrets, RepoError> {
-        let current = parse_stored("webhook_endpoints.secret", &self.secret, WebhookSecret::parse)?;
+    fn secrets(&self) -> Result<SealedSecrets, RepoError> {
+        let current = SealedSecret::stored(self.secret.clone());
         let previous = match (&self.previous_secret, self.previous_secret_until) {
-            (Some(text), Some(until)) => Some((
-                parse_stored("webhook_endpoints.previous_secret", text, WebhookSecret::parse)?,
-                from_millis(until)?,
-            )),
+            (Some(text), Some(until)) => Some((SealedSecret::stored(text.clone()), from_millis(until)?)),
             _ => None,
         };
-        Ok(SigningSecrets { current, previous })
+        Ok(SealedSecrets { current, previous })
     }
 }
 
@@ -204,6 +215,130 @@ fn fail_disabled(conn: &mut DbConnection, now: i64) -> Result<(), RepoError> {
     Ok(())
 }
 
+/// On PostgreSQL, waits for (and holds until the transaction ends) the lock of `org`'s sends by hand, so that
+/// concurrent sends are counted one after the other; SQLite has one writer at a time already.
+fn lock_sends_of(conn: &mut DbConnection, org: OrgId) -> Result<(), RepoError> {
+    if let DbConnection::Postgres(c) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(format!("webhook-sends:{org}"))
+            .execute(c)
+            .map_err(backend("locking an organization's webhook sends"))?;
+    }
+    Ok(())
+}
+
+/// Records one send by hand (`send_id`) of endpoint `endpoint` at `now` when the window still has room for
+/// it, in one conditional insert; otherwise answers which bound refused it and when the next one may go.
+fn admit_send(
+    conn: &mut DbConnection,
+    org: OrgId,
+    endpoint: WebhookEndpointId,
+    send_id: &str,
+    now: i64,
+    limits: SendLimits,
+) -> Result<Option<Admission>, RepoError> {
+    use diesel::sql_types::{BigInt, Text};
+    const ADMIT: &str = "INSERT INTO webhook_manual_sends (id, org_id, endpoint_id, at) SELECT $1, $2, $3, $4 \
+        WHERE (SELECT count(*) FROM webhook_manual_sends WHERE endpoint_id = $3 AND at > $5) < $6 \
+        AND (SELECT count(*) FROM webhook_manual_sends WHERE org_id = $2 AND at > $5) < $7";
+    let window = limits.window.num_milliseconds();
+    let since = now - window;
+    let (org_text, endpoint_text) = (org.to_string(), endpoint.to_string());
+    diesel::delete(
+        webhook_manual_sends::table
+            .filter(webhook_manual_sends::org_id.eq(&org_text))
+            .filter(webhook_manual_sends::at.le(since)),
+    )
+    .execute(conn)
+    .map_err(backend("forgetting old webhook sends"))?;
+    let admitted = on_either!(conn, ADMIT, |query, c| query
+        .bind::<Text, _>(send_id)
+        .bind::<Text, _>(&org_text)
+        .bind::<Text, _>(&endpoint_text)
+        .bind::<BigInt, _>(now)
+        .bind::<BigInt, _>(since)
+        .bind::<BigInt, _>(i64::from(limits.per_endpoint))
+        .bind::<BigInt, _>(i64::from(limits.per_org))
+        .execute(c))
+    .map_err(backend("recording a webhook send"))?;
+    if admitted == 1 {
+        return Ok(None);
+    }
+    let in_window = |conn: &mut DbConnection, of_endpoint: bool| {
+        let mut query = webhook_manual_sends::table
+            .filter(webhook_manual_sends::at.gt(since))
+            .into_boxed();
+        query = if of_endpoint {
+            query.filter(webhook_manual_sends::endpoint_id.eq(&endpoint_text))
+        } else {
+            query.filter(webhook_manual_sends::org_id.eq(&org_text))
+        };
+        query
+            .select((
+                diesel::dsl::count_star(),
+                diesel::dsl::min(webhook_manual_sends::at),
+            ))
+            .first::<(i64, Option<i64>)>(conn)
+            .map_err(backend("reading the webhook sends of the window"))
+    };
+    let (count, oldest) = in_window(conn, true)?;
+    let (scope, oldest) = if count >= i64::from(limits.per_endpoint) {
+        (LimitScope::Endpoint, oldest)
+    } else {
+        (LimitScope::Organization, in_window(conn, false)?.1)
+    };
+    Ok(Some(Admission::Limited {
+        scope,
+        retry_at: from_millis(oldest.unwrap_or(now) + window)?,
+    }))
+}
+
+/// Takes back the send by hand `send_id` (its delivery was not queued after all).
+fn forget_send(conn: &mut DbConnection, send_id: &str) -> Result<(), RepoError> {
+    diesel::delete(webhook_manual_sends::table.find(send_id))
+        .execute(conn)
+        .map_err(backend("forgetting a webhook send"))?;
+    Ok(())
+}
+
+/// A delivery's id, as the claim query answers it.
+#[derive(Debug, QueryableByName)]
+struct DueId {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    id: String,
+}
+
+/// The due deliveries, taking turns across organizations (each one's oldest, then each one's second, …),
+/// without those of organizations and endpoints whose leases alive are at their bound: `$1` now, `$2` the
+/// bound per organization, `$3` per endpoint, `$4` how many.
+const DUE_IN_TURNS: &str = "SELECT id FROM (\
+    SELECT id, next_attempt_at, created_at, \
+        row_number() OVER (PARTITION BY org_id ORDER BY next_attempt_at, created_at, id) AS turn \
+    FROM webhook_deliveries \
+    WHERE status = 'PENDING' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1) \
+    AND org_id NOT IN (SELECT org_id FROM webhook_deliveries WHERE status = 'PENDING' AND lease_until > $1 \
+        GROUP BY org_id HAVING count(*) >= $2) \
+    AND endpoint_id NOT IN (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'PENDING' \
+        AND lease_until > $1 GROUP BY endpoint_id HAVING count(*) >= $3)\
+    ) due ORDER BY turn, next_attempt_at, created_at, id LIMIT $4";
+
+/// Leases alive of the deliveries of one organization or one endpoint.
+fn leases_alive(conn: &mut DbConnection, of_org: bool, key: &str, now: i64) -> Result<i64, RepoError> {
+    let mut query = webhook_deliveries::table
+        .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
+        .filter(webhook_deliveries::lease_until.gt(now))
+        .into_boxed();
+    query = if of_org {
+        query.filter(webhook_deliveries::org_id.eq(key.to_owned()))
+    } else {
+        query.filter(webhook_deliveries::endpoint_id.eq(key.to_owned()))
+    };
+    query
+        .count()
+        .get_result(conn)
+        .map_err(backend("counting the webhook deliveries in progress"))
+}
+
 /// Most finished deliveries one pruning transaction deletes.
 const PRUNE_BATCH: u32 = 1_000;
 
@@ -212,7 +347,7 @@ impl WebhookRepository for DieselWebhookRepository {
     async fn create_endpoint(
         &self,
         endpoint: &WebhookEndpoint,
-        secret: &WebhookSecret,
+        secret: &SealedSecret,
         audit: &AuditEntry,
     ) -> Result<(), RepoError> {
         let endpoint = endpoint.clone();
@@ -341,7 +476,7 @@ impl WebhookRepository for DieselWebhookRepository {
         &self,
         org: OrgId,
         id: WebhookEndpointId,
-        secret: &WebhookSecret,
+        secret: &SealedSecret,
         previous_until: DateTime<Utc>,
         audit: &AuditEntry,
     ) -> Result<(), RepoError> {
@@ -369,15 +504,36 @@ impl WebhookRepository for DieselWebhookRepository {
         id: WebhookEndpointId,
         event: &WebhookEvent,
         delivery_id: &str,
-    ) -> Result<(), RepoError> {
+        limits: SendLimits,
+    ) -> Result<Admission, RepoError> {
         let event = event.clone();
         let delivery_id = delivery_id.to_owned();
         self.db
             .write(move |conn| {
+                lock_sends_of(conn, event.org_id)?;
                 if endpoint_of(conn, event.org_id, id)?.is_none() {
                     return Err(RepoError::NotFound);
                 }
-                rows::insert_delivery(conn, &id.to_string(), &event, &delivery_id, event.at)
+                let send = Uuid::new_v4().to_string();
+                if let Some(refused) = admit_send(conn, event.org_id, id, &send, to_millis(event.at), limits)?
+                {
+                    return Ok(refused);
+                }
+                let queued = rows::insert_delivery(
+                    conn,
+                    &id.to_string(),
+                    &event,
+                    &delivery_id,
+                    event.at,
+                    limits.max_pending,
+                    WhenFull::Refuse,
+                )?;
+                if queued {
+                    Ok(Admission::Queued)
+                } else {
+                    forget_send(conn, &send)?;
+                    Ok(Admission::Backlog)
+                }
             })
             .await
     }
@@ -426,11 +582,18 @@ impl WebhookRepository for DieselWebhookRepository {
         id: WebhookEndpointId,
         delivery_id: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), RepoError> {
+        limits: SendLimits,
+    ) -> Result<Admission, RepoError> {
+        use diesel::sql_types::{BigInt, Text};
+        // Made due again unless that adds a pending delivery to an endpoint whose queue is full.
+        const RETRY: &str = "UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = $1, \
+            lease_until = NULL WHERE id = $2 AND (status = 'PENDING' OR (SELECT count(*) FROM \
+            webhook_deliveries WHERE endpoint_id = $3 AND status = 'PENDING') < $4)";
         let delivery_id = delivery_id.to_owned();
         let now = to_millis(now);
         self.db
             .write(move |conn| {
+                lock_sends_of(conn, org)?;
                 let row: DeliveryRow = webhook_deliveries::table
                     .find(&delivery_id)
                     .filter(webhook_deliveries::endpoint_id.eq(id.to_string()))
@@ -443,15 +606,23 @@ impl WebhookRepository for DieselWebhookRepository {
                 if row.lease_until.is_some_and(|until| until > now) {
                     return Err(RepoError::Conflict("delivery in progress".into()));
                 }
-                diesel::update(webhook_deliveries::table.find(&delivery_id))
-                    .set((
-                        webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()),
-                        webhook_deliveries::next_attempt_at.eq(Some(now)),
-                        webhook_deliveries::lease_until.eq(None::<i64>),
-                    ))
-                    .execute(conn)
-                    .map_err(backend("retrying a webhook delivery"))
-                    .and_then(expect_one)
+                let send = Uuid::new_v4().to_string();
+                if let Some(refused) = admit_send(conn, org, id, &send, now, limits)? {
+                    return Ok(refused);
+                }
+                let changed = on_either!(conn, RETRY, |query, c| query
+                    .bind::<BigInt, _>(now)
+                    .bind::<Text, _>(&delivery_id)
+                    .bind::<Text, _>(&row.endpoint_id)
+                    .bind::<BigInt, _>(i64::from(limits.max_pending))
+                    .execute(c))
+                .map_err(backend("retrying a webhook delivery"))?;
+                if changed == 1 {
+                    Ok(Admission::Queued)
+                } else {
+                    forget_send(conn, &send)?;
+                    Ok(Admission::Backlog)
+                }
             })
             .await
     }
@@ -461,28 +632,32 @@ impl WebhookRepository for DieselWebhookRepository {
         now: DateTime<Utc>,
         limit: u32,
         per_endpoint: u32,
+        per_org: u32,
         lease_until: DateTime<Utc>,
     ) -> Result<Vec<ClaimedDelivery>, RepoError> {
+        use diesel::sql_types::BigInt;
         let (now, until) = (to_millis(now), to_millis(lease_until));
         self.db
             .write(move |conn| {
                 fail_disabled(conn, now)?;
-                let candidates: Vec<DeliveryRow> = webhook_deliveries::table
-                    .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
-                    .filter(webhook_deliveries::next_attempt_at.le(now))
-                    .filter(
-                        webhook_deliveries::lease_until
-                            .is_null()
-                            .or(webhook_deliveries::lease_until.le(now)),
-                    )
-                    .order((
-                        webhook_deliveries::next_attempt_at,
-                        webhook_deliveries::created_at,
-                    ))
-                    .limit(i64::from(limit) * 4)
+                let due: Vec<DueId> = on_either!(conn, DUE_IN_TURNS, |query, c| query
+                    .bind::<BigInt, _>(now)
+                    .bind::<BigInt, _>(i64::from(per_org))
+                    .bind::<BigInt, _>(i64::from(per_endpoint))
+                    .bind::<BigInt, _>(i64::from(limit) * 4)
+                    .load(c))
+                .map_err(backend("reading the due webhook deliveries"))?;
+                let order: Vec<String> = due.into_iter().map(|d| d.id).collect();
+                let mut rows: std::collections::HashMap<String, DeliveryRow> = webhook_deliveries::table
+                    .filter(webhook_deliveries::id.eq_any(&order))
                     .select(DeliveryRow::as_select())
                     .load(conn)
-                    .map_err(backend("reading the due webhook deliveries"))?;
+                    .map_err(backend("reading the due webhook deliveries"))?
+                    .into_iter()
+                    .map(|row| (row.id.clone(), row))
+                    .collect();
+                let candidates = order.iter().filter_map(|id| rows.remove(id));
+                let mut of_org: std::collections::HashMap<String, i64> = std::collections::HashMap::new();
                 let mut leased: std::collections::HashMap<String, i64> = std::collections::HashMap::new();
                 let mut endpoints: std::collections::HashMap<String, Option<EndpointRow>> =
                     std::collections::HashMap::new();
@@ -492,17 +667,18 @@ impl WebhookRepository for DieselWebhookRepository {
                         break;
                     }
                     if !leased.contains_key(&row.endpoint_id) {
-                        let alive: i64 = webhook_deliveries::table
-                            .filter(webhook_deliveries::endpoint_id.eq(&row.endpoint_id))
-                            .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
-                            .filter(webhook_deliveries::lease_until.gt(now))
-                            .count()
-                            .get_result(conn)
-                            .map_err(backend("counting an endpoint's deliveries in progress"))?;
+                        let alive = leases_alive(conn, false, &row.endpoint_id, now)?;
                         leased.insert(row.endpoint_id.clone(), alive);
                     }
                     let alive = leased.get(&row.endpoint_id).copied().unwrap_or_default();
                     if alive >= i64::from(per_endpoint) {
+                        continue;
+                    }
+                    if !of_org.contains_key(&row.org_id) {
+                        of_org.insert(row.org_id.clone(), leases_alive(conn, true, &row.org_id, now)?);
+                    }
+                    let org_alive = of_org.get(&row.org_id).copied().unwrap_or_default();
+                    if org_alive >= i64::from(per_org) {
                         continue;
                     }
                     let won = diesel::update(
@@ -523,6 +699,7 @@ impl WebhookRepository for DieselWebhookRepository {
                         continue;
                     }
                     leased.insert(row.endpoint_id.clone(), alive + 1);
+                    of_org.insert(row.org_id.clone(), org_alive + 1);
                     if !endpoints.contains_key(&row.endpoint_id) {
                         let endpoint = webhook_endpoints::table
                             .find(&row.endpoint_id)
@@ -599,6 +776,73 @@ impl WebhookRepository for DieselWebhookRepository {
                     }
                 }
                 Ok(())
+            })
+            .await
+    }
+
+    async fn plain_secrets(
+        &self,
+        limit: u32,
+    ) -> Result<Vec<(WebhookEndpointId, SecretSlot, SealedSecret)>, RepoError> {
+        let rows: Vec<(String, String, Option<String>)> = self
+            .db
+            .read(move |conn| {
+                webhook_endpoints::table
+                    .filter(
+                        webhook_endpoints::secret
+                            .like("whsec\\_%")
+                            .escape('\\')
+                            .or(webhook_endpoints::previous_secret.like("whsec\\_%").escape('\\')),
+                    )
+                    .order(webhook_endpoints::id)
+                    .limit(i64::from(limit))
+                    .select((
+                        webhook_endpoints::id,
+                        webhook_endpoints::secret,
+                        webhook_endpoints::previous_secret,
+                    ))
+                    .load(conn)
+                    .map_err(backend("finding webhook secrets stored in the clear"))
+            })
+            .await?;
+        let mut plain = Vec::new();
+        for (id, current, previous) in rows {
+            let id = WebhookEndpointId(parse_stored("webhook_endpoints.id", &id, Uuid::parse_str)?);
+            for (slot, text) in [
+                (SecretSlot::Current, Some(current)),
+                (SecretSlot::Previous, previous),
+            ] {
+                if let Some(stored) = text.map(SealedSecret::stored).filter(SealedSecret::is_plain) {
+                    plain.push((id, slot, stored));
+                }
+            }
+        }
+        Ok(plain)
+    }
+
+    async fn reseal_secret(
+        &self,
+        id: WebhookEndpointId,
+        slot: SecretSlot,
+        plain: &SealedSecret,
+        sealed: &SealedSecret,
+    ) -> Result<bool, RepoError> {
+        let (plain, sealed) = (plain.as_str().to_owned(), sealed.as_str().to_owned());
+        self.db
+            .write(move |conn| {
+                let row = webhook_endpoints::table.find(id.to_string());
+                let changed = match slot {
+                    SecretSlot::Current => diesel::update(row.filter(webhook_endpoints::secret.eq(&plain)))
+                        .set(webhook_endpoints::secret.eq(&sealed))
+                        .execute(conn),
+                    SecretSlot::Previous => {
+                        diesel::update(row.filter(webhook_endpoints::previous_secret.eq(&plain)))
+                            .set(webhook_endpoints::previous_secret.eq(&sealed))
+                            .execute(conn)
+                    }
+                }
+                .map_err(backend("sealing a webhook secret"))?;
+                Ok(changed == 1)
             })
             .await
     }

@@ -1,5 +1,9 @@
 //! Queuing webhook events inside another repository's transaction, so that a change and the events it
 //! causes are committed (or rolled back) together: the outbox pattern of the e-mails (`outbox_rows`).
+//!
+//! An endpoint holds at most [`MAX_PENDING_PER_ENDPOINT`] pending deliveries, decided by the inserting
+//! statement itself (`INSERT … SELECT … FROM (SELECT count(*) …)`): an event past the bound is stored as not
+//! sent (failed, saying why), so that the change it rides with still commits and the delivery log shows it.
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -7,11 +11,50 @@ use domain::audit::AuditEntry;
 use domain::audit::AuditTargetKind;
 use domain::common::{OrgId, RepoError};
 use domain::webhooks::models::message_id;
-use domain::webhooks::{DeliveryStatus, EventFilter, EventNames, WebhookEvent, events_of};
+use domain::webhooks::{EventFilter, EventNames, MAX_PENDING_PER_ENDPOINT, WebhookEvent, events_of};
 
 use crate::DbConnection;
 use crate::convert::{backend, db_error, to_json, to_millis};
-use crate::schema::{apps, webhook_deliveries, webhook_endpoints};
+use crate::schema::{apps, webhook_endpoints};
+
+/// Runs a raw statement written with PostgreSQL's numbered parameters (`$1`, `$2`, …) on either backend
+/// (SQLite reads them as `?1`, `?2`, …), on the backend's own connection `c`:
+/// `on_either!(conn, SQL, |query, c| query.bind::<…>(…).execute(c))`.
+macro_rules! on_either {
+    ($conn:expr, $sql:expr, |$query:ident, $c:ident| $run:expr) => {
+        match $conn {
+            $crate::DbConnection::Sqlite($c) => {
+                let $query = diesel::sql_query($sql.replace('$', "?"));
+                $run
+            }
+            $crate::DbConnection::Postgres($c) => {
+                let $query = diesel::sql_query($sql);
+                $run
+            }
+        }
+    };
+}
+pub(crate) use on_either;
+
+/// What becomes of a delivery for an endpoint whose queue is full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WhenFull {
+    /// Nothing is inserted (a test sent by hand: the admin is told).
+    Refuse,
+    /// It is stored as not sent (an event caused by a change, which must still commit).
+    RecordNotSent,
+}
+
+/// One delivery of `event` to `$2`, pending when the endpoint has fewer than `$8` pending, else not sent
+/// (`FAILED` with `$9` as its error) or not inserted at all (`$10` false).
+const INSERT_BOUNDED: &str = "INSERT INTO webhook_deliveries \
+    (id, endpoint_id, org_id, event_type, event_at, data, created_at, status, attempts, next_attempt_at, last_error) \
+    SELECT $1, $2, $3, $4, $5, $6, $7, \
+        CASE WHEN queue.n < $8 THEN 'PENDING' ELSE 'FAILED' END, 0, \
+        CASE WHEN queue.n < $8 THEN $7 ELSE NULL END, \
+        CASE WHEN queue.n < $8 THEN NULL ELSE $9 END \
+    FROM (SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $2 AND status = 'PENDING') queue \
+    WHERE queue.n < $8 OR $10";
 
 /// The enabled endpoints of `org` with their event filters.
 fn enabled_endpoints(conn: &mut DbConnection, org: OrgId) -> Result<Vec<(String, EventFilter)>, RepoError> {
@@ -27,31 +70,39 @@ fn enabled_endpoints(conn: &mut DbConnection, org: OrgId) -> Result<Vec<(String,
         .collect())
 }
 
-/// Inserts one pending delivery of `event` to endpoint `endpoint_id`, due at `now`.
+/// Inserts one delivery of `event` to endpoint `endpoint_id`, due at `now`, pending while the endpoint has
+/// fewer than `max_pending` pending deliveries; past that as `when_full` says. Answers whether a row went
+/// in (with [`WhenFull::Refuse`]: whether it is pending).
+///
+/// # Errors
+/// [`RepoError::Conflict`] for a delivery id taken; [`RepoError::Backend`] when the insert fails.
 pub(crate) fn insert_delivery(
     conn: &mut DbConnection,
     endpoint_id: &str,
     event: &WebhookEvent,
     delivery_id: &str,
     now: DateTime<Utc>,
-) -> Result<(), RepoError> {
+    max_pending: u32,
+    when_full: WhenFull,
+) -> Result<bool, RepoError> {
+    use diesel::sql_types::{BigInt, Bool, Text};
     let at = to_millis(now);
-    diesel::insert_into(webhook_deliveries::table)
-        .values((
-            webhook_deliveries::id.eq(delivery_id),
-            webhook_deliveries::endpoint_id.eq(endpoint_id),
-            webhook_deliveries::org_id.eq(event.org_id.to_string()),
-            webhook_deliveries::event_type.eq(event.event_type.code()),
-            webhook_deliveries::event_at.eq(to_millis(event.at)),
-            webhook_deliveries::data.eq(to_json(&event.data)?),
-            webhook_deliveries::created_at.eq(at),
-            webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()),
-            webhook_deliveries::attempts.eq(0),
-            webhook_deliveries::next_attempt_at.eq(Some(at)),
-        ))
-        .execute(conn)
-        .map_err(db_error("queuing a webhook delivery", "webhook_delivery_id"))?;
-    Ok(())
+    let not_sent = format!("not sent: the endpoint had {max_pending} deliveries waiting");
+    let data = to_json(&event.data)?;
+    let inserted = on_either!(conn, INSERT_BOUNDED, |query, c| query
+        .bind::<Text, _>(delivery_id)
+        .bind::<Text, _>(endpoint_id)
+        .bind::<Text, _>(event.org_id.to_string())
+        .bind::<Text, _>(event.event_type.code())
+        .bind::<BigInt, _>(to_millis(event.at))
+        .bind::<Text, _>(&data)
+        .bind::<BigInt, _>(at)
+        .bind::<BigInt, _>(i64::from(max_pending))
+        .bind::<Text, _>(&not_sent)
+        .bind::<Bool, _>(when_full == WhenFull::RecordNotSent)
+        .execute(c))
+    .map_err(db_error("queuing a webhook delivery", "webhook_delivery_id"))?;
+    Ok(inserted == 1)
 }
 
 /// Queues `events` for every enabled endpoint of their organization that wants them, one delivery each,
@@ -75,7 +126,15 @@ pub fn enqueue(
         for (endpoint_id, filter) in endpoints {
             if filter.accepts(event.event_type) {
                 let id = message_id(uuid::Uuid::new_v4().as_bytes());
-                insert_delivery(conn, endpoint_id, event, &id, now)?;
+                insert_delivery(
+                    conn,
+                    endpoint_id,
+                    event,
+                    &id,
+                    now,
+                    MAX_PENDING_PER_ENDPOINT,
+                    WhenFull::RecordNotSent,
+                )?;
             }
         }
     }

@@ -1,0 +1,3 @@
+DROP INDEX webhook_deliveries_pending_endpoint;
+DROP INDEX webhook_deliveries_pending_org;
+DROP TABLE webhook_manual_sends;
