@@ -373,9 +373,9 @@ describe('after a password reset', () => {
     expect(ci).toHaveTextContent('GitHub Actions deploy');
     expect(ci).toHaveTextContent('Acme');
     expect(ci).toHaveTextContent('Created Oct 1, 2026');
-    expect(ci).toHaveTextContent(/Last used: .*from 203\.0\.113\.9/);
+    expect(ci).toHaveTextContent(/Last used .*from 203\.0\.113\.9/);
     expect(laptop).toHaveTextContent('Every organization');
-    expect(laptop).toHaveTextContent('Last used: Never used');
+    expect(laptop).toHaveTextContent('Never used');
     expect(within(dialog).queryByText('Old CI')).not.toBeInTheDocument();
     // The list is read with the exchanged session.
     expect(sent[0]).toEqual({ method: 'GET', path: '/api/dev/tokens', auth: 'Bearer core-1' });

@@ -106,8 +106,9 @@ export function TokensAfterResetDialog() {
                     secondary={
                       <>
                         <div>{orgName(token.orgId)}</div>
+                        <div>Created {formatDate(token.createdAt)}</div>
                         <div>
-                          Created {formatDate(token.createdAt)} · Last used: {lastUsedText(token)}
+                          {token.lastUsedAt ? `Last used ${lastUsedText(token)}` : 'Never used'}
                         </div>
                       </>
                     }
