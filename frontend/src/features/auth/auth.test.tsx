@@ -416,14 +416,12 @@ describe('after a password reset', () => {
     const { user, router } = renderRoute('/signin', { store });
     await chooseNewPassword(user);
 
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Developer Dashboard' }),
-    ).toBeInTheDocument();
     await waitFor(() => {
       expect(store.getState().auth.tokensReview).toBe(false);
     });
     expect(sent.map((r) => r.method)).toEqual(['GET']);
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await screen.findByRole('heading', { level: 1, name: 'Developer Dashboard' });
     expect(router.state.location.pathname).toBe('/dashboard');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
