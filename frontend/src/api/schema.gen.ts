@@ -741,6 +741,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dev/tokens/revoke-all': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revokes every one of the caller's tokens that still works ("Revoke all", offered after a password
+     *     reset and on Access Tokens); each stops at once and is audited as one revoked alone.
+     */
+    post: operations['revoke_all_access_tokens'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/dev/tokens/{id}': {
     parameters: {
       query?: never;
@@ -2284,6 +2304,11 @@ export interface components {
       field: string;
       old: unknown;
       new: unknown;
+    };
+    /** @description How many tokens "Revoke all" revoked. */
+    RevokedAllDto: {
+      /** @description The caller's tokens that worked until now and were revoked (0 when none did). */
+      revoked: number;
     };
     /** @description `PATCH /api/orgs/{orgId}/members/{memberId}`. */
     RoleChangeRequest: {
@@ -6452,6 +6477,64 @@ export interface operations {
       };
       /** @description The body is not sent as `application/json` (`UNSUPPORTED_MEDIA_TYPE`) */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (`DATABASE_UNAVAILABLE`); try again after `Retry-After` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revoke_all_access_tokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description How many were revoked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RevokedAllDto'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description An access token cannot revoke tokens (`TOKEN_NOT_ALLOWED`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The e-mail of a hosted identity belongs to another local account (`EMAIL_IN_USE`) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -34,6 +34,7 @@ export type SessionList = Schemas['SessionList'];
 // Personal access tokens (Access Tokens, and the organization's admins).
 export type AccessToken = Schemas['AccessTokenDto'];
 export type CreatedAccessToken = Schemas['CreatedTokenDto'];
+export type RevokedAllAccessTokens = Schemas['RevokedAllDto'];
 export type CreateAccessTokenRequest = Schemas['CreateTokenRequest'];
 export type AccessTokenList = Schemas['TokenListDto'];
 export type TokenScope = Schemas['ScopeName'];

@@ -41,6 +41,12 @@ export interface AuthState {
    * by the next token. Absent means false.
    */
   orgMfaRequired?: boolean;
+  /**
+   * A new password was just saved at the end of a recovery: the access tokens that still work (those made
+   * by sessions that had ended before; the server revoked the others) are shown before the user goes on.
+   * Absent means false.
+   */
+  tokensReview?: boolean;
   /** A message for the next page the user sees (e.g. after a password change or a refused session). */
   notice: { severity: 'success' | 'info' | 'error'; text: string } | null;
   /**
@@ -133,6 +139,7 @@ export const authSlice = createSlice({
       state.coreToken = null;
       state.provisional = false;
       state.recovery = false;
+      state.tokensReview = false;
       state.mfaRequired = false;
       state.orgMfaRequired = false;
       state.staffMfaRequired = false;
@@ -142,8 +149,14 @@ export const authSlice = createSlice({
     recoveryStarted(state) {
       state.recovery = true;
     },
+    /** The identity service updated the user: during a recovery, that is the new password. */
     recoveryEnded(state) {
+      if (state.recovery) state.tokensReview = true;
       state.recovery = false;
+    },
+    /** The access tokens that still work were shown (or there were none). */
+    tokensReviewed(state) {
+      state.tokensReview = false;
     },
     /**
      * Shows a notice at once, in place of the one on screen (what the user just did is what they expect
@@ -187,6 +200,7 @@ export const {
   storedTokenRefused,
   recoveryStarted,
   recoveryEnded,
+  tokensReviewed,
   noticeShown,
   noticeQueued,
 } = authSlice.actions;

@@ -37,3 +37,27 @@ export function accountSecurityHandlers(email: string, factors: unknown[] = []) 
     http.get('*/auth/v1/passkeys', () => HttpResponse.json([])),
   ];
 }
+
+/** An identity access token shaped as the service signs it (a JWT with `claims`; its signature is not checked). */
+export function identityJwt(claims: Record<string, unknown>): string {
+  const part = (value: unknown) =>
+    btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: TEST_USER_ID, ...claims })}.c2lnbmF0dXJl`;
+}
+
+/**
+ * What a fake identity client answers when `ConfirmPassword` asks, after the password, whether the new
+ * session must still pass a second factor: `nextLevel` `aal2` when the account has one.
+ */
+export function assuranceOf(nextLevel: 'aal1' | 'aal2', session: unknown = null) {
+  return {
+    mfa: {
+      getAuthenticatorAssuranceLevel: () =>
+        Promise.resolve({
+          data: { currentLevel: 'aal1', nextLevel, currentAuthenticationMethods: [] },
+          error: null,
+        }),
+    },
+    getSession: () => Promise.resolve({ data: { session }, error: null }),
+  };
+}

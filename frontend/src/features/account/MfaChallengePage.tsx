@@ -3,10 +3,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { skipToken } from '@reduxjs/toolkit/query';
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 
 import { baseApi } from '../../api/baseApi';
@@ -24,8 +23,8 @@ import {
 } from '../auth';
 import { usePublicConfig } from '../publicConfig';
 import { accountErrorMessage, identityKey, useHasPasskeyQuery, useListFactorsQuery } from './api';
-import { authErrorMessage } from './messages';
 import { safeNext } from './next';
+import { SecondFactorCodeForm } from './SecondFactorCodeForm';
 
 /**
  * One WebAuthn way through the challenge step (a passkey, or a security key): its button, or where a server at a
@@ -102,11 +101,6 @@ export function MfaChallengePage() {
   const loadError = list.isError
     ? accountErrorMessage(list.error, 'Could not read your second factors.')
     : null;
-  // Only recovery codes left (the authenticator app was removed): use them, unless the user chose otherwise.
-  const [recoveryChosen, setRecoveryChosen] = useState<boolean | null>(null);
-  const useRecovery = recoveryChosen ?? (factors?.length === 0 && hasRecoveryCodes);
-  const setUseRecovery = setRecoveryChosen;
-  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [verified, setVerified] = useState(false);
@@ -172,55 +166,6 @@ export function MfaChallengePage() {
     setVerified(true);
   };
 
-  const submitRecoveryCode = async () => {
-    const typed = code.replace(/[\s-]/g, '');
-    if (!/^[0-9a-zA-Z]{16}$/.test(typed)) {
-      setError('Enter one of your recovery codes: 16 letters and digits (dashes are optional).');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    const { error: verifyError } = await client.mfa.recoveryCodes.verify({ code: code.trim() });
-    setBusy(false);
-    if (verifyError) {
-      setError(
-        verifyError.code === 'mfa_verification_failed'
-          ? 'That recovery code is not right, or was already used.'
-          : authErrorMessage(verifyError),
-      );
-      return;
-    }
-    dispatch(baseApi.util.resetApiState());
-    setVerified(true);
-  };
-
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    if (useRecovery) {
-      await submitRecoveryCode();
-      return;
-    }
-    const factor = factors?.[0];
-    if (!factor) return;
-    if (!/^\d{6}$/.test(code.trim())) {
-      setError('Enter the six-digit code from your authenticator app.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    const { error: verifyError } = await client.mfa.challengeAndVerify({
-      factorId: factor.id,
-      code: code.trim(),
-    });
-    setBusy(false);
-    if (verifyError) {
-      setError(authErrorMessage(verifyError));
-      return;
-    }
-    dispatch(baseApi.util.resetApiState());
-    setVerified(true);
-  };
-
   return (
     <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2 }}>
       <Paper component="main" id="main" sx={{ p: 4, width: '100%', maxWidth: 420 }}>
@@ -266,48 +211,18 @@ export function MfaChallengePage() {
             </Button>
           </Stack>
         ) : (
-          <Stack component="form" spacing={2} onSubmit={(e) => void submit(e)} noValidate>
-            <Typography>
-              {useRecovery
-                ? 'Enter one of the recovery codes you saved. Each code works once.'
-                : 'Enter the six-digit code that your authenticator app shows for this account.'}
-            </Typography>
-            {error && (
-              <Alert severity="error" role="alert">
-                {error}
-              </Alert>
-            )}
-            <TextField
-              key={useRecovery ? 'recovery' : 'totp'}
-              label={useRecovery ? 'Recovery code' : 'Code'}
-              value={code}
-              onChange={(e) => {
-                setCode(e.target.value);
-              }}
-              autoComplete={useRecovery ? 'off' : 'one-time-code'}
-              autoFocus
-              slotProps={{
-                htmlInput: useRecovery
-                  ? { maxLength: 24, spellCheck: false, autoCapitalize: 'none' }
-                  : { inputMode: 'numeric', maxLength: 6 },
-              }}
-            />
-            <Button type="submit" variant="contained" disabled={busy || verified}>
-              {busy || verified ? 'Checking…' : 'Continue'}
-            </Button>
-            {hasRecoveryCodes && (factors?.length ?? 0) > 0 && (
-              <Button
-                variant="text"
-                onClick={() => {
-                  setUseRecovery(!useRecovery);
-                  setCode('');
-                  setError(null);
-                }}
-              >
-                {useRecovery ? 'Use your authenticator app' : 'Use a recovery code'}
-              </Button>
-            )}
-          </Stack>
+          <SecondFactorCodeForm
+            client={client}
+            totpFactorId={factors?.[0]?.id ?? null}
+            hasRecoveryCodes={hasRecoveryCodes}
+            error={error}
+            onError={setError}
+            disabled={busy || verified}
+            onVerified={() => {
+              dispatch(baseApi.util.resetApiState());
+              setVerified(true);
+            }}
+          />
         )}
         <Button
           sx={{ mt: 2 }}

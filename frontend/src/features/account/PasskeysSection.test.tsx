@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { signedInStore, TEST_USER } from '../../testing/apps';
 import { publicConfigWith } from '../../testing/handlers';
+import { assuranceOf } from '../../testing/identity';
 import { renderWithProviders } from '../../testing/render';
 import { server } from '../../testing/server';
 import { PasskeysSection } from './PasskeysSection';
@@ -146,6 +147,7 @@ describe('adding a first passkey long after signing in', () => {
       .mockResolvedValue({ data: { ...laptop, friendly_name: 'Work laptop' }, error: null });
     const signInWithPassword = vi.fn().mockResolvedValue({ data: {}, error: null });
     const client = {
+      ...assuranceOf('aal1'),
       passkey: { list, update: vi.fn() },
       registerPasskey,
       signInWithPassword,

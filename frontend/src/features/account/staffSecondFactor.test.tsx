@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { makeStore } from '../../app/store';
 import { signedInStore, testOrg } from '../../testing/apps';
-import { identitySession } from '../../testing/identity';
+import { identityJwt, identitySession } from '../../testing/identity';
 import { renderRoute } from '../../testing/render';
 import { server } from '../../testing/server';
 import { signedIn } from '../../session/authSlice';
@@ -258,7 +258,9 @@ describe('adding a first factor long after signing in', () => {
             { status: 400 },
           );
         }
-        return HttpResponse.json(identitySession('ada@example.com', 'access-fresh'));
+        return HttpResponse.json(
+          identitySession('ada@example.com', identityJwt({ aal: 'aal1', amr: [] })),
+        );
       }),
     );
     const { user } = renderRoute('/account/security', { store: signedInStore() });

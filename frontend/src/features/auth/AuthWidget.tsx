@@ -276,6 +276,12 @@ export function AuthWidget({
           {message.text}
         </Alert>
       )}
+      {view === 'update_password' && (
+        <Typography variant="body2" color="text.secondary">
+          Choosing a new password signs out every other session of your account and revokes the
+          access tokens they made.
+        </Typography>
+      )}
       {needsEmail && (
         <TextField
           label="Email address"

@@ -294,3 +294,134 @@ describe('sign-in', () => {
     expect(localStorage.getItem('coreToken')).toBeNull();
   });
 });
+
+describe('after a password reset', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const listed = (overrides: Record<string, unknown>) => ({
+    id: 'tok-1',
+    name: 'GitHub Actions deploy',
+    orgId: 'org-1',
+    scopes: ['apps:read'],
+    status: 'active',
+    createdAt: '2026-10-01T09:00:00Z',
+    expiresAt: new Date(Date.now() + 30 * DAY).toISOString(),
+    revokedAt: null,
+    lastUsedAt: null,
+    lastUsedIp: null,
+    ...overrides,
+  });
+
+  /** A recovery link was followed (its session is stored and exchanged); the server holds `tokens`. */
+  function recovering(tokens: unknown[]) {
+    serveSignIn();
+    const sent: { method: string; path: string; auth: string | null }[] = [];
+    server.use(
+      http.put(`${AUTH}/user`, () => HttpResponse.json(identitySession('ada@example.com').user)),
+      http.get('*/api/dev/tokens', ({ request }) => {
+        sent.push({
+          method: 'GET',
+          path: '/api/dev/tokens',
+          auth: request.headers.get('Authorization'),
+        });
+        return HttpResponse.json({ tokens });
+      }),
+      http.post('*/api/dev/tokens/revoke-all', ({ request }) => {
+        sent.push({
+          method: 'POST',
+          path: '/api/dev/tokens/revoke-all',
+          auth: request.headers.get('Authorization'),
+        });
+        return HttpResponse.json({ revoked: 2 });
+      }),
+    );
+    localStorage.setItem(IDENTITY_SESSION_KEY, JSON.stringify(identitySession('ada@example.com')));
+    const store = signedInStore();
+    store.dispatch(authSlice.actions.recoveryStarted());
+    return { store, sent };
+  }
+
+  async function chooseNewPassword(user: ReturnType<typeof renderRoute>['user']) {
+    const dialog = await screen.findByRole('dialog', { name: 'Choose a new password' });
+    expect(
+      within(dialog).getByText(
+        'Choosing a new password signs out every other session of your account and revokes the access tokens they made.',
+      ),
+    ).toBeVisible();
+    await user.type(within(dialog).getByLabelText(/New password/), 'a long enough passphrase 42');
+    await user.click(within(dialog).getByRole('button', { name: 'Update password' }));
+  }
+
+  const stillWorking = [
+    listed({ lastUsedAt: '2026-11-20T10:00:00Z', lastUsedIp: '203.0.113.9' }),
+    listed({ id: 'tok-2', name: 'Laptop', orgId: null }),
+    listed({ id: 'tok-3', name: 'Old CI', status: 'revoked', revokedAt: '2026-11-01T00:00:00Z' }),
+  ];
+
+  it('lists the access tokens that still work before going on, and revokes them all', async () => {
+    const { store, sent } = recovering(stillWorking);
+    const { user } = renderRoute('/signin', { store });
+    await chooseNewPassword(user);
+
+    const dialog = await screen.findByRole('dialog', { name: 'Access tokens that still work' });
+    expect(dialog).toHaveTextContent(
+      'these 2 active access tokens were made before and still work',
+    );
+    const list = within(dialog).getByRole('list', { name: 'Access tokens that still work' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    const [ci, laptop] = items as [HTMLElement, HTMLElement];
+    expect(ci).toHaveTextContent('GitHub Actions deploy');
+    expect(ci).toHaveTextContent('Acme');
+    expect(ci).toHaveTextContent('Created Oct 1, 2026');
+    expect(ci).toHaveTextContent(/Last used .*from 203\.0\.113\.9/);
+    expect(laptop).toHaveTextContent('Every organization');
+    expect(laptop).toHaveTextContent('Never used');
+    expect(within(dialog).queryByText('Old CI')).not.toBeInTheDocument();
+    // The list is read with the exchanged session.
+    expect(sent[0]).toEqual({ method: 'GET', path: '/api/dev/tokens', auth: 'Bearer core-1' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke all' }));
+    expect(
+      await screen.findByText('2 access tokens were revoked: they no longer work.'),
+    ).toBeInTheDocument();
+    await waitFor(() => {
+      expect(
+        screen.queryByRole('dialog', { name: 'Access tokens that still work' }),
+      ).not.toBeInTheDocument();
+    });
+    expect(sent.filter((r) => r.method === 'POST')).toEqual([
+      { method: 'POST', path: '/api/dev/tokens/revoke-all', auth: 'Bearer core-1' },
+    ]);
+    expect(store.getState().auth.tokensReview).toBe(false);
+  });
+
+  it('keeps them on “Keep them” and goes on to the dashboard', async () => {
+    const { store, sent } = recovering(stillWorking);
+    const { user, router } = renderRoute('/signin', { store });
+    await chooseNewPassword(user);
+
+    const dialog = await screen.findByRole('dialog', { name: 'Access tokens that still work' });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep them' }));
+    await waitFor(() => {
+      expect(
+        screen.queryByRole('dialog', { name: 'Access tokens that still work' }),
+      ).not.toBeInTheDocument();
+    });
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(sent.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
+  it('goes on as before when no access token is active', async () => {
+    const { store, sent } = recovering([stillWorking[2]]);
+    const { user, router } = renderRoute('/signin', { store });
+    await chooseNewPassword(user);
+
+    await waitFor(() => {
+      expect(store.getState().auth.tokensReview).toBe(false);
+    });
+    expect(sent.map((r) => r.method)).toEqual(['GET']);
+    await screen.findByRole('heading', { level: 1, name: 'Developer Dashboard' });
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});

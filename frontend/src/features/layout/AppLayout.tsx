@@ -33,6 +33,7 @@ import {
   useCurrentOrg,
   useProfileBannerReady,
 } from '../orgs';
+import { TokensAfterResetDialog } from '../tokens';
 import { SidebarNav } from './SidebarNav';
 
 /** The top bar is 16 units (64 px) high and the sidebar 64 units (256 px) wide (spec §2). */
@@ -231,6 +232,8 @@ export function AppLayout() {
           )}
         </Box>
       </Box>
+      {/* After a password reset: the access tokens that still work, before the user goes on. */}
+      <TokensAfterResetDialog />
       <Snackbar
         // A new notice is a new snackbar: its own six seconds, not what is left of the previous one's.
         key={noticeSeq}

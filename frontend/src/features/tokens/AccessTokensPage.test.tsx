@@ -14,6 +14,7 @@ import {
   TEST_USER,
   type SentRequest,
 } from '../../testing/apps';
+import { assuranceOf } from '../../testing/identity';
 import { renderWithProviders } from '../../testing/render';
 import { server } from '../../testing/server';
 import { AccessTokensPage } from './AccessTokensPage';
@@ -38,12 +39,26 @@ function token(overrides: Partial<AccessToken> = {}): AccessToken {
   };
 }
 
-/** The fake server's tokens; `POST` makes one (`answer` overrides its reply), `DELETE` revokes one. */
+/**
+ * The fake server's tokens; `POST` makes one (`answer` overrides its reply), `DELETE` revokes one, `POST
+ * revoke-all` revokes every active one (`answerRevokeAllNext` overrides its reply).
+ */
 function serveTokens(initial: AccessToken[] = []) {
   let tokens = [...initial];
   const sent: SentRequest[] = [];
   const replies: (() => Response)[] = [];
+  const revokeAllReplies: (() => Response)[] = [];
   server.use(
+    http.post('*/api/dev/tokens/revoke-all', async ({ request }) => {
+      await recordRequest(request, sent);
+      const reply = revokeAllReplies.shift();
+      if (reply) return reply();
+      const active = tokens.filter((t) => t.status === 'active').length;
+      tokens = tokens.map((t) =>
+        t.status === 'active' ? { ...t, status: 'revoked' as const, revokedAt: iso(0) } : t,
+      );
+      return HttpResponse.json({ revoked: active });
+    }),
     http.get('*/api/dev/tokens', () => HttpResponse.json({ tokens })),
     http.post('*/api/dev/tokens', async ({ request }) => {
       await recordRequest(request.clone(), sent);
@@ -88,6 +103,10 @@ function serveTokens(initial: AccessToken[] = []) {
     /** The next `POST` answers this. */
     answerNext: (reply: () => Response) => {
       replies.push(reply);
+    },
+    /** The next `POST revoke-all` answers this. */
+    answerRevokeAllNext: (reply: () => Response) => {
+      revokeAllReplies.push(reply);
     },
   };
 }
@@ -244,6 +263,90 @@ describe('Access Tokens page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'This access token was revoked already.',
+    );
+  });
+});
+
+describe('revoking all tokens', () => {
+  const twoActive = () => [
+    token(),
+    token({ id: '5a1c6f1e-0000-4000-8000-000000000002', name: 'Laptop', orgId: null }),
+    token({
+      id: '5a1c6f1e-0000-4000-8000-000000000003',
+      name: 'Old CI',
+      status: 'revoked',
+      revokedAt: iso(-DAY),
+    }),
+  ];
+
+  it('offers Revoke all only while a token is active', async () => {
+    serveTokens([
+      token({ status: 'revoked', revokedAt: iso(-DAY) }),
+      token({
+        id: '5a1c6f1e-0000-4000-8000-000000000002',
+        name: 'Laptop',
+        status: 'expired',
+        expiresAt: iso(-DAY),
+      }),
+    ]);
+    renderPage();
+    expect(await screen.findByRole('table', { name: 'Your access tokens' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create token' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Revoke all' })).not.toBeInTheDocument();
+  });
+
+  it('says how many tokens stop working and that scripts using them fail, then revokes them all', async () => {
+    const api = serveTokens(twoActive());
+    const { user } = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Revoke all' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke all your access tokens?' });
+    expect(dialog).toHaveTextContent(
+      'Your 2 active access tokens stop working at once: scripts, CI jobs and the command-line tool that use them will fail',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke all' }));
+    expect(
+      await screen.findByText('2 access tokens were revoked: they no longer work.'),
+    ).toBeVisible();
+    expect(api.sent.filter((r) => r.method === 'POST').map((r) => [r.path, r.auth])).toEqual([
+      ['/api/dev/tokens/revoke-all', 'Bearer core-1'],
+    ]);
+    // The list is read again: nothing is active, so nothing is left to revoke all of.
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    const table = screen.getByRole('table', { name: 'Your access tokens' });
+    await waitFor(() => {
+      expect(within(table).queryByText('Active')).not.toBeInTheDocument();
+    });
+    expect(screen.queryByRole('button', { name: 'Revoke all' })).not.toBeInTheDocument();
+  });
+
+  it('keeps every token when the dialog is cancelled', async () => {
+    const api = serveTokens(twoActive());
+    const { user } = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Revoke all' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke all your access tokens?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+    expect(api.sent).toEqual([]);
+  });
+
+  it('shows the server’s message when Revoke all is refused', async () => {
+    const api = serveTokens(twoActive());
+    api.answerRevokeAllNext(() =>
+      HttpResponse.json(
+        { error: 'An access token cannot revoke tokens.', code: 'TOKEN_NOT_ALLOWED' },
+        { status: 403 },
+      ),
+    );
+    const { user } = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Revoke all' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke all your access tokens?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke all' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'An access token cannot revoke tokens.',
     );
   });
 });
@@ -439,7 +542,11 @@ describe('creating a token', () => {
       }, 20);
       return Promise.resolve({ data: {}, error: null });
     });
-    const client = { signInWithPassword, signOut: vi.fn() } as unknown as GoTrueClient;
+    const client = {
+      ...assuranceOf('aal1'),
+      signInWithPassword,
+      signOut: vi.fn(),
+    } as unknown as GoTrueClient;
     const { user } = renderPage(client, store);
     await user.click(await screen.findByRole('button', { name: 'Create token' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create access token' });

@@ -13,9 +13,15 @@ import { errorMessage } from '../../api/errors';
 import type { AccessToken } from '../../api/types';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useCurrentOrg } from '../orgs';
-import { useListTokensQuery, useRevokeTokenMutation } from './api';
+import {
+  useListTokensQuery,
+  useRevokeAllAccessTokensMutation,
+  useRevokeTokenMutation,
+} from './api';
 import { CreateTokenDialog } from './CreateTokenDialog';
 import { readDraft } from './draft';
+import { revokedAllText } from './format';
+import { RevokeAllTokensDialog } from './RevokeAllTokensDialog';
 import { RevokeTokenDialog } from './RevokeTokenDialog';
 import { TokenList } from './TokenList';
 
@@ -36,7 +42,10 @@ export function AccessTokensPage() {
   const [draft] = useState(readDraft);
   const [creating, setCreating] = useState(draft !== null);
   const [usedDraft, setUsedDraft] = useState(false);
+  const [revokeAll, { isLoading: revokingAll }] = useRevokeAllAccessTokensMutation();
   const [pending, setPending] = useState<AccessToken | null>(null);
+  const [confirmingAll, setConfirmingAll] = useState(false);
+  const active = tokens?.filter((token) => token.status === 'active').length ?? 0;
   const [notice, setNotice] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
 
@@ -62,6 +71,18 @@ export function AccessTokensPage() {
       return;
     }
     setNotice(`“${name}” was revoked: it no longer works.`);
+  };
+
+  const confirmRevokeAll = async () => {
+    setNotice(null);
+    setActionError(null);
+    const result = await revokeAll();
+    setConfirmingAll(false);
+    if ('error' in result) {
+      setActionError(errorMessage(result.error, 'Your access tokens could not be revoked.'));
+      return;
+    }
+    setNotice(revokedAllText(result.data));
   };
 
   const createButton = (
@@ -135,7 +156,24 @@ export function AccessTokensPage() {
             </Typography>
           )}
         </div>
-        {tokens && tokens.length > 0 && createButton}
+        {tokens && tokens.length > 0 && (
+          <Stack direction="row" spacing={1} sx={{ flexShrink: 0, flexWrap: 'wrap', rowGap: 1 }}>
+            {active > 0 && (
+              <Button
+                variant="outlined"
+                color="error"
+                onClick={() => {
+                  setNotice(null);
+                  setActionError(null);
+                  setConfirmingAll(true);
+                }}
+              >
+                Revoke all
+              </Button>
+            )}
+            {createButton}
+          </Stack>
+        )}
       </Stack>
       {notice && <Alert severity="success">{notice}</Alert>}
       {actionError && (
@@ -153,6 +191,15 @@ export function AccessTokensPage() {
         orgs={orgs.map(({ id, name }) => ({ id, name }))}
         defaultOrgId={current?.id ?? null}
         draft={usedDraft ? null : draft}
+      />
+      <RevokeAllTokensDialog
+        open={confirmingAll}
+        active={active}
+        busy={revokingAll}
+        onConfirm={() => void confirmRevokeAll()}
+        onClose={() => {
+          setConfirmingAll(false);
+        }}
       />
       <RevokeTokenDialog
         token={pending}

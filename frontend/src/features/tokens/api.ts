@@ -4,6 +4,7 @@ import type {
   AccessTokenList,
   CreateAccessTokenRequest,
   CreatedAccessToken,
+  RevokedAllAccessTokens,
 } from '../../api/types';
 
 /** The tag of an organization's list of the tokens that act in it. */
@@ -32,6 +33,14 @@ export const tokensApi = baseApi.injectEndpoints({
       query: (id) => ({ url: `/api/dev/tokens/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['AccessToken'],
     }),
+    /**
+     * Revokes every active token of the caller at once (a session only): answers how many it revoked.
+     */
+    revokeAllAccessTokens: build.mutation<number, void>({
+      query: () => ({ url: '/api/dev/tokens/revoke-all', method: 'POST' }),
+      transformResponse: (answer: RevokedAllAccessTokens) => answer.revoked,
+      invalidatesTags: ['AccessToken'],
+    }),
     /** The tokens that act in an organization, with their owners (admins only). */
     listOrgTokens: build.query<AccessToken[], string>({
       query: (orgId) => `/api/orgs/${encodeURIComponent(orgId)}/tokens`,
@@ -53,6 +62,7 @@ export const {
   useListTokensQuery,
   useCreateTokenMutation,
   useRevokeTokenMutation,
+  useRevokeAllAccessTokensMutation,
   useListOrgTokensQuery,
   useRevokeOrgTokenMutation,
 } = tokensApi;

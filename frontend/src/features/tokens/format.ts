@@ -44,3 +44,15 @@ export const STATUS_LABELS: Record<AccessToken['status'], string> = {
   expired: 'Expired',
   revoked: 'Revoked',
 };
+
+/** "1 active access token", "3 active access tokens". */
+export const activeTokensText = (count: number) =>
+  `${String(count)} active access token${count === 1 ? '' : 's'}`;
+
+/** What "Revoke all" did: how many tokens it revoked. */
+export function revokedAllText(revoked: number): string {
+  if (revoked === 0) return 'No access token was active: nothing was revoked.';
+  return revoked === 1
+    ? '1 access token was revoked: it no longer works.'
+    : `${String(revoked)} access tokens were revoked: they no longer work.`;
+}
