@@ -151,7 +151,7 @@ export function ConfirmPassword({
     <Button
       size="small"
       sx={{ verticalAlign: 'baseline', p: 0, minWidth: 0 }}
-      onClick={() => void client.signOut()}
+      onClick={() => void client.signOut({ scope: 'local' })}
     >
       Sign out and sign in again
     </Button>

@@ -227,7 +227,7 @@ export function MfaChallengePage() {
         <Button
           sx={{ mt: 2 }}
           onClick={() => {
-            void client.signOut();
+            void client.signOut({ scope: 'local' });
           }}
         >
           Sign out instead

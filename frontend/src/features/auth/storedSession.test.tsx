@@ -140,11 +140,11 @@ describe('a returning visitor with a stored core token', () => {
 
   it('signs out for real even when asked before the identity client has loaded', async () => {
     storeEarlierVisit();
-    let loggedOut = false;
+    let loggedOut: string | null = null;
     serveApi({ accepted: [STORED, 'core-2'], exchange: 'core-2' });
     server.use(
-      http.post(`${AUTH}/logout`, () => {
-        loggedOut = true;
+      http.post(`${AUTH}/logout`, ({ request }) => {
+        loggedOut = new URL(request.url).searchParams.get('scope');
         return new HttpResponse(null, { status: 204 });
       }),
     );
@@ -156,7 +156,8 @@ describe('a returning visitor with a stored core token', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/signin');
-    expect(loggedOut).toBe(true);
+    // This session only: every session (and the access tokens they made) is Account Security's to end.
+    expect(loggedOut).toBe('local');
     expect(localStorage.getItem(CORE_TOKEN_KEY)).toBeNull();
     expect(localStorage.getItem(IDENTITY_SESSION_KEY)).toBeNull();
   });

@@ -64,12 +64,14 @@ export function AppLayout() {
   if (!orgsLoading && bannerReady && !orgsAnswered) setOrgsAnswered(true);
 
   // A page that started from a stored core token shows before the identity client has loaded: a sign-out
-  // asked for meanwhile waits for it, so that the session really ends (locally and at the server).
+  // asked for meanwhile waits for it, so that the session really ends (locally and at the server). Only this
+  // session ends: signing every session out is a recovery step on Account Security, and it also revokes
+  // the access tokens those sessions made.
   const signOutStarted = useRef(false);
   useEffect(() => {
     if (!signingOut || !client || signOutStarted.current) return;
     signOutStarted.current = true;
-    void client.signOut().finally(() => {
+    void client.signOut({ scope: 'local' }).finally(() => {
       signOutStarted.current = false;
       setSigningOut(false);
       void navigate(paths.signIn(), { replace: true });
