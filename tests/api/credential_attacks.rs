@@ -380,3 +380,86 @@ async fn a_token_made_before_the_upgrade_by_a_two_factor_session_still_works_aft
         );
     }
 }
+
+/// Got in (low): a refresh token replayed (the theft signal) ends its whole session, but not the access
+/// token that session made: the thief who made one keeps it.
+#[tokio::test]
+async fn a_replayed_refresh_token_ends_the_token_its_session_made() {
+    for backend in BACKENDS {
+        let app = crate::org_fixtures::spawn(backend).await;
+        let (_, _) = without_totp(&app, "replay@example.com").await;
+        let stolen = app.sign_in("replay@example.com").await;
+        let thief = user_of(&app, &stolen, access_of(&stolen)).await;
+        let planted = token_of(&app, &thief, None).await;
+        let refresh = stolen["refresh_token"].as_str().unwrap();
+        let mut answers = Vec::new();
+        for _ in 0..3 {
+            let response = app
+                .auth_post(
+                    "/token?grant_type=refresh_token",
+                    json!({"refresh_token": refresh}),
+                )
+                .await;
+            answers.push(response.status().as_u16());
+        }
+        assert_eq!(answers[0], 200, "{backend:?}: {answers:?}");
+        let (status, _) = call(
+            &app,
+            Method::GET,
+            "/api/dev/auth/me",
+            Some(access_of(&stolen)),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, 401, "{backend:?}: the replay ended the session");
+        assert_eq!(
+            orgs_status(&app, &planted).await,
+            401,
+            "{backend:?}: the token made by the replayed session outlived it"
+        );
+    }
+}
+
+/// Refused correctly / not locked out: a passkey sign-in (aal2) makes a token for an organization that
+/// requires two factors and the token acts there; removing the passkey lowers it (the session it was made by
+/// was raised by that passkey).
+#[tokio::test]
+async fn a_passkey_session_makes_a_token_that_acts_where_two_factors_are_required_until_the_passkey_goes() {
+    use adapter_identity::webauthn::soft::SoftAuthenticator;
+    for backend in BACKENDS {
+        let app = crate::passkeys::spawn(backend).await;
+        app.sign_up("pk@example.com").await;
+        let password = app.sign_in("pk@example.com").await;
+        let mut authenticator = SoftAuthenticator::new("http://localhost:8080");
+        let passkey = crate::passkeys::register(&app, &mut authenticator, access_of(&password)).await;
+        let (options, credential) = crate::passkeys::sign_in_answer(&app, &mut authenticator).await;
+        let (status, session) = crate::passkeys::verify_sign_in(&app, &options, &credential).await;
+        assert_eq!(status, StatusCode::OK, "{backend:?}: {session}");
+        let owner = user_of(&app, &session, access_of(&session)).await;
+        let org = create_org(&app, &owner, "Passkey Guarded").await;
+        require_two_factors(&app, &owner, &org).await;
+        let (status, made) = make_token(&app, &owner, Some(&org)).await;
+        assert_eq!(
+            status, 201,
+            "{backend:?}: an aal2 passkey session is refused a token: {made}"
+        );
+        let token = made["token"].as_str().unwrap().to_owned();
+        assert_eq!(apps_of(&app, &token, &org).await.0, 200, "{backend:?}");
+
+        let removed = app
+            .client
+            .delete(app.url(&format!("/auth/v1/passkeys/{}", passkey["id"].as_str().unwrap())))
+            .header("apikey", "built-in")
+            .bearer_auth(access_of(&session))
+            .send()
+            .await
+            .unwrap();
+        assert!(removed.status().is_success(), "{backend:?}: {}", removed.status());
+        let (status, body) = apps_of(&app, &token, &org).await;
+        assert!(
+            status == 401 || status == 403,
+            "{backend:?}: a token raised by a removed passkey still acts where two factors are required: {status} {body}"
+        );
+    }
+}
