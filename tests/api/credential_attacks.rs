@@ -292,7 +292,26 @@ async fn removing_the_factor_from_another_session_lowers_the_token_its_session_m
         let other_aal2 = app
             .verified(&owner.factor, &owner.secret, access_of(&other), step)
             .await;
-        let (_, _, with_second) = app.enrolled_totp(&other_aal2).await;
+        let enrolled = app
+            .auth_with(
+                "/factors",
+                &other_aal2,
+                json!({"factor_type": "totp", "friendly_name": "Second phone"}),
+            )
+            .await;
+        assert_eq!(enrolled.status(), StatusCode::OK, "{backend:?}");
+        let enrolled: Value = enrolled.json().await.unwrap();
+        let second = domain::identity::factors::totp::TotpSecret::new(crate::mfa::base32_decode(
+            enrolled["totp"]["secret"].as_str().unwrap(),
+        ));
+        let with_second = app
+            .verified(
+                enrolled["id"].as_str().unwrap(),
+                &second,
+                &other_aal2,
+                crate::mfa::now_secs(),
+            )
+            .await;
         let removed = app
             .client
             .delete(app.url(&format!("/auth/v1/factors/{}", owner.factor)))
@@ -318,15 +337,13 @@ fn legacy_level_statements(database_url: &str) -> Vec<String> {
     } else {
         include_str!("../../migrations/sqlite/2026-12-02-000100_access_token_proof/up.sql")
     };
-    migration
+    let code: Vec<&str> = migration
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("--"))
+        .collect();
+    code.join("\n")
         .split(';')
-        .map(|statement| {
-            statement
-                .lines()
-                .filter(|line| !line.trim_start().starts_with("--"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
+        .map(str::to_owned)
         .filter(|statement| statement.trim_start().starts_with("UPDATE"))
         .collect()
 }
