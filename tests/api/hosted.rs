@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 
 const BACKENDS: [Backend; 2] = [Backend::Sqlite, Backend::Postgres];
 const PROJECT: &str = "https://project.supabase.test";
-const SECRET: &str = "super-secret-jwt-token-with-at-least-32-characters-long";
+pub(crate) const SECRET: &str = "super-secret-jwt-token-with-at-least-32-characters-long";
 
-async fn spawn_hosted(backend: Backend) -> TestApp {
+pub(crate) async fn spawn_hosted(backend: Backend) -> TestApp {
     spawn_app_with(
         backend,
         &[
@@ -37,7 +37,7 @@ fn unix_now() -> i64 {
 }
 
 /// Claims in the shape a hosted Supabase issues, for a session started with a password.
-fn claims(sub: &str, email: &str) -> Value {
+pub(crate) fn claims(sub: &str, email: &str) -> Value {
     let now = unix_now();
     json!({
         "iss": format!("{PROJECT}/auth/v1"),
@@ -57,7 +57,7 @@ fn claims(sub: &str, email: &str) -> Value {
     })
 }
 
-fn sign(claims: &Value, secret: &str) -> String {
+pub(crate) fn sign(claims: &Value, secret: &str) -> String {
     jsonwebtoken::encode(
         &Header::new(Algorithm::HS256),
         claims,
@@ -66,7 +66,7 @@ fn sign(claims: &Value, secret: &str) -> String {
     .unwrap()
 }
 
-fn new_user() -> String {
+pub(crate) fn new_user() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
@@ -376,7 +376,7 @@ async fn without_a_secret_the_server_starts_on_the_projects_jwks_and_refuses_hs2
 
 /// The claims of a hosted session that passed a TOTP challenge: `aal2`, `amr` naming the factor first (as
 /// Supabase Auth issues them after `/factors/{id}/verify`).
-fn raised(claims: &Value) -> Value {
+pub(crate) fn raised(claims: &Value) -> Value {
     let mut claims = claims.clone();
     let now = unix_now();
     claims["aal"] = json!("aal2");
@@ -386,7 +386,7 @@ fn raised(claims: &Value) -> Value {
 
 impl TestApp {
     /// A product call with `token` (a hosted access token or a core token): status and JSON body.
-    async fn hosted_call(
+    pub(crate) async fn hosted_call(
         &self,
         method: reqwest::Method,
         path: &str,
@@ -403,7 +403,7 @@ impl TestApp {
     }
 
     /// The core token of a hosted access token.
-    async fn hosted_core(&self, token: &str) -> String {
+    pub(crate) async fn hosted_core(&self, token: &str) -> String {
         let response = self.exchange_hosted(token).await;
         assert_eq!(response.status(), StatusCode::OK);
         let body: Value = response.json().await.unwrap();

@@ -9,6 +9,7 @@ mod audit_matrix;
 mod authz_matrix;
 mod bad_input;
 mod contract;
+mod credential_attacks;
 mod credential_table;
 mod expiry;
 mod first_admin;

@@ -12,7 +12,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 /// Makes a token as `user`: status and body.
-async fn make_token(app: &TestApp, user: &User, org: Option<&str>) -> (u16, Value) {
+pub(crate) async fn make_token(app: &TestApp, user: &User, org: Option<&str>) -> (u16, Value) {
     let body = json!({"name": "CI", "orgId": org, "scopes": ["apps:read", "apps:write"]});
     call(
         app,
@@ -26,14 +26,14 @@ async fn make_token(app: &TestApp, user: &User, org: Option<&str>) -> (u16, Valu
 }
 
 /// The secret of a token `user` makes, which must be made.
-async fn token_of(app: &TestApp, user: &User, org: Option<&str>) -> String {
+pub(crate) async fn token_of(app: &TestApp, user: &User, org: Option<&str>) -> String {
     let (status, made) = make_token(app, user, org).await;
     assert_eq!(status, 201, "{made}");
     made["token"].as_str().unwrap().to_owned()
 }
 
 /// The apps list of `org` read with a bearer: status and body.
-async fn apps_of(app: &TestApp, bearer: &str, org: &str) -> (u16, Value) {
+pub(crate) async fn apps_of(app: &TestApp, bearer: &str, org: &str) -> (u16, Value) {
     let response = app
         .client
         .get(app.url("/api/dev/apps"))
@@ -47,7 +47,7 @@ async fn apps_of(app: &TestApp, bearer: &str, org: &str) -> (u16, Value) {
 }
 
 /// A user of the session `session` (an `/auth/v1` answer), with a core token exchanged from `access`.
-async fn user_of(app: &TestApp, session: &Value, access: &str) -> User {
+pub(crate) async fn user_of(app: &TestApp, session: &Value, access: &str) -> User {
     User {
         id: session["user"]["id"].as_str().unwrap().to_owned(),
         email: session["user"]["email"].as_str().unwrap().to_owned(),
@@ -55,7 +55,7 @@ async fn user_of(app: &TestApp, session: &Value, access: &str) -> User {
     }
 }
 
-async fn require_two_factors(app: &TestApp, admin: &User, org: &str) {
+pub(crate) async fn require_two_factors(app: &TestApp, admin: &User, org: &str) {
     let (status, body) = send(
         app,
         Method::PUT,
@@ -68,7 +68,7 @@ async fn require_two_factors(app: &TestApp, admin: &User, org: &str) {
 }
 
 /// An admin with a verified TOTP factor: the user (aal2 core token), the factor and the aal2 access token.
-async fn admin_with_totp(app: &TestApp, address: &str) -> (User, String, String) {
+pub(crate) async fn admin_with_totp(app: &TestApp, address: &str) -> (User, String, String) {
     let (_, session) = without_totp(app, address).await;
     let (factor, _, aal2) = app.enrolled_totp(access_of(&session)).await;
     (user_of(app, &session, &aal2).await, factor, aal2)
@@ -175,7 +175,7 @@ async fn removing_the_factor_a_token_was_made_with_lowers_it_for_good() {
     }
 }
 
-async fn sign_out(app: &TestApp, access: &str, scope: &str) {
+pub(crate) async fn sign_out(app: &TestApp, access: &str, scope: &str) {
     let response = app
         .client
         .post(app.url(&format!("/auth/v1/logout?scope={scope}")))
@@ -188,7 +188,7 @@ async fn sign_out(app: &TestApp, access: &str, scope: &str) {
 }
 
 /// The statuses of `user`'s tokens by name.
-async fn statuses(app: &TestApp, user: &User) -> Vec<(String, String)> {
+pub(crate) async fn statuses(app: &TestApp, user: &User) -> Vec<(String, String)> {
     let (status, list) = call(app, Method::GET, "/api/dev/tokens", Some(&user.token), None, None).await;
     assert_eq!(status, 200, "{list}");
     let mut found: Vec<_> = list["tokens"]
@@ -301,7 +301,7 @@ async fn fifty_concurrent_creations_never_pass_the_cap_of_active_tokens() {
     }
 }
 
-async fn set_password(app: &TestApp, access: &str, password: &str) {
+pub(crate) async fn set_password(app: &TestApp, access: &str, password: &str) {
     let changed = app
         .client
         .put(app.url("/auth/v1/user"))
@@ -315,7 +315,7 @@ async fn set_password(app: &TestApp, access: &str, password: &str) {
 }
 
 /// Follows a recovery e-mail to `address`: the access token of the session it starts.
-async fn recovered_session(app: &TestApp, address: &str) -> String {
+pub(crate) async fn recovered_session(app: &TestApp, address: &str) -> String {
     app.auth_post("/recover", json!({"email": address})).await;
     let (link, _) = app.last_email(address);
     let hash = link.split("token=").nth(1).unwrap().split('&').next().unwrap();
