@@ -353,6 +353,20 @@ async fn a_password_reset_ends_the_intruders_token_names_the_ones_left_and_revok
         assert_eq!(status, 201, "{made}");
         let kept = made["token"].as_str().unwrap().to_owned();
         sign_out(&app, access_of(&earlier), "local").await;
+        // ... and is older than the sessions on record (their rows are pruned after 30 days).
+        let family = crate::mfa::claims_of(access_of(&earlier))["session_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        {
+            use adapter_db::schema::refresh_tokens::dsl;
+            use diesel::prelude::*;
+            let db = adapter_db::Db::connect(&app.database_url, 1).unwrap();
+            let mut conn = db.connection().unwrap();
+            diesel::delete(dsl::refresh_tokens.filter(dsl::family_id.eq(&family)))
+                .execute(&mut *conn)
+                .unwrap();
+        }
         // An intruder's live session and the token it made.
         let stolen = app.sign_in(address).await;
         let intruder = user_of(&app, &stolen, access_of(&stolen)).await;

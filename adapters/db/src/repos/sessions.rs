@@ -261,6 +261,14 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
             .await
     }
 
+    async fn end_stolen_family(&self, family_id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError> {
+        self.db
+            .write(move |conn| {
+                super::session_list::end_families(conn, &[family_id.to_string()], now).map(drop)
+            })
+            .await
+    }
+
     async fn revoke_all_for_user(
         &self,
         user: UserId,
@@ -272,9 +280,11 @@ impl RefreshTokenRepository for DieselRefreshTokenRepository {
             .write(move |conn| {
                 lock_account(conn, &user.to_string())?;
                 let keep = keep_family.map(|family| family.to_string()).unwrap_or_default();
+                // Every session of the account still on record — live, or ended within the 30 days
+                // refresh tokens are kept (an intruder who signs its own session out first is still
+                // found) — but the kept one.
                 let families: Vec<String> = refresh_tokens::table
                     .filter(refresh_tokens::user_id.eq(user.to_string()))
-                    .filter(refresh_tokens::revoked_at.is_null())
                     .filter(refresh_tokens::family_id.ne(keep))
                     .select(refresh_tokens::family_id)
                     .distinct()

@@ -231,7 +231,9 @@ impl CoreTokenService {
         {
             return Err(AuthError::TokenOutsideItsOrg);
         }
-        let protection = Some(read.protection);
+        // A hosted account's factors are the project's, not known here (its local row has none): the
+        // token's recorded level speaks for itself, as a hosted session's `aal` does.
+        let protection = self.hosted.is_none().then_some(read.protection);
         let (platform_role, withheld_role) = self
             .admit(protection, token.made_with, None)
             .map_err(|_| AuthError::AccessToken(TokenRefusal::BelowAccountLevel))?;

@@ -75,6 +75,13 @@ pub trait RefreshTokenRepository: Send + Sync {
     /// [`RepoError::Backend`] when the store fails.
     async fn revoke_family(&self, family_id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError>;
 
+    /// Ends a family whose rotated refresh token was presented again (a theft signal): its refresh tokens
+    /// and the personal access tokens it made, in one transaction (idempotent).
+    ///
+    /// # Errors
+    /// [`RepoError::Backend`] when the store fails.
+    async fn end_stolen_family(&self, family_id: Uuid, now: DateTime<Utc>) -> Result<(), RepoError>;
+
     /// Revokes every token of the user, except those of `keep_family` when given (idempotent). `notice`,
     /// when given, goes to the outbox in the same transaction if a session was ended (the owner's security
     /// e-mail).

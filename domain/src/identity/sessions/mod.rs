@@ -258,7 +258,8 @@ impl IdentityService {
             Ok(()) => {}
             Err(RefreshRefusal::Revoked) => return Err(IdentityError::SessionExpired),
             Err(RefreshRefusal::Reused) => {
-                self.refresh_tokens.revoke_family(old.family_id, now).await?;
+                // Theft: the session ends with the access tokens it made.
+                self.refresh_tokens.end_stolen_family(old.family_id, now).await?;
                 return Err(IdentityError::RefreshTokenReused);
             }
             Err(RefreshRefusal::Idle | RefreshRefusal::TooOld) => {
@@ -577,7 +578,7 @@ mod tests {
             .expect_find_by_hash()
             .returning(move |_| Ok(Some(old.clone())));
         m.refresh_tokens
-            .expect_revoke_family()
+            .expect_end_stolen_family()
             .with(eq(family), eq(noon()))
             .times(1)
             .returning(|_, _| Ok(()));
