@@ -42,6 +42,7 @@ const TABLE: &[(&str, &str, Expect)] = &[
     // entry is written in each organization the token may act in: the allowed call binds it to one.
     ("POST",   "/api/dev/tokens",                            Entries(&[("token.created", "access_token", &["scopes"])])),
     ("DELETE", "/api/dev/tokens/{id}",                       Entries(&[("token.revoked", "access_token", &["scopes"])])),
+    ("POST",   "/api/dev/tokens/revoke-all",                 Entries(&[("token.revoked", "access_token", &["scopes"])])),
     ("DELETE", "/api/orgs/{orgId}/tokens/{id}",              Entries(&[("token.revoked", "access_token", &["scopes"])])),
     ("POST",   "/api/orgs/{orgId}/webhooks",                 Entries(&[("webhook.created", "webhook", &["url", "events"])])),
     ("PATCH",  "/api/orgs/{orgId}/webhooks/{id}",            Entries(&[("webhook.updated", "webhook", &["description"])])),
@@ -220,6 +221,30 @@ async fn allowed_call(
             )
             .await,
         ),
+        ("POST", "/api/dev/tokens/revoke-all") => {
+            // A fresh token of the organization's, so that one is active to revoke.
+            let (status, made) = call(
+                app,
+                Method::POST,
+                "/api/dev/tokens",
+                Some(&world.admin.token),
+                None,
+                Some(&json!({"name": format!("Revoked with all {n}"), "orgId": world.org, "scopes": ["apps:read"]})),
+            )
+            .await;
+            assert_eq!(status, 201, "{made}");
+            Some(
+                call(
+                    app,
+                    Method::POST,
+                    "/api/dev/tokens/revoke-all",
+                    Some(&world.admin.token),
+                    None,
+                    None,
+                )
+                .await,
+            )
+        }
         ("DELETE", "/api/orgs/{orgId}") => {
             let org = create_org(app, &world.admin, &format!("Short-lived {n}")).await;
             Some(
@@ -390,6 +415,9 @@ async fn run_table(backend: Backend) {
                 // The fixture calls of these requests are recorded too (an organization made, a member
                 // added, an invitation sent): only the entries after them count.
                 ("DELETE", "/api/orgs/{orgId}") => written.into_iter().skip(1).collect(),
+                // After the fresh token's creation, the entry of its revocation (the newest is revoked
+                // first; earlier rows may have left others of the admin's active, revoked after it).
+                ("POST", "/api/dev/tokens/revoke-all") => written.into_iter().skip(1).take(1).collect(),
                 ("DELETE", "/api/orgs/{orgId}/members/{memberId}") => written.into_iter().skip(2).collect(),
                 ("POST", "/api/orgs/accept/{token}") | ("PUT", "/api/orgs/{orgId}/two-factor") => {
                     written.into_iter().skip(1).collect()

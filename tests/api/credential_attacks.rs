@@ -334,8 +334,8 @@ async fn removing_the_factor_from_another_session_lowers_the_token_its_session_m
 fn legacy_level_statements(database_url: &str) -> Vec<String> {
     // The two databases' files are alike today; each database runs its own.
     let migrations = [
-        include_str!("../../migrations/sqlite/2026-12-02-000100_access_token_proof/up.sql"),
-        include_str!("../../migrations/postgres/2026-12-02-000100_access_token_proof/up.sql"),
+        include_str!("../../migrations/sqlite/2026-12-02-000200_access_token_proof/up.sql"),
+        include_str!("../../migrations/postgres/2026-12-02-000200_access_token_proof/up.sql"),
     ];
     let migration = migrations[usize::from(database_url.starts_with("postgres"))];
     let code: Vec<&str> = migration

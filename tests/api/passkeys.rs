@@ -219,8 +219,15 @@ async fn a_passkey_signs_in_at_aal2_and_counts_as_the_accounts_second_factor() {
         };
         let said = app_server::factors_cli::run(&db, ORIGIN, command).await.unwrap();
         assert!(said.starts_with("removed 1 second factor"), "{said}");
+        // The reset ended every session: the owner signs in again with the password alone.
         assert_eq!(
-            orgs_status(&app, access_of(&password)).await.0,
+            app.exchange(access_of(&password)).await.status(),
+            StatusCode::UNAUTHORIZED,
+            "{backend:?}"
+        );
+        let again = app.sign_in("ada@example.com").await;
+        assert_eq!(
+            orgs_status(&app, access_of(&again)).await.0,
             StatusCode::OK,
             "{backend:?}"
         );
@@ -228,7 +235,7 @@ async fn a_passkey_signs_in_at_aal2_and_counts_as_the_accounts_second_factor() {
             &app,
             reqwest::Method::GET,
             "/passkeys",
-            Some(access_of(&session)),
+            Some(access_of(&again)),
             None,
         )
         .await;

@@ -262,8 +262,16 @@ async fn the_operators_reset_removes_a_security_key_and_without_a_relying_party_
         };
         let said = app_server::factors_cli::run(&db, ORIGIN, command).await.unwrap();
         assert!(said.starts_with("removed 1 second factor"), "{said}");
+        // The reset ends every session (the old password session with it, and the tokens they made); a
+        // new sign-in with the password alone reaches the product.
         assert_eq!(
-            app.orgs_with(access_of(&password)).await.0,
+            app.exchange(access_of(&password)).await.status(),
+            StatusCode::UNAUTHORIZED,
+            "{backend:?}"
+        );
+        let again = app.sign_in("ada@example.com").await;
+        assert_eq!(
+            app.orgs_with(access_of(&again)).await.0,
             StatusCode::OK,
             "{backend:?}"
         );
