@@ -32,11 +32,10 @@ const REQUEST_HEAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs
 /// # Errors
 /// With the real cause when the database cannot be opened or migrated.
 pub fn open_database(config: &Config) -> anyhow::Result<adapter_db::Db> {
-    migrated(adapter_db::Db::connect_with(
-        &config.database_url,
-        POOL_SIZE,
-        &config.database_options,
-    )?)
+    migrated(
+        adapter_db::Db::connect_with(&config.database_url, POOL_SIZE, &config.database_options)?,
+        config,
+    )
 }
 
 /// Opens the configured database for a command that runs and exits (`migrate`, `admin`, `factors`): one
@@ -46,18 +45,19 @@ pub fn open_database(config: &Config) -> anyhow::Result<adapter_db::Db> {
 /// # Errors
 /// As [`open_database`].
 pub fn open_database_for_command(config: &Config) -> anyhow::Result<adapter_db::Db> {
-    migrated(adapter_db::Db::connect_for_command_with(
-        &config.database_url,
-        &config.database_options,
-    )?)
+    migrated(
+        adapter_db::Db::connect_for_command_with(&config.database_url, &config.database_options)?,
+        config,
+    )
 }
 
-fn migrated(db: adapter_db::Db) -> anyhow::Result<adapter_db::Db> {
+/// The migrated database, whose repositories answer logos at the configured public address.
+fn migrated(db: adapter_db::Db, config: &Config) -> anyhow::Result<adapter_db::Db> {
     let applied = db.run_migrations()?;
     if !applied.is_empty() {
         tracing::info!(migrations = ?applied, "applied database migrations");
     }
-    Ok(db)
+    Ok(db.with_image_links(domain::media::ImageLinks::new(&config.public_url)))
 }
 
 /// A built, bound, not yet running server.

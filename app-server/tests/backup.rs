@@ -140,18 +140,41 @@ async fn json_of(response: reqwest::Response) -> Value {
     body
 }
 
+const WRITER: &str = "writer@example.com";
+const PASSWORD: &str = "a sufficiently long passphrase 42";
+
 /// Signs a user up and answers the core token of its session.
 async fn core_token(client: &reqwest::Client, base: &str) -> String {
     let session = json_of(
         client
             .post(format!("{base}/auth/v1/signup"))
             .header("apikey", "built-in")
-            .json(&json!({"email": "writer@example.com", "password": "a sufficiently long passphrase 42"}))
+            .json(&json!({"email": WRITER, "password": PASSWORD}))
             .send()
             .await
             .unwrap(),
     )
     .await;
+    exchanged(client, base, &session).await
+}
+
+/// Signs the user in again (a portal at another address does not take the tokens of the old one).
+async fn signed_in_again(client: &reqwest::Client, base: &str) -> String {
+    let session = json_of(
+        client
+            .post(format!("{base}/auth/v1/token?grant_type=password"))
+            .header("apikey", "built-in")
+            .json(&json!({"email": WRITER, "password": PASSWORD}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    exchanged(client, base, &session).await
+}
+
+/// The core token of an identity session.
+async fn exchanged(client: &reqwest::Client, base: &str, session: &Value) -> String {
     let exchanged = json_of(
         client
             .post(format!("{base}/api/auth/exchange-token"))
@@ -226,6 +249,18 @@ async fn a_backup_taken_under_writers_restores_into_a_new_folder_and_serves() {
     .await;
     let image_url = uploaded["url"].as_str().unwrap();
     let image_path = image_url[image_url.find("/api/images/").unwrap()..].to_owned();
+    assert_eq!(image_url, format!("{PUBLIC_URL}{image_path}"));
+    let profile = json_of(
+        client
+            .put(format!("{base}/api/orgs/{org_id}"))
+            .bearer_auth(&token)
+            .json(&json!({"name": "Images", "contactEmail": "ops@example.com", "logo": image_url}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(profile["data"]["profile"]["logo"], json!(image_url), "{profile}");
 
     // Writers create organizations until told to stop; each keeps what was acknowledged.
     let acknowledged: Arc<Mutex<BTreeMap<String, String>>> = Arc::default();
@@ -310,12 +345,25 @@ async fn a_backup_taken_under_writers_restores_into_a_new_folder_and_serves() {
     );
     adapter_db::sqlite_integrity_check(&restored.path().join("portal.db")).unwrap();
 
+    // Restored on another host and port: the logo is answered at the new address, where it is served.
     let port = support::free_port();
-    let mut server = support::serve(&database_url(restored.path()), restored.path(), port, &extra);
-    support::wait_until_up(&mut server, port).await;
     let base = format!("http://127.0.0.1:{port}");
+    let elsewhere = [("PORTAL_PUBLIC_URL", base.as_str())];
+    let mut server = support::serve(&database_url(restored.path()), restored.path(), port, &elsewhere);
+    support::wait_until_up(&mut server, port).await;
+    let token = signed_in_again(&client, &base).await;
     let stored = organizations(&client, &base, &token).await;
-    let image = client.get(format!("{base}{image_path}")).send().await.unwrap();
+    let org = json_of(
+        client
+            .get(format!("{base}/api/orgs/{org_id}"))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let logo = org["data"]["profile"]["logo"].as_str().unwrap_or_default().to_owned();
+    let image = client.get(&logo).send().await.unwrap();
     let image_status = image.status();
     let image_bytes = image.bytes().await.unwrap();
     server.kill().unwrap();
@@ -329,6 +377,7 @@ async fn a_backup_taken_under_writers_restores_into_a_new_folder_and_serves() {
         );
     }
     assert_eq!(stored.get(&org_id).map(String::as_str), Some("Images"));
+    assert_eq!(logo, format!("{base}{image_path}"), "the logo follows the portal's new address");
     assert_eq!(image_status, reqwest::StatusCode::OK);
     assert_eq!(
         &image_bytes[..],

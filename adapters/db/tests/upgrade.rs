@@ -4,7 +4,8 @@
 //! action, review event kind and e-mail kind of that version, every code purpose and factor type, a pending and
 //! a bound platform role…) — is migrated by today's binary and read back through today's repositories, on
 //! SQLite and PostgreSQL. The migrations after it add tables (`access_tokens`, the webhooks') that hold no
-//! earlier rows, and the audit log's `via_token`.
+//! earlier rows, and the audit log's `via_token`; the logos, stored with the address they were uploaded at, become
+//! their image keys (answered at today's address).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::too_many_lines)]
 
@@ -36,6 +37,7 @@ use domain::identity::ports::{
 };
 use domain::identity::rate_limit::{RateLimitStore as _, WindowCounts};
 use domain::mail::{EmailKind, OutboxRepository as _};
+use domain::media::ImageLinks;
 use domain::media::ports::ImageRepository as _;
 use domain::orgs::{InviteRepository as _, OrgRepository as _, OrgRole};
 use domain::review::models::since_last_decision;
@@ -48,6 +50,8 @@ use serde_json::json;
 use std::str::FromStr;
 use uuid::Uuid;
 
+/// Where the upgraded portal answers ([`ImageLinks`]).
+const TODAYS_ADDRESS: &str = "https://devportal.example.org";
 /// The last migration of the earlier release.
 const EARLIER: &str = "20261128000700";
 const ADA: &str = "6f1c1e0e-2a43-4c8e-9a3c-000000000001";
@@ -136,7 +140,7 @@ INSERT INTO failed_codes (email, failures, last_failed_at) VALUES ('ada@example.
 INSERT INTO organizations (id, name, website, contact_email, description, logo, created_at, updated_at,
     apps_revision, require_two_factor)
   VALUES ('6f1c1e0e-2a43-4c8e-9a3c-0000000000a1', 'Earlier Org', 'https://example.com', 'ops@example.com',
-    'Made before the upgrade', '/api/images/6f1c1e0e-2a43-4c8e-9a3c-0000000000b2', 1764300000000, 1764300000000,
+    'Made before the upgrade', 'http://127.0.0.1:8080/api/images/6f1c1e0e-2a43-4c8e-9a3c-0000000000b2', 1764300000000, 1764300000000,
     3, TRUE);
 INSERT INTO org_members (org_id, user_id, role, joined_at)
   VALUES ('6f1c1e0e-2a43-4c8e-9a3c-0000000000a1', '6f1c1e0e-2a43-4c8e-9a3c-000000000001', 'admin', 1764300000000);
@@ -159,7 +163,7 @@ INSERT INTO apps (package_name, org_id, developer_id, name, description, onboard
     shared_with_emails)
   VALUES ('com.example.earlier', '6f1c1e0e-2a43-4c8e-9a3c-0000000000a1', '6f1c1e0e-2a43-4c8e-9a3c-000000000001',
     'Earlier Notes', 'Takes notes', 'Say "take a note"', 'https://notes.example.com',
-    '/api/images/6f1c1e0e-2a43-4c8e-9a3c-0000000000b1', 'https://notes.example.com/webview', TRUE, 'PUBLISHED',
+    'https://portal.example.com/api/images/6f1c1e0e-2a43-4c8e-9a3c-0000000000b1', 'https://notes.example.com/webview', TRUE, 'PUBLISHED',
     'standard', 1764290000000, 1764300000000, 'Looks good', 'ada@example.com', 1764300000000,
     '[{"id":"take_note","description":"Takes a note","activationPhrases":["take a note"],"parameters":{"text":{"type":"string","description":"What to note","required":true}}}]',
     '[{"type":"group","title":"General"},{"type":"toggle","key":"loud","label":"Loud","defaultValue":true},{"type":"select","key":"voice","label":"Voice","options":[{"label":"Low","value":"low"},{"label":"High","value":"high"}],"defaultValue":"low"},{"type":"slider","key":"speed","label":"Speed","min":0,"max":10,"defaultValue":5}]',
@@ -419,7 +423,8 @@ async fn upgrade_keeps_data(backend: Backend) {
     assert_eq!(applied, status.pending, "{backend:?}: today's migrations ran");
     assert!(test_db.db.migration_status().unwrap().pending.is_empty());
 
-    let db = &test_db.db;
+    // The upgraded portal answers at another address than the one its logos were uploaded at.
+    let db = &test_db.db.clone().with_image_links(ImageLinks::new(TODAYS_ADDRESS));
     read_accounts_and_sessions(backend, db).await;
     read_codes_and_sign_in_flows(backend, db).await;
     read_second_factors(backend, db).await;
@@ -803,6 +808,12 @@ async fn read_organization(backend: Backend, db: &adapter_db::Db) {
         .expect("the accepted invitation");
     assert!(accepted.accepted_at.is_some());
 
+    assert_eq!(
+        org.profile.logo,
+        Some(format!("{TODAYS_ADDRESS}/api/images/{ORG_IMAGE}")),
+        "{backend:?}: the logo uploaded at http://127.0.0.1:8080 is answered at today's address"
+    );
+
     let images = DieselImageRepository::new(db.clone());
     let logo = images
         .get(org_id, ImageId::from_str(ORG_IMAGE).unwrap())
@@ -826,6 +837,11 @@ async fn read_app(backend: Backend, db: &adapter_db::Db) {
         .unwrap()
         .expect("the app is kept");
     assert_eq!(app.name, "Earlier Notes");
+    assert_eq!(
+        app.logo_url,
+        format!("{TODAYS_ADDRESS}/api/images/{APP_IMAGE}"),
+        "{backend:?}: the logo is answered at today's address"
+    );
     assert_eq!(app.app_store_status, AppStoreStatus::Published);
     assert_eq!(
         (app.tools.len(), app.settings.len()),

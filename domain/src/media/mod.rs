@@ -6,7 +6,7 @@ pub mod models;
 pub mod ports;
 pub mod service;
 
-pub use models::{ImageFormat, ImageMeta, ImageRejection, InspectedImage};
+pub use models::{ImageFormat, ImageLinks, ImageMeta, ImageRejection, InspectedImage};
 pub use ports::{ImageInspector, ImageRepository, ImageStore};
 pub use service::{
     MediaConfig, MediaError, MediaPorts, MediaService, UnreferencedRemoval, UploadRequest, UploadedImage,

@@ -184,6 +184,49 @@ pub fn image_url(public_base: &str, id: ImageId) -> String {
     format!("{}{IMAGE_PATH}{id}", public_base.trim_end_matches('/'))
 }
 
+/// Where this portal's images are linked from, and how a link to one is kept (issue 48 item 1).
+///
+/// A logo is stored by its key, `/api/images/{id}`, never with the address the portal had when it was
+/// uploaded: a portal first tried at `http://127.0.0.1:8080` and then given its domain, or a backup restored
+/// on another host, would otherwise link to an address that no longer answers. The delivery URL is built from
+/// the current `PORTAL_PUBLIC_URL` whenever a logo is read, so every answer (the API, the CLI, an export, a
+/// webhook, an e-mail) carries the address of today. Links to other sites are kept as they were given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImageLinks {
+    /// `{public_base}/api/images/`; empty when no public base is known (the stored key is then answered).
+    delivery_prefix: String,
+}
+
+impl ImageLinks {
+    #[must_use]
+    pub fn new(public_base: &str) -> Self {
+        Self {
+            delivery_prefix: format!("{}{IMAGE_PATH}", public_base.trim_end_matches('/')),
+        }
+    }
+
+    /// The form a logo is stored in: one of this portal's images (its delivery URL at the current address, or
+    /// its key) becomes its key `/api/images/{id}`; anything else is kept as given.
+    #[must_use]
+    pub fn stored(&self, link: &str) -> String {
+        let own_id = link
+            .strip_prefix(self.delivery_prefix.as_str())
+            .filter(|_| !self.delivery_prefix.is_empty())
+            .or_else(|| link.strip_prefix(IMAGE_PATH))
+            .and_then(|id| id.parse::<ImageId>().ok());
+        own_id.map_or_else(|| link.to_owned(), |id| format!("{IMAGE_PATH}{id}"))
+    }
+
+    /// The link answered for a stored logo: an image key becomes its delivery URL at the current address.
+    #[must_use]
+    pub fn delivered(&self, stored: &str) -> String {
+        match stored.strip_prefix(IMAGE_PATH).and_then(|id| id.parse::<ImageId>().ok()) {
+            Some(id) if !self.delivery_prefix.is_empty() => format!("{}{id}", self.delivery_prefix),
+            _ => stored.to_owned(),
+        }
+    }
+}
+
 /// Reads an image reference as sent by the browser: a bare id, or a delivery URL (absolute or a path,
 /// with or without a query or fragment) whose last segment is the id.
 #[must_use]
@@ -328,5 +371,39 @@ mod tests {
         assert_eq!(parse_image_ref("https://example.com/logo.png"), None);
         assert_eq!(parse_image_ref("/api/images/abc/def"), None);
         assert_eq!(parse_image_ref(""), None);
+    }
+
+    #[test]
+    fn an_own_image_is_stored_by_its_key_and_answered_at_the_current_address() {
+        let id = new_image_id(&RepeatingBytes(5));
+        let at_first = ImageLinks::new("http://127.0.0.1:8080/");
+        let stored = at_first.stored(&image_url("http://127.0.0.1:8080", id));
+        assert_eq!(stored, format!("/api/images/{id}"));
+        assert_eq!(at_first.stored(&stored), stored, "a key stays a key");
+        let later = ImageLinks::new("https://portal.example.com");
+        assert_eq!(later.delivered(&stored), format!("https://portal.example.com/api/images/{id}"));
+        assert_eq!(later.stored(&later.delivered(&stored)), stored, "what is answered is stored back the same");
+        let under_a_path = ImageLinks::new("https://example.com/portal");
+        assert_eq!(
+            under_a_path.stored(&format!("https://example.com/portal/api/images/{id}")),
+            stored
+        );
+        assert_eq!(ImageLinks::default().delivered(&stored), stored, "no public base: the key itself");
+    }
+
+    #[test]
+    fn links_to_other_sites_are_kept_as_given() {
+        let id = new_image_id(&RepeatingBytes(6));
+        let links = ImageLinks::new("https://portal.example.com");
+        for other in [
+            "https://cdn.example.com/logo.png".to_owned(),
+            format!("https://other-portal.example.com/api/images/{id}"),
+            format!("https://portal.example.com/api/images/{id}?v=2"),
+            "https://portal.example.com/api/images/not-an-id".to_owned(),
+            String::new(),
+        ] {
+            assert_eq!(links.stored(&other), other);
+            assert_eq!(links.delivered(&other), other);
+        }
     }
 }

@@ -21,6 +21,7 @@ use diesel::r2d2::{Pool, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, MultiConnection};
 use domain::common::RepoError;
+use domain::media::ImageLinks;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -160,6 +161,9 @@ pub struct Db {
     /// What authorizes a request, kept in memory while it is known to be true (`crate::live_cache`);
     /// `None` for commands.
     live_cache: Option<LiveCache>,
+    /// How logos are stored and answered: by their key, with today's public address
+    /// ([`domain::media::ImageLinks`]; [`Self::with_image_links`]).
+    image_links: Arc<ImageLinks>,
 }
 
 impl std::fmt::Debug for Db {
@@ -282,7 +286,23 @@ impl Db {
             waits: Arc::new(AtomicU64::new(0)),
             calls: Arc::new(AtomicU64::new(0)),
             live_cache,
+            image_links: Arc::default(),
         })
+    }
+
+    /// The database whose repositories answer this portal's images at `links`'s address (the server's
+    /// `PORTAL_PUBLIC_URL`; without it a stored image key is answered as it is).
+    #[must_use]
+    pub fn with_image_links(self, links: ImageLinks) -> Self {
+        Self {
+            image_links: Arc::new(links),
+            ..self
+        }
+    }
+
+    /// How logos are stored and answered.
+    pub(crate) fn image_links(&self) -> &ImageLinks {
+        &self.image_links
     }
 
     /// What authorizes requests, kept in memory (`None` for commands).

@@ -12,6 +12,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use domain::media::ImageLinks;
 use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, ImageId, OrgId, RepoError, UserId};
 use domain::orgs::ports::{
@@ -43,21 +44,23 @@ struct OrgRow {
 }
 
 impl OrgRow {
-    fn from_domain(org: &Organization) -> Self {
+    /// `org` as stored: its logo by its key when it is one of this portal's images.
+    fn from_domain(org: &Organization, links: &ImageLinks) -> Self {
         Self {
             id: org.id.to_string(),
             name: org.name.clone(),
             website: org.profile.website.clone(),
             contact_email: org.profile.contact_email.as_ref().map(ToString::to_string),
             description: org.profile.description.clone(),
-            logo: org.profile.logo.clone(),
+            logo: org.profile.logo.as_deref().map(|logo| links.stored(logo)),
             created_at: to_millis(org.created_at),
             updated_at: to_millis(org.updated_at),
             require_two_factor: org.require_two_factor,
         }
     }
 
-    fn into_domain(self) -> Result<Organization, RepoError> {
+    /// The stored organization, its logo at today's address.
+    fn into_domain(self, links: &ImageLinks) -> Result<Organization, RepoError> {
         Ok(Organization {
             id: parse_stored("organizations.id", &self.id, str::parse::<OrgId>)?,
             name: self.name,
@@ -68,7 +71,7 @@ impl OrgRow {
                     .map(|text| parse_stored("organizations.contact_email", &text, EmailAddress::parse))
                     .transpose()?,
                 description: self.description,
-                logo: self.logo,
+                logo: self.logo.as_deref().map(|logo| links.delivered(logo)),
             },
             require_two_factor: self.require_two_factor,
             created_at: from_millis(self.created_at)?,
@@ -153,7 +156,7 @@ fn filled<T>(column: &'static str, value: Option<T>) -> Result<T, RepoError> {
 }
 
 impl ContentsRow {
-    fn into_organization(self) -> Result<Organization, RepoError> {
+    fn into_organization(self, links: &ImageLinks) -> Result<Organization, RepoError> {
         OrgRow {
             id: self.id,
             name: self.name_or_email,
@@ -165,7 +168,7 @@ impl ContentsRow {
             updated_at: filled("organizations.updated_at", self.until)?,
             require_two_factor: self.flags.0,
         }
-        .into_domain()
+        .into_domain(links)
     }
 
     fn into_member(self) -> Result<Member, RepoError> {
@@ -221,9 +224,10 @@ fn insert_org_with_admin(
     conn: &mut DbConnection,
     org: &Organization,
     admin: &Member,
+    links: &ImageLinks,
 ) -> Result<(), RepoError> {
     diesel::insert_into(organizations::table)
-        .values(OrgRow::from_domain(org))
+        .values(OrgRow::from_domain(org, links))
         .execute(conn)
         .map_err(db_error("inserting an organization", DUPLICATE_ORGANIZATION))?;
     insert_member(conn, org.id, admin, OrgRole::Admin)
@@ -296,9 +300,10 @@ impl OrgRepository for DieselOrgRepository {
         audit: &AuditEntry,
     ) -> Result<(), RepoError> {
         let (org, admin, audit) = (org.clone(), first_admin.clone(), audit.clone());
+        let links = self.db.image_links().clone();
         self.db
             .write(move |conn| {
-                insert_org_with_admin(conn, &org, &admin)?;
+                insert_org_with_admin(conn, &org, &admin, &links)?;
                 append(conn, std::slice::from_ref(&audit))
             })
             .await
@@ -312,6 +317,7 @@ impl OrgRepository for DieselOrgRepository {
         audit: &AuditEntry,
     ) -> Result<(), RepoError> {
         let (org, admin, audit) = (org.clone(), first_admin.clone(), audit.clone());
+        let links = self.db.image_links().clone();
         self.db
             .write(move |conn| {
                 let user = admin.user_id.to_string();
@@ -331,13 +337,14 @@ impl OrgRepository for DieselOrgRepository {
                 if memberships > 0 {
                     return Err(RepoError::Conflict(CONFLICT_HAS_ORGANIZATION.to_owned()));
                 }
-                insert_org_with_admin(conn, &org, &admin)?;
+                insert_org_with_admin(conn, &org, &admin, &links)?;
                 append(conn, std::slice::from_ref(&audit))
             })
             .await
     }
 
     async fn get(&self, org: OrgId) -> Result<Option<Organization>, RepoError> {
+        let links = self.db.image_links().clone();
         self.db
             .read(move |conn| {
                 organizations::table
@@ -346,7 +353,7 @@ impl OrgRepository for DieselOrgRepository {
                     .first(conn)
                     .optional()
                     .map_err(backend("reading an organization"))?
-                    .map(OrgRow::into_domain)
+                    .map(|row| row.into_domain(&links))
                     .transpose()
             })
             .await
@@ -358,6 +365,7 @@ impl OrgRepository for DieselOrgRepository {
     async fn contents(&self, org: OrgId) -> Result<Option<OrgContents>, RepoError> {
         use diesel::query_dsl::positional_order_dsl::PositionalOrderDsl;
         use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text};
+        let links = self.db.image_links().clone();
         self.db
             .read(move |conn| {
                 let id = org.to_string();
@@ -425,7 +433,7 @@ impl OrgRepository for DieselOrgRepository {
                 let Some(first) = rows.next_if(|row| row.part == PART_ORGANIZATION) else {
                     return Ok(None);
                 };
-                let organization = first.into_organization()?;
+                let organization = first.into_organization(&links)?;
                 let mut members = Vec::new();
                 let mut pending_invites = Vec::new();
                 for row in rows {
@@ -450,6 +458,7 @@ impl OrgRepository for DieselOrgRepository {
     }
 
     async fn list_for_user(&self, user: UserId) -> Result<Vec<OrgMembership>, RepoError> {
+        let links = self.db.image_links().clone();
         self.db
             .read(move |conn| {
                 let rows: Vec<(OrgRow, String)> = org_members::table
@@ -462,7 +471,7 @@ impl OrgRepository for DieselOrgRepository {
                 rows.into_iter()
                     .map(|(org, role)| {
                         Ok(OrgMembership {
-                            organization: org.into_domain()?,
+                            organization: org.into_domain(&links)?,
                             role: parse_role(&role)?,
                         })
                     })
@@ -480,6 +489,7 @@ impl OrgRepository for DieselOrgRepository {
         audit: &AuditEntry,
     ) -> Result<Organization, RepoError> {
         let (name, profile, audit) = (name.to_owned(), profile.clone(), audit.clone());
+        let links = self.db.image_links().clone();
         self.db
             .write(move |conn| {
                 let id = org.to_string();
@@ -490,7 +500,7 @@ impl OrgRepository for DieselOrgRepository {
                         organizations::contact_email
                             .eq(profile.contact_email.as_ref().map(EmailAddress::as_str)),
                         organizations::description.eq(&profile.description),
-                        organizations::logo.eq(&profile.logo),
+                        organizations::logo.eq(profile.logo.as_deref().map(|logo| links.stored(logo))),
                         organizations::updated_at.eq(to_millis(now)),
                     ))
                     .execute(conn)
@@ -504,7 +514,7 @@ impl OrgRepository for DieselOrgRepository {
                     .select(OrgRow::as_select())
                     .first(conn)
                     .map_err(backend("reading the updated organization"))?
-                    .into_domain()
+                    .into_domain(&links)
             })
             .await
     }
@@ -517,6 +527,7 @@ impl OrgRepository for DieselOrgRepository {
         audit: &AuditEntry,
     ) -> Result<Organization, RepoError> {
         let audit = audit.clone();
+        let links = self.db.image_links().clone();
         self.db
             .write(move |conn| {
                 let id = org.to_string();
@@ -536,7 +547,7 @@ impl OrgRepository for DieselOrgRepository {
                     .select(OrgRow::as_select())
                     .first(conn)
                     .map_err(backend("reading the updated organization"))?
-                    .into_domain()
+                    .into_domain(&links)
             })
             .await
     }

@@ -71,7 +71,7 @@ fn lock_in_org(conn: &mut DbConnection, org: &str, package: &str) -> Result<(), 
 #[async_trait]
 impl AppRepository for DieselAppRepository {
     async fn insert(&self, app: &App, key_hash: &str, audit: &AuditEntry) -> Result<(), RepoError> {
-        let row = AppRow::from_app(app)?;
+        let row = AppRow::from_app(app, self.db.image_links())?;
         let audit = audit.clone();
         let package = app.package_name.as_str().to_owned();
         let key_hash = key_hash.to_owned();
@@ -83,13 +83,17 @@ impl AppRepository for DieselAppRepository {
 
     async fn get(&self, org: OrgId, package: &PackageName) -> Result<Option<App>, RepoError> {
         let package = package.as_str().to_owned();
+        let links = self.db.image_links().clone();
         self.db
-            .lookup(move |conn| load_in_org(conn, &org.to_string(), &package))
+            .lookup(move |conn| load_in_org(conn, &org.to_string(), &package, &links))
             .await
     }
 
     async fn list(&self, org: OrgId) -> Result<Vec<App>, RepoError> {
-        self.db.read(move |conn| queries::list_in_org(conn, org)).await
+        let links = self.db.image_links().clone();
+        self.db
+            .read(move |conn| queries::list_in_org(conn, org, &links))
+            .await
     }
 
     async fn revision(&self, org: OrgId) -> Result<u64, RepoError> {
@@ -110,7 +114,7 @@ impl AppRepository for DieselAppRepository {
         events: Vec<ReviewEvent>,
         audit: &AuditEntry,
     ) -> Result<(), RepoError> {
-        let edit = AppEdit::from_app(app)?;
+        let edit = AppEdit::from_app(app, self.db.image_links())?;
         let audit = audit.clone();
         let package = app.package_name.as_str().to_owned();
         self.db
@@ -247,8 +251,11 @@ impl AppRepository for DieselAppRepository {
         change: StatusChange,
     ) -> Result<App, RepoError> {
         let package = package.as_str().to_owned();
+        let links = self.db.image_links().clone();
         self.db
-            .write(move |conn| status::apply_transition(conn, &org.to_string(), &package, expected, &change))
+            .write(move |conn| {
+                status::apply_transition(conn, &org.to_string(), &package, expected, &change, &links)
+            })
             .await
     }
 
@@ -259,22 +266,25 @@ impl AppRepository for DieselAppRepository {
         change: StatusChange,
     ) -> Result<App, RepoError> {
         let package = package.as_str().to_owned();
+        let links = self.db.image_links().clone();
         self.db
             .write(move |conn| {
-                let current = load_any(conn, &package)?.ok_or(RepoError::NotFound)?;
-                status::apply_transition(conn, &current.org_id.to_string(), &package, expected, &change)
+                let current = load_any(conn, &package, &links)?.ok_or(RepoError::NotFound)?;
+                status::apply_transition(conn, &current.org_id.to_string(), &package, expected, &change, &links)
             })
             .await
     }
 
     async fn admin_get(&self, package: &PackageName) -> Result<Option<App>, RepoError> {
         let package = package.as_str().to_owned();
-        self.db.read(move |conn| load_any(conn, &package)).await
+        let links = self.db.image_links().clone();
+        self.db.read(move |conn| load_any(conn, &package, &links)).await
     }
 
     async fn admin_list_by_status(&self, status: AppStoreStatus) -> Result<Vec<App>, RepoError> {
+        let links = self.db.image_links().clone();
         self.db
-            .read(move |conn| queries::list_by_status(conn, status))
+            .read(move |conn| queries::list_by_status(conn, status, &links))
             .await
     }
 
@@ -284,15 +294,17 @@ impl AppRepository for DieselAppRepository {
 
     async fn find_by_key_hash(&self, key_hash: &str) -> Result<Option<App>, RepoError> {
         let key_hash = key_hash.to_owned();
+        let links = self.db.image_links().clone();
         self.db
-            .read(move |conn| queries::find_by_key_hash(conn, &key_hash))
+            .read(move |conn| queries::find_by_key_hash(conn, &key_hash, &links))
             .await
     }
 
     async fn find_by_share_token(&self, token: &str) -> Result<Option<App>, RepoError> {
         let token = token.to_owned();
+        let links = self.db.image_links().clone();
         self.db
-            .read(move |conn| queries::find_by_share_token(conn, &token))
+            .read(move |conn| queries::find_by_share_token(conn, &token, &links))
             .await
     }
 }

@@ -25,6 +25,7 @@ impl DieselOrgProfileLookup {
 #[async_trait]
 impl OrgProfileLookup for DieselOrgProfileLookup {
     async fn profile(&self, org: OrgId) -> Result<Option<OrgContact>, RepoError> {
+        let links = self.db.image_links().clone();
         self.db
             .read(move |conn| {
                 let row: Option<(String, Option<String>, Option<String>)> = organizations::table
@@ -50,7 +51,7 @@ impl OrgProfileLookup for DieselOrgProfileLookup {
                 Ok(Some(OrgContact {
                     name,
                     contact_email,
-                    logo,
+                    logo: logo.as_deref().map(|logo| links.delivered(logo)),
                 }))
             })
             .await

@@ -5,6 +5,7 @@ use diesel::prelude::*;
 use domain::apps::status::StatusCounts;
 use domain::apps::{App, AppStoreStatus};
 use domain::common::{OrgId, RepoError};
+use domain::media::ImageLinks;
 
 use super::rows::AppRow;
 use crate::DbConnection;
@@ -12,12 +13,12 @@ use crate::connection::on_backend;
 use crate::convert::backend;
 use crate::schema::{app_api_keys, app_share_tokens, apps, organizations};
 
-fn rows_to_apps(rows: Vec<AppRow>) -> Result<Vec<App>, RepoError> {
-    rows.into_iter().map(AppRow::into_app).collect()
+fn rows_to_apps(rows: Vec<AppRow>, links: &ImageLinks) -> Result<Vec<App>, RepoError> {
+    rows.into_iter().map(|row| row.into_app(links)).collect()
 }
 
-fn into_app(row: Option<AppRow>) -> Result<Option<App>, RepoError> {
-    row.map(AppRow::into_app).transpose()
+fn into_app(row: Option<AppRow>, links: &ImageLinks) -> Result<Option<App>, RepoError> {
+    row.map(|row| row.into_app(links)).transpose()
 }
 
 /// The organization's app, if it has one by that name.
@@ -25,6 +26,7 @@ pub(super) fn load_in_org(
     conn: &mut DbConnection,
     org: &str,
     package: &str,
+    links: &ImageLinks,
 ) -> Result<Option<App>, RepoError> {
     apps::table
         .filter(apps::package_name.eq(package))
@@ -33,29 +35,37 @@ pub(super) fn load_in_org(
         .first(conn)
         .optional()
         .map_err(backend("reading an app"))
-        .and_then(into_app)
+        .and_then(|row| into_app(row, links))
 }
 
 /// Any app by package name.
-pub(super) fn load_any(conn: &mut DbConnection, package: &str) -> Result<Option<App>, RepoError> {
+pub(super) fn load_any(
+    conn: &mut DbConnection,
+    package: &str,
+    links: &ImageLinks,
+) -> Result<Option<App>, RepoError> {
     apps::table
         .filter(apps::package_name.eq(package))
         .select(AppRow::as_select())
         .first(conn)
         .optional()
         .map_err(backend("reading an app"))
-        .and_then(into_app)
+        .and_then(|row| into_app(row, links))
 }
 
 /// The organization's apps, newest first.
-pub(super) fn list_in_org(conn: &mut DbConnection, org: OrgId) -> Result<Vec<App>, RepoError> {
+pub(super) fn list_in_org(
+    conn: &mut DbConnection,
+    org: OrgId,
+    links: &ImageLinks,
+) -> Result<Vec<App>, RepoError> {
     let rows = apps::table
         .filter(apps::org_id.eq(org.to_string()))
         .order((apps::created_at.desc(), apps::package_name.asc()))
         .select(AppRow::as_select())
         .load(conn)
         .map_err(backend("listing an organization's apps"))?;
-    rows_to_apps(rows)
+    rows_to_apps(rows, links)
 }
 
 /// The revision of the organization's apps.
@@ -78,14 +88,18 @@ pub(super) fn revision(conn: &mut DbConnection, org: OrgId) -> Result<u64, RepoE
 }
 
 /// Every app with the store status, the least recently updated first.
-pub(super) fn list_by_status(conn: &mut DbConnection, status: AppStoreStatus) -> Result<Vec<App>, RepoError> {
+pub(super) fn list_by_status(
+    conn: &mut DbConnection,
+    status: AppStoreStatus,
+    links: &ImageLinks,
+) -> Result<Vec<App>, RepoError> {
     let rows = apps::table
         .filter(apps::app_store_status.eq(status.as_str()))
         .order((apps::updated_at.asc(), apps::package_name.asc()))
         .select(AppRow::as_select())
         .load(conn)
         .map_err(backend("listing apps by status"))?;
-    rows_to_apps(rows)
+    rows_to_apps(rows, links)
 }
 
 /// How many apps have each store status (legacy spellings counted as the status they read as).
@@ -110,7 +124,11 @@ pub(super) fn counts(conn: &mut DbConnection) -> Result<StatusCounts, RepoError>
 }
 
 /// The app whose API key has this digest.
-pub(super) fn find_by_key_hash(conn: &mut DbConnection, key_hash: &str) -> Result<Option<App>, RepoError> {
+pub(super) fn find_by_key_hash(
+    conn: &mut DbConnection,
+    key_hash: &str,
+    links: &ImageLinks,
+) -> Result<Option<App>, RepoError> {
     apps::table
         .inner_join(app_api_keys::table)
         .filter(app_api_keys::key_hash.eq(key_hash))
@@ -118,11 +136,15 @@ pub(super) fn find_by_key_hash(conn: &mut DbConnection, key_hash: &str) -> Resul
         .first(conn)
         .optional()
         .map_err(backend("finding an app by key"))
-        .and_then(into_app)
+        .and_then(|row| into_app(row, links))
 }
 
 /// The app shared through this token.
-pub(super) fn find_by_share_token(conn: &mut DbConnection, token: &str) -> Result<Option<App>, RepoError> {
+pub(super) fn find_by_share_token(
+    conn: &mut DbConnection,
+    token: &str,
+    links: &ImageLinks,
+) -> Result<Option<App>, RepoError> {
     apps::table
         .inner_join(app_share_tokens::table)
         .filter(app_share_tokens::token.eq(token))
@@ -130,7 +152,7 @@ pub(super) fn find_by_share_token(conn: &mut DbConnection, token: &str) -> Resul
         .first(conn)
         .optional()
         .map_err(backend("finding an app by share token"))
-        .and_then(into_app)
+        .and_then(|row| into_app(row, links))
 }
 
 /// The share token of the organization's app, if it has one.

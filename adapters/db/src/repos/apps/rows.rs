@@ -4,6 +4,7 @@
 use diesel::prelude::*;
 use domain::apps::{App, AppStoreStatus, AppType, PackageName};
 use domain::common::{OrgId, RepoError, UserId};
+use domain::media::ImageLinks;
 
 use crate::convert::{from_json, from_millis, from_millis_opt, parse_stored, to_json, to_millis};
 use crate::schema::apps;
@@ -27,13 +28,14 @@ pub(super) struct AppFields {
 }
 
 impl AppFields {
-    fn from_app(app: &App) -> Result<Self, RepoError> {
+    /// `app`'s fields as stored: its logo by its key when it is one of this portal's images.
+    fn from_app(app: &App, links: &ImageLinks) -> Result<Self, RepoError> {
         Ok(Self {
             name: app.name.clone(),
             description: app.description.clone(),
             onboarding_instructions: app.onboarding_instructions.clone(),
             public_url: app.public_url.clone(),
-            logo_url: app.logo_url.clone(),
+            logo_url: links.stored(&app.logo_url),
             webview_url: app.webview_url.clone(),
             app_type: app.app_type.as_str().to_owned(),
             settings: to_json(&app.settings)?,
@@ -43,13 +45,13 @@ impl AppFields {
         })
     }
 
-    /// Sets these fields of `app` (read back from the database).
-    fn read_into(self, app: &mut App) -> Result<(), RepoError> {
+    /// Sets these fields of `app` (read back from the database), its logo at today's address.
+    fn read_into(self, app: &mut App, links: &ImageLinks) -> Result<(), RepoError> {
         app.name = self.name;
         app.description = self.description;
         app.onboarding_instructions = self.onboarding_instructions;
         app.public_url = self.public_url;
-        app.logo_url = self.logo_url;
+        app.logo_url = links.delivered(&self.logo_url);
         app.webview_url = self.webview_url;
         app.app_type = parse_stored("apps.app_type", &self.app_type, |text| {
             AppType::parse(text).ok_or("not an app type")
@@ -83,12 +85,12 @@ pub(super) struct AppRow {
 }
 
 impl AppRow {
-    pub(super) fn from_app(app: &App) -> Result<Self, RepoError> {
+    pub(super) fn from_app(app: &App, links: &ImageLinks) -> Result<Self, RepoError> {
         Ok(Self {
             package_name: app.package_name.as_str().to_owned(),
             org_id: app.org_id.to_string(),
             developer_id: app.developer_id.to_string(),
-            fields: AppFields::from_app(app)?,
+            fields: AppFields::from_app(app, links)?,
             is_public: app.is_public,
             app_store_status: app.app_store_status.as_str().to_owned(),
             created_at: to_millis(app.created_at),
@@ -101,7 +103,7 @@ impl AppRow {
         })
     }
 
-    pub(super) fn into_app(self) -> Result<App, RepoError> {
+    pub(super) fn into_app(self, links: &ImageLinks) -> Result<App, RepoError> {
         let mut app = App {
             package_name: parse_stored("apps.package_name", &self.package_name, PackageName::parse)?,
             org_id: parse_stored("apps.org_id", &self.org_id, str::parse::<OrgId>)?,
@@ -128,7 +130,7 @@ impl AppRow {
             shared_with_organization: self.shared_with_organization,
             shared_with_emails: from_json("apps.shared_with_emails", &self.shared_with_emails)?,
         };
-        self.fields.read_into(&mut app)?;
+        self.fields.read_into(&mut app, links)?;
         Ok(app)
     }
 }
@@ -146,9 +148,9 @@ pub(super) struct AppEdit {
 }
 
 impl AppEdit {
-    pub(super) fn from_app(app: &App) -> Result<Self, RepoError> {
+    pub(super) fn from_app(app: &App, links: &ImageLinks) -> Result<Self, RepoError> {
         Ok(Self {
-            fields: AppFields::from_app(app)?,
+            fields: AppFields::from_app(app, links)?,
             app_store_status: app.app_store_status.as_str().to_owned(),
             updated_at: to_millis(app.updated_at),
         })

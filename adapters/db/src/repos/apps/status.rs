@@ -5,6 +5,7 @@ use diesel::dsl::sql;
 use diesel::expression::SqlLiteral;
 use diesel::prelude::*;
 use diesel::sql_types::Bool;
+use domain::media::ImageLinks;
 use domain::apps::ports::StatusChange;
 use domain::apps::{App, AppStoreStatus};
 use domain::audit::AuditEntry;
@@ -81,6 +82,7 @@ pub(super) fn apply_transition(
     package: &str,
     expected: AppStoreStatus,
     change: &StatusChange,
+    links: &ImageLinks,
 ) -> Result<App, RepoError> {
     let stamp = change.review.as_ref();
     let set = TransitionSet {
@@ -108,7 +110,7 @@ pub(super) fn apply_transition(
     insert_event(conn, &change.event)?;
     outbox_rows::enqueue(conn, &change.emails, change.at)?;
     append(conn, &change.audit)?;
-    row.into_app()
+    row.into_app(links)
 }
 
 /// Moves the app and its images from one organization to the other, with the review event.
