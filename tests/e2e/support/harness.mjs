@@ -125,9 +125,10 @@ export function appServerBinary() {
  * The portal on a fresh SQLite database; `env` adds configuration (e.g. SMTP_URL). `host` names the portal in
  * its public URL (`localhost` for passkeys: browsers refuse an IP address as a WebAuthn relying party).
  */
-export async function startPortal(env = {}, { host = '127.0.0.1' } = {}) {
+export async function startPortal(env = {}, { host = '127.0.0.1', dataDir: kept } = {}) {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-data-'));
+  // `dataDir`: the folder of a portal stopped with `keepData`, to start it again (at another address).
+  const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'portal-data-'));
   const url = `http://${host}:${port}`;
   const logs = [];
   const child = spawn(appServerBinary(), ['serve'], {
@@ -160,12 +161,14 @@ export async function startPortal(env = {}, { host = '127.0.0.1' } = {}) {
     url,
     /** The SQLite file, for tests that must age stored rows (an expired invitation). */
     databasePath: join(dataDir, 'portal.db'),
+    dataDir,
     logs: () => logs.join(''),
-    async stop() {
+    /** Stops the server; `keepData` leaves its database and images for a new `startPortal`. */
+    async stop({ keepData = false } = {}) {
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
       if (child.exitCode === null) child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
