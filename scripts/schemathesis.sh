@@ -254,10 +254,11 @@ TOML
 
 # Operations that end what the others stand on, by operation id, in the order they run after the rest: the
 # image, the access tokens, the reviewer role, the member, an invitation, an app's organization and the webhook
-# endpoint; the app;
-# the organization; last the session itself.
+# endpoint; every access token left ("Revoke all": run earlier, it left the two above nothing to revoke but a
+# 409); the app; the organization; last the session itself.
 last=(
   "delete revoke_access_token revoke_org_access_token admin_remove_user remove_member rescind_invite move_app delete_webhook"
+  "revoke_all_access_tokens"
   "delete_app"
   "delete_org"
   "sign_out_session"
