@@ -424,7 +424,10 @@ async fn upgrade_keeps_data(backend: Backend) {
     assert!(test_db.db.migration_status().unwrap().pending.is_empty());
 
     // The upgraded portal answers at another address than the one its logos were uploaded at.
-    let db = &test_db.db.clone().with_image_links(ImageLinks::new(TODAYS_ADDRESS));
+    let db = &test_db
+        .db
+        .clone()
+        .with_image_links(ImageLinks::new(TODAYS_ADDRESS));
     read_accounts_and_sessions(backend, db).await;
     read_codes_and_sign_in_flows(backend, db).await;
     read_second_factors(backend, db).await;

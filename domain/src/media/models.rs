@@ -220,7 +220,10 @@ impl ImageLinks {
     /// The link answered for a stored logo: an image key becomes its delivery URL at the current address.
     #[must_use]
     pub fn delivered(&self, stored: &str) -> String {
-        match stored.strip_prefix(IMAGE_PATH).and_then(|id| id.parse::<ImageId>().ok()) {
+        match stored
+            .strip_prefix(IMAGE_PATH)
+            .and_then(|id| id.parse::<ImageId>().ok())
+        {
             Some(id) if !self.delivery_prefix.is_empty() => format!("{}{id}", self.delivery_prefix),
             _ => stored.to_owned(),
         }
@@ -381,14 +384,25 @@ mod tests {
         assert_eq!(stored, format!("/api/images/{id}"));
         assert_eq!(at_first.stored(&stored), stored, "a key stays a key");
         let later = ImageLinks::new("https://portal.example.com");
-        assert_eq!(later.delivered(&stored), format!("https://portal.example.com/api/images/{id}"));
-        assert_eq!(later.stored(&later.delivered(&stored)), stored, "what is answered is stored back the same");
+        assert_eq!(
+            later.delivered(&stored),
+            format!("https://portal.example.com/api/images/{id}")
+        );
+        assert_eq!(
+            later.stored(&later.delivered(&stored)),
+            stored,
+            "what is answered is stored back the same"
+        );
         let under_a_path = ImageLinks::new("https://example.com/portal");
         assert_eq!(
             under_a_path.stored(&format!("https://example.com/portal/api/images/{id}")),
             stored
         );
-        assert_eq!(ImageLinks::default().delivered(&stored), stored, "no public base: the key itself");
+        assert_eq!(
+            ImageLinks::default().delivered(&stored),
+            stored,
+            "no public base: the key itself"
+        );
     }
 
     #[test]

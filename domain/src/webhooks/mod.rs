@@ -15,7 +15,7 @@ pub use models::{
     MAX_RESPONSE_BYTES, SealedSecrets, SecretSlot, SendLimits, SigningSecrets, WebhookDelivery,
     WebhookEndpoint, WebhookEndpointId,
 };
-pub use payload::{EventNames, WebhookEvent, events_of, render_body};
+pub use payload::{ActionEvents, EventNames, WebhookEvent, events_of, render_body};
 pub use ports::{
     AttemptRecord, ClaimedDelivery, DeliveryBacklog, SendError, SendResult, WebhookRepository, WebhookSender,
 };

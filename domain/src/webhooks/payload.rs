@@ -67,22 +67,94 @@ fn app_data(org: OrgId, package: &str, names: &EventNames) -> Map<String, Value>
     data
 }
 
+/// What an audit action sends to the organization's webhook endpoints: the one place where a recorded
+/// change is decided to notify anyone (the adapter records the entry and queues these events in one
+/// transaction: `record_and_queue_events`). Exhaustive by construction: a new [`AuditAction`] does not
+/// compile until it is given its events here, or `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionEvents {
+    /// No event of its own (a change of an app's store status still sends `app.published_changed`).
+    None,
+    /// `app.submitted`.
+    AppSubmitted,
+    /// `app.approved` or `app.rejected`, with the reviewer's notes.
+    ReviewDecided,
+    /// `app.key_regenerated`.
+    AppKeyRegenerated,
+    /// `member.joined` and `invitation.accepted`.
+    MemberJoined,
+    /// `member.removed` (removed or left).
+    MemberGone,
+    /// `member.role_changed`.
+    MemberRoleChanged,
+}
+
+impl ActionEvents {
+    /// The events of `action`.
+    #[must_use]
+    pub const fn of(action: AuditAction) -> Self {
+        use AuditAction as A;
+        match action {
+            A::AppPublished => Self::AppSubmitted,
+            A::ReviewApproved | A::ReviewRejected => Self::ReviewDecided,
+            A::AppKeyRegenerated => Self::AppKeyRegenerated,
+            A::InviteAccepted => Self::MemberJoined,
+            A::MemberRemoved | A::MemberLeft => Self::MemberGone,
+            A::MemberRoleChanged => Self::MemberRoleChanged,
+            A::AppCreated
+            | A::AppUpdated
+            | A::AppDeleted
+            | A::AppMoved
+            | A::AppVisibilityChanged
+            | A::AppSharingChanged
+            | A::AppPermissionsChanged
+            | A::AppShareLinkReset
+            | A::OrgCreated
+            | A::OrgUpdated
+            | A::OrgDeleted
+            | A::InviteSent
+            | A::InviteResent
+            | A::InviteRescinded
+            | A::PlatformRoleGranted
+            | A::PlatformRoleRevoked
+            | A::PlatformFirstAdmin
+            | A::ImageUploaded
+            | A::ImageDeleted
+            | A::AccessTokenCreated
+            | A::AccessTokenRevoked
+            | A::AccessTokenExpired
+            | A::WebhookCreated
+            | A::WebhookUpdated
+            | A::WebhookDeleted
+            | A::WebhookSecretRotated
+            | A::WebhookDisabled => Self::None,
+        }
+    }
+
+    /// The event types these events are sent as.
+    #[must_use]
+    pub const fn types(self) -> &'static [WebhookEventType] {
+        match self {
+            Self::None => &[],
+            Self::AppSubmitted => &[WebhookEventType::AppSubmitted],
+            Self::ReviewDecided => &[WebhookEventType::AppApproved, WebhookEventType::AppRejected],
+            Self::AppKeyRegenerated => &[WebhookEventType::AppKeyRegenerated],
+            Self::MemberJoined => &[
+                WebhookEventType::MemberJoined,
+                WebhookEventType::InvitationAccepted,
+            ],
+            Self::MemberGone => &[WebhookEventType::MemberRemoved],
+            Self::MemberRoleChanged => &[WebhookEventType::MemberRoleChanged],
+        }
+    }
+}
+
 /// Whether the change recorded by `entry` may cause an event (the adapter reads names only for these): an
-/// action that has events of its own, or any change of an app's store status (an edit that adds a
-/// permission sends a published app back to review: `app.published_changed`).
+/// action that has events of its own ([`ActionEvents::of`]), or any change of an app's store status (an edit
+/// that adds a permission sends a published app back to review: `app.published_changed`).
 #[must_use]
 pub fn may_cause_events(entry: &AuditEntry) -> bool {
-    matches!(
-        entry.action,
-        AuditAction::AppPublished
-            | AuditAction::ReviewApproved
-            | AuditAction::ReviewRejected
-            | AuditAction::AppKeyRegenerated
-            | AuditAction::InviteAccepted
-            | AuditAction::MemberRemoved
-            | AuditAction::MemberLeft
-            | AuditAction::MemberRoleChanged
-    ) || change(entry, "appStoreStatus").is_some()
+    ActionEvents::of(entry.action) != ActionEvents::None || change(entry, "appStoreStatus").is_some()
 }
 
 /// The events a change recorded by `entry` causes (none for most changes, and none outside an
@@ -105,15 +177,16 @@ pub fn events_of(entry: &AuditEntry, names: &EventNames) -> Vec<WebhookEvent> {
     };
     let mut events = Vec::new();
     let status = change(entry, "appStoreStatus");
-    match entry.action {
-        AuditAction::AppPublished => {
+    match ActionEvents::of(entry.action) {
+        ActionEvents::None => {}
+        ActionEvents::AppSubmitted => {
             let mut data = app_data(org, &target_id, names);
             if let Some((_, new)) = status {
                 data.insert("appStoreStatus".into(), new.clone());
             }
             events.push(event(WebhookEventType::AppSubmitted, data));
         }
-        AuditAction::ReviewApproved | AuditAction::ReviewRejected => {
+        ActionEvents::ReviewDecided => {
             let mut data = app_data(org, &target_id, names);
             let notes = change(entry, "reviewNotes").map_or(Value::Null, |(_, new)| new.clone());
             data.insert("reviewNotes".into(), notes);
@@ -124,13 +197,13 @@ pub fn events_of(entry: &AuditEntry, names: &EventNames) -> Vec<WebhookEvent> {
             };
             events.push(event(kind, data));
         }
-        AuditAction::AppKeyRegenerated => {
+        ActionEvents::AppKeyRegenerated => {
             events.push(event(
                 WebhookEventType::AppKeyRegenerated,
                 app_data(org, &target_id, names),
             ));
         }
-        AuditAction::InviteAccepted => {
+        ActionEvents::MemberJoined => {
             let role = change(entry, "role").map_or(Value::Null, |(_, new)| new.clone());
             let member = json!({
                 "id": entry.actor_id.map(|id| id.to_string()),
@@ -153,7 +226,7 @@ pub fn events_of(entry: &AuditEntry, names: &EventNames) -> Vec<WebhookEvent> {
             accepted.insert("link".into(), json!(links::MEMBERS));
             events.push(event(WebhookEventType::InvitationAccepted, accepted));
         }
-        AuditAction::MemberRemoved | AuditAction::MemberLeft | AuditAction::MemberRoleChanged => {
+        ActionEvents::MemberGone | ActionEvents::MemberRoleChanged => {
             let mut data = Map::new();
             data.insert("organizationId".into(), json!(org.to_string()));
             data.insert("member".into(), json!({"id": target_id, "email": target_label}));
@@ -171,7 +244,6 @@ pub fn events_of(entry: &AuditEntry, names: &EventNames) -> Vec<WebhookEvent> {
             data.insert("link".into(), json!(links::MEMBERS));
             events.push(event(kind, data));
         }
-        _ => {}
     }
     if let Some((old, new)) = status
         && is_published(old) != is_published(new)
@@ -422,5 +494,28 @@ mod tests {
         built.insert(app_health_event(org, "a.b", None, false, noon()).event_type);
         built.insert(test_event(org, WebhookEndpointId(uuid::Uuid::nil()), noon()).event_type);
         assert_eq!(built.into_iter().collect::<Vec<_>>(), WebhookEventType::ALL);
+    }
+
+    #[test]
+    fn each_action_sends_only_the_types_its_mapping_names() {
+        let org = OrgId::new();
+        for action in AuditAction::ALL {
+            let declared = ActionEvents::of(*action).types();
+            let audit = entry(*action, org).on(AuditTarget::app(&package()));
+            for event in events_of(&audit, &names()) {
+                assert!(
+                    declared.contains(&event.event_type),
+                    "{}: sends {} that ActionEvents does not name",
+                    action.code(),
+                    event.event_type.code()
+                );
+            }
+            assert_eq!(
+                may_cause_events(&audit),
+                !declared.is_empty(),
+                "{}: whether the adapter reads names follows the mapping",
+                action.code()
+            );
+        }
     }
 }

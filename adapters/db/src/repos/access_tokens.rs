@@ -208,7 +208,7 @@ impl AccessTokenRepository for DieselAccessTokenRepository {
                     .execute(conn)
                     .map_err(db_error("storing an access token", "access_token_id"))?;
                 outbox_rows::enqueue(conn, std::slice::from_ref(&notice), now)?;
-                super::audit::append(conn, &audit)?;
+                super::audit::record_and_queue_events(conn, &audit)?;
                 Ok(true)
             })
             .await
@@ -286,7 +286,7 @@ impl AccessTokenRepository for DieselAccessTokenRepository {
                 .execute(conn)
                 .map_err(backend("revoking an access token"))?;
                 if revoked == 1 {
-                    super::audit::append(conn, &audit)?;
+                    super::audit::record_and_queue_events(conn, &audit)?;
                 }
                 Ok(revoked == 1)
             })
@@ -379,7 +379,7 @@ impl AccessTokenRepository for DieselAccessTokenRepository {
                 .execute(conn)
                 .map_err(backend("recording an access token's expiry"))?;
                 if marked == 1 {
-                    super::audit::append(conn, &audit)?;
+                    super::audit::record_and_queue_events(conn, &audit)?;
                 }
                 Ok(marked == 1)
             })

@@ -5,7 +5,7 @@
 //! under its account's current address. `bind_waiting_role` is how the account repository binds a pending
 //! row in the transaction that proves an address.
 
-use super::audit::append;
+use super::audit::record_and_queue_events;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::connection::SimpleConnection;
@@ -294,7 +294,7 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
         let (email, audit) = (email.clone(), audit.clone());
         self.db
             .write(move |conn| {
-                append(conn, std::slice::from_ref(&audit))?;
+                record_and_queue_events(conn, std::slice::from_ref(&audit))?;
                 let entries = load_all_for_change(conn)?;
                 let admins: Vec<PlatformAdmin> = entries.iter().map(|(_, a)| a.clone()).collect();
                 let Some(target) = grant_for(&admins, &email) else {
@@ -334,7 +334,7 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
         let (email, audit) = (email.clone(), audit.clone());
         self.db
             .write(move |conn| {
-                append(conn, std::slice::from_ref(&audit))?;
+                record_and_queue_events(conn, std::slice::from_ref(&audit))?;
                 let entries = load_all_for_change(conn)?;
                 let admins: Vec<PlatformAdmin> = entries.iter().map(|(_, a)| a.clone()).collect();
                 let Some(target) = grant_for(&admins, &email) else {
@@ -395,7 +395,7 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
                     GrantBinding::ProvenAccount,
                     now,
                 )?;
-                append(conn, std::slice::from_ref(&audit))?;
+                record_and_queue_events(conn, std::slice::from_ref(&audit))?;
                 Ok(Some(added))
             })
             .await
@@ -454,7 +454,7 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
                 }
                 remove_setup_tokens(conn)?;
                 let admin = make_admin(conn, &user.to_string(), now)?;
-                append(conn, std::slice::from_ref(&audit))?;
+                record_and_queue_events(conn, std::slice::from_ref(&audit))?;
                 Ok(SetupClaim::Granted(admin))
             })
             .await

@@ -1,5 +1,5 @@
 //! The audit log (`audit_log`): appended by the repository that writes each change, in that change's
-//! transaction (`append`); read and pruned here. No method updates a row.
+//! transaction (`record_and_queue_events`); read and pruned here. No method updates a row.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -182,7 +182,10 @@ impl TargetNames {
 ///
 /// # Errors
 /// [`RepoError::Duplicate`]`("audit_entry_id")` when an id exists; [`RepoError::Backend`] otherwise.
-pub(crate) fn append(conn: &mut DbConnection, entries: &[AuditEntry]) -> Result<(), RepoError> {
+pub(crate) fn record_and_queue_events(
+    conn: &mut DbConnection,
+    entries: &[AuditEntry],
+) -> Result<(), RepoError> {
     // One statement per entry (diesel's multi-backend connection has no batch insert); a change records
     // one entry, a move two.
     for entry in entries {

@@ -1,6 +1,6 @@
 //! Image rows (`images`): who uploaded what, for which organization. The bytes live in the image store.
 
-use super::audit::append;
+use super::audit::record_and_queue_events;
 use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::apps::PackageName;
@@ -100,7 +100,7 @@ impl ImageRepository for DieselImageRepository {
         self.db
             .write(move |conn| {
                 insert_row(conn, &row)?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -148,7 +148,7 @@ impl ImageRepository for DieselImageRepository {
             .write(move |conn| {
                 delete_in_org(conn, &org.to_string(), &old.to_string())?;
                 insert_row(conn, &row)?;
-                append(conn, &audit)
+                record_and_queue_events(conn, &audit)
             })
             .await
     }
@@ -158,7 +158,7 @@ impl ImageRepository for DieselImageRepository {
         self.db
             .write(move |conn| {
                 delete_in_org(conn, &org.to_string(), &id.to_string())?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }

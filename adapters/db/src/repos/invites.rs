@@ -5,7 +5,7 @@
 //! address end with one [`RepoError::Duplicate`]. Every write that sends an e-mail queues it with
 //! [`enqueue_emails`] in the same transaction.
 
-use super::audit::append;
+use super::audit::record_and_queue_events;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -173,7 +173,7 @@ impl InviteRepository for DieselInviteRepository {
                     .execute(conn)
                     .map_err(db_error("inserting an invitation", DUPLICATE_INVITE))?;
                 enqueue_emails(conn, std::slice::from_ref(&email), invite.invited_at)?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -253,7 +253,7 @@ impl InviteRepository for DieselInviteRepository {
                 }
                 let stored = open_invite(conn, &org, email.as_str())?.ok_or(RepoError::NotFound)?;
                 enqueue_emails(conn, std::slice::from_ref(&outgoing), now)?;
-                append(conn, std::slice::from_ref(&audit))?;
+                record_and_queue_events(conn, std::slice::from_ref(&audit))?;
                 Ok(stored)
             })
             .await
@@ -276,7 +276,7 @@ impl InviteRepository for DieselInviteRepository {
                 if changed == 0 {
                     return Err(RepoError::NotFound);
                 }
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -348,7 +348,7 @@ impl InviteRepository for DieselInviteRepository {
                     return Err(RepoError::Duplicate(DUPLICATE_MEMBER));
                 }
                 insert_member(conn, org, &member, member.role)?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }

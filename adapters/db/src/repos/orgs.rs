@@ -7,14 +7,14 @@
 //! removing each other at once are serialised and the second sees the first's change; on SQLite
 //! [`Db::write`] already lets one writer in at a time.
 
-use super::audit::append;
+use super::audit::record_and_queue_events;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use domain::media::ImageLinks;
 use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, ImageId, OrgId, RepoError, UserId};
+use domain::media::ImageLinks;
 use domain::orgs::ports::{
     CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, CONFLICT_LAST_ADMIN, DUPLICATE_MEMBER,
 };
@@ -304,7 +304,7 @@ impl OrgRepository for DieselOrgRepository {
         self.db
             .write(move |conn| {
                 insert_org_with_admin(conn, &org, &admin, &links)?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -338,7 +338,7 @@ impl OrgRepository for DieselOrgRepository {
                     return Err(RepoError::Conflict(CONFLICT_HAS_ORGANIZATION.to_owned()));
                 }
                 insert_org_with_admin(conn, &org, &admin, &links)?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -508,7 +508,7 @@ impl OrgRepository for DieselOrgRepository {
                 if changed == 0 {
                     return Err(RepoError::NotFound);
                 }
-                append(conn, std::slice::from_ref(&audit))?;
+                record_and_queue_events(conn, std::slice::from_ref(&audit))?;
                 organizations::table
                     .find(&id)
                     .select(OrgRow::as_select())
@@ -541,7 +541,7 @@ impl OrgRepository for DieselOrgRepository {
                 if changed == 0 {
                     return Err(RepoError::NotFound);
                 }
-                append(conn, std::slice::from_ref(&audit))?;
+                record_and_queue_events(conn, std::slice::from_ref(&audit))?;
                 organizations::table
                     .find(&id)
                     .select(OrgRow::as_select())
@@ -608,7 +608,7 @@ impl OrgRepository for DieselOrgRepository {
                 if deleted == 0 {
                     return Err(RepoError::NotFound);
                 }
-                append(conn, std::slice::from_ref(&audit))?;
+                record_and_queue_events(conn, std::slice::from_ref(&audit))?;
                 Ok(image_ids)
             })
             .await
@@ -664,7 +664,7 @@ impl OrgRepository for DieselOrgRepository {
                 .execute(conn)
                 .map_err(backend("changing a member's role"))?;
                 ensure_an_admin_remains(conn, &org, previous)?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -684,7 +684,7 @@ impl OrgRepository for DieselOrgRepository {
                 .execute(conn)
                 .map_err(backend("removing a member"))?;
                 ensure_an_admin_remains(conn, &org, previous)?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }

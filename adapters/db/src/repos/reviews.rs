@@ -191,7 +191,7 @@ impl ReviewRepository for DieselReviewRepository {
                 }
                 insert_event(conn, &change.event)?;
                 outbox_rows::enqueue(conn, &change.emails, change.at)?;
-                super::audit::append(conn, &change.audit)
+                super::audit::record_and_queue_events(conn, &change.audit)
             })
             .await?;
         DieselAppRepository::new(self.db.clone())

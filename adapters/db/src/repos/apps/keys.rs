@@ -6,7 +6,7 @@ use domain::common::{OrgId, RepoError};
 
 use crate::DbConnection;
 use crate::convert::{backend, db_error};
-use crate::repos::audit::append;
+use crate::repos::audit::record_and_queue_events;
 use crate::schema::{app_api_keys, apps};
 
 /// Stores the key digest of an app that has none, created at `created_at` (milliseconds).
@@ -58,5 +58,5 @@ pub(super) fn replace_key_hash(
         // An app without a key row (never written by `insert`) gets one.
         insert_key(conn, package, key_hash, updated_at)?;
     }
-    append(conn, std::slice::from_ref(audit))
+    record_and_queue_events(conn, std::slice::from_ref(audit))
 }

@@ -270,7 +270,14 @@ impl AppRepository for DieselAppRepository {
         self.db
             .write(move |conn| {
                 let current = load_any(conn, &package, &links)?.ok_or(RepoError::NotFound)?;
-                status::apply_transition(conn, &current.org_id.to_string(), &package, expected, &change, &links)
+                status::apply_transition(
+                    conn,
+                    &current.org_id.to_string(),
+                    &package,
+                    expected,
+                    &change,
+                    &links,
+                )
             })
             .await
     }

@@ -12,7 +12,7 @@ use super::rows::{AppEdit, AppRow};
 use super::status::{missing_or_conflict, status_reads_as};
 use crate::DbConnection;
 use crate::convert::{backend, db_error};
-use crate::repos::audit::append;
+use crate::repos::audit::record_and_queue_events;
 use crate::repos::reviews::insert_event;
 use crate::schema::apps;
 
@@ -30,7 +30,7 @@ pub(super) fn insert(
         .execute(conn)
         .map_err(db_error("storing an app", "package_name"))?;
     insert_key(conn, package, key_hash, created_at)?;
-    append(conn, std::slice::from_ref(audit))
+    record_and_queue_events(conn, std::slice::from_ref(audit))
 }
 
 /// Writes the editable fields of the organization's app, provided its store status is still `expected`:
@@ -60,5 +60,5 @@ pub(super) fn update(
     for event in events {
         insert_event(conn, event)?;
     }
-    append(conn, std::slice::from_ref(audit))
+    record_and_queue_events(conn, std::slice::from_ref(audit))
 }

@@ -8,7 +8,7 @@ use domain::common::{ImageId, OrgId, RepoError};
 use super::lock_in_org;
 use crate::DbConnection;
 use crate::convert::{backend, parse_stored};
-use crate::repos::audit::append;
+use crate::repos::audit::record_and_queue_events;
 use crate::schema::{
     app_api_keys, app_share_tokens, apps, images, review_events, uptime_checks, uptime_daily, uptime_monitor,
     uptime_state_changes,
@@ -56,7 +56,7 @@ pub(super) fn delete(
     if deleted == 0 {
         return Err(RepoError::NotFound);
     }
-    append(conn, std::slice::from_ref(audit))?;
+    record_and_queue_events(conn, std::slice::from_ref(audit))?;
     Ok(removed)
 }
 

@@ -8,7 +8,7 @@ use domain::common::{OrgId, RepoError};
 use super::lock_in_org;
 use crate::DbConnection;
 use crate::convert::{backend, db_error};
-use crate::repos::audit::append;
+use crate::repos::audit::record_and_queue_events;
 use crate::schema::{app_share_tokens, apps};
 
 /// [`RepoError::NotFound`] when the update touched no row, else the audit entry appended.
@@ -16,7 +16,7 @@ fn audited_if_changed(conn: &mut DbConnection, changed: usize, audit: &AuditEntr
     if changed == 0 {
         Err(RepoError::NotFound)
     } else {
-        append(conn, std::slice::from_ref(audit))
+        record_and_queue_events(conn, std::slice::from_ref(audit))
     }
 }
 
@@ -112,5 +112,5 @@ pub(super) fn replace_share_token(
         .execute(conn)
         .map_err(backend("removing an app's share token"))?;
     insert_token(conn, package, token, at)?;
-    append(conn, std::slice::from_ref(audit))
+    record_and_queue_events(conn, std::slice::from_ref(audit))
 }

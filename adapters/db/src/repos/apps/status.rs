@@ -5,17 +5,17 @@ use diesel::dsl::sql;
 use diesel::expression::SqlLiteral;
 use diesel::prelude::*;
 use diesel::sql_types::Bool;
-use domain::media::ImageLinks;
 use domain::apps::ports::StatusChange;
 use domain::apps::{App, AppStoreStatus};
 use domain::audit::AuditEntry;
 use domain::common::RepoError;
+use domain::media::ImageLinks;
 use domain::review::ReviewEvent;
 
 use super::rows::AppRow;
 use crate::connection::on_backend;
 use crate::convert::{backend, db_error, to_millis};
-use crate::repos::audit::append;
+use crate::repos::audit::record_and_queue_events;
 use crate::repos::reviews::insert_event;
 use crate::schema::{apps, images};
 use crate::{DbConnection, outbox_rows};
@@ -109,7 +109,7 @@ pub(super) fn apply_transition(
     };
     insert_event(conn, &change.event)?;
     outbox_rows::enqueue(conn, &change.emails, change.at)?;
-    append(conn, &change.audit)?;
+    record_and_queue_events(conn, &change.audit)?;
     row.into_app(links)
 }
 
@@ -144,5 +144,5 @@ pub(super) fn move_app(
     .execute(conn)
     .map_err(backend("moving an app's images"))?;
     insert_event(conn, event)?;
-    append(conn, audit)
+    record_and_queue_events(conn, audit)
 }

@@ -1,6 +1,6 @@
 //! Webhook endpoints and deliveries (`webhook_endpoints`, `webhook_deliveries`): [`rows::enqueue`], which
 //! the repositories of the changes that cause events call inside their own transaction (through the audit
-//! log's `append`), and [`DieselWebhookRepository`], the port of the Webhooks page and the delivery worker.
+//! log's `record_and_queue_events`), and [`DieselWebhookRepository`], the port of the Webhooks page and the delivery worker.
 //!
 //! Claims lease a delivery as the e-mail outbox does (`outbox.rs`): a conditional `UPDATE` of a row read as
 //! due, counted by its row count, so that two instances never attempt one delivery at once. The due rows are
@@ -35,7 +35,7 @@ use domain::webhooks::{
 use uuid::Uuid;
 
 use self::rows::{WhenFull, on_either};
-use super::audit::append;
+use super::audit::record_and_queue_events;
 use crate::convert::{backend, db_error, from_json, from_millis, from_millis_opt, parse_stored, to_millis};
 use crate::schema::{accounts, org_members, webhook_deliveries, webhook_endpoints, webhook_manual_sends};
 use crate::{Db, DbConnection, outbox_rows};
@@ -381,7 +381,7 @@ impl WebhookRepository for DieselWebhookRepository {
                     ))
                     .execute(conn)
                     .map_err(db_error("storing a webhook endpoint", "webhook_endpoint_id"))?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -442,7 +442,7 @@ impl WebhookRepository for DieselWebhookRepository {
                         .execute(conn)
                         .map_err(backend("changing a webhook endpoint"))?;
                 }
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -467,7 +467,7 @@ impl WebhookRepository for DieselWebhookRepository {
                 diesel::delete(webhook_endpoints::table.find(id.to_string()))
                     .execute(conn)
                     .map_err(backend("deleting a webhook endpoint"))?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -494,7 +494,7 @@ impl WebhookRepository for DieselWebhookRepository {
                     ))
                     .execute(conn)
                     .map_err(backend("rotating a webhook secret"))?;
-                append(conn, std::slice::from_ref(&audit))
+                record_and_queue_events(conn, std::slice::from_ref(&audit))
             })
             .await
     }
@@ -771,7 +771,7 @@ impl WebhookRepository for DieselWebhookRepository {
                         .map_err(backend("disabling a webhook endpoint"))?;
                     // Another instance may have disabled it a moment ago: one entry and one e-mail each.
                     if disabled == 1 {
-                        append(conn, std::slice::from_ref(audit))?;
+                        record_and_queue_events(conn, std::slice::from_ref(audit))?;
                         outbox_rows::enqueue(conn, emails, record.at)?;
                     }
                 }

@@ -142,7 +142,7 @@ pub fn enqueue(
 }
 
 /// Queues the events the change recorded by `entry` causes in `org` ([`events_of`]); called by the audit
-/// log's `append`, so that every change that records an entry queues its events in the same transaction,
+/// log's `record_and_queue_events`, so that every change that records an entry queues its events in the same transaction,
 /// once that entry's insert has answered that the organization has an enabled endpoint (no read at all
 /// otherwise, and none for an entry that cannot cause an event:
 /// [`domain::webhooks::payload::may_cause_events`]).
