@@ -362,7 +362,10 @@ async fn a_backup_taken_under_writers_restores_into_a_new_folder_and_serves() {
             .unwrap(),
     )
     .await;
-    let logo = org["data"]["profile"]["logo"].as_str().unwrap_or_default().to_owned();
+    let logo = org["data"]["profile"]["logo"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     let image = client.get(&logo).send().await.unwrap();
     let image_status = image.status();
     let image_bytes = image.bytes().await.unwrap();
@@ -377,7 +380,11 @@ async fn a_backup_taken_under_writers_restores_into_a_new_folder_and_serves() {
         );
     }
     assert_eq!(stored.get(&org_id).map(String::as_str), Some("Images"));
-    assert_eq!(logo, format!("{base}{image_path}"), "the logo follows the portal's new address");
+    assert_eq!(
+        logo,
+        format!("{base}{image_path}"),
+        "the logo follows the portal's new address"
+    );
     assert_eq!(image_status, reqwest::StatusCode::OK);
     assert_eq!(
         &image_bytes[..],

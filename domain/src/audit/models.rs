@@ -9,8 +9,8 @@ use uuid::Uuid;
 
 use super::AuditAction;
 use crate::apps::PackageName;
+use crate::common::secrets::random_uuid;
 use crate::common::{Caller, OrgId, SecretGenerator, UserId};
-use crate::review::models::random_uuid;
 
 /// The actor e-mail of an entry the server's operator made: an `app-server` command (`app-server admin
 /// grant|revoke`) or the `PORTAL_ADMIN_EMAILS` setting read at start. No account makes such a change, so the

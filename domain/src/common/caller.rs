@@ -62,7 +62,7 @@ pub struct Caller {
 pub struct ClientOrigin {
     pub client_ip: Option<String>,
     pub user_agent: Option<String>,
-    pub via_token: Option<crate::tokens::TokenUse>,
+    pub via_token: Option<super::TokenUse>,
 }
 
 impl Caller {

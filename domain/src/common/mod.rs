@@ -3,6 +3,7 @@
 pub mod caller;
 pub mod clock;
 mod code_enum;
+pub mod credential;
 pub mod email;
 pub mod error;
 pub mod fields;
@@ -15,6 +16,7 @@ pub mod url;
 pub use caller::{Caller, ClientOrigin, PlatformRole};
 pub use clock::Clock;
 pub(crate) use code_enum::code_enum;
+pub use credential::{ACCESS_TOKEN_PREFIX, Scope, Scopes, TokenUse};
 pub use email::EmailAddress;
 pub use error::RepoError;
 pub use fields::FieldErrors;

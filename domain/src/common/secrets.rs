@@ -33,6 +33,16 @@ pub fn digests_match(a: &str, b: &str) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// A v4 UUID from 16 bytes of the randomness port.
+#[must_use]
+pub fn random_uuid(secrets: &dyn SecretGenerator) -> uuid::Uuid {
+    let mut bytes = [0u8; 16];
+    for (slot, byte) in bytes.iter_mut().zip(secrets.random_bytes(16)) {
+        *slot = byte;
+    }
+    uuid::Builder::from_random_bytes(bytes).into_uuid()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

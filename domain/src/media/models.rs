@@ -175,7 +175,7 @@ pub fn storage_key(id: ImageId) -> String {
 /// A fresh image id drawn from the randomness port.
 #[must_use]
 pub fn new_image_id(secrets: &dyn SecretGenerator) -> ImageId {
-    ImageId(crate::review::models::random_uuid(secrets))
+    ImageId(crate::common::secrets::random_uuid(secrets))
 }
 
 /// The delivery URL of an image: `{public_base}/api/images/{id}`.

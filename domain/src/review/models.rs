@@ -31,15 +31,7 @@ impl fmt::Display for ReviewEventId {
     }
 }
 
-/// A v4 UUID from 16 bytes of the randomness port.
-#[must_use]
-pub fn random_uuid(secrets: &dyn SecretGenerator) -> Uuid {
-    let mut bytes = [0u8; 16];
-    for (slot, byte) in bytes.iter_mut().zip(secrets.random_bytes(16)) {
-        *slot = byte;
-    }
-    uuid::Builder::from_random_bytes(bytes).into_uuid()
-}
+pub use crate::common::secrets::random_uuid;
 
 /// What happened.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

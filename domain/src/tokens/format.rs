@@ -8,7 +8,7 @@
 use uuid::Uuid;
 
 /// The fixed start of every access token.
-pub const PREFIX: &str = "dpt_";
+pub const PREFIX: &str = crate::common::ACCESS_TOKEN_PREFIX;
 const ID_CHARS: usize = 22;
 const SECRET_CHARS: usize = 32;
 const CHECKSUM_CHARS: usize = 6;
@@ -16,84 +16,7 @@ const CHECKSUM_CHARS: usize = 6;
 pub const TOKEN_CHARS: usize = PREFIX.len() + ID_CHARS + SECRET_CHARS + CHECKSUM_CHARS;
 const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-/// What a token may be used for (beside what its owner's role allows now).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Scope {
-    /// Read the organization's apps, their configuration and history.
-    AppsRead,
-    /// Register, change, import and delete apps.
-    AppsWrite,
-    /// Submit apps for review.
-    AppsPublish,
-    /// Regenerate apps' API keys.
-    AppsKeys,
-}
-
-impl Scope {
-    /// Every scope, in the order they are shown.
-    pub const ALL: [Self; 4] = [Self::AppsRead, Self::AppsWrite, Self::AppsPublish, Self::AppsKeys];
-
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::AppsRead => "apps:read",
-            Self::AppsWrite => "apps:write",
-            Self::AppsPublish => "apps:publish",
-            Self::AppsKeys => "apps:keys",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|scope| scope.as_str() == text)
-    }
-}
-
-/// A token's scopes: at least one, each once, in [`Scope::ALL`]'s order.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Scopes(Vec<Scope>);
-
-impl Scopes {
-    /// The scopes named by `names`; an unknown name is refused, repeats count once.
-    ///
-    /// # Errors
-    /// A message for people when a name is unknown or none is given.
-    pub fn parse<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Self, String> {
-        let mut scopes = Vec::new();
-        for name in names {
-            let scope = Scope::parse(name.trim()).ok_or_else(|| {
-                format!(
-                    "Unknown scope \"{name}\": use {}.",
-                    Scope::ALL.map(Scope::as_str).join(", ")
-                )
-            })?;
-            if !scopes.contains(&scope) {
-                scopes.push(scope);
-            }
-        }
-        if scopes.is_empty() {
-            return Err("Choose at least one scope.".to_owned());
-        }
-        scopes.sort_unstable();
-        Ok(Self(scopes))
-    }
-
-    #[must_use]
-    pub fn allows(&self, scope: Scope) -> bool {
-        self.0.contains(&scope)
-    }
-
-    #[must_use]
-    pub fn as_slice(&self) -> &[Scope] {
-        &self.0
-    }
-
-    /// The stored form: the names separated by spaces.
-    #[must_use]
-    pub fn to_stored(&self) -> String {
-        self.0.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
-    }
-}
+pub use crate::common::credential::{Scope, Scopes};
 
 /// A token as presented, once its form and checksum are right: the id to look up and the secret to
 /// compare with the stored digest.

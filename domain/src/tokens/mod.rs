@@ -10,7 +10,8 @@ pub mod models;
 pub mod ports;
 pub mod service;
 
+pub use crate::common::TokenUse;
 pub use format::{Scope, Scopes};
-pub use models::{AccessToken, OrgStanding, OwnedToken, TokenRead, TokenStatus, TokenUse};
+pub use models::{AccessToken, OrgStanding, OwnedToken, TokenRead, TokenStatus};
 pub use ports::AccessTokenRepository;
 pub use service::{AccessTokenError, AccessTokenService, CreatedToken, NewAccessToken, TokenRefusal};

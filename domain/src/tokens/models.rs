@@ -127,13 +127,3 @@ pub struct OrgStanding {
     pub requires_two_factor: bool,
     pub apps_revision: u64,
 }
-
-/// What a caller who used a token acted through (recorded in audit entries as "via token <name>").
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TokenUse {
-    pub id: Uuid,
-    pub name: String,
-    /// The one organization it may act in; `None`: every one of its owner's.
-    pub org: Option<OrgId>,
-    pub scopes: Scopes,
-}

@@ -13,13 +13,15 @@ use super::models::{
 };
 use super::ports::AccessTokenRepository;
 use crate::audit::{AuditAction, AuditEntry, AuditTarget, AuditTargetKind};
+use crate::common::TokenUse;
 use crate::common::secrets::digests_match;
+use crate::common::secrets::random_uuid;
 use crate::common::{Caller, Clock, FieldErrors, OrgId, RepoError, SecretGenerator};
 use crate::identity::assurance::{Action, AssuranceRules, Refusal};
+use crate::identity::core_token::{AccessTokenCheck, CheckedToken, StandingInOrg};
 use crate::identity::{Authenticated, DigestKey};
 use crate::mail::templates::{self, SecurityChange};
 use crate::orgs::{ActingError, ActingMember, Door, MemberDirectory, OrgRepository, OrgRole, StandingSource};
-use crate::review::models::random_uuid;
 
 /// What `POST /api/dev/tokens` asks for.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -67,26 +69,7 @@ pub enum AccessTokenError {
     Repo(#[from] RepoError),
 }
 
-/// Why a presented access token does not authenticate a request (each a 401 whose message says which).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum TokenRefusal {
-    #[error("This access token is mistyped or cut short (its checksum does not match): copy it again whole.")]
-    Mistyped,
-    #[error("This access token is not known here: it may have been deleted, or belong to another server.")]
-    Unknown,
-    #[error("This access token was revoked: create a new one on Access Tokens.")]
-    Revoked,
-    #[error("This access token has expired: create a new one on Access Tokens.")]
-    Expired,
-    /// Its recorded proof is below what its owner's account needs now (made by a session that had not
-    /// passed a second factor, which the account has since, or lowered when the factor that session
-    /// passed was removed).
-    #[error(
-        "This access token was made by a session that had not passed your second factor, which your account \
-         has now: create a new one on Access Tokens."
-    )]
-    BelowAccountLevel,
-}
+pub use crate::identity::core_token::TokenRefusal;
 
 /// The access token use cases.
 pub struct AccessTokenService {
@@ -466,6 +449,40 @@ fn validate(input: &NewAccessToken) -> Result<(String, Scopes, i64), AccessToken
     match scopes {
         Some(scopes) if errors.is_empty() => Ok((name, scopes, days)),
         _ => Err(AccessTokenError::Validation(errors)),
+    }
+}
+
+/// The product's authentication checks personal access tokens through this port (it does not know this
+/// context): the token read as the request needs it.
+#[async_trait::async_trait]
+impl AccessTokenCheck for AccessTokenService {
+    async fn check(
+        &self,
+        bearer: &str,
+        org: Option<OrgId>,
+        client_ip: Option<&str>,
+    ) -> Result<Result<CheckedToken, TokenRefusal>, RepoError> {
+        Ok(self.authenticate(bearer, org, client_ip).await?.map(|read| {
+            let token = read.token;
+            CheckedToken {
+                used: TokenUse {
+                    id: token.id,
+                    name: token.name,
+                    org: token.org_id,
+                    scopes: token.scopes,
+                },
+                owner: token.user_id,
+                owner_email: read.owner_email,
+                made_with: token.made_with,
+                protection: read.protection,
+                org: read.org.map(|standing| StandingInOrg {
+                    org: standing.org,
+                    role: standing.role,
+                    requires_two_factor: standing.requires_two_factor,
+                    apps_revision: standing.apps_revision,
+                }),
+            }
+        }))
     }
 }
 

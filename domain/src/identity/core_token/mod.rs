@@ -5,13 +5,18 @@
 //! nothing else: refresh tokens, invitation and share tokens, e-mail links and API keys are opaque strings
 //! that neither verification accepts.
 
+mod access_tokens;
 pub mod hosted;
+
+pub use access_tokens::{AccessTokenCheck, CheckedToken, StandingInOrg, TokenRefusal};
 
 use chrono::{DateTime, TimeZone, Utc};
 use std::sync::Arc;
 use uuid::Uuid;
 
-use crate::common::{Caller, Clock, EmailAddress, OrgId, PlatformRole, RepoError, UserId};
+use crate::common::{
+    ACCESS_TOKEN_PREFIX, Caller, Clock, EmailAddress, OrgId, PlatformRole, RepoError, UserId,
+};
 use crate::identity::assurance::{
     Action, AssuranceRules, Protection, Refusal, SessionProof, passed_second_factor,
 };
@@ -20,7 +25,6 @@ use crate::identity::models::Aal;
 use crate::identity::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::orgs::{MembershipRead, SecondFactor};
-use crate::tokens::{AccessTokenService, TokenRefusal, TokenUse};
 
 /// A signed core token and when it expires.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +92,7 @@ pub struct CoreTokenService {
     /// The assurance rule (with whether platform staff need an `aal2` session, `PORTAL_STAFF_MFA`).
     rules: AssuranceRules,
     /// Personal access tokens (`None`: bearers starting with `dpt_` are refused like any unknown token).
-    access_tokens: Option<Arc<AccessTokenService>>,
+    access_tokens: Option<Arc<dyn AccessTokenCheck>>,
 }
 
 /// A product caller and the proof of the credential the bearer presented.
@@ -182,7 +186,7 @@ impl CoreTokenService {
 
     /// Accepts personal access tokens (`dpt_…`) as bearers of product requests.
     #[must_use]
-    pub fn with_access_tokens(mut self, tokens: Arc<AccessTokenService>) -> Self {
+    pub fn with_access_tokens(mut self, tokens: Arc<dyn AccessTokenCheck>) -> Self {
         self.access_tokens = Some(tokens);
         self
     }
@@ -201,7 +205,7 @@ impl CoreTokenService {
         client_ip: Option<&str>,
     ) -> Result<(Authenticated, Option<MembershipRead>), AuthError> {
         let bearer = bearer.trim();
-        if bearer.starts_with(crate::tokens::format::PREFIX) {
+        if bearer.starts_with(ACCESS_TOKEN_PREFIX) {
             return self.authenticate_access_token(bearer, org, client_ip).await;
         }
         self.authenticate_in(bearer, org).await
@@ -222,11 +226,10 @@ impl CoreTokenService {
             return Err(AuthError::AccessToken(TokenRefusal::Unknown));
         };
         let read = tokens
-            .authenticate(bearer, org, client_ip)
+            .check(bearer, org, client_ip)
             .await?
             .map_err(AuthError::AccessToken)?;
-        let token = read.token;
-        if let (Some(bound), Some(named)) = (token.org_id, org)
+        if let (Some(bound), Some(named)) = (read.used.org, org)
             && bound != named
         {
             return Err(AuthError::TokenOutsideItsOrg);
@@ -235,11 +238,11 @@ impl CoreTokenService {
         // token's recorded level speaks for itself, as a hosted session's `aal` does.
         let protection = self.hosted.is_none().then_some(read.protection);
         let (platform_role, withheld_role) = self
-            .admit(protection, token.made_with, None)
+            .admit(protection, read.made_with, None)
             .map_err(|_| AuthError::AccessToken(TokenRefusal::BelowAccountLevel))?;
         let membership = read.org.map(|standing| {
             MembershipRead::new(
-                token.user_id,
+                read.owner,
                 standing.org,
                 standing.role,
                 standing.requires_two_factor,
@@ -248,20 +251,15 @@ impl CoreTokenService {
         });
         let authenticated = Authenticated {
             caller: Caller {
-                user_id: token.user_id,
+                user_id: read.owner,
                 email: read.owner_email,
                 platform_role,
                 origin: crate::common::ClientOrigin {
-                    via_token: Some(TokenUse {
-                        id: token.id,
-                        name: token.name,
-                        org: token.org_id,
-                        scopes: token.scopes,
-                    }),
+                    via_token: Some(read.used),
                     ..crate::common::ClientOrigin::default()
                 },
             },
-            proof: token.made_with,
+            proof: read.made_with,
             session_id: None,
             protection,
             withheld_role,
