@@ -15,6 +15,8 @@ use crate::wire::error_body;
 
 /// The header that names the organization of an org-scoped call.
 const ORG_HEADER: &str = "x-org-id";
+/// What every portal answers to anyone: asked when an answer does not read as a portal's.
+const PORTAL_PROBE: &str = "/api/public-config";
 
 pub struct Api {
     http: Client,
@@ -73,7 +75,8 @@ impl Api {
         request
     }
 
-    /// Sends a request; a success answer is returned, an error answer becomes [`CliError`].
+    /// Sends a request; a success answer is returned, an error answer becomes [`CliError`] (an answer
+    /// without the portal's error envelope from an address that is not a portal says so).
     fn send(&self, request: RequestBuilder) -> Result<Response> {
         let response = request.send().map_err(|error| {
             CliError::Failed(format!("Cannot reach {}: {}", self.base, root_cause(&error)))
@@ -81,7 +84,35 @@ impl Api {
         if response.status().is_success() {
             return Ok(response);
         }
-        Err(refusal(response))
+        let refused = refusal(response);
+        if matches!(
+            &refused,
+            CliError::Refused { code: None, .. } | CliError::NotSignedIn(_)
+        ) && let Some(not_a_portal) = self.not_a_portal()
+        {
+            return Err(not_a_portal);
+        }
+        Err(refused)
+    }
+
+    /// When the address is not a developer portal (a wrong `DEVPORTAL_URL` or `--url`): the error that
+    /// says so. Asks `GET /api/public-config`, which every portal answers to anyone, without the token.
+    fn not_a_portal(&self) -> Option<CliError> {
+        let probe = format!("{}{PORTAL_PROBE}", self.base);
+        let answers_as_portal = self
+            .http
+            .get(&probe)
+            .send()
+            .ok()
+            .filter(|answer| answer.status().is_success())
+            .and_then(|answer| answer.json::<Value>().ok())
+            .is_some_and(|config| config.get("identity").is_some_and(Value::is_object));
+        (!answers_as_portal).then(|| {
+            CliError::Failed(format!(
+                "{} is not a developer portal ({probe} did not answer as one): check DEVPORTAL_URL or --url.",
+                self.base
+            ))
+        })
     }
 
     /// A call with an optional JSON body whose answer is read as `T`.
@@ -99,8 +130,11 @@ impl Api {
         let text = response
             .text()
             .map_err(|error| CliError::Failed(format!("The answer could not be read: {error}")))?;
-        serde_json::from_str(&text)
-            .map_err(|error| CliError::Failed(format!("The server's answer was not understood: {error}")))
+        serde_json::from_str(&text).map_err(|error| {
+            self.not_a_portal().unwrap_or_else(|| {
+                CliError::Failed(format!("The server's answer was not understood: {error}"))
+            })
+        })
     }
 
     pub fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T> {

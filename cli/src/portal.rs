@@ -20,7 +20,21 @@ impl PortalUrl {
     /// # Errors
     /// [`CliError::Usage`] when it is not an `http://` or `https://` address with a host.
     pub fn parse(text: &str) -> Result<Self> {
-        let url = Url::parse(text.trim()).map_err(|error| {
+        let trimmed = text.trim();
+        let url = Url::parse(trimmed);
+        // `portal.example.com` does not parse, and `localhost:8080` parses as the scheme `localhost`: both
+        // lack the http:// or https:// a person forgot to type.
+        let without_scheme = match &url {
+            Err(url::ParseError::RelativeUrlWithoutBase) => true,
+            Ok(url) => !trimmed.contains("://") && !matches!(url.scheme(), "http" | "https"),
+            Err(_) => false,
+        };
+        if without_scheme && !trimmed.is_empty() {
+            return Err(CliError::Usage(format!(
+                "{trimmed} is not a portal address: add http:// or https:// (like https://{trimmed})."
+            )));
+        }
+        let url = url.map_err(|error| {
             CliError::Usage(format!(
                 "{text} is not a portal address ({error}): give one like https://portal.example.com."
             ))
@@ -186,6 +200,15 @@ mod tests {
         ] {
             let refused = PortalUrl::parse(text).expect_err(text);
             assert_eq!(refused.exit_code(), 2, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_address_without_its_scheme_is_told_to_add_one() {
+        for text in ["portal.example.com", "localhost:8080", "127.0.0.1:8080/"] {
+            let refused = PortalUrl::parse(text).expect_err(text).to_string();
+            assert!(refused.contains("add http:// or https://"), "{text}: {refused}");
+            assert!(!refused.contains("relative URL"), "{text}: {refused}");
         }
     }
 }

@@ -746,3 +746,59 @@ fn help_shows_examples_and_exit_codes_and_usage_errors_exit_2() {
         .code(2)
         .stderr(predicate::str::contains("devportal.json"));
 }
+
+/// A server on this machine that answers every request with `status` and an HTML `body`: a web site that
+/// is not a portal.
+fn not_a_portal(status: &'static str, body: &'static str) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut head = Vec::new();
+            let mut byte = [0_u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && matches!(stream.read(&mut byte), Ok(1)) {
+                head.push(byte[0]);
+            }
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    address
+}
+
+/// A wrong `DEVPORTAL_URL` is named for what it is (issue 48 item 5): an address without http:// or https://
+/// is told to add one (not "relative URL without a base"), and a web site that is not a portal, whether it
+/// answers 404 or a page, is said not to be one (not "404 Not Found" or "expected value at line 1").
+#[test]
+fn a_wrong_address_is_named_for_what_it_is() {
+    let me = Machine::new();
+    for address in ["portal.example.com", "localhost:8080"] {
+        me.devportal(&["whoami"])
+            .env("DEVPORTAL_TOKEN", "dpt_whatever")
+            .env("DEVPORTAL_URL", address)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("add http:// or https://"))
+            .stderr(predicate::str::contains("relative URL").not());
+    }
+    for (status, body) in [
+        ("404 Not Found", "<html><body>Not here</body></html>"),
+        ("200 OK", "<!doctype html><html><body>A blog</body></html>"),
+        ("401 Unauthorized", "<html><body>Log in</body></html>"),
+    ] {
+        let site = not_a_portal(status, body);
+        me.devportal(&["whoami"])
+            .env("DEVPORTAL_TOKEN", "dpt_whatever")
+            .env("DEVPORTAL_URL", &site)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "{site} is not a developer portal ({site}/api/public-config did not answer as one)"
+            )))
+            .stderr(predicate::str::contains("expected value").not());
+    }
+}

@@ -268,7 +268,27 @@ pub fn document() -> utoipa::openapi::OpenApi {
     DatabaseUnavailable.modify(&mut document);
     RequiredAtRegistration.modify(&mut document);
     TextRule.modify(&mut document);
+    PlainSummaries.modify(&mut document);
     document
+}
+
+/// An operation's summary is shown as plain text (the `/api/docs` list, generated clients' comments): the
+/// backticks its doc comment's first line uses for code are dropped there; the description, which is
+/// Markdown, keeps them (issue 48 item 14).
+struct PlainSummaries;
+
+impl Modify for PlainSummaries {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            for operation in operations_of(item) {
+                if let Some(summary) = operation.summary.as_mut()
+                    && summary.contains('`')
+                {
+                    *summary = summary.replace('`', "");
+                }
+            }
+        }
+    }
 }
 
 /// Every text of a request body refuses control characters ([`crate::json`], the domain's
@@ -653,5 +673,21 @@ mod tests {
             }
         }
         assert!(seen.len() >= 6);
+    }
+
+    #[test]
+    fn summaries_are_plain_text_and_descriptions_keep_their_markdown() {
+        let json: serde_json::Value = serde_json::from_str(&document_json().unwrap()).unwrap();
+        let mut described_with_code = 0;
+        for (path, item) in json["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                let summary = operation["summary"].as_str().unwrap_or_default();
+                assert!(!summary.contains('`'), "{method} {path}: {summary}");
+                if operation["description"].as_str().is_some_and(|d| d.contains('`')) {
+                    described_with_code += 1;
+                }
+            }
+        }
+        assert!(described_with_code > 0, "descriptions keep their code spans");
     }
 }

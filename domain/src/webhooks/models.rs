@@ -81,13 +81,18 @@ pub enum Admission {
 /// How long a rotated secret keeps signing beside the new one.
 pub const ROTATION_OVERLAP: chrono::Duration = chrono::Duration::hours(24);
 
+/// The server setting that lets webhook endpoints be on loopback and private addresses (README
+/// "Configuration"); refusals name it so an operator testing locally knows what to set.
+pub const PRIVATE_TARGETS_SETTING: &str = "PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS";
+
 /// Why a URL cannot be an endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum EndpointUrlError {
     #[error("Enter a URL such as https://example.com/hooks.")]
     NotAUrl,
     #[error(
-        "The URL must start with https:// (plain http:// only reaches this machine, when private targets are allowed)."
+        "The URL must start with https:// (plain http:// reaches only this machine, and only when the server sets {}=true).",
+        PRIVATE_TARGETS_SETTING
     )]
     NotHttps,
     #[error("The URL must not carry a user name or password.")]

@@ -6,9 +6,9 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::WebhookEventType;
 use super::models::{
-    Admission, EventFilter, LimitScope, MAX_DESCRIPTION_CHARS, MAX_RESPONSE_BYTES, ROTATION_OVERLAP,
-    SendLimits, SigningSecrets, WebhookDelivery, WebhookEndpoint, WebhookEndpointId, check_endpoint_url,
-    message_id, shown_url,
+    Admission, EventFilter, LimitScope, MAX_DESCRIPTION_CHARS, MAX_RESPONSE_BYTES, PRIVATE_TARGETS_SETTING,
+    ROTATION_OVERLAP, SendLimits, SigningSecrets, WebhookDelivery, WebhookEndpoint, WebhookEndpointId,
+    check_endpoint_url, message_id, shown_url,
 };
 use super::payload::{links, render_body, test_event};
 use super::ports::{AttemptRecord, ClaimedDelivery, SendError, WebhookRepository, WebhookSender};
@@ -199,7 +199,10 @@ impl WebhookService {
             Ok(()) => Ok(parsed.to_string()),
             Err(SendError::PrivateTarget) => Err(invalid(
                 "url",
-                "The URL must reach a public address (not a private, link-local or metadata one).",
+                format!(
+                    "The URL must reach a public address, not a loopback, private, link-local or metadata one \
+                     (a server for local development may allow them with {PRIVATE_TARGETS_SETTING}=true)."
+                ),
             )),
             Err(_) => Err(invalid("url", "The URL's host could not be found.")),
         }

@@ -270,11 +270,17 @@ fn an_endpoint_must_be_https_and_public() {
         Err(WebhookError::Validation(fields)) => fields.get("url").map(str::to_owned),
         _ => None,
     };
-    assert!(refused(create("http://hooks.example.com/in")).is_some());
+    // Each refusal names the setting that lifts it for local development (issue 48 item 6).
+    let plain = refused(create("http://hooks.example.com/in")).unwrap();
     assert!(
-        refused(create("https://internal.example.com/in"))
-            .unwrap()
-            .contains("public address")
+        plain.contains("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS=true"),
+        "{plain}"
+    );
+    let private = refused(create("https://internal.example.com/in")).unwrap();
+    assert!(private.contains("public address"), "{private}");
+    assert!(
+        private.contains("PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS=true"),
+        "{private}"
     );
     let (endpoint, secret) = create("https://hooks.example.com/in").unwrap();
     assert!(secret.as_str().starts_with("whsec_"));

@@ -102,7 +102,7 @@ export interface paths {
     };
     /**
      * The platform's audit log (platform admins): platform roles, the first admin, and review decisions across
-     *     organizations; newest first, by cursor; CSV with `Accept: text/csv` or `?format=csv`.
+     *     organizations; newest first, by cursor; CSV with Accept: text/csv or ?format=csv.
      */
     get: operations['platform_audit_log'];
     put?: never;
@@ -140,7 +140,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Creates a SUBMITTED test app (admins only, demo mode only), owned by the organization of `x-org-id`
+     * Creates a SUBMITTED test app (admins only, demo mode only), owned by the organization of x-org-id
      *     when sent, else by the caller's oldest organization.
      */
     post: operations['admin_create_test_submission'];
@@ -366,7 +366,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The apps of the `x-org-id` organization, newest first. */
+    /** The apps of the x-org-id organization, newest first. */
     get: operations['list_apps'];
     put?: never;
     post?: never;
@@ -385,7 +385,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Registers an app in the `x-org-id` organization and answers its API key, shown this once. */
+    /** Registers an app in the x-org-id organization and answers its API key, shown this once. */
     post: operations['register_app'];
     delete?: never;
     options?: never;
@@ -400,7 +400,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One app of the `x-org-id` organization. */
+    /** One app of the x-org-id organization. */
     get: operations['get_app'];
     /**
      * Edits the app: only the listed fields are written; status, review fields, key, organization and
@@ -442,7 +442,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The app's configuration file (valid for `@mentra/sdk` `validateAppConfig`), as a download. */
+    /** The app's configuration file (valid for @mentra/sdk validateAppConfig), as a download. */
     get: operations['export_app_config'];
     put?: never;
     post?: never;
@@ -460,7 +460,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Checks the caller's own app now (its server URL plus `/health`), through the monitor's guarded prober,
+     * Checks the caller's own app now (its server URL plus /health), through the monitor's guarded prober,
      *     recording nothing: the live check of the publish dialog. Members of the app's organization only.
      */
     get: operations['app_health_check'];
@@ -693,7 +693,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Uploads an image for the organization of `x-org-id`, optionally replacing one of its images, and
+     * Uploads an image for the organization of x-org-id, optionally replacing one of its images, and
      *     answers its delivery URL.
      */
     post: operations['upload'];
@@ -731,7 +731,7 @@ export interface paths {
     get: operations['list_access_tokens'];
     put?: never;
     /**
-     * Creates a personal access token (from a session at the level of any security change: `aal2` when the
+     * Creates a personal access token (from a session at the level of any security change: aal2 when the
      *     account has a second factor, a sign-in within 10 minutes otherwise). The owner is e-mailed.
      */
     post: operations['create_access_token'];
@@ -901,8 +901,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The organization's audit log (organization admins): newest first, by cursor; CSV with `Accept: text/csv`
-     *     or `?format=csv`.
+     * The organization's audit log (organization admins): newest first, by cursor; CSV with Accept: text/csv
+     *     or ?format=csv.
      */
     get: operations['org_audit_log'];
     put?: never;
@@ -975,7 +975,7 @@ export interface paths {
     put?: never;
     post?: never;
     /**
-     * Removes a member (admins), or, when `memberId` is the caller, leaves the organization. Leaving stays
+     * Removes a member (admins), or, when memberId is the caller, leaves the organization. Leaving stays
      *     possible when the organization requires a second factor the caller's session has not passed.
      */
     delete: operations['remove_member'];
@@ -1139,7 +1139,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Queues a `webhook.test` delivery to the endpoint. */
+    /** Queues a webhook.test delivery to the endpoint. */
     post: operations['test_webhook'];
     delete?: never;
     options?: never;
@@ -1172,7 +1172,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** `GET /api/public-config`. */
+    /** GET /api/public-config. */
     get: operations['get'];
     put?: never;
     post?: never;
@@ -1190,7 +1190,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * `GET /healthz`: liveness. The process is up and serving; it answers `ok` even while the database is down
+     * GET /healthz: liveness. The process is up and serving; it answers ok even while the database is down
      *     (restarting the process would not bring the database back).
      */
     get: operations['healthz'];
@@ -1210,8 +1210,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * `GET /metrics`: the series in the Prometheus text format, for a scrape with the bearer token
-     *     (`PORTAL_METRICS_TOKEN`); 401 without it; 404 while metrics are off.
+     * GET /metrics: the series in the Prometheus text format, for a scrape with the bearer token
+     *     (PORTAL_METRICS_TOKEN); 401 without it; 404 while metrics are off.
      */
     get: operations['render'];
     put?: never;
@@ -1230,7 +1230,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * `GET /readyz`: readiness. `ok` when the database answers; 503 `DATABASE_UNAVAILABLE` with `Retry-After`
+     * GET /readyz: readiness. ok when the database answers; 503 DATABASE_UNAVAILABLE with Retry-After
      *     while it cannot be reached, so that a load balancer sends requests to other instances meanwhile.
      */
     get: operations['readyz'];
