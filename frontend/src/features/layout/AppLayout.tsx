@@ -11,7 +11,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
 import { useEffect, useRef, useState } from 'react';
-import { Outlet, Link as RouterLink, useMatch, useNavigate } from 'react-router';
+import { Outlet, Link as RouterLink, useLocation, useMatch, useNavigate } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Logo } from '../../components/Logo';
@@ -34,6 +34,7 @@ import {
   useProfileBannerReady,
 } from '../orgs';
 import { TokensAfterResetDialog } from '../tokens';
+import { showsProfileBanner } from './profileBannerPages';
 import { SidebarNav } from './SidebarNav';
 
 /** The top bar is 16 units (64 px) high and the sidebar 64 units (256 px) wide (spec §2). */
@@ -52,9 +53,12 @@ export function AppLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const { isLoading: orgsLoading } = useCurrentOrg();
+  // The banner of an incomplete organization profile shows where publishing happens only.
+  const { pathname } = useLocation();
+  const profileBanner = showsProfileBanner(pathname);
   // The notice above the page takes its final height with the page (a member's banner names the admin to
   // ask once the member list has come): nothing below it moves when that arrives.
-  const bannerReady = useProfileBannerReady();
+  const bannerReady = useProfileBannerReady(profileBanner);
   // The page waits for the organizations' first answer only. A list that failed is asked for again by
   // every component that subscribes to it afterwards (RTK Query refetches a failed query for a new
   // subscriber): if the page went back to waiting meanwhile, its components would unmount, subscribe
@@ -227,7 +231,7 @@ export function AppLayout() {
             <>
               <PersonalOrgNotice />
               <OrgTwoFactorGate>
-                <ProfileIncompleteBanner />
+                {profileBanner && <ProfileIncompleteBanner />}
                 <Outlet />
               </OrgTwoFactorGate>
             </>

@@ -579,7 +579,7 @@ describe('organization settings', () => {
 });
 
 describe('layout pieces', () => {
-  it('warns on every page while the organization has no contact e-mail', async () => {
+  it('warns while the organization has no contact e-mail, linking an admin to the form', async () => {
     serveOrgs([org({ profile: { contactEmail: null } })]);
     renderWithProviders(<ProfileIncompleteBanner />, { store: signedInStore() });
     expect(await screen.findByText('Organization profile incomplete')).toBeInTheDocument();
