@@ -1,7 +1,8 @@
 // Layout journey (issue 25, items 1 and 8): no signed-in page scrolls sideways at 1280 px or at 390 px
 // (`document.documentElement.scrollWidth` against the viewport), on a phone the top bar stays on one line
-// and the row actions of every table stay within reach; screenshots of each page at both widths, light and
-// dark, under tests/e2e/output/ (layout-*.png).
+// (and from 900 to 1100 px, with the account menu: issue 48, item 10) and the row actions of every table stay
+// within reach (Members is a list of cards below 600 px: issue 48, item 8); screenshots of each page at both
+// widths, light and dark, under tests/e2e/output/ (layout-*.png).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
@@ -154,6 +155,19 @@ describe("layout journey", () => {
           await page.getByRole("heading", { level: 1, name: screen.heading }).first().waitFor();
           await page.waitForLoadState("networkidle");
           if (screen.then) await screen.then(page);
+          if (screen.name === "members") {
+            // A table from 600 px, a list of cards below (issue 48, item 8): nothing cut off at 390 px.
+            const cards = page.getByRole("list", { name: "Members" });
+            const table = page.getByRole("table", { name: "Members" });
+            await (width < 600 ? cards : table).waitFor();
+            assert.equal(await (width < 600 ? table : cards).count(), 0, `members at ${width} px: one view only`);
+            if (width < 600) {
+              const leave = cards.getByRole("button", { name: "Leave", exact: true });
+              const box = await leave.boundingBox();
+              assert.ok(box && box.x + box.width <= width, `members: Leave is on screen (${JSON.stringify(box)})`);
+              assert.equal(await leave.textContent(), "Leave", "members: Leave is named in full");
+            }
+          }
           if (screen.name.includes("audit-log")) {
             const clipped = await clippedAuditCells(page);
             if (clipped.length > 0)
@@ -179,7 +193,7 @@ describe("layout journey", () => {
             for (const control of [
               page.getByRole("button", { name: "Open navigation" }),
               page.getByRole("link", { name: /Developer Portal/ }).first(),
-              page.getByRole("button", { name: "Sign Out", exact: true }),
+              page.getByRole("button", { name: "Account menu" }),
             ]) {
               const box = await control.boundingBox();
               assert.ok(box, `${screen.name}: ${control} is visible`);
@@ -228,6 +242,35 @@ describe("layout journey", () => {
       }
     }
     assert.deepEqual(problems, [], "pages wider than the viewport, or audit cells cut off");
+
+    // Between 900 and 1100 px the top bar was crowded (issue 48, item 10): with the account links and Sign Out
+    // in the account menu, its controls keep one line and stay apart.
+    const tablet = await browser.newContext({ bypassCSP: true, storageState: storage });
+    const bar = await tablet.newPage();
+    for (const width of [900, 1000, 1100]) {
+      await bar.setViewportSize({ width, height: 900 });
+      await bar.goto(`${portal.url}/dashboard`);
+      await bar.getByRole("heading", { level: 1, name: "Developer Dashboard" }).waitFor();
+      const header = await bar.locator("header").first().boundingBox();
+      assert.ok(header.height <= 64, `the top bar at ${width} px is ${header.height} px high`);
+      const boxes = [];
+      for (const control of [
+        bar.getByRole("link", { name: /Developer Portal/ }).first(),
+        bar.getByRole("banner").getByRole("link", { name: /Documentation/ }),
+        bar.getByRole("button", { name: /^Color scheme:/ }),
+        bar.getByRole("button", { name: "Account menu" }),
+      ]) {
+        const box = await control.boundingBox();
+        assert.ok(box, `${control} is visible at ${width} px`);
+        assert.ok(box.height <= 48, `${control} keeps one line at ${width} px (${box.height} px)`);
+        assert.ok(box.x + box.width <= width, `${control} is on screen at ${width} px`);
+        boxes.push(box);
+      }
+      for (let i = 1; i < boxes.length; i++)
+        assert.ok(boxes[i - 1].x + boxes[i - 1].width <= boxes[i].x, `the top bar's controls overlap at ${width} px`);
+      await screenshot(bar, `layout-topbar-${width}`);
+    }
+    await tablet.close();
 
     // Sign-in, on a phone.
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });

@@ -34,6 +34,7 @@ import {
   useProfileBannerReady,
 } from '../orgs';
 import { TokensAfterResetDialog } from '../tokens';
+import { AccountMenu } from './AccountMenu';
 import { showsProfileBanner } from './profileBannerPages';
 import { SidebarNav } from './SidebarNav';
 
@@ -150,30 +151,8 @@ export function AppLayout() {
               <NewTabHint />
             </Button>
             <ColorModeToggle />
-            <Button
-              component={RouterLink}
-              to={paths.accessTokens}
-              color="inherit"
-              sx={{ whiteSpace: 'nowrap', display: { xs: 'none', md: 'inline-flex' } }}
-            >
-              Access Tokens
-            </Button>
-            <Button
-              component={RouterLink}
-              to={paths.accountSecurity}
-              color="inherit"
-              sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'inline-flex' } }}
-            >
-              Account Security
-            </Button>
-            <Button
-              variant="outlined"
-              onClick={signOut}
-              disabled={signingOut}
-              sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
-            >
-              Sign Out
-            </Button>
+            {/* Account Security, Access Tokens and Sign Out, at every width (issue 48, item 10). */}
+            <AccountMenu signingOut={signingOut} onSignOut={signOut} />
           </Stack>
         </Toolbar>
       </AppBar>
