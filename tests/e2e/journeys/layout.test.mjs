@@ -1,7 +1,8 @@
 // Layout journey (issue 25, items 1 and 8): no signed-in page scrolls sideways at 1280 px or at 390 px
 // (`document.documentElement.scrollWidth` against the viewport), on a phone the top bar stays on one line
 // (and from 900 to 1100 px, with the account menu: issue 48, item 10) and the row actions of every table stay
-// within reach (Members is a list of cards below 600 px: issue 48, item 8); screenshots of each page at both
+// within reach (Members is a list of cards below 600 px: issue 48, item 8), the sidebar's colour runs the full
+// height of long pages (issue 48, item 15); screenshots of each page at both
 // widths, light and dark, under tests/e2e/output/ (layout-*.png).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -155,6 +156,23 @@ describe("layout journey", () => {
           await page.getByRole("heading", { level: 1, name: screen.heading }).first().waitFor();
           await page.waitForLoadState("networkidle");
           if (screen.then) await screen.then(page);
+          if (width > 900 && ["account-security", "app-edit", "org-settings"].includes(screen.name)) {
+            // The sidebar's colour runs the full height of a page longer than the window (issue 48, item 15).
+            const sidebar = await page.evaluate(() => {
+              const column = document.querySelector(".MuiDrawer-docked");
+              const paper = column.querySelector(".MuiDrawer-paper");
+              return {
+                page: document.documentElement.scrollHeight,
+                window: window.innerHeight,
+                column: column.getBoundingClientRect().height,
+                columnColour: getComputedStyle(column).backgroundColor,
+                paperColour: getComputedStyle(paper).backgroundColor,
+              };
+            });
+            assert.ok(sidebar.page > sidebar.window, `${screen.name} is longer than the window: ${JSON.stringify(sidebar)}`);
+            assert.ok(sidebar.column >= sidebar.page, `${screen.name}: the sidebar's column runs the page's height: ${JSON.stringify(sidebar)}`);
+            assert.equal(sidebar.columnColour, sidebar.paperColour, `${screen.name}: the column has the sidebar's colour`);
+          }
           if (screen.name === "members") {
             // A table from 600 px, a list of cards below (issue 48, item 8): nothing cut off at 390 px.
             const cards = page.getByRole("list", { name: "Members" });

@@ -173,6 +173,13 @@ export function AppLayout() {
           display: { xs: 'none', md: 'block' },
           width: SIDEBAR_WIDTH,
           flexShrink: 0,
+          // The sidebar's column runs the page's full height (a flex item of the row, stretched), with the
+          // sidebar's own background and edge: on a page longer than the window its colour goes on under the
+          // fixed sidebar instead of stopping at the window's height (issue 48, item 15).
+          alignSelf: 'stretch',
+          bgcolor: 'background.paper',
+          borderRight: 1,
+          borderColor: 'divider',
           '& .MuiDrawer-paper': {
             width: SIDEBAR_WIDTH,
             top: TOP_BAR_HEIGHT,
