@@ -61,7 +61,7 @@ export async function renderPage(
 /**
  * A script for the signed-in shell: run before the page first paints, it empties the shell for a visitor who
  * surely has no session (the same test as `surelySignedOut`, which main.tsx makes later), so that a signed-out
- * visitor never sees a top bar with Sign Out while the code that sends them to the sign-in page loads.
+ * visitor never sees a top bar with its account menu while the code that sends them to the sign-in page loads.
  */
 export function signedOutShellScript(): string {
   return (

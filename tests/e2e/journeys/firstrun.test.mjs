@@ -14,6 +14,7 @@ import {
   expectNoSeriousA11yViolations,
   lookAtEverySize,
   productCall,
+  fromAccountMenu,
 } from "../support/journey.mjs";
 import { totpCode } from "../support/totp.mjs";
 
@@ -145,7 +146,7 @@ describe("the first platform admin on default settings", () => {
       assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
 
       // Signing in again: the password, then the challenge step, then the Admin Panel.
-      await page.getByRole("button", { name: "Sign Out", exact: true }).click();
+      await fromAccountMenu(page, "Sign Out");
       await page.waitForURL(/\/signin/);
       await page.getByRole("button", { name: "Continue with Email" }).click();
       const dialog = page.getByRole("dialog");
@@ -163,7 +164,7 @@ describe("the first platform admin on default settings", () => {
       await again.getByRole("link", { name: "Admin Panel" }).click();
       await page.getByRole("tab", { name: "Platform Users" }).waitFor({ timeout: 15_000 });
 
-      // A phone reaches Account Security from the drawer (the top bar has no room for it).
+      // A phone reaches Account Security from the drawer too (and from the account menu of the top bar).
       if (phone) {
         const drawer = await navigation(page, phone);
         await expectNoSeriousA11yViolations(page, "the navigation drawer");

@@ -1,7 +1,9 @@
 // Layout journey (issue 25, items 1 and 8): no signed-in page scrolls sideways at 1280 px or at 390 px
 // (`document.documentElement.scrollWidth` against the viewport), on a phone the top bar stays on one line
-// and the row actions of every table stay within reach; screenshots of each page at both widths, light and
-// dark, under tests/e2e/output/ (layout-*.png).
+// (and from 900 to 1100 px, with the account menu: issue 48, item 10) and the row actions of every table stay
+// within reach (Members is a list of cards below 600 px: issue 48, item 8), the sidebar's colour runs the full
+// height of long pages (issue 48, item 15); screenshots of each page at both
+// widths, light and dark, under tests/e2e/output/ (layout-*.png).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
@@ -135,6 +137,15 @@ describe("layout journey", () => {
     assert.equal(share.status, 200, JSON.stringify(share.body));
     const installUrl = share.body.installUrl ?? share.body.data?.installUrl;
     assert.ok(installUrl, JSON.stringify(share.body));
+    // A pending invitation with a long address: Members shows it as a card of its own on a phone.
+    const invited = await call(
+      setup,
+      "POST",
+      `/api/orgs/${orgId}/members`,
+      { email: "a.colleague.with.a.rather.long.address@layout-example.com", role: "member" },
+      orgId,
+    );
+    assert.ok([200, 201].includes(invited.status), JSON.stringify(invited.body));
     const storage = await setup.context().storageState();
 
     const problems = [];
@@ -154,6 +165,42 @@ describe("layout journey", () => {
           await page.getByRole("heading", { level: 1, name: screen.heading }).first().waitFor();
           await page.waitForLoadState("networkidle");
           if (screen.then) await screen.then(page);
+          if (width > 900 && ["account-security", "app-edit", "org-settings"].includes(screen.name)) {
+            // The sidebar's colour runs the full height of a page longer than the window (issue 48, item 15).
+            const sidebar = await page.evaluate(() => {
+              const column = document.querySelector(".MuiDrawer-docked");
+              const paper = column.querySelector(".MuiDrawer-paper");
+              return {
+                page: document.documentElement.scrollHeight,
+                window: window.innerHeight,
+                column: column.getBoundingClientRect().height,
+                columnColour: getComputedStyle(column).backgroundColor,
+                paperColour: getComputedStyle(paper).backgroundColor,
+              };
+            });
+            assert.ok(sidebar.page > sidebar.window, `${screen.name} is longer than the window: ${JSON.stringify(sidebar)}`);
+            assert.ok(sidebar.column >= sidebar.page - 1, `${screen.name}: the sidebar's column runs the page's height: ${JSON.stringify(sidebar)}`);
+            assert.equal(sidebar.columnColour, sidebar.paperColour, `${screen.name}: the column has the sidebar's colour`);
+          }
+          if (screen.name === "members") {
+            // A table from 600 px, a list of cards below (issue 48, item 8): nothing cut off at 390 px.
+            const cards = page.getByRole("list", { name: "Members" });
+            const table = page.getByRole("table", { name: "Members" });
+            await (width < 600 ? cards : table).waitFor();
+            assert.equal(await (width < 600 ? table : cards).count(), 0, `members at ${width} px: one view only`);
+            if (width < 600) {
+              const leave = cards.getByRole("button", { name: "Leave", exact: true });
+              const box = await leave.boundingBox();
+              assert.ok(box && box.x + box.width <= width, `members: Leave is on screen (${JSON.stringify(box)})`);
+              assert.equal(await leave.textContent(), "Leave", "members: Leave is named in full");
+              const invitation = cards.getByRole("listitem").filter({ hasText: "(pending)" });
+              for (const name of ["Resend", "Cancel"]) {
+                const button = invitation.getByRole("button", { name, exact: true });
+                const at = await button.boundingBox();
+                assert.ok(at && at.x + at.width <= width, `members: ${name} is on screen (${JSON.stringify(at)})`);
+              }
+            }
+          }
           if (screen.name.includes("audit-log")) {
             const clipped = await clippedAuditCells(page);
             if (clipped.length > 0)
@@ -179,7 +226,7 @@ describe("layout journey", () => {
             for (const control of [
               page.getByRole("button", { name: "Open navigation" }),
               page.getByRole("link", { name: /Developer Portal/ }).first(),
-              page.getByRole("button", { name: "Sign Out", exact: true }),
+              page.getByRole("button", { name: "Account menu" }),
             ]) {
               const box = await control.boundingBox();
               assert.ok(box, `${screen.name}: ${control} is visible`);
@@ -228,6 +275,38 @@ describe("layout journey", () => {
       }
     }
     assert.deepEqual(problems, [], "pages wider than the viewport, or audit cells cut off");
+
+    // Between 900 and 1100 px the top bar was crowded (issue 48, item 10): with the account links and Sign Out
+    // in the account menu, its controls keep one line and stay apart.
+    const tablet = await browser.newContext({ bypassCSP: true, storageState: storage });
+    const bar = await tablet.newPage();
+    for (const width of [900, 1000, 1100]) {
+      await bar.setViewportSize({ width, height: 900 });
+      await bar.goto(`${portal.url}/dashboard`);
+      await bar.getByRole("heading", { level: 1, name: "Developer Dashboard" }).waitFor();
+      // The page's code has taken over from the shell built ahead of time (the avatar shows the address).
+      await bar.waitForLoadState("networkidle");
+      await bar.getByRole("button", { name: "Account menu" }).and(bar.locator("[title]")).waitFor();
+      const header = await bar.locator("header").first().boundingBox();
+      assert.ok(header.height <= 64, `the top bar at ${width} px is ${header.height} px high`);
+      const boxes = [];
+      for (const control of [
+        bar.getByRole("link", { name: /Developer Portal/ }).first(),
+        bar.getByRole("banner").getByRole("link", { name: /Documentation/ }),
+        bar.getByRole("button", { name: /^Color scheme:/ }),
+        bar.getByRole("button", { name: "Account menu" }),
+      ]) {
+        const box = await control.boundingBox();
+        assert.ok(box, `${control} is visible at ${width} px`);
+        assert.ok(box.height <= 48, `${control} keeps one line at ${width} px (${box.height} px)`);
+        assert.ok(box.x + box.width <= width, `${control} is on screen at ${width} px`);
+        boxes.push(box);
+      }
+      for (let i = 1; i < boxes.length; i++)
+        assert.ok(boxes[i - 1].x + boxes[i - 1].width <= boxes[i].x, `the top bar's controls overlap at ${width} px`);
+      await screenshot(bar, `layout-topbar-${width}`);
+    }
+    await tablet.close();
 
     // Sign-in, on a phone.
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });

@@ -11,6 +11,7 @@ import {
   newPage,
   productCall,
   signUp,
+  fromAccountMenu,
 } from '../support/journey.mjs';
 import { totpCode } from '../support/totp.mjs';
 
@@ -36,9 +37,9 @@ function currentOrgId(page) {
   return page.evaluate(() => localStorage.getItem('currentOrgId'));
 }
 
-/** Signs out from the top bar and signs in again with the password; answers the sign-in dialog. */
+/** Signs out from the top bar's account menu and signs in again with the password; answers the sign-in dialog. */
 async function signOutAndIn(page, email, password) {
-  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
+  await fromAccountMenu(page, 'Sign Out');
   await page.waitForURL(/\/signin/);
   await page.getByRole('button', { name: 'Continue with Email' }).click();
   const dialog = page.getByRole('dialog');
@@ -65,7 +66,7 @@ describe('second factor', () => {
     const page = await newPage(browser);
     await signUp(page, { portal, smtp }, email);
 
-    await page.getByRole('link', { name: 'Account Security' }).click();
+    await fromAccountMenu(page, 'Account Security');
     await page.getByRole('heading', { level: 1, name: 'Account Security' }).waitFor();
     await page.getByText('No authenticator app yet.').waitFor();
     await page.getByRole('button', { name: 'Add authenticator app' }).click();
@@ -99,7 +100,7 @@ describe('second factor', () => {
     // The admin adds an authenticator app, then requires one of every member.
     const admin = await newPage(browser);
     await signUp(admin, { portal, smtp }, 'guard@example.com');
-    await admin.getByRole('link', { name: 'Account Security' }).click();
+    await fromAccountMenu(admin, 'Account Security');
     await addAuthenticatorApp(admin);
     await admin.getByRole('link', { name: 'Organization Settings' }).click();
     const toggle = admin.getByRole('switch', { name: 'Require two-factor authentication' });
@@ -161,7 +162,7 @@ describe('second factor', () => {
     const fresh = 'a quieter passphrase for the glasses';
     const page = await newPage(browser);
     await signUp(page, { portal, smtp }, email);
-    await page.getByRole('link', { name: 'Account Security' }).click();
+    await fromAccountMenu(page, 'Account Security');
     const section = page.getByRole('region', { name: 'Password' });
     await section.getByRole('button', { name: 'Change password' }).click();
     await section.getByText('Enter your current password.').waitFor();

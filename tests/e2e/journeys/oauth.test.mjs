@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { launchBrowser, saveLogs, screenshot, startOidcProvider, startPortal } from '../support/harness.mjs';
+import { fromAccountMenu } from '../support/journey.mjs';
 
 let oidc;
 let portal;
@@ -37,7 +38,7 @@ test('Google sign-in reaches the dashboard, and the account is kept for the next
     assert.ok(await page.evaluate(() => localStorage.getItem('coreToken')), 'a core token is stored');
     assert.equal(new URL(page.url()).search, '', 'the code is removed from the address');
     if (round === 0) await screenshot(page, 'oauth-dashboard');
-    await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
+    await fromAccountMenu(page, 'Sign Out');
     await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
   }
 });

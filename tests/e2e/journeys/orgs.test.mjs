@@ -47,12 +47,19 @@ describe('organization journeys', () => {
     const ada = await newPage();
     await signUp(ada, 'ada@example.com');
     await ada.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
-    // The personal organization exists and has no contact e-mail yet.
+    // The personal organization exists and has no contact e-mail yet: the banner says so where publishing
+    // happens (My Apps, an app's page, Organization Settings), not on the dashboard (issue 48, item 9).
+    await ada.waitForLoadState('networkidle');
+    assert.equal(await ada.getByText('Organization profile incomplete').count(), 0, 'no banner on the dashboard');
+    const nav = ada.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'My Apps' }).click();
+    await ada.getByRole('heading', { level: 1, name: 'My Apps' }).waitFor();
     await ada.getByText('Organization profile incomplete').waitFor();
-    await screenshot(ada, 'orgs-dashboard-banner');
+    await screenshot(ada, 'orgs-apps-banner');
 
-    await ada.getByRole('link', { name: 'Organization Settings' }).click();
+    await nav.getByRole('link', { name: 'Organization Settings' }).click();
     await ada.getByRole('heading', { level: 1, name: 'Organization Settings' }).waitFor();
+    await ada.getByText('Organization profile incomplete').waitFor();
     assert.equal(await ada.getByLabel(/Organization name/).inputValue(), "ada's Organization");
     await expectNoSeriousA11yViolations(ada, 'organization settings');
     await ada.getByLabel(/Contact email/).fill('not an address');

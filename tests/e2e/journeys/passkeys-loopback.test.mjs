@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import { launchBrowser, saveLogs, screenshot, startPortal } from "../support/harness.mjs";
-import { PASSWORD, lookAtEverySize, newPage } from "../support/journey.mjs";
+import { PASSWORD, lookAtEverySize, newPage, fromAccountMenu } from "../support/journey.mjs";
 
 let browser;
 const portals = [];
@@ -59,7 +59,7 @@ async function signInWithPassword(page, email) {
 }
 
 async function signOut(page) {
-  await page.getByRole("button", { name: "Sign Out", exact: true }).click();
+  await fromAccountMenu(page, "Sign Out");
   await page.waitForURL(/\/signin/);
 }
 

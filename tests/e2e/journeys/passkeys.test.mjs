@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { launchBrowser, saveLogs, screenshot, startPortal, startSmtp } from '../support/harness.mjs';
-import { PASSWORD, expectNoSeriousA11yViolations, newPage, signUp } from '../support/journey.mjs';
+import { PASSWORD, expectNoSeriousA11yViolations, newPage, signUp, fromAccountMenu } from '../support/journey.mjs';
 
 let smtp;
 let portal;
@@ -44,7 +44,7 @@ async function virtualAuthenticator(page) {
 }
 
 async function signOut(page) {
-  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
+  await fromAccountMenu(page, 'Sign Out');
   await page.waitForURL(/\/signin/);
 }
 
@@ -55,7 +55,7 @@ describe('passkeys', () => {
     const { cdp, authenticatorId } = await virtualAuthenticator(page);
     await signUp(page, { portal, smtp }, email);
 
-    await page.getByRole('link', { name: 'Account Security' }).click();
+    await fromAccountMenu(page, 'Account Security');
     const section = page.getByRole('region', { name: 'Passkeys' });
     await section.getByText('No passkey yet.').waitFor();
     await section.getByLabel('Passkey name').fill('Work laptop');
@@ -80,7 +80,7 @@ describe('passkeys', () => {
     assert.equal(claims.amr[0].method, 'passkey');
     await screenshot(page, 'passkeys-signed-in');
 
-    await page.getByRole('link', { name: 'Account Security' }).click();
+    await fromAccountMenu(page, 'Account Security');
     await section.getByText(/last used/).waitFor();
     await section.getByRole('button', { name: 'Rename Work laptop' }).click();
     await section.getByLabel('New name').fill('Laptop');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from '../support/harness.mjs';
-import { PASSWORD, expectNoSeriousA11yViolations, newPage, signUp } from '../support/journey.mjs';
+import { PASSWORD, expectNoSeriousA11yViolations, newPage, signUp, fromAccountMenu } from '../support/journey.mjs';
 import { totpCode } from '../support/totp.mjs';
 
 let smtp;
@@ -37,7 +37,7 @@ async function signIn(page, email) {
 }
 
 async function openAccountSecurity(page) {
-  await page.getByRole('link', { name: 'Account Security' }).click();
+  await fromAccountMenu(page, 'Account Security');
   await page.getByRole('heading', { level: 1, name: 'Account Security' }).waitFor();
 }
 
@@ -117,7 +117,7 @@ describe('sessions and recovery codes', () => {
     const renewed = await shown.getByRole('listitem').allTextContents();
     assert.notDeepEqual(renewed, first);
 
-    await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
+    await fromAccountMenu(page, 'Sign Out');
     await page.waitForURL(/\/signin/);
     await signIn(page, email);
     await page.getByRole('heading', { level: 1, name: 'Confirm it’s you' }).waitFor();

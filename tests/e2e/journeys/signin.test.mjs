@@ -11,7 +11,7 @@ import {
   startPortal,
   startSmtp,
 } from '../support/harness.mjs';
-import { PASSWORD, expectNoSeriousA11yViolations, newPage as freshPage } from '../support/journey.mjs';
+import { PASSWORD, expectNoSeriousA11yViolations, newPage as freshPage, fromAccountMenu } from '../support/journey.mjs';
 
 const NEW_PASSWORD = 'a brand new passphrase for glasses';
 
@@ -52,7 +52,7 @@ async function signInWithPassword(page, email, password) {
 }
 
 async function signOut(page) {
-  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
+  await fromAccountMenu(page, 'Sign Out');
   await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/signin');
 }
@@ -94,13 +94,13 @@ describe('sign-in journeys', () => {
     await page.route('**/assets/*.js', (route) => route.abort());
     await page.goto(`${portal.url}/dashboard`);
     await page.waitForLoadState('load');
-    assert.equal(await page.getByRole('button', { name: 'Sign Out', exact: true }).count(), 0, 'no shell for a signed-out visitor');
+    assert.equal(await page.getByRole('button', { name: 'Account menu' }).count(), 0, 'no shell for a signed-out visitor');
     assert.equal(await page.locator('#root').innerHTML(), '');
 
     await page.evaluate(() => localStorage.setItem('portal-auth', '{}'));
     await page.reload();
     await page.waitForLoadState('load');
-    await page.getByRole('button', { name: 'Sign Out', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Account menu' }).waitFor();
   });
 
   test('sign up, confirm from the e-mail, reach the dashboard, sign out, sign in again', async () => {

@@ -1,13 +1,21 @@
-// Access Tokens in a real Chromium (issue 37): a new account opens Access Tokens from the top bar, creates a token,
-// sees it once and copies it, uses it against the product API (200), revokes it and sees the same call refused
-// (401, "revoked"); the phone drawer leads there too, and Organization Settings shows the organization's admin
+// Access Tokens in a real Chromium (issue 37): a new account opens Access Tokens from the top bar's account menu
+// (issue 48, item 10), creates a token, sees it once and copies it, uses it against the product API (200), revokes
+// it and sees the same call refused (401, "revoked"); on a phone the account menu and the drawer lead there too,
+// and Organization Settings shows the organization's admin
 // the token with its owner. Each screen is scanned with axe and photographed at 1280 and 390 px, light and dark
 // (tests/e2e/output/tokens-*.png).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { launchBrowser, saveLogs, settled, startPortal, startSmtp } from "../support/harness.mjs";
-import { lookAtEverySize, newPage, productCall, signUp } from "../support/journey.mjs";
+import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from "../support/harness.mjs";
+import {
+  expectNoSeriousA11yViolations,
+  lookAtEverySize,
+  newPage,
+  openAccountMenu,
+  productCall,
+  signUp,
+} from "../support/journey.mjs";
 
 const EMAIL = "tokens@example.com";
 const NAME = "Journey CI";
@@ -52,7 +60,17 @@ describe("access tokens", () => {
     const orgId = orgs.body.data[0].id;
     const orgName = orgs.body.data[0].name;
 
-    await page.getByRole("banner").getByRole("link", { name: "Access Tokens" }).click();
+    // The account menu: the signed-in address, Account Security, Access Tokens, Sign Out.
+    const menu = await openAccountMenu(page);
+    await menu.getByRole("menuitem", { name: "Sign Out", exact: true }).waitFor();
+    const described = await menu.evaluate(
+      (list) => document.getElementById(list.getAttribute("aria-describedby"))?.textContent,
+    );
+    assert.equal(described, `Signed in as${EMAIL}`, "the menu is described by the signed-in address");
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, "the account menu");
+    await screenshot(page, "tokens-account-menu-1280");
+    await menu.getByRole("menuitem", { name: "Access Tokens", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: "Access Tokens" }).waitFor();
     await page.getByRole("heading", { name: "No access tokens yet" }).waitFor();
     await settled(page);
@@ -131,15 +149,21 @@ describe("access tokens", () => {
     await lookAtEverySize(page, "tokens-org-settings");
   });
 
-  test("on a phone the drawer leads to Access Tokens", async () => {
+  test("on a phone the account menu and the drawer lead to Access Tokens", async () => {
     const page = await newPage(browser);
     await page.setViewportSize({ width: 390, height: 844 });
     await signUp(page, { portal, smtp }, "tokens-phone@example.com");
-    assert.equal(
-      await page.getByRole("banner").getByRole("link", { name: "Access Tokens" }).isVisible(),
-      false,
-      "the phone's top bar has no room for it",
-    );
+    // The top bar keeps its account menu on a phone.
+    const menu = await openAccountMenu(page);
+    await menu.getByRole("menuitem", { name: "Sign Out", exact: true }).waitFor();
+    await settled(page);
+    await expectNoSeriousA11yViolations(page, "the account menu on a phone");
+    await screenshot(page, "tokens-account-menu-390");
+    await menu.getByRole("menuitem", { name: "Access Tokens", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Access Tokens" }).waitFor();
+    await page.getByRole("heading", { name: "No access tokens yet" }).waitFor();
+
+    await page.goto(`${portal.url}/dashboard`);
     await page.getByRole("button", { name: "Open navigation" }).click();
     const drawer = page.getByRole("dialog", { name: "Navigation" });
     await drawer.getByRole("link", { name: "Access Tokens" }).click();

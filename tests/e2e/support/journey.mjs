@@ -49,6 +49,23 @@ export async function signUp(page, { portal, smtp }, email) {
     .waitFor();
 }
 
+/**
+ * Opens the account menu of the top bar (the avatar button named "Account menu") and answers the menu: it
+ * holds the signed-in e-mail, Account Security, Access Tokens and Sign Out.
+ */
+export async function openAccountMenu(page) {
+  await page.getByRole("banner").getByRole("button", { name: "Account menu" }).click();
+  const menu = page.getByRole("menu", { name: "Account menu" });
+  await menu.waitFor();
+  return menu;
+}
+
+/** Follows `name` ("Account Security", "Access Tokens" or "Sign Out") in the top bar's account menu. */
+export async function fromAccountMenu(page, name) {
+  const menu = await openAccountMenu(page);
+  await menu.getByRole("menuitem", { name, exact: true }).click();
+}
+
 /** A product API call from the page with its core token (and `x-org-id` when given): `{status, body}`. */
 export async function productCall(page, method, path, body, orgId) {
   return page.evaluate(

@@ -20,6 +20,7 @@ import {
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 import { errorMessage } from '../../api/errors';
+import { EmailAddress } from '../../components/EmailAddress';
 import { visuallyHidden } from '../../components/visuallyHidden';
 import { ACTION_LABELS, ACTIONS, entryLabel, TARGET_KIND_LABELS, viaTokenText } from './actions';
 import { AuditCards } from './AuditCards';
@@ -74,19 +75,6 @@ const twoLines = (first: ReactNode, second: string, monospace = true) => (
     </Typography>
   </Box>
 );
-
-/** An e-mail address that, when it must wrap, wraps after its `@` first. */
-function Email({ address }: { address: string }) {
-  const at = address.indexOf('@');
-  if (at < 0) return <>{address}</>;
-  return (
-    <>
-      {address.slice(0, at + 1)}
-      <wbr />
-      {address.slice(at + 1)}
-    </>
-  );
-}
 
 /** Under this width the log is a list of cards; the grid's columns would not fit. */
 const cardsWidth = (theme: Theme) => theme.breakpoints.down('md');
@@ -188,7 +176,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         valueGetter: (_value, row) => row.actor.email,
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) => (
           <Typography variant="body2" sx={{ ...WRAP, py: 1 }}>
-            <Email address={row.actor.email} />
+            <EmailAddress address={row.actor.email} />
             {row.viaToken && (
               <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
                 {viaTokenText(row)}
@@ -215,7 +203,7 @@ export function AuditLog({ scope, people = EMPTY, label }: AuditLogProps) {
         renderCell: ({ row }: GridRenderCellParams<AuditEntry>) =>
           row.target
             ? twoLines(
-                <Email address={targetText(row)} />,
+                <EmailAddress address={targetText(row)} />,
                 targetDetail(row, TARGET_KIND_LABELS[row.target.kind]),
               )
             : '',

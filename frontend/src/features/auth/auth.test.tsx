@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { serveOrgs, signedInStore } from '../../testing/apps';
 import { server } from '../../testing/server';
+import { openAccountMenu } from '../../testing/accountMenu';
 import { renderRoute } from '../../testing/render';
 import { publicConfigWith, testPublicConfig } from '../../testing/handlers';
 import { makeStore } from '../../app/store';
@@ -266,7 +267,9 @@ describe('sign-in', () => {
     await signInThroughTheDialog(user);
     await screen.findByRole('heading', { level: 1, name: 'Developer Dashboard' });
 
-    await user.click(screen.getByRole('button', { name: 'Sign Out' }));
+    // Sign Out is in the top bar's account menu.
+    const menu = await openAccountMenu(user);
+    await user.click(within(menu).getByRole('menuitem', { name: 'Sign Out' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/signin');

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
@@ -6,6 +6,7 @@ import { makeStore } from '../../app/store';
 import { testOrg } from '../../testing/apps';
 import { testPublicConfig } from '../../testing/handlers';
 import { identitySession, TEST_USER_ID } from '../../testing/identity';
+import { openAccountMenu } from '../../testing/accountMenu';
 import { renderRoute } from '../../testing/render';
 import { server } from '../../testing/server';
 import { restoredAuthState } from '../../session/authSlice';
@@ -152,7 +153,9 @@ describe('a returning visitor with a stored core token', () => {
     const { user, router } = renderRoute('/dashboard', { store });
 
     await screen.findByRole('heading', { level: 1, name: 'Developer Dashboard' });
-    await user.click(screen.getByRole('button', { name: 'Sign Out' }));
+    // Sign Out is in the top bar's account menu.
+    const menu = await openAccountMenu(user);
+    await user.click(within(menu).getByRole('menuitem', { name: 'Sign Out' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/signin');

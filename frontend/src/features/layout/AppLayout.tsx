@@ -11,7 +11,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
 import { useEffect, useRef, useState } from 'react';
-import { Outlet, Link as RouterLink, useMatch, useNavigate } from 'react-router';
+import { Outlet, Link as RouterLink, useLocation, useMatch, useNavigate } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Logo } from '../../components/Logo';
@@ -34,6 +34,8 @@ import {
   useProfileBannerReady,
 } from '../orgs';
 import { TokensAfterResetDialog } from '../tokens';
+import { AccountMenu } from './AccountMenu';
+import { showsProfileBanner } from './profileBannerPages';
 import { SidebarNav } from './SidebarNav';
 
 /** The top bar is 16 units (64 px) high and the sidebar 64 units (256 px) wide (spec §2). */
@@ -52,9 +54,12 @@ export function AppLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const { isLoading: orgsLoading } = useCurrentOrg();
+  // The banner of an incomplete organization profile shows where publishing happens only.
+  const { pathname } = useLocation();
+  const profileBanner = showsProfileBanner(pathname);
   // The notice above the page takes its final height with the page (a member's banner names the admin to
   // ask once the member list has come): nothing below it moves when that arrives.
-  const bannerReady = useProfileBannerReady();
+  const bannerReady = useProfileBannerReady(profileBanner);
   // The page waits for the organizations' first answer only. A list that failed is asked for again by
   // every component that subscribes to it afterwards (RTK Query refetches a failed query for a new
   // subscriber): if the page went back to waiting meanwhile, its components would unmount, subscribe
@@ -146,30 +151,8 @@ export function AppLayout() {
               <NewTabHint />
             </Button>
             <ColorModeToggle />
-            <Button
-              component={RouterLink}
-              to={paths.accessTokens}
-              color="inherit"
-              sx={{ whiteSpace: 'nowrap', display: { xs: 'none', md: 'inline-flex' } }}
-            >
-              Access Tokens
-            </Button>
-            <Button
-              component={RouterLink}
-              to={paths.accountSecurity}
-              color="inherit"
-              sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'inline-flex' } }}
-            >
-              Account Security
-            </Button>
-            <Button
-              variant="outlined"
-              onClick={signOut}
-              disabled={signingOut}
-              sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
-            >
-              Sign Out
-            </Button>
+            {/* Account Security, Access Tokens and Sign Out, at every width (issue 48, item 10). */}
+            <AccountMenu signingOut={signingOut} onSignOut={signOut} />
           </Stack>
         </Toolbar>
       </AppBar>
@@ -190,6 +173,13 @@ export function AppLayout() {
           display: { xs: 'none', md: 'block' },
           width: SIDEBAR_WIDTH,
           flexShrink: 0,
+          // The sidebar's column runs the page's full height (a flex item of the row, stretched), with the
+          // sidebar's own background and edge: on a page longer than the window its colour goes on under the
+          // fixed sidebar instead of stopping at the window's height (issue 48, item 15).
+          alignSelf: 'stretch',
+          bgcolor: 'background.paper',
+          borderRight: 1,
+          borderColor: 'divider',
           '& .MuiDrawer-paper': {
             width: SIDEBAR_WIDTH,
             top: TOP_BAR_HEIGHT,
@@ -227,7 +217,7 @@ export function AppLayout() {
             <>
               <PersonalOrgNotice />
               <OrgTwoFactorGate>
-                <ProfileIncompleteBanner />
+                {profileBanner && <ProfileIncompleteBanner />}
                 <Outlet />
               </OrgTwoFactorGate>
             </>

@@ -43,8 +43,8 @@ const ITEMS: Item[] = [
  * The sidebar's links (spec §2); the current page's link is highlighted. Audit Log shows to the current
  * organization's admins only; Admin Panel only when the admin check says so (or the staff API refuses it for
  * want of a second factor), and the check runs only once a core token is stored. The drawer (small screens)
- * also links to Account Security, which the top bar shows only from 600 px, and to Access Tokens, which it
- * shows only from 900 px.
+ * also links to Account Security and Access Tokens, which the top bar keeps in its account menu: a phone's
+ * navigation lists every page.
  */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const config = usePublicConfig();
@@ -110,7 +110,7 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
           </ListItemButton>
         </ListItem>
         {staff && link({ to: paths.admin, label: 'Admin Panel', icon: <AdminPanelSettingsIcon /> })}
-        {/* The top bar has no room for it on a phone: the drawer links to it. */}
+        {/* On a phone the drawer lists them too (the account menu of the top bar has them at every width). */}
         {onNavigate &&
           link({ to: paths.accountSecurity, label: 'Account Security', icon: <SecurityIcon /> })}
         {onNavigate && link({ to: paths.accessTokens, label: 'Access Tokens', icon: <KeyIcon /> })}

@@ -9,7 +9,7 @@ import { server } from '../../testing/server';
 import { IDENTITY_SESSION_KEY } from '../../session/storage';
 
 describe('the navigation drawer of small screens', () => {
-  it('links to Account Security, which the top bar of a phone has no room for', async () => {
+  it('links to Account Security too (the top bar has it in its account menu)', async () => {
     localStorage.setItem(IDENTITY_SESSION_KEY, JSON.stringify(identitySession('ada@example.com')));
     server.use(
       http.post('*/api/auth/exchange-token', () => HttpResponse.json({ coreToken: 'core-2' })),
@@ -30,7 +30,7 @@ describe('the navigation drawer of small screens', () => {
       expect(router.state.location.pathname).toBe('/account/security');
     });
     // The drawer closes on the way (its closing transition may still be running: wait for it to go), and the
-    // permanent sidebar (wide screens) leaves the link to the top bar.
+    // permanent sidebar (wide screens) leaves the link to the top bar's account menu.
     await waitFor(() => {
       expect(screen.queryByRole('dialog', { name: 'Navigation' })).toBeNull();
     });

@@ -17,13 +17,13 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { secondaryColumn } from '../../components/secondaryColumn';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import PersonIcon from '@mui/icons-material/Person';
 import { lazy, Suspense, useEffect, useState, type SyntheticEvent } from 'react';
 
 import { errorMessage } from '../../api/errors';
 import { DialogLoading } from '../../components/DialogLoading';
+import { EmailAddress } from '../../components/EmailAddress';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { noticeShown, selectAuthUser } from '../../session/authSlice';
 import {
@@ -53,8 +53,10 @@ function RoleIcon({ role }: { role: OrgRole }) {
   );
 }
 
-/** Whether the member's account has a verified second factor (admins see it, PRODUCT.md §1a). */
-/** Whether a member has a second factor; `named` says "Two-factor" in the chip (a phone has no column header). */
+/**
+ * Whether the member's account has a verified second factor (admins see it, PRODUCT.md §1a); `named` says
+ * "Two-factor" in the chip (a card has no column header).
+ */
 function TwoFactorChip({ member, named = false }: { member: OrgMember; named?: boolean }) {
   return member.hasTwoFactor ? (
     <Chip
@@ -100,7 +102,7 @@ export function MembersPage() {
   } else {
     body = (
       <>
-        <MembersTable org={org} isAdmin={isAdmin} />
+        <MembersList org={org} isAdmin={isAdmin} />
         {isAdmin && <InviteForm org={org} />}
       </>
     );
@@ -124,11 +126,25 @@ const ConfirmDialog = lazy(async () => ({
   default: (await import('./MemberConfirmDialog')).MemberConfirmDialog,
 }));
 
-function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean }) {
+/** Under this width (600 px) the members are a list of cards, as the audit log is: the table's columns do not fit. */
+const cardsWidth = (theme: Theme) => theme.breakpoints.down('sm');
+
+/** What the table's rows and the cards offer; the confirmation dialog is the list's. */
+interface MemberActions {
+  isAdmin: boolean;
+  isMe: (member: OrgMember) => boolean;
+  /** The signed-in user is this organization's only admin: Leave is disabled, with the reason under it. */
+  isOnlyAdmin: (member: OrgMember) => boolean;
+  onRole: (member: OrgMember, role: OrgRole) => void;
+  ask: (pending: NonNullable<Pending>) => void;
+  onResend: (invite: PendingInvite) => void;
+}
+
+/** The members and pending invitations: a table, or a list of cards below 600 px; their actions and confirmation. */
+function MembersList({ org, isAdmin }: { org: Organization; isAdmin: boolean }) {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectAuthUser);
-  // A phone has no Two-factor column (issue 25, item 8): the chip goes under the address instead.
-  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const cards = useMediaQuery(cardsWidth);
   const [confirming, setConfirming] = useState<Pending>(null);
   // Once asked for, the confirmation stays mounted (it fades out when it closes).
   const [confirmShown, setConfirmShown] = useState(false);
@@ -146,11 +162,11 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
   const notify = (severity: 'success' | 'error', text: string) =>
     dispatch(noticeShown({ severity, text }));
 
-  const isMe = (member: OrgMember) =>
-    member.user.id === user?.id || member.user.email.toLowerCase() === user?.email.toLowerCase();
   const members = org.members ?? [];
   const invites = org.pendingInvites ?? [];
   const admins = members.filter((member) => member.role === 'admin').length;
+  const isMe = (member: OrgMember) =>
+    member.user.id === user?.id || member.user.email.toLowerCase() === user?.email.toLowerCase();
 
   const onRole = async (member: OrgMember, role: OrgRole) => {
     try {
@@ -201,168 +217,22 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
     }
   };
 
+  const actions: MemberActions = {
+    isAdmin,
+    isMe,
+    isOnlyAdmin: (member) => isMe(member) && member.role === 'admin' && admins <= 1,
+    onRole: (member, role) => void onRole(member, role),
+    ask,
+    onResend: (invite) => void onResend(invite),
+  };
+
   return (
     <>
-      <TableContainer component={Card} variant="outlined">
-        <Table aria-label="Members" size={phone ? 'small' : 'medium'}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Email</TableCell>
-              <TableCell>Role</TableCell>
-              {isAdmin && <TableCell sx={secondaryColumn}>Two-factor</TableCell>}
-              <TableCell sx={secondaryColumn}>Joined</TableCell>
-              {isAdmin && <TableCell align="right">Actions</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {members.length === 0 && invites.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={isAdmin ? 5 : 3}>No members found</TableCell>
-              </TableRow>
-            )}
-            {members.map((member) => {
-              const mine = isMe(member);
-              const onlyAdmin = mine && member.role === 'admin' && admins <= 1;
-              return (
-                <TableRow key={member.user.id}>
-                  <TableCell>
-                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                      <RoleIcon role={member.role} />
-                      <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-                        {member.user.email}
-                        {mine && ' (you)'}
-                        {isAdmin && phone && (
-                          <Box sx={{ mt: 0.5 }}>
-                            <TwoFactorChip member={member} named />
-                          </Box>
-                        )}
-                        {phone && onlyAdmin && (
-                          // A phone's Actions column is too narrow for it: under the address instead.
-                          <FormHelperText id="only-admin-hint">{ONLY_ADMIN_HINT}</FormHelperText>
-                        )}
-                      </Box>
-                    </Stack>
-                  </TableCell>
-                  <TableCell>
-                    {isAdmin && !mine ? (
-                      <TextField
-                        select
-                        size="small"
-                        value={member.role}
-                        onChange={(event) => void onRole(member, event.target.value as OrgRole)}
-                        slotProps={{ htmlInput: { 'aria-label': `Role of ${member.user.email}` } }}
-                      >
-                        <MenuItem value="admin">Admin</MenuItem>
-                        <MenuItem value="member">Member</MenuItem>
-                      </TextField>
-                    ) : (
-                      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                        <span>{roleLabel(member.role)}</span>
-                        {mine && !isAdmin && (
-                          <LeaveButton
-                            hint={!phone}
-                            disabled={onlyAdmin}
-                            onClick={() => {
-                              ask({ kind: 'leave', member });
-                            }}
-                          />
-                        )}
-                      </Stack>
-                    )}
-                  </TableCell>
-                  {isAdmin && (
-                    <TableCell sx={secondaryColumn}>
-                      {!phone && <TwoFactorChip member={member} />}
-                    </TableCell>
-                  )}
-                  <TableCell sx={secondaryColumn}>{usDate(member.joinedAt)}</TableCell>
-                  {isAdmin && (
-                    <TableCell align="right">
-                      {mine ? (
-                        <LeaveButton
-                          hint={!phone}
-                          disabled={onlyAdmin}
-                          onClick={() => {
-                            ask({ kind: 'leave', member });
-                          }}
-                        />
-                      ) : (
-                        <Button
-                          color="error"
-                          size="small"
-                          onClick={() => {
-                            ask({ kind: 'remove', member });
-                          }}
-                        >
-                          Remove
-                        </Button>
-                      )}
-                    </TableCell>
-                  )}
-                </TableRow>
-              );
-            })}
-            {invites.map((invite) => {
-              const { expired } = invite;
-              return (
-                <TableRow
-                  key={`invite-${invite.email}`}
-                  sx={{ bgcolor: 'action.hover', '& > td': { color: 'text.secondary' } }}
-                >
-                  <TableCell>
-                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                      <RoleIcon role={invite.role} />
-                      <span>
-                        {invite.email} (pending)
-                        {expired && (
-                          <Typography
-                            component="span"
-                            color="error"
-                            sx={{ ml: 1, fontWeight: 600 }}
-                          >
-                            Expired
-                          </Typography>
-                        )}
-                      </span>
-                    </Stack>
-                  </TableCell>
-                  <TableCell>{roleLabel(invite.role)}</TableCell>
-                  {isAdmin && <TableCell aria-label="Not yet a member" />}
-                  <TableCell sx={secondaryColumn}>
-                    Invited {usDate(invite.invitedAt)}
-                    {invite.emailSentCount > 1 && (
-                      <Typography variant="body2" color="text.secondary">
-                        Resent{' '}
-                        {invite.emailSentCount === 2
-                          ? 'once'
-                          : `${invite.emailSentCount - 1} times`}
-                      </Typography>
-                    )}
-                  </TableCell>
-                  {isAdmin && (
-                    <TableCell align="right">
-                      {!expired && (
-                        <Button size="small" onClick={() => void onResend(invite)}>
-                          Resend
-                        </Button>
-                      )}
-                      <Button
-                        size="small"
-                        color="error"
-                        onClick={() => {
-                          ask({ kind: 'cancel', invite });
-                        }}
-                      >
-                        Cancel
-                      </Button>
-                    </TableCell>
-                  )}
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      {cards ? (
+        <MemberCards members={members} invites={invites} actions={actions} />
+      ) : (
+        <MembersTable members={members} invites={invites} actions={actions} />
+      )}
       {confirmShown && (
         <Suspense fallback={<DialogLoading onClose={closeConfirm} />}>
           <ConfirmDialog
@@ -377,14 +247,304 @@ function MembersTable({ org, isAdmin }: { org: Organization; isAdmin: boolean })
   );
 }
 
-/** Leave; disabled for the only admin, with the reason under it (`hint`) or, on a phone, under the address. */
+interface ListProps {
+  members: OrgMember[];
+  invites: PendingInvite[];
+  actions: MemberActions;
+}
+
+/** An admin changes another member's role here. */
+function RoleSelect({ member, actions }: { member: OrgMember; actions: MemberActions }) {
+  return (
+    <TextField
+      select
+      size="small"
+      value={member.role}
+      onChange={(event) => {
+        actions.onRole(member, event.target.value as OrgRole);
+      }}
+      slotProps={{ htmlInput: { 'aria-label': `Role of ${member.user.email}` } }}
+    >
+      <MenuItem value="admin">Admin</MenuItem>
+      <MenuItem value="member">Member</MenuItem>
+    </TextField>
+  );
+}
+
+/** Leave (the signed-in user) or Remove (another member, for an admin). */
+function MemberButton({
+  member,
+  actions,
+  align,
+}: {
+  member: OrgMember;
+  actions: MemberActions;
+  align: 'start' | 'end';
+}) {
+  if (actions.isMe(member)) {
+    return (
+      <LeaveButton
+        align={align}
+        disabled={actions.isOnlyAdmin(member)}
+        onClick={() => {
+          actions.ask({ kind: 'leave', member });
+        }}
+      />
+    );
+  }
+  return (
+    <Button
+      color="error"
+      size="small"
+      onClick={() => {
+        actions.ask({ kind: 'remove', member });
+      }}
+    >
+      Remove
+    </Button>
+  );
+}
+
+function MembersTable({ members, invites, actions }: ListProps) {
+  const { isAdmin } = actions;
+  return (
+    <TableContainer component={Card} variant="outlined">
+      <Table aria-label="Members">
+        <TableHead>
+          <TableRow>
+            <TableCell>Email</TableCell>
+            <TableCell>Role</TableCell>
+            {isAdmin && <TableCell>Two-factor</TableCell>}
+            <TableCell>Joined</TableCell>
+            {isAdmin && <TableCell align="right">Actions</TableCell>}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {members.length === 0 && invites.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={isAdmin ? 5 : 3}>No members found</TableCell>
+            </TableRow>
+          )}
+          {members.map((member) => {
+            const mine = actions.isMe(member);
+            return (
+              <TableRow key={member.user.id}>
+                <TableCell>
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                    <RoleIcon role={member.role} />
+                    <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                      <EmailAddress address={member.user.email} />
+                      {mine && ' (you)'}
+                    </Box>
+                  </Stack>
+                </TableCell>
+                <TableCell>
+                  {isAdmin && !mine ? (
+                    <RoleSelect member={member} actions={actions} />
+                  ) : (
+                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                      <span>{roleLabel(member.role)}</span>
+                      {mine && !isAdmin && (
+                        <MemberButton member={member} actions={actions} align="end" />
+                      )}
+                    </Stack>
+                  )}
+                </TableCell>
+                {isAdmin && (
+                  <TableCell>
+                    <TwoFactorChip member={member} />
+                  </TableCell>
+                )}
+                <TableCell>{usDate(member.joinedAt)}</TableCell>
+                {isAdmin && (
+                  <TableCell align="right">
+                    <MemberButton member={member} actions={actions} align="end" />
+                  </TableCell>
+                )}
+              </TableRow>
+            );
+          })}
+          {invites.map((invite) => (
+            <TableRow
+              key={`invite-${invite.email}`}
+              sx={{ bgcolor: 'action.hover', '& > td': { color: 'text.secondary' } }}
+            >
+              <TableCell>
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                  <RoleIcon role={invite.role} />
+                  <Box component="span" sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                    <EmailAddress address={invite.email} /> (pending)
+                    {invite.expired && <ExpiredMark />}
+                  </Box>
+                </Stack>
+              </TableCell>
+              <TableCell>{roleLabel(invite.role)}</TableCell>
+              {isAdmin && <TableCell aria-label="Not yet a member" />}
+              <TableCell>
+                Invited {usDate(invite.invitedAt)}
+                <ResentCount invite={invite} />
+              </TableCell>
+              {isAdmin && (
+                <TableCell align="right">
+                  <InviteButtons invite={invite} actions={actions} />
+                </TableCell>
+              )}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+const WRAP = { minWidth: 0, overflowWrap: 'anywhere' } as const;
+
+/**
+ * The members at phone width (the audit log's pattern): one card per member (address, role, second factor,
+ * joined, Leave or Remove) and per pending invitation (Resend, Cancel), every label in full.
+ */
+function MemberCards({ members, invites, actions }: ListProps) {
+  const { isAdmin } = actions;
+  if (members.length === 0 && invites.length === 0) {
+    return (
+      <Card variant="outlined" sx={{ p: 2 }}>
+        <Typography color="text.secondary">No members found</Typography>
+      </Card>
+    );
+  }
+  return (
+    <Stack component="ul" aria-label="Members" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      {members.map((member) => {
+        const mine = actions.isMe(member);
+        return (
+          <li key={member.user.id}>
+            <Card variant="outlined">
+              <Stack spacing={1.25} sx={{ p: 2 }}>
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                  <RoleIcon role={member.role} />
+                  <Typography sx={{ fontWeight: 600, ...WRAP }}>
+                    <EmailAddress address={member.user.email} />
+                    {mine && ' (you)'}
+                  </Typography>
+                </Stack>
+                <Stack
+                  direction="row"
+                  spacing={1}
+                  useFlexGap
+                  sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+                >
+                  {isAdmin && !mine ? (
+                    <RoleSelect member={member} actions={actions} />
+                  ) : (
+                    <Typography variant="body2">
+                      <Box component="span" sx={{ color: 'text.secondary' }}>
+                        Role:
+                      </Box>{' '}
+                      {roleLabel(member.role)}
+                    </Typography>
+                  )}
+                  {isAdmin && <TwoFactorChip member={member} named />}
+                </Stack>
+                <Typography variant="body2" color="text.secondary">
+                  Joined {usDate(member.joinedAt)}
+                </Typography>
+                {(isAdmin || mine) && (
+                  <div>
+                    <MemberButton member={member} actions={actions} align="start" />
+                  </div>
+                )}
+              </Stack>
+            </Card>
+          </li>
+        );
+      })}
+      {invites.map((invite) => (
+        <li key={`invite-${invite.email}`}>
+          <Card variant="outlined" sx={{ bgcolor: 'action.hover' }}>
+            <Stack spacing={1.25} sx={{ p: 2 }}>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <RoleIcon role={invite.role} />
+                <Typography sx={WRAP}>
+                  <EmailAddress address={invite.email} /> (pending)
+                  {invite.expired && <ExpiredMark />}
+                </Typography>
+              </Stack>
+              <Typography variant="body2">
+                <Box component="span" sx={{ color: 'text.secondary' }}>
+                  Role:
+                </Box>{' '}
+                {roleLabel(invite.role)}
+              </Typography>
+              <Typography variant="body2" color="text.secondary" component="div">
+                Invited {usDate(invite.invitedAt)}
+                <ResentCount invite={invite} />
+              </Typography>
+              {isAdmin && (
+                <div>
+                  <InviteButtons invite={invite} actions={actions} />
+                </div>
+              )}
+            </Stack>
+          </Card>
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+function ExpiredMark() {
+  return (
+    <Typography component="span" color="error" sx={{ ml: 1, fontWeight: 600 }}>
+      Expired
+    </Typography>
+  );
+}
+
+/** How often an invitation was sent again, when it was. */
+function ResentCount({ invite }: { invite: PendingInvite }) {
+  if (invite.emailSentCount <= 1) return null;
+  return (
+    <Typography variant="body2" color="text.secondary">
+      Resent {invite.emailSentCount === 2 ? 'once' : `${invite.emailSentCount - 1} times`}
+    </Typography>
+  );
+}
+
+/** Resend (while the invitation is valid) and Cancel. */
+function InviteButtons({ invite, actions }: { invite: PendingInvite; actions: MemberActions }) {
+  return (
+    <>
+      {!invite.expired && (
+        <Button
+          size="small"
+          onClick={() => {
+            actions.onResend(invite);
+          }}
+        >
+          Resend
+        </Button>
+      )}
+      <Button
+        size="small"
+        color="error"
+        onClick={() => {
+          actions.ask({ kind: 'cancel', invite });
+        }}
+      >
+        Cancel
+      </Button>
+    </>
+  );
+}
+
+/** Leave; disabled for the only admin, with the reason under it (aligned with the button: `align`). */
 function LeaveButton({
   disabled,
-  hint,
+  align,
   onClick,
 }: {
   disabled: boolean;
-  hint: boolean;
+  align: 'start' | 'end';
   onClick: () => void;
 }) {
   if (!disabled) {
@@ -395,16 +555,23 @@ function LeaveButton({
     );
   }
   return (
-    <Box sx={{ display: 'inline-flex', flexDirection: 'column', alignItems: 'flex-end' }}>
+    <Box
+      sx={{
+        display: 'inline-flex',
+        flexDirection: 'column',
+        alignItems: align === 'end' ? 'flex-end' : 'flex-start',
+      }}
+    >
       {/* The reason shows under the button (a tooltip would only repeat it). */}
       <Button size="small" color="warning" disabled aria-describedby="only-admin-hint">
         Leave
       </Button>
-      {hint && (
-        <FormHelperText id="only-admin-hint" sx={{ maxWidth: 260, textAlign: 'right' }}>
-          {ONLY_ADMIN_HINT}
-        </FormHelperText>
-      )}
+      <FormHelperText
+        id="only-admin-hint"
+        sx={{ maxWidth: 260, textAlign: align === 'end' ? 'right' : 'left', mx: 0 }}
+      >
+        {ONLY_ADMIN_HINT}
+      </FormHelperText>
     </Box>
   );
 }

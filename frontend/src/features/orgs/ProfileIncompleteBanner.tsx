@@ -9,8 +9,9 @@ import type { Organization } from './types';
 import { useCurrentOrg } from './useCurrentOrg';
 
 /**
- * Shown on every page while the current organization has no contact e-mail (spec §2). Admins get a
- * link to the form; members, who cannot edit it, are told which admin to ask.
+ * Shown while the current organization has no contact e-mail (spec §2), on the pages where publishing
+ * happens (the layout decides which: `showsProfileBanner`). Admins get a link to the form; members, who
+ * cannot edit it, are told which admin to ask.
  */
 export function ProfileIncompleteBanner() {
   const { current, isAdmin } = useCurrentOrg();

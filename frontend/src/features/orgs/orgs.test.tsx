@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { makeStore } from '../../app/store';
 import { renderWithProviders } from '../../testing/render';
@@ -239,6 +239,162 @@ describe('members', () => {
   });
 });
 
+/** Makes MUI's `down(…)` queries match (a 390 px screen) until the returned function is called. */
+function atPhoneWidth() {
+  const spy = vi
+    .spyOn(window, 'matchMedia')
+    .mockImplementation((query: string): MediaQueryList => ({
+      matches: query.includes('max-width'),
+      media: query,
+      onchange: null,
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      addListener: () => undefined,
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }));
+  return () => {
+    spy.mockRestore();
+  };
+}
+
+/** The card (list item) of the list that holds `text`. */
+function cardWith(list: HTMLElement, text: string | RegExp): HTMLElement {
+  const card = within(list)
+    .getAllByRole('listitem')
+    .find((item) =>
+      typeof text === 'string' ? item.textContent.includes(text) : text.test(item.textContent),
+    );
+  if (!card) throw new Error(`no card with ${String(text)}`);
+  return card;
+}
+
+describe('members at phone width (below 600 px)', () => {
+  it('are a list of cards with every action named in full, and no table', async () => {
+    const restore = atPhoneWidth();
+    try {
+      serveOrgs([org()]);
+      renderWithProviders(<MembersPage />, { store: signedInStore() });
+      const list = await screen.findByRole('list', { name: 'Members' });
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      // Two members and two pending invitations: a card each.
+      expect(within(list).getAllByRole('listitem')).toHaveLength(4);
+
+      const ada = cardWith(list, 'ada@example.com (you)');
+      expect(ada).toHaveTextContent('Role: Admin');
+      expect(ada).toHaveTextContent('Two-factor off');
+      expect(ada).toHaveTextContent('Joined Nov 1, 2026');
+      const leave = within(ada).getByRole('button', { name: 'Leave' });
+      expect(leave).toBeDisabled();
+      expect(leave).toHaveAccessibleDescription(
+        'You cannot leave as you are the only admin. Promote another member to admin first.',
+      );
+
+      const bob = cardWith(list, 'bob@example.com');
+      expect(within(bob).getByLabelText('Role of bob@example.com')).toBeInTheDocument();
+      expect(within(bob).getByRole('button', { name: 'Remove' })).toBeEnabled();
+      expect(bob).toHaveTextContent('Joined Nov 2, 2026');
+
+      const cy = cardWith(list, 'cy@example.com (pending)');
+      expect(cy).toHaveTextContent('Role: Member');
+      expect(cy).toHaveTextContent('Resent 2 times');
+      expect(within(cy).getByRole('button', { name: 'Resend' })).toBeEnabled();
+      expect(within(cy).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+      const old = cardWith(list, 'old@example.com (pending)');
+      expect(old).toHaveTextContent('Expired');
+      expect(within(old).queryByRole('button', { name: 'Resend' })).not.toBeInTheDocument();
+      expect(within(old).getByRole('button', { name: 'Cancel' })).toBeEnabled();
+
+      // An address may wrap after its @ or a dot, not in the middle of a word.
+      const breaks = [...bob.querySelectorAll('wbr')];
+      expect(breaks.map((wbr) => wbr.previousSibling?.textContent)).toEqual(['bob@', 'example.']);
+      expect(breaks.at(-1)?.nextSibling?.textContent).toBe('com');
+      // The invitation form stays below the list.
+      expect(screen.getByRole('heading', { name: 'Invite New Member' })).toBeInTheDocument();
+    } finally {
+      restore();
+    }
+  });
+
+  it("removes a member from the member's card, after confirming", async () => {
+    const restore = atPhoneWidth();
+    try {
+      const sent = serveOrgs([org()]);
+      server.use(
+        http.delete('*/api/orgs/:orgId/members/:memberId', ({ request }) => {
+          sent.push({
+            method: request.method,
+            path: new URL(request.url).pathname,
+            body: null,
+            auth: request.headers.get('Authorization'),
+          });
+          return HttpResponse.json({ success: true, data: null });
+        }),
+      );
+      const store = signedInStore();
+      const { user } = renderWithProviders(<MembersPage />, { store });
+      const list = await screen.findByRole('list', { name: 'Members' });
+      await user.click(
+        within(cardWith(list, 'bob@example.com')).getByRole('button', { name: 'Remove' }),
+      );
+      const dialog = await screen.findByRole('dialog', { name: 'Remove member?' });
+      expect(dialog).toHaveTextContent('bob@example.com will lose access to this organization.');
+      await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+      await waitFor(() => {
+        expect(store.getState().auth.notice?.text).toBe('Member removed from organization');
+      });
+      expect(
+        sent.some((s) => s.method === 'DELETE' && s.path === '/api/orgs/org-1/members/u-bob'),
+      ).toBe(true);
+    } finally {
+      restore();
+    }
+  });
+
+  it("gives a member read-only cards, with Leave on the member's own card only", async () => {
+    const restore = atPhoneWidth();
+    try {
+      serveOrgs([
+        org({
+          role: 'member',
+          members: [
+            { user: BOB, role: 'admin', joinedAt: '2026-11-01T10:00:00Z', hasTwoFactor: true },
+            { user: ME, role: 'member', joinedAt: '2026-11-02T10:00:00Z', hasTwoFactor: false },
+          ],
+          pendingInvites: [],
+        }),
+      ]);
+      renderWithProviders(<MembersPage />, { store: signedInStore() });
+      const list = await screen.findByRole('list', { name: 'Members' });
+      const bob = cardWith(list, 'bob@example.com');
+      expect(bob).toHaveTextContent('Role: Admin');
+      expect(within(bob).queryByRole('button')).not.toBeInTheDocument();
+      // Members do not see who has a second factor.
+      expect(bob).not.toHaveTextContent(/Two-factor/);
+      const mine = cardWith(list, 'ada@example.com (you)');
+      expect(mine).toHaveTextContent('Role: Member');
+      expect(within(mine).getByRole('button', { name: 'Leave' })).toBeEnabled();
+      expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
+    } finally {
+      restore();
+    }
+  });
+
+  it('says so when there are no members to list', async () => {
+    const restore = atPhoneWidth();
+    try {
+      serveOrgs([org({ members: [], pendingInvites: [] })]);
+      renderWithProviders(<MembersPage />, { store: signedInStore() });
+      expect(await screen.findByText('No members found')).toBeInTheDocument();
+      expect(screen.queryByRole('list', { name: 'Members' })).not.toBeInTheDocument();
+    } finally {
+      restore();
+    }
+  });
+});
+
 describe('organization settings', () => {
   it('lets an admin save the profile after checking the required fields', async () => {
     const sent = serveOrgs([org()]);
@@ -423,7 +579,7 @@ describe('organization settings', () => {
 });
 
 describe('layout pieces', () => {
-  it('warns on every page while the organization has no contact e-mail', async () => {
+  it('warns while the organization has no contact e-mail, linking an admin to the form', async () => {
     serveOrgs([org({ profile: { contactEmail: null } })]);
     renderWithProviders(<ProfileIncompleteBanner />, { store: signedInStore() });
     expect(await screen.findByText('Organization profile incomplete')).toBeInTheDocument();

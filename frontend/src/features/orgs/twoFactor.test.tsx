@@ -124,7 +124,7 @@ describe('the organization’s two-factor requirement', () => {
     ).toBeInTheDocument();
   });
 
-  it('names the second factor under each address on a phone, which has no Two-factor column', async () => {
+  it('names the second factor in each card on a phone, which has no Two-factor column', async () => {
     const members = [
       {
         user: { id: 'u-ada', email: 'ada@example.com' },
@@ -157,19 +157,20 @@ describe('the organization’s two-factor requirement', () => {
       }));
     try {
       renderWithProviders(<MembersPage />, { store: signedInStore() });
-      const table = await screen.findByRole('table', { name: 'Members' });
-      const ada = within(table).getByLabelText('Two-factor authentication on for ada@example.com');
+      const list = await screen.findByRole('list', { name: 'Members' });
+      const ada = within(list).getByLabelText('Two-factor authentication on for ada@example.com');
       expect(ada).toHaveTextContent('Two-factor on');
-      expect(ada.closest('td')).toHaveTextContent('ada@example.com');
-      // Ada is the only admin: why Leave is disabled stands under her address, not in a narrow column.
-      const leave = within(table).getByRole('button', { name: 'Leave' });
+      expect(enclosing(ada, 'li')).toHaveTextContent('ada@example.com (you)');
+      // Ada is the only admin: why Leave is disabled stands under the button, in her card.
+      const leave = within(list).getByRole('button', { name: 'Leave' });
       expect(leave).toBeDisabled();
       expect(leave).toHaveAccessibleDescription(/You cannot leave as you are the only admin/);
-      expect(ada.closest('td')).toHaveTextContent(/You cannot leave as you are the only admin/);
-      expect(leave.closest('td')).not.toHaveTextContent(/only admin/);
-      expect(
-        within(table).getByLabelText('Two-factor authentication off for bob@example.com'),
-      ).toHaveTextContent('Two-factor off');
+      expect(enclosing(leave, 'li')).toHaveTextContent(
+        /You cannot leave as you are the only admin/,
+      );
+      const bob = within(list).getByLabelText('Two-factor authentication off for bob@example.com');
+      expect(bob).toHaveTextContent('Two-factor off');
+      expect(enclosing(bob, 'li')).toHaveTextContent('bob@example.com');
     } finally {
       phone.mockRestore();
     }
