@@ -68,9 +68,10 @@ export function ApiKeyHowTo({
         </span>
       </Box>
       <Typography variant="body2" sx={{ color: 'text.secondary', mt: 1 }}>
-        Your app server must answer <code>GET /health</code> with status 200: the portal checks it
-        before publishing and while the app is live. The SDK&apos;s <code>AppServer</code> serves it
-        unless <code>healthCheck</code> is turned off.
+        Your app server must answer <code>GET /health</code> with status 200 and the JSON body{' '}
+        <code>{'{"status":"healthy"}'}</code>: the portal checks it before publishing and while the
+        app is live, and anything else reads as Offline. The SDK&apos;s <code>AppServer</code>{' '}
+        serves it unless <code>healthCheck</code> is turned off.
       </Typography>
     </Box>
   );

@@ -24,14 +24,17 @@ function healthProblem(check: HealthCheck): string {
     case 'error':
       return 'it could not be checked (a private or local address, a redirect, or an answer over 64 KB)';
     default:
-      return check.status === 200
-        ? `it answered status "${check.data.status ?? 'none'}" instead of "healthy"`
-        : `it answered HTTP ${check.status ?? 'nothing'}`;
+      if (check.status !== 200)
+        return `it answered HTTP ${check.status ?? 'nothing'} instead of 200`;
+      return check.data.status == null
+        ? 'it answered HTTP 200 without the JSON body {"status":"healthy"}'
+        : `it answered HTTP 200 with "status": ${JSON.stringify(check.data.status)} instead of "healthy"`;
   }
 }
 
 /**
- * The publish checklist's live health check (PRODUCT.md §9): the app's server is asked for `/health` now.
+ * The publish checklist's live health check (PRODUCT.md §9): the app's server is asked for `/health` now, and
+ * is healthy when it answers status 200 with the JSON body `{"status":"healthy"}` (the monitor's rule).
  * It informs and does not block: reviewers and the uptime monitor see the same answer.
  */
 export function HealthCheckItem({ health, publicUrl }: HealthCheckItemProps) {
@@ -54,7 +57,10 @@ export function HealthCheckItem({ health, publicUrl }: HealthCheckItemProps) {
   return (
     <ListItem disableGutters>
       <ListItemIcon sx={{ minWidth: 36 }}>{icon}</ListItemIcon>
-      <ListItemText primary="Server answers its health check" secondary={secondary} />
+      <ListItemText
+        primary={'Server answers GET /health with 200 {"status":"healthy"}'}
+        secondary={secondary}
+      />
     </ListItem>
   );
 }

@@ -82,6 +82,8 @@ describe('API key dialog', { timeout: 20000 }, () => {
     expect(within(howTo).getAllByText('MENTRAOS_API_KEY')[0]).toBeInTheDocument();
     expect(within(howTo).getByText('apiKey')).toBeInTheDocument();
     expect(within(howTo).getByText('GET /health')).toBeInTheDocument();
+    // The same rule as the checklist and the monitor (issue 48 item 2).
+    expect(within(howTo).getByText('{"status":"healthy"}')).toBeInTheDocument();
     const snippet = within(howTo).getByTestId('api-key-snippet');
     expect(snippet).toHaveTextContent(`MENTRAOS_API_KEY=${NEW_KEY}`);
     expect(snippet).toHaveTextContent(`PACKAGE_NAME=${APP.packageName}`);
@@ -413,8 +415,43 @@ describe('publish dialog', { timeout: 20000 }, () => {
       store: signedInStore(),
     });
     expect(await screen.findByText('Answered in 18 ms')).toBeInTheDocument();
-    expect(screen.getByText('Server answers its health check')).toBeInTheDocument();
+    expect(
+      screen.getByText('Server answers GET /health with 200 {"status":"healthy"}'),
+    ).toBeInTheDocument();
   });
+
+  it.each([
+    [200, null, 'it answered HTTP 200 without the JSON body {"status":"healthy"}'],
+    [200, 'ok', 'it answered HTTP 200 with "status": "ok" instead of "healthy"'],
+    [503, null, 'it answered HTTP 503 instead of 200'],
+  ])(
+    'says what a server answering %s with status %s answered, by the one rule',
+    async (status, word, said) => {
+      serveOrgs();
+      server.use(
+        http.get('*/api/dev/apps/:pkg/health-check', () =>
+          HttpResponse.json({
+            success: false,
+            status,
+            data: { status: word },
+            packageName: APP.packageName,
+            health: 'unhealthy',
+            online: false,
+            latencyMs: 12,
+          }),
+        ),
+      );
+      renderWithProviders(
+        <PublishDialog open onClose={() => undefined} orgId="org-1" app={APP} />,
+        {
+          store: signedInStore(),
+        },
+      );
+      expect(
+        await screen.findByText(new RegExp(said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))),
+      ).toBeInTheDocument();
+    },
+  );
 
   it('warns when the app server does not answer healthy, and still lets the developer submit', async () => {
     serveOrgs();
