@@ -298,5 +298,6 @@ fn public_config(config: &Config) -> PublicConfig {
         monitor_interval_secs: config.uptime_interval_secs,
         companion_install_url: config.companion_install_url.clone(),
         passkey_origin: crate::identity::passkey_origin(config),
+        mail_sent: config.smtp_url.is_some() || config.supabase.is_some(),
     }
 }

@@ -902,6 +902,10 @@ async fn public_config_names_the_built_in_identity_service() {
             "anonKey": "built-in"
         })
     );
+    // No SMTP_URL: no e-mail goes out, and the sign-in forms say where the links are (issue 48 item 3).
+    assert_eq!(config["mailSent"], false);
+    let with_mail = spawn_app_with(Backend::Sqlite, &[("SMTP_URL", "smtp://127.0.0.1:2525")]).await;
+    assert_eq!(with_mail.get_json("/api/public-config").await["mailSent"], true);
 }
 
 /// A server that requires e-mail confirmation (SMTP configured; the delivery worker stays off, so the

@@ -62,6 +62,10 @@ pub struct PublicConfig {
     /// another IP address as its public URL).
     #[schema(required = true, example = "http://localhost:8080")]
     pub passkey_origin: Option<String>,
+    /// Whether this server sends e-mail (`SMTP_URL` set, or a hosted identity service, which sends its
+    /// own). Without it the links an e-mail would carry (sign-in link, password reset, confirmation) are
+    /// written to the server's log, and the sign-in forms say so instead of "check your email".
+    pub mail_sent: bool,
 }
 
 /// `GET /api/public-config`.

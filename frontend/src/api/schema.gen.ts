@@ -2209,6 +2209,12 @@ export interface components {
        * @example http://localhost:8080
        */
       passkeyOrigin: string | null;
+      /**
+       * @description Whether this server sends e-mail (`SMTP_URL` set, or a hosted identity service, which sends its
+       *     own). Without it the links an e-mail would carry (sign-in link, password reset, confirmation) are
+       *     written to the server's log, and the sign-in forms say so instead of "check your email".
+       */
+      mailSent: boolean;
     };
     /** @description A queued delivery. */
     QueuedDeliveryDto: {

@@ -18,6 +18,7 @@ export const testPublicConfig: PublicConfig = {
   monitorIntervalSecs: 60,
   companionInstallUrl: null,
   passkeyOrigin: null,
+  mailSent: true,
 };
 
 export const handlers = [

@@ -77,7 +77,13 @@ export function AuthWidget({
   const [codeSent, setCodeSent] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>(null);
-  const elsewhere = passkeysElsewhere(usePublicConfig());
+  const publicConfig = usePublicConfig();
+  const elsewhere = passkeysElsewhere(publicConfig);
+  // Without SMTP the server writes the e-mail's link to its log: say where it is, not "check your email".
+  const sent = (what: string) =>
+    publicConfig.mailSent
+      ? `Check your email for ${what}`
+      : `This portal sends no e-mail (no SMTP server is set up): ${what} was written to the server's log, where whoever runs the portal can copy it for you.`;
 
   // Passkey autofill (WebAuthn conditional UI): while the sign-in form is open, the e-mail field offers the
   // device's passkeys for this site; choosing one signs in (auth-js saves the session).
@@ -160,7 +166,9 @@ export function AuthWidget({
               ? null
               : {
                   severity: 'success',
-                  text: 'Account created! Check your email for confirmation.',
+                  text: publicConfig.mailSent
+                    ? 'Account created! Check your email for confirmation.'
+                    : `Account created! ${sent('the confirmation link')}`,
                 };
           },
         };
@@ -171,7 +179,7 @@ export function AuthWidget({
             const { error } = await auth.resetPasswordForEmail(trimmedEmail, { redirectTo });
             return error
               ? fail(errorText(error))
-              : { severity: 'success', text: 'Check your email for the password reset link' };
+              : { severity: 'success', text: sent('the password reset link') };
           },
         };
       case 'magic_link':
@@ -184,7 +192,7 @@ export function AuthWidget({
             });
             return error
               ? fail(errorText(error))
-              : { severity: 'success', text: 'Check your email for the magic link' };
+              : { severity: 'success', text: sent('the magic link') };
           },
         };
       case 'verify_otp':
@@ -198,7 +206,7 @@ export function AuthWidget({
               });
               if (error) return fail(errorText(error));
               setCodeSent(true);
-              return { severity: 'success', text: 'Check your email for the six-digit code' };
+              return { severity: 'success', text: sent('the six-digit code') };
             },
           };
         }
@@ -277,10 +285,18 @@ export function AuthWidget({
         </Alert>
       )}
       {view === 'update_password' && (
-        <Typography variant="body2" color="text.secondary">
-          Choosing a new password signs out every other session of your account and revokes the
-          access tokens they made.
-        </Typography>
+        <>
+          <Typography variant="body2" color="text.secondary">
+            You opened a link sent to this address. If the address had not been proven before, the
+            link proved it and removed the password the account had (whoever chose it may not own
+            this mailbox). Choose the password you will sign in with: until you do, the account has
+            none, and you can only sign in with an e-mailed link or Forgot password.
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            Choosing a new password signs out every other session of your account and revokes the
+            access tokens they made.
+          </Typography>
+        </>
       )}
       {needsEmail && (
         <TextField

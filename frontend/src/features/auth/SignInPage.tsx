@@ -16,7 +16,7 @@ import EmailIcon from '@mui/icons-material/Email';
 import KeyIcon from '@mui/icons-material/Key';
 import GoogleIcon from '@mui/icons-material/Google';
 import type { Provider } from '@supabase/auth-js';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Navigate, Link as RouterLink, useLocation, useSearchParams } from 'react-router';
 
 import { useAppDispatch, useAppSelector } from '../../app/store';
@@ -55,6 +55,11 @@ const PROVIDERS: { id: Provider; label: string; mark: ReactNode }[] = [
  * `/signin` (and `/login`, `/signup`, `/invite/accept`): the welcome screen with e-mail sign-in in a dialog
  * and the providers. `?token=` carries an organization invitation and is kept across sign-in.
  */
+/** The query parameter that carries a passkey press from the IP address to the passkeys' origin. */
+const PASSKEY_PARAM = 'passkey';
+const PASSKEY_NOW = 'now';
+const PASSKEY_HINT_ID = 'passkey-elsewhere-hint';
+
 export function SignInPage() {
   useDocumentTitle('Sign in');
   const auth = useAppSelector(selectAuth);
@@ -64,7 +69,7 @@ export function SignInPage() {
   const { data: config } = useGetPublicConfigQuery();
   const providers = config ? PROVIDERS.filter(({ id }) => config.providers.includes(id)) : [];
   const location = useLocation();
-  const [searchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const inviteToken = searchParams.get('token');
   // The prerendered page has no invitation notice: shown once React has taken the markup over.
   const hydrated = useHydrated();
@@ -74,9 +79,39 @@ export function SignInPage() {
   const [providerMessage, setProviderMessage] = useState<string | null>(null);
   const [passkeyBusy, setPasskeyBusy] = useState(false);
 
+  // Arriving from the loopback IP address with the passkey press carried over (`?passkey=now`): the
+  // ceremony starts here at once, so the person presses once (issue 48 item 4).
+  const passkeyCarried = searchParams.get(PASSKEY_PARAM) === PASSKEY_NOW;
+  const carriedOnce = useRef(false);
+  useEffect(() => {
+    if (!passkeyCarried || carriedOnce.current || !client || !config) return;
+    if (auth.status !== 'signedOut' || passkeysElsewhere(config)) return;
+    carriedOnce.current = true;
+    setSearchParams(
+      (params) => {
+        params.delete(PASSKEY_PARAM);
+        return params;
+      },
+      { replace: true },
+    );
+    void Promise.resolve()
+      .then(() => {
+        setPasskeyBusy(true);
+        return client.signInWithPasskey();
+      })
+      .then(({ error }) => {
+        setPasskeyBusy(false);
+        if (error && !passkeyCancelled(error)) setProviderMessage(passkeyErrorMessage(error));
+      });
+  }, [passkeyCarried, client, config, auth.status, setSearchParams]);
+
   // A recovery link signs the user in for one purpose: choosing a new password.
   const shownView: AuthView = auth.recovery ? 'update_password' : view;
   const shownOpen = dialogOpen || auth.recovery;
+
+  // Where passkeys work when it is not here (a loopback IP address: browsers refuse it as their site).
+  const passkeyElsewhere = config ? passkeysElsewhere(config) : null;
+  const passkeyHost = passkeyElsewhere ? new URL(passkeyElsewhere).host : null;
 
   if (auth.status === 'loading') return <PageSpinner label="Checking your session" />;
 
@@ -108,7 +143,9 @@ export function SignInPage() {
       .catch(() => null);
     const elsewhere = current && passkeysElsewhere(current);
     if (elsewhere) {
-      window.location.assign(atPasskeyOrigin(elsewhere, window.location));
+      const there = new URL(atPasskeyOrigin(elsewhere, window.location));
+      there.searchParams.set(PASSKEY_PARAM, PASSKEY_NOW);
+      window.location.assign(there.toString());
       return;
     }
     const { error } = await client.signInWithPasskey();
@@ -203,9 +240,16 @@ export function SignInPage() {
               startIcon={<KeyIcon />}
               disabled={!client || passkeyBusy}
               onClick={() => void signInWithPasskey()}
+              aria-describedby={passkeyHost ? PASSKEY_HINT_ID : undefined}
             >
               {passkeyBusy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
             </Button>
+            {passkeyHost && (
+              <Typography id={PASSKEY_HINT_ID} variant="body2" color="text.secondary">
+                Passkeys work at {passkeyHost}: the button opens this page there and asks for your
+                passkey at once.
+              </Typography>
+            )}
             {config && providers.length > 0 && (
               <>
                 <Divider>

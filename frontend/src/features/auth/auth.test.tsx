@@ -246,6 +246,33 @@ describe('sign-in', () => {
       await within(dialog).findByRole('heading', { name: 'Choose a new password' }),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/signin');
+    // The dialog says why a password is asked for, and what closing it leaves (issue 48 item 3).
+    expect(within(dialog).getByText(/removed the password the account had/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/until you do, the account has none/)).toBeInTheDocument();
+  });
+
+  it.each([
+    ['Email me a magic link', 'Send magic link', 'the magic link'],
+    ['Forgot your password?', 'Send reset link', 'the password reset link'],
+  ])('says where the link is on a portal without SMTP (%s)', async (open, send, what) => {
+    server.use(
+      publicConfigWith({ mailSent: false }),
+      http.post(`${AUTH}/otp`, () => HttpResponse.json({})),
+      http.post(`${AUTH}/recover`, () => HttpResponse.json({})),
+    );
+    const { user } = renderRoute('/signin');
+    await user.click(await screen.findByRole('button', { name: 'Continue with Email' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: open }));
+    await user.type(within(dialog).getByLabelText(/Email address/), 'ada@example.com');
+    await user.click(within(dialog).getByRole('button', { name: send }));
+
+    const said = await within(dialog).findByRole('status');
+    expect(said).toHaveTextContent(
+      `This portal sends no e-mail (no SMTP server is set up): ${what}`,
+    );
+    expect(said).toHaveTextContent("written to the server's log");
+    expect(said).not.toHaveTextContent('Check your email');
   });
 
   it('sends a session that must choose a password from any page to the sign-in screen to choose it', async () => {

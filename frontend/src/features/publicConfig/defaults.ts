@@ -11,6 +11,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   monitorIntervalSecs: 60,
   companionInstallUrl: null,
   passkeyOrigin: null,
+  mailSent: true,
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -94,5 +95,7 @@ export function normalizePublicConfig(raw: unknown): PublicConfig {
     passkeyOrigin: isHttpUrl(body.passkeyOrigin)
       ? new URL(body.passkeyOrigin).origin
       : DEFAULT_PUBLIC_CONFIG.passkeyOrigin,
+    // Only an explicit `false` says no e-mail goes out (while loading, the forms say "check your email").
+    mailSent: body.mailSent !== false,
   };
 }

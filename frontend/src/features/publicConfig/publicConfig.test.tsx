@@ -81,7 +81,14 @@ describe('normalizePublicConfig', () => {
       monitorIntervalSecs: 60,
       companionInstallUrl: null,
       passkeyOrigin: null,
+      mailSent: true,
     });
+  });
+
+  it('says no e-mail goes out only when the server says so', () => {
+    expect(normalizePublicConfig({ mailSent: false }).mailSent).toBe(false);
+    expect(normalizePublicConfig({ mailSent: 'no' }).mailSent).toBe(true);
+    expect(normalizePublicConfig({}).mailSent).toBe(true);
   });
 
   it('reads where passkeys work as an http(s) origin only', () => {
