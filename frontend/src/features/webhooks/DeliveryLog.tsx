@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/errors';
 import type { WebhookDelivery } from '../../api/types';
 import { useListWebhookDeliveriesQuery, useRetryWebhookDeliveryMutation } from './api';
+import { DeliveryDetails } from './DeliveryDetails';
 import { formatTime } from './format';
 
 const STATUS_COLOR = {
@@ -34,10 +35,14 @@ function DeliveryItem({
       sx={{ listStyle: 'none', border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}
       aria-label={`Delivery ${delivery.id}`}
     >
+      {/* On a phone the row's parts stack, each at its own width: the chip does not stretch across. */}
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         spacing={1}
-        sx={{ alignItems: { sm: 'center' } }}
+        sx={(theme) => ({
+          alignItems: 'flex-start',
+          [theme.breakpoints.up('sm')]: { alignItems: 'center' },
+        })}
       >
         <Chip size="small" color={STATUS_COLOR[delivery.status]} label={delivery.status} />
         <Typography sx={{ fontFamily: 'monospace' }}>{delivery.eventType}</Typography>
@@ -48,43 +53,22 @@ function DeliveryItem({
           {delivery.durationMs != null && ` · ${delivery.durationMs} ms`}
           {delivery.error && ` · ${delivery.error}`}
         </Typography>
-        <Button
-          size="small"
-          onClick={() => {
-            setOpen((value) => !value);
-          }}
-          aria-expanded={open}
-        >
-          {open ? 'Hide' : 'Details'}
-        </Button>
-        <Button size="small" onClick={onRetry} disabled={busy}>
-          Retry
-        </Button>
-      </Stack>
-      {open && (
-        <Stack spacing={1} sx={{ mt: 1 }}>
-          <Typography variant="subtitle2">Request body</Typography>
-          <Box
-            component="pre"
-            tabIndex={0}
-            role="region"
-            aria-label="Request body"
-            sx={{ m: 0, p: 1, bgcolor: 'action.hover', overflow: 'auto' }}
+        <Stack direction="row" spacing={1}>
+          <Button
+            size="small"
+            onClick={() => {
+              setOpen((value) => !value);
+            }}
+            aria-expanded={open}
           >
-            {delivery.requestBody}
-          </Box>
-          <Typography variant="subtitle2">Answer (first 4 KB)</Typography>
-          <Box
-            component="pre"
-            tabIndex={0}
-            role="region"
-            aria-label="Answer"
-            sx={{ m: 0, p: 1, bgcolor: 'action.hover', overflow: 'auto' }}
-          >
-            {delivery.responseBody ?? '(none)'}
-          </Box>
+            {open ? 'Hide' : 'Details'}
+          </Button>
+          <Button size="small" onClick={onRetry} disabled={busy}>
+            Retry
+          </Button>
         </Stack>
-      )}
+      </Stack>
+      {open && <DeliveryDetails delivery={delivery} />}
     </Box>
   );
 }

@@ -10,7 +10,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 
 import { errorMessage } from '../../api/errors';
 import type { WebhookEndpoint, WebhookEventType } from '../../api/types';
@@ -33,6 +33,10 @@ import { SecretDialog } from './SecretDialog';
 export const ONLY_ADMINS =
   'Only organization admins can manage webhooks. Ask an admin of this organization to add one.';
 
+/** Why Send test is off on a disabled endpoint. */
+export const TEST_OFF_WHILE_DISABLED =
+  'Send test is off while this endpoint is disabled: a disabled endpoint is sent nothing. Enable it to send a test.';
+
 function EndpointCard({
   orgId,
   endpoint,
@@ -54,6 +58,7 @@ function EndpointCard({
   const [rotate, { isLoading: rotating }] = useRotateWebhookSecretMutation();
   const [test, { isLoading: testing }] = useTestWebhookMutation();
   const ids = { orgId, id: endpoint.id };
+  const testOffId = useId();
 
   const act = async <T,>(
     run: () => Promise<{ data: T } | { error: unknown }>,
@@ -71,10 +76,14 @@ function EndpointCard({
     <Card variant="outlined" component="li" sx={{ listStyle: 'none' }}>
       <CardContent>
         <Stack spacing={1.5}>
+          {/* On a phone the URL and the chip stack; the chip keeps its own width (issue 48 item 13). */}
           <Stack
             direction={{ xs: 'column', sm: 'row' }}
             spacing={1}
-            sx={{ alignItems: { sm: 'center' } }}
+            sx={(theme) => ({
+              alignItems: 'flex-start',
+              [theme.breakpoints.up('sm')]: { alignItems: 'center' },
+            })}
           >
             <Typography variant="h6" component="h2" sx={{ wordBreak: 'break-all', flexGrow: 1 }}>
               {endpoint.url}
@@ -98,7 +107,9 @@ function EndpointCard({
           <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
             <Button
               size="small"
-              disabled={testing}
+              // A disabled endpoint is sent nothing, tests included: the button says so (issue 48 item 7).
+              disabled={testing || !endpoint.enabled}
+              aria-describedby={endpoint.enabled ? undefined : testOffId}
               onClick={() =>
                 void act(
                   () => test(ids),
@@ -169,6 +180,11 @@ function EndpointCard({
               Delete
             </Button>
           </Stack>
+          {!endpoint.enabled && (
+            <Typography id={testOffId} variant="body2" color="text.secondary">
+              {TEST_OFF_WHILE_DISABLED}
+            </Typography>
+          )}
           {showLog && <DeliveryLog orgId={orgId} endpointId={endpoint.id} />}
         </Stack>
       </CardContent>
