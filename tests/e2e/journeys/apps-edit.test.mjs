@@ -20,7 +20,11 @@ const {
   startPortal,
   startSmtp,
 } = harness;
-import { expectNoSeriousA11yViolations, signUp as signUpWith } from "../support/journey.mjs";
+import {
+  expectNoSeriousA11yViolations,
+  lookAtEverySize,
+  signUp as signUpWith,
+} from "../support/journey.mjs";
 
 const PKG = "com.acme.weather";
 
@@ -148,6 +152,12 @@ describe("edit app journey", () => {
     );
     assert.equal(overflow, 0, "the edit page scrolls sideways");
     await expectNoSeriousA11yViolations(page, "edit app (loaded)");
+    // One way back to the list (issue 48 item 11): the Back to Apps link, no Back beside the title or
+    // in the save bar (on a phone the title's one was a full-width button).
+    assert.equal(await page.getByRole("link", { name: "Back to Apps" }).count(), 1);
+    assert.equal(await page.getByRole("link", { name: "Back", exact: true }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Back", exact: true }).count(), 0);
+    await lookAtEverySize(page, "apps-edit-loaded");
 
     // Descriptive fields; URLs normalised on blur.
     await page.getByLabel(/Display Name/).fill("Weather Pro");
