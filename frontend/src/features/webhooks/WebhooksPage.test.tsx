@@ -12,7 +12,8 @@ import {
 } from '../../testing/apps';
 import { renderWithProviders } from '../../testing/render';
 import { server } from '../../testing/server';
-import { ONLY_ADMINS, TEST_OFF_WHILE_DISABLED, WebhooksPage } from './WebhooksPage';
+import { TEST_OFF_WHILE_DISABLED } from './EndpointCard';
+import { ONLY_ADMINS, WebhooksPage } from './WebhooksPage';
 
 const EVENT_TYPES: WebhookEventType[] = ['app.approved', 'member.joined'];
 
