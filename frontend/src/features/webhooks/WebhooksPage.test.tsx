@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
 import {
@@ -95,10 +95,6 @@ function serveWebhooks(initial: WebhookEndpoint[]) {
   );
   return sent;
 }
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
 
 describe('the Webhooks page', { timeout: 20000 }, () => {
   it('tells a member that only admins manage webhooks', async () => {
