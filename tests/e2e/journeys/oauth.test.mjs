@@ -3,34 +3,33 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { launchBrowser, saveLogs, screenshot, startOidcProvider, startPortal } from '../support/harness.mjs';
+import { screenshot, startOidcProvider } from '../support/harness.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
 let oidc;
-let portal;
-let browser;
 
 before(async () => {
   oidc = await startOidcProvider();
-  portal = await startPortal({
+});
+
+const servers = journeyServers('oauth', {
+  smtp: false,
+  env: () => ({
     PORTAL_OAUTH_GOOGLE_ISSUER: oidc.issuer,
     PORTAL_OAUTH_GOOGLE_CLIENT_ID: 'portal-client',
     PORTAL_OAUTH_GOOGLE_CLIENT_SECRET: 'test-only-secret',
-  });
-  browser = await launchBrowser();
+  }),
 });
 
 after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('oauth-portal', portal.logs());
-  await portal?.stop();
   await oidc?.stop();
 });
 
 test('Google sign-in reaches the dashboard, and the account is kept for the next sign-in', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await servers.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   for (let round = 0; round < 2; round++) {
-    await page.goto(`${portal.url}/signin`);
+    await page.goto(`${servers.portal.url}/signin`);
     await page.getByRole('button', { name: 'Google' }).click();
     await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
     await page.getByText('Signed in as mock@example.com').waitFor();
@@ -43,8 +42,8 @@ test('Google sign-in reaches the dashboard, and the account is kept for the next
 });
 
 test('Apple, not configured here, is not offered', async () => {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${portal.url}/signin`);
+  const page = await (await servers.browser.newContext()).newPage();
+  await page.goto(`${servers.portal.url}/signin`);
   await page.getByRole('button', { name: 'Google' }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Apple' }).count(), 0);
 });

@@ -4,30 +4,16 @@
 // the token with its owner. Each screen is scanned with axe and photographed at 1280 and 390 px, light and dark
 // (tests/e2e/output/tokens-*.png).
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { launchBrowser, saveLogs, settled, startPortal, startSmtp } from "../support/harness.mjs";
+import { settled } from "../support/harness.mjs";
 import { lookAtEverySize, newPage, productCall, signUp } from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
 const EMAIL = "tokens@example.com";
 const NAME = "Journey CI";
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs("tokens-portal", portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+const servers = journeyServers("tokens");
 
 /** `GET /api/dev/apps` with the access token as the bearer: `{status, body}`. */
 async function appsWithToken(page, token, orgId) {
@@ -45,8 +31,8 @@ async function appsWithToken(page, token, orgId) {
 
 describe("access tokens", () => {
   test("create a token, see it once, copy it, use it, revoke it: it is refused", async () => {
-    const page = await newPage(browser, { clipboard: true });
-    await signUp(page, { portal, smtp }, EMAIL);
+    const page = await newPage(servers.browser, { clipboard: true });
+    await signUp(page, servers, EMAIL);
     const orgs = await productCall(page, "GET", "/api/orgs");
     assert.equal(orgs.status, 200);
     const orgId = orgs.body.data[0].id;
@@ -122,7 +108,7 @@ describe("access tokens", () => {
     await lookAtEverySize(page, "tokens-revoked");
 
     // The organization's admin (its creator) sees the token, revoked, with its owner.
-    await page.goto(`${portal.url}/org-settings`);
+    await page.goto(`${servers.portal.url}/org-settings`);
     const section = page.getByRole("region", { name: "Access tokens acting in this organization" });
     await section.getByText(EMAIL).waitFor();
     await section.getByText(NAME).waitFor();
@@ -132,9 +118,9 @@ describe("access tokens", () => {
   });
 
   test("on a phone the drawer leads to Access Tokens", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(servers.browser);
     await page.setViewportSize({ width: 390, height: 844 });
-    await signUp(page, { portal, smtp }, "tokens-phone@example.com");
+    await signUp(page, servers, "tokens-phone@example.com");
     assert.equal(
       await page.getByRole("banner").getByRole("link", { name: "Access Tokens" }).isVisible(),
       false,

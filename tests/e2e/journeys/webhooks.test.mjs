@@ -11,19 +11,17 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
-import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from '../support/harness.mjs';
+import { screenshot, settled } from '../support/harness.mjs';
 import {
   expectNoSeriousA11yViolations as scan,
   lookAtEverySize,
   newPage as freshPage,
   signUp as signUpWith,
 } from '../support/journey.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
 const ADA = 'ada@example.com';
 
-let smtp;
-let portal;
-let browser;
 let receiver;
 let receiverUrl;
 
@@ -49,17 +47,12 @@ async function waitFor(what, check, limitMs = 20_000) {
 }
 
 before(async () => {
-  smtp = await startSmtp();
   receiverUrl = await startReceiver();
-  portal = await startPortal({ SMTP_URL: smtp.url, PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' });
-  browser = await launchBrowser();
 });
 
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('webhooks-portal', portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
+const servers = journeyServers('webhooks', { env: { PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } });
+
+after(() => {
   receiver?.kill();
 });
 
@@ -75,8 +68,8 @@ async function still(page) {
 
 describe('webhooks journey', () => {
   test('an admin adds an endpoint, sends a test, reads its delivery and retries it', async () => {
-    const ada = await freshPage(browser, { clipboard: true });
-    await signUpWith(ada, { portal, smtp }, ADA);
+    const ada = await freshPage(servers.browser, { clipboard: true });
+    await signUpWith(ada, servers, ADA);
 
     await ada.getByRole('link', { name: 'Organization Settings' }).click();
     await ada.getByRole('heading', { level: 1, name: 'Organization Settings' }).waitFor();
