@@ -1,24 +1,24 @@
 // Sign-in with a provider (Google, as a local OpenID Connect provider) in a real Chromium against a real
 // portal: the button goes through /auth/v1/authorize, the provider and /callback, and back to the dashboard.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 
 import { screenshot, startOidcProvider } from '../support/harness.mjs';
 import { journeyServers } from '../support/servers.mjs';
 
 let oidc;
 
-before(async () => {
-  oidc = await startOidcProvider();
-});
-
 const servers = journeyServers('oauth', {
   smtp: false,
-  env: () => ({
-    PORTAL_OAUTH_GOOGLE_ISSUER: oidc.issuer,
-    PORTAL_OAUTH_GOOGLE_CLIENT_ID: 'portal-client',
-    PORTAL_OAUTH_GOOGLE_CLIENT_SECRET: 'test-only-secret',
-  }),
+  // The local identity provider first: the portal is configured with its issuer.
+  env: async () => {
+    oidc = await startOidcProvider();
+    return {
+      PORTAL_OAUTH_GOOGLE_ISSUER: oidc.issuer,
+      PORTAL_OAUTH_GOOGLE_CLIENT_ID: 'portal-client',
+      PORTAL_OAUTH_GOOGLE_CLIENT_SECRET: 'test-only-secret',
+    };
+  },
 });
 
 after(async () => {

@@ -12,8 +12,10 @@ import { launchBrowser, saveLogs, startPortal, startSmtp } from './harness.mjs';
  * - `smtp`: the SMTP server (none with `smtp: false`); the portal sends through it (`SMTP_URL`).
  * - `portal`: the portal, with `env` added to its configuration and started at `host` (none with
  *   `portal: false`: a file whose tests start their own portals does so with `servers.startPortal`).
- *   `env` may be a function, called at start: it can name what the file's own `before` hooks, registered
- *   before this call, have started (a receiver, an identity provider).
+ *   `env` may be a function (async or not), called at start: it can start what the configuration names
+ *   (an identity provider) and answer the configuration. A file's own top-level `before` hooks run as
+ *   soon as they are registered, side by side with this one: the portal's configuration cannot wait for
+ *   them.
  * - `browser`: Chromium.
  *
  * `{ portal, smtp }`, as `signUp` of journey.mjs takes them, is the answer itself.
@@ -39,7 +41,7 @@ export function journeyServers(
   before(async () => {
     if (withSmtp) servers.smtp = await startSmtp();
     if (withPortal) {
-      const configured = typeof env === 'function' ? env() : env;
+      const configured = typeof env === 'function' ? await env() : env;
       servers.portal = await startPortal(
         { ...(servers.smtp ? { SMTP_URL: servers.smtp.url } : {}), ...configured },
         host ? { host } : {},
