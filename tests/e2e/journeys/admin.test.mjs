@@ -4,42 +4,25 @@
 // adds a reviewer and cannot remove the last admin; the reviewer sees the panel without Platform Users;
 // an accessibility scan of each screen.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import {
-  launchBrowser,
-  saveLogs,
-  screenshot,
-  sqliteRun,
-  startPortal,
-  startSmtp,
-} from "../support/harness.mjs";
+import { screenshot, sqliteRun } from "../support/harness.mjs";
 import {
   expectNoSeriousA11yViolations as scan,
   newPage as pageIn,
   productCall as call,
   signUp as signUpIn,
 } from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
 const ADMIN = "admin@example.com";
 const DEVELOPER = "dev@example.com";
 const REVIEWER = "rev@example.com";
 
-let smtp;
-let portal;
-let browser;
+const servers = journeyServers("admin", { env: { PORTAL_ADMIN_EMAILS: ADMIN } });
 
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({
-    SMTP_URL: smtp.url,
-    PORTAL_ADMIN_EMAILS: ADMIN,
-  });
-  browser = await launchBrowser();
-});
-
-const newPage = () => pageIn(browser);
-const signUp = (page, email) => signUpIn(page, { portal, smtp }, email);
+const newPage = () => pageIn(servers.browser);
+const signUp = (page, email) => signUpIn(page, servers, email);
 
 /** The shared scan, once every dialog is fully opaque too (their fade-in is not only a CSS transition). */
 async function expectNoSeriousA11yViolations(page, screen) {
@@ -52,13 +35,6 @@ async function expectNoSeriousA11yViolations(page, screen) {
   );
   await scan(page, screen);
 }
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs("admin-portal", portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
 
 /** Registers an app in `orgId` through the apps API and submits it for review, as its developer. */
 async function submitApp(page, orgId, packageName, name, description) {
@@ -101,7 +77,7 @@ function insertSubmittedApp(
 ) {
   const at = Date.now();
   const changed = sqliteRun(
-    portal.databasePath,
+    servers.portal.databasePath,
     `INSERT INTO apps (package_name, org_id, developer_id, name, description, onboarding_instructions,
        public_url, logo_url, is_public, app_store_status, app_type, created_at, updated_at, tools, settings,
        hardware_requirements, permissions, shared_with_organization, shared_with_emails)
@@ -121,7 +97,7 @@ describe("admin panel journeys", () => {
       await dev.getByRole("link", { name: "Admin Panel" }).count(),
       0,
     );
-    await dev.goto(`${portal.url}/admin`);
+    await dev.goto(`${servers.portal.url}/admin`);
     await dev
       .getByRole("heading", { level: 1, name: "Developer Dashboard" })
       .waitFor();

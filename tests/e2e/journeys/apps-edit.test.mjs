@@ -8,19 +8,17 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import * as harness from "../support/harness.mjs";
 
-const {
-  launchBrowser,
-  saveLogs,
-  screenshot,
-  sqliteRun,
-  startPortal,
-  startSmtp,
-} = harness;
-import { expectNoSeriousA11yViolations, signUp as signUpWith } from "../support/journey.mjs";
+const { screenshot, sqliteRun } = harness;
+import {
+  expectNoSeriousA11yViolations,
+  lookAtEverySize,
+  signUp as signUpWith,
+} from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
 const PKG = "com.acme.weather";
 
@@ -30,30 +28,14 @@ const PNG = Buffer.from(
   "base64",
 );
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  // PORTAL_FRONTEND_DIR, when set, serves another build of the web UI than frontend/dist.
-  const frontend = process.env.PORTAL_FRONTEND_DIR;
-  portal = await startPortal({
-    SMTP_URL: smtp.url,
-    ...(frontend ? { PORTAL_FRONTEND_DIR: frontend } : {}),
-  });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs("apps-edit-portal", portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
+// PORTAL_FRONTEND_DIR, when set, serves another build of the web UI than frontend/dist.
+const frontend = process.env.PORTAL_FRONTEND_DIR;
+const servers = journeyServers("apps-edit", {
+  env: frontend ? { PORTAL_FRONTEND_DIR: frontend } : {},
 });
 
 function signUp(page, email) {
-  return signUpWith(page, { portal, smtp }, email);
+  return signUpWith(page, servers, email);
 }
 
 /** The labels of the settings, in the order the editor shows them. */
@@ -93,7 +75,7 @@ async function addSetting(page, type, key, label) {
 
 describe("edit app journey", () => {
   test("every section is edited, saved, exported and imported back; a published app warns", async () => {
-    const context = await browser.newContext({
+    const context = await servers.browser.newContext({
       bypassCSP: true,
       viewport: { width: 1280, height: 900 },
       acceptDownloads: true,
@@ -102,7 +84,7 @@ describe("edit app journey", () => {
     await signUp(page, "ada@example.com");
 
     // A new app to edit.
-    await page.goto(`${portal.url}/apps/create`);
+    await page.goto(`${servers.portal.url}/apps/create`);
     await page.getByRole("heading", { level: 1, name: "Create App" }).waitFor();
     await page.getByLabel(/Package Name/).fill(PKG);
     await page.getByLabel(/Display Name/).fill("Weather");
@@ -148,6 +130,12 @@ describe("edit app journey", () => {
     );
     assert.equal(overflow, 0, "the edit page scrolls sideways");
     await expectNoSeriousA11yViolations(page, "edit app (loaded)");
+    // One way back to the list (issue 48 item 11): the Back to Apps link, no Back beside the title or
+    // in the save bar (on a phone the title's one was a full-width button).
+    assert.equal(await page.getByRole("link", { name: "Back to Apps" }).count(), 1);
+    assert.equal(await page.getByRole("link", { name: "Back", exact: true }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Back", exact: true }).count(), 0);
+    await lookAtEverySize(page, "apps-edit-loaded");
 
     // Descriptive fields; URLs normalised on blur.
     await page.getByLabel(/Display Name/).fill("Weather Pro");
@@ -356,7 +344,7 @@ describe("edit app journey", () => {
 
     // A published app: adding a permission warns that it goes back to review.
     const changed = sqliteRun(
-      portal.databasePath,
+      servers.portal.databasePath,
       "UPDATE apps SET app_store_status = 'PUBLISHED' WHERE package_name = ?",
       [PKG],
     );
@@ -426,7 +414,7 @@ describe("edit app journey", () => {
       .waitFor();
     // The app is no longer read from its old organization: no "not found" on the way to the list.
     assert.equal(await page.getByText(/not found/).count(), 0);
-    await page.waitForURL(`${portal.url}/apps`);
+    await page.waitForURL(`${servers.portal.url}/apps`);
 
     await context.close();
   });

@@ -4,30 +4,16 @@
 // organization profile the checklist asks for, submits the app, and deletes it; an accessibility scan of each
 // screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 
-import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from '../support/harness.mjs';
+import { screenshot, settled } from '../support/harness.mjs';
 import { expectNoSeriousA11yViolations, newPage as freshPage, signUp as signUpWith } from '../support/journey.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
 const PACKAGE = 'com.acme.weather';
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('apps-portal', portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+const servers = journeyServers('apps');
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -77,7 +63,7 @@ function logoPng(size = 64) {
 }
 
 function newPage(options) {
-  return freshPage(browser, options);
+  return freshPage(servers.browser, options);
 }
 
 /** A screenshot once the page is still. */
@@ -87,7 +73,7 @@ async function shot(page, name) {
 }
 
 function signUp(page, email) {
-  return signUpWith(page, { portal, smtp }, email);
+  return signUpWith(page, servers, email);
 }
 
 /** Opens the row menu of an app in the apps table and picks an action. */
@@ -159,7 +145,7 @@ describe('app journeys', () => {
     await ada.waitForURL(`**/apps/${PACKAGE}/edit`);
 
     // My Apps lists it in Development.
-    await ada.goto(`${portal.url}/apps`);
+    await ada.goto(`${servers.portal.url}/apps`);
     await ada.getByRole('heading', { level: 1, name: 'My Apps' }).waitFor();
     const row = ada.getByRole('row').filter({ hasText: PACKAGE });
     await row.getByText('Development').waitFor();
@@ -175,7 +161,7 @@ describe('app journeys', () => {
     const share = ada.getByRole('dialog', { name: 'Share Weather with Testers' });
     await share.getByText(/does not send emails automatically/).waitFor();
     const installUrl = await share.getByTestId('install-url').inputValue();
-    assert.match(installUrl, new RegExp(`^${portal.url}/install/`));
+    assert.match(installUrl, new RegExp(`^${servers.portal.url}/install/`));
     await share.getByLabel('Tester email').fill('tess@example');
     await share.getByLabel('Tester email').blur();
     await share.getByText('Please enter a valid email address').waitFor();
@@ -195,7 +181,7 @@ describe('app journeys', () => {
     await tester.getByText('Microphone').waitFor();
     await shot(tester, 'apps-tester-page');
     await expectNoSeriousA11yViolations(tester, 'tester page');
-    await tester.goto(`${portal.url}/install/not-a-token`);
+    await tester.goto(`${servers.portal.url}/install/not-a-token`);
     await tester.getByRole('heading', { name: 'Test link not found' }).waitFor();
 
     // Resetting the link retires the old one at once.
@@ -226,7 +212,7 @@ describe('app journeys', () => {
     await manage.getByRole('button', { name: 'Close' }).click();
 
     // The package name is taken now.
-    await ada.goto(`${portal.url}/apps/create`);
+    await ada.goto(`${servers.portal.url}/apps/create`);
     await ada.getByLabel(/Package Name/).fill(PACKAGE);
     await ada.getByLabel(/Display Name/).fill('Weather Again');
     await ada.getByLabel(/^Description/).fill('Same name');

@@ -7,9 +7,9 @@
 // An accessibility scan and a screenshot of each screen.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from '../support/harness.mjs';
+import { screenshot, settled } from '../support/harness.mjs';
 import {
   PASSWORD,
   expectNoSeriousA11yViolations as scan,
@@ -17,6 +17,7 @@ import {
   productCall as call,
   signUp as signUpWith,
 } from '../support/journey.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
 const PACKAGE = 'com.acme.weather';
 const ADA = 'ada@example.com';
@@ -32,25 +33,10 @@ const PNG = Buffer.from(
   'base64',
 );
 
-let smtp;
-let portal;
-let browser;
+const servers = journeyServers('audit', { env: { PORTAL_ADMIN_EMAILS: PLATFORM_ADMIN } });
 
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url, PORTAL_ADMIN_EMAILS: PLATFORM_ADMIN });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('audit-portal', portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
-
-const newPage = () => freshPage(browser);
-const signUp = (page, email) => signUpWith(page, { portal, smtp }, email);
+const newPage = () => freshPage(servers.browser);
+const signUp = (page, email) => signUpWith(page, servers, email);
 
 /** Waits until the page is still and every dialog fully opaque (their fade-in is not only a CSS transition). */
 async function still(page) {
@@ -102,7 +88,7 @@ describe('audit log journeys', () => {
     await ada.getByLabel(/Email Address/).fill(BOB);
     await ada.getByRole('button', { name: 'Send Invitation' }).click();
     await ada.getByText('Invitation sent successfully!').waitFor();
-    const invitation = await smtp.mailTo(BOB);
+    const invitation = await servers.smtp.mailTo(BOB);
     const bob = await newPage();
     await bob.goto(invitation.link);
     await bob.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
@@ -113,14 +99,14 @@ describe('audit log journeys', () => {
     await signUpDialog.getByLabel('Password').fill(PASSWORD);
     await signUpDialog.getByRole('button', { name: 'Create account' }).click();
     await signUpDialog.getByText('Account created! Check your email for confirmation.').waitFor();
-    const confirmation = await smtp.mailTo(BOB, 2);
+    const confirmation = await servers.smtp.mailTo(BOB, 2);
     await bob.goto(confirmation.link);
     await bob.getByText(/Welcome to .*Organization!/).waitFor();
 
     // A member has no Audit Log: no link, and the address says only admins see it.
     await bob.getByRole('link', { name: 'Members' }).waitFor();
     assert.equal(await bob.getByRole('link', { name: 'Audit Log' }).count(), 0);
-    await bob.goto(`${portal.url}/audit-log`);
+    await bob.goto(`${servers.portal.url}/audit-log`);
     await bob.getByRole('heading', { level: 1, name: 'Audit Log' }).waitFor();
     await bob.getByText(/Only organization admins can see the audit log/).waitFor();
     assert.equal(await bob.getByRole('grid').count(), 0);
@@ -134,7 +120,7 @@ describe('audit log journeys', () => {
     await ada.getByText('Member role updated').waitFor();
 
     // Ada registers an app and regenerates its key.
-    await ada.goto(`${portal.url}/apps/create`);
+    await ada.goto(`${servers.portal.url}/apps/create`);
     await ada.getByRole('heading', { level: 1, name: 'Create App' }).waitFor();
     await ada.getByLabel(/Package Name/).fill(PACKAGE);
     await ada.getByLabel(/Display Name/).fill('Weather');
@@ -147,7 +133,7 @@ describe('audit log journeys', () => {
     const firstKey = await keyDialog.getByTestId('api-key').inputValue();
     await keyDialog.getByRole('button', { name: 'Close' }).click();
     await ada.waitForURL(`**/apps/${PACKAGE}/edit`);
-    await ada.goto(`${portal.url}/apps`);
+    await ada.goto(`${servers.portal.url}/apps`);
     await ada.getByRole('button', { name: 'Actions for Weather' }).click();
     await ada.getByRole('menuitem', { name: 'Manage API Key' }).click();
     const manage = ada.getByRole('dialog', { name: 'API Key for Weather' });

@@ -6,9 +6,9 @@
 // through the navigation drawer: item 3); every screen on the way is looked at in light and dark at both
 // widths, with axe. The page's Content-Security-Policy stays in force.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { launchBrowser, saveLogs, screenshot, startPortal } from "../support/harness.mjs";
+import { screenshot } from "../support/harness.mjs";
 import {
   PASSWORD,
   expectNoSeriousA11yViolations,
@@ -17,27 +17,13 @@ import {
   fromAccountMenu,
 } from "../support/journey.mjs";
 import { totpCode } from "../support/totp.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
-let browser;
-const portals = [];
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  for (const [name, portal] of portals) {
-    saveLogs(`firstrun-${name}-portal`, portal.logs());
-    await portal.stop();
-  }
-});
+const servers = journeyServers("firstrun", { smtp: false, portal: false });
 
 /** A portal as `make run` starts it: no SMTP_URL, PORTAL_STAFF_MFA unset (empty means the default). */
-async function defaultPortal(name) {
-  const portal = await startPortal({ PORTAL_STAFF_MFA: "" });
-  portals.push([name, portal]);
-  return portal;
+function defaultPortal(name) {
+  return servers.startPortal(name, { PORTAL_STAFF_MFA: "" });
 }
 
 /** The one-time setup link of the server log's "the platform has no admin yet" warning. */
@@ -78,7 +64,7 @@ describe("the first platform admin on default settings", () => {
     test(`follows the README from an empty database to the Admin Panel at ${width} px`, async () => {
       const portal = await defaultPortal(`${width}`);
       const email = `first-admin-${width}@example.com`;
-      const context = await browser.newContext({
+      const context = await servers.browser.newContext({
         viewport: { width, height: phone ? 844 : 900 },
         isMobile: phone,
         hasTouch: phone,

@@ -6,15 +6,9 @@
 // deleted app included, as a grid at 1280 px and cards at 390 px. Each screen at 1280 and 390 px, light
 // and dark, with axe.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import {
-  launchBrowser,
-  saveLogs,
-  sqliteRun,
-  startPortal,
-  startSmtp,
-} from "../support/harness.mjs";
+import { sqliteRun } from "../support/harness.mjs";
 import {
   PASSWORD,
   lookAtEverySize,
@@ -22,34 +16,20 @@ import {
   productCall as call,
   signUp as signUpIn,
 } from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
 const ADA = "ada.invites@example.com";
 const BOB = "bob.joins@example.com";
 const PACKAGE = "com.acme.invited.weather";
 
-let smtp;
-let portal;
-let browser;
+const servers = journeyServers("invitations");
 
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs("invitations-portal", portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
-
-const newPage = () => pageIn(browser);
+const newPage = () => pageIn(servers.browser);
 
 describe("invitation links, the two-factor notice and the audit log's names", () => {
   test("an invalid invitation link says so before sign-up", async () => {
     const page = await newPage();
-    await page.goto(`${portal.url}/invite/accept?token=${"x".repeat(43)}`);
+    await page.goto(`${servers.portal.url}/invite/accept?token=${"x".repeat(43)}`);
     await page.getByRole("heading", { level: 1, name: "Welcome" }).waitFor();
     const alert = page
       .getByRole("alert")
@@ -66,7 +46,7 @@ describe("invitation links, the two-factor notice and the audit log's names", ()
 
   test("a colleague joins an organization that requires two-factor authentication, keeps the welcome and leaves; the audit log names its targets", async () => {
     const ada = await newPage();
-    await signUpIn(ada, { portal, smtp }, ADA);
+    await signUpIn(ada, servers, ADA);
     const orgs = await call(ada, "GET", "/api/orgs");
     const org = orgs.body.data[0];
     const renamed = await call(ada, "PUT", `/api/orgs/${org.id}`, {
@@ -84,7 +64,7 @@ describe("invitation links, the two-factor notice and the audit log's names", ()
       [200, 201].includes(invited.status),
       JSON.stringify(invited.body),
     );
-    const invitation = await smtp.mailTo(BOB);
+    const invitation = await servers.smtp.mailTo(BOB);
     const bob = await newPage();
     await bob.goto(invitation.link);
     await bob.getByText("You have been invited to Acme Optics").waitFor();
@@ -96,7 +76,7 @@ describe("invitation links, the two-factor notice and the audit log's names", ()
     // her own to switch it on, which the MFA journey covers).
     assert.equal(
       sqliteRun(
-        portal.databasePath,
+        servers.portal.databasePath,
         "UPDATE organizations SET require_two_factor = 1 WHERE id = ?",
         [org.id],
       ),
@@ -116,7 +96,7 @@ describe("invitation links, the two-factor notice and the audit log's names", ()
     await dialog
       .getByText("Account created! Check your email for confirmation.")
       .waitFor();
-    const confirmation = await smtp.mailTo(BOB, 2);
+    const confirmation = await servers.smtp.mailTo(BOB, 2);
     await bob.goto(confirmation.link);
     await bob
       .getByText("Welcome to Acme Optics! You have joined the organization.")
@@ -160,7 +140,7 @@ describe("invitation links, the two-factor notice and the audit log's names", ()
     // Ada's audit log: an app by its name (and a deleted one by the name it had), Bob by his address.
     assert.equal(
       sqliteRun(
-        portal.databasePath,
+        servers.portal.databasePath,
         "UPDATE organizations SET require_two_factor = 0 WHERE id = ?",
         [org.id],
       ),
@@ -203,7 +183,7 @@ describe("invitation links, the two-factor notice and the audit log's names", ()
     );
     assert.equal(deleted.status, 204, JSON.stringify(deleted.body));
 
-    await ada.goto(`${portal.url}/audit-log`);
+    await ada.goto(`${servers.portal.url}/audit-log`);
     const grid = ada.getByRole("grid", { name: "Audit log of Acme Optics" });
     const sharing = grid
       .locator(".MuiDataGrid-row")

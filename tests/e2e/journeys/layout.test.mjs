@@ -5,36 +5,16 @@
 // height of long pages (issue 48, item 15); screenshots of each page at both
 // widths, light and dark, under tests/e2e/output/ (layout-*.png).
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import {
-  launchBrowser,
-  saveLogs,
-  screenshot,
-  startPortal,
-  startSmtp,
-} from "../support/harness.mjs";
+import { screenshot } from "../support/harness.mjs";
 import { productCall as call, signUp as signUpIn } from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
 const ADMIN = "layout-admin@example.com";
 const PACKAGE = "com.acme.layout.notes";
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url, PORTAL_ADMIN_EMAILS: ADMIN });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs("layout-portal", portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+const servers = journeyServers("layout", { env: { PORTAL_ADMIN_EMAILS: ADMIN } });
 
 /** How far the page reaches past the viewport's width (0 when nothing overflows). */
 async function overflow(page) {
@@ -114,8 +94,8 @@ function signedInPages(installUrl) {
 describe("layout journey", () => {
   test("no page overflows sideways at 1280 px or 390 px; phones keep the top bar and row actions", async () => {
     // One account with an app (a share link for the tester page), platform admin for the Admin Panel.
-    const setup = await (await browser.newContext({ bypassCSP: true })).newPage();
-    await signUpIn(setup, { portal, smtp }, ADMIN);
+    const setup = await (await servers.browser.newContext({ bypassCSP: true })).newPage();
+    await signUpIn(setup, servers, ADMIN);
     const orgs = await call(setup, "GET", "/api/orgs");
     const orgId = orgs.body.data[0].id;
     const registered = await call(
@@ -151,7 +131,7 @@ describe("layout journey", () => {
     const problems = [];
     for (const width of [1280, 390]) {
       for (const colorScheme of ["light", "dark"]) {
-        const context = await browser.newContext({
+        const context = await servers.browser.newContext({
           bypassCSP: true,
           storageState: storage,
           viewport: { width, height: width > 600 ? 900 : 844 },
@@ -161,7 +141,7 @@ describe("layout journey", () => {
         });
         const page = await context.newPage();
         for (const screen of signedInPages(installUrl)) {
-          await page.goto(`${portal.url}${screen.path}`);
+          await page.goto(`${servers.portal.url}${screen.path}`);
           await page.getByRole("heading", { level: 1, name: screen.heading }).first().waitFor();
           await page.waitForLoadState("networkidle");
           if (screen.then) await screen.then(page);
@@ -242,7 +222,7 @@ describe("layout journey", () => {
 
         if (width < 600) {
           // Row actions stay on screen: My Apps and Members.
-          await page.goto(`${portal.url}/apps`);
+          await page.goto(`${servers.portal.url}/apps`);
           const actions = page.getByRole("button", { name: /^Actions for / }).first();
           await actions.waitFor();
           const box = await actions.boundingBox();
@@ -309,9 +289,9 @@ describe("layout journey", () => {
     await tablet.close();
 
     // Sign-in, on a phone.
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const phone = await servers.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
     const signIn = await phone.newPage();
-    await signIn.goto(`${portal.url}/signin`);
+    await signIn.goto(`${servers.portal.url}/signin`);
     await signIn.getByRole("button", { name: "Continue with Email" }).waitFor();
     assert.equal(await overflow(signIn), 0, "the sign-in page fits a phone");
     await screenshot(signIn, "layout-signin-390-light");

@@ -4,10 +4,11 @@
 // port, as a domain would be) and starts it again on the same data. Signed in at the new address, the person
 // still sees both logos: each is answered at the new address and loads there.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { launchBrowser, saveLogs, screenshot, startPortal } from "../support/harness.mjs";
+import { screenshot } from "../support/harness.mjs";
 import { PASSWORD, newPage, productCall } from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
 // A 1x1 PNG: the smallest logo the server decodes.
 const PNG = Buffer.from(
@@ -17,20 +18,7 @@ const PNG = Buffer.from(
 const EMAIL = "mover@example.com";
 const PACKAGE = "com.acme.moved";
 
-let browser;
-const portals = [];
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  for (const [name, portal] of portals) {
-    saveLogs(`logos-moved-${name}-portal`, portal.logs());
-    await portal.stop();
-  }
-});
+const servers = journeyServers("logos-moved", { smtp: false, portal: false });
 
 /** The organization's logo in the profile card, once the browser has loaded it: its address and width. */
 async function shownLogo(page) {
@@ -45,9 +33,8 @@ async function shownLogo(page) {
 
 describe("a portal given another address", () => {
   test("still shows the logos uploaded at its first address", async () => {
-    const first = await startPortal({ PORTAL_STAFF_MFA: "" });
-    portals.push(["first", first]);
-    const page = await newPage(browser);
+    const first = await servers.startPortal("first", { PORTAL_STAFF_MFA: "" });
+    const page = await newPage(servers.browser);
     await page.goto(`${first.url}/signup`);
     await page.getByRole("button", { name: "Continue with Email" }).click();
     const dialog = page.getByRole("dialog");
@@ -105,10 +92,13 @@ describe("a portal given another address", () => {
     await first.stop({ keepData: true });
 
     // The same data at another address.
-    const moved = await startPortal({ PORTAL_STAFF_MFA: "" }, { host: "localhost", dataDir: first.dataDir });
-    portals.push(["moved", moved]);
+    const moved = await servers.startPortal(
+      "moved",
+      { PORTAL_STAFF_MFA: "" },
+      { host: "localhost", dataDir: first.dataDir },
+    );
     assert.notEqual(new URL(moved.url).origin, new URL(first.url).origin);
-    const again = await newPage(browser);
+    const again = await newPage(servers.browser);
     await again.goto(`${moved.url}/signin`);
     await again.getByRole("button", { name: "Continue with Email" }).click();
     const signIn = again.getByRole("dialog");

@@ -2,9 +2,9 @@
 // reading the key the page shows and typing a code computed from it, then signing in again through the
 // challenge step; accessibility scans of both screens.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { launchBrowser, saveLogs, screenshot, startPortal, startSmtp } from '../support/harness.mjs';
+import { screenshot } from '../support/harness.mjs';
 import {
   PASSWORD,
   expectNoSeriousA11yViolations,
@@ -14,23 +14,9 @@ import {
   fromAccountMenu,
 } from '../support/journey.mjs';
 import { totpCode } from '../support/totp.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('mfa-portal', portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+const servers = journeyServers('mfa');
 
 /** The organization the page works on (its stored choice). */
 function currentOrgId(page) {
@@ -63,8 +49,8 @@ async function addAuthenticatorApp(page) {
 describe('second factor', () => {
   test('add an authenticator app on Account Security, then sign in with a code', async () => {
     const email = 'totp@example.com';
-    const page = await newPage(browser);
-    await signUp(page, { portal, smtp }, email);
+    const page = await newPage(servers.browser);
+    await signUp(page, servers, email);
 
     await fromAccountMenu(page, 'Account Security');
     await page.getByRole('heading', { level: 1, name: 'Account Security' }).waitFor();
@@ -98,8 +84,8 @@ describe('second factor', () => {
   });
   test('an organization requires a second factor: a member without one is held back until adding one', async () => {
     // The admin adds an authenticator app, then requires one of every member.
-    const admin = await newPage(browser);
-    await signUp(admin, { portal, smtp }, 'guard@example.com');
+    const admin = await newPage(servers.browser);
+    await signUp(admin, servers, 'guard@example.com');
     await fromAccountMenu(admin, 'Account Security');
     await addAuthenticatorApp(admin);
     await admin.getByRole('link', { name: 'Organization Settings' }).click();
@@ -111,13 +97,13 @@ describe('second factor', () => {
     await screenshot(admin, 'org-two-factor-required');
 
     // A colleague without a factor joins through an invitation.
-    const member = await newPage(browser);
-    await signUp(member, { portal, smtp }, 'plain@example.com');
+    const member = await newPage(servers.browser);
+    await signUp(member, servers, 'plain@example.com');
     await admin.getByRole('link', { name: 'Members' }).click();
     await admin.getByLabel(/Email Address/).fill('plain@example.com');
     await admin.getByRole('button', { name: 'Send Invitation' }).click();
     await admin.getByText('Invitation sent successfully!').waitFor();
-    const invitation = await smtp.mailTo('plain@example.com', 2);
+    const invitation = await servers.smtp.mailTo('plain@example.com', 2);
     assert.match(invitation.link, /\/invite\/accept\?token=/);
     await member.goto(invitation.link);
 
@@ -160,8 +146,8 @@ describe('second factor', () => {
   test('change the password on Account Security, then sign in with the new one', async () => {
     const email = 'password@example.com';
     const fresh = 'a quieter passphrase for the glasses';
-    const page = await newPage(browser);
-    await signUp(page, { portal, smtp }, email);
+    const page = await newPage(servers.browser);
+    await signUp(page, servers, email);
     await fromAccountMenu(page, 'Account Security');
     const section = page.getByRole('region', { name: 'Password' });
     await section.getByRole('button', { name: 'Change password' }).click();

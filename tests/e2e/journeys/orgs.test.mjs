@@ -3,41 +3,20 @@
 // inviting a second user who accepts from the caught e-mail, changing roles, the only admin who cannot
 // leave, a member's read-only views, a used invitation; an accessibility scan of each screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import {
-  launchBrowser,
-  saveLogs,
-  screenshot,
-  sqliteRun,
-  startPortal,
-  startSmtp,
-} from '../support/harness.mjs';
+import { screenshot, sqliteRun } from '../support/harness.mjs';
 import { PASSWORD, expectNoSeriousA11yViolations, newPage as freshPage, signUp as signUpWith } from '../support/journey.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('orgs-portal', portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+const servers = journeyServers('orgs');
 
 function newPage() {
-  return freshPage(browser);
+  return freshPage(servers.browser);
 }
 
 function signUp(page, email) {
-  return signUpWith(page, { portal, smtp }, email);
+  return signUpWith(page, servers, email);
 }
 
 const EXPIRED_INVITATION = 'This invitation has expired. Please request a new invitation.';
@@ -90,7 +69,7 @@ describe('organization journeys', () => {
     await expectNoSeriousA11yViolations(ada, 'members (admin)');
 
     // Bob follows the invitation, signs up, confirms, and lands in the organization.
-    const invitation = await smtp.mailTo('bob@example.com');
+    const invitation = await servers.smtp.mailTo('bob@example.com');
     assert.match(invitation.link, /\/invite\/accept\?token=/);
     const bob = await newPage();
     await bob.goto(invitation.link);
@@ -102,7 +81,7 @@ describe('organization journeys', () => {
     await dialog.getByLabel('Password').fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Create account' }).click();
     await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
-    const confirmation = await smtp.mailTo('bob@example.com', 2);
+    const confirmation = await servers.smtp.mailTo('bob@example.com', 2);
     await bob.goto(confirmation.link);
     await bob.getByText(/Welcome to Acme Glasses!/).waitFor();
     assert.equal(new URL(bob.url()).pathname, '/org-settings');
@@ -134,7 +113,7 @@ describe('organization journeys', () => {
     await ada.getByText(/A personal organization, .*, has been created for you\./).waitFor({ timeout: 15_000 });
     await ada.getByText('bob@example.com').waitFor({ state: 'detached' });
 
-    await bob.goto(`${portal.url}/members`);
+    await bob.goto(`${servers.portal.url}/members`);
     await bob.getByText('Manage members of the organization', { exact: true }).waitFor();
   });
 
@@ -150,9 +129,9 @@ describe('organization journeys', () => {
     await row.getByRole('button', { name: 'Resend' }).waitFor();
 
     // Seven days pass: the invitation's expiry is now behind us (no API may age it).
-    const invitation = await smtp.mailTo('carol@example.com');
+    const invitation = await servers.smtp.mailTo('carol@example.com');
     const aged = sqliteRun(
-      portal.databasePath,
+      servers.portal.databasePath,
       'UPDATE org_invites SET expires_at = ? WHERE lower(email) = ? AND accepted_at IS NULL',
       [Date.now() - 60_000, 'carol@example.com'],
     );
@@ -181,7 +160,7 @@ describe('organization journeys', () => {
     await dialog.getByLabel('Password').fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Create account' }).click();
     await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
-    const confirmation = await smtp.mailTo('carol@example.com', 2);
+    const confirmation = await servers.smtp.mailTo('carol@example.com', 2);
     await carol.goto(confirmation.link);
     const expired = carol.getByText(EXPIRED_INVITATION);
     await expired.waitFor();

@@ -6,25 +6,13 @@
 // passkey at localhost, signs in with it, and uses it on the challenge step, in Chromium with a virtual
 // authenticator of the DevTools protocol. Screens looked at in light and dark at 1280 and 390 px, with axe.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { launchBrowser, saveLogs, screenshot, startPortal } from "../support/harness.mjs";
+import { screenshot } from "../support/harness.mjs";
 import { PASSWORD, lookAtEverySize, newPage, fromAccountMenu } from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
-let browser;
-const portals = [];
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  for (const [name, portal] of portals) {
-    saveLogs(`passkeys-${name}-portal`, portal.logs());
-    await portal.stop();
-  }
-});
+const servers = journeyServers("passkeys", { smtp: false, portal: false });
 
 /** Gives the page's tab a virtual platform authenticator that verifies its user; answers its CDP session. */
 async function virtualAuthenticator(page) {
@@ -72,12 +60,11 @@ async function sessionClaims(page) {
 describe("passkeys on a loopback portal, at 127.0.0.1 and at localhost", () => {
   for (const publicHost of ["127.0.0.1", "localhost"]) {
     test(`PORTAL_PUBLIC_URL at ${publicHost}: both addresses sign in, and passkeys work end to end`, async () => {
-      const portal = await startPortal({}, { host: publicHost });
-      portals.push([publicHost, portal]);
+      const portal = await servers.startPortal(publicHost, {}, { host: publicHost });
       const ip = publicHost === "127.0.0.1" ? portal.url : twin(portal.url);
       const named = publicHost === "localhost" ? portal.url : twin(portal.url);
       const email = `passkey-${publicHost.replaceAll(".", "-")}@example.com`;
-      const page = await newPage(browser, { enforceCsp: true });
+      const page = await newPage(servers.browser, { enforceCsp: true });
       const failures = [];
       page.on("requestfailed", (request) => failures.push(`${request.url()}: ${request.failure()?.errorText}`));
       const consoleErrors = [];

@@ -3,28 +3,14 @@
 // out, sign in with the passkey alone and land on the dashboard; then the account's password session is
 // asked to step up, and the passkey does it. Accessibility scans of the screens.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { launchBrowser, saveLogs, screenshot, startPortal, startSmtp } from '../support/harness.mjs';
+import { screenshot } from '../support/harness.mjs';
 import { PASSWORD, expectNoSeriousA11yViolations, newPage, signUp, fromAccountMenu } from '../support/journey.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  // A host name, not 127.0.0.1: browsers refuse an IP address as a WebAuthn relying party.
-  portal = await startPortal({ SMTP_URL: smtp.url }, { host: 'localhost' });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('passkeys-portal', portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+// A host name, not 127.0.0.1: browsers refuse an IP address as a WebAuthn relying party.
+const servers = journeyServers('passkeys', { host: 'localhost' });
 
 /** Gives the page's browser a virtual platform authenticator that verifies its user; answers its CDP session. */
 async function virtualAuthenticator(page) {
@@ -51,9 +37,9 @@ async function signOut(page) {
 describe('passkeys', () => {
   test('add a passkey on Account Security, sign out, sign in with it', async () => {
     const email = 'passkey@example.com';
-    const page = await newPage(browser);
+    const page = await newPage(servers.browser);
     const { cdp, authenticatorId } = await virtualAuthenticator(page);
-    await signUp(page, { portal, smtp }, email);
+    await signUp(page, servers, email);
 
     await fromAccountMenu(page, 'Account Security');
     const section = page.getByRole('region', { name: 'Passkeys' });
@@ -111,8 +97,8 @@ describe('passkeys', () => {
   });
 
   test('the sign-in page offers passkeys, and their autofill on the e-mail field', async () => {
-    const page = await newPage(browser);
-    await page.goto(`${portal.url}/signin`);
+    const page = await newPage(servers.browser);
+    await page.goto(`${servers.portal.url}/signin`);
     // Enabled once the identity client has loaded (a trial click waits for that).
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click({ trial: true });
     await expectNoSeriousA11yViolations(page, 'the sign-in page');

@@ -3,15 +3,9 @@
 // notes, the developer reads the reason in the apps table and on the edit page and resubmits, the admin
 // approves it and it is Published; each decision e-mails the organization's contact.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import {
-  launchBrowser,
-  saveLogs,
-  screenshot,
-  startPortal,
-  startSmtp,
-} from "../support/harness.mjs";
+import { screenshot } from "../support/harness.mjs";
 import {
   expectNoSeriousA11yViolations,
   lookAtEverySize,
@@ -19,34 +13,17 @@ import {
   productCall as call,
   signUp as signUpIn,
 } from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
 const ADMIN = "boss@example.com";
 const DEVELOPER = "grace@example.com";
 const CONTACT = "team@lenses.test";
 const NOTES = "The onboarding instructions must say how to pair the glasses.";
 
-let smtp;
-let portal;
-let browser;
+const servers = journeyServers("review", { env: { PORTAL_ADMIN_EMAILS: ADMIN } });
 
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({
-    SMTP_URL: smtp.url,
-    PORTAL_ADMIN_EMAILS: ADMIN,
-  });
-  browser = await launchBrowser();
-});
-
-const newPage = () => pageIn(browser);
-const signUp = (page, email) => signUpIn(page, { portal, smtp }, email);
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs("review-portal", portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+const newPage = () => pageIn(servers.browser);
+const signUp = (page, email) => signUpIn(page, servers, email);
 
 async function rowAction(page, appName, action) {
   await page.getByRole("button", { name: `Actions for ${appName}` }).click();
@@ -58,7 +35,7 @@ async function rowAction(page, appName, action) {
  * dialog first.
  */
 async function decide(admin, appName, decision, notes, look) {
-  await admin.goto(`${portal.url}/admin`);
+  await admin.goto(`${servers.portal.url}/admin`);
   await admin.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
   await admin.getByRole("tab", { name: "App Submissions" }).click();
   const table = admin.getByRole("table", { name: "App submissions" });
@@ -104,7 +81,7 @@ describe("review loop", () => {
     assert.equal(registered.status, 201, JSON.stringify(registered.body));
 
     // The developer submits it from My Apps.
-    await grace.goto(`${portal.url}/apps`);
+    await grace.goto(`${servers.portal.url}/apps`);
     const row = grace.getByRole("row", { name: /Live Captions/ });
     await row.getByText("Development").waitFor();
     await rowAction(grace, "Live Captions", "Publish to App Store");
@@ -120,7 +97,7 @@ describe("review loop", () => {
     await boss
       .getByText("App rejected. Developer has been notified.")
       .waitFor();
-    const rejection = await smtp.mailTo(CONTACT);
+    const rejection = await servers.smtp.mailTo(CONTACT);
     assert.match(rejection.message, /Live Captions/);
     assert.match(rejection.message, /pair the glasses/);
 
@@ -172,7 +149,7 @@ describe("review loop", () => {
       org.id,
     );
     assert.equal(permissions.status, 200, JSON.stringify(permissions.body));
-    await grace.goto(`${portal.url}/apps`);
+    await grace.goto(`${servers.portal.url}/apps`);
     await rowAction(grace, "Live Captions", "Resubmit to App Store");
     const resubmit = grace.getByRole("dialog", {
       name: "Resubmit to App Store",
@@ -200,7 +177,7 @@ describe("review loop", () => {
       .getByRole("region", { name: "Published" })
       .getByText("1", { exact: true })
       .waitFor();
-    const approval = await smtp.mailTo(CONTACT, 2);
+    const approval = await servers.smtp.mailTo(CONTACT, 2);
     assert.match(approval.message, /Live Captions/);
 
     await grace.reload();

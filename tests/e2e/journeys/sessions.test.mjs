@@ -2,32 +2,18 @@
 // from two browsers, the other session signed out from the list (that browser is sent to sign-in); recovery
 // codes made and made anew, then used on the challenge step; accessibility scans of each screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from '../support/harness.mjs';
+import { screenshot, settled } from '../support/harness.mjs';
 import { PASSWORD, expectNoSeriousA11yViolations, newPage, signUp, fromAccountMenu } from '../support/journey.mjs';
 import { totpCode } from '../support/totp.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('sessions-portal', portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+const servers = journeyServers('sessions');
 
 /** Signs in from the sign-in page with the password; answers the sign-in dialog. */
 async function signIn(page, email) {
-  await page.goto(`${portal.url}/signin`);
+  await page.goto(`${servers.portal.url}/signin`);
   await page.getByRole('button', { name: 'Continue with Email' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Email address').fill(email);
@@ -44,9 +30,9 @@ async function openAccountSecurity(page) {
 describe('sessions and recovery codes', () => {
   test('sign in from two browsers, sign the other out from the list: it is sent to sign-in', async () => {
     const email = 'two-browsers@example.com';
-    const here = await newPage(browser);
-    await signUp(here, { portal, smtp }, email);
-    const there = await newPage(browser);
+    const here = await newPage(servers.browser);
+    await signUp(here, servers, email);
+    const there = await newPage(servers.browser);
     await signIn(there, email);
     await there.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
 
@@ -73,17 +59,17 @@ describe('sessions and recovery codes', () => {
     await screenshot(here, 'sessions-signed-out');
 
     // The other browser's next step finds its session over.
-    await there.goto(`${portal.url}/dashboard`);
+    await there.goto(`${servers.portal.url}/dashboard`);
     await there.waitForURL(/\/signin/, { timeout: 20_000 });
     // The second e-mail to the address (the first confirmed it) tells the owner.
-    const mail = await smtp.mailTo(email, 2);
+    const mail = await servers.smtp.mailTo(email, 2);
     assert.match(mail.subject, /other sessions were signed out/);
   });
 
   test('make recovery codes, make them anew, then sign in with one on the challenge step', async () => {
     const email = 'recovery@example.com';
-    const page = await newPage(browser);
-    await signUp(page, { portal, smtp }, email);
+    const page = await newPage(servers.browser);
+    await signUp(page, servers, email);
     await openAccountSecurity(page);
     const codesSection = page.getByRole('region', { name: 'Recovery codes' });
     await codesSection.getByText('Add an authenticator app first').waitFor();

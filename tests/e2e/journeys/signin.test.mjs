@@ -2,39 +2,19 @@
 // sign up and confirm, sign out, forgotten password, magic link, six-digit code; plus the 404 page and an
 // accessibility scan of each screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import {
-  launchBrowser,
-  saveLogs,
-  screenshot,
-  startPortal,
-  startSmtp,
-} from '../support/harness.mjs';
+import { screenshot } from '../support/harness.mjs';
 import { PASSWORD, expectNoSeriousA11yViolations, newPage as freshPage, fromAccountMenu } from '../support/journey.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
 const NEW_PASSWORD = 'a brand new passphrase for glasses';
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('signin-portal', portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+const servers = journeyServers('signin');
 
 /** A fresh browser profile (no stored session). */
 function newPage() {
-  return freshPage(browser);
+  return freshPage(servers.browser);
 }
 
 async function openEmailDialog(page) {
@@ -43,7 +23,7 @@ async function openEmailDialog(page) {
 }
 
 async function signInWithPassword(page, email, password) {
-  await page.goto(`${portal.url}/signin`);
+  await page.goto(`${servers.portal.url}/signin`);
   const dialog = await openEmailDialog(page);
   await dialog.getByLabel('Email address').fill(email);
   await dialog.getByLabel('Password').fill(password);
@@ -60,12 +40,12 @@ async function signOut(page) {
 describe('sign-in journeys', () => {
   test('the landing page and the 404 page', async () => {
     const page = await newPage();
-    await page.goto(portal.url);
+    await page.goto(servers.portal.url);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await screenshot(page, 'landing');
     await expectNoSeriousA11yViolations(page, 'landing');
 
-    await page.goto(`${portal.url}/no/such/page`);
+    await page.goto(`${servers.portal.url}/no/such/page`);
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href'), '/dashboard');
     await screenshot(page, 'not-found');
@@ -74,7 +54,7 @@ describe('sign-in journeys', () => {
 
   test('an authenticated page sends a visitor to sign in', async () => {
     const page = await newPage();
-    await page.goto(`${portal.url}/dashboard`);
+    await page.goto(`${servers.portal.url}/dashboard`);
     await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/signin');
     await page.getByRole('button', { name: 'Continue with Email' }).waitFor();
@@ -92,7 +72,7 @@ describe('sign-in journeys', () => {
     // The page's code never arrives: what shows is the HTML built ahead of time and its inline scripts.
     const page = await newPage();
     await page.route('**/assets/*.js', (route) => route.abort());
-    await page.goto(`${portal.url}/dashboard`);
+    await page.goto(`${servers.portal.url}/dashboard`);
     await page.waitForLoadState('load');
     assert.equal(await page.getByRole('button', { name: 'Account menu' }).count(), 0, 'no shell for a signed-out visitor');
     assert.equal(await page.locator('#root').innerHTML(), '');
@@ -106,7 +86,7 @@ describe('sign-in journeys', () => {
   test('sign up, confirm from the e-mail, reach the dashboard, sign out, sign in again', async () => {
     const email = 'ada@example.com';
     const page = await newPage();
-    await page.goto(`${portal.url}/signup`);
+    await page.goto(`${servers.portal.url}/signup`);
     const dialog = await openEmailDialog(page);
     await dialog.getByRole('heading', { name: 'Create an account' }).waitFor();
     await dialog.getByLabel('Email address').fill(email);
@@ -116,7 +96,7 @@ describe('sign-in journeys', () => {
     await dialog.getByRole('button', { name: 'Create account' }).click();
     await dialog.getByText('Account created! Check your email for confirmation.').waitFor();
 
-    const mail = await smtp.mailTo(email);
+    const mail = await servers.smtp.mailTo(email);
     assert.ok(mail.link, `a confirmation link in: ${mail.message}`);
     await page.goto(mail.link);
     await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
@@ -133,7 +113,7 @@ describe('sign-in journeys', () => {
 
   test('a wrong password is refused with the service message', async () => {
     const page = await newPage();
-    await page.goto(`${portal.url}/signin`);
+    await page.goto(`${servers.portal.url}/signin`);
     const dialog = await openEmailDialog(page);
     await dialog.getByLabel('Email address').fill('nobody@example.com');
     await dialog.getByLabel('Password').fill('not the right password at all');
@@ -145,14 +125,14 @@ describe('sign-in journeys', () => {
     const email = 'grace@example.com';
     await signUpAndConfirm(email);
     const page = await newPage();
-    await page.goto(`${portal.url}/signin`);
+    await page.goto(`${servers.portal.url}/signin`);
     const dialog = await openEmailDialog(page);
     await dialog.getByRole('button', { name: 'Forgot your password?' }).click();
     await dialog.getByLabel('Email address').fill(email);
     await dialog.getByRole('button', { name: 'Send reset link' }).click();
     await dialog.getByText('Check your email for the password reset link').waitFor();
 
-    const mail = await smtp.mailTo(email, 2);
+    const mail = await servers.smtp.mailTo(email, 2);
     await page.goto(mail.link);
     const update = page.getByRole('dialog');
     await update.getByRole('heading', { name: 'Choose a new password' }).waitFor();
@@ -168,13 +148,13 @@ describe('sign-in journeys', () => {
     const email = 'linus@example.com';
     await signUpAndConfirm(email);
     const page = await newPage();
-    await page.goto(`${portal.url}/signin`);
+    await page.goto(`${servers.portal.url}/signin`);
     const dialog = await openEmailDialog(page);
     await dialog.getByRole('button', { name: 'Email me a magic link' }).click();
     await dialog.getByLabel('Email address').fill(email);
     await dialog.getByRole('button', { name: 'Send magic link' }).click();
     await dialog.getByText('Check your email for the magic link').waitFor();
-    const mail = await smtp.mailTo(email, 2);
+    const mail = await servers.smtp.mailTo(email, 2);
     await page.goto(mail.link);
     await page.getByRole('heading', { level: 1, name: 'Developer Dashboard' }).waitFor();
   });
@@ -183,13 +163,13 @@ describe('sign-in journeys', () => {
     const email = 'margaret@example.com';
     await signUpAndConfirm(email);
     const page = await newPage();
-    await page.goto(`${portal.url}/signin`);
+    await page.goto(`${servers.portal.url}/signin`);
     const dialog = await openEmailDialog(page);
     await dialog.getByRole('button', { name: 'Sign in with a code' }).click();
     await dialog.getByLabel('Email address').fill(email);
     await dialog.getByRole('button', { name: 'Send code' }).click();
     await dialog.getByText('Check your email for the six-digit code').waitFor();
-    const mail = await smtp.mailTo(email, 2);
+    const mail = await servers.smtp.mailTo(email, 2);
     assert.match(mail.code ?? '', /^\d{6}$/);
     await dialog.getByLabel('Six-digit code').fill(mail.code);
     await screenshot(page, 'code');
@@ -200,13 +180,13 @@ describe('sign-in journeys', () => {
 
 /** Creates and confirms an account through the API, as the browser's client would. */
 async function signUpAndConfirm(email) {
-  const response = await fetch(`${portal.url}/auth/v1/signup`, {
+  const response = await fetch(`${servers.portal.url}/auth/v1/signup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', apikey: 'built-in' },
     body: JSON.stringify({ email, password: PASSWORD }),
   });
   assert.equal(response.status, 200, await response.text());
-  const mail = await smtp.mailTo(email);
+  const mail = await servers.smtp.mailTo(email);
   const confirmed = await fetch(mail.link, { redirect: 'manual' });
   assert.equal(confirmed.status, 303);
   assert.match(confirmed.headers.get('location') ?? '', /#access_token=/);

@@ -5,9 +5,9 @@
 // the token with its owner. Each screen is scanned with axe and photographed at 1280 and 390 px, light and dark
 // (tests/e2e/output/tokens-*.png).
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from "../support/harness.mjs";
+import { screenshot, settled } from "../support/harness.mjs";
 import {
   expectNoSeriousA11yViolations,
   lookAtEverySize,
@@ -16,26 +16,12 @@ import {
   productCall,
   signUp,
 } from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
 const EMAIL = "tokens@example.com";
 const NAME = "Journey CI";
 
-let smtp;
-let portal;
-let browser;
-
-before(async () => {
-  smtp = await startSmtp();
-  portal = await startPortal({ SMTP_URL: smtp.url });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs("tokens-portal", portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
-});
+const servers = journeyServers("tokens");
 
 /** `GET /api/dev/apps` with the access token as the bearer: `{status, body}`. */
 async function appsWithToken(page, token, orgId) {
@@ -53,8 +39,8 @@ async function appsWithToken(page, token, orgId) {
 
 describe("access tokens", () => {
   test("create a token, see it once, copy it, use it, revoke it: it is refused", async () => {
-    const page = await newPage(browser, { clipboard: true });
-    await signUp(page, { portal, smtp }, EMAIL);
+    const page = await newPage(servers.browser, { clipboard: true });
+    await signUp(page, servers, EMAIL);
     const orgs = await productCall(page, "GET", "/api/orgs");
     assert.equal(orgs.status, 200);
     const orgId = orgs.body.data[0].id;
@@ -140,7 +126,7 @@ describe("access tokens", () => {
     await lookAtEverySize(page, "tokens-revoked");
 
     // The organization's admin (its creator) sees the token, revoked, with its owner.
-    await page.goto(`${portal.url}/org-settings`);
+    await page.goto(`${servers.portal.url}/org-settings`);
     const section = page.getByRole("region", { name: "Access tokens acting in this organization" });
     await section.getByText(EMAIL).waitFor();
     await section.getByText(NAME).waitFor();
@@ -150,9 +136,9 @@ describe("access tokens", () => {
   });
 
   test("on a phone the account menu and the drawer lead to Access Tokens", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(servers.browser);
     await page.setViewportSize({ width: 390, height: 844 });
-    await signUp(page, { portal, smtp }, "tokens-phone@example.com");
+    await signUp(page, servers, "tokens-phone@example.com");
     // The top bar keeps its account menu on a phone.
     const menu = await openAccountMenu(page);
     await menu.getByRole("menuitem", { name: "Sign Out", exact: true }).waitFor();
@@ -163,7 +149,7 @@ describe("access tokens", () => {
     await page.getByRole("heading", { level: 1, name: "Access Tokens" }).waitFor();
     await page.getByRole("heading", { name: "No access tokens yet" }).waitFor();
 
-    await page.goto(`${portal.url}/dashboard`);
+    await page.goto(`${servers.portal.url}/dashboard`);
     await page.getByRole("button", { name: "Open navigation" }).click();
     const drawer = page.getByRole("dialog", { name: "Navigation" });
     await drawer.getByRole("link", { name: "Access Tokens" }).click();

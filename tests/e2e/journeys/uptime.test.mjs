@@ -10,28 +10,19 @@ import { after, before, describe, test } from "node:test";
 
 import { AppServer } from "@mentra/sdk";
 
-import {
-  freePort,
-  launchBrowser,
-  saveLogs,
-  screenshot,
-  startPortal,
-  startSmtp,
-} from "../support/harness.mjs";
+import { freePort, screenshot } from "../support/harness.mjs";
 import {
   expectNoSeriousA11yViolations,
   productCall,
   signUp as signUpIn,
 } from "../support/journey.mjs";
+import { journeyServers } from "../support/servers.mjs";
 
 const ADMIN = "ada@example.com";
 const CONTACT = "ops@healthglass.test";
 const PACKAGE = "com.example.healthglass";
 const APP_NAME = "Health Glass";
 
-let smtp;
-let portal;
-let browser;
 let health;
 /** The SDK server's URL, kept after it stops. */
 let healthUrl;
@@ -64,27 +55,23 @@ async function startSdkAppServer() {
   };
 }
 
-before(async () => {
-  smtp = await startSmtp();
-  health = await startSdkAppServer();
-  portal = await startPortal({
-    SMTP_URL: smtp.url,
+const servers = journeyServers("uptime", {
+  env: {
     PORTAL_ADMIN_EMAILS: ADMIN,
     PORTAL_ALLOW_PRIVATE_TARGETS: "true",
     PORTAL_UPTIME_INTERVAL_SECS: "2",
-  });
-  browser = await launchBrowser();
+  },
+});
+
+before(async () => {
+  health = await startSdkAppServer();
 });
 
 after(async () => {
-  await browser?.close();
-  if (portal) saveLogs("uptime-portal", portal.logs());
-  await portal?.stop();
   await health?.stop();
-  await smtp?.stop();
 });
 
-const signUp = (page, email) => signUpIn(page, { portal, smtp }, email);
+const signUp = (page, email) => signUpIn(page, servers, email);
 
 /**
  * Registers the app in the admin's own organization through the product API, with the SDK server's
@@ -123,7 +110,7 @@ async function registerLocalApp(page) {
 
 /** Submits the app from My Apps: the checklist accepts the local server and the live check passes. */
 async function publishFromMyApps(page) {
-  await page.goto(`${portal.url}/apps`);
+  await page.goto(`${servers.portal.url}/apps`);
   await page.getByRole("button", { name: `Actions for ${APP_NAME}` }).click();
   await page.getByRole("menuitem", { name: "Publish to App Store" }).click();
   const dialog = page.getByRole("dialog", { name: "Publish to App Store" });
@@ -139,7 +126,7 @@ async function publishFromMyApps(page) {
 
 /** Approves it from the App Submissions tab (a self-review: the admin is in the app's organization). */
 async function approve(page) {
-  await page.goto(`${portal.url}/admin`);
+  await page.goto(`${servers.portal.url}/admin`);
   await page.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
   await page.getByRole("tab", { name: "App Submissions" }).click();
   await page
@@ -167,7 +154,7 @@ async function updateUntil(page, what, check, timeoutMs = 30000) {
 
 describe("uptime journey", () => {
   test("an app whose server is up reads Online and fills its day; stopped, it turns Offline", async () => {
-    const context = await browser.newContext({
+    const context = await servers.browser.newContext({
       bypassCSP: true,
       viewport: { width: 1280, height: 900 },
     });
@@ -192,7 +179,7 @@ async function journey(page) {
   await publishFromMyApps(page);
   await approve(page);
 
-  await page.goto(`${portal.url}/admin?tab=status`);
+  await page.goto(`${servers.portal.url}/admin?tab=status`);
   await page.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
   await page.getByText(/Days are UTC days/).waitFor();
   const row = page.getByRole("listitem", { name: APP_NAME });
@@ -311,14 +298,14 @@ async function journey(page) {
 
   // Five failed checks in a row of a published app: its organization's contact hears of it, once (the
   // contact's first e-mail was the approval).
-  const outage = await smtp.mailTo(CONTACT, 2);
+  const outage = await servers.smtp.mailTo(CONTACT, 2);
   assert.match(outage.subject, new RegExp(`${APP_NAME} is offline$`));
   assert.ok(
     outage.message.includes(`${healthUrl}/health`),
     "the e-mail names the health URL",
   );
   await page.waitForTimeout(3000);
-  const outages = smtp
+  const outages = servers.smtp
     .messages()
     .filter((m) => m.includes(`${APP_NAME} is offline\n`));
   assert.equal(outages.length, 1, "one outage e-mail a day");

@@ -1,7 +1,9 @@
 // Webhooks journey in a real Chromium against a real portal (issue 38): an organization admin opens
 // Organization Settings → Webhooks, adds an endpoint (a local receiver that verifies every delivery with the
 // `standardwebhooks` package), keeps the secret shown once, sends a test, reads the delivery in the log,
-// retries it, and sees the receiver get the same `webhook-id` twice, both verified.
+// retries it, and sees the receiver get the same `webhook-id` twice, both verified. The delivery's body is
+// indented, wrapped on a phone and copied exactly as sent; the answer's place says why it holds no body; a
+// disabled endpoint's Send test is off, with the reason beside it (issue 48 items 7, 12 and 13).
 // An accessibility scan and a screenshot of each screen.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,18 +11,17 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
-import { launchBrowser, saveLogs, screenshot, settled, startPortal, startSmtp } from '../support/harness.mjs';
+import { screenshot, settled } from '../support/harness.mjs';
 import {
   expectNoSeriousA11yViolations as scan,
+  lookAtEverySize,
   newPage as freshPage,
   signUp as signUpWith,
 } from '../support/journey.mjs';
+import { journeyServers } from '../support/servers.mjs';
 
 const ADA = 'ada@example.com';
 
-let smtp;
-let portal;
-let browser;
 let receiver;
 let receiverUrl;
 
@@ -46,17 +47,12 @@ async function waitFor(what, check, limitMs = 20_000) {
 }
 
 before(async () => {
-  smtp = await startSmtp();
   receiverUrl = await startReceiver();
-  portal = await startPortal({ SMTP_URL: smtp.url, PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' });
-  browser = await launchBrowser();
 });
 
-after(async () => {
-  await browser?.close();
-  if (portal) saveLogs('webhooks-portal', portal.logs());
-  await portal?.stop();
-  await smtp?.stop();
+const servers = journeyServers('webhooks', { env: { PORTAL_WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } });
+
+after(() => {
   receiver?.kill();
 });
 
@@ -72,8 +68,8 @@ async function still(page) {
 
 describe('webhooks journey', () => {
   test('an admin adds an endpoint, sends a test, reads its delivery and retries it', async () => {
-    const ada = await freshPage(browser);
-    await signUpWith(ada, { portal, smtp }, ADA);
+    const ada = await freshPage(servers.browser, { clipboard: true });
+    await signUpWith(ada, servers, ADA);
 
     await ada.getByRole('link', { name: 'Organization Settings' }).click();
     await ada.getByRole('heading', { level: 1, name: 'Organization Settings' }).waitFor();
@@ -123,10 +119,26 @@ describe('webhooks journey', () => {
     await delivery.getByText('DELIVERED').waitFor({ timeout: 20_000 });
     await delivery.getByText(/HTTP 204/).waitFor();
     await delivery.getByRole('button', { name: 'Details' }).click();
-    await delivery.getByText(/"type":"webhook\.test"/).waitFor();
+    // The body indented for reading and wrapped at the card's edge, even on a phone (issue 48 item 12).
+    const requestBody = delivery.getByRole('region', { name: 'Request body' });
+    await requestBody.getByText(/"type": "webhook\.test"/).waitFor();
+    // The receiver is on loopback: its answer is never read, and the log says so rather than show nothing.
+    await delivery
+      .getByText('HTTP 204, body not kept: the endpoint is on a private address, whose answers are never read.')
+      .waitFor();
     await still(ada);
     await screenshot(ada, 'webhooks-log');
     await scan(ada, 'webhooks (delivery log)');
+    await lookAtEverySize(ada, 'webhooks-log-details');
+    await ada.setViewportSize({ width: 390, height: 844 });
+    const cut = await requestBody.evaluate((box) => box.scrollWidth - box.clientWidth);
+    assert.equal(cut, 0, 'the request body wraps at 390 px: nothing of it is cut at the edge');
+    await ada.setViewportSize({ width: 1280, height: 900 });
+    // Copy body copies the bytes that were signed, as the receiver got them.
+    await delivery.getByRole('button', { name: 'Copy body' }).click();
+    await delivery.getByRole('button', { name: 'Copied' }).waitFor();
+    const [first] = await received();
+    assert.equal(await ada.evaluate(() => navigator.clipboard.readText()), first.body);
 
     // Retry: the receiver gets the same delivery again (same webhook-id), verified both times.
     await delivery.getByRole('button', { name: 'Retry' }).click();
@@ -138,5 +150,20 @@ describe('webhooks journey', () => {
     assert.equal(deliveries[0].id, deliveries[1].id, 'the same webhook-id');
     for (const d of deliveries) assert.deepEqual(d.verifiedWith, [0], `verified: ${JSON.stringify(d)}`);
     await delivery.getByText(/2 attempts/).waitFor({ timeout: 20_000 });
+
+    // A disabled endpoint is sent nothing: Send test is off, and the card says why (issue 48 item 7).
+    const card = endpoints.getByRole('listitem').filter({ hasText: `${receiverUrl}/hooks` }).first();
+    await card.getByRole('button', { name: 'Disable' }).click();
+    await card.getByText('Disabled.').waitFor();
+    // The card shows the endpoint as the server answers it after the change.
+    const reason = card.getByText(/Send test is off while this endpoint is disabled/);
+    await reason.waitFor();
+    const sendTest = card.getByRole('button', { name: 'Send test' });
+    assert.equal(await sendTest.isDisabled(), true, 'Send test is off on a disabled endpoint');
+    await lookAtEverySize(ada, 'webhooks-disabled');
+    await card.getByRole('button', { name: 'Enable' }).click();
+    await card.getByText('Enabled.').waitFor();
+    await reason.waitFor({ state: 'detached' });
+    assert.equal(await sendTest.isEnabled(), true, 'Send test is on again once the endpoint is enabled');
   });
 });

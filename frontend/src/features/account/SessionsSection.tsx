@@ -10,13 +10,13 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GoTrueClient } from '@supabase/auth-js';
 import { useState } from 'react';
 
 import { errorMessage } from '../../api/errors';
+import { QueryContent } from '../../components/QueryContent';
 import {
   accountErrorMessage,
   identityKey,
@@ -39,7 +39,8 @@ type Pending = { kind: 'one'; session: AccountSession } | { kind: 'others' } | n
  * other sessions) or a first second factor (which ends the other sessions that did not pass one).
  */
 export function SessionsSection({ client }: { client: GoTrueClient }) {
-  const { data: sessions, error, isLoading, refetch, isFetching } = useListSessionsQuery();
+  const sessionsQuery = useListSessionsQuery();
+  const sessions = sessionsQuery.data;
   const [signOutSession, { isLoading: endingOne }] = useSignOutSessionMutation();
   const [signOutOthers, { isLoading: endingOthers }] = useSignOutOtherSessionsMutation();
   const [pending, setPending] = useState<Pending>(null);
@@ -71,57 +72,50 @@ export function SessionsSection({ client }: { client: GoTrueClient }) {
     setNotice('Every other session was signed out.');
   };
 
-  let body;
-  if (isLoading) {
-    body = <Skeleton variant="rounded" height={112} aria-label="Loading your sessions" />;
-  } else if (error) {
-    body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void refetch()} disabled={isFetching}>
-            Retry
-          </Button>
-        }
-      >
-        {errorMessage(error, 'Your sessions could not be loaded.')}
-      </Alert>
-    );
-  } else if (!sessions || sessions.length === 0) {
-    body = <Typography>No signed-in sessions.</Typography>;
-  } else {
-    body = (
-      <List aria-label="Your sessions">
-        {sessions.map((session) => (
-          <ListItem
-            key={session.id}
-            divider
-            secondaryAction={
-              session.current ? (
-                <Chip label="This device" color="primary" size="small" variant="outlined" />
-              ) : (
-                <Button
-                  color="error"
-                  onClick={() => {
-                    setPending({ kind: 'one', session });
-                  }}
-                  aria-label={`Sign out ${deviceLabel(session.userAgent)} (${session.ipAddress ?? 'unknown address'})`}
-                >
-                  Sign out
-                </Button>
-              )
-            }
-          >
-            <ListItemText
-              primary={deviceLabel(session.userAgent)}
-              secondary={`${session.ipAddress ?? 'Unknown address'} · last used ${when.format(new Date(session.lastUsedAt))}${session.aal === 'aal2' ? ' · confirmed with a second factor' : ''}`}
-              sx={{ pr: 14 }}
-            />
-          </ListItem>
-        ))}
-      </List>
-    );
-  }
+  const body = (
+    <QueryContent
+      query={sessionsQuery}
+      loadingLabel="Loading your sessions"
+      skeletonHeight={112}
+      failure="Your sessions could not be loaded."
+    >
+      {(list) =>
+        list.length === 0 ? (
+          <Typography>No signed-in sessions.</Typography>
+        ) : (
+          <List aria-label="Your sessions">
+            {list.map((session) => (
+              <ListItem
+                key={session.id}
+                divider
+                secondaryAction={
+                  session.current ? (
+                    <Chip label="This device" color="primary" size="small" variant="outlined" />
+                  ) : (
+                    <Button
+                      color="error"
+                      onClick={() => {
+                        setPending({ kind: 'one', session });
+                      }}
+                      aria-label={`Sign out ${deviceLabel(session.userAgent)} (${session.ipAddress ?? 'unknown address'})`}
+                    >
+                      Sign out
+                    </Button>
+                  )
+                }
+              >
+                <ListItemText
+                  primary={deviceLabel(session.userAgent)}
+                  secondary={`${session.ipAddress ?? 'Unknown address'} · last used ${when.format(new Date(session.lastUsedAt))}${session.aal === 'aal2' ? ' · confirmed with a second factor' : ''}`}
+                  sx={{ pr: 14 }}
+                />
+              </ListItem>
+            ))}
+          </List>
+        )
+      }
+    </QueryContent>
+  );
 
   return (
     <Paper variant="outlined" component="section" aria-labelledby="sessions-title" sx={{ p: 3 }}>

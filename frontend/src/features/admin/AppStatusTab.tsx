@@ -1,31 +1,20 @@
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import InputAdornment from '@mui/material/InputAdornment';
-import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
-import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import SearchIcon from '@mui/icons-material/Search';
-import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 
 import { Loading } from '../../components/Loading';
 import { useGetUptimeMonthQuery } from './uptime/api';
-import { currentUtcMonth, dayLabel, percent } from './uptime/month';
-import {
-  DayBars,
-  Legend,
-  MonthNavigator,
-  OnlineBadge,
-  UpdateBar,
-  UptimeError,
-} from './uptime/parts';
+import { currentUtcMonth } from './uptime/month';
+import { Legend, MonthNavigator, UpdateBar, UptimeError } from './uptime/parts';
 import { useMonitorRefresh } from './uptime/refresh';
-import type { AppMonthRow, StatusFilter, UptimeMonth } from './uptime/types';
+import type { StatusFilter, UptimeMonth } from './uptime/types';
+import { AppRow } from './uptime/AppStatusRow';
+import { Pager } from './uptime/Pager';
 
 // The detail tab carries the chart library: it loads only when an app's tab opens.
 const AppUptimeDetail = lazy(() => import('./uptime/AppUptimeDetail'));
@@ -38,130 +27,6 @@ const FILTERS: { value: StatusFilter; label: string }[] = [
   { value: 'SUBMITTED', label: 'Submitted' },
   { value: 'PUBLISHED', label: 'Published' },
 ];
-
-/** Where the page is among the matching apps, and the buttons to the previous and next page. */
-function Pager({
-  page,
-  pageSize,
-  matching,
-  onPage,
-}: {
-  page: number;
-  pageSize: number;
-  matching: number;
-  onPage: (page: number) => void;
-}) {
-  const pages = Math.max(1, Math.ceil(matching / pageSize));
-  const first = Math.min((page - 1) * pageSize + 1, matching);
-  const last = Math.min(page * pageSize, matching);
-  const count = matching.toLocaleString('en');
-  return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
-      <Typography variant="body2" color="text.secondary">
-        {matching === 1
-          ? '1 app'
-          : `${first.toLocaleString('en')}–${last.toLocaleString('en')} of ${count} apps`}
-      </Typography>
-      {pages > 1 && (
-        <>
-          <IconButton
-            size="small"
-            aria-label="Previous page"
-            disabled={page <= 1}
-            onClick={() => {
-              onPage(page - 1);
-            }}
-          >
-            <ChevronLeftIcon fontSize="small" />
-          </IconButton>
-          <Typography variant="body2">
-            Page {page} of {pages.toLocaleString('en')}
-          </Typography>
-          <IconButton
-            size="small"
-            aria-label="Next page"
-            disabled={page >= pages}
-            onClick={() => {
-              onPage(page + 1);
-            }}
-          >
-            <ChevronRightIcon fontSize="small" />
-          </IconButton>
-        </>
-      )}
-    </Stack>
-  );
-}
-
-// Memoized: typing in the search box re-renders the tab, not every bar and tooltip of every app.
-const AppRow = memo(function AppRow({
-  row,
-  onOpen,
-}: {
-  row: AppMonthRow;
-  onOpen: (packageName: string) => void;
-}) {
-  const name = row.name ?? row.packageName;
-  const first = row.days[0];
-  const last = row.days[row.days.length - 1];
-  return (
-    <Paper
-      variant="outlined"
-      component="li"
-      aria-label={name}
-      onClick={() => {
-        onOpen(row.packageName);
-      }}
-      sx={{ p: 2, cursor: 'pointer', '&:hover': { bgcolor: 'action.hover' } }}
-    >
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={1}
-        sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 1.5 }}
-      >
-        <Box sx={{ minWidth: 0 }}>
-          <Link
-            component="button"
-            type="button"
-            variant="subtitle1"
-            underline="hover"
-            sx={{ fontWeight: 600, textAlign: 'left' }}
-            onClick={(event) => {
-              event.stopPropagation();
-              onOpen(row.packageName);
-            }}
-          >
-            {name}
-          </Link>
-          <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
-            {row.packageName}
-          </Typography>
-        </Box>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexShrink: 0 }}>
-          <Typography variant="body2">
-            Uptime <strong>{percent(row.uptimePercent)}</strong>
-          </Typography>
-          <OnlineBadge
-            online={row.online}
-            checked={row.checkedAt !== null}
-            monitored={row.appStoreStatus !== null}
-          />
-        </Stack>
-      </Stack>
-      <DayBars days={row.days} label={`Daily health of ${name}`} />
-      {first && last && (
-        <Stack direction="row" sx={{ justifyContent: 'space-between', mt: 0.5 }} aria-hidden>
-          <Typography variant="caption" color="text.secondary">
-            {dayLabel(first.date)}
-          </Typography>
-          <Typography variant="caption" color="text.secondary">
-            {dayLabel(last.date)}
-          </Typography>
-        </Stack>
-      )}
-    </Paper>
-  );
-});
 
 /**
  * The App Status tab (spec §2, PRODUCT.md §5): the monitored apps' month from the uptime monitor, a page at a

@@ -4,21 +4,16 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { isAuthError, type GoTrueClient } from '@supabase/auth-js';
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import type { GoTrueClient } from '@supabase/auth-js';
+import { useCallback, useState, type SyntheticEvent } from 'react';
 
+import { errorText, fail, planFor, type Message } from './authPlan';
 import { authRedirectUrl } from './client';
 import { usePublicConfig } from '../publicConfig';
-import { passkeyCancelled, passkeyErrorMessage } from './passkeyMessages';
-import { passkeysElsewhere } from './passkeySite';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter';
+import { usePasskeyAutofill } from './usePasskeyAutofill';
 import { loadPasswordStrength } from './strengthLoader';
 import { AUTH_WIDGET_TITLE_ID, UNEXPECTED_ERROR, type AuthView } from './widget';
-
-type Message = { severity: 'success' | 'error' | 'info'; text: string } | null;
-
-export const EMPTY_EMAIL = 'Please enter your email address.';
-export const MISSING_CREDENTIALS = 'Please enter your email address and password.';
 
 const TITLES: Record<AuthView, string> = {
   sign_in: 'Sign in with email',
@@ -28,20 +23,6 @@ const TITLES: Record<AuthView, string> = {
   update_password: 'Choose a new password',
   verify_otp: 'Sign in with a code',
 };
-
-/** Whether the identity service asks the user of this new session to choose a password. */
-function choosesPassword(session: unknown): boolean {
-  return (
-    typeof session === 'object' &&
-    session !== null &&
-    (session as { choose_password?: unknown }).choose_password === true
-  );
-}
-
-/** A provider's error as it returned it; anything else as the generic message (spec §8). */
-function errorText(error: unknown): string {
-  return isAuthError(error) && error.message ? error.message : UNEXPECTED_ERROR;
-}
 
 interface Props {
   client: GoTrueClient | null;
@@ -77,41 +58,11 @@ export function AuthWidget({
   const [codeSent, setCodeSent] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>(null);
-  const publicConfig = usePublicConfig();
-  const elsewhere = passkeysElsewhere(publicConfig);
-  // Without SMTP the server writes the e-mail's link to its log: say where it is, not "check your email".
-  const sent = (what: string) =>
-    publicConfig.mailSent
-      ? `Check your email for ${what}`
-      : `This portal sends no e-mail (no SMTP server is set up): ${what} was written to the server's log, where whoever runs the portal can copy it for you.`;
+  const showError = useCallback((text: string) => {
+    setMessage({ severity: 'error', text });
+  }, []);
 
-  // Passkey autofill (WebAuthn conditional UI): while the sign-in form is open, the e-mail field offers the
-  // device's passkeys for this site; choosing one signs in (auth-js saves the session).
-  useEffect(() => {
-    // Not where passkeys work (a server at a loopback IP address serves them at `localhost`).
-    if (view !== 'sign_in' || !client || elsewhere) return;
-    const controller = new AbortController();
-    const closed = () => controller.signal.aborted;
-    void (async () => {
-      // Not every browser (nor the test DOM) has WebAuthn or its conditional UI.
-      const webauthn = (
-        window as {
-          PublicKeyCredential?: { isConditionalMediationAvailable?: () => Promise<boolean> };
-        }
-      ).PublicKeyCredential;
-      const available = (await webauthn?.isConditionalMediationAvailable?.()) ?? false;
-      if (!available || closed()) return;
-      const { error } = await client.signInWithPasskey({
-        options: { mediation: 'conditional', signal: controller.signal },
-      });
-      if (error && !closed() && !passkeyCancelled(error)) {
-        setMessage({ severity: 'error', text: passkeyErrorMessage(error) });
-      }
-    })();
-    return () => {
-      controller.abort();
-    };
-  }, [client, view, elsewhere]);
+  usePasskeyAutofill(client, view, showError);
 
   const switchTo = (next: AuthView) => {
     setMessage(null);
@@ -136,113 +87,24 @@ export function AuthWidget({
     }
   };
 
-  const fail = (text: string): Message => ({ severity: 'error', text });
-  const trimmedEmail = email.trim();
-
-  /** What the current view does with the form: a refusal of its input, or the work to run. */
-  const plan = (): { invalid: string } | { work: (auth: GoTrueClient) => Promise<Message> } => {
-    const redirectTo = authRedirectUrl(inviteToken);
-    switch (view) {
-      case 'sign_in':
-        if (!trimmedEmail || !password) return { invalid: MISSING_CREDENTIALS };
-        return {
-          work: async (auth) => {
-            const { error } = await auth.signInWithPassword({ email: trimmedEmail, password });
-            return error ? fail(errorText(error)) : null;
-          },
-        };
-      case 'sign_up':
-        if (!trimmedEmail || !password) return { invalid: MISSING_CREDENTIALS };
-        return {
-          work: async (auth) => {
-            const { data, error } = await auth.signUp({
-              email: trimmedEmail,
-              password,
-              options: { emailRedirectTo: redirectTo },
-            });
-            if (error) return fail(errorText(error));
-            // Without e-mail confirmation the server answers with a session: the user is in.
-            return data.session
-              ? null
-              : {
-                  severity: 'success',
-                  text: publicConfig.mailSent
-                    ? 'Account created! Check your email for confirmation.'
-                    : `Account created! ${sent('the confirmation link')}`,
-                };
-          },
-        };
-      case 'forgotten_password':
-        if (!trimmedEmail) return { invalid: EMPTY_EMAIL };
-        return {
-          work: async (auth) => {
-            const { error } = await auth.resetPasswordForEmail(trimmedEmail, { redirectTo });
-            return error
-              ? fail(errorText(error))
-              : { severity: 'success', text: sent('the password reset link') };
-          },
-        };
-      case 'magic_link':
-        if (!trimmedEmail) return { invalid: EMPTY_EMAIL };
-        return {
-          work: async (auth) => {
-            const { error } = await auth.signInWithOtp({
-              email: trimmedEmail,
-              options: { emailRedirectTo: redirectTo },
-            });
-            return error
-              ? fail(errorText(error))
-              : { severity: 'success', text: sent('the magic link') };
-          },
-        };
-      case 'verify_otp':
-        if (!trimmedEmail) return { invalid: EMPTY_EMAIL };
-        if (!codeSent) {
-          return {
-            work: async (auth) => {
-              const { error } = await auth.signInWithOtp({
-                email: trimmedEmail,
-                options: { emailRedirectTo: redirectTo },
-              });
-              if (error) return fail(errorText(error));
-              setCodeSent(true);
-              return { severity: 'success', text: sent('the six-digit code') };
-            },
-          };
-        }
-        if (!/^\d{6}$/.test(code.trim())) {
-          return { invalid: 'Please enter the six-digit code from the email.' };
-        }
-        return {
-          work: async (auth) => {
-            const { data, error } = await auth.verifyOtp({
-              email: trimmedEmail,
-              token: code.trim(),
-              type: 'email',
-            });
-            if (error) return fail(errorText(error));
-            // The code first proved the address and removed a password someone else had set: the owner
-            // chooses one now, as after a recovery link.
-            if (choosesPassword(data.session)) onChoosePassword?.();
-            return null;
-          },
-        };
-      case 'update_password':
-        if (!password) return { invalid: 'Please enter a new password.' };
-        return {
-          work: async (auth) => {
-            const { error } = await auth.updateUser({ password });
-            if (error) return fail(errorText(error));
-            onPasswordUpdated?.();
-            return { severity: 'success', text: 'Your password has been updated' };
-          },
-        };
-    }
-  };
+  // Without SMTP the links of e-mails are written to the server's log (the forms say so).
+  const { mailSent } = usePublicConfig();
 
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const planned = plan();
+    const planned = planFor(view, {
+      email,
+      password,
+      code,
+      codeSent,
+      redirectTo: authRedirectUrl(inviteToken),
+      mailSent,
+      onCodeSent: () => {
+        setCodeSent(true);
+      },
+      onChoosePassword,
+      onPasswordUpdated,
+    });
     if ('invalid' in planned) {
       setMessage(fail(planned.invalid));
       return;
@@ -288,9 +150,9 @@ export function AuthWidget({
         <>
           <Typography variant="body2" color="text.secondary">
             You opened a link sent to this address. If the address had not been proven before, the
-            link proved it and removed the password the account had (whoever chose it may not own
-            this mailbox). Choose the password you will sign in with: until you do, the account has
-            none, and you can only sign in with an e-mailed link or Forgot password.
+            link proved it and removed the password the account had (whoever chose it may not own this
+            mailbox). Choose the password you will sign in with: until you do, the account has none,
+            and you can only sign in with an e-mailed link or Forgot password.
           </Typography>
           <Typography variant="body2" color="text.secondary">
             Choosing a new password signs out every other session of your account and revokes the

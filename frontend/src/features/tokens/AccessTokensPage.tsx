@@ -2,7 +2,6 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
@@ -11,6 +10,7 @@ import { useState } from 'react';
 
 import { errorMessage } from '../../api/errors';
 import type { AccessToken } from '../../api/types';
+import { QueryContent } from '../../components/QueryContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useCurrentOrg } from '../orgs';
 import {
@@ -36,7 +36,8 @@ const WHAT_FOR =
  */
 export function AccessTokensPage() {
   useDocumentTitle('Access Tokens');
-  const { data: tokens, error, isLoading, isFetching, refetch } = useListTokensQuery();
+  const tokensQuery = useListTokensQuery();
+  const tokens = tokensQuery.data;
   const { orgs, current } = useCurrentOrg();
   const [revoke, { isLoading: revoking }] = useRevokeTokenMutation();
   const [draft] = useState(readDraft);
@@ -91,53 +92,44 @@ export function AccessTokensPage() {
     </Button>
   );
 
-  let body;
-  if (isLoading) {
-    body = <Skeleton variant="rounded" height={160} aria-label="Loading your access tokens" />;
-  } else if (error) {
-    body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void refetch()} disabled={isFetching}>
-            Retry
-          </Button>
-        }
-      >
-        {errorMessage(error, 'Your access tokens could not be loaded.')}
-      </Alert>
-    );
-  } else if (!tokens || tokens.length === 0) {
-    body = (
-      <Card variant="outlined">
-        <CardContent>
-          <Stack spacing={1.5} sx={{ alignItems: 'flex-start', py: 2 }}>
-            <KeyIcon color="action" fontSize="large" aria-hidden />
-            <Typography variant="h6" component="h2">
-              No access tokens yet
-            </Typography>
-            <Typography color="text.secondary" sx={{ maxWidth: 640 }}>
-              {WHAT_FOR}
-            </Typography>
-            {createButton}
-          </Stack>
-        </CardContent>
-      </Card>
-    );
-  } else {
-    body = (
-      <TokenList
-        kind="own"
-        tokens={tokens}
-        label="Your access tokens"
-        orgName={orgName}
-        onRevoke={(token) => {
-          setActionError(null);
-          setPending(token);
-        }}
-      />
-    );
-  }
+  const body = (
+    <QueryContent
+      query={tokensQuery}
+      loadingLabel="Loading your access tokens"
+      skeletonHeight={160}
+      failure="Your access tokens could not be loaded."
+    >
+      {(list) =>
+        list.length === 0 ? (
+          <Card variant="outlined">
+            <CardContent>
+              <Stack spacing={1.5} sx={{ alignItems: 'flex-start', py: 2 }}>
+                <KeyIcon color="action" fontSize="large" aria-hidden />
+                <Typography variant="h6" component="h2">
+                  No access tokens yet
+                </Typography>
+                <Typography color="text.secondary" sx={{ maxWidth: 640 }}>
+                  {WHAT_FOR}
+                </Typography>
+                {createButton}
+              </Stack>
+            </CardContent>
+          </Card>
+        ) : (
+          <TokenList
+            kind="own"
+            tokens={list}
+            label="Your access tokens"
+            orgName={orgName}
+            onRevoke={(token) => {
+              setActionError(null);
+              setPending(token);
+            }}
+          />
+        )
+      }
+    </QueryContent>
+  );
 
   return (
     <Stack spacing={3}>

@@ -1,14 +1,13 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 
 import { errorMessage } from '../../api/errors';
 import type { AccessToken } from '../../api/types';
+import { QueryContent } from '../../components/QueryContent';
 import { useListOrgTokensQuery, useRevokeOrgTokenMutation } from './api';
 import { RevokeTokenDialog } from './RevokeTokenDialog';
 import { TokenList } from './TokenList';
@@ -18,7 +17,7 @@ import { TokenList } from './TokenList';
  * it, or to every organization of a member), with their owners; an admin revokes any of them.
  */
 export function OrgTokensSection({ org }: { org: { id: string; name: string } }) {
-  const { data: tokens, error, isLoading, isFetching, refetch } = useListOrgTokensQuery(org.id);
+  const tokensQuery = useListOrgTokensQuery(org.id);
   const [revoke, { isLoading: revoking }] = useRevokeOrgTokenMutation();
   const [pending, setPending] = useState<AccessToken | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -38,39 +37,30 @@ export function OrgTokensSection({ org }: { org: { id: string; name: string } })
     setNotice(`“${name}”${ownerEmail ? ` of ${ownerEmail}` : ''} was revoked: it no longer works.`);
   };
 
-  let body;
-  if (isLoading) {
-    body = (
-      <Skeleton variant="rounded" height={96} aria-label="Loading the organization's tokens" />
-    );
-  } else if (error) {
-    body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void refetch()} disabled={isFetching}>
-            Retry
-          </Button>
-        }
-      >
-        {errorMessage(error, 'The tokens could not be loaded.')}
-      </Alert>
-    );
-  } else if (!tokens || tokens.length === 0) {
-    body = <Typography>No access token acts in {org.name}.</Typography>;
-  } else {
-    body = (
-      <TokenList
-        kind="org"
-        tokens={tokens}
-        label={`Access tokens acting in ${org.name}`}
-        onRevoke={(token) => {
-          setActionError(null);
-          setPending(token);
-        }}
-      />
-    );
-  }
+  const body = (
+    <QueryContent
+      query={tokensQuery}
+      loadingLabel="Loading the organization's tokens"
+      skeletonHeight={96}
+      failure="The tokens could not be loaded."
+    >
+      {(tokens) =>
+        tokens.length === 0 ? (
+          <Typography>No access token acts in {org.name}.</Typography>
+        ) : (
+          <TokenList
+            kind="org"
+            tokens={tokens}
+            label={`Access tokens acting in ${org.name}`}
+            onRevoke={(token) => {
+              setActionError(null);
+              setPending(token);
+            }}
+          />
+        )
+      }
+    </QueryContent>
+  );
 
   return (
     <Card variant="outlined" component="section" aria-labelledby="org-tokens-title">

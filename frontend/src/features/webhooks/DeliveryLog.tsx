@@ -2,14 +2,15 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 
 import { errorMessage } from '../../api/errors';
 import type { WebhookDelivery } from '../../api/types';
+import { QueryContent } from '../../components/QueryContent';
 import { useListWebhookDeliveriesQuery, useRetryWebhookDeliveryMutation } from './api';
+import { DeliveryDetails } from './DeliveryDetails';
 import { formatTime } from './format';
 
 const STATUS_COLOR = {
@@ -34,10 +35,14 @@ function DeliveryItem({
       sx={{ listStyle: 'none', border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}
       aria-label={`Delivery ${delivery.id}`}
     >
+      {/* On a phone the row's parts stack, each at its own width: the chip does not stretch across. */}
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         spacing={1}
-        sx={{ alignItems: { sm: 'center' } }}
+        sx={(theme) => ({
+          alignItems: 'flex-start',
+          [theme.breakpoints.up('sm')]: { alignItems: 'center' },
+        })}
       >
         <Chip size="small" color={STATUS_COLOR[delivery.status]} label={delivery.status} />
         <Typography sx={{ fontFamily: 'monospace' }}>{delivery.eventType}</Typography>
@@ -48,43 +53,22 @@ function DeliveryItem({
           {delivery.durationMs != null && ` · ${delivery.durationMs} ms`}
           {delivery.error && ` · ${delivery.error}`}
         </Typography>
-        <Button
-          size="small"
-          onClick={() => {
-            setOpen((value) => !value);
-          }}
-          aria-expanded={open}
-        >
-          {open ? 'Hide' : 'Details'}
-        </Button>
-        <Button size="small" onClick={onRetry} disabled={busy}>
-          Retry
-        </Button>
-      </Stack>
-      {open && (
-        <Stack spacing={1} sx={{ mt: 1 }}>
-          <Typography variant="subtitle2">Request body</Typography>
-          <Box
-            component="pre"
-            tabIndex={0}
-            role="region"
-            aria-label="Request body"
-            sx={{ m: 0, p: 1, bgcolor: 'action.hover', overflow: 'auto' }}
+        <Stack direction="row" spacing={1}>
+          <Button
+            size="small"
+            onClick={() => {
+              setOpen((value) => !value);
+            }}
+            aria-expanded={open}
           >
-            {delivery.requestBody}
-          </Box>
-          <Typography variant="subtitle2">Answer (first 4 KB)</Typography>
-          <Box
-            component="pre"
-            tabIndex={0}
-            role="region"
-            aria-label="Answer"
-            sx={{ m: 0, p: 1, bgcolor: 'action.hover', overflow: 'auto' }}
-          >
-            {delivery.responseBody ?? '(none)'}
-          </Box>
+            {open ? 'Hide' : 'Details'}
+          </Button>
+          <Button size="small" onClick={onRetry} disabled={busy}>
+            Retry
+          </Button>
         </Stack>
-      )}
+      </Stack>
+      {open && <DeliveryDetails delivery={delivery} />}
     </Box>
   );
 }
@@ -103,66 +87,63 @@ function DeliveryPage({
   last: boolean;
   onMore: (cursor: string) => void;
 }) {
-  const { data, error, isLoading, isFetching, refetch } = useListWebhookDeliveriesQuery(
+  const query = useListWebhookDeliveriesQuery(
     { orgId, id: endpointId, cursor },
     { pollingInterval: cursor ? 0 : 3000 },
   );
   const [retry, { isLoading: retrying }] = useRetryWebhookDeliveryMutation();
   const [retryError, setRetryError] = useState<string | null>(null);
-  if (isLoading) return <Skeleton variant="rounded" height={64} aria-label="Loading deliveries" />;
-  if (error || !data) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void refetch()} disabled={isFetching}>
-            Retry
-          </Button>
-        }
-      >
-        {errorMessage(error, 'The deliveries could not be loaded.')}
-      </Alert>
-    );
-  }
-  if (!cursor && data.deliveries.length === 0) {
-    return <Typography>No delivery yet. Send a test to see one here.</Typography>;
-  }
   return (
-    <>
-      {retryError && (
-        <Alert severity="error" role="alert">
-          {retryError}
-        </Alert>
-      )}
-      <Stack component="ul" spacing={1} sx={{ p: 0, m: 0 }}>
-        {data.deliveries.map((delivery) => (
-          <DeliveryItem
-            key={delivery.id}
-            delivery={delivery}
-            busy={retrying}
-            onRetry={() => {
-              setRetryError(null);
-              void retry({ orgId, id: endpointId, deliveryId: delivery.id }).then((result) => {
-                if ('error' in result) {
-                  setRetryError(
-                    errorMessage(result.error, 'The delivery could not be sent again.'),
-                  );
-                }
-              });
-            }}
-          />
-        ))}
-      </Stack>
-      {last && data.nextCursor && (
-        <Button
-          onClick={() => {
-            if (data.nextCursor) onMore(data.nextCursor);
-          }}
-        >
-          Older deliveries
-        </Button>
-      )}
-    </>
+    <QueryContent
+      query={query}
+      loadingLabel="Loading deliveries"
+      skeletonHeight={64}
+      failure="The deliveries could not be loaded."
+    >
+      {(data) =>
+        !cursor && data.deliveries.length === 0 ? (
+          <Typography>No delivery yet. Send a test to see one here.</Typography>
+        ) : (
+          <>
+            {retryError && (
+              <Alert severity="error" role="alert">
+                {retryError}
+              </Alert>
+            )}
+            <Stack component="ul" spacing={1} sx={{ p: 0, m: 0 }}>
+              {data.deliveries.map((delivery) => (
+                <DeliveryItem
+                  key={delivery.id}
+                  delivery={delivery}
+                  busy={retrying}
+                  onRetry={() => {
+                    setRetryError(null);
+                    void retry({ orgId, id: endpointId, deliveryId: delivery.id }).then(
+                      (result) => {
+                        if ('error' in result) {
+                          setRetryError(
+                            errorMessage(result.error, 'The delivery could not be sent again.'),
+                          );
+                        }
+                      },
+                    );
+                  }}
+                />
+              ))}
+            </Stack>
+            {last && data.nextCursor && (
+              <Button
+                onClick={() => {
+                  if (data.nextCursor) onMore(data.nextCursor);
+                }}
+              >
+                Older deliveries
+              </Button>
+            )}
+          </>
+        )
+      }
+    </QueryContent>
   );
 }
 

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../../testing/apps';
 import { renderWithProviders } from '../../testing/render';
 import { server } from '../../testing/server';
+import { TEST_OFF_WHILE_DISABLED } from './EndpointCard';
 import { ONLY_ADMINS, WebhooksPage } from './WebhooksPage';
 
 const EVENT_TYPES: WebhookEventType[] = ['app.approved', 'member.joined'];
@@ -144,13 +145,157 @@ describe('the Webhooks page', { timeout: 20000 }, () => {
     expect(await within(log).findByText('FAILED')).toBeInTheDocument();
     expect(within(log).getByText(/10 attempts · HTTP 500 · 12 ms/)).toBeInTheDocument();
     await user.click(within(log).getByRole('button', { name: 'Details' }));
-    expect(within(log).getByText('{"type":"webhook.test"}')).toBeInTheDocument();
+    expect(within(log).getByRole('region', { name: 'Request body' })).toHaveTextContent(
+      '{ "type": "webhook.test" }',
+    );
     await user.click(within(log).getByRole('button', { name: 'Retry' }));
     await waitFor(() => {
       expect(sent.some((request) => request.path.endsWith('/deliveries/msg_0001/retry'))).toBe(
         true,
       );
     });
+  });
+
+  it('shows the request body indented and wrapped, and copies it exactly as sent (issue 48 item 12)', async () => {
+    serveOrgs();
+    const sent = serveWebhooks([endpoint()]);
+    const requestBody =
+      '{"type":"app.approved","timestamp":"2026-11-21T10:00:00Z","data":{"packageName":"com.acme.weather","notes":"A long line of notes that would run past the edge of a phone if it were not wrapped"}}';
+    server.use(
+      http.get('*/api/orgs/:orgId/webhooks/:id/deliveries', () =>
+        HttpResponse.json({
+          deliveries: [{ ...delivery, requestBody, responseBody: '{"ok":true}' }],
+          nextCursor: null,
+        }),
+      ),
+    );
+    const { user } = renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    await user.click(await screen.findByRole('button', { name: 'Deliveries' }));
+    const log = await screen.findByRole('region', { name: 'Delivery log' });
+    await user.click(await within(log).findByRole('button', { name: 'Details' }));
+
+    const body = within(log).getByRole('region', { name: 'Request body' });
+    expect(body.textContent).toBe(JSON.stringify(JSON.parse(requestBody), null, 2));
+    expect(body.textContent).toContain('\n  "data": {\n    "packageName": "com.acme.weather",');
+    // Wrapped at the card's edge rather than cut (jsdom lays nothing out: the style says it).
+    expect(getComputedStyle(body).whiteSpace).toBe('pre-wrap');
+    expect(getComputedStyle(body).overflowWrap).toBe('anywhere');
+    expect(within(log).getByText(/Indented here for reading/)).toBeInTheDocument();
+    expect(within(log).getByRole('region', { name: 'Answer' }).textContent).toBe(
+      '{\n  "ok": true\n}',
+    );
+
+    await user.click(within(log).getByRole('button', { name: 'Copy body' }));
+    // user-event's clipboard stands in for the browser's: it holds the bytes that were signed.
+    expect(await navigator.clipboard.readText()).toBe(requestBody);
+    expect(await within(log).findByRole('button', { name: 'Copied' })).toBeInTheDocument();
+    expect(within(log).getByRole('status')).toHaveTextContent(
+      'Copied the request body, exactly as sent.',
+    );
+    expect(sent).toEqual([]);
+  });
+
+  it('asks for a copy by hand when the browser refuses the clipboard', async () => {
+    serveOrgs();
+    serveWebhooks([endpoint()]);
+    const { user } = renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValueOnce(new Error('denied'));
+    await user.click(await screen.findByRole('button', { name: 'Deliveries' }));
+    const log = await screen.findByRole('region', { name: 'Delivery log' });
+    await user.click(await within(log).findByRole('button', { name: 'Details' }));
+    await user.click(within(log).getByRole('button', { name: 'Copy body' }));
+    expect(
+      await within(log).findByText(
+        'Your browser did not allow copying. Select the body and copy it yourself.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(log).getByRole('button', { name: 'Copy body' })).toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      'an answer without a body (a 204)',
+      { responseStatus: 204, responseBody: '', status: 'DELIVERED', error: null },
+      'HTTP 204, no body.',
+    ],
+    [
+      'an answer from a private address, whose body is not kept',
+      { responseStatus: 204, responseBody: null, status: 'DELIVERED', error: null },
+      'HTTP 204, body not kept: the endpoint is on a private address, whose answers are never read.',
+    ],
+    [
+      'no answer at all',
+      { responseStatus: null, responseBody: null, durationMs: null, error: 'timed out' },
+      'No answer came.',
+    ],
+  ] as const)('says so instead of an empty answer box for %s', async (_case, change, words) => {
+    serveOrgs();
+    serveWebhooks([endpoint()]);
+    server.use(
+      http.get('*/api/orgs/:orgId/webhooks/:id/deliveries', () =>
+        HttpResponse.json({ deliveries: [{ ...delivery, ...change }], nextCursor: null }),
+      ),
+    );
+    const { user } = renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    await user.click(await screen.findByRole('button', { name: 'Deliveries' }));
+    const log = await screen.findByRole('region', { name: 'Delivery log' });
+    await user.click(await within(log).findByRole('button', { name: 'Details' }));
+    expect(within(log).getByText(words)).toBeInTheDocument();
+    expect(within(log).queryByRole('region', { name: 'Answer' })).toBeNull();
+  });
+
+  it('turns Send test off on a disabled endpoint and says why (issue 48 item 7)', async () => {
+    serveOrgs();
+    serveWebhooks([
+      endpoint({ enabled: false, disabledReason: 'GONE' }),
+      endpoint({ id: '0b3c0000-0000-4000-8000-000000000002', url: 'https://hooks.acme.test/ci' }),
+    ]);
+    server.use(
+      http.post('*/api/orgs/:orgId/webhooks/:id/test', () =>
+        HttpResponse.json({ deliveryId: 'msg_0002' }, { status: 202 }),
+      ),
+    );
+    const { user } = renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    const list = await screen.findByRole('list', { name: 'Webhook endpoints' });
+    const [disabled, enabled] = within(list).getAllByRole('listitem');
+    if (!disabled || !enabled) throw new Error('two endpoints are listed');
+
+    const off = within(disabled).getByRole('button', { name: 'Send test' });
+    expect(off).toBeDisabled();
+    expect(off).toHaveAccessibleDescription(TEST_OFF_WHILE_DISABLED);
+    expect(within(disabled).getByText(TEST_OFF_WHILE_DISABLED)).toBeVisible();
+    // Enable stays in reach beside it.
+    expect(within(disabled).getByRole('button', { name: 'Enable' })).toBeEnabled();
+
+    const on = within(enabled).getByRole('button', { name: 'Send test' });
+    expect(on).toBeEnabled();
+    expect(on).not.toHaveAttribute('aria-describedby');
+    expect(within(enabled).queryByText(TEST_OFF_WHILE_DISABLED)).toBeNull();
+    await user.click(on);
+    expect(
+      await within(enabled).findByText(/A webhook\.test delivery was queued/),
+    ).toBeInTheDocument();
+  });
+
+  it('keeps the status chips at their own width when the rows stack on a phone (issue 48 item 13)', async () => {
+    serveOrgs();
+    serveWebhooks([endpoint({ failingSince: '2026-11-21T10:00:00Z' })]);
+    const { user } = renderWithProviders(<WebhooksPage />, { store: signedInStore() });
+    const status = await screen.findByText('Failing');
+    await user.click(screen.getByRole('button', { name: 'Deliveries' }));
+    const log = await screen.findByRole('region', { name: 'Delivery log' });
+    const deliveryStatus = await within(log).findByText('FAILED');
+    for (const label of [status, deliveryStatus]) {
+      const chip = label.closest('.MuiChip-root');
+      if (!(chip?.parentElement instanceof HTMLElement)) throw new Error('a chip in a row');
+      // jsdom applies no media query: what it computes is the narrowest screen's layout, where the row
+      // is a column. A column's items stretch across unless the column aligns them at the start.
+      const row = getComputedStyle(chip.parentElement);
+      expect(row.flexDirection).toBe('column');
+      expect(row.alignItems).toBe('flex-start');
+      expect(getComputedStyle(chip).alignSelf).not.toBe('stretch');
+      expect(getComputedStyle(chip).width).not.toBe('100%');
+    }
   });
 
   it('shows the server’s words when Send test or Retry is refused for sending too often', async () => {

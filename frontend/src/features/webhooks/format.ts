@@ -1,4 +1,4 @@
-import type { WebhookEndpoint, WebhookEventType } from '../../api/types';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
 
 /** What each event tells, for the checklist. */
 export const EVENT_LABELS: Record<WebhookEventType, string> = {
@@ -40,3 +40,28 @@ export const eventsText = (endpoint: WebhookEndpoint): string =>
   endpoint.allEvents ? 'Every event' : endpoint.events.join(', ');
 
 export { when as formatTime };
+
+/** A body laid out for reading: JSON indented by two spaces, anything else (or JSON cut short) as it is. */
+export function readableBody(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * What stands in the answer's place when there is no body to show: the answer had none (a 204), it was not
+ * kept (a private target's answer is never read), or no answer came. `null` when there is a body.
+ */
+export function missingAnswerText(
+  delivery: Pick<WebhookDelivery, 'attempts' | 'responseStatus' | 'responseBody'>,
+): string | null {
+  const status = delivery.responseStatus;
+  if (status == null) return delivery.attempts === 0 ? 'Not sent yet.' : 'No answer came.';
+  if (delivery.responseBody == null) {
+    return `HTTP ${status}, body not kept: the endpoint is on a private address, whose answers are never read.`;
+  }
+  if (delivery.responseBody === '') return `HTTP ${status}, no body.`;
+  return null;
+}

@@ -16,7 +16,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { OutlinedField } from '../../../components/OutlinedField';
 import { useRegenerateApiKeyMutation } from '../api';
 import { ApiKeyHowTo } from './ApiKeyHowTo';
-import { useCopyToClipboard } from './useCopyToClipboard';
+import { useCopyToClipboard } from '../../../components/useCopyToClipboard';
 
 /** A key is shown only when it is longer than this (spec §5, §9). */
 export const MIN_SHOWN_KEY_LENGTH = 10;

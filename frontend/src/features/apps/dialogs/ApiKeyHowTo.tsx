@@ -6,7 +6,7 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { useId } from 'react';
 
 import { API_KEY_ENV_VAR, apiKeySnippet } from './apiKeySnippet';
-import { useCopyToClipboard } from './useCopyToClipboard';
+import { useCopyToClipboard } from '../../../components/useCopyToClipboard';
 
 /**
  * How to use an API key (issue 25, item 13): the environment variable and the SDK option it goes in, as a

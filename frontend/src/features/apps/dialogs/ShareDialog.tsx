@@ -25,7 +25,7 @@ import {
 } from '../api';
 import type { App } from '../types';
 import { addTester, INVALID_TESTER_EMAIL, isTesterEmail } from './testerEmails';
-import { useCopyToClipboard } from './useCopyToClipboard';
+import { useCopyToClipboard } from '../../../components/useCopyToClipboard';
 
 export interface ShareDialogProps {
   open: boolean;

@@ -18,7 +18,7 @@ import { PublishDialog } from './PublishDialog';
 import { ShareDialog } from './ShareDialog';
 import { publishChecklist, PROFILE_INCOMPLETE_MESSAGE } from './publishChecklist';
 import { addTester, isTesterEmail } from './testerEmails';
-import { COPY_INDICATOR_MS } from './useCopyToClipboard';
+import { COPY_INDICATOR_MS } from '../../../components/useCopyToClipboard';
 
 const APP = testApp();
 const NEW_KEY = 'dp_live_0123456789abcdefghijklmnopqrstuvwxyz';

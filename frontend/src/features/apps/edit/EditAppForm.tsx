@@ -6,13 +6,11 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useFormState, type Control } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
 
 import { isApiErrorBody, isFetchBaseQueryError } from '../../../api/errors';
 import { DialogLoading } from '../../../components/DialogLoading';
 import { UnsavedChangesPrompt } from '../../../components/UnsavedChangesPrompt';
 import { useAppDispatch } from '../../../app/store';
-import { paths } from '../../../config/paths';
 import { noticeQueued } from '../../../session/authSlice';
 import type { Organization } from '../../orgs';
 import { useUpdateAppMutation, useUpdatePermissionsMutation } from '../api';
@@ -196,14 +194,11 @@ export function EditAppForm({ app, orgId, orgs, onMoved }: Props) {
                   {banner.text}
                 </Alert>
               )}
-              <Stack direction="row" spacing={2}>
+              <div>
                 <Button type="submit" variant="contained" disabled={saving || uploading}>
                   {saving ? 'Saving...' : 'Save Changes'}
                 </Button>
-                <Button component={RouterLink} to={paths.apps} disabled={saving}>
-                  Back
-                </Button>
-              </Stack>
+              </div>
             </Stack>
           </Stack>
         </CardContent>

@@ -110,6 +110,24 @@ describe('Edit App page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: 'Back to Apps' })).toHaveAttribute('href', '/apps');
   });
 
+  it('offers one way back to the list, the Back to Apps link, and Save alone at the bottom (issue 48 item 11)', async () => {
+    serveOrgs();
+    serveApp(testApp());
+    renderPage();
+    const save = await screen.findByRole('button', { name: 'Save Changes' });
+    // Every control that leads back to /apps, whatever its role or words.
+    const toList = Array.from(document.querySelectorAll('a[href="/apps"]'));
+    expect(toList).toHaveLength(1);
+    expect(toList[0]).toBe(screen.getByRole('link', { name: 'Back to Apps' }));
+    expect(screen.queryByRole('button', { name: /^Back/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /^Back$/ })).toBeNull();
+    // The save bar holds Save Changes and nothing else to press.
+    const bar = save.parentElement?.parentElement;
+    if (!bar) throw new Error('Save Changes is not in its bar');
+    expect(within(bar).getAllByRole('button')).toEqual([save]);
+    expect(within(bar).queryAllByRole('link')).toEqual([]);
+  });
+
   it('says "Publication status updated" once the page shows the status after publishing', async () => {
     serveOrgs();
     serveApp(testApp());

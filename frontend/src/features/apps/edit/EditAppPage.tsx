@@ -133,23 +133,10 @@ export function EditAppPage() {
           Back to Apps
         </Link>
       </Box>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}
-      >
-        <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
-          Edit App
-        </Typography>
-        <Button
-          component={RouterLink}
-          to={paths.apps}
-          variant="outlined"
-          startIcon={<ArrowBackIcon />}
-        >
-          Back
-        </Button>
-      </Stack>
+      {/* One way back (issue 48 item 11): the link above, as on Create App. */}
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
+        Edit App
+      </Typography>
       {body}
     </Stack>
   );

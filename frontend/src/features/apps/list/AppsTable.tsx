@@ -1,11 +1,9 @@
 import Alert from '@mui/material/Alert';
-import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
-import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import OutlinedInput from '@mui/material/OutlinedInput';
@@ -16,14 +14,12 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import AppsIcon from '@mui/icons-material/Apps';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
 import SearchIcon from '@mui/icons-material/Search';
-import { lazy, Suspense, useId, useState, type MouseEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Suspense, useId, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 
 import { DialogLoading } from '../../../components/DialogLoading';
 import { secondaryColumn } from '../../../components/secondaryColumn';
@@ -33,8 +29,8 @@ import { useListAppsQuery } from '../api';
 import { ApiKeyDialog, DeleteAppDialog, PublishDialog, ShareDialog } from '../dialogs';
 import type { App } from '../types';
 import type { RowAction } from './AppRowMenu';
-import { StatusChip } from './StatusChip';
 import { filterApps } from './status';
+import { AppRow } from './AppsTableRow';
 
 export interface AppsTableProps {
   /** Show at most this many rows (the dashboard shows 3). */
@@ -43,18 +39,6 @@ export interface AppsTableProps {
   viewAll?: boolean;
   /** Heading of the table's card. */
   title?: string;
-}
-
-// A row's actions menu (with its popover) loads when a pointer or the focus reaches a row's menu button,
-// like the colour scheme menu.
-const loadMenu = () => import('./AppRowMenu');
-const AppRowMenu = lazy(async () => ({ default: (await loadMenu()).AppRowMenu }));
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-function createdOn(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
 }
 
 /**
@@ -235,90 +219,5 @@ export function AppsTable({ limit, viewAll = false, title = 'Your Apps' }: AppsT
         </Suspense>
       )}
     </Card>
-  );
-}
-
-function AppRow({ app, onAction }: { app: App; onAction: (kind: RowAction) => void }) {
-  const navigate = useNavigate();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const menuId = useId();
-
-  const preloadMenu = () => {
-    void loadMenu();
-  };
-  const closeMenu = () => {
-    setAnchor(null);
-  };
-
-  return (
-    <TableRow hover>
-      <TableCell>
-        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-          <Avatar
-            src={app.logoURL || undefined}
-            alt=""
-            variant="rounded"
-            sx={{ width: 32, height: 32 }}
-          >
-            <AppsIcon fontSize="small" />
-          </Avatar>
-          <Link component={RouterLink} to={paths.appEdit(app.packageName)} underline="hover">
-            {app.name}
-          </Link>
-        </Stack>
-      </TableCell>
-      <TableCell sx={{ ...secondaryColumn, fontFamily: 'monospace' }}>{app.packageName}</TableCell>
-      <TableCell sx={secondaryColumn}>{createdOn(app.createdAt)}</TableCell>
-      <TableCell>
-        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-          <StatusChip status={app.appStoreStatus} />
-          {app.appStoreStatus === 'REJECTED' && (
-            <Tooltip title={app.reviewNotes ?? 'No notes were given.'} describeChild>
-              <Link
-                component={RouterLink}
-                to={paths.appEdit(app.packageName)}
-                variant="body2"
-                color="error"
-              >
-                View Rejection Reason
-              </Link>
-            </Tooltip>
-          )}
-        </Stack>
-      </TableCell>
-      <TableCell align="right">
-        <IconButton
-          aria-label={`Actions for ${app.name}`}
-          aria-haspopup="menu"
-          aria-controls={anchor ? menuId : undefined}
-          aria-expanded={anchor ? 'true' : undefined}
-          onClick={(event: MouseEvent<HTMLElement>) => {
-            setAnchor(event.currentTarget);
-          }}
-          onPointerEnter={preloadMenu}
-          onFocus={preloadMenu}
-        >
-          <MoreVertIcon />
-        </IconButton>
-        {anchor && (
-          <Suspense fallback={null}>
-            <AppRowMenu
-              id={menuId}
-              anchor={anchor}
-              app={app}
-              onEdit={() => {
-                closeMenu();
-                void navigate(paths.appEdit(app.packageName));
-              }}
-              onChoose={(kind) => {
-                closeMenu();
-                onAction(kind);
-              }}
-              onClose={closeMenu}
-            />
-          </Suspense>
-        )}
-      </TableCell>
-    </TableRow>
   );
 }
