@@ -150,9 +150,9 @@ export function AuthWidget({
         <>
           <Typography variant="body2" color="text.secondary">
             You opened a link sent to this address. If the address had not been proven before, the
-            link proved it and removed the password the account had (whoever chose it may not own this
-            mailbox). Choose the password you will sign in with: until you do, the account has none,
-            and you can only sign in with an e-mailed link or Forgot password.
+            link proved it and removed the password the account had (whoever chose it may not own
+            this mailbox). Choose the password you will sign in with: until you do, the account has
+            none, and you can only sign in with an e-mailed link or Forgot password.
           </Typography>
           <Typography variant="body2" color="text.secondary">
             Choosing a new password signs out every other session of your account and revokes the

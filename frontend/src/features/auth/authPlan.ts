@@ -32,6 +32,8 @@ export interface PlanInput {
   codeSent: boolean;
   /** Where e-mail links lead back to (keeping an invitation). */
   redirectTo: string;
+  /** Whether the server sends e-mail (`false`: its links are written to the server's log). */
+  mailSent: boolean;
   onCodeSent: () => void;
   onChoosePassword?: () => void;
   onPasswordUpdated?: () => void;
@@ -46,12 +48,18 @@ export function planFor(
     code,
     codeSent,
     redirectTo,
+    mailSent,
     onCodeSent,
     onChoosePassword,
     onPasswordUpdated,
   }: PlanInput,
 ): { invalid: string } | { work: (auth: GoTrueClient) => Promise<Message> } {
   const trimmedEmail = email.trim();
+  // Where what was sent is: the mailbox, or (without SMTP) the server's log.
+  const sent = (what: string) =>
+    mailSent
+      ? `Check your email for ${what}`
+      : `This portal sends no e-mail (no SMTP server is set up): ${what} was written to the server's log, where whoever runs the portal can copy it for you.`;
   switch (view) {
     case 'sign_in':
       if (!trimmedEmail || !password) return { invalid: MISSING_CREDENTIALS };
@@ -76,7 +84,9 @@ export function planFor(
             ? null
             : {
                 severity: 'success',
-                text: 'Account created! Check your email for confirmation.',
+                text: mailSent
+                  ? 'Account created! Check your email for confirmation.'
+                  : `Account created! ${sent('the confirmation link')}`,
               };
         },
       };
@@ -87,7 +97,7 @@ export function planFor(
           const { error } = await auth.resetPasswordForEmail(trimmedEmail, { redirectTo });
           return error
             ? fail(errorText(error))
-            : { severity: 'success', text: 'Check your email for the password reset link' };
+            : { severity: 'success', text: sent('the password reset link') };
         },
       };
     case 'magic_link':
@@ -100,7 +110,7 @@ export function planFor(
           });
           return error
             ? fail(errorText(error))
-            : { severity: 'success', text: 'Check your email for the magic link' };
+            : { severity: 'success', text: sent('the magic link') };
         },
       };
     case 'verify_otp':
@@ -114,7 +124,7 @@ export function planFor(
             });
             if (error) return fail(errorText(error));
             onCodeSent();
-            return { severity: 'success', text: 'Check your email for the six-digit code' };
+            return { severity: 'success', text: sent('the six-digit code') };
           },
         };
       }
