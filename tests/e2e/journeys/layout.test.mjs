@@ -258,11 +258,11 @@ describe("layout journey", () => {
 
     // Between 900 and 1100 px the top bar was crowded (issue 48, item 10): with the account links and Sign Out
     // in the account menu, its controls keep one line and stay apart.
-    const tablet = await browser.newContext({ bypassCSP: true, storageState: storage });
+    const tablet = await servers.browser.newContext({ bypassCSP: true, storageState: storage });
     const bar = await tablet.newPage();
     for (const width of [900, 1000, 1100]) {
       await bar.setViewportSize({ width, height: 900 });
-      await bar.goto(`${portal.url}/dashboard`);
+      await bar.goto(`${servers.portal.url}/dashboard`);
       await bar.getByRole("heading", { level: 1, name: "Developer Dashboard" }).waitFor();
       // The page's code has taken over from the shell built ahead of time (the avatar shows the address).
       await bar.waitForLoadState("networkidle");

@@ -224,10 +224,13 @@ export function SignInPage() {
                 {auth.notice.text}
               </Alert>
             )}
+            {/* Off in the page built ahead of time until React has taken it over: a press before that
+                would be lost (the dialog it opens is React's). */}
             <Button
               variant="contained"
               size="large"
               startIcon={<EmailIcon />}
+              disabled={!hydrated}
               onClick={() => {
                 openDialog(startsAsSignUp ? 'sign_up' : 'sign_in');
               }}
