@@ -117,7 +117,9 @@ async function publishFromMyApps(page) {
   await dialog
     .getByText("Server URL on this machine (local development)")
     .waitFor();
-  await dialog.getByText("Server answers its health check").waitFor();
+  await dialog
+    .getByText('Server answers GET /health with 200 {"status":"healthy"}')
+    .waitFor();
   await dialog.getByText(/^Answered in \d+ ms$/).waitFor();
   await screenshot(page, "uptime-publish-live-check");
   await dialog.getByRole("button", { name: "Submit for Review" }).click();
