@@ -143,7 +143,9 @@ def main() -> int:
                     named[module].append(full)
                 if m.group(1) and not (full[: len(module)] == list(module) and len(full) > len(module)):
                     named[module].append(full)
-        for m in INLINE.finditer(text):
+        # Paths in code (`crate::a::B::new()`), outside the use items read above: a grouped `use a::{B}`
+        # names `B`'s file, not `a`'s.
+        for m in INLINE.finditer(USE_ITEM.sub("", text)):
             full = absolute(m.group(1).split("::"), module, children)
             if full:
                 named[module].append(full)

@@ -29,7 +29,7 @@ use domain::identity::DigestKey;
 use domain::identity::passkeys::PasskeyService;
 use domain::identity::ports::WebAuthnCeremony;
 use domain::identity::{
-    CoreTokenService, HostedAccounts, IdentityConfig, IdentityPorts, IdentityService, RateLimitPolicy,
+    CoreTokenService, HostedAccounts, IdentityConfig, IdentityPorts, IdentityServices, RateLimitPolicy,
     RateLimiter,
 };
 use std::sync::Arc;
@@ -106,7 +106,9 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let refresh_tokens = Arc::new(DieselRefreshTokenRepository::new(db.clone()));
-    let service = IdentityService::new(
+    // One relying party for passkeys and webauthn factors (both off without one).
+    let ceremony = relying_party(config);
+    let services = IdentityServices::new(
         IdentityPorts {
             accounts: Arc::new(DieselAccountRepository::new(db.clone())),
             links: Arc::new(DieselIdentityLinkRepository::new(db.clone())),
@@ -120,6 +122,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             clock: clock.clone(),
             secrets: Arc::new(OsSecretGenerator),
             digest_key,
+            webauthn: ceremony.clone(),
         },
         IdentityConfig {
             public_url: config.public_url.clone(),
@@ -128,12 +131,6 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             signups_enabled: true,
         },
     );
-    // One relying party for passkeys and webauthn factors (both off without one).
-    let ceremony = relying_party(config);
-    let service = Arc::new(match &ceremony {
-        Some(ceremony) => service.with_webauthn(ceremony.clone()),
-        None => service,
-    });
     let limiter = RateLimiter::new(
         Arc::new(DieselRateLimitStore::new(db.clone())),
         clock.clone(),
@@ -150,10 +147,10 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     let tokens = crate::tokens::service(config, db).await?;
     let core_tokens = core_tokens.with_access_tokens(tokens.clone());
     let providers = config.oauth_providers.iter().map(|p| p.name.to_owned()).collect();
-    let oauth = crate::oauth::wire(config, db, service.clone(), clock.clone())?;
+    let oauth = crate::oauth::wire(config, db, services.providers.clone(), clock.clone())?;
     let passkeys = ceremony.map(|ceremony| {
         Arc::new(PasskeyService::new(
-            service.clone(),
+            services.issuer.clone(),
             Arc::new(DieselPasskeyRepository::new(db.clone())),
             ceremony,
         ))
@@ -161,7 +158,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     Ok(IdentityWiring {
         identity: Some(
             IdentityApi::new(
-                service.clone(),
+                services.clone(),
                 Arc::new(limiter),
                 config.trusted_proxies.clone(),
                 clock,
@@ -172,7 +169,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
         ),
         auth: ProductAuth {
             core_tokens: Arc::new(core_tokens),
-            identity: Some(service),
+            identity: Some(services),
             proxies: config.trusted_proxies.clone(),
         },
         tokens,

@@ -11,7 +11,7 @@ use adapter_http::oauth::OAuthApi;
 use adapter_identity::OsSecretGenerator;
 use adapter_oidc::{OidcClient, OidcClientConfig, http_client};
 use domain::common::Clock;
-use domain::identity::IdentityService;
+use domain::identity::ProviderSignIn;
 use domain::identity::oauth::{OAuthConfig, OAuthService, OidcProvider};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -27,7 +27,7 @@ use crate::Config;
 pub fn wire(
     config: &Config,
     db: &Db,
-    identity: Arc<IdentityService>,
+    identity: Arc<ProviderSignIn>,
     clock: Arc<dyn Clock>,
 ) -> anyhow::Result<OAuthApi> {
     let http = http_client().map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -83,8 +83,13 @@ async fn portal(providers: &[(&str, &MockProvider)]) -> Portal {
     // The server's own wiring (system clock) is replaced here by one on the test's clock.
     let identity: IdentityApi = wiring.identity.expect("the built-in identity service");
     let clock = Arc::new(TestClock(Mutex::new(Utc::now())));
-    let oauth =
-        app_server::oauth::wire(&config, &test_db.db, identity.service.clone(), clock.clone()).unwrap();
+    let oauth = app_server::oauth::wire(
+        &config,
+        &test_db.db,
+        identity.services.providers.clone(),
+        clock.clone(),
+    )
+    .unwrap();
     let server = HttpServer::new(move || {
         App::new().service(
             web::scope("/auth/v1")

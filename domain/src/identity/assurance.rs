@@ -15,8 +15,10 @@
 use chrono::{DateTime, Duration, Utc};
 use uuid::Uuid;
 
-use crate::identity::factors::{Factor, FactorType};
 use crate::identity::models::{Aal, RefreshToken};
+
+mod protection;
+pub use protection::Protection;
 
 /// How recent a first-factor sign-in must be to change the password without the current one, or to add
 /// an account's first way in (a recovery link signs in, so it counts).
@@ -28,36 +30,6 @@ pub const RECENT_SIGN_IN_MINUTES: i64 = 10;
 /// [`ENROLLMENT_WINDOW_SECS`]: crate::identity::factors::ENROLLMENT_WINDOW_SECS
 pub const FINISH_FIRST_WAY_IN_MINUTES: i64 =
     RECENT_SIGN_IN_MINUTES + crate::identity::factors::ENROLLMENT_WINDOW_SECS / 60;
-
-/// What protects an account beyond its first factor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct Protection {
-    /// A verified TOTP factor.
-    pub totp: bool,
-    /// A verified WebAuthn (security key) factor.
-    pub webauthn_factor: bool,
-    /// A passkey (it signs in at `aal2` and steps a session up).
-    pub passkey: bool,
-}
-
-impl Protection {
-    /// What the account's factors and passkeys give.
-    #[must_use]
-    pub fn of(factors: &[Factor], has_passkey: bool) -> Self {
-        let verified = |kind: FactorType| factors.iter().any(|f| f.factor_type == kind && f.is_verified());
-        Self {
-            totp: verified(FactorType::Totp),
-            webauthn_factor: verified(FactorType::WebAuthn),
-            passkey: has_passkey,
-        }
-    }
-
-    /// Whether a session of this account must reach `aal2` before it does more than sign in.
-    #[must_use]
-    pub const fn is_protected(self) -> bool {
-        self.totp || self.webauthn_factor || self.passkey
-    }
-}
 
 /// What a credential proves: its level, when its person last gave a first factor, and where it came
 /// from. A session presents the proof of its live head; a personal access token presents the proof of the
@@ -284,6 +256,7 @@ impl AssuranceRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::identity::factors::FactorType;
     use crate::testing::noon;
 
     const NONE: Protection = Protection {

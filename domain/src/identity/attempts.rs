@@ -20,8 +20,12 @@ use std::time::Duration;
 use uuid::Uuid;
 
 use crate::identity::errors::IdentityError;
+use crate::identity::factors::FactorService;
 use crate::identity::rate_limit::{AuthAction, Held, RateLimiter, Reservation, SignInGate};
-use crate::identity::sessions::IdentityService;
+use crate::identity::sessions::SessionService;
+
+mod guarded;
+pub use guarded::Guarded;
 
 /// Waits (the runtime's timer; a port, so that the domain names no runtime).
 #[cfg_attr(any(test, feature = "mock"), mockall::automock)]
@@ -82,29 +86,39 @@ type AccountUnit = (Option<Uuid>, bool, bool, Held);
 pub struct AttemptGuard {
     limiter: Arc<RateLimiter>,
     pause: Arc<dyn Pause>,
-    identity: Arc<IdentityService>,
+    /// Ends the `aal1` sessions of an account whose second-factor answers reached the ceiling.
+    sessions: Arc<SessionService>,
+    /// Retires a challenge that took as many wrong answers as it may.
+    factors: Arc<FactorService>,
 }
 
 impl AttemptGuard {
     #[must_use]
-    pub fn new(limiter: Arc<RateLimiter>, pause: Arc<dyn Pause>, identity: Arc<IdentityService>) -> Self {
+    pub fn new(
+        limiter: Arc<RateLimiter>,
+        pause: Arc<dyn Pause>,
+        sessions: Arc<SessionService>,
+        factors: Arc<FactorService>,
+    ) -> Self {
         Self {
             limiter,
             pause,
-            identity,
+            sessions,
+            factors,
         }
     }
 
     /// Runs `run` as `attempt` when the limits let it, after the delay they impose, and records how it
-    /// went. Every limit that refuses before an answer is known to be wrong takes its unit before `run`
+    /// went; `run` is handed the [`Guarded`] leave the methods that check an answer ask for. Every limit that refuses before an answer is known to be wrong takes its unit before `run`
     /// starts, in one conditional write; a wrong answer keeps it, any other outcome gives it back.
     ///
     /// # Errors
     /// [`IdentityError::RateLimited`] when a limit refuses the attempt; whatever `run` answers; a port
     /// failure of the counters.
-    pub async fn attempt<T, F>(&self, attempt: Attempt<'_>, run: F) -> Result<T, IdentityError>
+    pub async fn attempt<T, F, Step>(&self, attempt: Attempt<'_>, run: F) -> Result<T, IdentityError>
     where
-        F: Future<Output = Result<T, IdentityError>> + Send,
+        F: FnOnce(Guarded) -> Step + Send,
+        Step: Future<Output = Result<T, IdentityError>> + Send,
     {
         let action = attempt.action();
         // The (account, client) pair's unit is taken before the attempt runs: a failure keeps it.
@@ -130,7 +144,7 @@ impl AttemptGuard {
                 return Err(refused);
             }
         };
-        let outcome = run.await;
+        let outcome = run(Guarded::new()).await;
         match (&outcome, reserved) {
             (Err(error), reserved) if is_wrong_answer(error) => {
                 self.limiter.failed(action, attempt.account).await?;
@@ -179,7 +193,7 @@ impl AttemptGuard {
                     }
                     Reservation::ChallengeUsedUp => {
                         if let Some(challenge) = challenge {
-                            self.identity.retire_challenge(challenge).await?;
+                            self.factors.retire_challenge(challenge).await?;
                         }
                         Err(IdentityError::ChallengeNotFound)
                     }
@@ -203,11 +217,11 @@ impl AttemptGuard {
         last_for_challenge: bool,
     ) -> Result<(), IdentityError> {
         if let Some(challenge) = challenge.filter(|_| last_for_challenge) {
-            self.identity.retire_challenge(challenge).await?;
+            self.factors.retire_challenge(challenge).await?;
         }
         if last_for_account {
             tracing::warn!("second-factor answers reached the account's ceiling; its aal1 sessions end");
-            self.identity.stop_second_factor_guessing(attempt.account).await?;
+            self.sessions.stop_second_factor_guessing(attempt.account).await?;
         }
         Ok(())
     }

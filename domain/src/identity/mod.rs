@@ -3,7 +3,9 @@
 //! platform-admin list, and the rate limits of the identity endpoints (PRODUCT.md §1, §5).
 //!
 //! One folder per concern; the files at this level are the shared kernel (models, ports, errors, digests):
-//! - [`sessions`]: the service itself, password sign-in, refresh, sign-out and the signed token claims;
+//! - [`services`]: the identity services built together over one set of ports;
+//! - [`sessions`]: what every sign-in shares (the issuer), password sign-in, refresh, sign-out and the
+//!   signed token claims;
 //! - [`signup`]: sign-up and the proof that the browser which signed up is the one that confirms;
 //! - [`codes`]: e-mail links and one-time codes, and the e-mails that carry them;
 //! - [`factors`]: second factors (TOTP), their challenges, and raising a session to `aal2`;
@@ -29,24 +31,28 @@ pub mod oauth;
 pub mod passkeys;
 pub mod ports;
 pub mod rate_limit;
+pub mod services;
 pub mod sessions;
 pub mod signup;
 
 #[cfg(test)]
 mod test_support;
 
-pub use account::UserUpdate;
+pub use account::AccountService;
 pub use account::password::{PasswordError, PasswordOwner, check_password};
 pub use account::profile::ProfileChange;
+pub use account::{GivenPassword, UserUpdate};
 pub use admins::setup::{FirstAdminError, FirstAdminSetup, SetupLink};
 pub use admins::{AdminCheck, PlatformAdminError, PlatformAdminService, SeedReport};
 pub use assurance::{Action, AssuranceRules, Protection, Refusal, SessionProof};
-pub use attempts::{Attempt, AttemptGuard, Pause, Proof};
+pub use attempts::{Attempt, AttemptGuard, Guarded, Pause, Proof};
+pub use codes::EmailSignIn;
 pub use codes::{VerifyKind, VerifySecret};
 pub use core_token::hosted::{HostedAccountError, HostedAccounts, email_proven};
 pub use core_token::{AuthError, Authenticated, CoreToken, CoreTokenService};
 pub use digests::DigestKey;
 pub use errors::{FieldErrors, IdentityError};
+pub use factors::FactorService;
 pub use factors::{
     ChallengeStarted, EnrollRequest, Enrollment, Factor, FactorAnswer, FactorCeremonyKind, FactorChallenge,
     FactorStatus, FactorType, RecoveryCodeSet, RecoveryCodesStatus, RelyingPartyClaim, TotpEnrollment,
@@ -57,11 +63,13 @@ pub use models::{
     RefreshRefusal, RefreshToken, SecondFactorMethod, SecondStep, SessionClient, SetupClaim,
 };
 pub use oauth::external::ProviderProfile;
+pub use oauth::external::ProviderSignIn;
 pub use rate_limit::{
     ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy, RateLimitStore, RateLimiter, SignInGate,
     WindowCounts, sign_in_delay,
 };
+pub use services::{IdentityPorts, IdentityServices};
 pub use sessions::list::SessionSummary;
 pub use sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
-pub use sessions::{IdentityConfig, IdentityPorts, IdentityService, Session, SignOutScope, UserRecord};
+pub use sessions::{IdentityConfig, Session, SessionIssuer, SessionService, SignOutScope, UserRecord};
 pub use signup::{SignUpOutcome, SignUpRequest};

@@ -20,8 +20,9 @@ use crate::identity::ports::{
     MockPasswordHasher, MockRecoveryCodeRepository, MockRefreshTokenRepository, MockSessionListRepository,
     MockTokenSigner, OneTimeCodeRepository,
 };
+use crate::identity::services::{IdentityPorts, IdentityServices};
+use crate::identity::sessions::IdentityConfig;
 use crate::identity::sessions::tokens::{AccessGrant, AccessTokenClaims};
-use crate::identity::sessions::{IdentityConfig, IdentityPorts, IdentityService};
 use crate::mail::OutgoingEmail;
 use crate::testing::{RepeatingBytes, fixed_clock, noon};
 
@@ -136,6 +137,8 @@ pub struct Mocks {
     pub session_list: MockSessionListRepository,
     /// An in-memory factor store (shared, so a test can look into it after building the service).
     pub factors: Arc<InMemoryFactors>,
+    /// The WebAuthn ceremonies of `webauthn` factors (none unless a test sets them).
+    pub webauthn: Option<Arc<dyn crate::identity::ports::WebAuthnCeremony>>,
 }
 
 impl Mocks {
@@ -150,6 +153,7 @@ impl Mocks {
             recovery_codes: MockRecoveryCodeRepository::new(),
             session_list: MockSessionListRepository::new(),
             factors: Arc::new(InMemoryFactors::default()),
+            webauthn: None,
         }
     }
 
@@ -206,11 +210,11 @@ impl Mocks {
             });
     }
 
-    pub fn service(self) -> IdentityService {
+    pub fn service(self) -> IdentityServices {
         self.service_with(config())
     }
 
-    pub fn service_with(mut self, config: IdentityConfig) -> IdentityService {
+    pub fn service_with(mut self, config: IdentityConfig) -> IdentityServices {
         let codes = Arc::new(std::mem::take(&mut self.codes));
         self.build(config, codes, Arc::new(RepeatingBytes(7)))
     }
@@ -221,7 +225,7 @@ impl Mocks {
         self,
         config: IdentityConfig,
         codes: Arc<dyn OneTimeCodeRepository>,
-    ) -> IdentityService {
+    ) -> IdentityServices {
         self.build(config, codes, Arc::new(CountingBytes::default()))
     }
 
@@ -230,8 +234,8 @@ impl Mocks {
         config: IdentityConfig,
         codes: Arc<dyn OneTimeCodeRepository>,
         secrets: Arc<dyn SecretGenerator>,
-    ) -> IdentityService {
-        IdentityService::new(
+    ) -> IdentityServices {
+        IdentityServices::new(
             IdentityPorts {
                 accounts: Arc::new(self.accounts),
                 links: Arc::new(self.links),
@@ -245,6 +249,7 @@ impl Mocks {
                 clock: Arc::new(fixed_clock()),
                 secrets,
                 digest_key: digest_key(),
+                webauthn: self.webauthn,
             },
             config,
         )

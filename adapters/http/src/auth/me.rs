@@ -73,7 +73,7 @@ impl MeResponse {
 #[get("/dev/auth/me")]
 pub async fn me(auth: web::Data<ProductAuth>, principal: Principal) -> Result<HttpResponse, ApiError> {
     let user = match &auth.identity {
-        Some(identity) => Some(identity.account_of(&principal.0).await?),
+        Some(identity) => Some(identity.account.account_of(&principal.0).await?),
         None => None,
     };
     Ok(HttpResponse::Ok()
@@ -160,6 +160,7 @@ pub async fn update_profile(
         ));
     };
     let user = identity
+        .account
         .update_profile(&principal.0, profile_change(&body)?)
         .await?;
     Ok(HttpResponse::Ok().json(MeResponse::of(&principal.0, Some(&user))))

@@ -14,7 +14,7 @@ pub mod setup;
 pub mod token_routes;
 
 use domain::common::PlatformRole;
-use domain::identity::{CoreTokenService, IdentityService};
+use domain::identity::{CoreTokenService, IdentityServices};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -47,7 +47,7 @@ pub struct ProductAuth {
     pub core_tokens: Arc<CoreTokenService>,
     /// The built-in identity service's accounts (`None` with a hosted Supabase: the user is then what its
     /// token says).
-    pub identity: Option<Arc<IdentityService>>,
+    pub identity: Option<IdentityServices>,
     /// Which proxies may tell the client's address, recorded with the caller in audit entries
     /// (`PORTAL_TRUSTED_PROXIES`).
     pub proxies: crate::client_ip::TrustedProxies,

@@ -5,7 +5,7 @@
 
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, delete, get, web};
 use chrono::{DateTime, Utc};
-use domain::identity::{IdentityService, SessionSummary};
+use domain::identity::{SessionService, SessionSummary};
 use serde::Serialize;
 use std::sync::Arc;
 use uuid::Uuid;
@@ -58,13 +58,16 @@ pub struct SessionList {
 }
 
 /// The built-in identity service, or 409: a hosted identity service keeps the sessions.
-fn built_in(auth: &ProductAuth) -> Result<&Arc<IdentityService>, ApiError> {
-    auth.identity.as_ref().ok_or_else(|| {
-        ApiError::conflict(
-            "SESSIONS_MANAGED_ELSEWHERE",
-            "Sessions are managed by the hosted identity service.",
-        )
-    })
+fn built_in(auth: &ProductAuth) -> Result<&Arc<SessionService>, ApiError> {
+    auth.identity
+        .as_ref()
+        .map(|services| &services.sessions)
+        .ok_or_else(|| {
+            ApiError::conflict(
+                "SESSIONS_MANAGED_ELSEWHERE",
+                "Sessions are managed by the hosted identity service.",
+            )
+        })
 }
 
 fn caller_session(request: &HttpRequest) -> Option<Uuid> {

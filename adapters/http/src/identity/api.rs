@@ -4,8 +4,10 @@
 use actix_web::{HttpRequest, HttpResponse};
 use domain::common::Clock;
 use domain::identity::{
-    Attempt, AttemptGuard, AuthAction, IdentityService, Pause, Proof, RateDecision, RateLimiter, Session,
+    Attempt, AttemptGuard, AuthAction, Guarded, IdentityError, IdentityServices, Pause, Proof, RateDecision,
+    RateLimiter, Session,
 };
+use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
@@ -28,7 +30,8 @@ impl Pause for RuntimePause {
 /// What the `/auth/v1` handlers share.
 #[derive(Clone)]
 pub struct IdentityApi {
-    pub service: Arc<IdentityService>,
+    /// The identity services (sessions, factors, account, e-mail sign-in, provider sign-in).
+    pub services: IdentityServices,
     pub limiter: Arc<RateLimiter>,
     /// Every answer to "prove it's you" goes through it (limits, delay, attempt, failure or success).
     pub guard: Arc<AttemptGuard>,
@@ -54,15 +57,20 @@ impl std::fmt::Debug for IdentityApi {
 impl IdentityApi {
     #[must_use]
     pub fn new(
-        service: Arc<IdentityService>,
+        services: IdentityServices,
         limiter: Arc<RateLimiter>,
         proxies: TrustedProxies,
         clock: Arc<dyn Clock>,
         providers: Vec<String>,
     ) -> Self {
-        let guard = AttemptGuard::new(limiter.clone(), Arc::new(RuntimePause), service.clone());
+        let guard = AttemptGuard::new(
+            limiter.clone(),
+            Arc::new(RuntimePause),
+            services.sessions.clone(),
+            services.factors.clone(),
+        );
         Self {
-            service,
+            services,
             limiter,
             guard: Arc::new(guard),
             proxies,
@@ -107,41 +115,53 @@ impl IdentityApi {
         password: &str,
     ) -> Result<Session, AuthApiError> {
         self.prune_now_and_then().await;
-        let sign_in = self.service.sign_in_with_password(email, password);
-        self.first_factor(request, email, sign_in).await
+        let sessions = &self.services.sessions;
+        self.first_factor(request, email, |guarded| {
+            sessions.sign_in_with_password(guarded, email, password)
+        })
+        .await
     }
 
     /// Runs an answer of a first factor of the account of `email` (a password, a passkey) through the
-    /// attempt guard, as a password sign-in is.
-    pub(crate) async fn first_factor<T>(
+    /// attempt guard, as a password sign-in is; `step` is handed the guard's leave to check it.
+    pub(crate) async fn first_factor<T, Step>(
         &self,
         request: &HttpRequest,
         email: &str,
-        step: impl std::future::Future<Output = Result<T, domain::identity::IdentityError>> + Send,
-    ) -> Result<T, AuthApiError> {
+        step: impl FnOnce(Guarded) -> Step + Send,
+    ) -> Result<T, AuthApiError>
+    where
+        Step: Future<Output = Result<T, IdentityError>> + Send,
+    {
         self.attempt(request, email, Proof::FirstFactor, step).await
     }
 
     /// Runs a step of a second factor of the account of `email` (starting a challenge, or an answer)
     /// through the attempt guard.
-    pub(crate) async fn second_factor<T>(
+    pub(crate) async fn second_factor<T, Step>(
         &self,
         request: &HttpRequest,
         email: &str,
         proof: Proof,
-        step: impl std::future::Future<Output = Result<T, domain::identity::IdentityError>> + Send,
-    ) -> Result<T, AuthApiError> {
+        step: impl FnOnce(Guarded) -> Step + Send,
+    ) -> Result<T, AuthApiError>
+    where
+        Step: Future<Output = Result<T, IdentityError>> + Send,
+    {
         self.attempt(request, email, proof, step).await
     }
 
     /// Runs `step`, a `proof` of the account of `email` from this client, through the attempt guard.
-    async fn attempt<T>(
+    async fn attempt<T, Step>(
         &self,
         request: &HttpRequest,
         email: &str,
         proof: Proof,
-        step: impl std::future::Future<Output = Result<T, domain::identity::IdentityError>> + Send,
-    ) -> Result<T, AuthApiError> {
+        step: impl FnOnce(Guarded) -> Step + Send,
+    ) -> Result<T, AuthApiError>
+    where
+        Step: Future<Output = Result<T, IdentityError>> + Send,
+    {
         let client = self.client_subject(request);
         let attempt = Attempt {
             proof,
@@ -159,7 +179,12 @@ impl IdentityApi {
             .get(actix_web::http::header::USER_AGENT)
             .and_then(|value| value.to_str().ok());
         let ip = self.proxies.client_address(request).map(|ip| ip.to_string());
-        if let Err(error) = self.service.note_session_client(session, user_agent, ip).await {
+        if let Err(error) = self
+            .services
+            .sessions
+            .note_session_client(session, user_agent, ip)
+            .await
+        {
             tracing::warn!(%error, "could not record the client of a session");
         }
     }

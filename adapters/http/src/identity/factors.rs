@@ -104,7 +104,11 @@ pub async fn enroll(
     body: AuthJson<EnrollBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
-    let enrolled = api.service.enroll_factor(&claims, body.request()).await?;
+    let enrolled = api
+        .services
+        .factors
+        .enroll_factor(&claims, body.request())
+        .await?;
     let factor = enrolled.factor();
     tracing::info!(user_id = %claims.sub, factor_id = %factor.id, factor_type = factor.factor_type.as_str(), "second factor enrolled (unverified)");
     Ok(HttpResponse::Ok().json(EnrollAnswer::new(enrolled)?))
@@ -216,10 +220,12 @@ pub async fn challenge(
     let relying_party = ChallengeBody::relying_party(body);
     let claims = access_claims(&api, &request).await?;
     let ip = client_ip(&api, &request);
-    let start = api.service.challenge_factor(&claims, id, &ip, &relying_party);
+    let factors = &api.services.factors;
     let proof = Proof::SecondFactorChallenge;
     let started = api
-        .second_factor(&request, claims.email.as_str(), proof, start)
+        .second_factor(&request, claims.email.as_str(), proof, |guarded| {
+            factors.challenge_factor(guarded, &claims, id, &ip, &relying_party)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(ChallengeAnswer::from(started)))
 }
@@ -300,12 +306,14 @@ pub async fn verify(
     let (challenge_id, answer) = body.answer(&relying_party)?;
     let claims = access_claims(&api, &request).await?;
     let ip = client_ip(&api, &request);
-    let answered = api.service.verify_factor(&claims, id, challenge_id, answer, &ip);
+    let factors = &api.services.factors;
     let proof = Proof::SecondFactor {
         challenge: Some(challenge_id),
     };
     let session = api
-        .second_factor(&request, claims.email.as_str(), proof, answered)
+        .second_factor(&request, claims.email.as_str(), proof, |guarded| {
+            factors.verify_factor(guarded, &claims, id, challenge_id, answer, &ip)
+        })
         .await?;
     tracing::info!(user_id = %claims.sub, factor_id = %id, "second factor verified; session at aal2");
     Ok(api.answer_session(&request, &session).await)
@@ -328,7 +336,7 @@ pub async fn unenroll(
 ) -> Result<HttpResponse, AuthApiError> {
     let id = factor_id(&path)?;
     let claims = access_claims(&api, &request).await?;
-    let removed = api.service.unenroll_factor(&claims, id).await?;
+    let removed = api.services.factors.unenroll_factor(&claims, id).await?;
     tracing::info!(user_id = %claims.sub, factor_id = %removed, "second factor removed");
     Ok(HttpResponse::Ok().json(UnenrollAnswer {
         id: removed.to_string(),

@@ -31,6 +31,6 @@ pub async fn logout(
         }
     };
     let claims = access_claims(&api, &request).await?;
-    api.service.sign_out(&claims, scope).await?;
+    api.services.sessions.sign_out(&claims, scope).await?;
     Ok(HttpResponse::NoContent().finish())
 }

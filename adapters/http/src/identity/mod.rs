@@ -87,7 +87,7 @@ pub(crate) async fn access_claims(
     request: &HttpRequest,
 ) -> Result<domain::identity::AccessTokenClaims, AuthApiError> {
     let token = bearer_token(request).ok_or_else(AuthApiError::no_authorization)?;
-    Ok(api.service.authenticate_access(token).await?)
+    Ok(api.services.sessions.authenticate_access(token).await?)
 }
 
 /// A non-empty trimmed text.

@@ -45,7 +45,8 @@ pub async fn otp(
     api.limit(&request, AuthAction::Otp, Some(email)).await?;
     let create_user = body.create_user.unwrap_or(true);
     let redirect_to = query.redirect_to.as_deref();
-    api.service
+    api.services
+        .email
         .request_magic_link(email, create_user, redirect_to)
         .await?;
     Ok(HttpResponse::Ok().json(json!({})))

@@ -168,8 +168,11 @@ pub async fn authentication_verify(
     let passkeys = service(&api)?;
     let claim = passkeys.identify(credential).await?;
     let email = claim.account.email.as_str().to_owned();
-    let sign_in = passkeys.sign_in(challenge, credential, claim);
-    let session = api.first_factor(&request, &email, sign_in).await?;
+    let session = api
+        .first_factor(&request, &email, |guarded| {
+            passkeys.sign_in(guarded, challenge, credential, claim)
+        })
+        .await?;
     tracing::info!(user_id = %session.user.account.id, "signed in with a passkey");
     Ok(HttpResponse::Ok().json(super::dto::SessionDto::from(&session)))
 }

@@ -26,7 +26,8 @@ pub async fn recover(
         return Err(AuthApiError::validation("Password recovery requires an email"));
     };
     api.limit(&request, AuthAction::Recover, Some(email)).await?;
-    api.service
+    api.services
+        .email
         .request_recovery(email, query.redirect_to.as_deref())
         .await?;
     Ok(HttpResponse::Ok().json(json!({})))

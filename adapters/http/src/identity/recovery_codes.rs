@@ -52,7 +52,7 @@ impl From<RecoveryCodeSet> for SetAnswer {
 /// 404 `mfa_factor_not_found` without a set; 401/403 as `GET /user`.
 pub async fn status(api: web::Data<IdentityApi>, request: HttpRequest) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
-    let status = api.service.recovery_codes_status(&claims).await?;
+    let status = api.services.factors.recovery_codes_status(&claims).await?;
     Ok(HttpResponse::Ok().json(StatusAnswer {
         id: status.factor_id.to_string(),
         factor_type: FACTOR_TYPE,
@@ -79,7 +79,11 @@ pub async fn generate(
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
     let name = body.as_ref().and_then(|b| b.friendly_name.as_deref());
-    let set = api.service.generate_recovery_codes(&claims, name).await?;
+    let set = api
+        .services
+        .factors
+        .generate_recovery_codes(&claims, name)
+        .await?;
     tracing::info!(user_id = %claims.sub, factor_id = %set.factor.id, "recovery codes made");
     Ok(HttpResponse::Ok().json(SetAnswer::from(set)))
 }
@@ -93,7 +97,7 @@ pub async fn regenerate(
     request: HttpRequest,
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
-    let set = api.service.regenerate_recovery_codes(&claims).await?;
+    let set = api.services.factors.regenerate_recovery_codes(&claims).await?;
     tracing::info!(user_id = %claims.sub, factor_id = %set.factor.id, "recovery codes made anew");
     Ok(HttpResponse::Ok().json(SetAnswer::from(set)))
 }
@@ -127,10 +131,12 @@ pub async fn verify(
 ) -> Result<HttpResponse, AuthApiError> {
     let code = body.code()?;
     let claims = access_claims(&api, &request).await?;
-    let answered = api.service.verify_recovery_code(&claims, code);
+    let factors = &api.services.factors;
     let proof = Proof::SecondFactor { challenge: None };
     let session = api
-        .second_factor(&request, claims.email.as_str(), proof, answered)
+        .second_factor(&request, claims.email.as_str(), proof, |guarded| {
+            factors.verify_recovery_code(guarded, &claims, code)
+        })
         .await?;
     tracing::info!(user_id = %claims.sub, "recovery code used; session at aal2");
     Ok(api.answer_session(&request, &session).await)
@@ -151,7 +157,7 @@ pub async fn unenroll(
     request: HttpRequest,
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
-    let removed = api.service.unenroll_recovery_codes(&claims).await?;
+    let removed = api.services.factors.unenroll_recovery_codes(&claims).await?;
     tracing::info!(user_id = %claims.sub, factor_id = %removed, "recovery codes removed");
     Ok(HttpResponse::Ok().json(UnenrollAnswer {
         id: removed.to_string(),

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::IdentityApi;
 
 pub async fn settings(api: web::Data<IdentityApi>) -> HttpResponse {
-    HttpResponse::Ok().json(offered(&api.providers, api.service.config()))
+    HttpResponse::Ok().json(offered(&api.providers, api.services.issuer.config()))
 }
 
 /// The sign-in methods offered, with the sign-in providers configured.

@@ -50,7 +50,10 @@ fn confirmation_sent(
     browser: &str,
 ) -> HttpResponse {
     HttpResponse::Ok()
-        .cookie(signup_browser_cookie(&api.service.config().public_url, browser))
+        .cookie(signup_browser_cookie(
+            &api.services.issuer.config().public_url,
+            browser,
+        ))
         .json(UserDto::awaiting_confirmation(user_id, email, api.clock.now()))
 }
 
@@ -70,7 +73,7 @@ pub async fn sign_up(
     let sign_up = body.request(query.redirect_to.as_deref())?;
     api.limit(&request, AuthAction::SignUp, Some(sign_up.email))
         .await?;
-    Ok(match api.service.sign_up(sign_up).await? {
+    Ok(match api.services.email.sign_up(sign_up).await? {
         SignUpOutcome::SignedIn(session) => api.answer_session(&request, &session).await,
         SignUpOutcome::ConfirmationSent {
             user_id,

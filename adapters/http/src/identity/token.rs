@@ -64,7 +64,7 @@ pub async fn token(
             let (email, password) = body.credentials()?;
             api.sign_in_with_password(&request, email, password).await?
         }
-        Some("refresh_token") => api.service.refresh(body.refresh_token()?).await?,
+        Some("refresh_token") => api.services.sessions.refresh(body.refresh_token()?).await?,
         Some("pkce") => pkce(&api, &request, &body).await?,
         _ => return Err(AuthApiError::validation("unsupported_grant_type")),
     };

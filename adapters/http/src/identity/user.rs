@@ -2,7 +2,7 @@
 //! access token is accepted: a core token, a refresh token or the anon key is refused.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::UserUpdate;
+use domain::identity::{GivenPassword, UserUpdate};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -17,7 +17,7 @@ pub async fn get_user(
     request: HttpRequest,
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
-    let user = api.service.get_user(&claims).await?;
+    let user = api.services.account.get_user(&claims).await?;
     Ok(HttpResponse::Ok().json(UserDto::from(&user)))
 }
 
@@ -35,7 +35,6 @@ impl UpdateUserBody {
         UserUpdate {
             email: self.email.as_deref(),
             password: self.password.as_deref(),
-            current_password: self.current_password.as_deref(),
             data: self.data.as_ref(),
         }
     }
@@ -51,13 +50,16 @@ pub async fn update_user(
 ) -> Result<HttpResponse, AuthApiError> {
     let claims = access_claims(&api, &request).await?;
     let update = body.update();
-    let updating = api.service.update_user(&claims, update);
+    let account = &api.services.account;
     // A current password given is an answer to "prove it's you": limited as a password sign-in is.
-    let user = if update.current_password.is_some() {
-        api.first_factor(&request, claims.email.as_str(), updating)
+    let user = match body.current_password.as_deref() {
+        Some(password) => {
+            api.first_factor(&request, claims.email.as_str(), |guarded| {
+                account.update_user(&claims, update, Some(GivenPassword { guarded, password }))
+            })
             .await?
-    } else {
-        updating.await?
+        }
+        None => account.update_user(&claims, update, None).await?,
     };
     Ok(HttpResponse::Ok().json(UserDto::from(&user)))
 }

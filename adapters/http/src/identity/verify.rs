@@ -72,7 +72,7 @@ const fn address(secret: VerifySecret<'_>) -> Option<&str> {
 
 /// The sign-up cookie a verification spends (a request that carried one has its answer remove it).
 fn spent_signup_cookie(api: &IdentityApi) -> actix_web::cookie::Cookie<'static> {
-    signup_browser_cookie(&api.service.config().public_url, "")
+    signup_browser_cookie(&api.services.issuer.config().public_url, "")
 }
 
 /// Answers a session.
@@ -88,7 +88,11 @@ pub async fn verify(
     let (kind, secret) = body.secret()?;
     api.limit(&request, AuthAction::Verify, address(secret)).await?;
     let browser = signup_browser(&request);
-    let session = api.service.verify(kind, secret, browser.as_deref()).await?;
+    let session = api
+        .services
+        .email
+        .verify(kind, secret, browser.as_deref())
+        .await?;
     api.proved(&request, &session).await;
     let mut response = HttpResponse::Ok();
     if browser.is_some() {
@@ -184,7 +188,10 @@ pub async fn verify_link(
     request: HttpRequest,
     query: web::Query<VerifyLinkQuery>,
 ) -> HttpResponse {
-    let to = target(&api.service.config().public_url, query.redirect_to.as_deref());
+    let to = target(
+        &api.services.issuer.config().public_url,
+        query.redirect_to.as_deref(),
+    );
     match verified_link(&api, &request, &query).await {
         Ok((session, kind, signed_up_here)) => {
             let mut response = session_redirect(&to, &session, kind);
@@ -210,7 +217,8 @@ async fn verified_link<'q>(
     let browser = signup_browser(request);
     let secret = VerifySecret::Link(token);
     let session = api
-        .service
+        .services
+        .email
         .verify(kind, secret, browser.as_deref())
         .await
         .map_err(link_error)?;

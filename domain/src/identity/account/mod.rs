@@ -6,19 +6,31 @@
 pub mod password;
 pub mod profile;
 
-use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::common::EmailAddress;
 use crate::common::email::INVALID_EMAIL;
 use crate::identity::account::password::{PasswordOwner, check_password};
 use crate::identity::assurance::Action;
+use crate::identity::attempts::Guarded;
 use crate::identity::errors::{FieldErrors, IdentityError};
 use crate::identity::models::{Account, display_name_of, merge_profile};
 use crate::identity::sessions::tokens::AccessTokenClaims;
-use crate::identity::sessions::{IdentityService, UserRecord};
-use crate::mail::OutgoingEmail;
-use crate::mail::templates::{self, SecurityChange};
+use std::sync::Arc;
+
+use crate::identity::ports::{
+    AccountRepository, PasswordHasher, RefreshTokenRepository, SessionListRepository,
+};
+use crate::identity::sessions::{SessionIssuer, UserRecord};
+use crate::mail::templates::SecurityChange;
+
+/// The current password given again with `PUT /user`'s new one (needed unless the session signed in
+/// recently): an answer to "prove it's you", so it comes with the attempt guard's leave.
+#[derive(Debug)]
+pub struct GivenPassword<'a> {
+    pub guarded: Guarded,
+    pub password: &'a str,
+}
 
 /// What `PUT /user` may change.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -26,51 +38,51 @@ pub struct UserUpdate<'a> {
     /// Must be the current address: changing it is not offered.
     pub email: Option<&'a str>,
     pub password: Option<&'a str>,
-    /// The current password, needed with `password` unless the session signed in recently.
-    pub current_password: Option<&'a str>,
     /// Merged into the profile (Supabase `data`).
     pub data: Option<&'a Value>,
 }
 
 pub use crate::identity::assurance::RECENT_SIGN_IN_MINUTES;
 
-impl IdentityService {
-    /// Verifies an identity access token presented to the identity service itself. A core token, a refresh
-    /// token or anything else is refused, and so is the token of a session that has ended (signed out,
-    /// revoked for reuse, idle or too old), as Supabase Auth does.
-    ///
-    /// # Errors
-    /// [`IdentityError::InvalidAccessToken`]; [`IdentityError::SessionNotFound`]; a port failure.
-    pub async fn authenticate_access(&self, bearer: &str) -> Result<AccessTokenClaims, IdentityError> {
-        let now = self.clock.now();
-        let claims = self
-            .signer
-            .verify_access(bearer.trim(), now)
-            .await
-            .map_err(IdentityError::InvalidAccessToken)?;
-        claims.check(now).map_err(IdentityError::InvalidAccessToken)?;
-        let live = self
-            .refresh_tokens
-            .current_of_family(claims.session_id)
-            .await?
-            .is_some_and(|head| head.user_id == claims.sub && head.check_usable(now).is_ok());
-        if !live {
-            return Err(IdentityError::SessionNotFound);
-        }
-        Ok(claims)
-    }
+/// The signed-in user's own account: `GET /user`, `PUT /user` (password and profile) and the product's profile.
+/// A password change that gives the current password is checked only inside the attempt guard.
+pub struct AccountService {
+    issuer: Arc<SessionIssuer>,
+    accounts: Arc<dyn AccountRepository>,
+    hasher: Arc<dyn PasswordHasher>,
+    refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    session_list: Arc<dyn SessionListRepository>,
+}
 
+/// The ports of [`AccountService`] beside the issuer.
+pub struct AccountPorts {
+    pub accounts: Arc<dyn AccountRepository>,
+    pub hasher: Arc<dyn PasswordHasher>,
+    pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    pub session_list: Arc<dyn SessionListRepository>,
+}
+
+impl AccountService {
+    #[must_use]
+    pub fn new(issuer: Arc<SessionIssuer>, ports: AccountPorts) -> Self {
+        Self {
+            issuer,
+            accounts: ports.accounts,
+            hasher: ports.hasher,
+            refresh_tokens: ports.refresh_tokens,
+            session_list: ports.session_list,
+        }
+    }
+}
+
+impl AccountService {
     /// `GET /user`.
     ///
     /// # Errors
     /// [`IdentityError::UserNotFound`] when the account is gone; a port failure.
     pub async fn get_user(&self, claims: &AccessTokenClaims) -> Result<UserRecord, IdentityError> {
-        let account = self
-            .accounts
-            .get(claims.sub)
-            .await?
-            .ok_or(IdentityError::UserNotFound)?;
-        self.user_record(account).await
+        let account = self.issuer.account(claims.sub).await?;
+        self.issuer.user_record(account).await
     }
 
     /// `PUT /user`: sets a new password (password policy; other sessions end) and/or merges profile data.
@@ -82,12 +94,9 @@ impl IdentityService {
         &self,
         claims: &AccessTokenClaims,
         update: UserUpdate<'_>,
+        current: Option<GivenPassword<'_>>,
     ) -> Result<UserRecord, IdentityError> {
-        let mut account = self
-            .accounts
-            .get(claims.sub)
-            .await?
-            .ok_or(IdentityError::UserNotFound)?;
+        let mut account = self.issuer.account(claims.sub).await?;
         let mut fields = FieldErrors::default();
         if let Some(requested) = update.email {
             match EmailAddress::parse(requested) {
@@ -118,45 +127,49 @@ impl IdentityService {
         if !fields.is_empty() {
             return Err(IdentityError::Validation(fields));
         }
-        let now = self.clock.now();
+        let now = self.issuer.now();
         if update.email.is_some() {
-            self.require(
-                claims,
-                Action::ChangeEmail,
-                false,
-                IdentityError::Aal2RequiredToUpdateUser,
-            )
-            .await?;
+            self.issuer
+                .require(
+                    claims,
+                    Action::ChangeEmail,
+                    false,
+                    IdentityError::Aal2RequiredToUpdateUser,
+                )
+                .await?;
         }
         if update.data.is_some() {
-            self.require(
-                claims,
-                Action::EditAccount,
-                false,
-                IdentityError::Aal2RequiredToUpdateUser,
-            )
-            .await?;
+            self.issuer
+                .require(
+                    claims,
+                    Action::EditAccount,
+                    false,
+                    IdentityError::Aal2RequiredToUpdateUser,
+                )
+                .await?;
         }
         if let Some(password) = update.password {
             // The level first: a session that may not change the password learns nothing of the one
             // it gives.
-            self.require(
-                claims,
-                Action::ChangePassword,
-                true,
-                IdentityError::Aal2RequiredToUpdateUser,
-            )
-            .await?;
-            let reconfirmed = self
-                .current_password_given(&account, update.current_password)
+            self.issuer
+                .require(
+                    claims,
+                    Action::ChangePassword,
+                    true,
+                    IdentityError::Aal2RequiredToUpdateUser,
+                )
                 .await?;
-            self.require(
-                claims,
-                Action::ChangePassword,
-                reconfirmed,
-                IdentityError::Aal2RequiredToUpdateUser,
-            )
-            .await?;
+            let reconfirmed = self
+                .current_password_given(&account, current.map(|given| given.password))
+                .await?;
+            self.issuer
+                .require(
+                    claims,
+                    Action::ChangePassword,
+                    reconfirmed,
+                    IdentityError::Aal2RequiredToUpdateUser,
+                )
+                .await?;
             let hash = self.hasher.hash(password).await?;
             // Every other session ends, and with it the access tokens it made; a reset's notice names
             // the tokens that still work (made by sessions that had ended before), to be revoked there.
@@ -172,7 +185,7 @@ impl IdentityService {
                 Some(tokens_left) => SecurityChange::PasswordReset { tokens_left },
                 None => SecurityChange::PasswordChanged,
             };
-            let notice = self.security_notice(&account.email, change, now);
+            let notice = self.issuer.security_notice(&account.email, change, now);
             self.accounts
                 .set_password(account.id, Some(hash.clone()), now, Some(notice))
                 .await?;
@@ -186,26 +199,11 @@ impl IdentityService {
                 .await?;
             account = stored;
         }
-        self.user_record(account).await
+        self.issuer.user_record(account).await
     }
 }
 
-impl IdentityService {
-    /// The e-mail that tells the owner of an account that how it signs in changed (PRODUCT.md §1a); its
-    /// link opens Account Security.
-    pub(in crate::identity) fn security_notice(
-        &self,
-        to: &EmailAddress,
-        change: SecurityChange<'_>,
-        now: DateTime<Utc>,
-    ) -> OutgoingEmail {
-        let link = format!(
-            "{}/account/security",
-            self.config.public_url.trim_end_matches('/')
-        );
-        templates::security_notice(to, change, now, &link)
-    }
-
+impl AccountService {
     /// Whether the request gave the account's current password (a stolen access token alone must not be
     /// enough to take the account over: see [`Action::ChangePassword`]). A current password that is given
     /// is always checked, recent sign-in or not: a form that asks for it must not accept a wrong one.
@@ -231,6 +229,15 @@ impl IdentityService {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::identity::attempts::Guarded;
+    use chrono::{DateTime, Utc};
+
+    fn given(password: &str) -> GivenPassword<'_> {
+        GivenPassword {
+            guarded: Guarded::for_tests(),
+            password,
+        }
+    }
     use crate::identity::sessions::tokens::TokenError;
     use crate::identity::test_support::{Mocks, access_claims, account, refresh_row};
     use crate::testing::{block_on, noon};
@@ -254,7 +261,7 @@ mod tests {
             .with(eq(expected.session_id))
             .returning(move |_| Ok(Some(head.clone())));
         assert_eq!(
-            block_on(m.service().authenticate_access(" tok ")).unwrap(),
+            block_on(m.service().sessions.authenticate_access(" tok ")).unwrap(),
             expected
         );
     }
@@ -274,7 +281,7 @@ mod tests {
             m.refresh_tokens
                 .expect_current_of_family()
                 .returning(move |_| Ok(head.clone()));
-            let error = block_on(m.service().authenticate_access("tok")).unwrap_err();
+            let error = block_on(m.service().sessions.authenticate_access("tok")).unwrap_err();
             assert!(matches!(error, IdentityError::SessionNotFound));
             assert_eq!(error.error_code(), "session_not_found");
         }
@@ -286,7 +293,7 @@ mod tests {
         m.signer
             .expect_verify_access()
             .returning(|_, _| Err(TokenError::Invalid));
-        let error = block_on(m.service().authenticate_access("core.jwt.token")).unwrap_err();
+        let error = block_on(m.service().sessions.authenticate_access("core.jwt.token")).unwrap_err();
         assert!(matches!(
             error,
             IdentityError::InvalidAccessToken(TokenError::Invalid)
@@ -302,7 +309,7 @@ mod tests {
         m.signer
             .expect_verify_access()
             .returning(move |_, _| Ok(forged.clone()));
-        assert!(block_on(m.service().authenticate_access("x")).is_err());
+        assert!(block_on(m.service().sessions.authenticate_access("x")).is_err());
     }
 
     #[test]
@@ -346,7 +353,7 @@ mod tests {
             password: Some("a brand new passphrase"),
             ..UserUpdate::default()
         };
-        let record = block_on(m.service().update_user(&claims, update)).unwrap();
+        let record = block_on(m.service().account.update_user(&claims, update, None)).unwrap();
         assert_eq!(record.account.password_hash.as_deref(), Some("new-hash"));
     }
 
@@ -379,7 +386,7 @@ mod tests {
             password: Some("a brand new passphrase"),
             ..UserUpdate::default()
         };
-        let error = block_on(m.service().update_user(&claims, update)).unwrap_err();
+        let error = block_on(m.service().account.update_user(&claims, update, None)).unwrap_err();
         assert!(matches!(error, IdentityError::ReauthenticationNeeded));
         assert_eq!(error.error_code(), "reauthentication_needed");
     }
@@ -403,19 +410,28 @@ mod tests {
         let service = m.service();
         let wrong = UserUpdate {
             password: Some("a brand new passphrase"),
-            current_password: Some("a guess"),
             ..UserUpdate::default()
         };
         assert!(matches!(
-            block_on(service.update_user(&claims, wrong)),
+            block_on(
+                service
+                    .account
+                    .update_user(&claims, wrong, Some(given("a guess")))
+            ),
             Err(IdentityError::InvalidCredentials)
         ));
         let right = UserUpdate {
             password: Some("a brand new passphrase"),
-            current_password: Some("the old passphrase"),
             ..UserUpdate::default()
         };
-        assert!(block_on(service.update_user(&claims, right)).is_ok());
+        assert!(
+            block_on(
+                service
+                    .account
+                    .update_user(&claims, right, Some(given("the old passphrase")))
+            )
+            .is_ok()
+        );
     }
 
     #[test]
@@ -428,11 +444,14 @@ mod tests {
         m.refresh_tokens.expect_revoke_all_for_user().never();
         let update = UserUpdate {
             password: Some("a brand new passphrase"),
-            current_password: Some("a guess"),
             ..UserUpdate::default()
         };
         assert!(matches!(
-            block_on(m.service().update_user(&claims, update)),
+            block_on(
+                m.service()
+                    .account
+                    .update_user(&claims, update, Some(given("a guess")))
+            ),
             Err(IdentityError::InvalidCredentials)
         ));
     }
@@ -456,7 +475,7 @@ mod tests {
                 password: Some(password),
                 ..UserUpdate::default()
             };
-            let error = block_on(service.update_user(&claims, update)).unwrap_err();
+            let error = block_on(service.account.update_user(&claims, update, None)).unwrap_err();
             assert_eq!(error.fields().unwrap().get("password"), Some(message));
         }
     }
@@ -493,7 +512,7 @@ mod tests {
             data: Some(&data),
             ..UserUpdate::default()
         };
-        let record = block_on(m.service().update_user(&claims, update)).unwrap();
+        let record = block_on(m.service().account.update_user(&claims, update, None)).unwrap();
         assert_eq!(record.account.display_name.as_deref(), Some("Ada"));
     }
 
@@ -509,14 +528,14 @@ mod tests {
             ..UserUpdate::default()
         };
         assert!(matches!(
-            block_on(service.update_user(&claims, other)),
+            block_on(service.account.update_user(&claims, other, None)),
             Err(IdentityError::EmailChangeUnsupported)
         ));
         let same = UserUpdate {
             email: Some("DEV@example.com"),
             ..UserUpdate::default()
         };
-        assert!(block_on(service.update_user(&claims, same)).is_ok());
+        assert!(block_on(service.account.update_user(&claims, same, None)).is_ok());
     }
 
     #[test]
@@ -532,16 +551,20 @@ mod tests {
         let service = m.service();
         let password = UserUpdate {
             password: Some("a brand new passphrase"),
-            current_password: Some("the old passphrase"),
             ..UserUpdate::default()
         };
-        let refused = block_on(service.update_user(&claims, password)).unwrap_err();
+        let refused = block_on(service.account.update_user(
+            &claims,
+            password,
+            Some(given("the old passphrase")),
+        ))
+        .unwrap_err();
         assert!(matches!(refused, IdentityError::Aal2RequiredToUpdateUser));
         let email = UserUpdate {
             email: Some("dev@example.com"),
             ..UserUpdate::default()
         };
-        let refused = block_on(service.update_user(&claims, email)).unwrap_err();
+        let refused = block_on(service.account.update_user(&claims, email, None)).unwrap_err();
         assert_eq!(refused.error_code(), "insufficient_aal");
     }
 
@@ -549,7 +572,7 @@ mod tests {
     fn a_deleted_account_is_not_found() {
         let mut m = Mocks::new();
         m.accounts.expect_get().returning(|_| Ok(None));
-        let error = block_on(m.service().get_user(&access_claims(noon()))).unwrap_err();
+        let error = block_on(m.service().account.get_user(&access_claims(noon()))).unwrap_err();
         assert!(matches!(error, IdentityError::UserNotFound));
     }
 }

@@ -4,10 +4,11 @@
 
 use serde_json::{Map, Value};
 
+use super::AccountService;
 use crate::common::Caller;
 use crate::identity::errors::{FieldErrors, IdentityError};
 use crate::identity::models::{MAX_DISPLAY_NAME_CHARS, display_name_of, merge_profile};
-use crate::identity::sessions::{IdentityService, UserRecord};
+use crate::identity::sessions::UserRecord;
 
 /// What `PUT /api/dev/auth/profile` may change.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -18,18 +19,14 @@ pub struct ProfileChange<'a> {
     pub profile: Option<&'a Value>,
 }
 
-impl IdentityService {
+impl AccountService {
     /// The caller's account with its linked identities.
     ///
     /// # Errors
     /// [`IdentityError::UserNotFound`] when the account is gone; a port failure.
     pub async fn account_of(&self, caller: &Caller) -> Result<UserRecord, IdentityError> {
-        let account = self
-            .accounts
-            .get(caller.user_id)
-            .await?
-            .ok_or(IdentityError::UserNotFound)?;
-        self.user_record(account).await
+        let account = self.issuer.account(caller.user_id).await?;
+        self.issuer.user_record(account).await
     }
 
     /// Changes the caller's display name and/or profile. The display name is kept in the profile as
@@ -43,11 +40,7 @@ impl IdentityService {
         caller: &Caller,
         change: ProfileChange<'_>,
     ) -> Result<UserRecord, IdentityError> {
-        let account = self
-            .accounts
-            .get(caller.user_id)
-            .await?
-            .ok_or(IdentityError::UserNotFound)?;
+        let account = self.issuer.account(caller.user_id).await?;
         let mut fields = FieldErrors::default();
         let mut merged = account.profile.clone();
         if let Some(profile) = change.profile {
@@ -78,12 +71,12 @@ impl IdentityService {
         if !fields.is_empty() {
             return Err(IdentityError::Validation(fields));
         }
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let stored = self
             .accounts
             .update_profile(account.id, display_name_of(&merged), &merged, now)
             .await?;
-        self.user_record(stored).await
+        self.issuer.user_record(stored).await
     }
 }
 
@@ -128,7 +121,7 @@ mod tests {
             });
         m.links.expect_list_for_user().returning(|_| Ok(vec![]));
         let change = json!({"bio": "hi"});
-        let user = block_on(m.service().update_profile(
+        let user = block_on(m.service().account.update_profile(
             &caller,
             ProfileChange {
                 display_name: Some(Some(" Ada ")),
@@ -150,7 +143,7 @@ mod tests {
         m.accounts.expect_update_profile().never();
         let long = "x".repeat(101);
         let list = json!([1]);
-        let error = block_on(m.service().update_profile(
+        let error = block_on(m.service().account.update_profile(
             &caller,
             ProfileChange {
                 display_name: Some(Some(&long)),
@@ -169,7 +162,7 @@ mod tests {
         let caller = caller_of(&stored);
         m.accounts.expect_get().returning(|_| Ok(None));
         assert!(matches!(
-            block_on(m.service().account_of(&caller)),
+            block_on(m.service().account.account_of(&caller)),
             Err(IdentityError::UserNotFound)
         ));
     }

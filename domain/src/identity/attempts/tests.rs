@@ -98,7 +98,13 @@ fn guard(mocks: Mocks) -> (AttemptGuard, Arc<Pauses>) {
         RateLimitPolicy::default(),
     );
     let pauses = Arc::new(Pauses::default());
-    let guard = AttemptGuard::new(Arc::new(limiter), pauses.clone(), Arc::new(mocks.service()));
+    let services = mocks.service();
+    let guard = AttemptGuard::new(
+        Arc::new(limiter),
+        pauses.clone(),
+        services.sessions,
+        services.factors,
+    );
     (guard, pauses)
 }
 
@@ -147,14 +153,14 @@ fn wrong_second_factor_answers_from_many_addresses_meet_the_accounts_ceiling_onc
         "198.51.100.6",
     ];
     for (n, client) in clients.iter().cycle().take(ceiling).enumerate() {
-        let answer = block_on(guard.attempt(second_factor(client), wrong()));
+        let answer = block_on(guard.attempt(second_factor(client), |_| wrong()));
         assert!(
             matches!(answer, Err(IdentityError::TotpCodeInvalid)),
             "answer {n}"
         );
     }
     for client in clients {
-        let answer = block_on(guard.attempt(second_factor(client), wrong()));
+        let answer = block_on(guard.attempt(second_factor(client), |_| wrong()));
         assert!(
             matches!(answer, Err(IdentityError::RateLimited { .. })),
             "{client}"
@@ -177,8 +183,9 @@ fn the_owners_password_sign_in_is_only_slowed_never_refused_by_failures_elsewher
             client: &client,
             account: OWNER,
         };
-        let answer =
-            block_on(guard.attempt(attempt, async { Err::<(), _>(IdentityError::InvalidCredentials) }));
+        let answer = block_on(guard.attempt(attempt, |_| async {
+            Err::<(), _>(IdentityError::InvalidCredentials)
+        }));
         assert!(
             matches!(answer, Err(IdentityError::InvalidCredentials)),
             "attempt {n}"
@@ -193,7 +200,7 @@ fn the_owners_password_sign_in_is_only_slowed_never_refused_by_failures_elsewher
         client: "192.0.2.7",
         account: OWNER,
     };
-    assert!(block_on(guard.attempt(owner, async { Ok::<_, IdentityError>(()) })).is_ok());
+    assert!(block_on(guard.attempt(owner, |_| async { Ok::<_, IdentityError>(()) })).is_ok());
 }
 
 #[test]
@@ -219,7 +226,9 @@ fn a_challenge_dies_after_its_third_wrong_answer() {
     };
     for n in 0..3 {
         assert_eq!(factors.challenges.lock().unwrap().len(), 1, "before answer {n}");
-        let _ = block_on(guard.attempt(attempt, async { Err::<(), _>(IdentityError::TotpCodeInvalid) }));
+        let _ = block_on(guard.attempt(attempt, |_| async {
+            Err::<(), _>(IdentityError::TotpCodeInvalid)
+        }));
     }
     assert!(factors.challenges.lock().unwrap().is_empty());
 }
@@ -229,7 +238,7 @@ fn only_wrong_answers_count_as_failures() {
     let (guard, _) = guard(Mocks::new());
     let limit = Limit::new(10, 900).max as usize;
     for _ in 0..=limit * 2 {
-        let answer = block_on(guard.attempt(second_factor("198.51.100.9"), async {
+        let answer = block_on(guard.attempt(second_factor("198.51.100.9"), |_| async {
             Err::<(), _>(IdentityError::ChallengeExpired(Uuid::nil()))
         }));
         assert!(matches!(answer, Err(IdentityError::ChallengeExpired(_))));
@@ -278,7 +287,7 @@ fn answers_sent_at_once_are_held_to_the_ceiling_and_to_a_challenges_three() {
             client,
             account: OWNER,
         };
-        guard.attempt(attempt, async move {
+        guard.attempt(attempt, move |_| async move {
             checked.fetch_add(1, Ordering::Relaxed);
             Yield(50).await;
             Err::<(), _>(IdentityError::TotpCodeInvalid)
@@ -303,7 +312,7 @@ fn a_right_answer_gives_its_unit_back() {
     let (guard, _) = guard(Mocks::new());
     let ceiling = crate::identity::rate_limit::SECOND_FACTOR_ACCOUNT_CEILING.max;
     for _ in 0..ceiling * 3 {
-        let answer = block_on(guard.attempt(second_factor("198.51.100.1"), async {
+        let answer = block_on(guard.attempt(second_factor("198.51.100.1"), |_| async {
             Ok::<_, IdentityError>(())
         }));
         assert!(answer.is_ok());
@@ -457,10 +466,12 @@ fn interleaved_reservations_never_check_more_wrong_answers_than_the_limit() {
             Arc::new(fixed_clock()),
             RateLimitPolicy::default(),
         );
+        let services = mocks.service();
         let guard = AttemptGuard::new(
             Arc::new(limiter),
             Arc::new(Pauses::default()),
-            Arc::new(mocks.service()),
+            services.sessions,
+            services.factors,
         );
         let wrong_checked = AtomicUsize::new(0);
         let clients: Vec<String> = (0..row.clients).map(|n| format!("198.51.100.{n}")).collect();
@@ -472,7 +483,7 @@ fn interleaved_reservations_never_check_more_wrong_answers_than_the_limit() {
                 client: &clients[n % clients.len()],
                 account: OWNER,
             };
-            guard.attempt(attempt, async move {
+            guard.attempt(attempt, move |_| async move {
                 Yield(2).await;
                 if right {
                     return Ok(());

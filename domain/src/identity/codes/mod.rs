@@ -20,13 +20,22 @@
 //! so a stranger who signs up with someone else's address keeps nothing once the owner proves it.
 
 pub mod emails;
+mod sending;
+
+pub(in crate::identity) use sending::PendingSignUp;
+pub use sending::six_digit_code;
 
 use crate::common::email::INVALID_EMAIL;
 use crate::common::secrets::{digest_secret, digests_match};
 use crate::common::{EmailAddress, RepoError};
 use crate::identity::errors::{FieldErrors, IdentityError};
 use crate::identity::models::{Account, OneTimeCode, OtpPurpose};
-use crate::identity::sessions::{IdentityService, Session};
+use std::sync::Arc;
+
+use crate::common::SecretGenerator;
+use crate::identity::digests::DigestKey;
+use crate::identity::ports::{AccountRepository, OneTimeCodeRepository, PasswordHasher};
+use crate::identity::sessions::{Session, SessionIssuer};
 
 /// Supabase's verification `type`s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,7 +79,42 @@ pub enum VerifySecret<'a> {
     Code { email: &'a str, code: &'a str },
 }
 
-impl IdentityService {
+/// Signing in by e-mail: sign-up, magic links and six-digit codes, password recovery, and verifying what
+/// the e-mails carry (the first proof of an address).
+pub struct EmailSignIn {
+    pub(in crate::identity) issuer: Arc<SessionIssuer>,
+    pub(in crate::identity) accounts: Arc<dyn AccountRepository>,
+    pub(in crate::identity) codes: Arc<dyn OneTimeCodeRepository>,
+    pub(in crate::identity) hasher: Arc<dyn PasswordHasher>,
+    pub(in crate::identity) secrets: Arc<dyn SecretGenerator>,
+    /// The key of typed-code digests and sign-up decoy ids (a value from the server secret).
+    pub(in crate::identity) digest_key: DigestKey,
+}
+
+/// The ports of [`EmailSignIn`] beside the issuer.
+pub struct EmailPorts {
+    pub accounts: Arc<dyn AccountRepository>,
+    pub codes: Arc<dyn OneTimeCodeRepository>,
+    pub hasher: Arc<dyn PasswordHasher>,
+    pub secrets: Arc<dyn SecretGenerator>,
+    pub digest_key: DigestKey,
+}
+
+impl EmailSignIn {
+    #[must_use]
+    pub fn new(issuer: Arc<SessionIssuer>, ports: EmailPorts) -> Self {
+        Self {
+            issuer,
+            accounts: ports.accounts,
+            codes: ports.codes,
+            hasher: ports.hasher,
+            secrets: ports.secrets,
+            digest_key: ports.digest_key,
+        }
+    }
+}
+
+impl EmailSignIn {
     /// `POST /otp`: e-mails a sign-in link and code. For an unknown address, creates an account without a
     /// password when `create_user` is set, sign-ups are on and a mailer can deliver the link, else sends
     /// nothing. Same answer either way. (Without a mailer nobody could follow the link: an account made then
@@ -86,13 +130,13 @@ impl IdentityService {
     ) -> Result<(), IdentityError> {
         let email = parse_email(email)?;
         if self.accounts.find_by_email(&email).await?.is_none() {
-            let mail_delivers = self.config.require_email_confirmation;
-            if !(create_user && self.config.signups_enabled && mail_delivers) {
+            let mail_delivers = self.issuer.config().require_email_confirmation;
+            if !(create_user && self.issuer.config().signups_enabled && mail_delivers) {
                 return Ok(());
             }
             match self
                 .accounts
-                .create(&Account::new(email.clone(), self.clock.now()))
+                .create(&Account::new(email.clone(), self.issuer.now()))
                 .await
             {
                 Ok(()) | Err(RepoError::Duplicate(_)) => {}
@@ -134,7 +178,7 @@ impl IdentityService {
         secret: VerifySecret<'_>,
         browser: Option<&str>,
     ) -> Result<Session, IdentityError> {
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let (digest, typed_for) = match secret {
             VerifySecret::Link(token) => (digest_secret(token.trim()), None),
             VerifySecret::Code { email, code } => {
@@ -167,9 +211,10 @@ impl IdentityService {
             .pending_password_hash
             .clone()
             .filter(|_| from_signing_up_browser(&code, browser));
-        let proof = self.prove_address(&mut account, kept).await?;
+        let proof = self.issuer.prove_address(&mut account, kept).await?;
         let typed = typed_for.is_some();
         let mut session = self
+            .issuer
             .start_session(account, code.purpose.auth_method(typed))
             .await?;
         session.choose_password = proof.password_removed;
@@ -195,6 +240,7 @@ fn parse_email(input: &str) -> Result<EmailAddress, IdentityError> {
 mod tests {
     use super::*;
     use crate::identity::models::OneTimeCode;
+    use crate::identity::services::IdentityServices;
     use crate::identity::test_support::{InMemoryCodes, Mocks, account, config, email};
     use crate::mail::EmailKind;
     use crate::testing::{block_on, noon};
@@ -226,7 +272,12 @@ mod tests {
             })
             .times(1)
             .returning(|_, _| Ok(()));
-        block_on(m.service().request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(
+            m.service()
+                .email
+                .request_magic_link("dev@example.com", false, None),
+        )
+        .unwrap();
     }
 
     #[test]
@@ -253,14 +304,26 @@ mod tests {
             })
             .times(1)
             .returning(|_, _| Ok(()));
-        block_on(m.service().request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(
+            m.service()
+                .email
+                .request_magic_link("dev@example.com", false, None),
+        )
+        .unwrap();
     }
 
     #[test]
     fn a_magic_link_request_for_an_unknown_address_answers_the_same_and_sends_nothing() {
         let mut m = Mocks::new();
         m.accounts.expect_find_by_email().returning(|_| Ok(None));
-        assert!(block_on(m.service().request_magic_link("ghost@example.com", false, None)).is_ok());
+        assert!(
+            block_on(
+                m.service()
+                    .email
+                    .request_magic_link("ghost@example.com", false, None)
+            )
+            .is_ok()
+        );
     }
 
     #[test]
@@ -280,7 +343,12 @@ mod tests {
             require_email_confirmation: true,
             ..config()
         });
-        block_on(with_mailer.request_magic_link("new@example.com", true, None)).unwrap();
+        block_on(
+            with_mailer
+                .email
+                .request_magic_link("new@example.com", true, None),
+        )
+        .unwrap();
     }
 
     #[test]
@@ -293,7 +361,7 @@ mod tests {
             require_email_confirmation: false,
             ..config()
         });
-        assert!(block_on(service.request_magic_link("new@example.com", true, None)).is_ok());
+        assert!(block_on(service.email.request_magic_link("new@example.com", true, None)).is_ok());
     }
 
     #[test]
@@ -304,7 +372,7 @@ mod tests {
             signups_enabled: false,
             ..config()
         });
-        assert!(block_on(service.request_magic_link("new@example.com", true, None)).is_ok());
+        assert!(block_on(service.email.request_magic_link("new@example.com", true, None)).is_ok());
     }
 
     #[test]
@@ -323,14 +391,14 @@ mod tests {
             .times(1)
             .returning(|_, _| Ok(()));
         let service = m.service();
-        let known = block_on(service.request_recovery("dev@example.com", None));
-        let unknown = block_on(service.request_recovery("ghost@example.com", None));
+        let known = block_on(service.email.request_recovery("dev@example.com", None));
+        let unknown = block_on(service.email.request_recovery("ghost@example.com", None));
         assert!(known.is_ok() && unknown.is_ok());
     }
 
     #[test]
     fn a_request_for_a_malformed_address_is_a_validation_error() {
-        let error = block_on(Mocks::new().service().request_recovery("nope", None)).unwrap_err();
+        let error = block_on(Mocks::new().service().email.request_recovery("nope", None)).unwrap_err();
         assert_eq!(
             error.fields().unwrap().get("email"),
             Some("Please enter a valid email address")
@@ -353,7 +421,7 @@ mod tests {
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("dev@example.com", true))));
         m.allow_sessions();
-        let session = block_on(m.service().verify(
+        let session = block_on(m.service().email.verify(
             VerifyKind::MagicLink,
             VerifySecret::Link("link-token"),
             None,
@@ -366,10 +434,11 @@ mod tests {
     fn a_used_or_expired_code_is_refused() {
         let mut m = Mocks::new();
         m.codes.expect_consume().returning(|_, _, _| Ok(None));
-        let error = block_on(
-            m.service()
-                .verify(VerifyKind::Recovery, VerifySecret::Link("again"), None),
-        )
+        let error = block_on(m.service().email.verify(
+            VerifyKind::Recovery,
+            VerifySecret::Link("again"),
+            None,
+        ))
         .unwrap_err();
         assert!(matches!(error, IdentityError::InvalidCode));
         assert_eq!(error.to_string(), "Token has expired or is invalid");
@@ -403,7 +472,7 @@ mod tests {
             email: "Dev@Example.com",
             code: "123456",
         };
-        block_on(m.service().verify(VerifyKind::Email, secret, None)).unwrap();
+        block_on(m.service().email.verify(VerifyKind::Email, secret, None)).unwrap();
     }
 
     /// A sign-up code carrying the password `pending` chosen from the browser that holds `browser`.
@@ -436,6 +505,7 @@ mod tests {
         m.allow_sessions();
         block_on(
             m.service()
+                .email
                 .verify(VerifyKind::Signup, VerifySecret::Link("t"), browser),
         )
         .unwrap()
@@ -484,7 +554,12 @@ mod tests {
             email: "dev@example.com",
             code: "123456",
         };
-        block_on(m.service().verify(VerifyKind::Email, code, Some("browser-value"))).unwrap();
+        block_on(
+            m.service()
+                .email
+                .verify(VerifyKind::Email, code, Some("browser-value")),
+        )
+        .unwrap();
     }
 
     #[test]
@@ -508,7 +583,7 @@ mod tests {
             .times(1)
             .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
-        block_on(m.service().verify(
+        block_on(m.service().email.verify(
             VerifyKind::MagicLink,
             VerifySecret::Link("t"),
             Some("browser-value"),
@@ -535,10 +610,11 @@ mod tests {
             .times(1)
             .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
-        let session = block_on(
-            m.service()
-                .verify(VerifyKind::MagicLink, VerifySecret::Link("t"), None),
-        )
+        let session = block_on(m.service().email.verify(
+            VerifyKind::MagicLink,
+            VerifySecret::Link("t"),
+            None,
+        ))
         .unwrap();
         assert!(session.user.account.password_hash.is_none());
     }
@@ -589,7 +665,7 @@ mod tests {
             } else {
                 VerifySecret::Link("t")
             };
-            let session = block_on(m.service().verify(kind, secret, None)).unwrap();
+            let session = block_on(m.service().email.verify(kind, secret, None)).unwrap();
             assert!(session.user.account.password_hash.is_none(), "{kind:?}");
             assert!(session.user.account.is_proven(), "{kind:?}");
             assert!(session.choose_password, "{kind:?}");
@@ -608,10 +684,11 @@ mod tests {
         m.accounts.expect_set_password().never();
         m.refresh_tokens.expect_revoke_all_for_user().never();
         m.allow_sessions();
-        let session = block_on(
-            m.service()
-                .verify(VerifyKind::MagicLink, VerifySecret::Link("t"), None),
-        )
+        let session = block_on(m.service().email.verify(
+            VerifyKind::MagicLink,
+            VerifySecret::Link("t"),
+            None,
+        ))
         .unwrap();
         assert!(session.user.account.password_hash.is_some() && !session.choose_password);
     }
@@ -626,6 +703,7 @@ mod tests {
         assert!(matches!(
             block_on(
                 m.service()
+                    .email
                     .verify(VerifyKind::Recovery, VerifySecret::Link("t"), None)
             ),
             Err(IdentityError::InvalidCode)
@@ -663,18 +741,29 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
         let mail = store.outbox.lock().unwrap()[0].clone();
         let (token, code) = (link_token(&mail), typed_code(&mail));
-        assert!(block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None)).is_ok());
-        let again = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None));
+        assert!(
+            block_on(
+                service
+                    .email
+                    .verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None)
+            )
+            .is_ok()
+        );
+        let again = block_on(
+            service
+                .email
+                .verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None),
+        );
         assert!(matches!(again, Err(IdentityError::InvalidCode)));
         let sibling = VerifySecret::Code {
             email: "dev@example.com",
             code: &code,
         };
         assert!(matches!(
-            block_on(service.verify(VerifyKind::Email, sibling, None)),
+            block_on(service.email.verify(VerifyKind::Email, sibling, None)),
             Err(IdentityError::InvalidCode)
         ));
     }
@@ -688,20 +777,20 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.request_recovery("dev@example.com", None)).unwrap();
+        block_on(service.email.request_recovery("dev@example.com", None)).unwrap();
         let code = typed_code(&store.outbox.lock().unwrap()[0]);
         let elsewhere = VerifySecret::Code {
             email: "other@example.com",
             code: &code,
         };
-        assert!(block_on(service.verify(VerifyKind::Recovery, elsewhere, None)).is_err());
+        assert!(block_on(service.email.verify(VerifyKind::Recovery, elsewhere, None)).is_err());
         let mine = VerifySecret::Code {
             email: "dev@example.com",
             code: &code,
         };
-        let session = block_on(service.verify(VerifyKind::Recovery, mine, None)).unwrap();
+        let session = block_on(service.email.verify(VerifyKind::Recovery, mine, None)).unwrap();
         assert_eq!(session.user.account.email.as_str(), "dev@example.com");
-        assert!(block_on(service.verify(VerifyKind::Recovery, mine, None)).is_err());
+        assert!(block_on(service.email.verify(VerifyKind::Recovery, mine, None)).is_err());
     }
 
     #[test]
@@ -726,10 +815,19 @@ mod tests {
             .returning(|_| Ok(Some(account("dev@example.com", true))));
         m.allow_sessions();
         let service = m.service_with_codes(config(), store);
-        let stale = block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("old-link"), None));
+        let stale = block_on(service.email.verify(
+            VerifyKind::MagicLink,
+            VerifySecret::Link("old-link"),
+            None,
+        ));
         assert!(matches!(stale, Err(IdentityError::InvalidCode)));
         assert!(
-            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("fresh-link"), None)).is_ok()
+            block_on(
+                service
+                    .email
+                    .verify(VerifyKind::MagicLink, VerifySecret::Link("fresh-link"), None)
+            )
+            .is_ok()
         );
     }
 
@@ -743,8 +841,11 @@ mod tests {
             noon(),
         ));
         let service = Mocks::new().service_with_codes(config(), store);
-        let wrong_kind =
-            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("recovery-link"), None));
+        let wrong_kind = block_on(service.email.verify(
+            VerifyKind::MagicLink,
+            VerifySecret::Link("recovery-link"),
+            None,
+        ));
         assert!(matches!(wrong_kind, Err(IdentityError::InvalidCode)));
     }
 
@@ -767,19 +868,23 @@ mod tests {
             code: "000000",
         };
         assert!(matches!(
-            block_on(service.verify(VerifyKind::Email, typed, None)),
+            block_on(service.email.verify(VerifyKind::Email, typed, None)),
             Err(IdentityError::InvalidCode)
         ));
         // The mock refuses a second failure: a link names no address.
         assert!(matches!(
-            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link("wrong"), None)),
+            block_on(
+                service
+                    .email
+                    .verify(VerifyKind::MagicLink, VerifySecret::Link("wrong"), None)
+            ),
             Err(IdentityError::InvalidCode)
         ));
     }
 
-    fn wrong_code(service: &IdentityService, right: &str) -> Result<Session, IdentityError> {
+    fn wrong_code(service: &IdentityServices, right: &str) -> Result<Session, IdentityError> {
         let wrong = format!("{:06}", (right.parse::<u32>().unwrap() + 1) % 1_000_000);
-        block_on(service.verify(
+        block_on(service.email.verify(
             VerifyKind::Email,
             VerifySecret::Code {
                 email: "dev@example.com",
@@ -798,8 +903,8 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
-        block_on(service.request_recovery("dev@example.com", None)).unwrap();
+        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_recovery("dev@example.com", None)).unwrap();
         let (magic, recovery) = {
             let outbox = store.outbox.lock().unwrap();
             (outbox[0].clone(), outbox[1].clone())
@@ -816,18 +921,25 @@ mod tests {
             code: &code,
         };
         assert!(matches!(
-            block_on(service.verify(VerifyKind::Email, right, None)),
+            block_on(service.email.verify(VerifyKind::Email, right, None)),
             Err(IdentityError::InvalidCode)
         ));
         // Nobody can kill the owner's e-mailed link by typing wrong codes: it still signs in.
         let token = link_token(&magic);
-        assert!(block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None)).is_ok());
+        assert!(
+            block_on(
+                service
+                    .email
+                    .verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None)
+            )
+            .is_ok()
+        );
         // And the typed code of another purpose (recovery) was not tried, so it stays.
         let recovery_code = VerifySecret::Code {
             email: "dev@example.com",
             code: &typed_code(&recovery),
         };
-        assert!(block_on(service.verify(VerifyKind::Recovery, recovery_code, None)).is_ok());
+        assert!(block_on(service.email.verify(VerifyKind::Recovery, recovery_code, None)).is_ok());
     }
 
     #[test]
@@ -839,7 +951,7 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
         let code = typed_code(&store.outbox.lock().unwrap()[0]);
         for _ in 0..4 {
             assert!(wrong_code(&service, &code).is_err());
@@ -848,9 +960,9 @@ mod tests {
             email: "dev@example.com",
             code: &code,
         };
-        assert!(block_on(service.verify(VerifyKind::Email, right, None)).is_ok());
+        assert!(block_on(service.email.verify(VerifyKind::Email, right, None)).is_ok());
         // Four more wrong ones after the success do not reach five.
-        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
         let code = typed_code(&store.outbox.lock().unwrap()[1]);
         for _ in 0..4 {
             assert!(wrong_code(&service, &code).is_err());
@@ -859,7 +971,7 @@ mod tests {
             email: "dev@example.com",
             code: &code,
         };
-        assert!(block_on(service.verify(VerifyKind::Email, right, None)).is_ok());
+        assert!(block_on(service.email.verify(VerifyKind::Email, right, None)).is_ok());
     }
 
     #[test]
@@ -871,16 +983,27 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.request_recovery("dev@example.com", None)).unwrap();
-        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
-        block_on(service.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_recovery("dev@example.com", None)).unwrap();
+        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
         let outbox = store.outbox.lock().unwrap().clone();
         let first = link_token(&outbox[1]);
         assert!(matches!(
-            block_on(service.verify(VerifyKind::MagicLink, VerifySecret::Link(&first), None)),
+            block_on(
+                service
+                    .email
+                    .verify(VerifyKind::MagicLink, VerifySecret::Link(&first), None)
+            ),
             Err(IdentityError::InvalidCode)
         ));
         let recovery = link_token(&outbox[0]);
-        assert!(block_on(service.verify(VerifyKind::Recovery, VerifySecret::Link(&recovery), None)).is_ok());
+        assert!(
+            block_on(
+                service
+                    .email
+                    .verify(VerifyKind::Recovery, VerifySecret::Link(&recovery), None)
+            )
+            .is_ok()
+        );
     }
 }

@@ -1,3 +1,5 @@
+use crate::identity::attempts::Guarded;
+use crate::identity::services::IdentityServices;
 use chrono::Duration;
 use mockall::predicate::eq;
 use std::sync::Arc;
@@ -72,7 +74,7 @@ fn enrolling_answers_the_secret_once_and_stores_it_sealed() {
     let m = mocks_for(&claims);
     let store = m.factors.clone();
     let service = m.service();
-    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+    let enrolled = futures::executor::block_on(service.factors.enroll_factor(&claims, enroll()))
         .unwrap()
         .totp();
     assert_eq!(enrolled.factor.status, FactorStatus::Unverified);
@@ -93,7 +95,7 @@ fn an_unknown_factor_type_is_refused_and_webauthn_needs_a_relying_party() {
     let claims = access_claims(noon());
     let service = mocks_for(&claims).service();
     let refused = |factor_type: &'static str| {
-        futures::executor::block_on(service.enroll_factor(
+        futures::executor::block_on(service.factors.enroll_factor(
             &claims,
             EnrollRequest {
                 factor_type,
@@ -113,10 +115,10 @@ fn an_unknown_factor_type_is_refused_and_webauthn_needs_a_relying_party() {
 fn a_second_factor_of_the_same_name_is_refused() {
     let claims = access_claims(noon());
     let service = mocks_for(&claims).service();
-    futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+    futures::executor::block_on(service.factors.enroll_factor(&claims, enroll()))
         .unwrap()
         .totp();
-    let again = futures::executor::block_on(service.enroll_factor(&claims, enroll())).unwrap_err();
+    let again = futures::executor::block_on(service.factors.enroll_factor(&claims, enroll())).unwrap_err();
     assert_eq!(again.error_code(), "mfa_factor_name_conflict");
 }
 
@@ -125,7 +127,7 @@ fn a_second_factor_of_the_same_name_is_refused() {
 fn verified_factor() -> (
     Arc<crate::identity::test_support::InMemoryFactors>,
     Factor,
-    IdentityService,
+    IdentityServices,
     AccessTokenClaims,
     AccessTokenClaims,
 ) {
@@ -139,10 +141,11 @@ fn verified_factor() -> (
         .returning(|_| Ok("access-token".into()));
     let store = m.factors.clone();
     let service = m.service();
-    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+    let enrolled = futures::executor::block_on(service.factors.enroll_factor(&claims, enroll()))
         .unwrap()
         .totp();
-    let challenge = futures::executor::block_on(service.challenge_factor(
+    let challenge = futures::executor::block_on(service.factors.challenge_factor(
+        Guarded::for_tests(),
         &claims,
         enrolled.factor.id,
         IP,
@@ -151,7 +154,8 @@ fn verified_factor() -> (
     .unwrap()
     .challenge;
     let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
-    futures::executor::block_on(service.verify_factor(
+    futures::executor::block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         enrolled.factor.id,
         challenge.id,
@@ -179,7 +183,7 @@ fn confirming_a_new_factor_tells_the_owner_and_removing_it_tells_again() {
         Some("https://portal.test/account/security")
     );
     // A session that passed the factor is aal2: it may remove the factor, and the owner is told.
-    futures::executor::block_on(service.unenroll_factor(&raised, factor.id)).unwrap();
+    futures::executor::block_on(service.factors.unenroll_factor(&raised, factor.id)).unwrap();
     let notices = store.notices.lock().unwrap().clone();
     assert_eq!(notices.len(), 2);
     assert!(
@@ -212,10 +216,11 @@ fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
         .returning(|_, _, _, _| Ok(1));
     let store = m.factors.clone();
     let service = m.service();
-    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+    let enrolled = futures::executor::block_on(service.factors.enroll_factor(&claims, enroll()))
         .unwrap()
         .totp();
-    let challenge = futures::executor::block_on(service.challenge_factor(
+    let challenge = futures::executor::block_on(service.factors.challenge_factor(
+        Guarded::for_tests(),
         &claims,
         enrolled.factor.id,
         IP,
@@ -225,7 +230,8 @@ fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
     .challenge;
     assert_eq!(challenge.expires_at(), noon() + Duration::seconds(300));
     let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
-    let session = futures::executor::block_on(service.verify_factor(
+    let session = futures::executor::block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         enrolled.factor.id,
         challenge.id,
@@ -241,7 +247,8 @@ fn a_right_code_verifies_the_factor_and_raises_the_session_to_aal2() {
 #[test]
 fn a_code_works_once_even_with_a_new_challenge() {
     let (_, factor, service, claims, _) = verified_factor();
-    let challenge = futures::executor::block_on(service.challenge_factor(
+    let challenge = futures::executor::block_on(service.factors.challenge_factor(
+        Guarded::for_tests(),
         &claims,
         factor.id,
         IP,
@@ -250,7 +257,8 @@ fn a_code_works_once_even_with_a_new_challenge() {
     .unwrap()
     .challenge;
     let code = secret_of(&factor).code_at(noon().timestamp()).unwrap();
-    let again = futures::executor::block_on(service.verify_factor(
+    let again = futures::executor::block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         factor.id,
         challenge.id,
@@ -260,7 +268,8 @@ fn a_code_works_once_even_with_a_new_challenge() {
     assert_eq!(again.unwrap_err().error_code(), "mfa_verification_failed");
     // An earlier step's code (still within the drift) is refused too.
     let earlier = secret_of(&factor).code_at(noon().timestamp() - 30).unwrap();
-    let again = futures::executor::block_on(service.verify_factor(
+    let again = futures::executor::block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         factor.id,
         challenge.id,
@@ -276,19 +285,25 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
     let m = mocks_for(&claims);
     let store = m.factors.clone();
     let service = m.service();
-    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+    let enrolled = futures::executor::block_on(service.factors.enroll_factor(&claims, enroll()))
         .unwrap()
         .totp();
     let id = enrolled.factor.id;
-    let challenge =
-        futures::executor::block_on(service.challenge_factor(&claims, id, IP, &RelyingPartyClaim::default()))
-            .unwrap()
-            .challenge;
+    let challenge = futures::executor::block_on(service.factors.challenge_factor(
+        Guarded::for_tests(),
+        &claims,
+        id,
+        IP,
+        &RelyingPartyClaim::default(),
+    ))
+    .unwrap()
+    .challenge;
     let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
     let wrong = if code == "000000" { "111111" } else { "000000" };
     let code_of = |result: Result<Session, IdentityError>| result.unwrap_err().error_code();
     assert_eq!(
-        code_of(futures::executor::block_on(service.verify_factor(
+        code_of(futures::executor::block_on(service.factors.verify_factor(
+            Guarded::for_tests(),
             &claims,
             id,
             challenge.id,
@@ -298,7 +313,8 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
         "mfa_verification_failed"
     );
     assert_eq!(
-        code_of(futures::executor::block_on(service.verify_factor(
+        code_of(futures::executor::block_on(service.factors.verify_factor(
+            Guarded::for_tests(),
             &claims,
             id,
             challenge.id,
@@ -308,7 +324,8 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
         "mfa_ip_address_mismatch"
     );
     assert_eq!(
-        code_of(futures::executor::block_on(service.verify_factor(
+        code_of(futures::executor::block_on(service.factors.verify_factor(
+            Guarded::for_tests(),
             &claims,
             id,
             Uuid::new_v4(),
@@ -319,7 +336,8 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
     );
     store.challenges.lock().unwrap()[0].created_at = noon() - Duration::seconds(300);
     assert_eq!(
-        code_of(futures::executor::block_on(service.verify_factor(
+        code_of(futures::executor::block_on(service.factors.verify_factor(
+            Guarded::for_tests(),
             &claims,
             id,
             challenge.id,
@@ -332,7 +350,8 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
     // Another account's factor is not found.
     let stranger = access_claims(noon());
     assert_eq!(
-        futures::executor::block_on(service.challenge_factor(
+        futures::executor::block_on(service.factors.challenge_factor(
+            Guarded::for_tests(),
             &stranger,
             id,
             IP,
@@ -347,17 +366,18 @@ fn a_wrong_code_another_address_or_an_old_challenge_is_refused() {
 #[test]
 fn a_verified_factor_needs_aal2_to_be_removed_or_joined_by_another() {
     let (store, factor, service, claims, raised) = verified_factor();
-    let refused = futures::executor::block_on(service.unenroll_factor(&claims, factor.id)).unwrap_err();
+    let refused =
+        futures::executor::block_on(service.factors.unenroll_factor(&claims, factor.id)).unwrap_err();
     assert_eq!(refused.error_code(), "insufficient_aal");
     let another = EnrollRequest {
         factor_type: "totp",
         friendly_name: Some("Tablet"),
         issuer: None,
     };
-    let refused = futures::executor::block_on(service.enroll_factor(&claims, another)).unwrap_err();
+    let refused = futures::executor::block_on(service.factors.enroll_factor(&claims, another)).unwrap_err();
     assert!(matches!(refused, IdentityError::Aal2RequiredToEnroll));
     assert_eq!(
-        futures::executor::block_on(service.unenroll_factor(&raised, factor.id)).unwrap(),
+        futures::executor::block_on(service.factors.unenroll_factor(&raised, factor.id)).unwrap(),
         factor.id
     );
     assert!(store.factors.lock().unwrap().is_empty());
@@ -439,17 +459,23 @@ fn a_code_from_a_session_that_ended_meanwhile_is_not_checked() {
         .returning(|_| Ok(None));
     m.links.expect_list_for_user().returning(|_| Ok(vec![]));
     let service = m.service();
-    let enrolled = futures::executor::block_on(service.enroll_factor(&claims, enroll()))
+    let enrolled = futures::executor::block_on(service.factors.enroll_factor(&claims, enroll()))
         .unwrap()
         .totp();
     let id = enrolled.factor.id;
-    let challenge =
-        futures::executor::block_on(service.challenge_factor(&claims, id, IP, &RelyingPartyClaim::default()))
-            .unwrap()
-            .challenge;
+    let challenge = futures::executor::block_on(service.factors.challenge_factor(
+        Guarded::for_tests(),
+        &claims,
+        id,
+        IP,
+        &RelyingPartyClaim::default(),
+    ))
+    .unwrap()
+    .challenge;
     let code = secret_of(&enrolled.factor).code_at(noon().timestamp()).unwrap();
     let wrong = if code == "000000" { "111111" } else { "000000" };
-    let answer = futures::executor::block_on(service.verify_factor(
+    let answer = futures::executor::block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         id,
         challenge.id,

@@ -22,8 +22,9 @@ pub mod totp;
 pub mod webauthn;
 
 pub use models::{
-    ENROLLMENT_WINDOW_SECS, EnrollRequest, Enrollment, Factor, FactorCeremony, FactorCeremonyKind,
-    FactorChallenge, FactorStatus, FactorType, FactorUse, TotpEnrollment, WebAuthnCredential,
+    CHALLENGE_TTL_SECS, ENROLLMENT_WINDOW_SECS, EnrollRequest, Enrollment, Factor, FactorCeremony,
+    FactorCeremonyKind, FactorChallenge, FactorStatus, FactorType, FactorUse, TotpEnrollment,
+    WebAuthnCredential,
 };
 pub use recovery::{RecoveryCodeSet, RecoveryCodesStatus};
 pub use reset::{FactorResetError, ResetNotice, operator_reset};
@@ -32,12 +33,20 @@ pub use webauthn::{ChallengeStarted, FactorAnswer, RelyingPartyClaim, WebAuthnAn
 use uuid::Uuid;
 
 use crate::common::secrets::digest_secret;
-use crate::common::{FieldErrors, RepoError, UserId};
+use crate::common::{FieldErrors, RepoError};
 use crate::identity::assurance::Action;
+use crate::identity::attempts::Guarded;
 use crate::identity::errors::IdentityError;
 use crate::identity::models::{SecondFactorMethod, SecondStep};
 use crate::identity::sessions::tokens::AccessTokenClaims;
-use crate::identity::sessions::{IdentityService, Session};
+use std::sync::Arc;
+
+use crate::common::SecretGenerator;
+use crate::identity::digests::DigestKey;
+use crate::identity::ports::{
+    FactorRepository, RecoveryCodeRepository, RefreshTokenRepository, SessionListRepository, WebAuthnCeremony,
+};
+use crate::identity::sessions::{Session, SessionIssuer};
 use crate::mail::templates::SecurityChange;
 use totp::{NONCE_BYTES, SECRET_BYTES, TotpSecret};
 
@@ -46,24 +55,52 @@ pub const MAX_FACTORS: usize = 10;
 /// The [`RepoError::Conflict`] of a store that refused a factor beyond [`MAX_FACTORS`] (counted inside the
 /// write that adds it).
 pub const CONFLICT_TOO_MANY_FACTORS: &str = "too_many_factors";
-/// How long a challenge may be verified (Supabase Auth's default).
-pub const CHALLENGE_TTL_SECS: i64 = 300;
 /// The longest friendly name kept.
 pub const MAX_FRIENDLY_NAME_CHARS: usize = 100;
 
-impl IdentityService {
-    /// The factors of an account (for `GET /user`'s `factors`).
-    /// Factors left unfinished ([`Factor::is_abandoned`]) are removed on the way.
-    pub(in crate::identity) async fn factors_of(&self, user: UserId) -> Result<Vec<Factor>, IdentityError> {
-        let now = self.clock.now();
-        let mut factors = self.factors.list_for_user(user).await?;
-        for abandoned in factors.iter().filter(|f| f.is_abandoned(now)) {
-            self.factors.delete(user, abandoned.id, now, None).await?;
-        }
-        factors.retain(|f| !f.is_abandoned(now));
-        Ok(factors)
-    }
+/// Second factors: TOTP and `webauthn` factors, their challenges and answers, and recovery codes. An answer
+/// (and a challenge's start) is checked only inside the attempt guard ([`crate::identity::attempts::Guarded`]).
+pub struct FactorService {
+    issuer: Arc<SessionIssuer>,
+    factors: Arc<dyn FactorRepository>,
+    recovery_codes: Arc<dyn RecoveryCodeRepository>,
+    refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    session_list: Arc<dyn SessionListRepository>,
+    secrets: Arc<dyn SecretGenerator>,
+    /// The key that seals factor secrets and digests recovery codes (a value from the server secret).
+    digest_key: DigestKey,
+    /// The WebAuthn ceremonies of `webauthn` factors (`None`: no relying party, the factors are off).
+    webauthn: Option<Arc<dyn WebAuthnCeremony>>,
+}
 
+/// The ports of [`FactorService`] beside the issuer.
+pub struct FactorPorts {
+    pub factors: Arc<dyn FactorRepository>,
+    pub recovery_codes: Arc<dyn RecoveryCodeRepository>,
+    pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    pub session_list: Arc<dyn SessionListRepository>,
+    pub secrets: Arc<dyn SecretGenerator>,
+    pub digest_key: DigestKey,
+    pub webauthn: Option<Arc<dyn WebAuthnCeremony>>,
+}
+
+impl FactorService {
+    #[must_use]
+    pub fn new(issuer: Arc<SessionIssuer>, ports: FactorPorts) -> Self {
+        Self {
+            issuer,
+            factors: ports.factors,
+            recovery_codes: ports.recovery_codes,
+            refresh_tokens: ports.refresh_tokens,
+            session_list: ports.session_list,
+            secrets: ports.secrets,
+            digest_key: ports.digest_key,
+            webauthn: ports.webauthn,
+        }
+    }
+}
+
+impl FactorService {
     /// `POST /factors`: enrolls a TOTP factor (unverified until a code of it is verified), or a `webauthn`
     /// factor (unverified until its first challenge registers a credential).
     ///
@@ -97,12 +134,8 @@ impl IdentityService {
                 format!("friendly_name must be at most {MAX_FRIENDLY_NAME_CHARS} characters"),
             )));
         }
-        let account = self
-            .accounts
-            .get(claims.sub)
-            .await?
-            .ok_or(IdentityError::UserNotFound)?;
-        let existing = self.factors_of(account.id).await?;
+        let account = self.issuer.account(claims.sub).await?;
+        let existing = self.issuer.factors_of(account.id).await?;
         if let Some(name) = friendly_name
             && existing.iter().any(|f| f.friendly_name.as_deref() == Some(name))
         {
@@ -111,14 +144,15 @@ impl IdentityService {
         if existing.len() >= MAX_FACTORS {
             return Err(IdentityError::TooManyFactors);
         }
-        self.require(
-            claims,
-            Action::AddWayIn,
-            false,
-            IdentityError::Aal2RequiredToEnroll,
-        )
-        .await?;
-        let now = self.clock.now();
+        self.issuer
+            .require(
+                claims,
+                Action::AddWayIn,
+                false,
+                IdentityError::Aal2RequiredToEnroll,
+            )
+            .await?;
+        let now = self.issuer.now();
         if factor_type == FactorType::WebAuthn {
             let factor = Factor {
                 id: Uuid::new_v4(),
@@ -138,7 +172,7 @@ impl IdentityService {
         }
         let issuer = match request.issuer.map(str::trim).filter(|i| !i.is_empty()) {
             Some(issuer) => issuer.to_owned(),
-            None => url::Url::parse(&self.config.public_url)
+            None => url::Url::parse(&self.issuer.config().public_url)
                 .ok()
                 .and_then(|u| u.host_str().map(str::to_owned))
                 .unwrap_or_else(|| "devportal".to_owned()),
@@ -177,6 +211,7 @@ impl IdentityService {
     /// [`Self::challenge_webauthn_factor`]; a port failure.
     pub async fn challenge_factor(
         &self,
+        _guarded: Guarded,
         claims: &AccessTokenClaims,
         factor_id: Uuid,
         ip: &str,
@@ -196,7 +231,7 @@ impl IdentityService {
         let challenge = FactorChallenge {
             id: Uuid::new_v4(),
             factor_id: factor.id,
-            created_at: self.clock.now(),
+            created_at: self.issuer.now(),
             verified_at: None,
             ip_address: ip.to_owned(),
             webauthn: None,
@@ -222,6 +257,7 @@ impl IdentityService {
     /// [`Self::verify_webauthn_factor`]; a port failure.
     pub async fn verify_factor(
         &self,
+        _guarded: Guarded,
         claims: &AccessTokenClaims,
         factor_id: Uuid,
         challenge_id: Uuid,
@@ -255,7 +291,7 @@ impl IdentityService {
             }
             (FactorType::RecoveryCode, _) => return Err(IdentityError::RecoveryCodesNotChallenged),
         };
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let challenge = self.live_challenge(&factor, challenge_id, ip, now).await?;
         let secret = TotpSecret::open(&self.digest_key, factor.id, &factor.sealed_secret)
             .map_err(|error| IdentityError::Repo(RepoError::backend("opening a factor's secret", error)))?;
@@ -319,16 +355,12 @@ impl IdentityService {
         method: SecondFactorMethod,
         lost: IdentityError,
     ) -> Result<Session, IdentityError> {
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let head = self.session_still_live(claims).await?;
-        let account = self
-            .accounts
-            .get(claims.sub)
-            .await?
-            .ok_or(IdentityError::UserNotFound)?;
+        let account = self.issuer.account(claims.sub).await?;
         // Confirming a new factor changes how the account signs in: its owner is told.
         let notice = (!factor.is_verified()).then(|| {
-            self.security_notice(
+            self.issuer.security_notice(
                 &account.email,
                 SecurityChange::FactorAdded(factor.display_name()),
                 now,
@@ -366,8 +398,8 @@ impl IdentityService {
                 .end_aal1_sessions(claims.sub, Some(claims.session_id), now, None)
                 .await?;
         }
-        let user = self.user_record(account).await?;
-        self.session_for(user, &raised, refresh_secret).await
+        let user = self.issuer.user_record(account).await?;
+        self.issuer.session_for(user, &raised, refresh_secret).await
     }
 
     /// `DELETE /factors/{id}`: removes the factor; the sessions that passed it drop to `aal1`.
@@ -382,23 +414,20 @@ impl IdentityService {
     ) -> Result<Uuid, IdentityError> {
         let factor = self.owned_factor(claims, factor_id).await?;
         // Also an unfinished one: a password alone does not undo what the owner is adding.
-        self.require(
-            claims,
-            Action::RemoveWayIn,
-            false,
-            IdentityError::Aal2RequiredToUnenroll,
-        )
-        .await?;
+        self.issuer
+            .require(
+                claims,
+                Action::RemoveWayIn,
+                false,
+                IdentityError::Aal2RequiredToUnenroll,
+            )
+            .await?;
         // Removing a confirmed factor changes how the account signs in: its owner is told.
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let notice = if factor.is_verified() {
-            let account = self
-                .accounts
-                .get(claims.sub)
-                .await?
-                .ok_or(IdentityError::UserNotFound)?;
+            let account = self.issuer.account(claims.sub).await?;
             let change = SecurityChange::FactorRemoved(factor.display_name());
-            Some(self.security_notice(&account.email, change, now))
+            Some(self.issuer.security_notice(&account.email, change, now))
         } else {
             None
         };
@@ -422,7 +451,7 @@ impl IdentityService {
         let Some(head) = self.refresh_tokens.current_of_family(claims.session_id).await? else {
             return Err(IdentityError::SessionNotFound);
         };
-        if head.user_id != claims.sub || head.check_usable(self.clock.now()).is_err() {
+        if head.user_id != claims.sub || head.check_usable(self.issuer.now()).is_err() {
             return Err(IdentityError::SessionNotFound);
         }
         Ok(head)
@@ -432,14 +461,15 @@ impl IdentityService {
         if factor.is_verified() {
             return Ok(());
         }
-        self.require(
-            claims,
-            Action::FinishWayIn,
-            false,
-            IdentityError::Aal2RequiredToEnroll,
-        )
-        .await
-        .map(drop)
+        self.issuer
+            .require(
+                claims,
+                Action::FinishWayIn,
+                false,
+                IdentityError::Aal2RequiredToEnroll,
+            )
+            .await
+            .map(drop)
     }
 
     /// Removes the challenge `challenge` (it took as many wrong answers as it may): a new one is needed.
@@ -448,29 +478,6 @@ impl IdentityService {
     /// A port failure.
     pub(in crate::identity) async fn retire_challenge(&self, challenge: Uuid) -> Result<(), IdentityError> {
         Ok(self.factors.delete_challenge(challenge).await?)
-    }
-
-    /// The account of `email` took as many wrong second-factor answers as it may: whoever has only its
-    /// password keeps no session, and the owner is told.
-    ///
-    /// # Errors
-    /// A port failure.
-    pub(in crate::identity) async fn stop_second_factor_guessing(
-        &self,
-        email: &str,
-    ) -> Result<(), IdentityError> {
-        let Ok(address) = crate::common::EmailAddress::parse(email) else {
-            return Ok(());
-        };
-        let Some(account) = self.accounts.find_by_email(&address).await? else {
-            return Ok(());
-        };
-        let now = self.clock.now();
-        let notice = self.security_notice(&account.email, SecurityChange::SecondFactorGuessing, now);
-        self.session_list
-            .end_aal1_sessions(account.id, None, now, Some(notice))
-            .await?;
-        Ok(())
     }
 
     /// One of the account's factors; one left unfinished is removed and not found.
@@ -484,7 +491,7 @@ impl IdentityService {
             .find(claims.sub, factor_id)
             .await?
             .ok_or(IdentityError::FactorNotFound)?;
-        let now = self.clock.now();
+        let now = self.issuer.now();
         if factor.is_abandoned(now) {
             self.factors.delete(claims.sub, factor.id, now, None).await?;
             return Err(IdentityError::FactorNotFound);

@@ -3,8 +3,10 @@
 use chrono::{DateTime, Duration, Utc};
 use uuid::Uuid;
 
-use super::CHALLENGE_TTL_SECS;
 use crate::common::UserId;
+
+/// How long a challenge may be verified (Supabase Auth's default).
+pub const CHALLENGE_TTL_SECS: i64 = 300;
 
 /// The kind of a factor. TOTP, a WebAuthn credential (a security key or a platform authenticator, Supabase's
 /// `webauthn` factor), and the account's set of recovery codes (Supabase's `recovery_code` factor: verified
@@ -121,7 +123,7 @@ impl Factor {
             return false;
         }
         match self.last_challenged_at {
-            Some(at) => now >= at + chrono::Duration::seconds(super::CHALLENGE_TTL_SECS),
+            Some(at) => now >= at + chrono::Duration::seconds(CHALLENGE_TTL_SECS),
             None => now >= self.created_at + chrono::Duration::seconds(ENROLLMENT_WINDOW_SECS),
         }
     }

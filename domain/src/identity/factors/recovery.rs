@@ -13,15 +13,17 @@
 
 use uuid::Uuid;
 
+use super::FactorService;
 use super::{Factor, FactorStatus, FactorType, MAX_FACTORS, MAX_FRIENDLY_NAME_CHARS};
 use crate::common::secrets::digest_secret;
 use crate::common::{FieldErrors, RepoError, UserId};
 use crate::identity::assurance::Action;
+use crate::identity::attempts::Guarded;
 use crate::identity::errors::IdentityError;
 use crate::identity::models::{OPAQUE_TOKEN_BYTES, SecondFactorMethod, SecondStep};
 use crate::identity::ports::RecoveryCodeCounts;
+use crate::identity::sessions::Session;
 use crate::identity::sessions::tokens::AccessTokenClaims;
-use crate::identity::sessions::{IdentityService, Session};
 use crate::mail::templates::SecurityChange;
 
 /// How many codes a set holds.
@@ -68,7 +70,7 @@ pub fn canonical_recovery_code(typed: &str) -> String {
         .collect()
 }
 
-impl IdentityService {
+impl FactorService {
     /// The account's `recovery_code` factor, if it has one.
     async fn recovery_factor(&self, user: UserId) -> Result<Option<Factor>, IdentityError> {
         Ok(self
@@ -111,6 +113,7 @@ impl IdentityService {
         friendly_name: Option<&str>,
     ) -> Result<RecoveryCodeSet, IdentityError> {
         let live = self
+            .issuer
             .require(
                 claims,
                 Action::AddWayIn,
@@ -141,7 +144,7 @@ impl IdentityService {
         if existing.len() >= MAX_FACTORS {
             return Err(IdentityError::TooManyFactors);
         }
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let factor = Factor {
             id: Uuid::new_v4(),
             user_id: claims.sub,
@@ -172,13 +175,14 @@ impl IdentityService {
         &self,
         claims: &AccessTokenClaims,
     ) -> Result<RecoveryCodeSet, IdentityError> {
-        self.require(
-            claims,
-            Action::AddWayIn,
-            false,
-            IdentityError::Aal2RequiredToEnroll,
-        )
-        .await?;
+        self.issuer
+            .require(
+                claims,
+                Action::AddWayIn,
+                false,
+                IdentityError::Aal2RequiredToEnroll,
+            )
+            .await?;
         let factor = self
             .recovery_factor(claims.sub)
             .await?
@@ -195,7 +199,7 @@ impl IdentityService {
         factor: Factor,
         create: bool,
     ) -> Result<RecoveryCodeSet, IdentityError> {
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let codes: Vec<String> = (0..RECOVERY_CODE_COUNT)
             .map(|_| recovery_code_from(&self.secrets.random_bytes(RECOVERY_CODE_CHARS)))
             .collect();
@@ -203,7 +207,9 @@ impl IdentityService {
             .iter()
             .map(|code| self.digest_key.recovery_code(factor.id, code))
             .collect();
-        let notice = self.security_notice(&claims.email, SecurityChange::RecoveryCodesGenerated, now);
+        let notice = self
+            .issuer
+            .security_notice(&claims.email, SecurityChange::RecoveryCodesGenerated, now);
         self.recovery_codes
             .replace(&factor, create, &hashes, now, Some(notice))
             .await?;
@@ -218,6 +224,7 @@ impl IdentityService {
     /// for a wrong or used code; [`IdentityError::SessionNotFound`] when the session ended; a port failure.
     pub async fn verify_recovery_code(
         &self,
+        _guarded: Guarded,
         claims: &AccessTokenClaims,
         typed: &str,
     ) -> Result<Session, IdentityError> {
@@ -229,20 +236,16 @@ impl IdentityService {
         if code.chars().count() != RECOVERY_CODE_CHARS {
             return Err(IdentityError::RecoveryCodeInvalid);
         }
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let Some(head) = self.refresh_tokens.current_of_family(claims.session_id).await? else {
             return Err(IdentityError::SessionNotFound);
         };
         if head.user_id != claims.sub || head.check_usable(now).is_err() {
             return Err(IdentityError::SessionNotFound);
         }
-        let account = self
-            .accounts
-            .get(claims.sub)
-            .await?
-            .ok_or(IdentityError::UserNotFound)?;
+        let account = self.issuer.account(claims.sub).await?;
         let counts = self.recovery_codes.counts(factor.id).await?;
-        let notice = self.security_notice(
+        let notice = self.issuer.security_notice(
             &account.email,
             SecurityChange::RecoveryCodeUsed {
                 remaining: counts.remaining.saturating_sub(1),
@@ -276,8 +279,8 @@ impl IdentityService {
         self.session_list
             .end_aal1_sessions(claims.sub, Some(claims.session_id), now, None)
             .await?;
-        let user = self.user_record(account).await?;
-        self.session_for(user, &raised, refresh_secret).await
+        let user = self.issuer.user_record(account).await?;
+        self.issuer.session_for(user, &raised, refresh_secret).await
     }
 
     /// `DELETE /factors/recovery-codes`: removes the set (as `DELETE /factors/{id}` of it).

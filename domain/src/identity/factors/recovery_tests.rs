@@ -1,3 +1,5 @@
+use crate::identity::attempts::Guarded;
+use crate::identity::services::IdentityServices;
 use mockall::predicate::eq;
 use std::sync::{Arc, Mutex};
 
@@ -46,7 +48,7 @@ fn mocks_with(claims: &AccessTokenClaims, with_set: bool) -> (Mocks, Option<Fact
 }
 
 /// A service whose random draws differ (so that the ten codes differ).
-fn service_of(m: Mocks) -> IdentityService {
+fn service_of(m: Mocks) -> IdentityServices {
     m.service_with_codes(config(), Arc::new(MockOneTimeCodeRepository::new()))
 }
 
@@ -55,12 +57,12 @@ fn recovery_codes_need_an_aal2_session_and_another_verified_factor() {
     let claims = access_claims(noon());
     let (m, _) = mocks_with(&claims, false);
     let service = service_of(m);
-    let refused = block_on(service.generate_recovery_codes(&claims, None)).unwrap_err();
+    let refused = block_on(service.factors.generate_recovery_codes(&claims, None)).unwrap_err();
     assert_eq!(refused.error_code(), "insufficient_aal");
     let raised = aal2(claims);
     let mut lonely = Mocks::new();
     lonely.live_session(&raised, false);
-    let refused = block_on(service_of(lonely).generate_recovery_codes(&raised, None)).unwrap_err();
+    let refused = block_on(service_of(lonely).factors.generate_recovery_codes(&raised, None)).unwrap_err();
     assert_eq!(refused.error_code(), "mfa_recovery_codes_sole_factor");
 }
 
@@ -85,7 +87,7 @@ fn a_new_set_is_ten_distinct_codes_stored_only_as_keyed_digests_and_the_owner_is
                 .push((factor.clone(), create, hashes.to_vec(), told));
             Ok(())
         });
-    let set = block_on(service_of(m).generate_recovery_codes(&claims, None)).unwrap();
+    let set = block_on(service_of(m).factors.generate_recovery_codes(&claims, None)).unwrap();
     assert_eq!(set.codes.len(), RECOVERY_CODE_COUNT);
     let mut distinct = set.codes.clone();
     distinct.sort();
@@ -117,12 +119,12 @@ fn a_second_set_is_refused_and_only_an_existing_set_is_regenerated() {
         .times(1)
         .returning(|_, _, _, _, _| Ok(()));
     let service = service_of(m);
-    let twice = block_on(service.generate_recovery_codes(&claims, None)).unwrap_err();
+    let twice = block_on(service.factors.generate_recovery_codes(&claims, None)).unwrap_err();
     assert_eq!(twice.error_code(), "mfa_verified_factor_exists");
-    let again = block_on(service.regenerate_recovery_codes(&claims)).unwrap();
+    let again = block_on(service.factors.regenerate_recovery_codes(&claims)).unwrap();
     assert_eq!(Some(again.factor.id), set_id, "the set keeps its id");
     let (m, _) = mocks_with(&claims, false);
-    let none = block_on(service_of(m).regenerate_recovery_codes(&claims)).unwrap_err();
+    let none = block_on(service_of(m).factors.regenerate_recovery_codes(&claims)).unwrap_err();
     assert!(matches!(none, IdentityError::FactorNotFound));
     // Another session of the account, with the password alone. (The assurance rule reads the session: an
     // aal1 session must be one of this protected account's, not a stranger's, to be refused for its level.)
@@ -130,7 +132,7 @@ fn a_second_set_is_refused_and_only_an_existing_set_is_regenerated() {
     let mut password_alone = access_claims(noon());
     password_alone.sub = claims.sub;
     m.live_session(&password_alone, false);
-    let low = block_on(service_of(m).regenerate_recovery_codes(&password_alone)).unwrap_err();
+    let low = block_on(service_of(m).factors.regenerate_recovery_codes(&password_alone)).unwrap_err();
     assert_eq!(low.error_code(), "insufficient_aal");
 }
 
@@ -193,7 +195,12 @@ fn a_right_recovery_code_raises_the_session_to_aal2_and_ends_the_other_aal1_sess
         .expect_sign_access()
         .withf(|c| c.aal == "aal2" && c.amr[0].method == "mfa/recovery_code")
         .returning(|_| Ok("aal2-token".into()));
-    let session = block_on(m.service().verify_recovery_code(&claims, " K4M9-X7QP-2AB8-HT3Z ")).unwrap();
+    let session = block_on(m.service().factors.verify_recovery_code(
+        Guarded::for_tests(),
+        &claims,
+        " K4M9-X7QP-2AB8-HT3Z ",
+    ))
+    .unwrap();
     assert_eq!(session.access_token, "aal2-token");
     assert_eq!(session.session_id, claims.session_id);
 }
@@ -209,12 +216,27 @@ fn a_wrong_used_or_malformed_recovery_code_is_refused() {
         .returning(|_, _, _, _| Ok(false));
     m.refresh_tokens.expect_rotate().never();
     let service = m.service();
-    let used = block_on(service.verify_recovery_code(&claims, "k4m9x7qp2ab8ht3z")).unwrap_err();
+    let used = block_on(service.factors.verify_recovery_code(
+        Guarded::for_tests(),
+        &claims,
+        "k4m9x7qp2ab8ht3z",
+    ))
+    .unwrap_err();
     assert_eq!(used.error_code(), "mfa_verification_failed");
-    let short = block_on(service.verify_recovery_code(&claims, "k4m9")).unwrap_err();
+    let short = block_on(
+        service
+            .factors
+            .verify_recovery_code(Guarded::for_tests(), &claims, "k4m9"),
+    )
+    .unwrap_err();
     assert!(matches!(short, IdentityError::RecoveryCodeInvalid));
     let (m, _) = mocks_with(&claims, false);
-    let no_set = block_on(m.service().verify_recovery_code(&claims, "k4m9x7qp2ab8ht3z")).unwrap_err();
+    let no_set = block_on(m.service().factors.verify_recovery_code(
+        Guarded::for_tests(),
+        &claims,
+        "k4m9x7qp2ab8ht3z",
+    ))
+    .unwrap_err();
     assert!(matches!(no_set, IdentityError::FactorNotFound));
 }
 
@@ -223,10 +245,13 @@ fn the_recovery_code_factor_is_never_challenged() {
     let claims = access_claims(noon());
     let (m, set) = mocks_with(&claims, true);
     let set_id = set.map_or_else(Uuid::nil, |f| f.id);
-    let refused = block_on(
-        m.service()
-            .challenge_factor(&claims, set_id, "203.0.113.9", &Default::default()),
-    )
+    let refused = block_on(m.service().factors.challenge_factor(
+        Guarded::for_tests(),
+        &claims,
+        set_id,
+        "203.0.113.9",
+        &Default::default(),
+    ))
     .unwrap_err();
     assert!(matches!(refused, IdentityError::RecoveryCodesNotChallenged));
 }

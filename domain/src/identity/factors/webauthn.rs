@@ -1,7 +1,7 @@
 //! The `webauthn` factor (Supabase Auth's WebAuthn MFA, auth-js `mfa.webauthn.register` and
 //! `mfa.webauthn.authenticate`): a WebAuthn credential as a second factor.
 //!
-//! - Enrolling creates an unverified factor without a credential ([`IdentityService::enroll_factor`]).
+//! - Enrolling creates an unverified factor without a credential ([`FactorService::enroll_factor`]).
 //! - Its challenge starts a ceremony with the server's relying party (the passkeys' one): registration
 //!   (`create`) while the factor is unverified, an assertion with its one credential (`request`) once it is
 //!   verified. The ceremony's state is kept with the challenge (five minutes, once, from the same client
@@ -13,6 +13,7 @@
 
 use uuid::Uuid;
 
+use super::FactorService;
 use super::{
     Factor, FactorCeremony, FactorCeremonyKind, FactorChallenge, FactorType, FactorUse, WebAuthnCredential,
 };
@@ -20,8 +21,8 @@ use crate::common::{FieldErrors, RepoError};
 use crate::identity::errors::IdentityError;
 use crate::identity::models::SecondFactorMethod;
 use crate::identity::ports::{CeremonyError, WebAuthnCeremony};
+use crate::identity::sessions::Session;
 use crate::identity::sessions::tokens::AccessTokenClaims;
-use crate::identity::sessions::{IdentityService, Session};
 
 /// The relying party a client says it uses (auth-js sends `webauthn: {rpId, rpOrigins}`, by default the
 /// page's host name and origin). The server's own relying party is always the one used; another one named
@@ -95,16 +96,7 @@ fn check_relying_party(
     Ok(())
 }
 
-impl IdentityService {
-    /// Serves `webauthn` factors with `ceremony` (the relying party of the portal's public URL, shared
-    /// with the passkeys). Without it, enrolling one answers `mfa_webauthn_enroll_not_enabled` and
-    /// challenging or verifying one `mfa_webauthn_verify_not_enabled`.
-    #[must_use]
-    pub fn with_webauthn(mut self, ceremony: std::sync::Arc<dyn WebAuthnCeremony>) -> Self {
-        self.webauthn = Some(ceremony);
-        self
-    }
-
+impl FactorService {
     fn ceremony(&self) -> Result<&dyn WebAuthnCeremony, IdentityError> {
         self.webauthn
             .as_deref()
@@ -140,11 +132,7 @@ impl IdentityService {
                 )));
             }
             (false, _) => {
-                let account = self
-                    .accounts
-                    .get(claims.sub)
-                    .await?
-                    .ok_or(IdentityError::UserNotFound)?;
+                let account = self.issuer.account(claims.sub).await?;
                 let exclude: Vec<String> = self
                     .factors
                     .list_for_user(claims.sub)
@@ -164,7 +152,7 @@ impl IdentityService {
         let challenge = FactorChallenge {
             id: Uuid::new_v4(),
             factor_id: factor.id,
-            created_at: self.clock.now(),
+            created_at: self.issuer.now(),
             verified_at: None,
             ip_address: ip.to_owned(),
             webauthn: Some(FactorCeremony {
@@ -214,7 +202,7 @@ impl IdentityService {
         if used {
             return Err(IdentityError::ChallengeNotFound);
         }
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let challenge = self.live_challenge(&factor, challenge_id, ip, now).await?;
         let Some(state) = challenge.webauthn.as_ref() else {
             return Err(IdentityError::ChallengeNotFound);

@@ -1,3 +1,5 @@
+use crate::identity::attempts::Guarded;
+use crate::identity::services::IdentityServices;
 use mockall::predicate::eq;
 use serde_json::json;
 use std::sync::Arc;
@@ -94,8 +96,8 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
     futures::executor::block_on(future)
 }
 
-fn enroll_webauthn(service: &IdentityService, claims: &AccessTokenClaims) -> Factor {
-    let enrolled = block_on(service.enroll_factor(
+fn enroll_webauthn(service: &IdentityServices, claims: &AccessTokenClaims) -> Factor {
+    let enrolled = block_on(service.factors.enroll_factor(
         claims,
         EnrollRequest {
             factor_type: "webauthn",
@@ -128,7 +130,7 @@ fn registered(
     asserted: Option<u32>,
 ) -> (
     Arc<InMemoryFactors>,
-    IdentityService,
+    IdentityServices,
     AccessTokenClaims,
     Factor,
     AccessTokenClaims,
@@ -141,11 +143,19 @@ fn registered(
         .expect_sign_access()
         .returning(|claims| Ok(format!("{}:{}", claims.aal, claims.amr[0].method)));
     let store = m.factors.clone();
-    let service = m.service().with_webauthn(Arc::new(ceremony(asserted)));
+    m.webauthn = Some(Arc::new(ceremony(asserted)));
+    let service = m.service();
     let factor = enroll_webauthn(&service, &claims);
-    let started = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap();
+    let started =
+        block_on(
+            service
+                .factors
+                .challenge_factor(Guarded::for_tests(), &claims, factor.id, IP, &rp()),
+        )
+        .unwrap();
     let credential = json!({"id": "cred-1"});
-    block_on(service.verify_factor(
+    block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         factor.id,
         started.challenge.id,
@@ -160,9 +170,10 @@ fn registered(
 #[test]
 fn a_webauthn_factor_is_enrolled_unverified_without_a_credential() {
     let claims = access_claims(noon());
-    let m = mocks_for(&claims);
+    let mut m = mocks_for(&claims);
     let store = m.factors.clone();
-    let service = m.service().with_webauthn(Arc::new(ceremony(Some(1))));
+    m.webauthn = Some(Arc::new(ceremony(Some(1))));
+    let service = m.service();
     let factor = enroll_webauthn(&service, &claims);
     assert_eq!(factor.factor_type, FactorType::WebAuthn);
     assert_eq!(factor.status, FactorStatus::Unverified);
@@ -177,7 +188,7 @@ fn without_a_relying_party_a_webauthn_factor_is_neither_enrolled_nor_challenged(
     let m = mocks_for(&claims);
     let store = m.factors.clone();
     let service = m.service();
-    let refused = block_on(service.enroll_factor(
+    let refused = block_on(service.factors.enroll_factor(
         &claims,
         EnrollRequest {
             factor_type: "webauthn",
@@ -206,7 +217,13 @@ fn without_a_relying_party_a_webauthn_factor_is_neither_enrolled_nor_challenged(
         }),
     };
     store.factors.lock().unwrap().push(factor.clone());
-    let refused = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap_err();
+    let refused =
+        block_on(
+            service
+                .factors
+                .challenge_factor(Guarded::for_tests(), &claims, factor.id, IP, &rp()),
+        )
+        .unwrap_err();
     assert_eq!(refused.error_code(), "mfa_webauthn_verify_not_enabled");
 }
 
@@ -223,9 +240,16 @@ fn the_first_challenge_registers_and_its_verification_stores_the_credential_at_a
         })
         .returning(|_| Ok("aal2-token".into()));
     let store = m.factors.clone();
-    let service = m.service().with_webauthn(Arc::new(ceremony(Some(1))));
+    m.webauthn = Some(Arc::new(ceremony(Some(1))));
+    let service = m.service();
     let factor = enroll_webauthn(&service, &claims);
-    let started = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap();
+    let started =
+        block_on(
+            service
+                .factors
+                .challenge_factor(Guarded::for_tests(), &claims, factor.id, IP, &rp()),
+        )
+        .unwrap();
     let (kind, options) = started.webauthn.clone().unwrap();
     assert_eq!(kind, FactorCeremonyKind::Create);
     assert_eq!(options["challenge"], "reg");
@@ -239,7 +263,8 @@ fn the_first_challenge_registers_and_its_verification_stores_the_credential_at_a
         noon() + chrono::Duration::seconds(300)
     );
     let credential = json!({"id": "cred-1"});
-    let session = block_on(service.verify_factor(
+    let session = block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         factor.id,
         started.challenge.id,
@@ -266,13 +291,20 @@ fn the_first_challenge_registers_and_its_verification_stores_the_credential_at_a
 #[test]
 fn a_verified_factor_is_asserted_with_its_one_credential_and_the_counter_must_grow() {
     let (store, service, claims, factor, _) = registered(Some(0));
-    let started = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap();
+    let started =
+        block_on(
+            service
+                .factors
+                .challenge_factor(Guarded::for_tests(), &claims, factor.id, IP, &rp()),
+        )
+        .unwrap();
     let (kind, options) = started.webauthn.clone().unwrap();
     assert_eq!(kind, FactorCeremonyKind::Request);
     assert_eq!(options["allowCredentials"][0]["id"], "cred-1");
     let credential = json!({"id": "cred-1"});
     // An authenticator that keeps no counter (both zero) passes.
-    let session = block_on(service.verify_factor(
+    let session = block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         factor.id,
         started.challenge.id,
@@ -287,8 +319,15 @@ fn a_verified_factor_is_asserted_with_its_one_credential_and_the_counter_must_gr
         .as_mut()
         .unwrap()
         .sign_count = 5;
-    let started = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap();
-    let refused = block_on(service.verify_factor(
+    let started =
+        block_on(
+            service
+                .factors
+                .challenge_factor(Guarded::for_tests(), &claims, factor.id, IP, &rp()),
+        )
+        .unwrap();
+    let refused = block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         factor.id,
         started.challenge.id,
@@ -302,10 +341,17 @@ fn a_verified_factor_is_asserted_with_its_one_credential_and_the_counter_must_gr
 #[test]
 fn an_assertion_moves_the_counter_and_a_used_challenge_is_not_found_again() {
     let (store, service, claims, factor, _) = registered(Some(3));
-    let started = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap();
+    let started =
+        block_on(
+            service
+                .factors
+                .challenge_factor(Guarded::for_tests(), &claims, factor.id, IP, &rp()),
+        )
+        .unwrap();
     let credential = json!({"id": "cred-1"});
     let verify = || {
-        block_on(service.verify_factor(
+        block_on(service.factors.verify_factor(
+            Guarded::for_tests(),
             &claims,
             factor.id,
             started.challenge.id,
@@ -328,10 +374,17 @@ fn an_assertion_moves_the_counter_and_a_used_challenge_is_not_found_again() {
 #[test]
 fn another_credential_another_relying_party_or_another_type_is_refused() {
     let (_, service, claims, factor, _) = registered(None);
-    let started = block_on(service.challenge_factor(&claims, factor.id, IP, &rp())).unwrap();
+    let started =
+        block_on(
+            service
+                .factors
+                .challenge_factor(Guarded::for_tests(), &claims, factor.id, IP, &rp()),
+        )
+        .unwrap();
     let credential = json!({"id": "someone-elses"});
     let verify = |kind: &str, relying_party: &RelyingPartyClaim| {
-        block_on(service.verify_factor(
+        block_on(service.factors.verify_factor(
+            Guarded::for_tests(),
             &claims,
             factor.id,
             started.challenge.id,
@@ -361,10 +414,17 @@ fn another_credential_another_relying_party_or_another_type_is_refused() {
         verify("request", &foreign_origin).error_code(),
         "validation_failed"
     );
-    let refused = block_on(service.challenge_factor(&claims, factor.id, IP, &foreign_id)).unwrap_err();
+    let refused =
+        block_on(
+            service
+                .factors
+                .challenge_factor(Guarded::for_tests(), &claims, factor.id, IP, &foreign_id),
+        )
+        .unwrap_err();
     assert_eq!(refused.error_code(), "validation_failed");
     // A code is no answer to a webauthn factor.
-    let refused = block_on(service.verify_factor(
+    let refused = block_on(service.factors.verify_factor(
+        Guarded::for_tests(),
         &claims,
         factor.id,
         started.challenge.id,
@@ -379,15 +439,21 @@ fn another_credential_another_relying_party_or_another_type_is_refused() {
 fn a_new_registration_excludes_the_accounts_other_credentials() {
     let (store, service, _, _, raised) = registered(Some(1));
     let second = enroll_webauthn_named(&service, &raised, "Backup key");
-    let started = block_on(service.challenge_factor(&raised, second.id, IP, &rp())).unwrap();
+    let started =
+        block_on(
+            service
+                .factors
+                .challenge_factor(Guarded::for_tests(), &raised, second.id, IP, &rp()),
+        )
+        .unwrap();
     let (kind, options) = started.webauthn.unwrap();
     assert_eq!(kind, FactorCeremonyKind::Create);
     assert_eq!(options["excludeCredentials"], json!(["cred-1"]));
     assert_eq!(store.factors.lock().unwrap().len(), 2);
 }
 
-fn enroll_webauthn_named(service: &IdentityService, claims: &AccessTokenClaims, name: &str) -> Factor {
-    match block_on(service.enroll_factor(
+fn enroll_webauthn_named(service: &IdentityServices, claims: &AccessTokenClaims, name: &str) -> Factor {
+    match block_on(service.factors.enroll_factor(
         claims,
         EnrollRequest {
             factor_type: "webauthn",

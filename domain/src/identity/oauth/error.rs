@@ -1,6 +1,6 @@
 //! The errors of the OAuth flow, with the GoTrue error codes they answer.
 
-use super::{OidcError, provider_label};
+use super::providers::provider_label;
 use crate::common::RepoError;
 use crate::identity::errors::IdentityError;
 
@@ -82,4 +82,18 @@ impl OAuthError {
             Self::Identity(inner) => inner.error_code(),
         }
     }
+}
+
+/// Why a provider adapter failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OidcError {
+    /// The provider could not be reached or answered something unreadable (discovery, keys, token).
+    #[error("the sign-in provider is unavailable: {0}")]
+    Unavailable(String),
+    /// The provider refused the authorization code.
+    #[error("the sign-in provider refused the authorization code: {0}")]
+    Rejected(String),
+    /// The ID token failed a check: signature, `iss`, `aud`, `nonce`, `exp`, or a missing claim.
+    #[error("the ID token could not be verified: {0}")]
+    InvalidIdToken(String),
 }

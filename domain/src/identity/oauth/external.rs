@@ -22,7 +22,10 @@ use serde_json::Value;
 use crate::common::{EmailAddress, RepoError};
 use crate::identity::errors::IdentityError;
 use crate::identity::models::{Account, AuthMethod, ExternalIdentity, display_name_of, merge_profile};
-use crate::identity::sessions::{IdentityService, Session};
+use std::sync::Arc;
+
+use crate::identity::ports::{AccountRepository, IdentityLinkRepository};
+use crate::identity::sessions::{Session, SessionIssuer};
 
 /// What the provider told about the user.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +40,29 @@ pub struct ProviderProfile {
     pub claims: Value,
 }
 
-impl IdentityService {
+/// Sign-in with an external provider's verified identity (the linking rule above).
+pub struct ProviderSignIn {
+    issuer: Arc<SessionIssuer>,
+    accounts: Arc<dyn AccountRepository>,
+    links: Arc<dyn IdentityLinkRepository>,
+}
+
+impl ProviderSignIn {
+    #[must_use]
+    pub fn new(
+        issuer: Arc<SessionIssuer>,
+        accounts: Arc<dyn AccountRepository>,
+        links: Arc<dyn IdentityLinkRepository>,
+    ) -> Self {
+        Self {
+            issuer,
+            accounts,
+            links,
+        }
+    }
+}
+
+impl ProviderSignIn {
     /// Signs in (or up) with a provider identity; see the module documentation for the joining rule.
     ///
     /// # Errors
@@ -52,7 +77,7 @@ impl IdentityService {
                 .get(link.user_id)
                 .await?
                 .ok_or(IdentityError::UserNotFound)?;
-            return self.start_session(account, AuthMethod::OAuth).await;
+            return self.issuer.start_session(account, AuthMethod::OAuth).await;
         }
         let email = profile
             .email
@@ -62,12 +87,12 @@ impl IdentityService {
         let account = match self.accounts.find_by_email(&email).await? {
             Some(existing) if profile.email_verified && existing.is_proven() => existing,
             Some(mut existing) if profile.email_verified && existing.is_confirmed() => {
-                self.prove_address(&mut existing, None).await?;
+                self.issuer.prove_address(&mut existing, None).await?;
                 existing
             }
             Some(_) => return Err(IdentityError::AccountNotLinkable),
             None if !profile.email_verified => return Err(IdentityError::ProviderEmailMissing),
-            None if !self.config.signups_enabled => return Err(IdentityError::SignupsDisabled),
+            None if !self.issuer.config().signups_enabled => return Err(IdentityError::SignupsDisabled),
             None => {
                 self.create_provider_account(email.clone(), &profile.claims)
                     .await?
@@ -80,7 +105,7 @@ impl IdentityService {
             user_id: account.id,
             email: Some(email),
             email_verified: profile.email_verified,
-            linked_at: self.clock.now(),
+            linked_at: self.issuer.now(),
         };
         match self.links.link(&identity).await {
             Ok(()) => {}
@@ -93,7 +118,7 @@ impl IdentityService {
             }
             Err(other) => return Err(other.into()),
         }
-        self.start_session(account, AuthMethod::OAuth).await
+        self.issuer.start_session(account, AuthMethod::OAuth).await
     }
 
     async fn create_provider_account(
@@ -101,7 +126,7 @@ impl IdentityService {
         email: EmailAddress,
         claims: &Value,
     ) -> Result<Account, IdentityError> {
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let mut account = Account::new(email, now);
         account.email_confirmed_at = Some(now);
         account.email_proven_at = Some(now);
@@ -166,6 +191,7 @@ mod tests {
             .returning(|_| Ok("access".into()));
         block_on(
             m.service()
+                .providers
                 .sign_in_with_provider(google(Some("other@example.com"), false)),
         )
         .unwrap();
@@ -188,6 +214,7 @@ mod tests {
         m.allow_sessions();
         let session = block_on(
             m.service()
+                .providers
                 .sign_in_with_provider(google(Some("Dev@Example.com"), true)),
         )
         .unwrap();
@@ -233,6 +260,7 @@ mod tests {
         m.allow_sessions();
         let session = block_on(
             m.service()
+                .providers
                 .sign_in_with_provider(google(Some("owner@example.com"), true)),
         )
         .unwrap();
@@ -253,6 +281,7 @@ mod tests {
         m.links.expect_link().never();
         let error = block_on(
             m.service()
+                .providers
                 .sign_in_with_provider(google(Some("owner@example.com"), false)),
         )
         .unwrap_err();
@@ -273,6 +302,7 @@ mod tests {
         m.allow_sessions();
         let session = block_on(
             m.service()
+                .providers
                 .sign_in_with_provider(google(Some("dev@example.com"), true)),
         )
         .unwrap();
@@ -289,6 +319,7 @@ mod tests {
         m.links.expect_link().never();
         let error = block_on(
             m.service()
+                .providers
                 .sign_in_with_provider(google(Some("dev@example.com"), false)),
         )
         .unwrap_err();
@@ -305,6 +336,7 @@ mod tests {
         m.links.expect_link().never();
         let error = block_on(
             m.service()
+                .providers
                 .sign_in_with_provider(google(Some("dev@example.com"), true)),
         )
         .unwrap_err();
@@ -331,6 +363,7 @@ mod tests {
         m.allow_sessions();
         block_on(
             m.service()
+                .providers
                 .sign_in_with_provider(google(Some("new@example.com"), true)),
         )
         .unwrap();
@@ -347,7 +380,7 @@ mod tests {
             m.links.expect_find().returning(|_, _| Ok(None));
             m.accounts.expect_find_by_email().returning(|_| Ok(None));
             m.accounts.expect_create().never();
-            let error = block_on(m.service().sign_in_with_provider(profile)).unwrap_err();
+            let error = block_on(m.service().providers.sign_in_with_provider(profile)).unwrap_err();
             assert!(matches!(error, IdentityError::ProviderEmailMissing));
         }
     }
@@ -372,6 +405,7 @@ mod tests {
         assert!(
             block_on(
                 m.service()
+                    .providers
                     .sign_in_with_provider(google(Some("dev@example.com"), true))
             )
             .is_ok()

@@ -10,7 +10,7 @@
 //!    digest, bound to the browser's challenge), which the browser receives as `redirect_to?code=…`.
 //! 3. `POST /auth/v1/token?grant_type=pkce {auth_code, code_verifier}`: [`OAuthService::exchange_pkce`]
 //!    takes the auth code, checks the verifier against the challenge and signs in with
-//!    [`IdentityService::sign_in_with_provider`] (the linking rule lives there).
+//!    [`ProviderSignIn::sign_in_with_provider`] (the linking rule lives there).
 //!
 //! The provider's verified profile waits with the auth code; the account is joined or created when the code
 //! is exchanged, so a linking refusal is the answer of step 3.
@@ -20,13 +20,15 @@ mod error;
 pub mod external;
 mod pkce;
 mod ports;
+mod providers;
 
 pub use callback::{CallbackOutcome, CallbackRequest};
-pub use error::OAuthError;
+pub use error::{OAuthError, OidcError};
 
 use pkce::base64url;
 pub use pkce::*;
 pub use ports::*;
+pub use providers::{KNOWN_PROVIDERS, provider_label};
 
 use chrono::Duration;
 use std::collections::BTreeMap;
@@ -35,27 +37,14 @@ use std::sync::Arc;
 use crate::common::secrets::digest_secret;
 use crate::common::{Clock, RepoError, SecretGenerator};
 use crate::identity::codes::emails::resolve_redirect;
-use crate::identity::sessions::{IdentityService, Session};
+use crate::identity::oauth::external::ProviderSignIn;
+use crate::identity::sessions::Session;
 
 /// How long the provider may take to send the browser back.
 pub const FLOW_TTL_MINUTES: i64 = 10;
 /// How long the browser may take to exchange the auth code.
 pub const AUTH_CODE_TTL_MINUTES: i64 = 5;
-/// The providers the sign-in widget knows.
-pub const KNOWN_PROVIDERS: [&str; 4] = ["google", "apple", "github", "azure"];
 const SECRET_BYTES: usize = 32;
-
-/// The name shown to people, e.g. `Google`.
-#[must_use]
-pub fn provider_label(name: &str) -> &str {
-    match name {
-        "google" => "Google",
-        "apple" => "Apple",
-        "github" => "GitHub",
-        "azure" => "Microsoft (Azure)",
-        other => other,
-    }
-}
 
 /// Parameters of `GET /authorize`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -83,7 +72,7 @@ impl OAuthConfig {
 
 /// The use cases of the OAuth flow.
 pub struct OAuthService {
-    identity: Arc<IdentityService>,
+    identity: Arc<ProviderSignIn>,
     flows: Arc<dyn OAuthFlowRepository>,
     providers: BTreeMap<String, Arc<dyn OidcProvider>>,
     clock: Arc<dyn Clock>,
@@ -95,7 +84,7 @@ impl OAuthService {
     /// `providers` maps a name of [`KNOWN_PROVIDERS`] to its configured adapter; other names are ignored.
     #[must_use]
     pub fn new(
-        identity: Arc<IdentityService>,
+        identity: Arc<ProviderSignIn>,
         flows: Arc<dyn OAuthFlowRepository>,
         providers: BTreeMap<String, Arc<dyn OidcProvider>>,
         clock: Arc<dyn Clock>,

@@ -80,7 +80,7 @@ impl Setup {
         providers.insert("google".into(), Arc::new(self.provider));
         providers.insert("twitter".into(), Arc::new(MockOidcProvider::new()));
         let service = OAuthService::new(
-            Arc::new(self.mocks.service()),
+            self.mocks.service().providers,
             self.store.clone(),
             providers,
             self.clock,

@@ -2,7 +2,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::OAuthError;
+use super::error::OAuthError;
 use crate::common::secrets::{digest_secret, digests_match};
 
 /// How the browser derived its PKCE challenge from its verifier (RFC 7636).

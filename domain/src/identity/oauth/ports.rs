@@ -3,7 +3,8 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use super::CodeChallenge;
+use super::error::OidcError;
+use super::pkce::CodeChallenge;
 use crate::common::RepoError;
 use crate::identity::oauth::external::ProviderProfile;
 
@@ -96,20 +97,6 @@ pub struct CodeExchange {
     pub redirect_uri: String,
     /// Apple's `user` form field (JSON with the name, sent on the first sign-in only), if any.
     pub user_hint: Option<String>,
-}
-
-/// Why a provider adapter failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OidcError {
-    /// The provider could not be reached or answered something unreadable (discovery, keys, token).
-    #[error("the sign-in provider is unavailable: {0}")]
-    Unavailable(String),
-    /// The provider refused the authorization code.
-    #[error("the sign-in provider refused the authorization code: {0}")]
-    Rejected(String),
-    /// The ID token failed a check: signature, `iss`, `aud`, `nonce`, `exp`, or a missing claim.
-    #[error("the ID token could not be verified: {0}")]
-    InvalidIdToken(String),
 }
 
 /// One configured OpenID Connect provider.

@@ -8,12 +8,10 @@ use super::{
     WebAuthnChallenge, ceremony_error,
 };
 use crate::common::RepoError;
-use crate::common::secrets::digest_secret;
 use crate::identity::assurance::Action;
+use crate::identity::attempts::Guarded;
 use crate::identity::errors::IdentityError;
-use crate::identity::models::{
-    Account, AuthMethod, OPAQUE_TOKEN_BYTES, RefreshToken, SecondFactorMethod, SecondStep,
-};
+use crate::identity::models::{Account, AuthMethod, SecondFactorMethod, SecondStep};
 use crate::identity::sessions::Session;
 use crate::identity::sessions::tokens::AccessTokenClaims;
 use crate::mail::templates::SecurityChange;
@@ -65,7 +63,7 @@ impl PasskeyService {
             .take_challenge(challenge_id, CeremonyKind::Registration, Some(claims.sub))
             .await?
             .ok_or(IdentityError::WebAuthnChallengeNotFound)?;
-        let now = self.identity.clock.now();
+        let now = self.identity.now();
         if now >= challenge.expires_at() {
             return Err(IdentityError::WebAuthnChallengeExpired);
         }
@@ -126,7 +124,7 @@ impl PasskeyService {
     pub async fn authentication_options(&self) -> Result<CeremonyOptions, IdentityError> {
         let start = self.ceremony.start_authentication().map_err(ceremony_error)?;
         // Anyone may ask for these options: the ceremonies nobody finished go here, not in a job.
-        self.passkeys.prune_challenges(self.identity.clock.now()).await?;
+        self.passkeys.prune_challenges(self.identity.now()).await?;
         self.keep(None, CeremonyKind::Authentication, start).await
     }
 
@@ -165,6 +163,7 @@ impl PasskeyService {
     /// [`IdentityError::EmailNotConfirmed`]; a port failure.
     pub async fn sign_in(
         &self,
+        _guarded: Guarded,
         challenge_id: Uuid,
         credential: &serde_json::Value,
         claim: PasskeyClaim,
@@ -174,11 +173,11 @@ impl PasskeyService {
             .take_challenge(challenge_id, CeremonyKind::Authentication, None)
             .await?
             .ok_or(IdentityError::WebAuthnChallengeNotFound)?;
-        let now = self.identity.clock.now();
+        let now = self.identity.now();
         if now >= challenge.expires_at() {
             return Err(IdentityError::WebAuthnChallengeExpired);
         }
-        let PasskeyClaim { passkey, mut account } = claim;
+        let PasskeyClaim { passkey, account } = claim;
         let verified = self
             .ceremony
             .finish_authentication(&challenge.state, credential, &passkey.public_key)
@@ -201,19 +200,14 @@ impl PasskeyService {
         {
             return Err(IdentityError::WebAuthnVerificationFailed);
         }
-        let identity = &self.identity;
-        let secret = identity.secrets.token_hex(OPAQUE_TOKEN_BYTES);
-        let mut token = RefreshToken::start(digest_secret(&secret), account.id, AuthMethod::Passkey, now);
-        token.second_step = Some(SecondStep {
+        let step = SecondStep {
             method: SecondFactorMethod::Passkey,
             factor_id: Some(passkey.id),
             at: now,
-        });
-        identity.refresh_tokens.insert(&token).await?;
-        identity.accounts.touch_sign_in(account.id, now).await?;
-        account.last_sign_in_at = Some(now);
-        let user = identity.user_record(account).await?;
-        identity.session_for(user, &token, secret).await
+        };
+        self.identity
+            .start_session_with(account, AuthMethod::Passkey, Some(step))
+            .await
     }
 
     async fn keep(
@@ -222,7 +216,7 @@ impl PasskeyService {
         kind: CeremonyKind,
         start: crate::identity::ports::CeremonyStart,
     ) -> Result<CeremonyOptions, IdentityError> {
-        let now = self.identity.clock.now();
+        let now = self.identity.now();
         let challenge = WebAuthnChallenge {
             id: Uuid::new_v4(),
             user_id: account.map(|a| a.id),

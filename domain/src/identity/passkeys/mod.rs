@@ -15,7 +15,10 @@ mod ceremony;
 mod models;
 
 pub use ceremony::PasskeyClaim;
-pub use models::{CeremonyKind, CeremonyOptions, Passkey, WebAuthnChallenge, passkey_name};
+pub use models::{
+    CHALLENGE_TTL_SECS, CeremonyKind, CeremonyOptions, MAX_NAME_CHARS, Passkey, WebAuthnChallenge,
+    passkey_name,
+};
 
 use std::sync::Arc;
 use uuid::Uuid;
@@ -25,7 +28,7 @@ use crate::identity::assurance::Action;
 use crate::identity::errors::IdentityError;
 use crate::identity::models::Account;
 use crate::identity::ports::{CeremonyError, PasskeyRepository, WebAuthnCeremony};
-use crate::identity::sessions::IdentityService;
+use crate::identity::sessions::SessionIssuer;
 use crate::identity::sessions::tokens::AccessTokenClaims;
 use crate::mail::templates::SecurityChange;
 
@@ -34,14 +37,10 @@ pub const MAX_PASSKEYS: usize = 10;
 /// The [`RepoError::Conflict`](crate::common::RepoError::Conflict) of a store that refused a passkey beyond
 /// [`MAX_PASSKEYS`] (counted inside the write that adds it).
 pub const CONFLICT_TOO_MANY_PASSKEYS: &str = "too_many_passkeys";
-/// How long a ceremony may be finished (Supabase Auth's default).
-pub const CHALLENGE_TTL_SECS: i64 = 300;
-/// The longest passkey name (Supabase Auth's).
-pub const MAX_NAME_CHARS: usize = 120;
 
 /// The passkey use cases, beside the identity service whose sessions they start.
 pub struct PasskeyService {
-    identity: Arc<IdentityService>,
+    identity: Arc<SessionIssuer>,
     passkeys: Arc<dyn PasskeyRepository>,
     ceremony: Arc<dyn WebAuthnCeremony>,
 }
@@ -49,7 +48,7 @@ pub struct PasskeyService {
 impl PasskeyService {
     #[must_use]
     pub fn new(
-        identity: Arc<IdentityService>,
+        identity: Arc<SessionIssuer>,
         passkeys: Arc<dyn PasskeyRepository>,
         ceremony: Arc<dyn WebAuthnCeremony>,
     ) -> Self {
@@ -109,7 +108,7 @@ impl PasskeyService {
             )
             .await?;
         let account = self.account(claims).await?;
-        let now = self.identity.clock.now();
+        let now = self.identity.now();
         let notice = self.identity.security_notice(
             &account.email,
             SecurityChange::PasskeyRemoved(passkey.display_name()),

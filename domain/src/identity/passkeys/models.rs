@@ -3,8 +3,12 @@
 use chrono::{DateTime, Duration, Utc};
 use uuid::Uuid;
 
-use super::{CHALLENGE_TTL_SECS, MAX_NAME_CHARS};
 use crate::common::{FieldErrors, UserId};
+
+/// How long a ceremony may be finished (Supabase Auth's default).
+pub const CHALLENGE_TTL_SECS: i64 = 300;
+/// The longest passkey name (Supabase Auth's).
+pub const MAX_NAME_CHARS: usize = 120;
 
 /// A WebAuthn credential of an account: signs it in on its own (`aal2`) and counts as its second factor.
 #[derive(Debug, Clone, PartialEq, Eq)]

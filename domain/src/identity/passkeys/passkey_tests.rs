@@ -1,3 +1,4 @@
+use crate::identity::attempts::Guarded;
 use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
@@ -195,7 +196,7 @@ fn service(
                 .any(|p| p.user_id == user)
         });
     }
-    PasskeyService::new(Arc::new(m.service()), store.clone(), Arc::new(ceremony))
+    PasskeyService::new(m.service().issuer, store.clone(), Arc::new(ceremony))
 }
 
 fn run<T>(future: impl std::future::Future<Output = T>) -> T {
@@ -344,7 +345,8 @@ fn signing_in_with_a_passkey_answers_a_session_at_aal2_and_records_the_count() {
     );
     let claim = run(passkeys.identify(&json!({}))).unwrap();
     assert_eq!(claim.account.id, claims.sub);
-    let session = run(passkeys.sign_in(options.challenge_id, &json!({}), claim)).unwrap();
+    let session =
+        run(passkeys.sign_in(Guarded::for_tests(), options.challenge_id, &json!({}), claim)).unwrap();
     assert_eq!(session.user.account.id, claims.sub);
     let stored = store.passkeys.lock().unwrap()[0].clone();
     assert_eq!((stored.sign_count, stored.last_used_at), (5, Some(noon())));
@@ -352,7 +354,7 @@ fn signing_in_with_a_passkey_answers_a_session_at_aal2_and_records_the_count() {
     // The challenge worked once.
     let again = run(passkeys.identify(&json!({}))).unwrap();
     assert!(matches!(
-        run(passkeys.sign_in(options.challenge_id, &json!({}), again)),
+        run(passkeys.sign_in(Guarded::for_tests(), options.challenge_id, &json!({}), again)),
         Err(IdentityError::WebAuthnChallengeNotFound)
     ));
 }
@@ -395,7 +397,7 @@ fn a_sign_count_that_does_not_grow_is_refused_as_a_possible_clone() {
     let options = run(passkeys.authentication_options()).unwrap();
     let claim = run(passkeys.identify(&json!({}))).unwrap();
     assert!(matches!(
-        run(passkeys.sign_in(options.challenge_id, &json!({}), claim)),
+        run(passkeys.sign_in(Guarded::for_tests(), options.challenge_id, &json!({}), claim)),
         Err(IdentityError::WebAuthnVerificationFailed)
     ));
     assert_eq!(store.passkeys.lock().unwrap()[0].last_used_at, None);

@@ -23,7 +23,7 @@ pub use policy::{
     ActionLimits, AuthAction, RateLimitPolicy, SECOND_FACTOR_ACCOUNT_CEILING, SignInGate,
     WRONG_ANSWERS_PER_CHALLENGE, sign_in_delay,
 };
-pub use window::{Limit, RateDecision, WindowCounts};
+pub use window::{Held, Limit, RateDecision, WindowCounts};
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -88,16 +88,6 @@ pub trait RateLimitStore: Send + Sync {
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
     async fn prune_expired(&self, now: DateTime<Utc>) -> Result<u64, RepoError>;
-}
-
-/// A unit of a limit taken before an attempt ([`RateLimiter::reserve_failure`],
-/// [`RateLimiter::reserve_second_factor_answer`]): kept when the attempt fails, given back
-/// ([`RateLimiter::give_back`]) when it does not count.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Held {
-    /// The counter's key, as stored (a digest).
-    key: String,
-    window_start: DateTime<Utc>,
 }
 
 /// What reserving a second-factor answer gave ([`RateLimiter::reserve_second_factor_answer`]).

@@ -131,3 +131,13 @@ impl RateDecision {
         matches!(self, Self::Limited { .. })
     }
 }
+
+/// A unit of a limit taken before an attempt ([`RateLimiter::reserve_failure`](super::RateLimiter::reserve_failure),
+/// [`RateLimiter::reserve_second_factor_answer`](super::RateLimiter::reserve_second_factor_answer)): kept when the attempt fails, given back
+/// ([`RateLimiter::give_back`](super::RateLimiter::give_back)) when it does not count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    /// The counter's key, as stored (a digest).
+    pub(super) key: String,
+    pub(super) window_start: DateTime<Utc>,
+}

@@ -1,25 +1,103 @@
-//! What every way of signing in shares: starting a session (a new refresh-token family and its access
-//! token), the user record a session answers, and the e-mailed link and six-digit code that sign-up,
-//! magic links and recovery send.
+//! What every way of signing in shares ([`SessionIssuer`]): starting a session (a new refresh-token family
+//! and its access token), the user record a session answers, the account a session belongs to, the
+//! assurance rule asked of a live session, and the e-mail that tells an owner how signing in changed.
+//! The identity services (sessions, factors, account, e-mail sign-in, provider sign-in, passkeys) each hold
+//! the issuer and only the ports of their own job.
 
-use crate::common::EmailAddress;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+
 use crate::common::secrets::digest_secret;
-use crate::identity::codes::emails::{code_email, verify_link};
+use crate::common::{Clock, EmailAddress, SecretGenerator, UserId};
+use crate::identity::assurance::{Action, AssuranceRules, Refusal, SessionProof};
 use crate::identity::errors::IdentityError;
+use crate::identity::factors::Factor;
 use crate::identity::models::{
-    ACCESS_TOKEN_TTL_SECS, Account, AuthMethod, OPAQUE_TOKEN_BYTES, OneTimeCode, OtpPurpose, RefreshToken,
+    ACCESS_TOKEN_TTL_SECS, Account, AuthMethod, LiveSession, OPAQUE_TOKEN_BYTES, RefreshToken, SecondStep,
+};
+use crate::identity::ports::{
+    AccountRepository, FactorRepository, IdentityLinkRepository, RefreshTokenRepository, TokenSigner,
 };
 use crate::identity::sessions::tokens::{AccessGrant, AccessTokenClaims};
-use crate::identity::sessions::{IdentityService, Session, UserRecord};
+use crate::identity::sessions::{IdentityConfig, Session, UserRecord};
+use crate::mail::OutgoingEmail;
+use crate::mail::templates::{self, SecurityChange};
 
-impl IdentityService {
+/// What every identity service shares: sessions started and judged one way.
+pub struct SessionIssuer {
+    pub(in crate::identity) accounts: Arc<dyn AccountRepository>,
+    pub(in crate::identity) links: Arc<dyn IdentityLinkRepository>,
+    pub(in crate::identity) factors: Arc<dyn FactorRepository>,
+    pub(in crate::identity) refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    signer: Arc<dyn TokenSigner>,
+    clock: Arc<dyn Clock>,
+    secrets: Arc<dyn SecretGenerator>,
+    config: IdentityConfig,
+}
+
+/// The issuer's ports.
+pub struct IssuerPorts {
+    pub accounts: Arc<dyn AccountRepository>,
+    pub links: Arc<dyn IdentityLinkRepository>,
+    pub factors: Arc<dyn FactorRepository>,
+    pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    pub signer: Arc<dyn TokenSigner>,
+    pub clock: Arc<dyn Clock>,
+    pub secrets: Arc<dyn SecretGenerator>,
+}
+
+impl SessionIssuer {
+    #[must_use]
+    pub fn new(ports: IssuerPorts, config: IdentityConfig) -> Self {
+        Self {
+            accounts: ports.accounts,
+            links: ports.links,
+            factors: ports.factors,
+            refresh_tokens: ports.refresh_tokens,
+            signer: ports.signer,
+            clock: ports.clock,
+            secrets: ports.secrets,
+            config,
+        }
+    }
+
+    #[must_use]
+    pub const fn config(&self) -> &IdentityConfig {
+        &self.config
+    }
+
+    /// The time now, by the services' one clock.
+    #[must_use]
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+
+    /// The account `user`, or [`IdentityError::UserNotFound`].
+    ///
+    /// # Errors
+    /// [`IdentityError::UserNotFound`]; a port failure.
+    pub(in crate::identity) async fn account(&self, user: UserId) -> Result<Account, IdentityError> {
+        self.accounts.get(user).await?.ok_or(IdentityError::UserNotFound)
+    }
+
     /// Starts a new session (a new refresh-token family) for the account and records the sign-in. A session
     /// started from an e-mailed link or code ([`AuthMethod::proves_email`]) of an unproven account first
     /// hands the account to the address's owner ([`Self::prove_address`]).
     pub(in crate::identity) async fn start_session(
         &self,
+        account: Account,
+        method: AuthMethod,
+    ) -> Result<Session, IdentityError> {
+        self.start_session_with(account, method, None).await
+    }
+
+    /// As [`Self::start_session`], for a sign-in that was also a second step (a passkey).
+    pub(in crate::identity) async fn start_session_with(
+        &self,
         mut account: Account,
         method: AuthMethod,
+        second_step: Option<SecondStep>,
     ) -> Result<Session, IdentityError> {
         if method.proves_email() {
             // Verification proves the address before it starts a session; this keeps the rule for any
@@ -28,7 +106,8 @@ impl IdentityService {
         }
         let now = self.clock.now();
         let secret = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
-        let token = RefreshToken::start(digest_secret(&secret), account.id, method, now);
+        let mut token = RefreshToken::start(digest_secret(&secret), account.id, method, now);
+        token.second_step = second_step;
         self.refresh_tokens.insert(&token).await?;
         self.accounts.touch_sign_in(account.id, now).await?;
         account.last_sign_in_at = Some(now);
@@ -87,55 +166,92 @@ impl IdentityService {
         })
     }
 
-    /// The stored digest of a typed six-digit code: keyed with the server's digest key and bound to the
-    /// e-mail, since codes repeat across addresses.
-    pub(in crate::identity) fn typed_code_digest(&self, email: &EmailAddress, code: &str) -> String {
-        self.digest_key.typed_code(email, code)
-    }
-
-    /// Issues a link token and a six-digit code for the e-mail and puts the e-mail carrying them in the
-    /// outbox, atomically (the store retires the earlier unused codes of the address and purpose).
-    pub(in crate::identity) async fn send_codes(
+    /// Asks the assurance rule ([`crate::identity::assurance`]) whether the live session of `claims` may
+    /// do `action`, from the session's head and what protects its account (one statement, the same read a
+    /// product request makes). `reconfirmed` when the person just gave the current password again. A
+    /// session below the level answers `insufficient` (each endpoint's Supabase wording).
+    ///
+    /// # Errors
+    /// `insufficient`; [`IdentityError::ReauthenticationNeeded`] (a password change) or
+    /// [`IdentityError::RecentSignInNeeded`] (anything else) when the first factor must be given again;
+    /// [`IdentityError::SessionNotFound`] when the session is over; a port failure.
+    pub(in crate::identity) async fn require(
         &self,
-        purpose: OtpPurpose,
-        to: &EmailAddress,
-        redirect_to: Option<&str>,
-        pending: Option<PendingSignUp>,
-    ) -> Result<(), IdentityError> {
+        claims: &AccessTokenClaims,
+        action: Action,
+        reconfirmed: bool,
+        insufficient: IdentityError,
+    ) -> Result<LiveSession, IdentityError> {
         let now = self.clock.now();
-        let link_token = self.secrets.token_hex(OPAQUE_TOKEN_BYTES);
-        let code = six_digit_code(&self.secrets.random_bytes(8));
-        let codes = [
-            OneTimeCode::issue(purpose, to.clone(), digest_secret(&link_token), now),
-            OneTimeCode::issue_typed(purpose, to.clone(), self.typed_code_digest(to, &code), now),
-        ]
-        .map(|mut issued| {
-            if let Some(pending) = &pending {
-                issued.pending_password_hash = Some(pending.password_hash.clone());
-                issued.browser_hash = Some(pending.browser_hash.clone());
+        let live = self
+            .refresh_tokens
+            .current_of_family_with_role(claims.session_id)
+            .await?
+            .filter(|live| live.head.user_id == claims.sub && live.head.check_usable(now).is_ok())
+            .ok_or(IdentityError::SessionNotFound)?;
+        let mut proof = SessionProof::of(&live.head);
+        if reconfirmed {
+            proof = proof.reconfirmed(now);
+        }
+        match AssuranceRules::default().check(Some(live.protection), proof, action, now) {
+            Ok(()) => Ok(live),
+            Err(Refusal::ReauthenticationNeeded) if action == Action::ChangePassword => {
+                Err(IdentityError::ReauthenticationNeeded)
             }
-            issued
-        });
-        let link = verify_link(&self.config.public_url, &link_token, purpose, redirect_to);
-        let email = code_email(purpose, to, &link, &code);
-        self.codes.insert_with_email(&codes, &email).await?;
-        Ok(())
+            Err(Refusal::ReauthenticationNeeded) => Err(IdentityError::RecentSignInNeeded),
+            Err(Refusal::InsufficientAal | Refusal::SecondFactorRequired { .. }) => Err(insufficient),
+        }
     }
-}
 
-/// Six decimal digits from eight random bytes (the modulo bias is below 10⁻¹³).
-#[must_use]
-pub fn six_digit_code(bytes: &[u8]) -> String {
-    let mut buffer = [0u8; 8];
-    for (slot, byte) in buffer.iter_mut().zip(bytes) {
-        *slot = *byte;
+    /// Verifies an identity access token presented to the identity service itself. A core token, a refresh
+    /// token or anything else is refused, and so is the token of a session that has ended (signed out,
+    /// revoked for reuse, idle or too old), as Supabase Auth does.
+    ///
+    /// # Errors
+    /// [`IdentityError::InvalidAccessToken`]; [`IdentityError::SessionNotFound`]; a port failure.
+    pub async fn authenticate_access(&self, bearer: &str) -> Result<AccessTokenClaims, IdentityError> {
+        let now = self.clock.now();
+        let claims = self
+            .signer
+            .verify_access(bearer.trim(), now)
+            .await
+            .map_err(IdentityError::InvalidAccessToken)?;
+        claims.check(now).map_err(IdentityError::InvalidAccessToken)?;
+        let live = self
+            .refresh_tokens
+            .current_of_family(claims.session_id)
+            .await?
+            .is_some_and(|head| head.user_id == claims.sub && head.check_usable(now).is_ok());
+        if !live {
+            return Err(IdentityError::SessionNotFound);
+        }
+        Ok(claims)
     }
-    format!("{:06}", u64::from_be_bytes(buffer) % 1_000_000)
-}
 
-/// What a sign-up's codes carry: the password it chose and the digest of the value it left in its browser.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(in crate::identity) struct PendingSignUp {
-    pub password_hash: String,
-    pub browser_hash: String,
+    /// The e-mail that tells the owner of an account that how it signs in changed (PRODUCT.md §1a); its
+    /// link opens Account Security.
+    pub(in crate::identity) fn security_notice(
+        &self,
+        to: &EmailAddress,
+        change: SecurityChange<'_>,
+        now: DateTime<Utc>,
+    ) -> OutgoingEmail {
+        let link = format!(
+            "{}/account/security",
+            self.config.public_url.trim_end_matches('/')
+        );
+        templates::security_notice(to, change, now, &link)
+    }
+
+    /// The factors of an account (for `GET /user`'s `factors`).
+    /// Factors left unfinished ([`Factor::is_abandoned`]) are removed on the way.
+    pub(in crate::identity) async fn factors_of(&self, user: UserId) -> Result<Vec<Factor>, IdentityError> {
+        let now = self.clock.now();
+        let mut factors = self.factors.list_for_user(user).await?;
+        for abandoned in factors.iter().filter(|f| f.is_abandoned(now)) {
+            self.factors.delete(user, abandoned.id, now, None).await?;
+        }
+        factors.retain(|f| !f.is_abandoned(now));
+        Ok(factors)
+    }
 }

@@ -8,7 +8,7 @@ use uuid::Uuid;
 use crate::common::{EmailAddress, UserId};
 use crate::identity::errors::IdentityError;
 use crate::identity::models::{Aal, AuthMethod, SessionClient};
-use crate::identity::sessions::{IdentityService, Session};
+use crate::identity::sessions::{Session, SessionService};
 use crate::mail::templates::SecurityChange;
 
 /// One live session of the account.
@@ -28,7 +28,7 @@ pub struct SessionSummary {
     pub ip_address: Option<String>,
 }
 
-impl IdentityService {
+impl SessionService {
     /// Records the client a session was just answered to (sign-in, refresh, a second factor): its user
     /// agent and address, and the time.
     ///
@@ -40,7 +40,7 @@ impl IdentityService {
         user_agent: Option<&str>,
         ip_address: Option<String>,
     ) -> Result<(), IdentityError> {
-        let client = SessionClient::seen(user_agent, ip_address, self.clock.now());
+        let client = SessionClient::seen(user_agent, ip_address, self.issuer.now());
         self.session_list
             .record_client(session.session_id, session.user.account.id, &client)
             .await?;
@@ -57,7 +57,7 @@ impl IdentityService {
         user: UserId,
         current: Option<Uuid>,
     ) -> Result<Vec<SessionSummary>, IdentityError> {
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let mut sessions: Vec<SessionSummary> = self
             .session_list
             .list_live(user)
@@ -103,9 +103,11 @@ impl IdentityService {
         session: Uuid,
         current: Option<Uuid>,
     ) -> Result<(), IdentityError> {
-        let now = self.clock.now();
-        let notice = (current != Some(session))
-            .then(|| self.security_notice(email, SecurityChange::OtherSessionsSignedOut, now));
+        let now = self.issuer.now();
+        let notice = (current != Some(session)).then(|| {
+            self.issuer
+                .security_notice(email, SecurityChange::OtherSessionsSignedOut, now)
+        });
         if self.session_list.end_session(user, session, now, notice).await? {
             Ok(())
         } else {
@@ -153,7 +155,7 @@ mod tests {
             .expect_list_live()
             .with(eq(user))
             .returning(move |_| Ok(rows.clone()));
-        let sessions = block_on(m.service().sessions_of(user, Some(current_id))).unwrap();
+        let sessions = block_on(m.service().sessions.sessions_of(user, Some(current_id))).unwrap();
         assert_eq!(sessions.len(), 2);
         assert_eq!((sessions[0].id, sessions[0].current), (current_id, true));
         assert_eq!(sessions[0].ip_address.as_deref(), Some("203.0.113.9"));
@@ -187,8 +189,8 @@ mod tests {
             .returning(|_, _, _, _| Ok(false));
         let service = m.service();
         let to = email("dev@example.com");
-        block_on(service.end_session(user, &to, theirs, Some(mine))).unwrap();
-        let gone = block_on(service.end_session(user, &to, mine, Some(mine))).unwrap_err();
+        block_on(service.sessions.end_session(user, &to, theirs, Some(mine))).unwrap();
+        let gone = block_on(service.sessions.end_session(user, &to, mine, Some(mine))).unwrap_err();
         assert!(matches!(gone, IdentityError::SessionNotFound));
     }
 

@@ -1,7 +1,8 @@
-//! The built-in identity service (PRODUCT.md §1): the domain side of the Supabase-Auth-compatible
-//! `/auth/v1` subset. This file holds the service, password sign-in, refresh and sign-out; `issue` starts
-//! sessions and sends e-mailed codes for every sign-in path; sign-up, e-mail codes, the user endpoint and
-//! provider sign-in are in the sibling folders.
+//! Sessions of the built-in identity service (PRODUCT.md §1), the domain side of the Supabase-Auth-compatible
+//! `/auth/v1` subset: [`SessionService`] (password sign-in, refresh, sign-out, the list of sessions) and
+//! [`SessionIssuer`] (`issue`: what every way of signing in shares). Sign-up and e-mail codes, second
+//! factors, the user endpoint and provider sign-in are services of the sibling folders, each holding the
+//! issuer ([`crate::identity::services`] builds them).
 //!
 //! Sessions: an access token (one hour) and an opaque refresh token (32 random bytes, stored as a SHA-256
 //! digest). Each refresh rotates the refresh token; presenting a rotated token again revokes its whole
@@ -13,25 +14,22 @@ mod issue;
 pub mod list;
 pub mod tokens;
 
-pub(in crate::identity) use issue::PendingSignUp;
-pub use issue::six_digit_code;
+pub use issue::{IssuerPorts, SessionIssuer};
 
 use std::sync::Arc;
 
 use crate::common::secrets::digest_secret;
-use crate::common::{Clock, EmailAddress, RepoError, SecretGenerator};
-use crate::identity::assurance::{Action, AssuranceRules, Refusal, SessionProof};
-use crate::identity::digests::DigestKey;
+use crate::common::{EmailAddress, RepoError, SecretGenerator};
+use crate::identity::assurance::Action;
+use crate::identity::attempts::Guarded;
 use crate::identity::errors::IdentityError;
 use crate::identity::factors::Factor;
-use crate::identity::models::{
-    Account, AuthMethod, ExternalIdentity, LiveSession, OPAQUE_TOKEN_BYTES, RefreshRefusal,
-};
+use crate::identity::models::{Account, AuthMethod, ExternalIdentity, OPAQUE_TOKEN_BYTES, RefreshRefusal};
 use crate::identity::ports::{
-    AccountRepository, FactorRepository, IdentityLinkRepository, OneTimeCodeRepository, PasswordHasher,
-    RecoveryCodeRepository, RefreshTokenRepository, SessionListRepository, TokenSigner,
+    AccountRepository, OneTimeCodeRepository, PasswordHasher, RefreshTokenRepository, SessionListRepository,
 };
 use crate::identity::sessions::tokens::AccessTokenClaims;
+use crate::mail::templates::SecurityChange;
 
 /// Settings of the identity service.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,23 +43,6 @@ pub struct IdentityConfig {
     pub require_email_confirmation: bool,
     /// `false` refuses new accounts (sign-up, e-mail links for unknown addresses, new provider accounts).
     pub signups_enabled: bool,
-}
-
-/// The ports the identity service uses.
-pub struct IdentityPorts {
-    pub accounts: Arc<dyn AccountRepository>,
-    pub links: Arc<dyn IdentityLinkRepository>,
-    pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
-    pub codes: Arc<dyn OneTimeCodeRepository>,
-    pub factors: Arc<dyn FactorRepository>,
-    pub recovery_codes: Arc<dyn RecoveryCodeRepository>,
-    pub session_list: Arc<dyn SessionListRepository>,
-    pub hasher: Arc<dyn PasswordHasher>,
-    pub signer: Arc<dyn TokenSigner>,
-    pub clock: Arc<dyn Clock>,
-    pub secrets: Arc<dyn SecretGenerator>,
-    /// The key of typed-code digests and sign-up decoy ids (not a port: a value from the server secret).
-    pub digest_key: DigestKey,
 }
 
 /// An account with the provider identities linked to it (the Supabase `user` object's data).
@@ -122,86 +103,49 @@ pub enum SignOutScope {
     Others,
 }
 
-/// The identity use cases. Rate limiting is the HTTP adapter's (see [`crate::identity::rate_limit`]).
-pub struct IdentityService {
-    pub(in crate::identity) accounts: Arc<dyn AccountRepository>,
-    pub(in crate::identity) links: Arc<dyn IdentityLinkRepository>,
-    pub(in crate::identity) refresh_tokens: Arc<dyn RefreshTokenRepository>,
-    pub(in crate::identity) codes: Arc<dyn OneTimeCodeRepository>,
-    pub(in crate::identity) factors: Arc<dyn FactorRepository>,
-    pub(in crate::identity) recovery_codes: Arc<dyn RecoveryCodeRepository>,
-    pub(in crate::identity) session_list: Arc<dyn SessionListRepository>,
-    pub(in crate::identity) hasher: Arc<dyn PasswordHasher>,
-    pub(in crate::identity) signer: Arc<dyn TokenSigner>,
-    pub(in crate::identity) clock: Arc<dyn Clock>,
-    pub(in crate::identity) secrets: Arc<dyn SecretGenerator>,
-    pub(in crate::identity) digest_key: DigestKey,
-    pub(in crate::identity) config: IdentityConfig,
-    /// The WebAuthn ceremonies of `webauthn` factors (`None`: no relying party, the factors are off).
-    pub(in crate::identity) webauthn: Option<Arc<dyn crate::identity::ports::WebAuthnCeremony>>,
+/// Password sign-in, refresh, sign-out and the account's list of sessions. The answer to a password is
+/// checked only inside the attempt guard ([`crate::identity::attempts::Guarded`]).
+pub struct SessionService {
+    issuer: Arc<SessionIssuer>,
+    accounts: Arc<dyn AccountRepository>,
+    codes: Arc<dyn OneTimeCodeRepository>,
+    hasher: Arc<dyn PasswordHasher>,
+    refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    session_list: Arc<dyn SessionListRepository>,
+    secrets: Arc<dyn SecretGenerator>,
 }
 
-impl IdentityService {
+/// The ports of [`SessionService`] beside the issuer.
+pub struct SessionPorts {
+    pub accounts: Arc<dyn AccountRepository>,
+    pub codes: Arc<dyn OneTimeCodeRepository>,
+    pub hasher: Arc<dyn PasswordHasher>,
+    pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    pub session_list: Arc<dyn SessionListRepository>,
+    pub secrets: Arc<dyn SecretGenerator>,
+}
+
+impl SessionService {
     #[must_use]
-    pub fn new(ports: IdentityPorts, config: IdentityConfig) -> Self {
+    pub fn new(issuer: Arc<SessionIssuer>, ports: SessionPorts) -> Self {
         Self {
+            issuer,
             accounts: ports.accounts,
-            links: ports.links,
-            refresh_tokens: ports.refresh_tokens,
             codes: ports.codes,
-            factors: ports.factors,
-            recovery_codes: ports.recovery_codes,
-            session_list: ports.session_list,
             hasher: ports.hasher,
-            signer: ports.signer,
-            clock: ports.clock,
+            refresh_tokens: ports.refresh_tokens,
+            session_list: ports.session_list,
             secrets: ports.secrets,
-            digest_key: ports.digest_key,
-            config,
-            webauthn: None,
         }
     }
 
-    #[must_use]
-    pub const fn config(&self) -> &IdentityConfig {
-        &self.config
-    }
-
-    /// Asks the assurance rule ([`crate::identity::assurance`]) whether the live session of `claims` may
-    /// do `action`, from the session's head and what protects its account (one statement, the same read a
-    /// product request makes). `reconfirmed` when the person just gave the current password again. A
-    /// session below the level answers `insufficient` (each endpoint's Supabase wording).
+    /// Verifies an identity access token presented to the identity service itself
+    /// ([`SessionIssuer::authenticate_access`]).
     ///
     /// # Errors
-    /// `insufficient`; [`IdentityError::ReauthenticationNeeded`] (a password change) or
-    /// [`IdentityError::RecentSignInNeeded`] (anything else) when the first factor must be given again;
-    /// [`IdentityError::SessionNotFound`] when the session is over; a port failure.
-    pub(in crate::identity) async fn require(
-        &self,
-        claims: &AccessTokenClaims,
-        action: Action,
-        reconfirmed: bool,
-        insufficient: IdentityError,
-    ) -> Result<LiveSession, IdentityError> {
-        let now = self.clock.now();
-        let live = self
-            .refresh_tokens
-            .current_of_family_with_role(claims.session_id)
-            .await?
-            .filter(|live| live.head.user_id == claims.sub && live.head.check_usable(now).is_ok())
-            .ok_or(IdentityError::SessionNotFound)?;
-        let mut proof = SessionProof::of(&live.head);
-        if reconfirmed {
-            proof = proof.reconfirmed(now);
-        }
-        match AssuranceRules::default().check(Some(live.protection), proof, action, now) {
-            Ok(()) => Ok(live),
-            Err(Refusal::ReauthenticationNeeded) if action == Action::ChangePassword => {
-                Err(IdentityError::ReauthenticationNeeded)
-            }
-            Err(Refusal::ReauthenticationNeeded) => Err(IdentityError::RecentSignInNeeded),
-            Err(Refusal::InsufficientAal | Refusal::SecondFactorRequired { .. }) => Err(insufficient),
-        }
+    /// As [`SessionIssuer::authenticate_access`].
+    pub async fn authenticate_access(&self, bearer: &str) -> Result<AccessTokenClaims, IdentityError> {
+        self.issuer.authenticate_access(bearer).await
     }
 
     /// `POST /token?grant_type=password`. The answer to a wrong password is the same as to an e-mail without
@@ -210,7 +154,12 @@ impl IdentityService {
     ///
     /// # Errors
     /// [`IdentityError::InvalidCredentials`], [`IdentityError::EmailNotConfirmed`], or a port failure.
-    pub async fn sign_in_with_password(&self, email: &str, password: &str) -> Result<Session, IdentityError> {
+    pub async fn sign_in_with_password(
+        &self,
+        _guarded: Guarded,
+        email: &str,
+        password: &str,
+    ) -> Result<Session, IdentityError> {
         let account = match EmailAddress::parse(email) {
             Ok(address) => self.accounts.find_by_email(&address).await?,
             Err(_) => None,
@@ -218,7 +167,7 @@ impl IdentityService {
         // An unconfirmed account holds no password yet: its sign-up's password waits with its codes.
         let account = match account {
             Some(a) if a.password_hash.is_none() && !a.is_confirmed() => {
-                let pending = self.codes.pending_password(&a.email, self.clock.now()).await?;
+                let pending = self.codes.pending_password(&a.email, self.issuer.now()).await?;
                 pending.map(|hash| (a, hash))
             }
             other => other.and_then(|a| a.password_hash.clone().map(|h| (a, h))),
@@ -233,7 +182,7 @@ impl IdentityService {
         if !account.is_confirmed() {
             return Err(IdentityError::EmailNotConfirmed);
         }
-        self.start_session(account, AuthMethod::Password).await
+        self.issuer.start_session(account, AuthMethod::Password).await
     }
 
     /// `POST /token?grant_type=refresh_token`: exchanges a refresh token for a new session token pair.
@@ -246,7 +195,7 @@ impl IdentityService {
     /// on reuse; [`IdentityError::SessionExpired`] for a revoked, idle (7 days) or old (30 days) session;
     /// [`IdentityError::UserNotFound`] when the account is gone; or a port failure.
     pub async fn refresh(&self, refresh_token: &str) -> Result<Session, IdentityError> {
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let Some(old) = self
             .refresh_tokens
             .find_by_hash(&digest_secret(refresh_token))
@@ -282,8 +231,8 @@ impl IdentityService {
             Err(RepoError::NotFound) => return Err(IdentityError::RefreshTokenNotFound),
             Err(other) => return Err(other.into()),
         }
-        let user = self.user_record(account).await?;
-        self.session_for(user, &successor, secret).await
+        let user = self.issuer.user_record(account).await?;
+        self.issuer.session_for(user, &successor, secret).await
     }
 
     /// `POST /logout`: ends the presented session, all of the user's sessions, or all others.
@@ -295,13 +244,14 @@ impl IdentityService {
         claims: &AccessTokenClaims,
         scope: SignOutScope,
     ) -> Result<(), IdentityError> {
-        let now = self.clock.now();
+        let now = self.issuer.now();
         // A session that may not end the others (a password alone, of a protected account) ends itself
         // when it asks for every session, and is refused when it asks for the others only.
         let scope = match scope {
             SignOutScope::Local => SignOutScope::Local,
             wide => {
                 let allowed = self
+                    .issuer
                     .require(
                         claims,
                         Action::EndOtherSessions,
@@ -327,7 +277,7 @@ impl IdentityService {
             }
             SignOutScope::Others => {
                 // Ending the other sessions is a security step (the owner suspects one): they are told.
-                let notice = self.security_notice(
+                let notice = self.issuer.security_notice(
                     &claims.email,
                     crate::mail::templates::SecurityChange::OtherSessionsSignedOut,
                     now,
@@ -339,11 +289,37 @@ impl IdentityService {
         }
         Ok(())
     }
+
+    /// The account of `email` took as many wrong second-factor answers as it may: whoever has only its
+    /// password keeps no session, and the owner is told.
+    ///
+    /// # Errors
+    /// A port failure.
+    pub(in crate::identity) async fn stop_second_factor_guessing(
+        &self,
+        email: &str,
+    ) -> Result<(), IdentityError> {
+        let Ok(address) = crate::common::EmailAddress::parse(email) else {
+            return Ok(());
+        };
+        let Some(account) = self.accounts.find_by_email(&address).await? else {
+            return Ok(());
+        };
+        let now = self.issuer.now();
+        let notice = self
+            .issuer
+            .security_notice(&account.email, SecurityChange::SecondFactorGuessing, now);
+        self.session_list
+            .end_aal1_sessions(account.id, None, now, Some(notice))
+            .await?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::identity::codes::six_digit_code;
     use crate::identity::models::{OneTimeCode, RefreshToken};
     use crate::identity::test_support::{Mocks, account, email, refresh_row, unproven_account};
     use crate::testing::{block_on, noon};
@@ -361,9 +337,15 @@ mod tests {
     #[test]
     fn a_typed_code_digest_is_keyed_and_depends_on_the_email() {
         let service = Mocks::new().service();
-        let digest = service.typed_code_digest(&email("a@x.io"), "123456");
-        assert_ne!(digest, service.typed_code_digest(&email("b@x.io"), "123456"));
-        assert_eq!(digest, service.typed_code_digest(&email("a@x.io"), " 123456 "));
+        let digest = service.email.typed_code_digest(&email("a@x.io"), "123456");
+        assert_ne!(
+            digest,
+            service.email.typed_code_digest(&email("b@x.io"), "123456")
+        );
+        assert_eq!(
+            digest,
+            service.email.typed_code_digest(&email("a@x.io"), " 123456 ")
+        );
         // Not the unkeyed digest whoever holds a copy of the database could recompute.
         assert_ne!(digest, digest_secret("a@x.io\n123456"));
         assert_eq!(
@@ -384,10 +366,11 @@ mod tests {
             .withf(|p, h| p == "correct horse 9" && h == "hash")
             .returning(|_, _| Ok(true));
         m.allow_sessions();
-        let session = block_on(
-            m.service()
-                .sign_in_with_password("Dev@Example.com", "correct horse 9"),
-        )
+        let session = block_on(m.service().sessions.sign_in_with_password(
+            Guarded::for_tests(),
+            "Dev@Example.com",
+            "correct horse 9",
+        ))
         .unwrap();
         assert_eq!(session.token_type, "bearer");
         assert_eq!(session.expires_in, 3600);
@@ -406,10 +389,11 @@ mod tests {
         m.hasher.expect_verify().returning(|_, _| Ok(true));
         m.accounts.expect_prove_email().never();
         m.allow_sessions();
-        let session = block_on(
-            m.service()
-                .sign_in_with_password("dev@example.com", "correct horse 9"),
-        )
+        let session = block_on(m.service().sessions.sign_in_with_password(
+            Guarded::for_tests(),
+            "dev@example.com",
+            "correct horse 9",
+        ))
         .unwrap();
         assert!(!session.user.account.is_proven());
     }
@@ -444,7 +428,7 @@ mod tests {
             .times(1)
             .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
-        let session = block_on(m.service().verify(
+        let session = block_on(m.service().email.verify(
             crate::identity::codes::VerifyKind::MagicLink,
             crate::identity::codes::VerifySecret::Link("link-token"),
             None,
@@ -465,11 +449,24 @@ mod tests {
         m.hasher.expect_verify().returning(|_, _| Ok(false));
         m.hasher.expect_waste_verify().times(2).return_const(());
         let service = m.service();
-        let wrong =
-            block_on(service.sign_in_with_password("dev@example.com", "not the password")).unwrap_err();
-        let unknown =
-            block_on(service.sign_in_with_password("nobody@example.com", "whatever-pass")).unwrap_err();
-        let malformed = block_on(service.sign_in_with_password("not-an-email", "whatever-pass")).unwrap_err();
+        let wrong = block_on(service.sessions.sign_in_with_password(
+            Guarded::for_tests(),
+            "dev@example.com",
+            "not the password",
+        ))
+        .unwrap_err();
+        let unknown = block_on(service.sessions.sign_in_with_password(
+            Guarded::for_tests(),
+            "nobody@example.com",
+            "whatever-pass",
+        ))
+        .unwrap_err();
+        let malformed = block_on(service.sessions.sign_in_with_password(
+            Guarded::for_tests(),
+            "not-an-email",
+            "whatever-pass",
+        ))
+        .unwrap_err();
         for error in [wrong, unknown, malformed] {
             assert!(matches!(error, IdentityError::InvalidCredentials));
             assert_eq!(error.to_string(), "Invalid login credentials");
@@ -485,10 +482,11 @@ mod tests {
             .expect_find_by_email()
             .returning(move |_| Ok(Some(stored.clone())));
         m.hasher.expect_waste_verify().times(1).return_const(());
-        let error = block_on(
-            m.service()
-                .sign_in_with_password("dev@example.com", "anything-goes"),
-        )
+        let error = block_on(m.service().sessions.sign_in_with_password(
+            Guarded::for_tests(),
+            "dev@example.com",
+            "anything-goes",
+        ))
         .unwrap_err();
         assert!(matches!(error, IdentityError::InvalidCredentials));
     }
@@ -501,10 +499,11 @@ mod tests {
             .expect_find_by_email()
             .returning(move |_| Ok(Some(stored.clone())));
         m.hasher.expect_verify().returning(|_, _| Ok(true));
-        let error = block_on(
-            m.service()
-                .sign_in_with_password("dev@example.com", "right-password"),
-        )
+        let error = block_on(m.service().sessions.sign_in_with_password(
+            Guarded::for_tests(),
+            "dev@example.com",
+            "right-password",
+        ))
         .unwrap_err();
         assert_eq!(error.to_string(), "Email not confirmed");
     }
@@ -525,9 +524,17 @@ mod tests {
             .expect_verify()
             .returning(|p, h| Ok(h == "pending" && p == "right-password"));
         let service = m.service();
-        let right = block_on(service.sign_in_with_password("dev@example.com", "right-password"));
+        let right = block_on(service.sessions.sign_in_with_password(
+            Guarded::for_tests(),
+            "dev@example.com",
+            "right-password",
+        ));
         assert!(matches!(right, Err(IdentityError::EmailNotConfirmed)));
-        let wrong = block_on(service.sign_in_with_password("dev@example.com", "wrong-password"));
+        let wrong = block_on(service.sessions.sign_in_with_password(
+            Guarded::for_tests(),
+            "dev@example.com",
+            "wrong-password",
+        ));
         assert!(matches!(wrong, Err(IdentityError::InvalidCredentials)));
     }
 
@@ -563,7 +570,7 @@ mod tests {
             .expect_sign_access()
             .withf(move |c| c.session_id == family && c.amr[0].method == "password")
             .returning(|_| Ok("access".into()));
-        let session = block_on(m.service().refresh(presented)).unwrap();
+        let session = block_on(m.service().sessions.refresh(presented)).unwrap();
         assert_ne!(session.refresh_token, presented);
         assert_eq!(session.access_token, "access");
     }
@@ -582,7 +589,7 @@ mod tests {
             .with(eq(family), eq(noon()))
             .times(1)
             .returning(|_, _| Ok(()));
-        let error = block_on(m.service().refresh("stolen")).unwrap_err();
+        let error = block_on(m.service().sessions.refresh("stolen")).unwrap_err();
         assert!(matches!(error, IdentityError::RefreshTokenReused));
         assert_eq!(error.to_string(), "Invalid Refresh Token: Already Used");
     }
@@ -608,7 +615,7 @@ mod tests {
             .with(eq(family), eq(noon()))
             .times(1)
             .returning(|_, _| Ok(()));
-        let error = block_on(m.service().refresh("twice")).unwrap_err();
+        let error = block_on(m.service().sessions.refresh("twice")).unwrap_err();
         assert!(matches!(error, IdentityError::RefreshTokenReused));
     }
 
@@ -628,7 +635,7 @@ mod tests {
                 .expect_revoke_family()
                 .times(1)
                 .returning(|_, _| Ok(()));
-            let error = block_on(m.service().refresh("late")).unwrap_err();
+            let error = block_on(m.service().sessions.refresh("late")).unwrap_err();
             assert_eq!(error.to_string(), "Invalid Refresh Token: Session Expired");
         }
     }
@@ -646,11 +653,11 @@ mod tests {
         m.refresh_tokens.expect_find_by_hash().returning(|_| Ok(None));
         let service = m.service();
         assert!(matches!(
-            block_on(service.refresh("unknown")),
+            block_on(service.sessions.refresh("unknown")),
             Err(IdentityError::RefreshTokenNotFound)
         ));
         assert!(matches!(
-            block_on(service.refresh("revoked")),
+            block_on(service.sessions.refresh("revoked")),
             Err(IdentityError::SessionExpired)
         ));
     }
@@ -687,9 +694,9 @@ mod tests {
             .times(1)
             .returning(|_, _, _, _| Ok(()));
         let service = m.service();
-        block_on(service.sign_out(&claims, SignOutScope::Local)).unwrap();
-        block_on(service.sign_out(&claims, SignOutScope::Global)).unwrap();
-        block_on(service.sign_out(&claims, SignOutScope::Others)).unwrap();
+        block_on(service.sessions.sign_out(&claims, SignOutScope::Local)).unwrap();
+        block_on(service.sessions.sign_out(&claims, SignOutScope::Global)).unwrap();
+        block_on(service.sessions.sign_out(&claims, SignOutScope::Others)).unwrap();
     }
 
     #[test]
@@ -710,8 +717,8 @@ mod tests {
             .returning(|_, _| Ok(()));
         m.refresh_tokens.expect_revoke_all_for_user().never();
         let service = m.service();
-        block_on(service.sign_out(&claims, SignOutScope::Global)).unwrap();
-        let refused = block_on(service.sign_out(&claims, SignOutScope::Others)).unwrap_err();
+        block_on(service.sessions.sign_out(&claims, SignOutScope::Global)).unwrap();
+        let refused = block_on(service.sessions.sign_out(&claims, SignOutScope::Others)).unwrap_err();
         assert!(matches!(refused, IdentityError::Aal2RequiredToSignOutOthers));
         assert_eq!(refused.error_code(), "insufficient_aal");
     }

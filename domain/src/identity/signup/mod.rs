@@ -20,11 +20,12 @@ use crate::common::email::INVALID_EMAIL;
 use crate::common::secrets::digest_secret;
 use crate::common::{EmailAddress, RepoError, UserId};
 use crate::identity::account::password::{PasswordOwner, check_password};
+use crate::identity::codes::{EmailSignIn, PendingSignUp};
 use crate::identity::errors::{FieldErrors, IdentityError};
 use crate::identity::models::{
     Account, AuthMethod, OPAQUE_TOKEN_BYTES, OtpPurpose, display_name_of, merge_profile,
 };
-use crate::identity::sessions::{IdentityService, PendingSignUp, Session};
+use crate::identity::sessions::Session;
 
 /// What the sign-up form sends.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,14 +54,14 @@ pub enum SignUpOutcome {
     },
 }
 
-impl IdentityService {
+impl EmailSignIn {
     /// Creates an account after checking the e-mail and the password policy.
     ///
     /// # Errors
     /// [`IdentityError::SignupsDisabled`]; [`IdentityError::Validation`] with `email`, `password` and/or
     /// `data` messages; [`IdentityError::UserAlreadyExists`] (only without confirmation); or a port failure.
     pub async fn sign_up(&self, request: SignUpRequest<'_>) -> Result<SignUpOutcome, IdentityError> {
-        if !self.config.signups_enabled {
+        if !self.issuer.config().signups_enabled {
             return Err(IdentityError::SignupsDisabled);
         }
         let mut fields = FieldErrors::default();
@@ -89,19 +90,19 @@ impl IdentityService {
         };
 
         if let Some(existing) = self.accounts.find_by_email(&email).await? {
-            if !self.config.require_email_confirmation {
+            if !self.issuer.config().require_email_confirmation {
                 return Err(IdentityError::UserAlreadyExists);
             }
             let hash = self.hasher.hash(request.password).await?;
             return self.sign_up_existing(existing, hash, request).await;
         }
-        let now = self.clock.now();
+        let now = self.issuer.now();
         let mut account = Account::new(email, now);
         let hash = self.hasher.hash(request.password).await?;
         account.display_name = display_name_of(&profile);
         account.profile = profile;
         // With confirmation, the password waits with the codes until the address is proven from this browser.
-        if !self.config.require_email_confirmation {
+        if !self.issuer.config().require_email_confirmation {
             account.password_hash = Some(hash.clone());
             account.email_confirmed_at = Some(now);
         }
@@ -116,10 +117,10 @@ impl IdentityService {
             }
             Err(other) => return Err(other.into()),
         }
-        if self.config.require_email_confirmation {
+        if self.issuer.config().require_email_confirmation {
             return self.awaiting_confirmation(account, hash, request).await;
         }
-        let session = self.start_session(account, AuthMethod::Password).await?;
+        let session = self.issuer.start_session(account, AuthMethod::Password).await?;
         Ok(SignUpOutcome::SignedIn(Box::new(session)))
     }
 
@@ -131,7 +132,7 @@ impl IdentityService {
         hash: String,
         request: SignUpRequest<'_>,
     ) -> Result<SignUpOutcome, IdentityError> {
-        if !self.config.require_email_confirmation {
+        if !self.issuer.config().require_email_confirmation {
             return Err(IdentityError::UserAlreadyExists);
         }
         if existing.is_confirmed() {
@@ -218,7 +219,7 @@ mod tests {
             .returning(|_| Ok(()));
         m.allow_sessions();
         let data = json!({"full_name": "Ada"});
-        let outcome = block_on(m.service().sign_up(SignUpRequest {
+        let outcome = block_on(m.service().email.sign_up(SignUpRequest {
             data: Some(&data),
             ..request(" New@Example.com ", GOOD)
         }))
@@ -259,6 +260,7 @@ mod tests {
             .returning(|_, _| Ok(()));
         let outcome = block_on(
             m.service_with(confirming())
+                .email
                 .sign_up(request("new@example.com", GOOD)),
         )
         .unwrap();
@@ -284,6 +286,7 @@ mod tests {
         m.codes.expect_insert_with_email().returning(|_, _| Ok(()));
         block_on(
             m.service_with(confirming())
+                .email
                 .sign_up(request("taken@example.com", GOOD)),
         )
         .unwrap()
@@ -301,7 +304,7 @@ mod tests {
         m.accounts.expect_set_password().never();
         m.codes.expect_insert_with_email().never();
         let service = m.service_with(confirming());
-        let answer = || block_on(service.sign_up(request("taken@example.com", GOOD))).unwrap();
+        let answer = || block_on(service.email.sign_up(request("taken@example.com", GOOD))).unwrap();
         let (first, second) = (answer(), answer());
         assert_eq!(first, second, "two sign-ups of a confirmed address answer alike");
         let SignUpOutcome::ConfirmationSent {
@@ -363,6 +366,7 @@ mod tests {
             .returning(|_, _| Ok(()));
         let outcome = block_on(
             m.service_with(confirming())
+                .email
                 .sign_up(request("pending@example.com", GOOD)),
         )
         .unwrap();
@@ -375,7 +379,7 @@ mod tests {
         m.accounts
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("taken@example.com", true))));
-        let error = block_on(m.service().sign_up(request("taken@example.com", GOOD))).unwrap_err();
+        let error = block_on(m.service().email.sign_up(request("taken@example.com", GOOD))).unwrap_err();
         assert_eq!(error.to_string(), "User already registered");
         assert_eq!(error.error_code(), "user_already_exists");
     }
@@ -392,13 +396,13 @@ mod tests {
         m.accounts
             .expect_create()
             .returning(|_| Err(RepoError::Duplicate("email")));
-        let error = block_on(m.service().sign_up(request("race@example.com", GOOD))).unwrap_err();
+        let error = block_on(m.service().email.sign_up(request("race@example.com", GOOD))).unwrap_err();
         assert!(matches!(error, IdentityError::UserAlreadyExists));
     }
 
     #[test]
     fn sign_up_reports_the_email_and_password_problems_together() {
-        let error = block_on(Mocks::new().service().sign_up(request("nope", "short"))).unwrap_err();
+        let error = block_on(Mocks::new().service().email.sign_up(request("nope", "short"))).unwrap_err();
         let fields = error.fields().unwrap();
         assert_eq!(fields.get("email"), Some("Please enter a valid email address"));
         assert_eq!(
@@ -410,20 +414,25 @@ mod tests {
     #[test]
     fn sign_up_refuses_a_common_password_or_the_address_itself() {
         let service = Mocks::new().service();
-        let common = block_on(service.sign_up(request("a@example.com", "password1234"))).unwrap_err();
+        let common = block_on(service.email.sign_up(request("a@example.com", "password1234"))).unwrap_err();
         assert_eq!(
             common.fields().unwrap().get("password"),
             Some("This password is too common. Choose a less common one.")
         );
         assert_eq!(common.error_code(), "weak_password");
-        let own = block_on(service.sign_up(request("adalovelace1@example.com", "AdaLovelace1"))).unwrap_err();
+        let own = block_on(
+            service
+                .email
+                .sign_up(request("adalovelace1@example.com", "AdaLovelace1")),
+        )
+        .unwrap_err();
         assert!(own.fields().unwrap().get("password").is_some());
     }
 
     #[test]
     fn sign_up_refuses_profile_data_that_is_not_an_object() {
         let data = json!("text");
-        let error = block_on(Mocks::new().service().sign_up(SignUpRequest {
+        let error = block_on(Mocks::new().service().email.sign_up(SignUpRequest {
             data: Some(&data),
             ..request("a@example.com", GOOD)
         }))
@@ -441,7 +450,7 @@ mod tests {
             ..config()
         });
         assert!(matches!(
-            block_on(service.sign_up(request("a@example.com", GOOD))),
+            block_on(service.email.sign_up(request("a@example.com", GOOD))),
             Err(IdentityError::SignupsDisabled)
         ));
     }

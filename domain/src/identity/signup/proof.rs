@@ -11,7 +11,7 @@
 
 use crate::identity::errors::IdentityError;
 use crate::identity::models::Account;
-use crate::identity::sessions::IdentityService;
+use crate::identity::sessions::SessionIssuer;
 
 /// What a first proof changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -20,7 +20,7 @@ pub struct Proof {
     pub password_removed: bool,
 }
 
-impl IdentityService {
+impl SessionIssuer {
     /// Records the first proof of `account`'s address (nothing happens for an account already proven).
     /// `kept_password` is the password hash the proving browser chose at its own sign-up, if any: it
     /// becomes the account's password; any other goes.
@@ -35,7 +35,7 @@ impl IdentityService {
         if account.is_proven() {
             return Ok(Proof::default());
         }
-        let now = self.clock.now();
+        let now = self.now();
         let password_removed = account.password_hash.is_some() && kept_password.is_none();
         if account.password_hash.is_some() || kept_password.is_some() {
             self.accounts
@@ -85,7 +85,7 @@ mod tests {
             .times(1)
             .in_sequence(&mut order)
             .returning(|_, _| Ok(()));
-        let proof = block_on(m.service().prove_address(&mut squatted, None)).unwrap();
+        let proof = block_on(m.service().issuer.prove_address(&mut squatted, None)).unwrap();
         assert!(proof.password_removed);
         assert!(squatted.password_hash.is_none() && squatted.is_proven());
     }
@@ -109,7 +109,12 @@ mod tests {
             .expect_revoke_all_for_user()
             .returning(|_, _, _, _| Ok(()));
         m.accounts.expect_prove_email().returning(|_, _| Ok(()));
-        let proof = block_on(m.service().prove_address(&mut pending, Some("chosen".into()))).unwrap();
+        let proof = block_on(
+            m.service()
+                .issuer
+                .prove_address(&mut pending, Some("chosen".into())),
+        )
+        .unwrap();
         assert!(!proof.password_removed);
         assert_eq!(pending.password_hash.as_deref(), Some("chosen"));
         assert_eq!(pending.email_confirmed_at, Some(noon()));
@@ -122,7 +127,7 @@ mod tests {
         m.refresh_tokens.expect_revoke_all_for_user().never();
         m.accounts.expect_prove_email().never();
         let mut owned = account("owner@example.com", true);
-        let proof = block_on(m.service().prove_address(&mut owned, None)).unwrap();
+        let proof = block_on(m.service().issuer.prove_address(&mut owned, None)).unwrap();
         assert!(!proof.password_removed && owned.password_hash.is_some());
     }
 
@@ -135,7 +140,7 @@ mod tests {
             .returning(|_, _, _, _| Err(crate::common::RepoError::backend("revoke", "down")));
         m.accounts.expect_prove_email().never();
         let mut squatted = unproven_account("owner@example.com");
-        assert!(block_on(m.service().prove_address(&mut squatted, None)).is_err());
+        assert!(block_on(m.service().issuer.prove_address(&mut squatted, None)).is_err());
         assert!(!squatted.is_proven());
     }
 }
