@@ -20,12 +20,13 @@ ROOT = Path(__file__).resolve().parent.parent / "domain" / "src"
 # Floors, bottom first: a context may name only contexts on floors below its own.
 FLOORS = [
     ["common"],
+    ["membership"],
     ["mail"],
     ["audit"],
     ["identity"],
+    ["media"],
     ["orgs"],
     ["tokens"],
-    ["media"],
     ["apps"],
     ["uptime"],
     ["review"],

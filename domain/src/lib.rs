@@ -10,6 +10,7 @@ pub mod common;
 pub mod identity;
 pub mod mail;
 pub mod media;
+pub mod membership;
 pub mod orgs;
 pub mod review;
 pub mod tokens;

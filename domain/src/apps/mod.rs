@@ -7,6 +7,7 @@ pub mod list_errors;
 pub mod models;
 pub mod permissions;
 pub mod ports;
+pub mod review_events;
 pub mod service;
 pub mod settings;
 pub mod status;

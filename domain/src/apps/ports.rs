@@ -1,14 +1,18 @@
 //! Ports of the apps context.
 
 use async_trait::async_trait;
+
+#[cfg(any(test, feature = "mock"))]
+pub use crate::membership::ports::MockOrgProfileLookup;
+pub use crate::membership::ports::{OrgContact, OrgProfileLookup};
 use chrono::{DateTime, Utc};
 
+use super::review_events::ReviewEvent;
 use super::status::StatusCounts;
 use super::{App, AppStoreStatus, PackageName};
 use crate::audit::AuditEntry;
 use crate::common::{EmailAddress, ImageId, OrgId, RepoError};
 use crate::mail::OutgoingEmail;
-use crate::review::ReviewEvent;
 
 /// The review fields written by approve and reject.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -249,32 +253,4 @@ pub trait AppRepository: Send + Sync {
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.
     async fn find_by_share_token(&self, token: &str) -> Result<Option<App>, RepoError>;
-}
-
-/// What publishing, review e-mails and image rules need to know about an organization.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct OrgContact {
-    pub name: String,
-    pub contact_email: Option<EmailAddress>,
-    /// The profile's logo (an image URL), which only admins may replace or delete.
-    pub logo: Option<String>,
-}
-
-impl OrgContact {
-    /// Publishing needs a non-blank name and a contact e-mail.
-    #[must_use]
-    pub fn is_complete(&self) -> bool {
-        !self.name.trim().is_empty() && self.contact_email.is_some()
-    }
-}
-
-/// Reads an organization's name and contact e-mail (implemented by the adapter that stores organizations).
-#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
-#[async_trait]
-pub trait OrgProfileLookup: Send + Sync {
-    /// The organization's name, contact e-mail and logo, or `None` when it does not exist.
-    ///
-    /// # Errors
-    /// [`RepoError::Backend`] when the store fails.
-    async fn profile(&self, org: OrgId) -> Result<Option<OrgContact>, RepoError>;
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::AuditAction;
-use crate::apps::PackageName;
+use crate::common::PackageName;
 use crate::common::secrets::random_uuid;
 use crate::common::{Caller, OrgId, SecretGenerator, UserId};
 

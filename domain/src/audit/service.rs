@@ -8,7 +8,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use super::ports::AuditLog;
 use super::{AuditCursor, AuditFilter, AuditPage, AuditScope};
 use crate::common::{Caller, RepoError};
-use crate::orgs::{ActingMember, OrgAction};
+use crate::membership::{ActingMember, OrgAction};
 
 /// Entries of a page when the client asks for none.
 pub const DEFAULT_PAGE: u32 = 50;
@@ -131,8 +131,8 @@ mod tests {
     use super::*;
     use crate::audit::ports::MockAuditLog;
     use crate::common::{ClientOrigin, EmailAddress, OrgId, PlatformRole, UserId};
-    use crate::orgs::OrgRole;
-    use crate::orgs::ports::MockMemberDirectory;
+    use crate::membership::OrgRole;
+    use crate::membership::ports::MockMemberDirectory;
     use crate::testing::{block_on, noon};
     use mockall::predicate::{always, eq};
 
@@ -148,16 +148,16 @@ mod tests {
     fn member(role: OrgRole) -> ActingMember {
         let mut directory = MockMemberDirectory::new();
         directory.expect_standing_of().returning(move |_, _| {
-            Ok(Some(crate::orgs::MemberStanding {
+            Ok(Some(crate::membership::MemberStanding {
                 role,
                 org_requires_two_factor: false,
             }))
         });
         block_on(ActingMember::resolve(
-            crate::orgs::StandingSource::Directory(&directory, OrgId::new()),
+            crate::membership::StandingSource::Directory(&directory, OrgId::new()),
             caller(None),
-            crate::orgs::SecondFactor::NotPassed,
-            crate::orgs::Door::Act,
+            crate::membership::SecondFactor::NotPassed,
+            crate::membership::Door::Act,
         ))
         .unwrap()
         .unwrap()

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::{EmailKind, OutgoingEmail};
 use crate::common::EmailAddress;
-use crate::orgs::OrgRole;
+use crate::membership::OrgRole;
 
 /// The product's name as the e-mails write it.
 pub const PRODUCT_NAME: &str = "Developer Portal";

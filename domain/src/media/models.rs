@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::apps::PackageName;
+use crate::common::PackageName;
 use crate::common::{ImageId, OrgId, SecretGenerator, UserId};
 
 /// Largest upload accepted: 10 MB.

@@ -4,8 +4,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use super::{ImageMeta, ImageRejection, InspectedImage};
-use crate::apps::PackageName;
 use crate::audit::AuditEntry;
+use crate::common::PackageName;
 use crate::common::{ImageId, OrgId, RepoError};
 
 /// Where image bytes live (local disk by default, S3-compatible storage optional), under server-generated

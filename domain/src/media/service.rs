@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use super::models::{check_inspected, check_upload, image_url, new_image_id, parse_image_ref, storage_key};
 use super::{ImageInspector, ImageMeta, ImageRejection, ImageRepository, ImageStore};
-use crate::apps::PackageName;
-use crate::apps::ports::OrgProfileLookup;
 use crate::audit::{AuditAction, AuditEntry, AuditTarget};
+use crate::common::PackageName;
 use crate::common::secrets::digest_secret;
 use crate::common::{Caller, Clock, ImageId, OrgId, RepoError, SecretGenerator};
 use crate::identity::rate_limit::{Limit, RateDecision, RateLimitStore};
-use crate::orgs::{ActingMember, OrgAction};
+use crate::membership::OrgProfileLookup;
+use crate::membership::{ActingMember, OrgAction};
 
 pub const NOT_A_MEMBER: &str = "You are not a member of this organization";
 pub const IMAGE_NOT_FOUND: &str = "Image not found";
@@ -377,12 +377,12 @@ impl MediaService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apps::ports::{MockOrgProfileLookup, OrgContact};
     use crate::common::{EmailAddress, UserId};
     use crate::media::ports::{MockImageInspector, MockImageRepository, MockImageStore};
     use crate::media::{ImageFormat, InspectedImage};
-    use crate::orgs::OrgRole;
-    use crate::orgs::ports::MockMemberDirectory;
+    use crate::membership::OrgRole;
+    use crate::membership::ports::MockMemberDirectory;
+    use crate::membership::ports::{MockOrgProfileLookup, OrgContact};
     use crate::testing::{RepeatingBytes, block_on, fixed_clock, noon};
     use mockall::predicate::eq;
 
@@ -403,7 +403,7 @@ mod tests {
         let mut members = MockMemberDirectory::new();
         members.expect_role_of().returning(move |_, _| Ok(role));
         members.expect_standing_of().returning(move |_, _| {
-            Ok(role.map(|role| crate::orgs::MemberStanding {
+            Ok(role.map(|role| crate::membership::MemberStanding {
                 role,
                 org_requires_two_factor: false,
             }))
@@ -428,10 +428,10 @@ mod tests {
     impl Svc {
         async fn acting(&self, who: &Caller, org: OrgId) -> ActingMember {
             ActingMember::resolve(
-                crate::orgs::StandingSource::Directory(&members(self.role), org),
+                crate::membership::StandingSource::Directory(&members(self.role), org),
                 who.clone(),
-                crate::orgs::SecondFactor::NotPassed,
-                crate::orgs::Door::Act,
+                crate::membership::SecondFactor::NotPassed,
+                crate::membership::Door::Act,
             )
             .await
             .unwrap()

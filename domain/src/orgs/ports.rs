@@ -9,6 +9,10 @@ use super::{Member, OrgMembership, OrgProfile, OrgRole, Organization};
 use crate::common::{EmailAddress, ImageId, InviteId, OrgId, RepoError, UserId};
 use crate::mail::OutgoingEmail;
 
+#[cfg(any(test, feature = "mock"))]
+pub use crate::membership::ports::MockMemberDirectory;
+pub use crate::membership::ports::{MemberDirectory, MemberStanding};
+
 /// [`RepoError::Conflict`] value: the change would leave the organization without an admin.
 pub const CONFLICT_LAST_ADMIN: &str = "last_admin";
 /// [`RepoError::Conflict`] value: the organization still owns apps.
@@ -30,36 +34,6 @@ pub const CONFLICT_INVITE_RESENT: &str = "invite_resent";
 pub const DUPLICATE_INVITE: &str = "invite";
 /// [`RepoError::Duplicate`] value: the user is already a member of the organization.
 pub const DUPLICATE_MEMBER: &str = "member";
-
-/// Answers "which role does this user have in this organization?". Every organization-scoped use case
-/// (apps included) asks it before acting.
-#[cfg_attr(any(test, feature = "mock"), mockall::automock)]
-#[async_trait]
-pub trait MemberDirectory: Send + Sync {
-    /// The user's role in the organization, or `None` when the user is not a member (or the organization
-    /// does not exist).
-    ///
-    /// # Errors
-    /// [`RepoError::Backend`] when the store fails.
-    async fn role_of(&self, org: OrgId, user: UserId) -> Result<Option<OrgRole>, RepoError>;
-
-    /// The user's role in the organization with whether the organization requires a second factor of
-    /// its members, in one read; `None` when the user is not a member (or the organization does not
-    /// exist). The membership door of every org-scoped request ([`super::ActingMember::resolve`]) asks
-    /// this.
-    ///
-    /// # Errors
-    /// [`RepoError::Backend`] when the store fails.
-    async fn standing_of(&self, org: OrgId, user: UserId) -> Result<Option<MemberStanding>, RepoError>;
-}
-
-/// A user's membership of an organization as the membership door reads it: the role, and whether the
-/// organization requires a second factor of its members (PRODUCT.md §1a).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MemberStanding {
-    pub role: OrgRole,
-    pub org_requires_two_factor: bool,
-}
 
 /// What [`OrgRepository::contents`] answers.
 #[derive(Debug, Clone, PartialEq, Eq)]

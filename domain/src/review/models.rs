@@ -1,134 +1,21 @@
 //! The review history of an app: every store transition, every edit made after approval, and every move
 //! between organizations (PRODUCT.md §4), visible to the developer and the reviewer.
 
-use std::fmt;
-
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use uuid::Uuid;
 
+use crate::apps::App;
 use crate::apps::status::StatusCounts;
-use crate::apps::{App, PackageName};
-use crate::common::{Caller, EmailAddress, OrgId, SecretGenerator, UserId};
+use crate::common::EmailAddress;
 
-/// Identifies one review event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ReviewEventId(pub Uuid);
-
-impl ReviewEventId {
-    /// A random (v4) id drawn from the randomness port.
-    #[must_use]
-    pub fn generate(secrets: &dyn SecretGenerator) -> Self {
-        Self(random_uuid(secrets))
-    }
-}
-
-impl fmt::Display for ReviewEventId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
+pub use crate::apps::review_events::{APP_REVIEW, ReviewEvent, ReviewEventId, ReviewEventKind};
 pub use crate::common::secrets::random_uuid;
 
-/// What happened.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ReviewEventKind {
-    /// The developer published (or resubmitted): → SUBMITTED.
-    Submitted,
-    /// A reviewer approved: SUBMITTED → PUBLISHED.
-    Approved,
-    /// A reviewer rejected: SUBMITTED → REJECTED.
-    Rejected,
-    /// A PUBLISHED app was edited; `detail.changedFields` lists what changed.
-    EditedAfterApproval,
-    /// A SUBMITTED app was edited (while waiting for review); `detail.changedFields` lists what changed.
-    Edited,
-    /// A permission was added to a PUBLISHED app, which went back to SUBMITTED (users granted it what the
-    /// reviewer saw, not more); `detail.addedPermissions` lists the new permission types.
-    Resubmitted,
-    /// The app moved to another organization; `detail` holds `fromOrgId` and `toOrgId`.
-    Moved,
-}
-
-impl ReviewEventKind {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Submitted => "submitted",
-            Self::Approved => "approved",
-            Self::Rejected => "rejected",
-            Self::EditedAfterApproval => "edited_after_approval",
-            Self::Edited => "edited",
-            Self::Resubmitted => "resubmitted",
-            Self::Moved => "moved",
-        }
-    }
-}
-
-/// One entry of an app's review history.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReviewEvent {
-    pub id: ReviewEventId,
-    pub package_name: PackageName,
-    /// The organization owning the app when the event happened (the target organization for a move).
-    pub org_id: OrgId,
-    pub kind: ReviewEventKind,
-    pub actor: UserId,
-    pub actor_email: EmailAddress,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub notes: Option<String>,
-    pub at: DateTime<Utc>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<Value>,
-}
+/// The key of a review event's `detail` that marks a review by a member of the app's own organization.
+pub const SELF_REVIEW: &str = "selfReview";
 
 impl ReviewEvent {
-    /// An event about `app`, by `caller`, now; no notes, no detail.
-    #[must_use]
-    pub fn new(
-        secrets: &dyn SecretGenerator,
-        app: &App,
-        kind: ReviewEventKind,
-        caller: &Caller,
-        at: DateTime<Utc>,
-    ) -> Self {
-        Self {
-            id: ReviewEventId::generate(secrets),
-            package_name: app.package_name.clone(),
-            org_id: app.org_id,
-            kind,
-            actor: caller.user_id,
-            actor_email: caller.email.clone(),
-            notes: None,
-            at,
-            detail: None,
-        }
-    }
-
-    #[must_use]
-    pub fn with_notes(mut self, notes: Option<String>) -> Self {
-        self.notes = notes;
-        self
-    }
-
-    #[must_use]
-    pub fn with_detail(mut self, detail: Value) -> Self {
-        self.detail = Some(detail);
-        self
-    }
-
-    #[must_use]
-    pub fn in_org(mut self, org_id: OrgId) -> Self {
-        self.org_id = org_id;
-        self
-    }
-
     /// The event's `detail` as its readers see it: without the reviewed fields a decision recorded
     /// ([`REVIEWED`]); `None` when nothing else is left.
     #[must_use]
@@ -144,12 +31,12 @@ impl ReviewEvent {
     }
 
     /// Whether this is a review by a member of the app's own organization (allowed, recorded and shown):
-    /// its `detail` carries [`crate::review::service::SELF_REVIEW`].
+    /// its `detail` carries [`SELF_REVIEW`].
     #[must_use]
     pub fn is_self_review(&self) -> bool {
         self.detail
             .as_ref()
-            .and_then(|d| d.get(crate::review::service::SELF_REVIEW))
+            .and_then(|d| d.get(SELF_REVIEW))
             .and_then(Value::as_bool)
             .unwrap_or(false)
     }
@@ -216,10 +103,6 @@ mod tests {
         }
     }
 }
-
-/// How the review history names a platform reviewer to the app's developers: reviewers stay anonymous to
-/// them (staff still see who, in the Admin Panel).
-pub const APP_REVIEW: &str = "App Review";
 
 /// Who an entry of the review history names, as the app's developers may see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

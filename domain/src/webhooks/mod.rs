@@ -2,6 +2,7 @@
 //! Standard Webhooks rules, queued in the change's own transaction and retried for about three days.
 
 pub mod events;
+pub mod ids;
 pub mod models;
 pub mod payload;
 pub mod ports;

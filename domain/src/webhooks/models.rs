@@ -4,24 +4,13 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use uuid::Uuid;
 
 use super::WebhookEventType;
+pub use super::ids::WebhookEndpointId;
 use super::retry::DisabledReason;
 use super::signing::{SealedSecret, Unsealable, WebhookSecret};
 use crate::common::OrgId;
 use crate::identity::DigestKey;
-
-/// Identifies one endpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct WebhookEndpointId(pub Uuid);
-
-impl std::fmt::Display for WebhookEndpointId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
 
 /// The longest endpoint URL.
 pub const MAX_URL_CHARS: usize = 2000;

@@ -6,7 +6,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value, json};
 
 use super::WebhookEventType;
-use super::models::WebhookEndpointId;
+use super::ids::WebhookEndpointId;
 use crate::apps::AppStoreStatus;
 use crate::audit::{AuditAction, AuditEntry};
 use crate::common::OrgId;

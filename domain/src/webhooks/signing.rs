@@ -16,7 +16,7 @@ use sha2::Sha256;
 use chacha20poly1305::aead::{Aead, KeyInit as _, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 
-use super::models::WebhookEndpointId;
+use super::ids::WebhookEndpointId;
 use crate::common::SecretGenerator;
 use crate::identity::DigestKey;
 

@@ -3,12 +3,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::ConfigFields;
+use super::fields::ConfigFields;
+pub use super::fields::EXPORT_VERSION;
 use crate::apps::{App, PackageName};
-
-/// The `version` an exported file carries, so that the `@mentra/sdk` `validateAppConfig` check accepts it
-/// (apps have no version of their own).
-pub const EXPORT_VERSION: &str = "1.0.0";
 
 /// The file an export is saved as: `{packageName}_config.json`.
 #[must_use]

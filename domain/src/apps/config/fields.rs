@@ -7,10 +7,14 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::{ConfigError, EXPORT_VERSION};
+use super::ConfigError;
 use crate::apps::validation::AppDetailsInput;
 use crate::apps::{App, AppType};
 use crate::common::normalise_url;
+
+/// The `version` an exported file carries, so that the `@mentra/sdk` `validateAppConfig` check accepts it
+/// (apps have no version of their own).
+pub const EXPORT_VERSION: &str = "1.0.0";
 
 /// The descriptive fields of a configuration file, in the order an export writes them. Every field is
 /// optional: one the file does not have leaves the app's value alone. `null` counts as present (and so as

@@ -5,6 +5,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
+pub use super::import_settings::SUPPORTED_SETTING_TYPES;
 use super::import_settings::read_setting;
 use super::{AppConfig, ConfigError, ConfigFields};
 use crate::apps::settings::validate_settings;
@@ -12,10 +13,6 @@ use crate::apps::tools::{ParameterType, Tool, ToolParameter, validate_tools};
 use crate::apps::{Permission, PermissionType};
 
 type Object = Map<String, Value>;
-
-/// The setting types import accepts, as its error message lists them: all eleven (PRODUCT.md §4).
-pub const SUPPORTED_SETTING_TYPES: &str = "toggle, text, text_no_save_button, select, select_with_search, \
-     multiselect, slider, group, titleValue, numeric_input, time_picker";
 
 /// The permission types import accepts, as its error message lists them.
 pub const PERMISSION_TYPE_NAMES: [&str; 9] = [

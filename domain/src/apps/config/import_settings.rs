@@ -10,10 +10,13 @@
 
 use serde_json::{Map, Value};
 
-use super::import::SUPPORTED_SETTING_TYPES;
 use super::import_fit::fit_default;
 use super::{ConfigError, ImportAdjustment};
 use crate::apps::settings::{SECONDS_PER_DAY, SelectOption, Setting, SettingType, js_number_text};
+
+/// The setting types import accepts, as its error message lists them: all eleven (PRODUCT.md §4).
+pub const SUPPORTED_SETTING_TYPES: &str = "toggle, text, text_no_save_button, select, select_with_search, \
+     multiselect, slider, group, titleValue, numeric_input, time_picker";
 
 type Object = Map<String, Value>;
 

@@ -17,13 +17,13 @@ use super::validation::{
     FieldErrors, RegistrationInput, UpdateInput, changed_fields, validate_registration, validate_update,
 };
 use super::{App, AppStoreStatus, PackageName, Permission, PermissionType};
+use crate::apps::review_events::{ReviewEvent, ReviewEventKind};
 use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::{Clock, OrgId, RepoError, SecretGenerator, ServerUrlRule};
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
 use crate::orgs::ports::MemberDirectory;
 use crate::orgs::{ActingMember, OrgAction, OrgRole};
-use crate::review::{ReviewEvent, ReviewEventKind};
 
 mod store;
 pub use store::ShareLink;

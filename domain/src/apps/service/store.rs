@@ -7,12 +7,12 @@ use serde_json::json;
 use super::{AppError, AppService, write_error};
 use crate::apps::models::TesterView;
 use crate::apps::ports::StatusChange;
+use crate::apps::review_events::{ReviewEvent, ReviewEventKind};
 use crate::apps::sharing::{install_url, issue_share_token, looks_like_share_token, parse_share_emails};
 use crate::apps::{App, PackageName};
 use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::{EmailAddress, OrgId};
 use crate::orgs::{ActingMember, OrgAction};
-use crate::review::{ReviewEvent, ReviewEventKind};
 
 /// The tester link of an app (`{installUrl}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

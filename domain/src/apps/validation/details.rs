@@ -3,16 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::fields::{INVALID_APP_TYPE, INVALID_URL, LOGO_REQUIRED, SERVER_URL_REQUIRED};
 use super::fields::{app_type, logo_url, optional_text, public_url, required_text, webview_url};
 use crate::apps::{App, AppType};
 use crate::common::{FieldErrors, ServerUrlRule};
 
 pub const NAME_REQUIRED: &str = "Display name is required";
 pub const DESCRIPTION_REQUIRED: &str = "Description is required";
-pub const SERVER_URL_REQUIRED: &str = "Server URL is required";
-pub const LOGO_REQUIRED: &str = "Logo is required";
-pub const INVALID_URL: &str = crate::common::url::INVALID_URL;
-pub const INVALID_APP_TYPE: &str = "App type must be background or standard";
 
 /// Longest display name, in characters.
 pub const MAX_NAME_LEN: usize = 100;

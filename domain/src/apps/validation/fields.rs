@@ -1,10 +1,14 @@
 //! The rules of the single fields of both bodies: texts with their lengths, the server, logo and webview
 //! URLs, and the app type. Each records its error under the API's field name and answers `None` then.
 
-use super::details::{INVALID_APP_TYPE, INVALID_URL, LOGO_REQUIRED, SERVER_URL_REQUIRED};
 use crate::apps::AppType;
 use crate::common::url::{MAX_URL_LEN, UrlError, is_blank, is_invisible};
 use crate::common::{FieldErrors, PublicUrl, ServerUrlRule};
+
+pub const SERVER_URL_REQUIRED: &str = "Server URL is required";
+pub const LOGO_REQUIRED: &str = "Logo is required";
+pub const INVALID_URL: &str = crate::common::url::INVALID_URL;
+pub const INVALID_APP_TYPE: &str = "App type must be background or standard";
 
 pub(super) fn required_text(
     errors: &mut FieldErrors,

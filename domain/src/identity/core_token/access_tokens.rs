@@ -6,7 +6,7 @@ use async_trait::async_trait;
 
 use crate::common::{EmailAddress, OrgId, RepoError, TokenUse, UserId};
 use crate::identity::assurance::{Protection, SessionProof};
-use crate::orgs::OrgRole;
+use crate::membership::OrgRole;
 
 /// Why a presented access token does not authenticate a request (each a 401 whose message says which).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

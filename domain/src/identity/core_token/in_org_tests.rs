@@ -9,7 +9,7 @@ use crate::identity::models::{
 };
 use crate::identity::ports::{MockPlatformAdminRepository, MockRefreshTokenRepository, MockTokenSigner};
 use crate::identity::test_support::access_claims;
-use crate::orgs::{ActingError, ActingMember, OrgRole, SecondFactor};
+use crate::membership::{ActingError, ActingMember, OrgRole, SecondFactor};
 use crate::testing::{block_on, fixed_clock, noon};
 use mockall::predicate::eq;
 
@@ -88,10 +88,10 @@ fn a_member_is_authenticated_with_role_and_revision_from_one_session_read() {
     assert_eq!(read.org(), org);
     let second_factor = authenticated.second_factor();
     let member = block_on(ActingMember::resolve(
-        crate::orgs::StandingSource::Read(&read),
+        crate::membership::StandingSource::Read(&read),
         authenticated.caller,
         second_factor,
-        crate::orgs::Door::Act,
+        crate::membership::Door::Act,
     ))
     .unwrap()
     .unwrap();
@@ -109,10 +109,10 @@ fn a_stranger_is_authenticated_and_the_read_says_not_a_member() {
     let second_factor = authenticated.second_factor();
     assert_eq!(
         block_on(ActingMember::resolve(
-            crate::orgs::StandingSource::Read(&read.unwrap()),
+            crate::membership::StandingSource::Read(&read.unwrap()),
             authenticated.caller,
             second_factor,
-            crate::orgs::Door::Act
+            crate::membership::Door::Act
         ))
         .unwrap(),
         None
@@ -178,18 +178,18 @@ fn an_organization_requiring_a_second_factor_read_with_the_session_refuses_a_ses
     let (second_factor, read) = (authenticated.second_factor(), read.unwrap());
     assert_eq!(second_factor, SecondFactor::NotPassed);
     let refused = block_on(ActingMember::resolve(
-        crate::orgs::StandingSource::Read(&read),
+        crate::membership::StandingSource::Read(&read),
         authenticated.caller.clone(),
         second_factor,
-        crate::orgs::Door::Act,
+        crate::membership::Door::Act,
     ))
     .unwrap_err();
     assert!(matches!(refused, ActingError::SecondFactorRequired));
     let leaving = block_on(ActingMember::resolve(
-        crate::orgs::StandingSource::Read(&read),
+        crate::membership::StandingSource::Read(&read),
         authenticated.caller,
         second_factor,
-        crate::orgs::Door::Leave,
+        crate::membership::Door::Leave,
     ))
     .unwrap()
     .unwrap();
@@ -210,10 +210,10 @@ fn an_organization_requiring_a_second_factor_read_with_the_session_admits_an_aal
     let second_factor = authenticated.second_factor();
     assert_eq!(second_factor, SecondFactor::Passed);
     let member = block_on(ActingMember::resolve(
-        crate::orgs::StandingSource::Read(&read.unwrap()),
+        crate::membership::StandingSource::Read(&read.unwrap()),
         authenticated.caller,
         second_factor,
-        crate::orgs::Door::Act,
+        crate::membership::Door::Act,
     ))
     .unwrap()
     .unwrap();

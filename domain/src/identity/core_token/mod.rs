@@ -24,7 +24,7 @@ use crate::identity::core_token::hosted::{HostedAccountError, HostedAccounts};
 use crate::identity::models::Aal;
 use crate::identity::ports::{PlatformAdminRepository, RefreshTokenRepository, TokenSigner};
 use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
-use crate::orgs::{MembershipRead, SecondFactor};
+use crate::membership::{MembershipRead, SecondFactor};
 
 /// A signed core token and when it expires.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::{REFRESH_ABSOLUTE_TIMEOUT_DAYS, REFRESH_IDLE_TIMEOUT_DAYS};
 use crate::common::{PlatformRole, UserId};
-use crate::orgs::OrgRole;
+use crate::membership::OrgRole;
 
 /// How a session was started; becomes the `amr` claim of its access tokens (Supabase method names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -25,8 +25,7 @@ pub const APP_NOT_FOUND: &str = "App not found";
 pub const STATUS_CHANGED: &str = "The app's status changed meanwhile. Please reload and try again.";
 pub const APP_CHANGED: &str = "The app changed since you opened it";
 
-/// The key of a review event's `detail` that marks a review by a member of the app's own organization.
-pub const SELF_REVIEW: &str = "selfReview";
+pub use super::models::SELF_REVIEW;
 
 /// Whether platform staff may see `app`: only one submitted at least once (SUBMITTED, PUBLISHED, REJECTED),
 /// never one still in its first development (PRODUCT.md §1).

@@ -2,7 +2,7 @@
 //! request, and the organization's second-factor requirement (PRODUCT.md §1a) checked at the same door.
 
 use super::ports::{MemberDirectory, MemberStanding};
-use super::{OrgAction, OrgRole};
+use super::roles::{OrgAction, OrgRole};
 use crate::common::{Caller, OrgId, RepoError, UserId};
 
 /// A person's role in an organization (`None`: not a member, or no such organization), whether the
