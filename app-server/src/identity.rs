@@ -30,7 +30,7 @@ use domain::identity::passkeys::PasskeyService;
 use domain::identity::ports::WebAuthnCeremony;
 use domain::identity::{
     CoreTokenService, HostedAccounts, IdentityConfig, IdentityPorts, IdentityServices, RateLimitPolicy,
-    RateLimiter,
+    RateLimiter, VolumeLimits,
 };
 use std::sync::Arc;
 
@@ -108,6 +108,11 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     let refresh_tokens = Arc::new(DieselRefreshTokenRepository::new(db.clone()));
     // One relying party for passkeys and webauthn factors (both off without one).
     let ceremony = relying_party(config);
+    let limiter = Arc::new(RateLimiter::new(
+        Arc::new(DieselRateLimitStore::new(db.clone())),
+        clock.clone(),
+        RateLimitPolicy::default(),
+    ));
     let services = IdentityServices::new(
         IdentityPorts {
             accounts: Arc::new(DieselAccountRepository::new(db.clone())),
@@ -123,6 +128,7 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             secrets: Arc::new(OsSecretGenerator),
             digest_key,
             webauthn: ceremony.clone(),
+            limits: VolumeLimits::new(limiter.clone()),
         },
         IdentityConfig {
             public_url: config.public_url.clone(),
@@ -130,11 +136,6 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
             require_email_confirmation: config.smtp_url.is_some(),
             signups_enabled: true,
         },
-    );
-    let limiter = RateLimiter::new(
-        Arc::new(DieselRateLimitStore::new(db.clone())),
-        clock.clone(),
-        RateLimitPolicy::default(),
     );
     let core_tokens = CoreTokenService::new(
         signer,
@@ -147,19 +148,20 @@ pub async fn wire(config: &Config, db: &Db) -> anyhow::Result<IdentityWiring> {
     let tokens = crate::tokens::service(config, db).await?;
     let core_tokens = core_tokens.with_access_tokens(tokens.clone());
     let providers = config.oauth_providers.iter().map(|p| p.name.to_owned()).collect();
-    let oauth = crate::oauth::wire(config, db, services.providers.clone(), clock.clone())?;
+    let oauth = crate::oauth::wire(config, db, &services, clock.clone())?;
     let passkeys = ceremony.map(|ceremony| {
         Arc::new(PasskeyService::new(
             services.issuer.clone(),
             Arc::new(DieselPasskeyRepository::new(db.clone())),
             ceremony,
+            services.limits.clone(),
         ))
     });
     Ok(IdentityWiring {
         identity: Some(
             IdentityApi::new(
                 services.clone(),
-                Arc::new(limiter),
+                limiter,
                 config.trusted_proxies.clone(),
                 clock,
                 providers,

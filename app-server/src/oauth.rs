@@ -11,7 +11,7 @@ use adapter_http::oauth::OAuthApi;
 use adapter_identity::OsSecretGenerator;
 use adapter_oidc::{OidcClient, OidcClientConfig, http_client};
 use domain::common::Clock;
-use domain::identity::ProviderSignIn;
+use domain::identity::IdentityServices;
 use domain::identity::oauth::{OAuthConfig, OAuthService, OidcProvider};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -27,7 +27,7 @@ use crate::Config;
 pub fn wire(
     config: &Config,
     db: &Db,
-    identity: Arc<ProviderSignIn>,
+    identity: &IdentityServices,
     clock: Arc<dyn Clock>,
 ) -> anyhow::Result<OAuthApi> {
     let http = http_client().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -48,7 +48,7 @@ pub fn wire(
         providers.insert(provider.name.to_owned(), Arc::new(client));
     }
     let service = OAuthService::new(
-        identity,
+        identity.providers.clone(),
         Arc::new(DieselOAuthFlowRepository::new(db.clone())),
         providers,
         clock.clone(),
@@ -56,6 +56,7 @@ pub fn wire(
         OAuthConfig {
             public_url: config.public_url.clone(),
         },
+        identity.limits.clone(),
     );
     Ok(OAuthApi::new(Arc::new(service), clock))
 }

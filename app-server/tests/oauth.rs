@@ -56,6 +56,7 @@ async fn token(
     assert_eq!(query.get("grant_type").map(String::as_str), Some("pkce"));
     let session = adapter_http::oauth::exchange_pkce(
         &oauth,
+        "127.0.0.1",
         body.get("auth_code").and_then(Value::as_str),
         body.get("code_verifier").and_then(Value::as_str),
     )
@@ -83,13 +84,7 @@ async fn portal(providers: &[(&str, &MockProvider)]) -> Portal {
     // The server's own wiring (system clock) is replaced here by one on the test's clock.
     let identity: IdentityApi = wiring.identity.expect("the built-in identity service");
     let clock = Arc::new(TestClock(Mutex::new(Utc::now())));
-    let oauth = app_server::oauth::wire(
-        &config,
-        &test_db.db,
-        identity.services.providers.clone(),
-        clock.clone(),
-    )
-    .unwrap();
+    let oauth = app_server::oauth::wire(&config, &test_db.db, &identity.services, clock.clone()).unwrap();
     let server = HttpServer::new(move || {
         App::new().service(
             web::scope("/auth/v1")

@@ -18,10 +18,10 @@
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::common::Clock;
+use domain::identity::Session;
 use domain::identity::oauth::{
     AuthorizeRequest, CallbackRequest, KNOWN_PROVIDERS, OAuthError, OAuthService, OidcError,
 };
-use domain::identity::{AuthAction, Session};
 use serde::Deserialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -161,11 +161,16 @@ fn error_into_identity(error: OAuthError) -> AuthApiError {
 /// `flow_state_expired`, 400 `bad_code_verifier`, the linking rule's 422s, 500.
 pub async fn exchange_pkce(
     api: &OAuthApi,
+    client: &str,
     auth_code: Option<&str>,
     code_verifier: Option<&str>,
 ) -> Result<Session, AuthApiError> {
     api.service
-        .exchange_pkce(auth_code.unwrap_or_default(), code_verifier.unwrap_or_default())
+        .exchange_pkce(
+            client,
+            auth_code.unwrap_or_default(),
+            code_verifier.unwrap_or_default(),
+        )
         .await
         .map_err(api_error)
 }
@@ -188,13 +193,12 @@ async fn authorize(
         Ok(to) => to,
         Err(error) => return HttpResponse::from_error(api_error(error)),
     };
-    if let Err(error) = identity.limit(&request, AuthAction::SignIn, None).await {
-        return error_redirect(&to, &error, None, StatusCode::FOUND);
-    }
+    let client = identity.client(&request).await;
     api.prune_now_and_then().await;
     let started = api
         .service
         .authorize(AuthorizeRequest {
+            client: &client,
             provider: query.provider.as_deref(),
             redirect_to: Some(&to),
             code_challenge: query.code_challenge.as_deref(),

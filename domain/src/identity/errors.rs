@@ -84,6 +84,9 @@ pub enum IdentityError {
     /// 429: too many attempts; try again after `retry_after_secs`.
     #[error("Request rate limit reached")]
     RateLimited { retry_after_secs: u64 },
+    /// 429: too many e-mails asked for; try again after `retry_after_secs`.
+    #[error("email rate limit exceeded")]
+    EmailRateLimited { retry_after_secs: u64 },
     /// 422: changing the e-mail address is not offered.
     #[error("Changing the email address is not supported")]
     EmailChangeUnsupported,
@@ -191,6 +194,7 @@ impl IdentityError {
             Self::ReauthenticationNeeded | Self::RecentSignInNeeded => "reauthentication_needed",
             Self::Aal2RequiredToUpdateUser | Self::Aal2RequiredToSignOutOthers => "insufficient_aal",
             Self::RateLimited { .. } => "over_request_rate_limit",
+            Self::EmailRateLimited { .. } => "over_email_send_rate_limit",
             Self::FactorNotFound | Self::ChallengeNotFound => "mfa_factor_not_found",
             Self::ChallengeIpMismatch => "mfa_ip_address_mismatch",
             Self::ChallengeExpired(_) => "mfa_challenge_expired",

@@ -66,7 +66,7 @@ pub use oauth::external::ProviderProfile;
 pub use oauth::external::ProviderSignIn;
 pub use rate_limit::{
     ActionLimits, AuthAction, Limit, RateDecision, RateLimitPolicy, RateLimitStore, RateLimiter, SignInGate,
-    WindowCounts, sign_in_delay,
+    VolumeLimits, WindowCounts, sign_in_delay,
 };
 pub use services::{IdentityPorts, IdentityServices};
 pub use sessions::list::SessionSummary;

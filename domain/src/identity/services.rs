@@ -14,6 +14,7 @@ use crate::identity::ports::{
     AccountRepository, FactorRepository, IdentityLinkRepository, OneTimeCodeRepository, PasswordHasher,
     RecoveryCodeRepository, RefreshTokenRepository, SessionListRepository, TokenSigner, WebAuthnCeremony,
 };
+use crate::identity::rate_limit::VolumeLimits;
 use crate::identity::sessions::{IdentityConfig, IssuerPorts, SessionIssuer, SessionPorts, SessionService};
 
 /// Every port the identity services use.
@@ -34,6 +35,8 @@ pub struct IdentityPorts {
     pub digest_key: DigestKey,
     /// The WebAuthn ceremonies of `webauthn` factors (`None`: no relying party, the factors are off).
     pub webauthn: Option<Arc<dyn WebAuthnCeremony>>,
+    /// The volume limits the use cases a client asks for without a proof admit it by.
+    pub limits: VolumeLimits,
 }
 
 /// The identity services, built together over one issuer.
@@ -45,6 +48,8 @@ pub struct IdentityServices {
     pub account: Arc<AccountService>,
     pub email: Arc<EmailSignIn>,
     pub providers: Arc<ProviderSignIn>,
+    /// The volume limits, for the use cases built beside these (passkeys, OAuth).
+    pub limits: VolumeLimits,
 }
 
 impl IdentityServices {
@@ -102,6 +107,7 @@ impl IdentityServices {
                 hasher: ports.hasher,
                 secrets: ports.secrets,
                 digest_key: ports.digest_key,
+                limits: ports.limits.clone(),
             },
         );
         let providers = ProviderSignIn::new(issuer.clone(), ports.accounts, ports.links);
@@ -112,6 +118,7 @@ impl IdentityServices {
             account: Arc::new(account),
             email: Arc::new(email),
             providers: Arc::new(providers),
+            limits: ports.limits,
         }
     }
 }

@@ -250,11 +250,24 @@ impl Mocks {
                 secrets,
                 digest_key: digest_key(),
                 webauthn: self.webauthn,
+                limits: volume_limits(),
             },
             config,
         )
     }
 }
+
+/// The volume limits at the default policy, counted in memory (a test that reaches them asks for more).
+pub fn volume_limits() -> crate::identity::rate_limit::VolumeLimits {
+    crate::identity::rate_limit::VolumeLimits::new(Arc::new(crate::identity::rate_limit::RateLimiter::new(
+        Arc::new(crate::testing::MemoryRateLimitStore::default()),
+        Arc::new(fixed_clock()),
+        crate::identity::rate_limit::RateLimitPolicy::default(),
+    )))
+}
+
+/// The client address the tests' requests come from.
+pub const CLIENT: &str = "203.0.113.7";
 
 /// A generator whose every draw repeats the next byte (1, 2, 3…).
 #[derive(Default)]

@@ -4,8 +4,7 @@
 use actix_web::{HttpRequest, HttpResponse};
 use domain::common::Clock;
 use domain::identity::{
-    Attempt, AttemptGuard, AuthAction, Guarded, IdentityError, IdentityServices, Pause, Proof, RateDecision,
-    RateLimiter, Session,
+    Attempt, AttemptGuard, Guarded, IdentityError, IdentityServices, Pause, Proof, RateLimiter, Session,
 };
 use std::future::Future;
 use std::sync::Arc;
@@ -211,28 +210,11 @@ impl IdentityApi {
         }
     }
 
-    /// Counts the attempt against the client address's and the e-mail's limits; 429 when over either.
-    pub(crate) async fn limit(
-        &self,
-        request: &HttpRequest,
-        action: AuthAction,
-        email: Option<&str>,
-    ) -> Result<(), AuthApiError> {
-        let subject = self.client_subject(request);
-        let decision = self
-            .limiter
-            .check(action, &subject, email)
-            .await
-            .map_err(AuthApiError::from)?;
+    /// The client of `request` as the volume limits and the attempt guard count it (its rate-limit
+    /// subject); stale counters are pruned now and then on the way.
+    pub(crate) async fn client(&self, request: &HttpRequest) -> String {
         self.prune_now_and_then().await;
-        match decision {
-            RateDecision::Allowed { .. } => Ok(()),
-            RateDecision::Limited { retry_after_secs } => {
-                tracing::warn!(action = action.as_str(), "identity rate limit reached");
-                let sends_email = matches!(action, AuthAction::Otp | AuthAction::Recover);
-                Err(AuthApiError::rate_limited(sends_email, retry_after_secs))
-            }
-        }
+        self.client_subject(request)
     }
 
     /// Deletes stale counters at most every ten minutes per instance.

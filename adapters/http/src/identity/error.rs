@@ -183,7 +183,12 @@ impl From<IdentityError> for AuthApiError {
             | E::Aal2RequiredToSignOutOthers
             | E::Aal2RequiredForPasskeys => StatusCode::FORBIDDEN,
             E::RateLimited { retry_after_secs } => {
+                tracing::warn!("identity rate limit reached");
                 return Self::rate_limited(false, *retry_after_secs);
+            }
+            E::EmailRateLimited { retry_after_secs } => {
+                tracing::warn!("identity e-mail rate limit reached");
+                return Self::rate_limited(true, *retry_after_secs);
             }
             E::FactorNotFound | E::PasskeyNotFound => StatusCode::NOT_FOUND,
             E::Repo(domain::common::RepoError::Unavailable { retry_after }) => {

@@ -1,7 +1,6 @@
 //! `POST /auth/v1/otp` (supabase-js `signInWithOtp`): e-mails a sign-in link and a six-digit code.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::AuthAction;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -42,12 +41,12 @@ pub async fn otp(
     body: AuthJson<OtpBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let email = body.address()?;
-    api.limit(&request, AuthAction::Otp, Some(email)).await?;
+    let client = api.client(&request).await;
     let create_user = body.create_user.unwrap_or(true);
     let redirect_to = query.redirect_to.as_deref();
     api.services
         .email
-        .request_magic_link(email, create_user, redirect_to)
+        .request_magic_link(&client, email, create_user, redirect_to)
         .await?;
     Ok(HttpResponse::Ok().json(json!({})))
 }

@@ -8,7 +8,6 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::{DateTime, Utc};
-use domain::identity::AuthAction;
 use domain::identity::passkeys::{CeremonyOptions, Passkey, PasskeyService};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -147,8 +146,8 @@ pub async fn authentication_options(
     api: web::Data<IdentityApi>,
     request: HttpRequest,
 ) -> Result<HttpResponse, AuthApiError> {
-    api.limit(&request, AuthAction::SignIn, None).await?;
-    let options = service(&api)?.authentication_options().await?;
+    let client = api.client(&request).await;
+    let options = service(&api)?.authentication_options(&client).await?;
     Ok(HttpResponse::Ok().json(OptionsAnswer::from(options)))
 }
 
@@ -164,9 +163,9 @@ pub async fn authentication_verify(
     body: AuthJson<VerifyBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let (challenge, credential) = body.parts()?;
-    api.limit(&request, AuthAction::SignIn, None).await?;
+    let client = api.client(&request).await;
     let passkeys = service(&api)?;
-    let claim = passkeys.identify(credential).await?;
+    let claim = passkeys.identify(&client, credential).await?;
     let email = claim.account.email.as_str().to_owned();
     let session = api
         .first_factor(&request, &email, |guarded| {

@@ -1,7 +1,6 @@
 //! `POST /auth/v1/recover` (supabase-js `resetPasswordForEmail`).
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::AuthAction;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -25,10 +24,10 @@ pub async fn recover(
     let Some(email) = present(body.email.as_ref()) else {
         return Err(AuthApiError::validation("Password recovery requires an email"));
     };
-    api.limit(&request, AuthAction::Recover, Some(email)).await?;
+    let client = api.client(&request).await;
     api.services
         .email
-        .request_recovery(email, query.redirect_to.as_deref())
+        .request_recovery(&client, email, query.redirect_to.as_deref())
         .await?;
     Ok(HttpResponse::Ok().json(json!({})))
 }

@@ -2,7 +2,7 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::common::{EmailAddress, UserId};
-use domain::identity::{AuthAction, SignUpOutcome, SignUpRequest};
+use domain::identity::{SignUpOutcome, SignUpRequest};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -71,9 +71,8 @@ pub async fn sign_up(
     body: AuthJson<SignUpBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let sign_up = body.request(query.redirect_to.as_deref())?;
-    api.limit(&request, AuthAction::SignUp, Some(sign_up.email))
-        .await?;
-    Ok(match api.services.email.sign_up(sign_up).await? {
+    let client = api.client(&request).await;
+    Ok(match api.services.email.sign_up(&client, sign_up).await? {
         SignUpOutcome::SignedIn(session) => api.answer_session(&request, &session).await,
         SignUpOutcome::ConfirmationSent {
             user_id,

@@ -2,7 +2,7 @@
 //! session refresh), and `pkce` (the end of a provider sign-in). `id_token` is answered "unsupported".
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::identity::{AuthAction, Session};
+use domain::identity::Session;
 use serde::Deserialize;
 
 use super::{AuthApiError, AuthJson, IdentityApi, present};
@@ -44,8 +44,14 @@ async fn pkce(api: &IdentityApi, request: &HttpRequest, body: &TokenBody) -> Res
     let Some(oauth) = api.oauth.as_ref() else {
         return Err(AuthApiError::validation("unsupported_grant_type"));
     };
-    api.limit(request, AuthAction::SignIn, None).await?;
-    crate::oauth::exchange_pkce(oauth, body.auth_code.as_deref(), body.code_verifier.as_deref()).await
+    let client = api.client(request).await;
+    crate::oauth::exchange_pkce(
+        oauth,
+        &client,
+        body.auth_code.as_deref(),
+        body.code_verifier.as_deref(),
+    )
+    .await
 }
 
 /// Answers a session.

@@ -9,7 +9,7 @@
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::identity::codes::emails::resolve_redirect;
-use domain::identity::{AuthAction, IdentityError, Session, VerifyKind, VerifySecret};
+use domain::identity::{IdentityError, Session, VerifyKind, VerifySecret};
 use serde::Deserialize;
 
 use super::dto::SessionDto;
@@ -62,14 +62,6 @@ fn kind_of(value: Option<&String>) -> Result<(VerifyKind, &str), AuthApiError> {
         .ok_or_else(|| AuthApiError::validation("Unsupported verification type"))
 }
 
-/// The address a typed code was sent to (the rate limit counts it too); a link names none.
-const fn address(secret: VerifySecret<'_>) -> Option<&str> {
-    match secret {
-        VerifySecret::Code { email, .. } => Some(email),
-        VerifySecret::Link(_) => None,
-    }
-}
-
 /// The sign-up cookie a verification spends (a request that carried one has its answer remove it).
 fn spent_signup_cookie(api: &IdentityApi) -> actix_web::cookie::Cookie<'static> {
     signup_browser_cookie(&api.services.issuer.config().public_url, "")
@@ -86,12 +78,12 @@ pub async fn verify(
     body: AuthJson<VerifyBody>,
 ) -> Result<HttpResponse, AuthApiError> {
     let (kind, secret) = body.secret()?;
-    api.limit(&request, AuthAction::Verify, address(secret)).await?;
+    let client = api.client(&request).await;
     let browser = signup_browser(&request);
     let session = api
         .services
         .email
-        .verify(kind, secret, browser.as_deref())
+        .verify(&client, kind, secret, browser.as_deref())
         .await?;
     api.proved(&request, &session).await;
     let mut response = HttpResponse::Ok();
@@ -213,13 +205,13 @@ async fn verified_link<'q>(
     query: &'q VerifyLinkQuery,
 ) -> Result<(Session, &'q str, bool), AuthApiError> {
     let (kind, kind_text, token) = query.parts()?;
-    api.limit(request, AuthAction::Verify, None).await?;
+    let client = api.client(request).await;
     let browser = signup_browser(request);
     let secret = VerifySecret::Link(token);
     let session = api
         .services
         .email
-        .verify(kind, secret, browser.as_deref())
+        .verify(&client, kind, secret, browser.as_deref())
         .await
         .map_err(link_error)?;
     api.proved(request, &session).await;
@@ -270,10 +262,15 @@ mod tests {
             };
         let link = body(Some("123456"), Some(" hash "), None, None);
         assert_eq!(link.secret().unwrap().1, VerifySecret::Link("hash"));
-        assert_eq!(address(link.secret().unwrap().1), None);
         let code = body(Some("123456"), None, Some("dev@example.com"), None);
         let (_, secret) = code.secret().unwrap();
-        assert_eq!(address(secret), Some("dev@example.com"));
+        assert_eq!(
+            secret,
+            VerifySecret::Code {
+                email: "dev@example.com",
+                code: "123456"
+            }
+        );
         let phone = body(Some("123456"), None, None, Some("+15550100"))
             .secret()
             .unwrap_err();

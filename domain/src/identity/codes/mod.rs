@@ -35,6 +35,7 @@ use std::sync::Arc;
 use crate::common::SecretGenerator;
 use crate::identity::digests::DigestKey;
 use crate::identity::ports::{AccountRepository, OneTimeCodeRepository, PasswordHasher};
+use crate::identity::rate_limit::{AuthAction, VolumeLimits};
 use crate::identity::sessions::{Session, SessionIssuer};
 
 /// Supabase's verification `type`s.
@@ -89,6 +90,8 @@ pub struct EmailSignIn {
     pub(in crate::identity) secrets: Arc<dyn SecretGenerator>,
     /// The key of typed-code digests and sign-up decoy ids (a value from the server secret).
     pub(in crate::identity) digest_key: DigestKey,
+    /// Every use case here admits the client's request first.
+    pub(in crate::identity) limits: VolumeLimits,
 }
 
 /// The ports of [`EmailSignIn`] beside the issuer.
@@ -98,6 +101,7 @@ pub struct EmailPorts {
     pub hasher: Arc<dyn PasswordHasher>,
     pub secrets: Arc<dyn SecretGenerator>,
     pub digest_key: DigestKey,
+    pub limits: VolumeLimits,
 }
 
 impl EmailSignIn {
@@ -110,6 +114,7 @@ impl EmailSignIn {
             hasher: ports.hasher,
             secrets: ports.secrets,
             digest_key: ports.digest_key,
+            limits: ports.limits,
         }
     }
 }
@@ -121,13 +126,16 @@ impl EmailSignIn {
     /// would only stop the address's owner from signing up.)
     ///
     /// # Errors
+    /// [`IdentityError::EmailRateLimited`] past the volume limits of `client` or the address;
     /// [`IdentityError::Validation`] (`email`) for an address that does not look like one; a port failure.
     pub async fn request_magic_link(
         &self,
+        client: &str,
         email: &str,
         create_user: bool,
         redirect_to: Option<&str>,
     ) -> Result<(), IdentityError> {
+        self.limits.admit(AuthAction::Otp, client, Some(email)).await?;
         let email = parse_email(email)?;
         if self.accounts.find_by_email(&email).await?.is_none() {
             let mail_delivers = self.issuer.config().require_email_confirmation;
@@ -151,12 +159,17 @@ impl EmailSignIn {
     /// either way.
     ///
     /// # Errors
+    /// [`IdentityError::EmailRateLimited`] past the volume limits of `client` or the address;
     /// [`IdentityError::Validation`] (`email`) for an address that does not look like one; a port failure.
     pub async fn request_recovery(
         &self,
+        client: &str,
         email: &str,
         redirect_to: Option<&str>,
     ) -> Result<(), IdentityError> {
+        self.limits
+            .admit(AuthAction::Recover, client, Some(email))
+            .await?;
         let email = parse_email(email)?;
         if self.accounts.find_by_email(&email).await?.is_some() {
             self.send_codes(OtpPurpose::Recovery, &email, redirect_to, None)
@@ -171,13 +184,20 @@ impl EmailSignIn {
     ///
     /// # Errors
     /// [`IdentityError::InvalidCode`] when the code is unknown, of another kind, used or expired (or its
-    /// account is gone); a port failure.
+    /// account is gone); [`IdentityError::RateLimited`] past the volume limits of `client` (or of the
+    /// address a code was typed for); a port failure.
     pub async fn verify(
         &self,
+        client: &str,
         kind: VerifyKind,
         secret: VerifySecret<'_>,
         browser: Option<&str>,
     ) -> Result<Session, IdentityError> {
+        let typed_to = match secret {
+            VerifySecret::Code { email, .. } => Some(email),
+            VerifySecret::Link(_) => None,
+        };
+        self.limits.admit(AuthAction::Verify, client, typed_to).await?;
         let now = self.issuer.now();
         let (digest, typed_for) = match secret {
             VerifySecret::Link(token) => (digest_secret(token.trim()), None),
@@ -272,11 +292,12 @@ mod tests {
             })
             .times(1)
             .returning(|_, _| Ok(()));
-        block_on(
-            m.service()
-                .email
-                .request_magic_link("dev@example.com", false, None),
-        )
+        block_on(m.service().email.request_magic_link(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            false,
+            None,
+        ))
         .unwrap();
     }
 
@@ -304,11 +325,12 @@ mod tests {
             })
             .times(1)
             .returning(|_, _| Ok(()));
-        block_on(
-            m.service()
-                .email
-                .request_magic_link("dev@example.com", false, None),
-        )
+        block_on(m.service().email.request_magic_link(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            false,
+            None,
+        ))
         .unwrap();
     }
 
@@ -317,11 +339,12 @@ mod tests {
         let mut m = Mocks::new();
         m.accounts.expect_find_by_email().returning(|_| Ok(None));
         assert!(
-            block_on(
-                m.service()
-                    .email
-                    .request_magic_link("ghost@example.com", false, None)
-            )
+            block_on(m.service().email.request_magic_link(
+                crate::identity::test_support::CLIENT,
+                "ghost@example.com",
+                false,
+                None
+            ))
             .is_ok()
         );
     }
@@ -343,11 +366,12 @@ mod tests {
             require_email_confirmation: true,
             ..config()
         });
-        block_on(
-            with_mailer
-                .email
-                .request_magic_link("new@example.com", true, None),
-        )
+        block_on(with_mailer.email.request_magic_link(
+            crate::identity::test_support::CLIENT,
+            "new@example.com",
+            true,
+            None,
+        ))
         .unwrap();
     }
 
@@ -361,7 +385,15 @@ mod tests {
             require_email_confirmation: false,
             ..config()
         });
-        assert!(block_on(service.email.request_magic_link("new@example.com", true, None)).is_ok());
+        assert!(
+            block_on(service.email.request_magic_link(
+                crate::identity::test_support::CLIENT,
+                "new@example.com",
+                true,
+                None
+            ))
+            .is_ok()
+        );
     }
 
     #[test]
@@ -372,7 +404,15 @@ mod tests {
             signups_enabled: false,
             ..config()
         });
-        assert!(block_on(service.email.request_magic_link("new@example.com", true, None)).is_ok());
+        assert!(
+            block_on(service.email.request_magic_link(
+                crate::identity::test_support::CLIENT,
+                "new@example.com",
+                true,
+                None
+            ))
+            .is_ok()
+        );
     }
 
     #[test]
@@ -391,14 +431,27 @@ mod tests {
             .times(1)
             .returning(|_, _| Ok(()));
         let service = m.service();
-        let known = block_on(service.email.request_recovery("dev@example.com", None));
-        let unknown = block_on(service.email.request_recovery("ghost@example.com", None));
+        let known = block_on(service.email.request_recovery(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            None,
+        ));
+        let unknown = block_on(service.email.request_recovery(
+            crate::identity::test_support::CLIENT,
+            "ghost@example.com",
+            None,
+        ));
         assert!(known.is_ok() && unknown.is_ok());
     }
 
     #[test]
     fn a_request_for_a_malformed_address_is_a_validation_error() {
-        let error = block_on(Mocks::new().service().email.request_recovery("nope", None)).unwrap_err();
+        let error = block_on(Mocks::new().service().email.request_recovery(
+            crate::identity::test_support::CLIENT,
+            "nope",
+            None,
+        ))
+        .unwrap_err();
         assert_eq!(
             error.fields().unwrap().get("email"),
             Some("Please enter a valid email address")
@@ -422,6 +475,7 @@ mod tests {
             .returning(|_| Ok(Some(account("dev@example.com", true))));
         m.allow_sessions();
         let session = block_on(m.service().email.verify(
+            crate::identity::test_support::CLIENT,
             VerifyKind::MagicLink,
             VerifySecret::Link("link-token"),
             None,
@@ -435,6 +489,7 @@ mod tests {
         let mut m = Mocks::new();
         m.codes.expect_consume().returning(|_, _, _| Ok(None));
         let error = block_on(m.service().email.verify(
+            crate::identity::test_support::CLIENT,
             VerifyKind::Recovery,
             VerifySecret::Link("again"),
             None,
@@ -472,7 +527,13 @@ mod tests {
             email: "Dev@Example.com",
             code: "123456",
         };
-        block_on(m.service().email.verify(VerifyKind::Email, secret, None)).unwrap();
+        block_on(m.service().email.verify(
+            crate::identity::test_support::CLIENT,
+            VerifyKind::Email,
+            secret,
+            None,
+        ))
+        .unwrap();
     }
 
     /// A sign-up code carrying the password `pending` chosen from the browser that holds `browser`.
@@ -503,11 +564,12 @@ mod tests {
             .times(1)
             .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
-        block_on(
-            m.service()
-                .email
-                .verify(VerifyKind::Signup, VerifySecret::Link("t"), browser),
-        )
+        block_on(m.service().email.verify(
+            crate::identity::test_support::CLIENT,
+            VerifyKind::Signup,
+            VerifySecret::Link("t"),
+            browser,
+        ))
         .unwrap()
     }
 
@@ -554,11 +616,12 @@ mod tests {
             email: "dev@example.com",
             code: "123456",
         };
-        block_on(
-            m.service()
-                .email
-                .verify(VerifyKind::Email, code, Some("browser-value")),
-        )
+        block_on(m.service().email.verify(
+            crate::identity::test_support::CLIENT,
+            VerifyKind::Email,
+            code,
+            Some("browser-value"),
+        ))
         .unwrap();
     }
 
@@ -584,6 +647,7 @@ mod tests {
             .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
         block_on(m.service().email.verify(
+            crate::identity::test_support::CLIENT,
             VerifyKind::MagicLink,
             VerifySecret::Link("t"),
             Some("browser-value"),
@@ -611,6 +675,7 @@ mod tests {
             .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
         let session = block_on(m.service().email.verify(
+            crate::identity::test_support::CLIENT,
             VerifyKind::MagicLink,
             VerifySecret::Link("t"),
             None,
@@ -665,7 +730,13 @@ mod tests {
             } else {
                 VerifySecret::Link("t")
             };
-            let session = block_on(m.service().email.verify(kind, secret, None)).unwrap();
+            let session = block_on(m.service().email.verify(
+                crate::identity::test_support::CLIENT,
+                kind,
+                secret,
+                None,
+            ))
+            .unwrap();
             assert!(session.user.account.password_hash.is_none(), "{kind:?}");
             assert!(session.user.account.is_proven(), "{kind:?}");
             assert!(session.choose_password, "{kind:?}");
@@ -685,6 +756,7 @@ mod tests {
         m.refresh_tokens.expect_revoke_all_for_user().never();
         m.allow_sessions();
         let session = block_on(m.service().email.verify(
+            crate::identity::test_support::CLIENT,
             VerifyKind::MagicLink,
             VerifySecret::Link("t"),
             None,
@@ -701,11 +773,12 @@ mod tests {
             .returning(|_, _, _| Ok(Some(consumed(OtpPurpose::Recovery, "gone@example.com"))));
         m.accounts.expect_find_by_email().returning(|_| Ok(None));
         assert!(matches!(
-            block_on(
-                m.service()
-                    .email
-                    .verify(VerifyKind::Recovery, VerifySecret::Link("t"), None)
-            ),
+            block_on(m.service().email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Recovery,
+                VerifySecret::Link("t"),
+                None
+            )),
             Err(IdentityError::InvalidCode)
         ));
     }
@@ -741,29 +814,42 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_magic_link(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            false,
+            None,
+        ))
+        .unwrap();
         let mail = store.outbox.lock().unwrap()[0].clone();
         let (token, code) = (link_token(&mail), typed_code(&mail));
         assert!(
-            block_on(
-                service
-                    .email
-                    .verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None)
-            )
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::MagicLink,
+                VerifySecret::Link(&token),
+                None
+            ))
             .is_ok()
         );
-        let again = block_on(
-            service
-                .email
-                .verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None),
-        );
+        let again = block_on(service.email.verify(
+            crate::identity::test_support::CLIENT,
+            VerifyKind::MagicLink,
+            VerifySecret::Link(&token),
+            None,
+        ));
         assert!(matches!(again, Err(IdentityError::InvalidCode)));
         let sibling = VerifySecret::Code {
             email: "dev@example.com",
             code: &code,
         };
         assert!(matches!(
-            block_on(service.email.verify(VerifyKind::Email, sibling, None)),
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Email,
+                sibling,
+                None
+            )),
             Err(IdentityError::InvalidCode)
         ));
     }
@@ -777,20 +863,47 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.email.request_recovery("dev@example.com", None)).unwrap();
+        block_on(service.email.request_recovery(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            None,
+        ))
+        .unwrap();
         let code = typed_code(&store.outbox.lock().unwrap()[0]);
         let elsewhere = VerifySecret::Code {
             email: "other@example.com",
             code: &code,
         };
-        assert!(block_on(service.email.verify(VerifyKind::Recovery, elsewhere, None)).is_err());
+        assert!(
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Recovery,
+                elsewhere,
+                None
+            ))
+            .is_err()
+        );
         let mine = VerifySecret::Code {
             email: "dev@example.com",
             code: &code,
         };
-        let session = block_on(service.email.verify(VerifyKind::Recovery, mine, None)).unwrap();
+        let session = block_on(service.email.verify(
+            crate::identity::test_support::CLIENT,
+            VerifyKind::Recovery,
+            mine,
+            None,
+        ))
+        .unwrap();
         assert_eq!(session.user.account.email.as_str(), "dev@example.com");
-        assert!(block_on(service.email.verify(VerifyKind::Recovery, mine, None)).is_err());
+        assert!(
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Recovery,
+                mine,
+                None
+            ))
+            .is_err()
+        );
     }
 
     #[test]
@@ -816,17 +929,19 @@ mod tests {
         m.allow_sessions();
         let service = m.service_with_codes(config(), store);
         let stale = block_on(service.email.verify(
+            crate::identity::test_support::CLIENT,
             VerifyKind::MagicLink,
             VerifySecret::Link("old-link"),
             None,
         ));
         assert!(matches!(stale, Err(IdentityError::InvalidCode)));
         assert!(
-            block_on(
-                service
-                    .email
-                    .verify(VerifyKind::MagicLink, VerifySecret::Link("fresh-link"), None)
-            )
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::MagicLink,
+                VerifySecret::Link("fresh-link"),
+                None
+            ))
             .is_ok()
         );
     }
@@ -842,6 +957,7 @@ mod tests {
         ));
         let service = Mocks::new().service_with_codes(config(), store);
         let wrong_kind = block_on(service.email.verify(
+            crate::identity::test_support::CLIENT,
             VerifyKind::MagicLink,
             VerifySecret::Link("recovery-link"),
             None,
@@ -868,16 +984,22 @@ mod tests {
             code: "000000",
         };
         assert!(matches!(
-            block_on(service.email.verify(VerifyKind::Email, typed, None)),
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Email,
+                typed,
+                None
+            )),
             Err(IdentityError::InvalidCode)
         ));
         // The mock refuses a second failure: a link names no address.
         assert!(matches!(
-            block_on(
-                service
-                    .email
-                    .verify(VerifyKind::MagicLink, VerifySecret::Link("wrong"), None)
-            ),
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::MagicLink,
+                VerifySecret::Link("wrong"),
+                None
+            )),
             Err(IdentityError::InvalidCode)
         ));
     }
@@ -885,6 +1007,7 @@ mod tests {
     fn wrong_code(service: &IdentityServices, right: &str) -> Result<Session, IdentityError> {
         let wrong = format!("{:06}", (right.parse::<u32>().unwrap() + 1) % 1_000_000);
         block_on(service.email.verify(
+            crate::identity::test_support::CLIENT,
             VerifyKind::Email,
             VerifySecret::Code {
                 email: "dev@example.com",
@@ -903,8 +1026,19 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
-        block_on(service.email.request_recovery("dev@example.com", None)).unwrap();
+        block_on(service.email.request_magic_link(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            false,
+            None,
+        ))
+        .unwrap();
+        block_on(service.email.request_recovery(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            None,
+        ))
+        .unwrap();
         let (magic, recovery) = {
             let outbox = store.outbox.lock().unwrap();
             (outbox[0].clone(), outbox[1].clone())
@@ -921,17 +1055,23 @@ mod tests {
             code: &code,
         };
         assert!(matches!(
-            block_on(service.email.verify(VerifyKind::Email, right, None)),
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Email,
+                right,
+                None
+            )),
             Err(IdentityError::InvalidCode)
         ));
         // Nobody can kill the owner's e-mailed link by typing wrong codes: it still signs in.
         let token = link_token(&magic);
         assert!(
-            block_on(
-                service
-                    .email
-                    .verify(VerifyKind::MagicLink, VerifySecret::Link(&token), None)
-            )
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::MagicLink,
+                VerifySecret::Link(&token),
+                None
+            ))
             .is_ok()
         );
         // And the typed code of another purpose (recovery) was not tried, so it stays.
@@ -939,7 +1079,15 @@ mod tests {
             email: "dev@example.com",
             code: &typed_code(&recovery),
         };
-        assert!(block_on(service.email.verify(VerifyKind::Recovery, recovery_code, None)).is_ok());
+        assert!(
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Recovery,
+                recovery_code,
+                None
+            ))
+            .is_ok()
+        );
     }
 
     #[test]
@@ -951,7 +1099,13 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_magic_link(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            false,
+            None,
+        ))
+        .unwrap();
         let code = typed_code(&store.outbox.lock().unwrap()[0]);
         for _ in 0..4 {
             assert!(wrong_code(&service, &code).is_err());
@@ -960,9 +1114,23 @@ mod tests {
             email: "dev@example.com",
             code: &code,
         };
-        assert!(block_on(service.email.verify(VerifyKind::Email, right, None)).is_ok());
+        assert!(
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Email,
+                right,
+                None
+            ))
+            .is_ok()
+        );
         // Four more wrong ones after the success do not reach five.
-        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_magic_link(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            false,
+            None,
+        ))
+        .unwrap();
         let code = typed_code(&store.outbox.lock().unwrap()[1]);
         for _ in 0..4 {
             assert!(wrong_code(&service, &code).is_err());
@@ -971,7 +1139,15 @@ mod tests {
             email: "dev@example.com",
             code: &code,
         };
-        assert!(block_on(service.email.verify(VerifyKind::Email, right, None)).is_ok());
+        assert!(
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Email,
+                right,
+                None
+            ))
+            .is_ok()
+        );
     }
 
     #[test]
@@ -983,26 +1159,45 @@ mod tests {
         m.allow_sessions();
         let store = std::sync::Arc::new(InMemoryCodes::default());
         let service = m.service_with_codes(config(), store.clone());
-        block_on(service.email.request_recovery("dev@example.com", None)).unwrap();
-        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
-        block_on(service.email.request_magic_link("dev@example.com", false, None)).unwrap();
+        block_on(service.email.request_recovery(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            None,
+        ))
+        .unwrap();
+        block_on(service.email.request_magic_link(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            false,
+            None,
+        ))
+        .unwrap();
+        block_on(service.email.request_magic_link(
+            crate::identity::test_support::CLIENT,
+            "dev@example.com",
+            false,
+            None,
+        ))
+        .unwrap();
         let outbox = store.outbox.lock().unwrap().clone();
         let first = link_token(&outbox[1]);
         assert!(matches!(
-            block_on(
-                service
-                    .email
-                    .verify(VerifyKind::MagicLink, VerifySecret::Link(&first), None)
-            ),
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::MagicLink,
+                VerifySecret::Link(&first),
+                None
+            )),
             Err(IdentityError::InvalidCode)
         ));
         let recovery = link_token(&outbox[0]);
         assert!(
-            block_on(
-                service
-                    .email
-                    .verify(VerifyKind::Recovery, VerifySecret::Link(&recovery), None)
-            )
+            block_on(service.email.verify(
+                crate::identity::test_support::CLIENT,
+                VerifyKind::Recovery,
+                VerifySecret::Link(&recovery),
+                None
+            ))
             .is_ok()
         );
     }

@@ -38,6 +38,7 @@ use crate::common::secrets::digest_secret;
 use crate::common::{Clock, RepoError, SecretGenerator};
 use crate::identity::codes::emails::resolve_redirect;
 use crate::identity::oauth::external::ProviderSignIn;
+use crate::identity::rate_limit::{AuthAction, VolumeLimits};
 use crate::identity::sessions::Session;
 
 /// How long the provider may take to send the browser back.
@@ -49,6 +50,8 @@ const SECRET_BYTES: usize = 32;
 /// Parameters of `GET /authorize`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AuthorizeRequest<'a> {
+    /// The client's rate-limit subject (its address, IPv6 by /64).
+    pub client: &'a str,
     pub provider: Option<&'a str>,
     pub redirect_to: Option<&'a str>,
     pub code_challenge: Option<&'a str>,
@@ -78,6 +81,8 @@ pub struct OAuthService {
     clock: Arc<dyn Clock>,
     secrets: Arc<dyn SecretGenerator>,
     config: OAuthConfig,
+    /// Starting and finishing a provider sign-in admit the client's request first.
+    limits: VolumeLimits,
 }
 
 impl OAuthService {
@@ -90,6 +95,7 @@ impl OAuthService {
         clock: Arc<dyn Clock>,
         secrets: Arc<dyn SecretGenerator>,
         config: OAuthConfig,
+        limits: VolumeLimits,
     ) -> Self {
         let providers = providers
             .into_iter()
@@ -102,6 +108,7 @@ impl OAuthService {
             clock,
             secrets,
             config,
+            limits,
         }
     }
 
@@ -139,9 +146,13 @@ impl OAuthService {
     ///
     /// # Errors
     /// [`OAuthError::UnknownProvider`], [`OAuthError::ProviderNotConfigured`], [`OAuthError::PkceRequired`],
-    /// [`OAuthError::InvalidChallenge`], [`OAuthError::RedirectNotAllowed`], an unavailable provider, or a
+    /// [`OAuthError::InvalidChallenge`], [`OAuthError::RedirectNotAllowed`], an unavailable provider, the sign-in
+    /// volume of the client ([`IdentityError::RateLimited`](crate::identity::IdentityError::RateLimited)), or a
     /// failing store.
     pub async fn authorize(&self, request: AuthorizeRequest<'_>) -> Result<String, OAuthError> {
+        self.limits
+            .admit(AuthAction::SignIn, request.client, None)
+            .await?;
         let name = request
             .provider
             .map(str::trim)
@@ -180,7 +191,13 @@ impl OAuthService {
     /// # Errors
     /// [`OAuthError::ExchangeIncomplete`], [`OAuthError::FlowNotFound`], [`OAuthError::FlowExpired`],
     /// [`OAuthError::BadCodeVerifier`], the linking rule's [`IdentityError`](crate::identity::IdentityError)s, or a failing store.
-    pub async fn exchange_pkce(&self, auth_code: &str, code_verifier: &str) -> Result<Session, OAuthError> {
+    pub async fn exchange_pkce(
+        &self,
+        client: &str,
+        auth_code: &str,
+        code_verifier: &str,
+    ) -> Result<Session, OAuthError> {
+        self.limits.admit(AuthAction::SignIn, client, None).await?;
         let (auth_code, code_verifier) = (auth_code.trim(), code_verifier.trim());
         if auth_code.is_empty() || code_verifier.is_empty() {
             return Err(OAuthError::ExchangeIncomplete);

@@ -88,6 +88,7 @@ impl Setup {
             OAuthConfig {
                 public_url: "https://portal.test".into(),
             },
+            crate::identity::test_support::volume_limits(),
         );
         (service, self.store)
     }
@@ -95,6 +96,7 @@ impl Setup {
 
 fn authorize_google<'a>(redirect_to: Option<&'a str>) -> AuthorizeRequest<'a> {
     AuthorizeRequest {
+        client: crate::identity::test_support::CLIENT,
         provider: Some("google"),
         redirect_to,
         code_challenge: Some(CHALLENGE),
@@ -178,6 +180,7 @@ fn authorize_keeps_a_flow_and_answers_the_providers_url() {
 fn authorize_refuses_unknown_unconfigured_and_foreign_targets_before_any_redirect() {
     let (service, store) = Setup::new().service();
     let unknown = block_on(service.authorize(AuthorizeRequest {
+        client: crate::identity::test_support::CLIENT,
         provider: Some("myspace"),
         ..authorize_google(None)
     }))
@@ -185,6 +188,7 @@ fn authorize_refuses_unknown_unconfigured_and_foreign_targets_before_any_redirec
     assert!(matches!(unknown, OAuthError::UnknownProvider(ref p) if p == "myspace"));
     assert_eq!(unknown.error_code(), "validation_failed");
     let twitter = block_on(service.authorize(AuthorizeRequest {
+        client: crate::identity::test_support::CLIENT,
         provider: Some("twitter"),
         ..authorize_google(None)
     }))
@@ -194,6 +198,7 @@ fn authorize_refuses_unknown_unconfigured_and_foreign_targets_before_any_redirec
         "only known providers are configurable"
     );
     let apple = block_on(service.authorize(AuthorizeRequest {
+        client: crate::identity::test_support::CLIENT,
         provider: Some("apple"),
         ..authorize_google(None)
     }))
@@ -213,6 +218,7 @@ fn authorize_refuses_unknown_unconfigured_and_foreign_targets_before_any_redirec
         assert!(matches!(error, OAuthError::RedirectNotAllowed), "{foreign}");
     }
     let no_pkce = block_on(service.authorize(AuthorizeRequest {
+        client: crate::identity::test_support::CLIENT,
         code_challenge: None,
         ..authorize_google(None)
     }))
@@ -265,9 +271,11 @@ fn the_whole_flow_signs_in_with_the_right_verifier_once() {
     let code = outcome.result.unwrap();
     assert_eq!(store.codes.lock().unwrap()[0].code_hash, digest_secret(&code));
     assert!(store.flows.lock().unwrap().is_empty(), "the flow is spent");
-    let session = block_on(service.exchange_pkce(&code, VERIFIER)).unwrap();
+    let session =
+        block_on(service.exchange_pkce(crate::identity::test_support::CLIENT, &code, VERIFIER)).unwrap();
     assert_eq!(session.user.account.id, user);
-    let again = block_on(service.exchange_pkce(&code, VERIFIER)).unwrap_err();
+    let again =
+        block_on(service.exchange_pkce(crate::identity::test_support::CLIENT, &code, VERIFIER)).unwrap_err();
     assert!(matches!(again, OAuthError::FlowNotFound));
     let replay = block_on(service.callback(CallbackRequest {
         state: Some(&state()),
@@ -301,12 +309,17 @@ fn exchanging() -> Setup {
 fn a_wrong_verifier_is_refused_and_spends_the_code() {
     let setup = exchanging();
     let (service, store, code) = code_for(setup);
-    let wrong =
-        block_on(service.exchange_pkce(&code, "wrong-verifier-wrong-verifier-wrong-verifier")).unwrap_err();
+    let wrong = block_on(service.exchange_pkce(
+        crate::identity::test_support::CLIENT,
+        &code,
+        "wrong-verifier-wrong-verifier-wrong-verifier",
+    ))
+    .unwrap_err();
     assert!(matches!(wrong, OAuthError::BadCodeVerifier));
     assert_eq!(wrong.error_code(), "bad_code_verifier");
     assert!(store.codes.lock().unwrap().is_empty());
-    let right = block_on(service.exchange_pkce(&code, VERIFIER)).unwrap_err();
+    let right =
+        block_on(service.exchange_pkce(crate::identity::test_support::CLIENT, &code, VERIFIER)).unwrap_err();
     assert!(matches!(right, OAuthError::FlowNotFound));
 }
 
@@ -315,7 +328,8 @@ fn an_expired_auth_code_is_refused() {
     let setup = exchanging();
     let (service, store, code) = code_for(setup);
     store.codes.lock().unwrap()[0].expires_at = noon();
-    let error = block_on(service.exchange_pkce(&code, VERIFIER)).unwrap_err();
+    let error =
+        block_on(service.exchange_pkce(crate::identity::test_support::CLIENT, &code, VERIFIER)).unwrap_err();
     assert!(matches!(error, OAuthError::FlowExpired));
     assert_eq!(error.error_code(), "flow_state_expired");
 }
@@ -324,7 +338,8 @@ fn an_expired_auth_code_is_refused() {
 fn an_empty_exchange_is_a_validation_error() {
     let (service, _) = Setup::new().service();
     for (code, verifier) in [("", VERIFIER), ("code", " ")] {
-        let error = block_on(service.exchange_pkce(code, verifier)).unwrap_err();
+        let error = block_on(service.exchange_pkce(crate::identity::test_support::CLIENT, code, verifier))
+            .unwrap_err();
         assert!(matches!(error, OAuthError::ExchangeIncomplete));
     }
 }
@@ -409,7 +424,8 @@ fn the_linking_rule_answers_at_the_exchange() {
         .returning(|_| Ok(Some(account("dev@example.com", false))));
     setup.mocks.links.expect_link().never();
     let (service, _, code) = code_for(setup);
-    let error = block_on(service.exchange_pkce(&code, VERIFIER)).unwrap_err();
+    let error =
+        block_on(service.exchange_pkce(crate::identity::test_support::CLIENT, &code, VERIFIER)).unwrap_err();
     assert!(matches!(
         error,
         OAuthError::Identity(IdentityError::AccountNotLinkable)

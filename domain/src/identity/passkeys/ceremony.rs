@@ -12,6 +12,7 @@ use crate::identity::assurance::Action;
 use crate::identity::attempts::Guarded;
 use crate::identity::errors::IdentityError;
 use crate::identity::models::{Account, AuthMethod, SecondFactorMethod, SecondStep};
+use crate::identity::rate_limit::AuthAction;
 use crate::identity::sessions::Session;
 use crate::identity::sessions::tokens::AccessTokenClaims;
 use crate::mail::templates::SecurityChange;
@@ -120,8 +121,9 @@ impl PasskeyService {
     /// credential, and the challenge that verifies the browser's answer.
     ///
     /// # Errors
-    /// A port failure.
-    pub async fn authentication_options(&self) -> Result<CeremonyOptions, IdentityError> {
+    /// [`IdentityError::RateLimited`] past the sign-in volume of `client`; a port failure.
+    pub async fn authentication_options(&self, client: &str) -> Result<CeremonyOptions, IdentityError> {
+        self.limits.admit(AuthAction::SignIn, client, None).await?;
         let start = self.ceremony.start_authentication().map_err(ceremony_error)?;
         // Anyone may ask for these options: the ceremonies nobody finished go here, not in a job.
         self.passkeys.prune_challenges(self.identity.now()).await?;
@@ -133,8 +135,14 @@ impl PasskeyService {
     ///
     /// # Errors
     /// [`IdentityError::WebAuthnVerificationFailed`] for a malformed answer, an unknown credential, or a
-    /// user handle that is not the passkey's account; a port failure.
-    pub async fn identify(&self, credential: &serde_json::Value) -> Result<PasskeyClaim, IdentityError> {
+    /// user handle that is not the passkey's account; [`IdentityError::RateLimited`] past the sign-in
+    /// volume of `client`; a port failure.
+    pub async fn identify(
+        &self,
+        client: &str,
+        credential: &serde_json::Value,
+    ) -> Result<PasskeyClaim, IdentityError> {
+        self.limits.admit(AuthAction::SignIn, client, None).await?;
         let claim = self.ceremony.claim(credential).map_err(ceremony_error)?;
         let passkey = self
             .passkeys

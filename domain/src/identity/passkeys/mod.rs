@@ -28,6 +28,7 @@ use crate::identity::assurance::Action;
 use crate::identity::errors::IdentityError;
 use crate::identity::models::Account;
 use crate::identity::ports::{CeremonyError, PasskeyRepository, WebAuthnCeremony};
+use crate::identity::rate_limit::VolumeLimits;
 use crate::identity::sessions::SessionIssuer;
 use crate::identity::sessions::tokens::AccessTokenClaims;
 use crate::mail::templates::SecurityChange;
@@ -43,6 +44,8 @@ pub struct PasskeyService {
     identity: Arc<SessionIssuer>,
     passkeys: Arc<dyn PasskeyRepository>,
     ceremony: Arc<dyn WebAuthnCeremony>,
+    /// A sign-in's ceremony admits the client's request first.
+    limits: VolumeLimits,
 }
 
 impl PasskeyService {
@@ -51,11 +54,13 @@ impl PasskeyService {
         identity: Arc<SessionIssuer>,
         passkeys: Arc<dyn PasskeyRepository>,
         ceremony: Arc<dyn WebAuthnCeremony>,
+        limits: VolumeLimits,
     ) -> Self {
         Self {
             identity,
             passkeys,
             ceremony,
+            limits,
         }
     }
 

@@ -196,7 +196,12 @@ fn service(
                 .any(|p| p.user_id == user)
         });
     }
-    PasskeyService::new(m.service().issuer, store.clone(), Arc::new(ceremony))
+    PasskeyService::new(
+        m.service().issuer,
+        store.clone(),
+        Arc::new(ceremony),
+        crate::identity::test_support::volume_limits(),
+    )
 }
 
 fn run<T>(future: impl std::future::Future<Output = T>) -> T {
@@ -337,13 +342,13 @@ fn signing_in_with_a_passkey_answers_a_session_at_aal2_and_records_the_count() {
     let store = Arc::new(InMemoryPasskeys::default());
     let passkeys = service(m, ceremony, &store, &[&claims]);
     let passkey = register(&passkeys, &claims);
-    let options = run(passkeys.authentication_options()).unwrap();
+    let options = run(passkeys.authentication_options(crate::identity::test_support::CLIENT)).unwrap();
     assert_eq!(
         store.challenges.lock().unwrap()[0].user_id,
         None,
         "a sign-in's ceremony belongs to nobody yet"
     );
-    let claim = run(passkeys.identify(&json!({}))).unwrap();
+    let claim = run(passkeys.identify(crate::identity::test_support::CLIENT, &json!({}))).unwrap();
     assert_eq!(claim.account.id, claims.sub);
     let session =
         run(passkeys.sign_in(Guarded::for_tests(), options.challenge_id, &json!({}), claim)).unwrap();
@@ -352,7 +357,7 @@ fn signing_in_with_a_passkey_answers_a_session_at_aal2_and_records_the_count() {
     assert_eq!((stored.sign_count, stored.last_used_at), (5, Some(noon())));
     assert_eq!(stored.id, passkey.id);
     // The challenge worked once.
-    let again = run(passkeys.identify(&json!({}))).unwrap();
+    let again = run(passkeys.identify(crate::identity::test_support::CLIENT, &json!({}))).unwrap();
     assert!(matches!(
         run(passkeys.sign_in(Guarded::for_tests(), options.challenge_id, &json!({}), again)),
         Err(IdentityError::WebAuthnChallengeNotFound)
@@ -394,8 +399,8 @@ fn a_sign_count_that_does_not_grow_is_refused_as_a_possible_clone() {
     let passkeys = service(m, ceremony, &store, &[&claims]);
     register(&passkeys, &claims);
     store.passkeys.lock().unwrap()[0].sign_count = 3;
-    let options = run(passkeys.authentication_options()).unwrap();
-    let claim = run(passkeys.identify(&json!({}))).unwrap();
+    let options = run(passkeys.authentication_options(crate::identity::test_support::CLIENT)).unwrap();
+    let claim = run(passkeys.identify(crate::identity::test_support::CLIENT, &json!({}))).unwrap();
     assert!(matches!(
         run(passkeys.sign_in(Guarded::for_tests(), options.challenge_id, &json!({}), claim)),
         Err(IdentityError::WebAuthnVerificationFailed)
@@ -430,14 +435,14 @@ fn an_unknown_credential_or_another_accounts_user_handle_is_refused() {
     let store = Arc::new(InMemoryPasskeys::default());
     let passkeys = service(m, ceremony, &store, &[&claims]);
     assert!(matches!(
-        run(passkeys.identify(&json!({}))),
+        run(passkeys.identify(crate::identity::test_support::CLIENT, &json!({}))),
         Err(IdentityError::WebAuthnVerificationFailed)
     ));
     let passkey = register(&passkeys, &claims);
     store.passkeys.lock().unwrap()[0].user_id = UserId::new();
     assert_ne!(store.passkeys.lock().unwrap()[0].user_id, passkey.user_id);
     assert!(matches!(
-        run(passkeys.identify(&json!({}))),
+        run(passkeys.identify(crate::identity::test_support::CLIENT, &json!({}))),
         Err(IdentityError::WebAuthnVerificationFailed)
     ));
 }

@@ -16,6 +16,7 @@
 //! the per-address ceiling of e-mails sent does not hold a client that signed in to the account before.
 
 mod policy;
+mod volume;
 mod window;
 
 use policy::KNOWN_CLIENT;
@@ -23,6 +24,7 @@ pub use policy::{
     ActionLimits, AuthAction, RateLimitPolicy, SECOND_FACTOR_ACCOUNT_CEILING, SignInGate,
     WRONG_ANSWERS_PER_CHALLENGE, sign_in_delay,
 };
+pub use volume::VolumeLimits;
 pub use window::{Held, Limit, RateDecision, WindowCounts};
 
 use async_trait::async_trait;

@@ -30,6 +30,12 @@ impl AuthAction {
             Self::SecondFactor => "second_factor",
         }
     }
+
+    /// Whether the action sends e-mail (its refusal says so: `over_email_send_rate_limit`).
+    #[must_use]
+    pub const fn sends_email(self) -> bool {
+        matches!(self, Self::Otp | Self::Recover)
+    }
 }
 
 /// The limits of one action.

@@ -429,6 +429,7 @@ mod tests {
             .returning(|_, _, _, _| Ok(()));
         m.allow_sessions();
         let session = block_on(m.service().email.verify(
+            crate::identity::test_support::CLIENT,
             crate::identity::codes::VerifyKind::MagicLink,
             crate::identity::codes::VerifySecret::Link("link-token"),
             None,

@@ -59,8 +59,20 @@ impl EmailSignIn {
     ///
     /// # Errors
     /// [`IdentityError::SignupsDisabled`]; [`IdentityError::Validation`] with `email`, `password` and/or
-    /// `data` messages; [`IdentityError::UserAlreadyExists`] (only without confirmation); or a port failure.
-    pub async fn sign_up(&self, request: SignUpRequest<'_>) -> Result<SignUpOutcome, IdentityError> {
+    /// `data` messages; [`IdentityError::UserAlreadyExists`] (only without confirmation);
+    /// [`IdentityError::RateLimited`] past the volume limits of `client` or the address; or a port failure.
+    pub async fn sign_up(
+        &self,
+        client: &str,
+        request: SignUpRequest<'_>,
+    ) -> Result<SignUpOutcome, IdentityError> {
+        self.limits
+            .admit(
+                crate::identity::rate_limit::AuthAction::SignUp,
+                client,
+                Some(request.email),
+            )
+            .await?;
         if !self.issuer.config().signups_enabled {
             return Err(IdentityError::SignupsDisabled);
         }
@@ -219,10 +231,13 @@ mod tests {
             .returning(|_| Ok(()));
         m.allow_sessions();
         let data = json!({"full_name": "Ada"});
-        let outcome = block_on(m.service().email.sign_up(SignUpRequest {
-            data: Some(&data),
-            ..request(" New@Example.com ", GOOD)
-        }))
+        let outcome = block_on(m.service().email.sign_up(
+            crate::identity::test_support::CLIENT,
+            SignUpRequest {
+                data: Some(&data),
+                ..request(" New@Example.com ", GOOD)
+            },
+        ))
         .unwrap();
         let SignUpOutcome::SignedIn(session) = outcome else {
             panic!("expected a session")
@@ -258,11 +273,10 @@ mod tests {
             })
             .times(1)
             .returning(|_, _| Ok(()));
-        let outcome = block_on(
-            m.service_with(confirming())
-                .email
-                .sign_up(request("new@example.com", GOOD)),
-        )
+        let outcome = block_on(m.service_with(confirming()).email.sign_up(
+            crate::identity::test_support::CLIENT,
+            request("new@example.com", GOOD),
+        ))
         .unwrap();
         let SignUpOutcome::ConfirmationSent { email, browser, .. } = outcome else {
             panic!("expected confirmation")
@@ -284,11 +298,10 @@ mod tests {
         // Nobody has proved the address: no stored password changes now.
         m.accounts.expect_set_password().never();
         m.codes.expect_insert_with_email().returning(|_, _| Ok(()));
-        block_on(
-            m.service_with(confirming())
-                .email
-                .sign_up(request("taken@example.com", GOOD)),
-        )
+        block_on(m.service_with(confirming()).email.sign_up(
+            crate::identity::test_support::CLIENT,
+            request("taken@example.com", GOOD),
+        ))
         .unwrap()
     }
 
@@ -304,7 +317,13 @@ mod tests {
         m.accounts.expect_set_password().never();
         m.codes.expect_insert_with_email().never();
         let service = m.service_with(confirming());
-        let answer = || block_on(service.email.sign_up(request("taken@example.com", GOOD))).unwrap();
+        let answer = || {
+            block_on(service.email.sign_up(
+                crate::identity::test_support::CLIENT,
+                request("taken@example.com", GOOD),
+            ))
+            .unwrap()
+        };
         let (first, second) = (answer(), answer());
         assert_eq!(first, second, "two sign-ups of a confirmed address answer alike");
         let SignUpOutcome::ConfirmationSent {
@@ -364,11 +383,10 @@ mod tests {
             })
             .times(1)
             .returning(|_, _| Ok(()));
-        let outcome = block_on(
-            m.service_with(confirming())
-                .email
-                .sign_up(request("pending@example.com", GOOD)),
-        )
+        let outcome = block_on(m.service_with(confirming()).email.sign_up(
+            crate::identity::test_support::CLIENT,
+            request("pending@example.com", GOOD),
+        ))
         .unwrap();
         assert!(matches!(outcome, SignUpOutcome::ConfirmationSent { user_id, .. } if user_id == id));
     }
@@ -379,7 +397,11 @@ mod tests {
         m.accounts
             .expect_find_by_email()
             .returning(|_| Ok(Some(account("taken@example.com", true))));
-        let error = block_on(m.service().email.sign_up(request("taken@example.com", GOOD))).unwrap_err();
+        let error = block_on(m.service().email.sign_up(
+            crate::identity::test_support::CLIENT,
+            request("taken@example.com", GOOD),
+        ))
+        .unwrap_err();
         assert_eq!(error.to_string(), "User already registered");
         assert_eq!(error.error_code(), "user_already_exists");
     }
@@ -396,13 +418,23 @@ mod tests {
         m.accounts
             .expect_create()
             .returning(|_| Err(RepoError::Duplicate("email")));
-        let error = block_on(m.service().email.sign_up(request("race@example.com", GOOD))).unwrap_err();
+        let error = block_on(m.service().email.sign_up(
+            crate::identity::test_support::CLIENT,
+            request("race@example.com", GOOD),
+        ))
+        .unwrap_err();
         assert!(matches!(error, IdentityError::UserAlreadyExists));
     }
 
     #[test]
     fn sign_up_reports_the_email_and_password_problems_together() {
-        let error = block_on(Mocks::new().service().email.sign_up(request("nope", "short"))).unwrap_err();
+        let error = block_on(
+            Mocks::new()
+                .service()
+                .email
+                .sign_up(crate::identity::test_support::CLIENT, request("nope", "short")),
+        )
+        .unwrap_err();
         let fields = error.fields().unwrap();
         assert_eq!(fields.get("email"), Some("Please enter a valid email address"));
         assert_eq!(
@@ -414,17 +446,20 @@ mod tests {
     #[test]
     fn sign_up_refuses_a_common_password_or_the_address_itself() {
         let service = Mocks::new().service();
-        let common = block_on(service.email.sign_up(request("a@example.com", "password1234"))).unwrap_err();
+        let common = block_on(service.email.sign_up(
+            crate::identity::test_support::CLIENT,
+            request("a@example.com", "password1234"),
+        ))
+        .unwrap_err();
         assert_eq!(
             common.fields().unwrap().get("password"),
             Some("This password is too common. Choose a less common one.")
         );
         assert_eq!(common.error_code(), "weak_password");
-        let own = block_on(
-            service
-                .email
-                .sign_up(request("adalovelace1@example.com", "AdaLovelace1")),
-        )
+        let own = block_on(service.email.sign_up(
+            crate::identity::test_support::CLIENT,
+            request("adalovelace1@example.com", "AdaLovelace1"),
+        ))
         .unwrap_err();
         assert!(own.fields().unwrap().get("password").is_some());
     }
@@ -432,10 +467,13 @@ mod tests {
     #[test]
     fn sign_up_refuses_profile_data_that_is_not_an_object() {
         let data = json!("text");
-        let error = block_on(Mocks::new().service().email.sign_up(SignUpRequest {
-            data: Some(&data),
-            ..request("a@example.com", GOOD)
-        }))
+        let error = block_on(Mocks::new().service().email.sign_up(
+            crate::identity::test_support::CLIENT,
+            SignUpRequest {
+                data: Some(&data),
+                ..request("a@example.com", GOOD)
+            },
+        ))
         .unwrap_err();
         assert_eq!(
             error.fields().unwrap().get("data"),
@@ -450,7 +488,10 @@ mod tests {
             ..config()
         });
         assert!(matches!(
-            block_on(service.email.sign_up(request("a@example.com", GOOD))),
+            block_on(service.email.sign_up(
+                crate::identity::test_support::CLIENT,
+                request("a@example.com", GOOD)
+            )),
             Err(IdentityError::SignupsDisabled)
         ));
     }
