@@ -1,4 +1,5 @@
-//! The sends by hand of the Webhooks page: "Send test", the deliveries' log and "Retry", within the send limits.
+//! The sends by hand of the Webhooks page: "Send test", the deliveries' log and "Retry", within the send
+//! limits.
 
 use chrono::{DateTime, Utc};
 
