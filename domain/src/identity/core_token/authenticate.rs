@@ -115,6 +115,9 @@ impl CoreTokenService {
     /// is one round trip. `None` for the membership when sessions are not known here (a hosted identity
     /// service): the member directory is then to be asked.
     ///
+    /// [`RefreshTokenRepository::current_of_family_in_org`]:
+    ///     crate::identity::ports::RefreshTokenRepository::current_of_family_in_org
+    ///
     /// # Errors
     /// As [`Self::authenticate_at_level`].
     pub async fn authenticate_in_org(
