@@ -211,7 +211,7 @@ impl ActingMember {
 mod tests {
     use super::*;
     use crate::common::EmailAddress;
-    use crate::orgs::ports::MockMemberDirectory;
+    use crate::membership::ports::MockMemberDirectory;
     use crate::testing::block_on;
     use mockall::predicate::eq;
 

@@ -6,9 +6,11 @@ use mockall::predicate::{always, eq};
 
 use super::fixtures::{developer, members, members_by_org, package, sample_app};
 use super::*;
-use crate::apps::PermissionType;
 use crate::apps::ports::{MockAppRepository, MockOrgProfileLookup, OrgContact};
+use crate::apps::review_events::ReviewEventKind;
 use crate::apps::validation::AppDetailsInput;
+use crate::apps::validation::UpdateInput;
+use crate::apps::{AppStoreStatus, Permission, PermissionType};
 use crate::common::secrets::digest_secret;
 use crate::common::{Caller, EmailAddress, ImageId, OrgId, ServerUrlRule};
 use crate::media::ports::MockImageStore;

@@ -5,15 +5,18 @@
 //! - [`convert_setting`] and [`new_setting`] are the editor's type change and new-setting defaults
 //!   (specification §4, see `settings/convert.rs`); `settings/properties.rs` holds the property tests
 //!   that tie conversion and validation together.
+//! - [`SettingType`] names the types (`settings/setting_type.rs`); what a [`Setting`] says (its type, key,
+//!   label, title, options, default) is read in `settings/accessors.rs`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::fmt;
 
+mod accessors;
 mod convert;
 mod error;
 #[cfg(test)]
 mod properties;
+mod setting_type;
 mod validate;
 
 pub use convert::{
@@ -21,6 +24,7 @@ pub use convert::{
     js_number_text, new_setting,
 };
 pub use error::{SettingIssue, SettingsError};
+pub use setting_type::SettingType;
 pub use validate::{
     MAX_KEY_LEN, MAX_LABEL_LEN, MAX_OPTIONS, MAX_PLACEHOLDER_LEN, MAX_SETTINGS, MAX_TEXT_DEFAULT_LEN,
     SECONDS_PER_DAY, validate_settings,
@@ -227,195 +231,6 @@ pub enum Setting {
         #[cfg_attr(feature = "openapi", schema(required = true))]
         show_seconds: bool,
     },
-}
-
-/// The eleven setting types, named as on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum SettingType {
-    #[serde(rename = "group")]
-    Group,
-    #[serde(rename = "titleValue")]
-    TitleValue,
-    #[serde(rename = "toggle")]
-    Toggle,
-    #[serde(rename = "text")]
-    Text,
-    #[serde(rename = "text_no_save_button")]
-    TextNoSaveButton,
-    #[serde(rename = "select")]
-    Select,
-    #[serde(rename = "select_with_search")]
-    SelectWithSearch,
-    #[serde(rename = "multiselect")]
-    Multiselect,
-    #[serde(rename = "slider")]
-    Slider,
-    #[serde(rename = "numeric_input")]
-    NumericInput,
-    #[serde(rename = "time_picker")]
-    TimePicker,
-}
-
-impl SettingType {
-    /// Every type, in the order the editor's type menu lists them.
-    pub const ALL: [Self; 11] = [
-        Self::Toggle,
-        Self::Text,
-        Self::TextNoSaveButton,
-        Self::Select,
-        Self::SelectWithSearch,
-        Self::Multiselect,
-        Self::Slider,
-        Self::Group,
-        Self::TitleValue,
-        Self::NumericInput,
-        Self::TimePicker,
-    ];
-
-    /// The wire name (`text_no_save_button`, `titleValue`, …).
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Group => "group",
-            Self::TitleValue => "titleValue",
-            Self::Toggle => "toggle",
-            Self::Text => "text",
-            Self::TextNoSaveButton => "text_no_save_button",
-            Self::Select => "select",
-            Self::SelectWithSearch => "select_with_search",
-            Self::Multiselect => "multiselect",
-            Self::Slider => "slider",
-            Self::NumericInput => "numeric_input",
-            Self::TimePicker => "time_picker",
-        }
-    }
-
-    /// Reads a wire name; names are case-sensitive, as in the SDK.
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == value)
-    }
-
-    /// Whether settings of this type have a `key` and a `label` (all but `group` and `titleValue`).
-    #[must_use]
-    pub const fn is_keyed(self) -> bool {
-        !matches!(self, Self::Group | Self::TitleValue)
-    }
-
-    /// Whether settings of this type have `options` (`select`, `select_with_search`, `multiselect`).
-    #[must_use]
-    pub const fn is_select_like(self) -> bool {
-        matches!(self, Self::Select | Self::SelectWithSearch | Self::Multiselect)
-    }
-}
-
-impl fmt::Display for SettingType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Setting {
-    /// The setting's type.
-    #[must_use]
-    pub const fn setting_type(&self) -> SettingType {
-        match self {
-            Self::Group { .. } => SettingType::Group,
-            Self::TitleValue { .. } => SettingType::TitleValue,
-            Self::Toggle { .. } => SettingType::Toggle,
-            Self::Text { .. } => SettingType::Text,
-            Self::TextNoSaveButton { .. } => SettingType::TextNoSaveButton,
-            Self::Select { .. } => SettingType::Select,
-            Self::SelectWithSearch { .. } => SettingType::SelectWithSearch,
-            Self::Multiselect { .. } => SettingType::Multiselect,
-            Self::Slider { .. } => SettingType::Slider,
-            Self::NumericInput { .. } => SettingType::NumericInput,
-            Self::TimePicker { .. } => SettingType::TimePicker,
-        }
-    }
-
-    /// The wire name of the setting's type.
-    #[must_use]
-    pub const fn type_name(&self) -> &'static str {
-        self.setting_type().as_str()
-    }
-
-    /// The key of a keyed setting; `None` for `group` and `titleValue`.
-    #[must_use]
-    pub fn key(&self) -> Option<&str> {
-        match self {
-            Self::Group { .. } | Self::TitleValue { .. } => None,
-            Self::Toggle { key, .. }
-            | Self::Text { key, .. }
-            | Self::TextNoSaveButton { key, .. }
-            | Self::Select { key, .. }
-            | Self::SelectWithSearch { key, .. }
-            | Self::Multiselect { key, .. }
-            | Self::Slider { key, .. }
-            | Self::NumericInput { key, .. }
-            | Self::TimePicker { key, .. } => Some(key),
-        }
-    }
-
-    /// The label; `None` for a `group`, which has a title instead.
-    #[must_use]
-    pub fn label(&self) -> Option<&str> {
-        match self {
-            Self::Group { .. } => None,
-            Self::TitleValue { label, .. }
-            | Self::Toggle { label, .. }
-            | Self::Text { label, .. }
-            | Self::TextNoSaveButton { label, .. }
-            | Self::Select { label, .. }
-            | Self::SelectWithSearch { label, .. }
-            | Self::Multiselect { label, .. }
-            | Self::Slider { label, .. }
-            | Self::NumericInput { label, .. }
-            | Self::TimePicker { label, .. } => Some(label),
-        }
-    }
-
-    /// The title of a `group`; `None` for every other kind.
-    #[must_use]
-    pub fn title(&self) -> Option<&str> {
-        match self {
-            Self::Group { title } => Some(title),
-            _ => None,
-        }
-    }
-
-    /// The options of a select-like setting; `None` for every other kind.
-    #[must_use]
-    pub fn options(&self) -> Option<&[SelectOption]> {
-        match self {
-            Self::Select { options, .. }
-            | Self::SelectWithSearch { options, .. }
-            | Self::Multiselect { options, .. } => Some(options),
-            _ => None,
-        }
-    }
-
-    /// The default as JSON: the `value` of a `titleValue`, an array for a `multiselect`, `None` for a
-    /// `group` and for a select without a default.
-    #[must_use]
-    pub fn default_value(&self) -> Option<Value> {
-        match self {
-            Self::Group { .. } => None,
-            Self::TitleValue { value, .. } => Some(value.clone()),
-            Self::Toggle { default_value, .. } => Some(Value::Bool(*default_value)),
-            Self::Text { default_value, .. } | Self::TextNoSaveButton { default_value, .. } => {
-                Some(Value::String(default_value.clone()))
-            }
-            Self::Select { default_value, .. } | Self::SelectWithSearch { default_value, .. } => {
-                default_value.clone()
-            }
-            Self::Multiselect { default_value, .. } => Some(Value::Array(default_value.clone())),
-            Self::Slider { default_value, .. } | Self::NumericInput { default_value, .. } => {
-                serde_json::Number::from_f64(*default_value).map(Value::Number)
-            }
-            Self::TimePicker { default_value, .. } => Some(Value::from(*default_value)),
-        }
-    }
 }
 
 /// Whether two JSON values are the same setting value: numbers compare by numeric value (`1` equals

@@ -4,10 +4,12 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::common::OrgId;
 use crate::identity::models::{
     AuthMethod, LiveSession, LiveSessionInOrg, RefreshToken, SecondFactorMethod, SecondStep,
 };
 use crate::identity::ports::{MockPlatformAdminRepository, MockRefreshTokenRepository, MockTokenSigner};
+use crate::identity::sessions::tokens::{AccessTokenClaims, CoreTokenClaims, TokenError};
 use crate::identity::test_support::access_claims;
 use crate::membership::{ActingError, ActingMember, OrgRole, SecondFactor};
 use crate::testing::{block_on, fixed_clock, noon};

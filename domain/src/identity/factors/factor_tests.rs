@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::totp::TotpSecret;
 use super::*;
 use crate::identity::models::RefreshToken;
+use crate::identity::sessions::Session;
 use crate::identity::sessions::tokens::AccessTokenClaims;
 use crate::identity::test_support::{Mocks, access_claims, account, digest_key, raised};
 use crate::testing::noon;

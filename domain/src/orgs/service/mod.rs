@@ -3,15 +3,18 @@
 //! Every use case on an existing organization takes the caller's membership, an [`ActingMember`] read once
 //! for the request (a non-member has none, and the HTTP layer answers 404 so that organization ids do not
 //! leak), and only checks its role: a member whose role does not allow the action ([`OrgRole::can`]) gets
-//! [`OrgError::AdminOnly`]. The invitation use cases are in
-//! `service/invitations.rs`.
+//! [`OrgError::AdminOnly`]. The invitation use cases are in `service/invitations.rs`, the members' (role,
+//! removal, leaving) in `service/members.rs`, the profile's in `service/profile.rs`, the second-factor
+//! requirement's in `service/two_factor.rs`.
 //!
 //! `DELETE /api/orgs/{orgId}/members/{memberId}` is [`OrgService::leave_or_remove`]: leaving when
 //! `memberId` is the caller, removing another member otherwise.
 
 mod invitations;
+mod members;
 #[cfg(test)]
 mod permission_tests;
+mod profile;
 #[cfg(test)]
 mod test_support;
 mod two_factor;
@@ -20,15 +23,14 @@ use std::sync::Arc;
 
 use super::errors::OrgError;
 use super::ports::{
-    CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, CONFLICT_LAST_ADMIN, InviteRepository, MemberDirectory,
-    OrgRepository,
+    CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, InviteRepository, MemberDirectory, OrgRepository,
 };
 use super::{
     ActingMember, FieldErrors, Member, OrgAction, OrgDetails, OrgMembership, OrgProfileInput, OrgRole,
     Organization, personal_org_name, validate_org_name, validate_profile_update,
 };
 use crate::audit::{AuditAction, AuditEntry, AuditTarget};
-use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator, UserId};
+use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
 use crate::identity::rate_limit::RateLimitStore;
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
@@ -124,30 +126,6 @@ impl OrgService {
     /// The audit entry of `action` by `caller` in `org`, now.
     pub(crate) fn audit(&self, caller: &Caller, action: AuditAction, org: OrgId) -> AuditEntry {
         AuditEntry::by(self.secrets.as_ref(), caller, action, self.clock.now()).in_org(org)
-    }
-
-    /// The audit entry of `action` on `member` of the acting member's organization, with the member's
-    /// e-mail as its label; `None` when `member` is not a member (the write then answers not found).
-    async fn member_audit(
-        &self,
-        acting: &ActingMember,
-        action: AuditAction,
-        member: UserId,
-    ) -> Result<(AuditEntry, Option<Member>), OrgError> {
-        let current = self
-            .orgs
-            .members(acting.org())
-            .await?
-            .into_iter()
-            .find(|m| m.user_id == member);
-        let mut target = AuditTarget::member(member);
-        if let Some(found) = &current {
-            target = target.with_label(found.email.as_str());
-        }
-        Ok((
-            self.audit(acting.caller(), action, acting.org()).on(target),
-            current,
-        ))
     }
 
     fn first_admin(&self, caller: &Caller) -> Member {
@@ -282,66 +260,6 @@ impl OrgService {
         })
     }
 
-    /// Saves the settings form (admins only): name, contact e-mail (required here), website, description,
-    /// logo.
-    ///
-    /// # Errors
-    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::Validation`] as
-    /// [`validate_profile_update`]; [`OrgError::Repo`] when the store fails.
-    pub async fn update_profile(
-        &self,
-        member: &ActingMember,
-        input: &OrgProfileInput,
-    ) -> Result<Organization, OrgError> {
-        Self::allow(member, OrgAction::ManageProfile)?;
-        let valid = validate_profile_update(input).map_err(OrgError::Validation)?;
-        let current = self.existing(member.org()).await?;
-        self.write_valid_profile(member.caller(), &current, valid).await
-    }
-
-    /// Validates and stores the profile of `current`, for a caller whose right to do so is established.
-    async fn write_profile(
-        &self,
-        caller: &Caller,
-        current: &Organization,
-        input: &OrgProfileInput,
-    ) -> Result<Organization, OrgError> {
-        let valid = validate_profile_update(input).map_err(OrgError::Validation)?;
-        self.write_valid_profile(caller, current, valid).await
-    }
-
-    /// Stores a validated profile, recorded with each field that changed.
-    async fn write_valid_profile(
-        &self,
-        caller: &Caller,
-        current: &Organization,
-        valid: super::ValidProfileUpdate,
-    ) -> Result<Organization, OrgError> {
-        let org = current.id;
-        let (old, new) = (&current.profile, &valid.profile);
-        let email = |e: &Option<crate::common::EmailAddress>| e.as_ref().map(|e| e.as_str().to_owned());
-        let audit = self
-            .audit(caller, AuditAction::OrgUpdated, org)
-            .on(AuditTarget::organization(org))
-            .change("name", current.name.as_str(), valid.name.as_str())
-            .change("website", old.website.clone(), new.website.clone())
-            .change(
-                "contactEmail",
-                email(&old.contact_email),
-                email(&new.contact_email),
-            )
-            .change("description", old.description.clone(), new.description.clone())
-            .change("logo", old.logo.clone(), new.logo.clone());
-        match self
-            .orgs
-            .update_profile(org, &valid.name, &valid.profile, self.clock.now(), &audit)
-            .await
-        {
-            Err(RepoError::NotFound) => Err(OrgError::NotFound),
-            other => Ok(other?),
-        }
-    }
-
     /// Deletes the organization (admins only) when it owns no app.
     ///
     /// # Errors
@@ -368,86 +286,6 @@ impl OrgService {
         }
         Ok(outcome)
     }
-
-    /// Changes another member's role (admins only). The only admin cannot be demoted.
-    ///
-    /// # Errors
-    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::OwnRole`] when `member` is the caller;
-    /// [`OrgError::MemberNotFound`]; [`OrgError::OnlyAdminCannotBeDemoted`]; [`OrgError::Repo`].
-    pub async fn change_role(
-        &self,
-        acting: &ActingMember,
-        member: UserId,
-        role: OrgRole,
-    ) -> Result<(), OrgError> {
-        Self::allow(acting, OrgAction::ManageMembers)?;
-        if member == acting.caller().user_id {
-            return Err(OrgError::OwnRole);
-        }
-        let (audit, current) = self
-            .member_audit(acting, AuditAction::MemberRoleChanged, member)
-            .await?;
-        let audit = audit.change("role", current.map(|m| m.role.as_str().to_owned()), role.as_str());
-        match self.orgs.set_role(acting.org(), member, role, &audit).await {
-            Ok(()) => Ok(()),
-            Err(RepoError::NotFound) => Err(OrgError::MemberNotFound),
-            Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotBeDemoted),
-            Err(error) => Err(error.into()),
-        }
-    }
-
-    /// Removes another member (admins only); the caller leaves with [`OrgService::leave`] instead.
-    ///
-    /// # Errors
-    /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::RemoveSelf`] when `member` is the caller;
-    /// [`OrgError::MemberNotFound`]; [`OrgError::OnlyAdminCannotBeRemoved`]; [`OrgError::Repo`].
-    pub async fn remove_member(&self, acting: &ActingMember, member: UserId) -> Result<(), OrgError> {
-        Self::allow(acting, OrgAction::ManageMembers)?;
-        if member == acting.caller().user_id {
-            return Err(OrgError::RemoveSelf);
-        }
-        let (audit, _) = self
-            .member_audit(acting, AuditAction::MemberRemoved, member)
-            .await?;
-        match self.orgs.remove_member(acting.org(), member, &audit).await {
-            Ok(()) => Ok(()),
-            Err(RepoError::NotFound) => Err(OrgError::MemberNotFound),
-            Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotBeRemoved),
-            Err(error) => Err(error.into()),
-        }
-    }
-
-    /// `DELETE /api/orgs/{orgId}/members/{memberId}`: the caller leaves when `member` is the caller
-    /// ([`OrgService::leave`]), and removes another member otherwise ([`OrgService::remove_member`]).
-    ///
-    /// # Errors
-    /// As [`OrgService::leave`] or [`OrgService::remove_member`].
-    pub async fn leave_or_remove(&self, acting: &ActingMember, member: UserId) -> Result<(), OrgError> {
-        if member == acting.caller().user_id {
-            self.leave(acting).await
-        } else {
-            self.remove_member(acting, member).await
-        }
-    }
-
-    /// The caller leaves the organization (any member), unless the caller is its only admin.
-    ///
-    /// # Errors
-    /// [`OrgError::NotFound`] when the membership ended meanwhile; [`OrgError::OnlyAdminCannotLeave`];
-    /// [`OrgError::Repo`].
-    pub async fn leave(&self, member: &ActingMember) -> Result<(), OrgError> {
-        Self::allow(member, OrgAction::Leave)?;
-        let me = member.caller();
-        let audit = self
-            .audit(me, AuditAction::MemberLeft, member.org())
-            .on(AuditTarget::member(me.user_id).with_label(me.email.as_str()));
-        match self.orgs.remove_member(member.org(), me.user_id, &audit).await {
-            Ok(()) => Ok(()),
-            Err(RepoError::NotFound) => Err(OrgError::NotFound),
-            Err(error) if is_conflict(&error, CONFLICT_LAST_ADMIN) => Err(OrgError::OnlyAdminCannotLeave),
-            Err(error) => Err(error.into()),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -456,6 +294,7 @@ mod tests {
     use super::*;
     use crate::common::EmailAddress;
     use crate::orgs::OrgContents;
+    use crate::orgs::ports::CONFLICT_LAST_ADMIN;
     use crate::testing::{block_on, noon};
     use mockall::predicate::{always, eq};
 
