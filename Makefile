@@ -162,8 +162,7 @@ fmt: $(NODE_STAMP)
 	cd $(FRONTEND) && $(NPM) run format
 
 # The domain reaches no I/O crate, and its contexts stand on floors: none names one above it, no two name
-# each other, no file cycle (scripts/domain-floors.py; what does not hold yet is listed in
-# scripts/domain-floors.baseline, which only shrinks).
+# each other, no file cycle (scripts/domain-floors.py, with no list of exceptions).
 check-deps:
 	CARGO=$(CARGO) scripts/check-deps.sh $(IO_CRATES)
 	scripts/domain-floors.py

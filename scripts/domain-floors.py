@@ -6,8 +6,8 @@ Reads every `crate::…` path of domain/src (in `use` items and in code) and fai
 - two contexts name each other (A uses B and B uses A), or
 - a context names one on a floor above it (the floors are listed below), or
 - a file cycle remains: files that reach each other through `crate::` paths.
-`--report` prints the graph's figures instead of failing; scripts/domain-floors.baseline lists what does not
-hold yet (the check fails on anything else, and on a listed problem that is gone, so the list only shrinks).
+`--report` prints the graph's figures (and each cycle's edges) instead of failing. Every rule holds today:
+there is no list of exceptions.
 """
 
 import re
@@ -32,9 +32,6 @@ FLOORS = [
     ["review"],
     ["webhooks"],
 ]
-# What does not hold yet, one problem a line (issue 49): the check fails on any problem not listed, and on a
-# listed one that holds now (remove its line: the list only shrinks).
-BASELINE = Path(__file__).resolve().parent / "domain-floors.baseline"
 # Test helpers of the crate (`#[cfg(test)]` builders shared by contexts) sit outside the floors.
 OUTSIDE = {"testing"}
 
@@ -186,13 +183,13 @@ def main() -> int:
             if a in floor_of and b in floor_of and floor_of[b] >= floor_of[a] and tuple(sorted((a, b))) not in pairs:
                 problems.append(f"`{a}` (floor {floor_of[a]}) names `{b}` (floor {floor_of[b]}), not below it")
     cycles = strongly_connected(file_edges)
-    problems += [f"file cycle ({len(c)} files): " + ", ".join("/".join(m) for m in sorted(c)) for c in cycles]
+    for c in cycles:
+        members = set(c)
+        edges = "; ".join(
+            "/".join(m) + " -> " + ", ".join("/".join(t) for t in sorted(file_edges[m] & members)) for m in sorted(c)
+        )
+        problems.append(f"file cycle ({len(c)} files): {edges}")
 
-    if not report and BASELINE.exists():
-        known = {line.strip() for line in BASELINE.read_text().splitlines() if line.strip() and not line.startswith("#")}
-        fixed = sorted(known - set(problems))
-        problems = [p for p in problems if p not in known]
-        problems += [f"holds now, remove it from {BASELINE.name}: {line}" for line in fixed]
     if report:
         print(f"contexts: {len(contexts)}; pairs naming each other: {len(pairs)}; file cycles: {len(cycles)}")
         for a in sorted(ctx_edges):
@@ -204,9 +201,7 @@ def main() -> int:
         for line in problems:
             print(f"domain-floors: {line}", file=sys.stderr)
         return 1
-    known = len(BASELINE.read_text().splitlines()) - 2 if BASELINE.exists() else 0
-    left = f" beyond the {known} problems {BASELINE.name} lists" if known > 0 else ""
-    print(f"domain-floors: ok: {len(contexts)} contexts on {len(FLOORS)} floors: no back-import, no file cycle{left}")
+    print(f"domain-floors: ok: {len(contexts)} contexts on {len(FLOORS)} floors: no back-import, no file cycle")
     return 0
 
 

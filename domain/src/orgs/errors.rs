@@ -88,7 +88,7 @@ pub enum OrgError {
     InviteLimited(InviteLimited),
     /// 403 `ORG_MFA_REQUIRED` — the organization requires a second factor the caller's session has not
     /// passed; a member held back so may only leave (PRODUCT.md §1a).
-    #[error("{}", super::acting::ORG_REQUIRES_TWO_FACTOR)]
+    #[error("{}", crate::membership::ORG_REQUIRES_TWO_FACTOR)]
     SecondFactorRequired,
     /// 403 `OWN_MFA_REQUIRED` — an admin turning the second-factor requirement on from a session that has
     /// not passed a second factor (they would lock themself out).

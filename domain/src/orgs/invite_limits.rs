@@ -119,13 +119,15 @@ pub fn preview_key(client: &str) -> String {
     format!("invite_preview:ip:{client}")
 }
 
+/// Invitation links one client address may look up in [`PREVIEW_WINDOW_SECS`].
+pub const PREVIEWS_PER_CLIENT: u32 = 30;
+/// The window of [`PREVIEWS_PER_CLIENT`]: 15 minutes.
+pub const PREVIEW_WINDOW_SECS: i64 = 15 * 60;
+
 /// The limit on looking up invitation links per client address.
 #[must_use]
 pub const fn preview_limit() -> Limit {
-    Limit::new(
-        super::service::PREVIEWS_PER_CLIENT,
-        super::service::PREVIEW_WINDOW_SECS,
-    )
+    Limit::new(PREVIEWS_PER_CLIENT, PREVIEW_WINDOW_SECS)
 }
 
 /// Whole seconds from `now` until `until`, at least 1.

@@ -14,6 +14,7 @@ use crate::mail::OutgoingEmail;
 use crate::mail::templates::{self, OrgInviteMail};
 use crate::orgs::errors::OrgError;
 use crate::orgs::invite_limits;
+pub use crate::orgs::invite_limits::{PREVIEW_WINDOW_SECS, PREVIEWS_PER_CLIENT};
 use crate::orgs::invites::{Invite, InviteSummary, InviteToken, invite_link};
 use crate::orgs::ports::{
     CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, CONFLICT_INVITE_RESENT, CONFLICT_OPEN_INVITES,
@@ -57,11 +58,6 @@ pub struct InvitePreview {
     pub status: InviteLinkStatus,
     pub expires_at: chrono::DateTime<chrono::Utc>,
 }
-
-/// Invitation links one client address may look up in [`PREVIEW_WINDOW_SECS`].
-pub const PREVIEWS_PER_CLIENT: u32 = 30;
-/// The window of [`PREVIEWS_PER_CLIENT`]: 15 minutes.
-pub const PREVIEW_WINDOW_SECS: i64 = 15 * 60;
 
 /// The invited address with its local part hidden but for its first character: enough for the invitee to
 /// recognise which of their addresses to sign up with, not enough to learn someone's address.
