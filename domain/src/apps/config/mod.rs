@@ -24,7 +24,7 @@ mod import_fit;
 mod import_settings;
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 
 pub use apply::{ImportSummary, apply_config, import_summary};
 pub use export::{ConfigFile, EXPORT_VERSION, export_config, export_file_name};

@@ -154,14 +154,53 @@ pub const EDITABLE_FIELDS: &[&str] = &[
     "tools",
 ];
 
-/// The [`EDITABLE_FIELDS`] that differ between two versions of an app, compared in their JSON form.
+/// The [`EDITABLE_FIELDS`] that differ between two versions of an app. Every field of [`App`] is placed
+/// here, editable or not: a field added to `App` does not compile until it is, so what an edit records and
+/// what reviewers are told changed cannot miss it (`editable_fields_are_the_apps_json_names` holds the
+/// names to [`EDITABLE_FIELDS`] and to the app's JSON form).
 #[must_use]
 pub fn changed_fields(before: &App, after: &App) -> Vec<&'static str> {
-    let as_json = |app: &App| serde_json::to_value(app).unwrap_or_default();
-    let (before, after) = (as_json(before), as_json(after));
-    EDITABLE_FIELDS
-        .iter()
-        .copied()
-        .filter(|field| before.get(field) != after.get(field))
-        .collect()
+    let App {
+        // Who owns it, where it stands in the store, and who may test it: not the edit screen's.
+        package_name: _,
+        org_id: _,
+        developer_id: _,
+        is_public: _,
+        app_store_status: _,
+        created_at: _,
+        updated_at: _,
+        review_notes: _,
+        reviewed_by: _,
+        reviewed_at: _,
+        shared_with_organization: _,
+        shared_with_emails: _,
+        // The edit screen's, in its order.
+        name,
+        description,
+        onboarding_instructions,
+        public_url,
+        logo_url,
+        webview_url,
+        app_type,
+        permissions,
+        hardware_requirements,
+        settings,
+        tools,
+    } = after;
+    [
+        ("name", before.name != *name),
+        ("description", before.description != *description),
+        ("onboardingInstructions", before.onboarding_instructions != *onboarding_instructions),
+        ("publicUrl", before.public_url != *public_url),
+        ("logoURL", before.logo_url != *logo_url),
+        ("webviewURL", before.webview_url != *webview_url),
+        ("appType", before.app_type != *app_type),
+        ("permissions", before.permissions != *permissions),
+        ("hardwareRequirements", before.hardware_requirements != *hardware_requirements),
+        ("settings", before.settings != *settings),
+        ("tools", before.tools != *tools),
+    ]
+    .into_iter()
+    .filter_map(|(field, changed)| changed.then_some(field))
+    .collect()
 }

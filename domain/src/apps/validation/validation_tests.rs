@@ -343,3 +343,30 @@ fn an_empty_registration_names_exactly_the_fields_the_document_marks_required() 
     let named: Vec<&str> = errors.keys().collect();
     assert_eq!(named, REQUIRED_AT_REGISTRATION, "{errors:?}");
 }
+
+#[test]
+fn editable_fields_are_the_apps_json_names() {
+    use crate::apps::config::fixtures::{blank_app, configured_app};
+    use crate::apps::{HardwareLevel, HardwareRequirement, HardwareType};
+    let before = blank_app();
+    let mut after = configured_app();
+    after.hardware_requirements = vec![HardwareRequirement {
+        kind: HardwareType::Camera,
+        level: HardwareLevel::Required,
+        description: None,
+    }];
+    // Every editable field differs, in the edit screen's order, and each is a name of the app's JSON form
+    // whose value differs there too (what the review history shows).
+    assert_eq!(changed_fields(&before, &after), EDITABLE_FIELDS);
+    let (was, is) = (serde_json::to_value(&before).unwrap(), serde_json::to_value(&after).unwrap());
+    for field in EDITABLE_FIELDS {
+        assert!(is.get(field).is_some(), "{field} is not a name of the app's JSON form");
+        assert_ne!(was.get(field), is.get(field), "{field}");
+    }
+    // What is not editable is never reported, whatever changed.
+    let mut moved = before.clone();
+    moved.is_public = true;
+    moved.shared_with_emails = vec![crate::common::EmailAddress::parse("tester@example.com").unwrap()];
+    moved.review_notes = None;
+    assert!(changed_fields(&before, &moved).is_empty());
+}
