@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::AuditAction;
 use crate::common::PackageName;
 use crate::common::secrets::random_uuid;
-use crate::common::{Caller, OrgId, SecretGenerator, UserId};
+use crate::common::{Caller, Cursor, CursorId, OrgId, SecretGenerator, UserId};
 
 /// The actor e-mail of an entry the server's operator made: an `app-server` command (`app-server admin
 /// grant|revoke`) or the `PORTAL_ADMIN_EMAILS` setting read at start. No account makes such a change, so the
@@ -318,36 +318,23 @@ pub struct AuditFilter {
     pub to: Option<DateTime<Utc>>,
 }
 
-/// Where a page starts: just after the entry it names, in newest-first order. Shown to clients as
-/// `<milliseconds>.<id>`, an opaque text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AuditCursor {
-    pub at_millis: i64,
-    pub id: AuditEntryId,
+/// Where a page of the audit log starts (the one cursor of the newest-first logs).
+pub type AuditCursor = Cursor<AuditEntryId>;
+
+impl CursorId for AuditEntryId {
+    fn parse_id(text: &str) -> Option<Self> {
+        Uuid::parse_str(text).ok().map(Self)
+    }
 }
 
-impl AuditCursor {
+impl Cursor<AuditEntryId> {
+    /// The cursor of the page that follows `entry`.
     #[must_use]
     pub fn after(entry: &AuditEntry) -> Self {
         Self {
             at_millis: entry.at.timestamp_millis(),
             id: entry.id,
         }
-    }
-
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        let (millis, id) = text.split_once('.')?;
-        Some(Self {
-            at_millis: millis.parse().ok()?,
-            id: AuditEntryId(Uuid::parse_str(id).ok()?),
-        })
-    }
-}
-
-impl std::fmt::Display for AuditCursor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}", self.at_millis, self.id)
     }
 }
 

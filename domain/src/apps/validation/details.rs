@@ -190,13 +190,19 @@ pub fn changed_fields(before: &App, after: &App) -> Vec<&'static str> {
     [
         ("name", before.name != *name),
         ("description", before.description != *description),
-        ("onboardingInstructions", before.onboarding_instructions != *onboarding_instructions),
+        (
+            "onboardingInstructions",
+            before.onboarding_instructions != *onboarding_instructions,
+        ),
         ("publicUrl", before.public_url != *public_url),
         ("logoURL", before.logo_url != *logo_url),
         ("webviewURL", before.webview_url != *webview_url),
         ("appType", before.app_type != *app_type),
         ("permissions", before.permissions != *permissions),
-        ("hardwareRequirements", before.hardware_requirements != *hardware_requirements),
+        (
+            "hardwareRequirements",
+            before.hardware_requirements != *hardware_requirements,
+        ),
         ("settings", before.settings != *settings),
         ("tools", before.tools != *tools),
     ]

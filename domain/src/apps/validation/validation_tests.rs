@@ -358,9 +358,15 @@ fn editable_fields_are_the_apps_json_names() {
     // Every editable field differs, in the edit screen's order, and each is a name of the app's JSON form
     // whose value differs there too (what the review history shows).
     assert_eq!(changed_fields(&before, &after), EDITABLE_FIELDS);
-    let (was, is) = (serde_json::to_value(&before).unwrap(), serde_json::to_value(&after).unwrap());
+    let (was, is) = (
+        serde_json::to_value(&before).unwrap(),
+        serde_json::to_value(&after).unwrap(),
+    );
     for field in EDITABLE_FIELDS {
-        assert!(is.get(field).is_some(), "{field} is not a name of the app's JSON form");
+        assert!(
+            is.get(field).is_some(),
+            "{field} is not a name of the app's JSON form"
+        );
         assert_ne!(was.get(field), is.get(field), "{field}");
     }
     // What is not editable is never reported, whatever changed.
