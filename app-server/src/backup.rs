@@ -10,7 +10,7 @@ use crate::Config;
 use crate::config::ImageStoreConfig;
 use adapter_media::local::{FILE_MODE, FOLDER_MODE};
 use anyhow::{Context, anyhow, bail};
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
@@ -24,13 +24,51 @@ const FORMAT: u64 = 1;
 /// The most a manifest may take (it is a few hundred bytes).
 const MAX_MANIFEST: u64 = 64 * 1024;
 
-/// What the manifest says the archive holds.
-#[derive(Debug, PartialEq, Eq)]
+/// The archive's manifest (`devportal-backup.json`): written by [`backup`], read back by [`restore`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct Manifest {
-    /// `sqlite` (the archive has `portal.db`) or `postgres` (it has none: `pg_dump` has the database).
-    database: String,
-    /// `local` (the archive has the images) or `s3` (they stay in the bucket).
-    images: String,
+    /// The archive layout ([`FORMAT`]).
+    format: u64,
+    /// The version of the app-server that wrote it.
+    #[serde(default)]
+    portal_version: String,
+    /// When it was written (RFC 3339).
+    #[serde(default)]
+    created_at: String,
+    database: HeldDatabase,
+    images: HeldImages,
+    /// What the archive does not hold, for the operator.
+    #[serde(default)]
+    notes: Vec<String>,
+}
+
+/// Where the database of a backup is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum HeldDatabase {
+    /// The archive has `portal.db`.
+    Sqlite,
+    /// The archive has none: `pg_dump` has the database.
+    Postgres,
+}
+
+/// Where the images of a backup are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum HeldImages {
+    /// The archive has them.
+    Local,
+    /// They stay in the S3 bucket.
+    S3,
+}
+
+/// What any format's manifest says of itself, read before the rest: a newer format gets its own message.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ManifestFormat {
+    format: u64,
+    portal_version: Option<String>,
 }
 
 /// Writes the backup archive `file` (which must not exist) for the portal configured by `config`, while it
@@ -80,14 +118,22 @@ pub fn backup(config: &Config, file: &Path) -> anyhow::Result<String> {
                 .into(),
         );
     }
-    let manifest = json!({
-        "format": FORMAT,
-        "portalVersion": env!("CARGO_PKG_VERSION"),
-        "createdAt": chrono::Utc::now().to_rfc3339(),
-        "database": if database.is_some() { "sqlite" } else { "postgres" },
-        "images": if local_images { "local" } else { "s3" },
-        "notes": notes,
-    });
+    let manifest = Manifest {
+        format: FORMAT,
+        portal_version: env!("CARGO_PKG_VERSION").to_owned(),
+        created_at: chrono::Utc::now().to_rfc3339(),
+        database: if database.is_some() {
+            HeldDatabase::Sqlite
+        } else {
+            HeldDatabase::Postgres
+        },
+        images: if local_images {
+            HeldImages::Local
+        } else {
+            HeldImages::S3
+        },
+        notes: notes.clone(),
+    };
 
     let partial = work.path().join("archive.tar.gz");
     let out = OpenOptions::new()
@@ -161,12 +207,12 @@ pub fn restore(config: &Config, file: &Path) -> anyhow::Result<String> {
     let mut archive = open_archive(file)?;
     let mut entries = archive.entries().context("not a backup archive")?;
     let manifest = read_manifest(&mut entries, file)?;
-    match (&sqlite_target, manifest.database.as_str()) {
-        (None, "sqlite") => bail!(
+    match (&sqlite_target, manifest.database) {
+        (None, HeldDatabase::Sqlite) => bail!(
             "this backup holds an SQLite database but DATABASE_URL names PostgreSQL: point DATABASE_URL at \
              an SQLite file to restore it"
         ),
-        (Some(_), "postgres") => bail!(
+        (Some(_), HeldDatabase::Postgres) => bail!(
             "this backup was taken on PostgreSQL and holds no database: restore the pg_dump taken with it \
              (pg_restore), with DATABASE_URL naming that PostgreSQL database"
         ),
@@ -188,12 +234,12 @@ pub fn restore(config: &Config, file: &Path) -> anyhow::Result<String> {
         if !entry.header().entry_type().is_file() {
             bail!("the archive holds {name}, which is not a plain file: refused");
         }
-        if name == DATABASE && manifest.database == "sqlite" && database.is_none() {
+        if name == DATABASE && manifest.database == HeldDatabase::Sqlite && database.is_none() {
             let staged = staging.path().join(DATABASE);
             copy_out(&mut entry, &staged)?;
             database = Some(staged);
         } else if let Some(key) = name.strip_prefix("images/")
-            && manifest.images == "local"
+            && manifest.images == HeldImages::Local
             && adapter_media::check_key(key).is_ok()
         {
             let staged = staging.path().join(key);
@@ -203,7 +249,7 @@ pub fn restore(config: &Config, file: &Path) -> anyhow::Result<String> {
             bail!("the archive holds {name}, which a backup of this portal does not: refused");
         }
     }
-    if manifest.database == "sqlite" && database.is_none() {
+    if manifest.database == HeldDatabase::Sqlite && database.is_none() {
         bail!("the archive has no {DATABASE} although its manifest says it has: it is damaged");
     }
     if let Some(staged) = &database {
@@ -244,7 +290,7 @@ pub fn restore(config: &Config, file: &Path) -> anyhow::Result<String> {
         if images.len() == 1 { "" } else { "s" },
         images_dir.display()
     ));
-    if manifest.images == "s3" {
+    if manifest.images == HeldImages::S3 {
         report.push_str("\nnote: the images of this backup are in the S3 bucket, not in the archive");
     }
     report.push_str(
@@ -343,28 +389,20 @@ fn read_manifest<R: Read>(entries: &mut tar::Entries<'_, R>, file: &Path) -> any
     }
     let mut text = String::new();
     first.read_to_string(&mut text)?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|_| not_ours())?;
-    let format = value["format"].as_u64().ok_or_else(not_ours)?;
+    let ManifestFormat {
+        format,
+        portal_version,
+    } = serde_json::from_str(&text).map_err(|_| not_ours())?;
     if format != FORMAT {
         bail!(
             "{} is a backup of format {format}; this app-server ({}) reads format {FORMAT}: restore it with \
              the version that wrote it ({})",
             file.display(),
             env!("CARGO_PKG_VERSION"),
-            value["portalVersion"].as_str().unwrap_or("unknown")
+            portal_version.as_deref().unwrap_or("unknown")
         );
     }
-    let field = |name: &str, allowed: [&str; 2]| {
-        value[name]
-            .as_str()
-            .filter(|v| allowed.contains(v))
-            .map(str::to_owned)
-            .ok_or_else(not_ours)
-    };
-    Ok(Manifest {
-        database: field("database", ["sqlite", "postgres"])?,
-        images: field("images", ["local", "s3"])?,
-    })
+    serde_json::from_str(&text).map_err(|_| not_ours())
 }
 
 fn copy_out<R: Read>(entry: &mut R, to: &Path) -> anyhow::Result<()> {
