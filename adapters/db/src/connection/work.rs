@@ -67,7 +67,7 @@ impl Db {
     }
 
     /// Runs `work` in one transaction (committed when it answers `Ok`, rolled back otherwise), off the
-    /// async runtime; on SQLite, one writer at a time, on the writer thread ([`writer`](super::writer)).
+    /// async runtime; on SQLite, one writer at a time, on the writer thread ([`writer`]).
     ///
     /// # Errors
     /// What `work` answers, or [`RepoError::Backend`] when the transaction cannot start or commit.

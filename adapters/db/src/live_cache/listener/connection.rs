@@ -124,7 +124,7 @@ pub(super) fn open(url: &str) -> Result<Open, Refused> {
 /// Whether a notice sent from another connection to `url`, committed before a statement of the listening
 /// connection begins, has reached it when that statement answers, as every trigger's notice must. Notices
 /// received meanwhile are dropped: memory is forgotten once the connection is made anyway.
-fn probe(url: &str, open: &mut Open) -> Result<bool, String> {
+pub(super) fn probe(url: &str, open: &mut Open) -> Result<bool, String> {
     let payload = format!("{PROBE_PREFIX}{}", uuid::Uuid::new_v4());
     let mut other = PgConnection::establish(url).map_err(|e| e.to_string())?;
     diesel::sql_query("SELECT pg_notify($1, $2)")

@@ -13,7 +13,7 @@ use crate::convert::backend;
 use crate::repos::protection;
 use crate::schema::{accounts, org_invites, org_members, organizations};
 
-/// Which part of an organization a row of [`super::DieselOrgRepository::contents`]'s statement holds (its
+/// Which part of an organization a row of [`domain::orgs::OrgRepository::contents`]'s statement holds (its
 /// first column, and the first key of the statement's order).
 const PART_ORGANIZATION: i32 = 0;
 const PART_MEMBER: i32 = 1;
@@ -23,7 +23,7 @@ const PART_INVITE: i32 = 2;
 /// member or one open invitation, as `part` says; the three `SELECT`s of its `UNION ALL` fill the columns as
 /// the comments say (organization | member | invitation; `—` is `NULL`, or `false` for the flags).
 #[derive(Debug, Queryable)]
-struct ContentsRow {
+pub(super) struct ContentsRow {
     part: i32,
     /// `organizations.id` | `org_members.user_id` | `org_invites.id`
     id: String,
