@@ -1,27 +1,22 @@
 //! Configuration from environment variables (PRODUCT.md §8). Every variable is listed in the README.
 
+mod companion;
 mod hosted;
 mod images;
+mod providers;
 
 use adapter_http::client_ip::TrustedProxies;
 use adapter_identity::HashCost;
+use companion::companion_install_url;
 pub use hosted::HostedSupabase;
 use hosted::hosted_supabase;
 pub use images::ImageStoreConfig;
 use images::image_store;
+pub use providers::OAuthProvider;
+use providers::oauth_providers;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-
-/// A sign-in provider configured as an OIDC client.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OAuthProvider {
-    /// `google`, `apple`, `github` or `azure`.
-    pub name: &'static str,
-    pub issuer: String,
-    pub client_id: String,
-    pub client_secret: String,
-}
 
 /// Health checks in flight at once unless `PORTAL_UPTIME_CONCURRENCY` says otherwise. A silent target holds
 /// its slot for the whole 10 s time limit: with 100,000 apps a minute of which a few percent never answer,
@@ -111,50 +106,6 @@ pub struct Config {
 pub struct ConfigError {
     pub variable: &'static str,
     pub problem: String,
-}
-
-const PROVIDERS: [&str; 4] = ["google", "apple", "github", "azure"];
-
-/// The placeholders of `PORTAL_COMPANION_INSTALL_URL`, replaced in the browser by the URL-encoded value.
-const COMPANION_PLACEHOLDERS: [&str; 2] = ["{packageName}", "{installUrl}"];
-
-/// Checks the companion app's install-link template (`PORTAL_COMPANION_INSTALL_URL`): a URL with a scheme
-/// (`https:` or the companion app's own, such as `mentra:`; never `javascript:`, `data:`, `vbscript:` or
-/// `file:`, as the page makes a link of it), no spaces, and no placeholder but `{packageName}` and
-/// `{installUrl}`, at least one of them. Answers the trimmed template.
-fn companion_install_url(template: &str) -> Result<String, String> {
-    let template = template.trim();
-    let scheme = template
-        .split_once(':')
-        .map(|(scheme, _)| scheme)
-        .filter(|scheme| {
-            scheme.len() > 1
-                && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        })
-        .ok_or("must be a URL with a scheme, such as https://… or mentra://…")?;
-    if ["javascript", "data", "vbscript", "file"]
-        .iter()
-        .any(|refused| scheme.eq_ignore_ascii_case(refused))
-    {
-        return Err(format!("the scheme {scheme}: is not allowed"));
-    }
-    if template.chars().any(char::is_whitespace) {
-        return Err("must not contain spaces".into());
-    }
-    let mut rest = template.to_owned();
-    for placeholder in COMPANION_PLACEHOLDERS {
-        rest = rest.replace(placeholder, "");
-    }
-    if rest.contains('{') || rest.contains('}') {
-        return Err("the only placeholders are {packageName} and {installUrl}".into());
-    }
-    if rest.len() == template.len() {
-        return Err("must contain {packageName} or {installUrl}".into());
-    }
-    Ok(template.to_owned())
 }
 
 impl Config {
@@ -292,32 +243,7 @@ impl Config {
                 }),
             }
         };
-        let mut oauth_providers = Vec::new();
-        for name in PROVIDERS {
-            let upper = name.to_ascii_uppercase();
-            let issuer = get(&format!("PORTAL_OAUTH_{upper}_ISSUER"));
-            let client_id = get(&format!("PORTAL_OAUTH_{upper}_CLIENT_ID"));
-            let client_secret = get(&format!("PORTAL_OAUTH_{upper}_CLIENT_SECRET"));
-            match (issuer, client_id, client_secret) {
-                (None, None, None) => {}
-                (Some(issuer), Some(client_id), Some(client_secret)) => {
-                    oauth_providers.push(OAuthProvider {
-                        name,
-                        issuer,
-                        client_id,
-                        client_secret,
-                    });
-                }
-                _ => {
-                    return Err(ConfigError {
-                        variable: "PORTAL_OAUTH_*",
-                        problem: format!(
-                            "provider {name} needs its _ISSUER, _CLIENT_ID and _CLIENT_SECRET together"
-                        ),
-                    });
-                }
-            }
-        }
+        let oauth_providers = oauth_providers(&get)?;
         let supabase = hosted_supabase(&get)?;
         let image_store = image_store(&get)?;
         let trusted_proxies = TrustedProxies::parse(&get("PORTAL_TRUSTED_PROXIES").unwrap_or_default())

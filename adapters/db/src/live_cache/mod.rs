@@ -31,11 +31,18 @@ mod contract;
 #[cfg(test)]
 mod contract_tests;
 mod listener;
+mod memory;
 mod watch;
 
 use domain::identity::models::{LiveSession, LiveSessionInOrg};
-use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use uuid::Uuid;
+
+use self::listener::Listener;
+use self::memory::{Kept, Key};
+pub(crate) use self::memory::{Notice, Shared, Ticket};
+use self::watch::Watch;
 
 /// The numbers given as revisions of organizations' apps on PostgreSQL: increasing, never given twice in a
 /// process, so that a revision moves whenever it is given anew and an answer kept with an earlier number is
@@ -46,226 +53,6 @@ static REVISIONS: AtomicU64 = AtomicU64::new(1);
 /// revision is not known from memory, what is kept with it is never used again.
 pub(crate) fn fresh_revision() -> u64 {
     REVISIONS.fetch_add(1, Ordering::Relaxed)
-}
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use uuid::Uuid;
-
-use listener::Listener;
-use watch::Watch;
-
-/// Most entries kept; past it everything is forgotten at once (sessions are few and cheap to read again).
-const MAX_ENTRIES: usize = 50_000;
-/// Most notices of one batch applied one by one; a larger batch forgets everything.
-const MAX_NOTICES_ONE_BY_ONE: usize = 64;
-/// Most notices remembered for the fill check; a read that started before the oldest is not kept.
-const MAX_NOTICES: usize = 4_096;
-
-/// A request's read: a session, with or without an organization.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Key {
-    family: Uuid,
-    org: Option<Uuid>,
-}
-
-/// A value kept, with the account it belongs to (a `u:` notice names the account).
-#[derive(Debug, Clone)]
-enum Kept {
-    Session(LiveSession),
-    InOrg(LiveSessionInOrg),
-}
-
-impl Kept {
-    const fn user(&self) -> Uuid {
-        match self {
-            Self::Session(live) | Self::InOrg(LiveSessionInOrg { live, .. }) => live.head.user_id.0,
-        }
-    }
-}
-
-/// What a notice says to forget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Notice {
-    Family(Uuid),
-    User(Uuid),
-    Org(Uuid),
-    /// An app of the organization was added, changed, moved in or out, or deleted.
-    Apps(Uuid),
-    Everything,
-}
-
-impl Notice {
-    /// A trigger's notice from its payload. A payload that cannot be read says to forget everything.
-    pub(crate) fn parse(payload: &str) -> Self {
-        let notice = payload.split_once(':').and_then(|(letter, id)| {
-            let id = Uuid::parse_str(id).ok()?;
-            Some(match contract::NoticeKind::from_letter(letter)? {
-                contract::NoticeKind::Family => Self::Family(id),
-                contract::NoticeKind::User => Self::User(id),
-                contract::NoticeKind::Org => Self::Org(id),
-                contract::NoticeKind::Apps => Self::Apps(id),
-            })
-        });
-        notice.unwrap_or(Self::Everything)
-    }
-
-    fn names(self, key: &Key, user: Uuid) -> bool {
-        match self {
-            Self::Family(family) => key.family == family,
-            Self::User(id) => user == id,
-            Self::Org(org) => key.org == Some(org),
-            // Moves the organization's apps revision; what a session read is stays true.
-            Self::Apps(_) => false,
-            Self::Everything => true,
-        }
-    }
-}
-
-/// Proof that a sync round ended after the request arrived: what is kept may be trusted, and a value read
-/// now may be kept if no notice naming it arrives before it is put.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Ticket {
-    /// Notices applied when the round ended.
-    seen: u64,
-}
-
-#[derive(Debug)]
-struct Memory {
-    entries: HashMap<Key, Kept>,
-    /// The apps revision of each organization named by an `a:` notice since everything was forgotten.
-    apps: HashMap<Uuid, u64>,
-    /// The apps revision of every other organization.
-    apps_base: u64,
-    /// Notices applied since start.
-    applied: u64,
-    /// The last [`MAX_NOTICES`] notices, with their number.
-    recent: VecDeque<(u64, Notice)>,
-}
-
-impl Default for Memory {
-    fn default() -> Self {
-        Self {
-            entries: HashMap::new(),
-            apps: HashMap::new(),
-            apps_base: fresh_revision(),
-            applied: 0,
-            recent: VecDeque::new(),
-        }
-    }
-}
-
-impl Memory {
-    fn apply(&mut self, notice: Notice) {
-        self.applied += 1;
-        if self.recent.len() == MAX_NOTICES {
-            self.recent.pop_front();
-        }
-        self.recent.push_back((self.applied, notice));
-        match notice {
-            Notice::Everything => {
-                self.entries.clear();
-                self.forget_apps_revisions();
-            }
-            Notice::Apps(org) => {
-                if self.apps.len() >= MAX_ENTRIES {
-                    self.forget_apps_revisions();
-                }
-                self.apps.insert(org, fresh_revision());
-            }
-            _ => self.entries.retain(|key, kept| !notice.names(key, kept.user())),
-        }
-    }
-
-    /// Every organization's apps revision moves.
-    fn forget_apps_revisions(&mut self) {
-        self.apps.clear();
-        self.apps_base = fresh_revision();
-    }
-
-    fn apps_revision(&self, org: Uuid) -> u64 {
-        self.apps.get(&org).copied().unwrap_or(self.apps_base)
-    }
-
-    /// Applies a batch of notices. Each one looks at every entry, so a large batch (the nightly prune of old
-    /// sessions sends one per family) forgets everything at once instead of holding the lock that long.
-    fn apply_all(&mut self, notices: Vec<Notice>) {
-        if notices.len() > MAX_NOTICES_ONE_BY_ONE {
-            self.apply(Notice::Everything);
-        } else {
-            for notice in notices {
-                self.apply(notice);
-            }
-        }
-    }
-
-    /// Whether a value read after `ticket` may be kept: no notice since names it, and none was forgotten.
-    fn may_keep(&self, ticket: Ticket, key: &Key, user: Uuid) -> bool {
-        let oldest_remembered = self
-            .recent
-            .front()
-            .map_or(self.applied + 1, |(number, _)| *number);
-        if ticket.seen + 1 < oldest_remembered {
-            return false;
-        }
-        !self
-            .recent
-            .iter()
-            .rev()
-            .take_while(|(number, _)| *number > ticket.seen)
-            .any(|(_, notice)| notice.names(key, user))
-    }
-}
-
-/// The memory and its counters, shared by the pool's clones and the listener.
-#[derive(Debug, Default)]
-pub(crate) struct Shared {
-    memory: Mutex<Memory>,
-    hits: AtomicU64,
-    rounds: AtomicU64,
-}
-
-impl Shared {
-    fn memory(&self) -> MutexGuard<'_, Memory> {
-        self.memory.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Applies the notices of a round; answers the ticket of the requests it serves.
-    pub(crate) fn round_done(&self, notices: impl IntoIterator<Item = Notice>) -> Ticket {
-        self.rounds.fetch_add(1, Ordering::Relaxed);
-        let notices: Vec<Notice> = notices.into_iter().collect();
-        let mut memory = self.memory();
-        memory.apply_all(notices);
-        Ticket { seen: memory.applied }
-    }
-
-    /// Applies notices that arrived between rounds.
-    pub(crate) fn apply(&self, notices: impl IntoIterator<Item = Notice>) {
-        let notices: Vec<Notice> = notices.into_iter().collect();
-        self.memory().apply_all(notices);
-    }
-
-    /// Forgets everything (the listening connection failed or was replaced: notices may have been missed).
-    pub(crate) fn forget_everything(&self) {
-        self.memory().apply(Notice::Everything);
-    }
-
-    fn get(&self, key: &Key) -> Option<Kept> {
-        let kept = self.memory().entries.get(key).cloned();
-        if kept.is_some() {
-            self.hits.fetch_add(1, Ordering::Relaxed);
-        }
-        kept
-    }
-
-    fn put(&self, ticket: Ticket, key: Key, kept: Kept) {
-        let mut memory = self.memory();
-        if !memory.may_keep(ticket, &key, kept.user()) {
-            return;
-        }
-        if memory.entries.len() >= MAX_ENTRIES {
-            memory.entries.clear();
-        }
-        memory.entries.insert(key, kept);
-    }
 }
 
 /// The cache of one pool (its clones share it): the memory and what keeps it true.

@@ -1,3 +1,4 @@
+use super::memory::*;
 use super::*;
 use chrono::{TimeZone, Utc};
 use domain::common::{OrgId, UserId};

@@ -21,8 +21,10 @@
 
 mod claims;
 pub mod rows;
+mod secrets;
 mod sends;
 mod stored;
+mod upkeep;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -31,15 +33,14 @@ use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, OrgId, RepoError};
 use domain::webhooks::ports::{AttemptRecord, ClaimedDelivery, DeliveryBacklog};
 use domain::webhooks::{
-    Admission, DeliveryStatus, DisabledReason, MAX_ENDPOINTS_PER_ORG, SealedSecret, SecretSlot, SendLimits,
-    WebhookDelivery, WebhookEndpoint, WebhookEndpointId, WebhookEvent, WebhookRepository,
+    Admission, DisabledReason, MAX_ENDPOINTS_PER_ORG, SealedSecret, SecretSlot, SendLimits, WebhookDelivery,
+    WebhookEndpoint, WebhookEndpointId, WebhookEvent, WebhookRepository,
 };
-use uuid::Uuid;
 
 use self::stored::{DeliveryRow, EndpointRow, endpoint_of, expect_one};
 use super::audit::record_and_queue_events;
 use crate::Db;
-use crate::convert::{backend, db_error, from_millis, parse_stored, to_millis};
+use crate::convert::{backend, db_error, parse_stored, to_millis};
 use crate::schema::{accounts, org_members, webhook_deliveries, webhook_endpoints};
 
 /// [`WebhookRepository`] on diesel.
@@ -54,9 +55,6 @@ impl DieselWebhookRepository {
         Self { db }
     }
 }
-
-/// Most finished deliveries one pruning transaction deletes.
-const PRUNE_BATCH: u32 = 1_000;
 
 #[async_trait]
 impl WebhookRepository for DieselWebhookRepository {
@@ -199,19 +197,7 @@ impl WebhookRepository for DieselWebhookRepository {
         let secret = secret.as_str().to_owned();
         let audit = audit.clone();
         self.db
-            .write(move |conn| {
-                let row = endpoint_of(conn, org, id)?.ok_or(RepoError::NotFound)?;
-                diesel::update(webhook_endpoints::table.find(id.to_string()))
-                    .set((
-                        webhook_endpoints::previous_secret.eq(Some(&row.secret)),
-                        webhook_endpoints::previous_secret_until.eq(Some(to_millis(previous_until))),
-                        webhook_endpoints::secret.eq(&secret),
-                        webhook_endpoints::updated_at.eq(to_millis(audit.at)),
-                    ))
-                    .execute(conn)
-                    .map_err(backend("rotating a webhook secret"))?;
-                record_and_queue_events(conn, std::slice::from_ref(&audit))
-            })
+            .write(move |conn| secrets::rotate(conn, org, id, &secret, previous_until, &audit))
             .await
     }
 
@@ -307,40 +293,7 @@ impl WebhookRepository for DieselWebhookRepository {
         &self,
         limit: u32,
     ) -> Result<Vec<(WebhookEndpointId, SecretSlot, SealedSecret)>, RepoError> {
-        let rows: Vec<(String, String, Option<String>)> = self
-            .db
-            .read(move |conn| {
-                webhook_endpoints::table
-                    .filter(
-                        webhook_endpoints::secret
-                            .like("whsec\\_%")
-                            .escape('\\')
-                            .or(webhook_endpoints::previous_secret.like("whsec\\_%").escape('\\')),
-                    )
-                    .order(webhook_endpoints::id)
-                    .limit(i64::from(limit))
-                    .select((
-                        webhook_endpoints::id,
-                        webhook_endpoints::secret,
-                        webhook_endpoints::previous_secret,
-                    ))
-                    .load(conn)
-                    .map_err(backend("finding webhook secrets stored in the clear"))
-            })
-            .await?;
-        let mut plain = Vec::new();
-        for (id, current, previous) in rows {
-            let id = WebhookEndpointId(parse_stored("webhook_endpoints.id", &id, Uuid::parse_str)?);
-            for (slot, text) in [
-                (SecretSlot::Current, Some(current)),
-                (SecretSlot::Previous, previous),
-            ] {
-                if let Some(stored) = text.map(SealedSecret::stored).filter(SealedSecret::is_plain) {
-                    plain.push((id, slot, stored));
-                }
-            }
-        }
-        Ok(plain)
+        self.db.read(move |conn| secrets::plain(conn, limit)).await
     }
 
     async fn reseal_secret(
@@ -352,21 +305,7 @@ impl WebhookRepository for DieselWebhookRepository {
     ) -> Result<bool, RepoError> {
         let (plain, sealed) = (plain.as_str().to_owned(), sealed.as_str().to_owned());
         self.db
-            .write(move |conn| {
-                let row = webhook_endpoints::table.find(id.to_string());
-                let changed = match slot {
-                    SecretSlot::Current => diesel::update(row.filter(webhook_endpoints::secret.eq(&plain)))
-                        .set(webhook_endpoints::secret.eq(&sealed))
-                        .execute(conn),
-                    SecretSlot::Previous => {
-                        diesel::update(row.filter(webhook_endpoints::previous_secret.eq(&plain)))
-                            .set(webhook_endpoints::previous_secret.eq(&sealed))
-                            .execute(conn)
-                    }
-                }
-                .map_err(backend("sealing a webhook secret"))?;
-                Ok(changed == 1)
-            })
+            .write(move |conn| secrets::reseal(conn, id, slot, &plain, &sealed))
             .await
     }
 
@@ -389,52 +328,20 @@ impl WebhookRepository for DieselWebhookRepository {
     }
 
     async fn backlog(&self) -> Result<DeliveryBacklog, RepoError> {
-        let (pending, oldest): (i64, Option<i64>) = self
-            .db
-            .read(|conn| {
-                webhook_deliveries::table
-                    .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
-                    .select((
-                        diesel::dsl::count_star(),
-                        diesel::dsl::min(webhook_deliveries::created_at),
-                    ))
-                    .first(conn)
-                    .map_err(backend("measuring the webhook queue"))
-            })
-            .await?;
-        Ok(DeliveryBacklog {
-            pending: u64::try_from(pending).unwrap_or_default(),
-            oldest_created_at: oldest.map(from_millis).transpose()?,
-        })
+        self.db.read(upkeep::backlog).await
     }
 
     async fn prune_finished_before(&self, cutoff: DateTime<Utc>) -> Result<u64, RepoError> {
-        use diesel::sql_types::{BigInt, Bool};
         let cutoff = to_millis(cutoff);
         let mut removed = 0;
         // In batches, each its own transaction: SQLite's writer is not held for the whole of a large backlog.
         loop {
             let batch = self
                 .db
-                .write(move |conn| {
-                    let finished = webhook_deliveries::table
-                        .filter(webhook_deliveries::status.ne(DeliveryStatus::Pending.as_str()))
-                        .filter(
-                            diesel::dsl::sql::<Bool>("COALESCE(last_attempt_at, created_at) < ")
-                                .bind::<BigInt, _>(cutoff),
-                        )
-                        .select(webhook_deliveries::id)
-                        .limit(i64::from(PRUNE_BATCH))
-                        .load::<String>(conn)
-                        .map_err(backend("finding finished webhook deliveries"))?;
-                    diesel::delete(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&finished)))
-                        .execute(conn)
-                        .map_err(backend("pruning webhook deliveries"))
-                        .map(|n| n as u64)
-                })
+                .write(move |conn| upkeep::prune_batch(conn, cutoff))
                 .await?;
             removed += batch;
-            if batch < u64::from(PRUNE_BATCH) {
+            if batch < u64::from(upkeep::PRUNE_BATCH) {
                 return Ok(removed);
             }
         }

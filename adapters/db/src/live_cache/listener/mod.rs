@@ -8,21 +8,27 @@
 //! applied, nothing committed before the round began is still kept. Requests that arrive while a round
 //! runs wait for the next one; all of them share it.
 //!
-//! A new connection first proves that a notice sent from another connection reaches it ([`probe`]). Behind
-//! a pooler that hands each transaction to any server connection (PgBouncer's transaction mode) the
-//! `LISTEN` stays with whichever server connection ran it, and notices go to whichever client that server
-//! connection serves when they arrive, or are dropped while it is idle. A round's own notice may still come
-//! back, when the pooler happens to hand the listener the same server connection again, so rounds alone
-//! would not tell; the probe does, and the cache then stays untrusted until the process restarts.
+//! A new connection first proves that a notice sent from another connection reaches it
+//! ([`connection::probe`]). Behind a pooler that hands each transaction to any server connection
+//! (PgBouncer's transaction mode) the `LISTEN` stays with whichever server connection ran it, and notices
+//! go to whichever client that server connection serves when they arrive, or are dropped while it is idle.
+//! A round's own notice may still come back, when the pooler happens to hand the listener the same server
+//! connection again, so rounds alone would not tell; the probe does, and the cache then stays untrusted
+//! until the process restarts.
 
-use super::{Notice, Shared, Ticket};
-use diesel::connection::SimpleConnection;
-use diesel::pg::PgConnection;
+mod connection;
+
+#[cfg(test)]
+pub(super) use self::connection::listening_url;
+
+use super::{Shared, Ticket};
+use diesel::RunQueryDsl;
 use diesel::sql_types::Text;
-use diesel::{Connection, RunQueryDsl};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Once, PoisonError};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
+
+use self::connection::{Open, Refused, notices, open};
 
 /// How often notices are read while no request waits (so that the server's queue of them never fills),
 /// and how often the thread looks whether its pool is gone.
@@ -36,7 +42,7 @@ const UNTRUSTED_PAUSE: Duration = Duration::from_secs(30);
 const ROUND_WAIT: Duration = Duration::from_secs(2);
 /// How a round's own notice begins (the triggers' notices begin with a letter and a colon).
 const ROUND_PREFIX: &str = "round ";
-/// How the notice of a new connection's [`probe`] begins.
+/// How the notice of a new connection's [`connection::probe`] begins.
 const PROBE_PREFIX: &str = "probe ";
 
 /// Requests waiting for the next round.
@@ -179,20 +185,9 @@ struct Link {
     open: Option<Open>,
     /// No new connection before this instant (the last attempt failed).
     paused_until: Option<Instant>,
-    /// The URL leads through a pooler that does not keep a connection's `LISTEN` ([`probe`]): no more
-    /// attempts until the process restarts.
+    /// The URL leads through a pooler that does not keep a connection's `LISTEN` ([`connection::probe`]): no
+    /// more attempts until the process restarts.
     given_up: bool,
-}
-
-struct Open {
-    conn: PgConnection,
-    /// Rounds made on this connection (each round's own notice carries its number), and those completed.
-    rounds: u64,
-    completed: u64,
-    /// This schema's channel (what the triggers notify on).
-    channel: String,
-    /// Its server process: a round's own notice comes from it (other instances number their rounds too).
-    pid: i32,
 }
 
 impl Link {
@@ -290,153 +285,4 @@ impl Link {
             }
         }
     }
-}
-
-/// What the listening connection adds to the pool's URL, unless the URL sets it: a link that stops answering
-/// (a half-open TCP connection, a host gone) is given up in seconds rather than after the system's TCP
-/// timeouts (minutes), so that the cache is forgotten and the connection made again.
-const LINK_TIMEOUTS: [(&str, &str); 6] = [
-    ("connect_timeout", "5"),
-    ("keepalives", "1"),
-    ("keepalives_idle", "5"),
-    ("keepalives_interval", "2"),
-    ("keepalives_count", "2"),
-    // Data sent and not acknowledged for this long (in milliseconds) ends the connection.
-    ("tcp_user_timeout", "5000"),
-];
-
-/// `url` (a `postgres://` URL) with [`LINK_TIMEOUTS`] added to its query.
-pub(super) fn listening_url(url: &str) -> String {
-    let (base, query) = url.split_once('?').unwrap_or((url, ""));
-    let set: Vec<&str> = query
-        .split('&')
-        .filter_map(|pair| pair.split('=').next())
-        .collect();
-    let mut pairs: Vec<String> = query
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(str::to_owned)
-        .collect();
-    for (key, value) in LINK_TIMEOUTS {
-        if !set.contains(&key) {
-            pairs.push(format!("{key}={value}"));
-        }
-    }
-    format!("{base}?{}", pairs.join("&"))
-}
-
-#[derive(diesel::QueryableByName)]
-struct Channel {
-    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
-    name: Option<String>,
-    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
-    quoted: Option<String>,
-    #[diesel(sql_type = diesel::sql_types::Integer)]
-    pid: i32,
-    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
-    schema: Option<String>,
-    #[diesel(sql_type = diesel::sql_types::Bool)]
-    single: bool,
-}
-
-/// Why no listening connection was opened.
-enum Refused {
-    /// It could not be opened, or failed (an unreachable server, say): tried again shortly.
-    Failed(String),
-    /// A notice from another connection did not reach it ([`probe`]).
-    Pooled,
-}
-
-impl From<String> for Refused {
-    fn from(value: String) -> Self {
-        Self::Failed(value)
-    }
-}
-
-fn open(url: &str) -> Result<Open, Refused> {
-    let url = listening_url(url);
-    let mut conn = PgConnection::establish(&url).map_err(|e| e.to_string())?;
-    // A round's own notice needs no durable commit.
-    // A stalled server must not hold a round for ever (requests stop waiting after `ROUND_WAIT` anyway).
-    conn.batch_execute("SET synchronous_commit = off; SET statement_timeout = '5s'")
-        .map_err(|e| e.to_string())?;
-    let channel: Channel = diesel::sql_query(super::contract::channel_query())
-        .get_result(&mut conn)
-        .map_err(|e| e.to_string())?;
-    let (Some(name), Some(quoted), Some(schema), true) =
-        (channel.name, channel.quoted, channel.schema, channel.single)
-    else {
-        return Err(Refused::Failed(
-            "the tables the session cache watches are not all in one schema of the search path".to_owned(),
-        ));
-    };
-    // Named after its schema, so that an operator (or a test) can tell whose it is.
-    diesel::sql_query("SELECT set_config('application_name', left('portal live cache ' || $1, 63), false)")
-        .bind::<Text, _>(&schema)
-        .execute(&mut conn)
-        .map_err(|e| e.to_string())?;
-    conn.batch_execute(&format!("LISTEN {quoted}"))
-        .map_err(|e| e.to_string())?;
-    let mut open = Open {
-        conn,
-        rounds: 0,
-        completed: 0,
-        channel: name,
-        pid: channel.pid,
-    };
-    if !probe(&url, &mut open)? {
-        // Behind a transaction pooler this reaches whichever server connection the pooler picks: at best
-        // the one that listens, which would otherwise pass notices on to whichever client it serves next.
-        let _ = open.conn.batch_execute("UNLISTEN *");
-        return Err(Refused::Pooled);
-    }
-    Ok(open)
-}
-
-/// Whether a notice sent from another connection to `url`, committed before a statement of the listening
-/// connection begins, has reached it when that statement answers, as every trigger's notice must. Notices
-/// received meanwhile are dropped: memory is forgotten once the connection is made anyway.
-fn probe(url: &str, open: &mut Open) -> Result<bool, String> {
-    let payload = format!("{PROBE_PREFIX}{}", uuid::Uuid::new_v4());
-    let mut other = PgConnection::establish(url).map_err(|e| e.to_string())?;
-    diesel::sql_query("SELECT pg_notify($1, $2)")
-        .bind::<Text, _>(&open.channel)
-        .bind::<Text, _>(&payload)
-        .execute(&mut other)
-        .map_err(|e| e.to_string())?;
-    drop(other);
-    // A statement of the listening connection after the probe's commit: a round of its own, which reads the
-    // server's queue of notices up to its own before it answers.
-    diesel::sql_query("SELECT pg_notify($1, $2)")
-        .bind::<Text, _>(&open.channel)
-        .bind::<Text, _>(format!("{ROUND_PREFIX}0"))
-        .execute(&mut open.conn)
-        .map_err(|e| e.to_string())?;
-    let mut heard = false;
-    for received in open.conn.notifications_iter() {
-        let received = received.map_err(|e| e.to_string())?;
-        heard |= received.channel == open.channel && received.payload == payload;
-    }
-    Ok(heard)
-}
-
-/// The notices received on the connection, read without waiting, and the payloads of rounds' own notices.
-fn notices(open: &mut Open) -> Result<(Vec<Notice>, Vec<String>), String> {
-    let (mut notices, mut rounds) = (Vec::new(), Vec::new());
-    for received in open.conn.notifications_iter() {
-        let received = received.map_err(|e| e.to_string())?;
-        if received.channel != open.channel {
-            continue;
-        }
-        if received.payload.starts_with(ROUND_PREFIX) {
-            if received.process_id == open.pid {
-                rounds.push(received.payload);
-            }
-        } else if received.payload.starts_with(PROBE_PREFIX) {
-            // Another instance's new listening connection proving itself: nothing changed.
-        } else {
-            notices.push(Notice::parse(&received.payload));
-        }
-    }
-    Ok((notices, rounds))
 }

@@ -5,10 +5,14 @@
 //! under its account's current address. `bind_waiting_role` is how the account repository binds a pending
 //! row in the transaction that proves an address.
 
+mod setup;
+mod stored;
+
+pub(super) use self::stored::parse_role;
+
 use super::audit::record_and_queue_events;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, PlatformRole, RepoError, UserId};
@@ -16,81 +20,13 @@ use domain::identity::models::{GrantBinding, PlatformAdmin, SetupClaim, grant_fo
 use domain::identity::ports::PlatformAdminRepository;
 use uuid::Uuid;
 
-use crate::convert::{backend, db_error, from_millis, parse_stored, to_millis};
-use crate::schema::{accounts, platform_admin_seeds, platform_admins, platform_setup_tokens};
+use self::stored::{AdminRow, load_all, load_all_for_change, lock_for_change};
+use crate::convert::{backend, db_error, parse_stored, to_millis};
+use crate::schema::{accounts, platform_admin_seeds, platform_admins};
 use crate::{Db, DbConnection};
 
 /// The conflict of a change that would leave no admin.
 pub const LAST_ADMIN: &str = "last admin";
-
-#[derive(Queryable, Selectable, Insertable)]
-#[diesel(table_name = platform_admins)]
-struct AdminRow {
-    id: String,
-    email: String,
-    user_id: Option<String>,
-    role: String,
-    added_at: i64,
-    added_by: Option<String>,
-}
-
-impl AdminRow {
-    /// The entry, listed under `account_email` when bound (the account's current address).
-    fn into_domain(self, account_email: Option<String>) -> Result<PlatformAdmin, RepoError> {
-        let shown = account_email.unwrap_or(self.email);
-        Ok(PlatformAdmin {
-            email: parse_stored("platform_admins.email", &shown, EmailAddress::parse)?,
-            user_id: self
-                .user_id
-                .map(|id| parse_stored("platform_admins.user_id", &id, str::parse::<UserId>))
-                .transpose()?,
-            role: parse_role(&self.role)?,
-            added_at: from_millis(self.added_at)?,
-            added_by: self
-                .added_by
-                .map(|e| parse_stored("platform_admins.added_by", &e, EmailAddress::parse))
-                .transpose()?,
-        })
-    }
-}
-
-pub(crate) fn parse_role(stored: &str) -> Result<PlatformRole, RepoError> {
-    parse_stored("platform_admins.role", stored, |r| {
-        PlatformRole::parse(r).ok_or("unknown platform role")
-    })
-}
-
-/// Every entry with its row id, ordered by the address shown, a bound entry before a pending one.
-fn load_all(conn: &mut DbConnection) -> Result<Vec<(String, PlatformAdmin)>, RepoError> {
-    let mut entries = platform_admins::table
-        .left_join(accounts::table)
-        .select((AdminRow::as_select(), accounts::email.nullable()))
-        .load::<(AdminRow, Option<String>)>(conn)
-        .map_err(backend("listing platform admins"))?
-        .into_iter()
-        .map(|(row, account_email)| Ok((row.id.clone(), row.into_domain(account_email)?)))
-        .collect::<Result<Vec<_>, RepoError>>()?;
-    entries
-        .sort_by(|(_, a), (_, b)| (a.email.as_str(), !a.is_bound()).cmp(&(b.email.as_str(), !b.is_bound())));
-    Ok(entries)
-}
-
-/// On PostgreSQL, locks the table against other writers, so that two concurrent changes cannot each see
-/// another admin and together remove both, and a grant and a proof of the same address cannot miss each
-/// other (SQLite already serialises writers).
-fn lock_for_change(conn: &mut DbConnection) -> Result<(), RepoError> {
-    if let DbConnection::Postgres(pg) = conn {
-        pg.batch_execute("LOCK TABLE platform_admins IN SHARE ROW EXCLUSIVE MODE")
-            .map_err(backend("locking the platform admins"))?;
-    }
-    Ok(())
-}
-
-/// Loads the list for a guarded change, after [`lock_for_change`].
-fn load_all_for_change(conn: &mut DbConnection) -> Result<Vec<(String, PlatformAdmin)>, RepoError> {
-    lock_for_change(conn)?;
-    load_all(conn)
-}
 
 /// The account a role given to `email` binds to at once under `binding`, if any.
 fn account_to_bind(
@@ -177,73 +113,6 @@ pub(crate) fn bind_waiting_role(conn: &mut DbConnection, user: &str, email: &str
         .map_err(backend("removing a used pending platform role"))
         .map(drop)
 }
-
-/// Whether an account holds the `admin` role (a pending role is nobody's).
-fn admin_exists(conn: &mut DbConnection) -> Result<bool, RepoError> {
-    let bound_admins: i64 = platform_admins::table
-        .filter(platform_admins::user_id.is_not_null())
-        .filter(platform_admins::role.eq(PlatformRole::Admin.as_str()))
-        .count()
-        .get_result(conn)
-        .map_err(backend("counting the platform admins"))?;
-    Ok(bound_admins > 0)
-}
-
-fn remove_setup_tokens(conn: &mut DbConnection) -> Result<(), RepoError> {
-    diesel::delete(platform_setup_tokens::table)
-        .execute(conn)
-        .map_err(backend("removing the setup tokens"))
-        .map(drop)
-}
-
-/// Makes the account `user` an `admin` (raising the role it holds, if any); answers the entry as listed.
-fn make_admin(conn: &mut DbConnection, user: &str, now: DateTime<Utc>) -> Result<PlatformAdmin, RepoError> {
-    let account_email: Option<String> = accounts::table
-        .find(user)
-        .select(accounts::email)
-        .first(conn)
-        .optional()
-        .map_err(backend("reading the account of the setup link"))?;
-    let Some(account_email) = account_email else {
-        return Err(RepoError::NotFound);
-    };
-    let held: Option<AdminRow> = platform_admins::table
-        .filter(platform_admins::user_id.eq(user))
-        .select(AdminRow::as_select())
-        .first(conn)
-        .optional()
-        .map_err(backend("reading a platform role"))?;
-    if let Some(held) = held {
-        diesel::update(platform_admins::table.find(&held.id))
-            .set((
-                platform_admins::role.eq(PlatformRole::Admin.as_str()),
-                platform_admins::added_by.eq(&account_email),
-            ))
-            .execute(conn)
-            .map_err(backend("changing a platform role"))?;
-        return AdminRow {
-            role: PlatformRole::Admin.as_str().to_owned(),
-            added_by: Some(account_email.clone()),
-            ..held
-        }
-        .into_domain(Some(account_email));
-    }
-    // Added by the admin's own use of the setup link (`PlatformAdmin::added_through`).
-    let row = AdminRow {
-        id: Uuid::new_v4().to_string(),
-        email: account_email.clone(),
-        user_id: Some(user.to_owned()),
-        role: PlatformRole::Admin.as_str().to_owned(),
-        added_at: to_millis(now),
-        added_by: Some(account_email),
-    };
-    diesel::insert_into(platform_admins::table)
-        .values(&row)
-        .execute(conn)
-        .map_err(db_error("adding a platform admin", "platform_admin"))?;
-    row.into_domain(None)
-}
-
 /// [`PlatformAdminRepository`] on the `platform_admins` and `platform_admin_seeds` tables (and
 /// `platform_setup_tokens`).
 #[derive(Debug, Clone)]
@@ -408,21 +277,7 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
     ) -> Result<bool, RepoError> {
         let token_hash = token_hash.to_owned();
         self.db
-            .write(move |conn| {
-                lock_for_change(conn)?;
-                remove_setup_tokens(conn)?;
-                if admin_exists(conn)? {
-                    return Ok(false);
-                }
-                diesel::insert_into(platform_setup_tokens::table)
-                    .values((
-                        platform_setup_tokens::token_hash.eq(&token_hash),
-                        platform_setup_tokens::expires_at.eq(to_millis(expires_at)),
-                    ))
-                    .execute(conn)
-                    .map_err(backend("storing the setup token"))?;
-                Ok(true)
-            })
+            .write(move |conn| setup::replace_token(conn, &token_hash, expires_at))
             .await
     }
 
@@ -435,28 +290,7 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
     ) -> Result<SetupClaim, RepoError> {
         let (token_hash, audit) = (token_hash.to_owned(), audit.clone());
         self.db
-            .write(move |conn| {
-                // Serialises with grants and with other claims: of two uses of one token, one deletes it.
-                lock_for_change(conn)?;
-                let used = diesel::delete(
-                    platform_setup_tokens::table
-                        .filter(platform_setup_tokens::token_hash.eq(&token_hash))
-                        .filter(platform_setup_tokens::expires_at.gt(to_millis(now))),
-                )
-                .execute(conn)
-                .map_err(backend("using the setup token"))?;
-                if used == 0 {
-                    return Ok(SetupClaim::Invalid);
-                }
-                if admin_exists(conn)? {
-                    remove_setup_tokens(conn)?;
-                    return Ok(SetupClaim::AdminExists);
-                }
-                remove_setup_tokens(conn)?;
-                let admin = make_admin(conn, &user.to_string(), now)?;
-                record_and_queue_events(conn, std::slice::from_ref(&audit))?;
-                Ok(SetupClaim::Granted(admin))
-            })
+            .write(move |conn| setup::claim_token(conn, &token_hash, user, now, &audit))
             .await
     }
 }
