@@ -18,7 +18,7 @@ use domain::apps::{App, TesterView};
 use serde_json::Value;
 
 /// The apps of the `x-org-id` organization, newest first.
-#[utoipa::path(operation_id = "list_apps", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "list_apps", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:read"])),
     params(crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The organization's apps", body = Vec<App>),
@@ -50,7 +50,7 @@ async fn list_body(api: &AppsApi, scope: &OrgScope) -> Result<web::Bytes, ApiErr
 }
 
 /// Registers an app in the `x-org-id` organization and answers its API key, shown this once.
-#[utoipa::path(operation_id = "register_app", tag = "apps", security(("bearer" = [])), request_body = RegistrationInput,
+#[utoipa::path(operation_id = "register_app", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:write"])), request_body = RegistrationInput,
     params(crate::auth::OrgHeader),
     responses(
         (status = 201, description = "The new app and its API key", body = RegisteredDto),
@@ -74,7 +74,7 @@ pub async fn register(
 }
 
 /// One app of the `x-org-id` organization.
-#[utoipa::path(operation_id = "get_app", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "get_app", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:read"])),
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app", body = App),
@@ -91,7 +91,7 @@ pub async fn get(
 
 /// Edits the app: only the listed fields are written; status, review fields, key, organization and
 /// permissions in the body are ignored. An edit of a SUBMITTED or PUBLISHED app is recorded in its history.
-#[utoipa::path(operation_id = "update_app", tag = "apps", security(("bearer" = [])), request_body = UpdateInput,
+#[utoipa::path(operation_id = "update_app", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:write"])), request_body = UpdateInput,
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app as stored", body = App),
@@ -113,7 +113,7 @@ pub async fn update(
 
 /// Deletes the app with its key, share link, images, history and uptime data; the package name is free
 /// again.
-#[utoipa::path(operation_id = "delete_app", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "delete_app", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:write"])),
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 204, description = "Deleted"),
@@ -133,7 +133,7 @@ pub async fn delete(
 }
 
 /// The app's configuration file (valid for `@mentra/sdk` `validateAppConfig`), as a download.
-#[utoipa::path(operation_id = "export_app_config", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "export_app_config", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:read"])),
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The file, with `Content-Disposition: attachment; filename=\"{packageName}_config.json\"`", body = domain::apps::config::ConfigFile),
@@ -159,7 +159,7 @@ pub async fn export(
 
 /// The app's review history, oldest first (submissions, decisions, edits, resubmissions, moves); a
 /// decision by a platform reviewer names "App Review", not the reviewer.
-#[utoipa::path(operation_id = "app_history", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "app_history", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:read"])),
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The history", body = Vec<HistoryEntryDto>),

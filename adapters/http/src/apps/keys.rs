@@ -9,7 +9,7 @@ use crate::ApiError;
 use crate::auth::OrgScope;
 
 /// Issues a new API key, shown this once; the old key stops working at once.
-#[utoipa::path(operation_id = "regenerate_api_key", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "regenerate_api_key", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:keys"])),
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The new key", body = ApiKeyDto),

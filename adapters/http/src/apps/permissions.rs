@@ -15,7 +15,7 @@ use domain::common::FieldErrors;
 use serde_json::Value;
 
 /// The app's permissions.
-#[utoipa::path(operation_id = "get_permissions", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "get_permissions", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:read"])),
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The permissions", body = PermissionsDto),
@@ -31,7 +31,7 @@ pub async fn get_permissions(
 }
 
 /// Replaces the app's permissions. A permission added to a PUBLISHED app sends it back to SUBMITTED.
-#[utoipa::path(operation_id = "set_permissions", tag = "apps", security(("bearer" = [])), request_body = PermissionsDto,
+#[utoipa::path(operation_id = "set_permissions", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:write"])), request_body = PermissionsDto,
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app as stored", body = App),

@@ -13,7 +13,7 @@ use domain::apps::service::AppError;
 
 /// Submits the app for review (DEVELOPMENT or REJECTED → SUBMITTED); the organization needs a name and a
 /// contact e-mail.
-#[utoipa::path(operation_id = "publish_app", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "publish_app", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:publish"])),
     params(("packageName" = String, Path, description = "The app's package name"), crate::auth::OrgHeader),
     responses(
         (status = 200, description = "The app, now SUBMITTED", body = App),

@@ -65,7 +65,7 @@ impl MeResponse {
 /// # Errors
 /// 401 without a valid session or when the account is gone.
 /// The signed-in user.
-#[utoipa::path(tag = "auth", security(("bearer" = [])),
+#[utoipa::path(tag = "auth", security(("bearer" = []), ("accessToken" = [])),
     responses(
         (status = 200, description = "The signed-in user", body = MeResponse),
         (status = 401, description = "No valid core token or identity access token", body = crate::openapi::ErrorBody),

@@ -31,6 +31,9 @@ impl Health {
 
 /// The name of the bearer security scheme (a core token, or an identity access token as fallback).
 pub const BEARER: &str = "bearer";
+/// The name of the personal access token's security scheme: an operation that lists it takes a token, with
+/// the scope it names (none: any token) — the one declaration `auth::token_routes` reads.
+pub const ACCESS_TOKEN: &str = "accessToken";
 
 struct BearerAuth;
 
@@ -44,8 +47,22 @@ impl Modify for BearerAuth {
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("JWT")
                     .description(Some(
-                        "The core token from POST /api/auth/exchange-token, an identity access token, or a \
-                         personal access token (`dpt_…`, POST /api/dev/tokens) on the routes its scopes cover.",
+                        "The core token from POST /api/auth/exchange-token, or an identity access token.",
+                    ))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            ACCESS_TOKEN,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("dpt_…")
+                    .description(Some(
+                        "A personal access token (`dpt_…`, POST /api/dev/tokens), sent as a bearer token. Only the \
+                         operations that list this scheme take one, with the scope they name (`apps:read`, \
+                         `apps:write`, `apps:publish`, `apps:keys`; none listed: any token); every other operation \
+                         answers 403 `TOKEN_NOT_ALLOWED` to a token.",
                     ))
                     .build(),
             ),

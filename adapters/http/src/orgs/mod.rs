@@ -76,7 +76,7 @@ fn required(value: Option<String>, field: &str, message: &str) -> Result<String,
 
 /// The caller's organizations, with their role in each. A user with none gets a personal organization
 /// first, so that a new user's first dashboard already has one.
-#[utoipa::path(operation_id = "list_orgs", tag = "organizations", security(("bearer" = [])),
+#[utoipa::path(operation_id = "list_orgs", tag = "organizations", security(("bearer" = []), ("accessToken" = [])),
     responses(
         (status = 200, description = "The caller's organizations", body = OrgListDto),
     ))]
@@ -123,7 +123,7 @@ pub async fn create(
 }
 
 /// One organization with its members and pending invitations.
-#[utoipa::path(operation_id = "get_org", tag = "organizations", security(("bearer" = [])),
+#[utoipa::path(operation_id = "get_org", tag = "organizations", security(("bearer" = []), ("accessToken" = [])),
     params(("orgId" = String, Path, description = "Organization id")),
     responses(
         (status = 200, description = "The organization", body = Envelope<OrgDto>),

@@ -183,7 +183,7 @@ pub async fn ping(
 
 /// Checks the caller's own app now (its server URL plus `/health`), through the monitor's guarded prober,
 /// recording nothing: the live check of the publish dialog. Members of the app's organization only.
-#[utoipa::path(operation_id = "app_health_check", tag = "apps", security(("bearer" = [])),
+#[utoipa::path(operation_id = "app_health_check", tag = "apps", security(("bearer" = []), ("accessToken" = ["apps:read"])),
     params(
         ("packageName" = String, Path, description = "The app's package name"),
         crate::auth::OrgHeader,
