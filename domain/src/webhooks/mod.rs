@@ -12,9 +12,9 @@ pub mod signing;
 
 pub use events::WebhookEventType;
 pub use models::{
-    Admission, DeliveryStatus, EventFilter, LimitScope, MAX_ENDPOINTS_PER_ORG, MAX_PENDING_PER_ENDPOINT,
-    MAX_RESPONSE_BYTES, SealedSecrets, SecretSlot, SendLimits, SigningSecrets, WebhookDelivery,
-    WebhookEndpoint, WebhookEndpointId,
+    Admission, DeliveryCursor, DeliveryStatus, EventFilter, LimitScope, MAX_ENDPOINTS_PER_ORG,
+    MAX_PENDING_PER_ENDPOINT, MAX_RESPONSE_BYTES, MessageId, SealedSecrets, SecretSlot, SendLimits,
+    SigningSecrets, WebhookDelivery, WebhookEndpoint, WebhookEndpointId,
 };
 pub use payload::{ActionEvents, EventNames, WebhookEvent, events_of, render_body};
 pub use ports::{

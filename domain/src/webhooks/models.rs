@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::WebhookEventType;
-pub use super::ids::WebhookEndpointId;
+pub use super::ids::{DeliveryCursor, MessageId, WebhookEndpointId};
 use super::retry::DisabledReason;
 use super::signing::{SealedSecret, Unsealable, WebhookSecret};
 use crate::common::OrgId;
@@ -303,6 +303,17 @@ impl DeliveryStatus {
         [Self::Pending, Self::Delivered, Self::Failed]
             .into_iter()
             .find(|status| status.as_str() == text)
+    }
+}
+
+impl DeliveryCursor {
+    /// The cursor of the page that follows `delivery`.
+    #[must_use]
+    pub fn after(delivery: &WebhookDelivery) -> Self {
+        Self {
+            at_millis: delivery.created_at.timestamp_millis(),
+            id: MessageId(delivery.id.clone()),
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+use super::ids::DeliveryCursor;
 use super::models::{
     Admission, SealedSecrets, SecretSlot, SendLimits, WebhookDelivery, WebhookEndpoint, WebhookEndpointId,
 };
@@ -143,7 +144,7 @@ pub trait WebhookRepository: Send + Sync {
         &self,
         org: OrgId,
         id: WebhookEndpointId,
-        cursor: Option<(DateTime<Utc>, String)>,
+        cursor: Option<DeliveryCursor>,
         limit: u32,
     ) -> Result<Vec<WebhookDelivery>, RepoError>;
 

@@ -16,6 +16,7 @@ use domain::audit::{AuditAction, AuditTarget};
 use domain::common::{OrgId, RepoError};
 use domain::mail::{EmailKind, OutgoingEmail};
 use domain::orgs::{OrgRepository, OrgRole};
+use domain::webhooks::DeliveryCursor;
 use domain::webhooks::payload::test_event;
 use domain::webhooks::ports::AttemptRecord;
 use domain::webhooks::{
@@ -425,7 +426,7 @@ contract! {
         let page = repo.list_deliveries(org, hook.id, None, 2).await.unwrap();
         assert_eq!(page.len(), 2);
         let rest = repo
-            .list_deliveries(org, hook.id, Some((page[1].created_at, page[1].id.clone())), 2)
+            .list_deliveries(org, hook.id, Some(DeliveryCursor::after(&page[1])), 2)
             .await
             .unwrap();
         let seen: HashSet<String> = page.iter().chain(&rest).map(|d| d.id.clone()).collect();

@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, get, post, web};
 use chrono::{DateTime, Utc};
-use domain::webhooks::{DeliveryStatus, WebhookDelivery, WebhookEventType};
+use domain::webhooks::{DeliveryCursor, DeliveryStatus, WebhookDelivery, WebhookEventType};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -69,11 +69,6 @@ fn delivery_dto(api: &WebhooksApi, delivery: WebhookDelivery) -> WebhookDelivery
     }
 }
 
-fn parse_cursor(text: &str) -> Option<(DateTime<Utc>, String)> {
-    let (millis, id) = text.split_once('.')?;
-    let at = DateTime::from_timestamp_millis(millis.parse().ok()?)?;
-    (id.starts_with("msg_") && id.len() <= 100).then(|| (at, id.to_owned()))
-}
 /// The endpoint's deliveries, newest first, by cursor.
 #[utoipa::path(operation_id = "list_webhook_deliveries", tag = "webhooks", security(("bearer" = [])),
     params(("orgId" = String, Path, description = "Organization id"), ("id" = String, Path, description = "Endpoint id"), DeliveryPageQuery),
@@ -92,7 +87,7 @@ pub async fn list_webhook_deliveries(
 ) -> Result<HttpResponse, ApiError> {
     let id = endpoint_id(&path.1)?;
     let cursor = match query.cursor.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
-        Some(text) => Some(parse_cursor(text).ok_or_else(|| invalid("cursor", "Unknown cursor"))?),
+        Some(text) => Some(DeliveryCursor::parse(text).ok_or_else(|| invalid("cursor", "Unknown cursor"))?),
         None => None,
     };
     let limit = match query.limit.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
@@ -103,10 +98,7 @@ pub async fn list_webhook_deliveries(
     };
     let page = api.0.deliveries(&member.0, id, cursor, limit).await?;
     let next_cursor = (page.len() == limit as usize)
-        .then(|| {
-            page.last()
-                .map(|d| format!("{}.{}", d.created_at.timestamp_millis(), d.id))
-        })
+        .then(|| page.last().map(|d| DeliveryCursor::after(d).to_string()))
         .flatten();
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))

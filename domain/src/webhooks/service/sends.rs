@@ -3,6 +3,8 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::webhooks::DeliveryCursor;
+
 use super::{MAX_PAGE, WebhookService, invalid};
 use crate::common::RepoError;
 use crate::orgs::ActingMember;
@@ -81,7 +83,7 @@ impl WebhookService {
         &self,
         member: &ActingMember,
         id: WebhookEndpointId,
-        cursor: Option<(DateTime<Utc>, String)>,
+        cursor: Option<DeliveryCursor>,
         limit: u32,
     ) -> Result<Vec<WebhookDelivery>, WebhookError> {
         Self::admin(member)?;

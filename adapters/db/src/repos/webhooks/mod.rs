@@ -33,8 +33,8 @@ use domain::audit::AuditEntry;
 use domain::common::{EmailAddress, OrgId, RepoError};
 use domain::webhooks::ports::{AttemptRecord, ClaimedDelivery, DeliveryBacklog};
 use domain::webhooks::{
-    Admission, DisabledReason, MAX_ENDPOINTS_PER_ORG, SealedSecret, SecretSlot, SendLimits, WebhookDelivery,
-    WebhookEndpoint, WebhookEndpointId, WebhookEvent, WebhookRepository,
+    Admission, DeliveryCursor, DisabledReason, MAX_ENDPOINTS_PER_ORG, MessageId, SealedSecret, SecretSlot,
+    SendLimits, WebhookDelivery, WebhookEndpoint, WebhookEndpointId, WebhookEvent, WebhookRepository,
 };
 
 use self::stored::{DeliveryRow, EndpointRow, endpoint_of, expect_one};
@@ -219,7 +219,7 @@ impl WebhookRepository for DieselWebhookRepository {
         &self,
         org: OrgId,
         id: WebhookEndpointId,
-        cursor: Option<(DateTime<Utc>, String)>,
+        cursor: Option<DeliveryCursor>,
         limit: u32,
     ) -> Result<Vec<WebhookDelivery>, RepoError> {
         let rows: Vec<DeliveryRow> = self
@@ -229,8 +229,11 @@ impl WebhookRepository for DieselWebhookRepository {
                     .filter(webhook_deliveries::endpoint_id.eq(id.to_string()))
                     .filter(webhook_deliveries::org_id.eq(org.to_string()))
                     .into_boxed();
-                if let Some((at, last)) = cursor {
-                    let at = to_millis(at);
+                if let Some(DeliveryCursor {
+                    at_millis: at,
+                    id: MessageId(last),
+                }) = cursor
+                {
                     query = query.filter(
                         webhook_deliveries::created_at
                             .lt(at)
