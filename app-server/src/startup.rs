@@ -119,7 +119,7 @@ impl Application {
             ))),
             apps: apps.clone(),
             uptime: adapter_http::uptime::UptimeApi {
-                uptime: uptime.clone(),
+                uptime,
                 apps: apps.apps,
             },
             audit: adapter_http::audit::AuditApi(std::sync::Arc::new(domain::audit::AuditService::new(
@@ -130,7 +130,11 @@ impl Application {
             },
             webhooks: adapter_http::webhooks::WebhooksApi(std::sync::Arc::new(webhooks)),
             readiness: adapter_http::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
-            metrics: crate::metrics::route(config, &db, uptime)?,
+            metrics: crate::metrics::route(
+                config,
+                &db,
+                crate::uptime::monitor_service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?,
+            )?,
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();
