@@ -12,12 +12,11 @@ use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::email::INVALID_EMAIL;
 use crate::common::secrets::digest_secret;
 use crate::common::{Caller, Clock, EmailAddress, OrgId, RepoError, SecretGenerator};
-use crate::identity::rate_limit::{RateDecision, RateLimitStore};
+use crate::identity::rate_limit::RateLimitStore;
 use crate::mail::OutgoingEmail;
 use crate::mail::templates::{self, OrgInviteMail};
 use crate::orgs::errors::OrgError;
 use crate::orgs::invite_limits;
-pub use crate::orgs::invite_limits::{PREVIEW_WINDOW_SECS, PREVIEWS_PER_CLIENT};
 use crate::orgs::invites::{Invite, InviteSummary, InviteToken, invite_link};
 use crate::orgs::ports::{
     CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, CONFLICT_INVITE_RESENT, CONFLICT_OPEN_INVITES,
@@ -33,49 +32,6 @@ pub struct AcceptedInvite {
     pub name: String,
 }
 
-/// Where an invitation stands, as its link's page tells it before sign-in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum InviteLinkStatus {
-    /// It can be accepted (by its address).
-    Open,
-    /// Its seven days have passed: an admin of the organization has to send a new one.
-    Expired,
-    /// It was accepted already.
-    Accepted,
-}
-
-/// What an invitation link shows before anyone signs in (`GET /api/invites/{token}`): no more than the
-/// organization's name, who invited (an address), a hint of the invited address and whether it can still
-/// be accepted. The token (32 random bytes) is what makes it unguessable; the reads are limited per client
-/// address besides ([`PREVIEWS_PER_CLIENT`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct InvitePreview {
-    pub organization_name: String,
-    /// The inviting admin's address; `None` when that account is no longer a member.
-    pub inviter: Option<String>,
-    /// The invited address with most of its local part hidden (`a•••@example.com`).
-    pub email_hint: String,
-    pub status: InviteLinkStatus,
-    pub expires_at: chrono::DateTime<chrono::Utc>,
-}
-
-/// The invited address with its local part hidden but for its first character: enough for the invitee to
-/// recognise which of their addresses to sign up with, not enough to learn someone's address.
-#[must_use]
-pub fn email_hint(email: &EmailAddress) -> String {
-    let text = email.as_str();
-    match text.split_once('@') {
-        Some((local, domain)) => {
-            let first: String = local.chars().take(1).collect();
-            format!("{first}\u{2022}\u{2022}\u{2022}@{domain}")
-        }
-        None => "\u{2022}\u{2022}\u{2022}".to_owned(),
-    }
-}
-
 fn parse_invitee(email: &str) -> Result<EmailAddress, OrgError> {
     EmailAddress::parse(email).map_err(|_| OrgError::Validation(FieldErrors::single("email", INVALID_EMAIL)))
 }
@@ -83,15 +39,15 @@ fn parse_invitee(email: &str) -> Result<EmailAddress, OrgError> {
 /// The invitation use cases and the ports they need. Like [`OrgService`]'s, the use cases on an existing
 /// organization take the caller's [`ActingMember`] and check only its role ([`OrgService::allow`]).
 pub struct InvitationService {
-    orgs: Arc<dyn OrgRepository>,
-    invites: Arc<dyn InviteRepository>,
-    directory: Arc<dyn MemberDirectory>,
-    clock: Arc<dyn Clock>,
-    secrets: Arc<dyn SecretGenerator>,
+    pub(super) orgs: Arc<dyn OrgRepository>,
+    pub(super) invites: Arc<dyn InviteRepository>,
+    pub(super) directory: Arc<dyn MemberDirectory>,
+    pub(super) clock: Arc<dyn Clock>,
+    pub(super) secrets: Arc<dyn SecretGenerator>,
     /// The base of invitation links (`PORTAL_PUBLIC_URL`).
-    public_url: String,
+    pub(super) public_url: String,
     /// The shared rate-limit counters, for the limits on invitation e-mails (`orgs::invite_limits`).
-    limits: Arc<dyn RateLimitStore>,
+    pub(super) limits: Arc<dyn RateLimitStore>,
 }
 
 impl InvitationService {
@@ -304,68 +260,6 @@ impl InvitationService {
             Err(RepoError::NotFound) => Err(OrgError::InviteNotFound),
             other => Ok(other?),
         }
-    }
-
-    /// What the invitation link `token` shows before sign-in ([`InvitePreview`]), counted against the
-    /// client address `client` ([`PREVIEWS_PER_CLIENT`] per [`PREVIEW_WINDOW_SECS`]).
-    ///
-    /// # Errors
-    /// [`OrgError::InviteLimited`] (429) when the client looked up too many links;
-    /// [`OrgError::InvalidInvite`] (404) for an unknown, replaced or cancelled token, or one whose
-    /// organization is gone; [`OrgError::Repo`].
-    pub async fn preview_invite(&self, client: &str, token: &str) -> Result<InvitePreview, OrgError> {
-        let now = self.clock.now();
-        let limit = invite_limits::preview_limit();
-        let counts = self
-            .limits
-            .hit(
-                &digest_secret(&invite_limits::preview_key(client)),
-                limit.window_start(now),
-                limit.window_secs,
-            )
-            .await?;
-        if let RateDecision::Limited { retry_after_secs } = limit.decide(counts, now) {
-            return Err(OrgError::InviteLimited(invite_limits::InviteLimited {
-                limit: invite_limits::InviteLimit::Previews,
-                retry_after_secs,
-            }));
-        }
-        let token = token.trim();
-        if token.is_empty() {
-            return Err(OrgError::InvalidInvite);
-        }
-        let invite = self
-            .invites
-            .find_by_token_hash(&digest_secret(token))
-            .await?
-            .filter(|i| i.cancelled_at.is_none())
-            .ok_or(OrgError::InvalidInvite)?;
-        let organization = self
-            .orgs
-            .get(invite.org_id)
-            .await?
-            .ok_or(OrgError::InvalidInvite)?;
-        let inviter = self
-            .orgs
-            .members(invite.org_id)
-            .await?
-            .into_iter()
-            .find(|member| member.user_id == invite.invited_by)
-            .map(|member| member.email.as_str().to_owned());
-        let status = if invite.accepted_at.is_some() {
-            InviteLinkStatus::Accepted
-        } else if invite.is_expired(now) {
-            InviteLinkStatus::Expired
-        } else {
-            InviteLinkStatus::Open
-        };
-        Ok(InvitePreview {
-            organization_name: organization.name,
-            inviter,
-            email_hint: email_hint(&invite.email),
-            status,
-            expires_at: invite.expires_at,
-        })
     }
 
     /// Accepts an invitation by its token: the caller joins with the invitation's role. The checks run in

@@ -12,6 +12,7 @@
 //! `memberId` is the caller, removing another member otherwise.
 
 mod invitations;
+mod invite_preview;
 mod members;
 #[cfg(test)]
 mod permission_tests;
@@ -33,9 +34,9 @@ use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
 
-pub use invitations::{
-    AcceptedInvite, InvitationService, InviteLinkStatus, InvitePreview, PREVIEW_WINDOW_SECS,
-    PREVIEWS_PER_CLIENT, email_hint,
+pub use invitations::{AcceptedInvite, InvitationService};
+pub use invite_preview::{
+    InviteLinkStatus, InvitePreview, PREVIEW_WINDOW_SECS, PREVIEWS_PER_CLIENT, email_hint,
 };
 
 /// The answer of [`OrgService::ensure_personal_org`].
