@@ -9,7 +9,7 @@ use adapter_db::repos::{
 use adapter_http::apps::AppsApi;
 use adapter_http::apps::list_cache::AppListCache;
 use adapter_identity::OsSecretGenerator;
-use domain::apps::service::{AppService, AppServiceConfig};
+use domain::apps::service::{AppPublishingService, AppService, AppServiceConfig};
 use domain::common::ServerUrlRule;
 use domain::media::ImageStore;
 use domain::review::{ReviewConfig, ReviewService};
@@ -27,22 +27,29 @@ pub fn wire(config: &Config, db: &Db, images: Arc<dyn ImageStore>) -> AppsApi {
     let apps = Arc::new(DieselAppRepository::new(db.clone()));
     let members = Arc::new(DieselMemberDirectory::new(db.clone()));
     let orgs = Arc::new(DieselOrgProfileLookup::new(db.clone()));
+    let app_config = AppServiceConfig {
+        store_base_url: config.store_url.clone(),
+        server_urls: if config.allow_private_targets {
+            ServerUrlRule::KeepLoopbackHttp
+        } else {
+            ServerUrlRule::HttpsOnly
+        },
+    };
     AppsApi {
         apps: Arc::new(AppService::new(
             apps.clone(),
-            members.clone(),
-            orgs.clone(),
             images,
             Arc::new(SystemClock),
             Arc::new(OsSecretGenerator),
-            AppServiceConfig {
-                store_base_url: config.store_url.clone(),
-                server_urls: if config.allow_private_targets {
-                    ServerUrlRule::KeepLoopbackHttp
-                } else {
-                    ServerUrlRule::HttpsOnly
-                },
-            },
+            app_config.clone(),
+        )),
+        publishing: Arc::new(AppPublishingService::new(
+            apps.clone(),
+            members.clone(),
+            orgs.clone(),
+            Arc::new(SystemClock),
+            Arc::new(OsSecretGenerator),
+            app_config,
         )),
         reviews: Arc::new(ReviewService::new(
             apps,

@@ -6,7 +6,7 @@ use adapter_db::Db;
 use adapter_http::metrics::{MetricsEndpoint, MetricsRoute, MetricsSampler};
 use domain::common::Clock;
 use domain::mail::OutboxRepository;
-use domain::uptime::UptimeService;
+use domain::uptime::UptimeMonitorService;
 use std::sync::Arc;
 
 use crate::Config;
@@ -99,7 +99,7 @@ pub struct Sampler {
     db: Db,
     outbox: Arc<dyn OutboxRepository>,
     webhooks: Arc<dyn domain::webhooks::WebhookRepository>,
-    uptime: Arc<UptimeService>,
+    uptime: Arc<UptimeMonitorService>,
     clock: Arc<dyn Clock>,
     process: metrics_process::Collector,
 }
@@ -170,7 +170,7 @@ fn register_check_outcomes() {
 ///
 /// # Errors
 /// When the recorder cannot be installed (another one was installed in this process).
-pub fn route(config: &Config, db: &Db, uptime: Arc<UptimeService>) -> anyhow::Result<MetricsRoute> {
+pub fn route(config: &Config, db: &Db, uptime: Arc<UptimeMonitorService>) -> anyhow::Result<MetricsRoute> {
     let Some(token) = config.metrics_token.clone() else {
         return Ok(MetricsRoute(None));
     };

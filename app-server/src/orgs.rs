@@ -8,7 +8,7 @@ use adapter_db::repos::{
 use adapter_http::orgs::OrgsApi;
 use adapter_identity::OsSecretGenerator;
 use domain::media::ImageStore;
-use domain::orgs::OrgService;
+use domain::orgs::{InvitationService, OrgService};
 use std::sync::Arc;
 
 use crate::Config;
@@ -18,14 +18,20 @@ use crate::system::SystemClock;
 /// image files).
 #[must_use]
 pub fn wire(config: &Config, db: &Db, images: Arc<dyn ImageStore>) -> OrgsApi {
+    let orgs = Arc::new(DieselOrgRepository::new(db.clone()));
     OrgsApi {
         service: Arc::new(OrgService::new(
-            Arc::new(DieselOrgRepository::new(db.clone())),
+            orgs.clone(),
+            Arc::new(SystemClock),
+            Arc::new(OsSecretGenerator),
+            images,
+        )),
+        invitations: Arc::new(InvitationService::new(
+            orgs,
             Arc::new(DieselInviteRepository::new(db.clone())),
             Arc::new(DieselMemberDirectory::new(db.clone())),
             Arc::new(SystemClock),
             Arc::new(OsSecretGenerator),
-            images,
             config.public_url.clone(),
             // The identity limits' counters: invitation e-mails count on the recipient's e-mail limit.
             Arc::new(DieselRateLimitStore::new(db.clone())),

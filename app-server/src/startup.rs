@@ -92,10 +92,10 @@ impl Application {
         let image_store = crate::media::image_store(config)?;
         let apps = crate::apps::wire(config, &db, image_store.clone());
         let uptime = crate::uptime::service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?;
-        let webhooks =
+        let (webhooks, webhook_delivery) =
             crate::webhooks::service(config, &db, crate::identity::digest_key(config, &db).await?)?;
         // Once: secrets stored in the clear (before they were sealed, or by an older instance) are sealed.
-        let sealed = webhooks.seal_stored_secrets().await?;
+        let sealed = webhook_delivery.seal_stored_secrets().await?;
         if sealed > 0 {
             tracing::info!(
                 sealed,
@@ -119,7 +119,7 @@ impl Application {
             ))),
             apps: apps.clone(),
             uptime: adapter_http::uptime::UptimeApi {
-                uptime: uptime.clone(),
+                uptime,
                 apps: apps.apps,
             },
             audit: adapter_http::audit::AuditApi(std::sync::Arc::new(domain::audit::AuditService::new(
@@ -128,9 +128,13 @@ impl Application {
             tokens: adapter_http::tokens::TokensApi {
                 service: identity.tokens.clone(),
             },
-            webhooks: adapter_http::webhooks::WebhooksApi(std::sync::Arc::new(webhooks.clone())),
+            webhooks: adapter_http::webhooks::WebhooksApi(std::sync::Arc::new(webhooks)),
             readiness: adapter_http::system::ReadinessCheck(std::sync::Arc::new(db.clone())),
-            metrics: crate::metrics::route(config, &db, uptime)?,
+            metrics: crate::metrics::route(
+                config,
+                &db,
+                crate::uptime::monitor_service(config, &db, std::sync::Arc::new(crate::system::SystemClock))?,
+            )?,
         };
         let frontend_dir = config.frontend_dir.clone();
         let connect_sources: Vec<String> = config.supabase.iter().map(|s| s.url.clone()).collect();
@@ -165,7 +169,8 @@ impl Application {
             .tcp_nodelay(true)
             .listen(listener)?
             .run();
-        let workers = crate::workers::Workers::start(config, &db, Some(identity.tokens), Some(webhooks))?;
+        let workers =
+            crate::workers::Workers::start(config, &db, Some(identity.tokens), Some(webhook_delivery))?;
         tracing::info!(port, address = %config.bind.ip(), "developer portal listening");
         Ok(Self {
             port,

@@ -16,7 +16,7 @@ use adapter_db::repos::DieselUptimeRepository;
 use adapter_probe::HttpProber;
 pub use adapter_probe::ProbeConfig;
 use domain::common::Clock;
-use domain::uptime::{CheckOutcome, MonitoredApp, UptimeConfig, UptimeService};
+use domain::uptime::{CheckOutcome, MonitoredApp, UptimeConfig, UptimeMonitorService, UptimeService};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc, watch};
@@ -33,52 +33,79 @@ const WRITE_BATCH: usize = 500;
 /// A probed app and what its check found, on its way to the writer.
 type Checked = (MonitoredApp, CheckOutcome);
 
-/// The uptime use cases over the database and the real prober.
+/// The uptime views over the database and the real prober.
 ///
 /// # Errors
 /// When the HTTP client of the prober cannot be built.
 pub fn service(config: &Config, db: &Db, clock: Arc<dyn Clock>) -> anyhow::Result<Arc<UptimeService>> {
-    let probe = ProbeConfig {
-        allow_private: config.allow_private_targets,
-        ..ProbeConfig::default()
-    };
-    service_with_probe(config, db, clock, probe)
-}
-
-/// As [`service`], with the prober's settings given (tests shorten the time limit).
-///
-/// # Errors
-/// When the HTTP client of the prober cannot be built.
-pub fn service_with_probe(
-    config: &Config,
-    db: &Db,
-    clock: Arc<dyn Clock>,
-    probe: ProbeConfig,
-) -> anyhow::Result<Arc<UptimeService>> {
-    let prober = HttpProber::new(probe)?;
-    let mut uptime = UptimeConfig::new(config.public_url.clone());
-    uptime.interval =
-        chrono::Duration::seconds(i64::try_from(config.uptime_interval_secs.max(1)).unwrap_or(60));
-    uptime.batch_limit = u32::try_from(config.uptime_concurrency.saturating_mul(2)).unwrap_or(u32::MAX);
+    let prober = HttpProber::new(probe_config(config))?;
     Ok(Arc::new(UptimeService::new(
         Arc::new(DieselUptimeRepository::new(db.clone())),
         Arc::new(prober),
         clock,
-        uptime,
+        uptime_config(config),
         // The identity limits' counters: the live check's limits are shared by every instance.
         Arc::new(adapter_db::repos::DieselRateLimitStore::new(db.clone())),
     )))
 }
 
+/// The uptime monitor's use cases over the database and the real prober.
+///
+/// # Errors
+/// When the HTTP client of the prober cannot be built.
+pub fn monitor_service(
+    config: &Config,
+    db: &Db,
+    clock: Arc<dyn Clock>,
+) -> anyhow::Result<Arc<UptimeMonitorService>> {
+    monitor_service_with_probe(config, db, clock, probe_config(config))
+}
+
+/// As [`monitor_service`], with the prober's settings given (tests shorten the time limit).
+///
+/// # Errors
+/// When the HTTP client of the prober cannot be built.
+pub fn monitor_service_with_probe(
+    config: &Config,
+    db: &Db,
+    clock: Arc<dyn Clock>,
+    probe: ProbeConfig,
+) -> anyhow::Result<Arc<UptimeMonitorService>> {
+    let prober = HttpProber::new(probe)?;
+    Ok(Arc::new(UptimeMonitorService::new(
+        Arc::new(DieselUptimeRepository::new(db.clone())),
+        Arc::new(prober),
+        clock,
+        uptime_config(config),
+    )))
+}
+
+/// The prober's settings of this configuration.
+fn probe_config(config: &Config) -> ProbeConfig {
+    ProbeConfig {
+        allow_private: config.allow_private_targets,
+        ..ProbeConfig::default()
+    }
+}
+
+/// The uptime settings of this configuration.
+fn uptime_config(config: &Config) -> UptimeConfig {
+    let mut uptime = UptimeConfig::new(config.public_url.clone());
+    uptime.interval =
+        chrono::Duration::seconds(i64::try_from(config.uptime_interval_secs.max(1)).unwrap_or(60));
+    uptime.batch_limit = u32::try_from(config.uptime_concurrency.saturating_mul(2)).unwrap_or(u32::MAX);
+    uptime
+}
+
 /// The monitor of one instance.
 pub struct Monitor {
-    service: Arc<UptimeService>,
+    service: Arc<UptimeMonitorService>,
     slots: Arc<Semaphore>,
 }
 
 impl Monitor {
     #[must_use]
-    pub fn new(service: Arc<UptimeService>, concurrency: usize) -> Self {
+    pub fn new(service: Arc<UptimeMonitorService>, concurrency: usize) -> Self {
         Self {
             service,
             slots: Arc::new(Semaphore::new(concurrency.max(1))),
@@ -89,11 +116,14 @@ impl Monitor {
     /// check in flight holds a connection (and each checked host keeps a few idle ones).
     ///
     /// # Errors
-    /// As [`service`].
+    /// As [`monitor_service`].
     pub fn from_config(config: &Config, db: &Db) -> anyhow::Result<Self> {
         raise_open_file_limit(config.uptime_concurrency);
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
-        Ok(Self::new(service(config, db, clock)?, config.uptime_concurrency))
+        Ok(Self::new(
+            monitor_service(config, db, clock)?,
+            config.uptime_concurrency,
+        ))
     }
 
     /// Leases the due apps and starts their probes in `running`, waiting for a free slot before each; each
@@ -129,7 +159,7 @@ impl Monitor {
 
     /// Records the probes' outcomes as they come, many per transaction: whatever arrived while the previous
     /// batch was written goes into the next one. Ends when every sender is gone and all is written.
-    async fn write_results(service: Arc<UptimeService>, mut results: mpsc::Receiver<Checked>) {
+    async fn write_results(service: Arc<UptimeMonitorService>, mut results: mpsc::Receiver<Checked>) {
         let mut batch = Vec::with_capacity(WRITE_BATCH);
         while results.recv_many(&mut batch, WRITE_BATCH).await > 0 {
             let checks = std::mem::replace(&mut batch, Vec::with_capacity(WRITE_BATCH));

@@ -10,7 +10,7 @@ use adapter_identity::OsSecretGenerator;
 use adapter_probe::ProbeConfig;
 use adapter_probe::webhooks::HttpWebhookSender;
 use domain::identity::DigestKey;
-use domain::webhooks::{AttemptOutcome, WebhookConfig, WebhookService};
+use domain::webhooks::{AttemptOutcome, WebhookConfig, WebhookDeliveryService, WebhookService};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -39,27 +39,42 @@ const POLL: Duration = Duration::from_millis(500);
 
 use crate::metrics::WEBHOOK_DELIVERIES as DELIVERIES;
 
-/// The webhook use cases over the database and the guarded HTTP client; signing secrets are sealed under
-/// `digest_key` ([`crate::identity::digest_key`]).
+/// The webhook use cases over the database and the guarded HTTP client: the Webhooks page's and the
+/// delivery worker's; signing secrets are sealed under `digest_key` ([`crate::identity::digest_key`]).
 ///
 /// # Errors
 /// When the HTTP client cannot be built.
-pub fn service(config: &Config, db: &Db, digest_key: DigestKey) -> anyhow::Result<WebhookService> {
-    let sender = HttpWebhookSender::new(ProbeConfig {
+pub fn service(
+    config: &Config,
+    db: &Db,
+    digest_key: DigestKey,
+) -> anyhow::Result<(WebhookService, WebhookDeliveryService)> {
+    let sender = Arc::new(HttpWebhookSender::new(ProbeConfig {
         allow_private: config.webhooks_allow_private_targets,
         timeout: config.webhook_timeout,
-    })?;
-    Ok(WebhookService::new(
-        Arc::new(DieselWebhookRepository::new(db.clone())),
-        Arc::new(sender),
-        Arc::new(SystemClock),
-        Arc::new(OsSecretGenerator),
-        WebhookConfig {
-            public_url: config.public_url.clone(),
-            allow_private: config.webhooks_allow_private_targets,
-            digest_key,
-            send_limits: config.webhook_send_limits,
-        },
+    })?);
+    let repo = Arc::new(DieselWebhookRepository::new(db.clone()));
+    let webhook_config = WebhookConfig {
+        public_url: config.public_url.clone(),
+        allow_private: config.webhooks_allow_private_targets,
+        digest_key,
+        send_limits: config.webhook_send_limits,
+    };
+    Ok((
+        WebhookService::new(
+            repo.clone(),
+            sender.clone(),
+            Arc::new(SystemClock),
+            Arc::new(OsSecretGenerator),
+            webhook_config.clone(),
+        ),
+        WebhookDeliveryService::new(
+            repo,
+            sender,
+            Arc::new(SystemClock),
+            Arc::new(OsSecretGenerator),
+            webhook_config,
+        ),
     ))
 }
 
@@ -81,7 +96,7 @@ pub fn register_outcomes() {
 
 /// Delivers until the server stops, each attempt limited to `timeout`; on shutdown the attempts under way
 /// finish (`timeout` at most) and nothing more is claimed.
-pub async fn deliver(service: WebhookService, timeout: Duration, mut stopped: watch::Receiver<bool>) {
+pub async fn deliver(service: WebhookDeliveryService, timeout: Duration, mut stopped: watch::Receiver<bool>) {
     let lease = lease(timeout);
     let mut running: JoinSet<()> = JoinSet::new();
     loop {

@@ -74,7 +74,7 @@ impl Workers {
         config: &Config,
         db: &Db,
         tokens: Option<Arc<domain::tokens::AccessTokenService>>,
-        webhooks: Option<domain::webhooks::WebhookService>,
+        webhooks: Option<domain::webhooks::WebhookDeliveryService>,
     ) -> anyhow::Result<Self> {
         let (stop, stopped) = watch::channel(false);
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);

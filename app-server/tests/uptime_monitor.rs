@@ -8,7 +8,7 @@ use adapter_db::repos::DieselUptimeRepository;
 use adapter_db::schema::{app_api_keys, organizations};
 use adapter_db::testing::{TestDb, fresh};
 use adapter_db::{Backend, Db};
-use app_server::uptime::{Monitor, ProbeConfig, service_with_probe};
+use app_server::uptime::{Monitor, ProbeConfig, monitor_service_with_probe};
 use diesel::prelude::*;
 use domain::common::Clock;
 use domain::uptime::{HealthState, UptimeRepository};
@@ -141,7 +141,7 @@ async fn monitor_checks_each_due_app_without_waiting_for_silent_ones(backend: Ba
         allow_private: true,
         timeout: Duration::from_secs(2),
     };
-    let service = service_with_probe(&config, &db, Arc::new(Now), probe).unwrap();
+    let service = monitor_service_with_probe(&config, &db, Arc::new(Now), probe).unwrap();
     let monitor = Monitor::new(service, config.uptime_concurrency);
 
     let leased = monitor.run_once().await;

@@ -45,7 +45,7 @@ pub enum InviteLimit {
     ResendTooSoon,
     /// The invitation was resent [`MAX_RESENDS_PER_INVITE`] times.
     ResendsUsedUp,
-    /// The client looked up too many invitation links (`OrgService::preview_invite`).
+    /// The client looked up too many invitation links (`InvitationService::preview_invite`).
     Previews,
 }
 

@@ -19,4 +19,4 @@ pub use models::{
     Organization, ValidProfileUpdate, personal_org_name, validate_org_name, validate_profile_update,
 };
 pub use ports::{InviteRepository, MemberDirectory, MemberStanding, OrgContents, OrgRepository};
-pub use service::{AcceptedInvite, OrgDeleted, OrgService, PersonalOrgOutcome};
+pub use service::{AcceptedInvite, InvitationService, OrgDeleted, OrgService, PersonalOrgOutcome};

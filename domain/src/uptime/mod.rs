@@ -23,5 +23,5 @@ pub use ports::{AppUptimeState, HealthProber, LatestStatus, MonitoredApp, Uptime
 pub use service::{
     AppHealth, AppMonthDetail, AppMonthRow, CheckReport, DayProblems, LIVE_CHECK_APP_INTERVAL_SECS,
     LIVE_CHECKS_PER_ACCOUNT_PER_HOUR, LiveCheckLimit, MonthStatus, PingResult, RoundReport, UptimeConfig,
-    UptimeError, UptimeService,
+    UptimeError, UptimeMonitorService, UptimeService,
 };

@@ -177,7 +177,7 @@ pub trait UptimeRepository: Send + Sync {
 
     /// The earliest check slot (the time of the app's last check) among the monitored apps (SUBMITTED or
     /// PUBLISHED) checked at least once; `None` when there is none. The monitor's lag is measured
-    /// from it ([`crate::uptime::UptimeService::lag`]).
+    /// from it ([`crate::uptime::UptimeMonitorService::lag`]).
     ///
     /// # Errors
     /// [`RepoError::Backend`] when the store fails.

@@ -21,7 +21,10 @@ pub use ports::{
     AttemptRecord, ClaimedDelivery, DeliveryBacklog, SendError, SendResult, WebhookRepository, WebhookSender,
 };
 pub use retry::{AttemptResult, DisabledReason};
-pub use service::{AttemptOutcome, EndpointChange, NewEndpoint, WebhookConfig, WebhookError, WebhookService};
+pub use service::{
+    AttemptOutcome, EndpointChange, NewEndpoint, WebhookConfig, WebhookDeliveryService, WebhookError,
+    WebhookService,
+};
 pub use signing::{SealedSecret, Unsealable, WebhookSecret};
 
 #[cfg(test)]

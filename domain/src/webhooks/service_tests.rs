@@ -51,6 +51,21 @@ fn service(repo: MockWebhookRepository, sender: MockWebhookSender) -> WebhookSer
     )
 }
 
+fn delivery(repo: MockWebhookRepository, sender: MockWebhookSender) -> WebhookDeliveryService {
+    WebhookDeliveryService::new(
+        Arc::new(repo),
+        Arc::new(sender),
+        Arc::new(fixed_clock()),
+        Arc::new(RepeatingBytes(9)),
+        WebhookConfig {
+            public_url: "https://portal.example.com".into(),
+            allow_private: false,
+            digest_key: digest_key(),
+            send_limits: SendLimits::default(),
+        },
+    )
+}
+
 fn digest_key() -> crate::identity::DigestKey {
     crate::identity::DigestKey::new(vec![5; 32])
 }
@@ -117,7 +132,7 @@ fn a_delivery_is_signed_so_that_the_receiver_can_check_it() {
         current: signing_secret(),
         previous: None,
     };
-    let headers = WebhookService::headers(&claim, &secrets, body, noon());
+    let headers = WebhookDeliveryService::headers(&claim, &secrets, body, noon());
     let get = |name: &str| {
         headers
             .iter()
@@ -136,7 +151,7 @@ fn a_delivery_is_signed_so_that_the_receiver_can_check_it() {
 #[test]
 fn a_2xx_is_delivered_and_heals_the_endpoint_keeping_4_kb_of_the_answer() {
     let records = Arc::new(Mutex::new(Vec::new()));
-    let service = service(recording(records.clone()), answering(204));
+    let service = delivery(recording(records.clone()), answering(204));
     let outcome = block_on(service.attempt(&claim(Some(noon()), 2))).unwrap();
     assert_eq!(outcome, AttemptOutcome::Delivered);
     let record = records.lock().unwrap()[0].clone();
@@ -151,7 +166,7 @@ fn a_2xx_is_delivered_and_heals_the_endpoint_keeping_4_kb_of_the_answer() {
 #[test]
 fn a_500_is_retried_on_the_schedule_and_the_last_failure_gives_up() {
     let records = Arc::new(Mutex::new(Vec::new()));
-    let service = service(recording(records.clone()), answering(500));
+    let service = delivery(recording(records.clone()), answering(500));
     assert_eq!(
         block_on(service.attempt(&claim(None, 0))).unwrap(),
         AttemptOutcome::Retrying
@@ -174,7 +189,7 @@ fn a_timeout_is_a_failure_without_status() {
     let records = Arc::new(Mutex::new(Vec::new()));
     let mut sender = MockWebhookSender::new();
     sender.expect_send().returning(|_, _, _| Err(SendError::Timeout));
-    let service = service(recording(records.clone()), sender);
+    let service = delivery(recording(records.clone()), sender);
     assert_eq!(
         block_on(service.attempt(&claim(None, 0))).unwrap(),
         AttemptOutcome::Retrying
@@ -189,7 +204,7 @@ fn a_timeout_is_a_failure_without_status() {
 #[test]
 fn a_410_disables_the_endpoint_and_tells_the_admins() {
     let records = Arc::new(Mutex::new(Vec::new()));
-    let service = service(recording(records.clone()), answering(410));
+    let service = delivery(recording(records.clone()), answering(410));
     assert_eq!(
         block_on(service.attempt(&claim(None, 0))).unwrap(),
         AttemptOutcome::Disabled
@@ -218,7 +233,7 @@ fn a_410_disables_the_endpoint_and_tells_the_admins() {
 #[test]
 fn three_days_of_failures_disable_the_endpoint() {
     let records = Arc::new(Mutex::new(Vec::new()));
-    let service = service(recording(records.clone()), answering(503));
+    let service = delivery(recording(records.clone()), answering(503));
     let since = noon() - chrono::Duration::days(3);
     assert_eq!(
         block_on(service.attempt(&claim(Some(since), 4))).unwrap(),
@@ -470,7 +485,7 @@ fn an_attempt_signs_with_the_opened_secret_and_one_that_does_not_open_is_a_faile
             duration_ms: 1,
         })
     });
-    let service = service(recording(records.clone()), sender);
+    let service = delivery(recording(records.clone()), sender);
     assert_eq!(
         block_on(service.attempt(&claim(None, 0))).unwrap(),
         AttemptOutcome::Delivered
@@ -497,7 +512,7 @@ fn no_answer_body_is_kept_from_a_target_that_is_not_public() {
             duration_ms: 3,
         })
     });
-    let service = service(recording(records.clone()), sender);
+    let service = delivery(recording(records.clone()), sender);
     block_on(service.attempt(&claim(None, 0))).unwrap();
     let record = records.lock().unwrap()[0].clone();
     assert_eq!((record.status, record.response), (Some(200), None));
@@ -575,7 +590,7 @@ fn secrets_stored_in_the_clear_are_sealed_once() {
             written.lock().unwrap().push(new.clone());
             Ok(true)
         });
-    let service = service(repo, MockWebhookSender::new());
+    let service = delivery(repo, MockWebhookSender::new());
     assert_eq!(block_on(service.seal_stored_secrets()).unwrap(), 1);
     let sealed = resealed.lock().unwrap()[0].clone();
     assert!(!sealed.is_plain());

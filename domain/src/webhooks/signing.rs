@@ -103,7 +103,7 @@ pub struct Unsealable;
 
 /// A signing secret as stored: `v1:` + hex of the nonce and the sealed secret. Rows written before secrets
 /// were sealed hold the secret itself (`whsec_…`); [`SealedSecret::open`] reads both, and the server seals
-/// such rows when it starts (`WebhookService::seal_stored_secrets`).
+/// such rows when it starts (`WebhookDeliveryService::seal_stored_secrets`).
 #[derive(Clone, PartialEq, Eq)]
 pub struct SealedSecret(String);
 

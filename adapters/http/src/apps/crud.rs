@@ -184,6 +184,6 @@ pub async fn history(
     ))]
 #[get("/install/{token}")]
 pub async fn tester_view(api: web::Data<AppsApi>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let view = api.apps.shared_app(&path).await?;
+    let view = api.publishing.shared_app(&path).await?;
     Ok(no_store(&view))
 }

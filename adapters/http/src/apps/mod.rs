@@ -25,7 +25,7 @@ pub use sharing::*;
 
 use actix_web::HttpResponse;
 use domain::apps::PackageName;
-use domain::apps::service::{AppError, AppService};
+use domain::apps::service::{AppError, AppPublishingService, AppService};
 use domain::common::FieldErrors;
 use domain::review::ReviewService;
 use std::sync::Arc;
@@ -43,6 +43,8 @@ pub const VISIBILITY_REQUIRED: &str = "sharedWithOrganization must be true or fa
 #[derive(Clone)]
 pub struct AppsApi {
     pub apps: Arc<AppService>,
+    /// The use cases around the store and other people (publish, sharing, visibility, move).
+    pub publishing: Arc<AppPublishingService>,
     pub reviews: Arc<ReviewService>,
     /// The answers of `GET /api/dev/apps`, kept with the revision of the organization's apps.
     pub lists: Arc<AppListCache>,

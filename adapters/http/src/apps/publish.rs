@@ -26,7 +26,7 @@ pub async fn publish_app(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let app = api.apps.publish(scope.member(), &package(&path)?).await?;
+    let app = api.publishing.publish(scope.member(), &package(&path)?).await?;
     Ok(no_store(&app))
 }
 
@@ -55,6 +55,6 @@ pub async fn move_org(
         },
         _ => None,
     };
-    let app = api.apps.move_to(scope.member(), &package, target).await?;
+    let app = api.publishing.move_to(scope.member(), &package, target).await?;
     Ok(no_store(&app))
 }

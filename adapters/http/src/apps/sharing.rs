@@ -34,7 +34,10 @@ pub async fn visibility(
             VISIBILITY_REQUIRED,
         )));
     };
-    let app = api.apps.set_visibility(scope.member(), &package, shared).await?;
+    let app = api
+        .publishing
+        .set_visibility(scope.member(), &package, shared)
+        .await?;
     Ok(no_store(&app))
 }
 
@@ -58,7 +61,7 @@ pub async fn share_emails(
 ) -> Result<HttpResponse, ApiError> {
     let package = package(&path)?;
     let emails = api
-        .apps
+        .publishing
         .set_share_emails(scope.member(), &package, &body.emails)
         .await?;
     Ok(no_store(&SharedEmailsDto {
@@ -78,7 +81,10 @@ pub async fn share_link(
     scope: OrgScope,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let link = api.apps.share_link(scope.member(), &package(&path)?).await?;
+    let link = api
+        .publishing
+        .share_link(scope.member(), &package(&path)?)
+        .await?;
     Ok(no_store(&InstallUrlDto {
         install_url: link.install_url,
     }))
@@ -100,10 +106,10 @@ pub async fn share(
 ) -> Result<HttpResponse, ApiError> {
     let package = package(&path)?;
     let emails = api
-        .apps
+        .publishing
         .set_share_emails(scope.member(), &package, &body.emails)
         .await?;
-    let link = api.apps.share_link(scope.member(), &package).await?;
+    let link = api.publishing.share_link(scope.member(), &package).await?;
     Ok(no_store(&ShareDto {
         install_url: link.install_url,
         shared_with_emails: emails_of(&emails),
@@ -123,7 +129,7 @@ pub async fn reset_share(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let link = api
-        .apps
+        .publishing
         .reset_share_link(scope.member(), &package(&path)?)
         .await?;
     Ok(no_store(&InstallUrlDto {

@@ -30,7 +30,7 @@ pub async fn invite_member(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let email = required(body.email, "email", "Please enter a valid email address")?;
-    let invite = api.service.invite(&member.0, &email, body.role).await?;
+    let invite = api.invitations.invite(&member.0, &email, body.role).await?;
     Ok(HttpResponse::Created().json(Envelope::ok(InviteDto::from(&invite))))
 }
 
@@ -105,7 +105,7 @@ pub async fn resend(
         "email",
         "Please enter a valid email address",
     )?;
-    let invite = api.service.resend_invite(&member.0, &email).await?;
+    let invite = api.invitations.resend_invite(&member.0, &email).await?;
     Ok(HttpResponse::Ok().json(Envelope::ok(InviteDto::from(&invite))))
 }
 
@@ -128,6 +128,6 @@ pub async fn rescind(
         "email",
         "Please enter a valid email address",
     )?;
-    api.service.rescind_invite(&member.0, &email).await?;
+    api.invitations.rescind_invite(&member.0, &email).await?;
     Ok(HttpResponse::Ok().json(Envelope::<Option<bool>>::ok(None)))
 }

@@ -15,7 +15,7 @@ pub use security::*;
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_web::{delete, get, post, put};
 use domain::common::UserId;
-use domain::orgs::{OrgError, OrgProfileInput, OrgService};
+use domain::orgs::{InvitationService, OrgError, OrgProfileInput, OrgService};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -33,6 +33,8 @@ use crate::json::Json;
 #[derive(Clone)]
 pub struct OrgsApi {
     pub service: Arc<OrgService>,
+    /// The invitation use cases (invite, resend, cancel, preview, accept).
+    pub invitations: Arc<InvitationService>,
 }
 
 impl std::fmt::Debug for OrgsApi {
@@ -201,7 +203,7 @@ pub async fn preview_invite(
     let client = auth
         .and_then(|auth| auth.proxies.client_address(&request))
         .map_or_else(|| "unknown".to_owned(), rate_limit_subject);
-    let preview = api.service.preview_invite(&client, &path).await?;
+    let preview = api.invitations.preview_invite(&client, &path).await?;
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .json(Envelope::ok(InvitePreviewDto::from(preview))))
@@ -222,7 +224,7 @@ pub async fn accept(
     principal: Principal,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let joined = api.service.accept_invite(&principal.0, &path).await?;
+    let joined = api.invitations.accept_invite(&principal.0, &path).await?;
     Ok(HttpResponse::Ok().json(Envelope::ok(AcceptedDto {
         id: joined.id.to_string(),
         name: joined.name,

@@ -3,19 +3,19 @@
 //! organization is reported as not found, never revealed.
 //!
 //! The use cases are split over this file (register, read, delete, keys), `service/edit.rs` (edit,
-//! permissions), `service/store.rs` (publish, sharing, move) and `service/errors.rs` (what they fail with).
+//! permissions), `service/store.rs` ([`AppPublishingService`]: publish, sharing, move) and
+//! `service/errors.rs` (what they fail with).
 
 use std::sync::Arc;
 
 use super::keys::{PlainApiKey, issue_api_key};
-use super::ports::{AppRepository, OrgProfileLookup};
+use super::ports::AppRepository;
 use super::validation::{RegistrationInput, validate_registration};
 use super::{App, PackageName};
 use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::{Clock, OrgId, RepoError, SecretGenerator, ServerUrlRule};
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
-use crate::orgs::ports::MemberDirectory;
 use crate::orgs::{ActingMember, OrgAction, OrgRole};
 
 mod edit;
@@ -26,7 +26,7 @@ pub use errors::{
     ADMINS_ONLY, APP_NOT_FOUND, AppError, CHANGED_MEANWHILE, NOT_A_MEMBER_OF_TARGET, PACKAGE_NAME_TAKEN,
     PROFILE_INCOMPLETE, SAME_ORGANIZATION, TARGET_ORG_REQUIRED,
 };
-pub use store::ShareLink;
+pub use store::{AppPublishingService, ShareLink};
 
 #[cfg(test)]
 pub(crate) mod fixtures;
@@ -58,8 +58,6 @@ pub struct AppDeleted {
 /// The app use cases.
 pub struct AppService {
     apps: Arc<dyn AppRepository>,
-    members: Arc<dyn MemberDirectory>,
-    orgs: Arc<dyn OrgProfileLookup>,
     images: Arc<dyn ImageStore>,
     clock: Arc<dyn Clock>,
     secrets: Arc<dyn SecretGenerator>,
@@ -70,8 +68,6 @@ impl AppService {
     #[must_use]
     pub fn new(
         apps: Arc<dyn AppRepository>,
-        members: Arc<dyn MemberDirectory>,
-        orgs: Arc<dyn OrgProfileLookup>,
         images: Arc<dyn ImageStore>,
         clock: Arc<dyn Clock>,
         secrets: Arc<dyn SecretGenerator>,
@@ -79,8 +75,6 @@ impl AppService {
     ) -> Self {
         Self {
             apps,
-            members,
-            orgs,
             images,
             clock,
             secrets,
@@ -140,7 +134,7 @@ impl AppService {
 
     /// The role of an already resolved member, provided it allows `action`: the membership was read
     /// for this request by [`ActingMember::resolve`], and is not read again.
-    fn allow(member: &ActingMember, action: OrgAction) -> Result<OrgRole, AppError> {
+    pub(crate) fn allow(member: &ActingMember, action: OrgAction) -> Result<OrgRole, AppError> {
         if member.can(action) {
             Ok(member.role())
         } else {

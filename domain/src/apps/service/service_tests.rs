@@ -47,18 +47,33 @@ impl Harness {
         self
     }
 
+    fn config(&self) -> AppServiceConfig {
+        AppServiceConfig {
+            store_base_url: "https://store.example.com".into(),
+            server_urls: self.server_urls,
+        }
+    }
+
     fn service(self) -> AppService {
+        let config = self.config();
         AppService::new(
             Arc::new(self.apps),
-            Arc::new(self.members),
-            Arc::new(self.orgs),
             Arc::new(self.images),
             Arc::new(fixed_clock()),
             Arc::new(RepeatingBytes(0x11)),
-            AppServiceConfig {
-                store_base_url: "https://store.example.com".into(),
-                server_urls: self.server_urls,
-            },
+            config,
+        )
+    }
+
+    fn publishing(self) -> AppPublishingService {
+        let config = self.config();
+        AppPublishingService::new(
+            Arc::new(self.apps),
+            Arc::new(self.members),
+            Arc::new(self.orgs),
+            Arc::new(fixed_clock()),
+            Arc::new(RepeatingBytes(0x11)),
+            config,
         )
     }
 }
@@ -660,7 +675,7 @@ fn publishing_a_development_app_submits_it_and_records_the_submission() {
             Ok(app)
         });
     let app = block_on(
-        h.service()
+        h.publishing()
             .publish(&member_as(&developer(), org, OrgRole::Member), &package()),
     )
     .unwrap();
@@ -679,7 +694,7 @@ fn a_rejected_app_can_be_resubmitted_through_the_service() {
         .returning(|o, _, _, change| Ok(sample_app(o, change.to)));
     assert!(
         block_on(
-            h.service()
+            h.publishing()
                 .publish(&member_as(&developer(), org, OrgRole::Member), &package())
         )
         .is_ok()
@@ -706,7 +721,7 @@ fn publishing_needs_an_organization_name_and_contact_email() {
             .expect_profile()
             .returning(move |_| Ok(Some(contact.clone())));
         let err = block_on(
-            h.service()
+            h.publishing()
                 .publish(&member_as(&developer(), org, OrgRole::Member), &package()),
         )
         .unwrap_err();
@@ -724,7 +739,7 @@ fn publishing_a_submitted_or_published_app_is_an_illegal_transition() {
         let org = OrgId::new();
         let h = Harness::member().with_app(sample_app(org, status));
         let err = block_on(
-            h.service()
+            h.publishing()
                 .publish(&member_as(&developer(), org, OrgRole::Member), &package()),
         )
         .unwrap_err();
@@ -742,7 +757,7 @@ fn a_publish_that_loses_a_race_is_a_conflict() {
         .expect_transition()
         .returning(|_, _, _, _| Err(RepoError::Conflict("status".into())));
     let err = block_on(
-        h.service()
+        h.publishing()
             .publish(&member_as(&developer(), org, OrgRole::Member), &package()),
     )
     .unwrap_err();
@@ -762,7 +777,7 @@ fn the_first_share_link_request_creates_the_token() {
         .times(1)
         .returning(|_, _, token, _| Ok(token.to_owned()));
     let link = block_on(
-        h.service()
+        h.publishing()
             .share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
     )
     .unwrap();
@@ -780,7 +795,7 @@ fn an_existing_share_token_is_reused() {
         .expect_share_token()
         .returning(|_, _| Ok(Some("abc".into())));
     let link = block_on(
-        h.service()
+        h.publishing()
             .share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
     )
     .unwrap();
@@ -818,7 +833,7 @@ fn tester_emails_are_stored_validated_and_de_duplicated() {
     ];
     let h = h.with_app(current);
     let raw = ["t@example.com".to_owned(), "T@Example.com".to_owned()];
-    let saved = block_on(h.service().set_share_emails(
+    let saved = block_on(h.publishing().set_share_emails(
         &member_as(&developer(), org, OrgRole::Member),
         &package(),
         &raw,
@@ -829,7 +844,7 @@ fn tester_emails_are_stored_validated_and_de_duplicated() {
 
 #[test]
 fn an_invalid_tester_email_is_refused_on_the_emails_field() {
-    let err = block_on(Harness::member().service().set_share_emails(
+    let err = block_on(Harness::member().publishing().set_share_emails(
         &member_as(&developer(), OrgId::new(), OrgRole::Member),
         &package(),
         &["nope".to_owned()],
@@ -840,7 +855,7 @@ fn an_invalid_tester_email_is_refused_on_the_emails_field() {
 
 #[test]
 fn a_malformed_share_token_is_not_found_without_a_lookup() {
-    let err = block_on(Harness::member().service().shared_app("../etc")).unwrap_err();
+    let err = block_on(Harness::member().publishing().shared_app("../etc")).unwrap_err();
     assert!(matches!(err, AppError::NotFound));
 }
 
@@ -854,7 +869,7 @@ fn a_tester_link_shows_the_app_but_nothing_about_the_org_reviewers_or_other_test
         app.shared_with_emails = vec![EmailAddress::parse("tester@example.com").unwrap()];
         Ok(Some(app))
     });
-    let view = block_on(h.service().shared_app(&"ab".repeat(32))).unwrap();
+    let view = block_on(h.publishing().shared_app(&"ab".repeat(32))).unwrap();
     let json = serde_json::to_value(&view).unwrap();
     assert_eq!(json["packageName"], package().as_str());
     for hidden in [
@@ -885,7 +900,7 @@ fn visibility_is_written_for_the_organizations_app() {
     let mut shared = sample_app(org, AppStoreStatus::Development);
     shared.shared_with_organization = true;
     let h = h.with_app(shared);
-    let app = block_on(h.service().set_visibility(
+    let app = block_on(h.publishing().set_visibility(
         &member_as(&developer(), org, OrgRole::Member),
         &package(),
         true,
@@ -906,7 +921,7 @@ fn resetting_the_share_link_stores_a_new_token_and_answers_its_link() {
         .times(1)
         .returning(|_, _, _, _, _| Ok(()));
     let link = block_on(
-        h.service()
+        h.publishing()
             .reset_share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
     )
     .unwrap();
@@ -924,7 +939,7 @@ fn resetting_the_share_link_of_an_unknown_app_is_not_found() {
         .expect_replace_share_token()
         .returning(|_, _, _, _, _| Err(RepoError::NotFound));
     let err = block_on(
-        h.service()
+        h.publishing()
             .reset_share_link(&member_as(&developer(), org, OrgRole::Member), &package()),
     )
     .unwrap_err();
@@ -935,7 +950,7 @@ fn resetting_the_share_link_of_an_unknown_app_is_not_found() {
 
 #[test]
 fn a_move_needs_a_target_organization() {
-    let err = block_on(Harness::member().service().move_to(
+    let err = block_on(Harness::member().publishing().move_to(
         &member_as(&developer(), OrgId::new(), OrgRole::Member),
         &package(),
         None,
@@ -947,7 +962,7 @@ fn a_move_needs_a_target_organization() {
 #[test]
 fn a_move_to_the_same_organization_is_refused() {
     let org = OrgId::new();
-    let err = block_on(Harness::member().service().move_to(
+    let err = block_on(Harness::member().publishing().move_to(
         &member_as(&developer(), org, OrgRole::Member),
         &package(),
         Some(org),
@@ -961,7 +976,7 @@ fn a_member_of_the_source_cannot_move_an_app_out() {
     let (from, to) = (OrgId::new(), OrgId::new());
     let mut h = Harness::member();
     h.members = members_by_org(vec![(from, OrgRole::Member), (to, OrgRole::Admin)]);
-    let err = block_on(h.service().move_to(
+    let err = block_on(h.publishing().move_to(
         &member_as(&developer(), from, OrgRole::Member),
         &package(),
         Some(to),
@@ -975,7 +990,7 @@ fn a_move_to_an_organization_the_caller_is_not_in_is_refused() {
     let (from, to) = (OrgId::new(), OrgId::new());
     let mut h = Harness::member();
     h.members = members_by_org(vec![(from, OrgRole::Admin)]);
-    let err = block_on(h.service().move_to(
+    let err = block_on(h.publishing().move_to(
         &member_as(&developer(), from, OrgRole::Admin),
         &package(),
         Some(to),
@@ -1012,7 +1027,7 @@ fn a_move_into_an_organization_requiring_a_second_factor_needs_a_session_that_pa
     ))
     .unwrap()
     .unwrap();
-    let err = block_on(h.service().move_to(&admin, &package(), Some(to))).unwrap_err();
+    let err = block_on(h.publishing().move_to(&admin, &package(), Some(to))).unwrap_err();
     assert!(matches!(err, AppError::TargetRequiresSecondFactor), "{err:?}");
     assert_eq!(err.code(), "ORG_MFA_REQUIRED");
 }
@@ -1034,7 +1049,7 @@ fn a_moved_app_keeps_its_status_and_the_move_is_recorded_in_the_target() {
         })
         .times(1)
         .returning(|_, _, _, _, _| Ok(()));
-    let app = block_on(h.service().move_to(
+    let app = block_on(h.publishing().move_to(
         &member_as(&developer(), from, OrgRole::Admin),
         &package(),
         Some(to),

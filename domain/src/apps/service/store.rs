@@ -1,17 +1,20 @@
-//! App use cases around the store and other people: publish, sharing with testers, visibility, and moving
-//! to another organization.
+//! App use cases around the store and other people ([`AppPublishingService`]): publish, sharing with
+//! testers, visibility, and moving to another organization.
+
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::json;
 
-use super::{AppError, AppService, write_error};
+use super::{AppError, AppService, AppServiceConfig, write_error};
 use crate::apps::models::TesterView;
-use crate::apps::ports::StatusChange;
+use crate::apps::ports::{AppRepository, OrgProfileLookup, StatusChange};
 use crate::apps::review_events::{ReviewEvent, ReviewEventKind};
 use crate::apps::sharing::{install_url, issue_share_token, looks_like_share_token, parse_share_emails};
 use crate::apps::{App, PackageName};
 use crate::audit::{AuditAction, AuditEntry, AuditTarget};
-use crate::common::{EmailAddress, OrgId};
+use crate::common::{Clock, EmailAddress, OrgId, SecretGenerator};
+use crate::orgs::ports::MemberDirectory;
 use crate::orgs::{ActingMember, OrgAction};
 
 /// The tester link of an app (`{installUrl}`).
@@ -21,7 +24,50 @@ pub struct ShareLink {
     pub install_url: String,
 }
 
-impl AppService {
+/// The app use cases around the store and other people. Like [`AppService`]'s, every use case checks the
+/// member's role (as `AppService::allow` does).
+pub struct AppPublishingService {
+    apps: Arc<dyn AppRepository>,
+    /// The directory of memberships (a move reads the caller's standing in the target organization).
+    members: Arc<dyn MemberDirectory>,
+    /// The organizations' profiles (publishing needs a complete one).
+    orgs: Arc<dyn OrgProfileLookup>,
+    clock: Arc<dyn Clock>,
+    secrets: Arc<dyn SecretGenerator>,
+    config: AppServiceConfig,
+}
+
+impl AppPublishingService {
+    #[must_use]
+    pub fn new(
+        apps: Arc<dyn AppRepository>,
+        members: Arc<dyn MemberDirectory>,
+        orgs: Arc<dyn OrgProfileLookup>,
+        clock: Arc<dyn Clock>,
+        secrets: Arc<dyn SecretGenerator>,
+        config: AppServiceConfig,
+    ) -> Self {
+        Self {
+            apps,
+            members,
+            orgs,
+            clock,
+            secrets,
+            config,
+        }
+    }
+
+    async fn load(&self, org: OrgId, package: &PackageName) -> Result<App, AppError> {
+        self.apps.get(org, package).await?.ok_or(AppError::NotFound)
+    }
+
+    /// The audit entry of `action` on the member's app `package`, now.
+    fn audit(&self, member: &ActingMember, action: AuditAction, package: &PackageName) -> AuditEntry {
+        AuditEntry::by(self.secrets.as_ref(), member.caller(), action, self.clock.now())
+            .in_org(member.org())
+            .on(AuditTarget::app(package))
+    }
+
     /// Submits the app for review: DEVELOPMENT or REJECTED → SUBMITTED, recorded in its history.
     ///
     /// # Errors
@@ -29,7 +75,7 @@ impl AppService {
     /// PUBLISHED; [`AppError::ProfileIncomplete`] when the organization lacks a name or contact e-mail;
     /// [`AppError::Conflict`] when the status changed meanwhile; [`AppError::Repo`].
     pub async fn publish(&self, member: &ActingMember, package: &PackageName) -> Result<App, AppError> {
-        Self::allow(member, OrgAction::ManageApps)?;
+        AppService::allow(member, OrgAction::ManageApps)?;
         let (caller, org) = (member.caller(), member.org());
         let app = self.load(org, package).await?;
         let to = app.app_store_status.publish()?;
@@ -71,7 +117,7 @@ impl AppService {
         member: &ActingMember,
         package: &PackageName,
     ) -> Result<ShareLink, AppError> {
-        Self::allow(member, OrgAction::ManageApps)?;
+        AppService::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
         self.load(org, package).await?;
         let token = match self.apps.share_token(org, package).await? {
@@ -101,7 +147,7 @@ impl AppService {
         package: &PackageName,
         emails: &[String],
     ) -> Result<Vec<EmailAddress>, AppError> {
-        Self::allow(member, OrgAction::ManageApps)?;
+        AppService::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
         let emails = parse_share_emails(emails).map_err(|e| AppError::field("emails", e.to_string()))?;
         let current = self.load(org, package).await?;
@@ -123,7 +169,7 @@ impl AppService {
     /// Stores the tester list and answers the tester link (`POST …/share {emails}`).
     ///
     /// # Errors
-    /// As [`AppService::set_share_emails`] and [`AppService::share_link`].
+    /// As [`Self::set_share_emails`] and [`Self::share_link`].
     pub async fn share_with(
         &self,
         member: &ActingMember,
@@ -144,7 +190,7 @@ impl AppService {
         package: &PackageName,
         shared_with_organization: bool,
     ) -> Result<App, AppError> {
-        Self::allow(member, OrgAction::ManageApps)?;
+        AppService::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
         let current = self.load(org, package).await?;
         let audit = self
@@ -170,7 +216,7 @@ impl AppService {
         member: &ActingMember,
         package: &PackageName,
     ) -> Result<ShareLink, AppError> {
-        Self::allow(member, OrgAction::ManageApps)?;
+        AppService::allow(member, OrgAction::ManageApps)?;
         let org = member.org();
         let token = issue_share_token(self.secrets.as_ref());
         let audit = self.audit(member, AuditAction::AppShareLinkReset, package);
@@ -217,7 +263,7 @@ impl AppService {
         if target == from {
             return Err(AppError::SameOrganization);
         }
-        Self::allow(member, OrgAction::MoveAppOut)?;
+        AppService::allow(member, OrgAction::MoveAppOut)?;
         match self.members.standing_of(target, caller.user_id).await? {
             Some(standing) if standing.role.can(OrgAction::ReceiveApp) => {
                 if standing.org_requires_two_factor && !member.passed_second_factor() {

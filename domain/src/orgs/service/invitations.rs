@@ -1,24 +1,26 @@
-//! Invitation use cases: invite, resend, cancel (admins), accept (the invitee).
+//! Invitation use cases ([`InvitationService`]): invite, resend, cancel (admins), preview (anyone with the
+//! link), accept (the invitee).
 //!
 //! Invite and resend write the invitation e-mail to the outbox in the same repository call as the change.
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::{OrgService, is_conflict};
-use crate::audit::{AuditAction, AuditTarget};
+use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::email::INVALID_EMAIL;
 use crate::common::secrets::digest_secret;
-use crate::common::{Caller, EmailAddress, OrgId, RepoError};
-use crate::identity::rate_limit::RateDecision;
+use crate::common::{Caller, Clock, EmailAddress, OrgId, RepoError, SecretGenerator};
+use crate::identity::rate_limit::RateLimitStore;
 use crate::mail::OutgoingEmail;
 use crate::mail::templates::{self, OrgInviteMail};
 use crate::orgs::errors::OrgError;
 use crate::orgs::invite_limits;
-pub use crate::orgs::invite_limits::{PREVIEW_WINDOW_SECS, PREVIEWS_PER_CLIENT};
 use crate::orgs::invites::{Invite, InviteSummary, InviteToken, invite_link};
 use crate::orgs::ports::{
     CONFLICT_INVITE_CLOSED, CONFLICT_INVITE_EXPIRED, CONFLICT_INVITE_RESENT, CONFLICT_OPEN_INVITES,
-    DUPLICATE_INVITE, DUPLICATE_MEMBER,
+    DUPLICATE_INVITE, DUPLICATE_MEMBER, InviteRepository, MemberDirectory, OrgRepository,
 };
 use crate::orgs::{ActingMember, FieldErrors, Member, OrgAction, OrgRole, Organization};
 
@@ -30,54 +32,57 @@ pub struct AcceptedInvite {
     pub name: String,
 }
 
-/// Where an invitation stands, as its link's page tells it before sign-in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum InviteLinkStatus {
-    /// It can be accepted (by its address).
-    Open,
-    /// Its seven days have passed: an admin of the organization has to send a new one.
-    Expired,
-    /// It was accepted already.
-    Accepted,
-}
-
-/// What an invitation link shows before anyone signs in (`GET /api/invites/{token}`): no more than the
-/// organization's name, who invited (an address), a hint of the invited address and whether it can still
-/// be accepted. The token (32 random bytes) is what makes it unguessable; the reads are limited per client
-/// address besides ([`PREVIEWS_PER_CLIENT`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct InvitePreview {
-    pub organization_name: String,
-    /// The inviting admin's address; `None` when that account is no longer a member.
-    pub inviter: Option<String>,
-    /// The invited address with most of its local part hidden (`a•••@example.com`).
-    pub email_hint: String,
-    pub status: InviteLinkStatus,
-    pub expires_at: chrono::DateTime<chrono::Utc>,
-}
-
-/// The invited address with its local part hidden but for its first character: enough for the invitee to
-/// recognise which of their addresses to sign up with, not enough to learn someone's address.
-#[must_use]
-pub fn email_hint(email: &EmailAddress) -> String {
-    let text = email.as_str();
-    match text.split_once('@') {
-        Some((local, domain)) => {
-            let first: String = local.chars().take(1).collect();
-            format!("{first}\u{2022}\u{2022}\u{2022}@{domain}")
-        }
-        None => "\u{2022}\u{2022}\u{2022}".to_owned(),
-    }
-}
-
 fn parse_invitee(email: &str) -> Result<EmailAddress, OrgError> {
     EmailAddress::parse(email).map_err(|_| OrgError::Validation(FieldErrors::single("email", INVALID_EMAIL)))
 }
 
-impl OrgService {
+/// The invitation use cases and the ports they need. Like [`OrgService`]'s, the use cases on an existing
+/// organization take the caller's [`ActingMember`] and check only its role ([`OrgService::allow`]).
+pub struct InvitationService {
+    pub(super) orgs: Arc<dyn OrgRepository>,
+    pub(super) invites: Arc<dyn InviteRepository>,
+    pub(super) directory: Arc<dyn MemberDirectory>,
+    pub(super) clock: Arc<dyn Clock>,
+    pub(super) secrets: Arc<dyn SecretGenerator>,
+    /// The base of invitation links (`PORTAL_PUBLIC_URL`).
+    pub(super) public_url: String,
+    /// The shared rate-limit counters, for the limits on invitation e-mails (`orgs::invite_limits`).
+    pub(super) limits: Arc<dyn RateLimitStore>,
+}
+
+impl InvitationService {
+    /// `limits` are the shared rate-limit counters (those of the identity limits), which the limits on
+    /// invitation e-mails count on.
+    #[must_use]
+    pub fn new(
+        orgs: Arc<dyn OrgRepository>,
+        invites: Arc<dyn InviteRepository>,
+        directory: Arc<dyn MemberDirectory>,
+        clock: Arc<dyn Clock>,
+        secrets: Arc<dyn SecretGenerator>,
+        public_url: impl Into<String>,
+        limits: Arc<dyn RateLimitStore>,
+    ) -> Self {
+        Self {
+            orgs,
+            invites,
+            directory,
+            clock,
+            secrets,
+            public_url: public_url.into(),
+            limits,
+        }
+    }
+
+    async fn existing(&self, org: OrgId) -> Result<Organization, OrgError> {
+        self.orgs.get(org).await?.ok_or(OrgError::NotFound)
+    }
+
+    /// The audit entry of `action` by `caller` in `org`, now.
+    fn audit(&self, caller: &Caller, action: AuditAction, org: OrgId) -> AuditEntry {
+        AuditEntry::by(self.secrets.as_ref(), caller, action, self.clock.now()).in_org(org)
+    }
+
     fn invite_email(
         &self,
         org: &Organization,
@@ -119,7 +124,7 @@ impl OrgService {
         email: &str,
         role: Option<OrgRole>,
     ) -> Result<InviteSummary, OrgError> {
-        Self::allow(member, OrgAction::ManageMembers)?;
+        OrgService::allow(member, OrgAction::ManageMembers)?;
         let (caller, org) = (member.caller(), member.org());
         let email = parse_invitee(email)?;
         let organization = self.existing(org).await?;
@@ -177,7 +182,7 @@ impl OrgService {
     /// invitation was sent less than ten minutes ago or resent five times already, or a limit of
     /// [`Self::invite`] refuses the e-mail; [`OrgError::Repo`].
     pub async fn resend_invite(&self, member: &ActingMember, email: &str) -> Result<InviteSummary, OrgError> {
-        Self::allow(member, OrgAction::ManageMembers)?;
+        OrgService::allow(member, OrgAction::ManageMembers)?;
         let (caller, org) = (member.caller(), member.org());
         let email = parse_invitee(email)?;
         let organization = self.existing(org).await?;
@@ -238,7 +243,7 @@ impl OrgService {
     /// [`OrgError::NotFound`], [`OrgError::AdminOnly`]; [`OrgError::Validation`] (`email`);
     /// [`OrgError::InviteNotFound`]; [`OrgError::Repo`].
     pub async fn rescind_invite(&self, member: &ActingMember, email: &str) -> Result<(), OrgError> {
-        Self::allow(member, OrgAction::ManageMembers)?;
+        OrgService::allow(member, OrgAction::ManageMembers)?;
         let org = member.org();
         let email = parse_invitee(email)?;
         let invite = self
@@ -255,68 +260,6 @@ impl OrgService {
             Err(RepoError::NotFound) => Err(OrgError::InviteNotFound),
             other => Ok(other?),
         }
-    }
-
-    /// What the invitation link `token` shows before sign-in ([`InvitePreview`]), counted against the
-    /// client address `client` ([`PREVIEWS_PER_CLIENT`] per [`PREVIEW_WINDOW_SECS`]).
-    ///
-    /// # Errors
-    /// [`OrgError::InviteLimited`] (429) when the client looked up too many links;
-    /// [`OrgError::InvalidInvite`] (404) for an unknown, replaced or cancelled token, or one whose
-    /// organization is gone; [`OrgError::Repo`].
-    pub async fn preview_invite(&self, client: &str, token: &str) -> Result<InvitePreview, OrgError> {
-        let now = self.clock.now();
-        let limit = invite_limits::preview_limit();
-        let counts = self
-            .limits
-            .hit(
-                &digest_secret(&invite_limits::preview_key(client)),
-                limit.window_start(now),
-                limit.window_secs,
-            )
-            .await?;
-        if let RateDecision::Limited { retry_after_secs } = limit.decide(counts, now) {
-            return Err(OrgError::InviteLimited(invite_limits::InviteLimited {
-                limit: invite_limits::InviteLimit::Previews,
-                retry_after_secs,
-            }));
-        }
-        let token = token.trim();
-        if token.is_empty() {
-            return Err(OrgError::InvalidInvite);
-        }
-        let invite = self
-            .invites
-            .find_by_token_hash(&digest_secret(token))
-            .await?
-            .filter(|i| i.cancelled_at.is_none())
-            .ok_or(OrgError::InvalidInvite)?;
-        let organization = self
-            .orgs
-            .get(invite.org_id)
-            .await?
-            .ok_or(OrgError::InvalidInvite)?;
-        let inviter = self
-            .orgs
-            .members(invite.org_id)
-            .await?
-            .into_iter()
-            .find(|member| member.user_id == invite.invited_by)
-            .map(|member| member.email.as_str().to_owned());
-        let status = if invite.accepted_at.is_some() {
-            InviteLinkStatus::Accepted
-        } else if invite.is_expired(now) {
-            InviteLinkStatus::Expired
-        } else {
-            InviteLinkStatus::Open
-        };
-        Ok(InvitePreview {
-            organization_name: organization.name,
-            inviter,
-            email_hint: email_hint(&invite.email),
-            status,
-            expires_at: invite.expires_at,
-        })
     }
 
     /// Accepts an invitation by its token: the caller joins with the invitation's role. The checks run in
@@ -454,7 +397,7 @@ mod tests {
             })
             .times(1)
             .returning(|_, _, _| Ok(()));
-        let summary = block_on(mocks.build().invite(
+        let summary = block_on(mocks.build_invitations().invite(
             &me_in(OrgRole::Admin),
             " New@Example.com ",
             Some(OrgRole::Admin),
@@ -473,11 +416,11 @@ mod tests {
             .withf(|invite, _, _| invite.role == OrgRole::Member)
             .times(1)
             .returning(|_, _, _| Ok(()));
-        let summary = block_on(
-            mocks
-                .build()
-                .invite(&me_in(OrgRole::Admin), "new@example.com", None),
-        )
+        let summary = block_on(mocks.build_invitations().invite(
+            &me_in(OrgRole::Admin),
+            "new@example.com",
+            None,
+        ))
         .unwrap();
         assert_eq!(summary.role, OrgRole::Member);
     }
@@ -485,7 +428,12 @@ mod tests {
     #[test]
     fn an_invalid_invitee_address_is_refused_on_the_email_field() {
         let mocks = Mocks::new().with_role(Some(OrgRole::Admin));
-        let error = block_on(mocks.build().invite(&me_in(OrgRole::Admin), "no-at-sign", None)).unwrap_err();
+        let error = block_on(
+            mocks
+                .build_invitations()
+                .invite(&me_in(OrgRole::Admin), "no-at-sign", None),
+        )
+        .unwrap_err();
         assert_eq!(error.to_string(), "Please enter a valid email address");
         assert!(error.fields().and_then(|f| f.get("email")).is_some());
     }
@@ -493,11 +441,11 @@ mod tests {
     #[test]
     fn inviting_an_existing_member_is_a_conflict() {
         let mocks = inviting(vec![member(OTHER, OrgRole::Member)], Vec::new());
-        let error = block_on(
-            mocks
-                .build()
-                .invite(&me_in(OrgRole::Admin), "user-2@acme.example.com", None),
-        )
+        let error = block_on(mocks.build_invitations().invite(
+            &me_in(OrgRole::Admin),
+            "user-2@acme.example.com",
+            None,
+        ))
         .unwrap_err();
         assert!(matches!(error, OrgError::InviteeIsMember));
     }
@@ -505,11 +453,11 @@ mod tests {
     #[test]
     fn inviting_an_address_with_a_pending_invitation_is_a_conflict() {
         let mocks = inviting(Vec::new(), vec![open_invite("new@example.com", noon())]);
-        let error = block_on(
-            mocks
-                .build()
-                .invite(&me_in(OrgRole::Admin), "NEW@example.com", None),
-        )
+        let error = block_on(mocks.build_invitations().invite(
+            &me_in(OrgRole::Admin),
+            "NEW@example.com",
+            None,
+        ))
         .unwrap_err();
         assert!(matches!(error, OrgError::InvitePending));
     }
@@ -522,7 +470,7 @@ mod tests {
         assert!(
             block_on(
                 mocks
-                    .build()
+                    .build_invitations()
                     .invite(&me_in(OrgRole::Admin), "new@example.com", None)
             )
             .is_ok()
@@ -536,11 +484,11 @@ mod tests {
             .invites
             .expect_create()
             .returning(|_, _, _| Err(RepoError::Duplicate(DUPLICATE_INVITE)));
-        let error = block_on(
-            mocks
-                .build()
-                .invite(&me_in(OrgRole::Admin), "new@example.com", None),
-        )
+        let error = block_on(mocks.build_invitations().invite(
+            &me_in(OrgRole::Admin),
+            "new@example.com",
+            None,
+        ))
         .unwrap_err();
         assert!(matches!(error, OrgError::InvitePending));
     }
@@ -587,7 +535,7 @@ mod tests {
             });
         let summary = block_on(
             mocks
-                .build()
+                .build_invitations()
                 .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
         )
         .unwrap();
@@ -605,7 +553,7 @@ mod tests {
             .return_once(move |_| Ok(vec![expired]));
         let error = block_on(
             mocks
-                .build()
+                .build_invitations()
                 .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
         )
         .unwrap_err();
@@ -619,7 +567,7 @@ mod tests {
         mocks.invites.expect_pending().returning(|_| Ok(Vec::new()));
         let error = block_on(
             mocks
-                .build()
+                .build_invitations()
                 .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
         )
         .unwrap_err();
@@ -640,11 +588,11 @@ mod tests {
             .collect();
         let mut mocks = inviting(Vec::new(), pending);
         mocks.invites.expect_create().never();
-        let error = block_on(
-            mocks
-                .build()
-                .invite(&me_in(OrgRole::Admin), "new@example.com", None),
-        )
+        let error = block_on(mocks.build_invitations().invite(
+            &me_in(OrgRole::Admin),
+            "new@example.com",
+            None,
+        ))
         .unwrap_err();
         assert_eq!(limited(&error), Some(invite_limits::InviteLimit::OpenInvites));
         assert!(error.to_string().contains("50 open invitations"));
@@ -661,7 +609,7 @@ mod tests {
             .expect_create()
             .times(100)
             .returning(|_, _, _| Ok(()));
-        let service = mocks.build();
+        let service = mocks.build_invitations();
         for n in 0..100 {
             block_on(service.invite(&me_in(OrgRole::Admin), &format!("p{n}@example.com"), None)).unwrap();
         }
@@ -683,7 +631,7 @@ mod tests {
             .expect_create()
             .times(allowed)
             .returning(|_, _, _| Ok(()));
-        let service = mocks.build();
+        let service = mocks.build_invitations();
         for _ in 0..allowed {
             block_on(service.invite(&me_in(OrgRole::Admin), "target@example.com", None)).unwrap();
         }
@@ -702,7 +650,7 @@ mod tests {
         mocks.invites.expect_resend().never();
         let error = block_on(
             mocks
-                .build()
+                .build_invitations()
                 .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
         )
         .unwrap_err();
@@ -725,7 +673,7 @@ mod tests {
         mocks.invites.expect_resend().never();
         let error = block_on(
             mocks
-                .build()
+                .build_invitations()
                 .resend_invite(&me_in(OrgRole::Admin), "new@example.com"),
         )
         .unwrap_err();
@@ -758,7 +706,7 @@ mod tests {
         assert!(
             block_on(
                 mocks
-                    .build()
+                    .build_invitations()
                     .rescind_invite(&me_in(OrgRole::Admin), "New@example.com")
             )
             .is_ok()
@@ -772,7 +720,7 @@ mod tests {
         mocks.invites.expect_rescind().never();
         let error = block_on(
             mocks
-                .build()
+                .build_invitations()
                 .rescind_invite(&me_in(OrgRole::Admin), "new@example.com"),
         )
         .unwrap_err();
@@ -816,7 +764,7 @@ mod tests {
             })
             .times(1)
             .returning(|_, _, _, _, _| Ok(()));
-        let accepted = block_on(mocks.build().accept_invite(&me(), " the-token ")).unwrap();
+        let accepted = block_on(mocks.build_invitations().accept_invite(&me(), " the-token ")).unwrap();
         assert_eq!(
             accepted,
             AcceptedInvite {
@@ -828,9 +776,14 @@ mod tests {
 
     #[test]
     fn an_unknown_or_empty_token_is_an_invalid_invitation() {
-        let error = block_on(accepting(None, None).build().accept_invite(&me(), "the-token")).unwrap_err();
+        let error = block_on(
+            accepting(None, None)
+                .build_invitations()
+                .accept_invite(&me(), "the-token"),
+        )
+        .unwrap_err();
         assert!(matches!(error, OrgError::InvalidInvite));
-        let error = block_on(Mocks::new().build().accept_invite(&me(), "  ")).unwrap_err();
+        let error = block_on(Mocks::new().build_invitations().accept_invite(&me(), "  ")).unwrap_err();
         assert!(matches!(error, OrgError::InvalidInvite));
     }
 
@@ -840,7 +793,7 @@ mod tests {
         invite.cancelled_at = Some(noon());
         let error = block_on(
             accepting(Some(invite), None)
-                .build()
+                .build_invitations()
                 .accept_invite(&me(), "the-token"),
         )
         .unwrap_err();
@@ -852,7 +805,7 @@ mod tests {
         let invite = open_invite("someone-else@example.com", noon());
         let error = block_on(
             accepting(Some(invite), None)
-                .build()
+                .build_invitations()
                 .accept_invite(&me(), "the-token"),
         )
         .unwrap_err();
@@ -869,7 +822,7 @@ mod tests {
         invite.accepted_at = Some(noon());
         let error = block_on(
             accepting(Some(invite), None)
-                .build()
+                .build_invitations()
                 .accept_invite(&me(), "the-token"),
         )
         .unwrap_err();
@@ -879,7 +832,7 @@ mod tests {
     #[test]
     fn a_member_accepting_is_told_so_with_the_organization_id_after_a_colon() {
         let mocks = accepting(Some(invite_for_me()), Some(OrgRole::Member));
-        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        let error = block_on(mocks.build_invitations().accept_invite(&me(), "the-token")).unwrap_err();
         let message = error.to_string();
         assert!(message.contains("already a member"));
         assert!(message.ends_with(&format!(":{ORG}")));
@@ -890,7 +843,7 @@ mod tests {
         let invite = open_invite("admin@acme.example.com", noon() - Duration::days(7));
         let error = block_on(
             accepting(Some(invite), None)
-                .build()
+                .build_invitations()
                 .accept_invite(&me(), "the-token"),
         )
         .unwrap_err();
@@ -906,7 +859,7 @@ mod tests {
             .invites
             .expect_accept()
             .returning(|_, _, _, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_CLOSED.into())));
-        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        let error = block_on(mocks.build_invitations().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::InviteAlreadyAccepted));
     }
 
@@ -918,7 +871,7 @@ mod tests {
             .invites
             .expect_accept()
             .returning(|_, _, _, _, _| Err(RepoError::Duplicate(DUPLICATE_MEMBER)));
-        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        let error = block_on(mocks.build_invitations().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::AlreadyMember(id) if id == ORG));
     }
 
@@ -930,7 +883,7 @@ mod tests {
             .invites
             .expect_accept()
             .returning(|_, _, _, _, _| Err(RepoError::Conflict(CONFLICT_INVITE_EXPIRED.into())));
-        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        let error = block_on(mocks.build_invitations().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::InviteExpired));
     }
 
@@ -942,7 +895,7 @@ mod tests {
             .invites
             .expect_accept()
             .returning(|_, _, _, _, _| Err(RepoError::NotFound));
-        let error = block_on(mocks.build().accept_invite(&me(), "the-token")).unwrap_err();
+        let error = block_on(mocks.build_invitations().accept_invite(&me(), "the-token")).unwrap_err();
         assert!(matches!(error, OrgError::InvalidInvite));
     }
 }

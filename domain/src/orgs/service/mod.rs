@@ -3,7 +3,8 @@
 //! Every use case on an existing organization takes the caller's membership, an [`ActingMember`] read once
 //! for the request (a non-member has none, and the HTTP layer answers 404 so that organization ids do not
 //! leak), and only checks its role: a member whose role does not allow the action ([`OrgRole::can`]) gets
-//! [`OrgError::AdminOnly`]. The invitation use cases are in `service/invitations.rs`, the members' (role,
+//! [`OrgError::AdminOnly`]. The invitation use cases are [`InvitationService`]'s (`service/invitations.rs`),
+//! the members' (role,
 //! removal, leaving) in `service/members.rs`, the profile's in `service/profile.rs`, the second-factor
 //! requirement's in `service/two_factor.rs`.
 //!
@@ -11,6 +12,7 @@
 //! `memberId` is the caller, removing another member otherwise.
 
 mod invitations;
+mod invite_preview;
 mod members;
 #[cfg(test)]
 mod permission_tests;
@@ -22,21 +24,19 @@ mod two_factor;
 use std::sync::Arc;
 
 use super::errors::OrgError;
-use super::ports::{
-    CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, InviteRepository, MemberDirectory, OrgRepository,
-};
+use super::ports::{CONFLICT_APPS_REMAIN, CONFLICT_HAS_ORGANIZATION, OrgRepository};
 use super::{
     ActingMember, FieldErrors, Member, OrgAction, OrgDetails, OrgMembership, OrgProfileInput, OrgRole,
     Organization, personal_org_name, validate_org_name, validate_profile_update,
 };
 use crate::audit::{AuditAction, AuditEntry, AuditTarget};
 use crate::common::{Caller, Clock, OrgId, RepoError, SecretGenerator};
-use crate::identity::rate_limit::RateLimitStore;
 use crate::media::ImageStore;
 use crate::media::models::storage_key;
 
-pub use invitations::{
-    AcceptedInvite, InviteLinkStatus, InvitePreview, PREVIEW_WINDOW_SECS, PREVIEWS_PER_CLIENT, email_hint,
+pub use invitations::{AcceptedInvite, InvitationService};
+pub use invite_preview::{
+    InviteLinkStatus, InvitePreview, PREVIEW_WINDOW_SECS, PREVIEWS_PER_CLIENT, email_hint,
 };
 
 /// The answer of [`OrgService::ensure_personal_org`].
@@ -58,16 +58,10 @@ pub struct OrgDeleted {
 
 pub struct OrgService {
     orgs: Arc<dyn OrgRepository>,
-    invites: Arc<dyn InviteRepository>,
-    directory: Arc<dyn MemberDirectory>,
     clock: Arc<dyn Clock>,
     secrets: Arc<dyn SecretGenerator>,
     /// Where image files live (deleting an organization removes its images).
     images: Arc<dyn ImageStore>,
-    /// The base of invitation links (`PORTAL_PUBLIC_URL`).
-    public_url: String,
-    /// The shared rate-limit counters, for the limits on invitation e-mails (`orgs::invite_limits`).
-    limits: Arc<dyn RateLimitStore>,
 }
 
 fn is_conflict(error: &RepoError, value: &str) -> bool {
@@ -75,29 +69,18 @@ fn is_conflict(error: &RepoError, value: &str) -> bool {
 }
 
 impl OrgService {
-    /// `limits` are the shared rate-limit counters (those of the identity limits), which the limits on
-    /// invitation e-mails count on.
     #[must_use]
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         orgs: Arc<dyn OrgRepository>,
-        invites: Arc<dyn InviteRepository>,
-        directory: Arc<dyn MemberDirectory>,
         clock: Arc<dyn Clock>,
         secrets: Arc<dyn SecretGenerator>,
         images: Arc<dyn ImageStore>,
-        public_url: impl Into<String>,
-        limits: Arc<dyn RateLimitStore>,
     ) -> Self {
         Self {
             orgs,
-            invites,
-            directory,
             clock,
             secrets,
             images,
-            public_url: public_url.into(),
-            limits,
         }
     }
 

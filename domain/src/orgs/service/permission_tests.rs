@@ -2,8 +2,8 @@
 
 use chrono::Duration;
 
-use super::OrgService;
 use super::test_support::*;
+use super::{InvitationService, OrgService};
 use crate::orgs::errors::OrgError;
 use crate::orgs::{OrgContents, OrgProfileInput, OrgRole};
 use crate::testing::{block_on, noon};
@@ -39,7 +39,11 @@ const fn member_may(act: Act) -> bool {
     matches!(act, Act::Get | Act::Leave)
 }
 
-fn run(service: &OrgService, role: OrgRole, act: Act) -> Result<(), OrgError> {
+fn run(
+    (service, invitations): &(OrgService, InvitationService),
+    role: OrgRole,
+    act: Act,
+) -> Result<(), OrgError> {
     let caller = me_in(role);
     let profile = OrgProfileInput {
         name: "Acme".into(),
@@ -51,12 +55,15 @@ fn run(service: &OrgService, role: OrgRole, act: Act) -> Result<(), OrgError> {
             Act::Get => service.get(&caller).await.map(drop),
             Act::UpdateProfile => service.update_profile(&caller, &profile).await.map(drop),
             Act::Delete => service.delete(&caller).await.map(drop),
-            Act::Invite => service.invite(&caller, "new@example.com", None).await.map(drop),
-            Act::Resend => service
+            Act::Invite => invitations
+                .invite(&caller, "new@example.com", None)
+                .await
+                .map(drop),
+            Act::Resend => invitations
                 .resend_invite(&caller, "pending@example.com")
                 .await
                 .map(drop),
-            Act::Rescind => service.rescind_invite(&caller, "pending@example.com").await,
+            Act::Rescind => invitations.rescind_invite(&caller, "pending@example.com").await,
             Act::ChangeRole => service.change_role(&caller, OTHER, OrgRole::Admin).await,
             Act::RemoveMember => service.remove_member(&caller, OTHER).await,
             Act::Leave => service.leave(&caller).await,
@@ -103,7 +110,7 @@ fn permissive(role: OrgRole) -> Mocks {
 
 #[test]
 fn a_member_is_refused_every_admin_action_before_anything_is_touched() {
-    let service = Mocks::new().with_role(Some(OrgRole::Member)).build();
+    let service = Mocks::new().with_role(Some(OrgRole::Member)).build_both();
     for act in EVERY_ACT.into_iter().filter(|act| !member_may(*act)) {
         let result = run(&service, OrgRole::Member, act);
         assert!(matches!(result, Err(OrgError::AdminOnly)), "{act:?}: {result:?}");
@@ -120,7 +127,7 @@ fn the_admin_only_refusal_is_a_clear_message() {
 
 #[test]
 fn a_member_may_view_and_leave() {
-    let service = permissive(OrgRole::Member).build();
+    let service = permissive(OrgRole::Member).build_both();
     for act in EVERY_ACT.into_iter().filter(|act| member_may(*act)) {
         let result = run(&service, OrgRole::Member, act);
         assert!(result.is_ok(), "{act:?}: {result:?}");
@@ -129,7 +136,7 @@ fn a_member_may_view_and_leave() {
 
 #[test]
 fn an_admin_may_do_every_action() {
-    let service = permissive(OrgRole::Admin).build();
+    let service = permissive(OrgRole::Admin).build_both();
     for act in EVERY_ACT {
         let result = run(&service, OrgRole::Admin, act);
         assert!(result.is_ok(), "{act:?}: {result:?}");

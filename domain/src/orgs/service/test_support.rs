@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use uuid::Uuid;
 
-use super::OrgService;
+use super::{InvitationService, OrgService};
 use crate::common::{Caller, EmailAddress, InviteId, OrgId, UserId};
 use crate::orgs::invites::Invite;
 use crate::orgs::ports::{MemberStanding, MockInviteRepository, MockMemberDirectory, MockOrgRepository};
@@ -140,15 +140,35 @@ impl Mocks {
     }
 
     pub fn build(self) -> OrgService {
-        OrgService::new(
-            Arc::new(self.orgs),
-            Arc::new(self.invites),
-            Arc::new(self.directory),
-            Arc::new(fixed_clock()),
-            Arc::new(RepeatingBytes(0x7f)),
-            Arc::new(self.images),
-            PUBLIC_URL,
-            self.limits,
+        self.build_both().0
+    }
+
+    /// The invitation service over these mocks.
+    pub fn build_invitations(self) -> InvitationService {
+        self.build_both().1
+    }
+
+    /// Both services over the same mocks.
+    pub fn build_both(self) -> (OrgService, InvitationService) {
+        let orgs = Arc::new(self.orgs);
+        let clock = Arc::new(fixed_clock());
+        let secrets = Arc::new(RepeatingBytes(0x7f));
+        (
+            OrgService::new(
+                orgs.clone(),
+                clock.clone(),
+                secrets.clone(),
+                Arc::new(self.images),
+            ),
+            InvitationService::new(
+                orgs,
+                Arc::new(self.invites),
+                Arc::new(self.directory),
+                clock,
+                secrets,
+                PUBLIC_URL,
+                self.limits,
+            ),
         )
     }
 }

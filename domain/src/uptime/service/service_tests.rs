@@ -2,16 +2,21 @@
 
 use super::*;
 use crate::apps::{AppStoreStatus, PackageName};
-use crate::common::{EmailAddress, PlatformRole, UserId};
+use crate::common::{EmailAddress, PlatformRole, RepoError, UserId};
 use crate::mail::EmailKind;
 use crate::testing::{block_on, fixed_clock, noon};
 use crate::uptime::calendar::{MonthError, YearMonth};
+use crate::uptime::models::CheckOutcome;
 use crate::uptime::models::{Badge, DailyRollup, HealthState};
 use crate::uptime::models::{DayColour, ProbeError, ProbeResult};
 use crate::uptime::month_list::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MonthApp, MonthListQuery, PageError};
-use crate::uptime::ports::{LatestStatus, MockHealthProber, MockUptimeRepository};
+use crate::uptime::ports::{
+    AppUptimeState, LatestStatus, MockHealthProber, MockUptimeRepository, MonitoredApp,
+};
+use chrono::Duration;
 use chrono::{DateTime, NaiveDate, Utc};
 use mockall::predicate::eq;
+use std::sync::Arc;
 
 fn pkg(name: &str) -> PackageName {
     PackageName::parse(name).unwrap()
@@ -67,6 +72,15 @@ fn service(repo: MockUptimeRepository, prober: MockHealthProber) -> UptimeServic
         Arc::new(fixed_clock()),
         UptimeConfig::new("https://portal.test"),
         Arc::new(crate::testing::MemoryRateLimitStore::default()),
+    )
+}
+
+fn monitor(repo: MockUptimeRepository, prober: MockHealthProber) -> UptimeMonitorService {
+    UptimeMonitorService::new(
+        Arc::new(repo),
+        Arc::new(prober),
+        Arc::new(fixed_clock()),
+        UptimeConfig::new("https://portal.test"),
     )
 }
 
@@ -130,7 +144,7 @@ fn a_round_leases_due_apps_then_probes_and_records_each() {
                 latency_ms: 5,
             })
         });
-    let report = block_on(service(repo, prober).run_checks()).unwrap();
+    let report = block_on(monitor(repo, prober).run_checks()).unwrap();
     assert_eq!(report.checked.len(), 2);
     assert!(report.failures.is_empty());
     assert!(report.checked.iter().all(|c| c.recorded && !c.alert_queued));
@@ -146,7 +160,7 @@ fn a_failed_record_is_reported_and_the_round_goes_on() {
         .returning(|_| Err(RepoError::backend("insert check", "disk full")));
     repo.expect_record()
         .returning(|o| Ok(state(o.package_name.as_str(), true, 0, None)));
-    let report = block_on(service(repo, healthy_prober()).run_checks()).unwrap();
+    let report = block_on(monitor(repo, healthy_prober()).run_checks()).unwrap();
     assert_eq!(report.checked.len(), 1);
     assert_eq!(report.failures.len(), 1);
     assert_eq!(report.failures[0].0.as_str(), "a.app");
@@ -157,7 +171,7 @@ fn an_app_deleted_during_its_check_is_skipped_quietly() {
     let mut repo = MockUptimeRepository::new();
     repo.expect_record().returning(|_| Err(RepoError::NotFound));
     let report =
-        block_on(service(repo, healthy_prober()).check_app(&app("gone.app", Some("o@x.io")))).unwrap();
+        block_on(monitor(repo, healthy_prober()).check_app(&app("gone.app", Some("o@x.io")))).unwrap();
     assert!(!report.recorded && !report.alert_queued);
 }
 
@@ -177,7 +191,7 @@ fn the_fifth_offline_check_queues_one_outage_email_to_the_org_contact() {
         })
         .times(1)
         .returning(|_, _, _, _| Ok(true));
-    let report = block_on(service(repo, down_prober()).check_app(&app("a.app", Some("ops@x.io")))).unwrap();
+    let report = block_on(monitor(repo, down_prober()).check_app(&app("a.app", Some("ops@x.io")))).unwrap();
     assert!(report.alert_queued);
 }
 
@@ -187,7 +201,7 @@ fn fewer_than_five_offline_checks_send_nothing() {
     repo.expect_record()
         .returning(|_| Ok(state("a.app", false, 4, None)));
     repo.expect_queue_offline_alert().never();
-    let report = block_on(service(repo, down_prober()).check_app(&app("a.app", Some("ops@x.io")))).unwrap();
+    let report = block_on(monitor(repo, down_prober()).check_app(&app("a.app", Some("ops@x.io")))).unwrap();
     assert!(!report.alert_queued);
 }
 
@@ -197,7 +211,7 @@ fn an_outage_email_already_sent_today_is_not_sent_again() {
     repo.expect_record()
         .returning(|_| Ok(state("a.app", false, 40, Some(noon() - Duration::hours(5)))));
     repo.expect_queue_offline_alert().never();
-    let report = block_on(service(repo, down_prober()).check_app(&app("a.app", Some("ops@x.io")))).unwrap();
+    let report = block_on(monitor(repo, down_prober()).check_app(&app("a.app", Some("ops@x.io")))).unwrap();
     assert!(!report.alert_queued);
 }
 
@@ -209,7 +223,7 @@ fn another_instance_winning_the_alert_race_means_no_second_email() {
     repo.expect_queue_offline_alert()
         .times(1)
         .returning(|_, _, _, _| Ok(false));
-    let report = block_on(service(repo, down_prober()).check_app(&app("a.app", Some("ops@x.io")))).unwrap();
+    let report = block_on(monitor(repo, down_prober()).check_app(&app("a.app", Some("ops@x.io")))).unwrap();
     assert!(!report.alert_queued);
 }
 
@@ -219,7 +233,7 @@ fn an_app_whose_org_has_no_contact_email_gets_no_outage_email() {
     repo.expect_record()
         .returning(|_| Ok(state("a.app", false, 5, None)));
     repo.expect_queue_offline_alert().never();
-    let report = block_on(service(repo, down_prober()).check_app(&app("a.app", None))).unwrap();
+    let report = block_on(monitor(repo, down_prober()).check_app(&app("a.app", None))).unwrap();
     assert!(!report.alert_queued);
 }
 
@@ -232,7 +246,7 @@ fn a_timeout_is_recorded_as_timeout_without_latency() {
         .returning(|_| Ok(state("a.app", false, 1, None)));
     let mut prober = MockHealthProber::new();
     prober.expect_probe().returning(|_| Err(ProbeError::Timeout));
-    block_on(service(repo, prober).check_app(&app("a.app", None))).unwrap();
+    block_on(monitor(repo, prober).check_app(&app("a.app", None))).unwrap();
 }
 
 #[test]
@@ -243,7 +257,7 @@ fn pruning_removes_raw_checks_older_than_48_hours() {
         .times(1)
         .returning(|_| Ok(17));
     assert_eq!(
-        block_on(service(repo, MockHealthProber::new()).prune()).unwrap(),
+        block_on(monitor(repo, MockHealthProber::new()).prune()).unwrap(),
         17
     );
 }
@@ -644,7 +658,7 @@ fn the_lag_is_how_long_the_most_overdue_app_has_waited_past_its_interval() {
     let mut repo = MockUptimeRepository::new();
     repo.expect_oldest_check_slot()
         .returning(|| Ok(Some(noon() - Duration::seconds(150))));
-    let lag = block_on(service(repo, MockHealthProber::new()).lag()).unwrap();
+    let lag = block_on(monitor(repo, MockHealthProber::new()).lag()).unwrap();
     // Due 60 s after its slot, so 90 s overdue at noon.
     assert_eq!(lag, Duration::seconds(90));
 }
@@ -655,13 +669,13 @@ fn a_monitor_within_its_interval_has_no_lag() {
     repo.expect_oldest_check_slot()
         .returning(|| Ok(Some(noon() - Duration::seconds(20))));
     assert_eq!(
-        block_on(service(repo, MockHealthProber::new()).lag()).unwrap(),
+        block_on(monitor(repo, MockHealthProber::new()).lag()).unwrap(),
         Duration::zero()
     );
     let mut empty = MockUptimeRepository::new();
     empty.expect_oldest_check_slot().returning(|| Ok(None));
     assert_eq!(
-        block_on(service(empty, MockHealthProber::new()).lag()).unwrap(),
+        block_on(monitor(empty, MockHealthProber::new()).lag()).unwrap(),
         Duration::zero()
     );
 }

@@ -1,22 +1,61 @@
-//! The worker's side: claims of due deliveries, one signed attempt and its record (retry, give up or disable
-//! the endpoint), the sealing of secrets stored in the clear, and the backlog.
+//! The worker's side ([`WebhookDeliveryService`]): claims of due deliveries, one signed attempt and its
+//! record (retry, give up or disable the endpoint), the sealing of secrets stored in the clear, and the
+//! backlog.
+
+use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::WebhookService;
+use super::seal_secret;
 use crate::audit::{AuditAction, AuditEntry, AuditTarget, AuditTargetKind};
-use crate::common::RepoError;
+use crate::common::{Clock, RepoError, SecretGenerator};
 use crate::mail::templates::webhook_disabled;
-use crate::webhooks::AttemptOutcome;
-use crate::webhooks::models::{MAX_RESPONSE_BYTES, SigningSecrets, shown_url};
+use crate::webhooks::models::{MAX_RESPONSE_BYTES, SigningSecrets, WebhookDelivery, shown_url};
 use crate::webhooks::payload::links;
-use crate::webhooks::ports::{AttemptRecord, ClaimedDelivery, DeliveryBacklog, SendError};
+use crate::webhooks::payload::render_body;
+use crate::webhooks::ports::{
+    AttemptRecord, ClaimedDelivery, DeliveryBacklog, SendError, WebhookRepository, WebhookSender,
+};
 use crate::webhooks::retry::{
     AttemptResult, DisabledReason, HealthChange, health_after, jitter_from, next_delay,
 };
 use crate::webhooks::signing::signature_header;
+use crate::webhooks::{AttemptOutcome, WebhookConfig};
 
-impl WebhookService {
+/// The delivery worker's use cases: claims, attempts, the sealing of secrets stored in the clear, the
+/// backlog.
+#[derive(Clone)]
+pub struct WebhookDeliveryService {
+    repo: Arc<dyn WebhookRepository>,
+    sender: Arc<dyn WebhookSender>,
+    clock: Arc<dyn Clock>,
+    secrets: Arc<dyn SecretGenerator>,
+    config: WebhookConfig,
+}
+
+impl WebhookDeliveryService {
+    #[must_use]
+    pub fn new(
+        repo: Arc<dyn WebhookRepository>,
+        sender: Arc<dyn WebhookSender>,
+        clock: Arc<dyn Clock>,
+        secrets: Arc<dyn SecretGenerator>,
+        config: WebhookConfig,
+    ) -> Self {
+        Self {
+            repo,
+            sender,
+            clock,
+            secrets,
+            config,
+        }
+    }
+
+    /// The request body of a delivery, exactly as it is sent (as the Webhooks page shows it).
+    fn body_of(&self, delivery: &WebhookDelivery) -> String {
+        render_body(&delivery.event, &self.config.public_url)
+    }
+
     /// The headers of an attempt of `claim` signed with `secrets` at `now`: `webhook-id`,
     /// `webhook-timestamp`, `webhook-signature` (one signature per valid secret) and the content type.
     #[must_use]
@@ -73,7 +112,12 @@ impl WebhookService {
                 };
                 if self
                     .repo
-                    .reseal_secret(*endpoint, *slot, stored, &self.seal(&secret, *endpoint))
+                    .reseal_secret(
+                        *endpoint,
+                        *slot,
+                        stored,
+                        &seal_secret(self.secrets.as_ref(), &self.config.digest_key, &secret, *endpoint),
+                    )
                     .await?
                 {
                     changed += 1;

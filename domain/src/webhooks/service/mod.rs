@@ -1,6 +1,7 @@
 //! The use cases of the Webhooks page (organization admins) and one delivery attempt of the worker: the
-//! service and what its use cases share. The endpoints' use cases are in `endpoints.rs`, the sends by hand in
-//! `sends.rs`, the worker's claims and attempts in `attempts.rs`, what they take and answer in `types.rs`.
+//! services and what their use cases share. The endpoints' use cases are in `endpoints.rs`, the sends by hand
+//! in `sends.rs`, the worker's claims and attempts ([`WebhookDeliveryService`]) in `attempts.rs`, what they
+//! take and answer in `types.rs`.
 
 mod attempts;
 mod endpoints;
@@ -15,11 +16,13 @@ use super::ports::{WebhookRepository, WebhookSender};
 use super::signing::{NONCE_BYTES, SealedSecret, WebhookSecret};
 use crate::audit::{AuditAction, AuditEntry, AuditTarget, AuditTargetKind};
 use crate::common::{Clock, FieldErrors, SecretGenerator};
+use crate::identity::DigestKey;
 use crate::orgs::{ActingMember, OrgAction};
 
+pub use attempts::WebhookDeliveryService;
 pub use types::{AttemptOutcome, EndpointChange, MAX_PAGE, NewEndpoint, WebhookConfig, WebhookError};
 
-/// The Webhooks page's use cases and the worker's attempts.
+/// The Webhooks page's use cases.
 #[derive(Clone)]
 pub struct WebhookService {
     repo: Arc<dyn WebhookRepository>,
@@ -37,6 +40,16 @@ fn invalid(field: &str, message: impl Into<String>) -> WebhookError {
 /// hold a secret, elided).
 fn target(endpoint: &WebhookEndpoint) -> AuditTarget {
     AuditTarget::new(AuditTargetKind::Webhook, endpoint.id.to_string()).with_label(shown_url(&endpoint.url))
+}
+
+/// `secret` of endpoint `endpoint` sealed for storage under `digest_key`, with a fresh nonce.
+fn seal_secret(
+    secrets: &dyn SecretGenerator,
+    digest_key: &DigestKey,
+    secret: &WebhookSecret,
+    endpoint: WebhookEndpointId,
+) -> SealedSecret {
+    SealedSecret::seal(secret, digest_key, endpoint, &secrets.random_bytes(NONCE_BYTES))
 }
 
 fn codes(filter: &EventFilter) -> serde_json::Value {
@@ -94,11 +107,6 @@ impl WebhookService {
     }
     /// `secret` of endpoint `endpoint` sealed for storage.
     fn seal(&self, secret: &WebhookSecret, endpoint: WebhookEndpointId) -> SealedSecret {
-        SealedSecret::seal(
-            secret,
-            &self.config.digest_key,
-            endpoint,
-            &self.secrets.random_bytes(NONCE_BYTES),
-        )
+        seal_secret(self.secrets.as_ref(), &self.config.digest_key, secret, endpoint)
     }
 }
