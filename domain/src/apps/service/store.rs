@@ -52,8 +52,8 @@ impl AppService {
             emails: Vec::new(),
             audit: vec![self.audit(member, AuditAction::AppPublished, package).change(
                 "appStoreStatus",
-                app.app_store_status.as_str(),
-                to.as_str(),
+                app.app_store_status.code(),
+                to.code(),
             )],
         };
         self.apps
