@@ -14,7 +14,7 @@ code_enum! {
     /// `webauthn` factor), and the account's set of recovery codes (Supabase's `recovery_code` factor: verified
     /// from the start, never challenged; its codes are in the
     /// [`RecoveryCodeRepository`](crate::identity::ports::RecoveryCodeRepository)).
-    pub enum FactorType: "The kind of a factor. TOTP, a WebAuthn credential (a security key or a platform authenticator, Supabase's\n`webauthn` factor), and the account's set of recovery codes (Supabase's `recovery_code` factor: verified\nfrom the start, never challenged; its codes are in the\n[`RecoveryCodeRepository`](crate::identity::ports::RecoveryCodeRepository))." {
+    pub enum FactorType: "The kind of a factor: TOTP, a WebAuthn credential, or the account\'s set of recovery codes." {
         Totp => "totp",
         RecoveryCode => "recovery_code",
         WebAuthn => "webauthn",
