@@ -50,17 +50,13 @@ pub async fn run(db: &Db, command: AdminCommand) -> Result<String, PlatformAdmin
         AdminCommand::Grant { email, role } => {
             let admin = service.operator_grant(&email, &role).await?;
             if admin.is_bound() {
-                Ok(format!(
-                    "{} is now a platform {}",
-                    admin.email,
-                    admin.role.as_str()
-                ))
+                Ok(format!("{} is now a platform {}", admin.email, admin.role.code()))
             } else {
                 Ok(format!(
                     "{} will be a platform {} once an account proves the address (no account has it yet); \
                      after the first sign-in with it, run this command again to give the role to that account",
                     admin.email,
-                    admin.role.as_str()
+                    admin.role.code()
                 ))
             }
         }
@@ -84,7 +80,7 @@ pub async fn run(db: &Db, command: AdminCommand) -> Result<String, PlatformAdmin
                 out.push_str(&format!(
                     "{:<40} {:<9} {:<8} {:<20} {}\n",
                     admin.email.as_str(),
-                    admin.role.as_str(),
+                    admin.role.code(),
                     if admin.is_bound() { "bound" } else { "pending" },
                     admin.added_at.format("%Y-%m-%d %H:%M"),
                     admin.added_through().describe(),

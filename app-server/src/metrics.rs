@@ -149,7 +149,7 @@ fn seconds(span: chrono::Duration) -> f64 {
 /// Counts one health check of this instance's monitor by its outcome (`healthy`, `unhealthy`,
 /// `unreachable`, `timeout`, `error`).
 pub fn record_check(outcome: domain::uptime::models::HealthState) {
-    metrics::counter!(MONITOR_CHECKS, "outcome" => outcome.as_str()).increment(1);
+    metrics::counter!(MONITOR_CHECKS, "outcome" => outcome.code()).increment(1);
 }
 
 /// Every outcome's counter at zero, so that each series is there (and `rate()` works) before a first check.
@@ -162,7 +162,7 @@ fn register_check_outcomes() {
         HealthState::Timeout,
         HealthState::Error,
     ] {
-        metrics::counter!(MONITOR_CHECKS, "outcome" => outcome.as_str()).increment(0);
+        metrics::counter!(MONITOR_CHECKS, "outcome" => outcome.code()).increment(0);
     }
 }
 

@@ -25,7 +25,7 @@ pub fn enqueue(
         diesel::insert_into(email_outbox::table)
             .values((
                 email_outbox::id.eq(uuid::Uuid::new_v4().to_string()),
-                email_outbox::kind.eq(email.kind.as_str()),
+                email_outbox::kind.eq(email.kind.code()),
                 email_outbox::recipient.eq(email.to.as_str()),
                 email_outbox::subject.eq(&email.subject),
                 email_outbox::body.eq(&email.text),

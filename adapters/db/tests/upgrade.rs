@@ -683,7 +683,7 @@ async fn read_second_factors(backend: Backend, db: &adapter_db::Db) {
         .iter()
         .map(|f| (f.factor_type, f.status))
         .collect();
-    kinds.sort_by_key(|(kind, _)| kind.as_str());
+    kinds.sort_by_key(|(kind, _)| kind.code());
     assert_eq!(
         kinds,
         [
@@ -884,7 +884,7 @@ async fn read_app(backend: Backend, db: &adapter_db::Db) {
         .await
         .unwrap()
         .expect("the app's history");
-    let mut kinds: Vec<&str> = history.iter().map(|event| event.kind.as_str()).collect();
+    let mut kinds: Vec<&str> = history.iter().map(|event| event.kind.code()).collect();
     kinds.sort_unstable();
     let mut earlier: Vec<&str> = EARLIER_REVIEW_KINDS.iter().copied().chain(["approved"]).collect();
     earlier.sort_unstable();
@@ -967,11 +967,11 @@ async fn read_outbox(backend: Backend, db: &adapter_db::Db) {
         .await
         .unwrap();
     let mut kinds: Vec<EmailKind> = claimed.iter().map(|entry| entry.email.kind).collect();
-    kinds.sort_by_key(|kind| kind.as_str());
+    kinds.sort_by_key(|kind| kind.code());
     let mut earlier: Vec<&str> = EARLIER_EMAIL_KINDS.to_vec();
     earlier.sort_unstable();
     assert_eq!(
-        kinds.iter().map(|kind| kind.as_str()).collect::<Vec<_>>(),
+        kinds.iter().map(|kind| kind.code()).collect::<Vec<_>>(),
         earlier,
         "{backend:?}: an e-mail of every kind waits to be sent"
     );

@@ -12,7 +12,7 @@ pub struct LogMailer;
 impl Mailer for LogMailer {
     async fn send(&self, email: &OutgoingEmail) -> Result<(), MailError> {
         tracing::info!(
-            kind = email.kind.as_str(),
+            kind = email.kind.code(),
             to = %email.to.as_str(),
             subject = %email.subject,
             link = email.link.as_deref().unwrap_or("(none)"),

@@ -102,7 +102,7 @@ impl Mailer for SmtpMailer {
         let message = self.message(email)?;
         match self.transport.send(message).await {
             Ok(_) => {
-                tracing::info!(kind = email.kind.as_str(), server = %self.server, "e-mail delivered");
+                tracing::info!(kind = email.kind.code(), server = %self.server, "e-mail delivered");
                 Ok(())
             }
             Err(error) => {

@@ -1,31 +1,34 @@
 //! Hardware an app needs (specification §3, §5). Required hardware prevents installation where it is
 //! missing.
 
+use crate::common::code_enum;
 use serde::{Deserialize, Serialize};
 
 use super::permissions::clean_description;
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum HardwareType {
-    Camera,
-    Display,
-    Microphone,
-    Speaker,
-    Imu,
-    Button,
-    Light,
-    Wifi,
+code_enum! {
+    /// A kind of hardware an app may need, named as on the wire (`IMU`).
+    #[derive(PartialOrd, Ord)]
+    pub enum HardwareType: "A kind of hardware an app may need." {
+        Camera => "CAMERA",
+        Display => "DISPLAY",
+        Microphone => "MICROPHONE",
+        Speaker => "SPEAKER",
+        Imu => "IMU",
+        Button => "BUTTON",
+        Light => "LIGHT",
+        Wifi => "WIFI",
+    }
 }
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum HardwareLevel {
-    #[default]
-    Required,
-    Optional,
+code_enum! {
+    /// Whether an app needs a piece of hardware (`REQUIRED`) or can do without it (`OPTIONAL`).
+    #[derive(Default)]
+    pub enum HardwareLevel: "Whether an app needs the hardware or can do without it." {
+        #[default]
+        Required => "REQUIRED",
+        Optional => "OPTIONAL",
+    }
 }
 
 /// One hardware requirement entry of an app.
@@ -44,50 +47,7 @@ pub struct HardwareRequirement {
 /// Longest hardware requirement description accepted, in characters.
 pub const MAX_HARDWARE_DESCRIPTION_LEN: usize = 500;
 
-impl HardwareType {
-    /// Every type, in the order the editor offers them.
-    pub const ALL: [Self; 8] = [
-        Self::Camera,
-        Self::Display,
-        Self::Microphone,
-        Self::Speaker,
-        Self::Imu,
-        Self::Button,
-        Self::Light,
-        Self::Wifi,
-    ];
-
-    /// Every type, in the order the editor offers them.
-    #[must_use]
-    pub const fn all() -> [Self; 8] {
-        Self::ALL
-    }
-
-    /// The wire form (`IMU`).
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Camera => "CAMERA",
-            Self::Display => "DISPLAY",
-            Self::Microphone => "MICROPHONE",
-            Self::Speaker => "SPEAKER",
-            Self::Imu => "IMU",
-            Self::Button => "BUTTON",
-            Self::Light => "LIGHT",
-            Self::Wifi => "WIFI",
-        }
-    }
-}
-
-impl HardwareLevel {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Required => "REQUIRED",
-            Self::Optional => "OPTIONAL",
-        }
-    }
-}
+impl HardwareType {}
 
 impl HardwareRequirement {
     /// Whether a device without this hardware cannot install the app.
@@ -101,7 +61,8 @@ impl HardwareRequirement {
 #[must_use]
 pub fn available_to_add(existing: &[HardwareRequirement]) -> Vec<HardwareType> {
     HardwareType::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|kind| !existing.iter().any(|h| h.kind == *kind))
         .collect()
 }
@@ -122,7 +83,7 @@ pub fn new_row(existing: &[HardwareRequirement]) -> Option<HardwareRequirement> 
 /// Why a hardware requirement list was refused. Each message is shown on the `hardwareRequirements` field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HardwareError {
-    #[error("Hardware requirement {} is listed more than once", .0.as_str())]
+    #[error("Hardware requirement {} is listed more than once", .0.code())]
     Duplicate(HardwareType),
     #[error(
         "Hardware requirement descriptions must be {} characters or fewer",
@@ -183,8 +144,9 @@ mod tests {
 
     #[test]
     fn when_every_hardware_type_is_added_no_row_can_be_added() {
-        let all: Vec<_> = HardwareType::all()
-            .into_iter()
+        let all: Vec<_> = HardwareType::ALL
+            .iter()
+            .copied()
             .map(|k| entry(k, HardwareLevel::Optional))
             .collect();
         assert!(available_to_add(&all).is_empty());
@@ -225,12 +187,12 @@ mod tests {
 
     #[test]
     fn hardware_wire_forms_match_serde() {
-        for kind in HardwareType::all() {
+        for &kind in HardwareType::ALL {
             assert_eq!(
                 serde_json::to_string(&kind).unwrap(),
-                format!("\"{}\"", kind.as_str())
+                format!("\"{}\"", kind.code())
             );
         }
-        assert_eq!(HardwareLevel::Optional.as_str(), "OPTIONAL");
+        assert_eq!(HardwareLevel::Optional.code(), "OPTIONAL");
     }
 }

@@ -1,5 +1,6 @@
 //! The app entity and its identifying newtypes.
 
+use crate::common::code_enum;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -15,33 +16,13 @@ pub use crate::common::package::{
 /// them (staff still see who, in the Admin Panel).
 pub const APP_REVIEW: &str = "App Review";
 
-/// Background apps run alongside others; only one standard ("Foreground App") runs at a time.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AppType {
-    #[default]
-    Background,
-    Standard,
-}
-
-impl AppType {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Background => "background",
-            Self::Standard => "standard",
-        }
-    }
-
-    /// Parses the stored or submitted form.
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "background" => Some(Self::Background),
-            "standard" => Some(Self::Standard),
-            _ => None,
-        }
+code_enum! {
+    /// Background apps run alongside others; only one standard ("Foreground App") runs at a time.
+    #[derive(Default)]
+    pub enum AppType: "Background apps run alongside others; only one standard (\"Foreground App\") runs at a time." {
+        #[default]
+        Background => "background",
+        Standard => "standard",
     }
 }
 

@@ -1,35 +1,36 @@
 //! Permissions an app asks for (specification §3, §5): the types, their categories, the rules of the
 //! permissions editor, and the validation of a submitted list.
 
+use crate::common::code_enum;
 use serde::{Deserialize, Serialize};
 
-/// A permission type. `NOTIFICATIONS` is legacy (replaced by `READ_NOTIFICATIONS`): kept on apps that have
-/// it, never newly added.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum PermissionType {
-    Microphone,
-    Location,
-    BackgroundLocation,
-    Calendar,
-    Camera,
-    Notifications,
-    ReadNotifications,
-    PostNotifications,
-    All,
+code_enum! {
+    /// A permission type. `NOTIFICATIONS` is legacy (replaced by `READ_NOTIFICATIONS`): kept on apps that have
+    /// it, never newly added.
+    #[derive(PartialOrd, Ord)]
+    pub enum PermissionType: "A permission type. `NOTIFICATIONS` is legacy (replaced by `READ_NOTIFICATIONS`): kept on apps that have\nit, never newly added." {
+        Microphone => "MICROPHONE",
+        Location => "LOCATION",
+        BackgroundLocation => "BACKGROUND_LOCATION",
+        Calendar => "CALENDAR",
+        Camera => "CAMERA",
+        Notifications => "NOTIFICATIONS",
+        ReadNotifications => "READ_NOTIFICATIONS",
+        PostNotifications => "POST_NOTIFICATIONS",
+        All => "ALL",
+    }
 }
 
-/// The category a permission type is shown under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PermissionCategory {
-    Phone,
-    Audio,
-    Location,
-    Calendar,
-    Camera,
-    System,
+code_enum! {
+    /// The category a permission type is shown under.
+    pub enum PermissionCategory: "The category a permission type is shown under." {
+        Phone => "phone",
+        Audio => "audio",
+        Location => "location",
+        Calendar => "calendar",
+        Camera => "camera",
+        System => "system",
+    }
 }
 
 /// One permission entry of an app.
@@ -54,41 +55,6 @@ pub const DESCRIPTION_PREVIEW_LEN: usize = 50;
 pub const ALL_ADDED_LABEL: &str = "All Added";
 
 impl PermissionType {
-    /// Every type, in the order the editor offers them.
-    pub const ALL: [Self; 9] = [
-        Self::Microphone,
-        Self::Location,
-        Self::BackgroundLocation,
-        Self::Calendar,
-        Self::Camera,
-        Self::Notifications,
-        Self::ReadNotifications,
-        Self::PostNotifications,
-        Self::All,
-    ];
-
-    /// Every type, in the order the editor offers them.
-    #[must_use]
-    pub const fn all() -> [Self; 9] {
-        Self::ALL
-    }
-
-    /// The wire form (`BACKGROUND_LOCATION`).
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Microphone => "MICROPHONE",
-            Self::Location => "LOCATION",
-            Self::BackgroundLocation => "BACKGROUND_LOCATION",
-            Self::Calendar => "CALENDAR",
-            Self::Camera => "CAMERA",
-            Self::Notifications => "NOTIFICATIONS",
-            Self::ReadNotifications => "READ_NOTIFICATIONS",
-            Self::PostNotifications => "POST_NOTIFICATIONS",
-            Self::All => "ALL",
-        }
-    }
-
     /// The category the type is shown under. The specification names six categories without mapping
     /// them; we map the microphone to `audio`, both location types to `location`, the three notification
     /// types to `phone` (notifications are read from and posted to the paired phone), and `ALL` to
@@ -111,20 +77,6 @@ impl PermissionType {
     #[must_use]
     pub const fn is_legacy(self) -> bool {
         matches!(self, Self::Notifications)
-    }
-}
-
-impl PermissionCategory {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Phone => "phone",
-            Self::Audio => "audio",
-            Self::Location => "location",
-            Self::Calendar => "calendar",
-            Self::Camera => "camera",
-            Self::System => "system",
-        }
     }
 }
 
@@ -154,7 +106,8 @@ pub fn preview(text: &str) -> String {
 #[must_use]
 pub fn available_to_add(existing: &[Permission]) -> Vec<PermissionType> {
     PermissionType::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|kind| !kind.is_legacy() && !existing.iter().any(|p| p.kind == *kind))
         .collect()
 }
@@ -172,9 +125,9 @@ pub fn new_row(existing: &[Permission]) -> Option<Permission> {
 /// Why a permission list was refused. Each message is shown on the `permissions` field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PermissionError {
-    #[error("Permission {} is listed more than once", .0.as_str())]
+    #[error("Permission {} is listed more than once", .0.code())]
     Duplicate(PermissionType),
-    #[error("{} is a legacy permission and can no longer be added; use READ_NOTIFICATIONS instead", .0.as_str())]
+    #[error("{} is a legacy permission and can no longer be added; use READ_NOTIFICATIONS instead", .0.code())]
     LegacyAdded(PermissionType),
     #[error(
         "Permission descriptions must be {} characters or fewer",
@@ -259,8 +212,9 @@ mod tests {
 
     #[test]
     fn only_notifications_is_legacy() {
-        let legacy: Vec<_> = PermissionType::all()
-            .into_iter()
+        let legacy: Vec<_> = PermissionType::ALL
+            .iter()
+            .copied()
             .filter(|t| t.is_legacy())
             .collect();
         assert_eq!(legacy, vec![PermissionType::Notifications]);
@@ -268,10 +222,10 @@ mod tests {
 
     #[test]
     fn the_wire_form_matches_serde() {
-        for kind in PermissionType::all() {
+        for &kind in PermissionType::ALL {
             assert_eq!(
                 serde_json::to_string(&kind).unwrap(),
-                format!("\"{}\"", kind.as_str())
+                format!("\"{}\"", kind.code())
             );
         }
         assert_eq!(
@@ -291,8 +245,9 @@ mod tests {
 
     #[test]
     fn when_every_type_is_added_nothing_is_available_and_no_row_can_be_added() {
-        let all: Vec<_> = PermissionType::all()
-            .into_iter()
+        let all: Vec<_> = PermissionType::ALL
+            .iter()
+            .copied()
             .filter(|t| !t.is_legacy())
             .map(entry)
             .collect();

@@ -1,6 +1,7 @@
 //! The events an app's changes record for its review history (PRODUCT.md §4): written by the apps context in
 //! the same transaction as each change, read by the review context (which adds how they are shown).
 
+use crate::common::code_enum;
 use std::fmt;
 
 use chrono::{DateTime, Utc};
@@ -32,40 +33,24 @@ impl fmt::Display for ReviewEventId {
     }
 }
 
-/// What happened.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ReviewEventKind {
-    /// The developer published (or resubmitted): → SUBMITTED.
-    Submitted,
-    /// A reviewer approved: SUBMITTED → PUBLISHED.
-    Approved,
-    /// A reviewer rejected: SUBMITTED → REJECTED.
-    Rejected,
-    /// A PUBLISHED app was edited; `detail.changedFields` lists what changed.
-    EditedAfterApproval,
-    /// A SUBMITTED app was edited (while waiting for review); `detail.changedFields` lists what changed.
-    Edited,
-    /// A permission was added to a PUBLISHED app, which went back to SUBMITTED (users granted it what the
-    /// reviewer saw, not more); `detail.addedPermissions` lists the new permission types.
-    Resubmitted,
-    /// The app moved to another organization; `detail` holds `fromOrgId` and `toOrgId`.
-    Moved,
-}
-
-impl ReviewEventKind {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Submitted => "submitted",
-            Self::Approved => "approved",
-            Self::Rejected => "rejected",
-            Self::EditedAfterApproval => "edited_after_approval",
-            Self::Edited => "edited",
-            Self::Resubmitted => "resubmitted",
-            Self::Moved => "moved",
-        }
+code_enum! {
+    /// What happened.
+    pub enum ReviewEventKind: "What happened." {
+        /// The developer published (or resubmitted): → SUBMITTED.
+        Submitted => "submitted",
+        /// A reviewer approved: SUBMITTED → PUBLISHED.
+        Approved => "approved",
+        /// A reviewer rejected: SUBMITTED → REJECTED.
+        Rejected => "rejected",
+        /// A PUBLISHED app was edited; `detail.changedFields` lists what changed.
+        EditedAfterApproval => "edited_after_approval",
+        /// A SUBMITTED app was edited (while waiting for review); `detail.changedFields` lists what changed.
+        Edited => "edited",
+        /// A permission was added to a PUBLISHED app, which went back to SUBMITTED (users granted it what the
+        /// reviewer saw, not more); `detail.addedPermissions` lists the new permission types.
+        Resubmitted => "resubmitted",
+        /// The app moved to another organization; `detail` holds `fromOrgId` and `toOrgId`.
+        Moved => "moved",
     }
 }
 

@@ -8,40 +8,30 @@
 //!
 //! Anything else is an [`IllegalTransition`] (HTTP 409). Editing a PUBLISHED app keeps it PUBLISHED.
 
+use crate::common::code_enum;
 use serde::{Deserialize, Serialize};
 
-/// Where an app stands in the app-store review.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum AppStoreStatus {
-    #[default]
-    Development,
-    Submitted,
-    Published,
-    Rejected,
+code_enum! {
+    /// Where an app stands in the app-store review.
+    #[derive(Default)]
+    pub enum AppStoreStatus: "Where an app stands in the app-store review." {
+        #[default]
+        Development => "DEVELOPMENT",
+        Submitted => "SUBMITTED",
+        Published => "PUBLISHED",
+        Rejected => "REJECTED",
+    }
 }
 
-/// What can be done to an app's store status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum StatusAction {
-    /// The developer submits (or resubmits) the app for review.
-    Publish,
-    /// A reviewer accepts the submission.
-    Approve,
-    /// A reviewer sends the submission back with notes.
-    Reject,
-}
-
-impl StatusAction {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Publish => "publish",
-            Self::Approve => "approve",
-            Self::Reject => "reject",
-        }
+code_enum! {
+    /// What can be done to an app's store status.
+    pub enum StatusAction: "What can be done to an app's store status." {
+        /// The developer submits (or resubmits) the app for review.
+        Publish => "publish",
+        /// A reviewer accepts the submission.
+        Approve => "approve",
+        /// A reviewer sends the submission back with notes.
+        Reject => "reject",
     }
 }
 
@@ -97,14 +87,6 @@ pub enum RejectError {
 }
 
 impl AppStoreStatus {
-    /// Every status, in the order the admin counts list them.
-    pub const ALL: [Self; 4] = [
-        Self::Development,
-        Self::Submitted,
-        Self::Published,
-        Self::Rejected,
-    ];
-
     /// The statuses whose apps the uptime monitor checks (PRODUCT.md §5).
     pub const MONITORED: [Self; 2] = [Self::Submitted, Self::Published];
 
@@ -112,16 +94,6 @@ impl AppStoreStatus {
     #[must_use]
     pub const fn is_monitored(self) -> bool {
         matches!(self, Self::Submitted | Self::Published)
-    }
-
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Development => "DEVELOPMENT",
-            Self::Submitted => "SUBMITTED",
-            Self::Published => "PUBLISHED",
-            Self::Rejected => "REJECTED",
-        }
     }
 
     /// Reads a stored or received status; anything unknown reads as `DEVELOPMENT` (specification §4).
@@ -317,8 +289,8 @@ mod tests {
     #[test]
     fn an_unknown_status_reads_as_development() {
         assert_eq!(S::parse_lossy("ARCHIVED"), S::Development);
-        for s in S::ALL {
-            assert_eq!(S::parse_lossy(s.as_str()), s);
+        for &s in S::ALL {
+            assert_eq!(S::parse_lossy(s.code()), s);
         }
     }
 

@@ -9,6 +9,7 @@
 //! - length caps: id 100, description 2000, phrase 200, parameter name 100, parameter description 1000,
 //!   allowed value 200 characters; at most 100 tools, 50 phrases, 50 parameters and 100 allowed values.
 
+use crate::common::code_enum;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -36,32 +37,12 @@ pub const MAX_ENUM_VALUES: usize = 100;
 /// Longest allowed value, in characters.
 pub const MAX_ENUM_VALUE_LEN: usize = 200;
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ParameterType {
-    String,
-    Number,
-    Boolean,
-}
-
-impl ParameterType {
-    /// The three types, in the order the editor offers them.
-    pub const ALL: [Self; 3] = [Self::String, Self::Number, Self::Boolean];
-
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::String => "string",
-            Self::Number => "number",
-            Self::Boolean => "boolean",
-        }
-    }
-
-    /// Reads the wire form (`string`, `number`, `boolean`).
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == value)
+code_enum! {
+    /// The type of a tool parameter's value.
+    pub enum ParameterType: "The type of a tool parameter's value." {
+        String => "string",
+        Number => "number",
+        Boolean => "boolean",
     }
 }
 
@@ -297,8 +278,8 @@ mod tests {
 
     #[test]
     fn parameter_types_read_their_three_wire_forms() {
-        for kind in ParameterType::ALL {
-            assert_eq!(ParameterType::parse(kind.as_str()), Some(kind));
+        for &kind in ParameterType::ALL {
+            assert_eq!(ParameterType::parse(kind.code()), Some(kind));
         }
         assert_eq!(ParameterType::parse("integer"), None);
     }

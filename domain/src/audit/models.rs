@@ -2,6 +2,7 @@
 //! changed), when, and from where (client address and user agent). Never a secret: the builder drops a
 //! change to a field named like a secret, and the tester list is recorded as a count.
 
+use crate::common::code_enum;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -44,54 +45,19 @@ pub fn is_secret_field(field: &str) -> bool {
     SECRET_FIELDS.contains(&folded.as_str())
 }
 
-/// What kind of thing an entry is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum AuditTargetKind {
-    App,
-    Organization,
-    Member,
-    Invitation,
-    Image,
-    Account,
-    /// A personal access token (labelled with its name).
-    #[serde(rename = "access_token")]
-    AccessToken,
-    /// A webhook endpoint (labelled with its URL).
-    Webhook,
-}
-
-impl AuditTargetKind {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::App => "app",
-            Self::Organization => "organization",
-            Self::Member => "member",
-            Self::Invitation => "invitation",
-            Self::Image => "image",
-            Self::Account => "account",
-            Self::AccessToken => "access_token",
-            Self::Webhook => "webhook",
-        }
-    }
-
-    /// Every kind.
-    pub const ALL: [Self; 8] = [
-        Self::App,
-        Self::Organization,
-        Self::Member,
-        Self::Invitation,
-        Self::Image,
-        Self::Account,
-        Self::AccessToken,
-        Self::Webhook,
-    ];
-
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
+code_enum! {
+    /// What kind of thing an entry is about.
+    pub enum AuditTargetKind: "What kind of thing an entry is about." {
+        App => "app",
+        Organization => "organization",
+        Member => "member",
+        Invitation => "invitation",
+        Image => "image",
+        Account => "account",
+        /// A personal access token (labelled with its name).
+        AccessToken => "access_token",
+        /// A webhook endpoint (labelled with its URL).
+        Webhook => "webhook",
     }
 }
 
@@ -354,13 +320,13 @@ mod tests {
 
     #[test]
     fn a_target_kind_is_spelled_alike_stored_and_answered() {
-        for kind in AuditTargetKind::ALL {
+        for &kind in AuditTargetKind::ALL {
             assert_eq!(
                 serde_json::to_value(kind).unwrap(),
-                json!(kind.as_str()),
+                json!(kind.code()),
                 "{kind:?}"
             );
-            assert_eq!(AuditTargetKind::parse(kind.as_str()), Some(kind));
+            assert_eq!(AuditTargetKind::parse(kind.code()), Some(kind));
         }
     }
 

@@ -1,36 +1,19 @@
 //! Who is acting. The HTTP adapter resolves it from the verified token on every request.
 
-use serde::{Deserialize, Serialize};
+use crate::common::code_enum;
 
 use super::{EmailAddress, UserId};
 
-/// A platform-wide role (PRODUCT.md §5): `admin` reviews apps and manages platform admins; `reviewer`
-/// only reviews.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PlatformRole {
-    Admin,
-    Reviewer,
+code_enum! {
+    /// A platform-wide role (PRODUCT.md §5): `admin` reviews apps and manages platform admins; `reviewer`
+    /// only reviews.
+    pub enum PlatformRole: "A platform-wide role (PRODUCT.md §5): `admin` reviews apps and manages platform admins; `reviewer`\nonly reviews." {
+        Admin => "admin",
+        Reviewer => "reviewer",
+    }
 }
 
 impl PlatformRole {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Admin => "admin",
-            Self::Reviewer => "reviewer",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "admin" => Some(Self::Admin),
-            "reviewer" => Some(Self::Reviewer),
-            _ => None,
-        }
-    }
-
     /// Both roles may approve and reject submissions.
     #[must_use]
     pub const fn can_review(self) -> bool {

@@ -2,6 +2,7 @@
 //! came through and the scopes that token was given. The tokens context makes and checks tokens; the
 //! caller of any use case may carry one ([`super::ClientOrigin::via_token`]).
 
+use crate::common::code_enum;
 use uuid::Uuid;
 
 use super::OrgId;
@@ -9,36 +10,18 @@ use super::OrgId;
 /// The fixed start of every personal access token (`dpt_`): a bearer that starts with it is checked as one.
 pub const ACCESS_TOKEN_PREFIX: &str = "dpt_";
 
-/// What a token may be used for (beside what its owner's role allows now).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Scope {
-    /// Read the organization's apps, their configuration and history.
-    AppsRead,
-    /// Register, change, import and delete apps.
-    AppsWrite,
-    /// Submit apps for review.
-    AppsPublish,
-    /// Regenerate apps' API keys.
-    AppsKeys,
-}
-
-impl Scope {
-    /// Every scope, in the order they are shown.
-    pub const ALL: [Self; 4] = [Self::AppsRead, Self::AppsWrite, Self::AppsPublish, Self::AppsKeys];
-
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::AppsRead => "apps:read",
-            Self::AppsWrite => "apps:write",
-            Self::AppsPublish => "apps:publish",
-            Self::AppsKeys => "apps:keys",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|scope| scope.as_str() == text)
+code_enum! {
+    /// What a token may be used for (beside what its owner's role allows now).
+    #[derive(PartialOrd, Ord)]
+    pub enum Scope: "What a token may be used for (beside what its owner's role allows now)." {
+        /// Read the organization's apps, their configuration and history.
+        AppsRead => "apps:read",
+        /// Register, change, import and delete apps.
+        AppsWrite => "apps:write",
+        /// Submit apps for review.
+        AppsPublish => "apps:publish",
+        /// Regenerate apps' API keys.
+        AppsKeys => "apps:keys",
     }
 }
 
@@ -57,7 +40,11 @@ impl Scopes {
             let scope = Scope::parse(name.trim()).ok_or_else(|| {
                 format!(
                     "Unknown scope \"{name}\": use {}.",
-                    Scope::ALL.map(Scope::as_str).join(", ")
+                    Scope::ALL
+                        .iter()
+                        .map(|scope| scope.code())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             })?;
             if !scopes.contains(&scope) {
@@ -84,7 +71,7 @@ impl Scopes {
     /// The stored form: the names separated by spaces.
     #[must_use]
     pub fn to_stored(&self) -> String {
-        self.0.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+        self.0.iter().map(|s| s.code()).collect::<Vec<_>>().join(" ")
     }
 }
 

@@ -1,34 +1,15 @@
 //! The roles of an organization and what each may do (the permission table of PRODUCT.md §3).
 
-use serde::{Deserialize, Serialize};
+use crate::common::code_enum;
 
-/// A role within one organization.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OrgRole {
-    Admin,
-    /// The default role of an invitation.
-    #[default]
-    Member,
-}
-
-impl OrgRole {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Admin => "admin",
-            Self::Member => "member",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "admin" => Some(Self::Admin),
-            "member" => Some(Self::Member),
-            _ => None,
-        }
+code_enum! {
+    /// A role within one organization.
+    #[derive(Default)]
+    pub enum OrgRole: "A role within one organization." {
+        Admin => "admin",
+        /// The default role of an invitation.
+        #[default]
+        Member => "member",
     }
 }
 

@@ -89,7 +89,7 @@ mod tests {
             serde_json::to_string(&ReviewEventKind::EditedAfterApproval).unwrap(),
             "\"edited_after_approval\""
         );
-        assert_eq!(ReviewEventKind::Moved.as_str(), "moved");
+        assert_eq!(ReviewEventKind::Moved.code(), "moved");
         for kind in [
             ReviewEventKind::Submitted,
             ReviewEventKind::Approved,
@@ -99,7 +99,7 @@ mod tests {
             ReviewEventKind::Resubmitted,
             ReviewEventKind::Moved,
         ] {
-            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.code());
         }
     }
 }

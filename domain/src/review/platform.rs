@@ -204,7 +204,7 @@ impl PlatformTools {
         let stored_statuses = self.maintenance.stored_status_counts().await?;
         let unknown_statuses = stored_statuses
             .iter()
-            .filter(|(text, _)| !AppStoreStatus::ALL.iter().any(|s| s.as_str() == text.as_str()))
+            .filter(|(text, _)| !AppStoreStatus::ALL.iter().any(|s| s.code() == text.as_str()))
             .map(|(_, count)| count)
             .sum();
         let mut submitted_without_contact = Vec::new();
@@ -307,8 +307,8 @@ impl PlatformTools {
             emails: Vec::new(),
             audit: vec![audit(AuditAction::AppPublished).change(
                 "appStoreStatus",
-                AppStoreStatus::Development.as_str(),
-                AppStoreStatus::Submitted.as_str(),
+                AppStoreStatus::Development.code(),
+                AppStoreStatus::Submitted.code(),
             )],
         };
         Ok(self

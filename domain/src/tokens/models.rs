@@ -1,5 +1,6 @@
 //! A personal access token as stored (never its secret), and what a request reads of it.
 
+use crate::common::code_enum;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -43,22 +44,12 @@ pub struct AccessToken {
     pub made_with: SessionProof,
 }
 
-/// Whether a token works now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenStatus {
-    Active,
-    Expired,
-    Revoked,
-}
-
-impl TokenStatus {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Active => "active",
-            Self::Expired => "expired",
-            Self::Revoked => "revoked",
-        }
+code_enum! {
+    /// Whether a token works now.
+    pub enum TokenStatus: "Whether a token works now." {
+        Active => "active",
+        Expired => "expired",
+        Revoked => "revoked",
     }
 }
 

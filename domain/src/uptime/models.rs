@@ -1,6 +1,7 @@
 //! Uptime rules (specification §4 and §9, PRODUCT.md §5): health words and badges, the interpretation of a
 //! health check, daily rollups, day colours and the monthly uptime percentage.
 
+use crate::common::code_enum;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -40,51 +41,26 @@ impl Badge {
     }
 }
 
-/// The result of one health check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum HealthState {
-    /// HTTP 200 with a JSON body whose `status` is `healthy`.
-    Healthy,
-    /// Any other HTTP answer.
-    Unhealthy,
-    /// The connection failed.
-    Unreachable,
-    /// No complete answer within the timeout (10 s).
-    Timeout,
-    /// The check was refused: a private target, a redirect, or a body over the size limit.
-    Error,
+code_enum! {
+    /// The result of one health check.
+    pub enum HealthState: "The result of one health check." {
+        /// HTTP 200 with a JSON body whose `status` is `healthy`.
+        Healthy => "healthy",
+        /// Any other HTTP answer.
+        Unhealthy => "unhealthy",
+        /// The connection failed.
+        Unreachable => "unreachable",
+        /// No complete answer within the timeout (10 s).
+        Timeout => "timeout",
+        /// The check was refused: a private target, a redirect, or a body over the size limit.
+        Error => "error",
+    }
 }
 
 impl HealthState {
     #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Healthy => "healthy",
-            Self::Unhealthy => "unhealthy",
-            Self::Unreachable => "unreachable",
-            Self::Timeout => "timeout",
-            Self::Error => "error",
-        }
-    }
-
-    /// Reads a stored word; `None` for anything else.
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        [
-            Self::Healthy,
-            Self::Unhealthy,
-            Self::Unreachable,
-            Self::Timeout,
-            Self::Error,
-        ]
-        .into_iter()
-        .find(|s| s.as_str() == value)
-    }
-
-    #[must_use]
     pub fn badge(self) -> Badge {
-        Badge::of_health_word(self.as_str())
+        Badge::of_health_word(self.code())
     }
 
     /// Interprets an HTTP answer: healthy only for status 200 with a body `status` of exactly `healthy`.
@@ -355,7 +331,7 @@ mod tests {
             HealthState::Error,
         ] {
             assert_eq!(state.badge(), Badge::Offline);
-            assert_eq!(HealthState::parse(state.as_str()), Some(state));
+            assert_eq!(HealthState::parse(state.code()), Some(state));
         }
         assert_eq!(HealthState::parse("unknown"), None);
     }

@@ -1,9 +1,9 @@
 //! Webhook endpoints and their deliveries.
 
+use crate::common::code_enum;
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
 use super::WebhookEventType;
 pub use super::ids::{DeliveryCursor, MessageId, WebhookEndpointId};
@@ -275,34 +275,15 @@ pub enum SecretSlot {
     Previous,
 }
 
-/// Where a delivery stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum DeliveryStatus {
-    /// Waiting for its first attempt or a retry.
-    Pending,
-    /// A 2xx came back.
-    Delivered,
-    /// Given up: every attempt failed, or its endpoint was disabled.
-    Failed,
-}
-
-impl DeliveryStatus {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Pending => "PENDING",
-            Self::Delivered => "DELIVERED",
-            Self::Failed => "FAILED",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        [Self::Pending, Self::Delivered, Self::Failed]
-            .into_iter()
-            .find(|status| status.as_str() == text)
+code_enum! {
+    /// Where a delivery stands.
+    pub enum DeliveryStatus: "Where a delivery stands." {
+        /// Waiting for its first attempt or a retry.
+        Pending => "PENDING",
+        /// A 2xx came back.
+        Delivered => "DELIVERED",
+        /// Given up: every attempt failed, or its endpoint was disabled.
+        Failed => "FAILED",
     }
 }
 
@@ -453,7 +434,7 @@ mod tests {
             DeliveryStatus::Delivered,
             DeliveryStatus::Failed,
         ] {
-            assert_eq!(DeliveryStatus::parse(status.as_str()), Some(status));
+            assert_eq!(DeliveryStatus::parse(status.code()), Some(status));
         }
         assert_eq!(message_id(&[0xab; 2]), "msg_abab");
     }

@@ -53,7 +53,7 @@ fn change<'a>(entry: &'a AuditEntry, field: &str) -> Option<(&'a Value, &'a Valu
 }
 
 fn is_published(value: &Value) -> bool {
-    value.as_str() == Some(AppStoreStatus::Published.as_str())
+    value.as_str() == Some(AppStoreStatus::Published.code())
 }
 
 fn app_data(org: OrgId, package: &str, names: &EventNames) -> Map<String, Value> {

@@ -6,6 +6,7 @@
 //! disables the endpoint at once; an endpoint whose deliveries have failed without a success in between
 //! for [`FAILING_LIMIT`] is disabled (and its organization's admins e-mailed).
 
+use crate::common::code_enum;
 use chrono::{DateTime, Duration, Utc};
 
 /// The waits between attempts: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (about 3 days and
@@ -78,34 +79,15 @@ impl AttemptResult {
     }
 }
 
-/// Why an endpoint was disabled by the server (an admin can also disable one by hand).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum DisabledReason {
-    /// An admin disabled it.
-    Manual,
-    /// It answered `410 Gone`.
-    Gone,
-    /// Its deliveries failed for three days.
-    Failing,
-}
-
-impl DisabledReason {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Manual => "MANUAL",
-            Self::Gone => "GONE",
-            Self::Failing => "FAILING",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        [Self::Manual, Self::Gone, Self::Failing]
-            .into_iter()
-            .find(|reason| reason.as_str() == text)
+code_enum! {
+    /// Why an endpoint was disabled by the server (an admin can also disable one by hand).
+    pub enum DisabledReason: "Why an endpoint was disabled by the server (an admin can also disable one by hand)." {
+        /// An admin disabled it.
+        Manual => "MANUAL",
+        /// It answered `410 Gone`.
+        Gone => "GONE",
+        /// Its deliveries failed for three days.
+        Failing => "FAILING",
     }
 }
 
@@ -244,7 +226,7 @@ mod tests {
             DisabledReason::Gone,
             DisabledReason::Failing,
         ] {
-            assert_eq!(DisabledReason::parse(reason.as_str()), Some(reason));
+            assert_eq!(DisabledReason::parse(reason.code()), Some(reason));
         }
         assert_eq!(DisabledReason::parse("other"), None);
     }

@@ -1845,7 +1845,10 @@ export interface components {
       /** @description Their package names. */
       packageNames: string[];
     };
-    /** @enum {string} */
+    /**
+     * @description Whether an app needs the hardware or can do without it.
+     * @enum {string}
+     */
     HardwareLevel: 'REQUIRED' | 'OPTIONAL';
     /** @description One hardware requirement entry of an app. */
     HardwareRequirement: {
@@ -1853,7 +1856,10 @@ export interface components {
       level: components['schemas']['HardwareLevel'];
       description?: string;
     };
-    /** @enum {string} */
+    /**
+     * @description A kind of hardware an app may need.
+     * @enum {string}
+     */
     HardwareType:
       'CAMERA' | 'DISPLAY' | 'MICROPHONE' | 'SPEAKER' | 'IMU' | 'BUTTON' | 'LIGHT' | 'WIFI';
     /** @description `GET /healthz`'s and `GET /readyz`'s body. */
@@ -2093,7 +2099,10 @@ export interface components {
       /** @description `null` when the organization has no profile. */
       name: string | null;
     };
-    /** @enum {string} */
+    /**
+     * @description The type of a tool parameter's value.
+     * @enum {string}
+     */
     ParameterType: 'string' | 'number' | 'boolean';
     /** @description One permission entry of an app. */
     Permission: {

@@ -55,7 +55,7 @@ impl TokenRow {
             expiry_recorded: false,
             last_used_at: token.last_used_at.map(to_millis),
             last_used_ip: token.last_used_ip.clone(),
-            made_aal: token.made_with.aal.as_str().to_owned(),
+            made_aal: token.made_with.aal.code().to_owned(),
             made_first_factor_at: Some(to_millis(token.made_with.first_factor_at)),
             made_by_family: token.made_with.family.map(|family| family.to_string()),
             made_raised_by: token.made_with.raised_by.map(|way_in| way_in.to_string()),

@@ -47,7 +47,7 @@ impl AuditRow {
             actor_id: entry.actor_id.map(|actor| actor.to_string()),
             actor_email: entry.actor_email.clone(),
             action: entry.action.code().to_owned(),
-            target_kind: entry.target.as_ref().map(|t| t.kind.as_str().to_owned()),
+            target_kind: entry.target.as_ref().map(|t| t.kind.code().to_owned()),
             target_id: entry.target.as_ref().map(|t| t.id.clone()),
             target_label: entry.target.as_ref().and_then(|t| t.label.clone()),
             changes: to_json(&entry.changes)?,
@@ -107,7 +107,7 @@ impl TargetNames {
         let ids = |kind: AuditTargetKind| -> Vec<String> {
             let mut ids: Vec<String> = rows
                 .iter()
-                .filter(|row| row.target_kind.as_deref() == Some(kind.as_str()))
+                .filter(|row| row.target_kind.as_deref() == Some(kind.code()))
                 .filter_map(|row| row.target_id.clone())
                 .collect();
             ids.sort_unstable();
@@ -251,7 +251,7 @@ impl AuditLog for DieselAuditLog {
                 if let Some(app) = &filter.app {
                     query = query
                         .filter(audit_log::target_id.eq(app.as_str().to_owned()))
-                        .filter(audit_log::target_kind.eq(AuditTargetKind::App.as_str()));
+                        .filter(audit_log::target_kind.eq(AuditTargetKind::App.code()));
                 }
                 if let Some(from) = filter.from {
                     query = query.filter(audit_log::at.ge(to_millis(from)));

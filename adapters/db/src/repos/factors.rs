@@ -43,8 +43,8 @@ impl FactorRow {
         Self {
             id: factor.id.to_string(),
             user_id: factor.user_id.to_string(),
-            factor_type: factor.factor_type.as_str().to_owned(),
-            status: factor.status.as_str().to_owned(),
+            factor_type: factor.factor_type.code().to_owned(),
+            status: factor.status.code().to_owned(),
             friendly_name: factor.friendly_name.clone(),
             sealed_secret: factor.sealed_secret.clone(),
             last_used_step: factor.last_used_step,
@@ -241,7 +241,7 @@ impl FactorRepository for DieselFactorRepository {
             created_at: to_millis(challenge.created_at),
             verified_at: challenge.verified_at.map(to_millis),
             ip_address: challenge.ip_address.clone(),
-            webauthn_kind: challenge.webauthn.as_ref().map(|c| c.kind.as_str().to_owned()),
+            webauthn_kind: challenge.webauthn.as_ref().map(|c| c.kind.code().to_owned()),
             webauthn_state: challenge.webauthn.as_ref().map(|c| c.state.clone()),
         };
         self.db
@@ -300,7 +300,7 @@ impl FactorRepository for DieselFactorRepository {
                 // The step (credential slot, counter) first: on PostgreSQL a racing verification waits for
                 // this row's lock and then finds it taken.
                 let verified = (
-                    factors::status.eq(FactorStatus::Verified.as_str()),
+                    factors::status.eq(FactorStatus::Verified.code()),
                     factors::updated_at.eq(at),
                 );
                 let took_step = match &used {
@@ -359,7 +359,7 @@ impl FactorRepository for DieselFactorRepository {
                 let unverified: Vec<String> = factors::table
                     .filter(factors::user_id.eq(&user))
                     .filter(factors::factor_type.eq(&kind))
-                    .filter(factors::status.eq(FactorStatus::Unverified.as_str()))
+                    .filter(factors::status.eq(FactorStatus::Unverified.code()))
                     .filter(factors::id.ne(&factor))
                     .select(factors::id)
                     .load(conn)

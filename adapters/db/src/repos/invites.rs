@@ -49,7 +49,7 @@ impl InviteRow {
             id: invite.id.to_string(),
             org_id: invite.org_id.to_string(),
             email: invite.email.to_string(),
-            role: invite.role.as_str().to_owned(),
+            role: invite.role.code().to_owned(),
             token_hash: invite.token_hash.clone(),
             invited_by: invite.invited_by.to_string(),
             invited_at: to_millis(invite.invited_at),

@@ -118,7 +118,7 @@ impl PasskeyRepository for DieselPasskeyRepository {
         let row = ChallengeRow {
             id: challenge.id.to_string(),
             user_id: challenge.user_id.map(|u| u.to_string()),
-            kind: challenge.kind.as_str().to_owned(),
+            kind: challenge.kind.code().to_owned(),
             state: challenge.state.clone(),
             created_at: to_millis(challenge.created_at),
         };
@@ -144,7 +144,7 @@ impl PasskeyRepository for DieselPasskeyRepository {
                 let id = id.to_string();
                 let mut query = webauthn_challenges::table
                     .find(&id)
-                    .filter(webauthn_challenges::kind.eq(kind.as_str()))
+                    .filter(webauthn_challenges::kind.eq(kind.code()))
                     .into_boxed();
                 query = match user {
                     Some(user) => query.filter(webauthn_challenges::user_id.eq(user.to_string())),

@@ -14,11 +14,11 @@ macro_rules! protection {
                     .filter(crate::schema::factors::user_id.eq($user))
                     .filter(
                         crate::schema::factors::factor_type
-                            .eq(domain::identity::factors::FactorType::Totp.as_str()),
+                            .eq(domain::identity::factors::FactorType::Totp.code()),
                     )
                     .filter(
                         crate::schema::factors::status
-                            .eq(domain::identity::factors::FactorStatus::Verified.as_str()),
+                            .eq(domain::identity::factors::FactorStatus::Verified.code()),
                     ),
             ),
             diesel::dsl::exists(
@@ -26,11 +26,11 @@ macro_rules! protection {
                     .filter(crate::schema::factors::user_id.eq($user))
                     .filter(
                         crate::schema::factors::factor_type
-                            .eq(domain::identity::factors::FactorType::WebAuthn.as_str()),
+                            .eq(domain::identity::factors::FactorType::WebAuthn.code()),
                     )
                     .filter(
                         crate::schema::factors::status
-                            .eq(domain::identity::factors::FactorStatus::Verified.as_str()),
+                            .eq(domain::identity::factors::FactorStatus::Verified.code()),
                     ),
             ),
             diesel::dsl::exists(

@@ -49,7 +49,7 @@ fn insert_factor(conn: &mut DbConnection, factor: &Factor) -> Result<(), RepoErr
     super::sessions::lock_account(conn, &user)?;
     let existing: i64 = factors::table
         .filter(factors::user_id.eq(&user))
-        .filter(factors::factor_type.eq(FactorType::RecoveryCode.as_str()))
+        .filter(factors::factor_type.eq(FactorType::RecoveryCode.code()))
         .count()
         .get_result(conn)
         .map_err(backend("reading an account's recovery codes"))?;
@@ -60,8 +60,8 @@ fn insert_factor(conn: &mut DbConnection, factor: &Factor) -> Result<(), RepoErr
         .values((
             factors::id.eq(factor.id.to_string()),
             factors::user_id.eq(&user),
-            factors::factor_type.eq(factor.factor_type.as_str()),
-            factors::status.eq(factor.status.as_str()),
+            factors::factor_type.eq(factor.factor_type.code()),
+            factors::status.eq(factor.status.code()),
             factors::friendly_name.eq(&factor.friendly_name),
             factors::sealed_secret.eq(&factor.sealed_secret),
             factors::last_used_step.eq(factor.last_used_step),

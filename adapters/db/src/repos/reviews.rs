@@ -41,7 +41,7 @@ impl ReviewEventRow {
             id: event.id.to_string(),
             package_name: event.package_name.as_str().to_owned(),
             org_id: event.org_id.to_string(),
-            kind: event.kind.as_str().to_owned(),
+            kind: event.kind.code().to_owned(),
             actor_id: event.actor.to_string(),
             actor_email: event.actor_email.as_str().to_owned(),
             notes: event.notes.clone(),
@@ -166,11 +166,11 @@ impl ReviewRepository for DieselReviewRepository {
                 let changed = diesel::update(
                     apps::table
                         .filter(apps::package_name.eq(&name))
-                        .filter(apps::app_store_status.eq(expected.as_str()))
+                        .filter(apps::app_store_status.eq(expected.code()))
                         .filter(apps::updated_at.eq(seen)),
                 )
                 .set((
-                    apps::app_store_status.eq(change.to.as_str()),
+                    apps::app_store_status.eq(change.to.code()),
                     apps::updated_at.eq(to_millis(change.at)),
                 ))
                 .execute(conn)
@@ -216,7 +216,7 @@ fn classify(
         .optional()
         .map_err(backend("reading an app for a decision"))?
         .ok_or(RepoError::NotFound)?;
-    if status != expected.as_str() {
+    if status != expected.code() {
         Err(RepoError::Conflict(STATUS_MOVED.to_owned()))
     } else if updated_at != seen {
         Err(RepoError::Conflict(REVISION_MOVED.to_owned()))
@@ -227,7 +227,7 @@ fn classify(
 
 /// The canonical stored spellings of the store status.
 fn canonical_statuses() -> Vec<&'static str> {
-    AppStoreStatus::ALL.iter().map(|s| s.as_str()).collect()
+    AppStoreStatus::ALL.iter().map(|s| s.code()).collect()
 }
 
 #[async_trait]
@@ -268,7 +268,7 @@ impl StoreStatusMaintenance for DieselReviewRepository {
                         .filter(apps::app_store_status.ne_all(&canonical)),
                 )
                 .set((
-                    apps::app_store_status.eq(AppStoreStatus::Development.as_str()),
+                    apps::app_store_status.eq(AppStoreStatus::Development.code()),
                     apps::updated_at.eq(at),
                 ))
                 .execute(conn)

@@ -48,8 +48,8 @@ impl RefreshTokenRow {
             family_started_at: to_millis(token.family_started_at),
             revoked_at: token.revoked_at.map(to_millis),
             replaced_by: token.replaced_by.clone(),
-            method: token.method.as_str().to_owned(),
-            second_factor_method: token.second_step.map(|s| s.method.as_str().to_owned()),
+            method: token.method.code().to_owned(),
+            second_factor_method: token.second_step.map(|s| s.method.code().to_owned()),
             second_factor_id: token
                 .second_step
                 .and_then(|s| s.factor_id)
@@ -345,7 +345,7 @@ pub(super) fn lower_sessions_raised_by(conn: &mut DbConnection, way_in: &str) ->
     // A personal access token made by such a session recorded the step: it is lowered with them.
     diesel::update(access_tokens::table.filter(access_tokens::made_raised_by.eq(way_in)))
         .set((
-            access_tokens::made_aal.eq(domain::identity::models::Aal::Aal1.as_str()),
+            access_tokens::made_aal.eq(domain::identity::models::Aal::Aal1.code()),
             access_tokens::made_raised_by.eq(None::<String>),
         ))
         .execute(conn)

@@ -157,7 +157,7 @@ pub mod app_fixtures {
                 apps::public_url.eq("https://fixture.example.com"),
                 apps::logo_url.eq(""),
                 apps::is_public.eq(false),
-                apps::app_store_status.eq(status.as_str()),
+                apps::app_store_status.eq(status.code()),
                 apps::app_type.eq("background"),
                 apps::created_at.eq(1_700_000_000_000_i64),
                 apps::updated_at.eq(1_700_000_000_000_i64),

@@ -110,9 +110,9 @@ contract! {
             .collect();
         enqueue(db, emails, at(0)).await;
         let claimed = outbox.claim_due(at(0), 50, at(5)).await.unwrap();
-        let mut seen: Vec<&str> = claimed.iter().map(|e| e.email.kind.as_str()).collect();
+        let mut seen: Vec<&str> = claimed.iter().map(|e| e.email.kind.code()).collect();
         seen.sort_unstable();
-        let mut expected: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+        let mut expected: Vec<&str> = kinds.iter().map(|k| k.code()).collect();
         expected.sort_unstable();
         assert_eq!(seen, expected);
     }

@@ -308,7 +308,7 @@ contract! {
         // Retrying a finished delivery adds one to the queue; it is refused while the queue is full.
         assert_eq!(repo.retry_delivery(org, hook.id, "msg_0", at(2), bounded).await.unwrap(), Admission::Backlog);
         let pending = |db: &Db| {
-            deliveries(db).iter().filter(|d| d.2 == DeliveryStatus::Pending.as_str()).count()
+            deliveries(db).iter().filter(|d| d.2 == DeliveryStatus::Pending.code()).count()
         };
         assert_eq!(pending(db), 3);
         // Retrying one that waits already does not add to it.

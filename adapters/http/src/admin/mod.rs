@@ -80,7 +80,7 @@ fn package(caller: &Caller, text: &str) -> Result<PackageName, ApiError> {
 
 /// The health word of an app (`appHealthStatus`): `unknown` before its first check.
 fn health_word(health: Option<HealthState>) -> &'static str {
-    health.map_or("unknown", HealthState::as_str)
+    health.map_or("unknown", HealthState::code)
 }
 
 fn no_store(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpResponseBuilder {

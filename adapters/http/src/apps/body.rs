@@ -101,7 +101,7 @@ pub(super) type ListCheck = (&'static str, fn(&Value) -> Result<(), EntryError>)
 
 fn permission(item: &Value) -> Result<(), EntryError> {
     entry::<Permission>(item, |key| match key {
-        "type" => names(&domain::apps::PermissionType::ALL),
+        "type" => names(domain::apps::PermissionType::ALL),
         _ => Vec::new(),
     })
 }
@@ -109,7 +109,7 @@ fn permission(item: &Value) -> Result<(), EntryError> {
 fn hardware(item: &Value) -> Result<(), EntryError> {
     use domain::apps::{HardwareLevel, HardwareType};
     entry::<domain::apps::HardwareRequirement>(item, |key| match key {
-        "type" => names(&HardwareType::ALL),
+        "type" => names(HardwareType::ALL),
         "level" => names(&[HardwareLevel::Required, HardwareLevel::Optional]),
         _ => Vec::new(),
     })
@@ -124,7 +124,7 @@ fn setting(item: &Value) -> Result<(), EntryError> {
 
 fn tool(item: &Value) -> Result<(), EntryError> {
     entry::<domain::apps::Tool>(item, |key| match key {
-        "type" => names(&domain::apps::ParameterType::ALL),
+        "type" => names(domain::apps::ParameterType::ALL),
         _ => Vec::new(),
     })
 }

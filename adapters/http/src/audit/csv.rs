@@ -26,7 +26,7 @@ pub fn csv_row(entry: &AuditEntry) -> String {
         entry.actor_id.map(|actor| actor.to_string()).unwrap_or_default(),
         entry.actor_email.clone(),
         entry.action.code().to_owned(),
-        target.map(|t| t.kind.as_str().to_owned()).unwrap_or_default(),
+        target.map(|t| t.kind.code().to_owned()).unwrap_or_default(),
         target.map(|t| t.id.clone()).unwrap_or_default(),
         target.and_then(|t| t.label.clone()).unwrap_or_default(),
         serde_json::to_string(&entry.changes).unwrap_or_default(),

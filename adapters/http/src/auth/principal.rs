@@ -152,7 +152,7 @@ impl Credentials {
                         code: "TOKEN_SCOPE_MISSING",
                         message: format!(
                             "This access token lacks the {} scope this request needs.",
-                            scope.as_str()
+                            scope.code()
                         ),
                     });
                 }

@@ -40,8 +40,8 @@ impl From<SessionSummary> for SessionResponse {
         Self {
             id: session.id,
             current: session.current,
-            aal: session.aal.as_str().to_owned(),
-            method: session.method.as_str().to_owned(),
+            aal: session.aal.code().to_owned(),
+            method: session.method.code().to_owned(),
             started_at: session.started_at,
             last_used_at: session.last_used_at,
             user_agent: session.user_agent,

@@ -48,9 +48,9 @@ impl From<&Factor> for FactorDto {
             id: factor.id.to_string(),
             created_at: factor.created_at,
             updated_at: factor.updated_at,
-            status: factor.status.as_str(),
+            status: factor.status.code(),
             friendly_name: factor.friendly_name.clone(),
-            factor_type: factor.factor_type.as_str(),
+            factor_type: factor.factor_type.code(),
             last_challenged_at: factor.last_challenged_at,
         }
     }

@@ -59,7 +59,7 @@ impl EnrollAnswer {
         let factor = enrolled.factor();
         let answer = Self {
             id: factor.id.to_string(),
-            factor_type: factor.factor_type.as_str(),
+            factor_type: factor.factor_type.code(),
             friendly_name: factor.friendly_name.clone().unwrap_or_default(),
             totp: None,
         };
@@ -110,7 +110,7 @@ pub async fn enroll(
         .enroll_factor(&claims, body.request())
         .await?;
     let factor = enrolled.factor();
-    tracing::info!(user_id = %claims.sub, factor_id = %factor.id, factor_type = factor.factor_type.as_str(), "second factor enrolled (unverified)");
+    tracing::info!(user_id = %claims.sub, factor_id = %factor.id, factor_type = factor.factor_type.code(), "second factor enrolled (unverified)");
     Ok(HttpResponse::Ok().json(EnrollAnswer::new(enrolled)?))
 }
 
@@ -193,10 +193,10 @@ impl From<ChallengeStarted> for ChallengeAnswer {
     fn from(started: ChallengeStarted) -> Self {
         Self {
             id: started.challenge.id.to_string(),
-            factor_type: started.factor.factor_type.as_str(),
+            factor_type: started.factor.factor_type.code(),
             expires_at: started.challenge.expires_at().timestamp(),
             webauthn: started.webauthn.map(|(kind, options)| WebAuthnChallengeObject {
-                kind: kind.as_str(),
+                kind: kind.code(),
                 credential_options: CredentialOptions { public_key: options },
             }),
         }

@@ -27,7 +27,7 @@ impl From<CheckOutcome> for ProblemDto {
         Self {
             package_name: check.package_name.to_string(),
             timestamp: check.checked_at,
-            health: check.health.as_str().to_owned(),
+            health: check.health.code().to_owned(),
             online_status: check.online,
             http_status: check.http_status,
             latency_ms: check.latency_ms,
@@ -94,7 +94,7 @@ impl From<PingResult> for PingResponse {
                 status: value.body_status,
             },
             package_name: value.package_name.to_string(),
-            health: value.health.as_str().to_owned(),
+            health: value.health.code().to_owned(),
             online: value.health.badge() == Badge::Online,
             latency_ms: value.latency_ms,
         }

@@ -43,7 +43,7 @@ pub struct AppStatusDto {
 }
 
 fn health_word(health: Option<HealthState>) -> String {
-    health.map_or_else(|| "unknown".to_owned(), |h| h.as_str().to_owned())
+    health.map_or_else(|| "unknown".to_owned(), |h| h.code().to_owned())
 }
 
 impl From<AppHealth> for AppStatusDto {

@@ -146,7 +146,7 @@ impl ConfigFields {
                 self.webview_url.is_some(),
                 next.webview_url.as_deref().unwrap_or_default(),
             ),
-            app_type: set(self.app_type.is_some(), next.app_type.as_str()),
+            app_type: set(self.app_type.is_some(), next.app_type.code()),
         }
     }
 }

@@ -139,8 +139,8 @@ fn edit_audit(entry: AuditEntry, before: &App, after: &App) -> AuditEntry {
     if before.app_store_status != after.app_store_status {
         entry = entry.change(
             "appStoreStatus",
-            before.app_store_status.as_str(),
-            after.app_store_status.as_str(),
+            before.app_store_status.code(),
+            after.app_store_status.code(),
         );
     }
     entry

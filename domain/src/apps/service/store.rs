@@ -98,8 +98,8 @@ impl AppPublishingService {
             emails: Vec::new(),
             audit: vec![self.audit(member, AuditAction::AppPublished, package).change(
                 "appStoreStatus",
-                app.app_store_status.as_str(),
-                to.as_str(),
+                app.app_store_status.code(),
+                to.code(),
             )],
         };
         self.apps

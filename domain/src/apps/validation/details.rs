@@ -108,7 +108,7 @@ impl AppDetailsInput {
                     "" if absent == Absent::Empty => Some(AppType::default()),
                     value => app_type(errors, value),
                 })
-                .map(|kind| kind.as_str().to_owned()),
+                .map(|kind| kind.code().to_owned()),
         }
     }
 

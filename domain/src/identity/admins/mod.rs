@@ -239,8 +239,8 @@ impl PlatformAdminService {
             .audit(actor, AuditAction::PlatformRoleGranted, &email)
             .change(
                 "platformRole",
-                current.map(|c| c.role.as_str().to_owned()),
-                role.as_str(),
+                current.map(|c| c.role.code().to_owned()),
+                role.code(),
             );
         Ok(self
             .admins
@@ -259,7 +259,7 @@ impl PlatformAdminService {
         }
         let audit = self
             .audit(actor, AuditAction::PlatformRoleRevoked, &email)
-            .change("platformRole", target.role.as_str(), serde_json::Value::Null);
+            .change("platformRole", target.role.code(), serde_json::Value::Null);
         Ok(self.admins.remove(&email, &audit).await?)
     }
 
@@ -297,7 +297,7 @@ impl PlatformAdminService {
                 .change(
                     "platformRole",
                     serde_json::Value::Null,
-                    PlatformRole::Admin.as_str(),
+                    PlatformRole::Admin.code(),
                 );
             if let Some(added) = self.admins.seed(email, self.clock.now(), &audit).await? {
                 report.added.push(added);

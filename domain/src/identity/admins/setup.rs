@@ -115,8 +115,8 @@ impl FirstAdminSetup {
         .on(AuditTarget::platform_user(caller.email.as_str()))
         .change(
             "platformRole",
-            caller.platform_role.map(|role| role.as_str().to_owned()),
-            PlatformRole::Admin.as_str(),
+            caller.platform_role.map(|role| role.code().to_owned()),
+            PlatformRole::Admin.code(),
         );
         match self
             .admins

@@ -38,7 +38,7 @@ impl CoreTokenService {
         }
         let mut core = CoreTokenClaims::issue(claims.sub, claims.email.clone(), &self.issuer, now);
         core.exp = core.exp.min(claims.exp);
-        core.aal = session.aal(&claims).as_str().to_owned();
+        core.aal = session.aal(&claims).code().to_owned();
         core.auth_time = session.first_factor_at(&claims).map(|at| at.timestamp());
         if self.sessions.is_some() {
             core.sid = Some(claims.session_id);

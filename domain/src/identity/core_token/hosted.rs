@@ -43,9 +43,9 @@ pub enum HostedAccountError {
 /// with one of them proves the address. `otp` is left out on purpose: a hosted service sends it by
 /// text message too.
 const EMAIL_PROVING_METHODS: [&str; 4] = [
-    AuthMethod::MagicLink.as_str(),
-    AuthMethod::EmailSignup.as_str(),
-    AuthMethod::Recovery.as_str(),
+    AuthMethod::MagicLink.code(),
+    AuthMethod::EmailSignup.code(),
+    AuthMethod::Recovery.code(),
     "invite",
 ];
 

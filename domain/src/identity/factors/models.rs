@@ -1,5 +1,6 @@
 //! A second factor and its challenges, as stored, and what enrolling one asks for and answers.
 
+use crate::common::code_enum;
 use chrono::{DateTime, Duration, Utc};
 use uuid::Uuid;
 
@@ -8,58 +9,23 @@ use crate::common::UserId;
 /// How long a challenge may be verified (Supabase Auth's default).
 pub const CHALLENGE_TTL_SECS: i64 = 300;
 
-/// The kind of a factor. TOTP, a WebAuthn credential (a security key or a platform authenticator, Supabase's
-/// `webauthn` factor), and the account's set of recovery codes (Supabase's `recovery_code` factor: verified
-/// from the start, never challenged; its codes are in the
-/// [`RecoveryCodeRepository`](crate::identity::ports::RecoveryCodeRepository)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FactorType {
-    Totp,
-    RecoveryCode,
-    WebAuthn,
-}
-
-impl FactorType {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Totp => "totp",
-            Self::RecoveryCode => "recovery_code",
-            Self::WebAuthn => "webauthn",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        [Self::Totp, Self::RecoveryCode, Self::WebAuthn]
-            .into_iter()
-            .find(|t| t.as_str() == value)
+code_enum! {
+    /// The kind of a factor. TOTP, a WebAuthn credential (a security key or a platform authenticator, Supabase's
+    /// `webauthn` factor), and the account's set of recovery codes (Supabase's `recovery_code` factor: verified
+    /// from the start, never challenged; its codes are in the
+    /// [`RecoveryCodeRepository`](crate::identity::ports::RecoveryCodeRepository)).
+    pub enum FactorType: "The kind of a factor: TOTP, a WebAuthn credential, or the account\'s set of recovery codes." {
+        Totp => "totp",
+        RecoveryCode => "recovery_code",
+        WebAuthn => "webauthn",
     }
 }
 
-/// Whether a code of the factor was ever verified.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FactorStatus {
-    Unverified,
-    Verified,
-}
-
-impl FactorStatus {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Unverified => "unverified",
-            Self::Verified => "verified",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "unverified" => Some(Self::Unverified),
-            "verified" => Some(Self::Verified),
-            _ => None,
-        }
+code_enum! {
+    /// Whether a code of the factor was ever verified.
+    pub enum FactorStatus: "Whether a code of the factor was ever verified." {
+        Unverified => "unverified",
+        Verified => "verified",
     }
 }
 
@@ -153,31 +119,13 @@ pub struct FactorChallenge {
     pub webauthn: Option<FactorCeremony>,
 }
 
-/// Which WebAuthn ceremony a challenge of a `webauthn` factor started (Supabase's `webauthn.type`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FactorCeremonyKind {
-    /// Registering the factor's credential (an unverified factor): `navigator.credentials.create`.
-    Create,
-    /// Asserting with it (a verified factor): `navigator.credentials.get`.
-    Request,
-}
-
-impl FactorCeremonyKind {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Create => "create",
-            Self::Request => "request",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "create" => Some(Self::Create),
-            "request" => Some(Self::Request),
-            _ => None,
-        }
+code_enum! {
+    /// Which WebAuthn ceremony a challenge of a `webauthn` factor started (Supabase's `webauthn.type`).
+    pub enum FactorCeremonyKind: "Which WebAuthn ceremony a challenge of a `webauthn` factor started (Supabase's `webauthn.type`)." {
+        /// Registering the factor's credential (an unverified factor): `navigator.credentials.create`.
+        Create => "create",
+        /// Asserting with it (a verified factor): `navigator.credentials.get`.
+        Request => "request",
     }
 }
 

@@ -210,7 +210,7 @@ impl FactorService {
         if state.kind != kind {
             return Err(IdentityError::Validation(FieldErrors::single(
                 "webauthn.type",
-                format!("this challenge is a {} ceremony", state.kind.as_str()),
+                format!("this challenge is a {} ceremony", state.kind.code()),
             )));
         }
         let used = match (kind, factor.webauthn.as_ref()) {

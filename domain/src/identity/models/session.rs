@@ -1,50 +1,31 @@
 //! Sessions: how one started, its rotating refresh tokens with the idle and absolute timeouts, and its
 //! authenticator assurance level.
 
+use crate::common::code_enum;
 use chrono::{DateTime, Duration, Utc};
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::{REFRESH_ABSOLUTE_TIMEOUT_DAYS, REFRESH_IDLE_TIMEOUT_DAYS};
 use crate::common::{PlatformRole, UserId};
 use crate::membership::OrgRole;
 
-/// How a session was started; becomes the `amr` claim of its access tokens (Supabase method names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum AuthMethod {
-    #[serde(rename = "password")]
-    Password,
-    /// A six-digit code typed from an e-mail.
-    #[serde(rename = "otp")]
-    Otp,
-    #[serde(rename = "magiclink")]
-    MagicLink,
-    #[serde(rename = "recovery")]
-    Recovery,
-    /// The sign-up confirmation link.
-    #[serde(rename = "email/signup")]
-    EmailSignup,
-    #[serde(rename = "oauth")]
-    OAuth,
-    /// A passkey (a discoverable WebAuthn credential with user verification): `aal2` on its own.
-    #[serde(rename = "passkey")]
-    Passkey,
+code_enum! {
+    /// How a session was started; becomes the `amr` claim of its access tokens (Supabase method names).
+    pub enum AuthMethod: "How a session was started; becomes the `amr` claim of its access tokens (Supabase method names)." {
+        Password => "password",
+        /// A six-digit code typed from an e-mail.
+        Otp => "otp",
+        MagicLink => "magiclink",
+        Recovery => "recovery",
+        /// The sign-up confirmation link.
+        EmailSignup => "email/signup",
+        OAuth => "oauth",
+        /// A passkey (a discoverable WebAuthn credential with user verification): `aal2` on its own.
+        Passkey => "passkey",
+    }
 }
 
 impl AuthMethod {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Password => "password",
-            Self::Otp => "otp",
-            Self::MagicLink => "magiclink",
-            Self::Recovery => "recovery",
-            Self::EmailSignup => "email/signup",
-            Self::OAuth => "oauth",
-            Self::Passkey => "passkey",
-        }
-    }
-
     /// Whether a session started this way shows that the user reads the account's mailbox: the link or code
     /// came in an e-mail to the address (written to the server log when no mailer is configured, which only
     /// the operator reads).
@@ -54,21 +35,6 @@ impl AuthMethod {
             self,
             Self::Otp | Self::MagicLink | Self::Recovery | Self::EmailSignup
         )
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        [
-            Self::Password,
-            Self::Otp,
-            Self::MagicLink,
-            Self::Recovery,
-            Self::EmailSignup,
-            Self::OAuth,
-            Self::Passkey,
-        ]
-        .into_iter()
-        .find(|m| m.as_str() == value)
     }
 }
 
@@ -94,62 +60,27 @@ pub struct RefreshToken {
     pub second_step: Option<SecondStep>,
 }
 
-/// The authenticator assurance level of a session (Supabase's `aal` claim): `aal1` after one factor
-/// (password, e-mail link or code, provider), `aal2` after a second one as well.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Aal {
-    Aal1,
-    Aal2,
-}
-
-impl Aal {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Aal1 => "aal1",
-            Self::Aal2 => "aal2",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "aal1" => Some(Self::Aal1),
-            "aal2" => Some(Self::Aal2),
-            _ => None,
-        }
+code_enum! {
+    /// The authenticator assurance level of a session (Supabase's `aal` claim): `aal1` after one factor
+    /// (password, e-mail link or code, provider), `aal2` after a second one as well.
+    #[derive(PartialOrd, Ord)]
+    pub enum Aal: "The authenticator assurance level of a session (Supabase's `aal` claim): `aal1` after one factor\n(password, e-mail link or code, provider), `aal2` after a second one as well." {
+        Aal1 => "aal1",
+        Aal2 => "aal2",
     }
 }
 
-/// How a session passed its second factor (an `amr` method of Supabase's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SecondFactorMethod {
-    /// A code of an authenticator app.
-    Totp,
-    /// One of the account's single-use recovery codes.
-    RecoveryCode,
-    /// A passkey (the sign-in itself, or a step-up with one).
-    Passkey,
-    /// A `webauthn` factor (Supabase's `mfa/webauthn`).
-    WebAuthn,
-}
-
-impl SecondFactorMethod {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Totp => "totp",
-            Self::RecoveryCode => "mfa/recovery_code",
-            Self::Passkey => "passkey",
-            Self::WebAuthn => "mfa/webauthn",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        [Self::Totp, Self::RecoveryCode, Self::Passkey, Self::WebAuthn]
-            .into_iter()
-            .find(|m| m.as_str() == value)
+code_enum! {
+    /// How a session passed its second factor (an `amr` method of Supabase's).
+    pub enum SecondFactorMethod: "How a session passed its second factor (an `amr` method of Supabase's)." {
+        /// A code of an authenticator app.
+        Totp => "totp",
+        /// One of the account's single-use recovery codes.
+        RecoveryCode => "mfa/recovery_code",
+        /// A passkey (the sign-in itself, or a step-up with one).
+        Passkey => "passkey",
+        /// A `webauthn` factor (Supabase's `mfa/webauthn`).
+        WebAuthn => "mfa/webauthn",
     }
 }
 
@@ -350,8 +281,8 @@ mod tests {
     #[test]
     fn auth_methods_round_trip_through_their_supabase_names() {
         for method in [AuthMethod::Password, AuthMethod::EmailSignup, AuthMethod::OAuth] {
-            assert_eq!(AuthMethod::parse(method.as_str()), Some(method));
-            assert_eq!(serde_json::to_value(method).unwrap(), json!(method.as_str()));
+            assert_eq!(AuthMethod::parse(method.code()), Some(method));
+            assert_eq!(serde_json::to_value(method).unwrap(), json!(method.code()));
         }
         assert_eq!(AuthMethod::parse("sms"), None);
     }

@@ -1,5 +1,6 @@
 //! A passkey as stored, a WebAuthn ceremony in flight, and the rules of both (expiry, sign count, name).
 
+use crate::common::code_enum;
 use chrono::{DateTime, Duration, Utc};
 use uuid::Uuid;
 
@@ -46,29 +47,11 @@ impl Passkey {
     }
 }
 
-/// Which ceremony a challenge belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CeremonyKind {
-    Registration,
-    Authentication,
-}
-
-impl CeremonyKind {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Registration => "registration",
-            Self::Authentication => "authentication",
-        }
-    }
-
-    #[must_use]
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "registration" => Some(Self::Registration),
-            "authentication" => Some(Self::Authentication),
-            _ => None,
-        }
+code_enum! {
+    /// Which ceremony a challenge belongs to.
+    pub enum CeremonyKind: "Which ceremony a challenge belongs to." {
+        Registration => "registration",
+        Authentication => "authentication",
     }
 }
 

@@ -492,8 +492,8 @@ mod tests {
             AuthAction::Verify,
         ] {
             let limits = policy.limits(action);
-            assert!(limits.per_account.max < limits.per_ip.max, "{}", action.as_str());
-            assert!(limits.per_account.max >= 5, "{}", action.as_str());
+            assert!(limits.per_account.max < limits.per_ip.max, "{}", action.code());
+            assert!(limits.per_account.max >= 5, "{}", action.code());
         }
         assert_eq!(
             policy.limits(AuthAction::Verify).per_account,

@@ -1,36 +1,26 @@
 //! What is limited and how much: the actions, their limits, and the sign-in delay.
 
 use super::Limit;
+use crate::common::code_enum;
 
-/// A limited identity action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AuthAction {
-    SignIn,
-    SignUp,
-    /// Magic link / one-time code e-mail.
-    Otp,
-    /// Password-recovery e-mail.
-    Recover,
-    /// Using a link or typing a code.
-    Verify,
-    /// A second-factor challenge or verification (TOTP code, recovery code): failures are counted as a
-    /// password sign-in's are ([`super::RateLimiter::reserve_failure`]).
-    SecondFactor,
+code_enum! {
+    /// A limited identity action.
+    pub enum AuthAction: "A limited identity action." {
+        SignIn => "sign_in",
+        SignUp => "sign_up",
+        /// Magic link / one-time code e-mail.
+        Otp => "otp",
+        /// Password-recovery e-mail.
+        Recover => "recover",
+        /// Using a link or typing a code.
+        Verify => "verify",
+        /// A second-factor challenge or verification (TOTP code, recovery code): failures are counted as a
+        /// password sign-in's are ([`super::RateLimiter::reserve_failure`]).
+        SecondFactor => "second_factor",
+    }
 }
 
 impl AuthAction {
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::SignIn => "sign_in",
-            Self::SignUp => "sign_up",
-            Self::Otp => "otp",
-            Self::Recover => "recover",
-            Self::Verify => "verify",
-            Self::SecondFactor => "second_factor",
-        }
-    }
-
     /// Whether the action sends e-mail (its refusal says so: `over_email_send_rate_limit`).
     #[must_use]
     pub const fn sends_email(self) -> bool {
@@ -177,13 +167,13 @@ impl RateLimitPolicy {
     /// e.g. `sign_in:ip:203.0.113.9`.
     #[must_use]
     pub fn ip_key(action: AuthAction, ip: &str) -> String {
-        format!("{}:ip:{}", action.as_str(), ip.trim())
+        format!("{}:ip:{}", action.code(), ip.trim())
     }
 
     /// The counter key of an e-mail address (lower-cased, trimmed), whether or not it has an account.
     #[must_use]
     pub fn account_key(action: AuthAction, email: &str) -> String {
-        format!("{}:account:{}", action.as_str(), email.trim().to_lowercase())
+        format!("{}:account:{}", action.code(), email.trim().to_lowercase())
     }
 
     /// The counter key of an (e-mail address, client address) pair.

@@ -61,7 +61,7 @@ pub struct CoreTokenClaims {
 }
 
 fn aal1() -> String {
-    Aal::Aal1.as_str().to_owned()
+    Aal::Aal1.code().to_owned()
 }
 
 impl CoreTokenClaims {
@@ -223,18 +223,18 @@ impl AccessTokenClaims {
             aal: grant
                 .second_step
                 .map_or(Aal::Aal1, |_| Aal::Aal2)
-                .as_str()
+                .code()
                 .to_owned(),
             // Most recent first, as Supabase Auth lists them.
             amr: grant
                 .second_step
                 .map(|step| AmrEntry {
-                    method: step.method.as_str().to_owned(),
+                    method: step.method.code().to_owned(),
                     timestamp: step.at.timestamp(),
                 })
                 .into_iter()
                 .chain(std::iter::once(AmrEntry {
-                    method: grant.method.as_str().to_owned(),
+                    method: grant.method.code().to_owned(),
                     timestamp: grant.authenticated_at.timestamp(),
                 }))
                 // A passkey sign-in is its own second step: named once.

@@ -151,7 +151,7 @@ impl InvitationService {
             .audit(caller, AuditAction::InviteSent, org)
             .on(AuditTarget::invitation(invite.id, invite.email.as_str()))
             .change("email", serde_json::Value::Null, invite.email.as_str())
-            .change("role", serde_json::Value::Null, invite.role.as_str());
+            .change("role", serde_json::Value::Null, invite.role.code());
         match self.invites.create(&invite, &outgoing, &audit).await {
             Err(RepoError::Duplicate(what)) if what == DUPLICATE_INVITE => Err(OrgError::InvitePending),
             // Invitations sent at once: the cap was counted again inside the write, and held.
@@ -307,7 +307,7 @@ impl InvitationService {
         let audit = self
             .audit(caller, AuditAction::InviteAccepted, org_id)
             .on(AuditTarget::invitation(invite.id, invite.email.as_str()))
-            .change("role", serde_json::Value::Null, invite.role.as_str());
+            .change("role", serde_json::Value::Null, invite.role.code());
         match self
             .invites
             .accept(org_id, invite.id, &token_hash, &member, &audit)

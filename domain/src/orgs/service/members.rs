@@ -50,7 +50,7 @@ impl OrgService {
         let (audit, current) = self
             .member_audit(acting, AuditAction::MemberRoleChanged, member)
             .await?;
-        let audit = audit.change("role", current.map(|m| m.role.as_str().to_owned()), role.as_str());
+        let audit = audit.change("role", current.map(|m| m.role.code().to_owned()), role.code());
         match self.orgs.set_role(acting.org(), member, role, &audit).await {
             Ok(()) => Ok(()),
             Err(RepoError::NotFound) => Err(OrgError::MemberNotFound),

@@ -143,7 +143,7 @@ impl ReviewService {
         let audit = AuditEntry::by(self.secrets.as_ref(), caller, action, now)
             .in_org(app.org_id)
             .on(AuditTarget::app(&app.package_name))
-            .change("appStoreStatus", app.app_store_status.as_str(), to.as_str())
+            .change("appStoreStatus", app.app_store_status.code(), to.code())
             .change("reviewNotes", serde_json::Value::Null, notes.clone());
         let change = StatusChange {
             to,

@@ -217,7 +217,7 @@ impl WebhookDeliveryService {
                             .with_label(shown_url(&claim.url)),
                     )
                     .change("enabled", true, false)
-                    .change("disabledReason", serde_json::Value::Null, reason.as_str());
+                    .change("disabledReason", serde_json::Value::Null, reason.code());
                 let link = format!(
                     "{}{}",
                     self.config.public_url.trim_end_matches('/'),

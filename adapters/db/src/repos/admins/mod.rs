@@ -59,7 +59,7 @@ fn insert_role(
         id: Uuid::new_v4().to_string(),
         email: email.as_str().to_owned(),
         user_id: account_to_bind(conn, email, binding)?,
-        role: role.as_str().to_owned(),
+        role: role.code().to_owned(),
         added_at: to_millis(now),
         added_by: added_by.map(|e| e.as_str().to_owned()),
     };
@@ -104,7 +104,7 @@ pub(crate) fn bind_waiting_role(conn: &mut DbConnection, user: &str, email: &str
     };
     if parse_role(&waiting.role)? == PlatformRole::Admin && parse_role(&held.role)? != PlatformRole::Admin {
         diesel::update(platform_admins::table.find(&held.id))
-            .set(platform_admins::role.eq(PlatformRole::Admin.as_str()))
+            .set(platform_admins::role.eq(PlatformRole::Admin.code()))
             .execute(conn)
             .map_err(backend("changing a platform role"))?;
     }
@@ -191,7 +191,7 @@ impl PlatformAdminRepository for DieselPlatformAdminRepository {
                     changed.user_id = Some(parse_stored("accounts.id", &user, str::parse::<UserId>)?);
                 }
                 diesel::update(platform_admins::table.find(&id))
-                    .set(platform_admins::role.eq(role.as_str()))
+                    .set(platform_admins::role.eq(role.code()))
                     .execute(conn)
                     .map_err(backend("changing a platform role"))?;
                 Ok(changed)

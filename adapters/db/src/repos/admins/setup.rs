@@ -18,7 +18,7 @@ use crate::schema::{accounts, platform_admins, platform_setup_tokens};
 fn admin_exists(conn: &mut DbConnection) -> Result<bool, RepoError> {
     let bound_admins: i64 = platform_admins::table
         .filter(platform_admins::user_id.is_not_null())
-        .filter(platform_admins::role.eq(PlatformRole::Admin.as_str()))
+        .filter(platform_admins::role.eq(PlatformRole::Admin.code()))
         .count()
         .get_result(conn)
         .map_err(backend("counting the platform admins"))?;
@@ -52,13 +52,13 @@ fn make_admin(conn: &mut DbConnection, user: &str, now: DateTime<Utc>) -> Result
     if let Some(held) = held {
         diesel::update(platform_admins::table.find(&held.id))
             .set((
-                platform_admins::role.eq(PlatformRole::Admin.as_str()),
+                platform_admins::role.eq(PlatformRole::Admin.code()),
                 platform_admins::added_by.eq(&account_email),
             ))
             .execute(conn)
             .map_err(backend("changing a platform role"))?;
         return AdminRow {
-            role: PlatformRole::Admin.as_str().to_owned(),
+            role: PlatformRole::Admin.code().to_owned(),
             added_by: Some(account_email.clone()),
             ..held
         }
@@ -69,7 +69,7 @@ fn make_admin(conn: &mut DbConnection, user: &str, now: DateTime<Utc>) -> Result
         id: Uuid::new_v4().to_string(),
         email: account_email.clone(),
         user_id: Some(user.to_owned()),
-        role: PlatformRole::Admin.as_str().to_owned(),
+        role: PlatformRole::Admin.code().to_owned(),
         added_at: to_millis(now),
         added_by: Some(account_email),
     };

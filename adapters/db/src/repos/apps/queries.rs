@@ -94,7 +94,7 @@ pub(super) fn list_by_status(
     links: &ImageLinks,
 ) -> Result<Vec<App>, RepoError> {
     let rows = apps::table
-        .filter(apps::app_store_status.eq(status.as_str()))
+        .filter(apps::app_store_status.eq(status.code()))
         .order((apps::updated_at.asc(), apps::package_name.asc()))
         .select(AppRow::as_select())
         .load(conn)

@@ -37,7 +37,7 @@ impl AppFields {
             public_url: app.public_url.clone(),
             logo_url: links.stored(&app.logo_url),
             webview_url: app.webview_url.clone(),
-            app_type: app.app_type.as_str().to_owned(),
+            app_type: app.app_type.code().to_owned(),
             settings: to_json(&app.settings)?,
             tools: to_json(&app.tools)?,
             hardware_requirements: to_json(&app.hardware_requirements)?,
@@ -92,7 +92,7 @@ impl AppRow {
             developer_id: app.developer_id.to_string(),
             fields: AppFields::from_app(app, links)?,
             is_public: app.is_public,
-            app_store_status: app.app_store_status.as_str().to_owned(),
+            app_store_status: app.app_store_status.code().to_owned(),
             created_at: to_millis(app.created_at),
             updated_at: to_millis(app.updated_at),
             review_notes: app.review_notes.clone(),
@@ -151,7 +151,7 @@ impl AppEdit {
     pub(super) fn from_app(app: &App, links: &ImageLinks) -> Result<Self, RepoError> {
         Ok(Self {
             fields: AppFields::from_app(app, links)?,
-            app_store_status: app.app_store_status.as_str().to_owned(),
+            app_store_status: app.app_store_status.code().to_owned(),
             updated_at: to_millis(app.updated_at),
         })
     }

@@ -32,11 +32,12 @@ fn status_conflict() -> RepoError {
 /// anything else as DEVELOPMENT (`AppStoreStatus::parse_lossy`, which `into_app` reads rows with): a
 /// legacy spelling such as `development` matches DEVELOPMENT here too.
 pub(super) fn status_reads_as(expected: AppStoreStatus) -> SqlLiteral<Bool> {
-    let spelled = |status: AppStoreStatus| format!("'{}'", status.as_str());
+    let spelled = |status: AppStoreStatus| format!("'{}'", status.code());
     if expected == AppStoreStatus::Development {
         let others: Vec<String> = AppStoreStatus::ALL
-            .into_iter()
-            .filter(|status| AppStoreStatus::parse_lossy(status.as_str()) != AppStoreStatus::Development)
+            .iter()
+            .copied()
+            .filter(|status| AppStoreStatus::parse_lossy(status.code()) != AppStoreStatus::Development)
             .map(spelled)
             .collect();
         sql(&format!("apps.app_store_status NOT IN ({})", others.join(", ")))
@@ -86,7 +87,7 @@ pub(super) fn apply_transition(
 ) -> Result<App, RepoError> {
     let stamp = change.review.as_ref();
     let set = TransitionSet {
-        app_store_status: change.to.as_str(),
+        app_store_status: change.to.code(),
         updated_at: to_millis(change.at),
         review_notes: stamp.map(|stamp| stamp.notes.as_deref()),
         reviewed_by: stamp.map(|stamp| stamp.reviewed_by.as_str()),

@@ -67,7 +67,7 @@ pub(in crate::repos) fn role_in(
 fn admin_count(conn: &mut DbConnection, org: &str) -> Result<i64, RepoError> {
     org_members::table
         .filter(org_members::org_id.eq(org))
-        .filter(org_members::role.eq(OrgRole::Admin.as_str()))
+        .filter(org_members::role.eq(OrgRole::Admin.code()))
         .count()
         .get_result(conn)
         .map_err(backend("counting the organization's admins"))
@@ -115,7 +115,7 @@ pub(super) fn set_role(
             .filter(org_members::org_id.eq(&org))
             .filter(org_members::user_id.eq(&user)),
     )
-    .set(org_members::role.eq(role.as_str()))
+    .set(org_members::role.eq(role.code()))
     .execute(conn)
     .map_err(backend("changing a member's role"))?;
     ensure_an_admin_remains(conn, &org, previous)?;

@@ -76,7 +76,7 @@ impl NewMemberRow {
         Self {
             org_id: org.to_string(),
             user_id: member.user_id.to_string(),
-            role: role.as_str(),
+            role: role.code(),
             joined_at: to_millis(member.joined_at),
         }
     }

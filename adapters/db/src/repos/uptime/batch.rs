@@ -150,13 +150,13 @@ fn record_distinct(
                 package_name: package_name.clone(),
                 changed_at: checked_at,
                 online: outcome.online,
-                health: outcome.health.as_str().to_owned(),
+                health: outcome.health.code().to_owned(),
             });
         }
         let state = MonitorRow {
             package_name: package_name.clone(),
             consecutive_failures: consecutive,
-            last_health: Some(outcome.health.as_str().to_owned()),
+            last_health: Some(outcome.health.code().to_owned()),
             last_online: Some(outcome.online),
             last_checked_at: Some(checked_at),
             offline_alert_at: before.offline_alert_at,

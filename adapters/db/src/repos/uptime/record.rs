@@ -104,7 +104,7 @@ pub(super) fn record_one(
                 uptime_state_changes::package_name.eq(&package_name),
                 uptime_state_changes::changed_at.eq(checked_at),
                 uptime_state_changes::online.eq(outcome.online),
-                uptime_state_changes::health.eq(outcome.health.as_str()),
+                uptime_state_changes::health.eq(outcome.health.code()),
             ))
             .execute(conn)
             .map_err(app_write("storing an uptime state change"))?;
@@ -130,7 +130,7 @@ pub(super) fn record_one(
             uptime_monitor::check_slot_at.eq(checked_at),
             uptime_monitor::lease_until.eq(None::<i64>),
             uptime_monitor::consecutive_failures.eq(consecutive),
-            uptime_monitor::last_health.eq(outcome.health.as_str()),
+            uptime_monitor::last_health.eq(outcome.health.code()),
             uptime_monitor::last_online.eq(outcome.online),
             uptime_monitor::last_checked_at.eq(checked_at),
             uptime_monitor::last_changed_at.eq(changed_at),

@@ -12,8 +12,8 @@ use crate::schema::{uptime_checks, uptime_daily, uptime_monitor};
 
 /// The store statuses the monitor checks, as stored.
 pub(super) const MONITORED: [&str; 2] = [
-    AppStoreStatus::MONITORED[0].as_str(),
-    AppStoreStatus::MONITORED[1].as_str(),
+    AppStoreStatus::MONITORED[0].code(),
+    AppStoreStatus::MONITORED[1].code(),
 ];
 
 /// A day as stored, `YYYY-MM-DD` (chrono's ISO form, without the cost of a format string).
@@ -100,7 +100,7 @@ impl CheckRow {
         Self {
             package_name: outcome.package_name.as_str().to_owned(),
             checked_at: to_millis(outcome.checked_at),
-            health: outcome.health.as_str().to_owned(),
+            health: outcome.health.code().to_owned(),
             online: outcome.online,
             http_status: outcome.http_status.map(i32::from),
             latency_ms: outcome.latency_ms.map(|l| i32::try_from(l).unwrap_or(i32::MAX)),

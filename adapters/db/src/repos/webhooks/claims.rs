@@ -23,12 +23,12 @@ pub(super) fn fail_disabled(conn: &mut DbConnection, now: i64) -> Result<(), Rep
         .select(webhook_endpoints::id);
     diesel::update(
         webhook_deliveries::table
-            .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
+            .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.code()))
             .filter(webhook_deliveries::next_attempt_at.le(now))
             .filter(webhook_deliveries::endpoint_id.eq_any(disabled)),
     )
     .set((
-        webhook_deliveries::status.eq(DeliveryStatus::Failed.as_str()),
+        webhook_deliveries::status.eq(DeliveryStatus::Failed.code()),
         webhook_deliveries::next_attempt_at.eq(None::<i64>),
         webhook_deliveries::lease_until.eq(None::<i64>),
         webhook_deliveries::last_error.eq(Some(ENDPOINT_DISABLED)),
@@ -62,7 +62,7 @@ const DUE_IN_TURNS: &str = "SELECT id FROM (\
 /// Leases alive of the deliveries of one organization or one endpoint.
 fn leases_alive(conn: &mut DbConnection, of_org: bool, key: &str, now: i64) -> Result<i64, RepoError> {
     let mut query = webhook_deliveries::table
-        .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
+        .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.code()))
         .filter(webhook_deliveries::lease_until.gt(now))
         .into_boxed();
     query = if of_org {
@@ -132,7 +132,7 @@ pub(super) fn claim(
         let won = diesel::update(
             webhook_deliveries::table
                 .find(&row.id)
-                .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
+                .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.code()))
                 .filter(webhook_deliveries::next_attempt_at.le(now))
                 .filter(
                     webhook_deliveries::lease_until
@@ -183,7 +183,7 @@ pub(super) fn record_attempt(conn: &mut DbConnection, record: &AttemptRecord) ->
     };
     let changed = diesel::update(webhook_deliveries::table.find(&record.delivery_id))
         .set((
-            webhook_deliveries::status.eq(status.as_str()),
+            webhook_deliveries::status.eq(status.code()),
             webhook_deliveries::attempts.eq(int(record.attempts)),
             webhook_deliveries::next_attempt_at.eq(record.next_attempt_at.map(to_millis)),
             webhook_deliveries::lease_until.eq(None::<i64>),
@@ -209,7 +209,7 @@ pub(super) fn record_attempt(conn: &mut DbConnection, record: &AttemptRecord) ->
         let disabled = diesel::update(endpoint.filter(webhook_endpoints::enabled.eq(true)))
             .set((
                 webhook_endpoints::enabled.eq(false),
-                webhook_endpoints::disabled_reason.eq(Some(reason.as_str())),
+                webhook_endpoints::disabled_reason.eq(Some(reason.code())),
                 webhook_endpoints::updated_at.eq(at),
             ))
             .execute(conn)

@@ -88,7 +88,7 @@ impl WebhookRepository for DieselWebhookRepository {
                         webhook_endpoints::events.eq(endpoint.events.to_stored()),
                         webhook_endpoints::enabled.eq(endpoint.enabled),
                         webhook_endpoints::disabled_reason
-                            .eq(endpoint.disabled_reason.map(DisabledReason::as_str)),
+                            .eq(endpoint.disabled_reason.map(DisabledReason::code)),
                         webhook_endpoints::secret.eq(&secret),
                         webhook_endpoints::created_at.eq(to_millis(endpoint.created_at)),
                         webhook_endpoints::updated_at.eq(to_millis(endpoint.updated_at)),
@@ -144,7 +144,7 @@ impl WebhookRepository for DieselWebhookRepository {
                         webhook_endpoints::events.eq(endpoint.events.to_stored()),
                         webhook_endpoints::enabled.eq(endpoint.enabled),
                         webhook_endpoints::disabled_reason
-                            .eq(endpoint.disabled_reason.map(DisabledReason::as_str)),
+                            .eq(endpoint.disabled_reason.map(DisabledReason::code)),
                         webhook_endpoints::updated_at.eq(to_millis(endpoint.updated_at)),
                     ))
                     .execute(conn)
@@ -319,7 +319,7 @@ impl WebhookRepository for DieselWebhookRepository {
                 org_members::table
                     .inner_join(accounts::table)
                     .filter(org_members::org_id.eq(org.to_string()))
-                    .filter(org_members::role.eq(domain::orgs::OrgRole::Admin.as_str()))
+                    .filter(org_members::role.eq(domain::orgs::OrgRole::Admin.code()))
                     .select(accounts::email)
                     .load(conn)
                     .map_err(backend("reading an organization's admins"))

@@ -15,7 +15,7 @@ pub(super) const PRUNE_BATCH: u32 = 1_000;
 /// The pending deliveries: how many, and when the oldest was queued.
 pub(super) fn backlog(conn: &mut DbConnection) -> Result<DeliveryBacklog, RepoError> {
     let (pending, oldest): (i64, Option<i64>) = webhook_deliveries::table
-        .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
+        .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.code()))
         .select((
             diesel::dsl::count_star(),
             diesel::dsl::min(webhook_deliveries::created_at),
@@ -32,7 +32,7 @@ pub(super) fn backlog(conn: &mut DbConnection) -> Result<DeliveryBacklog, RepoEr
 pub(super) fn prune_batch(conn: &mut DbConnection, cutoff: i64) -> Result<u64, RepoError> {
     use diesel::sql_types::{BigInt, Bool};
     let finished = webhook_deliveries::table
-        .filter(webhook_deliveries::status.ne(DeliveryStatus::Pending.as_str()))
+        .filter(webhook_deliveries::status.ne(DeliveryStatus::Pending.code()))
         .filter(
             diesel::dsl::sql::<Bool>("COALESCE(last_attempt_at, created_at) < ").bind::<BigInt, _>(cutoff),
         )
