@@ -245,6 +245,12 @@ warnings = { display = ${ST_ONCE_ONLY}, fail-on = true }
 include-path = "/metrics"
 headers = { Authorization = "Bearer ${ST_METRICS}" }
 
+# An app and an organization are deleted once: every later case finds them gone (404). (Each names two ways
+# in since the access-token scheme is declared on the route, so more cases are made than the one that deletes.)
+[[operations]]
+include-operation-id = "delete_app"
+warnings = { display = ${ST_ONCE_ONLY}, fail-on = true }
+
 # A session is signed out once: every later case finds it gone (404).
 [[operations]]
 include-operation-id = "sign_out_session"
