@@ -10,66 +10,17 @@ use crate::Config;
 use crate::config::ImageStoreConfig;
 use adapter_media::local::{FILE_MODE, FOLDER_MODE};
 use anyhow::{Context, anyhow, bail};
-use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-const MANIFEST: &str = "devportal-backup.json";
+mod manifest;
+
+use manifest::{FORMAT, HeldDatabase, HeldImages, MANIFEST, Manifest, read_manifest};
+
 const DATABASE: &str = "portal.db";
 const IMAGES: &str = "images";
-/// The archive layout this binary writes and reads.
-const FORMAT: u64 = 1;
-/// The most a manifest may take (it is a few hundred bytes).
-const MAX_MANIFEST: u64 = 64 * 1024;
-
-/// The archive's manifest (`devportal-backup.json`): written by [`backup`], read back by [`restore`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Manifest {
-    /// The archive layout ([`FORMAT`]).
-    format: u64,
-    /// The version of the app-server that wrote it.
-    #[serde(default)]
-    portal_version: String,
-    /// When it was written (RFC 3339).
-    #[serde(default)]
-    created_at: String,
-    database: HeldDatabase,
-    images: HeldImages,
-    /// What the archive does not hold, for the operator.
-    #[serde(default)]
-    notes: Vec<String>,
-}
-
-/// Where the database of a backup is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum HeldDatabase {
-    /// The archive has `portal.db`.
-    Sqlite,
-    /// The archive has none: `pg_dump` has the database.
-    Postgres,
-}
-
-/// Where the images of a backup are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum HeldImages {
-    /// The archive has them.
-    Local,
-    /// They stay in the S3 bucket.
-    S3,
-}
-
-/// What any format's manifest says of itself, read before the rest: a newer format gets its own message.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ManifestFormat {
-    format: u64,
-    portal_version: Option<String>,
-}
 
 /// Writes the backup archive `file` (which must not exist) for the portal configured by `config`, while it
 /// serves. Answers what was written, for the operator.
@@ -374,35 +325,6 @@ fn append_images<W: Write>(archive: &mut tar::Builder<W>, folder: &Path) -> anyh
 fn open_archive(file: &Path) -> anyhow::Result<tar::Archive<flate2::read::GzDecoder<File>>> {
     let opened = File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
     Ok(tar::Archive::new(flate2::read::GzDecoder::new(opened)))
-}
-
-fn read_manifest<R: Read>(entries: &mut tar::Entries<'_, R>, file: &Path) -> anyhow::Result<Manifest> {
-    let not_ours = || {
-        anyhow!(
-            "{} is not a backup of this portal (no {MANIFEST} first)",
-            file.display()
-        )
-    };
-    let mut first = entries.next().ok_or_else(not_ours)?.map_err(|_| not_ours())?;
-    if first.path()?.as_os_str() != MANIFEST || first.header().size()? > MAX_MANIFEST {
-        return Err(not_ours());
-    }
-    let mut text = String::new();
-    first.read_to_string(&mut text)?;
-    let ManifestFormat {
-        format,
-        portal_version,
-    } = serde_json::from_str(&text).map_err(|_| not_ours())?;
-    if format != FORMAT {
-        bail!(
-            "{} is a backup of format {format}; this app-server ({}) reads format {FORMAT}: restore it with \
-             the version that wrote it ({})",
-            file.display(),
-            env!("CARGO_PKG_VERSION"),
-            portal_version.as_deref().unwrap_or("unknown")
-        );
-    }
-    serde_json::from_str(&text).map_err(|_| not_ours())
 }
 
 fn copy_out<R: Read>(entry: &mut R, to: &Path) -> anyhow::Result<()> {
